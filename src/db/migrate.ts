@@ -1,0 +1,30 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MIGRATIONS_DIR = path.join(here, 'migrations');
+// Objects drizzle cannot express (triggers); each file is idempotent and re-applied after migrations.
+const SQL_DIR = path.join(here, 'sql');
+// Arbitrary constant shared by every replica: whoever holds it migrates, the others wait.
+const MIGRATION_LOCK_KEY = 7_310_451_022;
+
+export async function migrateDatabase(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
+      const files = (await readdir(SQL_DIR)).filter((f) => f.endsWith('.sql')).sort();
+      for (const file of files) await client.query(await readFile(path.join(SQL_DIR, file), 'utf8'));
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,7 @@
+// Column helpers shared by every table so ids, timestamps and tenancy look the same everywhere.
+import { timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const id = () => uuid('id').primaryKey().defaultRandom();
+export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+export const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+export const ts = (name: string) => timestamp(name, { withTimezone: true });

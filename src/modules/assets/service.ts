@@ -1,0 +1,73 @@
+// Uploaded bytes: validated, stored content-addressed, recorded as an asset of one company.
+import { eq } from 'drizzle-orm';
+import type { MultipartFile } from '@fastify/multipart';
+import type { DbOrTx } from '../../db/client.ts';
+import { assets } from '../../db/schema/index.ts';
+import { sanitizeSvg } from '../../lib/svg.ts';
+import type { Actor } from '../../server/actor.ts';
+import { badRequest, HttpError, payloadTooLarge } from '../../server/errors.ts';
+import type { Storage } from '../../storage/storage.ts';
+
+export type Asset = typeof assets.$inferSelect;
+
+export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/jpg', 'image/webp', 'image/gif', 'image/svg+xml'];
+
+export interface UploadedFile {
+  bytes: Buffer;
+  contentType: string;
+  filename: string | null;
+}
+
+/** Reads the single `file` part of a multipart request, turning the size limit into a clear 413. */
+export async function readUpload(part: MultipartFile | undefined, maxBytes: number): Promise<UploadedFile> {
+  if (!part) throw badRequest('multipart part `file` is required');
+  if (part.fieldname !== 'file') throw badRequest('the upload part must be named `file`');
+  try {
+    const bytes = await part.toBuffer();
+    return { bytes, contentType: part.mimetype.toLowerCase(), filename: part.filename || null };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(`file exceeds the upload limit of ${maxBytes} bytes`);
+    throw err;
+  }
+}
+
+/** Logo bytes after the content-type check and, for SVG, sanitising. */
+export function prepareLogo(file: UploadedFile): UploadedFile {
+  if (!LOGO_CONTENT_TYPES.includes(file.contentType)) {
+    throw new HttpError(415, `logo content type must be one of ${LOGO_CONTENT_TYPES.join(', ')}`);
+  }
+  if (file.contentType !== 'image/svg+xml') return file;
+  const clean = sanitizeSvg(file.bytes.toString('utf8'));
+  if (!clean) throw badRequest('the SVG is empty or unsafe');
+  return { ...file, bytes: Buffer.from(clean, 'utf8') };
+}
+
+export async function storeAsset(
+  db: DbOrTx,
+  storage: Storage,
+  actor: Actor,
+  companyId: string,
+  kind: 'logo' | 'attachment',
+  file: UploadedFile,
+): Promise<Asset> {
+  const sha256 = await storage.put(file.bytes);
+  const [asset] = await db
+    .insert(assets)
+    .values({
+      companyId,
+      kind,
+      contentType: file.contentType,
+      byteSize: file.bytes.length,
+      sha256,
+      originalName: file.filename,
+      createdByUserId: actor.kind === 'board' ? actor.userId : null,
+      createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
+    })
+    .returning();
+  return asset!;
+}
+
+export async function findAsset(db: DbOrTx, assetId: string): Promise<Asset | null> {
+  const [asset] = await db.select().from(assets).where(eq(assets.id, assetId));
+  return asset ?? null;
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { App, AppDeps } from '../../server/app.ts';
+import { actorOf, assertCompanyAccess, requireBoard, requireCompanyAccess } from '../../server/access.ts';
+import { forbidden, notFound } from '../../server/errors.ts';
+import { findAsset, prepareLogo, readUpload, storeAsset } from '../assets/service.ts';
+import { recordActivity } from '../activity/record.ts';
+import { assertMayPatchCompany, isCeoAgentOf } from './policy.ts';
+import { assetContentPath, presentCompany } from './present.ts';
+import { brandingBody, createCompanyBody, patchCompanyBody } from './schemas.ts';
+import { archiveCompany, companyStats, createCompany, deleteCompany, listCompanies, updateCompany } from './service.ts';
+
+const companyParams = z.object({ companyId: z.uuid() });
+const tags = ['companies'];
+
+export function registerCompanyRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+  const ctx = (request: Parameters<typeof actorOf>[0]) => ({ db, actor: actorOf(request) });
+
+  app.get('/api/companies', { schema: { tags, querystring: z.object({ includeArchived: z.stringbool().default(false) }) } }, async (request) => {
+    requireBoard(request);
+    return (await listCompanies(ctx(request), request.query.includeArchived)).map(presentCompany);
+  });
+
+  app.get('/api/companies/stats', { schema: { tags } }, async (request) => {
+    requireBoard(request);
+    return companyStats(ctx(request));
+  });
+
+  app.post('/api/companies', { schema: { tags, body: createCompanyBody } }, async (request, reply) => {
+    requireBoard(request);
+    return reply.status(201).send(presentCompany(await createCompany(ctx(request), request.body)));
+  });
+
+  app.get('/api/companies/:companyId', { schema: { tags, params: companyParams } }, async (request) => {
+    return presentCompany(await requireCompanyAccess(db, request, request.params.companyId));
+  });
+
+  app.patch('/api/companies/:companyId', { schema: { tags, params: companyParams, body: patchCompanyBody } }, async (request) => {
+    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    assertMayPatchCompany(actorOf(request), company.id, request.body);
+    return presentCompany(await updateCompany(ctx(request), company, request.body));
+  });
+
+  app.patch('/api/companies/:companyId/branding', { schema: { tags, params: companyParams, body: brandingBody } }, async (request) => {
+    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const actor = actorOf(request);
+    if (actor.kind === 'agent' && !isCeoAgentOf(actor, company.id)) throw forbidden('only the board or the company CEO agent may change branding');
+    return presentCompany(await updateCompany(ctx(request), company, request.body, 'company.branding_updated'));
+  });
+
+  app.post('/api/companies/:companyId/logo', { schema: { tags, params: companyParams, consumes: ['multipart/form-data'] } }, async (request, reply) => {
+    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const file = prepareLogo(await readUpload(await request.file(), deps.config.maxUploadBytes));
+    const asset = await db.transaction(async (tx) => {
+      const stored = await storeAsset(tx, deps.storage, actorOf(request), company.id, 'logo', file);
+      await recordActivity(tx, actorOf(request), { companyId: company.id, action: 'company.logo_uploaded', entityType: 'asset', entityId: stored.id, details: { contentType: stored.contentType, byteSize: stored.byteSize } });
+      return stored;
+    });
+    return reply.status(201).send({ assetId: asset.id, contentPath: assetContentPath(asset.id), contentType: asset.contentType, byteSize: asset.byteSize });
+  });
+
+  app.post('/api/companies/:companyId/archive', { schema: { tags, params: companyParams } }, async (request) => {
+    requireBoard(request);
+    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    return presentCompany(await archiveCompany(ctx(request), company));
+  });
+
+  app.delete('/api/companies/:companyId', { schema: { tags, params: companyParams } }, async (request) => {
+    requireBoard(request);
+    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    await deleteCompany(ctx(request), company);
+    return { ok: true, id: company.id };
+  });
+
+  app.get('/api/assets/:assetId/content', { schema: { tags: ['assets'], params: z.object({ assetId: z.uuid() }) } }, async (request, reply) => {
+    const asset = await findAsset(db, request.params.assetId);
+    if (!asset) throw notFound('asset');
+    await assertCompanyAccess(db, actorOf(request), asset.companyId);
+    const bytes = await deps.storage.get(asset.sha256);
+    return reply
+      .header('content-type', asset.contentType)
+      .header('x-content-type-options', 'nosniff')
+      // Uploaded SVG is sanitised, and a CSP stops anything that slipped through from running.
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .send(bytes);
+  });
+}

@@ -1,0 +1,130 @@
+// Company use cases. Each mutation is one transaction that also writes its activity entry.
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { agents, assets, companies, companyMemberships } from '../../db/schema/index.ts';
+import type { Actor } from '../../server/actor.ts';
+import type { Company } from '../../server/access.ts';
+import { notFound, unprocessable } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
+import type { CreateCompany, PatchCompany } from './schemas.ts';
+
+export interface Ctx {
+  db: Db;
+  actor: Actor;
+}
+
+/** "Acme Robotics" -> ACM; collisions get a numeric suffix (ACM2, ACM3, ...). */
+export function prefixCandidates(name: string): string[] {
+  const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const base = (/^[A-Z]/.test(letters) ? letters : `C${letters}`).slice(0, 3) || 'CO';
+  return [base, ...Array.from({ length: 50 }, (_, i) => `${base}${i + 2}`)];
+}
+
+async function pickIssuePrefix(tx: DbOrTx, name: string): Promise<string> {
+  const candidates = prefixCandidates(name);
+  const taken = await tx.select({ p: companies.issuePrefix }).from(companies).where(inArray(companies.issuePrefix, candidates));
+  const takenSet = new Set(taken.map((t) => t.p));
+  const free = candidates.find((c) => !takenSet.has(c));
+  // 51 companies sharing three letters: fall back to a random suffix, still unique by constraint.
+  return free ?? `${candidates[0]}${Math.floor(Math.random() * 1e6)}`;
+}
+
+export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Company> {
+  return ctx.db.transaction(async (tx) => {
+    // Serialise prefix choice so two concurrent creates with similar names never pick the same one.
+    await tx.execute(sql`select pg_advisory_xact_lock(7310451023)`);
+    const [company] = await tx
+      .insert(companies)
+      .values({
+        name: input.name,
+        description: input.description ?? null,
+        issuePrefix: await pickIssuePrefix(tx, input.name),
+        budgetMonthlyCents: input.budgetMonthlyCents ?? 0,
+        requireBoardApprovalForNewAgents: input.requireBoardApprovalForNewAgents ?? false,
+        brandColor: input.brandColor ?? null,
+      })
+      .returning();
+    if (ctx.actor.kind === 'board') {
+      await tx.insert(companyMemberships).values({ companyId: company!.id, userId: ctx.actor.userId, role: 'owner' });
+    }
+    if (company!.budgetMonthlyCents > 0) await syncMonthlyBudgetPolicy(tx, company!.id, 'company', company!.id, company!.budgetMonthlyCents);
+    await recordActivity(tx, ctx.actor, { companyId: company!.id, action: 'company.created', entityType: 'company', entityId: company!.id, details: { name: company!.name } });
+    return company!;
+  });
+}
+
+export async function listCompanies(ctx: Ctx, includeArchived: boolean): Promise<Company[]> {
+  if (ctx.actor.kind !== 'board') return [];
+  const visible = includeArchived ? undefined : ne(companies.status, 'archived');
+  if (ctx.actor.isInstanceOwner) return ctx.db.select().from(companies).where(visible).orderBy(desc(companies.createdAt)).limit(1000);
+  return ctx.db
+    .select({ company: companies })
+    .from(companies)
+    .innerJoin(companyMemberships, and(eq(companyMemberships.companyId, companies.id), eq(companyMemberships.userId, ctx.actor.userId)))
+    .where(visible)
+    .orderBy(desc(companies.createdAt))
+    .limit(1000)
+    .then((rows) => rows.map((r) => r.company));
+}
+
+async function assertLogoAsset(tx: DbOrTx, companyId: string, assetId: string): Promise<void> {
+  const [asset] = await tx.select({ companyId: assets.companyId }).from(assets).where(eq(assets.id, assetId));
+  if (!asset) throw unprocessable('logoAssetId does not reference an asset');
+  if (asset.companyId !== companyId) throw unprocessable('logoAssetId belongs to another company');
+}
+
+export async function updateCompany(ctx: Ctx, company: Company, patch: PatchCompany, action = 'company.updated'): Promise<Company> {
+  return ctx.db.transaction(async (tx) => {
+    if (patch.logoAssetId) await assertLogoAsset(tx, company.id, patch.logoAssetId);
+    const [updated] = await tx
+      .update(companies)
+      .set({
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.brandColor !== undefined && { brandColor: patch.brandColor }),
+        ...(patch.logoAssetId !== undefined && { logoAssetId: patch.logoAssetId }),
+        ...(patch.status !== undefined && { status: patch.status }),
+        ...(patch.budgetMonthlyCents !== undefined && { budgetMonthlyCents: patch.budgetMonthlyCents }),
+        ...(patch.requireBoardApprovalForNewAgents !== undefined && { requireBoardApprovalForNewAgents: patch.requireBoardApprovalForNewAgents }),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(companies.id, company.id))
+      .returning();
+    // Replacing or clearing the logo removes the previous logo asset.
+    if (patch.logoAssetId !== undefined && company.logoAssetId && company.logoAssetId !== patch.logoAssetId) {
+      await tx.delete(assets).where(and(eq(assets.id, company.logoAssetId), eq(assets.kind, 'logo')));
+    }
+    if (patch.budgetMonthlyCents !== undefined) await syncMonthlyBudgetPolicy(tx, company.id, 'company', company.id, patch.budgetMonthlyCents);
+    await recordActivity(tx, ctx.actor, { companyId: company.id, action, entityType: 'company', entityId: company.id, details: { changes: patch } });
+    return updated!;
+  });
+}
+
+export async function archiveCompany(ctx: Ctx, company: Company): Promise<Company> {
+  return updateCompany(ctx, company, { status: 'archived' }, 'company.archived');
+}
+
+/** Removes the company and everything it owns (every company-scoped table cascades from companies). */
+export async function deleteCompany(ctx: Ctx, company: Company): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    // The one sanctioned delete of activity entries: see src/db/sql/activity-append-only.sql.
+    await tx.execute(sql`select set_config('boardroom.deleting_company', ${company.id}, true)`);
+    const [deleted] = await tx.delete(companies).where(eq(companies.id, company.id)).returning({ id: companies.id });
+    if (!deleted) throw notFound('company');
+  });
+}
+
+/** agentCount (non-terminated) per company; issueCount comes from the issue counter. */
+export async function companyStats(ctx: Ctx): Promise<Record<string, { agentCount: number; issueCount: number }>> {
+  const list = await listCompanies(ctx, true);
+  if (list.length === 0) return {};
+  const ids = list.map((c) => c.id);
+  const agentCounts = await ctx.db
+    .select({ companyId: agents.companyId, n: sql<number>`count(*)::int` })
+    .from(agents)
+    .where(and(inArray(agents.companyId, ids), ne(agents.status, 'terminated')))
+    .groupBy(agents.companyId);
+  const byCompany = new Map(agentCounts.map((r) => [r.companyId, r.n]));
+  return Object.fromEntries(list.map((c) => [c.id, { agentCount: byCompany.get(c.id) ?? 0, issueCount: c.issueCounter - 1 }]));
+}

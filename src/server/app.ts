@@ -1,0 +1,66 @@
+// buildApp(deps): the whole HTTP API on a given database. Used by `boardroom run` and by tests.
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/client.ts';
+import type { Storage } from '../storage/storage.ts';
+import { installAuth } from './auth-plugin.ts';
+import type { Config } from './config.ts';
+import { installErrorHandler } from './errors.ts';
+import { registerRoutes } from './routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  storage: Storage;
+  /** The board user that local_trusted requests act as (the instance owner). */
+  localBoardUserId: string | null;
+  logger?: boolean;
+}
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+// Logged request headers never include credentials.
+const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-signature"]', 'res.headers["set-cookie"]'];
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app: App = Fastify({
+    logger: deps.logger === false ? false : { level: deps.config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 2 * 1024 * 1024,
+    // Route paths like /api/issues/ABC-1 are case-sensitive identifiers; trailing slashes are tolerated.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandler(app);
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20 }, throwFileSizeLimit: true });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Boardroom API', version: '0.1.0', description: 'Control plane for companies whose workers are AI agents.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  // The interactive docs are public; the hook must exist before the plugin adds its routes.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...(route.config as object), public: true };
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: true } });
+  installAuth(app, { db: deps.database.db, config: deps.config, localBoardUserId: deps.localBoardUserId });
+  await registerRoutes(app, deps);
+  return app;
+}

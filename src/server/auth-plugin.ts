@@ -1,0 +1,56 @@
+// Resolves request.actor on every request (SPEC section 5) and refuses unauthenticated calls to
+// routes that are not marked `config: { public: true }`.
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { resolveBearer, resolveSession } from '../modules/auth/resolve.ts';
+import type { Actor } from './actor.ts';
+import type { Config } from './config.ts';
+import { unauthorized } from './errors.ts';
+
+export const SESSION_COOKIE = 'boardroom_session';
+export const RUN_ID_HEADER = 'x-service-run-id';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    public?: boolean;
+  }
+}
+
+export function installAuth(app: FastifyInstance, deps: { db: Db; config: Config; localBoardUserId: string | null }): void {
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    const isPublic = request.routeOptions.config?.public === true;
+    const actor = await resolveActor(request.headers.authorization, request.cookies[SESSION_COOKIE], deps, isPublic);
+    const runId = request.headers[RUN_ID_HEADER];
+    if (actor && typeof runId === 'string' && runId.length > 0 && runId.length <= 200) actor.runId = runId;
+    request.actor = actor;
+    if (!actor && !isPublic) throw unauthorized();
+  });
+}
+
+async function resolveActor(
+  authorization: string | undefined,
+  sessionToken: string | undefined,
+  deps: { db: Db; config: Config; localBoardUserId: string | null },
+  isPublic: boolean,
+): Promise<Actor | null> {
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const actor = match ? await resolveBearer(deps.db, deps.config.jwtSecret, match[1]!) : null;
+    // A credential that was sent but is not valid never falls back to a cookie or the local board.
+    // Public routes (health, webhook fire) judge their own bearer, so there it only means "no actor".
+    if (!actor && !isPublic) throw unauthorized('invalid, revoked or expired credential');
+    return actor;
+  }
+  if (sessionToken) {
+    const actor = await resolveSession(deps.db, sessionToken);
+    if (actor) return actor;
+  }
+  if (deps.config.deploymentMode === 'local_trusted' && deps.localBoardUserId) {
+    return { kind: 'board', userId: deps.localBoardUserId, isInstanceOwner: true, via: 'local_trusted' };
+  }
+  return null;
+}

@@ -1,0 +1,84 @@
+// Configuration from flags and environment, resolved once at start. See README "Configuration".
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+export type DeploymentMode = 'authenticated' | 'local_trusted';
+
+export interface Config {
+  dataDir: string;
+  host: string;
+  port: number;
+  /** External PostgreSQL; when absent the embedded cluster under dataDir/db is used. */
+  databaseUrl?: string;
+  deploymentMode: DeploymentMode;
+  /** AES-256-GCM master key for secrets (32 bytes). */
+  masterKey: Buffer;
+  /** HS256 key for agent run JWTs. */
+  jwtSecret: Uint8Array;
+  /** Upload limit for attachments and logos. */
+  maxUploadBytes: number;
+  logLevel: string;
+}
+
+export interface ConfigInput {
+  dataDir?: string;
+  host?: string;
+  port?: number;
+  deploymentMode?: string;
+}
+
+const DEFAULT_PORT = 3100;
+const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+export function resolveDataDir(flag?: string): string {
+  const dir = flag ?? process.env.BOARDROOM_HOME ?? path.join(os.homedir(), '.boardroom');
+  return path.resolve(dir);
+}
+
+export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const dataDir = resolveDataDir(input.dataDir);
+  const deploymentMode = parseMode(input.deploymentMode ?? env.BOARDROOM_DEPLOYMENT_MODE ?? 'authenticated');
+  const host = input.host ?? env.BOARDROOM_HOST ?? '127.0.0.1';
+  if (deploymentMode === 'local_trusted' && !isLoopback(host)) {
+    throw new Error(`local_trusted mode is allowed only on a loopback bind, not ${host}`);
+  }
+  const port = input.port ?? (env.BOARDROOM_PORT ? Number(env.BOARDROOM_PORT) : DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(port)}`);
+  return {
+    dataDir,
+    host,
+    port,
+    databaseUrl: env.DATABASE_URL || undefined,
+    deploymentMode,
+    masterKey: await keyFromEnvOrFile(env.BOARDROOM_SECRETS_MASTER_KEY, path.join(dataDir, 'secrets', 'master.key')),
+    jwtSecret: await keyFromEnvOrFile(env.BOARDROOM_JWT_SECRET, path.join(dataDir, 'secrets', 'jwt.key')),
+    maxUploadBytes: env.BOARDROOM_MAX_UPLOAD_BYTES ? Number(env.BOARDROOM_MAX_UPLOAD_BYTES) : DEFAULT_MAX_UPLOAD_BYTES,
+    logLevel: env.BOARDROOM_LOG_LEVEL ?? 'info',
+  };
+}
+
+function parseMode(value: string): DeploymentMode {
+  if (value === 'authenticated' || value === 'local_trusted') return value;
+  throw new Error(`unknown deployment mode ${value} (authenticated or local_trusted)`);
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/** A 32-byte key: base64 from the environment, else a 0600 file in the data dir created on first use. */
+async function keyFromEnvOrFile(fromEnv: string | undefined, file: string): Promise<Buffer> {
+  if (fromEnv) {
+    const key = Buffer.from(fromEnv, 'base64');
+    if (key.length !== 32) throw new Error(`${path.basename(file)} from the environment must be 32 bytes in base64`);
+    return key;
+  }
+  if (existsSync(file)) return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const key = randomBytes(32);
+  await writeFile(file, key.toString('base64'), { mode: 0o600 });
+  return key;
+}

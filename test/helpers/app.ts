@@ -1,0 +1,116 @@
+// A real app on its own copy of the migrated template database, driven through HTTP (inject).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after } from 'node:test';
+import pg from 'pg';
+import { connectDatabase, type Database } from '../../src/db/client.ts';
+import { users } from '../../src/db/schema/index.ts';
+import { createBoardKey, ensureInstanceOwner } from '../../src/modules/auth/service.ts';
+import { buildApp, type App } from '../../src/server/app.ts';
+import type { Config, DeploymentMode } from '../../src/server/config.ts';
+import { localStorage } from '../../src/storage/storage.ts';
+
+export interface Response<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+  raw: Buffer;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Raw payload (multipart, malformed JSON); sent as is. */
+  payload?: string | Buffer;
+}
+
+export interface TestApp {
+  app: App;
+  database: Database;
+  config: Config;
+  /** Board key of the instance owner (access to every company). */
+  ownerToken: string;
+  request<T = any>(method: string, url: string, opts?: RequestOptions): Promise<Response<T>>;
+  /** A new board user with a key and no memberships. */
+  newBoardUser(name?: string): Promise<{ userId: string; token: string }>;
+  /** A new company owned by a new board user (or the given token's user). */
+  newCompany(token?: string, body?: Record<string, unknown>): Promise<{ company: any; token: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestApp(opts: { deploymentMode?: DeploymentMode; maxUploadBytes?: number } = {}): Promise<TestApp> {
+  const baseUrl = process.env.BOARDROOM_TEST_DATABASE_URL;
+  const template = process.env.BOARDROOM_TEST_TEMPLATE;
+  if (!baseUrl || !template) throw new Error('run tests with `npm test` (it prepares the test database)');
+  const dbName = `t_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${dbName} template ${template}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${dbName}`;
+  const database = connectDatabase(url.toString(), 20);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-app-'));
+  const config: Config = {
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    deploymentMode: opts.deploymentMode ?? 'authenticated',
+    masterKey: randomBytes(32),
+    jwtSecret: randomBytes(32),
+    maxUploadBytes: opts.maxUploadBytes ?? 1024 * 1024,
+    logLevel: 'silent',
+  };
+  const owner = await ensureInstanceOwner(database.db);
+  const app = await buildApp({ config, database, storage: localStorage(path.join(dataDir, 'storage')), localBoardUserId: owner.id, logger: false });
+  await app.ready();
+  const ownerToken = (await createBoardKey(database.db, owner.id, 'test owner')).token;
+
+  const request: TestApp['request'] = async (method, reqUrl, o = {}) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let payload: string | Buffer | undefined = o.payload;
+    if (payload === undefined && o.body !== undefined) {
+      payload = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await app.inject({ method: method as any, url: reqUrl, headers, payload });
+    const type = String(res.headers['content-type'] ?? '');
+    return { status: res.statusCode, body: type.includes('json') ? res.json() : res.body, headers: res.headers, raw: res.rawPayload };
+  };
+
+  const newBoardUser: TestApp['newBoardUser'] = async (name = 'Board user') => {
+    const [user] = await database.db.insert(users).values({ name, email: `${randomUUID()}@example.test` }).returning();
+    return { userId: user!.id, token: (await createBoardKey(database.db, user!.id, 'test')).token };
+  };
+
+  const newCompany: TestApp['newCompany'] = async (token, body = {}) => {
+    const t = token ?? (await newBoardUser()).token;
+    const res = await request('POST', '/api/companies', { token: t, body: { name: `Company ${++counter}`, ...body } });
+    if (res.status !== 201) throw new Error(`company create failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return { company: res.body, token: t };
+  };
+
+  const close = async () => {
+    await app.close();
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+    const cleanup = new pg.Client({ connectionString: baseUrl });
+    await cleanup.connect();
+    await cleanup.query(`drop database if exists ${dbName} with (force)`);
+    await cleanup.end();
+  };
+  return { app, database, config, ownerToken, request, newBoardUser, newCompany, close };
+}
+
+/** startTestApp plus an `after` hook that closes it when the file's tests end. */
+export async function useTestApp(opts?: Parameters<typeof startTestApp>[0]): Promise<TestApp> {
+  const t = await startTestApp(opts);
+  after(() => t.close());
+  return t;
+}
