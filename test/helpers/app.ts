@@ -81,7 +81,7 @@ export async function startTestApp(opts: { deploymentMode?: DeploymentMode; maxU
     }
     const res = await app.inject({ method: method as any, url: reqUrl, headers, payload });
     const type = String(res.headers['content-type'] ?? '');
-    return { status: res.statusCode, body: type.includes('json') ? res.json() : res.body, headers: res.headers, raw: res.rawPayload };
+    return { status: res.statusCode, body: (type.includes("json") ? res.json() : res.body) as any, headers: res.headers, raw: res.rawPayload };
   };
 
   const newBoardUser: TestApp['newBoardUser'] = async (name = 'Board user') => {

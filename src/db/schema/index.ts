@@ -4,3 +4,6 @@ export * from './companies.ts';
 export * from './agents.ts';
 export * from './secrets.ts';
 export * from './activity.ts';
+export * from './work.ts';
+export * from './issues.ts';
+export * from './approvals.ts';

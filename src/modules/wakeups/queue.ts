@@ -1,0 +1,51 @@
+// The wakeup queue: producers insert inside their own transaction; the engine (a later issue)
+// claims rows with FOR UPDATE SKIP LOCKED.
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { agentWakeupRequests } from '../../db/schema/index.ts';
+import { actorStamp, type Actor } from '../../server/actor.ts';
+
+export type WakeupSource = 'timer' | 'assignment' | 'on_demand' | 'automation';
+export type WakeupTriggerDetail = 'manual' | 'ping' | 'callback' | 'system';
+
+export interface WakeupInput {
+  companyId: string;
+  agentId: string;
+  source: WakeupSource;
+  triggerDetail?: WakeupTriggerDetail | null;
+  reason?: string | null;
+  payload?: Record<string, unknown> | null;
+  issueId?: string | null;
+  idempotencyKey?: string | null;
+  forceFreshSession?: boolean;
+}
+
+export type WakeupRequest = typeof agentWakeupRequests.$inferSelect;
+
+/**
+ * Queues a wakeup. A repeated idempotencyKey for the same agent returns the first request instead
+ * of queueing a second one.
+ */
+export async function enqueueWakeup(tx: DbOrTx, actor: Actor | null, input: WakeupInput): Promise<WakeupRequest> {
+  const stamp = actorStamp(actor);
+  const values = {
+    companyId: input.companyId,
+    agentId: input.agentId,
+    source: input.source,
+    triggerDetail: input.triggerDetail ?? null,
+    reason: input.reason ?? null,
+    payload: input.payload ?? null,
+    issueId: input.issueId ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+    forceFreshSession: input.forceFreshSession ?? false,
+    requestedByActorType: stamp.actorType,
+    requestedByActorId: stamp.actorId,
+  };
+  const [inserted] = await tx.insert(agentWakeupRequests).values(values).onConflictDoNothing().returning();
+  if (inserted) return inserted;
+  const [existing] = await tx
+    .select()
+    .from(agentWakeupRequests)
+    .where(sql`${agentWakeupRequests.agentId} = ${input.agentId} and ${agentWakeupRequests.idempotencyKey} = ${input.idempotencyKey ?? null}`);
+  return existing!;
+}
