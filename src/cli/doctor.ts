@@ -1,45 +1,85 @@
 // `boardroom doctor`: one line per check, false when any fails.
-import { access, constants, mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
 import { canListen } from '../db/embedded.ts';
-import type { Config } from '../server/config.ts';
+import { loadConfig, resolveDataDir, type Config, type ConfigInput } from '../server/config.ts';
 import { openDatabase } from '../server/start.ts';
 
-const MIN_NODE_MAJOR = 20;
+const MIN_NODE = [20, 19];
+const CONNECT_TIMEOUT_MS = 5_000;
 
-export async function runDoctor(config: Config): Promise<boolean> {
-  const results: Array<[string, boolean, string]> = [];
-  const major = Number(process.versions.node.split('.')[0]);
-  results.push(['node', major >= MIN_NODE_MAJOR, `v${process.versions.node} (needs ${MIN_NODE_MAJOR}+)`]);
+type Check = [name: string, ok: boolean, detail: string];
 
-  let dataDirOk = true;
+export async function runDoctor(input: ConfigInput): Promise<boolean> {
+  const results: Check[] = [checkNode(), await checkDataDir(resolveDataDir(input.dataDir))];
+  let config: Config | null = null;
   try {
-    await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-    await access(config.dataDir, constants.W_OK);
-  } catch {
-    dataDirOk = false;
-  }
-  results.push(['data dir', dataDirOk, config.dataDir]);
-
-  let dbDetail = '';
-  let dbOk = false;
-  try {
-    const handle = await openDatabase(config, { attach: true, log: () => undefined });
-    const client = new pg.Client({ connectionString: handle.url });
-    await client.connect();
-    const { rows } = await client.query<{ v: string }>('show server_version');
-    await client.end();
-    await handle.embedded?.stop();
-    dbOk = true;
-    dbDetail = `${config.databaseUrl ? 'external' : 'embedded'} PostgreSQL ${rows[0]?.v ?? ''}`;
+    config = await loadConfig(input);
+    results.push(['config', true, `${config.deploymentMode} mode, ${config.databaseUrl ? 'external database (DATABASE_URL)' : 'embedded database'}`]);
   } catch (err) {
-    dbDetail = err instanceof Error ? err.message : String(err);
+    results.push(['config', false, message(err)]);
   }
-  results.push(['database', dbOk, dbDetail]);
-
-  const portFree = await canListen(config.port, config.host);
-  results.push(['port', true, `${config.host}:${config.port} ${portFree ? 'free' : 'in use (a running server, or another program)'}`]);
+  results.push(config ? await checkDatabase(config) : ['database', false, 'not checked: the configuration is invalid']);
+  results.push(config ? await checkPort(config) : ['port', false, 'not checked: the configuration is invalid']);
 
   for (const [name, ok, detail] of results) process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}\n`);
   return results.every(([, ok]) => ok);
 }
+
+function checkNode(): Check {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const ok = major > MIN_NODE[0]! || (major === MIN_NODE[0] && minor >= MIN_NODE[1]!);
+  return ['node', ok, `v${process.versions.node} (needs ${MIN_NODE.join('.')}+)`];
+}
+
+/** Writable means a file can really be created (root passes permission checks that users fail). */
+async function checkDataDir(dir: string): Promise<Check> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const probe = path.join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
+    await writeFile(probe, '');
+    await rm(probe);
+    return ['data dir', true, `${dir} (writable)`];
+  } catch (err) {
+    return ['data dir', false, `${dir}: ${message(err)}`];
+  }
+}
+
+async function checkDatabase(config: Config): Promise<Check> {
+  try {
+    const handle = await openDatabase(config, { attach: true, log: () => undefined });
+    try {
+      const client = new pg.Client({ connectionString: handle.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ v: string }>('show server_version');
+        return ['database', true, `${config.databaseUrl ? 'external' : 'embedded'} PostgreSQL ${rows[0]?.v ?? ''} reachable`];
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await handle.embedded?.stop();
+    }
+  } catch (err) {
+    return ['database', false, message(err) || 'cannot connect'];
+  }
+}
+
+/** A taken port is fine when Boardroom itself holds it; anything else would move or stop `run`. */
+async function checkPort(config: Config): Promise<Check> {
+  const where = `${config.host}:${config.port}`;
+  if (await canListen(config.port, config.host)) return ['port', true, `${where} free`];
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  try {
+    const res = await fetch(`http://${host}:${config.port}/api/health`, { signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) });
+    const body = (await res.json()) as { deploymentMode?: unknown };
+    if (typeof body.deploymentMode === 'string') return ['port', true, `${where} in use by a running Boardroom server`];
+  } catch {
+    // Not an HTTP server that answers like Boardroom.
+  }
+  return ['port', false, `${where} in use by another program (run would take the next free port; --strict-port would fail)`];
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));

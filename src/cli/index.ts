@@ -1,11 +1,9 @@
 // The `boardroom` command: run (default), doctor, board-key create, db migrate.
+// Heavy modules are imported inside the commands so `run` can start the database while they load.
 import { Command, Option } from 'commander';
-import { connectDatabase } from '../db/client.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { createBoardKey, ensureInstanceOwner } from '../modules/auth/service.ts';
+import type { Database } from '../db/client.ts';
 import { loadConfig, type ConfigInput } from '../server/config.ts';
-import { openDatabase, runServer } from '../server/start.ts';
-import { runDoctor } from './doctor.ts';
+import { openDatabase } from '../server/start.ts';
 
 interface GlobalOptions {
   dataDir?: string;
@@ -20,7 +18,7 @@ program
   .option('--data-dir <dir>', 'data directory (default BOARDROOM_HOME or ~/.boardroom)')
   .option('--port <port>', 'API port (default BOARDROOM_PORT or 3100)')
   .option('--host <host>', 'bind address (default BOARDROOM_HOST or 127.0.0.1)')
-  .addOption(new Option('--mode <mode>', 'deployment mode').choices(['authenticated', 'local_trusted']))
+  .addOption(new Option('--mode <mode>', 'deployment mode (default BOARDROOM_DEPLOYMENT_MODE or authenticated)').choices(['authenticated', 'local_trusted']))
   .option('--strict-port', 'fail instead of taking the next free port when the port is taken');
 
 function configInput(): ConfigInput {
@@ -31,10 +29,11 @@ function configInput(): ConfigInput {
 const quietLog = (line: string) => process.stderr.write(`boardroom: ${line}\n`);
 
 /** Runs `fn` on a migrated database: the running server's, or a temporary embedded one. */
-async function withDatabase<T>(fn: (database: ReturnType<typeof connectDatabase>) => Promise<T>): Promise<T> {
+async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
   const config = await loadConfig(configInput());
   const handle = await openDatabase(config, { attach: true, log: quietLog });
   try {
+    const [{ connectDatabase }, { migrateDatabase }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts')]);
     await migrateDatabase(handle.url);
     const database = connectDatabase(handle.url, 2);
     try {
@@ -51,15 +50,16 @@ program
   .command('run', { isDefault: true })
   .description('start the API server (and the embedded database unless DATABASE_URL is set)')
   .action(async () => {
-    const o = program.opts<GlobalOptions>();
-    await runServer(await loadConfig(configInput()), { strictPort: o.strictPort === true });
+    const { runServer } = await import('../server/start.ts');
+    await runServer(await loadConfig(configInput()), { strictPort: program.opts<GlobalOptions>().strictPort === true });
   });
 
 program
   .command('doctor')
-  .description('check Node version, data directory, database and port')
+  .description('check Node version, data directory, configuration, database and port (one line each)')
   .action(async () => {
-    process.exitCode = (await runDoctor(await loadConfig(configInput()))) ? 0 : 1;
+    const { runDoctor } = await import('./doctor.ts');
+    process.exitCode = (await runDoctor(configInput())) ? 0 : 1;
   });
 
 program
@@ -69,9 +69,10 @@ program
   .option('--name <name>', 'a name to recognise the key by', 'cli')
   .description('create a board key for the instance owner and print it once')
   .action(async (opts: { name: string }) => {
+    const { createBoardKey, ensureInstanceOwner } = await import('../modules/auth/service.ts');
     const token = await withDatabase(async ({ db }) => {
       const owner = await ensureInstanceOwner(db);
-      return (await createBoardKey(db, owner.id, opts.name)).token;
+      return (await createBoardKey(db, owner.id, opts.name.trim().slice(0, 200) || 'cli')).token;
     });
     process.stdout.write(`${token}\n`);
   });

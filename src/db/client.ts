@@ -29,11 +29,19 @@ export function connectDatabase(url: string, poolSize = 10): Database {
   return { db, pool, close: () => pool.end() };
 }
 
+// A health probe must answer even when the database hangs instead of refusing connections.
+const REACHABLE_TIMEOUT_MS = 3_000;
+
 export async function isDatabaseReachable(pool: pg.Pool): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), REACHABLE_TIMEOUT_MS);
+  });
   try {
-    await pool.query('select 1');
-    return true;
+    return await Promise.race([pool.query('select 1').then(() => true), timeout]);
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }

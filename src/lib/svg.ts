@@ -5,22 +5,38 @@ import { JSDOM } from 'jsdom';
 const window = new JSDOM('').window;
 const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
 
-// Any href that leaves the document (http:, data:, javascript:, //host) is an external reference.
-const EXTERNAL_REF = /^\s*(?!#)/;
+const REF_ATTRS = new Set(['href', 'xlink:href', 'src']);
+// url(...) in presentation attributes (fill, filter, mask, clip-path, marker-*) can load remote documents.
+const URL_FUNCTION = /url\(\s*['"]?\s*([^'")\s]*)/gi;
+
+/** Only same-document fragments ("#id") are allowed: http:, data:, javascript: and //host all leave the file. */
+function isExternal(ref: string): boolean {
+  return !ref.trim().startsWith('#');
+}
+
+function hasExternalUrl(value: string): boolean {
+  for (const match of value.matchAll(URL_FUNCTION)) if (isExternal(match[1] ?? '')) return true;
+  return false;
+}
 
 purify.addHook('afterSanitizeAttributes', (node) => {
-  for (const attr of ['href', 'xlink:href', 'src']) {
-    const value = node.getAttribute(attr);
-    if (value !== null && EXTERNAL_REF.test(value)) node.removeAttribute(attr);
+  for (const attr of Array.from(node.attributes ?? [])) {
+    if ((REF_ATTRS.has(attr.name) && isExternal(attr.value)) || hasExternalUrl(attr.value)) node.removeAttribute(attr.name);
   }
 });
 
-/** The sanitised SVG, or null when nothing drawable is left or the input is not an SVG document. */
+// Files from editors start with an XML declaration and a DOCTYPE; the HTML parser DOMPurify uses would
+// turn them into stray text, so they go first. Entity declarations (billion laughs, XXE) are refused outright.
+const XML_PROLOG = /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>[]*>\s*)?/i;
+
+/** The sanitised SVG, or null when nothing drawable is left or the input is not a safe SVG document. */
 export function sanitizeSvg(input: string): string | null {
-  if (!/<svg[\s>]/i.test(input)) return null;
-  const clean = purify.sanitize(input, {
+  if (/<!ENTITY/i.test(input)) return null;
+  const body = input.replace(XML_PROLOG, '');
+  if (!/^<svg[\s>]/i.test(body)) return null;
+  const clean = purify.sanitize(body, {
     USE_PROFILES: { svg: true, svgFilters: true },
-    FORBID_TAGS: ['style', 'use', 'foreignObject', 'script', 'image', 'a'],
+    FORBID_TAGS: ['style', 'use', 'foreignObject', 'script', 'image', 'feImage', 'a'],
     FORBID_ATTR: ['style'],
   });
   if (!/^\s*<svg[\s>]/i.test(clean)) return null;

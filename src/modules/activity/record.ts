@@ -4,6 +4,8 @@ import { activityLog } from '../../db/schema/index.ts';
 import { redact } from '../../lib/redact.ts';
 import { actorStamp, type Actor } from '../../server/actor.ts';
 
+export type ActivityEntry = typeof activityLog.$inferSelect;
+
 export interface ActivityInput {
   companyId: string;
   action: string;
@@ -13,16 +15,27 @@ export interface ActivityInput {
 }
 
 export async function recordActivity(tx: DbOrTx, actor: Actor | null, entry: ActivityInput): Promise<void> {
-  const stamp = actorStamp(actor);
-  await tx.insert(activityLog).values({
-    companyId: entry.companyId,
-    actorType: stamp.actorType,
-    actorId: stamp.actorId,
-    agentId: stamp.agentId,
-    runId: stamp.runId,
-    action: entry.action,
-    entityType: entry.entityType,
-    entityId: entry.entityId,
-    details: entry.details ? (redact(entry.details) as Record<string, unknown>) : null,
-  });
+  await appendActivity(tx, { ...actorStamp(actor), ...entry });
+}
+
+/** The one insert into activity_log: details are always redacted before they are stored. */
+export async function appendActivity(
+  tx: DbOrTx,
+  entry: ActivityInput & { actorType: string; actorId: string; agentId: string | null; runId: string | null },
+): Promise<ActivityEntry> {
+  const [row] = await tx
+    .insert(activityLog)
+    .values({
+      companyId: entry.companyId,
+      actorType: entry.actorType,
+      actorId: entry.actorId,
+      agentId: entry.agentId,
+      runId: entry.runId,
+      action: entry.action,
+      entityType: entry.entityType,
+      entityId: entry.entityId,
+      details: entry.details ? (redact(entry.details) as Record<string, unknown>) : null,
+    })
+    .returning();
+  return row!;
 }

@@ -1,6 +1,7 @@
 // Uploaded bytes: validated, stored content-addressed, recorded as an asset of one company.
 import { eq } from 'drizzle-orm';
 import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets } from '../../db/schema/index.ts';
 import { sanitizeSvg } from '../../lib/svg.ts';
@@ -26,9 +27,28 @@ export async function readUpload(part: MultipartFile | undefined, maxBytes: numb
     const bytes = await part.toBuffer();
     return { bytes, contentType: part.mimetype.toLowerCase(), filename: part.filename || null };
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(`file exceeds the upload limit of ${maxBytes} bytes`);
-    throw err;
+    throw uploadError(err, maxBytes);
   }
+}
+
+/** The `file` part of a multipart request: 415 for any other body (the plugin would say 406, which is about Accept). */
+export async function readMultipartUpload(request: FastifyRequest, maxBytes: number): Promise<UploadedFile> {
+  if (!request.isMultipart()) throw new HttpError(415, 'expected multipart/form-data with a `file` part');
+  let part: MultipartFile | undefined;
+  try {
+    part = await request.file();
+  } catch (err) {
+    throw uploadError(err, maxBytes);
+  }
+  return readUpload(part, maxBytes);
+}
+
+// The multipart parser throws plain errors for a missing boundary or a cut-off body: bad input, not a 500.
+function uploadError(err: unknown, maxBytes: number): unknown {
+  const e = err as { code?: unknown; statusCode?: unknown };
+  if (e.code === 'FST_REQ_FILE_TOO_LARGE') return payloadTooLarge(`file exceeds the upload limit of ${maxBytes} bytes`);
+  if (err instanceof HttpError || (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)) return err;
+  return badRequest('malformed multipart body');
 }
 
 /** Logo bytes after the content-type check and, for SVG, sanitising. */

@@ -2,12 +2,11 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../server/app.ts';
 import { actorOf, assertCompanyAccess, requireBoard, requireCompanyAccess } from '../../server/access.ts';
 import { forbidden, notFound } from '../../server/errors.ts';
-import { findAsset, prepareLogo, readUpload, storeAsset } from '../assets/service.ts';
-import { recordActivity } from '../activity/record.ts';
+import { findAsset, prepareLogo, readMultipartUpload } from '../assets/service.ts';
 import { assertMayPatchCompany, isCeoAgentOf } from './policy.ts';
 import { assetContentPath, presentCompany } from './present.ts';
 import { brandingBody, createCompanyBody, patchCompanyBody } from './schemas.ts';
-import { archiveCompany, companyStats, createCompany, deleteCompany, listCompanies, updateCompany } from './service.ts';
+import { archiveCompany, companyStats, createCompany, deleteCompany, listCompanies, updateCompany, uploadLogo } from './service.ts';
 
 const companyParams = z.object({ companyId: z.uuid() });
 const tags = ['companies'];
@@ -50,12 +49,8 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
 
   app.post('/api/companies/:companyId/logo', { schema: { tags, params: companyParams, consumes: ['multipart/form-data'] } }, async (request, reply) => {
     const company = await requireCompanyAccess(db, request, request.params.companyId);
-    const file = prepareLogo(await readUpload(await request.file(), deps.config.maxUploadBytes));
-    const asset = await db.transaction(async (tx) => {
-      const stored = await storeAsset(tx, deps.storage, actorOf(request), company.id, 'logo', file);
-      await recordActivity(tx, actorOf(request), { companyId: company.id, action: 'company.logo_uploaded', entityType: 'asset', entityId: stored.id, details: { contentType: stored.contentType, byteSize: stored.byteSize } });
-      return stored;
-    });
+    const file = prepareLogo(await readMultipartUpload(request, deps.config.maxUploadBytes));
+    const asset = await uploadLogo(ctx(request), deps.storage, company, file);
     return reply.status(201).send({ assetId: asset.id, contentPath: assetContentPath(asset.id), contentType: asset.contentType, byteSize: asset.byteSize });
   });
 

@@ -7,6 +7,8 @@ import type { Company } from '../../server/access.ts';
 import { notFound, unprocessable } from '../../server/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
+import { storeAsset, type Asset, type UploadedFile } from '../assets/service.ts';
+import type { Storage } from '../../storage/storage.ts';
 import type { CreateCompany, PatchCompany } from './schemas.ts';
 
 export interface Ctx {
@@ -98,6 +100,15 @@ export async function updateCompany(ctx: Ctx, company: Company, patch: PatchComp
     if (patch.budgetMonthlyCents !== undefined) await syncMonthlyBudgetPolicy(tx, company.id, 'company', company.id, patch.budgetMonthlyCents);
     await recordActivity(tx, ctx.actor, { companyId: company.id, action, entityType: 'company', entityId: company.id, details: { changes: patch } });
     return updated!;
+  });
+}
+
+/** Stores a logo as an asset of the company; attaching it is a separate PATCH (SPEC "Companies"). */
+export async function uploadLogo(ctx: Ctx, storage: Storage, company: Company, file: UploadedFile): Promise<Asset> {
+  return ctx.db.transaction(async (tx) => {
+    const asset = await storeAsset(tx, storage, ctx.actor, company.id, 'logo', file);
+    await recordActivity(tx, ctx.actor, { companyId: company.id, action: 'company.logo_uploaded', entityType: 'asset', entityId: asset.id, details: { contentType: asset.contentType, byteSize: asset.byteSize } });
+    return asset;
   });
 }
 

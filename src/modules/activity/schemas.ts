@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+// SPEC: "no pagination". The feed is still bounded: the newest DEFAULT entries unless `limit` asks for up to MAX.
+export const ACTIVITY_DEFAULT_LIMIT = 500;
+export const ACTIVITY_MAX_LIMIT = 1000;
+const MAX_DETAILS_JSON_CHARS = 64 * 1024;
+
+export const listActivityQuery = z.object({
+  agentId: z.uuid().optional(),
+  entityType: z.string().min(1).max(100).optional(),
+  entityId: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(ACTIVITY_MAX_LIMIT).default(ACTIVITY_DEFAULT_LIMIT),
+});
+
+export const createActivityBody = z.object({
+  actorType: z.enum(['agent', 'user', 'system']).default('system'),
+  actorId: z.string().trim().min(1).max(200),
+  action: z.string().trim().min(1).max(200),
+  entityType: z.string().trim().min(1).max(100),
+  entityId: z.string().trim().min(1).max(200),
+  agentId: z.uuid().nullish(),
+  details: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .refine((d) => d == null || JSON.stringify(d).length <= MAX_DETAILS_JSON_CHARS, `details must be at most ${MAX_DETAILS_JSON_CHARS} characters of JSON`),
+});
+
+export type ListActivityQuery = z.infer<typeof listActivityQuery>;
+export type CreateActivity = z.infer<typeof createActivityBody>;

@@ -1,0 +1,57 @@
+// The company activity feed and board-written entries. Entries are never updated or deleted
+// (src/db/sql/activity-append-only.sql).
+import { and, desc, eq, not, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { activityLog, agents, issues } from '../../db/schema/index.ts';
+import type { BoardActor } from '../../server/actor.ts';
+import { unprocessable } from '../../server/errors.ts';
+import { appendActivity, type ActivityEntry } from './record.ts';
+import type { CreateActivity, ListActivityQuery } from './schemas.ts';
+
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
+// Entries about a hidden issue leave the feed. entity_id is text, so it is cast (only when it is a
+// UUID) to probe the issues primary key: one index lookup per issue entry read, however many issues exist.
+const aboutHiddenIssue = sql`(${activityLog.entityType} = 'issue' and exists (
+  select 1 from ${issues}
+  where ${issues.id} = (case when ${activityLog.entityId} ~* ${UUID_PATTERN} then ${activityLog.entityId}::uuid end)
+    and ${issues.hiddenAt} is not null))`;
+
+/** Newest first, filters exact, bounded by `limit` (see schemas.ts). */
+export async function listActivity(db: DbOrTx, companyId: string, query: ListActivityQuery): Promise<ActivityEntry[]> {
+  return db
+    .select()
+    .from(activityLog)
+    .where(
+      and(
+        eq(activityLog.companyId, companyId),
+        query.agentId ? eq(activityLog.agentId, query.agentId) : undefined,
+        query.entityType ? eq(activityLog.entityType, query.entityType) : undefined,
+        query.entityId ? eq(activityLog.entityId, query.entityId) : undefined,
+        not(aboutHiddenIssue),
+      ),
+    )
+    .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
+    .limit(query.limit);
+}
+
+/** An entry written by the board on behalf of any actor type; runId comes from the request header. */
+export async function createActivityEntry(db: Db, actor: BoardActor, companyId: string, input: CreateActivity): Promise<ActivityEntry> {
+  return db.transaction(async (tx) => {
+    if (input.agentId) {
+      const [agent] = await tx.select({ id: agents.id }).from(agents).where(and(eq(agents.id, input.agentId), eq(agents.companyId, companyId)));
+      if (!agent) throw unprocessable('agentId must name an agent of this company');
+    }
+    return appendActivity(tx, {
+      companyId,
+      actorType: input.actorType,
+      actorId: input.actorId,
+      agentId: input.agentId ?? null,
+      runId: actor.runId ?? null,
+      action: input.action,
+      entityType: input.entityType,
+      entityId: input.entityId,
+      details: input.details ?? null,
+    });
+  });
+}

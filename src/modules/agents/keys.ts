@@ -1,0 +1,56 @@
+// Agent API keys: opaque, shown once, stored as SHA-256; revoked keys are kept for the audit trail.
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { agentApiKeys } from '../../db/schema/index.ts';
+import { AGENT_KEY_PREFIX, hashToken, newToken } from '../../lib/tokens.ts';
+import { conflict, notFound } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import type { Ctx } from '../companies/service.ts';
+import type { AgentKey } from './present.ts';
+import { lockAgent } from './service.ts';
+
+// Agents that may not authenticate (SPEC section 5) may not get keys either.
+const KEYLESS_STATUSES = new Set(['pending_approval', 'terminated']);
+// A natural bound for the list: nobody needs more live and revoked keys than this on one agent.
+const MAX_LISTED_KEYS = 500;
+
+export async function listKeys(ctx: Ctx, agentId: string): Promise<AgentKey[]> {
+  return ctx.db.select().from(agentApiKeys).where(eq(agentApiKeys.agentId, agentId)).orderBy(desc(agentApiKeys.createdAt)).limit(MAX_LISTED_KEYS);
+}
+
+export async function createKey(ctx: Ctx, agentId: string, name: string): Promise<{ key: AgentKey; token: string }> {
+  return ctx.db.transaction(async (tx) => {
+    // Locked so a concurrent terminate cannot slip between the status check and the insert.
+    const agent = await lockAgent(tx, agentId);
+    if (KEYLESS_STATUSES.has(agent.status)) throw conflict(`cannot create a key for a ${agent.status} agent`);
+    const token = newToken(AGENT_KEY_PREFIX);
+    const [key] = await tx.insert(agentApiKeys).values({ companyId: agent.companyId, agentId, name, keyHash: hashToken(token) }).returning();
+    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.key_created', entityType: 'agent', entityId: agentId, details: { keyId: key!.id, name } });
+    return { key: key!, token };
+  });
+}
+
+/** Marks the key revoked (idempotent: revoking twice keeps the first revokedAt). */
+export async function revokeKey(ctx: Ctx, agentId: string, keyId: string): Promise<AgentKey> {
+  return ctx.db.transaction(async (tx) => {
+    const [key] = await tx.select().from(agentApiKeys).where(and(eq(agentApiKeys.id, keyId), eq(agentApiKeys.agentId, agentId)));
+    if (!key) throw notFound('key');
+    const [revoked] = await tx
+      .update(agentApiKeys)
+      .set({ revokedAt: sql`coalesce(${agentApiKeys.revokedAt}, now())` })
+      .where(eq(agentApiKeys.id, keyId))
+      .returning();
+    await recordActivity(tx, ctx.actor, { companyId: key.companyId, action: 'agent.key_revoked', entityType: 'agent', entityId: agentId, details: { keyId, name: key.name } });
+    return revoked!;
+  });
+}
+
+/** Used by terminate, inside its transaction. */
+export async function revokeAllKeys(tx: Tx, agentId: string): Promise<number> {
+  const rows = await tx
+    .update(agentApiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(agentApiKeys.agentId, agentId), isNull(agentApiKeys.revokedAt)))
+    .returning({ id: agentApiKeys.id });
+  return rows.length;
+}

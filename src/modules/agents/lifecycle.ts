@@ -1,0 +1,65 @@
+// The agent status table (SPEC section 4): pause, resume, terminate, and hard delete.
+//
+// - pause: any live agent -> paused. Terminated fails 409. A pending_approval agent also fails 409:
+//   pausing and resuming it would otherwise activate a hire the board never approved.
+// - resume: paused -> idle. Terminated and pending_approval fail 409; resuming an agent that is not
+//   paused changes nothing and answers the agent as it is.
+// - terminate: any -> terminated, every API key revoked, the record kept (idempotent).
+// - delete: removes the agent; keys, wakeups and runs cascade in the database; references from
+//   issues, goals, projects and reports become null.
+import { eq, sql } from 'drizzle-orm';
+import { agents } from '../../db/schema/index.ts';
+import { conflict, notFound } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
+import type { Ctx } from '../companies/service.ts';
+import { revokeAllKeys } from './keys.ts';
+import type { Agent } from './present.ts';
+import { lockAgent } from './service.ts';
+
+export async function pauseAgent(ctx: Ctx, agentId: string, reason = 'manual'): Promise<Agent> {
+  return ctx.db.transaction(async (tx) => {
+    const agent = await lockAgent(tx, agentId);
+    if (agent.status === 'terminated' || agent.status === 'pending_approval') throw conflict(`cannot pause a ${agent.status} agent`);
+    if (agent.status === 'paused') return agent;
+    const [paused] = await tx.update(agents).set({ status: 'paused', pauseReason: reason, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
+    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: agentId, details: { from: agent.status, reason } });
+    return paused!;
+  });
+}
+
+export async function resumeAgent(ctx: Ctx, agentId: string): Promise<Agent> {
+  return ctx.db.transaction(async (tx) => {
+    const agent = await lockAgent(tx, agentId);
+    if (agent.status === 'terminated' || agent.status === 'pending_approval') throw conflict(`cannot resume a ${agent.status} agent`);
+    if (agent.status !== 'paused') return agent;
+    const [resumed] = await tx.update(agents).set({ status: 'idle', pauseReason: null, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
+    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.resumed', entityType: 'agent', entityId: agentId, details: { from: agent.status } });
+    return resumed!;
+  });
+}
+
+export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> {
+  return ctx.db.transaction(async (tx) => {
+    const agent = await lockAgent(tx, agentId);
+    const revokedKeys = await revokeAllKeys(tx, agentId);
+    if (agent.status === 'terminated') return agent;
+    const [terminated] = await tx
+      .update(agents)
+      .set({ status: 'terminated', terminatedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(agents.id, agentId))
+      .returning();
+    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.terminated', entityType: 'agent', entityId: agentId, details: { from: agent.status, revokedKeys } });
+    return terminated!;
+  });
+}
+
+export async function deleteAgent(ctx: Ctx, agentId: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(agents).where(eq(agents.id, agentId)).returning();
+    if (!deleted) throw notFound('agent');
+    // Budget policies name their scope by id only, so the agent's policy is switched off here.
+    await syncMonthlyBudgetPolicy(tx, deleted.companyId, 'agent', agentId, 0);
+    await recordActivity(tx, ctx.actor, { companyId: deleted.companyId, action: 'agent.deleted', entityType: 'agent', entityId: agentId, details: { name: deleted.name, status: deleted.status } });
+  });
+}

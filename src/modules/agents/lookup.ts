@@ -1,0 +1,90 @@
+// Finding agents: by UUID or company-unique shortname (urlKey), the caller's own row, the org chain.
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { DbOrTx } from '../../db/client.ts';
+import { agents } from '../../db/schema/index.ts';
+import type { Actor } from '../../server/actor.ts';
+import { actorOf, assertCompanyAccess } from '../../server/access.ts';
+import { badRequest, notFound } from '../../server/errors.ts';
+import type { Agent } from './present.ts';
+
+// Lists of agents are bounded; a company with more live agents than this is far outside the design.
+const MAX_LISTED_AGENTS = 1000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// An org chain longer than this is treated as corrupt rather than walked forever.
+export const MAX_CHAIN_DEPTH = 100;
+
+export async function findAgentById(db: DbOrTx, id: string): Promise<Agent | null> {
+  const [row] = await db.select().from(agents).where(eq(agents.id, id));
+  return row ?? null;
+}
+
+/** The company's agents, terminated excluded, oldest first. */
+export async function listLiveAgents(db: DbOrTx, companyId: string): Promise<Agent[]> {
+  return db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.companyId, companyId), ne(agents.status, 'terminated')))
+    .orderBy(asc(agents.createdAt), asc(agents.id))
+    .limit(MAX_LISTED_AGENTS);
+}
+
+/**
+ * The agent named by a path segment: a UUID (terminated agents included), else a shortname of a
+ * live agent in `companyId`. Shortnames need a company: the query's, or the calling agent's own.
+ */
+export async function findAgent(db: DbOrTx, actor: Actor, idOrKey: string, companyId?: string): Promise<Agent | null> {
+  const key = idOrKey.trim();
+  if (UUID.test(key)) {
+    const [byId] = await db.select().from(agents).where(eq(agents.id, key));
+    if (byId) return byId;
+  }
+  const scope = companyId ?? (actor.kind === 'agent' ? actor.companyId : undefined);
+  if (!scope) {
+    if (UUID.test(key)) return null;
+    throw badRequest('companyId query parameter is required to look an agent up by shortname');
+  }
+  const [byKey] = await db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.companyId, scope), eq(agents.urlKey, key.toLowerCase()), ne(agents.status, 'terminated')));
+  return byKey ?? null;
+}
+
+/** The agent named in a path: 404 when missing, 403 when it belongs to another company. */
+export async function requireAgentAccess(db: DbOrTx, request: FastifyRequest, idOrKey: string, companyId?: string): Promise<Agent> {
+  const actor = actorOf(request);
+  const agent = await findAgent(db, actor, idOrKey, companyId);
+  if (!agent) throw notFound('agent');
+  await assertCompanyAccess(db, actor, agent.companyId);
+  return agent;
+}
+
+/** The calling agent's row (for permission flags), or null for board callers. */
+export async function callerAgent(db: DbOrTx, actor: Actor): Promise<Agent | null> {
+  return actor.kind === 'agent' ? findAgentById(db, actor.agentId) : null;
+}
+
+/** Manager ids from `startId` upwards (startId first), bounded by MAX_CHAIN_DEPTH. */
+export async function managerChainIds(db: DbOrTx, startId: string): Promise<string[]> {
+  const result = await db.execute<{ id: string }>(sql`
+    with recursive chain(id, reports_to, depth) as (
+      select id, reports_to, 0 from ${agents} where id = ${startId}
+      union all
+      select a.id, a.reports_to, c.depth + 1 from ${agents} a join chain c on a.id = c.reports_to
+      where c.depth < ${MAX_CHAIN_DEPTH}
+    )
+    select id from chain order by depth`);
+  return result.rows.map((r) => r.id);
+}
+
+/** chainOfCommand: the agent's managers from its direct manager up to the root. */
+export async function chainOfCommand(db: DbOrTx, agent: Agent): Promise<Agent[]> {
+  if (!agent.reportsTo) return [];
+  const ids = await managerChainIds(db, agent.reportsTo);
+  if (ids.length === 0) return [];
+  const rows = await db.select().from(agents).where(inArray(agents.id, ids));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((a): a is Agent => a !== undefined);
+}

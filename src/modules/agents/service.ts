@@ -1,0 +1,254 @@
+// Agent use cases: create, update, permissions, budget. Each mutation is one transaction that also
+// writes its activity entry.
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { agents } from '../../db/schema/index.ts';
+import type { Actor } from '../../server/actor.ts';
+import { conflict, notFound, unprocessable } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
+import type { Ctx } from '../companies/service.ts';
+import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
+import { managerChainIds } from './lookup.ts';
+import { redactConfig, type Agent } from './present.ts';
+import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
+
+export type { Ctx };
+
+// Path words under /api/agents/ that a shortname must never shadow.
+const RESERVED_KEYS = new Set(['me']);
+// How many "Name N" suffixes create tries before giving up with 409.
+const MAX_NAME_SUFFIX = 1000;
+
+/** "Scout Leader!" -> "scout-leader"; the company-unique shortname of an agent. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '');
+  return slug || 'agent';
+}
+
+/**
+ * Serialises name/urlKey choice and org-tree edits within one company, so two concurrent creates
+ * never pick the same suffix and two concurrent reportsTo changes never close a cycle together.
+ */
+export async function lockCompanyAgents(tx: Tx, companyId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('boardroom.agents'), hashtext(${companyId}))`);
+}
+
+/** "Scout", then "Scout 2", "Scout 3", ...: the first name whose name and shortname are free among live agents. */
+async function dedupName(tx: DbOrTx, companyId: string, base: string): Promise<{ name: string; urlKey: string }> {
+  const baseSlug = slugify(base);
+  const live = await tx
+    .select({ name: agents.name, urlKey: agents.urlKey })
+    .from(agents)
+    .where(
+      and(
+        eq(agents.companyId, companyId),
+        ne(agents.status, 'terminated'),
+        sql`(starts_with(lower(${agents.name}), lower(${base})) or starts_with(${agents.urlKey}, ${baseSlug}))`,
+      ),
+    );
+  const names = new Set(live.map((a) => a.name.toLowerCase()));
+  const keys = new Set([...live.map((a) => a.urlKey), ...RESERVED_KEYS]);
+  for (let n = 1; n <= MAX_NAME_SUFFIX; n++) {
+    const name = n === 1 ? base : `${base} ${n}`;
+    const urlKey = slugify(name);
+    if (!names.has(name.toLowerCase()) && !keys.has(urlKey)) return { name, urlKey };
+  }
+  throw conflict('too many agents share this name');
+}
+
+/** reportsTo must be a live agent of the same company, and (for an existing agent) never a descendant of it. */
+async function assertManager(tx: DbOrTx, companyId: string, managerId: string, agentId?: string): Promise<void> {
+  if (managerId === agentId) throw unprocessable('an agent cannot report to itself');
+  const [manager] = await tx.select({ companyId: agents.companyId, status: agents.status }).from(agents).where(eq(agents.id, managerId));
+  if (!manager || manager.companyId !== companyId) throw unprocessable('reportsTo must be an agent of the same company');
+  if (manager.status === 'terminated') throw unprocessable('reportsTo must not be a terminated agent');
+  if (agentId && (await managerChainIds(tx, managerId)).includes(agentId)) throw unprocessable('reportsTo would create a cycle in the org tree');
+}
+
+/** Secret references must name secrets of the agent's company; omitted versions become 'latest'. */
+async function checkedConfig(tx: DbOrTx, companyId: string, config: Record<string, unknown>): Promise<Record<string, unknown>> {
+  await assertSecretRefsInCompany(tx, companyId, config);
+  return normalizeSecretRefs(config);
+}
+
+function withHeartbeatDefault(runtimeConfig: Record<string, unknown> | undefined): Record<string, unknown> {
+  const rc = runtimeConfig ?? {};
+  const heartbeat = (rc.heartbeat ?? {}) as Record<string, unknown>;
+  return { ...rc, heartbeat: { ...heartbeat, enabled: heartbeat.enabled ?? false } };
+}
+
+/** Activity-safe view of an agent's settings. */
+export function agentSnapshot(agent: Agent) {
+  return {
+    name: agent.name,
+    role: agent.role,
+    title: agent.title,
+    reportsTo: agent.reportsTo,
+    adapterType: agent.adapterType,
+    adapterConfig: redactConfig(agent.adapterConfig),
+    budgetMonthlyCents: agent.budgetMonthlyCents,
+  };
+}
+
+/**
+ * Inserts an agent (create and hire share it) with its activity entry. A positive budget creates the
+ * agent's monthly budget policy right away, except for a pending hire: its approval does that.
+ */
+export async function insertAgent(tx: Tx, actor: Actor, companyId: string, input: CreateAgent, status: 'idle' | 'pending_approval'): Promise<Agent> {
+  await lockCompanyAgents(tx, companyId);
+  if (input.reportsTo) await assertManager(tx, companyId, input.reportsTo);
+  let adapterConfig = await checkedConfig(tx, companyId, input.adapterConfig ?? {});
+  if (input.desiredSkills) {
+    const skillSync = (adapterConfig.serviceSkillSync ?? {}) as Record<string, unknown>;
+    adapterConfig = { ...adapterConfig, serviceSkillSync: { ...skillSync, desiredSkills: [...new Set(input.desiredSkills)] } };
+  }
+  const { name, urlKey } = await dedupName(tx, companyId, input.name);
+  const [agent] = await tx
+    .insert(agents)
+    .values({
+      companyId,
+      name,
+      urlKey,
+      role: input.role ?? 'general',
+      title: input.title ?? null,
+      capabilities: input.capabilities ?? null,
+      reportsTo: input.reportsTo ?? null,
+      adapterType: input.adapterType,
+      adapterConfig,
+      runtimeConfig: withHeartbeatDefault(input.runtimeConfig),
+      budgetMonthlyCents: input.budgetMonthlyCents ?? 0,
+      status,
+      permissions: { canCreateAgents: input.permissions?.canCreateAgents === true },
+      metadata: input.metadata ?? {},
+    })
+    .returning();
+  if (status !== 'pending_approval' && agent!.budgetMonthlyCents > 0) {
+    await syncMonthlyBudgetPolicy(tx, companyId, 'agent', agent!.id, agent!.budgetMonthlyCents);
+  }
+  await recordActivity(tx, actor, { companyId, action: 'agent.created', entityType: 'agent', entityId: agent!.id, details: { ...agentSnapshot(agent!), status } });
+  return agent!;
+}
+
+export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgent): Promise<Agent> {
+  return ctx.db.transaction((tx) => insertAgent(tx, ctx.actor, companyId, input, 'idle'));
+}
+
+/** The row as it is now, locked for the rest of the transaction (status rules read it). */
+export async function lockAgent(tx: Tx, agentId: string): Promise<Agent> {
+  const [row] = await tx.select().from(agents).where(eq(agents.id, agentId)).for('update');
+  if (!row) throw notFound('agent');
+  return row;
+}
+
+// Keys an adapterConfig replacement keeps unless the replacement sets them: the skill selection and
+// instruction-bundle settings belong to the agent, not to one adapter configuration.
+const PRESERVED_ON_REPLACE = (key: string) => key === 'serviceSkillSync' || key.startsWith('instructions');
+
+function nextAdapterConfig(current: Record<string, unknown>, patch: Record<string, unknown>, replace: boolean): Record<string, unknown> {
+  if (!replace) return { ...current, ...patch };
+  const kept = Object.fromEntries(Object.entries(current).filter(([k]) => PRESERVED_ON_REPLACE(k)));
+  return { ...kept, ...patch };
+}
+
+/**
+ * The status a PATCH may set. Terminated is final and pending_approval ends only through its hire
+ * approval (409 for both). Terminating goes through POST /terminate, which also revokes keys, and
+ * pending_approval is never entered by a patch (422 for both).
+ */
+function assertStatusPatch(current: string, next: string): void {
+  if (next === current) return;
+  if (current === 'terminated') throw conflict('a terminated agent cannot be resumed or changed to another status');
+  if (current === 'pending_approval') throw conflict('a pending_approval agent is activated only by approving its hire');
+  if (next === 'terminated') throw unprocessable('terminate an agent with POST /api/agents/{agentId}/terminate');
+  if (next === 'pending_approval') throw unprocessable('an agent cannot be returned to pending_approval');
+}
+
+/** PATCH rules (SPEC Agents rule 2). `permissions` is refused with 422: it has its own route. */
+export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent): Promise<Agent> {
+  if (patch.permissions !== undefined) throw unprocessable('permissions are changed with PATCH /api/agents/{agentId}/permissions');
+  return ctx.db.transaction(async (tx) => {
+    // Company lock before the row lock, the same order insertAgent takes them in.
+    const [found] = await tx.select({ companyId: agents.companyId }).from(agents).where(eq(agents.id, agentId));
+    if (!found) throw notFound('agent');
+    const companyId = found.companyId;
+    await lockCompanyAgents(tx, companyId);
+    const current = await lockAgent(tx, agentId);
+    const changes: Partial<typeof agents.$inferInsert> = {};
+    if (patch.status !== undefined) {
+      assertStatusPatch(current.status, patch.status);
+      changes.status = patch.status;
+    }
+    if (patch.name !== undefined && patch.name !== current.name) {
+      const urlKey = slugify(patch.name);
+      const [taken] = await tx
+        .select({ id: agents.id })
+        .from(agents)
+        .where(and(eq(agents.companyId, companyId), eq(agents.urlKey, urlKey), ne(agents.status, 'terminated'), ne(agents.id, agentId)));
+      if (taken || RESERVED_KEYS.has(urlKey)) throw conflict('another agent of this company already uses this shortname', { urlKey });
+      Object.assign(changes, { name: patch.name, urlKey });
+    }
+    if (patch.reportsTo !== undefined) {
+      if (patch.reportsTo) await assertManager(tx, companyId, patch.reportsTo, agentId);
+      changes.reportsTo = patch.reportsTo;
+    }
+    if (patch.adapterConfig !== undefined || patch.replaceAdapterConfig) {
+      const next = nextAdapterConfig(current.adapterConfig, patch.adapterConfig ?? {}, patch.replaceAdapterConfig === true);
+      changes.adapterConfig = await checkedConfig(tx, companyId, next);
+    }
+    if (patch.runtimeConfig !== undefined) {
+      const heartbeat = { ...(current.runtimeConfig.heartbeat as object | undefined), ...(patch.runtimeConfig.heartbeat as object | undefined) };
+      changes.runtimeConfig = { ...current.runtimeConfig, ...patch.runtimeConfig, heartbeat };
+    }
+    for (const field of ['role', 'title', 'capabilities', 'adapterType', 'metadata'] as const) {
+      if (patch[field] !== undefined) Object.assign(changes, { [field]: patch[field] });
+    }
+    const [updated] = await tx.update(agents).set({ ...changes, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
+    const details: Record<string, unknown> = { ...changes };
+    if (changes.adapterConfig) details.adapterConfig = redactConfig(changes.adapterConfig);
+    if (changes.runtimeConfig) details.runtimeConfig = redactConfig(changes.runtimeConfig);
+    await recordActivity(tx, ctx.actor, { companyId, action: 'agent.updated', entityType: 'agent', entityId: agentId, details: { changes: details } });
+    return updated!;
+  });
+}
+
+export async function updatePermissions(ctx: Ctx, agentId: string, patch: PermissionsPatch): Promise<Agent> {
+  return ctx.db.transaction(async (tx) => {
+    const current = await lockAgent(tx, agentId);
+    const [updated] = await tx
+      .update(agents)
+      .set({
+        ...(patch.canCreateAgents !== undefined && { permissions: { ...current.permissions, canCreateAgents: patch.canCreateAgents } }),
+        ...(patch.canAssignTasks !== undefined && { canAssignTasks: patch.canAssignTasks }),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(agents.id, agentId))
+      .returning();
+    await recordActivity(tx, ctx.actor, { companyId: current.companyId, action: 'agent.permissions_updated', entityType: 'agent', entityId: agentId, details: { ...patch } });
+    return updated!;
+  });
+}
+
+/** Sets the monthly budget and keeps the agent budget policy in step (a pending hire gets its policy on approval). */
+export async function updateBudget(ctx: Ctx, agentId: string, budgetMonthlyCents: number): Promise<Agent> {
+  return ctx.db.transaction(async (tx) => {
+    const current = await lockAgent(tx, agentId);
+    const [updated] = await tx.update(agents).set({ budgetMonthlyCents, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
+    if (current.status !== 'pending_approval') await syncMonthlyBudgetPolicy(tx, current.companyId, 'agent', agentId, budgetMonthlyCents);
+    await recordActivity(tx, ctx.actor, {
+      companyId: current.companyId,
+      action: 'agent.budget_updated',
+      entityType: 'agent',
+      entityId: agentId,
+      details: { from: current.budgetMonthlyCents, to: budgetMonthlyCents },
+    });
+    return updated!;
+  });
+}

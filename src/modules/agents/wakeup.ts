@@ -1,0 +1,60 @@
+// Manual wakeups (POST /api/agents/{agentId}/wakeup). Dispatch is the engine's job: here a request
+// is validated and recorded in the wakeup queue in the same transaction as its activity entry.
+import { and, eq } from 'drizzle-orm';
+import { agentWakeupRequests } from '../../db/schema/index.ts';
+import { conflict } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import type { Ctx } from '../companies/service.ts';
+import { enqueueWakeup, type WakeupRequest } from '../wakeups/queue.ts';
+import type { WakeupBody } from './schemas.ts';
+import { lockAgent } from './service.ts';
+
+const UNWAKEABLE = new Set(['paused', 'terminated', 'pending_approval']);
+
+/**
+ * The 202 body when the server decides not to wake the agent (SPEC leaves its shape open):
+ * `{ skipped: true, reason, agentId, source }`. Today the one reason is `heartbeat_disabled`: a timer
+ * wake while runtimeConfig.heartbeat.enabled is not true. Nothing is queued; the activity entry
+ * still records that the wake was asked for and skipped.
+ */
+export interface SkippedWakeup {
+  skipped: true;
+  reason: 'heartbeat_disabled';
+  agentId: string;
+  source: WakeupBody['source'];
+}
+
+export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody): Promise<WakeupRequest | SkippedWakeup> {
+  return ctx.db.transaction(async (tx) => {
+    const agent = await lockAgent(tx, agentId);
+    if (UNWAKEABLE.has(agent.status)) throw conflict(`cannot wake a ${agent.status} agent`, { status: agent.status });
+    const heartbeat = agent.runtimeConfig.heartbeat as { enabled?: unknown } | undefined;
+    const base = { companyId: agent.companyId, action: 'agent.wakeup_requested', entityType: 'agent', entityId: agentId };
+    if (body.source === 'timer' && heartbeat?.enabled !== true) {
+      await recordActivity(tx, ctx.actor, { ...base, details: { source: body.source, skipped: true, reason: 'heartbeat_disabled' } });
+      return { skipped: true, reason: 'heartbeat_disabled', agentId, source: body.source };
+    }
+    if (body.idempotencyKey) {
+      const [existing] = await tx
+        .select()
+        .from(agentWakeupRequests)
+        .where(and(eq(agentWakeupRequests.agentId, agentId), eq(agentWakeupRequests.idempotencyKey, body.idempotencyKey)));
+      if (existing) return existing;
+    }
+    const request = await enqueueWakeup(tx, ctx.actor, {
+      companyId: agent.companyId,
+      agentId,
+      source: body.source,
+      triggerDetail: body.triggerDetail ?? 'manual',
+      reason: body.reason ?? null,
+      payload: body.payload ?? null,
+      idempotencyKey: body.idempotencyKey ?? null,
+      forceFreshSession: body.forceFreshSession ?? false,
+    });
+    await recordActivity(tx, ctx.actor, {
+      ...base,
+      details: { wakeupRequestId: request.id, source: request.source, triggerDetail: request.triggerDetail, reason: request.reason },
+    });
+    return request;
+  });
+}

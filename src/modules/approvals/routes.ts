@@ -1,0 +1,65 @@
+import type { App, AppDeps } from '../../server/app.ts';
+import { actorOf, requireBoard, requireCompanyAccess } from '../../server/access.ts';
+import { addApprovalComment, listApprovalComments } from './comments.ts';
+import { assertMayRequestAs, assertMayResubmit } from './policy.ts';
+import { presentApproval, presentApprovalComment, presentLinkedIssue } from './present.ts';
+import { approvalParams, companyParams, createApprovalBody, createCommentBody, decisionBody, listApprovalsQuery, listCommentsQuery, resubmitBody } from './schemas.ts';
+import { decideApproval, listApprovals, listLinkedIssues, requireApproval, resubmitApproval, submitApproval, type Decision } from './service.ts';
+
+const tags = ['approvals'];
+
+export function registerApprovalRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+
+  app.get('/api/companies/:companyId/approvals', { schema: { tags, params: companyParams, querystring: listApprovalsQuery } }, async (request) => {
+    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    return (await listApprovals(db, company.id, request.query)).map(presentApproval);
+  });
+
+  app.post('/api/companies/:companyId/approvals', { schema: { tags, params: companyParams, body: createApprovalBody } }, async (request, reply) => {
+    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const actor = actorOf(request);
+    assertMayRequestAs(actor, request.body.requestedByAgentId);
+    return reply.status(201).send(presentApproval(await submitApproval({ db, actor }, company.id, request.body)));
+  });
+
+  app.get('/api/approvals/:approvalId', { schema: { tags, params: approvalParams } }, async (request) => {
+    return presentApproval(await requireApproval(db, actorOf(request), request.params.approvalId));
+  });
+
+  app.get('/api/approvals/:approvalId/issues', { schema: { tags, params: approvalParams } }, async (request) => {
+    const approval = await requireApproval(db, actorOf(request), request.params.approvalId);
+    return (await listLinkedIssues(db, approval)).map(presentLinkedIssue);
+  });
+
+  const decisions: [string, Decision][] = [
+    ['approve', 'approve'],
+    ['reject', 'reject'],
+    ['request-revision', 'request_revision'],
+  ];
+  for (const [path, decision] of decisions) {
+    app.post(`/api/approvals/:approvalId/${path}`, { schema: { tags, params: approvalParams, body: decisionBody } }, async (request) => {
+      const actor = requireBoard(request);
+      const approval = await requireApproval(db, actor, request.params.approvalId);
+      return presentApproval(await decideApproval({ db, actor }, approval, decision, request.body?.decisionNote));
+    });
+  }
+
+  app.post('/api/approvals/:approvalId/resubmit', { schema: { tags, params: approvalParams, body: resubmitBody } }, async (request) => {
+    const actor = actorOf(request);
+    const approval = await requireApproval(db, actor, request.params.approvalId);
+    assertMayResubmit(actor, approval);
+    return presentApproval(await resubmitApproval({ db, actor }, approval, request.body?.payload));
+  });
+
+  app.get('/api/approvals/:approvalId/comments', { schema: { tags, params: approvalParams, querystring: listCommentsQuery } }, async (request) => {
+    const approval = await requireApproval(db, actorOf(request), request.params.approvalId);
+    return (await listApprovalComments(db, approval, request.query)).map(presentApprovalComment);
+  });
+
+  app.post('/api/approvals/:approvalId/comments', { schema: { tags, params: approvalParams, body: createCommentBody } }, async (request, reply) => {
+    const actor = actorOf(request);
+    const approval = await requireApproval(db, actor, request.params.approvalId);
+    return reply.status(201).send(presentApprovalComment(await addApprovalComment({ db, actor }, approval, request.body.body)));
+  });
+}

@@ -1,0 +1,69 @@
+// Issue attachments (SPEC "Issues": attachments rows). Upload, list and download for any caller
+// with access to the issue's company; delete for the board or the uploading agent.
+import { z } from 'zod';
+import type { App, AppDeps } from '../../server/app.ts';
+import { actorOf, assertCompanyAccess, requireCompanyAccess } from '../../server/access.ts';
+import { HttpError, notFound } from '../../server/errors.ts';
+import { readUpload } from '../assets/service.ts';
+import { findIssue, requireIssueAccess } from '../issues/lookup.ts';
+import { assertMayDeleteAttachment } from './policy.ts';
+import { contentDisposition, presentAttachment } from './present.ts';
+import { addAttachment, deleteAttachment, findAttachment, listAttachments, MAX_ATTACHMENT_PAGE } from './service.ts';
+
+const tags = ['attachments'];
+const issueRef = z.string().trim().min(1).max(100);
+const attachmentParams = z.object({ attachmentId: z.uuid() });
+
+export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+
+  const loadAttachment = async (request: Parameters<typeof actorOf>[0], attachmentId: string) => {
+    const view = await findAttachment(db, attachmentId);
+    if (!view) throw notFound('attachment');
+    await assertCompanyAccess(db, actorOf(request), view.attachment.companyId);
+    return view;
+  };
+
+  app.post(
+    '/api/companies/:companyId/issues/:issueId/attachments',
+    { schema: { tags, params: z.object({ companyId: z.uuid(), issueId: issueRef }), consumes: ['multipart/form-data'] } },
+    async (request, reply) => {
+      const company = await requireCompanyAccess(db, request, request.params.companyId);
+      const issue = await findIssue(db, request.params.issueId);
+      // An issue of another company is not found at this company's path.
+      if (!issue || issue.companyId !== company.id) throw notFound('issue');
+      if (!request.isMultipart()) throw new HttpError(415, 'expected multipart/form-data with a `file` part');
+      const file = await readUpload(await request.file(), deps.config.maxUploadBytes);
+      return reply.status(201).send(presentAttachment(await addAttachment(db, deps.storage, actorOf(request), issue, file)));
+    },
+  );
+
+  app.get(
+    '/api/issues/:issueId/attachments',
+    { schema: { tags, params: z.object({ issueId: issueRef }), querystring: z.object({ limit: z.coerce.number().int().min(1).max(MAX_ATTACHMENT_PAGE).default(MAX_ATTACHMENT_PAGE) }) } },
+    async (request) => {
+      const issue = await requireIssueAccess(db, request, request.params.issueId);
+      return (await listAttachments(db, issue.id, request.query.limit)).map(presentAttachment);
+    },
+  );
+
+  app.get('/api/attachments/:attachmentId/content', { schema: { tags, params: attachmentParams } }, async (request, reply) => {
+    const { asset } = await loadAttachment(request, request.params.attachmentId);
+    const bytes = await deps.storage.get(asset.sha256);
+    return reply
+      .header('content-type', asset.contentType)
+      .header('content-length', bytes.length)
+      .header('content-disposition', contentDisposition(asset.originalName))
+      .header('x-content-type-options', 'nosniff')
+      // Uploaded HTML or SVG must never run as our origin, even if opened directly.
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .send(bytes);
+  });
+
+  app.delete('/api/attachments/:attachmentId', { schema: { tags, params: attachmentParams } }, async (request) => {
+    const view = await loadAttachment(request, request.params.attachmentId);
+    assertMayDeleteAttachment(actorOf(request), view);
+    await deleteAttachment(db, actorOf(request), view);
+    return { ok: true, id: view.attachment.id };
+  });
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** SPEC Limits: comments `limit` is a positive integer capped at 500; larger values are clamped. */
+export const MAX_COMMENT_PAGE = 500;
+/** 100 KiB of UTF-8: comments are conversation, long artefacts belong in documents. */
+export const MAX_COMMENT_BYTES = 100 * 1024;
+
+export const commentBodyText = z
+  .string()
+  .refine((s) => s.trim().length > 0, 'must not be empty')
+  .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_COMMENT_BYTES, `must be at most ${MAX_COMMENT_BYTES} bytes`);
+
+export const issueParams = z.object({ issueId: z.string().trim().min(1).max(100) });
+export const commentParams = issueParams.extend({ commentId: z.uuid() });
+
+export const listCommentsQuery = z.object({
+  after: z.iso.datetime({ offset: true }).optional(),
+  afterCommentId: z.uuid().optional(),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(MAX_COMMENT_PAGE)
+    .transform((n) => Math.min(n, MAX_COMMENT_PAGE)),
+});
+
+export const createCommentBody = z.object({
+  body: commentBodyText,
+  reopen: z.boolean().optional(),
+  interrupt: z.boolean().optional(),
+});
+
+export type ListCommentsQuery = z.infer<typeof listCommentsQuery>;
+export type CreateComment = z.infer<typeof createCommentBody>;

@@ -1,0 +1,170 @@
+// Issue comments: adding one (reopen, interrupt, mention wakeups, activity) and reading them.
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { heartbeatRuns, issueComments, issues } from '../../db/schema/index.ts';
+import type { Actor } from '../../server/actor.ts';
+import { forbidden, notFound } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import type { Issue } from '../issues/lookup.ts';
+import { enqueueWakeup } from '../wakeups/queue.ts';
+import { findMentionedAgentIds } from './mentions.ts';
+import type { ListCommentsQuery } from './schemas.ts';
+
+export type Comment = typeof issueComments.$inferSelect;
+
+export interface AddCommentInput {
+  body: string;
+  reopen?: boolean;
+  interrupt?: boolean;
+  /** PATCH gave an explicit status: it decides the status itself, so `reopen` is not applied here. */
+  statusExplicit?: boolean;
+}
+
+const CLOSED_STATUSES = ['done', 'cancelled'];
+/** Runs that may still be working; anything else (finished, failed, missing) has nothing to interrupt. */
+const LIVE_RUN_STATUSES = ['queued', 'running'];
+const ACTIVITY_SNIPPET_CHARS = 200;
+
+/**
+ * Adds a comment inside the caller's transaction. Also: reopens a closed issue when asked (SPEC
+ * issue status table), records an interrupt of the live checkout run (board only), queues a wakeup
+ * for each agent mentioned, bumps the issue's updatedAt and writes the activity entries.
+ */
+export async function addComment(tx: DbOrTx, actor: Actor, issue: Issue, input: AddCommentInput): Promise<Comment> {
+  if (input.interrupt && actor.kind !== 'board') throw forbidden('only board users may interrupt a run');
+  const [comment] = await tx
+    .insert(issueComments)
+    .values({
+      companyId: issue.companyId,
+      issueId: issue.id,
+      body: input.body,
+      authorAgentId: actor.kind === 'agent' ? actor.agentId : null,
+      authorUserId: actor.kind === 'board' ? actor.userId : null,
+      runId: actor.runId ?? null,
+    })
+    .returning();
+  const { current, reopened } = await touchIssue(tx, issue, Boolean(input.reopen && !input.statusExplicit));
+  const interruptedRunId = input.interrupt ? await interruptCheckoutRun(tx, actor, current, comment!.id) : null;
+  const mentioned = (await findMentionedAgentIds(tx, issue.companyId, input.body)).filter((id) => actor.kind !== 'agent' || id !== actor.agentId);
+  for (const agentId of mentioned) {
+    await enqueueWakeup(tx, actor, {
+      companyId: issue.companyId,
+      agentId,
+      source: 'automation',
+      triggerDetail: 'system',
+      reason: 'mention',
+      payload: { issueId: issue.id, commentId: comment!.id },
+      issueId: issue.id,
+      // At most one wakeup per agent per comment, whatever else retries the insert.
+      idempotencyKey: `mention:${comment!.id}`,
+    });
+  }
+  await recordActivity(tx, actor, {
+    companyId: issue.companyId,
+    action: 'issue.comment_added',
+    entityType: 'issue',
+    entityId: issue.id,
+    details: {
+      identifier: issue.identifier,
+      commentId: comment!.id,
+      bodySnippet: input.body.slice(0, ACTIVITY_SNIPPET_CHARS),
+      ...(reopened && { reopened: true }),
+      ...(mentioned.length > 0 && { mentionedAgentIds: mentioned }),
+    },
+  });
+  if (reopened) {
+    await recordActivity(tx, actor, {
+      companyId: issue.companyId,
+      action: 'issue.updated',
+      entityType: 'issue',
+      entityId: issue.id,
+      details: { identifier: issue.identifier, changes: { status: { from: issue.status, to: 'todo' } }, reopenedByCommentId: comment!.id },
+    });
+  }
+  if (interruptedRunId) {
+    await recordActivity(tx, actor, {
+      companyId: issue.companyId,
+      action: 'issue.interrupted',
+      entityType: 'issue',
+      entityId: issue.id,
+      details: { identifier: issue.identifier, runId: interruptedRunId, commentId: comment!.id },
+    });
+  }
+  return comment!;
+}
+
+/** Bumps updatedAt, and reopens (closed -> todo) when asked; returns the issue as it now stands. */
+async function touchIssue(tx: DbOrTx, issue: Issue, reopen: boolean): Promise<{ current: Issue; reopened: boolean }> {
+  if (reopen) {
+    const [reopened] = await tx
+      .update(issues)
+      .set({ status: 'todo', completedAt: null, cancelledAt: null, updatedAt: sql`now()` })
+      .where(and(eq(issues.id, issue.id), inArray(issues.status, CLOSED_STATUSES)))
+      .returning();
+    if (reopened) return { current: reopened, reopened: true };
+  }
+  const [current] = await tx.update(issues).set({ updatedAt: sql`now()` }).where(eq(issues.id, issue.id)).returning();
+  if (!current) throw notFound('issue');
+  return { current, reopened: false };
+}
+
+/**
+ * An interrupt targets the live run holding the checkout. The engine cancels runs; here it is a
+ * queue row for the assignee (reason interrupt) that the engine acts on. Returns the run id, or
+ * null when no live run holds the issue.
+ */
+async function interruptCheckoutRun(tx: DbOrTx, actor: Actor, issue: Issue, commentId: string): Promise<string | null> {
+  if (!issue.checkoutRunId || !issue.assigneeAgentId) return null;
+  const [run] = await tx.select({ status: heartbeatRuns.status }).from(heartbeatRuns).where(eq(heartbeatRuns.id, issue.checkoutRunId));
+  if (!run || !LIVE_RUN_STATUSES.includes(run.status)) return null;
+  await enqueueWakeup(tx, actor, {
+    companyId: issue.companyId,
+    agentId: issue.assigneeAgentId,
+    source: 'automation',
+    triggerDetail: 'system',
+    reason: 'interrupt',
+    payload: { issueId: issue.id, commentId, runId: issue.checkoutRunId },
+    issueId: issue.id,
+    idempotencyKey: `interrupt:${commentId}`,
+  });
+  return issue.checkoutRunId;
+}
+
+/** POST /issues/{id}/comments: one transaction around addComment. */
+export async function createComment(db: Db, actor: Actor, issue: Issue, input: AddCommentInput): Promise<Comment> {
+  return db.transaction((tx) => addComment(tx, actor, issue, input));
+}
+
+export async function listComments(db: DbOrTx, issueId: string, query: ListCommentsQuery): Promise<Comment[]> {
+  const filters: SQL[] = [eq(issueComments.issueId, issueId)];
+  // JSON timestamps carry milliseconds while the column has microseconds: "after 12:00:00.123"
+  // must not return the comment stamped 12:00:00.123456 that the caller has already seen.
+  if (query.after) filters.push(sql`${issueComments.createdAt} >= ${new Date(query.after).toISOString()}::timestamptz + interval '1 millisecond'`);
+  if (query.afterCommentId) {
+    const [cursor] = await db
+      .select({ id: issueComments.id })
+      .from(issueComments)
+      .where(and(eq(issueComments.id, query.afterCommentId), eq(issueComments.issueId, issueId)));
+    if (!cursor) throw notFound('afterCommentId comment');
+    // Compared in SQL so the cursor keeps the column's full precision.
+    filters.push(
+      sql`(${issueComments.createdAt}, ${issueComments.id}) > (select c.created_at, c.id from issue_comments c where c.id = ${query.afterCommentId})`,
+    );
+  }
+  const direction = query.order === 'desc' ? desc : asc;
+  return db
+    .select()
+    .from(issueComments)
+    .where(and(...filters))
+    .orderBy(direction(issueComments.createdAt), direction(issueComments.id))
+    .limit(query.limit);
+}
+
+export async function getComment(db: DbOrTx, issueId: string, commentId: string): Promise<Comment> {
+  const [comment] = await db
+    .select()
+    .from(issueComments)
+    .where(and(eq(issueComments.id, commentId), eq(issueComments.issueId, issueId)));
+  if (!comment) throw notFound('comment');
+  return comment;
+}

@@ -1,0 +1,159 @@
+// Issue documents: keyed, revisioned markdown with optimistic concurrency on baseRevisionId
+// (SPEC "Document rules").
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { issueDocumentRevisions, issueDocuments } from '../../db/schema/index.ts';
+import type { Actor } from '../../server/actor.ts';
+import { conflict, notFound, payloadTooLarge, unprocessable, type HttpError } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import type { Issue } from '../issues/lookup.ts';
+import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, type ListRevisionsQuery, type PutDocument } from './schemas.ts';
+
+export type Document = typeof issueDocuments.$inferSelect;
+export type Revision = typeof issueDocumentRevisions.$inferSelect;
+/** A document with the body of its latest revision. */
+export type DocumentView = Document & { body: string };
+
+const withLatestBody = {
+  document: issueDocuments,
+  body: issueDocumentRevisions.body,
+};
+
+/** Every document of the issue with its latest body, by key. Bounded by MAX_DOCUMENTS_PER_ISSUE. */
+export async function listDocuments(db: DbOrTx, issueId: string): Promise<DocumentView[]> {
+  const rows = await db
+    .select(withLatestBody)
+    .from(issueDocuments)
+    .innerJoin(issueDocumentRevisions, eq(issueDocumentRevisions.id, issueDocuments.latestRevisionId))
+    .where(eq(issueDocuments.issueId, issueId))
+    .orderBy(asc(issueDocuments.key))
+    .limit(MAX_DOCUMENTS_PER_ISSUE);
+  return rows.map((r) => ({ ...r.document, body: r.body }));
+}
+
+export async function findDocument(db: DbOrTx, issueId: string, key: string): Promise<DocumentView | null> {
+  const [row] = await db
+    .select(withLatestBody)
+    .from(issueDocuments)
+    .innerJoin(issueDocumentRevisions, eq(issueDocumentRevisions.id, issueDocuments.latestRevisionId))
+    .where(and(eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, key)));
+  return row ? { ...row.document, body: row.body } : null;
+}
+
+export async function getDocument(db: DbOrTx, issueId: string, key: string): Promise<DocumentView> {
+  const doc = await findDocument(db, issueId, key);
+  if (!doc) throw notFound('document');
+  return doc;
+}
+
+/**
+ * Creates the document (no baseRevisionId) or appends a revision (baseRevisionId equal to the
+ * latest revision). The compare-and-set is one conditional UPDATE, so of two writers holding the
+ * same base exactly one wins and the other gets 409 with the current revision.
+ */
+export async function putDocument(db: Db, actor: Actor, issue: Issue, key: string, input: PutDocument): Promise<{ document: DocumentView; created: boolean }> {
+  const bytes = Buffer.byteLength(input.body, 'utf8');
+  if (bytes > MAX_DOCUMENT_BYTES) throw payloadTooLarge(`document body is ${bytes} bytes; the limit is ${MAX_DOCUMENT_BYTES} bytes (512 KiB)`);
+  return db.transaction(async (tx) => {
+    const revisionId = randomUUID();
+    const created = !input.baseRevisionId;
+    const doc = created ? await insertDocument(tx, issue, key, revisionId, input) : await advanceDocument(tx, issue, key, revisionId, input);
+    await tx.insert(issueDocumentRevisions).values({
+      id: revisionId,
+      companyId: issue.companyId,
+      documentId: doc.id,
+      revisionNumber: doc.latestRevisionNumber,
+      title: doc.title,
+      body: input.body,
+      changeSummary: input.changeSummary ?? null,
+      createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
+      createdByUserId: actor.kind === 'board' ? actor.userId : null,
+    });
+    await recordActivity(tx, actor, {
+      companyId: issue.companyId,
+      action: created ? 'issue.document_created' : 'issue.document_updated',
+      entityType: 'issue',
+      entityId: issue.id,
+      details: { identifier: issue.identifier, documentId: doc.id, key, revisionId, revisionNumber: doc.latestRevisionNumber, changeSummary: input.changeSummary ?? null },
+    });
+    return { document: { ...doc, body: input.body }, created };
+  });
+}
+
+async function insertDocument(tx: DbOrTx, issue: Issue, key: string, revisionId: string, input: PutDocument): Promise<Document> {
+  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(issueDocuments).where(eq(issueDocuments.issueId, issue.id));
+  if (n >= MAX_DOCUMENTS_PER_ISSUE) throw unprocessable(`an issue holds at most ${MAX_DOCUMENTS_PER_ISSUE} documents`);
+  const [inserted] = await tx
+    .insert(issueDocuments)
+    .values({ companyId: issue.companyId, issueId: issue.id, key, title: input.title ?? null, format: input.format, latestRevisionId: revisionId, latestRevisionNumber: 1 })
+    .onConflictDoNothing()
+    .returning();
+  if (!inserted) throw await staleRevision(tx, issue.id, key, 'the document already exists; send its current baseRevisionId to update it');
+  return inserted;
+}
+
+async function advanceDocument(tx: DbOrTx, issue: Issue, key: string, revisionId: string, input: PutDocument): Promise<Document> {
+  const [updated] = await tx
+    .update(issueDocuments)
+    .set({
+      latestRevisionId: revisionId,
+      latestRevisionNumber: sql`${issueDocuments.latestRevisionNumber} + 1`,
+      format: input.format,
+      // An omitted title keeps the current one; null clears it.
+      ...(input.title !== undefined && { title: input.title }),
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(issueDocuments.issueId, issue.id), eq(issueDocuments.key, key), eq(issueDocuments.latestRevisionId, input.baseRevisionId!)))
+    .returning();
+  if (!updated) throw await staleRevision(tx, issue.id, key, 'baseRevisionId is not the current revision of this document');
+  return updated;
+}
+
+/** The 409 for a stale or missing base, naming the current revision (null: no such document). */
+async function staleRevision(tx: DbOrTx, issueId: string, key: string, message: string): Promise<HttpError> {
+  const [current] = await tx
+    .select({ id: issueDocuments.latestRevisionId, number: issueDocuments.latestRevisionNumber })
+    .from(issueDocuments)
+    .where(and(eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, key)));
+  return conflict(message, { key, currentRevisionId: current?.id ?? null, currentRevisionNumber: current?.number ?? null });
+}
+
+/** Revisions newest first, `limit` at a time; `beforeRevisionNumber` pages further back. */
+export async function listRevisions(db: DbOrTx, issueId: string, key: string, query: ListRevisionsQuery): Promise<Revision[]> {
+  const [doc] = await db
+    .select({ id: issueDocuments.id })
+    .from(issueDocuments)
+    .where(and(eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, key)));
+  if (!doc) throw notFound('document');
+  return db
+    .select()
+    .from(issueDocumentRevisions)
+    .where(
+      and(
+        eq(issueDocumentRevisions.documentId, doc.id),
+        query.beforeRevisionNumber === undefined ? undefined : lt(issueDocumentRevisions.revisionNumber, query.beforeRevisionNumber),
+      ),
+    )
+    .orderBy(desc(issueDocumentRevisions.revisionNumber))
+    .limit(query.limit);
+}
+
+/** Removes the document and all its revisions. */
+export async function deleteDocument(db: Db, actor: Actor, issue: Issue, key: string): Promise<Document> {
+  return db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(issueDocuments)
+      .where(and(eq(issueDocuments.issueId, issue.id), eq(issueDocuments.key, key)))
+      .returning();
+    if (!deleted) throw notFound('document');
+    await recordActivity(tx, actor, {
+      companyId: issue.companyId,
+      action: 'issue.document_deleted',
+      entityType: 'issue',
+      entityId: issue.id,
+      details: { identifier: issue.identifier, documentId: deleted.id, key, lastRevisionNumber: deleted.latestRevisionNumber },
+    });
+    return deleted;
+  });
+}

@@ -1,0 +1,104 @@
+// GET /api/companies/{companyId}/issues: filters, priority order, and ranked full-text search.
+//
+// Every filter is index-backed (src/db/schema/issues.ts) so list and search stay fast at 100,000
+// issues a company. Definitions where SPEC only names the parameter:
+// - participantAgentId: the agent created, is assigned to, or commented on the issue.
+// - touchedByUserId: the user created, is assigned to, or commented on the issue, or has a
+//   read/touch mark on it (issue_user_states).
+// - inboxArchivedByUserId: hides issues that user archived from their inbox, until the issue
+//   changes again after the archive (updatedAt later than archivedAt).
+// - unreadForUserId: issues the user touched that changed after the user last read, touched or
+//   commented on them.
+// - q: websearch syntax over title, identifier and description (issues.search_vector) and comment
+//   bodies (issue_comments.search_vector). An issue's score is its best match; comment matches
+//   weigh half an issue match, an exact identifier wins outright.
+import { and, desc, eq, getTableColumns, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { issueComments, issues, issueUserStates } from '../../db/schema/index.ts';
+import type { Actor } from '../../server/actor.ts';
+import type { Issue } from './lookup.ts';
+import { resolveUserRef } from './policy.ts';
+import type { ListIssuesQuery } from './schemas.ts';
+
+const ROUTINE_EXECUTION = 'routine_execution';
+
+function touchedByUser(companyId: string, userId: string): SQL {
+  return sql`${issues.id} in (
+    select id from ${issues} where company_id = ${companyId} and created_by_user_id = ${userId}
+    union select id from ${issues} where company_id = ${companyId} and assignee_user_id = ${userId}
+    union select issue_id from ${issueComments} where company_id = ${companyId} and author_user_id = ${userId}
+    union select issue_id from ${issueUserStates} where company_id = ${companyId} and user_id = ${userId}
+      and (touched_at is not null or last_read_at is not null)
+  )`;
+}
+
+function participatedByAgent(companyId: string, agentId: string): SQL {
+  return sql`${issues.id} in (
+    select id from ${issues} where company_id = ${companyId} and created_by_agent_id = ${agentId}
+    union select id from ${issues} where company_id = ${companyId} and assignee_agent_id = ${agentId}
+    union select issue_id from ${issueComments} where company_id = ${companyId} and author_agent_id = ${agentId}
+  )`;
+}
+
+function filters(actor: Actor, companyId: string, query: ListIssuesQuery): SQL[] {
+  const where: SQL[] = [eq(issues.companyId, companyId), isNull(issues.hiddenAt)];
+  if (query.status) where.push(query.status.length === 1 ? eq(issues.status, query.status[0]!) : inArray(issues.status, query.status));
+  if (query.assigneeAgentId) where.push(eq(issues.assigneeAgentId, query.assigneeAgentId));
+  if (query.participantAgentId) where.push(participatedByAgent(companyId, query.participantAgentId));
+  const assigneeUserId = resolveUserRef(actor, query.assigneeUserId);
+  if (assigneeUserId) where.push(eq(issues.assigneeUserId, assigneeUserId));
+  const touchedBy = resolveUserRef(actor, query.touchedByUserId);
+  if (touchedBy) where.push(touchedByUser(companyId, touchedBy));
+  const archivedBy = resolveUserRef(actor, query.inboxArchivedByUserId);
+  if (archivedBy) {
+    where.push(sql`not exists (select 1 from ${issueUserStates} s where s.issue_id = ${issues.id} and s.user_id = ${archivedBy}
+      and s.archived_at is not null and s.archived_at >= ${issues.updatedAt})`);
+  }
+  const unreadFor = resolveUserRef(actor, query.unreadForUserId);
+  if (unreadFor) {
+    where.push(touchedByUser(companyId, unreadFor));
+    const lastSeen = sql`greatest(
+      (select greatest(s.last_read_at, s.touched_at) from ${issueUserStates} s where s.issue_id = ${issues.id} and s.user_id = ${unreadFor}),
+      (select max(c.created_at) from ${issueComments} c where c.issue_id = ${issues.id} and c.author_user_id = ${unreadFor}))`;
+    where.push(sql`${issues.updatedAt} > coalesce(${lastSeen}, '-infinity'::timestamptz)`);
+  }
+  if (query.projectId) where.push(eq(issues.projectId, query.projectId));
+  if (query.executionWorkspaceId) where.push(eq(issues.executionWorkspaceId, query.executionWorkspaceId));
+  if (query.parentId) where.push(eq(issues.parentId, query.parentId));
+  if (query.labelId) where.push(sql`${issues.labelIds} @> ${JSON.stringify([query.labelId.toLowerCase()])}::jsonb`);
+  if (query.originKind) where.push(eq(issues.originKind, query.originKind));
+  if (query.originId) where.push(eq(issues.originId, query.originId));
+  if (!query.includeRoutineExecutions && !query.originKind && !query.originId) where.push(ne(issues.originKind, ROUTINE_EXECUTION));
+  return where;
+}
+
+export async function listIssues(db: DbOrTx, actor: Actor, companyId: string, query: ListIssuesQuery): Promise<Issue[]> {
+  const where = and(...filters(actor, companyId, query));
+  if (!query.q) {
+    // Matches issues_company_priority_idx / issues_company_status_idx column for column.
+    return db
+      .select()
+      .from(issues)
+      .where(where)
+      .orderBy(issues.priorityRank, sql`${issues.updatedAt} desc nulls last`)
+      .limit(query.limit);
+  }
+  const q = query.q;
+  // Stemmed words for prose, plus unstemmed ('simple') tokens so identifiers and codes match as typed.
+  const tsq = sql`(websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q}))`;
+  const hits = sql`
+    select id, ts_rank(search_vector, ${tsq}) + case when identifier = ${q.toUpperCase()} then 100 else 0 end as rank
+      from ${issues} where company_id = ${companyId} and (search_vector @@ ${tsq} or identifier = ${q.toUpperCase()})
+    union all
+    select issue_id, ts_rank(search_vector, ${tsq}) * 0.5
+      from ${issueComments} where company_id = ${companyId} and search_vector @@ ${tsq}`;
+  const best = sql`(select id as hit_id, max(rank) as hit_rank from (${hits}) h group by id)`;
+  const rows = await db
+    .select({ ...getTableColumns(issues), rank: sql<number>`best.hit_rank` })
+    .from(issues)
+    .innerJoin(sql`${best} best`, sql`best.hit_id = ${issues.id}`)
+    .where(where)
+    .orderBy(desc(sql`best.hit_rank`), issues.priorityRank, sql`${issues.updatedAt} desc nulls last`)
+    .limit(query.limit);
+  return rows.map(({ rank: _rank, ...issue }) => issue);
+}

@@ -1,0 +1,127 @@
+// Creating issues, and the pieces create and update share. Each mutation is one transaction that
+// also writes its activity entry and its wakeup requests.
+import { eq, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { issueRelations, issues, issueUserStates } from '../../db/schema/index.ts';
+import type { Actor } from '../../server/actor.ts';
+import { notFound, unprocessable } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import { callerAgent } from '../agents/lookup.ts';
+import type { Issue } from './lookup.ts';
+import { assertMayAssign } from './policy.ts';
+import { assertIssueRefsInCompany, assertValidBlockers, assertValidParent, lockIssueGraph, requireSiblingIssue } from './references.ts';
+import type { CreateIssue } from './schemas.ts';
+import { wakeAssignee } from './wakeups.ts';
+
+export interface Ctx {
+  db: Db;
+  actor: Actor;
+}
+
+/** Internal callers (routines) also say where an issue came from; the HTTP body cannot. */
+export type CreateIssueInput = CreateIssue & { originKind?: string; originId?: string | null };
+
+export const IN_PROGRESS_NEEDS_CHECKOUT = 'in_progress requires a checkout: use POST /api/issues/{issueId}/checkout';
+
+/** completedAt / cancelledAt follow the status: set on entering done / cancelled, cleared on leaving. */
+export function statusTimestamps(from: string | null, to: string): { completedAt?: Date | null; cancelledAt?: Date | null } {
+  if (from === to) return {};
+  return {
+    ...(to === 'done' ? { completedAt: new Date() } : from === 'done' ? { completedAt: null } : {}),
+    ...(to === 'cancelled' ? { cancelledAt: new Date() } : from === 'cancelled' ? { cancelledAt: null } : {}),
+  };
+}
+
+/** The board user's read/touch marks (touchedByUserId, unreadForUserId): what they changed, they have seen. */
+export async function touchIssueForUser(tx: DbOrTx, actor: Actor, issue: Pick<Issue, 'id' | 'companyId'>): Promise<void> {
+  if (actor.kind !== 'board') return;
+  await tx
+    .insert(issueUserStates)
+    .values({ companyId: issue.companyId, issueId: issue.id, userId: actor.userId, touchedAt: sql`now()`, lastReadAt: sql`now()` })
+    .onConflictDoUpdate({ target: [issueUserStates.issueId, issueUserStates.userId], set: { touchedAt: sql`now()`, lastReadAt: sql`now()` } });
+}
+
+export async function insertBlockers(tx: DbOrTx, issue: Pick<Issue, 'id' | 'companyId'>, blockerIds: string[]): Promise<void> {
+  if (blockerIds.length === 0) return;
+  await tx.insert(issueRelations).values(blockerIds.map((blockedByIssueId) => ({ companyId: issue.companyId, issueId: issue.id, blockedByIssueId, type: 'blocks' })));
+}
+
+/** The next `<PREFIX>-<n>`: one statement whose row lock serialises concurrent creates; a number is never reused. */
+async function nextIdentifier(tx: DbOrTx, companyId: string): Promise<{ number: number; identifier: string }> {
+  const result = await tx.execute<{ n: number; prefix: string }>(
+    sql`update companies set issue_counter = issue_counter + 1 where id = ${companyId} returning issue_counter - 1 as n, issue_prefix as prefix`,
+  );
+  const row = result.rows[0];
+  if (!row) throw notFound('company');
+  return { number: row.n, identifier: `${row.prefix}-${row.n}` };
+}
+
+export async function createIssue(ctx: Ctx, companyId: string, input: CreateIssueInput): Promise<Issue> {
+  const { actor } = ctx;
+  const status = input.status ?? 'backlog';
+  if (status === 'in_progress') throw unprocessable(IN_PROGRESS_NEEDS_CHECKOUT);
+  if (input.assigneeAgentId || input.assigneeUserId) {
+    assertMayAssign(actor, await callerAgent(ctx.db, actor), { currentAgentId: null, nextAgentId: input.assigneeAgentId ?? undefined, userChanged: Boolean(input.assigneeUserId) });
+  }
+  return ctx.db.transaction(async (tx) => {
+    await assertIssueRefsInCompany(tx, companyId, input);
+    if (input.parentId) await assertValidParent(tx, companyId, input.parentId, null);
+    const blockerIds = input.blockedByIssueIds ?? [];
+    await assertValidBlockers(tx, companyId, blockerIds, null);
+    const inherited = input.inheritExecutionWorkspaceFromIssueId
+      ? await requireSiblingIssue(tx, companyId, input.inheritExecutionWorkspaceFromIssueId, 'inheritExecutionWorkspaceFromIssueId')
+      : null;
+    const { number, identifier } = await nextIdentifier(tx, companyId);
+    const [issue] = await tx
+      .insert(issues)
+      .values({
+        companyId,
+        number,
+        identifier,
+        title: input.title,
+        description: input.description ?? null,
+        status,
+        priority: input.priority ?? 'medium',
+        projectId: input.projectId ?? null,
+        goalId: input.goalId ?? null,
+        parentId: input.parentId ?? null,
+        assigneeAgentId: input.assigneeAgentId ?? null,
+        assigneeUserId: input.assigneeUserId ?? null,
+        createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
+        createdByUserId: actor.kind === 'board' ? actor.userId : null,
+        billingCode: input.billingCode ?? null,
+        labelIds: input.labelIds ?? [],
+        executionPolicy: input.executionPolicy ?? null,
+        // An explicit workspace wins over the inherited one.
+        executionWorkspaceId: input.executionWorkspaceId ?? inherited?.executionWorkspaceId ?? null,
+        executionWorkspacePreference: input.executionWorkspacePreference ?? inherited?.executionWorkspacePreference ?? null,
+        executionWorkspaceSettings: input.executionWorkspaceSettings ?? inherited?.executionWorkspaceSettings ?? null,
+        originKind: input.originKind ?? 'manual',
+        originId: input.originId ?? null,
+        ...statusTimestamps(null, status),
+      })
+      .returning();
+    if (blockerIds.length > 0) {
+      // Nothing points at a new issue yet, so no cycle is possible; the lock only orders it with edits.
+      await lockIssueGraph(tx, companyId);
+      await insertBlockers(tx, issue!, blockerIds);
+    }
+    await recordActivity(tx, actor, {
+      companyId,
+      action: 'issue.created',
+      entityType: 'issue',
+      entityId: issue!.id,
+      details: { identifier, title: issue!.title, status, priority: issue!.priority, assigneeAgentId: issue!.assigneeAgentId, ...(blockerIds.length > 0 && { blockedByIssueIds: blockerIds }) },
+    });
+    await wakeAssignee(tx, actor, issue!);
+    await touchIssueForUser(tx, actor, issue!);
+    return issue!;
+  });
+}
+
+/** Re-reads an issue inside a transaction, locked for the rest of it. */
+export async function lockIssue(tx: DbOrTx, issueId: string): Promise<Issue> {
+  const [row] = await tx.select().from(issues).where(eq(issues.id, issueId)).for('update');
+  if (!row) throw notFound('issue');
+  return row;
+}

@@ -1,0 +1,58 @@
+// Finds a project by UUID or by shortname (urlKey) among the companies the caller can access.
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { DbOrTx } from '../../db/client.ts';
+import { companyMemberships, projects } from '../../db/schema/index.ts';
+import type { Actor } from '../../server/actor.ts';
+import { actorOf, assertCompanyAccess } from '../../server/access.ts';
+import { conflict, notFound } from '../../server/errors.ts';
+import type { Project } from './present.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** "Website Redesign!" -> "website-redesign"; names without letters or digits -> "project". */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return slug || 'project';
+}
+
+function accessibleCompanies(db: DbOrTx, actor: Actor): SQL | undefined {
+  if (actor.kind === 'agent') return eq(projects.companyId, actor.companyId);
+  if (actor.isInstanceOwner) return undefined;
+  return inArray(projects.companyId, db.select({ id: companyMemberships.companyId }).from(companyMemberships).where(eq(companyMemberships.userId, actor.userId)));
+}
+
+/**
+ * The project a path names. A UUID is looked up directly (404 missing, 403 another company).
+ * Otherwise the shortname is searched in the caller's companies (or only `companyId`): none 404,
+ * more than one 409. Shortnames of companies the caller cannot access are never revealed.
+ */
+export async function requireProjectAccess(db: DbOrTx, request: FastifyRequest, ref: string, companyId?: string): Promise<Project> {
+  const actor = actorOf(request);
+  if (companyId) await assertCompanyAccess(db, actor, companyId);
+  const key = ref.trim();
+  if (UUID.test(key)) {
+    const [byId] = await db.select().from(projects).where(eq(projects.id, key.toLowerCase()));
+    if (byId && (!companyId || byId.companyId === companyId)) {
+      await assertCompanyAccess(db, actor, byId.companyId);
+      return byId;
+    }
+  }
+  const matches = await db
+    .select()
+    .from(projects)
+    .where(and(eq(projects.urlKey, key.toLowerCase()), companyId ? eq(projects.companyId, companyId) : undefined, accessibleCompanies(db, actor)))
+    .limit(10);
+  if (matches.length === 0) throw notFound('project');
+  if (matches.length > 1) {
+    throw conflict('ambiguous project shortname: pass the project id or companyId', { matches: matches.map((p) => ({ id: p.id, companyId: p.companyId })) });
+  }
+  return matches[0]!;
+}

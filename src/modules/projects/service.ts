@@ -1,0 +1,168 @@
+// Project use cases. Each mutation is one transaction that also writes its activity entry.
+import { and, asc, count, eq, inArray, like, ne, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { projects, projectWorkspaces } from '../../db/schema/index.ts';
+import { badRequest, conflict } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import type { Ctx } from '../companies/service.ts';
+import { assertAgentInCompany, assertGoalsInCompany } from '../goals/references.ts';
+import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
+import { goalSummariesOf, replaceProjectGoals } from './goal-links.ts';
+import { slugify } from './lookup.ts';
+import { presentProject, type GoalSummary, type Project, type Workspace } from './present.ts';
+import type { CreateProject, PatchProject } from './schemas.ts';
+import { insertWorkspace } from './workspaces.ts';
+
+// Distinct, readable on light and dark backgrounds; assigned in creation order.
+export const PROJECT_PALETTE = ['#6366f1', '#0ea5e9', '#10b981', '#f59e0b', '#ef4444', '#8b5cf6', '#ec4899', '#14b8a6', '#f97316', '#84cc16'];
+
+// Past this many same-named projects the suffix is random (still unique by the index).
+const MAX_NAME_SUFFIX = 1000;
+
+/** Full project responses for many projects: goals and workspaces in two queries, not per project. */
+export async function presentProjects(db: DbOrTx, list: Project[]) {
+  const ids = list.map((p) => p.id);
+  const [goalRows, workspaceRows] = await Promise.all([
+    goalSummariesOf(db, ids),
+    ids.length === 0 ? Promise.resolve([] as Workspace[]) : db.select().from(projectWorkspaces).where(inArray(projectWorkspaces.projectId, ids)).orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id)),
+  ]);
+  const goalsBy = new Map<string, GoalSummary[]>();
+  for (const g of goalRows) goalsBy.set(g.projectId, [...(goalsBy.get(g.projectId) ?? []), g]);
+  const workspacesBy = new Map<string, Workspace[]>();
+  for (const w of workspaceRows) workspacesBy.set(w.projectId, [...(workspacesBy.get(w.projectId) ?? []), w]);
+  return list.map((p) => presentProject(p, goalsBy.get(p.id) ?? [], workspacesBy.get(p.id) ?? []));
+}
+
+export async function presentOneProject(db: DbOrTx, project: Project) {
+  return (await presentProjects(db, [project]))[0]!;
+}
+
+export async function listProjects(db: DbOrTx, companyId: string, limit: number): Promise<Project[]> {
+  return db.select().from(projects).where(eq(projects.companyId, companyId)).orderBy(asc(projects.createdAt), asc(projects.id)).limit(limit);
+}
+
+/** goalIds win; a lone legacy goalId means [goalId] (null clears). Duplicates keep their first place. */
+function requestedGoalIds(input: { goalIds?: string[]; goalId?: string | null }): string[] | undefined {
+  if (input.goalIds !== undefined) {
+    if (input.goalId != null && input.goalIds[0] !== input.goalId) throw badRequest('goalId must equal the first of goalIds when both are given');
+    return [...new Set(input.goalIds)];
+  }
+  if (input.goalId !== undefined) return input.goalId ? [input.goalId] : [];
+  return undefined;
+}
+
+async function prepareEnv(tx: DbOrTx, companyId: string, env: Record<string, unknown> | null | undefined) {
+  if (!env) return env;
+  await assertSecretRefsInCompany(tx, companyId, env);
+  return normalizeSecretRefs(env);
+}
+
+/** A name whose shortname is free in the company: "Site", then "Site 2", "Site 3", ... */
+async function uniqueName(tx: DbOrTx, companyId: string, name: string): Promise<{ name: string; urlKey: string }> {
+  const base = slugify(name);
+  const taken = new Set(
+    (await tx.select({ k: projects.urlKey }).from(projects).where(and(eq(projects.companyId, companyId), like(projects.urlKey, `${base}%`)))).map((r) => r.k),
+  );
+  if (!taken.has(base)) return { name, urlKey: base };
+  for (let n = 2; n <= MAX_NAME_SUFFIX; n++) {
+    if (!taken.has(`${base}-${n}`)) return { name: `${name} ${n}`, urlKey: `${base}-${n}` };
+  }
+  const n = Math.floor(Math.random() * 1e9);
+  return { name: `${name} ${n}`, urlKey: `${base}-${n}` };
+}
+
+async function paletteColor(tx: DbOrTx, companyId: string): Promise<string> {
+  const [row] = await tx.select({ n: count() }).from(projects).where(eq(projects.companyId, companyId));
+  return PROJECT_PALETTE[(row?.n ?? 0) % PROJECT_PALETTE.length]!;
+}
+
+// Serialises shortname and colour choice per company so concurrent creates of one name get
+// distinct suffixes instead of a unique-index conflict.
+async function lockProjectNames(tx: Tx, companyId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`project-names:${companyId}`}, 0))`);
+}
+
+/** Creates the project and, with `workspace`, its first workspace: one transaction, so an invalid workspace leaves nothing. */
+export async function createProject(ctx: Ctx, companyId: string, input: CreateProject): Promise<Project> {
+  return ctx.db.transaction(async (tx) => {
+    const goalIds = requestedGoalIds(input) ?? [];
+    await assertGoalsInCompany(tx, companyId, goalIds, 'goalIds');
+    if (input.leadAgentId) await assertAgentInCompany(tx, companyId, input.leadAgentId, 'leadAgentId');
+    const env = await prepareEnv(tx, companyId, input.env);
+    await lockProjectNames(tx, companyId);
+    const { name, urlKey } = await uniqueName(tx, companyId, input.name);
+    const [project] = await tx
+      .insert(projects)
+      .values({
+        companyId,
+        name,
+        urlKey,
+        description: input.description ?? null,
+        status: input.status ?? 'backlog',
+        leadAgentId: input.leadAgentId ?? null,
+        targetDate: input.targetDate ?? null,
+        color: input.color ?? (await paletteColor(tx, companyId)),
+        env: env ?? null,
+        executionWorkspacePolicy: input.executionWorkspacePolicy ?? null,
+      })
+      .returning();
+    await replaceProjectGoals(tx, companyId, project!.id, goalIds);
+    await recordActivity(tx, ctx.actor, { companyId, action: 'project.created', entityType: 'project', entityId: project!.id, details: { name, urlKey, goalIds, envKeys: env ? Object.keys(env) : null } });
+    if (input.workspace) await insertWorkspace(tx, ctx.actor, project!, input.workspace);
+    const [created] = await tx.select().from(projects).where(eq(projects.id, project!.id));
+    return created!;
+  });
+}
+
+export async function updateProject(ctx: Ctx, project: Project, patch: PatchProject): Promise<Project> {
+  return ctx.db.transaction(async (tx) => {
+    const goalIds = requestedGoalIds(patch);
+    if (goalIds) {
+      await assertGoalsInCompany(tx, project.companyId, goalIds, 'goalIds');
+      await replaceProjectGoals(tx, project.companyId, project.id, goalIds);
+    }
+    if (patch.leadAgentId) await assertAgentInCompany(tx, project.companyId, patch.leadAgentId, 'leadAgentId');
+    const env = patch.env === undefined ? undefined : await prepareEnv(tx, project.companyId, patch.env);
+    let urlKey: string | undefined;
+    if (patch.name !== undefined) {
+      urlKey = slugify(patch.name);
+      const [clash] = await tx
+        .select({ id: projects.id })
+        .from(projects)
+        .where(and(eq(projects.companyId, project.companyId), eq(projects.urlKey, urlKey), ne(projects.id, project.id)));
+      if (clash) throw conflict(`another project of this company already has the shortname "${urlKey}"`, { urlKey, projectId: clash.id });
+    }
+    const [updated] = await tx
+      .update(projects)
+      .set({
+        ...(patch.name !== undefined && { name: patch.name, urlKey }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.status !== undefined && { status: patch.status }),
+        ...(patch.leadAgentId !== undefined && { leadAgentId: patch.leadAgentId }),
+        ...(patch.targetDate !== undefined && { targetDate: patch.targetDate }),
+        ...(env !== undefined && { env }),
+        ...(patch.executionWorkspacePolicy !== undefined && { executionWorkspacePolicy: patch.executionWorkspacePolicy }),
+        ...(patch.color !== undefined && { color: patch.color ?? (await paletteColor(tx, project.companyId)) }),
+        ...(patch.archivedAt !== undefined && { archivedAt: patch.archivedAt === null ? null : new Date(patch.archivedAt) }),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(projects.id, project.id))
+      .returning();
+    const archiving = patch.archivedAt != null && project.archivedAt === null;
+    // Plain env values may be credentials under innocent names: the audit trail names the keys only.
+    const { env: _env, ...changes } = patch;
+    const details = { changes, ...(env !== undefined && { envKeys: env ? Object.keys(env) : null }) };
+    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: archiving ? 'project.archived' : 'project.updated', entityType: 'project', entityId: project.id, details });
+    return updated!;
+  });
+}
+
+/** Deletes the project (its workspaces and goal links cascade) and returns it as it was. */
+export async function deleteProject(ctx: Ctx, project: Project) {
+  return ctx.db.transaction(async (tx) => {
+    const presented = await presentOneProject(tx, project);
+    await tx.delete(projects).where(eq(projects.id, project.id));
+    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: 'project.deleted', entityType: 'project', entityId: project.id, details: { name: project.name, urlKey: project.urlKey } });
+    return presented;
+  });
+}

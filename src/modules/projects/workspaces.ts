@@ -1,0 +1,161 @@
+// Project workspace use cases. Every mutation locks the project row first, so workspace changes
+// of one project are serialised and the one-primary invariant holds under concurrency (the
+// partial unique index project_workspaces_primary_uq is the last line of defence).
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { projects, projectWorkspaces, workspaceOperations } from '../../db/schema/index.ts';
+import { actorStamp, type Actor } from '../../server/actor.ts';
+import { notFound, unprocessable } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import type { Ctx } from '../companies/service.ts';
+import type { Project, Workspace, WorkspaceOperation } from './present.ts';
+import type { RuntimeAction, WorkspaceInput } from './schemas.ts';
+
+const DESIRED_STATE: Record<RuntimeAction, 'running' | 'stopped'> = { start: 'running', restart: 'running', stop: 'stopped' };
+
+type WorkspaceFields = Omit<WorkspaceInput, 'isPrimary' | 'name'> & { name: string; sourceType: NonNullable<WorkspaceInput['sourceType']> };
+
+/** SPEC workspace rules, checked on what would be stored (create input or PATCH merged with the row). */
+function assertWorkspaceRules(ws: Pick<WorkspaceFields, 'cwd' | 'repoUrl' | 'sourceType' | 'remoteWorkspaceRef'>): void {
+  if (!ws.cwd && !ws.repoUrl) throw unprocessable('a workspace needs at least one of cwd or repoUrl');
+  if (ws.sourceType === 'remote_managed' && !ws.remoteWorkspaceRef && !ws.repoUrl) {
+    throw unprocessable('a remote_managed workspace needs remoteWorkspaceRef or repoUrl');
+  }
+}
+
+function defaultName(input: WorkspaceInput): string {
+  const from = input.cwd ?? input.repoUrl ?? '';
+  const last = from.replace(/[/\\]+$/, '').split(/[/\\:]/).pop()?.replace(/\.git$/, '');
+  return last || 'Workspace';
+}
+
+function withDefaults(input: WorkspaceInput): WorkspaceFields {
+  const { isPrimary: _ignored, ...fields } = input;
+  // A repository without a local directory is a git_repo; everything else starts as a local path.
+  return { ...fields, name: input.name ?? defaultName(input), sourceType: input.sourceType ?? (input.repoUrl && !input.cwd ? 'git_repo' : 'local_path') };
+}
+
+async function lockProject(tx: Tx, projectId: string): Promise<void> {
+  const [row] = await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for('update');
+  if (!row) throw notFound('project');
+}
+
+async function loadWorkspace(tx: DbOrTx, project: Project, workspaceId: string): Promise<Workspace> {
+  const [ws] = await tx.select().from(projectWorkspaces).where(and(eq(projectWorkspaces.id, workspaceId), eq(projectWorkspaces.projectId, project.id)));
+  if (!ws) throw notFound('workspace');
+  return ws;
+}
+
+async function demoteOthers(tx: DbOrTx, projectId: string, keepId: string | null): Promise<void> {
+  await tx
+    .update(projectWorkspaces)
+    .set({ isPrimary: false, updatedAt: sql`now()` })
+    .where(and(eq(projectWorkspaces.projectId, projectId), eq(projectWorkspaces.isPrimary, true), keepId ? ne(projectWorkspaces.id, keepId) : undefined));
+}
+
+/** Makes the oldest workspace other than `exceptId` primary; returns it, or null when there is none. */
+async function promoteOldest(tx: DbOrTx, projectId: string, exceptId: string): Promise<Workspace | null> {
+  const [next] = await tx
+    .select({ id: projectWorkspaces.id })
+    .from(projectWorkspaces)
+    .where(and(eq(projectWorkspaces.projectId, projectId), ne(projectWorkspaces.id, exceptId)))
+    .orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id))
+    .limit(1);
+  if (!next) return null;
+  const [promoted] = await tx.update(projectWorkspaces).set({ isPrimary: true, updatedAt: sql`now()` }).where(eq(projectWorkspaces.id, next.id)).returning();
+  return promoted!;
+}
+
+export async function listWorkspaces(db: DbOrTx, projectId: string): Promise<Workspace[]> {
+  return db.select().from(projectWorkspaces).where(eq(projectWorkspaces.projectId, projectId)).orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id));
+}
+
+/**
+ * Inserts a workspace inside the caller's transaction (project create or workspace create), which
+ * must hold the project lock or have created the project. The first workspace is always primary.
+ */
+export async function insertWorkspace(tx: DbOrTx, actor: Actor, project: Project, input: WorkspaceInput): Promise<Workspace> {
+  const fields = withDefaults(input);
+  assertWorkspaceRules(fields);
+  const [existing] = await tx.select({ id: projectWorkspaces.id }).from(projectWorkspaces).where(eq(projectWorkspaces.projectId, project.id)).limit(1);
+  const isPrimary = !existing || input.isPrimary === true;
+  if (isPrimary && existing) await demoteOthers(tx, project.id, null);
+  const [ws] = await tx
+    .insert(projectWorkspaces)
+    .values({ ...fields, companyId: project.companyId, projectId: project.id, isPrimary })
+    .returning();
+  await recordActivity(tx, actor, { companyId: project.companyId, action: 'project.workspace_created', entityType: 'project_workspace', entityId: ws!.id, details: { projectId: project.id, name: ws!.name, isPrimary } });
+  return ws!;
+}
+
+export async function createWorkspace(ctx: Ctx, project: Project, input: WorkspaceInput): Promise<Workspace> {
+  return ctx.db.transaction(async (tx) => {
+    await lockProject(tx, project.id);
+    return insertWorkspace(tx, ctx.actor, project, input);
+  });
+}
+
+export async function updateWorkspace(ctx: Ctx, project: Project, workspaceId: string, patch: WorkspaceInput): Promise<Workspace> {
+  return ctx.db.transaction(async (tx) => {
+    await lockProject(tx, project.id);
+    const current = await loadWorkspace(tx, project, workspaceId);
+    const { isPrimary, ...changes } = patch;
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<WorkspaceFields>;
+    assertWorkspaceRules({ ...current, ...defined } as WorkspaceFields);
+    // The partial unique index allows one primary at a time: demote before promoting.
+    if (isPrimary === true && !current.isPrimary) await demoteOthers(tx, project.id, current.id);
+    const demoting = isPrimary === false && current.isPrimary;
+    const [updated] = await tx
+      .update(projectWorkspaces)
+      .set({ ...defined, ...(isPrimary !== undefined && { isPrimary }), updatedAt: sql`now()` })
+      .where(eq(projectWorkspaces.id, current.id))
+      .returning();
+    if (demoting && !(await promoteOldest(tx, project.id, current.id))) {
+      throw unprocessable('the only workspace of a project stays primary');
+    }
+    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: 'project.workspace_updated', entityType: 'project_workspace', entityId: current.id, details: { projectId: project.id, changes: patch } });
+    return updated!;
+  });
+}
+
+/** Deletes the workspace; when it was primary, the oldest remaining workspace becomes primary. */
+export async function deleteWorkspace(ctx: Ctx, project: Project, workspaceId: string): Promise<Workspace> {
+  return ctx.db.transaction(async (tx) => {
+    await lockProject(tx, project.id);
+    const current = await loadWorkspace(tx, project, workspaceId);
+    await tx.delete(projectWorkspaces).where(eq(projectWorkspaces.id, current.id));
+    const promoted = current.isPrimary ? await promoteOldest(tx, project.id, current.id) : null;
+    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: 'project.workspace_deleted', entityType: 'project_workspace', entityId: current.id, details: { projectId: project.id, name: current.name, promotedWorkspaceId: promoted?.id ?? null } });
+    return current;
+  });
+}
+
+/** Start and restart need something to run: a local directory and a runtime configuration. */
+function assertRunnable(ws: Workspace): void {
+  const localCwd = Boolean(ws.cwd) && ws.sourceType !== 'remote_managed';
+  const configured = ws.runtimeConfig !== null && Object.keys(ws.runtimeConfig).length > 0;
+  if (!localCwd || !configured) {
+    throw unprocessable('start and restart need a workspace with a local cwd and a runtimeConfig', { hasLocalCwd: localCwd, hasRuntimeConfig: configured });
+  }
+}
+
+/**
+ * Records the desired state and an operation row; supervising the process itself is the engine's
+ * job (a later issue), which reads the requested operations.
+ */
+export async function runWorkspaceAction(ctx: Ctx, project: Project, workspaceId: string, action: RuntimeAction): Promise<{ workspace: Workspace; operation: WorkspaceOperation }> {
+  return ctx.db.transaction(async (tx) => {
+    await lockProject(tx, project.id);
+    const current = await loadWorkspace(tx, project, workspaceId);
+    if (action !== 'stop') assertRunnable(current);
+    const desiredState = DESIRED_STATE[action];
+    const [workspace] = await tx.update(projectWorkspaces).set({ desiredState, updatedAt: sql`now()` }).where(eq(projectWorkspaces.id, current.id)).returning();
+    const stamp = actorStamp(ctx.actor);
+    const [operation] = await tx
+      .insert(workspaceOperations)
+      .values({ companyId: project.companyId, workspaceId: current.id, action, desiredState, actorType: stamp.actorType, actorId: stamp.actorId })
+      .returning();
+    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: `project.workspace_runtime_${action}`, entityType: 'project_workspace', entityId: current.id, details: { projectId: project.id, desiredState, operationId: operation!.id } });
+    return { workspace: workspace!, operation: operation! };
+  });
+}

@@ -1,0 +1,102 @@
+// Heartbeat runs as far as the work areas need them: checkout creates or verifies the run that holds
+// a lock, runs record which issues they touched, and a lease sweep times out runs that stopped
+// heartbeating. The engine (a later issue) creates and finishes runs itself.
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { heartbeatRunIssues, heartbeatRuns, issues } from '../../db/schema/index.ts';
+import { conflict, forbidden } from '../../server/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+
+export type HeartbeatRun = typeof heartbeatRuns.$inferSelect;
+
+/** A run in one of these statuses may still hold a checkout lock. */
+export const LIVE_RUN_STATUSES = ['queued', 'running'] as const;
+/** Finished runs: a lock held by one of these (or by a run that no longer exists) is stale. */
+export const TERMINAL_RUN_STATUSES = ['succeeded', 'failed', 'cancelled', 'timed_out'] as const;
+
+export const isLiveRunStatus = (status: string | null | undefined): boolean => (LIVE_RUN_STATUSES as readonly (string | null | undefined)[]).includes(status);
+
+// Bound for the run and issue lists of GET /issues/{id}/runs and GET /heartbeat-runs/{id}/issues.
+export const RUN_LIST_MAX = 200;
+
+export async function findRun(db: DbOrTx, runId: string): Promise<HeartbeatRun | null> {
+  const [run] = await db.select().from(heartbeatRuns).where(eq(heartbeatRuns.id, runId));
+  return run ?? null;
+}
+
+/**
+ * The run named by an agent's X-Service-Run-Id, inside the caller's transaction. An unknown id is
+ * recorded as a running run of that agent (invocationSource 'checkout') so the lock always points
+ * at a run record; a known live run gets its lease clock moved. A run of another agent is 403; a
+ * finished run cannot take a lock (409): the agent must use its current run.
+ */
+export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId: string; adapterType: string }, runId: string): Promise<HeartbeatRun> {
+  const [run] = await tx
+    .insert(heartbeatRuns)
+    .values({ id: runId, companyId: agent.companyId, agentId: agent.id, status: 'running', invocationSource: 'checkout', adapterType: agent.adapterType, startedAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: heartbeatRuns.id,
+      set: { updatedAt: sql`now()` },
+      setWhere: and(eq(heartbeatRuns.agentId, agent.id), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])),
+    })
+    .returning();
+  if (run) return run;
+  const existing = await findRun(tx, runId);
+  if (existing && existing.agentId !== agent.id) throw forbidden('X-Service-Run-Id names a run of another agent');
+  throw conflict(`run ${runId} has already finished (${existing?.status ?? 'unknown'}); use the id of the current run`, { runId, runStatus: existing?.status ?? null });
+}
+
+/** Records that a run touched an issue (idempotent). The run row must exist. */
+export async function recordRunIssue(tx: DbOrTx, entry: { companyId: string; runId: string; issueId: string }): Promise<void> {
+  await tx.insert(heartbeatRunIssues).values(entry).onConflictDoNothing();
+}
+
+/**
+ * Lease sweep for the engine's orphan reaper: running runs whose lease clock (updatedAt) has not
+ * moved for `olderThanMs` become timed_out, which also makes any checkout lock they hold stale
+ * (the same assignee can adopt it, the board can release it). Returns the runs it timed out.
+ */
+export async function failStaleRuns(db: Db, olderThanMs: number): Promise<HeartbeatRun[]> {
+  const seconds = Math.max(0, olderThanMs) / 1000;
+  return db.transaction(async (tx) => {
+    const timedOut = await tx
+      .update(heartbeatRuns)
+      .set({ status: 'timed_out', finishedAt: sql`now()`, updatedAt: sql`now()`, error: `lease expired: no heartbeat for ${Math.round(seconds)}s` })
+      .where(and(eq(heartbeatRuns.status, 'running'), sql`${heartbeatRuns.updatedAt} < now() - make_interval(secs => ${seconds})`))
+      .returning();
+    for (const run of timedOut) {
+      await recordActivity(tx, null, {
+        companyId: run.companyId,
+        action: 'heartbeat_run.timed_out',
+        entityType: 'heartbeat_run',
+        entityId: run.id,
+        details: { agentId: run.agentId, leaseMs: olderThanMs },
+      });
+    }
+    return timedOut;
+  });
+}
+
+/** Runs that touched an issue, newest first. */
+export async function listIssueRuns(db: DbOrTx, issueId: string, limit: number): Promise<HeartbeatRun[]> {
+  const rows = await db
+    .select({ run: heartbeatRuns })
+    .from(heartbeatRunIssues)
+    .innerJoin(heartbeatRuns, eq(heartbeatRuns.id, heartbeatRunIssues.runId))
+    .where(eq(heartbeatRunIssues.issueId, issueId))
+    .orderBy(desc(heartbeatRuns.createdAt), desc(heartbeatRuns.id))
+    .limit(limit);
+  return rows.map((r) => r.run);
+}
+
+/** Visible issues a run touched, newest first (by when the run first touched them). */
+export async function listRunIssues(db: DbOrTx, runId: string, limit: number) {
+  const rows = await db
+    .select({ issue: issues })
+    .from(heartbeatRunIssues)
+    .innerJoin(issues, eq(issues.id, heartbeatRunIssues.issueId))
+    .where(and(eq(heartbeatRunIssues.runId, runId), isNull(issues.hiddenAt)))
+    .orderBy(desc(heartbeatRunIssues.createdAt))
+    .limit(limit);
+  return rows.map((r) => r.issue);
+}

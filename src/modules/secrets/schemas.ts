@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+// Values are credentials and config blobs (PEM keys, JSON service accounts), not documents.
+const MAX_VALUE_CHARS = 64 * 1024;
+
+const name = z.string().trim().min(1).max(200);
+const description = z.string().max(10_000).nullish();
+const externalRef = z.string().trim().min(1).max(2000).nullish();
+const value = z.string().min(1).max(MAX_VALUE_CHARS);
+
+export const createSecretBody = z.object({
+  name,
+  value,
+  provider: z.string().trim().min(1).max(100).optional(),
+  description,
+  externalRef,
+});
+
+export const patchSecretBody = z.object({ name: name.optional(), description, externalRef });
+
+export const rotateSecretBody = z.object({ value, externalRef });
+
+export const listSecretsQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(1000) });
+
+export type CreateSecret = z.infer<typeof createSecretBody>;
+export type PatchSecret = z.infer<typeof patchSecretBody>;
+export type RotateSecret = z.infer<typeof rotateSecretBody>;

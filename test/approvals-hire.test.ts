@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { and, eq } from 'drizzle-orm';
+import { activityLog, agentWakeupRequests, budgetPolicies } from '../src/db/schema/index.ts';
+import { useTestApp } from './helpers/app.ts';
+import { newAgent } from './helpers/factories.ts';
+
+const t = await useTestApp();
+
+// A company that requires board approval for new agents, with an agent allowed to hire.
+const { company, token: board } = await t.newCompany();
+const C = company.id;
+assert.equal((await t.request('PATCH', `/api/companies/${C}`, { token: board, body: { requireBoardApprovalForNewAgents: true } })).status, 200);
+const hirer = await newAgent(t, board, C, { permissions: { canCreateAgents: true } });
+const other = await t.newCompany();
+const otherAgent = await newAgent(t, other.token, other.company.id);
+
+async function hire(token: string, fields: Record<string, unknown> = {}) {
+  const res = await t.request('POST', `/api/companies/${C}/agent-hires`, {
+    token,
+    body: { name: `Hire ${Math.random().toString(36).slice(2, 8)}`, role: 'engineer', adapterType: 'process', ...fields },
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.equal(res.body.agent.status, 'pending_approval');
+  assert.equal(res.body.approval.type, 'hire_agent');
+  assert.equal(res.body.approval.status, 'pending');
+  assert.equal(res.body.approval.payload.agentId, res.body.agent.id);
+  return { agent: res.body.agent, approval: res.body.approval };
+}
+
+const agentStatus = async (id: string) => (await t.request('GET', `/api/agents/${id}`, { token: board })).body;
+const policiesOf = (agentId: string) =>
+  t.database.db.select().from(budgetPolicies).where(and(eq(budgetPolicies.scopeType, 'agent'), eq(budgetPolicies.scopeId, agentId), eq(budgetPolicies.isActive, true)));
+const wakesFor = async (agentId: string, approvalId: string) =>
+  (await t.database.db.select().from(agentWakeupRequests).where(eq(agentWakeupRequests.agentId, agentId))).filter((w) => (w.payload as any)?.approvalId === approvalId);
+const activity = (entityId: string, action: string) => t.database.db.select().from(activityLog).where(and(eq(activityLog.entityId, entityId), eq(activityLog.action, action)));
+
+describe('hire_agent approvals', () => {
+  it('approve activates the draft, creates its budget policy and wakes the hiring agent', async () => {
+    const { agent, approval } = await hire(hirer.token, { budgetMonthlyCents: 4200, adapterConfig: { env: { GH_PAT: 'ghp_plain' } } });
+    assert.equal(approval.requestedByAgentId, hirer.agent.id);
+    assert.equal(approval.payload.adapterConfig.env.GH_PAT, '[redacted]');
+    assert.equal((await policiesOf(agent.id)).length, 0, 'no policy while the hire is pending');
+    // Other companies cannot see or decide it.
+    assert.equal((await t.request('GET', `/api/approvals/${approval.id}`, { token: other.token })).status, 404);
+    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: other.token })).status, 404);
+    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: otherAgent.token })).status, 403);
+    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: hirer.token })).status, 403);
+
+    const res = await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: board, body: { decisionNote: 'welcome' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 'approved');
+    assert.equal((await agentStatus(agent.id)).status, 'idle');
+    const policies = await policiesOf(agent.id);
+    assert.equal(policies.length, 1);
+    assert.equal(policies[0]!.amountCents, 4200);
+    assert.equal(policies[0]!.windowKind, 'calendar_month_utc');
+    assert.equal(policies[0]!.companyId, C);
+    const wakes = await wakesFor(hirer.agent.id, approval.id);
+    assert.equal(wakes.length, 1);
+    assert.deepEqual((wakes[0]!.payload as any).env, { SERVICE_APPROVAL_ID: approval.id, SERVICE_APPROVAL_STATUS: 'approved' });
+    assert.equal(wakes[0]!.source, 'automation');
+    assert.equal(wakes[0]!.reason, 'approval_resolved');
+    assert.equal((await activity(agent.id, 'agent.activated')).length, 1);
+    assert.equal((await activity(approval.id, 'approval.approved')).length, 1);
+    // The decision is final and the agent is not touched again.
+    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/reject`, { token: board })).status, 422);
+    assert.equal((await agentStatus(agent.id)).status, 'idle');
+  });
+
+  it('reject terminates the draft and wakes the hiring agent with the rejected status', async () => {
+    const { agent, approval } = await hire(hirer.token, { budgetMonthlyCents: 1000 });
+    const res = await t.request('POST', `/api/approvals/${approval.id}/reject`, { token: board, body: { decisionNote: 'not now' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 'rejected');
+    const after = await agentStatus(agent.id);
+    assert.equal(after.status, 'terminated');
+    assert.ok(after.terminatedAt);
+    assert.equal((await policiesOf(agent.id)).length, 0);
+    const wakes = await wakesFor(hirer.agent.id, approval.id);
+    assert.deepEqual(wakes.map((w) => (w.payload as any).env.SERVICE_APPROVAL_STATUS), ['rejected']);
+    assert.equal((await activity(agent.id, 'agent.terminated')).length, 1);
+  });
+
+  it('a board hire without budget activates without a policy and wakes nobody', async () => {
+    const { agent, approval } = await hire(board);
+    assert.equal(approval.requestedByAgentId, null);
+    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: board })).status, 200);
+    assert.equal((await agentStatus(agent.id)).status, 'idle');
+    assert.equal((await policiesOf(agent.id)).length, 0);
+    const wakes = await t.database.db.select().from(agentWakeupRequests).where(eq(agentWakeupRequests.companyId, C));
+    assert.equal(wakes.filter((w) => (w.payload as any)?.approvalId === approval.id).length, 0);
+  });
+
+  it('revision keeps the draft pending and a resubmitted payload cannot retarget another agent', async () => {
+    const { agent, approval } = await hire(hirer.token);
+    const decoy = await hire(hirer.token);
+    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/request-revision`, { token: board, body: { decisionNote: 'cheaper model' } })).status, 200);
+    assert.equal((await agentStatus(agent.id)).status, 'pending_approval');
+    assert.deepEqual((await wakesFor(hirer.agent.id, approval.id)).map((w) => (w.payload as any).status), ['revision_requested']);
+    const resubmitted = await t.request('POST', `/api/approvals/${approval.id}/resubmit`, { token: hirer.token, body: { payload: { agentId: decoy.agent.id, model: 'small' } } });
+    assert.equal(resubmitted.status, 200);
+    assert.deepEqual(resubmitted.body.payload, { agentId: agent.id, model: 'small' });
+    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: board })).status, 200);
+    assert.equal((await agentStatus(agent.id)).status, 'idle');
+    assert.equal((await agentStatus(decoy.agent.id)).status, 'pending_approval');
+  });
+
+  it('only a draft still pending_approval changes: a terminated draft is not revived by approval', async () => {
+    const { agent, approval } = await hire(hirer.token, { budgetMonthlyCents: 500 });
+    assert.equal((await t.request('POST', `/api/agents/${agent.id}/terminate`, { token: board })).status, 200);
+    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: board })).status, 200);
+    assert.equal((await agentStatus(agent.id)).status, 'terminated');
+    assert.equal((await policiesOf(agent.id)).length, 0);
+    assert.equal((await activity(agent.id, 'agent.activated')).length, 0);
+  });
+
+  it('accepts a hand-made hire_agent approval only for a draft of the same company', async () => {
+    const { agent } = await hire(hirer.token);
+    const ok = await t.request('POST', `/api/companies/${C}/approvals`, { token: board, body: { type: 'hire_agent', payload: { agentId: agent.id } } });
+    assert.equal(ok.status, 201);
+    const active = await t.request('POST', `/api/companies/${C}/approvals`, { token: board, body: { type: 'hire_agent', payload: { agentId: hirer.agent.id } } });
+    assert.equal(active.status, 422);
+    const foreign = await t.request('POST', `/api/companies/${other.company.id}/approvals`, { token: other.token, body: { type: 'hire_agent', payload: { agentId: agent.id } } });
+    assert.equal(foreign.status, 422);
+    // Rejecting the duplicate terminates the draft once; the original hire approval then finds nothing to change.
+    assert.equal((await t.request('POST', `/api/approvals/${ok.body.id}/reject`, { token: board })).status, 200);
+    assert.equal((await agentStatus(agent.id)).status, 'terminated');
+  });
+});

@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { and, eq } from 'drizzle-orm';
+import { activityLog, issueDocuments } from '../src/db/schema/index.ts';
+import { useTestApp } from './helpers/app.ts';
+import { newAgent, newIssue } from './helpers/factories.ts';
+
+const t = await useTestApp();
+const db = t.database.db;
+
+const a = await t.newCompany();
+const agentA = await newAgent(t, a.token, a.company.id);
+const b = await t.newCompany();
+const agentB = await newAgent(t, b.token, b.company.id);
+
+const KIB = 1024;
+const docUrl = (issueId: string, key: string) => `/api/issues/${issueId}/documents/${encodeURIComponent(key)}`;
+const put = (issueId: string, key: string, body: Record<string, unknown>, token = a.token) => t.request('PUT', docUrl(issueId, key), { token, body });
+
+async function actions(issueId: string) {
+  const rows = await db.select({ action: activityLog.action }).from(activityLog).where(eq(activityLog.entityId, issueId));
+  return rows.map((r) => r.action).filter((x) => x.startsWith('issue.document_'));
+}
+
+describe('PUT /api/issues/{issueId}/documents/{key}', () => {
+  it('creates a document without baseRevisionId, then appends revisions with the current one', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const created = await put(issue.id, 'plan', { title: 'Plan', body: '# Plan\n\nStep one.', changeSummary: 'first draft' });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.key, 'plan');
+    assert.equal(created.body.title, 'Plan');
+    assert.equal(created.body.format, 'markdown');
+    assert.equal(created.body.body, '# Plan\n\nStep one.');
+    assert.equal(created.body.latestRevisionNumber, 1);
+    assert.equal(created.body.issueId, issue.id);
+    assert.equal(typeof created.body.latestRevisionId, 'string');
+
+    const updated = await put(issue.identifier, 'plan', { body: '# Plan\n\nStep two.', baseRevisionId: created.body.latestRevisionId }, agentA.token);
+    assert.equal(updated.status, 200);
+    assert.equal(updated.body.id, created.body.id);
+    assert.equal(updated.body.latestRevisionNumber, 2);
+    assert.notEqual(updated.body.latestRevisionId, created.body.latestRevisionId);
+    assert.equal(updated.body.title, 'Plan', 'an omitted title keeps the current one');
+    assert.equal(updated.body.body, '# Plan\n\nStep two.');
+
+    const cleared = await put(issue.id, 'plan', { title: null, body: 'three', baseRevisionId: updated.body.latestRevisionId });
+    assert.equal(cleared.status, 200);
+    assert.equal(cleared.body.title, null);
+
+    const got = await t.request('GET', docUrl(issue.id, 'plan'), { token: agentA.token });
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.body, cleared.body);
+    assert.deepEqual(await actions(issue.id), ['issue.document_created', 'issue.document_updated', 'issue.document_updated']);
+  });
+
+  it('answers 409 for a create over an existing document and for a stale or unknown base, naming the current revision', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const first = await put(issue.id, 'notes', { body: 'v1' });
+    const second = await put(issue.id, 'notes', { body: 'v2', baseRevisionId: first.body.latestRevisionId });
+    const again = await put(issue.id, 'notes', { body: 'v1 again' });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.details.currentRevisionId, second.body.latestRevisionId);
+    const stale = await put(issue.id, 'notes', { body: 'from an old copy', baseRevisionId: first.body.latestRevisionId });
+    assert.equal(stale.status, 409);
+    assert.equal(stale.body.details.currentRevisionId, second.body.latestRevisionId);
+    assert.equal(stale.body.details.currentRevisionNumber, 2);
+    const unknown = await put(issue.id, 'notes', { body: 'x', baseRevisionId: randomUUID() });
+    assert.equal(unknown.status, 409);
+    const missing = await put(issue.id, 'never-created', { body: 'x', baseRevisionId: randomUUID() });
+    assert.equal(missing.status, 409);
+    assert.equal(missing.body.details.currentRevisionId, null);
+    const current = await t.request('GET', docUrl(issue.id, 'notes'), { token: a.token });
+    assert.equal(current.body.body, 'v2');
+    assert.equal(current.body.latestRevisionNumber, 2);
+    assert.equal((await t.request('GET', docUrl(issue.id, 'never-created'), { token: a.token })).status, 404);
+  });
+
+  it('lets exactly one of many concurrent writers with the same base win', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const base = await put(issue.id, 'race', { body: 'base' });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => put(issue.id, 'race', { body: `writer ${i}`, baseRevisionId: base.body.latestRevisionId })),
+    );
+    assert.deepEqual(results.map((r) => r.status).sort(), [200, ...Array(9).fill(409)]);
+    const revisions = await t.request('GET', `${docUrl(issue.id, 'race')}/revisions`, { token: a.token });
+    assert.deepEqual(revisions.body.map((r: any) => r.revisionNumber), [2, 1]);
+    const creators = await Promise.all(Array.from({ length: 5 }, () => put(issue.id, 'race-create', { body: 'mine' })));
+    assert.deepEqual(creators.map((r) => r.status).sort(), [201, 409, 409, 409, 409]);
+  });
+
+  it('validates key, format and body, with 413 above 512 KiB of UTF-8', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    for (const key of ['Plan', 'has%20space', 'dot.md', 'x'.repeat(65), 'ümlaut']) {
+      assert.equal((await put(issue.id, key, { body: 'x' })).status, 400, key);
+    }
+    assert.equal((await put(issue.id, 'a_b-1', { body: 'x' })).status, 201);
+    assert.equal((await put(issue.id, 'x'.repeat(64), { body: 'x' })).status, 201);
+    assert.equal((await put(issue.id, 'html', { body: '<p>x</p>', format: 'html' })).status, 400);
+    assert.equal((await put(issue.id, 'fmt', { body: 'x', format: 'markdown' })).status, 201);
+    assert.equal((await put(issue.id, 'nobody', {})).status, 400);
+    assert.equal((await put(issue.id, 'badbase', { body: 'x', baseRevisionId: 'r1' })).status, 400);
+    assert.equal((await put(issue.id, 'exact', { body: 'a'.repeat(512 * KIB) })).status, 201);
+    const tooBig = await put(issue.id, 'big', { body: 'a'.repeat(512 * KIB + 1) });
+    assert.equal(tooBig.status, 413);
+    assert.match(tooBig.body.error, /512 KiB/);
+    // Under 512 Ki characters but over 512 KiB of bytes.
+    assert.equal((await put(issue.id, 'wide', { body: 'é'.repeat(256 * KIB + 1) })).status, 413);
+    assert.equal((await t.request('GET', docUrl(issue.id, 'big'), { token: a.token })).status, 404);
+  });
+
+  it('refuses a new document beyond 100 per issue with 422', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    await db.insert(issueDocuments).values(Array.from({ length: 100 }, (_, i) => ({ companyId: a.company.id, issueId: issue.id, key: `k${i}`, latestRevisionId: randomUUID(), latestRevisionNumber: 1 })));
+    assert.equal((await put(issue.id, 'one-more', { body: 'x' })).status, 422);
+  });
+});
+
+describe('GET documents and revisions', () => {
+  it('lists every document with its latest body, ordered by key', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const plan = await put(issue.id, 'plan', { body: 'p1' });
+    await put(issue.id, 'plan', { body: 'p2', baseRevisionId: plan.body.latestRevisionId });
+    await put(issue.id, 'design', { body: 'd1', title: 'Design' });
+    const list = await t.request('GET', `/api/issues/${issue.id}/documents`, { token: agentA.token });
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.body.map((d: any) => [d.key, d.body, d.latestRevisionNumber]), [['design', 'd1', 1], ['plan', 'p2', 2]]);
+    const empty = await newIssue(t, a.token, a.company.id);
+    assert.deepEqual((await t.request('GET', `/api/issues/${empty.id}/documents`, { token: a.token })).body, []);
+  });
+
+  it('lists revisions newest first with limit and beforeRevisionNumber', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    let rev = (await put(issue.id, 'log', { body: 'r1', changeSummary: 'one' })).body.latestRevisionId;
+    for (let i = 2; i <= 5; i++) {
+      const res = await put(issue.id, 'log', { body: `r${i}`, changeSummary: `s${i}`, baseRevisionId: rev }, i % 2 ? a.token : agentA.token);
+      rev = res.body.latestRevisionId;
+    }
+    const all = await t.request('GET', `${docUrl(issue.id, 'log')}/revisions`, { token: a.token });
+    assert.equal(all.status, 200);
+    assert.deepEqual(all.body.map((r: any) => r.revisionNumber), [5, 4, 3, 2, 1]);
+    assert.equal(all.body[0].id, rev);
+    assert.equal(all.body[0].body, 'r5');
+    assert.equal(all.body[4].changeSummary, 'one');
+    assert.equal(all.body[1].createdByAgentId, agentA.agent.id);
+    assert.equal(all.body[0].createdByAgentId, null);
+    assert.equal(typeof all.body[0].createdByUserId, 'string');
+    const page = await t.request('GET', `${docUrl(issue.id, 'log')}/revisions?limit=2&beforeRevisionNumber=4`, { token: a.token });
+    assert.deepEqual(page.body.map((r: any) => r.revisionNumber), [3, 2]);
+    assert.equal((await t.request('GET', `${docUrl(issue.id, 'log')}/revisions?limit=0`, { token: a.token })).status, 400);
+    assert.equal((await t.request('GET', `${docUrl(issue.id, 'log')}/revisions?limit=101`, { token: a.token })).status, 400);
+    assert.equal((await t.request('GET', `${docUrl(issue.id, 'nothing')}/revisions`, { token: a.token })).status, 404);
+  });
+});
+
+describe('DELETE /api/issues/{issueId}/documents/{key}', () => {
+  it('is board-only and removes the document with its revisions', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    await put(issue.id, 'plan', { body: 'x' });
+    assert.equal((await t.request('DELETE', docUrl(issue.id, 'plan'), { token: agentA.token })).status, 403);
+    const res = await t.request('DELETE', docUrl(issue.id, 'plan'), { token: a.token });
+    assert.equal(res.status, 200);
+    assert.equal((await t.request('GET', docUrl(issue.id, 'plan'), { token: a.token })).status, 404);
+    assert.equal((await t.request('GET', `${docUrl(issue.id, 'plan')}/revisions`, { token: a.token })).status, 404);
+    assert.equal((await t.request('DELETE', docUrl(issue.id, 'plan'), { token: a.token })).status, 404);
+    const recreated = await put(issue.id, 'plan', { body: 'fresh' });
+    assert.equal(recreated.status, 201);
+    assert.equal(recreated.body.latestRevisionNumber, 1);
+    assert.deepEqual(await actions(issue.id), ['issue.document_created', 'issue.document_deleted', 'issue.document_created']);
+    const [deleted] = await db.select().from(activityLog).where(and(eq(activityLog.entityId, issue.id), eq(activityLog.action, 'issue.document_deleted')));
+    assert.equal((deleted!.details as any).key, 'plan');
+  });
+});
+
+describe('company boundary', () => {
+  it('answers 403 on every route to a board user and an agent of another company, 401 without credentials', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const doc = await put(issue.id, 'plan', { body: 'secret plan' });
+    for (const token of [b.token, agentB.token]) {
+      assert.equal((await t.request('GET', `/api/issues/${issue.id}/documents`, { token })).status, 403);
+      assert.equal((await t.request('GET', docUrl(issue.id, 'plan'), { token })).status, 403);
+      assert.equal((await t.request('GET', `${docUrl(issue.id, 'plan')}/revisions`, { token })).status, 403);
+      assert.equal((await put(issue.id, 'plan', { body: 'hijack', baseRevisionId: doc.body.latestRevisionId }, token)).status, 403);
+      assert.equal((await put(issue.id, 'other', { body: 'new' }, token)).status, 403);
+      assert.equal((await t.request('DELETE', docUrl(issue.id, 'plan'), { token })).status, 403);
+    }
+    assert.equal((await t.request('GET', `/api/issues/${issue.id}/documents`)).status, 401);
+    assert.equal((await t.request('GET', `/api/issues/${randomUUID()}/documents`, { token: a.token })).status, 404);
+    const unchanged = await t.request('GET', docUrl(issue.id, 'plan'), { token: a.token });
+    assert.equal(unchanged.body.body, 'secret plan');
+    assert.equal(unchanged.body.latestRevisionNumber, 1);
+  });
+});
