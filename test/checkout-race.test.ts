@@ -11,17 +11,14 @@ const RACERS = 50;
 describe('checkout race', () => {
   it('50 agents with their own keys and runs: one 200, 49 409; then idempotency, stale adoption and refusals', async () => {
     const { company, token } = await t.newCompany();
-    console.time('setup');
     const racers: AgentFixture[] = [];
     // Created ten at a time: fast, and light on the shared two-core runner.
     for (let i = 0; i < RACERS; i += 10) {
       racers.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => newAgent(t, token, company.id, { name: `Racer ${i + j}` })))));
     }
-    console.timeEnd('setup');
     const issue = await newIssue(t, token, company.id, { status: 'todo' });
     const runIds = racers.map(() => randomUUID());
 
-    console.time('race');
     const results = await Promise.all(
       racers.map((racer, i) =>
         t.request('POST', `/api/issues/${issue.id}/checkout`, {
@@ -31,7 +28,6 @@ describe('checkout race', () => {
         }),
       ),
     );
-    console.timeEnd('race');
     const winners = results.map((r, i) => ({ r, i })).filter(({ r }) => r.status === 200);
     const losers = results.filter((r) => r.status === 409);
     assert.equal(winners.length, 1, `statuses: ${results.map((r) => r.status).join(',')}`);

@@ -54,7 +54,7 @@ async function checkDatabase(config: Config): Promise<Check> {
       const client = new pg.Client({ connectionString: handle.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       await client.connect();
       try {
-        const { rows } = await client.query<{ v: string }>('show server_version');
+        const { rows } = await client.query<{ v: string }>(`select current_setting('server_version') as v`);
         return ['database', true, `${config.databaseUrl ? 'external' : 'embedded'} PostgreSQL ${rows[0]?.v ?? ''} reachable`];
       } finally {
         await client.end();

@@ -32,6 +32,7 @@ export interface ConfigInput {
 
 const DEFAULT_PORT = 3100;
 const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function resolveDataDir(flag?: string): string {
   const dir = flag ?? process.env.BOARDROOM_HOME ?? path.join(os.homedir(), '.boardroom');
@@ -47,6 +48,10 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
   }
   const port = input.port ?? (env.BOARDROOM_PORT ? Number(env.BOARDROOM_PORT) : DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(port)}`);
+  const maxUploadBytes = env.BOARDROOM_MAX_UPLOAD_BYTES ? Number(env.BOARDROOM_MAX_UPLOAD_BYTES) : DEFAULT_MAX_UPLOAD_BYTES;
+  if (!Number.isInteger(maxUploadBytes) || maxUploadBytes <= 0) throw new Error(`invalid BOARDROOM_MAX_UPLOAD_BYTES ${env.BOARDROOM_MAX_UPLOAD_BYTES}`);
+  const logLevel = env.BOARDROOM_LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`invalid BOARDROOM_LOG_LEVEL ${logLevel} (${LOG_LEVELS.join(', ')})`);
   return {
     dataDir,
     host,
@@ -55,8 +60,8 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
     deploymentMode,
     masterKey: await keyFromEnvOrFile(env.BOARDROOM_SECRETS_MASTER_KEY, path.join(dataDir, 'secrets', 'master.key')),
     jwtSecret: await keyFromEnvOrFile(env.BOARDROOM_JWT_SECRET, path.join(dataDir, 'secrets', 'jwt.key')),
-    maxUploadBytes: env.BOARDROOM_MAX_UPLOAD_BYTES ? Number(env.BOARDROOM_MAX_UPLOAD_BYTES) : DEFAULT_MAX_UPLOAD_BYTES,
-    logLevel: env.BOARDROOM_LOG_LEVEL ?? 'info',
+    maxUploadBytes,
+    logLevel,
   };
 }
 
@@ -66,7 +71,7 @@ function parseMode(value: string): DeploymentMode {
 }
 
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+  return host === 'localhost' || host === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** A 32-byte key: base64 from the environment, else a 0600 file in the data dir created on first use. */
@@ -76,7 +81,11 @@ async function keyFromEnvOrFile(fromEnv: string | undefined, file: string): Prom
     if (key.length !== 32) throw new Error(`${path.basename(file)} from the environment must be 32 bytes in base64`);
     return key;
   }
-  if (existsSync(file)) return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  if (existsSync(file)) {
+    const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${file} must hold 32 bytes in base64`);
+    return key;
+  }
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   await writeFile(file, key.toString('base64'), { mode: 0o600 });

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
-import { serverPidFile, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
+import { canListen, serverPidFile, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
 import type { App } from './app.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -29,6 +29,8 @@ const SHUTDOWN_TIMEOUT_MS = 20_000;
 export async function runServer(config: Config, opts: { strictPort: boolean }): Promise<void> {
   const logger = createLogger(config.logLevel);
   const log = (line: string) => logger.info(line);
+  // Fail before touching the database; listen() still catches a port taken in the meantime.
+  if (opts.strictPort && config.port !== 0 && !(await canListen(config.port, config.host))) throw portInUse(config.port, config);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   // The HTTP modules take about as long to load as the database takes to start: do both at once.
   const modules = Promise.all([
@@ -113,12 +115,16 @@ async function listen(app: App, config: Config, strictPort: boolean, log: (line:
     const port = config.port + offset;
     try {
       await app.listen({ host: config.host, port });
-      return port;
+      const address = app.server.address();
+      return typeof address === 'object' && address ? address.port : port;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || config.port === 0) throw err;
-      if (strictPort) throw new Error(`port ${port} on ${config.host} is already in use (choose another with --port or BOARDROOM_PORT, or drop --strict-port)`);
+      if (strictPort) throw portInUse(port, config);
       log(`port ${port} is in use, trying ${port + 1}`);
     }
   }
   throw new Error(`no free port in ${config.port}-${config.port + MAX_TRIES - 1}`);
 }
+
+const portInUse = (port: number, config: Config) =>
+  new Error(`port ${port} on ${config.host} is already in use (choose another with --port or BOARDROOM_PORT, or drop --strict-port)`);

@@ -518,13 +518,13 @@ CREATE INDEX "issue_user_states_user_idx" ON "issue_user_states" USING btree ("c
 CREATE UNIQUE INDEX "issues_identifier_uq" ON "issues" USING btree ("identifier");--> statement-breakpoint
 CREATE INDEX "issues_company_priority_idx" ON "issues" USING btree ("company_id","priority_rank","updated_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "issues_company_status_idx" ON "issues" USING btree ("company_id","status","priority_rank","updated_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "issues_company_assignee_idx" ON "issues" USING btree ("company_id","assignee_agent_id","status");--> statement-breakpoint
+CREATE INDEX "issues_company_assignee_idx" ON "issues" USING btree ("company_id","assignee_agent_id","priority_rank","updated_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "issues_company_assignee_user_idx" ON "issues" USING btree ("company_id","assignee_user_id");--> statement-breakpoint
 CREATE INDEX "issues_company_creator_user_idx" ON "issues" USING btree ("company_id","created_by_user_id");--> statement-breakpoint
 CREATE INDEX "issues_company_creator_agent_idx" ON "issues" USING btree ("company_id","created_by_agent_id");--> statement-breakpoint
 CREATE INDEX "issues_company_exec_workspace_idx" ON "issues" USING btree ("company_id","execution_workspace_id");--> statement-breakpoint
 CREATE INDEX "issues_labels_idx" ON "issues" USING gin ("label_ids" jsonb_path_ops);--> statement-breakpoint
-CREATE INDEX "issues_company_project_idx" ON "issues" USING btree ("company_id","project_id");--> statement-breakpoint
+CREATE INDEX "issues_company_project_idx" ON "issues" USING btree ("company_id","project_id","priority_rank","updated_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "issues_company_parent_idx" ON "issues" USING btree ("company_id","parent_id");--> statement-breakpoint
 CREATE INDEX "issues_company_origin_idx" ON "issues" USING btree ("company_id","origin_kind","origin_id");--> statement-breakpoint
 CREATE INDEX "issues_search_idx" ON "issues" USING gin ("search_vector");

@@ -58,13 +58,15 @@ export const issues = pgTable(
     // with and without a status filter, so `limit` stops the scan early at 100k issues a company.
     index('issues_company_priority_idx').on(t.companyId, t.priorityRank, t.updatedAt.desc()),
     index('issues_company_status_idx').on(t.companyId, t.status, t.priorityRank, t.updatedAt.desc()),
-    index('issues_company_assignee_idx').on(t.companyId, t.assigneeAgentId, t.status),
+    // Per-agent and per-project lists in list order: an agent whose issues are all low priority must
+    // not make the list walk every higher-priority issue of the company first.
+    index('issues_company_assignee_idx').on(t.companyId, t.assigneeAgentId, t.priorityRank, t.updatedAt.desc()),
     index('issues_company_assignee_user_idx').on(t.companyId, t.assigneeUserId),
     index('issues_company_creator_user_idx').on(t.companyId, t.createdByUserId),
     index('issues_company_creator_agent_idx').on(t.companyId, t.createdByAgentId),
     index('issues_company_exec_workspace_idx').on(t.companyId, t.executionWorkspaceId),
     index('issues_labels_idx').using('gin', t.labelIds.op('jsonb_path_ops')),
-    index('issues_company_project_idx').on(t.companyId, t.projectId),
+    index('issues_company_project_idx').on(t.companyId, t.projectId, t.priorityRank, t.updatedAt.desc()),
     index('issues_company_parent_idx').on(t.companyId, t.parentId),
     index('issues_company_origin_idx').on(t.companyId, t.originKind, t.originId),
     index('issues_search_idx').using('gin', t.searchVector),

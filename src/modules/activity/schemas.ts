@@ -9,7 +9,13 @@ export const listActivityQuery = z.object({
   agentId: z.uuid().optional(),
   entityType: z.string().min(1).max(100).optional(),
   entityId: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(ACTIVITY_MAX_LIMIT).default(ACTIVITY_DEFAULT_LIMIT),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ACTIVITY_MAX_LIMIT)
+    .default(ACTIVITY_DEFAULT_LIMIT)
+    .describe(`newest entries returned (default ${ACTIVITY_DEFAULT_LIMIT}, at most ${ACTIVITY_MAX_LIMIT}); the feed has no pagination`),
 });
 
 export const createActivityBody = z.object({

@@ -14,3 +14,7 @@ export function assertMayPatchCompany(actor: Actor, companyId: string, body: Pat
   const disallowed = Object.keys(body).filter((k) => !(BRANDING_FIELDS as readonly string[]).includes(k));
   if (disallowed.length > 0) throw forbidden('a CEO agent may change branding fields only', { fields: disallowed });
 }
+
+export function assertMayChangeBranding(actor: Actor, companyId: string): void {
+  if (actor.kind === 'agent' && !isCeoAgentOf(actor, companyId)) throw forbidden('only the board or the company CEO agent may change branding');
+}

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/app.ts';
 import { actorOf, assertCompanyAccess, requireBoard, requireCompanyAccess } from '../../server/access.ts';
-import { forbidden, notFound } from '../../server/errors.ts';
+import { notFound } from '../../server/errors.ts';
 import { findAsset, prepareLogo, readMultipartUpload } from '../assets/service.ts';
-import { assertMayPatchCompany, isCeoAgentOf } from './policy.ts';
+import { assertMayChangeBranding, assertMayPatchCompany } from './policy.ts';
 import { assetContentPath, presentCompany } from './present.ts';
 import { brandingBody, createCompanyBody, patchCompanyBody } from './schemas.ts';
 import { archiveCompany, companyStats, createCompany, deleteCompany, listCompanies, updateCompany, uploadLogo } from './service.ts';
@@ -42,8 +42,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
 
   app.patch('/api/companies/:companyId/branding', { schema: { tags, params: companyParams, body: brandingBody } }, async (request) => {
     const company = await requireCompanyAccess(db, request, request.params.companyId);
-    const actor = actorOf(request);
-    if (actor.kind === 'agent' && !isCeoAgentOf(actor, company.id)) throw forbidden('only the board or the company CEO agent may change branding');
+    assertMayChangeBranding(actorOf(request), company.id);
     return presentCompany(await updateCompany(ctx(request), company, request.body, 'company.branding_updated'));
   });
 

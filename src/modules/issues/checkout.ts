@@ -12,6 +12,12 @@
 //   that agent with its run header takes the lock over. An agent's run id comes only from its
 //   X-Service-Run-Id header (400 when missing or not a UUID); a runId in the body is rejected (400).
 // - checkout leaves assigneeUserId as it is (release keeps it too).
+// - An agent's run id that has no run record yet becomes one (status running, invocationSource
+//   checkout) in the checkout transaction; a run of another agent is 403, a finished run 409.
+// Every refusal because of the lock is 409 `{ error, details: { reason, currentStatus, holder:
+// { agentId, runId, runStatus, runLive }, retryable: false } }`; reasons: status_mismatch,
+// owned_by_another_agent, owned_by_another_run, project_paused, workspace_closed, and for release
+// and PATCH not_checked_out, run_mismatch.
 import { and, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { agents, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
@@ -44,7 +50,7 @@ export interface Ctx {
 const NO_RETRY = 'do not retry this request; re-read the issue and decide';
 
 /** The run id an agent acts under: its X-Service-Run-Id header (or JWT run claim), required and a UUID. */
-export function requireAgentRunId(actor: Actor): string {
+function requireAgentRunId(actor: Actor): string {
   if (actor.kind !== 'agent') throw forbidden('agent authentication required');
   if (!actor.runId) throw badRequest('X-Service-Run-Id header is required for agent checkout and release');
   if (!UUID.test(actor.runId)) throw badRequest('X-Service-Run-Id must be a UUID');

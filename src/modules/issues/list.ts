@@ -11,7 +11,8 @@
 //   commented on them.
 // - q: websearch syntax over title, identifier and description (issues.search_vector) and comment
 //   bodies (issue_comments.search_vector). An issue's score is its best match; comment matches
-//   weigh half an issue match, an exact identifier wins outright.
+//   weigh half an issue match, an exact identifier wins outright; ties go by priority, then recency.
+//   Candidates are bounded (MAX_SEARCH_CANDIDATES).
 import { and, desc, eq, getTableColumns, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { issueComments, issues, issueUserStates } from '../../db/schema/index.ts';
@@ -21,23 +22,25 @@ import { resolveUserRef } from './policy.ts';
 import type { ListIssuesQuery } from './schemas.ts';
 
 const ROUTINE_EXECUTION = 'routine_execution';
+/**
+ * q ranks at most this many matching issues and this many matching comments. A term found in more
+ * places than that discriminates little, and ranking every match of it would cost time linear in
+ * the company's size; the bound keeps search p99 flat at 100,000 issues.
+ */
+const MAX_SEARCH_CANDIDATES = 2000;
 
+// Column arms plus `id = any(array(...))` for the rows found elsewhere: every arm is indexable, so the
+// planner can BitmapOr them (or walk the list index and filter) instead of joining a whole set.
 function touchedByUser(companyId: string, userId: string): SQL {
-  return sql`${issues.id} in (
-    select id from ${issues} where company_id = ${companyId} and created_by_user_id = ${userId}
-    union select id from ${issues} where company_id = ${companyId} and assignee_user_id = ${userId}
-    union select issue_id from ${issueComments} where company_id = ${companyId} and author_user_id = ${userId}
+  return sql`(${issues.createdByUserId} = ${userId} or ${issues.assigneeUserId} = ${userId} or ${issues.id} = any(array(
+    select issue_id from ${issueComments} where company_id = ${companyId} and author_user_id = ${userId}
     union select issue_id from ${issueUserStates} where company_id = ${companyId} and user_id = ${userId}
-      and (touched_at is not null or last_read_at is not null)
-  )`;
+      and (touched_at is not null or last_read_at is not null))))`;
 }
 
 function participatedByAgent(companyId: string, agentId: string): SQL {
-  return sql`${issues.id} in (
-    select id from ${issues} where company_id = ${companyId} and created_by_agent_id = ${agentId}
-    union select id from ${issues} where company_id = ${companyId} and assignee_agent_id = ${agentId}
-    union select issue_id from ${issueComments} where company_id = ${companyId} and author_agent_id = ${agentId}
-  )`;
+  return sql`(${issues.createdByAgentId} = ${agentId} or ${issues.assigneeAgentId} = ${agentId} or ${issues.id} = any(array(
+    select issue_id from ${issueComments} where company_id = ${companyId} and author_agent_id = ${agentId})))`;
 }
 
 function filters(actor: Actor, companyId: string, query: ListIssuesQuery): SQL[] {
@@ -86,19 +89,27 @@ export async function listIssues(db: DbOrTx, actor: Actor, companyId: string, qu
   const q = query.q;
   // Stemmed words for prose, plus unstemmed ('simple') tokens so identifiers and codes match as typed.
   const tsq = sql`(websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q}))`;
+  const identifier = q.toUpperCase();
+  // Both branches apply the list filters themselves (on "issues"), so only matching issues are ranked.
   const hits = sql`
-    select id, ts_rank(search_vector, ${tsq}) + case when identifier = ${q.toUpperCase()} then 100 else 0 end as rank
-      from ${issues} where company_id = ${companyId} and (search_vector @@ ${tsq} or identifier = ${q.toUpperCase()})
+    (select ${issues.id} as id, ${issues.priorityRank} as priority_rank, ${issues.updatedAt} as updated_at,
+        ts_rank(${issues.searchVector}, ${tsq}) + case when ${issues.identifier} = ${identifier} then 100 else 0 end as rank
+      from ${issues} where ${where} and (${issues.searchVector} @@ ${tsq} or ${issues.identifier} = ${identifier})
+      limit ${MAX_SEARCH_CANDIDATES})
     union all
-    select issue_id, ts_rank(search_vector, ${tsq}) * 0.5
-      from ${issueComments} where company_id = ${companyId} and search_vector @@ ${tsq}`;
-  const best = sql`(select id as hit_id, max(rank) as hit_rank from (${hits}) h group by id)`;
+    (select ${issues.id}, ${issues.priorityRank}, ${issues.updatedAt}, ts_rank(c.search_vector, ${tsq}) * 0.5
+      from ${issueComments} c join ${issues} on ${issues.id} = c.issue_id
+      where c.company_id = ${companyId} and c.search_vector @@ ${tsq} and ${where}
+      limit ${MAX_SEARCH_CANDIDATES})`;
+  const best = sql`(
+    select id as hit_id, max(rank) as hit_rank from (${hits}) h
+    group by id, priority_rank, updated_at
+    order by max(rank) desc, priority_rank, updated_at desc nulls last
+    limit ${query.limit})`;
   const rows = await db
     .select({ ...getTableColumns(issues), rank: sql<number>`best.hit_rank` })
     .from(issues)
     .innerJoin(sql`${best} best`, sql`best.hit_id = ${issues.id}`)
-    .where(where)
-    .orderBy(desc(sql`best.hit_rank`), issues.priorityRank, sql`${issues.updatedAt} desc nulls last`)
-    .limit(query.limit);
+    .orderBy(desc(sql`best.hit_rank`), issues.priorityRank, sql`${issues.updatedAt} desc nulls last`);
   return rows.map(({ rank: _rank, ...issue }) => issue);
 }

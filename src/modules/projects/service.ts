@@ -142,6 +142,7 @@ export async function updateProject(ctx: Ctx, project: Project, patch: PatchProj
         ...(patch.targetDate !== undefined && { targetDate: patch.targetDate }),
         ...(env !== undefined && { env }),
         ...(patch.executionWorkspacePolicy !== undefined && { executionWorkspacePolicy: patch.executionWorkspacePolicy }),
+        // color is never empty: null asks for a palette colour again.
         ...(patch.color !== undefined && { color: patch.color ?? (await paletteColor(tx, project.companyId)) }),
         ...(patch.archivedAt !== undefined && { archivedAt: patch.archivedAt === null ? null : new Date(patch.archivedAt) }),
         updatedAt: sql`now()`,

@@ -20,7 +20,7 @@ export const patchSecretBody = z.object({ name: name.optional(), description, ex
 
 export const rotateSecretBody = z.object({ value, externalRef });
 
-export const listSecretsQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(1000) });
+export const listSecretsQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(1000).describe('newest secrets returned (default and maximum 1000)') });
 
 export type CreateSecret = z.infer<typeof createSecretBody>;
 export type PatchSecret = z.infer<typeof patchSecretBody>;

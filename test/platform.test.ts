@@ -1,0 +1,165 @@
+// The real `boardroom run` process on its embedded PostgreSQL: first start, reuse, port handling,
+// SIGKILL recovery, clean SIGTERM shutdown, login link, CLI attach mode, and credential-free logs.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { freePort } from '../src/db/embedded.ts';
+import { isAlive, runCli, sleep, spawnServer, tempDir, waitForHealth, type ServerProcess } from './helpers/server-process.ts';
+
+const dataDir = await tempDir('boardroom-platform-');
+const postmasterPidFile = path.join(dataDir, 'db', 'postmaster.pid');
+
+async function postmasterPid(): Promise<number> {
+  return Number((await readFile(postmasterPidFile, 'utf8')).split('\n')[0]);
+}
+
+async function stopWith(server: ServerProcess, signal: NodeJS.Signals) {
+  server.child.kill(signal);
+  return server.exited;
+}
+
+/** A plain TCP listener holding a port, as "another program" would. */
+function occupy(port: number): Promise<net.Server> {
+  return new Promise((resolve, reject) => {
+    const blocker = net.createServer();
+    blocker.once('error', reject);
+    blocker.listen(port, '127.0.0.1', () => resolve(blocker));
+  });
+}
+
+describe('boardroom run (embedded PostgreSQL)', () => {
+  it('starts from scratch on the next free port, signs in by the login link, and never logs credentials', async () => {
+    const port = await freePort(0);
+    const blocker = await occupy(port);
+    const server = spawnServer(['--data-dir', dataDir, '--port', String(port)]);
+    try {
+      const base = await server.baseUrl();
+      await waitForHealth(base);
+      assert.notEqual(new URL(base).port, String(port), 'the taken port is skipped');
+      assert.match(server.output(), new RegExp(`port ${port} is in use, trying ${port + 1}`));
+
+      // Root runs PostgreSQL as the postgres user; the database files are owned by it.
+      if (process.getuid?.() === 0) assert.notEqual((await stat(path.join(dataDir, 'db'))).uid, 0);
+
+      // stdout is not a terminal here, so the login link went to a 0600 file, not into the logs.
+      const loginUrl = (await readFile(path.join(dataDir, 'login-url'), 'utf8')).trim();
+      assert.equal((await stat(path.join(dataDir, 'login-url'))).mode & 0o777, 0o600);
+      const loginToken = new URL(loginUrl).searchParams.get('token')!;
+      assert.match(loginToken, /^login_/);
+      const login = await fetch(loginUrl, { redirect: 'manual' });
+      assert.equal(login.status, 302);
+      assert.equal(login.headers.get('location'), '/api/docs');
+      const setCookie = login.headers.get('set-cookie')!;
+      assert.match(setCookie, /HttpOnly/i);
+      const sessionToken = /boardroom_session=([^;]+)/.exec(setCookie)![1]!;
+      assert.equal((await fetch(loginUrl, { redirect: 'manual' })).status, 401, 'the link works once');
+      const me = await fetch(`${base}/api/cli-auth/me`, { headers: { cookie: `boardroom_session=${sessionToken}` } });
+      assert.equal(me.status, 200);
+      assert.equal((await me.json()).user.isInstanceOwner, true);
+
+      // `board-key create` attaches to the running server's database.
+      const cli = await runCli(['board-key', 'create', '--data-dir', dataDir, '--name', 'attached']);
+      assert.equal(cli.code, 0, cli.stderr);
+      const lines = cli.stdout.trim().split('\n');
+      assert.equal(lines.length, 1);
+      const boardKey = lines[0]!;
+      assert.match(boardKey, /^svc_board_[\w-]{43}$/);
+      const auth = { authorization: `Bearer ${boardKey}`, 'content-type': 'application/json' };
+      const who = await fetch(`${base}/api/cli-auth/me`, { headers: { ...auth, 'x-request-id': 'platform-req-1' } });
+      assert.equal(who.status, 200);
+      assert.equal(who.headers.get('x-request-id'), 'platform-req-1');
+      assert.equal((await who.json()).user.isInstanceOwner, true);
+
+      const company = await (await fetch(`${base}/api/companies`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Log Check Inc' }) })).json();
+      const secretValue = `sk-live-${Math.random().toString(36).slice(2)}-do-not-log`;
+      const secret = await fetch(`${base}/api/companies/${company.id}/secrets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'OPENAI_KEY', value: secretValue }) });
+      assert.equal(secret.status, 201);
+      const created = await fetch(`${base}/api/board-keys`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'api-issued' }) });
+      const issuedKey = (await created.json()).token as string;
+      assert.equal((await fetch(`${base}/api/companies`, { headers: { authorization: `Bearer ${issuedKey}` } })).status, 200);
+      assert.equal((await fetch(`${base}/api/companies`, { headers: { authorization: 'Bearer svc_board_wrong-key-123' } })).status, 401);
+
+      await sleep(200); // let pino flush the last lines
+      const logs = server.output();
+      const entries = logs.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      assert.ok(entries.some((e) => e.reqId === 'platform-req-1' && e.req?.url === '/api/cli-auth/me'), 'request ids are logged');
+      assert.ok(entries.some((e) => typeof e.req?.url === 'string' && e.req.url.includes('token=[redacted]')), 'the login request is logged, its token masked');
+      for (const [what, value] of Object.entries({ boardKey, issuedKey, sessionToken, loginToken, secretValue })) {
+        assert.ok(!logs.includes(value), `${what} appears in the logs`);
+      }
+
+      // doctor next to a running server: every check passes; the port is the server's own.
+      const doctor = await runCli(['doctor', '--data-dir', dataDir, '--port', new URL(base).port]);
+      assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+      assert.deepEqual(doctor.stdout.trim().split('\n').map((l) => l.split(':')[0]), ['ok   node', 'ok   data dir', 'ok   config', 'ok   database', 'ok   port']);
+      assert.match(doctor.stdout, /in use by a running Boardroom server/);
+
+      // --strict-port on a taken port: a clear message and a non-zero exit, before any database work.
+      const strictDir = await tempDir('boardroom-strict-');
+      const strict = await runCli(['run', '--data-dir', strictDir, '--port', String(port), '--strict-port']);
+      assert.equal(strict.code, 1);
+      assert.match(strict.stderr, new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+      assert.equal(existsSync(path.join(strictDir, 'db')), false);
+    } finally {
+      blocker.close();
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+  });
+
+  it('recovers the database left by a SIGKILLed server, shuts down cleanly on SIGTERM, and restarts in under 2 s', async () => {
+    // The previous test SIGKILLed its server: the postmaster it started is still running.
+    const stalePid = await postmasterPid();
+    assert.ok(isAlive(stalePid), 'the killed server left its postmaster behind');
+
+    const recovered = spawnServer(['--data-dir', dataDir, '--port', '0']);
+    const base = await recovered.baseUrl();
+    await waitForHealth(base);
+    assert.match(recovered.output(), new RegExp(`recovering a stale database server \\(pid ${stalePid}\\)`));
+    assert.equal(isAlive(stalePid), false);
+    const pid = await postmasterPid();
+    assert.equal((await stopWith(recovered, 'SIGTERM')).code, 0);
+    assert.equal(isAlive(pid), false, 'SIGTERM stops the database too');
+    assert.equal(existsSync(postmasterPidFile), false);
+    assert.equal(existsSync(path.join(dataDir, 'boardroom.pid')), false);
+
+    // With no server running, `board-key create` uses a temporary cluster and stops it again.
+    const offline = await runCli(['board-key', 'create', '--data-dir', dataDir]);
+    assert.equal(offline.code, 0, offline.stderr);
+    assert.equal(existsSync(postmasterPidFile), false);
+    const migrate = await runCli(['db', 'migrate', '--data-dir', dataDir]);
+    assert.equal(migrate.code, 0, migrate.stderr);
+    assert.equal(migrate.stdout.trim(), 'migrations applied');
+
+    // A second start reuses the cluster: healthy in under 2 s from spawn.
+    const port = await freePort(0);
+    const started = Date.now();
+    const again = spawnServer(['--data-dir', dataDir, '--port', String(port)]);
+    await waitForHealth(`http://127.0.0.1:${port}`);
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 2000, `healthy after ${elapsed} ms`);
+    assert.equal((await fetch(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } })).status, 200);
+
+    // Stopping the database under a running server: health says 503, and SIGTERM still exits 0.
+    process.kill(await postmasterPid(), 'SIGINT');
+    let health = 0;
+    for (let i = 0; i < 100 && health !== 503; i++) {
+      health = (await fetch(`http://127.0.0.1:${port}/api/health`)).status;
+      if (health !== 503) await sleep(50);
+    }
+    assert.equal(health, 503);
+    assert.equal((await stopWith(again, 'SIGTERM')).code, 0);
+  });
+
+  it('SIGINT shuts down as cleanly as SIGTERM', async () => {
+    const server = spawnServer(['--data-dir', dataDir, '--port', '0']);
+    await waitForHealth(await server.baseUrl());
+    const pid = await postmasterPid();
+    assert.equal((await stopWith(server, 'SIGINT')).code, 0);
+    assert.equal(isAlive(pid), false);
+    assert.equal(existsSync(postmasterPidFile), false);
+  });
+});
