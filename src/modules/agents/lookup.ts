@@ -1,4 +1,5 @@
 // Finding agents: by UUID or company-unique shortname (urlKey), the caller's own row, the org chain.
+import { isUuid } from '../../lib/ids.ts';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
@@ -11,7 +12,6 @@ import type { Agent } from './present.ts';
 // Lists of agents are bounded; a company with more live agents than this is far outside the design.
 const MAX_LISTED_AGENTS = 1000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // An org chain longer than this is treated as corrupt rather than walked forever.
 export const MAX_CHAIN_DEPTH = 100;
 
@@ -36,13 +36,13 @@ export async function listLiveAgents(db: DbOrTx, companyId: string): Promise<Age
  */
 export async function findAgent(db: DbOrTx, actor: Actor, idOrKey: string, companyId?: string): Promise<Agent | null> {
   const key = idOrKey.trim();
-  if (UUID.test(key)) {
+  if (isUuid(key)) {
     const [byId] = await db.select().from(agents).where(eq(agents.id, key));
     if (byId) return byId;
   }
   const scope = companyId ?? (actor.kind === 'agent' ? actor.companyId : undefined);
   if (!scope) {
-    if (UUID.test(key)) return null;
+    if (isUuid(key)) return null;
     throw badRequest('companyId query parameter is required to look an agent up by shortname');
   }
   const [byKey] = await db

@@ -1,5 +1,6 @@
 // Agent use cases: create, update, permissions, budget. Each mutation is one transaction that also
 // writes its activity entry.
+import { slugify } from '../../lib/ids.ts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
@@ -20,18 +21,6 @@ const RESERVED_KEYS = new Set(['me']);
 // How many "Name N" suffixes create tries before giving up with 409.
 const MAX_NAME_SUFFIX = 1000;
 
-/** "Scout Leader!" -> "scout-leader"; the company-unique shortname of an agent. */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/g, '');
-  return slug || 'agent';
-}
 
 /**
  * Serialises name/urlKey choice and org-tree edits within one company, so two concurrent creates
@@ -43,7 +32,7 @@ export async function lockCompanyAgents(tx: Tx, companyId: string): Promise<void
 
 /** "Scout", then "Scout 2", "Scout 3", ...: the first name whose name and shortname are free among live agents. */
 async function dedupName(tx: DbOrTx, companyId: string, base: string): Promise<{ name: string; urlKey: string }> {
-  const baseSlug = slugify(base);
+  const baseSlug = slugify(base, 'agent');
   const live = await tx
     .select({ name: agents.name, urlKey: agents.urlKey })
     .from(agents)
@@ -58,7 +47,7 @@ async function dedupName(tx: DbOrTx, companyId: string, base: string): Promise<{
   const keys = new Set([...live.map((a) => a.urlKey), ...RESERVED_KEYS]);
   for (let n = 1; n <= MAX_NAME_SUFFIX; n++) {
     const name = n === 1 ? base : `${base} ${n}`;
-    const urlKey = slugify(name);
+    const urlKey = slugify(name, 'agent');
     if (!names.has(name.toLowerCase()) && !keys.has(urlKey)) return { name, urlKey };
   }
   throw conflict('too many agents share this name');
@@ -187,7 +176,7 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
       changes.status = patch.status;
     }
     if (patch.name !== undefined && patch.name !== current.name) {
-      const urlKey = slugify(patch.name);
+      const urlKey = slugify(patch.name, 'agent');
       const [taken] = await tx
         .select({ id: agents.id })
         .from(agents)

@@ -52,12 +52,12 @@ function uploadError(err: unknown, maxBytes: number): unknown {
 }
 
 /** Logo bytes after the content-type check and, for SVG, sanitising. */
-export function prepareLogo(file: UploadedFile): UploadedFile {
+export async function prepareLogo(file: UploadedFile): Promise<UploadedFile> {
   if (!LOGO_CONTENT_TYPES.includes(file.contentType)) {
     throw new HttpError(415, `logo content type must be one of ${LOGO_CONTENT_TYPES.join(', ')}`);
   }
   if (file.contentType !== 'image/svg+xml') return file;
-  const clean = sanitizeSvg(file.bytes.toString('utf8'));
+  const clean = await sanitizeSvg(file.bytes.toString("utf8"));
   if (!clean) throw badRequest('the SVG is empty or unsafe');
   return { ...file, bytes: Buffer.from(clean, 'utf8') };
 }

@@ -48,7 +48,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
 
   app.post('/api/companies/:companyId/logo', { schema: { tags, params: companyParams, consumes: ['multipart/form-data'] } }, async (request, reply) => {
     const company = await requireCompanyAccess(db, request, request.params.companyId);
-    const file = prepareLogo(await readMultipartUpload(request, deps.config.maxUploadBytes));
+    const file = await prepareLogo(await readMultipartUpload(request, deps.config.maxUploadBytes));
     const asset = await uploadLogo(ctx(request), deps.storage, company, file);
     return reply.status(201).send({ assetId: asset.id, contentPath: assetContentPath(asset.id), contentType: asset.contentType, byteSize: asset.byteSize });
   });

@@ -18,6 +18,7 @@
 // { agentId, runId, runStatus, runLive }, retryable: false } }`; reasons: status_mismatch,
 // owned_by_another_agent, owned_by_another_run, project_paused, workspace_closed, and for release
 // and PATCH not_checked_out, run_mismatch.
+import { isUuid } from '../../lib/ids.ts';
 import { and, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { agents, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
@@ -30,7 +31,6 @@ import { CLOSED_STATUSES, type IssueStatus } from './schemas.ts';
 
 // Agents in these states may not take work (SPEC: conflict for paused, terminated, pending_approval).
 const UNAVAILABLE_AGENT_STATUSES = new Set(['paused', 'terminated', 'pending_approval']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type CheckoutConflictReason = 'status_mismatch' | 'owned_by_another_agent' | 'owned_by_another_run' | 'project_paused' | 'workspace_closed';
 
@@ -53,7 +53,7 @@ const NO_RETRY = 'do not retry this request; re-read the issue and decide';
 function requireAgentRunId(actor: Actor): string {
   if (actor.kind !== 'agent') throw forbidden('agent authentication required');
   if (!actor.runId) throw badRequest('X-Service-Run-Id header is required for agent checkout and release');
-  if (!UUID.test(actor.runId)) throw badRequest('X-Service-Run-Id must be a UUID');
+  if (!isUuid(actor.runId)) throw badRequest('X-Service-Run-Id must be a UUID');
   return actor.runId;
 }
 

@@ -7,21 +7,9 @@ import type { Actor } from '../../server/actor.ts';
 import { actorOf, assertCompanyAccess } from '../../server/access.ts';
 import { conflict, notFound } from '../../server/errors.ts';
 import type { Project } from './present.ts';
+import { isUuid } from '../../lib/ids.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** "Website Redesign!" -> "website-redesign"; names without letters or digits -> "project". */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/, '');
-  return slug || 'project';
-}
 
 function accessibleCompanies(db: DbOrTx, actor: Actor): SQL | undefined {
   if (actor.kind === 'agent') return eq(projects.companyId, actor.companyId);
@@ -38,7 +26,7 @@ export async function requireProjectAccess(db: DbOrTx, request: FastifyRequest, 
   const actor = actorOf(request);
   if (companyId) await assertCompanyAccess(db, actor, companyId);
   const key = ref.trim();
-  if (UUID.test(key)) {
+  if (isUuid(key)) {
     const [byId] = await db.select().from(projects).where(eq(projects.id, key.toLowerCase()));
     if (byId && (!companyId || byId.companyId === companyId)) {
       await assertCompanyAccess(db, actor, byId.companyId);

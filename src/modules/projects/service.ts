@@ -8,7 +8,7 @@ import type { Ctx } from '../companies/service.ts';
 import { assertAgentInCompany, assertGoalsInCompany } from '../goals/references.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { goalSummariesOf, replaceProjectGoals } from './goal-links.ts';
-import { slugify } from './lookup.ts';
+import { slugify } from '../../lib/ids.ts';
 import { presentProject, type GoalSummary, type Project, type Workspace } from './present.ts';
 import type { CreateProject, PatchProject } from './schemas.ts';
 import { insertWorkspace } from './workspaces.ts';
@@ -59,7 +59,7 @@ async function prepareEnv(tx: DbOrTx, companyId: string, env: Record<string, unk
 
 /** A name whose shortname is free in the company: "Site", then "Site 2", "Site 3", ... */
 async function uniqueName(tx: DbOrTx, companyId: string, name: string): Promise<{ name: string; urlKey: string }> {
-  const base = slugify(name);
+  const base = slugify(name, 'project');
   const taken = new Set(
     (await tx.select({ k: projects.urlKey }).from(projects).where(and(eq(projects.companyId, companyId), like(projects.urlKey, `${base}%`)))).map((r) => r.k),
   );
@@ -125,7 +125,7 @@ export async function updateProject(ctx: Ctx, project: Project, patch: PatchProj
     const env = patch.env === undefined ? undefined : await prepareEnv(tx, project.companyId, patch.env);
     let urlKey: string | undefined;
     if (patch.name !== undefined) {
-      urlKey = slugify(patch.name);
+      urlKey = slugify(patch.name, 'project');
       const [clash] = await tx
         .select({ id: projects.id })
         .from(projects)

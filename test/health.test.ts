@@ -1,0 +1,136 @@
+// Health (and 503 when the database is unreachable), the OpenAPI document and docs, request ids,
+// and the error format of SPEC section 7.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import pg from 'pg';
+import { useTestApp } from './helpers/app.ts';
+
+const t = await useTestApp();
+const dbName = new URL(t.database.pool.options.connectionString!).pathname.slice(1);
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.BOARDROOM_TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('GET /api/health', () => {
+  it('reports status, database reachability and runtime metadata without credentials', async () => {
+    const res = await t.request('GET', '/api/health');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, {
+      status: 'ok',
+      database: { reachable: true },
+      version: '0.1.0',
+      deploymentMode: 'authenticated',
+      authReady: true,
+      features: { companyDeletion: true },
+    });
+    // Health is public: even a wrong bearer does not turn it into a 401.
+    assert.equal((await t.request('GET', '/api/health', { token: 'svc_board_nope' })).status, 200);
+  });
+
+  it('answers 503 while the database refuses connections, and 200 again once it is back', async () => {
+    after(() => admin((c) => c.query(`alter database ${dbName} allow_connections true`)));
+    await admin(async (c) => {
+      await c.query(`alter database ${dbName} allow_connections false`);
+      await c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName]);
+    });
+    const down = await t.request('GET', '/api/health');
+    assert.equal(down.status, 503);
+    assert.equal(down.body.status, 'unavailable');
+    assert.equal(down.body.database.reachable, false);
+    await admin((c) => c.query(`alter database ${dbName} allow_connections true`));
+    assert.equal((await t.request('GET', '/api/health')).status, 200);
+  });
+});
+
+describe('OpenAPI document and docs', () => {
+  it('generates /api/openapi.json from the registered route schemas', async () => {
+    const res = await t.request('GET', '/api/openapi.json');
+    assert.equal(res.status, 200);
+    assert.match(res.body.openapi, /^3\./);
+    const paths = Object.keys(res.body.paths);
+    for (const p of ['/api/health', '/api/board-keys', '/api/board-keys/{keyId}', '/api/cli-auth/me', '/api/companies', '/api/companies/{companyId}']) {
+      assert.ok(paths.includes(p), `${p} documented`);
+    }
+    // Every registered /api route shows up, except the document itself and the docs UI.
+    const registered = new Set<string>();
+    for (const route of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+      const m = /(\/api\/\S*) \(([A-Z, ]+)\)/.exec(route.trim().replace(/^[└├│─\s]+/, ''));
+      if (m && !m[1]!.startsWith('/api/docs') && m[1] !== '/api/openapi.json') registered.add(m[1]!.replace(/:(\w+)/g, '{$1}').replace(/\/$/, ''));
+    }
+    assert.ok(registered.size >= 20, `found ${registered.size} registered routes`);
+    for (const p of registered) assert.ok(paths.includes(p), `${p} missing from the OpenAPI document`);
+    const keyBody = res.body.paths['/api/board-keys'].post.requestBody.content['application/json'].schema;
+    assert.equal(keyBody.properties.name.type, 'string');
+    assert.equal(keyBody.properties.name.maxLength, 200);
+  });
+
+  it('serves the interactive docs as HTML without credentials', async () => {
+    const res = await t.request('GET', '/api/docs/');
+    assert.equal(res.status, 200);
+    assert.match(String(res.headers['content-type']), /text\/html/);
+    assert.match(res.body, /swagger/i);
+    assert.equal((await t.request('GET', '/api/docs')).status < 400, true);
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a well-formed x-request-id and replaces a malformed one', async () => {
+    const mine = await t.request('GET', '/api/health', { headers: { 'x-request-id': 'trace-42.a_b' } });
+    assert.equal(mine.headers['x-request-id'], 'trace-42.a_b');
+    const bad = await t.request('GET', '/api/health', { headers: { 'x-request-id': 'no spaces <allowed>' } });
+    assert.match(String(bad.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    const errorReply = await t.request('GET', '/api/companies', { headers: { 'x-request-id': 'unauth-1' } });
+    assert.equal(errorReply.status, 401);
+    assert.equal(errorReply.headers['x-request-id'], 'unauth-1');
+  });
+});
+
+describe('errors (SPEC section 7)', () => {
+  it('answers malformed JSON, wrong types, unknown enum values and unknown fields with 400 {error, details?}', async () => {
+    const malformed = await t.request('POST', '/api/board-keys', { token: t.ownerToken, payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    assert.equal(malformed.status, 400);
+    assert.deepEqual(Object.keys(malformed.body), ['error']);
+    const wrongType = await t.request('POST', '/api/board-keys', { token: t.ownerToken, body: { name: 5 } });
+    assert.equal(wrongType.status, 400);
+    assert.equal(typeof wrongType.body.error, 'string');
+    assert.ok(Array.isArray(wrongType.body.details) && wrongType.body.details.length > 0);
+    const tooLong = await t.request('POST', '/api/board-keys', { token: t.ownerToken, body: { name: 'x'.repeat(201) } });
+    assert.equal(tooLong.status, 400);
+    const { company } = await t.newCompany(t.ownerToken);
+    const badEnum = await t.request('PATCH', `/api/companies/${company.id}`, { token: t.ownerToken, body: { status: 'exploded' } });
+    assert.equal(badEnum.status, 400);
+    assert.equal(typeof badEnum.body.error, 'string');
+    const badUuid = await t.request('DELETE', '/api/board-keys/not-a-uuid', { token: t.ownerToken });
+    assert.equal(badUuid.status, 400);
+    const wrongMedia = await t.request('POST', '/api/board-keys', { token: t.ownerToken, payload: '<name>x</name>', headers: { 'content-type': 'application/xml' } });
+    assert.equal(wrongMedia.status, 415);
+    assert.equal(typeof wrongMedia.body.error, 'string');
+  });
+
+  it('answers an unknown route with 404 JSON', async () => {
+    const res = await t.request('GET', '/api/no-such-thing', { token: t.ownerToken });
+    assert.equal(res.status, 404);
+    assert.equal(res.body.error, 'route GET /api/no-such-thing not found');
+    assert.equal((await t.request('DELETE', '/api/health', { token: t.ownerToken })).status, 404);
+  });
+
+  it('answers an unexpected database failure with a generic 500 that carries no SQL or stack', async () => {
+    // An undefined table (42P01) is a server fault no mapping turns into a client error.
+    await t.database.pool.query('alter table companies rename to companies_gone');
+    try {
+      const res = await t.request('GET', '/api/companies', { token: t.ownerToken });
+      assert.equal(res.status, 500);
+      assert.deepEqual(res.body, { error: 'internal server error' });
+      assert.doesNotMatch(res.raw.toString(), /select|companies|relation|at /i);
+    } finally {
+      await t.database.pool.query('alter table companies_gone rename to companies');
+    }
+  });
+});
