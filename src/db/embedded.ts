@@ -215,10 +215,15 @@ export async function freePort(preferred: number): Promise<number> {
   });
 }
 
-export function canListen(port: number, host = '127.0.0.1'): Promise<boolean> {
+export async function canListen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return (await listenError(port, host)) === null;
+}
+
+/** Null when `port` can be bound on `host`, else the error code (EADDRINUSE, EACCES, ...). */
+export function listenError(port: number, host = '127.0.0.1'): Promise<string | null> {
   return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, host, () => server.close(() => resolve(true)));
+    server.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'EUNKNOWN'));
+    server.listen(port, host, () => server.close(() => resolve(null)));
   });
 }

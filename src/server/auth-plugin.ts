@@ -25,7 +25,8 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; config: Config
     const isPublic = request.routeOptions.config?.public === true;
     const actor = await resolveActor(request.headers.authorization, request.cookies[SESSION_COOKIE], deps, isPublic);
     const runId = request.headers[RUN_ID_HEADER];
-    if (actor && typeof runId === 'string' && runId.length > 0 && runId.length <= 200) actor.runId = runId;
+    // An agent JWT's signed run_id claim is authoritative; the header only fills in where none is set.
+    if (actor && !actor.runId && typeof runId === 'string' && runId.length > 0 && runId.length <= 200) actor.runId = runId;
     request.actor = actor;
     if (!actor && !isPublic) throw unauthorized();
   });

@@ -46,10 +46,12 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   let database: Database | null = null;
   let app: App | null = null;
   let shuttingDown = false;
+  let ownsPidFile = false;
   const release = async () => {
     await app?.close();
     await database?.close();
     await handle?.embedded?.stop();
+    if (!ownsPidFile) return;
     await rm(serverPidFile(config.dataDir), { force: true });
     await rm(loginUrlFile(config.dataDir), { force: true });
   };
@@ -73,8 +75,10 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    await writeFile(serverPidFile(config.dataDir), String(process.pid));
+    // The database first: it refuses to start when another live server owns this data directory.
     handle = await openDatabase(config, { attach: false, log });
+    await writeFile(serverPidFile(config.dataDir), String(process.pid));
+    ownsPidFile = true;
     const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }] = await modules;
     await migrateDatabase(handle.url);
     database = connectDatabase(handle.url);
