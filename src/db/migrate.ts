@@ -1,11 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
+import { PROJECT_DIR } from '../paths.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+const here = path.join(PROJECT_DIR, 'src', 'db');
 const MIGRATIONS_DIR = path.join(here, 'migrations');
 // Objects drizzle cannot express (triggers); each file is idempotent and re-applied after migrations.
 const SQL_DIR = path.join(here, 'sql');
