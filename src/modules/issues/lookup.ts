@@ -3,12 +3,12 @@ import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { issues } from '../../db/schema/index.ts';
+import { isUuid } from '../../lib/ids.ts';
 import { actorOf, assertCompanyAccess } from '../../server/access.ts';
 import { notFound } from '../../server/errors.ts';
 
 export type Issue = typeof issues.$inferSelect;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const ISSUE_IDENTIFIER = /^[A-Z][A-Z0-9]*-[1-9][0-9]*$/;
 
 /** The issue, or null. Identifiers are resolved first, as SPEC says, then UUIDs. */
@@ -18,7 +18,7 @@ export async function findIssue(db: DbOrTx, idOrIdentifier: string): Promise<Iss
     const [byIdentifier] = await db.select().from(issues).where(eq(issues.identifier, key.toUpperCase()));
     if (byIdentifier) return byIdentifier;
   }
-  if (!UUID.test(key)) return null;
+  if (!isUuid(key)) return null;
   const [byId] = await db.select().from(issues).where(eq(issues.id, key));
   return byId ?? null;
 }
