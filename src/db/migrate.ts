@@ -18,6 +18,9 @@ export async function migrateDatabase(url: string): Promise<void> {
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
+      // Extensions the schema's indexes use; btree_gin is a trusted extension (PostgreSQL 13+), so a
+      // database owner may create it without superuser rights.
+      await client.query('create extension if not exists btree_gin');
       await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
       const files = (await readdir(SQL_DIR)).filter((f) => f.endsWith('.sql')).sort();
       for (const file of files) await client.query(await readFile(path.join(SQL_DIR, file), 'utf8'));

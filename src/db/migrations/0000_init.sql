@@ -512,7 +512,7 @@ CREATE INDEX "issue_attachments_issue_idx" ON "issue_attachments" USING btree ("
 CREATE INDEX "issue_comments_issue_idx" ON "issue_comments" USING btree ("issue_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "issue_comments_company_author_idx" ON "issue_comments" USING btree ("company_id","author_agent_id");--> statement-breakpoint
 CREATE INDEX "issue_comments_company_author_user_idx" ON "issue_comments" USING btree ("company_id","author_user_id");--> statement-breakpoint
-CREATE INDEX "issue_comments_search_idx" ON "issue_comments" USING gin ("search_vector");--> statement-breakpoint
+CREATE INDEX "issue_comments_search_idx" ON "issue_comments" USING gin ("company_id","search_vector") WITH (fastupdate=false);--> statement-breakpoint
 CREATE INDEX "issue_relations_blocker_idx" ON "issue_relations" USING btree ("blocked_by_issue_id");--> statement-breakpoint
 CREATE INDEX "issue_user_states_user_idx" ON "issue_user_states" USING btree ("company_id","user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "issues_identifier_uq" ON "issues" USING btree ("identifier");--> statement-breakpoint
@@ -521,10 +521,10 @@ CREATE INDEX "issues_company_status_idx" ON "issues" USING btree ("company_id","
 CREATE INDEX "issues_company_assignee_idx" ON "issues" USING btree ("company_id","assignee_agent_id","priority_rank","updated_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "issues_company_assignee_user_idx" ON "issues" USING btree ("company_id","assignee_user_id");--> statement-breakpoint
 CREATE INDEX "issues_company_creator_user_idx" ON "issues" USING btree ("company_id","created_by_user_id");--> statement-breakpoint
-CREATE INDEX "issues_company_creator_agent_idx" ON "issues" USING btree ("company_id","created_by_agent_id");--> statement-breakpoint
+CREATE INDEX "issues_company_creator_agent_idx" ON "issues" USING btree ("company_id","created_by_agent_id","priority_rank","updated_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "issues_company_exec_workspace_idx" ON "issues" USING btree ("company_id","execution_workspace_id");--> statement-breakpoint
-CREATE INDEX "issues_labels_idx" ON "issues" USING gin ("label_ids" jsonb_path_ops);--> statement-breakpoint
+CREATE INDEX "issues_labels_idx" ON "issues" USING gin ("label_ids" jsonb_path_ops) WITH (fastupdate=false);--> statement-breakpoint
 CREATE INDEX "issues_company_project_idx" ON "issues" USING btree ("company_id","project_id","priority_rank","updated_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "issues_company_parent_idx" ON "issues" USING btree ("company_id","parent_id");--> statement-breakpoint
 CREATE INDEX "issues_company_origin_idx" ON "issues" USING btree ("company_id","origin_kind","origin_id");--> statement-breakpoint
-CREATE INDEX "issues_search_idx" ON "issues" USING gin ("search_vector");
+CREATE INDEX "issues_search_idx" ON "issues" USING gin ("company_id","search_vector") WITH (fastupdate=false);

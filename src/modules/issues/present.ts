@@ -1,6 +1,6 @@
 import type { Issue } from './lookup.ts';
 
-export function presentIssue(issue: Issue) {
+export function presentIssue(issue: Omit<Issue, "searchVector">) {
   return {
     id: issue.id,
     companyId: issue.companyId,
