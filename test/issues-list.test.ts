@@ -163,4 +163,20 @@ describe('issue search (q)', () => {
     assert.equal((await t.request('GET', `/api/companies/${c.id}/issues?q=${'x'.repeat(501)}`, { token })).status, 400);
     assert.equal((await t.request('GET', `/api/companies/${c.id}/issues?q=`, { token })).body.length, 3, 'empty q: plain list (the hidden one left out)');
   });
+
+  it('applies filters before the search candidate bound: a match among hundreds of others is found', async () => {
+    const { company: c, token } = await t.newCompany();
+    const agent = await newAgent(t, token, c.id);
+    // More matches of the word than the ranking looks at (200 per source), none assigned...
+    await sql(
+      `insert into issues (company_id, number, identifier, title, status, priority)
+       select $1, 1000 + g, $2 || '-' || (1000 + g), 'Invoice run ' || g, 'todo', 'critical' from generate_series(1, 400) g`,
+      [c.id, c.issuePrefix],
+    );
+    // ...and one low-priority match that is assigned: the filtered search must still find it.
+    const target = await newIssue(t, token, c.id, { title: 'Invoice corrections', priority: 'low', assigneeAgentId: agent.agent.id });
+    const res = await t.request('GET', `/api/companies/${c.id}/issues?q=invoice&assigneeAgentId=${agent.agent.id}`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.map((i: any) => i.id), [target.id]);
+  });
 });
