@@ -1,11 +1,11 @@
 // What approval responses show. Every caller (board or agent) gets the same redacted payload:
 // payloads are snapshots written by agents and may carry values nobody should read back.
+import { presentIssueSummary } from '../issues/present.ts';
 import type { approvalComments, issues } from '../../db/schema/index.ts';
 import { redact } from '../../lib/redact.ts';
 import type { Approval } from './create.ts';
 
 type ApprovalComment = typeof approvalComments.$inferSelect;
-type IssueSummaryRow = Pick<typeof issues.$inferSelect, 'id' | 'identifier' | 'title' | 'status' | 'priority' | 'projectId' | 'assigneeAgentId' | 'updatedAt'>;
 
 export function presentApproval(a: Approval) {
   return {
@@ -30,6 +30,7 @@ export function presentApprovalComment(c: ApprovalComment) {
   return { id: c.id, companyId: c.companyId, approvalId: c.approvalId, body: c.body, authorAgentId: c.authorAgentId, authorUserId: c.authorUserId, createdAt: c.createdAt };
 }
 
-export function presentLinkedIssue(i: IssueSummaryRow) {
-  return { id: i.id, identifier: i.identifier, title: i.title, status: i.status, priority: i.priority, projectId: i.projectId, assigneeAgentId: i.assigneeAgentId, updatedAt: i.updatedAt };
+/** The shared issue summary, plus when the linked issue last changed. */
+export function presentLinkedIssue(i: Parameters<typeof presentIssueSummary>[0] & Pick<typeof issues.$inferSelect, 'updatedAt'>) {
+  return { ...presentIssueSummary(i), updatedAt: i.updatedAt };
 }

@@ -51,6 +51,8 @@ export async function listLinkedIssues(db: DbOrTx, approval: Approval) {
       status: issues.status,
       priority: issues.priority,
       projectId: issues.projectId,
+      goalId: issues.goalId,
+      parentId: issues.parentId,
       assigneeAgentId: issues.assigneeAgentId,
       updatedAt: issues.updatedAt,
     })

@@ -7,7 +7,7 @@
 //   project        project summary or null
 //   goal           goal summary: the issue's goal, else its project's, else (no project) the
 //                  company default goal; null when none applies
-//   (these three come from the issue detail, so both routes always agree)
+//   (these three come from issueLineage, as in the issue detail, so both routes always agree)
 //   commentCursor  { totalComments, latestCommentId, latestCommentAt }: lets the agent fetch only
 //                  comments after the last one it saw (GET comments?afterCommentId=...)
 //   wakeComment    the comment named by ?wakeCommentId when it belongs to this issue, else null
@@ -15,7 +15,7 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, issueAttachments, issueComments } from '../../db/schema/index.ts';
-import { issueDetail } from '../issues/detail.ts';
+import { issueLineage } from '../issues/detail.ts';
 import type { Issue } from '../issues/lookup.ts';
 import { presentIssueSummary } from '../issues/present.ts';
 
@@ -56,8 +56,8 @@ async function attachmentSummaries(db: DbOrTx, issueId: string) {
 
 export async function heartbeatContext(db: DbOrTx, issue: Issue, wakeCommentId?: string) {
   // Ancestors, project and goal are resolved exactly as the issue detail resolves them.
-  const [detail, cursor, wake, attachments] = await Promise.all([
-    issueDetail(db, issue),
+  const [lineage, cursor, wake, attachments] = await Promise.all([
+    issueLineage(db, issue),
     commentCursor(db, issue.id),
     wakeComment(db, issue.id, wakeCommentId),
     attachmentSummaries(db, issue.id),
@@ -74,9 +74,9 @@ export async function heartbeatContext(db: DbOrTx, issue: Issue, wakeCommentId?:
       createdAt: issue.createdAt,
       updatedAt: issue.updatedAt,
     },
-    ancestors: detail.ancestors,
-    project: detail.project,
-    goal: detail.goal,
+    ancestors: lineage.ancestors,
+    project: lineage.project,
+    goal: lineage.goal,
     commentCursor: cursor,
     wakeComment: wake,
     attachments,

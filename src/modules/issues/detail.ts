@@ -113,9 +113,31 @@ async function mentionedProjectsOf(db: DbOrTx, issue: Issue): Promise<Project[]>
     .limit(MAX_MENTIONED_PROJECTS);
 }
 
+/**
+ * Where an issue sits: its project and goal summaries and its ancestors (each with its own project
+ * and goal). Shared by the detail and the heartbeat context so both always agree.
+ */
+export async function issueLineage(db: DbOrTx, issue: Issue) {
+  const ancestors = await ancestorsOf(db, issue);
+  const { goalOf, projectOf } = await projectsAndGoals(db, issue.companyId, [issue, ...ancestors]);
+  const goalSummary = async (i: Located) => {
+    const goal = await goalOf(i);
+    return goal ? presentGoalSummary(goal) : null;
+  };
+  const projectSummary = (i: Located) => {
+    const project = projectOf(i);
+    return project ? presentProjectSummary(project) : null;
+  };
+  return {
+    project: projectSummary(issue),
+    goal: await goalSummary(issue),
+    ancestors: await Promise.all(ancestors.map(async (a) => ({ ...presentIssueSummary(a), project: projectSummary(a), goal: await goalSummary(a) }))),
+  };
+}
+
 export async function issueDetail(db: DbOrTx, issue: Issue) {
-  const [ancestors, blockedBy, blocks, planDocument, documentSummaries, mentioned, workspace] = await Promise.all([
-    ancestorsOf(db, issue),
+  const [lineage, blockedBy, blocks, planDocument, documentSummaries, mentioned, workspace] = await Promise.all([
+    issueLineage(db, issue),
     relatedIssues(db, issue.id, 'blockedBy'),
     relatedIssues(db, issue.id, 'blocks'),
     findDocument(db, issue.id, 'plan'),
@@ -128,20 +150,11 @@ export async function issueDetail(db: DbOrTx, issue: Issue) {
     mentionedProjectsOf(db, issue),
     issue.executionWorkspaceId ? db.select().from(projectWorkspaces).where(eq(projectWorkspaces.id, issue.executionWorkspaceId)) : Promise.resolve([]),
   ]);
-  const { goalOf, projectOf } = await projectsAndGoals(db, issue.companyId, [issue, ...ancestors]);
-  const goalSummary = async (i: Located) => {
-    const goal = await goalOf(i);
-    return goal ? presentGoalSummary(goal) : null;
-  };
-  const projectSummary = (i: Located) => {
-    const project = projectOf(i);
-    return project ? presentProjectSummary(project) : null;
-  };
   return {
     ...presentIssue(issue),
-    project: projectSummary(issue),
-    goal: await goalSummary(issue),
-    ancestors: await Promise.all(ancestors.map(async (a) => ({ ...presentIssueSummary(a), project: projectSummary(a), goal: await goalSummary(a) }))),
+    project: lineage.project,
+    goal: lineage.goal,
+    ancestors: lineage.ancestors,
     blockedBy: blockedBy.map(presentIssueSummary),
     blocks: blocks.map(presentIssueSummary),
     planDocument: planDocument ? presentDocument(planDocument) : null,
