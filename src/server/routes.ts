@@ -14,11 +14,13 @@ import { registerCheckoutRoutes } from '../modules/issues/checkout-routes.ts';
 import { registerRunRoutes } from '../modules/runs/routes.ts';
 import { registerInboxRoutes } from '../modules/inbox/routes.ts';
 import { registerIssueRoutes } from '../modules/issues/routes.ts';
+import { registerFeedbackRoutes } from '../modules/feedback/routes.ts';
 import type { App, AppDeps } from './app.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerSystemRoutes(app, deps);
   registerCompanyRoutes(app, deps);
+  registerFeedbackRoutes(app, deps);
   registerGoalRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerAgentRoutes(app, deps);

@@ -7,3 +7,4 @@ export * from './activity.ts';
 export * from './work.ts';
 export * from './issues.ts';
 export * from './approvals.ts';
+export * from './feedback.ts';

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import type { App, AppDeps } from '../../server/app.ts';
+import { requireBoard, requireCompanyAccess } from '../../server/access.ts';
+import { listFeedbackTraces, listFeedbackTracesQuery, presentFeedbackTrace } from './service.ts';
+
+export function registerFeedbackRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+  app.get(
+    '/api/companies/:companyId/feedback-traces',
+    { schema: { tags: ['companies'], params: z.object({ companyId: z.uuid() }), querystring: listFeedbackTracesQuery } },
+    async (request) => {
+      requireBoard(request);
+      const company = await requireCompanyAccess(db, request, request.params.companyId);
+      return (await listFeedbackTraces(db, company.id, request.query)).map((t) => presentFeedbackTrace(t, request.query.includePayload));
+    },
+  );
+}

@@ -1,0 +1,60 @@
+// GET /api/companies/{companyId}/feedback-traces (board only): board feedback on agent output,
+// newest first. SPEC names the filters; the response shape is ours:
+//   { id, companyId, targetType, targetId, issueId, projectId, vote, status, sharedAt, createdAt,
+//     payload (only with includePayload=true) }
+// sharedOnly keeps traces whose sharing was consented (sharedAt set); `limit` 1-500, default 100.
+import { and, desc, eq, gte, isNotNull, lte, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DbOrTx } from '../../db/client.ts';
+import { feedbackTraces } from '../../db/schema/index.ts';
+
+export const listFeedbackTracesQuery = z.object({
+  targetType: z.string().trim().min(1).max(100).optional(),
+  vote: z.enum(['up', 'down']).optional(),
+  status: z.enum(['pending', 'shared', 'withheld']).optional(),
+  issueId: z.uuid().optional(),
+  projectId: z.uuid().optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  sharedOnly: z.stringbool().default(false),
+  includePayload: z.stringbool().default(false),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+type ListFeedbackTracesQuery = z.infer<typeof listFeedbackTracesQuery>;
+type FeedbackTrace = typeof feedbackTraces.$inferSelect;
+
+export function listFeedbackTraces(db: DbOrTx, companyId: string, query: ListFeedbackTracesQuery): Promise<FeedbackTrace[]> {
+  const where: (SQL | undefined)[] = [
+    eq(feedbackTraces.companyId, companyId),
+    query.targetType ? eq(feedbackTraces.targetType, query.targetType) : undefined,
+    query.vote ? eq(feedbackTraces.vote, query.vote) : undefined,
+    query.status ? eq(feedbackTraces.status, query.status) : undefined,
+    query.issueId ? eq(feedbackTraces.issueId, query.issueId) : undefined,
+    query.projectId ? eq(feedbackTraces.projectId, query.projectId) : undefined,
+    query.from ? gte(feedbackTraces.createdAt, new Date(query.from)) : undefined,
+    query.to ? lte(feedbackTraces.createdAt, new Date(query.to)) : undefined,
+    query.sharedOnly ? isNotNull(feedbackTraces.sharedAt) : undefined,
+  ];
+  return db
+    .select()
+    .from(feedbackTraces)
+    .where(and(...where))
+    .orderBy(desc(feedbackTraces.createdAt), desc(feedbackTraces.id))
+    .limit(query.limit);
+}
+
+export function presentFeedbackTrace(trace: FeedbackTrace, includePayload: boolean) {
+  return {
+    id: trace.id,
+    companyId: trace.companyId,
+    targetType: trace.targetType,
+    targetId: trace.targetId,
+    issueId: trace.issueId,
+    projectId: trace.projectId,
+    vote: trace.vote,
+    status: trace.status,
+    sharedAt: trace.sharedAt,
+    createdAt: trace.createdAt,
+    ...(includePayload && { payload: trace.payload }),
+  };
+}
