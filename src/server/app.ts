@@ -3,29 +3,14 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/client.ts';
-import type { Storage } from '../storage/storage.ts';
 import { installAuth } from './auth-plugin.ts';
-import type { Config } from './config.ts';
+import type { App, AppDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { createLogger } from './logger.ts';
 import { registerRoutes } from './routes.ts';
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  storage: Storage;
-  /** The board user that local_trusted requests act as (the instance owner). */
-  localBoardUserId: string | null;
-  /** false: no logs (tests); a logger: use it (the server shares its own); default: JSON to stdout. */
-  logger?: boolean | FastifyBaseLogger;
-}
-
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app: App = Fastify({

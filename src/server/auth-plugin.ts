@@ -3,9 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { resolveBearer, resolveSession } from '../modules/auth/resolve.ts';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../core/actor.ts';
 import type { Config } from './config.ts';
-import { unauthorized } from './errors.ts';
+import { unauthorized } from '../core/errors.ts';
 
 export const SESSION_COOKIE = 'boardroom_session';
 export const RUN_ID_HEADER = 'x-service-run-id';

@@ -15,7 +15,7 @@ import { registerRunRoutes } from '../modules/runs/routes.ts';
 import { registerInboxRoutes } from '../modules/inbox/routes.ts';
 import { registerIssueRoutes } from '../modules/issues/routes.ts';
 import { registerFeedbackRoutes } from '../modules/feedback/routes.ts';
-import type { App, AppDeps } from './app.ts';
+import type { App, AppDeps } from './deps.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerSystemRoutes(app, deps);

@@ -1,10 +1,10 @@
 // `boardroom run`: database (embedded or external), migrations, HTTP server, clean shutdown.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { canListen, serverPidFile, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
-import type { App } from './app.ts';
+import { stopEngine, type Engine } from '../engine/index.ts';
+import type { App } from './deps.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 
@@ -39,16 +39,19 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     import('../db/migrate.ts'),
     import('../modules/auth/service.ts'),
     import('../storage/storage.ts'),
+    import('../engine/index.ts'),
   ]);
   modules.catch(() => undefined);
 
   let handle: DatabaseHandle | null = null;
   let database: Database | null = null;
   let app: App | null = null;
+  let engine: Engine | null = null;
   let shuttingDown = false;
   let ownsPidFile = false;
   const release = async () => {
     await app?.close();
+    await stopEngine(engine);
     await database?.close();
     await handle?.embedded?.stop();
     if (!ownsPidFile) return;
@@ -79,13 +82,14 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     handle = await openDatabase(config, { attach: false, log });
     await writeFile(serverPidFile(config.dataDir), String(process.pid));
     ownsPidFile = true;
-    const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }] = await modules;
+    const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }, { startEngine }] = await modules;
     await migrateDatabase(handle.url);
     database = connectDatabase(handle.url);
     const owner = await auth.ensureInstanceOwner(database.db);
     if (owner.created) log('created the instance owner');
     app = await buildApp({ config, database, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
     const port = await listen(app, config, opts.strictPort, log);
+    engine = startEngine({ database, logger });
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
     logger.info({ url: base, deploymentMode: config.deploymentMode, dataDir: config.dataDir, database: handle.embedded ? 'embedded' : 'external' }, `listening on ${base}`);

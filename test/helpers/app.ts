@@ -8,7 +8,8 @@ import pg from 'pg';
 import { connectDatabase, type Database } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema/index.ts';
 import { createBoardKey, ensureInstanceOwner } from '../../src/modules/auth/service.ts';
-import { buildApp, type App } from '../../src/server/app.ts';
+import { buildApp } from '../../src/server/app.ts';
+import type { App } from '../../src/server/deps.ts';
 import type { Config, DeploymentMode } from '../../src/server/config.ts';
 import { localStorage } from '../../src/storage/storage.ts';
 

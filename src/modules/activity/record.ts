@@ -2,7 +2,7 @@
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog } from '../../db/schema/index.ts';
 import { redact } from '../../lib/redact.ts';
-import { actorStamp, type Actor } from '../../server/actor.ts';
+import { actorStamp, type Actor } from '../../core/actor.ts';
 
 export type ActivityEntry = typeof activityLog.$inferSelect;
 
@@ -14,7 +14,7 @@ export interface ActivityInput {
   details?: Record<string, unknown> | null;
 }
 
-export async function recordActivity(tx: DbOrTx, actor: Actor | null, entry: ActivityInput): Promise<void> {
+export async function recordActivity(tx: DbOrTx, actor: Actor, entry: ActivityInput): Promise<void> {
   await appendActivity(tx, { ...actorStamp(actor), ...entry });
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { requireBoard, requireCompanyAccess } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { presentActivity } from './present.ts';
 import { createActivityBody, listActivityQuery } from './schemas.ts';
 import { createActivityEntry, listActivity } from './service.ts';
@@ -12,13 +13,13 @@ export function registerActivityRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
 
   app.get('/api/companies/:companyId/activity', { schema: { tags, params: companyParams, querystring: listActivityQuery } }, async (request) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return (await listActivity(db, company.id, request.query)).map(presentActivity);
   });
 
   app.post('/api/companies/:companyId/activity', { schema: { tags, params: companyParams, body: createActivityBody } }, async (request, reply) => {
-    const actor = requireBoard(request);
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const actor = requireBoard(actorOf(request));
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return reply.status(201).send(presentActivity(await createActivityEntry(db, actor, company.id, request.body)));
   });
 }

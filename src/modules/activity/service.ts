@@ -3,8 +3,8 @@
 import { and, desc, eq, not, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { activityLog, agents, issues } from '../../db/schema/index.ts';
-import type { BoardActor } from '../../server/actor.ts';
-import { unprocessable } from '../../server/errors.ts';
+import type { BoardActor } from '../../core/actor.ts';
+import { unprocessable } from '../../core/errors.ts';
 import { appendActivity, type ActivityEntry } from './record.ts';
 import type { CreateActivity, ListActivityQuery } from './schemas.ts';
 

@@ -1,10 +1,10 @@
 // Agent hires (POST /api/companies/{companyId}/agent-hires). When the company requires board approval
 // for new agents, the agent is created as a pending_approval draft and a hire_agent approval carries
 // the configuration snapshot; approving it (approvals area) activates the draft.
-import type { Company } from '../../server/access.ts';
+import type { Company } from '../../core/access.ts';
 import { recordActivity } from '../activity/record.ts';
 import { createApproval, type Approval } from '../approvals/create.ts';
-import type { Ctx } from '../companies/service.ts';
+import type { Ctx } from '../../core/context.ts';
 import type { Agent } from './present.ts';
 import type { HireAgent } from './schemas.ts';
 import { agentSnapshot, insertAgent } from './service.ts';

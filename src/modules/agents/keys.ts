@@ -3,9 +3,9 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { agentApiKeys } from '../../db/schema/index.ts';
 import { AGENT_KEY_PREFIX, hashToken, newToken } from '../../lib/tokens.ts';
-import { conflict, notFound } from '../../server/errors.ts';
+import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Ctx } from '../companies/service.ts';
+import type { Ctx } from '../../core/context.ts';
 import type { AgentKey } from './present.ts';
 import { lockAgent } from './service.ts';
 

@@ -9,10 +9,10 @@
 //   issues, goals, projects and reports become null.
 import { eq, sql } from 'drizzle-orm';
 import { agents } from '../../db/schema/index.ts';
-import { conflict, notFound } from '../../server/errors.ts';
+import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
-import type { Ctx } from '../companies/service.ts';
+import type { Ctx } from '../../core/context.ts';
 import { revokeAllKeys } from './keys.ts';
 import type { Agent } from './present.ts';
 import { lockAgent } from './service.ts';

@@ -1,12 +1,11 @@
 // Finding agents: by UUID or company-unique shortname (urlKey), the caller's own row, the org chain.
 import { isUuid } from '../../lib/ids.ts';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { actorOf, assertCompanyAccess } from '../../server/access.ts';
-import { badRequest, notFound } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { requireAccessible } from '../../core/access.ts';
+import { badRequest } from '../../core/errors.ts';
 import type { Agent } from './present.ts';
 
 // Lists of agents are bounded; a company with more live agents than this is far outside the design.
@@ -53,12 +52,8 @@ export async function findAgent(db: DbOrTx, actor: Actor, idOrKey: string, compa
 }
 
 /** The agent named in a path: 404 when missing, 403 when it belongs to another company. */
-export async function requireAgentAccess(db: DbOrTx, request: FastifyRequest, idOrKey: string, companyId?: string): Promise<Agent> {
-  const actor = actorOf(request);
-  const agent = await findAgent(db, actor, idOrKey, companyId);
-  if (!agent) throw notFound('agent');
-  await assertCompanyAccess(db, actor, agent.companyId);
-  return agent;
+export async function requireAgentAccess(db: DbOrTx, actor: Actor, idOrKey: string, companyId?: string): Promise<Agent> {
+  return requireAccessible(db, actor, await findAgent(db, actor, idOrKey, companyId), 'agent');
 }
 
 /** The calling agent's row (for permission flags), or null for board callers. */

@@ -14,8 +14,8 @@
 //   key must not be able to mint more keys).
 // - Wakeup: board or the same agent (SPEC).
 // - Hires: board, the company CEO agent, or an agent with canCreateAgents.
-import type { Actor, AgentActor } from '../../server/actor.ts';
-import { forbidden } from '../../server/errors.ts';
+import type { Actor, AgentActor } from '../../core/actor.ts';
+import { forbidden } from '../../core/errors.ts';
 import type { Agent } from './present.ts';
 import type { PatchAgent } from './schemas.ts';
 
@@ -29,7 +29,7 @@ export function isCeoOf(actor: Actor, companyId: string): actor is AgentActor {
 const isSelf = (actor: Actor, agent: Agent) => actor.kind === 'agent' && actor.agentId === agent.id;
 
 export function canReadConfig(actor: Actor, caller: CallerAgent, agent: Agent): boolean {
-  if (actor.kind === 'board') return true;
+  if (actor.kind !== 'agent') return true;
   if (actor.companyId !== agent.companyId) return false;
   return isSelf(actor, agent) || isCeoOf(actor, agent.companyId) || caller?.permissions.canCreateAgents === true;
 }

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, requireAgent, requireBoard, requireCompanyAccess } from '../../server/access.ts';
-import { notFound } from '../../server/errors.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireAgent, requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
+import { notFound } from '../../core/errors.ts';
 import { hireAgent } from './hires.ts';
 import { createKey, listKeys, revokeKey } from './keys.ts';
 import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from './lifecycle.ts';
@@ -42,7 +43,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
   });
 
   app.get('/api/companies/:companyId/agents', { schema: { tags, params: companyParams } }, async (request) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     const actor = actorOf(request);
     const caller = await callerAgent(db, actor);
     const rows = await listLiveAgents(db, company.id);
@@ -50,13 +51,13 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
   });
 
   app.post('/api/companies/:companyId/agents', { schema: { tags, params: companyParams, body: createAgentBody } }, async (request, reply) => {
-    requireBoard(request);
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    requireBoard(actorOf(request));
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return reply.status(201).send(await view(request, await createAgent(ctx(request), company.id, request.body)));
   });
 
   app.post('/api/companies/:companyId/agent-hires', { schema: { tags, params: companyParams, body: hireAgentBody } }, async (request, reply) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     const actor = actorOf(request);
     assertMayHire(actor, await callerAgent(db, actor), company.id);
     const { agent, approval } = await hireAgent(ctx(request), company, request.body);
@@ -64,30 +65,30 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
   });
 
   app.get('/api/agents/me', { schema: { tags } }, async (request) => {
-    const actor = requireAgent(request);
+    const actor = requireAgent(actorOf(request));
     const me = await findAgentById(db, actor.agentId);
     if (!me) throw notFound('agent');
     return detail(request, me);
   });
 
   app.get('/api/agents/:agentId', { schema: { tags, params: agentParams, querystring: agentLookupQuery } }, async (request) => {
-    return detail(request, await requireAgentAccess(db, request, request.params.agentId, request.query.companyId));
+    return detail(request, await requireAgentAccess(db, actorOf(request), request.params.agentId, request.query.companyId));
   });
 
   app.patch('/api/agents/:agentId', { schema: { tags, params: agentParams, body: patchAgentBody } }, async (request) => {
-    const agent = await requireAgentAccess(db, request, request.params.agentId);
+    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
     assertMayPatch(actorOf(request), agent, request.body);
     return view(request, await updateAgent(ctx(request), agent.id, request.body));
   });
 
   app.patch('/api/agents/:agentId/permissions', { schema: { tags, params: agentParams, body: permissionsBody } }, async (request) => {
-    const agent = await requireAgentAccess(db, request, request.params.agentId);
+    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
     assertBoardOrCeo(actorOf(request), agent.companyId, 'change agent permissions');
     return detail(request, await updatePermissions(ctx(request), agent.id, request.body));
   });
 
   app.patch('/api/agents/:agentId/budgets', { schema: { tags, params: agentParams, body: budgetBody } }, async (request) => {
-    const agent = await requireAgentAccess(db, request, request.params.agentId);
+    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
     assertBoardOrCeo(actorOf(request), agent.companyId, 'change agent budgets');
     return view(request, await updateBudget(ctx(request), agent.id, request.body.budgetMonthlyCents));
   });
@@ -95,40 +96,40 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
   const lifecycle = { pause: pauseAgent, resume: resumeAgent, terminate: terminateAgent } as const;
   for (const [action, run] of Object.entries(lifecycle)) {
     app.post(`/api/agents/:agentId/${action}`, { schema: { tags, params: agentParams } }, async (request) => {
-      const agent = await requireAgentAccess(db, request, request.params.agentId);
+      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
       assertBoardOrCeo(actorOf(request), agent.companyId, `${action} agents`);
       return view(request, await run(ctx(request), agent.id));
     });
   }
 
   app.delete('/api/agents/:agentId', { schema: { tags, params: agentParams } }, async (request) => {
-    requireBoard(request);
-    const agent = await requireAgentAccess(db, request, request.params.agentId);
+    requireBoard(actorOf(request));
+    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
     await deleteAgent(ctx(request), agent.id);
     return { ok: true, id: agent.id };
   });
 
   app.get('/api/agents/:agentId/keys', { schema: { tags, params: agentParams } }, async (request) => {
-    const agent = await requireAgentAccess(db, request, request.params.agentId);
+    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
     assertMayListKeys(actorOf(request), agent);
     return (await listKeys(ctx(request), agent.id)).map(presentKey);
   });
 
   app.post('/api/agents/:agentId/keys', { schema: { tags, params: agentParams, body: createKeyBody } }, async (request, reply) => {
-    requireBoard(request);
-    const agent = await requireAgentAccess(db, request, request.params.agentId);
+    requireBoard(actorOf(request));
+    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
     const { key, token } = await createKey(ctx(request), agent.id, request.body.name);
     return reply.status(201).send({ ...presentKey(key), token });
   });
 
   app.delete('/api/agents/:agentId/keys/:keyId', { schema: { tags, params: keyParams } }, async (request) => {
-    requireBoard(request);
-    const agent = await requireAgentAccess(db, request, request.params.agentId);
+    requireBoard(actorOf(request));
+    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
     return presentKey(await revokeKey(ctx(request), agent.id, request.params.keyId));
   });
 
   app.post('/api/agents/:agentId/wakeup', { schema: { tags, params: agentParams, body: wakeupBody } }, async (request, reply) => {
-    const agent = await requireAgentAccess(db, request, request.params.agentId);
+    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
     assertMayWake(actorOf(request), agent);
     const result = await requestWakeup(ctx(request), agent.id, request.body);
     return reply.status(202).send('skipped' in result ? result : presentWakeup(result));

@@ -4,17 +4,16 @@ import { slugify } from '../../lib/ids.ts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { conflict, notFound, unprocessable } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
-import type { Ctx } from '../companies/service.ts';
+import type { Ctx } from '../../core/context.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { managerChainIds } from './lookup.ts';
 import { redactConfig, type Agent } from './present.ts';
 import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
 
-export type { Ctx };
 
 // Path words under /api/agents/ that a shortname must never shadow.
 const RESERVED_KEYS = new Set(['me']);

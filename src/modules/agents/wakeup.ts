@@ -2,9 +2,9 @@
 // is validated and recorded in the wakeup queue in the same transaction as its activity entry.
 import { and, eq } from 'drizzle-orm';
 import { agentWakeupRequests } from '../../db/schema/index.ts';
-import { conflict } from '../../server/errors.ts';
+import { conflict } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Ctx } from '../companies/service.ts';
+import type { Ctx } from '../../core/context.ts';
 import { enqueueWakeup, type WakeupRequest } from '../wakeups/queue.ts';
 import type { WakeupBody } from './schemas.ts';
 import { lockAgent } from './service.ts';

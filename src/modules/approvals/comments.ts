@@ -2,10 +2,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { approvalComments } from '../../db/schema/index.ts';
-import { notFound } from '../../server/errors.ts';
+import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Approval } from './create.ts';
-import type { Ctx } from './service.ts';
+import type { Ctx } from '../../core/context.ts';
 
 export type ApprovalComment = typeof approvalComments.$inferSelect;
 

@@ -2,8 +2,8 @@
 import { and, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { approvalIssues, approvals, issues } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { notFound, unprocessable } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 
 export type Approval = typeof approvals.$inferSelect;

@@ -4,7 +4,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
+import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { revokeAllKeys } from '../agents/keys.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';

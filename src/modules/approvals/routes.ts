@@ -1,5 +1,6 @@
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, requireBoard, requireCompanyAccess } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { addApprovalComment, listApprovalComments } from './comments.ts';
 import { assertMayRequestAs, assertMayResubmit } from './policy.ts';
 import { presentApproval, presentApprovalComment, presentLinkedIssue } from './present.ts';
@@ -12,12 +13,12 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
 
   app.get('/api/companies/:companyId/approvals', { schema: { tags, params: companyParams, querystring: listApprovalsQuery } }, async (request) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return (await listApprovals(db, company.id, request.query)).map(presentApproval);
   });
 
   app.post('/api/companies/:companyId/approvals', { schema: { tags, params: companyParams, body: createApprovalBody } }, async (request, reply) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     const actor = actorOf(request);
     assertMayRequestAs(actor, request.body.requestedByAgentId);
     return reply.status(201).send(presentApproval(await submitApproval({ db, actor }, company.id, request.body)));
@@ -39,7 +40,7 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
   ];
   for (const [path, decision] of decisions) {
     app.post(`/api/approvals/:approvalId/${path}`, { schema: { tags, params: approvalParams, body: decisionBody } }, async (request) => {
-      const actor = requireBoard(request);
+      const actor = requireBoard(actorOf(request));
       const approval = await requireApproval(db, actor, request.params.approvalId);
       return presentApproval(await decideApproval({ db, actor }, approval, decision, request.body?.decisionNote));
     });

@@ -1,21 +1,18 @@
 // Approval use cases. Each mutation is one transaction that also writes its activity entry; state
 // changes are one conditional UPDATE so two concurrent decisions can never both apply.
+import type { Ctx } from '../../core/context.ts';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { agents, approvalIssues, approvals, issues } from '../../db/schema/index.ts';
-import type { Actor, BoardActor } from '../../server/actor.ts';
-import { canAccessCompany } from '../../server/access.ts';
-import { notFound, unprocessable } from '../../server/errors.ts';
+import type { Actor, BoardActor } from '../../core/actor.ts';
+import { requireAccessible } from '../../core/access.ts';
+import { unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { createApproval, type Approval } from './create.ts';
 import { applyHireOutcome, hireAgentId } from './hire.ts';
 import type { ApprovalStatus, CreateApprovalBody } from './schemas.ts';
 
-export interface Ctx {
-  db: Db;
-  actor: Actor;
-}
 
 export type Decision = 'approve' | 'reject' | 'request_revision';
 
@@ -28,8 +25,7 @@ const DECISIONS: Record<Decision, { from: ApprovalStatus[]; to: ApprovalStatus; 
 /** The approval named in a path. Missing and other-company approvals both answer 404 (SPEC "Approvals"). */
 export async function requireApproval(db: DbOrTx, actor: Actor, approvalId: string): Promise<Approval> {
   const [approval] = await db.select().from(approvals).where(eq(approvals.id, approvalId));
-  if (!approval || !(await canAccessCompany(db, actor, approval.companyId))) throw notFound('approval');
-  return approval;
+  return requireAccessible(db, actor, approval, 'approval', { outside: 'not_found' });
 }
 
 export async function listApprovals(db: DbOrTx, companyId: string, query: { status?: ApprovalStatus; limit: number }): Promise<Approval[]> {

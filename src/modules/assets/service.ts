@@ -5,8 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets } from '../../db/schema/index.ts';
 import { sanitizeSvg } from '../../lib/svg.ts';
-import type { Actor } from '../../server/actor.ts';
-import { badRequest, HttpError, payloadTooLarge } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { badRequest, DomainError, unsupportedMediaType, payloadTooLarge } from '../../core/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 
 export type Asset = typeof assets.$inferSelect;
@@ -33,7 +33,7 @@ export async function readUpload(part: MultipartFile | undefined, maxBytes: numb
 
 /** The `file` part of a multipart request: 415 for any other body (the plugin would say 406, which is about Accept). */
 export async function readMultipartUpload(request: FastifyRequest, maxBytes: number): Promise<UploadedFile> {
-  if (!request.isMultipart()) throw new HttpError(415, 'expected multipart/form-data with a `file` part');
+  if (!request.isMultipart()) throw unsupportedMediaType('expected multipart/form-data with a `file` part');
   let part: MultipartFile | undefined;
   try {
     part = await request.file();
@@ -47,14 +47,14 @@ export async function readMultipartUpload(request: FastifyRequest, maxBytes: num
 function uploadError(err: unknown, maxBytes: number): unknown {
   const e = err as { code?: unknown; statusCode?: unknown };
   if (e.code === 'FST_REQ_FILE_TOO_LARGE') return payloadTooLarge(`file exceeds the upload limit of ${maxBytes} bytes`);
-  if (err instanceof HttpError || (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)) return err;
+  if (err instanceof DomainError || (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)) return err;
   return badRequest('malformed multipart body');
 }
 
 /** Logo bytes after the content-type check and, for SVG, sanitising. */
 export async function prepareLogo(file: UploadedFile): Promise<UploadedFile> {
   if (!LOGO_CONTENT_TYPES.includes(file.contentType)) {
-    throw new HttpError(415, `logo content type must be one of ${LOGO_CONTENT_TYPES.join(', ')}`);
+    throw unsupportedMediaType(`logo content type must be one of ${LOGO_CONTENT_TYPES.join(', ')}`);
   }
   if (file.contentType !== 'image/svg+xml') return file;
   const clean = await sanitizeSvg(file.bytes.toString("utf8"));

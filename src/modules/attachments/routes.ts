@@ -1,9 +1,10 @@
 // Issue attachments (SPEC "Issues": attachments rows). Upload, list and download for any caller
 // with access to the issue's company; delete for the board or the uploading agent.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, assertCompanyAccess, requireCompanyAccess } from '../../server/access.ts';
-import { HttpError, notFound } from '../../server/errors.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
+import { notFound, unsupportedMediaType } from '../../core/errors.ts';
 import { readUpload } from '../assets/service.ts';
 import { findIssue, requireIssueAccess } from '../issues/lookup.ts';
 import { assertMayDeleteAttachment } from './policy.ts';
@@ -19,20 +20,19 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
 
   const loadAttachment = async (request: Parameters<typeof actorOf>[0], attachmentId: string) => {
     const view = await findAttachment(db, attachmentId);
-    if (!view) throw notFound('attachment');
-    await assertCompanyAccess(db, actorOf(request), view.attachment.companyId);
-    return view;
+    await requireAccessible(db, actorOf(request), view?.attachment, 'attachment');
+    return view!;
   };
 
   app.post(
     '/api/companies/:companyId/issues/:issueId/attachments',
     { schema: { tags, params: z.object({ companyId: z.uuid(), issueId: issueRef }), consumes: ['multipart/form-data'] } },
     async (request, reply) => {
-      const company = await requireCompanyAccess(db, request, request.params.companyId);
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       const issue = await findIssue(db, request.params.issueId);
       // An issue of another company is not found at this company's path.
       if (!issue || issue.companyId !== company.id) throw notFound('issue');
-      if (!request.isMultipart()) throw new HttpError(415, 'expected multipart/form-data with a `file` part');
+      if (!request.isMultipart()) throw unsupportedMediaType('expected multipart/form-data with a `file` part');
       const file = await readUpload(await request.file(), deps.config.maxUploadBytes);
       return reply.status(201).send(presentAttachment(await addAttachment(db, deps.storage, actorOf(request), issue, file)));
     },
@@ -42,7 +42,7 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
     '/api/issues/:issueId/attachments',
     { schema: { tags, params: z.object({ issueId: issueRef }), querystring: z.object({ limit: z.coerce.number().int().min(1).max(MAX_ATTACHMENT_PAGE).default(MAX_ATTACHMENT_PAGE) }) } },
     async (request) => {
-      const issue = await requireIssueAccess(db, request, request.params.issueId);
+      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
       return (await listAttachments(db, issue.id, request.query.limit)).map(presentAttachment);
     },
   );

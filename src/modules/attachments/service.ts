@@ -2,8 +2,8 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, issueAttachments } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { notFound } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { notFound } from '../../core/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { recordActivity } from '../activity/record.ts';
 import { storeAsset, type Asset, type UploadedFile } from '../assets/service.ts';

@@ -2,7 +2,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { agentApiKeys, agents, boardApiKeys, boardSessions, users } from '../../db/schema/index.ts';
-import type { AgentActor, BoardActor } from '../../server/actor.ts';
+import type { AgentActor, BoardActor } from '../../core/actor.ts';
 import { AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashToken } from '../../lib/tokens.ts';
 import { verifyAgentJwt } from './jwt.ts';
 

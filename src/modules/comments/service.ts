@@ -2,8 +2,8 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { heartbeatRuns, issueComments, issues } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { forbidden, notFound } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { forbidden, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Issue } from '../issues/lookup.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';

@@ -1,7 +1,7 @@
 // Who may change a company. Board users with access may change everything; the company's CEO agent
 // may change branding fields only (SPEC "Companies").
-import type { Actor } from '../../server/actor.ts';
-import { forbidden } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { forbidden } from '../../core/errors.ts';
 import { BRANDING_FIELDS, type PatchCompany } from './schemas.ts';
 
 export function isCeoAgentOf(actor: Actor, companyId: string): boolean {

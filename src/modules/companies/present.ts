@@ -1,4 +1,4 @@
-import type { Company } from '../../server/access.ts';
+import type { Company } from '../../core/access.ts';
 
 export const assetContentPath = (assetId: string) => `/api/assets/${assetId}/content`;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, assertCompanyAccess, requireBoard, requireCompanyAccess } from '../../server/access.ts';
-import { notFound } from '../../server/errors.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { findAsset, prepareLogo, readMultipartUpload } from '../assets/service.ts';
 import { assertMayChangeBranding, assertMayPatchCompany } from './policy.ts';
 import { assetContentPath, presentCompany } from './present.ts';
@@ -16,60 +16,58 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
   const ctx = (request: Parameters<typeof actorOf>[0]) => ({ db, actor: actorOf(request) });
 
   app.get('/api/companies', { schema: { tags, querystring: z.object({ includeArchived: z.stringbool().default(false) }) } }, async (request) => {
-    requireBoard(request);
+    requireBoard(actorOf(request));
     return (await listCompanies(ctx(request), request.query.includeArchived)).map(presentCompany);
   });
 
   app.get('/api/companies/stats', { schema: { tags } }, async (request) => {
-    requireBoard(request);
+    requireBoard(actorOf(request));
     return companyStats(ctx(request));
   });
 
   app.post('/api/companies', { schema: { tags, body: createCompanyBody } }, async (request, reply) => {
-    requireBoard(request);
+    requireBoard(actorOf(request));
     return reply.status(201).send(presentCompany(await createCompany(ctx(request), request.body)));
   });
 
   app.get('/api/companies/:companyId', { schema: { tags, params: companyParams } }, async (request) => {
-    return presentCompany(await requireCompanyAccess(db, request, request.params.companyId));
+    return presentCompany(await requireCompanyAccess(db, actorOf(request), request.params.companyId));
   });
 
   app.patch('/api/companies/:companyId', { schema: { tags, params: companyParams, body: patchCompanyBody } }, async (request) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     assertMayPatchCompany(actorOf(request), company.id, request.body);
     return presentCompany(await updateCompany(ctx(request), company, request.body));
   });
 
   app.patch('/api/companies/:companyId/branding', { schema: { tags, params: companyParams, body: brandingBody } }, async (request) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     assertMayChangeBranding(actorOf(request), company.id);
     return presentCompany(await updateCompany(ctx(request), company, request.body, 'company.branding_updated'));
   });
 
   app.post('/api/companies/:companyId/logo', { schema: { tags, params: companyParams, consumes: ['multipart/form-data'] } }, async (request, reply) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     const file = await prepareLogo(await readMultipartUpload(request, deps.config.maxUploadBytes));
     const asset = await uploadLogo(ctx(request), deps.storage, company, file);
     return reply.status(201).send({ assetId: asset.id, contentPath: assetContentPath(asset.id), contentType: asset.contentType, byteSize: asset.byteSize });
   });
 
   app.post('/api/companies/:companyId/archive', { schema: { tags, params: companyParams } }, async (request) => {
-    requireBoard(request);
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    requireBoard(actorOf(request));
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return presentCompany(await archiveCompany(ctx(request), company));
   });
 
   app.delete('/api/companies/:companyId', { schema: { tags, params: companyParams } }, async (request) => {
-    requireBoard(request);
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    requireBoard(actorOf(request));
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     await deleteCompany(ctx(request), company);
     return { ok: true, id: company.id };
   });
 
   app.get('/api/assets/:assetId/content', { schema: { tags: ['assets'], params: z.object({ assetId: z.uuid() }) } }, async (request, reply) => {
-    const asset = await findAsset(db, request.params.assetId);
-    if (!asset) throw notFound('asset');
-    await assertCompanyAccess(db, actorOf(request), asset.companyId);
+    const asset = await requireAccessible(db, actorOf(request), await findAsset(db, request.params.assetId), 'asset');
     const bytes = await deps.storage.get(asset.sha256);
     return reply
       .header('content-type', asset.contentType)

@@ -1,20 +1,16 @@
 // Company use cases. Each mutation is one transaction that also writes its activity entry.
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { agents, assets, companies, companyMemberships } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import type { Company } from '../../server/access.ts';
-import { notFound, unprocessable } from '../../server/errors.ts';
+import type { Ctx } from '../../core/context.ts';
+import type { Company } from '../../core/access.ts';
+import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
 import { storeAsset, type Asset, type UploadedFile } from '../assets/service.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { CreateCompany, PatchCompany } from './schemas.ts';
 
-export interface Ctx {
-  db: Db;
-  actor: Actor;
-}
 
 /** "Acme Robotics" -> ACM; collisions get a numeric suffix (ACM2, ACM3, ...). */
 export function prefixCandidates(name: string): string[] {

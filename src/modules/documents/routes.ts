@@ -1,7 +1,8 @@
 // Issue documents (SPEC "Issues": documents rows, "Document rules"). Any caller with access to the
 // issue's company may read and write; delete is board-only.
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, requireBoard } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireBoard } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
 import { presentDocument, presentRevision } from './present.ts';
 import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, putDocumentBody } from './schemas.ts';
@@ -15,29 +16,29 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
 
   app.get('/api/issues/:issueId/documents', { schema: { tags, params: issueParams } }, async (request) => {
-    const issue = await requireIssueAccess(db, request, request.params.issueId);
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     return (await listDocuments(db, issue.id)).map(presentDocument);
   });
 
   app.get('/api/issues/:issueId/documents/:key', { schema: { tags, params: documentParams } }, async (request) => {
-    const issue = await requireIssueAccess(db, request, request.params.issueId);
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     return presentDocument(await getDocument(db, issue.id, request.params.key));
   });
 
   app.put('/api/issues/:issueId/documents/:key', { bodyLimit: PUT_BODY_LIMIT, schema: { tags, params: documentParams, body: putDocumentBody } }, async (request, reply) => {
-    const issue = await requireIssueAccess(db, request, request.params.issueId);
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     const { document, created } = await putDocument(db, actorOf(request), issue, request.params.key, request.body);
     return reply.status(created ? 201 : 200).send(presentDocument(document));
   });
 
   app.get('/api/issues/:issueId/documents/:key/revisions', { schema: { tags, params: documentParams, querystring: listRevisionsQuery } }, async (request) => {
-    const issue = await requireIssueAccess(db, request, request.params.issueId);
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     return (await listRevisions(db, issue.id, request.params.key, request.query)).map(presentRevision);
   });
 
   app.delete('/api/issues/:issueId/documents/:key', { schema: { tags, params: documentParams } }, async (request) => {
-    requireBoard(request);
-    const issue = await requireIssueAccess(db, request, request.params.issueId);
+    requireBoard(actorOf(request));
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     const deleted = await deleteDocument(db, actorOf(request), issue, request.params.key);
     return { ok: true, id: deleted.id, key: deleted.key };
   });

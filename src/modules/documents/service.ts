@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { issueDocumentRevisions, issueDocuments } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { conflict, notFound, payloadTooLarge, unprocessable, type HttpError } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { conflict, notFound, payloadTooLarge, unprocessable, type DomainError } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Issue } from '../issues/lookup.ts';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, type ListRevisionsQuery, type PutDocument } from './schemas.ts';
@@ -111,7 +111,7 @@ async function advanceDocument(tx: DbOrTx, issue: Issue, key: string, revisionId
 }
 
 /** The 409 for a stale or missing base, naming the current revision (null: no such document). */
-async function staleRevision(tx: DbOrTx, issueId: string, key: string, message: string): Promise<HttpError> {
+async function staleRevision(tx: DbOrTx, issueId: string, key: string, message: string): Promise<DomainError> {
   const [current] = await tx
     .select({ id: issueDocuments.latestRevisionId, number: issueDocuments.latestRevisionNumber })
     .from(issueDocuments)

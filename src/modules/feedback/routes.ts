@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { requireBoard, requireCompanyAccess } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { listFeedbackTraces, listFeedbackTracesQuery, presentFeedbackTrace } from './service.ts';
 
 export function registerFeedbackRoutes(app: App, deps: AppDeps): void {
@@ -9,8 +10,8 @@ export function registerFeedbackRoutes(app: App, deps: AppDeps): void {
     '/api/companies/:companyId/feedback-traces',
     { schema: { tags: ['companies'], params: z.object({ companyId: z.uuid() }), querystring: listFeedbackTracesQuery } },
     async (request) => {
-      requireBoard(request);
-      const company = await requireCompanyAccess(db, request, request.params.companyId);
+      requireBoard(actorOf(request));
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       return (await listFeedbackTraces(db, company.id, request.query)).map((t) => presentFeedbackTrace(t, request.query.includePayload));
     },
   );

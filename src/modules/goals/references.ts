@@ -4,7 +4,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agents, goals } from '../../db/schema/index.ts';
-import { unprocessable } from '../../server/errors.ts';
+import { unprocessable } from '../../core/errors.ts';
 
 export async function assertAgentInCompany(db: DbOrTx, companyId: string, agentId: string, field: string): Promise<void> {
   const [row] = await db.select({ id: agents.id }).from(agents).where(and(eq(agents.id, agentId), eq(agents.companyId, companyId)));

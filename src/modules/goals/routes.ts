@@ -1,9 +1,9 @@
 // Goals. Any caller with access to the company (board or one of its agents) may read and write;
 // SPEC "Goals" marks no route board-only.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, assertCompanyAccess, requireCompanyAccess } from '../../server/access.ts';
-import { notFound } from '../../server/errors.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { presentGoal, type Goal } from './present.ts';
 import { createGoalBody, listLimitQuery, patchGoalBody } from './schemas.ts';
 import { createGoal, deleteGoal, findGoal, listGoals, updateGoal } from './service.ts';
@@ -18,19 +18,16 @@ export function registerGoalRoutes(app: App, deps: AppDeps): void {
 
   // Company access is checked after the lookup: 404 for a missing goal, 403 for another company's.
   const requireGoal = async (request: Parameters<typeof actorOf>[0], goalId: string): Promise<Goal> => {
-    const goal = await findGoal(db, goalId);
-    if (!goal) throw notFound('goal');
-    await assertCompanyAccess(db, actorOf(request), goal.companyId);
-    return goal;
+    return requireAccessible(db, actorOf(request), await findGoal(db, goalId), 'goal');
   };
 
   app.get('/api/companies/:companyId/goals', { schema: { tags, params: companyParams, querystring: listLimitQuery } }, async (request) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return (await listGoals(db, company.id, request.query.limit)).map(presentGoal);
   });
 
   app.post('/api/companies/:companyId/goals', { schema: { tags, params: companyParams, body: createGoalBody } }, async (request, reply) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return reply.status(201).send(presentGoal(await createGoal(ctx(request), company.id, request.body)));
   });
 

@@ -2,9 +2,9 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { goals } from '../../db/schema/index.ts';
-import { unprocessable } from '../../server/errors.ts';
+import { unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Ctx } from '../companies/service.ts';
+import type { Ctx } from '../../core/context.ts';
 import { projectIdsLinkedToGoal, resyncLegacyGoalIds } from '../projects/goal-links.ts';
 import type { Goal } from './present.ts';
 import { assertAgentInCompany } from './references.ts';

@@ -2,8 +2,9 @@
 // The inbox path sits under /api/agents; fastify's router prefers the static `me` segment over
 // the agents area's /api/agents/:agentId, so registration order does not matter.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { requireAgent } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireAgent } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
 import { heartbeatContext } from './heartbeat-context.ts';
 import { inboxLite } from './service.ts';
@@ -11,7 +12,7 @@ import { inboxLite } from './service.ts';
 export function registerInboxRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
 
-  app.get('/api/agents/me/inbox-lite', { schema: { tags: ['agents'] } }, async (request) => inboxLite(db, requireAgent(request)));
+  app.get('/api/agents/me/inbox-lite', { schema: { tags: ['agents'] } }, async (request) => inboxLite(db, requireAgent(actorOf(request))));
 
   app.get(
     '/api/issues/:issueId/heartbeat-context',
@@ -23,7 +24,7 @@ export function registerInboxRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const issue = await requireIssueAccess(db, request, request.params.issueId);
+      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
       return heartbeatContext(db, issue, request.query.wakeCommentId);
     },
   );

@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { heartbeatRuns, issueRelations, issues } from '../../db/schema/index.ts';
-import type { AgentActor } from '../../server/actor.ts';
+import type { AgentActor } from '../../core/actor.ts';
 import { CLOSED_STATUSES } from '../issues/schemas.ts';
 import { LIVE_RUN_STATUSES } from '../runs/service.ts';
 

@@ -1,7 +1,7 @@
 // POST /api/issues/{issueId}/checkout and /release. Rules and decisions: ./checkout.ts.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { actorOf } from '../../server/request.ts';
 import { checkoutIssue, releaseIssue } from './checkout.ts';
 import { requireIssueAccess } from './lookup.ts';
 import { presentIssue } from './present.ts';
@@ -25,13 +25,13 @@ export function registerCheckoutRoutes(app: App, deps: AppDeps): void {
   const tags = ['issues'];
 
   app.post('/api/issues/:issueId/checkout', { schema: { tags, params: issueParams, body: checkoutBody } }, async (request) => {
-    const issue = await requireIssueAccess(db, request, request.params.issueId);
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     const { agentId, expectedStatuses } = request.body;
     return presentIssue(await checkoutIssue({ db, actor: actorOf(request) }, issue, { agentId, expectedStatuses }));
   });
 
   app.post('/api/issues/:issueId/release', { schema: { tags, params: issueParams } }, async (request) => {
-    const issue = await requireIssueAccess(db, request, request.params.issueId);
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     return presentIssue(await releaseIssue({ db, actor: actorOf(request) }, issue));
   });
 }

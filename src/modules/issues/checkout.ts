@@ -20,10 +20,11 @@
 // and PATCH not_checked_out, run_mismatch.
 import { isUuid } from '../../lib/ids.ts';
 import { and, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { agents, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import type { Ctx } from '../../core/context.ts';
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { ensureAgentRun, findRun, isLiveRunStatus, LIVE_RUN_STATUSES, recordRunIssue } from '../runs/service.ts';
 import type { Issue } from './lookup.ts';
@@ -42,10 +43,6 @@ export interface LockHolder {
   runLive: boolean;
 }
 
-export interface Ctx {
-  db: Db;
-  actor: Actor;
-}
 
 const NO_RETRY = 'do not retry this request; re-read the issue and decide';
 
@@ -217,7 +214,7 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
  * for the assignee. The board always passes. Otherwise 409 with the holder.
  */
 export async function assertMayUpdateCheckedOutIssue(db: DbOrTx, actor: Actor, issue: Issue): Promise<void> {
-  if (actor.kind === 'board' || issue.status !== 'in_progress' || (!issue.assigneeAgentId && !issue.checkoutRunId)) return;
+  if (actor.kind !== 'agent' || issue.status !== 'in_progress' || (!issue.assigneeAgentId && !issue.checkoutRunId)) return;
   const runStatus = await runStatusOf(db, issue.checkoutRunId);
   const state = { status: issue.status, assigneeAgentId: issue.assigneeAgentId, checkoutRunId: issue.checkoutRunId, runStatus };
   if (issue.assigneeAgentId !== actor.agentId) throw lockConflict('owned_by_another_agent', 'the issue is checked out by another agent', state);

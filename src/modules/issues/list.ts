@@ -16,7 +16,7 @@
 import { and, desc, eq, getTableColumns, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { issueComments, issues, issueUserStates } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
+import type { Actor } from '../../core/actor.ts';
 import type { Issue } from './lookup.ts';
 import { resolveUserRef } from './policy.ts';
 import type { ListIssuesQuery } from './schemas.ts';

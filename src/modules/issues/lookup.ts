@@ -1,11 +1,10 @@
 // Finds an issue by UUID or by identifier (<PREFIX>-<n>) and checks the caller's company access.
 import { eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { issues } from '../../db/schema/index.ts';
 import { isUuid } from '../../lib/ids.ts';
-import { actorOf, assertCompanyAccess } from '../../server/access.ts';
-import { notFound } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { requireAccessible } from '../../core/access.ts';
 
 export type Issue = typeof issues.$inferSelect;
 
@@ -24,9 +23,6 @@ export async function findIssue(db: DbOrTx, idOrIdentifier: string): Promise<Iss
 }
 
 /** The issue named in a path: 404 when missing, 403 when it belongs to another company. */
-export async function requireIssueAccess(db: DbOrTx, request: FastifyRequest, idOrIdentifier: string): Promise<Issue> {
-  const issue = await findIssue(db, idOrIdentifier);
-  if (!issue) throw notFound('issue');
-  await assertCompanyAccess(db, actorOf(request), issue.companyId);
-  return issue;
+export async function requireIssueAccess(db: DbOrTx, actor: Actor, idOrIdentifier: string): Promise<Issue> {
+  return requireAccessible(db, actor, await findIssue(db, idOrIdentifier), 'issue');
 }

@@ -5,8 +5,8 @@
 // Without that, an agent may still take an issue for itself (assigneeAgentId = itself) or drop
 // its own assignment (null while it is the assignee), but never touch assigneeUserId or hand the
 // issue to another agent.
-import type { Actor } from '../../server/actor.ts';
-import { forbidden } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { forbidden } from '../../core/errors.ts';
 import { taskAccess } from '../agents/policy.ts';
 import type { Agent } from '../agents/present.ts';
 
@@ -19,7 +19,7 @@ export interface AssignmentChange {
 }
 
 export function assertMayAssign(actor: Actor, caller: Agent | null, change: AssignmentChange): void {
-  if (actor.kind === 'board') return;
+  if (actor.kind !== 'agent') return;
   if (caller && caller.companyId === actor.companyId && taskAccess(caller).canAssignTasks) return;
   const agentOk =
     change.nextAgentId === undefined ||

@@ -4,7 +4,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agents, issueRelations, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
-import { unprocessable } from '../../server/errors.ts';
+import { unprocessable } from '../../core/errors.ts';
 import { assertGoalsInCompany } from '../goals/references.ts';
 import type { Issue } from './lookup.ts';
 

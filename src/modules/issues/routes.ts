@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, requireCompanyAccess } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { issueActivity } from './activity.ts';
 import { issueDetail } from './detail.ts';
 import { listIssues } from './list.ts';
@@ -19,26 +20,26 @@ export function registerIssueRoutes(app: App, deps: AppDeps): void {
   const ctx = (request: Parameters<typeof actorOf>[0]) => ({ db, actor: actorOf(request) });
 
   app.get('/api/companies/:companyId/issues', { schema: { tags, params: companyParams, querystring: listIssuesQuery } }, async (request) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return (await listIssues(db, actorOf(request), company.id, request.query)).map(presentIssue);
   });
 
   app.post('/api/companies/:companyId/issues', { schema: { tags, params: companyParams, body: createIssueBody } }, async (request, reply) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return reply.status(201).send(presentIssue(await createIssue(ctx(request), company.id, request.body)));
   });
 
   app.get('/api/issues/:issueId', { schema: { tags, params: issueParams } }, async (request) => {
-    return issueDetail(db, await requireIssueAccess(db, request, request.params.issueId));
+    return issueDetail(db, await requireIssueAccess(db, actorOf(request), request.params.issueId));
   });
 
   app.patch('/api/issues/:issueId', { schema: { tags, params: issueParams, body: patchIssueBody } }, async (request) => {
-    const issue = await requireIssueAccess(db, request, request.params.issueId);
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     return presentIssue(await updateIssue(ctx(request), issue.id, request.body));
   });
 
   app.get('/api/issues/:issueId/activity', { schema: { tags, params: issueParams, querystring: issueActivityQuery } }, async (request) => {
-    const issue = await requireIssueAccess(db, request, request.params.issueId);
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     return issueActivity(db, issue, request.query.limit);
   });
 }

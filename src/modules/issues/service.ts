@@ -1,10 +1,11 @@
 // Creating issues, and the pieces create and update share. Each mutation is one transaction that
 // also writes its activity entry and its wakeup requests.
 import { eq, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { issueRelations, issues, issueUserStates } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { notFound, unprocessable } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import type { Ctx } from '../../core/context.ts';
+import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { callerAgent } from '../agents/lookup.ts';
 import type { Issue } from './lookup.ts';
@@ -13,10 +14,6 @@ import { assertIssueRefsInCompany, assertValidBlockers, assertValidParent, lockI
 import type { CreateIssue } from './schemas.ts';
 import { wakeAssignee } from './wakeups.ts';
 
-export interface Ctx {
-  db: Db;
-  actor: Actor;
-}
 
 /** Internal callers (routines) also say where an issue came from; the HTTP body cannot. */
 export type CreateIssueInput = CreateIssue & { originKind?: string; originId?: string | null };

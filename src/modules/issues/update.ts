@@ -9,7 +9,7 @@
 //   a comment is 400, and from an agent 403 (rule 1).
 import { eq, sql } from 'drizzle-orm';
 import { issueRelations, issues } from '../../db/schema/index.ts';
-import { badRequest, forbidden, unprocessable } from '../../server/errors.ts';
+import { badRequest, forbidden, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { callerAgent } from '../agents/lookup.ts';
 import { addComment } from '../comments/service.ts';
@@ -18,7 +18,8 @@ import type { Issue } from './lookup.ts';
 import { assertMayAssign } from './policy.ts';
 import { assertIssueRefsInCompany, assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import { CLOSED_STATUSES, type IssueStatus, type PatchIssue } from './schemas.ts';
-import { IN_PROGRESS_NEEDS_CHECKOUT, insertBlockers, lockIssue, statusTimestamps, touchIssueForUser, type Ctx } from './service.ts';
+import { IN_PROGRESS_NEEDS_CHECKOUT, insertBlockers, lockIssue, statusTimestamps, touchIssueForUser } from './service.ts';
+import type { Ctx } from '../../core/context.ts';
 import { wakeAssignee, wakeUnblockedDependents } from './wakeups.ts';
 
 /** Plain fields PATCH copies onto the row when present (rule 6 plus the other create fields). */

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { issueRelations, issues } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
+import type { Actor } from '../../core/actor.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import type { Issue } from './lookup.ts';
 

@@ -1,11 +1,10 @@
 // Finds a project by UUID or by shortname (urlKey) among the companies the caller can access.
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { companyMemberships, projects } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { actorOf, assertCompanyAccess } from '../../server/access.ts';
-import { conflict, notFound } from '../../server/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { assertCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { conflict, notFound } from '../../core/errors.ts';
 import type { Project } from './present.ts';
 import { isUuid } from '../../lib/ids.ts';
 
@@ -13,7 +12,7 @@ import { isUuid } from '../../lib/ids.ts';
 
 function accessibleCompanies(db: DbOrTx, actor: Actor): SQL | undefined {
   if (actor.kind === 'agent') return eq(projects.companyId, actor.companyId);
-  if (actor.isInstanceOwner) return undefined;
+  if (actor.kind === 'system' || actor.isInstanceOwner) return undefined;
   return inArray(projects.companyId, db.select({ id: companyMemberships.companyId }).from(companyMemberships).where(eq(companyMemberships.userId, actor.userId)));
 }
 
@@ -22,16 +21,12 @@ function accessibleCompanies(db: DbOrTx, actor: Actor): SQL | undefined {
  * Otherwise the shortname is searched in the caller's companies (or only `companyId`): none 404,
  * more than one 409. Shortnames of companies the caller cannot access are never revealed.
  */
-export async function requireProjectAccess(db: DbOrTx, request: FastifyRequest, ref: string, companyId?: string): Promise<Project> {
-  const actor = actorOf(request);
+export async function requireProjectAccess(db: DbOrTx, actor: Actor, ref: string, companyId?: string): Promise<Project> {
   if (companyId) await assertCompanyAccess(db, actor, companyId);
   const key = ref.trim();
   if (isUuid(key)) {
     const [byId] = await db.select().from(projects).where(eq(projects.id, key.toLowerCase()));
-    if (byId && (!companyId || byId.companyId === companyId)) {
-      await assertCompanyAccess(db, actor, byId.companyId);
-      return byId;
-    }
+    if (byId && (!companyId || byId.companyId === companyId)) return requireAccessible(db, actor, byId, 'project');
   }
   const matches = await db
     .select()

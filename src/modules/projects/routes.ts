@@ -2,8 +2,9 @@
 // agents) may read and write; SPEC "Projects and workspaces" marks no route board-only.
 // Every /api/projects/{projectId} route takes the UUID or the shortname (see lookup.ts).
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, requireCompanyAccess } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { listLimitQuery } from '../goals/schemas.ts';
 import { requireProjectAccess } from './lookup.ts';
 import { presentOperation, presentWorkspace } from './present.ts';
@@ -22,15 +23,15 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
   const ctx = (request: Parameters<typeof actorOf>[0]) => ({ db, actor: actorOf(request) });
   const project = (request: Parameters<typeof actorOf>[0] & { params: { projectId: string }; query: { companyId?: string } }) =>
-    requireProjectAccess(db, request, request.params.projectId, request.query.companyId);
+    requireProjectAccess(db, actorOf(request), request.params.projectId, request.query.companyId);
 
   app.get('/api/companies/:companyId/projects', { schema: { tags, params: companyParams, querystring: listLimitQuery } }, async (request) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return presentProjects(db, await listProjects(db, company.id, request.query.limit));
   });
 
   app.post('/api/companies/:companyId/projects', { schema: { tags, params: companyParams, body: createProjectBody } }, async (request, reply) => {
-    const company = await requireCompanyAccess(db, request, request.params.companyId);
+    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     return reply.status(201).send(await presentOneProject(db, await createProject(ctx(request), company.id, request.body)));
   });
 

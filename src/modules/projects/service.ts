@@ -2,9 +2,9 @@
 import { and, asc, count, eq, inArray, like, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { projects, projectWorkspaces } from '../../db/schema/index.ts';
-import { badRequest, conflict } from '../../server/errors.ts';
+import { badRequest, conflict } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Ctx } from '../companies/service.ts';
+import type { Ctx } from '../../core/context.ts';
 import { assertAgentInCompany, assertGoalsInCompany } from '../goals/references.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { goalSummariesOf, replaceProjectGoals } from './goal-links.ts';

@@ -4,10 +4,10 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { projects, projectWorkspaces, workspaceOperations } from '../../db/schema/index.ts';
-import { actorStamp, type Actor } from '../../server/actor.ts';
-import { notFound, unprocessable } from '../../server/errors.ts';
+import { actorStamp, type Actor } from '../../core/actor.ts';
+import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Ctx } from '../companies/service.ts';
+import type { Ctx } from '../../core/context.ts';
 import type { Project, Workspace, WorkspaceOperation } from './present.ts';
 import type { RuntimeAction, WorkspaceInput } from './schemas.ts';
 

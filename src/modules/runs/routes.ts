@@ -1,7 +1,8 @@
 // GET /api/issues/{issueId}/runs and GET /api/heartbeat-runs/{runId}/issues.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, assertCompanyAccess } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { assertCompanyAccess } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
 import { presentIssueSummary } from '../issues/present.ts';
 import { presentRunSummary } from './present.ts';
@@ -17,7 +18,7 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
     '/api/issues/:issueId/runs',
     { schema: { tags, params: z.object({ issueId: z.string().trim().min(1).max(200) }), querystring: limitQuery } },
     async (request) => {
-      const issue = await requireIssueAccess(db, request, request.params.issueId);
+      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
       return (await listIssueRuns(db, issue.id, request.query.limit)).map(presentRunSummary);
     },
   );

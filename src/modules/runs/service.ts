@@ -4,7 +4,8 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { heartbeatRunIssues, heartbeatRuns, issues } from '../../db/schema/index.ts';
-import { conflict, forbidden } from '../../server/errors.ts';
+import { systemActor } from '../../core/actor.ts';
+import { conflict, forbidden } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 
 export type HeartbeatRun = typeof heartbeatRuns.$inferSelect;
@@ -65,7 +66,7 @@ export async function failStaleRuns(db: Db, olderThanMs: number): Promise<Heartb
       .where(and(eq(heartbeatRuns.status, 'running'), sql`${heartbeatRuns.updatedAt} < now() - make_interval(secs => ${seconds})`))
       .returning();
     for (const run of timedOut) {
-      await recordActivity(tx, null, {
+      await recordActivity(tx, systemActor('reaper'), {
         companyId: run.companyId,
         action: 'heartbeat_run.timed_out',
         entityType: 'heartbeat_run',

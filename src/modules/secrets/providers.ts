@@ -1,6 +1,6 @@
 // Secret providers this instance offers. Only the local encrypted store exists today; the descriptor
 // shape (requiresExternalRef) lets an external store (vault, cloud manager) be added without route changes.
-import { unprocessable } from '../../server/errors.ts';
+import { unprocessable } from '../../core/errors.ts';
 
 export interface SecretProvider {
   id: string;

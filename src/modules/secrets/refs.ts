@@ -4,7 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { secrets } from '../../db/schema/index.ts';
-import { unprocessable } from '../../server/errors.ts';
+import { unprocessable } from '../../core/errors.ts';
 
 export const secretRefSchema = z.object({
   type: z.literal('secret_ref'),

@@ -3,15 +3,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { secrets, secretVersions } from '../../db/schema/index.ts';
-import { HttpError } from '../../server/errors.ts';
+import { DomainError } from '../../core/errors.ts';
 import { openSecret } from './crypto.ts';
 import { DEFAULT_SECRET_PROVIDER } from './providers.ts';
 import { secretRefSchema, type SecretRef } from './refs.ts';
 
 /** A reference that cannot be resolved; 422 if it ever surfaces through a route. */
-export class SecretResolutionError extends HttpError {
+export class SecretResolutionError extends DomainError {
   constructor(message: string, details?: unknown) {
-    super(422, message, details);
+    super('unprocessable', message, details);
   }
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/app.ts';
-import { actorOf, assertCompanyAccess, requireBoard, requireCompanyAccess } from '../../server/access.ts';
-import { notFound } from '../../server/errors.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { presentSecret } from './present.ts';
 import { SECRET_PROVIDERS } from './providers.ts';
 import { createSecretBody, listSecretsQuery, patchSecretBody, rotateSecretBody } from './schemas.ts';
@@ -18,15 +18,12 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
   const ctx = (request: FastifyRequest) => ({ db, actor: actorOf(request), masterKey: deps.config.masterKey });
 
   const boardCompany = async (request: FastifyRequest, companyId: string) => {
-    requireBoard(request);
-    return requireCompanyAccess(db, request, companyId);
+    requireBoard(actorOf(request));
+    return requireCompanyAccess(db, actorOf(request), companyId);
   };
   const boardSecret = async (request: FastifyRequest, secretId: string) => {
-    const actor = requireBoard(request);
-    const secret = await findSecret(db, secretId);
-    if (!secret) throw notFound('secret');
-    await assertCompanyAccess(db, actor, secret.companyId);
-    return secret;
+    const actor = requireBoard(actorOf(request));
+    return requireAccessible(db, actor, await findSecret(db, secretId), 'secret');
   };
 
   app.get('/api/companies/:companyId/secret-providers', { schema: { tags, params: companyParams } }, async (request) => {

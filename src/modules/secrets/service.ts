@@ -2,19 +2,17 @@
 // sealed before they reach the database and never appear in activity details.
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { secrets, secretVersions } from '../../db/schema/index.ts';
-import type { Actor } from '../../server/actor.ts';
-import { conflict, notFound } from '../../server/errors.ts';
+import type { Ctx } from '../../core/context.ts';
+import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { sealSecret } from './crypto.ts';
 import type { Secret } from './present.ts';
 import { assertExternalRef, DEFAULT_SECRET_PROVIDER, requireProvider } from './providers.ts';
 import type { CreateSecret, PatchSecret, RotateSecret } from './schemas.ts';
 
-export interface SecretCtx {
-  db: Db;
-  actor: Actor;
+export interface SecretCtx extends Ctx {
   masterKey: Buffer;
 }
 

@@ -1,10 +1,11 @@
 // Instance-level routes: health, OpenAPI document, browser login, board keys, cli-auth.
 import { z } from 'zod';
 import { isDatabaseReachable } from '../../db/client.ts';
-import type { App, AppDeps } from '../../server/app.ts';
-import { requireBoard } from '../../server/access.ts';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireBoard } from '../../core/access.ts';
+import { actorOf } from '../../server/request.ts';
 import { SESSION_COOKIE } from '../../server/auth-plugin.ts';
-import { notFound, unauthorized } from '../../server/errors.ts';
+import { notFound, unauthorized } from '../../core/errors.ts';
 import { companyIdsOfUser, consumeLoginToken, createBoardKey, listBoardKeys, revokeBoardKey } from '../auth/service.ts';
 import { presentBoardKey } from './present.ts';
 
@@ -40,7 +41,7 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
   );
 
   app.get('/api/cli-auth/me', { schema: { tags: ['auth'] } }, async (request) => {
-    const actor = requireBoard(request);
+    const actor = requireBoard(actorOf(request));
     return {
       user: { id: actor.userId, isInstanceOwner: actor.isInstanceOwner },
       companyIds: await companyIdsOfUser(db, actor.userId),
@@ -50,7 +51,7 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
   });
 
   app.get('/api/board-keys', { schema: { tags: ['auth'] } }, async (request) => {
-    const actor = requireBoard(request);
+    const actor = requireBoard(actorOf(request));
     return (await listBoardKeys(db, actor.userId)).map(presentBoardKey);
   });
 
@@ -58,14 +59,14 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
     '/api/board-keys',
     { schema: { tags: ['auth'], body: z.object({ name: z.string().trim().min(1).max(200).default('board key') }).default({ name: 'board key' }) } },
     async (request, reply) => {
-      const actor = requireBoard(request);
+      const actor = requireBoard(actorOf(request));
       const { key, token } = await createBoardKey(db, actor.userId, request.body.name);
       return reply.status(201).send({ ...presentBoardKey(key), token });
     },
   );
 
   app.delete('/api/board-keys/:keyId', { schema: { tags: ['auth'], params: z.object({ keyId: z.uuid() }) } }, async (request) => {
-    const actor = requireBoard(request);
+    const actor = requireBoard(actorOf(request));
     const key = await revokeBoardKey(db, actor.userId, request.params.keyId);
     if (!key) throw notFound('board key');
     return presentBoardKey(key);

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agentWakeupRequests } from '../../db/schema/index.ts';
-import { actorStamp, type Actor } from '../../server/actor.ts';
+import { actorStamp, type Actor } from '../../core/actor.ts';
 
 export type WakeupSource = 'timer' | 'assignment' | 'on_demand' | 'automation';
 export type WakeupTriggerDetail = 'manual' | 'ping' | 'callback' | 'system';
@@ -26,7 +26,7 @@ export type WakeupRequest = typeof agentWakeupRequests.$inferSelect;
  * Queues a wakeup. A repeated idempotencyKey for the same agent returns the first request instead
  * of queueing a second one.
  */
-export async function enqueueWakeup(tx: DbOrTx, actor: Actor | null, input: WakeupInput): Promise<WakeupRequest> {
+export async function enqueueWakeup(tx: DbOrTx, actor: Actor, input: WakeupInput): Promise<WakeupRequest> {
   const stamp = actorStamp(actor);
   const values = {
     companyId: input.companyId,

@@ -1,0 +1,69 @@
+// The company boundary (SPEC section 5), the one place it is decided: agents act only inside their
+// own company; board users inside the companies they are members of (the instance owner in all);
+// the system actor everywhere. Missing company 404, another company 403.
+import { and, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { companies, companyMemberships } from '../db/schema/index.ts';
+import type { Actor, AgentActor, BoardActor } from './actor.ts';
+import { forbidden, notFound } from './errors.ts';
+
+export type Company = typeof companies.$inferSelect;
+
+/** The subset of `companyIds` the actor may act in: one query for a list or batch check. */
+export async function accessibleCompanyIds(db: DbOrTx, actor: Actor, companyIds: Iterable<string>): Promise<Set<string>> {
+  const wanted = [...new Set(companyIds)];
+  if (actor.kind === 'system' || (actor.kind === 'board' && actor.isInstanceOwner)) return new Set(wanted);
+  if (actor.kind === 'agent') return new Set(wanted.filter((id) => id === actor.companyId));
+  if (wanted.length === 0) return new Set();
+  const rows = await db
+    .select({ companyId: companyMemberships.companyId })
+    .from(companyMemberships)
+    .where(and(eq(companyMemberships.userId, actor.userId), inArray(companyMemberships.companyId, wanted)));
+  return new Set(rows.map((r) => r.companyId));
+}
+
+/** Whether the actor may act inside `companyId` (no existence check). */
+export async function canAccessCompany(db: DbOrTx, actor: Actor, companyId: string): Promise<boolean> {
+  return (await accessibleCompanyIds(db, actor, [companyId])).has(companyId);
+}
+
+/** Throws 403 when the actor is outside the company that owns an already-loaded resource. */
+export async function assertCompanyAccess(db: DbOrTx, actor: Actor, companyId: string): Promise<void> {
+  if (!(await canAccessCompany(db, actor, companyId))) throw forbidden('no access to this company');
+}
+
+/**
+ * A company-owned record a caller named: 404 when missing, 403 when it belongs to a company outside
+ * the actor's (or 404 there too with `outside: 'not_found'`, where SPEC hides existence).
+ */
+export async function requireAccessible<T extends { companyId: string }>(
+  db: DbOrTx,
+  actor: Actor,
+  row: T | null | undefined,
+  what: string,
+  opts: { outside?: 'forbidden' | 'not_found' } = {},
+): Promise<T> {
+  if (!row) throw notFound(what);
+  if (await canAccessCompany(db, actor, row.companyId)) return row;
+  throw opts.outside === 'not_found' ? notFound(what) : forbidden('no access to this company');
+}
+
+/** Loads the company named by a caller: 404 when missing, 403 when outside the actor's companies. */
+export async function requireCompanyAccess(db: DbOrTx, actor: Actor, companyId: string): Promise<Company> {
+  const [company] = await db.select().from(companies).where(eq(companies.id, companyId));
+  if (!company) throw notFound('company');
+  await assertCompanyAccess(db, actor, company.id);
+  return company;
+}
+
+/** Board-only operations (SPEC "role rules"): agents get 403. */
+export function requireBoard(actor: Actor): BoardActor {
+  if (actor.kind !== 'board') throw forbidden('board access required');
+  return actor;
+}
+
+/** Agent-only operations (`/api/agents/me`, inbox-lite): board callers get 403. */
+export function requireAgent(actor: Actor): AgentActor {
+  if (actor.kind !== 'agent') throw forbidden('agent authentication required');
+  return actor;
+}

@@ -1,0 +1,46 @@
+// Who is acting. HTTP requests resolve to a board or agent actor (SPEC section 5); code with no
+// request behind it (engine loops, schedulers) acts as the system actor and calls the same services.
+export interface BoardActor {
+  kind: 'board';
+  userId: string;
+  isInstanceOwner: boolean;
+  via: 'session' | 'board_key' | 'local_trusted';
+  keyId?: string;
+  runId?: string;
+}
+
+export interface AgentActor {
+  kind: 'agent';
+  agentId: string;
+  companyId: string;
+  role: string;
+  adapterType: string;
+  via: 'agent_key' | 'agent_jwt';
+  keyId?: string;
+  runId?: string;
+}
+
+export interface SystemActor {
+  kind: 'system';
+  /** What is acting, e.g. `dispatcher` or `reaper`: recorded as the activity entry's actorId. */
+  component: string;
+  runId?: string;
+}
+
+export type Actor = BoardActor | AgentActor | SystemActor;
+
+export function systemActor(component: string, runId?: string): SystemActor {
+  return { kind: 'system', component, ...(runId && { runId }) };
+}
+
+/** The activity-log view of an actor: actorType, actorId, agentId and runId. */
+export function actorStamp(actor: Actor): { actorType: 'user' | 'agent' | 'system'; actorId: string; agentId: string | null; runId: string | null } {
+  switch (actor.kind) {
+    case 'agent':
+      return { actorType: 'agent', actorId: actor.agentId, agentId: actor.agentId, runId: actor.runId ?? null };
+    case 'board':
+      return { actorType: 'user', actorId: actor.userId, agentId: null, runId: actor.runId ?? null };
+    case 'system':
+      return { actorType: 'system', actorId: actor.component, agentId: null, runId: actor.runId ?? null };
+  }
+}

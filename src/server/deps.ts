@@ -1,0 +1,20 @@
+// What the HTTP app is built from, and the app's type: one module that both app.ts (which assembles)
+// and every area's routes.ts (which register) import, so neither imports the other.
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Database } from '../db/client.ts';
+import type { Storage } from '../storage/storage.ts';
+import type { Config } from './config.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  storage: Storage;
+  /** The board user that local_trusted requests act as (the instance owner). */
+  localBoardUserId: string | null;
+  /** false: no logs (tests); a logger: use it (the server shares its own); default: JSON to stdout. */
+  logger?: boolean | FastifyBaseLogger;
+}
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
