@@ -4,13 +4,22 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { installAuth } from './auth-plugin.ts';
 import type { App, AppDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { createLogger } from './logger.ts';
+import { openApiTransform } from './openapi-transform.ts';
 import { registerRoutes } from './routes.ts';
+
+const API_DESCRIPTION = [
+  'Control plane for companies whose workers are AI agents.',
+  '',
+  'Authenticate with **Authorize**: paste a board key (`svc_board_...`, from `boardroom board-key create` or `POST /api/board-keys`)',
+  'or an agent key. Agents send `X-Service-Run-Id: <run uuid>` on checkout, release and issue updates.',
+  'Errors are `{ error, details? }`; 400 lists the failing paths in `details`.',
+].join('\n');
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app: App = Fastify({
@@ -33,11 +42,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(multipart, { limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20 }, throwFileSizeLimit: true });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Boardroom API', version: '0.1.0', description: 'Control plane for companies whose workers are AI agents.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      openapi: '3.1.0',
+      info: { title: 'Boardroom API', version: '0.1.0', description: API_DESCRIPTION },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'A board key (`svc_board_...`), an agent key (`svc_agent_...`) or an agent run JWT' },
+          session: { type: 'apiKey', in: 'cookie', name: 'boardroom_session', description: 'The browser session set by the one-time login link' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   // The interactive docs are public; the hook must exist before the plugin adds its routes.
   app.addHook('onRoute', (route) => {

@@ -1,6 +1,52 @@
+import { z } from 'zod';
+import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import type { Issue } from './lookup.ts';
+import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schemas.ts';
 
-export function presentIssue(issue: Omit<Issue, "searchVector">) {
+const at = () => timestampOut().nullable();
+const json = () => z.record(z.string(), z.unknown()).nullable();
+
+/** An issue as every route returns it (SPEC section 2, Issue). The presenter is typed by it. */
+export const issueResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    identifier: z.string().describe('`<PREFIX>-<n>`, unique across the instance'),
+    issueNumber: z.number().int(),
+    title: z.string(),
+    description: z.string().nullable(),
+    status: z.enum(ISSUE_STATUSES),
+    priority: z.enum(ISSUE_PRIORITIES),
+    projectId: uuidOut().nullable(),
+    goalId: uuidOut().nullable(),
+    parentId: uuidOut().nullable(),
+    assigneeAgentId: uuidOut().nullable(),
+    assigneeUserId: uuidOut().nullable(),
+    createdByAgentId: uuidOut().nullable(),
+    createdByUserId: uuidOut().nullable(),
+    billingCode: z.string().nullable(),
+    labelIds: z.array(z.string()),
+    executionPolicy: json(),
+    executionWorkspaceId: uuidOut().nullable(),
+    executionWorkspacePreference: z.string().nullable(),
+    executionWorkspaceSettings: json(),
+    checkoutRunId: uuidOut().nullable().describe('the heartbeat run holding the checkout; null when free or checked out by the board'),
+    originKind: z.string(),
+    originId: z.string().nullable(),
+    startedAt: at(),
+    completedAt: at(),
+    cancelledAt: at(),
+    started_at: at().describe('SPEC spelling of startedAt'),
+    completed_at: at().describe('SPEC spelling of completedAt'),
+    hiddenAt: at(),
+    createdAt: timestampOut(),
+    updatedAt: timestampOut(),
+  })
+  .describe('The issue');
+
+export type IssueResponse = z.output<typeof issueResponse>;
+
+export function presentIssue(issue: Omit<Issue, "searchVector">): IssueResponse {
   return {
     id: issue.id,
     companyId: issue.companyId,
@@ -8,8 +54,8 @@ export function presentIssue(issue: Omit<Issue, "searchVector">) {
     issueNumber: issue.number,
     title: issue.title,
     description: issue.description,
-    status: issue.status,
-    priority: issue.priority,
+    status: issue.status as IssueResponse['status'],
+    priority: issue.priority as IssueResponse['priority'],
     projectId: issue.projectId,
     goalId: issue.goalId,
     parentId: issue.parentId,

@@ -26,6 +26,9 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
     });
   });
 
+  // The board UI will live here; until then the interactive API docs are the front door.
+  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/api/docs'));
+
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   // The one-time login URL printed at start: trades its token for an HttpOnly session cookie.
