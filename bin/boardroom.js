@@ -27,8 +27,9 @@ async function ensureBundle() {
   const temporary = `${bundle}.${process.pid}.tmp`;
   try {
     mkdirSync(path.dirname(bundle), { recursive: true });
-    const { build } = await import('esbuild');
-    await build({ entryPoints: [entry], outfile: temporary, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
+    const esbuild = await import('esbuild');
+    // stop(): esbuild's service process would otherwise live as long as the server does.
+    await esbuild.build({ entryPoints: [entry], outfile: temporary, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' }).finally(() => esbuild.stop());
     renameSync(temporary, bundle);
     return true;
   } catch {

@@ -1,16 +1,19 @@
 // The CLI against an external PostgreSQL (DATABASE_URL), doctor's failures, configuration rules,
-// and migrations under the advisory lock.
+// migrations under the advisory lock; --version, help and unknown commands; board-key create on a
+// data directory without an instance; db url; `npm start` and SIGTERM; dependency engines.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { freePort } from '../src/db/embedded.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { isLoopback, loadConfig } from '../src/server/config.ts';
-import { freshDatabase, runCli, spawnServer, tempDir, waitForHealth } from './helpers/server-process.ts';
+import { freshDatabase, isAlive, runCli, sleep, spawnServer, tempDir, waitForHealth } from './helpers/server-process.ts';
 
 async function count(url: string, sql: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -132,5 +135,163 @@ describe('configuration', () => {
     await assert.rejects(loadConfig({ dataDir, deploymentMode: 'open' }, {}), /unknown deployment mode/);
     await assert.rejects(loadConfig({ dataDir }, { BOARDROOM_LOG_LEVEL: 'loud' }), /BOARDROOM_LOG_LEVEL/);
     await assert.rejects(loadConfig({ dataDir }, { BOARDROOM_MAX_UPLOAD_BYTES: '-1' }), /BOARDROOM_MAX_UPLOAD_BYTES/);
+  });
+});
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+describe('boardroom --version, help and unknown commands', () => {
+  it('--version prints the package version and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const res = await runCli([flag]);
+      assert.equal(res.code, 0, res.stderr);
+      assert.equal(res.stdout.trim(), version);
+    }
+  });
+
+  it('`run --help` lists the flags run reads; other commands list only theirs', async () => {
+    const run = await runCli(['run', '--help']);
+    assert.equal(run.code, 0, run.stderr);
+    for (const flag of ['--data-dir <dir>', '--port <port>', '--strict-port', '--host <host>', '--mode <mode>']) assert.ok(run.stdout.includes(flag), `${flag} in:\n${run.stdout}`);
+    const key = await runCli(['board-key', 'create', '--help']);
+    assert.equal(key.code, 0, key.stderr);
+    assert.match(key.stdout, /--init/);
+    assert.match(key.stdout, /--data-dir <dir>/);
+    assert.doesNotMatch(key.stdout, /--strict-port|--port|--mode/, 'server flags do not apply to board-key create');
+    const top = await runCli(['--help']);
+    assert.match(top.stdout, /--strict-port +run: fail/, 'the top-level help says where a flag applies');
+    assert.match(top.stdout, /--port <port> +run, doctor: API port/);
+  });
+
+  it('an unknown command is named as such, suggests --help and exits non-zero', async () => {
+    const res = await runCli(['frobnicate']);
+    assert.notEqual(res.code, 0);
+    assert.match(res.stderr, /unknown command 'frobnicate'/);
+    assert.match(res.stderr, /--help/);
+    assert.doesNotMatch(res.stderr, /too many arguments/);
+  });
+});
+
+describe('board-key create without an instance', () => {
+  it('refuses to create an instance unless --init is given, then uses the one it made', async () => {
+    const dataDir = path.join(await tempDir('boardroom-newcomer-'), 'data');
+    const refused = await runCli(['board-key', 'create', '--data-dir', dataDir]);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stdout, '', 'no key');
+    assert.ok(refused.stderr.includes(`no Boardroom instance exists at ${dataDir}`), refused.stderr);
+    assert.match(refused.stderr, /--init/);
+    assert.equal(existsSync(dataDir), false, 'nothing was created');
+
+    const created = await runCli(['board-key', 'create', '--data-dir', dataDir, '--init']);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout.trim(), /^svc_board_/);
+    assert.ok(created.stderr.includes(`creating a new instance at ${dataDir}`), created.stderr);
+    assert.equal(existsSync(path.join(dataDir, 'db', 'PG_VERSION')), true);
+
+    const again = await runCli(['board-key', 'create', '--data-dir', dataDir]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /creating a new instance/);
+  });
+});
+
+describe('boardroom db url', () => {
+  it('prints the running embedded database (usable with pg), attaches board-key create, and says when there is none', async () => {
+    const dataDir = await tempDir('boardroom-dburl-');
+    const empty = await runCli(['db', 'url', '--data-dir', dataDir]);
+    assert.equal(empty.code, 1);
+    assert.match(empty.stderr, /no embedded database in /);
+    assert.equal(existsSync(path.join(dataDir, 'secrets')), false, 'db url creates nothing');
+
+    const server = spawnServer(['--data-dir', dataDir, '--port', '0']);
+    try {
+      const base = await server.baseUrl();
+      await waitForHealth(base);
+      const res = await runCli(['db', 'url', '--data-dir', dataDir]);
+      assert.equal(res.code, 0, res.stderr);
+      const url = res.stdout.trim();
+      assert.match(url, /^postgres:\/\/boardroom:[^@]+@127\.0\.0\.1:\d+\/boardroom$/);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        assert.equal((await client.query<{ one: number }>('select 1 as one')).rows[0]!.one, 1);
+      } finally {
+        await client.end();
+      }
+
+      // A running server on the data dir: board-key create attaches to it, no --init needed.
+      const key = await runCli(['board-key', 'create', '--data-dir', dataDir]);
+      assert.equal(key.code, 0, key.stderr);
+      const me = await fetch(`${base}/api/cli-auth/me`, { headers: { authorization: `Bearer ${key.stdout.trim()}` } });
+      assert.equal(me.status, 200);
+
+      server.child.kill('SIGTERM');
+      assert.equal((await server.exited).code, 0);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+    const stopped = await runCli(['db', 'url', '--data-dir', dataDir]);
+    assert.equal(stopped.code, 1);
+    assert.match(stopped.stderr, /is not running/);
+
+    const external = 'postgres://someone:pw@db.example:5432/boardroom';
+    const fromEnv = await runCli(['db', 'url', '--data-dir', dataDir], { DATABASE_URL: external });
+    assert.equal(fromEnv.code, 0, fromEnv.stderr);
+    assert.equal(fromEnv.stdout.trim(), external);
+  });
+});
+
+/** npm itself: the one running this test (npm test), else the one on PATH. */
+function npm(args: string[], opts: { cwd: string; detached?: boolean }) {
+  const cli = process.env.npm_execpath;
+  const env = { ...process.env };
+  for (const name of ['DATABASE_URL', 'BOARDROOM_HOME', 'BOARDROOM_PORT', 'BOARDROOM_HOST', 'BOARDROOM_DEPLOYMENT_MODE', 'BOARDROOM_LOG_LEVEL']) delete env[name];
+  const [command, argv] = cli ? [process.execPath, [cli, ...args]] : ['npm', args];
+  return spawn(command, argv, { cwd: opts.cwd, env, detached: opts.detached ?? false, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+describe('npm start', () => {
+  it('exits 0 on SIGTERM sent to npm, and the server does not outlive it', async () => {
+    const dataDir = await tempDir('boardroom-npmstart-');
+    // Its own process group, so the finally below can clean up whatever is left.
+    const child = npm(['start', '--', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, detached: true });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    try {
+      const deadline = Date.now() + 120_000;
+      while (!/listening on http/.test(out)) {
+        assert.ok(Date.now() < deadline && child.exitCode === null, `npm start did not come up:\n${out}`);
+        await sleep(50);
+      }
+      const serverPid = Number(await readFile(path.join(dataDir, 'boardroom.pid'), 'utf8'));
+      child.kill('SIGTERM');
+      assert.deepEqual(await exited, { code: 0, signal: null }, out);
+      assert.equal(isAlive(serverPid), false, 'the server stopped with npm');
+      assert.match(out, /SIGTERM received, shutting down/);
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group is gone
+      }
+    }
+  });
+});
+
+describe('dependencies', () => {
+  // Meaningful on Node 20, the supported floor: npm checks engines against the Node running it.
+  it('npm ci installs no package whose engines exclude this Node (no EBADENGINE)', async () => {
+    const dir = await tempDir('boardroom-engines-');
+    for (const file of ['package.json', 'package-lock.json']) await copyFile(path.join(ROOT, file), path.join(dir, file));
+    // A dry run from the lockfile fetches nothing; --engine-strict turns EBADENGINE into a failure.
+    const child = npm(['ci', '--dry-run', '--offline', '--engine-strict', '--no-audit', '--no-fund', '--cache', path.join(dir, 'cache')], { cwd: dir });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.doesNotMatch(out, /EBADENGINE/);
+    assert.equal(code, 0, out);
   });
 });

@@ -1,8 +1,12 @@
-// The `boardroom` command: run (default), doctor, board-key create, db migrate.
+// The `boardroom` command: run (default), doctor, board-key create, db migrate, db url.
 // Heavy modules are imported inside the commands so `run` can start the database while they load.
-import { Command, Option } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Command, Help, Option } from 'commander';
+import { embeddedDatabaseUrl } from '../db/embedded.ts';
 import type { Database } from '../db/client.ts';
-import { loadConfig, type ConfigInput } from '../server/config.ts';
+import { PROJECT_DIR } from '../paths.ts';
+import { loadConfig, resolveDataDir, type ConfigInput } from '../server/config.ts';
 import { openDatabase } from '../server/start.ts';
 
 interface GlobalOptions {
@@ -13,13 +17,48 @@ interface GlobalOptions {
   strictPort?: boolean;
 }
 
-const program = new Command('boardroom').description('Boardroom: the control plane for companies whose workers are AI agents');
-program
-  .option('--data-dir <dir>', 'data directory (default BOARDROOM_HOME or ~/.boardroom)')
-  .option('--port <port>', 'API port (default BOARDROOM_PORT or 3100)')
-  .option('--host <host>', 'bind address (default BOARDROOM_HOST or 127.0.0.1)')
-  .addOption(new Option('--mode <mode>', 'deployment mode (default BOARDROOM_DEPLOYMENT_MODE or authenticated)').choices(['authenticated', 'local_trusted']))
-  .option('--strict-port', 'fail instead of taking the next free port when the port is taken');
+const { version } = JSON.parse(readFileSync(path.join(PROJECT_DIR, 'package.json'), 'utf8')) as { version: string };
+
+// The flags are global (accepted before or after the command), but each matters to some commands
+// only: the top-level help names them, and `<command> --help` lists just the ones it reads.
+const ALL = ['run', 'doctor', 'board-key create', 'db migrate', 'db url'];
+const SERVER = ['run', 'doctor'];
+const GLOBAL_FLAGS: [Option, string[]][] = [
+  [new Option('--data-dir <dir>', 'data directory (default BOARDROOM_HOME or ~/.boardroom)'), ALL],
+  [new Option('--port <port>', 'API port (default BOARDROOM_PORT or 3100)'), SERVER],
+  [new Option('--strict-port', 'fail instead of taking the next free port when the port is taken'), ['run']],
+  [new Option('--host <host>', 'bind address (default BOARDROOM_HOST or 127.0.0.1)'), SERVER],
+  [new Option('--mode <mode>', 'deployment mode (default BOARDROOM_DEPLOYMENT_MODE or authenticated)').choices(['authenticated', 'local_trusted']), SERVER],
+];
+const appliesTo = new Map(GLOBAL_FLAGS.map(([option, commands]) => [option.attributeName(), commands]));
+
+/** "board-key create" for that subcommand; "" for the program itself. */
+const commandPath = (cmd: Command): string => (cmd.parent ? `${commandPath(cmd.parent)} ${cmd.name()}`.trim() : '');
+
+const program = new Command('boardroom')
+  .description('Boardroom: the control plane for companies whose workers are AI agents')
+  .version(version, '-v, --version', 'print the version')
+  .showHelpAfterError('(run `boardroom --help` for the commands and flags)')
+  .configureHelp({
+    showGlobalOptions: true,
+    visibleGlobalOptions(cmd) {
+      const here = commandPath(cmd);
+      return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => appliesTo.get(o.attributeName())?.some((c) => c === here || c.startsWith(`${here} `)));
+    },
+  });
+for (const [option, commands] of GLOBAL_FLAGS) {
+  if (commands !== ALL) option.description = `${commands.join(', ')}: ${option.description}`;
+  program.addOption(option);
+}
+
+// `run` is the default command, so commander would hand `boardroom frobnicate` to it as an extra
+// argument ("too many arguments for 'run'"); name the real mistake instead.
+program.hook('preSubcommand', (_program, sub) => {
+  const first = program.args[0];
+  if (sub.name() === 'run' && first !== undefined && first !== 'run' && !first.startsWith('-')) {
+    program.error(`error: unknown command '${first}'`, { code: 'commander.unknownCommand' });
+  }
+});
 
 function configInput(): ConfigInput {
   const o = program.opts<GlobalOptions>();
@@ -27,6 +66,24 @@ function configInput(): ConfigInput {
 }
 
 const quietLog = (line: string) => process.stderr.write(`boardroom: ${line}\n`);
+
+/**
+ * A key made for a brand-new instance is useless to the instance one actually runs (another data
+ * directory, or one with DATABASE_URL), so an instance is created here only when asked for.
+ */
+function requireInstance(init: boolean): void {
+  if (process.env.DATABASE_URL) return;
+  const dir = resolveDataDir(program.opts<GlobalOptions>().dataDir);
+  if (existsSync(path.join(dir, 'db', 'PG_VERSION'))) return;
+  if (!init) {
+    throw new Error(
+      `no Boardroom instance exists at ${dir} (no database in ${path.join(dir, 'db')}).\n` +
+        'Point --data-dir (or BOARDROOM_HOME) at the instance you run, set DATABASE_URL if it uses one, ' +
+        'or pass --init to create a new instance there.',
+    );
+  }
+  quietLog(`creating a new instance at ${dir}`);
+}
 
 /** Runs `fn` on a migrated database: the running server's, or a temporary embedded one. */
 async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
@@ -67,9 +124,11 @@ program
   .command('board-key')
   .description('board API keys')
   .command('create')
-  .option('--name <name>', 'a name to recognise the key by', 'cli')
   .description('create a board key for the instance owner and print it once')
-  .action(async (opts: { name: string }) => {
+  .option('--name <name>', 'a name to recognise the key by', 'cli')
+  .option('--init', 'create a new instance when the data directory has none (otherwise refused)')
+  .action(async (opts: { name: string; init?: boolean }) => {
+    requireInstance(opts.init === true);
     const { createBoardKey, ensureInstanceOwner } = await import('../modules/auth/service.ts');
     const token = await withDatabase(async ({ db }) => {
       const owner = await ensureInstanceOwner(db);
@@ -78,14 +137,24 @@ program
     process.stdout.write(`${token}\n`);
   });
 
-program
-  .command('db')
-  .description('database maintenance')
-  .command('migrate')
+const db = program.command('db').description('database maintenance');
+db.command('migrate')
   .description('apply pending migrations')
   .action(async () => {
     await withDatabase(async () => undefined);
     process.stdout.write('migrations applied\n');
+  });
+db.command('url')
+  .description('print the database connection string: DATABASE_URL, or the running embedded database (for psql, backups, replicas)')
+  .action(async () => {
+    if (process.env.DATABASE_URL) {
+      process.stdout.write(`${process.env.DATABASE_URL}\n`);
+      return;
+    }
+    const dir = resolveDataDir(program.opts<GlobalOptions>().dataDir);
+    const found = await embeddedDatabaseUrl(dir);
+    if ('missing' in found) throw new Error(`${found.missing}; start the server on it first (boardroom run --data-dir ${dir}), or set DATABASE_URL`);
+    process.stdout.write(`${found.url}\n`);
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -104,6 +104,19 @@ async function launch(pgDir: string, password: string, isRoot: boolean, opts: Op
   }
 }
 
+/**
+ * The running embedded cluster's connection string (`boardroom db url`), or why there is none.
+ * Reads only: the port from postmaster.pid and the password file; never creates or starts anything.
+ */
+export async function embeddedDatabaseUrl(dataDir: string): Promise<{ url: string } | { missing: string }> {
+  const pgDir = path.join(dataDir, 'db');
+  const passwordFile = path.join(dataDir, 'secrets', 'db.password');
+  if (!existsSync(path.join(pgDir, 'PG_VERSION')) || !existsSync(passwordFile)) return { missing: `no embedded database in ${pgDir}` };
+  const running = await runningPostmaster(pgDir);
+  if (!running) return { missing: `the embedded database in ${pgDir} is not running (its port is chosen at start)` };
+  return { url: urlFor(running.port, (await readFile(passwordFile, 'utf8')).trim()) };
+}
+
 function urlFor(port: number, password: string): string {
   return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/boardroom`;
 }
