@@ -1,11 +1,11 @@
 // The `boardroom` command: run (default), doctor, board-key create, db migrate, db url.
 // Heavy modules are imported inside the commands so `run` can start the database while they load.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Help, Option } from 'commander';
 import { embeddedDatabaseUrl } from '../db/embedded.ts';
 import type { Database } from '../db/client.ts';
-import { PROJECT_DIR } from '../paths.ts';
+import { VERSION } from '../paths.ts';
 import { loadConfig, resolveDataDir, type ConfigInput } from '../server/config.ts';
 import { openDatabase } from '../server/start.ts';
 
@@ -17,7 +17,6 @@ interface GlobalOptions {
   strictPort?: boolean;
 }
 
-const { version } = JSON.parse(readFileSync(path.join(PROJECT_DIR, 'package.json'), 'utf8')) as { version: string };
 
 // The flags are global (accepted before or after the command), but each matters to some commands
 // only: the top-level help names them, and `<command> --help` lists just the ones it reads.
@@ -37,7 +36,7 @@ const commandPath = (cmd: Command): string => (cmd.parent ? `${commandPath(cmd.p
 
 const program = new Command('boardroom')
   .description('Boardroom: the control plane for companies whose workers are AI agents')
-  .version(version, '-v, --version', 'print the version')
+  .version(VERSION, '-v, --version', 'print the version')
   .showHelpAfterError('(run `boardroom --help` for the commands and flags)')
   .configureHelp({
     showGlobalOptions: true,

@@ -1,6 +1,7 @@
 // Instance-level routes: health, OpenAPI document, browser login, board keys, cli-auth.
 import { z } from 'zod';
 import { isDatabaseReachable } from '../../db/client.ts';
+import { VERSION } from '../../paths.ts';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireBoard } from '../../core/access.ts';
 import { actorOf } from '../../server/request.ts';
@@ -9,7 +10,6 @@ import { notFound, unauthorized } from '../../core/errors.ts';
 import { companyIdsOfUser, consumeLoginToken, createBoardKey, listBoardKeys, revokeBoardKey } from '../auth/service.ts';
 import { presentBoardKey } from './present.ts';
 
-const VERSION = '0.1.0';
 
 export function registerSystemRoutes(app: App, deps: AppDeps): void {
   const { db, pool } = deps.database;
