@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
+import { SignJWT } from 'jose';
 import { mintAgentJwt } from '../src/modules/auth/jwt.ts';
 import { useTestApp } from './helpers/app.ts';
 import { activityRows, companyWithAgent, newAgent, type AgentFixture } from './helpers/factories.ts';
@@ -90,6 +91,21 @@ describe('agent JWTs', () => {
     const valid = await jwtFor(worker.agent);
     const tampered = valid.slice(0, -4) + (valid.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     assert.equal((await me(tampered)).status, 401);
+  });
+
+  it('are refused (401) when issued more than 60 s in the future; a small clock skew passes', async () => {
+    const mint = (iatOffset: number) => {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ company_id: companyId, adapter_type: worker.agent.adapterType, run_id: randomUUID() })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(worker.agent.id)
+        .setIssuedAt(now + iatOffset)
+        .setExpirationTime(now + iatOffset + 3600)
+        .sign(t.config.jwtSecret);
+    };
+    for (const ahead of [120, 3600, 365 * 24 * 3600]) assert.equal((await me(await mint(ahead))).status, 401, `iat ${ahead}s ahead`);
+    assert.equal((await me(await mint(30))).status, 200, 'iat 30 s ahead is clock skew');
+    assert.equal((await me(await mint(-30))).status, 200);
   });
 
   it('are refused (401) for terminated and pending_approval agents', async () => {

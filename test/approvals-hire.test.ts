@@ -127,4 +127,42 @@ describe('hire_agent approvals', () => {
     assert.equal((await t.request('POST', `/api/approvals/${ok.body.id}/reject`, { token: board })).status, 200);
     assert.equal((await agentStatus(agent.id)).status, 'terminated');
   });
+
+  it('sourceIssueId(s) are checked with and without approval: unknown 404, another company 422, nothing written', async () => {
+    const { randomUUID } = await import('node:crypto');
+    const plain = await t.newCompany(); // requireBoardApprovalForNewAgents: false (the default)
+    const own = await t.request('POST', `/api/companies/${plain.company.id}/issues`, { token: plain.token, body: { title: 'why we hire' } });
+    const ownApproval = await t.request('POST', `/api/companies/${C}/issues`, { token: board, body: { title: 'why we hire too' } });
+    const foreign = await t.request('POST', `/api/companies/${other.company.id}/issues`, { token: other.token, body: { title: 'not yours' } });
+    assert.equal(own.status, 201);
+    assert.equal(ownApproval.status, 201);
+    assert.equal(foreign.status, 201);
+
+    const cases: { companyId: string; token: string; ownIssue: string }[] = [
+      { companyId: plain.company.id, token: plain.token, ownIssue: own.body.id },
+      { companyId: C, token: board, ownIssue: ownApproval.body.id },
+    ];
+    for (const { companyId, token, ownIssue } of cases) {
+      const post = (fields: Record<string, unknown>) =>
+        t.request('POST', `/api/companies/${companyId}/agent-hires`, { token, body: { name: `Hire ${randomUUID().slice(0, 6)}`, role: 'engineer', adapterType: 'process', ...fields } });
+      const before = (await t.request('GET', `/api/companies/${companyId}/agents`, { token })).body.length;
+      for (const [fields, status] of [
+        [{ sourceIssueId: randomUUID() }, 404],
+        [{ sourceIssueIds: [ownIssue, randomUUID()] }, 404],
+        [{ sourceIssueId: foreign.body.id }, 422],
+        [{ sourceIssueId: ownIssue, sourceIssueIds: [foreign.body.id] }, 422],
+      ] as const) {
+        const res = await post(fields);
+        assert.equal(res.status, status, `${companyId === C ? 'with' : 'without'} approval, ${JSON.stringify(fields)}: ${JSON.stringify(res.body)}`);
+      }
+      assert.equal((await t.request('GET', `/api/companies/${companyId}/agents`, { token })).body.length, before, 'refused hires create no agent');
+      const logged = await t.database.pool.query(`select 1 from activity_log where company_id = $1 and action = 'agent.hire_requested' and details::text like $2`, [companyId, `%${foreign.body.id}%`]);
+      assert.equal(logged.rowCount, 0, 'another company issue id never reaches the activity log');
+
+      const ok = await post({ sourceIssueId: ownIssue });
+      assert.equal(ok.status, 201, JSON.stringify(ok.body));
+      const [entry] = await activity(ok.body.agent.id, 'agent.hire_requested');
+      assert.deepEqual((entry!.details as any).sourceIssueIds, [ownIssue]);
+    }
+  });
 });

@@ -1,4 +1,6 @@
-// 50 agents race to check out one issue: the database decides, exactly one wins.
+// Checkout races: the database decides, exactly one caller wins. 50 agents on one issue, and 20 runs
+// of one agent on each of several issues (the case that once let a run adopt the winner's fresh lock
+// as stale, because the stale test read an old snapshot).
 import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -7,6 +9,8 @@ import { newAgent, newIssue, type AgentFixture } from './helpers/factories.ts';
 
 const t = await useTestApp();
 const RACERS = 50;
+const RUNS_PER_ISSUE = 20;
+const RUN_RACE_ISSUES = 10;
 
 describe('checkout race', () => {
   it('50 agents with their own keys and runs: one 200, 49 409; then idempotency, stale adoption and refusals', async () => {
@@ -74,5 +78,45 @@ describe('checkout race', () => {
     assert.equal(stillRefused.status, 409);
     assert.equal(stillRefused.body.details.holder.runId, newRun);
     assert.equal(stillRefused.body.details.holder.runLive, true);
+  });
+
+  it('20 runs of one agent race on each of 10 issues: one 200 per issue, the others 409, one running run per issue', async () => {
+    const { company, token } = await t.newCompany();
+    const agent = await newAgent(t, token, company.id, { name: 'Many Runs' });
+    for (let n = 0; n < RUN_RACE_ISSUES; n++) {
+      const issue = await newIssue(t, token, company.id, { status: 'todo' });
+      const runIds = Array.from({ length: RUNS_PER_ISSUE }, () => randomUUID());
+      const results = await Promise.all(
+        runIds.map((runId) =>
+          t.request('POST', `/api/issues/${issue.id}/checkout`, {
+            token: agent.token,
+            headers: { 'x-service-run-id': runId },
+            body: { agentId: agent.agent.id, expectedStatuses: ['todo', 'in_progress'] },
+          }),
+        ),
+      );
+      const statuses = results.map((r) => r.status).join(',');
+      const winners = results.map((r, i) => ({ r, runId: runIds[i]! })).filter(({ r }) => r.status === 200);
+      assert.equal(winners.length, 1, `issue ${n}: statuses ${statuses}`);
+      const winnerRun = winners[0]!.runId;
+      assert.equal(winners[0]!.r.body.checkoutRunId, winnerRun);
+      for (const r of results.filter((x) => x.status !== 200)) {
+        assert.equal(r.status, 409, `issue ${n}: ${JSON.stringify(r.body)}`);
+        assert.equal(r.body.details.reason, 'owned_by_another_run');
+        assert.equal(r.body.details.holder.runId, winnerRun);
+        assert.equal(r.body.details.holder.runLive, true);
+        assert.equal(r.body.details.retryable, false);
+      }
+
+      const { rows: [row] } = await t.database.pool.query('select status, assignee_agent_id, checkout_run_id from issues where id = $1', [issue.id]);
+      assert.deepEqual(row, { status: 'in_progress', assignee_agent_id: agent.agent.id, checkout_run_id: winnerRun });
+      const runs = await t.request('GET', `/api/issues/${issue.id}/runs`, { token });
+      assert.equal(runs.status, 200);
+      assert.deepEqual(runs.body.map((r: any) => [r.runId, r.status]), [[winnerRun, 'running']]);
+      // Refused runs left no run record: only the winner of each issue so far is running.
+      const running = await t.database.pool.query(`select id from heartbeat_runs where agent_id = $1 and status = 'running'`, [agent.agent.id]);
+      assert.equal(running.rowCount, n + 1);
+      assert.ok(running.rows.some((r) => r.id === winnerRun));
+    }
   });
 });

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import { activityLog, agentWakeupRequests, heartbeatRuns, issueComments, issues } from '../src/db/schema/index.ts';
-import { addComment } from '../src/modules/comments/service.ts';
+import { createComment } from '../src/modules/comments/service.ts';
 import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
 
@@ -130,7 +130,7 @@ describe('reopen', () => {
     await db.update(issues).set({ status: 'done', completedAt: sql`now()` }).where(eq(issues.id, issue.id));
     const board = { kind: 'board', userId: randomUUID(), isInstanceOwner: true, via: 'board_key' } as const;
     const row = await issueRow(issue.id);
-    const comment = await db.transaction((tx) => addComment(tx, board, row, { body: 'closing note', reopen: true, statusExplicit: true }));
+    const comment = await db.transaction((tx) => createComment({ db: tx, actor: board }, row, { body: 'closing note', reopen: true, statusExplicit: true }));
     assert.equal(comment.issueId, issue.id);
     assert.equal((await issueRow(issue.id)).status, 'done');
   });
@@ -265,6 +265,31 @@ describe('GET comments', () => {
     const withOffset = new Date(offset).toISOString().replace('Z', '+00:00');
     const afterOffset = await t.request('GET', `/api/issues/${issue.id}/comments?after=${encodeURIComponent(withOffset)}`, { token: a.token });
     assert.deepEqual(afterOffset.body.map((c: any) => c.id), ids);
+  });
+
+  it('after also takes a comment id (the cursor a client holds); an unknown id or one of another issue is 404, never the whole list', async () => {
+    const issue = await issueP;
+    const byId = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[1]}`, { token: a.token });
+    assert.equal(byId.status, 200, JSON.stringify(byId.body));
+    assert.deepEqual(byId.body.map((c: any) => c.id), ids.slice(2));
+    const byIdDesc = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[1]}&order=desc&limit=2`, { token: a.token });
+    assert.deepEqual(byIdDesc.body.map((c: any) => c.id), [ids[4], ids[3]]);
+    const last = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[4]}`, { token: a.token });
+    assert.deepEqual(last.body, []);
+    // Both cursors given: both apply.
+    const both = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[0]}&afterCommentId=${ids[2]}`, { token: a.token });
+    assert.deepEqual(both.body.map((c: any) => c.id), ids.slice(3));
+
+    const other = await newIssue(t, a.token, a.company.id);
+    const otherComment = await post(other.id, { body: 'elsewhere too' });
+    for (const cursor of [otherComment.body.id, randomUUID()]) {
+      const res = await t.request('GET', `/api/issues/${issue.id}/comments?after=${cursor}`, { token: a.token });
+      assert.equal(res.status, 404, JSON.stringify(res.body));
+      assert.match(res.body.error, /comment/);
+    }
+    for (const q of ['after=not-a-cursor', `after=${ids[1]!.slice(0, 30)}`]) {
+      assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments?${q}`, { token: a.token })).status, 400, q);
+    }
   });
 
   it('orders comments with the same timestamp by id for the afterCommentId cursor', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import { activityLog, issueDocuments } from '../src/db/schema/index.ts';
+import { activityLog, issueDocumentRevisions, issueDocuments } from '../src/db/schema/index.ts';
 import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
 
@@ -140,7 +140,7 @@ describe('GET documents and revisions', () => {
     assert.equal(all.status, 200);
     assert.deepEqual(all.body.map((r: any) => r.revisionNumber), [5, 4, 3, 2, 1]);
     assert.equal(all.body[0].id, rev);
-    assert.equal(all.body[0].body, 'r5');
+    assert.equal(all.body[0].bodyBytes, 2);
     assert.equal(all.body[4].changeSummary, 'one');
     assert.equal(all.body[1].createdByAgentId, agentA.agent.id);
     assert.equal(all.body[0].createdByAgentId, null);
@@ -150,6 +150,64 @@ describe('GET documents and revisions', () => {
     assert.equal((await t.request('GET', `${docUrl(issue.id, 'log')}/revisions?limit=0`, { token: a.token })).status, 400);
     assert.equal((await t.request('GET', `${docUrl(issue.id, 'log')}/revisions?limit=101`, { token: a.token })).status, 400);
     assert.equal((await t.request('GET', `${docUrl(issue.id, 'nothing')}/revisions`, { token: a.token })).status, 404);
+  });
+
+  it('lists revisions as metadata without bodies, so 100 revisions of 512 KiB stay a small response', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const first = await put(issue.id, 'big', { body: 'é'.repeat(10), title: 'Big', changeSummary: 'first' });
+    // 99 more revisions of 512 KiB each, written straight to the table (through the API this is 50 MB of requests).
+    await t.database.pool.query(
+      `insert into issue_document_revisions (company_id, document_id, revision_number, title, body, change_summary)
+       select $1, $2, n, 'Big', repeat('a', ${512 * KIB}), 'rev ' || n from generate_series(2, 100) as n`,
+      [a.company.id, first.body.id],
+    );
+    const list = await t.request('GET', `${docUrl(issue.id, 'big')}/revisions?limit=100`, { token: agentA.token });
+    assert.equal(list.status, 200);
+    assert.equal(list.body.length, 100);
+    assert.ok(list.raw.length < 64 * KIB, `the list is ${list.raw.length} bytes`);
+    for (const revision of list.body) assert.equal('body' in revision, false);
+    assert.deepEqual(Object.keys(list.body[99]).sort(), ['bodyBytes', 'changeSummary', 'createdAt', 'createdByAgentId', 'createdByUserId', 'documentId', 'id', 'revisionNumber', 'title']);
+    assert.equal(list.body[0].bodyBytes, 512 * KIB);
+    assert.equal(list.body[99].bodyBytes, 20, 'UTF-8 bytes, not characters');
+    assert.equal(list.body[99].id, first.body.latestRevisionId);
+  });
+
+  it('returns one revision with its body', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const one = await put(issue.id, 'spec', { body: 'first body', title: 'Spec', changeSummary: 'v1' });
+    const two = await put(issue.identifier, 'spec', { body: 'second body', baseRevisionId: one.body.latestRevisionId }, agentA.token);
+    const res = await t.request('GET', `${docUrl(issue.identifier, 'spec')}/revisions/${one.body.latestRevisionId}`, { token: agentA.token });
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      { ...res.body, createdAt: undefined, createdByUserId: undefined },
+      { id: one.body.latestRevisionId, documentId: one.body.id, revisionNumber: 1, title: 'Spec', changeSummary: 'v1', bodyBytes: 10, body: 'first body', createdByAgentId: null, createdAt: undefined, createdByUserId: undefined },
+    );
+    const latest = await t.request('GET', `${docUrl(issue.id, 'spec')}/revisions/${two.body.latestRevisionId}`, { token: a.token });
+    assert.equal(latest.body.body, 'second body');
+    assert.equal(latest.body.createdByAgentId, agentA.agent.id);
+    // The list entry and the single revision agree on everything but the body.
+    const list = await t.request('GET', `${docUrl(issue.id, 'spec')}/revisions`, { token: a.token });
+    const { body, ...meta } = latest.body;
+    assert.deepEqual(list.body[0], meta);
+  });
+
+  it('answers 404 for a revision of another document or issue, and 400 for a malformed id', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const other = await newIssue(t, a.token, a.company.id);
+    const plan = await put(issue.id, 'plan', { body: 'plan' });
+    const notes = await put(issue.id, 'notes', { body: 'notes' });
+    const elsewhere = await put(other.id, 'plan', { body: 'other plan' });
+    const revisionUrl = (issueId: string, key: string, revisionId: string) => `${docUrl(issueId, key)}/revisions/${revisionId}`;
+    assert.equal((await t.request('GET', revisionUrl(issue.id, 'plan', plan.body.latestRevisionId), { token: a.token })).status, 200);
+    assert.equal((await t.request('GET', revisionUrl(issue.id, 'plan', notes.body.latestRevisionId), { token: a.token })).status, 404, 'another document of the issue');
+    assert.equal((await t.request('GET', revisionUrl(issue.id, 'plan', elsewhere.body.latestRevisionId), { token: a.token })).status, 404, 'the same key on another issue');
+    assert.equal((await t.request('GET', revisionUrl(other.id, 'plan', plan.body.latestRevisionId), { token: a.token })).status, 404, 'asked through the other issue');
+    assert.equal((await t.request('GET', revisionUrl(issue.id, 'plan', randomUUID()), { token: a.token })).status, 404);
+    assert.equal((await t.request('GET', revisionUrl(randomUUID(), 'plan', plan.body.latestRevisionId), { token: a.token })).status, 404, 'unknown issue');
+    assert.equal((await t.request('GET', revisionUrl(issue.id, 'plan', 'r1'), { token: a.token })).status, 400);
+    assert.equal((await t.request('GET', revisionUrl(issue.id, 'Bad Key', plan.body.latestRevisionId), { token: a.token })).status, 400);
+    const [stored] = await db.select({ id: issueDocumentRevisions.id }).from(issueDocumentRevisions).where(eq(issueDocumentRevisions.id, plan.body.latestRevisionId));
+    assert.ok(stored, 'the revision exists; only the path decides');
   });
 });
 
@@ -180,11 +238,13 @@ describe('company boundary', () => {
       assert.equal((await t.request('GET', `/api/issues/${issue.id}/documents`, { token })).status, 403);
       assert.equal((await t.request('GET', docUrl(issue.id, 'plan'), { token })).status, 403);
       assert.equal((await t.request('GET', `${docUrl(issue.id, 'plan')}/revisions`, { token })).status, 403);
+      assert.equal((await t.request('GET', `${docUrl(issue.id, 'plan')}/revisions/${doc.body.latestRevisionId}`, { token })).status, 403);
       assert.equal((await put(issue.id, 'plan', { body: 'hijack', baseRevisionId: doc.body.latestRevisionId }, token)).status, 403);
       assert.equal((await put(issue.id, 'other', { body: 'new' }, token)).status, 403);
       assert.equal((await t.request('DELETE', docUrl(issue.id, 'plan'), { token })).status, 403);
     }
     assert.equal((await t.request('GET', `/api/issues/${issue.id}/documents`)).status, 401);
+    assert.equal((await t.request('GET', `${docUrl(issue.id, 'plan')}/revisions/${doc.body.latestRevisionId}`)).status, 401);
     assert.equal((await t.request('GET', `/api/issues/${randomUUID()}/documents`, { token: a.token })).status, 404);
     const unchanged = await t.request('GET', docUrl(issue.id, 'plan'), { token: a.token });
     assert.equal(unchanged.body.body, 'secret plan');

@@ -1,22 +1,215 @@
-// Route-wide guards: every API route refuses an unauthenticated caller, and every route scoped by
-// {companyId} alone refuses a board user and an agent of another company. The route list comes from
-// the generated OpenAPI document, so a route added later is covered without touching this file.
+// Route-wide guards, from the generated OpenAPI route list:
+// - every non-public route answers 401 without a credential;
+// - the company boundary, operation by operation: company A's ids (company, issue, agent, approval,
+//   project, goal, secret, document, attachment, comment, workspace, run, asset, key) requested by a
+//   board user of company B and by an agent of company B answer exactly 403, or 404 where SPEC hides
+//   existence (approvals). Each request carries a valid body (the BODIES table), and fastify
+//   validates before the handler runs, so an exact 403/404 also proves the request got past
+//   validation: a leak cannot hide behind a 400.
+// Every operation in the document is public, exempt with a reason (EXEMPT), or covered; a new
+// operation with an unknown path parameter, or with a body and no BODIES entry, fails the test.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { useTestApp } from './helpers/app.ts';
-import { companyWithAgent } from './helpers/factories.ts';
+import { useTestApp, type TestApp } from './helpers/app.ts';
+import { companyWithAgent, multipartBody, newIssue, newSecret } from './helpers/factories.ts';
 
 const t = await useTestApp();
-const PUBLIC = new Set(['GET /api/health', 'GET /api/auth/login', 'POST /api/routine-triggers/public/{publicId}/fire']);
 
-const spec = (await t.request('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-const routes = Object.entries(spec.paths).flatMap(([path, methods]) =>
-  Object.keys(methods)
-    .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
-    .map((m) => ({ method: m.toUpperCase(), path })),
-);
+type Op = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} ${string}`;
+interface Route {
+  op: Op;
+  method: string;
+  path: string;
+  hasRequestBody: boolean;
+}
+
+const spec = (await t.request('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+const routes: Route[] = Object.entries(spec.paths)
+  .filter(([path]) => !path.startsWith('/api/docs'))
+  .flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+      .map(([m, operation]) => ({ op: `${m.toUpperCase()} ${path}` as Op, method: m.toUpperCase(), path, hasRequestBody: operation.requestBody !== undefined })),
+  );
+const paramsOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 const fill = (path: string, values: Record<string, string> = {}) => path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? randomUUID());
+
+const PUBLIC = new Set<string>(['GET /api/health', 'GET /api/auth/login', 'POST /api/routine-triggers/public/{publicId}/fire']);
+
+/** Operations that name nothing a company owns, and why they cannot leak another company's records. */
+const EXEMPT: Partial<Record<Op, string>> = {
+  'GET /api/companies': "lists only the caller's companies (companies.test.ts)",
+  'GET /api/companies/stats': "counts only the caller's companies (companies.test.ts)",
+  'POST /api/companies': 'creates a new company; names no existing one',
+  'GET /api/agents/me': 'the calling agent itself',
+  'GET /api/agents/me/inbox-lite': "the calling agent's own assignments",
+  'GET /api/board-keys': "the calling board user's own keys",
+  'POST /api/board-keys': 'creates a key for the calling board user',
+  'GET /api/cli-auth/me': 'the calling board user itself',
+};
+
+/** Company A's records, created through the API by A's board user. */
+async function companyA(t: TestApp) {
+  const a = await companyWithAgent(t);
+  const as = { token: a.boardToken };
+  const company = a.company.id as string;
+  const post = async (url: string, body: unknown, opts: Record<string, unknown> = {}) => {
+    const res = await t.request('POST', url, { ...as, body, ...opts });
+    assert.ok(res.status === 201 || res.status === 200, `fixture ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const issue = await newIssue(t, a.boardToken, company);
+  const comment = await post(`/api/issues/${issue.id}/comments`, { body: 'a comment' });
+  const document = await t.request('PUT', `/api/issues/${issue.id}/documents/plan`, { ...as, body: { body: '# Plan' } });
+  assert.equal(document.status, 201);
+  const [revision] = (await t.request('GET', `/api/issues/${issue.id}/documents/plan/revisions`, as)).body;
+  const attachment = await t.request('POST', `/api/companies/${company}/issues/${issue.id}/attachments`, { ...as, ...multipartBody([{ name: 'file', data: 'notes', filename: 'notes.txt', contentType: 'text/plain' }]) });
+  assert.equal(attachment.status, 201);
+  // A run of A's agent: its checkout with a run header records the run.
+  const runId = randomUUID();
+  const held = await newIssue(t, a.boardToken, company);
+  await post(`/api/issues/${held.id}/checkout`, { agentId: a.agent.agent.id, expectedStatuses: ['backlog'] }, { token: a.agent.token, headers: { 'x-service-run-id': runId } });
+  const project = await post(`/api/companies/${company}/projects`, { name: 'Boundary', workspace: { name: 'main', cwd: '/tmp/boundary' } });
+  const goal = await post(`/api/companies/${company}/goals`, { title: 'Boundary goal' });
+  const secret = await newSecret(t, a.boardToken, company);
+  const approval = await post(`/api/companies/${company}/approvals`, { type: 'request_board_approval', payload: { ask: 'ship it' } });
+  const logo = await t.request('POST', `/api/companies/${company}/logo`, { ...as, ...multipartBody([{ name: 'file', data: PNG, filename: 'logo.png', contentType: 'image/png' }]) });
+  assert.equal(logo.status, 201);
+  const [agentKey] = (await t.request('GET', `/api/agents/${a.agent.agent.id}/keys`, as)).body;
+  const boardKey = await post('/api/board-keys', { name: 'A board key' });
+  return {
+    issue,
+    project,
+    agentId: a.agent.agent.id as string,
+    boardKeyId: boardKey.id as string,
+    /** Every path parameter, as company A's own record (or a valid value, for `action`). */
+    params: {
+      companyId: company,
+      issueId: issue.id,
+      commentId: comment.id,
+      key: document.body.key,
+      revisionId: revision.id,
+      attachmentId: attachment.body.id,
+      runId,
+      projectId: project.id,
+      workspaceId: project.workspaces[0].id,
+      action: 'start',
+      goalId: goal.id,
+      secretId: secret.id,
+      approvalId: approval.id,
+      agentId: a.agent.agent.id,
+      keyId: agentKey.id,
+      assetId: logo.body.assetId,
+    } as Record<string, string>,
+  };
+}
+
+// A 1x1 PNG (the logo route accepts images only).
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const NO_BODY = Symbol('no body');
+type Fixtures = Awaited<ReturnType<typeof companyA>>;
+type Body = typeof NO_BODY | { json: unknown } | { multipart: Parameters<typeof multipartBody>[0] };
+
+/** A minimal valid body for every operation that takes one (NO_BODY: a POST that takes none). */
+const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
+  'POST /api/companies/{companyId}/activity': () => ({ json: { actorId: 'boundary', action: 'test.done', entityType: 'issue', entityId: 'x' } }),
+  'POST /api/companies/{companyId}/agent-hires': () => ({ json: { name: 'Hire', adapterType: 'process' } }),
+  'POST /api/companies/{companyId}/agents': () => ({ json: { name: 'Intruder', adapterType: 'process' } }),
+  'POST /api/companies/{companyId}/approvals': () => ({ json: { type: 'request_board_approval', payload: {} } }),
+  'POST /api/companies/{companyId}/archive': () => NO_BODY,
+  'POST /api/companies/{companyId}/goals': () => ({ json: { title: 'Goal' } }),
+  'POST /api/companies/{companyId}/issues': () => ({ json: { title: 'Issue' } }),
+  'POST /api/companies/{companyId}/issues/{issueId}/attachments': () => ({ multipart: [{ name: 'file', data: 'x', filename: 'x.txt', contentType: 'text/plain' }] }),
+  'POST /api/companies/{companyId}/logo': () => ({ multipart: [{ name: 'file', data: PNG, filename: 'logo.png', contentType: 'image/png' }] }),
+  'POST /api/companies/{companyId}/projects': () => ({ json: { name: 'Project' } }),
+  'POST /api/companies/{companyId}/secrets': () => ({ json: { name: 'STOLEN', value: 'x' } }),
+  'PATCH /api/companies/{companyId}': () => ({ json: { description: 'changed' } }),
+  'PATCH /api/companies/{companyId}/branding': () => ({ json: { brandColor: '#123456' } }),
+  'PATCH /api/agents/{agentId}': () => ({ json: { title: 'changed' } }),
+  'PATCH /api/agents/{agentId}/budgets': () => ({ json: { budgetMonthlyCents: 100 } }),
+  'PATCH /api/agents/{agentId}/permissions': () => ({ json: { canCreateAgents: true } }),
+  'POST /api/agents/{agentId}/keys': () => ({ json: { name: 'stolen' } }),
+  'POST /api/agents/{agentId}/pause': () => NO_BODY,
+  'POST /api/agents/{agentId}/resume': () => NO_BODY,
+  'POST /api/agents/{agentId}/terminate': () => NO_BODY,
+  'POST /api/agents/{agentId}/wakeup': () => ({ json: { source: 'on_demand' } }),
+  'POST /api/approvals/{approvalId}/approve': () => ({ json: { decisionNote: 'ok' } }),
+  'POST /api/approvals/{approvalId}/reject': () => ({ json: { decisionNote: 'no' } }),
+  'POST /api/approvals/{approvalId}/request-revision': () => ({ json: { decisionNote: 'again' } }),
+  'POST /api/approvals/{approvalId}/resubmit': () => ({ json: { payload: {} } }),
+  'POST /api/approvals/{approvalId}/comments': () => ({ json: { body: 'hello' } }),
+  'PATCH /api/goals/{goalId}': () => ({ json: { title: 'changed' } }),
+  'PATCH /api/issues/{issueId}': () => ({ json: { title: 'changed' } }),
+  'POST /api/issues/{issueId}/checkout': (a) => ({ json: { agentId: a.agentId, expectedStatuses: ['backlog', 'todo'] } }),
+  'POST /api/issues/{issueId}/release': () => NO_BODY,
+  'POST /api/issues/{issueId}/comments': () => ({ json: { body: 'hello' } }),
+  'PUT /api/issues/{issueId}/documents/{key}': () => ({ json: { body: 'overwritten' } }),
+  'PATCH /api/projects/{projectId}': () => ({ json: { description: 'changed' } }),
+  'POST /api/projects/{projectId}/workspaces': () => ({ json: { name: 'ws', cwd: '/tmp/ws' } }),
+  'PATCH /api/projects/{projectId}/workspaces/{workspaceId}': () => ({ json: { name: 'changed' } }),
+  'POST /api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/{action}': () => NO_BODY,
+  'PATCH /api/secrets/{secretId}': () => ({ json: { description: 'changed' } }),
+  'POST /api/secrets/{secretId}/rotate': () => ({ json: { value: 'new value' } }),
+};
+
+/** What callers of company B get. Default: 403 for both. */
+interface Expected {
+  board: number;
+  agent: number;
+}
+const FORBIDDEN: Expected = { board: 403, agent: 403 };
+// SPEC "Approvals": an approval outside the caller's company answers 404, as if missing.
+const HIDDEN: Expected = { board: 404, agent: 404 };
+// Board-only routes refuse an agent (403) before looking the record up.
+const HIDDEN_BOARD_ONLY: Expected = { board: 404, agent: 403 };
+const EXPECTED: Partial<Record<Op, Expected>> = {
+  'GET /api/approvals/{approvalId}': HIDDEN,
+  'GET /api/approvals/{approvalId}/issues': HIDDEN,
+  'GET /api/approvals/{approvalId}/comments': HIDDEN,
+  'POST /api/approvals/{approvalId}/comments': HIDDEN,
+  'POST /api/approvals/{approvalId}/resubmit': HIDDEN,
+  'POST /api/approvals/{approvalId}/approve': HIDDEN_BOARD_ONLY,
+  'POST /api/approvals/{approvalId}/reject': HIDDEN_BOARD_ONLY,
+  'POST /api/approvals/{approvalId}/request-revision': HIDDEN_BOARD_ONLY,
+  // A board key belongs to a user, not a company: another user's key is not found.
+  'DELETE /api/board-keys/{keyId}': HIDDEN_BOARD_ONLY,
+};
+/** Path parameters that mean something else on one operation. */
+const PARAM_OVERRIDES: Partial<Record<Op, (a: Fixtures) => Record<string, string>>> = {
+  'DELETE /api/board-keys/{keyId}': (a) => ({ keyId: a.boardKeyId }),
+};
+/** The 403 the company boundary answers (src/core/access.ts): a board caller must get exactly this one. */
+const BOUNDARY_ERROR = 'no access to this company';
+
+const needsBodyEntry = (r: Route) => r.hasRequestBody || ['POST', 'PUT', 'PATCH'].includes(r.method);
+const isPublic = (r: Route) => PUBLIC.has(r.op);
+const covered = routes.filter((r) => !isPublic(r) && EXEMPT[r.op] === undefined);
+// Reads first and deletes last, so even a broken boundary does not destroy fixtures other rows need.
+const ORDER = ['GET', 'PUT', 'PATCH', 'POST', 'DELETE'];
+covered.sort((x, y) => ORDER.indexOf(x.method) - ORDER.indexOf(y.method));
+
+async function send(r: Route, a: Fixtures, params: Record<string, string>, token: string, headers: Record<string, string> = {}) {
+  const body = BODIES[r.op]?.(a) ?? NO_BODY;
+  const url = fill(r.path, { ...params, ...PARAM_OVERRIDES[r.op]?.(a) });
+  if (body === NO_BODY) return t.request(r.method, url, { token, headers });
+  if ('multipart' in body) {
+    const mp = multipartBody(body.multipart);
+    return t.request(r.method, url, { token, payload: mp.payload, headers: { ...headers, ...mp.headers } });
+  }
+  return t.request(r.method, url, { token, headers, body: body.json });
+}
+
+// Fixtures are built before any suite is declared: the runner starts declared suites while the module
+// is still awaiting, and would close the app under a pending top-level await.
+const a = await companyA(t);
+// The most privileged agent of B (CEO, may create agents and assign tasks), so no role rule of B's
+// own can stand in for the boundary.
+const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
+const callers: { who: keyof Expected; token: string; headers: Record<string, string> }[] = [
+  { who: 'board', token: b.boardToken, headers: {} },
+  { who: 'agent', token: b.agent.token, headers: { 'x-service-run-id': randomUUID() } },
+];
 
 describe('route-wide guards', () => {
   it('lists the API routes', () => {
@@ -25,27 +218,76 @@ describe('route-wide guards', () => {
 
   it('every non-public route answers 401 without a credential', async () => {
     const open: string[] = [];
-    for (const { method, path } of routes) {
-      if (PUBLIC.has(`${method} ${path}`) || path.startsWith('/api/docs')) continue;
-      const res = await t.request(method, fill(path), { body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-      if (res.status !== 401) open.push(`${method} ${path} -> ${res.status}`);
+    for (const r of routes) {
+      if (isPublic(r)) continue;
+      const res = await t.request(r.method, fill(r.path), { body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      if (res.status !== 401) open.push(`${r.op} -> ${res.status}`);
     }
     assert.deepEqual(open, []);
   });
+});
 
-  it('every route scoped by {companyId} alone answers 403 to another company', async () => {
-    const target = await companyWithAgent(t);
-    const outsider = await companyWithAgent(t);
-    const scoped = routes.filter(({ path }) => (path.match(/\{/g) ?? []).length === 1 && path.includes('{companyId}'));
-    assert.ok(scoped.length >= 20, `only ${scoped.length} company-scoped routes`);
+describe('company boundary, every operation', () => {
+
+  it('covers every operation: public, exempt with a reason, or with fixtures for its ids and a valid body', (ctx) => {
+    const gaps: string[] = [];
+    for (const r of covered) {
+      const unknown = paramsOf(r.path).filter((p) => a.params[p] === undefined);
+      if (unknown.length > 0) gaps.push(`${r.op}: no company-A fixture for {${unknown.join('}, {')}}`);
+      if (paramsOf(r.path).length === 0) gaps.push(`${r.op}: names no company record; cover it or add it to EXEMPT with the reason`);
+      const entry = BODIES[r.op];
+      if (needsBodyEntry(r) && !entry) gaps.push(`${r.op}: takes a body but has no BODIES entry`);
+      if (r.hasRequestBody && entry?.(a) === NO_BODY) gaps.push(`${r.op}: declares a body but BODIES says NO_BODY`);
+    }
+    // Tables naming operations that no longer exist would hide a rename.
+    const known = new Set(routes.map((r) => r.op));
+    for (const op of [...Object.keys(EXEMPT), ...Object.keys(BODIES), ...Object.keys(EXPECTED), ...Object.keys(PARAM_OVERRIDES)]) {
+      if (!known.has(op as Op)) gaps.push(`${op}: listed in a table but not in the OpenAPI document`);
+    }
+    assert.deepEqual(gaps, []);
+    assert.ok(covered.length >= 75, `only ${covered.length} operations covered`);
+    ctx.diagnostic(`${covered.length} operations covered x ${callers.length} callers; ${Object.keys(EXEMPT).length} exempt, ${routes.filter(isPublic).length} public`);
+  });
+
+  const check = async (params: Record<string, string>, expectedOf: (r: Route) => Expected, selected: Route[]) => {
     const leaks: string[] = [];
-    for (const { method, path } of scoped) {
-      for (const [who, token] of [['board user', outsider.boardToken], ['agent', outsider.agent.token]] as const) {
-        const res = await t.request(method, fill(path, { companyId: target.company.id }), { token, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-        // 400 may come first for a body that fails validation; anything 2xx or 404 would be a leak.
-        if (res.status !== 403 && res.status !== 400) leaks.push(`${method} ${path} (${who}) -> ${res.status}`);
+    for (const r of selected) {
+      for (const caller of callers) {
+        const want = expectedOf(r)[caller.who];
+        const res = await send(r, a, params, caller.token, caller.headers);
+        const boundaryAnswered = !(caller.who === 'board' && want === 403) || res.body?.error === BOUNDARY_ERROR;
+        if (res.status !== want || !boundaryAnswered) leaks.push(`${r.op} (${caller.who} of B) -> ${res.status} ${JSON.stringify(res.body?.error ?? '')}, want ${want}`);
       }
     }
+    return leaks;
+  };
+
+  it(`callers of another company get exactly 403 (404 where SPEC hides existence) on every operation`, async () => {
+    const leaks = await check(a.params, (r) => EXPECTED[r.op] ?? FORBIDDEN, covered);
     assert.deepEqual(leaks, []);
+  });
+
+  it('the same when the issue is named by its identifier', async () => {
+    const withIssue = covered.filter((r) => paramsOf(r.path).includes('issueId'));
+    assert.ok(withIssue.length >= 15);
+    assert.deepEqual(await check({ ...a.params, issueId: a.issue.identifier }, (r) => EXPECTED[r.op] ?? FORBIDDEN, withIssue), []);
+  });
+
+  it("a project shortname is looked up only among the caller's companies: 404", async () => {
+    const withProject = covered.filter((r) => paramsOf(r.path).includes('projectId'));
+    assert.ok(withProject.length >= 6);
+    assert.deepEqual(await check({ ...a.params, projectId: a.project.urlKey }, () => HIDDEN, withProject), []);
+  });
+
+  it("a company path of the caller's own does not reach another company's records under it: 404", async () => {
+    const nested = covered.filter((r) => paramsOf(r.path).includes('companyId') && paramsOf(r.path).length > 1);
+    assert.ok(nested.length >= 1);
+    for (const caller of callers) {
+      const params = { ...a.params, companyId: b.company.id };
+      for (const r of nested) {
+        const res = await send(r, a, params, caller.token, caller.headers);
+        assert.equal(res.status, 404, `${r.op} (${caller.who} of B, own companyId) -> ${res.status}`);
+      }
+    }
   });
 });

@@ -73,6 +73,41 @@ describe('project workspaces', () => {
     assert.equal((await workspaces(p.id)).length, 2);
   });
 
+  it('remote_managed has its own rule: remoteWorkspaceRef or repoUrl, no cwd needed (workspace route, project create, PATCH)', async () => {
+    const p = await newProject();
+    const url = `/api/projects/${p.id}/workspaces`;
+    const refOnly = await addWorkspace(p.id, { sourceType: 'remote_managed', remoteProvider: 'cloud', remoteWorkspaceRef: 'ws-remote-1' });
+    assert.equal(refOnly.sourceType, 'remote_managed');
+    assert.equal(refOnly.remoteWorkspaceRef, 'ws-remote-1');
+    assert.equal(refOnly.cwd, null);
+    assert.equal(refOnly.repoUrl, null);
+    assert.equal(refOnly.name, 'ws-remote-1');
+
+    const created = await t.request('POST', `/api/companies/${a.company.id}/projects`, {
+      token: a.boardToken,
+      body: { name: 'Remote only', workspace: { name: 'Cloud', sourceType: 'remote_managed', remoteWorkspaceRef: 'ws-remote-2' } },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const [ws] = await workspaces(created.body.id);
+    assert.equal(ws.sourceType, 'remote_managed');
+    assert.equal(ws.remoteWorkspaceRef, 'ws-remote-2');
+    assert.equal(ws.isPrimary, true);
+
+    // The remote rule still holds without a reference, and the other types still need cwd or repoUrl.
+    for (const body of [{ sourceType: 'remote_managed', remoteProvider: 'cloud' }, { sourceType: 'local_path', remoteWorkspaceRef: 'ws-x' }, { remoteWorkspaceRef: 'ws-x' }]) {
+      assert.equal((await t.request('POST', url, { token: a.boardToken, body })).status, 422, JSON.stringify(body));
+    }
+    const noRef = await t.request('POST', `/api/companies/${a.company.id}/projects`, { token: a.boardToken, body: { name: 'Remote none', workspace: { sourceType: 'remote_managed' } } });
+    assert.equal(noRef.status, 422);
+
+    // PATCH re-checks the merged row: a remote workspace may drop its repoUrl while it keeps a reference.
+    const viaRepo = await addWorkspace(p.id, { sourceType: 'remote_managed', repoUrl: 'https://example.test/r.git', remoteWorkspaceRef: 'ws-remote-3' });
+    const patched = await t.request('PATCH', `${url}/${viaRepo.id}`, { token: a.boardToken, body: { repoUrl: null } });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal((await t.request('PATCH', `${url}/${viaRepo.id}`, { token: a.boardToken, body: { remoteWorkspaceRef: null } })).status, 422);
+    assert.equal((await t.request('PATCH', `${url}/${refOnly.id}`, { token: a.boardToken, body: { sourceType: 'local_path' } })).status, 422);
+  });
+
   it('rejects bad input with 400', async () => {
     const p = await newProject();
     const url = `/api/projects/${p.id}/workspaces`;

@@ -1,7 +1,8 @@
 // The company boundary (SPEC section 5), the one place it is decided: agents act only inside their
 // own company; board users inside the companies they are members of (the instance owner in all);
 // the system actor everywhere. Missing company 404, another company 403.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { companies, companyMemberships } from '../db/schema/index.ts';
 import type { Actor, AgentActor, BoardActor } from './actor.ts';
@@ -20,6 +21,16 @@ export async function accessibleCompanyIds(db: DbOrTx, actor: Actor, companyIds:
     .from(companyMemberships)
     .where(and(eq(companyMemberships.userId, actor.userId), inArray(companyMemberships.companyId, wanted)));
   return new Set(rows.map((r) => r.companyId));
+}
+
+/**
+ * The same boundary as a condition on a `company_id` column, for a lookup that searches across
+ * companies (a project shortname): undefined when the actor is not restricted.
+ */
+export function accessibleCompanyFilter(db: DbOrTx, actor: Actor, companyId: AnyPgColumn): SQL | undefined {
+  if (actor.kind === 'system' || (actor.kind === 'board' && actor.isInstanceOwner)) return undefined;
+  if (actor.kind === 'agent') return eq(companyId, actor.companyId);
+  return inArray(companyId, db.select({ id: companyMemberships.companyId }).from(companyMemberships).where(eq(companyMemberships.userId, actor.userId)));
 }
 
 /** Whether the actor may act inside `companyId` (no existence check). */
@@ -54,6 +65,15 @@ export async function requireCompanyAccess(db: DbOrTx, actor: Actor, companyId: 
   if (!company) throw notFound('company');
   await assertCompanyAccess(db, actor, company.id);
   return company;
+}
+
+/**
+ * The one way a policy decision becomes a 403: `authorize(canWakeAgent(actor, agent), 'message')`.
+ * Policies (src/modules/<area>/policy.ts) only answer yes or no, so the same abilities can be sent
+ * to a client; the message says what was refused.
+ */
+export function authorize(allowed: boolean, message: string, details?: unknown): asserts allowed {
+  if (!allowed) throw forbidden(message, details);
 }
 
 /** Board-only operations (SPEC "role rules"): agents get 403. */

@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { installAuth } from './auth-plugin.ts';
 import type { App, AppDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
-import { createLogger } from './logger.ts';
+import { installInputGuard } from './input-guard.ts';
+import { createLogger, OneLineRequestLog } from './logger.ts';
+import { VERSION } from '../paths.ts';
 import { openApiTransform } from './openapi-transform.ts';
 import { registerRoutes } from './routes.ts';
 
@@ -28,22 +30,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
+    // One line per request, written when it ends, not fastify's two.
+    logController: new OneLineRequestLog(),
     bodyLimit: 2 * 1024 * 1024,
     // Route paths like /api/issues/ABC-1 are case-sensitive identifiers; trailing slashes are tolerated.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
+  // Callback style: no promise per request for a one-line hook.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
   installErrorHandler(app);
+  installInputGuard(app);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20 }, throwFileSizeLimit: true });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Boardroom API', version: '0.1.0', description: API_DESCRIPTION },
+      info: { title: 'Boardroom API', version: VERSION, description: API_DESCRIPTION },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'A board key (`svc_board_...`), an agent key (`svc_agent_...`) or an agent run JWT' },

@@ -19,7 +19,7 @@ export function registerActivityRoutes(app: App, deps: AppDeps): void {
 
   app.post('/api/companies/:companyId/activity', { schema: { tags, params: companyParams, body: createActivityBody } }, async (request, reply) => {
     const actor = requireBoard(actorOf(request));
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    return reply.status(201).send(presentActivity(await createActivityEntry(db, actor, company.id, request.body)));
+    const company = await requireCompanyAccess(db, actor, request.params.companyId);
+    return reply.status(201).send(presentActivity(await createActivityEntry({ db, actor }, company.id, request.body)));
   });
 }

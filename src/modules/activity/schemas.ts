@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 
 // SPEC: "no pagination". The feed is still bounded: the newest DEFAULT entries unless `limit` asks for up to MAX.
 export const ACTIVITY_DEFAULT_LIMIT = 500;
 export const ACTIVITY_MAX_LIMIT = 1000;
-const MAX_DETAILS_JSON_CHARS = 64 * 1024;
 
 export const listActivityQuery = z.object({
   agentId: z.uuid().optional(),
@@ -25,10 +25,7 @@ export const createActivityBody = z.object({
   entityType: z.string().trim().min(1).max(100),
   entityId: z.string().trim().min(1).max(200),
   agentId: z.uuid().nullish(),
-  details: z
-    .record(z.string(), z.unknown())
-    .nullish()
-    .refine((d) => d == null || JSON.stringify(d).length <= MAX_DETAILS_JSON_CHARS, `details must be at most ${MAX_DETAILS_JSON_CHARS} characters of JSON`),
+  details: freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES }).nullish(),
 });
 
 export type ListActivityQuery = z.infer<typeof listActivityQuery>;

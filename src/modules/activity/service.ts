@@ -1,10 +1,11 @@
 // The company activity feed and board-written entries. Entries are never updated or deleted
 // (src/db/sql/activity-append-only.sql).
 import { and, desc, eq, not, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
-import { activityLog, agents, issues } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { activityLog, issues } from '../../db/schema/index.ts';
 import type { BoardActor } from '../../core/actor.ts';
-import { unprocessable } from '../../core/errors.ts';
+import { inTransaction, type Ctx } from '../../core/context.ts';
+import { assertAgentInCompany } from '../agents/lookup.ts';
 import { appendActivity, type ActivityEntry } from './record.ts';
 import type { CreateActivity, ListActivityQuery } from './schemas.ts';
 
@@ -36,12 +37,9 @@ export async function listActivity(db: DbOrTx, companyId: string, query: ListAct
 }
 
 /** An entry written by the board on behalf of any actor type; runId comes from the request header. */
-export async function createActivityEntry(db: Db, actor: BoardActor, companyId: string, input: CreateActivity): Promise<ActivityEntry> {
-  return db.transaction(async (tx) => {
-    if (input.agentId) {
-      const [agent] = await tx.select({ id: agents.id }).from(agents).where(and(eq(agents.id, input.agentId), eq(agents.companyId, companyId)));
-      if (!agent) throw unprocessable('agentId must name an agent of this company');
-    }
+export async function createActivityEntry(ctx: Ctx<BoardActor>, companyId: string, input: CreateActivity): Promise<ActivityEntry> {
+  return inTransaction(ctx, async (tx, { actor }) => {
+    if (input.agentId) await assertAgentInCompany(tx, companyId, input.agentId, 'agentId');
     return appendActivity(tx, {
       companyId,
       actorType: input.actorType,

@@ -3,27 +3,31 @@
 // the configuration snapshot; approving it (approvals area) activates the draft.
 import type { Company } from '../../core/access.ts';
 import { recordActivity } from '../activity/record.ts';
-import { createApproval, type Approval } from '../approvals/create.ts';
-import type { Ctx } from '../../core/context.ts';
+import { assertLinkedIssues, createApproval, type Approval } from '../approvals/create.ts';
+import { inTransaction, type Ctx } from '../../core/context.ts';
 import type { Agent } from './present.ts';
 import type { HireAgent } from './schemas.ts';
-import { agentSnapshot, insertAgent } from './service.ts';
+import { agentSnapshot, createAgent } from './service.ts';
 
 export async function hireAgent(ctx: Ctx, company: Company, input: HireAgent): Promise<{ agent: Agent; approval: Approval | null }> {
   const { sourceIssueId, sourceIssueIds, ...fields } = input;
   const issueIds = [...new Set([...(sourceIssueId ? [sourceIssueId] : []), ...(sourceIssueIds ?? [])])];
   const needsApproval = company.requireBoardApprovalForNewAgents;
-  return ctx.db.transaction(async (tx) => {
-    const agent = await insertAgent(tx, ctx.actor, company.id, fields, needsApproval ? 'pending_approval' : 'idle');
+  // The draft, its approval and the hire entry commit together: one transaction, the others join it.
+  return inTransaction(ctx, async (tx, inner) => {
+    // Checked on both paths, before anything is written: without approval the ids go straight into
+    // the activity log, so an unchecked id would record another company's issue there.
+    await assertLinkedIssues(tx, company.id, issueIds);
+    const agent = await createAgent(inner, company.id, fields, needsApproval ? 'pending_approval' : 'idle');
     const approval = needsApproval
-      ? await createApproval(tx, ctx.actor, {
+      ? await createApproval(inner, {
           companyId: company.id,
           type: 'hire_agent',
           payload: { agentId: agent.id, ...agentSnapshot(agent), sourceIssueIds: issueIds },
           issueIds,
         })
       : null;
-    await recordActivity(tx, ctx.actor, {
+    await recordActivity(tx, inner.actor, {
       companyId: company.id,
       action: 'agent.hire_requested',
       entityType: 'agent',

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { requireAccessible } from '../../core/access.ts';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest, unprocessable } from '../../core/errors.ts';
 import type { Agent } from './present.ts';
 
 // Lists of agents are bounded; a company with more live agents than this is far outside the design.
@@ -54,6 +54,19 @@ export async function findAgent(db: DbOrTx, actor: Actor, idOrKey: string, compa
 /** The agent named in a path: 404 when missing, 403 when it belongs to another company. */
 export async function requireAgentAccess(db: DbOrTx, actor: Actor, idOrKey: string, companyId?: string): Promise<Agent> {
   return requireAccessible(db, actor, await findAgent(db, actor, idOrKey, companyId), 'agent');
+}
+
+/**
+ * A body field naming an agent must name one of the company's agents (in `status`, when given):
+ * 422 otherwise. A missing agent and another company's answer the same, so a caller learns nothing
+ * about other companies' records.
+ */
+export async function assertAgentInCompany(db: DbOrTx, companyId: string, agentId: string, field: string, status?: string): Promise<void> {
+  const [row] = await db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(and(eq(agents.id, agentId), eq(agents.companyId, companyId), status ? eq(agents.status, status) : undefined));
+  if (!row) throw unprocessable(`${field} must name ${status ? `a ${status} agent` : 'an agent'} of the same company`, { [field]: agentId });
 }
 
 /** The calling agent's row (for permission flags), or null for board callers. */

@@ -1,5 +1,6 @@
-// Who may do what with agents. Every function assumes the company boundary was already checked
-// (requireCompanyAccess / assertCompanyAccess); these add the role rules inside one company.
+// Who may do what with agents: pure yes/no answers (callers turn a no into a 403 with authorize()).
+// Every function assumes the company boundary was already checked (requireCompanyAccess /
+// requireAccessible); these add the role rules inside one company.
 //
 // Decisions (SPEC leaves most "Who" cells of the Agents table blank):
 // - Reading configuration: board users with company access, the agent itself, the company's CEO
@@ -15,9 +16,7 @@
 // - Wakeup: board or the same agent (SPEC).
 // - Hires: board, the company CEO agent, or an agent with canCreateAgents.
 import type { Actor, AgentActor } from '../../core/actor.ts';
-import { forbidden } from '../../core/errors.ts';
 import type { Agent } from './present.ts';
-import type { PatchAgent } from './schemas.ts';
 
 /** The calling agent's own row, when the actor is an agent (for permission flags). */
 export type CallerAgent = Agent | null;
@@ -34,34 +33,36 @@ export function canReadConfig(actor: Actor, caller: CallerAgent, agent: Agent): 
   return isSelf(actor, agent) || isCeoOf(actor, agent.companyId) || caller?.permissions.canCreateAgents === true;
 }
 
-const SELF_PATCH_FORBIDDEN = ['status', 'role', 'reportsTo'] as const;
+// An agent must not promote itself, re-parent itself in the org tree or pause/activate itself.
+const SELF_PATCH_FORBIDDEN: readonly string[] = ['status', 'role', 'reportsTo'];
 
-export function assertMayPatch(actor: Actor, agent: Agent, body: PatchAgent): void {
-  if (actor.kind === 'board' || isCeoOf(actor, agent.companyId)) return;
-  if (!isSelf(actor, agent)) throw forbidden('only the board, the company CEO agent or the agent itself may update an agent');
-  const fields = SELF_PATCH_FORBIDDEN.filter((f) => body[f] !== undefined);
-  if (fields.length > 0) throw forbidden('an agent may not change its own status, role or reportsTo', { fields });
+/** PATCH at all: the board, the company CEO agent, or the agent itself. */
+export function canUpdateAgent(actor: Actor, agent: Agent): boolean {
+  return actor.kind === 'board' || isCeoOf(actor, agent.companyId) || isSelf(actor, agent);
 }
 
-export function assertBoardOrCeo(actor: Actor, companyId: string, what: string): void {
-  if (actor.kind === 'board' || isCeoOf(actor, companyId)) return;
-  throw forbidden(`only the board or the company CEO agent may ${what}`);
+/** One field of a PATCH: all of them for the board and the CEO agent; the agent itself not SELF_PATCH_FORBIDDEN. */
+export function canPatchAgentField(actor: Actor, agent: Agent, field: string): boolean {
+  if (actor.kind === 'board' || isCeoOf(actor, agent.companyId)) return true;
+  return isSelf(actor, agent) && !SELF_PATCH_FORBIDDEN.includes(field);
 }
 
-export function assertMayListKeys(actor: Actor, agent: Agent): void {
-  if (actor.kind === 'board' || isSelf(actor, agent)) return;
-  throw forbidden('only the board or the agent itself may list its keys');
+/** Permissions, budgets, pause, resume and terminate: the board or the company CEO agent. */
+export function canManageAgent(actor: Actor, agent: Pick<Agent, 'companyId'>): boolean {
+  return actor.kind === 'board' || isCeoOf(actor, agent.companyId);
 }
 
-export function assertMayWake(actor: Actor, agent: Agent): void {
-  if (actor.kind === 'board' || isSelf(actor, agent)) return;
-  throw forbidden('only the board or the agent itself may wake an agent');
+export function canListAgentKeys(actor: Actor, agent: Agent): boolean {
+  return actor.kind === 'board' || isSelf(actor, agent);
 }
 
-export function assertMayHire(actor: Actor, caller: CallerAgent, companyId: string): void {
-  if (actor.kind === 'board' || isCeoOf(actor, companyId)) return;
-  if (caller?.companyId === companyId && caller.permissions.canCreateAgents === true) return;
-  throw forbidden('hiring needs the board, the company CEO agent or permissions.canCreateAgents');
+export function canWakeAgent(actor: Actor, agent: Agent): boolean {
+  return actor.kind === 'board' || isSelf(actor, agent);
+}
+
+export function canHireAgents(actor: Actor, caller: CallerAgent, companyId: string): boolean {
+  if (actor.kind === 'board' || isCeoOf(actor, companyId)) return true;
+  return caller?.companyId === companyId && caller.permissions.canCreateAgents === true;
 }
 
 /** GET one agent's `access`: whether the agent may assign tasks, and why. */
@@ -71,4 +72,14 @@ export function taskAccess(agent: Agent): { canAssignTasks: boolean; reason: 'ex
   if (agent.role === 'ceo') return { canAssignTasks: true, reason: 'ceo_role' };
   if (agent.permissions.canCreateAgents === true) return { canAssignTasks: true, reason: 'agent_creator' };
   return { canAssignTasks: false, reason: 'none' };
+}
+
+/**
+ * Agent statuses in which an agent may not take work: no checkout, no wakeup (SPEC: conflict for
+ * paused, terminated and pending_approval). The one list; callers ask canAgentWork.
+ */
+export const AGENT_CANNOT_WORK_STATUSES: ReadonlySet<string> = new Set(['paused', 'terminated', 'pending_approval']);
+
+export function canAgentWork(status: string): boolean {
+  return !AGENT_CANNOT_WORK_STATUSES.has(status);
 }

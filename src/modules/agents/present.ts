@@ -1,6 +1,5 @@
 // What an agent response shows. The one place that decides configuration redaction.
 import type { agentApiKeys, agents } from '../../db/schema/index.ts';
-import type { Approval } from '../approvals/create.ts';
 import type { WakeupRequest } from '../wakeups/queue.ts';
 import { redact, REDACTED } from '../../lib/redact.ts';
 
@@ -76,19 +75,5 @@ export function presentWakeup(request: WakeupRequest) {
     forceFreshSession: request.forceFreshSession,
     status: request.status,
     createdAt: request.createdAt,
-  };
-}
-
-/** The hire_agent approval returned by agent-hires (its payload is already a redacted snapshot). */
-export function presentApproval(approval: Approval) {
-  return {
-    id: approval.id,
-    companyId: approval.companyId,
-    type: approval.type,
-    status: approval.status,
-    payload: approval.payload,
-    requestedByAgentId: approval.requestedByAgentId,
-    requestedByUserId: approval.requestedByUserId,
-    createdAt: approval.createdAt,
   };
 }

@@ -1,14 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../../server/deps.ts';
-import { requireAgent, requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { authorize, requireAgent, requireBoard, requireCompanyAccess } from '../../core/access.ts';
 import { actorOf } from '../../server/request.ts';
 import { notFound } from '../../core/errors.ts';
 import { hireAgent } from './hires.ts';
 import { createKey, listKeys, revokeKey } from './keys.ts';
 import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from './lifecycle.ts';
 import { callerAgent, chainOfCommand, findAgentById, listLiveAgents, requireAgentAccess } from './lookup.ts';
-import { assertBoardOrCeo, assertMayHire, assertMayListKeys, assertMayPatch, assertMayWake, canReadConfig, taskAccess } from './policy.ts';
-import { presentAgent, presentApproval, presentChainLink, presentKey, presentWakeup, type Agent } from './present.ts';
+import { presentApproval } from '../approvals/present.ts';
+import { canHireAgents, canListAgentKeys, canManageAgent, canPatchAgentField, canReadConfig, canUpdateAgent, canWakeAgent, taskAccess } from './policy.ts';
+import { presentAgent, presentChainLink, presentKey, presentWakeup, type Agent } from './present.ts';
 import {
   agentLookupQuery,
   agentParams,
@@ -59,7 +60,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
   app.post('/api/companies/:companyId/agent-hires', { schema: { tags, params: companyParams, body: hireAgentBody } }, async (request, reply) => {
     const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     const actor = actorOf(request);
-    assertMayHire(actor, await callerAgent(db, actor), company.id);
+    authorize(canHireAgents(actor, await callerAgent(db, actor), company.id), 'hiring needs the board, the company CEO agent or permissions.canCreateAgents');
     const { agent, approval } = await hireAgent(ctx(request), company, request.body);
     return reply.status(201).send({ agent: await view(request, agent), approval: approval ? presentApproval(approval) : null });
   });
@@ -76,20 +77,23 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
   });
 
   app.patch('/api/agents/:agentId', { schema: { tags, params: agentParams, body: patchAgentBody } }, async (request) => {
-    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    assertMayPatch(actorOf(request), agent, request.body);
+    const actor = actorOf(request);
+    const agent = await requireAgentAccess(db, actor, request.params.agentId);
+    authorize(canUpdateAgent(actor, agent), 'only the board, the company CEO agent or the agent itself may update an agent');
+    const denied = Object.keys(request.body).filter((field) => !canPatchAgentField(actor, agent, field));
+    authorize(denied.length === 0, 'an agent may not change its own status, role or reportsTo', { fields: denied });
     return view(request, await updateAgent(ctx(request), agent.id, request.body));
   });
 
   app.patch('/api/agents/:agentId/permissions', { schema: { tags, params: agentParams, body: permissionsBody } }, async (request) => {
     const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    assertBoardOrCeo(actorOf(request), agent.companyId, 'change agent permissions');
+    authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent permissions');
     return detail(request, await updatePermissions(ctx(request), agent.id, request.body));
   });
 
   app.patch('/api/agents/:agentId/budgets', { schema: { tags, params: agentParams, body: budgetBody } }, async (request) => {
     const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    assertBoardOrCeo(actorOf(request), agent.companyId, 'change agent budgets');
+    authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent budgets');
     return view(request, await updateBudget(ctx(request), agent.id, request.body.budgetMonthlyCents));
   });
 
@@ -97,7 +101,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
   for (const [action, run] of Object.entries(lifecycle)) {
     app.post(`/api/agents/:agentId/${action}`, { schema: { tags, params: agentParams } }, async (request) => {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      assertBoardOrCeo(actorOf(request), agent.companyId, `${action} agents`);
+      authorize(canManageAgent(actorOf(request), agent), `only the board or the company CEO agent may ${action} agents`);
       return view(request, await run(ctx(request), agent.id));
     });
   }
@@ -111,7 +115,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
 
   app.get('/api/agents/:agentId/keys', { schema: { tags, params: agentParams } }, async (request) => {
     const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    assertMayListKeys(actorOf(request), agent);
+    authorize(canListAgentKeys(actorOf(request), agent), 'only the board or the agent itself may list its keys');
     return (await listKeys(ctx(request), agent.id)).map(presentKey);
   });
 
@@ -130,7 +134,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
 
   app.post('/api/agents/:agentId/wakeup', { schema: { tags, params: agentParams, body: wakeupBody } }, async (request, reply) => {
     const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    assertMayWake(actorOf(request), agent);
+    authorize(canWakeAgent(actorOf(request), agent), 'only the board or the agent itself may wake an agent');
     const result = await requestWakeup(ctx(request), agent.id, request.body);
     return reply.status(202).send('skipped' in result ? result : presentWakeup(result));
   });

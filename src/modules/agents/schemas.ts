@@ -1,21 +1,23 @@
 import { z } from 'zod';
+import { boundedFreeform, FREEFORM_CONFIG_BYTES, freeformObject, freeformValue } from '../../core/json.ts';
 import { budgetCents } from '../companies/schemas.ts';
 
 export const AGENT_STATUSES = ['active', 'paused', 'idle', 'running', 'error', 'pending_approval', 'terminated'] as const;
 export const agentStatus = z.enum(AGENT_STATUSES);
 export type AgentStatus = z.infer<typeof agentStatus>;
 
-// Free-form JSON objects are bounded by their serialised size (the body limit alone is 2 MiB).
-const MAX_CONFIG_BYTES = 64 * 1024;
-const boundedObject = (what: string) =>
-  z.record(z.string().max(200), z.unknown()).refine((v) => JSON.stringify(v).length <= MAX_CONFIG_BYTES, `${what} is larger than ${MAX_CONFIG_BYTES} bytes`);
+// Free-form JSON objects (adapterConfig, metadata, payload): depth 32, 64 KiB serialised (core/json.ts).
+const boundedObject = () => freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES });
 
-const runtimeConfig = z
-  .object({
-    heartbeat: z.object({ enabled: z.boolean().optional(), intervalSec: z.number().int().min(1).max(31 * 24 * 3600).optional() }).passthrough().optional(),
-  })
-  .passthrough()
-  .refine((v) => JSON.stringify(v).length <= MAX_CONFIG_BYTES, `runtimeConfig is larger than ${MAX_CONFIG_BYTES} bytes`);
+// Free-form too, with the heartbeat fields SPEC names checked and documented.
+const runtimeConfig = boundedFreeform(
+  z
+    .object({
+      heartbeat: z.object({ enabled: z.boolean().optional(), intervalSec: z.number().int().min(1).max(31 * 24 * 3600).optional() }).passthrough().optional(),
+    })
+    .passthrough(),
+  { maxBytes: FREEFORM_CONFIG_BYTES },
+);
 
 const name = z.string().trim().min(1).max(200);
 const shortText = (max: number) => z.string().trim().max(max);
@@ -27,12 +29,12 @@ const coreFields = {
   capabilities: z.string().max(10_000).nullish(),
   reportsTo: z.uuid().nullish(),
   adapterType: shortText(100).min(1),
-  adapterConfig: boundedObject('adapterConfig').optional(),
+  adapterConfig: boundedObject().optional(),
   runtimeConfig: runtimeConfig.optional(),
   budgetMonthlyCents: budgetCents.optional(),
   permissions: z.object({ canCreateAgents: z.boolean().optional() }).strict().optional(),
   desiredSkills: z.array(z.string().trim().min(1).max(200)).max(100).optional(),
-  metadata: boundedObject('metadata').optional(),
+  metadata: boundedObject().optional(),
 };
 
 export const createAgentBody = z.object(coreFields);
@@ -54,12 +56,12 @@ export const patchAgentBody = z.object({
   capabilities: z.string().max(10_000).nullish(),
   reportsTo: z.uuid().nullish(),
   adapterType: shortText(100).min(1).optional(),
-  adapterConfig: boundedObject('adapterConfig').optional(),
+  adapterConfig: boundedObject().optional(),
   replaceAdapterConfig: z.boolean().optional(),
   runtimeConfig: runtimeConfig.optional(),
-  metadata: boundedObject('metadata').optional(),
+  metadata: boundedObject().optional(),
   status: agentStatus.optional(),
-  permissions: z.unknown().optional(),
+  permissions: freeformValue({ maxBytes: 1024 }).optional(),
 });
 export type PatchAgent = z.infer<typeof patchAgentBody>;
 
@@ -76,7 +78,7 @@ export const wakeupBody = z.object({
   source: z.enum(['timer', 'assignment', 'on_demand', 'automation']).default('on_demand'),
   triggerDetail: z.enum(['manual', 'ping', 'callback', 'system']).optional(),
   reason: z.string().trim().max(1000).optional(),
-  payload: boundedObject('payload').optional(),
+  payload: boundedObject().optional(),
   idempotencyKey: z.string().trim().min(1).max(200).optional(),
   forceFreshSession: z.boolean().optional(),
 });

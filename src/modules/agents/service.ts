@@ -4,11 +4,10 @@ import { slugify } from '../../lib/ids.ts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
-import type { Actor } from '../../core/actor.ts';
 import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
-import type { Ctx } from '../../core/context.ts';
+import { inTransaction, type Ctx } from '../../core/context.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { managerChainIds } from './lookup.ts';
 import { redactConfig, type Agent } from './present.ts';
@@ -87,46 +86,45 @@ export function agentSnapshot(agent: Agent) {
 }
 
 /**
- * Inserts an agent (create and hire share it) with its activity entry. A positive budget creates the
- * agent's monthly budget policy right away, except for a pending hire: its approval does that.
+ * Creates an agent with its activity entry, in a transaction of its own or as part of the caller's
+ * (a hire creates its pending_approval draft this way). A positive budget creates the agent's
+ * monthly budget policy right away, except for a pending hire: its approval does that.
  */
-export async function insertAgent(tx: Tx, actor: Actor, companyId: string, input: CreateAgent, status: 'idle' | 'pending_approval'): Promise<Agent> {
-  await lockCompanyAgents(tx, companyId);
-  if (input.reportsTo) await assertManager(tx, companyId, input.reportsTo);
-  let adapterConfig = await checkedConfig(tx, companyId, input.adapterConfig ?? {});
-  if (input.desiredSkills) {
-    const skillSync = (adapterConfig.serviceSkillSync ?? {}) as Record<string, unknown>;
-    adapterConfig = { ...adapterConfig, serviceSkillSync: { ...skillSync, desiredSkills: [...new Set(input.desiredSkills)] } };
-  }
-  const { name, urlKey } = await dedupName(tx, companyId, input.name);
-  const [agent] = await tx
-    .insert(agents)
-    .values({
-      companyId,
-      name,
-      urlKey,
-      role: input.role ?? 'general',
-      title: input.title ?? null,
-      capabilities: input.capabilities ?? null,
-      reportsTo: input.reportsTo ?? null,
-      adapterType: input.adapterType,
-      adapterConfig,
-      runtimeConfig: withHeartbeatDefault(input.runtimeConfig),
-      budgetMonthlyCents: input.budgetMonthlyCents ?? 0,
-      status,
-      permissions: { canCreateAgents: input.permissions?.canCreateAgents === true },
-      metadata: input.metadata ?? {},
-    })
-    .returning();
-  if (status !== 'pending_approval' && agent!.budgetMonthlyCents > 0) {
-    await syncMonthlyBudgetPolicy(tx, companyId, 'agent', agent!.id, agent!.budgetMonthlyCents);
-  }
-  await recordActivity(tx, actor, { companyId, action: 'agent.created', entityType: 'agent', entityId: agent!.id, details: { ...agentSnapshot(agent!), status } });
-  return agent!;
-}
-
-export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgent): Promise<Agent> {
-  return ctx.db.transaction((tx) => insertAgent(tx, ctx.actor, companyId, input, 'idle'));
+export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgent, status: 'idle' | 'pending_approval' = 'idle'): Promise<Agent> {
+  return inTransaction(ctx, async (tx, { actor }) => {
+    await lockCompanyAgents(tx, companyId);
+    if (input.reportsTo) await assertManager(tx, companyId, input.reportsTo);
+    let adapterConfig = await checkedConfig(tx, companyId, input.adapterConfig ?? {});
+    if (input.desiredSkills) {
+      const skillSync = (adapterConfig.serviceSkillSync ?? {}) as Record<string, unknown>;
+      adapterConfig = { ...adapterConfig, serviceSkillSync: { ...skillSync, desiredSkills: [...new Set(input.desiredSkills)] } };
+    }
+    const { name, urlKey } = await dedupName(tx, companyId, input.name);
+    const [agent] = await tx
+      .insert(agents)
+      .values({
+        companyId,
+        name,
+        urlKey,
+        role: input.role ?? 'general',
+        title: input.title ?? null,
+        capabilities: input.capabilities ?? null,
+        reportsTo: input.reportsTo ?? null,
+        adapterType: input.adapterType,
+        adapterConfig,
+        runtimeConfig: withHeartbeatDefault(input.runtimeConfig),
+        budgetMonthlyCents: input.budgetMonthlyCents ?? 0,
+        status,
+        permissions: { canCreateAgents: input.permissions?.canCreateAgents === true },
+        metadata: input.metadata ?? {},
+      })
+      .returning();
+    if (status !== 'pending_approval' && agent!.budgetMonthlyCents > 0) {
+      await syncMonthlyBudgetPolicy(tx, companyId, 'agent', agent!.id, agent!.budgetMonthlyCents);
+    }
+    await recordActivity(tx, actor, { companyId, action: 'agent.created', entityType: 'agent', entityId: agent!.id, details: { ...agentSnapshot(agent!), status } });
+    return agent!;
+  });
 }
 
 /** The row as it is now, locked for the rest of the transaction (status rules read it). */
@@ -163,7 +161,7 @@ function assertStatusPatch(current: string, next: string): void {
 export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent): Promise<Agent> {
   if (patch.permissions !== undefined) throw unprocessable('permissions are changed with PATCH /api/agents/{agentId}/permissions');
   return ctx.db.transaction(async (tx) => {
-    // Company lock before the row lock, the same order insertAgent takes them in.
+    // Company lock before the row lock, the same order createAgent takes them in.
     const [found] = await tx.select({ companyId: agents.companyId }).from(agents).where(eq(agents.id, agentId));
     if (!found) throw notFound('agent');
     const companyId = found.companyId;

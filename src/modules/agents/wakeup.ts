@@ -1,15 +1,12 @@
 // Manual wakeups (POST /api/agents/{agentId}/wakeup). Dispatch is the engine's job: here a request
 // is validated and recorded in the wakeup queue in the same transaction as its activity entry.
-import { and, eq } from 'drizzle-orm';
-import { agentWakeupRequests } from '../../db/schema/index.ts';
 import { conflict } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
 import { enqueueWakeup, type WakeupRequest } from '../wakeups/queue.ts';
+import { canAgentWork } from './policy.ts';
 import type { WakeupBody } from './schemas.ts';
 import { lockAgent } from './service.ts';
-
-const UNWAKEABLE = new Set(['paused', 'terminated', 'pending_approval']);
 
 /**
  * The 202 body when the server decides not to wake the agent (SPEC leaves its shape open):
@@ -27,21 +24,14 @@ export interface SkippedWakeup {
 export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody): Promise<WakeupRequest | SkippedWakeup> {
   return ctx.db.transaction(async (tx) => {
     const agent = await lockAgent(tx, agentId);
-    if (UNWAKEABLE.has(agent.status)) throw conflict(`cannot wake a ${agent.status} agent`, { status: agent.status });
+    if (!canAgentWork(agent.status)) throw conflict(`cannot wake a ${agent.status} agent`, { status: agent.status });
     const heartbeat = agent.runtimeConfig.heartbeat as { enabled?: unknown } | undefined;
     const base = { companyId: agent.companyId, action: 'agent.wakeup_requested', entityType: 'agent', entityId: agentId };
     if (body.source === 'timer' && heartbeat?.enabled !== true) {
       await recordActivity(tx, ctx.actor, { ...base, details: { source: body.source, skipped: true, reason: 'heartbeat_disabled' } });
       return { skipped: true, reason: 'heartbeat_disabled', agentId, source: body.source };
     }
-    if (body.idempotencyKey) {
-      const [existing] = await tx
-        .select()
-        .from(agentWakeupRequests)
-        .where(and(eq(agentWakeupRequests.agentId, agentId), eq(agentWakeupRequests.idempotencyKey, body.idempotencyKey)));
-      if (existing) return existing;
-    }
-    const request = await enqueueWakeup(tx, ctx.actor, {
+    const { request, created } = await enqueueWakeup(tx, ctx.actor, {
       companyId: agent.companyId,
       agentId,
       source: body.source,
@@ -51,6 +41,8 @@ export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody)
       idempotencyKey: body.idempotencyKey ?? null,
       forceFreshSession: body.forceFreshSession ?? false,
     });
+    // A repeated idempotencyKey answers the first request; it was asked for (and recorded) once.
+    if (!created) return request;
     await recordActivity(tx, ctx.actor, {
       ...base,
       details: { wakeupRequestId: request.id, source: request.source, triggerDetail: request.triggerDetail, reason: request.reason },

@@ -1,17 +1,14 @@
-// Who may do what with approvals. Decisions are board-only (routes call requireBoard).
+// Who may do what with approvals: yes/no answers (routes turn a no into a 403 with authorize()).
+// Decisions are board-only (routes call requireBoard).
 import type { Actor } from '../../core/actor.ts';
-import { forbidden } from '../../core/errors.ts';
 import type { Approval } from './create.ts';
 
 /** An agent files approvals only as itself; the board may name any agent of the company. */
-export function assertMayRequestAs(actor: Actor, requestedByAgentId: string | null | undefined): void {
-  if (actor.kind === 'agent' && requestedByAgentId && requestedByAgentId !== actor.agentId) {
-    throw forbidden('an agent may only request approvals as itself');
-  }
+export function canRequestApprovalAs(actor: Actor, requestedByAgentId: string | null | undefined): boolean {
+  return actor.kind !== 'agent' || !requestedByAgentId || requestedByAgentId === actor.agentId;
 }
 
 /** Resubmission belongs to the agent that asked, or to the board. */
-export function assertMayResubmit(actor: Actor, approval: Approval): void {
-  if (actor.kind !== 'agent') return;
-  if (approval.requestedByAgentId !== actor.agentId) throw forbidden('only the requesting agent or the board may resubmit this approval');
+export function canResubmitApproval(actor: Actor, approval: Approval): boolean {
+  return actor.kind !== 'agent' || approval.requestedByAgentId === actor.agentId;
 }

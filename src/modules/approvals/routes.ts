@@ -1,11 +1,12 @@
 import type { App, AppDeps } from '../../server/deps.ts';
-import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { authorize, requireBoard, requireCompanyAccess } from '../../core/access.ts';
 import { actorOf } from '../../server/request.ts';
 import { addApprovalComment, listApprovalComments } from './comments.ts';
-import { assertMayRequestAs, assertMayResubmit } from './policy.ts';
+import { createApproval } from './create.ts';
+import { canRequestApprovalAs, canResubmitApproval } from './policy.ts';
 import { presentApproval, presentApprovalComment, presentLinkedIssue } from './present.ts';
 import { approvalParams, companyParams, createApprovalBody, createCommentBody, decisionBody, listApprovalsQuery, listCommentsQuery, resubmitBody } from './schemas.ts';
-import { decideApproval, listApprovals, listLinkedIssues, requireApproval, resubmitApproval, submitApproval, type Decision } from './service.ts';
+import { decideApproval, listApprovals, listLinkedIssues, requireApproval, resubmitApproval, type Decision } from './service.ts';
 
 const tags = ['approvals'];
 
@@ -20,8 +21,8 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
   app.post('/api/companies/:companyId/approvals', { schema: { tags, params: companyParams, body: createApprovalBody } }, async (request, reply) => {
     const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
     const actor = actorOf(request);
-    assertMayRequestAs(actor, request.body.requestedByAgentId);
-    return reply.status(201).send(presentApproval(await submitApproval({ db, actor }, company.id, request.body)));
+    authorize(canRequestApprovalAs(actor, request.body.requestedByAgentId), 'an agent may only request approvals as itself');
+    return reply.status(201).send(presentApproval(await createApproval({ db, actor }, { companyId: company.id, ...request.body })));
   });
 
   app.get('/api/approvals/:approvalId', { schema: { tags, params: approvalParams } }, async (request) => {
@@ -49,7 +50,7 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
   app.post('/api/approvals/:approvalId/resubmit', { schema: { tags, params: approvalParams, body: resubmitBody } }, async (request) => {
     const actor = actorOf(request);
     const approval = await requireApproval(db, actor, request.params.approvalId);
-    assertMayResubmit(actor, approval);
+    authorize(canResubmitApproval(actor, approval), 'only the requesting agent or the board may resubmit this approval');
     return presentApproval(await resubmitApproval({ db, actor }, approval, request.body?.payload));
   });
 

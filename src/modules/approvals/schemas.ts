@@ -1,14 +1,12 @@
 import { z } from 'zod';
+import { FREEFORM_PAYLOAD_BYTES, freeformObject } from '../../core/json.ts';
 
 export const APPROVAL_TYPES = ['hire_agent', 'approve_ceo_strategy', 'budget_override_required', 'request_board_approval'] as const;
 export const APPROVAL_STATUSES = ['pending', 'revision_requested', 'approved', 'rejected'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 // Payloads are free-form JSON; 256 KiB serialised is far above any real request and keeps rows small.
-const MAX_PAYLOAD_BYTES = 256 * 1024;
-export const approvalPayload = z
-  .record(z.string().max(200), z.unknown())
-  .refine((p) => Buffer.byteLength(JSON.stringify(p)) <= MAX_PAYLOAD_BYTES, `payload larger than ${MAX_PAYLOAD_BYTES} bytes`);
+export const approvalPayload = freeformObject({ maxBytes: FREEFORM_PAYLOAD_BYTES });
 
 export const approvalParams = z.object({ approvalId: z.uuid() });
 export const companyParams = z.object({ companyId: z.uuid() });

@@ -8,11 +8,11 @@ import type { Actor, BoardActor } from '../../core/actor.ts';
 import { requireAccessible } from '../../core/access.ts';
 import { unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
+import { issueSummaryColumns } from '../issues/lookup.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
-import { createApproval, type Approval } from './create.ts';
+import type { Approval } from './create.ts';
 import { applyHireOutcome, hireAgentId } from './hire.ts';
-import type { ApprovalStatus, CreateApprovalBody } from './schemas.ts';
-
+import type { ApprovalStatus } from './schemas.ts';
 
 export type Decision = 'approve' | 'reject' | 'request_revision';
 
@@ -40,40 +40,11 @@ export async function listApprovals(db: DbOrTx, companyId: string, query: { stat
 // Links are written only by create (at most 100 ids), so the list is naturally bounded.
 export async function listLinkedIssues(db: DbOrTx, approval: Approval) {
   return db
-    .select({
-      id: issues.id,
-      identifier: issues.identifier,
-      title: issues.title,
-      status: issues.status,
-      priority: issues.priority,
-      projectId: issues.projectId,
-      goalId: issues.goalId,
-      parentId: issues.parentId,
-      assigneeAgentId: issues.assigneeAgentId,
-      updatedAt: issues.updatedAt,
-    })
+    .select({ ...issueSummaryColumns, updatedAt: issues.updatedAt })
     .from(approvalIssues)
     .innerJoin(issues, eq(issues.id, approvalIssues.issueId))
     .where(and(eq(approvalIssues.approvalId, approval.id), eq(issues.companyId, approval.companyId)))
     .orderBy(asc(issues.number));
-}
-
-async function assertAgentInCompany(tx: Tx, companyId: string, agentId: string, what: string, status?: string): Promise<void> {
-  const [found] = await tx
-    .select({ id: agents.id })
-    .from(agents)
-    .where(and(eq(agents.id, agentId), eq(agents.companyId, companyId), status ? eq(agents.status, status) : undefined));
-  if (!found) throw unprocessable(what);
-}
-
-/** POST /approvals: the requester must be an agent of the company; a hire must point at a draft agent of it. */
-export async function submitApproval(ctx: Ctx, companyId: string, body: CreateApprovalBody): Promise<Approval> {
-  return ctx.db.transaction(async (tx) => {
-    if (body.requestedByAgentId) await assertAgentInCompany(tx, companyId, body.requestedByAgentId, 'requestedByAgentId must name an agent of this company');
-    const draftId = body.type === 'hire_agent' ? hireAgentId(body.payload) : null;
-    if (draftId) await assertAgentInCompany(tx, companyId, draftId, 'payload.agentId must name a pending_approval agent of this company', 'pending_approval');
-    return createApproval(tx, ctx.actor, { companyId, type: body.type, payload: body.payload, requestedByAgentId: body.requestedByAgentId, issueIds: body.issueIds });
-  });
 }
 
 /**
@@ -99,7 +70,7 @@ async function wakeRequester(tx: Tx, actor: Actor, approval: Approval): Promise<
  * losing a race to a concurrent decision) is 422. The requester is woken on every decision: approve
  * and reject resolve the request, and request-revision needs the agent to act.
  */
-export async function decideApproval(ctx: Ctx & { actor: BoardActor }, approval: Approval, decision: Decision, decisionNote: string | null | undefined): Promise<Approval> {
+export async function decideApproval(ctx: Ctx<BoardActor>, approval: Approval, decision: Decision, decisionNote: string | null | undefined): Promise<Approval> {
   const rule = DECISIONS[decision];
   return ctx.db.transaction(async (tx) => {
     const [decided] = await tx

@@ -2,12 +2,12 @@
 // with access to the issue's company; delete for the board or the uploading agent.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
-import { requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { authorize, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { actorOf } from '../../server/request.ts';
-import { notFound, unsupportedMediaType } from '../../core/errors.ts';
-import { readUpload } from '../assets/service.ts';
+import { notFound } from '../../core/errors.ts';
+import { readMultipartUpload } from '../assets/service.ts';
 import { findIssue, requireIssueAccess } from '../issues/lookup.ts';
-import { assertMayDeleteAttachment } from './policy.ts';
+import { canDeleteAttachment } from './policy.ts';
 import { contentDisposition, presentAttachment } from './present.ts';
 import { addAttachment, deleteAttachment, findAttachment, listAttachments, MAX_ATTACHMENT_PAGE } from './service.ts';
 
@@ -32,9 +32,8 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
       const issue = await findIssue(db, request.params.issueId);
       // An issue of another company is not found at this company's path.
       if (!issue || issue.companyId !== company.id) throw notFound('issue');
-      if (!request.isMultipart()) throw unsupportedMediaType('expected multipart/form-data with a `file` part');
-      const file = await readUpload(await request.file(), deps.config.maxUploadBytes);
-      return reply.status(201).send(presentAttachment(await addAttachment(db, deps.storage, actorOf(request), issue, file)));
+      const file = await readMultipartUpload(request, deps.config.maxUploadBytes);
+      return reply.status(201).send(presentAttachment(await addAttachment({ db, actor: actorOf(request) }, deps.storage, issue, file)));
     },
   );
 
@@ -62,8 +61,8 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
 
   app.delete('/api/attachments/:attachmentId', { schema: { tags, params: attachmentParams } }, async (request) => {
     const view = await loadAttachment(request, request.params.attachmentId);
-    assertMayDeleteAttachment(actorOf(request), view);
-    await deleteAttachment(db, actorOf(request), view);
+    authorize(canDeleteAttachment(actorOf(request), view), 'only the board or the uploading agent may delete this attachment');
+    await deleteAttachment({ db, actor: actorOf(request) }, view);
     return { ok: true, id: view.attachment.id };
   });
 }

@@ -1,8 +1,8 @@
 // Issue attachments: an uploaded asset (kind attachment) linked to one issue.
 import { asc, eq } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { assets, issueAttachments } from '../../db/schema/index.ts';
-import type { Actor } from '../../core/actor.ts';
+import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { recordActivity } from '../activity/record.ts';
@@ -33,9 +33,9 @@ export function normalizeFileName(name: string | null): string | null {
   return base ? base.slice(0, MAX_NAME_CHARS) : null;
 }
 
-export async function addAttachment(db: Db, storage: Storage, actor: Actor, issue: Issue, file: UploadedFile): Promise<AttachmentView> {
+export async function addAttachment(ctx: Ctx, storage: Storage, issue: Issue, file: UploadedFile): Promise<AttachmentView> {
   const cleaned: UploadedFile = { bytes: file.bytes, contentType: normalizeContentType(file.contentType), filename: normalizeFileName(file.filename) };
-  return db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, { actor }) => {
     const asset = await storeAsset(tx, storage, actor, issue.companyId, 'attachment', cleaned);
     const [attachment] = await tx.insert(issueAttachments).values({ companyId: issue.companyId, issueId: issue.id, assetId: asset.id }).returning();
     await recordActivity(tx, actor, {
@@ -73,8 +73,8 @@ export async function findAttachment(db: DbOrTx, attachmentId: string): Promise<
  * Removes the attachment and its asset record. The bytes stay in content-addressed storage: the
  * same bytes may back other assets, and storage has no reference counting yet.
  */
-export async function deleteAttachment(db: Db, actor: Actor, view: AttachmentView): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deleteAttachment(ctx: Ctx, view: AttachmentView): Promise<void> {
+  await inTransaction(ctx, async (tx, { actor }) => {
     // The attachment row cascades from its asset.
     const [deleted] = await tx.delete(assets).where(eq(assets.id, view.asset.id)).returning({ id: assets.id });
     if (!deleted) throw notFound('attachment');

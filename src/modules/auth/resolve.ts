@@ -10,6 +10,43 @@ import { verifyAgentJwt } from './jwt.ts';
 const LOCKED_OUT_STATUSES = new Set(['terminated', 'pending_approval']);
 // lastUsedAt is written at most once a minute per key so hot agents do not turn every read into a write.
 const LAST_USED_GRANULARITY = sql`now() - interval '60 seconds'`;
+const stale = (column: typeof boardApiKeys.lastUsedAt | typeof agentApiKeys.lastUsedAt) => sql<boolean>`(${column} is null or ${column} < ${LAST_USED_GRANULARITY})`;
+const actorAgentColumns = { id: agents.id, companyId: agents.companyId, role: agents.role, adapterType: agents.adapterType, status: agents.status };
+
+/**
+ * Every request resolves its credential, so these lookups are built once per database handle and
+ * run as named prepared statements (no SQL building, parsing or planning per request). Each reads
+ * the credential with its owner in one statement; revocation and lockout are read from the
+ * database every time (no cache), so they take effect at once on every replica.
+ */
+function buildLookups(db: Db) {
+  return {
+    boardKey: db
+      .select({ keyId: boardApiKeys.id, userId: users.id, isInstanceOwner: users.isInstanceOwner, stale: stale(boardApiKeys.lastUsedAt) })
+      .from(boardApiKeys)
+      .innerJoin(users, eq(users.id, boardApiKeys.userId))
+      .where(and(eq(boardApiKeys.keyHash, sql.placeholder('hash')), isNull(boardApiKeys.revokedAt)))
+      .prepare('auth_board_key'),
+    agentKey: db
+      .select({ keyId: agentApiKeys.id, stale: stale(agentApiKeys.lastUsedAt), agent: actorAgentColumns })
+      .from(agentApiKeys)
+      .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
+      .where(and(eq(agentApiKeys.keyHash, sql.placeholder('hash')), isNull(agentApiKeys.revokedAt)))
+      .prepare('auth_agent_key'),
+    agent: db.select(actorAgentColumns).from(agents).where(eq(agents.id, sql.placeholder('id'))).prepare('auth_agent'),
+  };
+}
+
+const lookupsByDb = new WeakMap<Db, ReturnType<typeof buildLookups>>();
+
+function lookups(db: Db): ReturnType<typeof buildLookups> {
+  let built = lookupsByDb.get(db);
+  if (!built) {
+    built = buildLookups(db);
+    lookupsByDb.set(db, built);
+  }
+  return built;
+}
 
 export async function resolveBearer(db: Db, jwtSecret: Uint8Array, token: string): Promise<BoardActor | AgentActor | null> {
   if (token.startsWith(BOARD_KEY_PREFIX)) return resolveBoardKey(db, token);
@@ -19,30 +56,27 @@ export async function resolveBearer(db: Db, jwtSecret: Uint8Array, token: string
 }
 
 async function resolveBoardKey(db: Db, token: string): Promise<BoardActor | null> {
-  const [row] = await db
-    .select({ keyId: boardApiKeys.id, userId: users.id, isInstanceOwner: users.isInstanceOwner })
-    .from(boardApiKeys)
-    .innerJoin(users, eq(users.id, boardApiKeys.userId))
-    .where(and(eq(boardApiKeys.keyHash, hashToken(token)), isNull(boardApiKeys.revokedAt)));
+  const [row] = await lookups(db).boardKey.execute({ hash: hashToken(token) });
   if (!row) return null;
-  await db
-    .update(boardApiKeys)
-    .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(boardApiKeys.id, row.keyId), sql`(${boardApiKeys.lastUsedAt} is null or ${boardApiKeys.lastUsedAt} < ${LAST_USED_GRANULARITY})`));
+  // The write (and its round trip) only once a minute per key, not on every request.
+  if (row.stale) {
+    await db
+      .update(boardApiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(and(eq(boardApiKeys.id, row.keyId), stale(boardApiKeys.lastUsedAt)));
+  }
   return { kind: 'board', userId: row.userId, isInstanceOwner: row.isInstanceOwner, via: 'board_key', keyId: row.keyId };
 }
 
 async function resolveAgentKey(db: Db, token: string): Promise<AgentActor | null> {
-  const [row] = await db
-    .select({ keyId: agentApiKeys.id, agent: agents })
-    .from(agentApiKeys)
-    .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
-    .where(and(eq(agentApiKeys.keyHash, hashToken(token)), isNull(agentApiKeys.revokedAt)));
+  const [row] = await lookups(db).agentKey.execute({ hash: hashToken(token) });
   if (!row || LOCKED_OUT_STATUSES.has(row.agent.status)) return null;
-  await db
-    .update(agentApiKeys)
-    .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(agentApiKeys.id, row.keyId), sql`(${agentApiKeys.lastUsedAt} is null or ${agentApiKeys.lastUsedAt} < ${LAST_USED_GRANULARITY})`));
+  if (row.stale) {
+    await db
+      .update(agentApiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(and(eq(agentApiKeys.id, row.keyId), stale(agentApiKeys.lastUsedAt)));
+  }
   const { agent } = row;
   return { kind: 'agent', agentId: agent.id, companyId: agent.companyId, role: agent.role, adapterType: agent.adapterType, via: 'agent_key', keyId: row.keyId };
 }
@@ -50,7 +84,7 @@ async function resolveAgentKey(db: Db, token: string): Promise<AgentActor | null
 async function resolveAgentJwt(db: Db, secret: Uint8Array, token: string): Promise<AgentActor | null> {
   const claims = await verifyAgentJwt(secret, token);
   if (!claims) return null;
-  const [agent] = await db.select().from(agents).where(eq(agents.id, claims.agentId));
+  const [agent] = await lookups(db).agent.execute({ id: claims.agentId });
   if (!agent || agent.companyId !== claims.companyId || LOCKED_OUT_STATUSES.has(agent.status)) return null;
   return { kind: 'agent', agentId: agent.id, companyId: agent.companyId, role: agent.role, adapterType: agent.adapterType, via: 'agent_jwt', runId: claims.runId };
 }

@@ -59,7 +59,8 @@ export async function consumeLoginToken(db: Db, loginToken: string): Promise<str
   });
 }
 
+/** At most 1000, like GET /api/companies: a response lists them, so the count bounds its size. */
 export async function companyIdsOfUser(db: DbOrTx, userId: string): Promise<string[]> {
-  const rows = await db.select({ companyId: companyMemberships.companyId }).from(companyMemberships).where(eq(companyMemberships.userId, userId));
+  const rows = await db.select({ companyId: companyMemberships.companyId }).from(companyMemberships).where(eq(companyMemberships.userId, userId)).limit(1000);
   return rows.map((r) => r.companyId);
 }

@@ -1,5 +1,5 @@
 // Issue comments (SPEC "Issues": comments rows, "Comment rules"). Any caller with access to the
-// issue's company may read and write; `interrupt` is board-only (checked in the service).
+// issue's company may read and write; `interrupt` is board-only (policy.ts, applied by createComment).
 import type { App, AppDeps } from '../../server/deps.ts';
 import { actorOf } from '../../server/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
@@ -24,6 +24,6 @@ export function registerCommentRoutes(app: App, deps: AppDeps): void {
 
   app.post('/api/issues/:issueId/comments', { schema: { tags, params: issueParams, body: createCommentBody } }, async (request, reply) => {
     const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-    return reply.status(201).send(presentComment(await createComment(db, actorOf(request), issue, request.body)));
+    return reply.status(201).send(presentComment(await createComment({ db, actor: actorOf(request) }, issue, request.body)));
   });
 }

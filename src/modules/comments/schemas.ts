@@ -13,9 +13,12 @@ export const commentBodyText = z
 export const issueParams = z.object({ issueId: z.string().trim().min(1).max(100) });
 export const commentParams = issueParams.extend({ commentId: z.uuid() });
 
+// Cursors (SPEC: `after` or `afterCommentId`). `after` is a comment id (the cursor a client holds)
+// or an ISO timestamp; a comment id that is unknown or of another issue is 404 (listComments), since
+// ignoring it would answer with the whole list as if it were the next page.
 export const listCommentsQuery = z.object({
-  after: z.iso.datetime({ offset: true }).optional(),
-  afterCommentId: z.uuid().optional(),
+  after: z.union([z.uuid(), z.iso.datetime({ offset: true })]).optional().describe('comment id or ISO timestamp: comments after it'),
+  afterCommentId: z.uuid().optional().describe('comment id: comments after it'),
   order: z.enum(['asc', 'desc']).default('asc'),
   limit: z.coerce
     .number()

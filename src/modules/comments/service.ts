@@ -1,13 +1,19 @@
 // Issue comments: adding one (reopen, interrupt, mention wakeups, activity) and reading them.
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { isUuid } from '../../lib/ids.ts';
 import { heartbeatRuns, issueComments, issues } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
-import { forbidden, notFound } from '../../core/errors.ts';
+import { authorize } from '../../core/access.ts';
+import { inTransaction, type Ctx } from '../../core/context.ts';
+import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Issue } from '../issues/lookup.ts';
+import { CLOSED_STATUSES } from '../issues/schemas.ts';
+import { isLiveRunStatus } from '../runs/service.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { findMentionedAgentIds } from './mentions.ts';
+import { canInterruptRun } from './policy.ts';
 import type { ListCommentsQuery } from './schemas.ts';
 
 export type Comment = typeof issueComments.$inferSelect;
@@ -20,77 +26,82 @@ export interface AddCommentInput {
   statusExplicit?: boolean;
 }
 
-const CLOSED_STATUSES = ['done', 'cancelled'];
-/** Runs that may still be working; anything else (finished, failed, missing) has nothing to interrupt. */
-const LIVE_RUN_STATUSES = ['queued', 'running'];
 const ACTIVITY_SNIPPET_CHARS = 200;
 
+/** 403 for input this actor may not send: `interrupt` from anyone but the board. */
+export function authorizeComment(actor: Actor, input: Pick<AddCommentInput, 'interrupt'>): void {
+  if (input.interrupt) authorize(canInterruptRun(actor), 'only board users may interrupt a run');
+}
+
 /**
- * Adds a comment inside the caller's transaction. Also: reopens a closed issue when asked (SPEC
- * issue status table), records an interrupt of the live checkout run (board only), queues a wakeup
- * for each agent mentioned, bumps the issue's updatedAt and writes the activity entries.
+ * Adds a comment, in a transaction of its own or as part of the caller's (PATCH issue with a
+ * comment). Also: reopens a closed issue when asked (SPEC issue status table), records an interrupt
+ * of the live checkout run (board only), queues a wakeup for each agent mentioned, bumps the
+ * issue's updatedAt and writes the activity entries.
  */
-export async function addComment(tx: DbOrTx, actor: Actor, issue: Issue, input: AddCommentInput): Promise<Comment> {
-  if (input.interrupt && actor.kind !== 'board') throw forbidden('only board users may interrupt a run');
-  const [comment] = await tx
-    .insert(issueComments)
-    .values({
+export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInput): Promise<Comment> {
+  authorizeComment(ctx.actor, input);
+  return inTransaction(ctx, async (tx, { actor }) => {
+    const [comment] = await tx
+      .insert(issueComments)
+      .values({
+        companyId: issue.companyId,
+        issueId: issue.id,
+        body: input.body,
+        authorAgentId: actor.kind === 'agent' ? actor.agentId : null,
+        authorUserId: actor.kind === 'board' ? actor.userId : null,
+        runId: actor.runId ?? null,
+      })
+      .returning();
+    const { current, reopened } = await touchIssue(tx, issue, Boolean(input.reopen && !input.statusExplicit));
+    const interruptedRunId = input.interrupt ? await interruptCheckoutRun(tx, actor, current, comment!.id) : null;
+    const mentioned = (await findMentionedAgentIds(tx, issue.companyId, input.body)).filter((id) => actor.kind !== 'agent' || id !== actor.agentId);
+    for (const agentId of mentioned) {
+      await enqueueWakeup(tx, actor, {
+        companyId: issue.companyId,
+        agentId,
+        source: 'automation',
+        triggerDetail: 'system',
+        reason: 'mention',
+        payload: { issueId: issue.id, commentId: comment!.id },
+        issueId: issue.id,
+        // At most one wakeup per agent per comment, whatever else retries the insert.
+        idempotencyKey: `mention:${comment!.id}`,
+      });
+    }
+    await recordActivity(tx, actor, {
       companyId: issue.companyId,
-      issueId: issue.id,
-      body: input.body,
-      authorAgentId: actor.kind === 'agent' ? actor.agentId : null,
-      authorUserId: actor.kind === 'board' ? actor.userId : null,
-      runId: actor.runId ?? null,
-    })
-    .returning();
-  const { current, reopened } = await touchIssue(tx, issue, Boolean(input.reopen && !input.statusExplicit));
-  const interruptedRunId = input.interrupt ? await interruptCheckoutRun(tx, actor, current, comment!.id) : null;
-  const mentioned = (await findMentionedAgentIds(tx, issue.companyId, input.body)).filter((id) => actor.kind !== 'agent' || id !== actor.agentId);
-  for (const agentId of mentioned) {
-    await enqueueWakeup(tx, actor, {
-      companyId: issue.companyId,
-      agentId,
-      source: 'automation',
-      triggerDetail: 'system',
-      reason: 'mention',
-      payload: { issueId: issue.id, commentId: comment!.id },
-      issueId: issue.id,
-      // At most one wakeup per agent per comment, whatever else retries the insert.
-      idempotencyKey: `mention:${comment!.id}`,
+      action: 'issue.comment_added',
+      entityType: 'issue',
+      entityId: issue.id,
+      details: {
+        identifier: issue.identifier,
+        commentId: comment!.id,
+        bodySnippet: input.body.slice(0, ACTIVITY_SNIPPET_CHARS),
+        ...(reopened && { reopened: true }),
+        ...(mentioned.length > 0 && { mentionedAgentIds: mentioned }),
+      },
     });
-  }
-  await recordActivity(tx, actor, {
-    companyId: issue.companyId,
-    action: 'issue.comment_added',
-    entityType: 'issue',
-    entityId: issue.id,
-    details: {
-      identifier: issue.identifier,
-      commentId: comment!.id,
-      bodySnippet: input.body.slice(0, ACTIVITY_SNIPPET_CHARS),
-      ...(reopened && { reopened: true }),
-      ...(mentioned.length > 0 && { mentionedAgentIds: mentioned }),
-    },
+    if (reopened) {
+      await recordActivity(tx, actor, {
+        companyId: issue.companyId,
+        action: 'issue.updated',
+        entityType: 'issue',
+        entityId: issue.id,
+        details: { identifier: issue.identifier, changes: { status: { from: issue.status, to: 'todo' } }, reopenedByCommentId: comment!.id },
+      });
+    }
+    if (interruptedRunId) {
+      await recordActivity(tx, actor, {
+        companyId: issue.companyId,
+        action: 'issue.interrupted',
+        entityType: 'issue',
+        entityId: issue.id,
+        details: { identifier: issue.identifier, runId: interruptedRunId, commentId: comment!.id },
+      });
+    }
+    return comment!;
   });
-  if (reopened) {
-    await recordActivity(tx, actor, {
-      companyId: issue.companyId,
-      action: 'issue.updated',
-      entityType: 'issue',
-      entityId: issue.id,
-      details: { identifier: issue.identifier, changes: { status: { from: issue.status, to: 'todo' } }, reopenedByCommentId: comment!.id },
-    });
-  }
-  if (interruptedRunId) {
-    await recordActivity(tx, actor, {
-      companyId: issue.companyId,
-      action: 'issue.interrupted',
-      entityType: 'issue',
-      entityId: issue.id,
-      details: { identifier: issue.identifier, runId: interruptedRunId, commentId: comment!.id },
-    });
-  }
-  return comment!;
 }
 
 /** Bumps updatedAt, and reopens (closed -> todo) when asked; returns the issue as it now stands. */
@@ -99,7 +110,7 @@ async function touchIssue(tx: DbOrTx, issue: Issue, reopen: boolean): Promise<{ 
     const [reopened] = await tx
       .update(issues)
       .set({ status: 'todo', completedAt: null, cancelledAt: null, updatedAt: sql`now()` })
-      .where(and(eq(issues.id, issue.id), inArray(issues.status, CLOSED_STATUSES)))
+      .where(and(eq(issues.id, issue.id), inArray(issues.status, [...CLOSED_STATUSES])))
       .returning();
     if (reopened) return { current: reopened, reopened: true };
   }
@@ -116,7 +127,8 @@ async function touchIssue(tx: DbOrTx, issue: Issue, reopen: boolean): Promise<{ 
 async function interruptCheckoutRun(tx: DbOrTx, actor: Actor, issue: Issue, commentId: string): Promise<string | null> {
   if (!issue.checkoutRunId || !issue.assigneeAgentId) return null;
   const [run] = await tx.select({ status: heartbeatRuns.status }).from(heartbeatRuns).where(eq(heartbeatRuns.id, issue.checkoutRunId));
-  if (!run || !LIVE_RUN_STATUSES.includes(run.status)) return null;
+  // A finished, failed or missing run has nothing to interrupt.
+  if (!run || !isLiveRunStatus(run.status)) return null;
   await enqueueWakeup(tx, actor, {
     companyId: issue.companyId,
     agentId: issue.assigneeAgentId,
@@ -130,26 +142,27 @@ async function interruptCheckoutRun(tx: DbOrTx, actor: Actor, issue: Issue, comm
   return issue.checkoutRunId;
 }
 
-/** POST /issues/{id}/comments: one transaction around addComment. */
-export async function createComment(db: Db, actor: Actor, issue: Issue, input: AddCommentInput): Promise<Comment> {
-  return db.transaction((tx) => addComment(tx, actor, issue, input));
-}
-
+/**
+ * Comments of an issue, oldest first unless `order=desc`. Cursors: `after` as a timestamp, and
+ * `after` as a comment id or `afterCommentId` (both apply when both are given). A comment-id cursor
+ * must name a comment of this issue (404 otherwise: a stale or foreign cursor must not silently
+ * restart the listing from the beginning).
+ */
 export async function listComments(db: DbOrTx, issueId: string, query: ListCommentsQuery): Promise<Comment[]> {
   const filters: SQL[] = [eq(issueComments.issueId, issueId)];
+  const afterIsCommentId = query.after !== undefined && isUuid(query.after);
   // JSON timestamps carry milliseconds while the column has microseconds: "after 12:00:00.123"
   // must not return the comment stamped 12:00:00.123456 that the caller has already seen.
-  if (query.after) filters.push(sql`${issueComments.createdAt} >= ${new Date(query.after).toISOString()}::timestamptz + interval '1 millisecond'`);
-  if (query.afterCommentId) {
+  if (query.after && !afterIsCommentId) filters.push(sql`${issueComments.createdAt} >= ${new Date(query.after).toISOString()}::timestamptz + interval '1 millisecond'`);
+  const cursors = [...(afterIsCommentId ? [{ field: 'after', id: query.after! }] : []), ...(query.afterCommentId ? [{ field: 'afterCommentId', id: query.afterCommentId }] : [])];
+  for (const { field, id } of cursors) {
     const [cursor] = await db
       .select({ id: issueComments.id })
       .from(issueComments)
-      .where(and(eq(issueComments.id, query.afterCommentId), eq(issueComments.issueId, issueId)));
-    if (!cursor) throw notFound('afterCommentId comment');
+      .where(and(eq(issueComments.id, id), eq(issueComments.issueId, issueId)));
+    if (!cursor) throw notFound(`${field} comment`);
     // Compared in SQL so the cursor keeps the column's full precision.
-    filters.push(
-      sql`(${issueComments.createdAt}, ${issueComments.id}) > (select c.created_at, c.id from issue_comments c where c.id = ${query.afterCommentId})`,
-    );
+    filters.push(sql`(${issueComments.createdAt}, ${issueComments.id}) > (select c.created_at, c.id from issue_comments c where c.id = ${id})`);
   }
   const direction = query.order === 'desc' ? desc : asc;
   return db

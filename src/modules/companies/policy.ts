@@ -1,20 +1,21 @@
-// Who may change a company. Board users with access may change everything; the company's CEO agent
-// may change branding fields only (SPEC "Companies").
+// Who may change a company: yes/no answers (routes turn a no into a 403 with authorize()). Board
+// users with access may change everything; the company's CEO agent may change branding fields only
+// (SPEC "Companies").
 import type { Actor } from '../../core/actor.ts';
-import { forbidden } from '../../core/errors.ts';
-import { BRANDING_FIELDS, type PatchCompany } from './schemas.ts';
+import { isCeoOf } from '../agents/policy.ts';
+import { BRANDING_FIELDS } from './schemas.ts';
 
-export function isCeoAgentOf(actor: Actor, companyId: string): boolean {
-  return actor.kind === 'agent' && actor.companyId === companyId && actor.role === 'ceo';
+/** PATCH at all: the board or the company CEO agent. */
+export function canUpdateCompany(actor: Actor, companyId: string): boolean {
+  return actor.kind === 'board' || isCeoOf(actor, companyId);
 }
 
-export function assertMayPatchCompany(actor: Actor, companyId: string, body: PatchCompany): void {
-  if (actor.kind === 'board') return;
-  if (!isCeoAgentOf(actor, companyId)) throw forbidden('only the board or the company CEO agent may update the company');
-  const disallowed = Object.keys(body).filter((k) => !(BRANDING_FIELDS as readonly string[]).includes(k));
-  if (disallowed.length > 0) throw forbidden('a CEO agent may change branding fields only', { fields: disallowed });
+/** One field of a PATCH: any for the board; the CEO agent only branding fields. */
+export function canPatchCompanyField(actor: Actor, companyId: string, field: string): boolean {
+  return actor.kind === 'board' || (isCeoOf(actor, companyId) && (BRANDING_FIELDS as readonly string[]).includes(field));
 }
 
-export function assertMayChangeBranding(actor: Actor, companyId: string): void {
-  if (actor.kind === 'agent' && !isCeoAgentOf(actor, companyId)) throw forbidden('only the board or the company CEO agent may change branding');
+/** PATCH /branding: every non-agent caller, and the company CEO agent. */
+export function canChangeBranding(actor: Actor, companyId: string): boolean {
+  return actor.kind !== 'agent' || isCeoOf(actor, companyId);
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
-import { requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { authorize, requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { actorOf } from '../../server/request.ts';
 import { findAsset, prepareLogo, readMultipartUpload } from '../assets/service.ts';
-import { assertMayChangeBranding, assertMayPatchCompany } from './policy.ts';
+import { canChangeBranding, canPatchCompanyField, canUpdateCompany } from './policy.ts';
 import { assetContentPath, presentCompany } from './present.ts';
 import { brandingBody, createCompanyBody, patchCompanyBody } from './schemas.ts';
 import { archiveCompany, companyStats, createCompany, deleteCompany, listCompanies, updateCompany, uploadLogo } from './service.ts';
@@ -35,14 +35,17 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
   });
 
   app.patch('/api/companies/:companyId', { schema: { tags, params: companyParams, body: patchCompanyBody } }, async (request) => {
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    assertMayPatchCompany(actorOf(request), company.id, request.body);
+    const actor = actorOf(request);
+    const company = await requireCompanyAccess(db, actor, request.params.companyId);
+    authorize(canUpdateCompany(actor, company.id), 'only the board or the company CEO agent may update the company');
+    const denied = Object.keys(request.body).filter((field) => !canPatchCompanyField(actor, company.id, field));
+    authorize(denied.length === 0, 'a CEO agent may change branding fields only', { fields: denied });
     return presentCompany(await updateCompany(ctx(request), company, request.body));
   });
 
   app.patch('/api/companies/:companyId/branding', { schema: { tags, params: companyParams, body: brandingBody } }, async (request) => {
     const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    assertMayChangeBranding(actorOf(request), company.id);
+    authorize(canChangeBranding(actorOf(request), company.id), 'only the board or the company CEO agent may change branding');
     return presentCompany(await updateCompany(ctx(request), company, request.body, 'company.branding_updated'));
   });
 

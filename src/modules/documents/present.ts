@@ -1,4 +1,4 @@
-import type { DocumentView, Revision } from './service.ts';
+import type { DocumentView, Revision, RevisionSummary } from './service.ts';
 
 export function presentDocument(doc: DocumentView) {
   return {
@@ -16,16 +16,22 @@ export function presentDocument(doc: DocumentView) {
   };
 }
 
-export function presentRevision(revision: Revision) {
+/** A revision in the list: metadata and the body's size in UTF-8 bytes, never the body. */
+export function presentRevisionSummary(revision: RevisionSummary) {
   return {
     id: revision.id,
     documentId: revision.documentId,
     revisionNumber: revision.revisionNumber,
     title: revision.title,
-    body: revision.body,
     changeSummary: revision.changeSummary,
+    bodyBytes: revision.bodyBytes,
     createdByAgentId: revision.createdByAgentId,
     createdByUserId: revision.createdByUserId,
     createdAt: revision.createdAt,
   };
+}
+
+/** One revision with its body (GET .../revisions/{revisionId}). */
+export function presentRevision(revision: Revision & { bodyBytes: number }) {
+  return { ...presentRevisionSummary(revision), body: revision.body };
 }

@@ -4,9 +4,9 @@ import type { App, AppDeps } from '../../server/deps.ts';
 import { requireBoard } from '../../core/access.ts';
 import { actorOf } from '../../server/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
-import { presentDocument, presentRevision } from './present.ts';
-import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, putDocumentBody } from './schemas.ts';
-import { deleteDocument, getDocument, listDocuments, listRevisions, putDocument } from './service.ts';
+import { presentDocument, presentRevision, presentRevisionSummary } from './present.ts';
+import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, putDocumentBody, revisionParams } from './schemas.ts';
+import { deleteDocument, getDocument, getRevision, listDocuments, listRevisions, putDocument } from './service.ts';
 
 const tags = ['documents'];
 // Room for a 512 KiB body even when JSON escaping inflates it (\uXXXX is six bytes per character).
@@ -33,7 +33,13 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
 
   app.get('/api/issues/:issueId/documents/:key/revisions', { schema: { tags, params: documentParams, querystring: listRevisionsQuery } }, async (request) => {
     const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-    return (await listRevisions(db, issue.id, request.params.key, request.query)).map(presentRevision);
+    return (await listRevisions(db, issue.id, request.params.key, request.query)).map(presentRevisionSummary);
+  });
+
+  // The list carries no bodies (each is up to 512 KiB); a client reads the revisions it needs one by one.
+  app.get('/api/issues/:issueId/documents/:key/revisions/:revisionId', { schema: { tags, params: revisionParams } }, async (request) => {
+    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
+    return presentRevision(await getRevision(db, issue.id, request.params.key, request.params.revisionId));
   });
 
   app.delete('/api/issues/:issueId/documents/:key', { schema: { tags, params: documentParams } }, async (request) => {

@@ -10,6 +10,7 @@ export const documentKey = z.string().regex(/^[a-z0-9_-]{1,64}$/, 'lowercase let
 
 export const issueParams = z.object({ issueId: z.string().trim().min(1).max(100) });
 export const documentParams = issueParams.extend({ key: documentKey });
+export const revisionParams = documentParams.extend({ revisionId: z.uuid() });
 
 // The body is checked in bytes by the service (413); JSON escaping can make the request several
 // times larger than the text, which the route's bodyLimit allows for.

@@ -12,6 +12,8 @@ import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, type ListRevisionsQuery, t
 
 export type Document = typeof issueDocuments.$inferSelect;
 export type Revision = typeof issueDocumentRevisions.$inferSelect;
+/** A revision without its body: what the revision list returns (a body is up to 512 KiB). */
+export type RevisionSummary = Omit<Revision, 'body' | 'companyId'> & { bodyBytes: number };
 /** A document with the body of its latest revision. */
 export type DocumentView = Document & { body: string };
 
@@ -119,15 +121,30 @@ async function staleRevision(tx: DbOrTx, issueId: string, key: string, message: 
   return conflict(message, { key, currentRevisionId: current?.id ?? null, currentRevisionNumber: current?.number ?? null });
 }
 
-/** Revisions newest first, `limit` at a time; `beforeRevisionNumber` pages further back. */
-export async function listRevisions(db: DbOrTx, issueId: string, key: string, query: ListRevisionsQuery): Promise<Revision[]> {
+// The list reads metadata only: 100 revisions of 512 KiB would be a 52 MB response that stalls the
+// event loop for a second while it is serialised. octet_length of a text value reads its stored
+// length without decompressing it. One body at a time comes from getRevision.
+const revisionSummary = {
+  id: issueDocumentRevisions.id,
+  documentId: issueDocumentRevisions.documentId,
+  revisionNumber: issueDocumentRevisions.revisionNumber,
+  title: issueDocumentRevisions.title,
+  changeSummary: issueDocumentRevisions.changeSummary,
+  createdByAgentId: issueDocumentRevisions.createdByAgentId,
+  createdByUserId: issueDocumentRevisions.createdByUserId,
+  createdAt: issueDocumentRevisions.createdAt,
+  bodyBytes: sql<number>`octet_length(${issueDocumentRevisions.body})`.mapWith(Number),
+};
+
+/** Revisions newest first, without bodies, `limit` at a time; `beforeRevisionNumber` pages further back. */
+export async function listRevisions(db: DbOrTx, issueId: string, key: string, query: ListRevisionsQuery): Promise<RevisionSummary[]> {
   const [doc] = await db
     .select({ id: issueDocuments.id })
     .from(issueDocuments)
     .where(and(eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, key)));
   if (!doc) throw notFound('document');
   return db
-    .select()
+    .select(revisionSummary)
     .from(issueDocumentRevisions)
     .where(
       and(
@@ -137,6 +154,17 @@ export async function listRevisions(db: DbOrTx, issueId: string, key: string, qu
     )
     .orderBy(desc(issueDocumentRevisions.revisionNumber))
     .limit(query.limit);
+}
+
+/** One revision with its body; 404 unless it belongs to this issue's document `key`. */
+export async function getRevision(db: DbOrTx, issueId: string, key: string, revisionId: string): Promise<Revision & { bodyBytes: number }> {
+  const [row] = await db
+    .select({ revision: issueDocumentRevisions })
+    .from(issueDocumentRevisions)
+    .innerJoin(issueDocuments, eq(issueDocuments.id, issueDocumentRevisions.documentId))
+    .where(and(eq(issueDocumentRevisions.id, revisionId), eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, key)));
+  if (!row) throw notFound('revision');
+  return { ...row.revision, bodyBytes: Buffer.byteLength(row.revision.body, 'utf8') };
 }
 
 /** Removes the document and all its revisions. */

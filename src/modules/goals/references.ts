@@ -3,13 +3,8 @@
 // other companies' records.
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { agents, goals } from '../../db/schema/index.ts';
+import { goals } from '../../db/schema/index.ts';
 import { unprocessable } from '../../core/errors.ts';
-
-export async function assertAgentInCompany(db: DbOrTx, companyId: string, agentId: string, field: string): Promise<void> {
-  const [row] = await db.select({ id: agents.id }).from(agents).where(and(eq(agents.id, agentId), eq(agents.companyId, companyId)));
-  if (!row) throw unprocessable(`${field} must name an agent of the same company`, { [field]: agentId });
-}
 
 export async function assertGoalsInCompany(db: DbOrTx, companyId: string, goalIds: string[], field: string): Promise<void> {
   if (goalIds.length === 0) return;

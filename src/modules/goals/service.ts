@@ -5,9 +5,9 @@ import { goals } from '../../db/schema/index.ts';
 import { unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
+import { assertAgentInCompany } from '../agents/lookup.ts';
 import { projectIdsLinkedToGoal, resyncLegacyGoalIds } from '../projects/goal-links.ts';
 import type { Goal } from './present.ts';
-import { assertAgentInCompany } from './references.ts';
 import type { CreateGoal, PatchGoal } from './schemas.ts';
 
 // Goal trees are shallow in practice; the bound only guards the recursive walk.

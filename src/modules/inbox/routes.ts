@@ -12,7 +12,7 @@ import { inboxLite } from './service.ts';
 export function registerInboxRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
 
-  app.get('/api/agents/me/inbox-lite', { schema: { tags: ['agents'] } }, async (request) => inboxLite(db, requireAgent(actorOf(request))));
+  app.get('/api/agents/me/inbox-lite', { schema: { tags: ['agents'] } }, async (request) => inboxLite({ db, actor: requireAgent(actorOf(request)) }));
 
   app.get(
     '/api/issues/:issueId/heartbeat-context',

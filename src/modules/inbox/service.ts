@@ -1,9 +1,9 @@
 // GET /api/agents/me/inbox-lite: the calling agent's open assignments in compact form (SPEC
 // Inbox-lite item), ordered by priority (critical first), then most recently updated.
 import { and, asc, desc, eq, inArray, isNull, notInArray } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
 import { heartbeatRuns, issueRelations, issues } from '../../db/schema/index.ts';
 import type { AgentActor } from '../../core/actor.ts';
+import type { Ctx } from '../../core/context.ts';
 import { CLOSED_STATUSES } from '../issues/schemas.ts';
 import { LIVE_RUN_STATUSES } from '../runs/service.ts';
 
@@ -11,7 +11,7 @@ import { LIVE_RUN_STATUSES } from '../runs/service.ts';
 // keeps the wakeup payload small.
 export const INBOX_LITE_LIMIT = 200;
 
-export async function inboxLite(db: DbOrTx, actor: AgentActor) {
+export async function inboxLite({ db, actor }: Ctx<AgentActor>) {
   const rows = await db
     .select({
       issue: {

@@ -26,12 +26,11 @@ import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
+import { canAgentWork } from '../agents/policy.ts';
 import { ensureAgentRun, findRun, isLiveRunStatus, LIVE_RUN_STATUSES, recordRunIssue } from '../runs/service.ts';
 import type { Issue } from './lookup.ts';
+import { canCheckoutAs } from './policy.ts';
 import { CLOSED_STATUSES, type IssueStatus } from './schemas.ts';
-
-// Agents in these states may not take work (SPEC: conflict for paused, terminated, pending_approval).
-const UNAVAILABLE_AGENT_STATUSES = new Set(['paused', 'terminated', 'pending_approval']);
 
 export type CheckoutConflictReason = 'status_mismatch' | 'owned_by_another_agent' | 'owned_by_another_run' | 'project_paused' | 'workspace_closed';
 
@@ -107,24 +106,35 @@ function diagnoseCheckout(state: LockState, agentId: string, runId: string | nul
 async function loadAvailableAgent(tx: DbOrTx, agentId: string, companyId: string) {
   const [agent] = await tx.select().from(agents).where(eq(agents.id, agentId));
   if (!agent || agent.companyId !== companyId) throw unprocessable('agentId must name an agent of the issue company');
-  if (UNAVAILABLE_AGENT_STATUSES.has(agent.status)) throw conflict(`agent is ${agent.status} and cannot check out issues`, { agentStatus: agent.status });
+  if (!canAgentWork(agent.status)) throw conflict(`agent is ${agent.status} and cannot check out issues`, { agentStatus: agent.status });
   return agent;
 }
 
-// The lock in a shape the UPDATE can test: no live run behind checkout_run_id.
+// The lock in a shape the UPDATE can test: no live run behind checkout_run_id. Correct only when
+// the statement's snapshot is newer than the last change of the issue row: checkoutIssue locks it first.
 const lockIsStale = sql`not exists (select 1 from ${heartbeatRuns} where ${heartbeatRuns.id} = ${issues.checkoutRunId} and ${inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])})`;
 
 /**
- * POST /issues/{id}/checkout. The claim is one conditional UPDATE ... RETURNING: concurrent callers
- * queue on the row lock and PostgreSQL re-checks the WHERE against the winner's row, so exactly
- * one wins. A refused claim is diagnosed with a read and answered 409 with the holder.
+ * POST /issues/{id}/checkout. The issue row is locked first, then the claim is one conditional
+ * UPDATE ... RETURNING whose WHERE decides; a refused claim is diagnosed with a read and answered
+ * 409 with the holder, and its transaction (run record included) rolls back.
+ *
+ * Why the lock comes first: the UPDATE alone is not enough. Under READ COMMITTED a caller that
+ * queued on the row lock re-checks the WHERE against the winner's new row version (EvalPlanQual),
+ * but the lockIsStale subquery still reads heartbeat_runs in the statement's old snapshot, where
+ * the winner's run (created in the winner's transaction) does not exist yet. So for runs of the
+ * same agent the winner's fresh lock looked stale and every queued run "adopted" it: 20 racing
+ * runs gave up to 20 answers of 200. With `SELECT ... FOR UPDATE` the wait happens in an earlier
+ * statement; the UPDATE then takes a new snapshot after the winner committed, and sees its run.
  */
 export async function checkoutIssue(ctx: Ctx, issue: Issue, input: { agentId: string; expectedStatuses: IssueStatus[] }): Promise<Issue> {
   const { actor } = ctx;
-  if (actor.kind === 'agent' && input.agentId !== actor.agentId) throw forbidden('an agent may only check out issues as itself');
+  if (!canCheckoutAs(actor, input.agentId)) throw forbidden('an agent may only check out issues as itself');
   const runId = actor.kind === 'agent' ? requireAgentRunId(actor) : null;
   const expected = [...new Set(input.expectedStatuses)];
   return ctx.db.transaction(async (tx) => {
+    // Serialises checkouts of this issue; see above. Issue row, then run row: the one lock order.
+    await tx.select({ id: issues.id }).from(issues).where(eq(issues.id, issue.id)).for('update');
     const agent = await loadAvailableAgent(tx, input.agentId, issue.companyId);
     if (runId) await ensureAgentRun(tx, agent, runId);
 

@@ -14,11 +14,13 @@
 //   weigh half an issue match, an exact identifier wins outright; ties go by priority, then recency.
 //   Candidates are bounded (MAX_SEARCH_CANDIDATES).
 import { and, desc, eq, getTableColumns, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { unionAll } from 'drizzle-orm/pg-core';
 import { issueComments, issues, issueUserStates } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
+import { authorize } from '../../core/access.ts';
+import type { Ctx } from '../../core/context.ts';
 import type { Issue } from './lookup.ts';
-import { resolveUserRef } from './policy.ts';
+import { canFilterByMe } from './policy.ts';
 import type { ListIssuesQuery } from './schemas.ts';
 
 const ROUTINE_EXECUTION = 'routine_execution';
@@ -57,6 +59,13 @@ function participatedByAgent(companyId: string, agentId: string): SQL[] {
   ];
 }
 
+/** A user filter's value: a user id, or `me` for the calling board user. */
+function resolveUserRef(actor: Actor, ref: string | undefined): string | undefined {
+  if (ref !== 'me') return ref;
+  authorize(canFilterByMe(actor), '`me` in user filters needs board authentication');
+  return actor.userId;
+}
+
 const labelled = (labelId: string): SQL => sql`${issues.labelIds} @> ${JSON.stringify([labelId.toLowerCase()])}::jsonb`;
 
 /**
@@ -66,16 +75,20 @@ const labelled = (labelId: string): SQL => sql`${issues.labelIds} @> ${JSON.stri
 interface Selection {
   where: SQL[];
   streams: SQL[];
+  /** No row satisfies two of the streams (one per status), so they merge without removing duplicates. */
+  disjoint: boolean;
 }
 
 function selection(actor: Actor, companyId: string, query: ListIssuesQuery): Selection {
   const where: SQL[] = [eq(issues.companyId, companyId), isNull(issues.hiddenAt)];
   let streams: SQL[] = [sql`true`];
+  let disjoint = false;
   if (query.status && query.status.length > 1 && !query.assigneeAgentId && !query.projectId && !query.participantAgentId) {
     // status IN (a, b) read as one stream per status, each off issues_company_status_idx in list order:
     // a walk of the priority index may pass every issue of the other statuses first. Not when an agent
     // or project index leads: there a status with no issues would make its stream read them all.
-    streams = query.status.map((status) => eq(issues.status, status));
+    streams = [...new Set(query.status)].map((status) => eq(issues.status, status));
+    disjoint = true;
   } else if (query.status) {
     where.push(query.status.length === 1 ? eq(issues.status, query.status[0]!) : inArray(issues.status, query.status));
   }
@@ -83,6 +96,7 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery): Sel
   if (query.participantAgentId) {
     const ways = participatedByAgent(companyId, query.participantAgentId);
     streams = streams.flatMap((stream) => ways.map((way) => and(stream, way)!));
+    disjoint = false;
   }
   const assigneeUserId = resolveUserRef(actor, query.assigneeUserId);
   if (assigneeUserId) where.push(eq(issues.assigneeUserId, assigneeUserId));
@@ -107,7 +121,7 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery): Sel
   if (query.originKind) where.push(eq(issues.originKind, query.originKind));
   if (query.originId) where.push(eq(issues.originId, query.originId));
   if (!query.includeRoutineExecutions && !query.originKind && !query.originId) where.push(ne(issues.originKind, ROUTINE_EXECUTION));
-  return { where, streams };
+  return { where, streams, disjoint };
 }
 
 const listOrder = sql`priority_rank, updated_at desc nulls last`;
@@ -131,16 +145,38 @@ function orderedIds(where: SQL[], streams: SQL[], limit: number, bySet: boolean)
 /** An issue as the list returns it: search_vector stays in the database (the presenter has no use for it). */
 export type ListedIssue = Omit<Issue, 'searchVector'>;
 
-export async function listIssues(db: Db, actor: Actor, companyId: string, query: ListIssuesQuery): Promise<ListedIssue[]> {
-  const { where: common, streams } = selection(actor, companyId, query);
+export async function listIssues(ctx: Ctx, companyId: string, query: ListIssuesQuery): Promise<ListedIssue[]> {
+  const { db } = ctx;
+  const { where: common, streams, disjoint } = selection(ctx.actor, companyId, query);
   if (!query.q) {
     if (query.labelId) common.push(labelled(query.labelId));
-    const select = db.select(listedColumns).from(issues);
     // One stream matches issues_company_priority_idx (or an index its filter names) column for column.
     if (streams.length === 1 && !query.labelId) {
-      return select.where(and(...common, streams[0])).orderBy(issues.priorityRank, sql`${issues.updatedAt} desc nulls last`).limit(query.limit);
+      return db
+        .select(listedColumns)
+        .from(issues)
+        .where(and(...common, streams[0]))
+        .orderBy(issues.priorityRank, sql`${issues.updatedAt} desc nulls last`)
+        .limit(query.limit);
     }
-    return select
+    if (disjoint && !query.labelId) {
+      // Whole rows, merged in list order (a Merge Append that stops at `limit`, so each stream reads
+      // only as far as its share), with no second pass by id over the winners. Measured at 100k
+      // issues, status=todo,blocked: 33 buffers and 0.3 ms of execution, against 263 and 1.3 ms when
+      // the ids were merged first and their rows read again by primary key.
+      const [first, second, ...others] = streams.map((stream) =>
+        db
+          .select(listedColumns)
+          .from(issues)
+          .where(and(...common, stream))
+          .orderBy(issues.priorityRank, sql`${issues.updatedAt} desc nulls last`)
+          .limit(query.limit),
+      );
+      return unionAll(first!, second!, ...others).orderBy(listOrder).limit(query.limit);
+    }
+    return db
+      .select(listedColumns)
+      .from(issues)
       .innerJoin(sql`${orderedIds(common, streams, query.limit, Boolean(query.labelId))} best`, sql`best.hit_id = ${issues.id}`)
       .orderBy(issues.priorityRank, sql`${issues.updatedAt} desc nulls last`);
   }
@@ -174,8 +210,8 @@ export async function listIssues(db: Db, actor: Actor, companyId: string, query:
     // so a word common in another company but rare in this one makes that walk read the whole
     // company (measured: 110-160 ms at 100k issues, 4-5 ms through the GIN). Bitmap scans are the
     // only way to use a GIN index, so this read-only transaction leaves the planner just those.
-    await tx.execute(sql`set local enable_seqscan = off`);
-    await tx.execute(sql`set local enable_indexscan = off`);
+    // Both settings in one statement: one round trip fewer on every search.
+    await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`);
     return tx
       .select({ ...listedColumns, rank: sql<number>`best.hit_rank` })
       .from(issues)

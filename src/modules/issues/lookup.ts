@@ -8,6 +8,20 @@ import { requireAccessible } from '../../core/access.ts';
 
 export type Issue = typeof issues.$inferSelect;
 
+/** The columns of the compact issue form (presentIssueSummary), for queries that need no more. */
+export const issueSummaryColumns = {
+  id: issues.id,
+  identifier: issues.identifier,
+  title: issues.title,
+  status: issues.status,
+  priority: issues.priority,
+  assigneeAgentId: issues.assigneeAgentId,
+  projectId: issues.projectId,
+  goalId: issues.goalId,
+  parentId: issues.parentId,
+};
+export type IssueSummaryRow = Pick<Issue, keyof typeof issueSummaryColumns>;
+
 export const ISSUE_IDENTIFIER = /^[A-Z][A-Z0-9]*-[1-9][0-9]*$/;
 
 /** The issue, or null. Identifiers are resolved first, as SPEC says, then UUIDs. */

@@ -1,12 +1,11 @@
-// Who may assign issues (SPEC: "assignee fields need task-assignment permission").
+// Who may do what with issues: yes/no answers (callers turn a no into a 403 with authorize()).
 //
-// Rule: board users with company access always may. An agent may when the agents area grants it
+// Assignment (SPEC: "assignee fields need task-assignment permission"): board users with company access always may. An agent may when the agents area grants it
 // task assignment (taskAccess: explicit canAssignTasks grant, role ceo, or permissions.canCreateAgents).
 // Without that, an agent may still take an issue for itself (assigneeAgentId = itself) or drop
 // its own assignment (null while it is the assignee), but never touch assigneeUserId or hand the
 // issue to another agent.
-import type { Actor } from '../../core/actor.ts';
-import { forbidden } from '../../core/errors.ts';
+import type { Actor, BoardActor } from '../../core/actor.ts';
 import { taskAccess } from '../agents/policy.ts';
 import type { Agent } from '../agents/present.ts';
 
@@ -18,20 +17,25 @@ export interface AssignmentChange {
   userChanged: boolean;
 }
 
-export function assertMayAssign(actor: Actor, caller: Agent | null, change: AssignmentChange): void {
-  if (actor.kind !== 'agent') return;
-  if (caller && caller.companyId === actor.companyId && taskAccess(caller).canAssignTasks) return;
+export function canAssignIssue(actor: Actor, caller: Agent | null, change: AssignmentChange): boolean {
+  if (actor.kind !== 'agent') return true;
+  if (caller && caller.companyId === actor.companyId && taskAccess(caller).canAssignTasks) return true;
   const agentOk =
     change.nextAgentId === undefined ||
     change.nextAgentId === actor.agentId ||
     (change.nextAgentId === null && change.currentAgentId === actor.agentId);
-  if (agentOk && !change.userChanged) return;
-  throw forbidden('assigning issues needs task-assignment permission (an agent may only assign an issue to itself)');
+  return agentOk && !change.userChanged;
 }
 
 /** `me` in list filters means the calling board user; agents have no user id to stand in. */
-export function resolveUserRef(actor: Actor, ref: string | undefined): string | undefined {
-  if (ref !== 'me') return ref;
-  if (actor.kind !== 'board') throw forbidden('`me` in user filters needs board authentication');
-  return actor.userId;
+export function canFilterByMe(actor: Actor): actor is BoardActor {
+  return actor.kind === 'board';
+}
+
+/**
+ * Checkout on behalf of `agentId`: an agent only as itself; the board (and system code) for any
+ * agent of the issue's company, whose boundary the caller has already checked.
+ */
+export function canCheckoutAs(actor: Actor, agentId: string): boolean {
+  return actor.kind !== 'agent' || actor.agentId === agentId;
 }

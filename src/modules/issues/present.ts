@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
-import type { Issue } from './lookup.ts';
+import type { Issue, IssueSummaryRow } from './lookup.ts';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schemas.ts';
 
 const at = () => timestampOut().nullable();
@@ -85,7 +85,7 @@ export function presentIssue(issue: Omit<Issue, "searchVector">): IssueResponse 
 }
 
 /** The compact form embedded in other responses (blockers, ancestors, run issue lists). */
-export function presentIssueSummary(issue: Pick<Issue, 'id' | 'identifier' | 'title' | 'status' | 'priority' | 'assigneeAgentId' | 'projectId' | 'goalId' | 'parentId'>) {
+export function presentIssueSummary(issue: IssueSummaryRow) {
   return {
     id: issue.id,
     identifier: issue.identifier,

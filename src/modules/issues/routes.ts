@@ -21,7 +21,7 @@ export function registerIssueRoutes(app: App, deps: AppDeps): void {
 
   app.get('/api/companies/:companyId/issues', { schema: { tags, params: companyParams, querystring: listIssuesQuery } }, async (request) => {
     const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    return (await listIssues(db, actorOf(request), company.id, request.query)).map(presentIssue);
+    return (await listIssues(ctx(request), company.id, request.query)).map(presentIssue);
   });
 
   app.post('/api/companies/:companyId/issues', { schema: { tags, params: companyParams, body: createIssueBody } }, async (request, reply) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 import { commentBodyText } from '../comments/schemas.ts';
 
 export const ISSUE_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done', 'cancelled'] as const;
@@ -12,7 +13,7 @@ export const MAX_ISSUE_PAGE = 500;
 /** blockedByIssueIds / labelIds per issue; generous for real plans, small enough to validate in one query. */
 const MAX_LINKED_IDS = 100;
 
-const jsonObject = z.record(z.string(), z.unknown());
+const jsonObject = freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES });
 const uuidSet = z.array(z.uuid()).max(MAX_LINKED_IDS).transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);
 
 const issueFields = {

@@ -9,16 +9,17 @@
 //   a comment is 400, and from an agent 403 (rule 1).
 import { eq, sql } from 'drizzle-orm';
 import { issueRelations, issues } from '../../db/schema/index.ts';
-import { badRequest, forbidden, unprocessable } from '../../core/errors.ts';
+import { authorize } from '../../core/access.ts';
+import { badRequest, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { callerAgent } from '../agents/lookup.ts';
-import { addComment } from '../comments/service.ts';
+import { authorizeComment, createComment } from '../comments/service.ts';
 import { assertMayUpdateCheckedOutIssue } from './checkout.ts';
 import type { Issue } from './lookup.ts';
-import { assertMayAssign } from './policy.ts';
+import { canAssignIssue } from './policy.ts';
 import { assertIssueRefsInCompany, assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import { CLOSED_STATUSES, type IssueStatus, type PatchIssue } from './schemas.ts';
-import { IN_PROGRESS_NEEDS_CHECKOUT, insertBlockers, lockIssue, statusTimestamps, touchIssueForUser } from './service.ts';
+import { ASSIGN_DENIED, IN_PROGRESS_NEEDS_CHECKOUT, insertBlockers, lockIssue, statusTimestamps, touchIssueForUser } from './service.ts';
 import type { Ctx } from '../../core/context.ts';
 import { wakeAssignee, wakeUnblockedDependents } from './wakeups.ts';
 
@@ -35,7 +36,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue): Promise<Issue> {
   const { actor } = ctx;
   if (patch.interrupt && patch.comment === undefined) throw badRequest('interrupt only works together with a comment');
-  if (patch.interrupt && actor.kind !== 'board') throw forbidden('only board users may interrupt a run');
+  // Refused before the transaction opens, so a comment it cannot add changes nothing else either.
+  authorizeComment(actor, patch);
   const assigning = patch.assigneeAgentId !== undefined || patch.assigneeUserId !== undefined;
   const caller = assigning ? await callerAgent(ctx.db, actor) : null;
 
@@ -60,11 +62,12 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
     }
 
     if (changes.assigneeAgentId || changes.assigneeUserId) {
-      assertMayAssign(actor, caller, {
+      const change = {
         currentAgentId: before.assigneeAgentId,
         nextAgentId: changes.assigneeAgentId ? (patch.assigneeAgentId ?? null) : undefined,
         userChanged: Boolean(changes.assigneeUserId),
-      });
+      };
+      authorize(canAssignIssue(actor, caller, change), ASSIGN_DENIED);
     }
     await assertIssueRefsInCompany(tx, before.companyId, {
       projectId: changes.projectId ? patch.projectId : undefined,
@@ -110,7 +113,7 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
       });
     }
     if (patch.comment !== undefined) {
-      await addComment(tx, actor, after, { body: patch.comment, reopen: patch.reopen, interrupt: patch.interrupt, statusExplicit: patch.status !== undefined });
+      await createComment({ db: tx, actor }, after, { body: patch.comment, reopen: patch.reopen, interrupt: patch.interrupt, statusExplicit: patch.status !== undefined });
     }
     await touchIssueForUser(tx, actor, after);
     return lockIssue(tx, after.id);

@@ -6,8 +6,10 @@ import { issueRelations, issues } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import type { Issue } from './lookup.ts';
+import { CLOSED_STATUSES } from './schemas.ts';
 
 const isSelf = (actor: Actor, agentId: string) => actor.kind === 'agent' && actor.agentId === agentId;
+const closedStatuses = sql.join(CLOSED_STATUSES.map((status) => sql`${status}`), sql`, `);
 
 /** The new assignee is told, unless it assigned the issue to itself. */
 export async function wakeAssignee(tx: DbOrTx, actor: Actor, issue: Issue): Promise<void> {
@@ -39,10 +41,10 @@ export async function wakeUnblockedDependents(tx: DbOrTx, actor: Actor, closed: 
     from ${issueRelations} r join ${issues} i on i.id = r.issue_id
     where r.blocked_by_issue_id = ${closed.id}
       and i.assignee_agent_id is not null
-      and i.status not in ('done', 'cancelled')
+      and i.status not in (${closedStatuses})
       and not exists (
         select 1 from ${issueRelations} r2 join ${issues} b on b.id = r2.blocked_by_issue_id
-        where r2.issue_id = i.id and b.status not in ('done', 'cancelled')
+        where r2.issue_id = i.id and b.status not in (${closedStatuses})
       )`);
   const woken: string[] = [];
   for (const row of ready.rows) {

@@ -1,20 +1,13 @@
 // Finds a project by UUID or by shortname (urlKey) among the companies the caller can access.
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { companyMemberships, projects } from '../../db/schema/index.ts';
+import { projects } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
-import { assertCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { accessibleCompanyFilter, assertCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import type { Project } from './present.ts';
 import { isUuid } from '../../lib/ids.ts';
 
-
-
-function accessibleCompanies(db: DbOrTx, actor: Actor): SQL | undefined {
-  if (actor.kind === 'agent') return eq(projects.companyId, actor.companyId);
-  if (actor.kind === 'system' || actor.isInstanceOwner) return undefined;
-  return inArray(projects.companyId, db.select({ id: companyMemberships.companyId }).from(companyMemberships).where(eq(companyMemberships.userId, actor.userId)));
-}
 
 /**
  * The project a path names. A UUID is looked up directly (404 missing, 403 another company).
@@ -31,7 +24,7 @@ export async function requireProjectAccess(db: DbOrTx, actor: Actor, ref: string
   const matches = await db
     .select()
     .from(projects)
-    .where(and(eq(projects.urlKey, key.toLowerCase()), companyId ? eq(projects.companyId, companyId) : undefined, accessibleCompanies(db, actor)))
+    .where(and(eq(projects.urlKey, key.toLowerCase()), companyId ? eq(projects.companyId, companyId) : undefined, accessibleCompanyFilter(db, actor, projects.companyId)))
     .limit(10);
   if (matches.length === 0) throw notFound('project');
   if (matches.length > 1) {

@@ -1,5 +1,10 @@
-import type { projects, projectWorkspaces, workspaceOperations } from '../../db/schema/index.ts';
+// What project responses show. A full project embeds its goals and workspaces, loaded here in two
+// queries for any number of projects.
+import { asc, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { projectWorkspaces, type projects, type workspaceOperations } from '../../db/schema/index.ts';
 import { presentGoalSummary } from '../goals/present.ts';
+import { goalSummariesOf } from './goal-links.ts';
 
 export type Project = typeof projects.$inferSelect;
 export type Workspace = typeof projectWorkspaces.$inferSelect;
@@ -89,4 +94,22 @@ export function presentProject(project: Project, goals: GoalSummary[], workspace
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
   };
+}
+
+/** Full project responses for many projects: goals and workspaces in two queries, not per project. */
+export async function presentProjects(db: DbOrTx, list: Project[]) {
+  const ids = list.map((p) => p.id);
+  const [goalRows, workspaceRows] = await Promise.all([
+    goalSummariesOf(db, ids),
+    ids.length === 0 ? Promise.resolve([] as Workspace[]) : db.select().from(projectWorkspaces).where(inArray(projectWorkspaces.projectId, ids)).orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id)),
+  ]);
+  const goalsBy = new Map<string, GoalSummary[]>();
+  for (const g of goalRows) goalsBy.set(g.projectId, [...(goalsBy.get(g.projectId) ?? []), g]);
+  const workspacesBy = new Map<string, Workspace[]>();
+  for (const w of workspaceRows) workspacesBy.set(w.projectId, [...(workspacesBy.get(w.projectId) ?? []), w]);
+  return list.map((p) => presentProject(p, goalsBy.get(p.id) ?? [], workspacesBy.get(p.id) ?? []));
+}
+
+export async function presentOneProject(db: DbOrTx, project: Project) {
+  return (await presentProjects(db, [project]))[0]!;
 }

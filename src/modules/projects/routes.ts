@@ -7,9 +7,9 @@ import { requireCompanyAccess } from '../../core/access.ts';
 import { actorOf } from '../../server/request.ts';
 import { listLimitQuery } from '../goals/schemas.ts';
 import { requireProjectAccess } from './lookup.ts';
-import { presentOperation, presentWorkspace } from './present.ts';
+import { presentOneProject, presentOperation, presentProjects, presentWorkspace } from './present.ts';
 import { createProjectBody, patchProjectBody, patchWorkspaceBody, runtimeAction, workspaceBody } from './schemas.ts';
-import { createProject, deleteProject, listProjects, presentOneProject, presentProjects, updateProject } from './service.ts';
+import { createProject, deleteProject, listProjects, updateProject } from './service.ts';
 import { createWorkspace, deleteWorkspace, listWorkspaces, runWorkspaceAction, updateWorkspace } from './workspaces.ts';
 
 const companyParams = z.object({ companyId: z.uuid() });

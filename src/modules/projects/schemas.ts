@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedFreeform, FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 import { brandColor as hexColor } from '../companies/schemas.ts';
 import { secretRefSchema } from '../secrets/refs.ts';
 
@@ -6,13 +7,17 @@ export const projectStatus = z.enum(['backlog', 'planned', 'in_progress', 'compl
 export const workspaceSourceType = z.enum(['local_path', 'git_repo', 'remote_managed', 'non_git_path']);
 export const runtimeAction = z.enum(['start', 'stop', 'restart']);
 
-const jsonObject = z.record(z.string().max(200), z.unknown());
+const jsonObject = freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES });
 const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish();
 
 // Env bindings: NAME -> plain string, { type: 'plain', value } or a secret reference.
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/, 'an environment variable name');
 const envBinding = z.union([z.string().max(20_000), z.object({ type: z.literal('plain'), value: z.string().max(20_000) }), secretRefSchema]);
-export const envBody = z.record(envName, envBinding).refine((env) => Object.keys(env).length <= 200, 'at most 200 variables');
+// 200 variables of 20,000 characters would be 4 MB in every project response: the whole env is held to 64 KiB, like adapterConfig.
+export const envBody = boundedFreeform(
+  z.record(envName, envBinding).refine((env) => Object.keys(env).length <= 200, 'at most 200 variables'),
+  { maxBytes: FREEFORM_CONFIG_BYTES },
+);
 
 // A calendar date or a full timestamp.
 const targetDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);

@@ -1,15 +1,16 @@
 // Project use cases. Each mutation is one transaction that also writes its activity entry.
-import { and, asc, count, eq, inArray, like, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, like, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { projects, projectWorkspaces } from '../../db/schema/index.ts';
+import { projects } from '../../db/schema/index.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
-import { assertAgentInCompany, assertGoalsInCompany } from '../goals/references.ts';
+import { assertAgentInCompany } from '../agents/lookup.ts';
+import { assertGoalsInCompany } from '../goals/references.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
-import { goalSummariesOf, replaceProjectGoals } from './goal-links.ts';
+import { replaceProjectGoals } from './goal-links.ts';
 import { slugify } from '../../lib/ids.ts';
-import { presentProject, type GoalSummary, type Project, type Workspace } from './present.ts';
+import { presentOneProject, type Project } from './present.ts';
 import type { CreateProject, PatchProject } from './schemas.ts';
 import { insertWorkspace } from './workspaces.ts';
 
@@ -18,24 +19,6 @@ export const PROJECT_PALETTE = ['#6366f1', '#0ea5e9', '#10b981', '#f59e0b', '#ef
 
 // Past this many same-named projects the suffix is random (still unique by the index).
 const MAX_NAME_SUFFIX = 1000;
-
-/** Full project responses for many projects: goals and workspaces in two queries, not per project. */
-export async function presentProjects(db: DbOrTx, list: Project[]) {
-  const ids = list.map((p) => p.id);
-  const [goalRows, workspaceRows] = await Promise.all([
-    goalSummariesOf(db, ids),
-    ids.length === 0 ? Promise.resolve([] as Workspace[]) : db.select().from(projectWorkspaces).where(inArray(projectWorkspaces.projectId, ids)).orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id)),
-  ]);
-  const goalsBy = new Map<string, GoalSummary[]>();
-  for (const g of goalRows) goalsBy.set(g.projectId, [...(goalsBy.get(g.projectId) ?? []), g]);
-  const workspacesBy = new Map<string, Workspace[]>();
-  for (const w of workspaceRows) workspacesBy.set(w.projectId, [...(workspacesBy.get(w.projectId) ?? []), w]);
-  return list.map((p) => presentProject(p, goalsBy.get(p.id) ?? [], workspacesBy.get(p.id) ?? []));
-}
-
-export async function presentOneProject(db: DbOrTx, project: Project) {
-  return (await presentProjects(db, [project]))[0]!;
-}
 
 export async function listProjects(db: DbOrTx, companyId: string, limit: number): Promise<Project[]> {
   return db.select().from(projects).where(eq(projects.companyId, companyId)).orderBy(asc(projects.createdAt), asc(projects.id)).limit(limit);

@@ -1,7 +1,7 @@
 // Project workspace use cases. Every mutation locks the project row first, so workspace changes
 // of one project are serialised and the one-primary invariant holds under concurrency (the
 // partial unique index project_workspaces_primary_uq is the last line of defence).
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { projects, projectWorkspaces, workspaceOperations } from '../../db/schema/index.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
@@ -12,19 +12,26 @@ import type { Project, Workspace, WorkspaceOperation } from './present.ts';
 import type { RuntimeAction, WorkspaceInput } from './schemas.ts';
 
 const DESIRED_STATE: Record<RuntimeAction, 'running' | 'stopped'> = { start: 'running', restart: 'running', stop: 'stopped' };
+/** Workspaces per project: every project response embeds them all, so the count bounds its size. */
+export const MAX_WORKSPACES_PER_PROJECT = 20;
 
 type WorkspaceFields = Omit<WorkspaceInput, 'isPrimary' | 'name'> & { name: string; sourceType: NonNullable<WorkspaceInput['sourceType']> };
 
-/** SPEC workspace rules, checked on what would be stored (create input or PATCH merged with the row). */
+/**
+ * SPEC workspace rules, checked on what would be stored (create input or PATCH merged with the row).
+ * A remote_managed workspace has its own rule, remoteWorkspaceRef or repoUrl, in place of the general
+ * "cwd or repoUrl": it lives on a remote provider, so a local cwd is neither needed nor enough.
+ */
 function assertWorkspaceRules(ws: Pick<WorkspaceFields, 'cwd' | 'repoUrl' | 'sourceType' | 'remoteWorkspaceRef'>): void {
-  if (!ws.cwd && !ws.repoUrl) throw unprocessable('a workspace needs at least one of cwd or repoUrl');
-  if (ws.sourceType === 'remote_managed' && !ws.remoteWorkspaceRef && !ws.repoUrl) {
-    throw unprocessable('a remote_managed workspace needs remoteWorkspaceRef or repoUrl');
+  if (ws.sourceType === 'remote_managed') {
+    if (!ws.remoteWorkspaceRef && !ws.repoUrl) throw unprocessable('a remote_managed workspace needs remoteWorkspaceRef or repoUrl');
+    return;
   }
+  if (!ws.cwd && !ws.repoUrl) throw unprocessable('a workspace needs at least one of cwd or repoUrl');
 }
 
 function defaultName(input: WorkspaceInput): string {
-  const from = input.cwd ?? input.repoUrl ?? '';
+  const from = input.cwd ?? input.repoUrl ?? input.remoteWorkspaceRef ?? '';
   const last = from.replace(/[/\\]+$/, '').split(/[/\\:]/).pop()?.replace(/\.git$/, '');
   return last || 'Workspace';
 }
@@ -67,7 +74,12 @@ async function promoteOldest(tx: DbOrTx, projectId: string, exceptId: string): P
 }
 
 export async function listWorkspaces(db: DbOrTx, projectId: string): Promise<Workspace[]> {
-  return db.select().from(projectWorkspaces).where(eq(projectWorkspaces.projectId, projectId)).orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id));
+  return db
+    .select()
+    .from(projectWorkspaces)
+    .where(eq(projectWorkspaces.projectId, projectId))
+    .orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id))
+    .limit(MAX_WORKSPACES_PER_PROJECT);
 }
 
 /**
@@ -77,7 +89,9 @@ export async function listWorkspaces(db: DbOrTx, projectId: string): Promise<Wor
 export async function insertWorkspace(tx: DbOrTx, actor: Actor, project: Project, input: WorkspaceInput): Promise<Workspace> {
   const fields = withDefaults(input);
   assertWorkspaceRules(fields);
-  const [existing] = await tx.select({ id: projectWorkspaces.id }).from(projectWorkspaces).where(eq(projectWorkspaces.projectId, project.id)).limit(1);
+  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(projectWorkspaces).where(eq(projectWorkspaces.projectId, project.id));
+  if (n >= MAX_WORKSPACES_PER_PROJECT) throw unprocessable(`a project holds at most ${MAX_WORKSPACES_PER_PROJECT} workspaces`);
+  const existing = n > 0;
   const isPrimary = !existing || input.isPrimary === true;
   if (isPrimary && existing) await demoteOthers(tx, project.id, null);
   const [ws] = await tx

@@ -30,6 +30,8 @@ export async function findRun(db: DbOrTx, runId: string): Promise<HeartbeatRun |
  * recorded as a running run of that agent (invocationSource 'checkout') so the lock always points
  * at a run record; a known live run gets its lease clock moved. A run of another agent is 403; a
  * finished run cannot take a lock (409): the agent must use its current run.
+ * Call it inside the transaction of the claim it serves, never before: a refused claim must roll the
+ * new record back with it, so a losing run leaves no `running` run that holds nothing.
  */
 export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId: string; adapterType: string }, runId: string): Promise<HeartbeatRun> {
   const [run] = await tx

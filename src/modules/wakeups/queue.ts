@@ -24,9 +24,10 @@ export type WakeupRequest = typeof agentWakeupRequests.$inferSelect;
 
 /**
  * Queues a wakeup. A repeated idempotencyKey for the same agent returns the first request instead
- * of queueing a second one.
+ * of queueing a second one (`created: false`): the one place idempotency is decided, by the unique
+ * (agent, idempotencyKey) index, so concurrent repeats cannot both queue.
  */
-export async function enqueueWakeup(tx: DbOrTx, actor: Actor, input: WakeupInput): Promise<WakeupRequest> {
+export async function enqueueWakeup(tx: DbOrTx, actor: Actor, input: WakeupInput): Promise<{ request: WakeupRequest; created: boolean }> {
   const stamp = actorStamp(actor);
   const values = {
     companyId: input.companyId,
@@ -42,10 +43,10 @@ export async function enqueueWakeup(tx: DbOrTx, actor: Actor, input: WakeupInput
     requestedByActorId: stamp.actorId,
   };
   const [inserted] = await tx.insert(agentWakeupRequests).values(values).onConflictDoNothing().returning();
-  if (inserted) return inserted;
+  if (inserted) return { request: inserted, created: true };
   const [existing] = await tx
     .select()
     .from(agentWakeupRequests)
     .where(sql`${agentWakeupRequests.agentId} = ${input.agentId} and ${agentWakeupRequests.idempotencyKey} = ${input.idempotencyKey ?? null}`);
-  return existing!;
+  return { request: existing!, created: false };
 }
