@@ -85,13 +85,19 @@ export function presentIssue(issue: Omit<Issue, "searchVector">): IssueResponse 
 }
 
 /** The compact form embedded in other responses (blockers, ancestors, run issue lists). */
-export function presentIssueSummary(issue: IssueSummaryRow) {
+export const issueSummaryResponse = issueResponse
+  .pick({ id: true, identifier: true, title: true, status: true, priority: true, assigneeAgentId: true, projectId: true, goalId: true, parentId: true })
+  .describe('An issue in brief');
+
+export type IssueSummaryResponse = z.output<typeof issueSummaryResponse>;
+
+export function presentIssueSummary(issue: IssueSummaryRow): IssueSummaryResponse {
   return {
     id: issue.id,
     identifier: issue.identifier,
     title: issue.title,
-    status: issue.status,
-    priority: issue.priority,
+    status: issue.status as IssueSummaryResponse['status'],
+    priority: issue.priority as IssueSummaryResponse['priority'],
     assigneeAgentId: issue.assigneeAgentId,
     projectId: issue.projectId,
     goalId: issue.goalId,
