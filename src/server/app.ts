@@ -10,6 +10,7 @@ import { installAuth } from './auth-plugin.ts';
 import type { App, AppDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { installInputGuard } from './input-guard.ts';
+import { installRouteContract } from './route-contract.ts';
 import { createLogger, OneLineRequestLog } from './logger.ts';
 import { VERSION } from '../paths.ts';
 import { openApiTransform } from './openapi-transform.ts';
@@ -44,6 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done(null, payload);
   });
   installErrorHandler(app);
+  installRouteContract(app);
   installInputGuard(app);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20 }, throwFileSizeLimit: true });

@@ -1,25 +1,92 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { authenticated, errors, runIdHeader } from '../../server/openapi.ts';
 import { actorOf } from '../../server/request.ts';
-import { presentActivity } from './present.ts';
-import { createActivityBody, listActivityQuery } from './schemas.ts';
+import { activityResponse, presentActivity } from './present.ts';
+import { ACTIVITY_DEFAULT_LIMIT, ACTIVITY_MAX_LIMIT, createActivityBody, listActivityQuery } from './schemas.ts';
 import { createActivityEntry, listActivity } from './service.ts';
 
-const companyParams = z.object({ companyId: z.uuid() });
+const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const tags = ['activity'];
+
+// The query and body of schemas.ts with the meaning of each field and a working example, for the docs.
+const q = listActivityQuery.shape;
+const listQuery = listActivityQuery.extend({
+  agentId: q.agentId.describe('only entries involving this agent'),
+  entityType: q.entityType.describe('only entries about this kind of record (exact match), e.g. `issue`'),
+  entityId: q.entityId.describe('only entries about this record (exact match); combine with entityType'),
+});
+
+const b = createActivityBody.shape;
+const createBody = createActivityBody
+  .extend({
+    actorType: b.actorType.describe('who acted: agent, user or system (default system)'),
+    actorId: b.actorId.describe('agent id, board user id, or a name for a system component'),
+    action: b.action.describe('event name, `<entity>.<verb>` by convention, e.g. `company.report_generated`'),
+    entityType: b.entityType.describe('kind of record the entry is about, e.g. `company`, `issue`'),
+    entityId: b.entityId.describe('id of that record'),
+    agentId: b.agentId.describe('an agent of this company the entry involves (422 otherwise)'),
+    details: b.details.describe('free-form JSON object (at most 64 KiB, 32 levels); redacted before storage'),
+  })
+  .meta({
+    examples: [
+      { actorType: 'system', actorId: 'weekly-report', action: 'company.report_generated', entityType: 'company', entityId: 'acme-weekly-2026-05', details: { week: '2026-W19', issuesClosed: 12 } },
+    ],
+  });
 
 export function registerActivityRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
 
-  app.get('/api/companies/:companyId/activity', { schema: { tags, params: companyParams, querystring: listActivityQuery } }, async (request) => {
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    return (await listActivity(db, company.id, request.query)).map(presentActivity);
-  });
+  app.get(
+    '/api/companies/:companyId/activity',
+    {
+      schema: {
+        tags,
+        summary: "Read a company's activity log",
+        description: [
+          `The audit trail, newest first: the newest ${ACTIVITY_DEFAULT_LIMIT} entries, or up to \`limit\` (at most ${ACTIVITY_MAX_LIMIT}); there is no pagination.`,
+          'Filters are exact matches. Entries about hidden issues are left out. Any caller with access to the company: its board members and its agents.',
+        ].join(' '),
+        params: companyParams,
+        querystring: listQuery,
+        response: {
+          200: z.array(activityResponse).describe('Activity entries, newest first'),
+          ...authenticated(),
+          ...errors([403, "the company is not one of the caller's"], [404, 'no such company']),
+        },
+      },
+    },
+    async (request) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      return (await listActivity(db, company.id, request.query)).map(presentActivity);
+    },
+  );
 
-  app.post('/api/companies/:companyId/activity', { schema: { tags, params: companyParams, body: createActivityBody } }, async (request, reply) => {
-    const actor = requireBoard(actorOf(request));
-    const company = await requireCompanyAccess(db, actor, request.params.companyId);
-    return reply.status(201).send(presentActivity(await createActivityEntry({ db, actor }, company.id, request.body)));
-  });
+  app.post(
+    '/api/companies/:companyId/activity',
+    {
+      schema: {
+        tags,
+        summary: 'Record an activity entry',
+        description: [
+          'Board only (agents get 403). Appends an entry on behalf of any actor type; entries are never edited or deleted.',
+          '`details` are redacted before storage. The entry\'s `runId` comes from the `X-Service-Run-Id` header, when sent.',
+        ].join(' '),
+        params: companyParams,
+        headers: z.object({ 'x-service-run-id': runIdHeader.describe('the heartbeat run this request belongs to, recorded as the entry\'s `runId`') }),
+        body: createBody,
+        response: {
+          201: activityResponse.describe('The entry, recorded'),
+          ...authenticated(),
+          ...errors([403, "the caller is an agent, or the company is not one of the caller's"], [404, 'no such company'], [422, '`agentId` is not an agent of this company']),
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireBoard(actorOf(request));
+      const company = await requireCompanyAccess(db, actor, request.params.companyId);
+      return reply.status(201).send(presentActivity(await createActivityEntry({ db, actor }, company.id, request.body)));
+    },
+  );
 }

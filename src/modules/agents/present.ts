@@ -1,12 +1,18 @@
-// What an agent response shows. The one place that decides configuration redaction.
+// What an agent response shows. The one place that decides configuration redaction. The response
+// schemas below document each shape and type its presenter (the route's serializer applies them).
+import { z } from 'zod';
 import type { agentApiKeys, agents } from '../../db/schema/index.ts';
 import type { WakeupRequest } from '../wakeups/queue.ts';
 import { redact, REDACTED } from '../../lib/redact.ts';
+import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { approvalResponse } from '../approvals/present.ts';
+import { agentStatus, type AgentStatus } from './schemas.ts';
 
 export type Agent = typeof agents.$inferSelect;
 export type AgentKey = typeof agentApiKeys.$inferSelect;
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const jsonObject = () => z.record(z.string(), z.unknown());
 
 /**
  * A configuration object with every env value hidden (secret references included: their ids say
@@ -24,7 +30,39 @@ export interface AgentView {
   canReadConfig: boolean;
 }
 
-export function presentAgent(agent: Agent, view: AgentView) {
+const REDACTION = 'redacted (every `env` value and sensitive-looking keys hidden) when `configRedacted` is true';
+
+/** An agent (SPEC section 2, Agent), as every agent route returns it. */
+export const agentResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    name: z.string(),
+    urlKey: z.string().describe('company-unique shortname, usable in place of the id'),
+    role: z.string().describe('label such as ceo, engineer, general'),
+    title: z.string().nullable(),
+    capabilities: z.string().nullable(),
+    reportsTo: uuidOut().nullable().describe('the manager; null at the top of the org tree'),
+    adapterType: z.string().describe('the runtime adapter, e.g. `process` or `http`'),
+    adapterConfig: jsonObject().describe(`adapter-specific settings; ${REDACTION}`),
+    runtimeConfig: jsonObject().describe(`runtime settings (\`heartbeat.enabled\`, \`heartbeat.intervalSec\`); ${REDACTION}`),
+    budgetMonthlyCents: z.number().int(),
+    spentMonthlyCents: z.number().int().describe('spend in the current UTC calendar month'),
+    status: agentStatus,
+    pauseReason: z.string().nullable().describe('why the agent is paused (`manual`, or a budget hard stop); null otherwise'),
+    permissions: z.object({ canCreateAgents: z.boolean() }),
+    metadata: jsonObject(),
+    lastHeartbeatAt: timestampOut().nullable(),
+    terminatedAt: timestampOut().nullable(),
+    createdAt: timestampOut(),
+    updatedAt: timestampOut(),
+    configRedacted: z.boolean().describe('true when the caller may not read this agent\'s configuration (only the board, the agent itself, the company CEO agent and agents with canCreateAgents may)'),
+  })
+  .describe('The agent');
+
+export type AgentResponse = z.output<typeof agentResponse>;
+
+export function presentAgent(agent: Agent, view: AgentView): AgentResponse {
   const adapterConfig = view.canReadConfig ? agent.adapterConfig : redactConfig(agent.adapterConfig);
   const runtimeConfig = view.canReadConfig ? agent.runtimeConfig : redactConfig(agent.runtimeConfig);
   return {
@@ -41,7 +79,7 @@ export function presentAgent(agent: Agent, view: AgentView) {
     runtimeConfig,
     budgetMonthlyCents: agent.budgetMonthlyCents,
     spentMonthlyCents: agent.spentMonthlyCents,
-    status: agent.status,
+    status: agent.status as AgentStatus,
     pauseReason: agent.pauseReason,
     permissions: { canCreateAgents: agent.permissions.canCreateAgents === true },
     metadata: agent.metadata,
@@ -53,27 +91,107 @@ export function presentAgent(agent: Agent, view: AgentView) {
   };
 }
 
-export function presentKey(key: AgentKey) {
+/** chainOfCommand entries: the manager chain from the direct manager up to the root. */
+export const chainLinkResponse = z
+  .object({ id: uuidOut(), name: z.string(), urlKey: z.string(), role: z.string(), title: z.string().nullable(), status: agentStatus })
+  .describe('A manager in brief');
+
+export type ChainLinkResponse = z.output<typeof chainLinkResponse>;
+
+export function presentChainLink(agent: Agent): ChainLinkResponse {
+  return { id: agent.id, name: agent.name, urlKey: agent.urlKey, role: agent.role, title: agent.title, status: agent.status as AgentStatus };
+}
+
+/** GET one agent: the agent plus its chain of command and task-assignment access (SPEC). */
+export const agentDetailResponse = agentResponse
+  .extend({
+    chainOfCommand: z.array(chainLinkResponse).describe('the managers from the direct manager up to the root (at most 100)'),
+    access: z
+      .object({
+        canAssignTasks: z.boolean(),
+        reason: z
+          .enum(['explicit_grant', 'ceo_role', 'agent_creator', 'none'])
+          .describe('why: the `canAssignTasks` grant, the `ceo` role, `permissions.canCreateAgents`, or none (always none for a terminated agent)'),
+      })
+      .describe('whether the agent may assign tasks, and why'),
+  })
+  .describe('The agent with its chain of command and access');
+
+export type AgentDetailResponse = z.output<typeof agentDetailResponse>;
+
+/** POST agent-hires: the agent, and the hire_agent approval when the company requires one. */
+export const agentHireResponse = z
+  .object({
+    agent: agentResponse.describe('the agent: `pending_approval` when the company requires board approval for new agents, else `idle`'),
+    approval: approvalResponse.nullable().describe('the pending hire_agent approval carrying the configuration snapshot; null when no approval is required'),
+  })
+  .describe('The hired agent and its approval');
+
+/** An agent API key record; the token itself is never shown again after creation. */
+export const agentKeyResponse = z
+  .object({
+    id: uuidOut(),
+    agentId: uuidOut(),
+    name: z.string(),
+    createdAt: timestampOut(),
+    lastUsedAt: timestampOut().nullable(),
+    revokedAt: timestampOut().nullable().describe('set when the key was revoked (revoked keys are kept for the audit trail)'),
+  })
+  .describe('An agent API key (without its token)');
+
+export type AgentKeyResponse = z.output<typeof agentKeyResponse>;
+
+export function presentKey(key: AgentKey): AgentKeyResponse {
   return { id: key.id, agentId: key.agentId, name: key.name, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt, revokedAt: key.revokedAt };
 }
 
-/** chainOfCommand entries: the manager chain from the direct manager up to the root. */
-export function presentChainLink(agent: Agent) {
-  return { id: agent.id, name: agent.name, urlKey: agent.urlKey, role: agent.role, title: agent.title, status: agent.status };
-}
+export const createdAgentKeyResponse = agentKeyResponse
+  .extend({ token: z.string().describe('the key itself (`svc_agent_...`): shown only in this response, stored only as a hash') })
+  .describe('The new key with its one-time token');
 
-export function presentWakeup(request: WakeupRequest) {
+export const WAKEUP_SOURCES = ['timer', 'assignment', 'on_demand', 'automation'] as const;
+
+/** A queued wakeup request (the wakeup queue row). */
+export const wakeupResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    agentId: uuidOut(),
+    source: z.enum(WAKEUP_SOURCES),
+    triggerDetail: z.enum(['manual', 'ping', 'callback', 'system']).nullable(),
+    reason: z.string().nullable(),
+    payload: jsonObject().nullable(),
+    idempotencyKey: z.string().nullable(),
+    forceFreshSession: z.boolean(),
+    status: z.enum(['queued', 'claimed', 'completed', 'skipped', 'cancelled']).describe('`queued` until the engine claims it'),
+    createdAt: timestampOut(),
+  })
+  .describe('The wakeup request, queued (or the first request with the same idempotencyKey)');
+
+export type WakeupResponse = z.output<typeof wakeupResponse>;
+
+export function presentWakeup(request: WakeupRequest): WakeupResponse {
   return {
     id: request.id,
     companyId: request.companyId,
     agentId: request.agentId,
-    source: request.source,
-    triggerDetail: request.triggerDetail,
+    source: request.source as WakeupResponse['source'],
+    triggerDetail: request.triggerDetail as WakeupResponse['triggerDetail'],
     reason: request.reason,
     payload: request.payload,
     idempotencyKey: request.idempotencyKey,
     forceFreshSession: request.forceFreshSession,
-    status: request.status,
+    status: request.status as WakeupResponse['status'],
     createdAt: request.createdAt,
   };
 }
+
+/** The 202 body when the server decides not to wake the agent (see ./wakeup.ts). */
+export const skippedWakeupResponse = z
+  .object({
+    skipped: z.literal(true),
+    reason: z.enum(['heartbeat_disabled']).describe('`heartbeat_disabled`: a timer wake while `runtimeConfig.heartbeat.enabled` is not true'),
+    agentId: uuidOut(),
+    source: z.enum(WAKEUP_SOURCES),
+  })
+  .describe('The wakeup was skipped; nothing was queued');

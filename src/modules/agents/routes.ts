@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { authorize, requireAgent, requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { authenticated, errors, uuidOut, type ErrorStatus } from '../../server/openapi.ts';
 import { actorOf } from '../../server/request.ts';
 import { notFound } from '../../core/errors.ts';
 import { hireAgent } from './hires.ts';
@@ -9,7 +11,21 @@ import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from './lifecycl
 import { callerAgent, chainOfCommand, findAgentById, listLiveAgents, requireAgentAccess } from './lookup.ts';
 import { presentApproval } from '../approvals/present.ts';
 import { canHireAgents, canListAgentKeys, canManageAgent, canPatchAgentField, canReadConfig, canUpdateAgent, canWakeAgent, taskAccess } from './policy.ts';
-import { presentAgent, presentChainLink, presentKey, presentWakeup, type Agent } from './present.ts';
+import {
+  agentDetailResponse,
+  agentHireResponse,
+  agentKeyResponse,
+  agentResponse,
+  createdAgentKeyResponse,
+  presentAgent,
+  presentChainLink,
+  presentKey,
+  presentWakeup,
+  skippedWakeupResponse,
+  wakeupResponse,
+  type Agent,
+  type AgentDetailResponse,
+} from './present.ts';
 import {
   agentLookupQuery,
   agentParams,
@@ -26,8 +42,44 @@ import {
 import { createAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
 import { requestWakeup } from './wakeup.ts';
 
-
 const tags = ['agents'];
+
+const COMPANY_ERRORS: [ErrorStatus, string][] = [
+  [403, 'the company is not one of the caller\'s'],
+  [404, 'no such company'],
+];
+const AGENT_NOT_FOUND: [ErrorStatus, string] = [404, 'no such agent (a shortname names live agents only)'];
+const ANOTHER_COMPANY = 'the agent belongs to another company';
+const REDACTED_VIEW =
+  'Configuration (`adapterConfig`, `runtimeConfig`) is shown in full to the board, the agent itself, the company CEO agent and agents with `permissions.canCreateAgents`; other callers get it redacted (`configRedacted: true`), never a 403.';
+const BOARD_OR_CEO = 'The board or the company CEO agent (`role: "ceo"`); other agents 403.';
+
+const LIFECYCLE = {
+  pause: {
+    run: pauseAgent,
+    summary: 'Pause an agent',
+    description:
+      'Any live agent becomes `paused` (`pauseReason: "manual"`); a paused agent takes no checkout and no wakeup. Pausing a paused agent changes nothing. A terminated or pending_approval agent is 409 (pausing and resuming must not activate an unapproved hire).',
+    result: 'The agent, paused',
+    conflict: 'the agent is terminated or pending_approval',
+  },
+  resume: {
+    run: resumeAgent,
+    summary: 'Resume a paused agent',
+    description:
+      'A `paused` agent becomes `idle` and its `pauseReason` is cleared; an agent that is not paused is answered as it is. A terminated or pending_approval agent is 409.',
+    result: 'The agent, resumed (or unchanged)',
+    conflict: 'the agent is terminated or pending_approval',
+  },
+  terminate: {
+    run: terminateAgent,
+    summary: 'Terminate an agent',
+    description:
+      'The agent becomes `terminated` for good and every API key of it is revoked; the record is kept (fetchable by UUID, hidden from lists, its shortname freed). Terminating again changes nothing.',
+    result: 'The agent, terminated',
+    conflict: null,
+  },
+} as const;
 
 export function registerAgentRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
@@ -37,105 +89,364 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     const actor = actorOf(request);
     return presentAgent(agent, { canReadConfig: canReadConfig(actor, await callerAgent(db, actor), agent) });
   };
-  const detail = async (request: FastifyRequest, agent: Agent) => ({
+  const detail = async (request: FastifyRequest, agent: Agent): Promise<AgentDetailResponse> => ({
     ...(await view(request, agent)),
     chainOfCommand: (await chainOfCommand(db, agent)).map(presentChainLink),
     access: taskAccess(agent),
   });
 
-  app.get('/api/companies/:companyId/agents', { schema: { tags, params: companyParams } }, async (request) => {
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    const actor = actorOf(request);
-    const caller = await callerAgent(db, actor);
-    const rows = await listLiveAgents(db, company.id);
-    return rows.map((a) => presentAgent(a, { canReadConfig: canReadConfig(actor, caller, a) }));
-  });
+  app.get(
+    '/api/companies/:companyId/agents',
+    {
+      schema: {
+        tags,
+        summary: "List a company's agents",
+        description: `The company's agents except terminated ones, oldest first (at most 1000). Any caller with access to the company. ${REDACTED_VIEW}`,
+        params: companyParams,
+        response: { 200: z.array(agentResponse).describe('The live agents, oldest first'), ...authenticated(), ...errors(...COMPANY_ERRORS) },
+      },
+    },
+    async (request) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      const actor = actorOf(request);
+      const caller = await callerAgent(db, actor);
+      const rows = await listLiveAgents(db, company.id);
+      return rows.map((a) => presentAgent(a, { canReadConfig: canReadConfig(actor, caller, a) }));
+    },
+  );
 
-  app.post('/api/companies/:companyId/agents', { schema: { tags, params: companyParams, body: createAgentBody } }, async (request, reply) => {
-    requireBoard(actorOf(request));
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    return reply.status(201).send(await view(request, await createAgent(ctx(request), company.id, request.body)));
-  });
+  app.post(
+    '/api/companies/:companyId/agents',
+    {
+      schema: {
+        tags,
+        summary: 'Create an agent',
+        description: [
+          'Board only (agents hire through POST /api/companies/{companyId}/agent-hires). The agent starts `idle` with timer heartbeats disabled unless `runtimeConfig.heartbeat.enabled` is given.',
+          'A name already used by a live agent gets a numeric suffix ("Ada 2"); the shortname `urlKey` is derived from it.',
+          '`reportsTo` must be a non-terminated agent of the company and secret references in `adapterConfig` must name secrets of the company (422).',
+          'A positive `budgetMonthlyCents` creates the agent\'s monthly budget policy.',
+        ].join(' '),
+        params: companyParams,
+        body: createAgentBody,
+        response: {
+          201: agentResponse.describe('The agent, created idle'),
+          ...authenticated(),
+          ...errors(
+            [403, 'board access required, or the company is not one of the caller\'s'],
+            [404, 'no such company'],
+            [409, 'too many agents of the company share this name'],
+            [422, 'reportsTo is not a live agent of the company, or a secret reference names a secret of another company'],
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      requireBoard(actorOf(request));
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      return reply.status(201).send(await view(request, await createAgent(ctx(request), company.id, request.body)));
+    },
+  );
 
-  app.post('/api/companies/:companyId/agent-hires', { schema: { tags, params: companyParams, body: hireAgentBody } }, async (request, reply) => {
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    const actor = actorOf(request);
-    authorize(canHireAgents(actor, await callerAgent(db, actor), company.id), 'hiring needs the board, the company CEO agent or permissions.canCreateAgents');
-    const { agent, approval } = await hireAgent(ctx(request), company, request.body);
-    return reply.status(201).send({ agent: await view(request, agent), approval: approval ? presentApproval(approval) : null });
-  });
+  app.post(
+    '/api/companies/:companyId/agent-hires',
+    {
+      schema: {
+        tags,
+        summary: 'Hire an agent',
+        description: [
+          'The board, the company CEO agent, or an agent of the company with `permissions.canCreateAgents` (others 403). Takes the create fields plus the issues that motivated the hire.',
+          'When the company sets `requireBoardApprovalForNewAgents`, the agent is created as a `pending_approval` draft (no keys, no work) with a `hire_agent` approval carrying its configuration snapshot and linked to the source issues; approving it activates the agent, rejecting it terminates the draft.',
+          'Otherwise the agent is created `idle` and `approval` is null. Source issues must exist (404) and belong to the company (422); the other rules are those of agent create.',
+        ].join(' '),
+        params: companyParams,
+        body: hireAgentBody,
+        response: {
+          201: agentHireResponse,
+          ...authenticated(),
+          ...errors(
+            [403, 'the caller may not hire (not the board, the CEO agent or an agent with canCreateAgents), or another company'],
+            [404, 'no such company, or a source issue does not exist'],
+            [409, 'too many agents of the company share this name'],
+            [422, 'a source issue belongs to another company, reportsTo is not a live agent of the company, or a secret reference is of another company'],
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      const actor = actorOf(request);
+      authorize(canHireAgents(actor, await callerAgent(db, actor), company.id), 'hiring needs the board, the company CEO agent or permissions.canCreateAgents');
+      const { agent, approval } = await hireAgent(ctx(request), company, request.body);
+      return reply.status(201).send({ agent: await view(request, agent), approval: approval ? presentApproval(approval) : null });
+    },
+  );
 
-  app.get('/api/agents/me', { schema: { tags } }, async (request) => {
-    const actor = requireAgent(actorOf(request));
-    const me = await findAgentById(db, actor.agentId);
-    if (!me) throw notFound('agent');
-    return detail(request, me);
-  });
+  app.get(
+    '/api/agents/me',
+    {
+      schema: {
+        tags,
+        summary: 'Get the calling agent',
+        description: 'The authenticated agent\'s own record in full, with its chain of command and task-assignment access. Agent callers only (board 403).',
+        response: {
+          200: agentDetailResponse.describe('The calling agent with its chain of command and access'),
+          ...authenticated(),
+          ...errors([403, 'agent authentication required'], [404, 'the agent no longer exists']),
+        },
+      },
+    },
+    async (request) => {
+      const actor = requireAgent(actorOf(request));
+      const me = await findAgentById(db, actor.agentId);
+      if (!me) throw notFound('agent');
+      return detail(request, me);
+    },
+  );
 
-  app.get('/api/agents/:agentId', { schema: { tags, params: agentParams, querystring: agentLookupQuery } }, async (request) => {
-    return detail(request, await requireAgentAccess(db, actorOf(request), request.params.agentId, request.query.companyId));
-  });
+  app.get(
+    '/api/agents/:agentId',
+    {
+      schema: {
+        tags,
+        summary: 'Get an agent',
+        description: [
+          'By UUID (terminated agents included) or by shortname among the live agents of `companyId`; an agent caller\'s shortname lookups default to its own company, a board caller\'s need `companyId` (400).',
+          `Adds \`chainOfCommand\` and \`access\`. Any caller with access to the agent's company (403 otherwise). ${REDACTED_VIEW}`,
+        ].join(' '),
+        params: agentParams,
+        querystring: agentLookupQuery,
+        response: { 200: agentDetailResponse, ...authenticated(), ...errors([403, ANOTHER_COMPANY], AGENT_NOT_FOUND) },
+      },
+    },
+    async (request) => {
+      return detail(request, await requireAgentAccess(db, actorOf(request), request.params.agentId, request.query.companyId));
+    },
+  );
 
-  app.patch('/api/agents/:agentId', { schema: { tags, params: agentParams, body: patchAgentBody } }, async (request) => {
-    const actor = actorOf(request);
-    const agent = await requireAgentAccess(db, actor, request.params.agentId);
-    authorize(canUpdateAgent(actor, agent), 'only the board, the company CEO agent or the agent itself may update an agent');
-    const denied = Object.keys(request.body).filter((field) => !canPatchAgentField(actor, agent, field));
-    authorize(denied.length === 0, 'an agent may not change its own status, role or reportsTo', { fields: denied });
-    return view(request, await updateAgent(ctx(request), agent.id, request.body));
-  });
+  app.patch(
+    '/api/agents/:agentId',
+    {
+      schema: {
+        tags,
+        summary: 'Update an agent',
+        description: [
+          'The board, the company CEO agent, or the agent itself; the agent itself may not change `status`, `role` or `reportsTo` (403 naming the fields). Omitted fields stay.',
+          '`adapterConfig` is merged into the current one unless `replaceAdapterConfig` is true (the skill selection and instruction-bundle keys survive a replacement); `runtimeConfig` is merged too.',
+          'A rename whose shortname is used by another live agent of the company is 409. `permissions` is 422 (use PATCH .../permissions); `status` cannot leave `terminated` or `pending_approval` (409) nor be set to them (422).',
+        ].join(' '),
+        params: agentParams,
+        body: patchAgentBody,
+        response: {
+          200: agentResponse.describe('The agent, updated'),
+          ...authenticated(),
+          ...errors(
+            [403, `${ANOTHER_COMPANY}, the caller is another non-CEO agent, or the agent itself changes status, role or reportsTo`],
+            AGENT_NOT_FOUND,
+            [409, 'the new shortname is taken, or a status change from terminated or pending_approval'],
+            [422, '`permissions` in the body, status terminated or pending_approval, reportsTo invalid (self, cycle, terminated or another company), or a secret reference of another company'],
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const agent = await requireAgentAccess(db, actor, request.params.agentId);
+      authorize(canUpdateAgent(actor, agent), 'only the board, the company CEO agent or the agent itself may update an agent');
+      const denied = Object.keys(request.body).filter((field) => !canPatchAgentField(actor, agent, field));
+      authorize(denied.length === 0, 'an agent may not change its own status, role or reportsTo', { fields: denied });
+      return view(request, await updateAgent(ctx(request), agent.id, request.body));
+    },
+  );
 
-  app.patch('/api/agents/:agentId/permissions', { schema: { tags, params: agentParams, body: permissionsBody } }, async (request) => {
-    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent permissions');
-    return detail(request, await updatePermissions(ctx(request), agent.id, request.body));
-  });
-
-  app.patch('/api/agents/:agentId/budgets', { schema: { tags, params: agentParams, body: budgetBody } }, async (request) => {
-    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent budgets');
-    return view(request, await updateBudget(ctx(request), agent.id, request.body.budgetMonthlyCents));
-  });
-
-  const lifecycle = { pause: pauseAgent, resume: resumeAgent, terminate: terminateAgent } as const;
-  for (const [action, run] of Object.entries(lifecycle)) {
-    app.post(`/api/agents/:agentId/${action}`, { schema: { tags, params: agentParams } }, async (request) => {
+  app.patch(
+    '/api/agents/:agentId/permissions',
+    {
+      schema: {
+        tags,
+        summary: "Change an agent's permissions",
+        description: `Sets \`canCreateAgents\` (stored in \`permissions\`) and/or the \`canAssignTasks\` grant (shown in \`access\`); at least one is required (400). ${BOARD_OR_CEO}`,
+        params: agentParams,
+        body: permissionsBody,
+        response: {
+          200: agentDetailResponse.describe('The agent with its updated access'),
+          ...authenticated(),
+          ...errors([403, `${ANOTHER_COMPANY}, or the caller is neither the board nor the company CEO agent`], AGENT_NOT_FOUND),
+        },
+      },
+    },
+    async (request) => {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      authorize(canManageAgent(actorOf(request), agent), `only the board or the company CEO agent may ${action} agents`);
-      return view(request, await run(ctx(request), agent.id));
-    });
+      authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent permissions');
+      return detail(request, await updatePermissions(ctx(request), agent.id, request.body));
+    },
+  );
+
+  app.patch(
+    '/api/agents/:agentId/budgets',
+    {
+      schema: {
+        tags,
+        summary: "Set an agent's monthly budget",
+        description: `Sets \`budgetMonthlyCents\` and keeps the agent's monthly budget policy in step (0 switches it off; a pending_approval agent gets its policy when its hire is approved). ${BOARD_OR_CEO}`,
+        params: agentParams,
+        body: budgetBody,
+        response: {
+          200: agentResponse.describe('The agent with its new budget'),
+          ...authenticated(),
+          ...errors([403, `${ANOTHER_COMPANY}, or the caller is neither the board nor the company CEO agent`], AGENT_NOT_FOUND),
+        },
+      },
+    },
+    async (request) => {
+      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
+      authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent budgets');
+      return view(request, await updateBudget(ctx(request), agent.id, request.body.budgetMonthlyCents));
+    },
+  );
+
+  for (const [action, { run, summary, description, result, conflict }] of Object.entries(LIFECYCLE)) {
+    app.post(
+      `/api/agents/:agentId/${action}`,
+      {
+        schema: {
+          tags,
+          summary,
+          description: `${description} No body. ${BOARD_OR_CEO}`,
+          params: agentParams,
+          response: {
+            200: agentResponse.describe(result),
+            ...authenticated(),
+            ...errors([403, `${ANOTHER_COMPANY}, or the caller is neither the board nor the company CEO agent`], AGENT_NOT_FOUND, ...(conflict ? [[409, conflict] as [ErrorStatus, string]] : [])),
+          },
+        },
+      },
+      async (request) => {
+        const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
+        authorize(canManageAgent(actorOf(request), agent), `only the board or the company CEO agent may ${action} agents`);
+        return view(request, await run(ctx(request), agent.id));
+      },
+    );
   }
 
-  app.delete('/api/agents/:agentId', { schema: { tags, params: agentParams } }, async (request) => {
-    requireBoard(actorOf(request));
-    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    await deleteAgent(ctx(request), agent.id);
-    return { ok: true, id: agent.id };
-  });
+  app.delete(
+    '/api/agents/:agentId',
+    {
+      schema: {
+        tags,
+        summary: 'Delete an agent for good',
+        description:
+          'Board only. Removes the agent with its keys, wakeups and runs; issues, goals, projects and reports that named it keep a null reference, and its budget policy is switched off. To stop an agent but keep its record, terminate it instead.',
+        params: agentParams,
+        response: {
+          200: z.object({ ok: z.literal(true), id: uuidOut().describe('the deleted agent') }).describe('The agent was deleted'),
+          ...authenticated(),
+          ...errors([403, `board access required, or ${ANOTHER_COMPANY}`], AGENT_NOT_FOUND),
+        },
+      },
+    },
+    async (request) => {
+      requireBoard(actorOf(request));
+      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
+      await deleteAgent(ctx(request), agent.id);
+      return { ok: true as const, id: agent.id };
+    },
+  );
 
-  app.get('/api/agents/:agentId/keys', { schema: { tags, params: agentParams } }, async (request) => {
-    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    authorize(canListAgentKeys(actorOf(request), agent), 'only the board or the agent itself may list its keys');
-    return (await listKeys(ctx(request), agent.id)).map(presentKey);
-  });
+  app.get(
+    '/api/agents/:agentId/keys',
+    {
+      schema: {
+        tags,
+        summary: "List an agent's API keys",
+        description: 'Key records without their tokens, revoked keys included, newest first (at most 500). The board or the agent itself (other agents 403).',
+        params: agentParams,
+        response: {
+          200: z.array(agentKeyResponse).describe('The key records, newest first'),
+          ...authenticated(),
+          ...errors([403, `${ANOTHER_COMPANY}, or an agent other than this one`], AGENT_NOT_FOUND),
+        },
+      },
+    },
+    async (request) => {
+      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
+      authorize(canListAgentKeys(actorOf(request), agent), 'only the board or the agent itself may list its keys');
+      return (await listKeys(ctx(request), agent.id)).map(presentKey);
+    },
+  );
 
-  app.post('/api/agents/:agentId/keys', { schema: { tags, params: agentParams, body: createKeyBody } }, async (request, reply) => {
-    requireBoard(actorOf(request));
-    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    const { key, token } = await createKey(ctx(request), agent.id, request.body.name);
-    return reply.status(201).send({ ...presentKey(key), token });
-  });
+  app.post(
+    '/api/agents/:agentId/keys',
+    {
+      schema: {
+        tags,
+        summary: 'Create an API key for an agent',
+        description:
+          'Board only (a leaked agent key must not mint more keys). The token (`svc_agent_...`) is in this response only; the server keeps its SHA-256 hash. A pending_approval or terminated agent gets no key (409).',
+        params: agentParams,
+        body: createKeyBody,
+        response: {
+          201: createdAgentKeyResponse,
+          ...authenticated(),
+          ...errors([403, `board access required, or ${ANOTHER_COMPANY}`], AGENT_NOT_FOUND, [409, 'the agent is pending_approval or terminated']),
+        },
+      },
+    },
+    async (request, reply) => {
+      requireBoard(actorOf(request));
+      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
+      const { key, token } = await createKey(ctx(request), agent.id, request.body.name);
+      return reply.status(201).send({ ...presentKey(key), token });
+    },
+  );
 
-  app.delete('/api/agents/:agentId/keys/:keyId', { schema: { tags, params: keyParams } }, async (request) => {
-    requireBoard(actorOf(request));
-    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    return presentKey(await revokeKey(ctx(request), agent.id, request.params.keyId));
-  });
+  app.delete(
+    '/api/agents/:agentId/keys/:keyId',
+    {
+      schema: {
+        tags,
+        summary: "Revoke an agent's API key",
+        description: 'Board only. Marks the key revoked (it stops authenticating at once) and keeps the record; revoking again keeps the first `revokedAt`.',
+        params: keyParams,
+        response: {
+          200: agentKeyResponse.describe('The key record, revoked'),
+          ...authenticated(),
+          ...errors([403, `board access required, or ${ANOTHER_COMPANY}`], [404, 'no such agent, or no such key of this agent']),
+        },
+      },
+    },
+    async (request) => {
+      requireBoard(actorOf(request));
+      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
+      return presentKey(await revokeKey(ctx(request), agent.id, request.params.keyId));
+    },
+  );
 
-  app.post('/api/agents/:agentId/wakeup', { schema: { tags, params: agentParams, body: wakeupBody } }, async (request, reply) => {
-    const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-    authorize(canWakeAgent(actorOf(request), agent), 'only the board or the agent itself may wake an agent');
-    const result = await requestWakeup(ctx(request), agent.id, request.body);
-    return reply.status(202).send('skipped' in result ? result : presentWakeup(result));
-  });
+  app.post(
+    '/api/agents/:agentId/wakeup',
+    {
+      schema: {
+        tags,
+        summary: 'Wake an agent',
+        description: [
+          'Queues a wakeup request for the engine and answers 202 at once. The board or the agent itself (other agents 403).',
+          'A paused, terminated or pending_approval agent is 409. A `timer` wake while `runtimeConfig.heartbeat.enabled` is not true is skipped: the 202 body is then `{ skipped: true, reason: "heartbeat_disabled", agentId, source }` and nothing is queued.',
+          'Repeating an `idempotencyKey` for the same agent answers the first request without queueing another.',
+        ].join(' '),
+        params: agentParams,
+        body: wakeupBody,
+        response: {
+          202: z.union([wakeupResponse, skippedWakeupResponse]).describe('The queued wakeup request, or the skipped payload'),
+          ...authenticated(),
+          ...errors([403, `${ANOTHER_COMPANY}, or an agent other than this one`], AGENT_NOT_FOUND, [409, 'the agent is paused, terminated or pending_approval']),
+        },
+      },
+    },
+    async (request, reply) => {
+      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
+      authorize(canWakeAgent(actorOf(request), agent), 'only the board or the agent itself may wake an agent');
+      const result = await requestWakeup(ctx(request), agent.id, request.body);
+      return reply.status(202).send('skipped' in result ? result : presentWakeup(result));
+    },
+  );
 }

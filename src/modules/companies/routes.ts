@@ -1,82 +1,292 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { authorize, requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { authenticated, errors, multipartBody } from '../../server/openapi.ts';
 import { actorOf } from '../../server/request.ts';
-import { findAsset, prepareLogo, readMultipartUpload } from '../assets/service.ts';
+import { binaryContentResponse } from '../attachments/present.ts';
+import { findAsset, LOGO_CONTENT_TYPES, prepareLogo, readMultipartUpload } from '../assets/service.ts';
 import { canChangeBranding, canPatchCompanyField, canUpdateCompany } from './policy.ts';
-import { assetContentPath, presentCompany } from './present.ts';
+import { companyResponse, companyStatsResponse, deletedCompanyResponse, logoUploadResponse, presentCompany, presentLogoUpload } from './present.ts';
 import { brandingBody, createCompanyBody, patchCompanyBody } from './schemas.ts';
 import { archiveCompany, companyStats, createCompany, deleteCompany, listCompanies, updateCompany, uploadLogo } from './service.ts';
 
-const companyParams = z.object({ companyId: z.uuid() });
+const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const tags = ['companies'];
+
+// The bodies of schemas.ts with the meaning of each field and a working example, for the docs.
+const described = {
+  name: 'company name; the issue prefix is derived from it at creation',
+  description: 'plain text (null clears it)',
+  budgetMonthlyCents: 'monthly budget in cents, UTC calendar month; above 0 a budget policy is created or updated, 0 turns it off',
+  requireBoardApprovalForNewAgents: 'when true, agent hires create a hire_agent approval and wait for the board',
+  brandColor: 'hex colour, `#rgb` or `#rrggbb` (null clears it)',
+  logoAssetId: 'an asset of this company from POST /api/companies/{companyId}/logo (null clears the logo); replacing or clearing removes the previous logo asset',
+  status: 'active, paused or archived',
+};
+
+const createBody = createCompanyBody
+  .extend({
+    name: createCompanyBody.shape.name.describe(described.name),
+    description: createCompanyBody.shape.description.describe('plain text'),
+    budgetMonthlyCents: createCompanyBody.shape.budgetMonthlyCents.describe('monthly budget in cents, UTC calendar month (default 0: no budget); above 0 a company budget policy is created'),
+    requireBoardApprovalForNewAgents: createCompanyBody.shape.requireBoardApprovalForNewAgents.describe(`${described.requireBoardApprovalForNewAgents} (default false)`),
+    brandColor: createCompanyBody.shape.brandColor.describe('hex colour, `#rgb` or `#rrggbb`'),
+  })
+  .meta({ examples: [{ name: 'Acme Robotics', description: 'Warehouse robots, built by agents', budgetMonthlyCents: 500000 }] });
+
+const brandingFields = {
+  name: brandingBody.shape.name.describe('company name (the issue prefix does not change)'),
+  description: brandingBody.shape.description.describe(described.description),
+  brandColor: brandingBody.shape.brandColor.describe(described.brandColor),
+  logoAssetId: brandingBody.shape.logoAssetId.describe(described.logoAssetId),
+};
+
+const brandingBodyDoc = brandingBody.extend(brandingFields).meta({ examples: [{ name: 'Acme Robotics', brandColor: '#0f766e' }] });
+
+const patchBody = patchCompanyBody
+  .extend({
+    ...brandingFields,
+    budgetMonthlyCents: patchCompanyBody.shape.budgetMonthlyCents.describe(described.budgetMonthlyCents),
+    status: patchCompanyBody.shape.status.describe(`${described.status}; archived hides the company from GET /api/companies`),
+    requireBoardApprovalForNewAgents: patchCompanyBody.shape.requireBoardApprovalForNewAgents.describe(described.requireBoardApprovalForNewAgents),
+  })
+  .meta({ examples: [{ description: 'Warehouse robots, built by agents', budgetMonthlyCents: 750000, brandColor: '#0f766e' }] });
+
+const ACCESS_ERRORS = () => errors([403, 'the company is not one of the caller\'s'], [404, 'no such company']);
+const BOARD_ERRORS = () => errors([403, 'not a board caller, or the company is not one of the caller\'s'], [404, 'no such company']);
 
 export function registerCompanyRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
   const ctx = (request: Parameters<typeof actorOf>[0]) => ({ db, actor: actorOf(request) });
 
-  app.get('/api/companies', { schema: { tags, querystring: z.object({ includeArchived: z.stringbool().default(false) }) } }, async (request) => {
-    requireBoard(actorOf(request));
-    return (await listCompanies(ctx(request), request.query.includeArchived)).map(presentCompany);
-  });
+  app.get(
+    '/api/companies',
+    {
+      schema: {
+        tags,
+        summary: 'List your companies',
+        description:
+          'Board only (agents get 403). The companies the caller is a member of (the instance owner: all), newest first, at most 1000. Archived companies are left out unless `includeArchived=true`.',
+        querystring: z.object({ includeArchived: z.stringbool().default(false).describe('also list archived companies (default false)') }),
+        response: { 200: z.array(companyResponse).describe('The companies, newest first'), ...authenticated(), ...errors([403, 'the caller is an agent: board only']) },
+      },
+    },
+    async (request) => {
+      requireBoard(actorOf(request));
+      return (await listCompanies(ctx(request), request.query.includeArchived)).map(presentCompany);
+    },
+  );
 
-  app.get('/api/companies/stats', { schema: { tags } }, async (request) => {
-    requireBoard(actorOf(request));
-    return companyStats(ctx(request));
-  });
+  app.get(
+    '/api/companies/stats',
+    {
+      schema: {
+        tags,
+        summary: 'Count agents and issues per company',
+        description: 'Board only (agents get 403). For every company the caller can access, archived included (at most 1000): non-terminated agents and issues created so far.',
+        response: { 200: companyStatsResponse, ...authenticated(), ...errors([403, 'the caller is an agent: board only']) },
+      },
+    },
+    async (request) => {
+      requireBoard(actorOf(request));
+      return companyStats(ctx(request));
+    },
+  );
 
-  app.post('/api/companies', { schema: { tags, body: createCompanyBody } }, async (request, reply) => {
-    requireBoard(actorOf(request));
-    return reply.status(201).send(presentCompany(await createCompany(ctx(request), request.body)));
-  });
+  app.post(
+    '/api/companies',
+    {
+      schema: {
+        tags,
+        summary: 'Create a company',
+        description: [
+          'Board only (agents get 403). The caller becomes a member (owner) of the new company.',
+          'The issue prefix is the first three letters of the name (`Acme` gives `ACM`), then `ACM2`, `ACM3`... when taken. A positive `budgetMonthlyCents` also creates the monthly company budget policy.',
+        ].join(' '),
+        body: createBody,
+        response: { 201: companyResponse.describe('The company, created'), ...authenticated(), ...errors([403, 'the caller is an agent: board only']) },
+      },
+    },
+    async (request, reply) => {
+      requireBoard(actorOf(request));
+      return reply.status(201).send(presentCompany(await createCompany(ctx(request), request.body)));
+    },
+  );
 
-  app.get('/api/companies/:companyId', { schema: { tags, params: companyParams } }, async (request) => {
-    return presentCompany(await requireCompanyAccess(db, actorOf(request), request.params.companyId));
-  });
+  app.get(
+    '/api/companies/:companyId',
+    {
+      schema: {
+        tags,
+        summary: 'Get a company',
+        description: 'Any caller with access to the company: its board members and its own agents (403 for another company).',
+        params: companyParams,
+        response: { 200: companyResponse, ...authenticated(), ...ACCESS_ERRORS() },
+      },
+    },
+    async (request) => {
+      return presentCompany(await requireCompanyAccess(db, actorOf(request), request.params.companyId));
+    },
+  );
 
-  app.patch('/api/companies/:companyId', { schema: { tags, params: companyParams, body: patchCompanyBody } }, async (request) => {
-    const actor = actorOf(request);
-    const company = await requireCompanyAccess(db, actor, request.params.companyId);
-    authorize(canUpdateCompany(actor, company.id), 'only the board or the company CEO agent may update the company');
-    const denied = Object.keys(request.body).filter((field) => !canPatchCompanyField(actor, company.id, field));
-    authorize(denied.length === 0, 'a CEO agent may change branding fields only', { fields: denied });
-    return presentCompany(await updateCompany(ctx(request), company, request.body));
-  });
+  app.patch(
+    '/api/companies/:companyId',
+    {
+      schema: {
+        tags,
+        summary: 'Update a company',
+        description: [
+          'Omitted fields stay unchanged. The board may change every field; the company\'s CEO agent (`role: "ceo"`) only the branding fields (name, description, brandColor, logoAssetId), other agents nothing (403, with the refused fields in `details`).',
+          'A `budgetMonthlyCents` change keeps the company budget policy in step. `logoAssetId` must name an asset of this company (422 otherwise).',
+        ].join(' '),
+        params: companyParams,
+        body: patchBody,
+        response: {
+          200: companyResponse.describe('The company, updated'),
+          ...authenticated(),
+          ...errors(
+            [403, 'the company is not one of the caller\'s, the caller is an agent other than its CEO, or a CEO agent sent a non-branding field'],
+            [404, 'no such company'],
+            [422, '`logoAssetId` names no asset, or an asset of another company'],
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const company = await requireCompanyAccess(db, actor, request.params.companyId);
+      authorize(canUpdateCompany(actor, company.id), 'only the board or the company CEO agent may update the company');
+      const denied = Object.keys(request.body).filter((field) => !canPatchCompanyField(actor, company.id, field));
+      authorize(denied.length === 0, 'a CEO agent may change branding fields only', { fields: denied });
+      return presentCompany(await updateCompany(ctx(request), company, request.body));
+    },
+  );
 
-  app.patch('/api/companies/:companyId/branding', { schema: { tags, params: companyParams, body: brandingBody } }, async (request) => {
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    authorize(canChangeBranding(actorOf(request), company.id), 'only the board or the company CEO agent may change branding');
-    return presentCompany(await updateCompany(ctx(request), company, request.body, 'company.branding_updated'));
-  });
+  app.patch(
+    '/api/companies/:companyId/branding',
+    {
+      schema: {
+        tags,
+        summary: "Update a company's branding",
+        description:
+          "Name, description, brand colour and logo; omitted fields stay unchanged. The board, or the company's CEO agent (other agents get 403). `logoAssetId` must name an asset of this company (422 otherwise); upload one first with POST /api/companies/{companyId}/logo.",
+        params: companyParams,
+        body: brandingBodyDoc,
+        response: {
+          200: companyResponse.describe('The company, with its new branding'),
+          ...authenticated(),
+          ...errors(
+            [403, 'the company is not one of the caller\'s, or the caller is an agent other than its CEO'],
+            [404, 'no such company'],
+            [422, '`logoAssetId` names no asset, or an asset of another company'],
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      authorize(canChangeBranding(actorOf(request), company.id), 'only the board or the company CEO agent may change branding');
+      return presentCompany(await updateCompany(ctx(request), company, request.body, 'company.branding_updated'));
+    },
+  );
 
-  app.post('/api/companies/:companyId/logo', { schema: { tags, params: companyParams, consumes: ['multipart/form-data'] } }, async (request, reply) => {
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    const file = await prepareLogo(await readMultipartUpload(request, deps.config.maxUploadBytes));
-    const asset = await uploadLogo(ctx(request), deps.storage, company, file);
-    return reply.status(201).send({ assetId: asset.id, contentPath: assetContentPath(asset.id), contentType: asset.contentType, byteSize: asset.byteSize });
-  });
+  app.post(
+    '/api/companies/:companyId/logo',
+    {
+      schema: {
+        tags,
+        summary: 'Upload a company logo',
+        description: [
+          'A `multipart/form-data` body with one file part named `file`. Stores the image as an asset of the company; it does not change the logo: set the answer\'s `assetId` as `logoAssetId` with PATCH.',
+          `Accepted types: ${LOGO_CONTENT_TYPES.join(', ')} (others 415). SVG is sanitised (scripts, external references and styles removed); an empty or unsafe SVG is 400.`,
+          `At most \`BOARDROOM_MAX_UPLOAD_BYTES\` (${deps.config.maxUploadBytes} bytes on this server). Any caller with access to the company.`,
+        ].join(' '),
+        params: companyParams,
+        ...multipartBody({ file: { description: `the image: ${LOGO_CONTENT_TYPES.join(', ')}`, file: true, required: true } }),
+        response: {
+          201: logoUploadResponse,
+          ...authenticated(),
+          ...errors(
+            [400, 'malformed or cut-off multipart body, no part named `file`, an empty or unsafe SVG, or invalid path parameters'],
+            [403, 'the company is not one of the caller\'s'],
+            [404, 'no such company'],
+            [413, `the file is over the upload limit (${deps.config.maxUploadBytes} bytes)`],
+            [415, 'the body is not multipart/form-data, or the image type is not accepted'],
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      const file = await prepareLogo(await readMultipartUpload(request, deps.config.maxUploadBytes));
+      const asset = await uploadLogo(ctx(request), deps.storage, company, file);
+      return reply.status(201).send(presentLogoUpload(asset));
+    },
+  );
 
-  app.post('/api/companies/:companyId/archive', { schema: { tags, params: companyParams } }, async (request) => {
-    requireBoard(actorOf(request));
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    return presentCompany(await archiveCompany(ctx(request), company));
-  });
+  app.post(
+    '/api/companies/:companyId/archive',
+    {
+      schema: {
+        tags,
+        summary: 'Archive a company',
+        description: 'Board only (agents get 403). Sets `status` to `archived`: the company leaves GET /api/companies unless `includeArchived=true`; its data stays. Archiving again is harmless. PATCH `status` brings it back.',
+        params: companyParams,
+        response: { 200: companyResponse.describe('The company, archived'), ...authenticated(), ...BOARD_ERRORS() },
+      },
+    },
+    async (request) => {
+      requireBoard(actorOf(request));
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      return presentCompany(await archiveCompany(ctx(request), company));
+    },
+  );
 
-  app.delete('/api/companies/:companyId', { schema: { tags, params: companyParams } }, async (request) => {
-    requireBoard(actorOf(request));
-    const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-    await deleteCompany(ctx(request), company);
-    return { ok: true, id: company.id };
-  });
+  app.delete(
+    '/api/companies/:companyId',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a company and all its data',
+        description:
+          'Board only (agents get 403). Irreversible: removes the company with its agents, issues, goals, projects, approvals, secrets, assets and activity log. To keep the data, archive instead.',
+        params: companyParams,
+        response: { 200: deletedCompanyResponse, ...authenticated(), ...BOARD_ERRORS() },
+      },
+    },
+    async (request) => {
+      requireBoard(actorOf(request));
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      await deleteCompany(ctx(request), company);
+      return { ok: true as const, id: company.id };
+    },
+  );
 
-  app.get('/api/assets/:assetId/content', { schema: { tags: ['assets'], params: z.object({ assetId: z.uuid() }) } }, async (request, reply) => {
-    const asset = await requireAccessible(db, actorOf(request), await findAsset(db, request.params.assetId), 'asset');
-    const bytes = await deps.storage.get(asset.sha256);
-    return reply
-      .header('content-type', asset.contentType)
-      .header('x-content-type-options', 'nosniff')
-      // Uploaded SVG is sanitised, and a CSP stops anything that slipped through from running.
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-      .send(bytes);
-  });
+  app.get(
+    '/api/assets/:assetId/content',
+    {
+      schema: {
+        tags: ['assets'],
+        summary: "Download an asset's bytes",
+        description:
+          "The stored bytes (a company logo's `logoUrl` points here) with the `Content-Type` stored at upload, `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`. Any caller with access to the asset's company.",
+        params: z.object({ assetId: z.uuid().describe('asset UUID (`logoAssetId` of a company, `assetId` of an upload)') }),
+        response: {
+          200: binaryContentResponse('The bytes, in the content type stored at upload'),
+          ...authenticated(),
+          ...errors([403, 'the asset belongs to another company'], [404, 'no such asset']),
+        },
+      },
+    },
+    async (request, reply) => {
+      const asset = await requireAccessible(db, actorOf(request), await findAsset(db, request.params.assetId), 'asset');
+      const bytes = await deps.storage.get(asset.sha256);
+      return reply
+        .header('content-type', asset.contentType)
+        .header('x-content-type-options', 'nosniff')
+        // Uploaded SVG is sanitised, and a CSP stops anything that slipped through from running.
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .send(bytes);
+    },
+  );
 }

@@ -1,13 +1,36 @@
+import { z } from 'zod';
+import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import type { DocumentView, Revision, RevisionSummary } from './service.ts';
 
-export function presentDocument(doc: DocumentView) {
+const DOCUMENT_FORMATS = ['markdown'] as const;
+
+/** A document with the body of its latest revision (SPEC section 2, Issue document). */
+export const documentResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    issueId: uuidOut(),
+    key: z.string().describe('stable key within the issue: lowercase letters, digits, `_`, `-` (`plan` is the issue plan)'),
+    title: z.string().nullable(),
+    format: z.enum(DOCUMENT_FORMATS),
+    body: z.string().describe('markdown of the latest revision (at most 512 KiB of UTF-8)'),
+    latestRevisionId: uuidOut().nullable().describe('send it as `baseRevisionId` to append the next revision'),
+    latestRevisionNumber: z.number().int().describe('1 for a new document, +1 per revision'),
+    createdAt: timestampOut(),
+    updatedAt: timestampOut(),
+  })
+  .describe('The document with its latest body');
+
+export type DocumentResponse = z.output<typeof documentResponse>;
+
+export function presentDocument(doc: DocumentView): DocumentResponse {
   return {
     id: doc.id,
     companyId: doc.companyId,
     issueId: doc.issueId,
     key: doc.key,
     title: doc.title,
-    format: doc.format,
+    format: doc.format as DocumentResponse['format'],
     body: doc.body,
     latestRevisionId: doc.latestRevisionId,
     latestRevisionNumber: doc.latestRevisionNumber,
@@ -16,8 +39,24 @@ export function presentDocument(doc: DocumentView) {
   };
 }
 
-/** A revision in the list: metadata and the body's size in UTF-8 bytes, never the body. */
-export function presentRevisionSummary(revision: RevisionSummary) {
+/** A revision in the list: metadata and the body's size, never the body. */
+export const revisionSummaryResponse = z
+  .object({
+    id: uuidOut(),
+    documentId: uuidOut(),
+    revisionNumber: z.number().int(),
+    title: z.string().nullable().describe('the document title when this revision was written'),
+    changeSummary: z.string().nullable(),
+    bodyBytes: z.number().int().describe("size of this revision's body in UTF-8 bytes"),
+    createdByAgentId: uuidOut().nullable(),
+    createdByUserId: uuidOut().nullable(),
+    createdAt: timestampOut(),
+  })
+  .describe('A revision without its body');
+
+export type RevisionSummaryResponse = z.output<typeof revisionSummaryResponse>;
+
+export function presentRevisionSummary(revision: RevisionSummary): RevisionSummaryResponse {
   return {
     id: revision.id,
     documentId: revision.documentId,
@@ -32,6 +71,16 @@ export function presentRevisionSummary(revision: RevisionSummary) {
 }
 
 /** One revision with its body (GET .../revisions/{revisionId}). */
-export function presentRevision(revision: Revision & { bodyBytes: number }) {
+export const revisionResponse = revisionSummaryResponse
+  .extend({ body: z.string().describe('markdown of this revision') })
+  .describe('The revision with its body');
+
+export type RevisionResponse = z.output<typeof revisionResponse>;
+
+export function presentRevision(revision: Revision & { bodyBytes: number }): RevisionResponse {
   return { ...presentRevisionSummary(revision), body: revision.body };
 }
+
+export const deletedDocumentResponse = z
+  .object({ ok: z.literal(true), id: uuidOut().describe('the deleted document'), key: z.string() })
+  .describe('The document and all its revisions were deleted');

@@ -1,51 +1,157 @@
 // Issue documents (SPEC "Issues": documents rows, "Document rules"). Any caller with access to the
 // issue's company may read and write; delete is board-only.
+import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireBoard } from '../../core/access.ts';
+import { authenticated, errors } from '../../server/openapi.ts';
 import { actorOf } from '../../server/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
-import { presentDocument, presentRevision, presentRevisionSummary } from './present.ts';
-import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, putDocumentBody, revisionParams } from './schemas.ts';
+import { deletedDocumentResponse, documentResponse, presentDocument, presentRevision, presentRevisionSummary, revisionResponse, revisionSummaryResponse } from './present.ts';
+import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, putDocumentBody, revisionParams } from './schemas.ts';
 import { deleteDocument, getDocument, getRevision, listDocuments, listRevisions, putDocument } from './service.ts';
 
 const tags = ['documents'];
 // Room for a 512 KiB body even when JSON escaping inflates it (\uXXXX is six bytes per character).
 const PUT_BODY_LIMIT = 8 * MAX_DOCUMENT_BYTES;
 
+const ACCESS = 'Any caller with access to the issue\'s company (403 for another company, 404 for an unknown issue).';
+const issueErrors = () => errors([403, 'the issue belongs to another company'], [404, 'no such issue']);
+const documentErrors = () => errors([403, 'the issue belongs to another company'], [404, 'no such issue, or no document with this key on it']);
+
 export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
 
-  app.get('/api/issues/:issueId/documents', { schema: { tags, params: issueParams } }, async (request) => {
-    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-    return (await listDocuments(db, issue.id)).map(presentDocument);
-  });
+  app.get(
+    '/api/issues/:issueId/documents',
+    {
+      schema: {
+        tags,
+        summary: "List an issue's documents",
+        description: `Every document of the issue with the body of its latest revision, ordered by key (at most ${MAX_DOCUMENTS_PER_ISSUE} documents of up to 512 KiB each). ${ACCESS}`,
+        params: issueParams,
+        response: { 200: z.array(documentResponse).describe('The documents, by key'), ...authenticated(), ...issueErrors() },
+      },
+    },
+    async (request) => {
+      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
+      return (await listDocuments(db, issue.id)).map(presentDocument);
+    },
+  );
 
-  app.get('/api/issues/:issueId/documents/:key', { schema: { tags, params: documentParams } }, async (request) => {
-    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-    return presentDocument(await getDocument(db, issue.id, request.params.key));
-  });
+  app.get(
+    '/api/issues/:issueId/documents/:key',
+    {
+      schema: {
+        tags,
+        summary: 'Get an issue document',
+        description: `The document with the body of its latest revision; \`latestRevisionId\` is the \`baseRevisionId\` for the next update. ${ACCESS}`,
+        params: documentParams,
+        response: { 200: documentResponse, ...authenticated(), ...documentErrors() },
+      },
+    },
+    async (request) => {
+      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
+      return presentDocument(await getDocument(db, issue.id, request.params.key));
+    },
+  );
 
-  app.put('/api/issues/:issueId/documents/:key', { bodyLimit: PUT_BODY_LIMIT, schema: { tags, params: documentParams, body: putDocumentBody } }, async (request, reply) => {
-    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-    const { document, created } = await putDocument(db, actorOf(request), issue, request.params.key, request.body);
-    return reply.status(created ? 201 : 200).send(presentDocument(document));
-  });
+  app.put(
+    '/api/issues/:issueId/documents/:key',
+    {
+      bodyLimit: PUT_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Create an issue document or append a revision',
+        description: [
+          'Without `baseRevisionId` the document is created with revision 1 (201); if it already exists the answer is 409 with its current revision.',
+          "With `baseRevisionId` equal to the document's `latestRevisionId` a new revision is appended (200). Of two writers holding the same base exactly one wins;",
+          'the other gets 409 with `details: { key, currentRevisionId, currentRevisionNumber }` (null when there is no such document) and should re-read, merge and retry.',
+          `The body is at most 512 KiB of UTF-8 (413); an issue holds at most ${MAX_DOCUMENTS_PER_ISSUE} documents (422). An omitted \`title\` keeps the current one, null clears it.`,
+          ACCESS,
+        ].join(' '),
+        params: documentParams,
+        body: putDocumentBody,
+        response: {
+          200: documentResponse.describe('The document with the revision just appended'),
+          201: documentResponse.describe('The document, created with revision 1'),
+          ...authenticated(),
+          ...errors(
+            [403, 'the issue belongs to another company'],
+            [404, 'no such issue'],
+            [409, 'stale `baseRevisionId`, or the document already exists (no `baseRevisionId`): `details` is `{ key, currentRevisionId, currentRevisionNumber }`'],
+            [413, 'the body is over 512 KiB of UTF-8'],
+            [422, `the issue already holds ${MAX_DOCUMENTS_PER_ISSUE} documents`],
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
+      const { document, created } = await putDocument(db, actorOf(request), issue, request.params.key, request.body);
+      return reply.status(created ? 201 : 200).send(presentDocument(document));
+    },
+  );
 
-  app.get('/api/issues/:issueId/documents/:key/revisions', { schema: { tags, params: documentParams, querystring: listRevisionsQuery } }, async (request) => {
-    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-    return (await listRevisions(db, issue.id, request.params.key, request.query)).map(presentRevisionSummary);
-  });
+  app.get(
+    '/api/issues/:issueId/documents/:key/revisions',
+    {
+      schema: {
+        tags,
+        summary: "List a document's revisions",
+        description: `Revisions newest first, metadata only: each carries \`bodyBytes\`, never the body (read one with GET .../revisions/{revisionId}). \`limit\` 1 to 100 (default 20); page back with \`beforeRevisionNumber\`. ${ACCESS}`,
+        params: documentParams,
+        querystring: listRevisionsQuery,
+        response: { 200: z.array(revisionSummaryResponse).describe('Revisions, newest first, without bodies'), ...authenticated(), ...documentErrors() },
+      },
+    },
+    async (request) => {
+      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
+      return (await listRevisions(db, issue.id, request.params.key, request.query)).map(presentRevisionSummary);
+    },
+  );
 
   // The list carries no bodies (each is up to 512 KiB); a client reads the revisions it needs one by one.
-  app.get('/api/issues/:issueId/documents/:key/revisions/:revisionId', { schema: { tags, params: revisionParams } }, async (request) => {
-    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-    return presentRevision(await getRevision(db, issue.id, request.params.key, request.params.revisionId));
-  });
+  app.get(
+    '/api/issues/:issueId/documents/:key/revisions/:revisionId',
+    {
+      schema: {
+        tags,
+        summary: 'Get one revision of a document',
+        description: `One revision with its body. 404 unless the revision belongs to document \`key\` of this issue. ${ACCESS}`,
+        params: revisionParams,
+        response: {
+          200: revisionResponse,
+          ...authenticated(),
+          ...errors([403, 'the issue belongs to another company'], [404, 'no such issue, or no such revision of this document']),
+        },
+      },
+    },
+    async (request) => {
+      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
+      return presentRevision(await getRevision(db, issue.id, request.params.key, request.params.revisionId));
+    },
+  );
 
-  app.delete('/api/issues/:issueId/documents/:key', { schema: { tags, params: documentParams } }, async (request) => {
-    requireBoard(actorOf(request));
-    const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-    const deleted = await deleteDocument(db, actorOf(request), issue, request.params.key);
-    return { ok: true, id: deleted.id, key: deleted.key };
-  });
+  app.delete(
+    '/api/issues/:issueId/documents/:key',
+    {
+      schema: {
+        tags,
+        summary: 'Delete an issue document',
+        description: 'Board only (agents get 403). Removes the document and all its revisions, and records the deletion in the activity log.',
+        params: documentParams,
+        response: {
+          200: deletedDocumentResponse,
+          ...authenticated(),
+          ...errors([403, 'not a board caller, or the issue belongs to another company'], [404, 'no such issue, or no document with this key on it']),
+        },
+      },
+    },
+    async (request) => {
+      requireBoard(actorOf(request));
+      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
+      const deleted = await deleteDocument(db, actorOf(request), issue, request.params.key);
+      return { ok: true as const, id: deleted.id, key: deleted.key };
+    },
+  );
 }

@@ -1,15 +1,36 @@
+import { z } from 'zod';
 import type { goals } from '../../db/schema/index.ts';
+import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { goalLevel, goalStatus } from './schemas.ts';
 
 export type Goal = typeof goals.$inferSelect;
 
-export function presentGoal(goal: Goal) {
+/** A goal (SPEC section 2, Goal). The presenter is typed by it. */
+export const goalResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    title: z.string(),
+    description: z.string().nullable(),
+    level: goalLevel.describe('company, team, agent or task'),
+    status: goalStatus.describe('planned, active, achieved or cancelled'),
+    parentId: uuidOut().nullable().describe('the parent goal; null for a top-level goal'),
+    ownerAgentId: uuidOut().nullable().describe('the agent that owns the goal'),
+    createdAt: timestampOut(),
+    updatedAt: timestampOut(),
+  })
+  .describe('The goal');
+
+export type GoalResponse = z.output<typeof goalResponse>;
+
+export function presentGoal(goal: Goal): GoalResponse {
   return {
     id: goal.id,
     companyId: goal.companyId,
     title: goal.title,
     description: goal.description,
-    level: goal.level,
-    status: goal.status,
+    level: goal.level as GoalResponse['level'],
+    status: goal.status as GoalResponse['status'],
     parentId: goal.parentId,
     ownerAgentId: goal.ownerAgentId,
     createdAt: goal.createdAt,

@@ -4,28 +4,58 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireAgent } from '../../core/access.ts';
+import { authenticated, errors } from '../../server/openapi.ts';
 import { actorOf } from '../../server/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
 import { heartbeatContext } from './heartbeat-context.ts';
-import { inboxLite } from './service.ts';
+import { heartbeatContextResponse, inboxLiteItemResponse, type HeartbeatContextResponse } from './present.ts';
+import { INBOX_LITE_LIMIT, inboxLite } from './service.ts';
 
 export function registerInboxRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
 
-  app.get('/api/agents/me/inbox-lite', { schema: { tags: ['agents'] } }, async (request) => inboxLite({ db, actor: requireAgent(actorOf(request)) }));
+  app.get(
+    '/api/agents/me/inbox-lite',
+    {
+      schema: {
+        tags: ['agents'],
+        summary: "List the calling agent's open assignments",
+        description: [
+          'Agent only (board callers get 403). The issues assigned to the calling agent that are neither done, cancelled nor hidden, in compact form:',
+          `by priority (critical first), then most recently updated; at most ${INBOX_LITE_LIMIT}. Each says whether its blockers are all resolved (\`dependencyReady\`) and which run holds it, if one is in flight.`,
+        ].join(' '),
+        response: {
+          200: z.array(inboxLiteItemResponse).describe('Open assignments, most urgent first'),
+          ...authenticated(),
+          ...errors([403, 'the caller is not an agent']),
+        },
+      },
+    },
+    async (request) => inboxLite({ db, actor: requireAgent(actorOf(request)) }),
+  );
 
   app.get(
     '/api/issues/:issueId/heartbeat-context',
     {
       schema: {
         tags: ['issues'],
-        params: z.object({ issueId: z.string().trim().min(1).max(200) }),
-        querystring: z.object({ wakeCommentId: z.uuid().optional() }),
+        summary: 'Get the compact context an agent needs for an issue',
+        description: [
+          'What an agent reads when it wakes for an issue, in one call: the issue in brief with its description and checkout state, its ancestors (parent first),',
+          'its project and resolved goal (as in the issue detail), a comment cursor to fetch only newer comments, the comment that woke it (`wakeCommentId`), and attachment metadata.',
+          'No documents, relations or work products (GET /api/issues/{issueId} has those). Any caller with access to the issue\'s company.',
+        ].join(' '),
+        params: z.object({ issueId: z.string().trim().min(1).max(200).describe('issue UUID or identifier (`ACM-12`)') }),
+        querystring: z.object({
+          wakeCommentId: z.uuid().optional().describe('the comment that woke the agent; returned as `wakeComment` when it belongs to this issue (otherwise `wakeComment` is null)'),
+        }),
+        response: { 200: heartbeatContextResponse, ...authenticated(), ...errors([403, 'the issue belongs to another company'], [404, 'no such issue']) },
       },
     },
     async (request) => {
       const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-      return heartbeatContext(db, issue, request.query.wakeCommentId);
+      const context: HeartbeatContextResponse = await heartbeatContext(db, issue, request.query.wakeCommentId);
+      return context;
     },
   );
 }

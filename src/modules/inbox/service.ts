@@ -6,12 +6,13 @@ import type { AgentActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { CLOSED_STATUSES } from '../issues/schemas.ts';
 import { LIVE_RUN_STATUSES } from '../runs/service.ts';
+import type { InboxLiteItemResponse } from './present.ts';
 
 // An agent with more open assignments than this has a planning problem, not an inbox; the bound
 // keeps the wakeup payload small.
 export const INBOX_LITE_LIMIT = 200;
 
-export async function inboxLite({ db, actor }: Ctx<AgentActor>) {
+export async function inboxLite({ db, actor }: Ctx<AgentActor>): Promise<InboxLiteItemResponse[]> {
   const rows = await db
     .select({
       issue: {
@@ -56,7 +57,9 @@ export async function inboxLite({ db, actor }: Ctx<AgentActor>) {
     const unresolved = openBlockers.get(issue.id) ?? [];
     return {
       ...issue,
-      activeRun: run,
+      status: issue.status as InboxLiteItemResponse['status'],
+      priority: issue.priority as InboxLiteItemResponse['priority'],
+      activeRun: run && { ...run, status: run.status as (typeof LIVE_RUN_STATUSES)[number] },
       dependencyReady: unresolved.length === 0,
       unresolvedBlockerCount: unresolved.length,
       unresolvedBlockerIssueIds: unresolved,

@@ -2,15 +2,15 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog } from '../../db/schema/index.ts';
-import { presentActivity } from '../activity/present.ts';
 import type { Issue } from './lookup.ts';
+import { presentActivityEntry, type ActivityEntryResponse } from './present.ts';
 
-export async function issueActivity(db: DbOrTx, issue: Issue, limit: number) {
+export async function issueActivity(db: DbOrTx, issue: Issue, limit: number): Promise<ActivityEntryResponse[]> {
   const rows = await db
     .select()
     .from(activityLog)
     .where(and(eq(activityLog.companyId, issue.companyId), eq(activityLog.entityType, 'issue'), eq(activityLog.entityId, issue.id)))
     .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
     .limit(limit);
-  return rows.map(presentActivity);
+  return rows.map(presentActivityEntry);
 }

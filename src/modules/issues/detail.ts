@@ -15,12 +15,19 @@ import type { DbOrTx } from '../../db/client.ts';
 import { goals, issueDocuments, issueRelations, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
 import { findDocument } from '../documents/service.ts';
 import { presentDocument } from '../documents/present.ts';
-import { presentGoalSummary } from '../goals/present.ts';
 import type { Goal } from '../goals/present.ts';
 import { defaultCompanyGoal } from '../goals/service.ts';
-import { presentProjectSummary, presentWorkspace, type Project } from '../projects/present.ts';
+import type { Project } from '../projects/present.ts';
 import type { Issue } from './lookup.ts';
-import { presentIssue, presentIssueSummary } from './present.ts';
+import {
+  presentGoalBrief,
+  presentIssue,
+  presentIssueSummary,
+  presentProjectBrief,
+  presentWorkspaceBrief,
+  type IssueDetailResponse,
+  type IssueLineageResponse,
+} from './present.ts';
 
 const MAX_ANCESTORS = 50;
 const MAX_RELATED = 200;
@@ -117,16 +124,16 @@ async function mentionedProjectsOf(db: DbOrTx, issue: Issue): Promise<Project[]>
  * Where an issue sits: its project and goal summaries and its ancestors (each with its own project
  * and goal). Shared by the detail and the heartbeat context so both always agree.
  */
-export async function issueLineage(db: DbOrTx, issue: Issue) {
+export async function issueLineage(db: DbOrTx, issue: Issue): Promise<IssueLineageResponse> {
   const ancestors = await ancestorsOf(db, issue);
   const { goalOf, projectOf } = await projectsAndGoals(db, issue.companyId, [issue, ...ancestors]);
   const goalSummary = async (i: Located) => {
     const goal = await goalOf(i);
-    return goal ? presentGoalSummary(goal) : null;
+    return goal ? presentGoalBrief(goal) : null;
   };
   const projectSummary = (i: Located) => {
     const project = projectOf(i);
-    return project ? presentProjectSummary(project) : null;
+    return project ? presentProjectBrief(project) : null;
   };
   return {
     project: projectSummary(issue),
@@ -135,7 +142,7 @@ export async function issueLineage(db: DbOrTx, issue: Issue) {
   };
 }
 
-export async function issueDetail(db: DbOrTx, issue: Issue) {
+export async function issueDetail(db: DbOrTx, issue: Issue): Promise<IssueDetailResponse> {
   const [lineage, blockedBy, blocks, planDocument, documentSummaries, mentioned, workspace] = await Promise.all([
     issueLineage(db, issue),
     relatedIssues(db, issue.id, 'blockedBy'),
@@ -160,8 +167,8 @@ export async function issueDetail(db: DbOrTx, issue: Issue) {
     planDocument: planDocument ? presentDocument(planDocument) : null,
     documentSummaries,
     legacyPlanDocument: planDocument ? null : legacyPlanOf(issue.description),
-    mentionedProjects: mentioned.map(presentProjectSummary),
-    currentExecutionWorkspace: workspace[0] ? presentWorkspace(workspace[0]) : null,
-    workProducts: [] as unknown[],
+    mentionedProjects: mentioned.map(presentProjectBrief),
+    currentExecutionWorkspace: workspace[0] ? presentWorkspaceBrief(workspace[0]) : null,
+    workProducts: [],
   };
 }

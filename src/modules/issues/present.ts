@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import type { ActivityEntry } from '../activity/record.ts';
+import { presentActivity } from '../activity/present.ts';
+import { documentResponse } from '../documents/present.ts';
+import { presentGoalSummary, type Goal } from '../goals/present.ts';
+import { goalLevel, goalStatus } from '../goals/schemas.ts';
+import { presentProjectSummary, presentWorkspace, type Project, type Workspace } from '../projects/present.ts';
+import { projectStatus, workspaceSourceType } from '../projects/schemas.ts';
 import type { Issue, IssueSummaryRow } from './lookup.ts';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schemas.ts';
 
@@ -103,4 +110,157 @@ export function presentIssueSummary(issue: IssueSummaryRow): IssueSummaryRespons
     goalId: issue.goalId,
     parentId: issue.parentId,
   };
+}
+
+// What the issue detail embeds from other areas. The goals, projects and activity presenters return
+// plain strings for their enum columns; these wrappers narrow them to the documented values.
+
+/** A goal in brief (the issue's resolved goal, an ancestor's goal). */
+export const goalSummaryResponse = z
+  .object({ id: uuidOut(), title: z.string(), level: goalLevel, status: goalStatus })
+  .describe('A goal in brief');
+
+export type GoalSummaryResponse = z.output<typeof goalSummaryResponse>;
+
+export function presentGoalBrief(goal: Pick<Goal, 'id' | 'title' | 'level' | 'status'>): GoalSummaryResponse {
+  const brief = presentGoalSummary(goal);
+  return { ...brief, level: brief.level as GoalSummaryResponse['level'], status: brief.status as GoalSummaryResponse['status'] };
+}
+
+/** A project in brief (the issue's project, an ancestor's project, a mentioned project). */
+export const projectSummaryResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    name: z.string(),
+    urlKey: z.string().describe('the project shortname (`#urlKey` in descriptions mentions it)'),
+    status: projectStatus,
+    color: z.string().describe('hex colour, `#rrggbb`'),
+    goalId: uuidOut().nullable().describe('legacy single goal: the first linked goal'),
+    leadAgentId: uuidOut().nullable(),
+    targetDate: z.string().nullable().describe('ISO date or date-time, as given'),
+    archivedAt: at(),
+    pausedAt: at().describe('set by a budget hard stop; a paused project refuses checkouts'),
+  })
+  .describe('A project in brief');
+
+export type ProjectSummaryResponse = z.output<typeof projectSummaryResponse>;
+
+export function presentProjectBrief(project: Project): ProjectSummaryResponse {
+  const brief = presentProjectSummary(project);
+  return { ...brief, status: brief.status as ProjectSummaryResponse['status'] };
+}
+
+const text = () => z.string().nullable();
+
+/** A project workspace (the issue's current execution workspace). */
+export const workspaceResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    projectId: uuidOut(),
+    name: z.string(),
+    sourceType: workspaceSourceType,
+    cwd: text(),
+    repoUrl: text(),
+    repoRef: text(),
+    defaultRef: text(),
+    visibility: text(),
+    isPrimary: z.boolean(),
+    setupCommand: text(),
+    cleanupCommand: text(),
+    remoteProvider: text(),
+    remoteWorkspaceRef: text(),
+    sharedWorkspaceKey: text(),
+    metadata: json(),
+    runtimeConfig: json(),
+    desiredState: z.enum(['running', 'stopped']).nullable().describe('what the last runtime action asked for'),
+    closedAt: at().describe('set when an isolated execution workspace was closed; checkout into it is refused'),
+    createdAt: timestampOut(),
+    updatedAt: timestampOut(),
+  })
+  .describe('A project workspace');
+
+export type WorkspaceResponse = z.output<typeof workspaceResponse>;
+
+export function presentWorkspaceBrief(workspace: Workspace): WorkspaceResponse {
+  const out = presentWorkspace(workspace);
+  return {
+    ...out,
+    sourceType: out.sourceType as WorkspaceResponse['sourceType'],
+    desiredState: out.desiredState as WorkspaceResponse['desiredState'],
+  };
+}
+
+/** Where an issue sits: shared by the detail and the heartbeat context (see issueLineage). */
+export const issueAncestorResponse = issueSummaryResponse
+  .extend({ project: projectSummaryResponse.nullable(), goal: goalSummaryResponse.nullable() })
+  .describe('An ancestor issue in brief, with its project and resolved goal');
+
+export const issueLineageResponse = z.object({
+  project: projectSummaryResponse.nullable().describe("the issue's project"),
+  goal: goalSummaryResponse
+    .nullable()
+    .describe("the issue's goal, else its project's goal, else (no project) the company's default goal"),
+  ancestors: z.array(issueAncestorResponse).describe('parent first, up to the root (at most 50)'),
+});
+
+export type IssueLineageResponse = z.output<typeof issueLineageResponse>;
+
+/** GET /api/issues/{issueId} (SPEC "Issue detail response adds"); definitions in ./detail.ts. */
+export const issueDetailResponse = issueResponse
+  .extend({
+    ...issueLineageResponse.shape,
+    blockedBy: z.array(issueSummaryResponse).describe('issues blocking this one, by number (at most 200)'),
+    blocks: z.array(issueSummaryResponse).describe('issues this one blocks, by number (at most 200)'),
+    planDocument: documentResponse.nullable().describe('the document with key `plan`, with its latest body; null when there is none'),
+    documentSummaries: z
+      .array(
+        z.object({
+          id: uuidOut(),
+          key: z.string(),
+          title: z.string().nullable(),
+          latestRevisionNumber: z.number().int(),
+          updatedAt: timestampOut(),
+        }),
+      )
+      .describe('every document of the issue without bodies, by key (at most 200)'),
+    legacyPlanDocument: z
+      .object({ body: z.string(), source: z.literal('description') })
+      .nullable()
+      .describe(
+        'read-only fallback when there is no `plan` document: the body of a `<plan>...</plan>` block in the description, else of its `# Plan` section (levels 1 to 3); null when neither exists',
+      ),
+    mentionedProjects: z
+      .array(projectSummaryResponse)
+      .describe('projects of the company named in the description as `#urlKey` or `project://<projectId>`, by name (at most 50)'),
+    currentExecutionWorkspace: workspaceResponse.nullable().describe('the workspace named by `executionWorkspaceId`'),
+    workProducts: z.array(z.unknown()).describe('always empty: work products have no store yet (SPEC does not show their shape)'),
+  })
+  .describe('The issue with its related objects');
+
+export type IssueDetailResponse = z.output<typeof issueDetailResponse>;
+
+/** An activity entry (SPEC section 2, Activity entry), as GET /api/issues/{issueId}/activity lists it. */
+export const activityEntryResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    actorType: z.enum(['agent', 'user', 'system']),
+    actorId: z.string().describe('agent id, board user id, or the name of a system component'),
+    action: z.string().describe('event name, e.g. `issue.created`, `issue.updated`, `issue.comment_added`'),
+    entityType: z.string(),
+    entityId: z.string(),
+    agentId: uuidOut().nullable(),
+    runId: z.string().nullable().describe('the run the actor acted in, when known'),
+    details: json().describe('event details, redacted before storage'),
+    createdAt: timestampOut(),
+  })
+  .describe('An activity entry');
+
+export type ActivityEntryResponse = z.output<typeof activityEntryResponse>;
+
+export function presentActivityEntry(entry: ActivityEntry): ActivityEntryResponse {
+  const out = presentActivity(entry);
+  return { ...out, actorType: out.actorType as ActivityEntryResponse['actorType'], details: out.details as Record<string, unknown> | null };
 }

@@ -1,23 +1,62 @@
 // What project responses show. A full project embeds its goals and workspaces, loaded here in two
-// queries for any number of projects.
+// queries for any number of projects. The response schemas below document each shape and type
+// its presenter (the route's serializer applies them).
 import { asc, inArray } from 'drizzle-orm';
+import { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { projectWorkspaces, type projects, type workspaceOperations } from '../../db/schema/index.ts';
+import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import { presentGoalSummary } from '../goals/present.ts';
+import { goalLevel, goalStatus } from '../goals/schemas.ts';
 import { goalSummariesOf } from './goal-links.ts';
+import { projectStatus, runtimeAction, workspaceSourceType } from './schemas.ts';
 
 export type Project = typeof projects.$inferSelect;
 export type Workspace = typeof projectWorkspaces.$inferSelect;
 export type WorkspaceOperation = typeof workspaceOperations.$inferSelect;
 export type GoalSummary = Parameters<typeof presentGoalSummary>[0];
 
-export function presentWorkspace(ws: Workspace) {
+const text = () => z.string().nullable();
+const jsonObject = () => z.record(z.string(), z.unknown()).nullable();
+const desiredState = z.enum(['running', 'stopped']);
+
+/** A project workspace (SPEC section 2, Project workspace). */
+export const workspaceResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    projectId: uuidOut(),
+    name: z.string(),
+    sourceType: workspaceSourceType,
+    cwd: text().describe('local directory'),
+    repoUrl: text().describe('repository address'),
+    repoRef: text(),
+    defaultRef: text(),
+    visibility: text(),
+    isPrimary: z.boolean().describe('the one workspace agents use as working directory for the project\'s tasks'),
+    setupCommand: text(),
+    cleanupCommand: text(),
+    remoteProvider: text(),
+    remoteWorkspaceRef: text(),
+    sharedWorkspaceKey: text(),
+    metadata: jsonObject(),
+    runtimeConfig: jsonObject().describe('runtime-service configuration; start and restart need one'),
+    desiredState: desiredState.nullable().describe('what the last runtime-service action asked for; null before any'),
+    closedAt: timestampOut().nullable().describe('set when an isolated execution workspace was closed; checkout into it is refused'),
+    createdAt: timestampOut(),
+    updatedAt: timestampOut(),
+  })
+  .describe('The workspace');
+
+export type WorkspaceResponse = z.output<typeof workspaceResponse>;
+
+export function presentWorkspace(ws: Workspace): WorkspaceResponse {
   return {
     id: ws.id,
     companyId: ws.companyId,
     projectId: ws.projectId,
     name: ws.name,
-    sourceType: ws.sourceType,
+    sourceType: ws.sourceType as WorkspaceResponse['sourceType'],
     cwd: ws.cwd,
     repoUrl: ws.repoUrl,
     repoRef: ws.repoRef,
@@ -31,35 +70,70 @@ export function presentWorkspace(ws: Workspace) {
     sharedWorkspaceKey: ws.sharedWorkspaceKey,
     metadata: ws.metadata,
     runtimeConfig: ws.runtimeConfig,
-    desiredState: ws.desiredState,
+    desiredState: ws.desiredState as WorkspaceResponse['desiredState'],
     closedAt: ws.closedAt,
     createdAt: ws.createdAt,
     updatedAt: ws.updatedAt,
   };
 }
 
-export function presentOperation(op: WorkspaceOperation) {
+/** A runtime-service action as recorded for the engine (which supervises the process). */
+export const workspaceOperationResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    workspaceId: uuidOut(),
+    action: runtimeAction,
+    desiredState,
+    status: z.string().describe('`requested` until the engine acts on it'),
+    actorType: z.enum(['user', 'agent', 'system']),
+    actorId: z.string().describe('board user id, agent id, or the name of a system component'),
+    createdAt: timestampOut(),
+  })
+  .describe('The recorded runtime-service operation');
+
+export type WorkspaceOperationResponse = z.output<typeof workspaceOperationResponse>;
+
+export function presentOperation(op: WorkspaceOperation): WorkspaceOperationResponse {
   return {
     id: op.id,
     companyId: op.companyId,
     workspaceId: op.workspaceId,
-    action: op.action,
-    desiredState: op.desiredState,
+    action: op.action as WorkspaceOperationResponse['action'],
+    desiredState: op.desiredState as WorkspaceOperationResponse['desiredState'],
     status: op.status,
-    actorType: op.actorType,
+    actorType: op.actorType as WorkspaceOperationResponse['actorType'],
     actorId: op.actorId,
     createdAt: op.createdAt,
   };
 }
 
 /** The compact form other resources embed (issue detail, mentions, routines). */
-export function presentProjectSummary(project: Project) {
+export const projectSummaryResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    name: z.string(),
+    urlKey: z.string().describe('the project shortname, unique in the company; usable in place of the id'),
+    status: projectStatus,
+    color: z.string().describe('hex colour (`#rgb` or `#rrggbb`), from a palette unless given'),
+    goalId: uuidOut().nullable().describe('legacy single goal: the first linked goal'),
+    leadAgentId: uuidOut().nullable(),
+    targetDate: text().describe('ISO date or date-time, as given'),
+    archivedAt: timestampOut().nullable(),
+    pausedAt: timestampOut().nullable().describe('set by a budget hard stop; a paused project refuses checkouts'),
+  })
+  .describe('A project in brief');
+
+export type ProjectSummaryResponse = z.output<typeof projectSummaryResponse>;
+
+export function presentProjectSummary(project: Project): ProjectSummaryResponse {
   return {
     id: project.id,
     companyId: project.companyId,
     name: project.name,
     urlKey: project.urlKey,
-    status: project.status,
+    status: project.status as ProjectSummaryResponse['status'],
     color: project.color,
     goalId: project.goalId,
     leadAgentId: project.leadAgentId,
@@ -69,22 +143,53 @@ export function presentProjectSummary(project: Project) {
   };
 }
 
+const projectGoalResponse = z.object({ id: uuidOut(), title: z.string(), level: goalLevel, status: goalStatus }).describe('A linked goal in brief');
+
 /**
  * `codebase` is where the project's code lives, as agents see it: the primary workspace's
  * location (the working directory for project-scoped tasks), or null without workspaces.
  */
-function codebaseOf(primary: Workspace | null) {
+const codebaseResponse = z
+  .object({ workspaceId: uuidOut(), sourceType: workspaceSourceType, cwd: text(), repoUrl: text(), repoRef: text(), defaultRef: text() })
+  .describe("where the project's code lives: the primary workspace's location; null without workspaces");
+
+function codebaseOf(primary: Workspace | null): z.output<typeof codebaseResponse> | null {
   if (!primary) return null;
-  return { workspaceId: primary.id, sourceType: primary.sourceType, cwd: primary.cwd, repoUrl: primary.repoUrl, repoRef: primary.repoRef, defaultRef: primary.defaultRef };
+  const ws = presentWorkspace(primary);
+  return { workspaceId: ws.id, sourceType: ws.sourceType, cwd: ws.cwd, repoUrl: ws.repoUrl, repoRef: ws.repoRef, defaultRef: ws.defaultRef };
 }
 
-export function presentProject(project: Project, goals: GoalSummary[], workspaces: Workspace[]) {
+/** A project (SPEC section 2, Project) with its goals and workspaces, as every project route returns it. */
+export const projectResponse = projectSummaryResponse
+  .extend({
+    description: text(),
+    goalIds: z.array(uuidOut()).describe('linked goals, in order (at most 50)'),
+    goals: z.array(projectGoalResponse).describe('the linked goals in brief, in the order of goalIds'),
+    env: jsonObject().describe(
+      'environment bindings: NAME to a plain string, `{ "type": "plain", "value" }` or a secret reference `{ "type": "secret_ref", "secretId", "version" }`',
+    ),
+    executionWorkspacePolicy: jsonObject().describe('advanced runtime policy, free-form'),
+    pauseReason: text().describe('why a budget hard stop paused the project'),
+    codebase: codebaseResponse.nullable(),
+    workspaces: z.array(workspaceResponse).describe('every workspace, oldest first (at most 20)'),
+    primaryWorkspace: workspaceResponse.nullable().describe('the primary workspace; null without workspaces'),
+    createdAt: timestampOut(),
+    updatedAt: timestampOut(),
+  })
+  .describe('The project');
+
+export type ProjectResponse = z.output<typeof projectResponse>;
+
+export function presentProject(project: Project, goals: GoalSummary[], workspaces: Workspace[]): ProjectResponse {
   const primary = workspaces.find((w) => w.isPrimary) ?? null;
   return {
     ...presentProjectSummary(project),
     description: project.description,
     goalIds: goals.map((g) => g.id),
-    goals: goals.map(presentGoalSummary),
+    goals: goals.map((g) => {
+      const brief = presentGoalSummary(g);
+      return { ...brief, level: brief.level as z.output<typeof goalLevel>, status: brief.status as z.output<typeof goalStatus> };
+    }),
     env: project.env,
     executionWorkspacePolicy: project.executionWorkspacePolicy,
     pauseReason: project.pauseReason,
@@ -97,7 +202,7 @@ export function presentProject(project: Project, goals: GoalSummary[], workspace
 }
 
 /** Full project responses for many projects: goals and workspaces in two queries, not per project. */
-export async function presentProjects(db: DbOrTx, list: Project[]) {
+export async function presentProjects(db: DbOrTx, list: Project[]): Promise<ProjectResponse[]> {
   const ids = list.map((p) => p.id);
   const [goalRows, workspaceRows] = await Promise.all([
     goalSummariesOf(db, ids),
@@ -110,6 +215,6 @@ export async function presentProjects(db: DbOrTx, list: Project[]) {
   return list.map((p) => presentProject(p, goalsBy.get(p.id) ?? [], workspacesBy.get(p.id) ?? []));
 }
 
-export async function presentOneProject(db: DbOrTx, project: Project) {
+export async function presentOneProject(db: DbOrTx, project: Project): Promise<ProjectResponse> {
   return (await presentProjects(db, [project]))[0]!;
 }

@@ -1,9 +1,31 @@
 // Secret responses show metadata only; the value and its ciphertext never leave the service.
+import { z } from 'zod';
 import type { secrets } from '../../db/schema/index.ts';
+import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import type { SecretProvider } from './providers.ts';
 
 export type Secret = typeof secrets.$inferSelect;
 
-export function presentSecret(s: Secret) {
+/** Secret metadata (SPEC section 2, Secret): never the value. The presenter is typed by it. */
+export const secretResponse = z
+  .object({
+    id: uuidOut(),
+    companyId: uuidOut(),
+    name: z.string().describe('unique in the company'),
+    provider: z.string().describe('where the value is kept (`local_encrypted`: AES-256-GCM in the database); see GET .../secret-providers'),
+    externalRef: z.string().nullable().describe('reference into an external store, for providers that need one'),
+    latestVersion: z.number().int().describe('the newest version: 1 at creation, one more per rotation; references with `version: "latest"` resolve to it'),
+    description: z.string().nullable(),
+    createdByAgentId: uuidOut().nullable(),
+    createdByUserId: uuidOut().nullable(),
+    createdAt: timestampOut(),
+    updatedAt: timestampOut(),
+  })
+  .describe('The secret, metadata only (never the value)');
+
+export type SecretResponse = z.output<typeof secretResponse>;
+
+export function presentSecret(s: Secret): SecretResponse {
   return {
     id: s.id,
     companyId: s.companyId,
@@ -18,3 +40,19 @@ export function presentSecret(s: Secret) {
     updatedAt: s.updatedAt,
   };
 }
+
+export const secretProviderResponse = z
+  .object({
+    id: z.string().describe('the value for `provider` when creating a secret'),
+    label: z.string(),
+    requiresExternalRef: z.boolean().describe('secrets of this provider need `externalRef`'),
+  })
+  .describe('A secret provider this instance offers');
+
+export function presentSecretProvider(p: SecretProvider): z.output<typeof secretProviderResponse> {
+  return { id: p.id, label: p.label, requiresExternalRef: p.requiresExternalRef };
+}
+
+export const deletedSecretResponse = z
+  .object({ ok: z.literal(true), id: uuidOut().describe('the deleted secret') })
+  .describe('The secret and all its versions were deleted');

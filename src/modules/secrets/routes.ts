@@ -2,15 +2,54 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { authenticated, errors } from '../../server/openapi.ts';
 import { actorOf } from '../../server/request.ts';
-import { presentSecret } from './present.ts';
-import { SECRET_PROVIDERS } from './providers.ts';
+import { deletedSecretResponse, presentSecret, presentSecretProvider, secretProviderResponse, secretResponse } from './present.ts';
+import { DEFAULT_SECRET_PROVIDER, SECRET_PROVIDERS } from './providers.ts';
 import { createSecretBody, listSecretsQuery, patchSecretBody, rotateSecretBody } from './schemas.ts';
 import { createSecret, deleteSecret, findSecret, listSecrets, rotateSecret, updateSecret } from './service.ts';
 
-const companyParams = z.object({ companyId: z.uuid() });
-const secretParams = z.object({ secretId: z.uuid() });
+const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
+const secretParams = z.object({ secretId: z.uuid().describe('secret UUID') });
 const tags = ['secrets'];
+
+const BOARD_ONLY = 'Board only: agents get 403 (they receive secret values only through references resolved into their runtime environment).';
+const COMPANY_ERRORS = () => errors([403, "the caller is an agent, or the company is not one of the caller's"], [404, 'no such company']);
+const SECRET_ERRORS = () => errors([403, 'the caller is an agent, or the secret belongs to another company'], [404, 'no such secret']);
+const NAME_TAKEN = 'another secret of the company has this name (`details.secretId` names it)';
+const PROVIDER_RULES = 'unknown `provider`, or the provider requires `externalRef` and none is set';
+
+// The bodies of schemas.ts with the meaning of each field and a working example, for the docs.
+const fieldDocs = {
+  name: 'unique in the company, e.g. the environment variable it feeds',
+  value: 'the secret value (at most 64 KiB); stored encrypted and never returned',
+  description: 'what it is for (null clears it)',
+  externalRef: 'reference into an external store, for providers that require one (null clears it)',
+};
+const createBody = createSecretBody
+  .extend({
+    name: createSecretBody.shape.name.describe(fieldDocs.name),
+    value: createSecretBody.shape.value.describe(fieldDocs.value),
+    provider: createSecretBody.shape.provider.describe(`a provider id from GET .../secret-providers (default \`${DEFAULT_SECRET_PROVIDER}\`)`),
+    description: createSecretBody.shape.description.describe('what it is for'),
+    externalRef: createSecretBody.shape.externalRef.describe('reference into an external store, for providers that require one'),
+  })
+  .meta({ examples: [{ name: 'OPENAI_API_KEY', value: 'sk-live-0123456789abcdef', description: 'API key for the engineering agents' }] });
+
+const patchBody = patchSecretBody
+  .extend({
+    name: patchSecretBody.shape.name.describe(fieldDocs.name),
+    description: patchSecretBody.shape.description.describe(fieldDocs.description),
+    externalRef: patchSecretBody.shape.externalRef.describe(fieldDocs.externalRef),
+  })
+  .meta({ examples: [{ description: 'API key for the engineering agents (rotated monthly)' }] });
+
+const rotateBody = rotateSecretBody
+  .extend({
+    value: rotateSecretBody.shape.value.describe('the new value (at most 64 KiB); becomes the next version'),
+    externalRef: rotateSecretBody.shape.externalRef.describe('new external reference; omitted keeps the current one'),
+  })
+  .meta({ examples: [{ value: 'sk-live-fedcba9876543210' }] });
 
 /** Every secret route is board-only (SPEC "Secrets"): agents get 403 before anything is looked up. */
 export function registerSecretRoutes(app: App, deps: AppDeps): void {
@@ -26,34 +65,129 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
     return requireAccessible(db, actor, await findSecret(db, secretId), 'secret');
   };
 
-  app.get('/api/companies/:companyId/secret-providers', { schema: { tags, params: companyParams } }, async (request) => {
-    await boardCompany(request, request.params.companyId);
-    return SECRET_PROVIDERS;
-  });
+  app.get(
+    '/api/companies/:companyId/secret-providers',
+    {
+      schema: {
+        tags,
+        summary: 'List secret providers',
+        description: `Where secret values can be kept on this instance, with whether each needs \`externalRef\`. Today only \`${DEFAULT_SECRET_PROVIDER}\` (AES-256-GCM in the database). ${BOARD_ONLY}`,
+        params: companyParams,
+        response: { 200: z.array(secretProviderResponse).describe('The providers'), ...authenticated(), ...COMPANY_ERRORS() },
+      },
+    },
+    async (request) => {
+      await boardCompany(request, request.params.companyId);
+      return SECRET_PROVIDERS.map(presentSecretProvider);
+    },
+  );
 
-  app.get('/api/companies/:companyId/secrets', { schema: { tags, params: companyParams, querystring: listSecretsQuery } }, async (request) => {
-    const company = await boardCompany(request, request.params.companyId);
-    return (await listSecrets(db, company.id, request.query.limit)).map(presentSecret);
-  });
+  app.get(
+    '/api/companies/:companyId/secrets',
+    {
+      schema: {
+        tags,
+        summary: "List a company's secrets",
+        description: `Metadata only, never values; newest first, up to \`limit\` (default and maximum 1000). ${BOARD_ONLY}`,
+        params: companyParams,
+        querystring: listSecretsQuery,
+        response: { 200: z.array(secretResponse).describe('The secrets, newest first, without values'), ...authenticated(), ...COMPANY_ERRORS() },
+      },
+    },
+    async (request) => {
+      const company = await boardCompany(request, request.params.companyId);
+      return (await listSecrets(db, company.id, request.query.limit)).map(presentSecret);
+    },
+  );
 
-  app.post('/api/companies/:companyId/secrets', { schema: { tags, params: companyParams, body: createSecretBody } }, async (request, reply) => {
-    const company = await boardCompany(request, request.params.companyId);
-    return reply.status(201).send(presentSecret(await createSecret(ctx(request), company.id, request.body)));
-  });
+  app.post(
+    '/api/companies/:companyId/secrets',
+    {
+      schema: {
+        tags,
+        summary: 'Create a secret',
+        description: [
+          'Stores the value encrypted as version 1 (`latestVersion` 1) and answers the metadata; the value is never returned, logged or written to the activity log.',
+          'Agents use it through a secret reference in `adapterConfig.env` or a project `env`: `{ "type": "secret_ref", "secretId": "<id>", "version": "latest" }` (or a pinned version number).',
+          `\`name\` must be unique in the company (409). ${BOARD_ONLY}`,
+        ].join(' '),
+        params: companyParams,
+        body: createBody,
+        response: {
+          201: secretResponse.describe('The secret, created (metadata only)'),
+          ...authenticated(),
+          ...COMPANY_ERRORS(),
+          ...errors([409, NAME_TAKEN], [422, PROVIDER_RULES]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const company = await boardCompany(request, request.params.companyId);
+      return reply.status(201).send(presentSecret(await createSecret(ctx(request), company.id, request.body)));
+    },
+  );
 
-  app.patch('/api/secrets/:secretId', { schema: { tags, params: secretParams, body: patchSecretBody } }, async (request) => {
-    const secret = await boardSecret(request, request.params.secretId);
-    return presentSecret(await updateSecret(ctx(request), secret, request.body));
-  });
+  app.patch(
+    '/api/secrets/:secretId',
+    {
+      schema: {
+        tags,
+        summary: "Update a secret's metadata",
+        description: `Renames it or changes its description or \`externalRef\`; omitted fields stay unchanged. The value and version do not change (rotate for a new value). A new name must be free in the company (409). ${BOARD_ONLY}`,
+        params: secretParams,
+        body: patchBody,
+        response: {
+          200: secretResponse.describe('The secret, updated (metadata only)'),
+          ...authenticated(),
+          ...SECRET_ERRORS(),
+          ...errors([409, NAME_TAKEN], [422, 'the provider requires `externalRef` and it would be cleared']),
+        },
+      },
+    },
+    async (request) => {
+      const secret = await boardSecret(request, request.params.secretId);
+      return presentSecret(await updateSecret(ctx(request), secret, request.body));
+    },
+  );
 
-  app.post('/api/secrets/:secretId/rotate', { schema: { tags, params: secretParams, body: rotateSecretBody } }, async (request) => {
-    const secret = await boardSecret(request, request.params.secretId);
-    return presentSecret(await rotateSecret(ctx(request), secret, request.body));
-  });
+  app.post(
+    '/api/secrets/:secretId/rotate',
+    {
+      schema: {
+        tags,
+        summary: 'Rotate a secret',
+        description: `Stores \`value\` as a new immutable version and advances \`latestVersion\`; the secret id stays. References to \`latest\` pick up the new value on their next resolution; references pinned to a version keep theirs. ${BOARD_ONLY}`,
+        params: secretParams,
+        body: rotateBody,
+        response: {
+          200: secretResponse.describe('The secret, with its new latestVersion (metadata only)'),
+          ...authenticated(),
+          ...SECRET_ERRORS(),
+          ...errors([422, 'the provider requires `externalRef` and none is set']),
+        },
+      },
+    },
+    async (request) => {
+      const secret = await boardSecret(request, request.params.secretId);
+      return presentSecret(await rotateSecret(ctx(request), secret, request.body));
+    },
+  );
 
-  app.delete('/api/secrets/:secretId', { schema: { tags, params: secretParams } }, async (request) => {
-    const secret = await boardSecret(request, request.params.secretId);
-    await deleteSecret(ctx(request), secret);
-    return { ok: true, id: secret.id };
-  });
+  app.delete(
+    '/api/secrets/:secretId',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a secret',
+        description: `Hard delete of the secret and all its versions. References to it stay in configurations but fail when resolved at run time. ${BOARD_ONLY}`,
+        params: secretParams,
+        response: { 200: deletedSecretResponse, ...authenticated(), ...SECRET_ERRORS() },
+      },
+    },
+    async (request) => {
+      const secret = await boardSecret(request, request.params.secretId);
+      await deleteSecret(ctx(request), secret);
+      return { ok: true as const, id: secret.id };
+    },
+  );
 }

@@ -4,27 +4,63 @@ import { isDatabaseReachable } from '../../db/client.ts';
 import { VERSION } from '../../paths.ts';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireBoard } from '../../core/access.ts';
+import { authenticated, errors } from '../../server/openapi.ts';
 import { actorOf } from '../../server/request.ts';
 import { SESSION_COOKIE } from '../../server/auth-plugin.ts';
 import { notFound, unauthorized } from '../../core/errors.ts';
 import { companyIdsOfUser, consumeLoginToken, createBoardKey, listBoardKeys, revokeBoardKey } from '../auth/service.ts';
-import { presentBoardKey } from './present.ts';
+import { boardKeyResponse, cliAuthResponse, createdBoardKeyResponse, healthResponse, presentBoardKey, type CliAuthResponse, type HealthResponse } from './present.ts';
 
+const BOARD_ONLY = 'Board callers only (a board key, the browser session or local_trusted); agents get 403.';
+const boardOnly = () => errors([403, 'the caller is an agent: board callers only']);
+
+// A redirect has no body: a `null` schema documents the status without content (@fastify/swagger
+// omits content for type null); the headers meta becomes the response's documented headers.
+const redirectResponse = z.null().meta({
+  description: 'Session opened, redirecting to the docs',
+  headers: {
+    location: { type: 'string', description: '`/api/docs`' },
+    'set-cookie': { type: 'string', description: '`boardroom_session=...; HttpOnly; SameSite=Lax; Max-Age=2592000; Path=/`' },
+  },
+});
+
+// A JSON body is needed (`{}` for the default name): Fastify hands a bodiless POST to the schema as null.
+const createBoardKeyBody = z
+  .object({ name: z.string().trim().min(1).max(200).default('board key').describe('a label to recognise the key by (default `board key`)') })
+  .meta({ examples: [{ name: 'laptop' }] });
 
 export function registerSystemRoutes(app: App, deps: AppDeps): void {
   const { db, pool } = deps.database;
 
-  app.get('/api/health', { config: { public: true }, schema: { tags: ['system'] } }, async (_request, reply) => {
-    const databaseReachable = await isDatabaseReachable(pool);
-    return reply.status(databaseReachable ? 200 : 503).send({
-      status: databaseReachable ? 'ok' : 'unavailable',
-      database: { reachable: databaseReachable },
-      version: VERSION,
-      deploymentMode: deps.config.deploymentMode,
-      authReady: true,
-      features: { companyDeletion: true },
-    });
-  });
+  app.get(
+    '/api/health',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['system'],
+        security: [],
+        summary: 'Check server health',
+        description:
+          'Public (no credential needed). Answers 200 when the database answers within 3 s, otherwise 503 with the same shape (`status: "unavailable"`, `database.reachable: false`), for load balancers and monitors.',
+        response: {
+          200: healthResponse.describe('The server and its database are up'),
+          503: healthResponse.describe('The database did not answer within 3 s'),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const databaseReachable = await isDatabaseReachable(pool);
+      const body: HealthResponse = {
+        status: databaseReachable ? 'ok' : 'unavailable',
+        database: { reachable: databaseReachable },
+        version: VERSION,
+        deploymentMode: deps.config.deploymentMode,
+        authReady: true,
+        features: { companyDeletion: true },
+      };
+      return reply.status(databaseReachable ? 200 : 503).send(body);
+    },
+  );
 
   // The board UI will live here; until then the interactive API docs are the front door.
   app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/api/docs'));
@@ -34,7 +70,23 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
   // The one-time login URL printed at start: trades its token for an HttpOnly session cookie.
   app.get(
     '/api/auth/login',
-    { config: { public: true }, schema: { tags: ['auth'], querystring: z.object({ token: z.string().min(1).max(200) }) } },
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        security: [],
+        summary: 'Open a browser session with the one-time login link',
+        description: [
+          'Public: the link the server prints (or writes to `<data dir>/login-url`) at every start. Each link works once and expires after 24 hours.',
+          'Trades the token for the `boardroom_session` cookie (HttpOnly, SameSite=Lax, 30 days) and redirects (302) to the API docs at `/api/docs`.',
+        ].join(' '),
+        querystring: z.object({ token: z.string().min(1).max(200).describe('the token of the login link') }),
+        response: {
+          302: redirectResponse,
+          ...errors([400, 'no `token` in the query'], [401, 'the login link is unknown, already used or expired']),
+        },
+      },
+    },
     async (request, reply) => {
       const session = await consumeLoginToken(db, request.query.token);
       if (!session) throw unauthorized('login link is invalid, used or expired');
@@ -43,24 +95,55 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
     },
   );
 
-  app.get('/api/cli-auth/me', { schema: { tags: ['auth'] } }, async (request) => {
-    const actor = requireBoard(actorOf(request));
-    return {
-      user: { id: actor.userId, isInstanceOwner: actor.isInstanceOwner },
-      companyIds: await companyIdsOfUser(db, actor.userId),
-      keyId: actor.keyId ?? null,
-      via: actor.via,
-    };
-  });
+  app.get(
+    '/api/cli-auth/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Show who this board credential is',
+        description: `The board user behind the credential, the companies they are a member of, the board key used and how the caller authenticated. ${BOARD_ONLY}`,
+        response: { 200: cliAuthResponse, ...authenticated(), ...boardOnly() },
+      },
+    },
+    async (request) => {
+      const actor = requireBoard(actorOf(request));
+      const out: CliAuthResponse = {
+        user: { id: actor.userId, isInstanceOwner: actor.isInstanceOwner },
+        companyIds: await companyIdsOfUser(db, actor.userId),
+        keyId: actor.keyId ?? null,
+        via: actor.via,
+      };
+      return out;
+    },
+  );
 
-  app.get('/api/board-keys', { schema: { tags: ['auth'] } }, async (request) => {
-    const actor = requireBoard(actorOf(request));
-    return (await listBoardKeys(db, actor.userId)).map(presentBoardKey);
-  });
+  app.get(
+    '/api/board-keys',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'List your board keys',
+        description: `The calling user's own board keys, oldest first (at most 500), revoked ones included; never the tokens. ${BOARD_ONLY}`,
+        response: { 200: z.array(boardKeyResponse).describe("The caller's board keys, oldest first"), ...authenticated(), ...boardOnly() },
+      },
+    },
+    async (request) => {
+      const actor = requireBoard(actorOf(request));
+      return (await listBoardKeys(db, actor.userId)).map(presentBoardKey);
+    },
+  );
 
   app.post(
     '/api/board-keys',
-    { schema: { tags: ['auth'], body: z.object({ name: z.string().trim().min(1).max(200).default('board key') }).default({ name: 'board key' }) } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create a board key',
+        description: `A new board API key for the calling user. The token (\`svc_board_...\`) is in this answer only; the server keeps its SHA-256 hash. Use it as \`Authorization: Bearer <token>\`. Send \`{}\` for the default name. ${BOARD_ONLY}`,
+        body: createBoardKeyBody,
+        response: { 201: createdBoardKeyResponse, ...authenticated(), ...boardOnly() },
+      },
+    },
     async (request, reply) => {
       const actor = requireBoard(actorOf(request));
       const { key, token } = await createBoardKey(db, actor.userId, request.body.name);
@@ -68,10 +151,26 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
     },
   );
 
-  app.delete('/api/board-keys/:keyId', { schema: { tags: ['auth'], params: z.object({ keyId: z.uuid() }) } }, async (request) => {
-    const actor = requireBoard(actorOf(request));
-    const key = await revokeBoardKey(db, actor.userId, request.params.keyId);
-    if (!key) throw notFound('board key');
-    return presentBoardKey(key);
-  });
+  app.delete(
+    '/api/board-keys/:keyId',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke a board key',
+        description: `Marks one of the caller's keys revoked (the record stays); it stops authenticating at once. Revoking again keeps the first \`revokedAt\`. ${BOARD_ONLY}`,
+        params: z.object({ keyId: z.uuid().describe('board key UUID (`id` from GET /api/board-keys)') }),
+        response: {
+          200: boardKeyResponse.describe('The revoked key'),
+          ...authenticated(),
+          ...errors([403, 'the caller is an agent: board callers only'], [404, 'no such key among the caller\'s own (another user\'s key is 404)']),
+        },
+      },
+    },
+    async (request) => {
+      const actor = requireBoard(actorOf(request));
+      const key = await revokeBoardKey(db, actor.userId, request.params.keyId);
+      if (!key) throw notFound('board key');
+      return presentBoardKey(key);
+    },
+  );
 }
