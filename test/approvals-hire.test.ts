@@ -166,3 +166,25 @@ describe('hire_agent approvals', () => {
     }
   });
 });
+
+describe('no escalation through hiring', () => {
+  it('an agent creator may not hire a CEO or hand out canCreateAgents, with or without board approval; the CEO and the board may', async () => {
+    const open = await t.newCompany();
+    const creator = await newAgent(t, open.token, open.company.id, { permissions: { canCreateAgents: true } });
+    const ceo = await newAgent(t, open.token, open.company.id, { role: 'ceo' });
+    const url = `/api/companies/${open.company.id}/agent-hires`;
+    const body = (fields: Record<string, unknown>) => ({ body: { name: `Hire ${Math.random().toString(36).slice(2, 8)}`, adapterType: 'process', ...fields } });
+    for (const companyUrl of [url, `/api/companies/${C}/agent-hires`]) {
+      const token = companyUrl === url ? creator.token : hirer.token;
+      for (const fields of [{ role: 'ceo' }, { role: ' CEO ' }, { permissions: { canCreateAgents: true } }]) {
+        const res = await t.request('POST', companyUrl, { token, ...body(fields) });
+        assert.equal(res.status, 403, `${companyUrl} ${JSON.stringify(fields)}: ${JSON.stringify(res.body)}`);
+      }
+    }
+    const before = (await t.request('GET', `/api/companies/${open.company.id}/agents`, { token: open.token })).body.length;
+    assert.equal((await t.request('POST', url, { token: ceo.token, ...body({ permissions: { canCreateAgents: true } }) })).status, 201);
+    assert.equal((await t.request('POST', url, { token: open.token, ...body({ role: 'ceo' }) })).status, 201);
+    assert.equal((await t.request('POST', url, { token: creator.token, ...body({ role: 'engineer' }) })).status, 201);
+    assert.equal((await t.request('GET', `/api/companies/${open.company.id}/agents`, { token: open.token })).body.length, before + 3);
+  });
+});

@@ -10,7 +10,7 @@ import { createKey, listKeys, revokeKey } from './keys.ts';
 import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from './lifecycle.ts';
 import { callerAgent, chainOfCommand, findAgentById, listLiveAgents, requireAgentAccess } from './lookup.ts';
 import { presentApproval } from '../approvals/present.ts';
-import { canHireAgents, canListAgentKeys, canManageAgent, canPatchAgentField, canReadConfig, canUpdateAgent, canWakeAgent, taskAccess } from './policy.ts';
+import { canGrantOnHire, canHireAgents, canListAgentKeys, canManageAgent, canPatchAgentField, canReadConfig, canUpdateAgent, canWakeAgent, taskAccess } from './policy.ts';
 import {
   agentDetailResponse,
   agentHireResponse,
@@ -177,6 +177,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       const actor = actorOf(request);
       authorize(canHireAgents(actor, await callerAgent(db, actor), company.id), 'hiring needs the board, the company CEO agent or permissions.canCreateAgents');
+      authorize(canGrantOnHire(actor, request.body, company.id), 'an agent may not hire a CEO, and only the CEO may grant canCreateAgents');
       const { agent, approval } = await hireAgent(ctx(request), company, request.body);
       return reply.status(201).send({ agent: await view(request, agent), approval: approval ? presentApproval(approval) : null });
     },
