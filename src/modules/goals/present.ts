@@ -39,6 +39,10 @@ export function presentGoal(goal: Goal): GoalResponse {
 }
 
 /** The compact form other resources embed (project goals, issue detail). */
-export function presentGoalSummary(goal: Pick<Goal, 'id' | 'title' | 'level' | 'status'>) {
-  return { id: goal.id, title: goal.title, level: goal.level, status: goal.status };
+export const goalSummaryResponse = goalResponse.pick({ id: true, title: true, level: true, status: true }).describe('A goal in brief');
+
+export type GoalSummaryResponse = z.output<typeof goalSummaryResponse>;
+
+export function presentGoalSummary(goal: Pick<Goal, 'id' | 'title' | 'level' | 'status'>): GoalSummaryResponse {
+  return { id: goal.id, title: goal.title, level: goal.level as GoalSummaryResponse['level'], status: goal.status as GoalSummaryResponse['status'] };
 }

@@ -15,23 +15,15 @@ import type { DbOrTx } from '../../db/client.ts';
 import { goals, issueDocuments, issueRelations, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
 import { findDocument } from '../documents/service.ts';
 import { presentDocument } from '../documents/present.ts';
-import type { Goal } from '../goals/present.ts';
+import { presentGoalSummary, type Goal } from '../goals/present.ts';
 import { defaultCompanyGoal } from '../goals/service.ts';
-import type { Project } from '../projects/present.ts';
+import { presentProjectSummary, presentWorkspace, type Project } from '../projects/present.ts';
 import type { Issue } from './lookup.ts';
-import {
-  presentGoalBrief,
-  presentIssue,
-  presentIssueSummary,
-  presentProjectBrief,
-  presentWorkspaceBrief,
-  type IssueDetailResponse,
-  type IssueLineageResponse,
-} from './present.ts';
+import { presentIssue, presentIssueSummary, type IssueDetailResponse, type IssueLineageResponse } from './present.ts';
 
 const MAX_ANCESTORS = 50;
 const MAX_RELATED = 200;
-const MAX_DOCUMENT_SUMMARIES = 200;
+const MAX_DOCUMENT_SUMMARIES = 100; // an issue holds at most 100 documents
 const MAX_MENTIONED_PROJECTS = 50;
 
 type Located = Pick<Issue, 'companyId' | 'projectId' | 'goalId'>;
@@ -129,11 +121,11 @@ export async function issueLineage(db: DbOrTx, issue: Issue): Promise<IssueLinea
   const { goalOf, projectOf } = await projectsAndGoals(db, issue.companyId, [issue, ...ancestors]);
   const goalSummary = async (i: Located) => {
     const goal = await goalOf(i);
-    return goal ? presentGoalBrief(goal) : null;
+    return goal ? presentGoalSummary(goal) : null;
   };
   const projectSummary = (i: Located) => {
     const project = projectOf(i);
-    return project ? presentProjectBrief(project) : null;
+    return project ? presentProjectSummary(project) : null;
   };
   return {
     project: projectSummary(issue),
@@ -167,8 +159,8 @@ export async function issueDetail(db: DbOrTx, issue: Issue): Promise<IssueDetail
     planDocument: planDocument ? presentDocument(planDocument) : null,
     documentSummaries,
     legacyPlanDocument: planDocument ? null : legacyPlanOf(issue.description),
-    mentionedProjects: mentioned.map(presentProjectBrief),
-    currentExecutionWorkspace: workspace[0] ? presentWorkspaceBrief(workspace[0]) : null,
+    mentionedProjects: mentioned.map(presentProjectSummary),
+    currentExecutionWorkspace: workspace[0] ? presentWorkspace(workspace[0]) : null,
     workProducts: [],
   };
 }

@@ -3,10 +3,8 @@ import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import type { ActivityEntry } from '../activity/record.ts';
 import { presentActivity } from '../activity/present.ts';
 import { documentResponse } from '../documents/present.ts';
-import { presentGoalSummary, type Goal } from '../goals/present.ts';
-import { goalLevel, goalStatus } from '../goals/schemas.ts';
-import { presentProjectSummary, presentWorkspace, type Project, type Workspace } from '../projects/present.ts';
-import { projectStatus, workspaceSourceType } from '../projects/schemas.ts';
+import { goalSummaryResponse } from '../goals/present.ts';
+import { projectSummaryResponse, workspaceResponse } from '../projects/present.ts';
 import type { Issue, IssueSummaryRow } from './lookup.ts';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schemas.ts';
 
@@ -112,85 +110,7 @@ export function presentIssueSummary(issue: IssueSummaryRow): IssueSummaryRespons
   };
 }
 
-// What the issue detail embeds from other areas. The goals, projects and activity presenters return
-// plain strings for their enum columns; these wrappers narrow them to the documented values.
-
-/** A goal in brief (the issue's resolved goal, an ancestor's goal). */
-export const goalSummaryResponse = z
-  .object({ id: uuidOut(), title: z.string(), level: goalLevel, status: goalStatus })
-  .describe('A goal in brief');
-
-export type GoalSummaryResponse = z.output<typeof goalSummaryResponse>;
-
-export function presentGoalBrief(goal: Pick<Goal, 'id' | 'title' | 'level' | 'status'>): GoalSummaryResponse {
-  const brief = presentGoalSummary(goal);
-  return { ...brief, level: brief.level as GoalSummaryResponse['level'], status: brief.status as GoalSummaryResponse['status'] };
-}
-
-/** A project in brief (the issue's project, an ancestor's project, a mentioned project). */
-export const projectSummaryResponse = z
-  .object({
-    id: uuidOut(),
-    companyId: uuidOut(),
-    name: z.string(),
-    urlKey: z.string().describe('the project shortname (`#urlKey` in descriptions mentions it)'),
-    status: projectStatus,
-    color: z.string().describe('hex colour, `#rrggbb`'),
-    goalId: uuidOut().nullable().describe('legacy single goal: the first linked goal'),
-    leadAgentId: uuidOut().nullable(),
-    targetDate: z.string().nullable().describe('ISO date or date-time, as given'),
-    archivedAt: at(),
-    pausedAt: at().describe('set by a budget hard stop; a paused project refuses checkouts'),
-  })
-  .describe('A project in brief');
-
-export type ProjectSummaryResponse = z.output<typeof projectSummaryResponse>;
-
-export function presentProjectBrief(project: Project): ProjectSummaryResponse {
-  const brief = presentProjectSummary(project);
-  return { ...brief, status: brief.status as ProjectSummaryResponse['status'] };
-}
-
-const text = () => z.string().nullable();
-
-/** A project workspace (the issue's current execution workspace). */
-export const workspaceResponse = z
-  .object({
-    id: uuidOut(),
-    companyId: uuidOut(),
-    projectId: uuidOut(),
-    name: z.string(),
-    sourceType: workspaceSourceType,
-    cwd: text(),
-    repoUrl: text(),
-    repoRef: text(),
-    defaultRef: text(),
-    visibility: text(),
-    isPrimary: z.boolean(),
-    setupCommand: text(),
-    cleanupCommand: text(),
-    remoteProvider: text(),
-    remoteWorkspaceRef: text(),
-    sharedWorkspaceKey: text(),
-    metadata: json(),
-    runtimeConfig: json(),
-    desiredState: z.enum(['running', 'stopped']).nullable().describe('what the last runtime action asked for'),
-    closedAt: at().describe('set when an isolated execution workspace was closed; checkout into it is refused'),
-    createdAt: timestampOut(),
-    updatedAt: timestampOut(),
-  })
-  .describe('A project workspace');
-
-export type WorkspaceResponse = z.output<typeof workspaceResponse>;
-
-export function presentWorkspaceBrief(workspace: Workspace): WorkspaceResponse {
-  const out = presentWorkspace(workspace);
-  return {
-    ...out,
-    sourceType: out.sourceType as WorkspaceResponse['sourceType'],
-    desiredState: out.desiredState as WorkspaceResponse['desiredState'],
-  };
-}
+// What the issue detail embeds from other areas uses their own response schemas.
 
 /** Where an issue sits: shared by the detail and the heartbeat context (see issueLineage). */
 export const issueAncestorResponse = issueSummaryResponse
