@@ -1,21 +1,53 @@
-// `npm run bench`: starts Boardroom on a fresh database and prints figures (not a timed test).
-// `npm run bench -- --save-baseline` stores them in bench/baseline.json for later comparison.
+// `npm run bench`: starts Boardroom on a fresh database, and beside it the ceiling (a bare Fastify
+// route doing SELECT 1 on the same database), and prints figures (not a timed test).
+//   --save-baseline       store the figures in bench/baseline.json for later comparison
+//   --only <regex>        measure only the scenarios whose name matches (setup and seeding still run)
+//   --server-root <dir>   run another checkout's bin/boardroom.js (e.g. a snapshot of the code before a change)
+//   --cpu-prof <dir>      run the server under `node --cpu-prof`, writing the profile there at exit
+//   --log-level <level>   the server's log level (default info, as shipped)
+//   --figures <file>      also write the figures as JSON there (e.g. to keep a before-run beside an after-run)
+import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
+import { startCeiling } from './lib/ceiling.ts';
 import { Client } from './lib/load.ts';
+import type { Bench } from './lib/measure.ts';
 import { freePort } from '../src/db/embedded.ts';
 import { report, type Figures } from './lib/report.ts';
-import { startBenchServer } from './lib/server.ts';
+import { SERVER_POOL_SIZE, startBenchServer } from './lib/server.ts';
 import { benchWork } from './work.ts';
 
-const server = await startBenchServer(await freePort(3900));
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+const only = option('--only');
+const cpuProf = option('--cpu-prof');
+const server = await startBenchServer(await freePort(3900), {
+  root: option('--server-root'),
+  logLevel: option('--log-level'),
+  nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [],
+});
+const ceiling = await startCeiling(server.databaseUrl, await freePort(3950), SERVER_POOL_SIZE).catch(async (err) => {
+  await server.stop();
+  throw err;
+});
 const client = new Client(server.base, server.token);
+const anonymous = new Client(server.base, '');
+const ceilingClient = new Client(ceiling.base, '');
 const figures: Figures = {};
+const bench: Bench = { server, client, anonymous, ceiling: { client: ceilingClient, path: ceiling.path }, figures, only: only ? new RegExp(only) : null };
 try {
-  process.stdout.write(`boardroom bench against ${server.base.href} (pid ${server.pid})\n`);
-  await benchFoundation(server, client, figures);
-  await benchWork(server, client, figures);
+  process.stdout.write(`boardroom bench against ${server.base.href} (pid ${server.pid}), ceiling ${ceiling.base.href} (pid ${ceiling.pid})\n`);
+  await benchFoundation(bench);
+  await benchWork(bench);
   await report(figures, process.argv.includes('--save-baseline'));
+  const figuresFile = option('--figures');
+  if (figuresFile) await writeFile(figuresFile, `${JSON.stringify(figures, null, 2)}\n`);
 } finally {
   client.close();
+  anonymous.close();
+  ceilingClient.close();
+  await ceiling.stop();
   await server.stop();
 }

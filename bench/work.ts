@@ -1,13 +1,9 @@
-// Issue 3 benchmark: issue create rate; list with filters and with q in a company of 100,000
-// issues; checkout race throughput; comment create.
+// Issue 3 benchmark: list with filters and with q in a company of 100,000 issues; issue create
+// rate in that company; checkout race throughput; comment create.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Client } from './lib/load.ts';
-import type { Figures } from './lib/report.ts';
-import type { BenchServer } from './lib/server.ts';
-import { record } from './foundation.ts';
+import { measure, selected, type Bench } from './lib/measure.ts';
 
-const CONCURRENCY = 8;
 const SEEDED_ISSUES = 100_000;
 const SEEDED_COMMENTS = 50_000;
 const RACE_ISSUES = 50;
@@ -16,7 +12,7 @@ const RACERS = 10;
 // Words the seeded titles and descriptions are built from; "quasar" is rare on purpose.
 const WORDS = ['deploy', 'billing', 'crash', 'login', 'invoice', 'latency', 'report', 'refactor', 'docs', 'onboarding', 'search', 'export', 'cache', 'timeout', 'payment', 'webhook', 'queue', 'memory', 'upgrade', 'review'];
 
-async function seedIssues(databaseUrl: string, companyId: string, prefix: string, agentIds: string[]): Promise<void> {
+export async function seedIssues(databaseUrl: string, companyId: string, prefix: string, agentIds: string[]): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -52,7 +48,7 @@ async function seedIssues(databaseUrl: string, companyId: string, prefix: string
  * Another tenant of the same size whose every issue and comment uses the words that are rare in the
  * measured company: search must not pay for other companies' matches.
  */
-async function seedNoiseTenant(databaseUrl: string, companyId: string, prefix: string): Promise<void> {
+export async function seedNoiseTenant(databaseUrl: string, companyId: string, prefix: string): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -78,7 +74,24 @@ async function ok(res: { status: number; body: any }, what: string, status = 201
   return res.body;
 }
 
-export async function benchWork(server: BenchServer, client: Client, figures: Figures): Promise<void> {
+const LISTS: Array<[string, string]> = [
+  ['list default (priority order)', ''],
+  ['list status=todo,blocked', 'status=todo,blocked'],
+  ['list assigneeAgentId+status', 'assigneeAgentId=AGENT3&status=todo,in_review'],
+  ['list participantAgentId', 'participantAgentId=AGENT5'],
+  ['search q=invoice', 'q=invoice'],
+  ['search q=quasar (rare here, in every issue of the other tenant)', 'q=quasar'],
+  ['search q=zephyr (comments)', 'q=zephyr'],
+  ['search q=billing timeout', 'q=billing%20timeout'],
+];
+const CREATE = 'POST /api/companies/{id}/issues';
+const RACE = 'checkout race';
+const COMMENT = 'POST /api/issues/{id}/comments';
+
+export async function benchWork(bench: Bench): Promise<void> {
+  // Seeding takes most of a minute: skip it when --only leaves nothing here to measure.
+  if (![...LISTS.map(([name]) => name), CREATE, RACE, COMMENT].some((name) => selected(bench, name))) return;
+  const { client, server, figures } = bench;
   const company = await ok(await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Scale Works' } }), 'company');
   const agentIds: string[] = [];
   const agentTokens: string[] = [];
@@ -89,74 +102,59 @@ export async function benchWork(server: BenchServer, client: Client, figures: Fi
     agentTokens.push(key.token);
   }
 
-  record(
-    figures,
-    'POST /api/companies/{id}/issues',
-    await client.load((i) => ({ method: 'POST', path: `/api/companies/${company.id}/issues`, body: { title: `Created issue ${i}`, description: 'created by the benchmark', priority: 'high' } }), {
-      concurrency: CONCURRENCY,
-      total: 2_000,
-    }),
-  );
-
   const seedStart = performance.now();
   const noise = await ok(await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Noise Tenant' } }), 'noise company');
   await seedNoiseTenant(server.databaseUrl, noise.id, noise.issuePrefix);
   await seedIssues(server.databaseUrl, company.id, company.issuePrefix, agentIds);
   process.stdout.write(`seeded ${SEEDED_ISSUES} issues and ${SEEDED_COMMENTS} comments in each of two companies in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`);
 
-  const lists: Array<[string, string]> = [
-    ['list default (priority order)', ''],
-    ['list status=todo,blocked', 'status=todo,blocked'],
-    ['list assigneeAgentId+status', `assigneeAgentId=${agentIds[3]}&status=todo,in_review`],
-    ['list participantAgentId', `participantAgentId=${agentIds[5]}`],
-    ['search q=invoice', 'q=invoice'],
-    ['search q=quasar (rare here, in every issue of the other tenant)', 'q=quasar'],
-    ['search q=zephyr (comments)', 'q=zephyr'],
-    ['search q=billing timeout', 'q=billing%20timeout'],
-  ];
-  for (const [name, query] of lists) {
+  for (const [name, template] of LISTS) {
+    const query = template.replace('AGENT3', agentIds[3]!).replace('AGENT5', agentIds[5]!);
     const path = `/api/companies/${company.id}/issues?limit=50${query ? `&${query}` : ''}`;
-    await client.request({ method: 'GET', path }); // warm the plan cache
-    // One client: p99 here is the latency a user sees, not queueing behind the generator's own load.
-    record(figures, name, await client.load(() => ({ method: 'GET', path }), { concurrency: 1, total: 400 }));
+    await measure(bench, name, () => ({ method: 'GET', path }));
   }
+
+  // In the 100k-issue company: each create takes the next number of its counter.
+  await measure(bench, CREATE, (i) => ({
+    method: 'POST',
+    path: `/api/companies/${company.id}/issues`,
+    body: { title: `Created issue ${i}`, description: 'created by the benchmark', priority: 'high' },
+  }));
 
   // Checkout race: RACERS agents race for each of RACE_ISSUES fresh issues; exactly one may win each.
   const raceIssues: string[] = [];
   for (let i = 0; i < RACE_ISSUES; i++) {
     raceIssues.push((await ok(await client.request({ method: 'POST', path: `/api/companies/${company.id}/issues`, body: { title: `Race ${i}`, status: 'todo' } }), 'race issue')).id);
   }
-  const raceStart = performance.now();
-  let winners = 0;
-  let conflicts = 0;
-  const latencies: number[] = [];
-  for (const issueId of raceIssues) {
-    const results = await Promise.all(
-      agentIds.map(async (agentId, a) => {
-        const t0 = performance.now();
-        const res = await fetch(new URL(`/api/issues/${issueId}/checkout`, server.base), {
-          method: 'POST',
-          headers: { authorization: `Bearer ${agentTokens[a]}`, 'content-type': 'application/json', 'x-service-run-id': randomUUID() },
-          body: JSON.stringify({ agentId, expectedStatuses: ['todo'] }),
-        });
-        latencies.push(performance.now() - t0);
-        await res.arrayBuffer();
-        return res.status;
-      }),
-    );
-    winners += results.filter((s) => s === 200).length;
-    conflicts += results.filter((s) => s === 409).length;
+  if (selected(bench, RACE)) {
+    const raceStart = performance.now();
+    let winners = 0;
+    let conflicts = 0;
+    const latencies: number[] = [];
+    for (const issueId of raceIssues) {
+      const results = await Promise.all(
+        agentIds.map(async (agentId, a) => {
+          const t0 = performance.now();
+          const res = await fetch(new URL(`/api/issues/${issueId}/checkout`, server.base), {
+            method: 'POST',
+            headers: { authorization: `Bearer ${agentTokens[a]}`, 'content-type': 'application/json', 'x-service-run-id': randomUUID() },
+            body: JSON.stringify({ agentId, expectedStatuses: ['todo'] }),
+          });
+          latencies.push(performance.now() - t0);
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
+      winners += results.filter((s) => s === 200).length;
+      conflicts += results.filter((s) => s === 409).length;
+    }
+    const raceSeconds = (performance.now() - raceStart) / 1000;
+    if (winners !== RACE_ISSUES || conflicts !== RACE_ISSUES * (RACERS - 1)) throw new Error(`checkout race: ${winners} winners, ${conflicts} conflicts`);
+    const sorted = latencies.sort((x, y) => x - y);
+    figures['checkout race attempts/s'] = (RACE_ISSUES * RACERS) / raceSeconds;
+    figures['checkout race p99 ms'] = sorted[Math.ceil(0.99 * sorted.length) - 1]!;
+    process.stdout.write(`checkout race: ${RACE_ISSUES} issues x ${RACERS} agents, exactly one winner each, ${figures['checkout race attempts/s']!.toFixed(0)} attempts/s, p99 ${figures['checkout race p99 ms']!.toFixed(2)} ms\n`);
   }
-  const raceSeconds = (performance.now() - raceStart) / 1000;
-  if (winners !== RACE_ISSUES || conflicts !== RACE_ISSUES * (RACERS - 1)) throw new Error(`checkout race: ${winners} winners, ${conflicts} conflicts`);
-  const sorted = latencies.sort((x, y) => x - y);
-  figures['checkout race attempts/s'] = (RACE_ISSUES * RACERS) / raceSeconds;
-  figures['checkout race p99 ms'] = sorted[Math.ceil(0.99 * sorted.length) - 1]!;
-  process.stdout.write(`checkout race: ${RACE_ISSUES} issues x ${RACERS} agents, exactly one winner each, ${figures['checkout race attempts/s']!.toFixed(0)} attempts/s, p99 ${figures['checkout race p99 ms']!.toFixed(2)} ms\n`);
 
-  record(
-    figures,
-    'POST /api/issues/{id}/comments',
-    await client.load((i) => ({ method: 'POST', path: `/api/issues/${raceIssues[i % RACE_ISSUES]}/comments`, body: { body: `Progress note ${i}` } }), { concurrency: CONCURRENCY, total: 2_000 }),
-  );
+  await measure(bench, COMMENT, (i) => ({ method: 'POST', path: `/api/issues/${raceIssues[i % RACE_ISSUES]}/comments`, body: { body: `Progress note ${i}` } }));
 }

@@ -1,4 +1,5 @@
-// Prints figures as a table and compares them with bench/baseline.json when it exists.
+// Prints figures as a table, compares them with bench/baseline.json when it exists, and checks the
+// issue 4 targets.
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,10 +8,50 @@ export type Figures = Record<string, number>;
 
 const BASELINE = path.join(import.meta.dirname, '..', 'baseline.json');
 
+/**
+ * Issue 4 ("the request pipeline costs more than the work"), at 10 connections. "x baseline"
+ * targets compare the share of the ceiling (stable on a noisy machine) and show raw req/s beside it.
+ */
+const TARGETS: Array<{ key: string; atLeast?: number; below?: number; timesBaseline?: number }> = [
+  { key: 'GET /api/health / ceiling', atLeast: 0.8 },
+  { key: 'GET /api/agents/{id} / ceiling', atLeast: 0.5 },
+  { key: 'list status=todo,blocked / ceiling', timesBaseline: 3 },
+  { key: 'list status=todo,blocked p99 ms', below: 50 },
+  { key: 'search q=invoice / ceiling', timesBaseline: 3 },
+  { key: 'search q=invoice p99 ms', below: 50 },
+  { key: 'POST /api/companies/{id}/issues / ceiling', timesBaseline: 3 },
+  { key: 'POST /api/companies/{id}/issues p99 ms', below: 100 },
+];
+
 function delta(now: number, before: number | undefined): string {
   if (before === undefined || before === 0) return '';
   const pct = ((now - before) / before) * 100;
   return `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}% vs baseline ${before.toFixed(2)}`;
+}
+
+function targets(figures: Figures, baseline: Figures): void {
+  process.stdout.write('\n== issue 4 targets (10 connections) ==\n');
+  for (const t of TARGETS) {
+    const value = figures[t.key];
+    if (value === undefined) continue;
+    let goal: string;
+    let met: boolean | undefined;
+    if (t.atLeast !== undefined) {
+      goal = `>= ${t.atLeast}`;
+      met = value >= t.atLeast;
+    } else if (t.below !== undefined) {
+      goal = `< ${t.below}`;
+      met = value < t.below;
+    } else {
+      const before = baseline[t.key];
+      const rpsKey = t.key.replace(/ \/ ceiling$/, ' req/s');
+      const rpsFactor = baseline[rpsKey] ? ` (req/s ${(figures[rpsKey]! / baseline[rpsKey]!).toFixed(2)}x baseline)` : '';
+      goal = before ? `>= ${t.timesBaseline}x baseline ${before.toFixed(3)}: ${(value / before).toFixed(2)}x${rpsFactor}` : `>= ${t.timesBaseline}x baseline (no baseline)`;
+      met = before ? value >= t.timesBaseline! * before : undefined;
+    }
+    const verdict = met === undefined ? '' : met ? 'met' : 'NOT met';
+    process.stdout.write(`${t.key}  ${value.toFixed(3)}  ${goal}  ${verdict}\n`);
+  }
 }
 
 export async function report(figures: Figures, save: boolean): Promise<void> {
@@ -20,6 +61,7 @@ export async function report(figures: Figures, save: boolean): Promise<void> {
   for (const [name, value] of Object.entries(figures)) {
     process.stdout.write(`${name.padEnd(width)}  ${value.toFixed(2).padStart(10)}  ${delta(value, baseline[name])}\n`);
   }
+  targets(figures, baseline);
   if (save) {
     await writeFile(BASELINE, `${JSON.stringify(figures, null, 2)}\n`);
     process.stdout.write(`saved as the new baseline (${BASELINE})\n`);

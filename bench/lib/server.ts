@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedCluster } from '../../src/db/embedded.ts';
 
+/** The server's pool size: the ceiling's pool gets the same. */
+export { POOL_SIZE as SERVER_POOL_SIZE } from '../../src/db/client.ts';
+
 export interface BenchServer {
   base: URL;
   token: string;
@@ -15,7 +18,16 @@ export interface BenchServer {
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'bin/boardroom.js');
+
+
+export interface BenchServerOptions {
+  /** A checkout whose bin/boardroom.js to run (default: this one), e.g. a snapshot of the code before a change. */
+  root?: string;
+  /** The server's log level; default `info`, as shipped, so logging costs what it costs in production. */
+  logLevel?: string;
+  /** Extra node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+  nodeArgs?: string[];
+}
 
 async function waitForHealth(base: URL, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -31,13 +43,18 @@ async function waitForHealth(base: URL, child: ChildProcess): Promise<void> {
   throw new Error('server did not become healthy');
 }
 
-export async function startBenchServer(port: number): Promise<BenchServer> {
+export async function startBenchServer(port: number, opts: BenchServerOptions = {}): Promise<BenchServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-bench-'));
-  const env = { ...process.env, BOARDROOM_LOG_LEVEL: 'warn', DATABASE_URL: '' };
-  const child = spawn(process.execPath, [BIN, '--data-dir', dataDir, '--port', String(port), '--strict-port', 'run'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const bin = path.join(opts.root ?? ROOT, 'bin/boardroom.js');
+  const env = { ...process.env, BOARDROOM_LOG_LEVEL: opts.logLevel ?? 'info', DATABASE_URL: '' };
+  // Logs go to /dev/null: serialized and written like anywhere, with no reader to compete for the cores.
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), bin, '--data-dir', dataDir, '--port', String(port), '--strict-port', 'run'], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const base = new URL(`http://127.0.0.1:${port}`);
   await waitForHealth(base, child);
-  const token = execFileSync(process.execPath, [BIN, '--data-dir', dataDir, 'board-key', 'create', '--name', 'bench'], { env }).toString().trim();
+  const token = execFileSync(process.execPath, [bin, '--data-dir', dataDir, 'board-key', 'create', '--name', 'bench'], { env: { ...env, BOARDROOM_LOG_LEVEL: 'warn' } }).toString().trim();
   const cluster = await startEmbeddedCluster({ dataDir, attach: true });
   return {
     base,

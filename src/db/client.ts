@@ -29,48 +29,10 @@ const SESSION_SETTINGS = {
   max_parallel_workers_per_gather: 0,
 };
 
-/**
- * Distinct statement texts that get a server-side prepared statement. The SQL drizzle builds is a
- * function of a query's shape (values are always parameters), so the set stays small; the cap only
- * bounds what a shape built from data (an IN list of every length) could make each connection keep.
- */
-const MAX_PREPARED_STATEMENTS = 2_000;
-const statementNames = new Map<string, string>();
-
-function statementName(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < MAX_PREPARED_STATEMENTS) {
-    name = `br${statementNames.size}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
-
-/**
- * A pg client that runs every parameterized statement as a named prepared statement: each
- * connection parses (and, once PostgreSQL settles on a generic plan, plans) a statement once instead
- * of on every call. For a 100k-issue list, parse and plan took longer than the execution (2.3 ms of
- * planning for 1.5 ms of execution). Names are global (one text, one name, on every connection),
- * so a name can never stand for two texts. Statements without parameters (BEGIN, COMMIT, SET, and
- * multi-statement scripts, which the extended protocol refuses) keep the simple protocol.
- */
-class PreparingClient extends pg.Client {
-  override query(config: unknown, values?: unknown, callback?: unknown): never {
-    // Plain query configs only: a submittable (cursor, stream) carries its own behaviour.
-    if (config !== null && typeof config === 'object' && 'text' in config && !('name' in config && config.name) && !('submit' in config)) {
-      const params = Array.isArray(values) ? values : (config as { values?: unknown }).values;
-      const name = Array.isArray(params) && params.length > 0 ? statementName((config as { text: string }).text) : undefined;
-      if (name) config = { ...config, name };
-    }
-    return (super.query as (...args: unknown[]) => never)(config, values, callback);
-  }
-}
-
 export function connectDatabase(url: string, poolSize = POOL_SIZE): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    Client: PreparingClient,
     options: Object.entries(SESSION_SETTINGS)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' '),
