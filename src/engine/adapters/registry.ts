@@ -1,0 +1,60 @@
+// The adapter registry: type -> ServerAdapter. Built-ins go through the same door as an external
+// package (a module exporting `createServerAdapter`, SPEC "Adapters"), so the engine has one code
+// path and an external package cannot tell it apart. Built-ins can be neither removed nor
+// overwritten (SPEC: DELETE /api/adapters/{type} is external only).
+import * as processAdapter from './process.ts';
+import type { ServerAdapter } from './types.ts';
+
+/** What an adapter package exports; at least the server factory. */
+export interface AdapterModule {
+  createServerAdapter(): ServerAdapter;
+}
+
+export interface RegisteredAdapter {
+  adapter: ServerAdapter;
+  builtin: boolean;
+}
+
+export interface AdapterRegistry {
+  /** Registers (or, for an external type, replaces) the adapter the module creates. */
+  register(module: AdapterModule, options?: { builtin?: boolean }): ServerAdapter;
+  unregister(type: string): void;
+  get(type: string): ServerAdapter | undefined;
+  list(): RegisteredAdapter[];
+}
+
+export const BUILTIN_ADAPTER_MODULES: readonly AdapterModule[] = [processAdapter];
+
+// A package is foreign code: check the shape once here rather than fail mid-run in the engine.
+function checkShape(adapter: unknown): ServerAdapter {
+  const a = adapter as Partial<ServerAdapter> | null;
+  const problems: string[] = [];
+  if (!a || typeof a !== 'object') throw new Error('adapter module: createServerAdapter() returned no object');
+  if (typeof a.type !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,63}$/.test(a.type)) problems.push('type');
+  if (typeof a.execute !== 'function') problems.push('execute()');
+  if (typeof a.testEnvironment !== 'function') problems.push('testEnvironment()');
+  if (!Array.isArray(a.models)) problems.push('models');
+  if (typeof a.agentConfigurationDoc !== 'string') problems.push('agentConfigurationDoc');
+  if (problems.length > 0) throw new Error(`adapter module: missing or invalid ${problems.join(', ')}`);
+  return { ...a, label: typeof a.label === 'string' ? a.label : a.type } as ServerAdapter;
+}
+
+export function createAdapterRegistry(builtins: readonly AdapterModule[] = BUILTIN_ADAPTER_MODULES): AdapterRegistry {
+  const entries = new Map<string, RegisteredAdapter>();
+  const registry: AdapterRegistry = {
+    register(module, options = {}) {
+      const adapter = checkShape(module.createServerAdapter());
+      if (entries.get(adapter.type)?.builtin) throw new Error(`adapter type ${adapter.type} is built in and cannot be replaced`);
+      entries.set(adapter.type, { adapter, builtin: options.builtin ?? false });
+      return adapter;
+    },
+    unregister(type) {
+      if (entries.get(type)?.builtin) throw new Error(`adapter type ${type} is built in and cannot be removed`);
+      entries.delete(type);
+    },
+    get: (type) => entries.get(type)?.adapter,
+    list: () => [...entries.values()],
+  };
+  for (const module of builtins) registry.register(module, { builtin: true });
+  return registry;
+}

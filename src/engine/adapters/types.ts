@@ -1,0 +1,67 @@
+// The adapter contract (SPEC "Adapters"): what a runtime adapter, built-in or from an external
+// package, gives the engine. Built-ins register exactly like an external package would.
+//
+// The engine owns the run record, the lease and the log; an adapter only turns one run into work
+// somewhere (a child process, an HTTP receiver, a vendor CLI) and reports what happens through
+// the callbacks, as it happens: usage reported mid-run is what lets a budget stop running work.
+
+export interface AdapterUsage {
+  provider?: string;
+  model?: string;
+  inputTokens?: number;
+  cachedInputTokens?: number;
+  outputTokens?: number;
+  costCents?: number;
+  billingType?: string;
+}
+
+export interface AdapterRunContext {
+  runId: string;
+  agent: { id: string; companyId: string; name: string; adapterType: string; adapterConfig: Record<string, unknown> };
+  /** The issue the run is about, when it is about one. */
+  issueId: string | null;
+  wakeReason: string | null;
+  /** The environment of the run: the SERVICE_* contract plus adapterConfig.env, secrets resolved. */
+  env: Record<string, string>;
+  /** The wake prompt: what to do, built from the heartbeat context. */
+  prompt: string;
+  /** Working directory chosen by the engine (adapterConfig.cwd, the project workspace, or the agent's own). */
+  cwd: string;
+  /** Hard deadline for the work; the adapter is stopped at deadline, then killed after grace. */
+  timeoutSec: number;
+  graceSec: number;
+  /** Aborted on cancel (pause, terminate, POST .../cancel): stop the work, SIGTERM then SIGKILL after grace. */
+  signal: AbortSignal;
+  /** Output as it arrives (stdout/stderr of a process): the engine masks secrets and writes the run log. */
+  onLog(stream: 'stdout' | 'stderr', chunk: string): void;
+  onUsage(usage: AdapterUsage): void;
+  onResult(result: { summary?: string; [key: string]: unknown }): void;
+  /**
+   * Called once the work has a process behind it, with its pid; adapters that spawn a process
+   * group leader (the process adapter does) make pid == pgid. The engine records it on the run so
+   * that after a server crash the reaper can still kill the whole group (`kill(-pgid)`).
+   */
+  onSpawn?(pid: number): void;
+}
+
+export interface AdapterOutcome {
+  /** succeeded: the work finished well; failed: it did not; timed_out / cancelled: the engine stopped it. */
+  status: 'succeeded' | 'failed' | 'timed_out' | 'cancelled';
+  exitCode: number | null;
+  signal: string | null;
+  error: string | null;
+}
+
+export interface EnvironmentCheck {
+  ok: boolean;
+  checks: { name: string; ok: boolean; detail: string }[];
+}
+
+export interface ServerAdapter {
+  type: string;
+  label: string;
+  models: { id: string; label: string }[];
+  agentConfigurationDoc: string;
+  execute(ctx: AdapterRunContext): Promise<AdapterOutcome>;
+  testEnvironment(config: Record<string, unknown>): Promise<EnvironmentCheck>;
+}

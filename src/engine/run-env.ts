@@ -1,0 +1,85 @@
+// The environment of a run (SPEC "Adapters", env contract): a small safe base, the agent's
+// resolved adapterConfig.env, then the SERVICE_* contract on top so no configuration can spoof it.
+//
+// The base is an allow-list, never the server's own environment: that holds BOARDROOM_* keys
+// (database URL, secrets master key) that an agent must never see.
+
+export interface RunEnvInput {
+  apiUrl: string;
+  /** The run's agent JWT: handed to the agent as SERVICE_API_KEY and always masked in logs. */
+  runToken: string;
+  runId: string;
+  agentId: string;
+  companyId: string;
+  issueId?: string | null;
+  wakeReason?: string | null;
+  wakeCommentId?: string | null;
+  approvalId?: string | null;
+  approvalStatus?: string | null;
+  workspaceCwd?: string | null;
+  /** adapterConfig.env with secret references already resolved to their plaintext. */
+  configEnv?: Record<string, string>;
+  /** Plaintext of every secret resolved into configEnv: the log writer masks them. */
+  secretValues?: string[];
+  /** Where the base keys are read from; the server's environment unless a test says otherwise. */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+export interface RunEnv {
+  env: Record<string, string>;
+  /** Values to mask in the run log: the run token plus the given secrets, deduplicated. */
+  secrets: string[];
+}
+
+// PATH so commands resolve, HOME so CLIs find their config, LANG so output decodes as UTF-8.
+export const BASE_ENV_KEYS = ['PATH', 'HOME', 'LANG'] as const;
+
+// The contract names: reserved, so a configured SERVICE_TASK_ID cannot stand in for a run that
+// has no issue (an unset optional is absent, whatever the config says).
+export const SERVICE_ENV_KEYS = [
+  'SERVICE_API_URL',
+  'SERVICE_API_KEY',
+  'SERVICE_RUN_ID',
+  'SERVICE_AGENT_ID',
+  'SERVICE_COMPANY_ID',
+  'SERVICE_TASK_ID',
+  'SERVICE_WAKE_REASON',
+  'SERVICE_WAKE_COMMENT_ID',
+  'SERVICE_APPROVAL_ID',
+  'SERVICE_APPROVAL_STATUS',
+  'SERVICE_WORKSPACE_CWD',
+] as const;
+
+type ServiceKey = (typeof SERVICE_ENV_KEYS)[number];
+const RESERVED = new Set<string>(SERVICE_ENV_KEYS);
+
+export function buildRunEnv(input: RunEnvInput): RunEnv {
+  const env: Record<string, string> = {};
+  const base = input.baseEnv ?? process.env;
+  for (const key of BASE_ENV_KEYS) {
+    const value = base[key];
+    if (value !== undefined) env[key] = value;
+  }
+  for (const [key, value] of Object.entries(input.configEnv ?? {})) {
+    if (!RESERVED.has(key)) env[key] = value;
+  }
+  const service: Record<ServiceKey, string | null | undefined> = {
+    SERVICE_API_URL: input.apiUrl,
+    SERVICE_API_KEY: input.runToken,
+    SERVICE_RUN_ID: input.runId,
+    SERVICE_AGENT_ID: input.agentId,
+    SERVICE_COMPANY_ID: input.companyId,
+    SERVICE_TASK_ID: input.issueId,
+    SERVICE_WAKE_REASON: input.wakeReason,
+    SERVICE_WAKE_COMMENT_ID: input.wakeCommentId,
+    SERVICE_APPROVAL_ID: input.approvalId,
+    SERVICE_APPROVAL_STATUS: input.approvalStatus,
+    SERVICE_WORKSPACE_CWD: input.workspaceCwd,
+  };
+  for (const key of SERVICE_ENV_KEYS) {
+    const value = service[key];
+    if (value !== null && value !== undefined && value !== '') env[key] = value;
+  }
+  const secrets = [...new Set([input.runToken, ...(input.secretValues ?? [])])].filter((s) => s.length > 0);
+  return { env, secrets };
+}
