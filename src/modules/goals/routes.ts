@@ -17,40 +17,10 @@ const ACCESS = "Any caller with access to the company: its board members and its
 const GOAL_ERRORS = () => errors([403, 'the goal belongs to another company'], [404, 'no such goal']);
 const RULES_422 = '`parentId` is not a goal of the same company or would create a cycle, or `ownerAgentId` is not an agent of the same company';
 
-// The bodies of schemas.ts with the meaning of each field and a working example, for the docs.
-const fieldDocs = {
-  title: 'what the goal is',
-  description: 'longer text (null clears it)',
-  level: 'company, team, agent or task',
-  status: 'planned, active, achieved or cancelled',
-  parentId: 'parent goal of the same company (null makes it top-level); a goal can not be its own ancestor',
-  ownerAgentId: 'owning agent of the same company (null clears it)',
-};
-const c = createGoalBody.shape;
-const createBody = createGoalBody
-  .extend({
-    title: c.title.describe(fieldDocs.title),
-    description: c.description.describe(fieldDocs.description),
-    level: c.level.describe(`${fieldDocs.level} (default task)`),
-    status: c.status.describe(`${fieldDocs.status} (default planned)`),
-    parentId: c.parentId.describe(fieldDocs.parentId),
-    ownerAgentId: c.ownerAgentId.describe(fieldDocs.ownerAgentId),
-  })
-  .meta({ examples: [{ title: 'Ship the first release to paying customers', description: 'Everything needed for v1, by the end of the quarter', level: 'company', status: 'active' }] });
-
-const p = patchGoalBody.shape;
-const patchBody = patchGoalBody
-  .extend({
-    title: p.title.describe(fieldDocs.title),
-    description: p.description.describe(fieldDocs.description),
-    level: p.level.describe(fieldDocs.level),
-    status: p.status.describe(fieldDocs.status),
-    parentId: p.parentId.describe(fieldDocs.parentId),
-    ownerAgentId: p.ownerAgentId.describe(fieldDocs.ownerAgentId),
-  })
-  .meta({ examples: [{ status: 'achieved' }] });
-
-const listQuery = listLimitQuery.extend({ limit: listLimitQuery.shape.limit.describe('goals returned, oldest first (default and maximum 1000)') });
+const createBody = createGoalBody.meta({
+  examples: [{ title: 'Ship the first release to paying customers', description: 'Everything needed for v1, by the end of the quarter', level: 'company', status: 'active' }],
+});
+const patchBody = patchGoalBody.meta({ examples: [{ status: 'achieved' }] });
 
 export function registerGoalRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
@@ -69,7 +39,7 @@ export function registerGoalRoutes(app: App, deps: AppDeps): void {
         summary: "List a company's goals",
         description: `All goals of the company, oldest first, up to \`limit\` (default and maximum 1000). ${ACCESS}`,
         params: companyParams,
-        querystring: listQuery,
+        querystring: listLimitQuery,
         response: {
           200: z.array(goalResponse).describe('The goals, oldest first'),
           ...authenticated(),

@@ -19,37 +19,9 @@ const SECRET_ERRORS = () => errors([403, 'the caller is an agent, or the secret 
 const NAME_TAKEN = 'another secret of the company has this name (`details.secretId` names it)';
 const PROVIDER_RULES = 'unknown `provider`, or the provider requires `externalRef` and none is set';
 
-// The bodies of schemas.ts with the meaning of each field and a working example, for the docs.
-const fieldDocs = {
-  name: 'unique in the company, e.g. the environment variable it feeds',
-  value: 'the secret value (at most 64 KiB); stored encrypted and never returned',
-  description: 'what it is for (null clears it)',
-  externalRef: 'reference into an external store, for providers that require one (null clears it)',
-};
-const createBody = createSecretBody
-  .extend({
-    name: createSecretBody.shape.name.describe(fieldDocs.name),
-    value: createSecretBody.shape.value.describe(fieldDocs.value),
-    provider: createSecretBody.shape.provider.describe(`a provider id from GET .../secret-providers (default \`${DEFAULT_SECRET_PROVIDER}\`)`),
-    description: createSecretBody.shape.description.describe('what it is for'),
-    externalRef: createSecretBody.shape.externalRef.describe('reference into an external store, for providers that require one'),
-  })
-  .meta({ examples: [{ name: 'OPENAI_API_KEY', value: 'sk-live-0123456789abcdef', description: 'API key for the engineering agents' }] });
-
-const patchBody = patchSecretBody
-  .extend({
-    name: patchSecretBody.shape.name.describe(fieldDocs.name),
-    description: patchSecretBody.shape.description.describe(fieldDocs.description),
-    externalRef: patchSecretBody.shape.externalRef.describe(fieldDocs.externalRef),
-  })
-  .meta({ examples: [{ description: 'API key for the engineering agents (rotated monthly)' }] });
-
-const rotateBody = rotateSecretBody
-  .extend({
-    value: rotateSecretBody.shape.value.describe('the new value (at most 64 KiB); becomes the next version'),
-    externalRef: rotateSecretBody.shape.externalRef.describe('new external reference; omitted keeps the current one'),
-  })
-  .meta({ examples: [{ value: 'sk-live-fedcba9876543210' }] });
+const createBody = createSecretBody.meta({ examples: [{ name: 'OPENAI_API_KEY', value: 'sk-live-0123456789abcdef', description: 'API key for the engineering agents' }] });
+const patchBody = patchSecretBody.meta({ examples: [{ description: 'API key for the engineering agents (rotated monthly)' }] });
+const rotateBody = rotateSecretBody.meta({ examples: [{ value: 'sk-live-fedcba9876543210' }] });
 
 /** Every secret route is board-only (SPEC "Secrets"): agents get 403 before anything is looked up. */
 export function registerSecretRoutes(app: App, deps: AppDeps): void {
