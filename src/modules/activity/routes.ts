@@ -10,30 +10,11 @@ import { createActivityEntry, listActivity } from './service.ts';
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const tags = ['activity'];
 
-// The query and body of schemas.ts with the meaning of each field and a working example, for the docs.
-const q = listActivityQuery.shape;
-const listQuery = listActivityQuery.extend({
-  agentId: q.agentId.describe('only entries involving this agent'),
-  entityType: q.entityType.describe('only entries about this kind of record (exact match), e.g. `issue`'),
-  entityId: q.entityId.describe('only entries about this record (exact match); combine with entityType'),
+const createBody = createActivityBody.meta({
+  examples: [
+    { actorType: 'system', actorId: 'weekly-report', action: 'company.report_generated', entityType: 'company', entityId: 'acme-weekly-2026-05', details: { week: '2026-W19', issuesClosed: 12 } },
+  ],
 });
-
-const b = createActivityBody.shape;
-const createBody = createActivityBody
-  .extend({
-    actorType: b.actorType.describe('who acted: agent, user or system (default system)'),
-    actorId: b.actorId.describe('agent id, board user id, or a name for a system component'),
-    action: b.action.describe('event name, `<entity>.<verb>` by convention, e.g. `company.report_generated`'),
-    entityType: b.entityType.describe('kind of record the entry is about, e.g. `company`, `issue`'),
-    entityId: b.entityId.describe('id of that record'),
-    agentId: b.agentId.describe('an agent of this company the entry involves (422 otherwise)'),
-    details: b.details.describe('free-form JSON object (at most 64 KiB, 32 levels); redacted before storage'),
-  })
-  .meta({
-    examples: [
-      { actorType: 'system', actorId: 'weekly-report', action: 'company.report_generated', entityType: 'company', entityId: 'acme-weekly-2026-05', details: { week: '2026-W19', issuesClosed: 12 } },
-    ],
-  });
 
 export function registerActivityRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
@@ -49,7 +30,7 @@ export function registerActivityRoutes(app: App, deps: AppDeps): void {
           'Filters are exact matches. Entries about hidden issues are left out. Any caller with access to the company: its board members and its agents.',
         ].join(' '),
         params: companyParams,
-        querystring: listQuery,
+        querystring: listActivityQuery,
         response: {
           200: z.array(activityResponse).describe('Activity entries, newest first'),
           ...authenticated(),
