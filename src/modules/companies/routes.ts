@@ -13,44 +13,9 @@ import { archiveCompany, companyStats, createCompany, deleteCompany, listCompani
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const tags = ['companies'];
 
-// The bodies of schemas.ts with the meaning of each field and a working example, for the docs.
-const described = {
-  name: 'company name; the issue prefix is derived from it at creation',
-  description: 'plain text (null clears it)',
-  budgetMonthlyCents: 'monthly budget in cents, UTC calendar month; above 0 a budget policy is created or updated, 0 turns it off',
-  requireBoardApprovalForNewAgents: 'when true, agent hires create a hire_agent approval and wait for the board',
-  brandColor: 'hex colour, `#rgb` or `#rrggbb` (null clears it)',
-  logoAssetId: 'an asset of this company from POST /api/companies/{companyId}/logo (null clears the logo); replacing or clearing removes the previous logo asset',
-  status: 'active, paused or archived',
-};
-
-const createBody = createCompanyBody
-  .extend({
-    name: createCompanyBody.shape.name.describe(described.name),
-    description: createCompanyBody.shape.description.describe('plain text'),
-    budgetMonthlyCents: createCompanyBody.shape.budgetMonthlyCents.describe('monthly budget in cents, UTC calendar month (default 0: no budget); above 0 a company budget policy is created'),
-    requireBoardApprovalForNewAgents: createCompanyBody.shape.requireBoardApprovalForNewAgents.describe(`${described.requireBoardApprovalForNewAgents} (default false)`),
-    brandColor: createCompanyBody.shape.brandColor.describe('hex colour, `#rgb` or `#rrggbb`'),
-  })
-  .meta({ examples: [{ name: 'Acme Robotics', description: 'Warehouse robots, built by agents', budgetMonthlyCents: 500000 }] });
-
-const brandingFields = {
-  name: brandingBody.shape.name.describe('company name (the issue prefix does not change)'),
-  description: brandingBody.shape.description.describe(described.description),
-  brandColor: brandingBody.shape.brandColor.describe(described.brandColor),
-  logoAssetId: brandingBody.shape.logoAssetId.describe(described.logoAssetId),
-};
-
-const brandingBodyDoc = brandingBody.extend(brandingFields).meta({ examples: [{ name: 'Acme Robotics', brandColor: '#0f766e' }] });
-
-const patchBody = patchCompanyBody
-  .extend({
-    ...brandingFields,
-    budgetMonthlyCents: patchCompanyBody.shape.budgetMonthlyCents.describe(described.budgetMonthlyCents),
-    status: patchCompanyBody.shape.status.describe(`${described.status}; archived hides the company from GET /api/companies`),
-    requireBoardApprovalForNewAgents: patchCompanyBody.shape.requireBoardApprovalForNewAgents.describe(described.requireBoardApprovalForNewAgents),
-  })
-  .meta({ examples: [{ description: 'Warehouse robots, built by agents', budgetMonthlyCents: 750000, brandColor: '#0f766e' }] });
+const createBody = createCompanyBody.meta({ examples: [{ name: 'Acme Robotics', description: 'Warehouse robots, built by agents', budgetMonthlyCents: 500000 }] });
+const brandingBodyDoc = brandingBody.meta({ examples: [{ name: 'Acme Robotics', brandColor: '#0f766e' }] });
+const patchBody = patchCompanyBody.meta({ examples: [{ description: 'Warehouse robots, built by agents', budgetMonthlyCents: 750000, brandColor: '#0f766e' }] });
 
 const ACCESS_ERRORS = () => errors([403, 'the company is not one of the caller\'s'], [404, 'no such company']);
 const BOARD_ERRORS = () => errors([403, 'not a board caller, or the company is not one of the caller\'s'], [404, 'no such company']);
