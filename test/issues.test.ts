@@ -142,6 +142,19 @@ describe('issue create', () => {
     const after = await t.request('GET', `/api/companies/${busy.id}`, { token });
     assert.equal(after.body.issueCounter, 201);
   });
+
+  it('a refused create gives its number back, so a quiet company has no gap; a later number stays taken', async () => {
+    const { company: quiet, token } = await t.newCompany();
+    const { company: foreign, token: foreignToken } = await t.newCompany();
+    const project = await t.request('POST', `/api/companies/${foreign.id}/projects`, { token: foreignToken, body: { name: 'Elsewhere' } });
+    const url = `/api/companies/${quiet.id}/issues`;
+    assert.equal((await post(token, url, { title: 'one' })).body.issueNumber, 1);
+    // The reference check runs after the number is taken (inside the create transaction).
+    assert.equal((await post(token, url, { title: 'refused', projectId: project.body.id })).status, 422);
+    assert.equal((await post(token, url, { title: 'two' })).body.issueNumber, 2);
+    const counter = await t.request('GET', `/api/companies/${quiet.id}`, { token });
+    assert.equal(counter.body.issueCounter, 3);
+  });
 });
 
 describe('issue routes by UUID or identifier, and the company boundary', () => {

@@ -15,9 +15,10 @@ export async function hireAgent(ctx: Ctx, company: Company, input: HireAgent): P
   const needsApproval = company.requireBoardApprovalForNewAgents;
   // The draft, its approval and the hire entry commit together: one transaction, the others join it.
   return inTransaction(ctx, async (tx, inner) => {
-    // Checked on both paths, before anything is written: without approval the ids go straight into
-    // the activity log, so an unchecked id would record another company's issue there.
-    await assertLinkedIssues(tx, company.id, issueIds);
+    // Checked on both paths: createApproval checks the ids it links itself, so only the path without
+    // an approval checks here (the ids go straight into the activity log there). Either way a
+    // refusal rolls back the draft agent with the rest of this transaction.
+    if (!needsApproval) await assertLinkedIssues(tx, company.id, issueIds);
     const agent = await createAgent(inner, company.id, fields, needsApproval ? 'pending_approval' : 'idle');
     const approval = needsApproval
       ? await createApproval(inner, {
