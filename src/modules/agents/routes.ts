@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { authorize, requireAgent, requireBoard, requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, uuidOut, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
 import { notFound } from '../../core/errors.ts';
 import { hireAgent } from './hires.ts';
 import { createKey, listKeys, revokeKey } from './keys.ts';
@@ -83,7 +83,6 @@ const LIFECYCLE = {
 
 export function registerAgentRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-  const ctx = (request: FastifyRequest) => ({ db, actor: actorOf(request) });
   /** The agent as this caller may see it (redacted when it may not read configuration). */
   const view = async (request: FastifyRequest, agent: Agent) => {
     const actor = actorOf(request);
@@ -144,7 +143,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request, reply) => {
       requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return reply.status(201).send(await view(request, await createAgent(ctx(request), company.id, request.body)));
+      return reply.status(201).send(await view(request, await createAgent(contextOf(db, request), company.id, request.body)));
     },
   );
 
@@ -178,7 +177,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       const actor = actorOf(request);
       authorize(canHireAgents(actor, await callerAgent(db, actor), company.id), 'hiring needs the board, the company CEO agent or permissions.canCreateAgents');
       authorize(canGrantOnHire(actor, request.body, company.id), 'an agent may not hire a CEO, and only the CEO may grant canCreateAgents');
-      const { agent, approval } = await hireAgent(ctx(request), company, request.body);
+      const { agent, approval } = await hireAgent(contextOf(db, request), company, request.body);
       return reply.status(201).send({ agent: await view(request, agent), approval: approval ? presentApproval(approval) : null });
     },
   );
@@ -256,7 +255,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       authorize(canUpdateAgent(actor, agent), 'only the board, the company CEO agent or the agent itself may update an agent');
       const denied = Object.keys(request.body).filter((field) => !canPatchAgentField(actor, agent, field));
       authorize(denied.length === 0, 'an agent may not change its own status, role or reportsTo', { fields: denied });
-      return view(request, await updateAgent(ctx(request), agent.id, request.body));
+      return view(request, await updateAgent(contextOf(db, request), agent.id, request.body));
     },
   );
 
@@ -279,7 +278,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
       authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent permissions');
-      return detail(request, await updatePermissions(ctx(request), agent.id, request.body));
+      return detail(request, await updatePermissions(contextOf(db, request), agent.id, request.body));
     },
   );
 
@@ -302,7 +301,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
       authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent budgets');
-      return view(request, await updateBudget(ctx(request), agent.id, request.body.budgetMonthlyCents));
+      return view(request, await updateBudget(contextOf(db, request), agent.id, request.body.budgetMonthlyCents));
     },
   );
 
@@ -325,7 +324,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       async (request) => {
         const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
         authorize(canManageAgent(actorOf(request), agent), `only the board or the company CEO agent may ${action} agents`);
-        return view(request, await run(ctx(request), agent.id));
+        return view(request, await run(contextOf(db, request), agent.id));
       },
     );
   }
@@ -349,7 +348,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       requireBoard(actorOf(request));
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      await deleteAgent(ctx(request), agent.id);
+      await deleteAgent(contextOf(db, request), agent.id);
       return { ok: true as const, id: agent.id };
     },
   );
@@ -372,7 +371,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
       authorize(canListAgentKeys(actorOf(request), agent), 'only the board or the agent itself may list its keys');
-      return (await listKeys(ctx(request), agent.id)).map(presentKey);
+      return (await listKeys(contextOf(db, request), agent.id)).map(presentKey);
     },
   );
 
@@ -396,7 +395,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request, reply) => {
       requireBoard(actorOf(request));
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      const { key, token } = await createKey(ctx(request), agent.id, request.body.name);
+      const { key, token } = await createKey(contextOf(db, request), agent.id, request.body.name);
       return reply.status(201).send({ ...presentKey(key), token });
     },
   );
@@ -419,7 +418,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       requireBoard(actorOf(request));
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      return presentKey(await revokeKey(ctx(request), agent.id, request.params.keyId));
+      return presentKey(await revokeKey(contextOf(db, request), agent.id, request.params.keyId));
     },
   );
 
@@ -446,7 +445,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request, reply) => {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
       authorize(canWakeAgent(actorOf(request), agent), 'only the board or the agent itself may wake an agent');
-      const result = await requestWakeup(ctx(request), agent.id, request.body);
+      const result = await requestWakeup(contextOf(db, request), agent.id, request.body);
       return reply.status(202).send('skipped' in result ? result : presentWakeup(result));
     },
   );

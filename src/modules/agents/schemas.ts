@@ -163,7 +163,6 @@ export const agentParams = z.object({
     .max(200)
     .describe('agent UUID, or its shortname (`urlKey`): a shortname is looked up in the `companyId` query parameter where the route has one, else in the calling agent\'s company (board callers use the UUID)'),
 });
-export const agentUuidParams = z.object({ agentId: z.uuid().describe('agent UUID') });
 export const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 export const keyParams = z.object({ agentId: z.uuid().describe('agent UUID'), keyId: z.uuid().describe('key UUID') });
 export const agentLookupQuery = z.object({ companyId: z.uuid().optional().describe('company UUID; needed to look an agent up by shortname unless the caller is an agent') });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { authorize, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors, multipartBody } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
 import { notFound } from '../../core/errors.ts';
 import { readMultipartUpload } from '../assets/service.ts';
 import { findIssue, requireIssueAccess } from '../issues/lookup.ts';
@@ -58,7 +58,7 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
       // An issue of another company is not found at this company's path.
       if (!issue || issue.companyId !== company.id) throw notFound('issue');
       const file = await readMultipartUpload(request, deps.config.maxUploadBytes);
-      return reply.status(201).send(presentAttachment(await addAttachment({ db, actor: actorOf(request) }, deps.storage, issue, file)));
+      return reply.status(201).send(presentAttachment(await addAttachment(contextOf(db, request), deps.storage, issue, file)));
     },
   );
 
@@ -138,7 +138,7 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const view = await loadAttachment(request, request.params.attachmentId);
       authorize(canDeleteAttachment(actorOf(request), view), 'only the board or the uploading agent may delete this attachment');
-      await deleteAttachment({ db, actor: actorOf(request) }, view);
+      await deleteAttachment(contextOf(db, request), view);
       return { ok: true as const, id: view.attachment.id };
     },
   );

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { authenticated, errors, runIdHeader, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
 import { commentResponse, presentComment } from './present.ts';
 import { commentParams, createCommentBody, issueParams, listCommentsQuery, MAX_COMMENT_PAGE } from './schemas.ts';
@@ -85,7 +85,7 @@ export function registerCommentRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-      return reply.status(201).send(presentComment(await createComment({ db, actor: actorOf(request) }, issue, request.body)));
+      return reply.status(201).send(presentComment(await createComment(contextOf(db, request), issue, request.body)));
     },
   );
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { authorize, requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors, multipartBody } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
 import { binaryContentResponse } from '../attachments/present.ts';
 import { findAsset, LOGO_CONTENT_TYPES, prepareLogo, readMultipartUpload } from '../assets/service.ts';
 import { canChangeBranding, canPatchCompanyField, canUpdateCompany } from './policy.ts';
@@ -22,7 +22,6 @@ const BOARD_ERRORS = () => errors([403, 'not a board caller, or the company is n
 
 export function registerCompanyRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-  const ctx = (request: Parameters<typeof actorOf>[0]) => ({ db, actor: actorOf(request) });
 
   app.get(
     '/api/companies',
@@ -38,7 +37,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       requireBoard(actorOf(request));
-      return (await listCompanies(ctx(request), request.query.includeArchived)).map(presentCompany);
+      return (await listCompanies(contextOf(db, request), request.query.includeArchived)).map(presentCompany);
     },
   );
 
@@ -54,7 +53,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       requireBoard(actorOf(request));
-      return companyStats(ctx(request));
+      return companyStats(contextOf(db, request));
     },
   );
 
@@ -74,7 +73,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       requireBoard(actorOf(request));
-      return reply.status(201).send(presentCompany(await createCompany(ctx(request), request.body)));
+      return reply.status(201).send(presentCompany(await createCompany(contextOf(db, request), request.body)));
     },
   );
 
@@ -123,7 +122,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       authorize(canUpdateCompany(actor, company.id), 'only the board or the company CEO agent may update the company');
       const denied = Object.keys(request.body).filter((field) => !canPatchCompanyField(actor, company.id, field));
       authorize(denied.length === 0, 'a CEO agent may change branding fields only', { fields: denied });
-      return presentCompany(await updateCompany(ctx(request), company, request.body));
+      return presentCompany(await updateCompany(contextOf(db, request), company, request.body));
     },
   );
 
@@ -151,7 +150,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       authorize(canChangeBranding(actorOf(request), company.id), 'only the board or the company CEO agent may change branding');
-      return presentCompany(await updateCompany(ctx(request), company, request.body, 'company.branding_updated'));
+      return presentCompany(await updateCompany(contextOf(db, request), company, request.body, 'company.branding_updated'));
     },
   );
 
@@ -184,7 +183,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       const file = await prepareLogo(await readMultipartUpload(request, deps.config.maxUploadBytes));
-      const asset = await uploadLogo(ctx(request), deps.storage, company, file);
+      const asset = await uploadLogo(contextOf(db, request), deps.storage, company, file);
       return reply.status(201).send(presentLogoUpload(asset));
     },
   );
@@ -203,7 +202,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return presentCompany(await archiveCompany(ctx(request), company));
+      return presentCompany(await archiveCompany(contextOf(db, request), company));
     },
   );
 
@@ -222,7 +221,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      await deleteCompany(ctx(request), company);
+      await deleteCompany(contextOf(db, request), company);
       return { ok: true as const, id: company.id };
     },
   );

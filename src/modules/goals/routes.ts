@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
 import { goalResponse, presentGoal, type Goal } from './present.ts';
 import { createGoalBody, listLimitQuery, patchGoalBody } from './schemas.ts';
 import { createGoal, deleteGoal, findGoal, listGoals, updateGoal } from './service.ts';
@@ -24,7 +24,6 @@ const patchBody = patchGoalBody.meta({ examples: [{ status: 'achieved' }] });
 
 export function registerGoalRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-  const ctx = (request: Parameters<typeof actorOf>[0]) => ({ db, actor: actorOf(request) });
 
   // Company access is checked after the lookup: 404 for a missing goal, 403 for another company's.
   const requireGoal = async (request: Parameters<typeof actorOf>[0], goalId: string): Promise<Goal> => {
@@ -71,7 +70,7 @@ export function registerGoalRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return reply.status(201).send(presentGoal(await createGoal(ctx(request), company.id, request.body)));
+      return reply.status(201).send(presentGoal(await createGoal(contextOf(db, request), company.id, request.body)));
     },
   );
 
@@ -105,7 +104,7 @@ export function registerGoalRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const goal = await requireGoal(request, request.params.goalId);
-      return presentGoal(await updateGoal(ctx(request), goal, request.body));
+      return presentGoal(await updateGoal(contextOf(db, request), goal, request.body));
     },
   );
 
@@ -122,7 +121,7 @@ export function registerGoalRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const goal = await requireGoal(request, request.params.goalId);
-      return presentGoal(await deleteGoal(ctx(request), goal));
+      return presentGoal(await deleteGoal(contextOf(db, request), goal));
     },
   );
 }

@@ -1,7 +1,7 @@
 // POST /api/issues/{issueId}/checkout and /release. Rules and decisions: ./checkout.ts.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
-import { actorOf } from '../../server/request.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
 import { checkoutIssue, releaseIssue } from './checkout.ts';
 import { requireIssueAccess } from './lookup.ts';
 import { authenticated, errors, runIdHeader } from '../../server/openapi.ts';
@@ -51,7 +51,7 @@ export function registerCheckoutRoutes(app: App, deps: AppDeps): void {
     async (request) => {
     const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
     const { agentId, expectedStatuses } = request.body;
-    return presentIssue(await checkoutIssue({ db, actor: actorOf(request) }, issue, { agentId, expectedStatuses }));
+    return presentIssue(await checkoutIssue(contextOf(db, request), issue, { agentId, expectedStatuses }));
     },
   );
 
@@ -70,7 +70,7 @@ export function registerCheckoutRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
     const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-    return presentIssue(await releaseIssue({ db, actor: actorOf(request) }, issue));
+    return presentIssue(await releaseIssue(contextOf(db, request), issue));
     },
   );
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, runIdHeader } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
 import { issueActivity } from './activity.ts';
 import { issueDetail } from './detail.ts';
 import { listIssues } from './list.ts';
@@ -22,7 +22,6 @@ const REFS_REFUSED =
 
 export function registerIssueRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-  const ctx = (request: Parameters<typeof actorOf>[0]) => ({ db, actor: actorOf(request) });
 
   app.get(
     '/api/companies/:companyId/issues',
@@ -47,7 +46,7 @@ export function registerIssueRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return (await listIssues(ctx(request), company.id, request.query)).map(presentIssue);
+      return (await listIssues(contextOf(db, request), company.id, request.query)).map(presentIssue);
     },
   );
 
@@ -79,7 +78,7 @@ export function registerIssueRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return reply.status(201).send(presentIssue(await createIssue(ctx(request), company.id, request.body)));
+      return reply.status(201).send(presentIssue(await createIssue(contextOf(db, request), company.id, request.body)));
     },
   );
 
@@ -134,7 +133,7 @@ export function registerIssueRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-      return presentIssue(await updateIssue(ctx(request), issue.id, request.body));
+      return presentIssue(await updateIssue(contextOf(db, request), issue.id, request.body));
     },
   );
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
 import { listLimitQuery } from '../goals/schemas.ts';
 import { requireProjectAccess } from './lookup.ts';
 import { presentOneProject, presentOperation, presentProjects, presentWorkspace, projectResponse, workspaceOperationResponse, workspaceResponse } from './present.ts';
@@ -40,7 +40,6 @@ const WORKSPACE_RULES =
 
 export function registerProjectRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-  const ctx = (request: Parameters<typeof actorOf>[0]) => ({ db, actor: actorOf(request) });
   const project = (request: Parameters<typeof actorOf>[0] & { params: { projectId: string }; query: { companyId?: string } }) =>
     requireProjectAccess(db, actorOf(request), request.params.projectId, request.query.companyId);
 
@@ -84,7 +83,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return reply.status(201).send(await presentOneProject(db, await createProject(ctx(request), company.id, request.body)));
+      return reply.status(201).send(await presentOneProject(db, await createProject(contextOf(db, request), company.id, request.body)));
     },
   );
 
@@ -132,7 +131,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return presentOneProject(db, await updateProject(ctx(request), await project(request), request.body));
+      return presentOneProject(db, await updateProject(contextOf(db, request), await project(request), request.body));
     },
   );
 
@@ -149,7 +148,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return deleteProject(ctx(request), await project(request));
+      return deleteProject(contextOf(db, request), await project(request));
     },
   );
 
@@ -191,7 +190,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      return reply.status(201).send(presentWorkspace(await createWorkspace(ctx(request), await project(request), request.body)));
+      return reply.status(201).send(presentWorkspace(await createWorkspace(contextOf(db, request), await project(request), request.body)));
     },
   );
 
@@ -217,7 +216,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return presentWorkspace(await updateWorkspace(ctx(request), await project(request), request.params.workspaceId, request.body));
+      return presentWorkspace(await updateWorkspace(contextOf(db, request), await project(request), request.params.workspaceId, request.body));
     },
   );
 
@@ -234,7 +233,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return presentWorkspace(await deleteWorkspace(ctx(request), await project(request), request.params.workspaceId));
+      return presentWorkspace(await deleteWorkspace(contextOf(db, request), await project(request), request.params.workspaceId));
     },
   );
 
@@ -261,7 +260,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const result = await runWorkspaceAction(ctx(request), await project(request), request.params.workspaceId, request.params.action);
+      const result = await runWorkspaceAction(contextOf(db, request), await project(request), request.params.workspaceId, request.params.action);
       return { workspace: presentWorkspace(result.workspace), operation: presentOperation(result.operation) };
     },
   );

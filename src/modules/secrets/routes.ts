@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
 import { deletedSecretResponse, presentSecret, presentSecretProvider, secretProviderResponse, secretResponse } from './present.ts';
 import { DEFAULT_SECRET_PROVIDER, SECRET_PROVIDERS } from './providers.ts';
 import { createSecretBody, listSecretsQuery, patchSecretBody, rotateSecretBody } from './schemas.ts';
@@ -26,7 +26,7 @@ const rotateBody = rotateSecretBody.meta({ examples: [{ value: 'sk-live-fedcba98
 /** Every secret route is board-only (SPEC "Secrets"): agents get 403 before anything is looked up. */
 export function registerSecretRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-  const ctx = (request: FastifyRequest) => ({ db, actor: actorOf(request), masterKey: deps.config.masterKey });
+  const ctx = (request: FastifyRequest) => ({ ...contextOf(db, request), masterKey: deps.config.masterKey });
 
   const boardCompany = async (request: FastifyRequest, companyId: string) => {
     requireBoard(actorOf(request));
