@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
-import type { ActivityEntry } from '../activity/record.ts';
-import { presentActivity } from '../activity/present.ts';
 import { documentResponse } from '../documents/present.ts';
 import { goalSummaryResponse } from '../goals/present.ts';
 import { projectSummaryResponse, workspaceResponse } from '../projects/present.ts';
@@ -160,27 +158,3 @@ export const issueDetailResponse = issueResponse
   .describe('The issue with its related objects');
 
 export type IssueDetailResponse = z.output<typeof issueDetailResponse>;
-
-/** An activity entry (SPEC section 2, Activity entry), as GET /api/issues/{issueId}/activity lists it. */
-export const activityEntryResponse = z
-  .object({
-    id: uuidOut(),
-    companyId: uuidOut(),
-    actorType: z.enum(['agent', 'user', 'system']),
-    actorId: z.string().describe('agent id, board user id, or the name of a system component'),
-    action: z.string().describe('event name, e.g. `issue.created`, `issue.updated`, `issue.comment_added`'),
-    entityType: z.string(),
-    entityId: z.string(),
-    agentId: uuidOut().nullable(),
-    runId: z.string().nullable().describe('the run the actor acted in, when known'),
-    details: json().describe('event details, redacted before storage'),
-    createdAt: timestampOut(),
-  })
-  .describe('An activity entry');
-
-export type ActivityEntryResponse = z.output<typeof activityEntryResponse>;
-
-export function presentActivityEntry(entry: ActivityEntry): ActivityEntryResponse {
-  const out = presentActivity(entry);
-  return { ...out, actorType: out.actorType as ActivityEntryResponse['actorType'], details: out.details as Record<string, unknown> | null };
-}

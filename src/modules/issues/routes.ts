@@ -7,7 +7,8 @@ import { issueActivity } from './activity.ts';
 import { issueDetail } from './detail.ts';
 import { listIssues } from './list.ts';
 import { requireIssueAccess } from './lookup.ts';
-import { activityEntryResponse, issueDetailResponse, issueResponse, presentIssue } from './present.ts';
+import { activityResponse } from '../activity/present.ts';
+import { issueDetailResponse, issueResponse, presentIssue } from './present.ts';
 import { createIssueBody, DEFAULT_ISSUE_PAGE, issueActivityQuery, listIssuesQuery, MAX_ISSUE_PAGE, patchIssueBody } from './schemas.ts';
 import { createIssue } from './service.ts';
 import { updateIssue } from './update.ts';
@@ -146,7 +147,7 @@ export function registerIssueRoutes(app: App, deps: AppDeps): void {
         description: "The issue's activity entries (created, updated, comments, documents, attachments, checkouts...), newest first; `limit` 1 to 500 (default 200). Any caller with access to the issue's company.",
         params: issueParams,
         querystring: issueActivityQuery,
-        response: { 200: z.array(activityEntryResponse).describe('Activity entries, newest first'), ...authenticated(), ...ISSUE_ERRORS() },
+        response: { 200: z.array(activityResponse).describe('Activity entries, newest first'), ...authenticated(), ...ISSUE_ERRORS() },
       },
     },
     async (request) => {
