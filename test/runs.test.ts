@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { failStaleRuns } from '../src/modules/runs/service.ts';
+import { reapExpiredRuns } from '../src/modules/runs/reap.ts';
 import { useTestApp } from './helpers/app.ts';
 import { activityRows, newAgent, newIssue, type AgentFixture } from './helpers/factories.ts';
 
@@ -102,37 +102,44 @@ describe('GET /api/heartbeat-runs/{runId}/issues', () => {
   });
 });
 
-describe('failStaleRuns (lease sweep)', () => {
-  it('times out running runs whose lease clock stopped, leaves live, queued and finished runs, and makes their locks adoptable', async () => {
+describe('reapExpiredRuns (lease sweep)', () => {
+  it('fails live runs whose lease lapsed, times out those past deadline plus grace, leaves the rest, and makes their locks adoptable', async () => {
     const stale = randomUUID();
     const fresh = randomUUID();
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
     assert.equal((await checkout(issue, a1, stale, ['todo'])).status, 200);
-    await sql(`update heartbeat_runs set updated_at = now() - interval '10 minutes' where id = $1`, [stale]);
+    await sql(`update heartbeat_runs set lease_expires_at = now() - interval '1 second' where id = $1`, [stale]);
     assert.equal((await checkout(await newIssue(t, a.token, a.company.id, { status: 'todo' }), a1, fresh, ['todo'])).status, 200);
     const queued = randomUUID();
     const finished = randomUUID();
-    await sql(`insert into heartbeat_runs (id, company_id, agent_id, status, updated_at) values ($1, $3, $4, 'queued', now() - interval '1 hour'), ($2, $3, $4, 'succeeded', now() - interval '1 hour')`, [queued, finished, a.company.id, a1.agent.id]);
+    const overdue = randomUUID();
+    await sql(
+      `insert into heartbeat_runs (id, company_id, agent_id, status, lease_expires_at, deadline_at, grace_sec) values
+        ($1, $4, $5, 'queued', now() + interval '1 minute', null, null),
+        ($2, $4, $5, 'succeeded', now() - interval '1 hour', null, null),
+        ($3, $4, $5, 'running', now() + interval '1 minute', now() - interval '20 seconds', 15)`,
+      [queued, finished, overdue, a.company.id, a1.agent.id],
+    );
 
-    const timedOut = await failStaleRuns(t.database.db, 5 * 60_000);
-    const ids = timedOut.map((r) => r.id);
-    assert.ok(ids.includes(stale));
-    for (const id of [fresh, queued, finished]) assert.ok(!ids.includes(id), id);
+    const reaped = (await reapExpiredRuns(t.database.db)) ?? [];
+    const ids = reaped.map((r) => r.id);
+    assert.deepEqual(ids.sort(), [stale, overdue].sort());
 
-    const rows = new Map((await sql('select id, status, finished_at, error from heartbeat_runs where id = any($1)', [[stale, fresh, queued, finished]])).rows.map((r) => [r.id, r]));
-    assert.equal(rows.get(stale).status, 'timed_out');
+    const rows = new Map((await sql('select id, status, finished_at, error from heartbeat_runs where id = any($1)', [[stale, fresh, queued, finished, overdue]])).rows.map((r) => [r.id, r]));
+    assert.equal(rows.get(stale).status, 'failed');
     assert.ok(rows.get(stale).finished_at);
     assert.match(rows.get(stale).error, /lease expired/);
+    assert.equal(rows.get(overdue).status, 'timed_out');
     assert.equal(rows.get(fresh).status, 'running');
     assert.equal(rows.get(queued).status, 'queued');
     assert.equal(rows.get(finished).status, 'succeeded');
-    assert.ok((await activityRows(t, a.company.id, 'heartbeat_run.timed_out')).some((r) => r.entity_id === stale));
+    assert.ok((await activityRows(t, a.company.id, 'heartbeat_run.failed')).some((r) => r.entity_id === stale));
 
     // The dead run's lock is now stale: the holder shows it, and the assignee adopts it.
     const busy = await checkout(issue, a1, randomUUID(), ['todo']);
-    assert.equal(busy.body.details.holder.runStatus, 'timed_out');
+    assert.equal(busy.body.details.holder.runStatus, 'failed');
     assert.equal(busy.body.details.holder.runLive, false);
     assert.equal((await checkout(issue, a1, randomUUID(), ['in_progress'])).status, 200);
-    assert.deepEqual((await failStaleRuns(t.database.db, 5 * 60_000)).map((r) => r.id).filter((id) => id === stale), [], 'a timed-out run is not swept twice');
+    assert.deepEqual(((await reapExpiredRuns(t.database.db)) ?? []).map((r) => r.id).filter((id) => id === stale), [], 'a reaped run is not reaped twice');
   });
 });

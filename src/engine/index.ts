@@ -1,38 +1,109 @@
-// The engine: the loops that run with no HTTP request behind them (wakeup dispatcher, run reaper,
-// timers, routine scheduler). Each replica runs one engine; every coordination between replicas
-// goes through the database. Loops act as the system actor and call the same services as routes.
+// The engine: the loops that run with no HTTP request behind them. Each replica runs one engine;
+// every coordination between replicas goes through the database (SKIP LOCKED claims, the unique
+// live-run-per-issue index, advisory locks, LISTEN/NOTIFY). Loops act as the system actor and call
+// the same services as routes.
 //
-// This is the frame the loops plug into: start registers them, stop ends them before the database
-// closes so no loop ever runs against a closed pool.
+// - dispatcher: queued wakeups -> runs (dispatcher.ts)
+// - executor: runs -> adapter work, leases, logs (executor.ts)
+// - reaper: ends runs whose lease lapsed or whose deadline passed; puts stranded wakes back (one
+//   replica at a time); at start, ends the runs of this replica's previous life at once.
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
+import { isLiveRunStatus, type HeartbeatRun } from '../modules/runs/service.ts';
+import { reapExpiredRuns, reapPreviousBoot } from '../modules/runs/reap.ts';
+import { requeueStrandedWakes } from '../modules/wakeups/dispatch.ts';
+import { createAdapterRegistry, type AdapterRegistry } from './adapters/registry.ts';
+import { startDispatcher } from './dispatcher.ts';
+import { createExecutor, type ExecutorSettings } from './executor.ts';
+import { listenForNotifications, type Notifications } from './notifications.ts';
+import { killRunProcessGroup } from './process-groups.ts';
+import { replicaIdentity, type ReplicaIdentity } from './replica.ts';
+
+export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
+  /** Lease of a live run; its owner renews it every third of this. */
+  leaseSec?: number;
+  /** Fallback poll of the wakeup queue when no notification comes. */
+  pollMs?: number;
+  reaperIntervalMs?: number;
+  /** Deferred wakes are looked at again after this long even without the promotion that should free them. */
+  deferredRecheckSec?: number;
+}
+
+export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20 } as const;
 
 export interface EngineDeps {
   database: Database;
+  /** Connection string for the LISTEN connection (the pool's own connections are shared). */
+  databaseUrl: string;
   logger: Logger;
+  settings: EngineSettings;
+  registry?: AdapterRegistry;
 }
 
 export interface Engine {
+  identity: ReplicaIdentity;
+  registry: AdapterRegistry;
+  notifications: Notifications;
+  /** Runs executing on this replica right now. */
+  activeRuns(): number;
   stop(): Promise<void>;
 }
 
-/** A loop: started once, stopped once; `stop` resolves when its current iteration has finished. */
-export interface EngineLoop {
-  name: string;
-  start(deps: EngineDeps): void;
-  stop(): Promise<void>;
-}
+export async function startEngine(deps: EngineDeps): Promise<Engine> {
+  const { db } = deps.database;
+  const { logger } = deps;
+  const settings = { ...ENGINE_DEFAULTS, ...deps.settings };
+  const identity = await replicaIdentity(settings.dataDir);
+  const registry = deps.registry ?? createAdapterRegistry();
+  const notifications = listenForNotifications(deps.databaseUrl, logger);
+  const executor = createExecutor(db, registry, { ...settings, leaseSec: settings.leaseSec }, logger);
 
-// No loops yet: the dispatcher and the reaper come with the engine issue.
-const LOOPS: EngineLoop[] = [];
+  // A run that ended anywhere (cancel route, pause, budget, reaper on another replica) stops here.
+  notifications.on('boardroom_run', (payload) => {
+    const event = parseRunEvent(payload);
+    if (event && !isLiveRunStatus(event.status)) executor.abort(event.runId);
+  });
 
-export function startEngine(deps: EngineDeps, loops: EngineLoop[] = LOOPS): Engine {
-  for (const loop of loops) loop.start(deps);
-  if (loops.length > 0) deps.logger.info({ loops: loops.map((l) => l.name) }, 'engine started');
+  const killLeftovers = async (runs: HeartbeatRun[]) => {
+    for (const run of runs) if (run.pid) await killRunProcessGroup(run.pid, run.id);
+  };
+  const previous = await reapPreviousBoot(db, identity);
+  await killLeftovers(previous);
+  if (previous.length > 0) logger.warn({ runs: previous.map((r) => r.id) }, 'engine: ended the runs of the previous start');
+  await notifications.ready;
+
+  const dispatcher = startDispatcher(db, notifications, executor, { ...identity, leaseSec: settings.leaseSec }, settings, logger);
+
+  let reaping: Promise<void> | null = null;
+  const reap = async () => {
+    const reaped = await reapExpiredRuns(db);
+    if (reaped && reaped.length > 0) {
+      logger.warn({ runs: reaped.map((r) => ({ id: r.id, status: r.status, error: r.error })) }, 'engine: reaped runs');
+      await killLeftovers(reaped);
+    }
+    await requeueStrandedWakes(db, settings.deferredRecheckSec);
+  };
+  const reaper = setInterval(() => {
+    reaping ??= reap()
+      .catch((err) => logger.warn({ err }, 'engine: reaper sweep failed'))
+      .finally(() => (reaping = null));
+  }, settings.reaperIntervalMs);
+
+  logger.info({ replica: identity.replica }, 'engine started');
   let stopping: Promise<void> | null = null;
   return {
+    identity,
+    registry,
+    notifications,
+    activeRuns: () => executor.activeCount(),
     stop() {
-      stopping ??= Promise.all(loops.map((l) => l.stop())).then(() => undefined);
+      stopping ??= (async () => {
+        clearInterval(reaper);
+        await dispatcher.stop();
+        await reaping;
+        await executor.stop();
+        await notifications.close();
+      })();
       return stopping;
     },
   };
@@ -40,4 +111,21 @@ export function startEngine(deps: EngineDeps, loops: EngineLoop[] = LOOPS): Engi
 
 export function stopEngine(engine: Engine | null): Promise<void> {
   return engine ? engine.stop() : Promise.resolve();
+}
+
+export interface RunEvent {
+  runId: string;
+  companyId: string;
+  agentId: string;
+  issueId: string | null;
+  status: string;
+}
+
+export function parseRunEvent(payload: string): RunEvent | null {
+  try {
+    const event = JSON.parse(payload) as RunEvent;
+    return typeof event.runId === 'string' && typeof event.status === 'string' ? event : null;
+  } catch {
+    return null;
+  }
 }

@@ -50,8 +50,9 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   let shuttingDown = false;
   let ownsPidFile = false;
   const release = async () => {
-    await app?.close();
+    // The engine first: its runs end (and are recorded) while the API their processes call is still up.
     await stopEngine(engine);
+    await app?.close();
     await database?.close();
     await handle?.embedded?.stop();
     if (!ownsPidFile) return;
@@ -89,9 +90,14 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     if (owner.created) log('created the instance owner');
     app = await buildApp({ config, database, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
     const port = await listen(app, config, opts.strictPort, log);
-    engine = startEngine({ database, logger });
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+    engine = await startEngine({
+      database,
+      databaseUrl: handle.url,
+      logger,
+      settings: { apiUrl: base, dataDir: config.dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey },
+    });
     logger.info({ url: base, deploymentMode: config.deploymentMode, dataDir: config.dataDir, database: handle.embedded ? 'embedded' : 'external' }, `listening on ${base}`);
     if (config.deploymentMode === 'authenticated') await announceLoginUrl(`${base}/api/auth/login?token=${await auth.createLoginToken(database.db, owner.id)}`, config, log);
   } catch (err) {

@@ -12,6 +12,8 @@ import { buildApp } from '../../src/server/app.ts';
 import type { App } from '../../src/server/deps.ts';
 import type { Config, DeploymentMode } from '../../src/server/config.ts';
 import { localStorage } from '../../src/storage/storage.ts';
+import { startEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
+import pino from 'pino';
 
 export interface Response<T = any> {
   status: number;
@@ -39,38 +41,71 @@ export interface TestApp {
   newBoardUser(name?: string): Promise<{ userId: string; token: string }>;
   /** A new company owned by a new board user (or the given token's user). */
   newCompany(token?: string, body?: Record<string, unknown>): Promise<{ company: any; token: string }>;
+  /** Started when asked for (`engine` option): the app then also listens on a real port. */
+  engine: Engine | null;
+  /** http://127.0.0.1:port when the app listens (engine apps), else null. */
+  baseUrl: string | null;
+  databaseUrl: string;
+  /** Ends this app (and its engine) without dropping a database another app shares. */
   close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  deploymentMode?: DeploymentMode;
+  maxUploadBytes?: number;
+  /** Start the engine (dispatcher, executor, reaper) with these settings over the defaults. */
+  engine?: Partial<EngineSettings>;
+  /** A second replica: same database, secrets and instance owner as `replicaOf`, its own data dir. */
+  replicaOf?: TestApp;
 }
 
 let counter = 0;
 
-export async function startTestApp(opts: { deploymentMode?: DeploymentMode; maxUploadBytes?: number } = {}): Promise<TestApp> {
+export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const baseUrl = process.env.BOARDROOM_TEST_DATABASE_URL;
   const template = process.env.BOARDROOM_TEST_TEMPLATE;
   if (!baseUrl || !template) throw new Error('run tests with `npm test` (it prepares the test database)');
-  const dbName = `t_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName} template ${template}`);
-  await admin.end();
+  const shared = opts.replicaOf;
+  const dbName = shared ? new URL(shared.databaseUrl).pathname.slice(1) : `t_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
+  if (!shared) {
+    const admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    await admin.query(`create database ${dbName} template ${template}`);
+    await admin.end();
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${dbName}`;
-  const database = connectDatabase(url.toString(), 20);
+  const databaseUrl = url.toString();
+  const database = connectDatabase(databaseUrl, 20);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-app-'));
   const config: Config = {
     dataDir,
     host: '127.0.0.1',
     port: 0,
     deploymentMode: opts.deploymentMode ?? 'authenticated',
-    masterKey: randomBytes(32),
-    jwtSecret: randomBytes(32),
+    masterKey: shared?.config.masterKey ?? randomBytes(32),
+    jwtSecret: shared?.config.jwtSecret ?? randomBytes(32),
     maxUploadBytes: opts.maxUploadBytes ?? 1024 * 1024,
     logLevel: 'silent',
   };
   const owner = await ensureInstanceOwner(database.db);
   const app = await buildApp({ config, database, storage: localStorage(path.join(dataDir, 'storage')), localBoardUserId: owner.id, logger: false });
   await app.ready();
-  const ownerToken = (await createBoardKey(database.db, owner.id, 'test owner')).token;
+  const ownerToken = shared?.ownerToken ?? (await createBoardKey(database.db, owner.id, 'test owner')).token;
+  let engine: Engine | null = null;
+  let listenUrl: string | null = null;
+  if (opts.engine) {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    listenUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const logger = pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });
+    engine = await startEngine({
+      database,
+      databaseUrl,
+      logger,
+      settings: { apiUrl: listenUrl, dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, ...opts.engine },
+    });
+  }
 
   const request: TestApp['request'] = async (method, reqUrl, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -97,16 +132,20 @@ export async function startTestApp(opts: { deploymentMode?: DeploymentMode; maxU
     return { company: res.body, token: t };
   };
 
-  const close = async () => {
+  let closing: Promise<void> | null = null;
+  const close = () => (closing ??= closeApp());
+  const closeApp = async () => {
+    await engine?.stop();
     await app.close();
     await database.close();
     await rm(dataDir, { recursive: true, force: true });
+    if (shared) return;
     const cleanup = new pg.Client({ connectionString: baseUrl });
     await cleanup.connect();
     await cleanup.query(`drop database if exists ${dbName} with (force)`);
     await cleanup.end();
   };
-  return { app, database, config, ownerToken, request, newBoardUser, newCompany, close };
+  return { app, database, config, ownerToken, request, newBoardUser, newCompany, engine, baseUrl: listenUrl, databaseUrl, close };
 }
 
 /** startTestApp plus an `after` hook that closes it when the file's tests end. */

@@ -54,8 +54,14 @@ export const agentApiKeys = pgTable(
 );
 
 /**
- * Wakeup queue. Producers (manual wakeup, mentions, assignment, approvals) insert rows in their own
- * transaction; the engine claims them with FOR UPDATE SKIP LOCKED.
+ * Wakeup queue. Producers (manual wakeup, mentions, assignment, approvals, timers) insert rows in
+ * their own transaction; a trigger (src/db/sql/engine-notify.sql) NOTIFYs the dispatchers, which
+ * claim rows with FOR UPDATE SKIP LOCKED.
+ *
+ * Status: queued (claimable once runAt has passed) -> claimed (a dispatcher holds it) -> completed
+ * (it became runId) | coalesced (merged into the live run runId) | deferred (waiting for the issue's
+ * or the agent's live run to end; promoted back to queued then) | skipped | cancelled | failed
+ * (claims kept failing: lastError). outcomeReason says why for everything but completed.
  */
 export const agentWakeupRequests = pgTable(
   'agent_wakeup_requests',
@@ -70,7 +76,14 @@ export const agentWakeupRequests = pgTable(
     issueId: uuid('issue_id'),
     idempotencyKey: text('idempotency_key'),
     forceFreshSession: boolean('force_fresh_session').notNull().default(false),
-    status: text('status').notNull().default('queued'), // queued | claimed | completed | skipped | cancelled
+    status: text('status').notNull().default('queued'),
+    outcomeReason: text('outcome_reason'),
+    runId: uuid('run_id'),
+    runAt: ts('run_at').notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedBy: text('locked_by'),
+    lockedAt: ts('locked_at'),
+    lastError: text('last_error'),
     requestedByActorType: text('requested_by_actor_type').notNull(),
     requestedByActorId: text('requested_by_actor_id').notNull(),
     createdAt: createdAt(),
@@ -78,13 +91,24 @@ export const agentWakeupRequests = pgTable(
     finishedAt: ts('finished_at'),
   },
   (t) => [
-    index('wakeups_queue_idx').on(t.status, t.createdAt),
+    // What a dispatcher claims: only queued rows are in it, so it stays small however long the history.
+    index('wakeups_claimable_idx').on(t.runAt).where(sql`${t.status} = 'queued'`),
+    index('wakeups_deferred_idx').on(t.agentId, t.issueId).where(sql`${t.status} = 'deferred'`),
+    // Claims whose dispatcher died: found by the reaper.
+    index('wakeups_claimed_idx').on(t.lockedAt).where(sql`${t.status} = 'claimed'`),
     index('wakeups_agent_idx').on(t.agentId, t.createdAt),
+    index('wakeups_run_idx').on(t.runId).where(sql`${t.runId} is not null`),
+    // Retention prunes finished rows oldest first.
+    index('wakeups_finished_idx').on(t.finishedAt).where(sql`${t.finishedAt} is not null`),
     uniqueIndex('wakeups_idempotency_uq').on(t.agentId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
   ],
 );
 
-/** A run of an agent. Terminal statuses: succeeded, failed, cancelled, timed_out. */
+/**
+ * A run of an agent. Live statuses: queued, running; terminal: succeeded, failed, cancelled,
+ * timed_out. The database holds the engine's invariants: at most one live run per issue (unique
+ * partial index), and a live run always has a lease the reaper can judge.
+ */
 export const heartbeatRuns = pgTable(
   'heartbeat_runs',
   {
@@ -95,20 +119,55 @@ export const heartbeatRuns = pgTable(
     invocationSource: text('invocation_source'),
     adapterType: text('adapter_type'),
     wakeupRequestId: uuid('wakeup_request_id'),
+    // The issue the run is about (null for runs first seen on a checkout, and for wakes about no issue).
+    issueId: uuid('issue_id'),
+    wakeReason: text('wake_reason'),
     usageJson: jsonb('usage_json'),
     resultJson: jsonb('result_json'),
     logBytes: integer('log_bytes').notNull().default(0),
+    logTruncated: boolean('log_truncated').notNull().default(false),
+    exitCode: integer('exit_code'),
+    signal: text('signal'),
     // Why a run ended badly (for instance a lease that expired); null while live or on success.
     error: text('error'),
+    // The replica executing the run (stable across its restarts) and that replica's boot: a restart
+    // reaps the runs of its previous boot at once instead of waiting for their leases.
+    ownerReplica: text('owner_replica'),
+    ownerBoot: text('owner_boot'),
+    // Process group of the work (pid == pgid): killed by whoever reaps the run.
+    pid: integer('pid'),
+    // The lease: renewed by the owner while the adapter is alive; a live run past it is reaped.
+    leaseExpiresAt: ts('lease_expires_at'),
+    // Hard end of the work (start + adapterConfig.timeoutSec); graceSec later it is killed.
+    deadlineAt: ts('deadline_at'),
+    graceSec: integer('grace_sec'),
     startedAt: ts('started_at'),
     finishedAt: ts('finished_at'),
     createdAt: createdAt(),
-    // The lease clock: every heartbeat or update of a live run moves it; failStaleRuns times out
-    // running runs whose clock stopped.
     updatedAt: updatedAt(),
   },
   (t) => [
     index('heartbeat_runs_agent_idx').on(t.agentId, t.createdAt.desc()),
-    index('heartbeat_runs_status_idx').on(t.status, t.updatedAt),
+    index('heartbeat_runs_company_idx').on(t.companyId, t.createdAt.desc(), t.id.desc()),
+    index('heartbeat_runs_live_idx').on(t.leaseExpiresAt).where(sql`${t.status} in ('queued', 'running')`),
+    index('heartbeat_runs_agent_live_idx').on(t.agentId).where(sql`${t.status} in ('queued', 'running')`),
+    index('heartbeat_runs_finished_idx').on(t.finishedAt).where(sql`${t.finishedAt} is not null`),
+    // One live run per issue, whichever replica or code path creates it.
+    uniqueIndex('heartbeat_runs_issue_live_uq').on(t.issueId).where(sql`${t.issueId} is not null and ${t.status} in ('queued', 'running')`),
   ],
 );
+
+/**
+ * The key an `http` adapter agent's receiver checks `X-Service-Signature` with: one per agent,
+ * sealed like a secret version (AES-256-GCM under the master key), shown once when (re)generated.
+ */
+export const agentSigningSecrets = pgTable('agent_signing_secrets', {
+  agentId: uuid('agent_id')
+    .primaryKey()
+    .references(() => agents.id, { onDelete: 'cascade' }),
+  companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+  iv: text('iv').notNull(),
+  authTag: text('auth_tag').notNull(),
+  ciphertext: text('ciphertext').notNull(),
+  createdAt: createdAt(),
+});

@@ -5,6 +5,8 @@
 // - resume: paused -> idle. Terminated and pending_approval fail 409; resuming an agent that is not
 //   paused changes nothing and answers the agent as it is.
 // - terminate: any -> terminated, every API key revoked, the record kept (idempotent).
+// Pause, terminate and delete also cancel the agent's waiting wakes and its live runs (their
+// processes are stopped by the replica running them).
 // - delete: removes the agent; keys, wakeups and runs cascade in the database; references from
 //   issues, goals, projects and reports become null.
 import { eq, sql } from 'drizzle-orm';
@@ -13,6 +15,7 @@ import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
 import type { Ctx } from '../../core/context.ts';
+import { cancelAgentWork } from '../runs/lifecycle.ts';
 import { revokeAllKeys } from './keys.ts';
 import type { Agent } from './present.ts';
 import { lockAgent } from './service.ts';
@@ -23,6 +26,7 @@ export async function pauseAgent(ctx: Ctx, agentId: string, reason = 'manual'): 
     if (agent.status === 'terminated' || agent.status === 'pending_approval') throw conflict(`cannot pause a ${agent.status} agent`);
     if (agent.status === 'paused') return agent;
     const [paused] = await tx.update(agents).set({ status: 'paused', pauseReason: reason, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
+    await cancelAgentWork(tx, ctx.actor, agentId, 'agent_paused');
     await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: agentId, details: { from: agent.status, reason } });
     return paused!;
   });
@@ -49,6 +53,7 @@ export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> 
       .set({ status: 'terminated', terminatedAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(agents.id, agentId))
       .returning();
+    await cancelAgentWork(tx, ctx.actor, agentId, 'agent_terminated');
     await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.terminated', entityType: 'agent', entityId: agentId, details: { from: agent.status, revokedKeys } });
     return terminated!;
   });
@@ -56,6 +61,8 @@ export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> 
 
 export async function deleteAgent(ctx: Ctx, agentId: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
+    // Cancelled before the rows go: the status change is what tells the replica running the work to stop it.
+    await cancelAgentWork(tx, ctx.actor, agentId, 'agent_deleted');
     const [deleted] = await tx.delete(agents).where(eq(agents.id, agentId)).returning();
     if (!deleted) throw notFound('agent');
     // Budget policies name their scope by id only, so the agent's policy is switched off here.

@@ -2,7 +2,7 @@
 // schemas below document each shape and type its presenter (the route's serializer applies them).
 import { z } from 'zod';
 import type { agentApiKeys, agents } from '../../db/schema/index.ts';
-import type { WakeupRequest } from '../wakeups/queue.ts';
+import { WAKEUP_STATUSES, type WakeupRequest } from '../wakeups/queue.ts';
 import { redact, REDACTED } from '../../lib/redact.ts';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import { approvalResponse } from '../approvals/present.ts';
@@ -163,7 +163,14 @@ export const wakeupResponse = z
     payload: jsonObject().nullable(),
     idempotencyKey: z.string().nullable(),
     forceFreshSession: z.boolean(),
-    status: z.enum(['queued', 'claimed', 'completed', 'skipped', 'cancelled']).describe('`queued` until the engine claims it'),
+    issueId: uuidOut().nullable().describe('the issue the wake is about (`payload.issueId`), null for none'),
+    status: z
+      .enum(WAKEUP_STATUSES)
+      .describe(
+        '`queued` until a dispatcher claims it (`claimed`); then `completed` (it became run `runId`), `coalesced` (merged into the live run `runId`), `deferred` (waiting for the run holding its issue, or for a free run slot of the agent), `skipped`, `cancelled` or `failed`',
+      ),
+    outcomeReason: z.string().nullable().describe('why it was coalesced, deferred, skipped, cancelled or failed, e.g. `live_run_on_issue`, `issue_busy`, `agent_busy`, `agent_paused`'),
+    runId: uuidOut().nullable().describe('the run it became or was merged into, once known'),
     createdAt: timestampOut(),
   })
   .describe('The wakeup request, queued (or the first request with the same idempotencyKey)');
@@ -181,7 +188,10 @@ export function presentWakeup(request: WakeupRequest): WakeupResponse {
     payload: request.payload,
     idempotencyKey: request.idempotencyKey,
     forceFreshSession: request.forceFreshSession,
+    issueId: request.issueId,
     status: request.status as WakeupResponse['status'],
+    outcomeReason: request.outcomeReason,
+    runId: request.runId,
     createdAt: request.createdAt,
   };
 }

@@ -1,6 +1,11 @@
 // Manual wakeups (POST /api/agents/{agentId}/wakeup). Dispatch is the engine's job: here a request
 // is validated and recorded in the wakeup queue in the same transaction as its activity entry.
-import { conflict } from '../../core/errors.ts';
+// A wake about an issue names it in `payload.issueId`; it then coalesces and defers like any other
+// wake on that issue.
+import { badRequest, conflict } from '../../core/errors.ts';
+import type { Tx } from '../../db/client.ts';
+import { isUuid } from '../../lib/ids.ts';
+import { requireSiblingIssue } from '../issues/references.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
 import { enqueueWakeup, type WakeupRequest } from '../wakeups/queue.ts';
@@ -31,9 +36,11 @@ export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody)
       await recordActivity(tx, ctx.actor, { ...base, details: { source: body.source, skipped: true, reason: 'heartbeat_disabled' } });
       return { skipped: true, reason: 'heartbeat_disabled', agentId, source: body.source };
     }
+    const issueId = await wakeIssueId(tx, agent.companyId, body.payload);
     const { request, created } = await enqueueWakeup(tx, ctx.actor, {
       companyId: agent.companyId,
       agentId,
+      issueId,
       source: body.source,
       triggerDetail: body.triggerDetail ?? 'manual',
       reason: body.reason ?? null,
@@ -49,4 +56,12 @@ export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody)
     });
     return request;
   });
+}
+
+/** `payload.issueId`, checked: a UUID (400) of an issue of the agent's company (422). */
+async function wakeIssueId(tx: Tx, companyId: string, payload: Record<string, unknown> | undefined): Promise<string | null> {
+  const issueId = payload?.issueId;
+  if (issueId === undefined || issueId === null) return null;
+  if (typeof issueId !== 'string' || !isUuid(issueId)) throw badRequest('payload.issueId must be an issue UUID', { issueId });
+  return (await requireSiblingIssue(tx, companyId, issueId, 'payload.issueId')).id;
 }

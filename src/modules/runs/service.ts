@@ -1,12 +1,10 @@
 // Heartbeat runs as far as the work areas need them: checkout creates or verifies the run that holds
-// a lock, runs record which issues they touched, and a lease sweep times out runs that stopped
-// heartbeating. The engine (a later issue) creates and finishes runs itself.
+// a lock, runs record which issues they touched. The engine creates, finishes and reaps runs
+// (lifecycle.ts, reap.ts).
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { heartbeatRunIssues, heartbeatRuns, issues } from '../../db/schema/index.ts';
-import { systemActor } from '../../core/actor.ts';
 import { conflict, forbidden } from '../../core/errors.ts';
-import { recordActivity } from '../activity/record.ts';
 
 export type HeartbeatRun = typeof heartbeatRuns.$inferSelect;
 
@@ -16,6 +14,13 @@ export const LIVE_RUN_STATUSES = ['queued', 'running'] as const;
 export const TERMINAL_RUN_STATUSES = ['succeeded', 'failed', 'cancelled', 'timed_out'] as const;
 
 export const isLiveRunStatus = (status: string | null | undefined): boolean => (LIVE_RUN_STATUSES as readonly (string | null | undefined)[]).includes(status);
+
+/**
+ * A run first seen on a checkout has no engine owner renewing its lease: each checkout with it moves
+ * the lease this far, and the reaper ends it once the agent has not used it for that long.
+ */
+export const CHECKOUT_RUN_LEASE_SEC = 30 * 60;
+const checkoutLease = sql`now() + make_interval(secs => ${CHECKOUT_RUN_LEASE_SEC})`;
 
 // Bound for the run and issue lists of GET /issues/{id}/runs and GET /heartbeat-runs/{id}/issues.
 export const RUN_LIST_MAX = 200;
@@ -36,10 +41,11 @@ export async function findRun(db: DbOrTx, runId: string): Promise<HeartbeatRun |
 export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId: string; adapterType: string }, runId: string): Promise<HeartbeatRun> {
   const [run] = await tx
     .insert(heartbeatRuns)
-    .values({ id: runId, companyId: agent.companyId, agentId: agent.id, status: 'running', invocationSource: 'checkout', adapterType: agent.adapterType, startedAt: sql`now()` })
+    .values({ id: runId, companyId: agent.companyId, agentId: agent.id, status: 'running', invocationSource: 'checkout', adapterType: agent.adapterType, startedAt: sql`now()`, leaseExpiresAt: checkoutLease })
     .onConflictDoUpdate({
       target: heartbeatRuns.id,
-      set: { updatedAt: sql`now()` },
+      // An engine run keeps the lease its owner renews; a run known only from checkouts gets a new one.
+      set: { updatedAt: sql`now()`, leaseExpiresAt: sql`case when ${heartbeatRuns.invocationSource} = 'checkout' then ${checkoutLease} else ${heartbeatRuns.leaseExpiresAt} end` },
       setWhere: and(eq(heartbeatRuns.agentId, agent.id), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])),
     })
     .returning();
@@ -52,32 +58,6 @@ export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId:
 /** Records that a run touched an issue (idempotent). The run row must exist. */
 export async function recordRunIssue(tx: DbOrTx, entry: { companyId: string; runId: string; issueId: string }): Promise<void> {
   await tx.insert(heartbeatRunIssues).values(entry).onConflictDoNothing();
-}
-
-/**
- * Lease sweep for the engine's orphan reaper: running runs whose lease clock (updatedAt) has not
- * moved for `olderThanMs` become timed_out, which also makes any checkout lock they hold stale
- * (the same assignee can adopt it, the board can release it). Returns the runs it timed out.
- */
-export async function failStaleRuns(db: Db, olderThanMs: number): Promise<HeartbeatRun[]> {
-  const seconds = Math.max(0, olderThanMs) / 1000;
-  return db.transaction(async (tx) => {
-    const timedOut = await tx
-      .update(heartbeatRuns)
-      .set({ status: 'timed_out', finishedAt: sql`now()`, updatedAt: sql`now()`, error: `lease expired: no heartbeat for ${Math.round(seconds)}s` })
-      .where(and(eq(heartbeatRuns.status, 'running'), sql`${heartbeatRuns.updatedAt} < now() - make_interval(secs => ${seconds})`))
-      .returning();
-    for (const run of timedOut) {
-      await recordActivity(tx, systemActor('reaper'), {
-        companyId: run.companyId,
-        action: 'heartbeat_run.timed_out',
-        entityType: 'heartbeat_run',
-        entityId: run.id,
-        details: { agentId: run.agentId, leaseMs: olderThanMs },
-      });
-    }
-    return timedOut;
-  });
 }
 
 /** Runs that touched an issue, newest first. */

@@ -1,9 +1,12 @@
-// The wakeup queue: producers insert inside their own transaction; the engine (a later issue)
-// claims rows with FOR UPDATE SKIP LOCKED.
+// The wakeup queue: producers insert inside their own transaction; the engine's dispatcher claims
+// rows with FOR UPDATE SKIP LOCKED (./dispatch.ts).
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agentWakeupRequests } from '../../db/schema/index.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
+
+/** Lifecycle of a queue row; see the agentWakeupRequests table for what each one means. */
+export const WAKEUP_STATUSES = ['queued', 'claimed', 'completed', 'coalesced', 'deferred', 'skipped', 'cancelled', 'failed'] as const;
 
 export type WakeupSource = 'timer' | 'assignment' | 'on_demand' | 'automation';
 export type WakeupTriggerDetail = 'manual' | 'ping' | 'callback' | 'system';

@@ -1,0 +1,73 @@
+// The dispatcher loop: turns queued wakeups into runs. Woken by a `boardroom_wakeup` NOTIFY (the
+// fast path), by a reconnect of the LISTEN connection, and by a slow poll (the fallback that also
+// picks up wakes whose backoff ran out). One drain at a time per replica; replicas share the queue
+// through SKIP LOCKED claims.
+import type { Logger } from 'pino';
+import type { Db } from '../db/client.ts';
+import { claimWakeups, dispatchWake, releaseFailedClaim, type RunOwner } from '../modules/wakeups/dispatch.ts';
+import type { Executor } from './executor.ts';
+import type { Notifications } from './notifications.ts';
+
+export interface DispatcherOptions {
+  pollMs: number;
+  claimBatch: number;
+}
+
+export interface Dispatcher {
+  /** Drain now (also what a notification does). */
+  poke(): void;
+  stop(): Promise<void>;
+}
+
+export function startDispatcher(db: Db, notifications: Notifications, executor: Executor, owner: RunOwner, options: DispatcherOptions, logger: Logger): Dispatcher {
+  let draining: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  const drainOnce = async () => {
+    for (;;) {
+      const claimed = await claimWakeups(db, owner.replica, options.claimBatch);
+      for (const wake of claimed) {
+        try {
+          const decision = await dispatchWake(db, wake, owner);
+          if (decision.outcome === 'completed') executor.execute(decision.run);
+        } catch (err) {
+          logger.warn({ err, wakeupId: wake.id }, 'engine: wakeup dispatch failed; retrying with backoff');
+          await releaseFailedClaim(db, wake, (err as Error).message).catch(() => undefined);
+        }
+      }
+      if (claimed.length < options.claimBatch || stopped) return;
+    }
+  };
+
+  const poke = () => {
+    if (stopped) return;
+    if (draining) {
+      again = true;
+      return;
+    }
+    draining = drainOnce()
+      .catch((err) => logger.warn({ err }, 'engine: claiming wakeups failed'))
+      .finally(() => {
+        draining = null;
+        if (again) {
+          again = false;
+          poke();
+        }
+      });
+  };
+
+  const unsubscribe = [notifications.on('boardroom_wakeup', poke), notifications.onReconnect(poke)];
+  const poll = setInterval(poke, options.pollMs);
+  poke();
+
+  return {
+    poke,
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      for (const off of unsubscribe) off();
+      await draining;
+    },
+  };
+}

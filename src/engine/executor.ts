@@ -1,0 +1,224 @@
+// Runs the work of a queued run through its adapter, on the replica that created it.
+//
+// Everything the run needs is prepared before the adapter sees it: the run JWT (lifetime = deadline
+// plus grace plus a minute), the env with secrets resolved (a secret that cannot be resolved fails
+// the run before any process starts), the working directory, the wake prompt, the log writer that
+// masks every secret value. While the adapter works the executor renews the run's lease; a renewal
+// that finds the run no longer running (cancelled or reaped on any replica) stops the work, and so
+// does a `boardroom_run` notification for it, which is just the faster path to the same thing.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../db/client.ts';
+import { agentWakeupRequests, issues, projectWorkspaces } from '../db/schema/index.ts';
+import { systemActor } from '../core/actor.ts';
+import { findAgentById } from '../modules/agents/lookup.ts';
+import { mintAgentJwt } from '../modules/auth/jwt.ts';
+import { finishRun, recordLateOutcome, recordRunProgress, renewLease, startRun, type RunEnd } from '../modules/runs/lifecycle.ts';
+import type { HeartbeatRun } from '../modules/runs/service.ts';
+import { resolveEnvBindings, SecretResolutionError } from '../modules/secrets/resolve.ts';
+import type { AdapterRegistry } from './adapters/registry.ts';
+import type { AdapterUsage } from './adapters/types.ts';
+import { buildRunEnv } from './run-env.ts';
+import { openRunLog } from './run-log.ts';
+import { buildWakePrompt } from './wake-prompt.ts';
+
+export const DEFAULT_TIMEOUT_SEC = 1800;
+export const DEFAULT_GRACE_SEC = 15;
+
+export interface ExecutorSettings {
+  apiUrl: string;
+  dataDir: string;
+  jwtSecret: Uint8Array;
+  masterKey: Buffer;
+  leaseSec: number;
+}
+
+export interface Executor {
+  execute(run: HeartbeatRun): void;
+  /** Stops the local work of a run that ended elsewhere (cancel, reaper). */
+  abort(runId: string): void;
+  activeCount(): number;
+  /** Server shutdown: every local run is stopped and recorded as failed (the next start would reap it anyway). */
+  stop(): Promise<void>;
+}
+
+export const runLogDir = (dataDir: string) => path.join(dataDir, 'run-logs');
+
+const positive = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback);
+
+export function createExecutor(db: Db, registry: AdapterRegistry, settings: ExecutorSettings, logger: Logger): Executor {
+  const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let stopping = false;
+
+  const finish = (runId: string, end: RunEnd) => db.transaction((tx) => finishRun(tx, systemActor('engine', runId), runId, end));
+
+  async function work(run: HeartbeatRun, controller: AbortController): Promise<void> {
+    const agent = await findAgentById(db, run.agentId);
+    const adapter = run.adapterType ? registry.get(run.adapterType) : undefined;
+    if (!agent || !adapter) {
+      await finish(run.id, { status: 'failed', error: agent ? `adapter type ${run.adapterType} is not available on this server` : 'agent no longer exists' });
+      return;
+    }
+    const config = agent.adapterConfig;
+    const timeoutSec = positive(config.timeoutSec, DEFAULT_TIMEOUT_SEC);
+    const graceSec = typeof config.graceSec === 'number' && config.graceSec >= 0 ? config.graceSec : DEFAULT_GRACE_SEC;
+    const started = await db.transaction((tx) => startRun(tx, run.id, { leaseSec: settings.leaseSec, timeoutSec, graceSec }));
+    if (!started) return; // cancelled while it was queued
+
+    const bindings = (config.env && typeof config.env === 'object' ? config.env : {}) as Record<string, unknown>;
+    let configEnv: Record<string, string>;
+    try {
+      configEnv = await resolveEnvBindings(db, settings.masterKey, agent.companyId, bindings);
+    } catch (err) {
+      if (!(err instanceof SecretResolutionError)) throw err;
+      await finish(run.id, { status: 'failed', error: `could not resolve adapterConfig.env: ${err.message}` });
+      return;
+    }
+    const secretValues = Object.entries(bindings)
+      .filter(([, binding]) => binding !== null && typeof binding === 'object' && (binding as { type?: unknown }).type !== 'plain')
+      .map(([name]) => configEnv[name]!);
+
+    const wake = run.wakeupRequestId
+      ? (await db.select().from(agentWakeupRequests).where(eq(agentWakeupRequests.id, run.wakeupRequestId)))[0]
+      : undefined;
+    const payload = (wake?.payload ?? {}) as Record<string, unknown>;
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    const cwd = await workingDirectory(db, settings.dataDir, agent.id, config, run.issueId);
+    const runToken = await mintAgentJwt(settings.jwtSecret, { agentId: agent.id, companyId: agent.companyId, adapterType: adapter.type, runId: run.id }, Math.ceil(timeoutSec + graceSec + 60));
+    const { env, secrets } = buildRunEnv({
+      apiUrl: settings.apiUrl,
+      runToken,
+      runId: run.id,
+      agentId: agent.id,
+      companyId: agent.companyId,
+      issueId: run.issueId,
+      wakeReason: run.wakeReason,
+      wakeCommentId: text(payload.commentId),
+      approvalId: text(payload.approvalId),
+      approvalStatus: text(payload.approvalStatus),
+      workspaceCwd: cwd,
+      configEnv,
+      secretValues,
+    });
+    const prompt = await buildWakePrompt(db, {
+      agent,
+      runId: run.id,
+      issueId: run.issueId,
+      wakeReason: run.wakeReason,
+      wakeSource: run.invocationSource,
+      coalescedWakeups: Array.isArray(payload.coalescedWakeups) ? (payload.coalescedWakeups as { reason: string | null; source: string }[]) : [],
+    });
+    const log = await openRunLog({ dir: runLogDir(settings.dataDir), runId: run.id, secrets });
+
+    let pid: number | null = null;
+    let usage: Record<string, unknown> | undefined;
+    let result: unknown;
+    // Progress writes go one after another so a slow one is never overtaken by an older value.
+    let progress = Promise.resolve();
+    const saveProgress = () => {
+      const snapshot = { usageJson: usage, resultJson: result };
+      progress = progress.then(() => recordRunProgress(db, run.id, snapshot)).catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record run progress'));
+    };
+    const lease = setInterval(() => {
+      renewLease(db, run.id, settings.leaseSec, pid)
+        .then((stillRunning) => {
+          if (!stillRunning) controller.abort();
+        })
+        .catch((err) => logger.warn({ err, runId: run.id }, 'engine: lease renewal failed'));
+    }, (settings.leaseSec * 1000) / 3);
+
+    let outcome;
+    try {
+      outcome = await adapter.execute({
+        runId: run.id,
+        agent: { id: agent.id, companyId: agent.companyId, name: agent.name, adapterType: adapter.type, adapterConfig: config },
+        issueId: run.issueId,
+        wakeReason: run.wakeReason,
+        env,
+        prompt,
+        cwd,
+        timeoutSec,
+        graceSec,
+        signal: controller.signal,
+        onLog: (_stream, chunk) => log.write(chunk),
+        onUsage: (reported) => {
+          usage = addUsage(usage, reported);
+          saveProgress();
+        },
+        onResult: (reported) => {
+          result = reported;
+          saveProgress();
+        },
+        onSpawn: (spawned) => {
+          pid = spawned;
+          void renewLease(db, run.id, settings.leaseSec, spawned).catch(() => undefined);
+        },
+      });
+    } catch (err) {
+      outcome = { status: 'failed' as const, exitCode: null, signal: null, error: `adapter error: ${(err as Error).message}` };
+    } finally {
+      clearInterval(lease);
+    }
+    const summary = await log.close();
+    await progress;
+    const end: RunEnd = { ...outcome, logBytes: summary.bytes, logTruncated: summary.truncated, usageJson: usage, resultJson: result };
+    if (outcome.status === 'timed_out') end.error ??= `deadline of ${timeoutSec}s passed`;
+    if (stopping && outcome.status === 'cancelled') Object.assign(end, { status: 'failed', error: 'the server shut down while the run was live' });
+    if (!(await finish(run.id, end))) await recordLateOutcome(db, run.id, end);
+  }
+
+  return {
+    execute(run) {
+      const controller = new AbortController();
+      const done = work(run, controller)
+        .catch(async (err) => {
+          logger.error({ err, runId: run.id }, 'engine: run failed in the engine');
+          await finish(run.id, { status: 'failed', error: `engine error: ${(err as Error).message}` }).catch(() => undefined);
+        })
+        .finally(() => active.delete(run.id));
+      active.set(run.id, { controller, done });
+    },
+    abort(runId) {
+      active.get(runId)?.controller.abort();
+    },
+    activeCount: () => active.size,
+    async stop() {
+      stopping = true;
+      for (const { controller } of active.values()) controller.abort();
+      await Promise.all([...active.values()].map((a) => a.done));
+    },
+  };
+}
+
+/** Usage reports add up over a run: tokens and cents are summed, the last provider and model kept. */
+function addUsage(total: Record<string, unknown> | undefined, reported: AdapterUsage): Record<string, unknown> {
+  const sum = (key: keyof AdapterUsage) => ((total?.[key] as number | undefined) ?? 0) + ((reported[key] as number | undefined) ?? 0);
+  return {
+    provider: reported.provider ?? total?.provider ?? null,
+    model: reported.model ?? total?.model ?? null,
+    billingType: reported.billingType ?? total?.billingType ?? null,
+    inputTokens: sum('inputTokens'),
+    cachedInputTokens: sum('cachedInputTokens'),
+    outputTokens: sum('outputTokens'),
+    costCents: sum('costCents'),
+    reports: ((total?.reports as number | undefined) ?? 0) + 1,
+  };
+}
+
+/** adapterConfig.cwd, else the primary workspace of the issue's project, else the agent's own directory. */
+async function workingDirectory(db: Db, dataDir: string, agentId: string, config: Record<string, unknown>, issueId: string | null): Promise<string> {
+  if (typeof config.cwd === 'string' && config.cwd.length > 0) return config.cwd;
+  if (issueId) {
+    const [workspace] = await db
+      .select({ cwd: projectWorkspaces.cwd })
+      .from(issues)
+      .innerJoin(projectWorkspaces, and(eq(projectWorkspaces.projectId, issues.projectId), eq(projectWorkspaces.isPrimary, true)))
+      .where(eq(issues.id, issueId));
+    if (workspace?.cwd) return workspace.cwd;
+  }
+  const own = path.join(dataDir, 'agents', agentId, 'workspace');
+  await mkdir(own, { recursive: true });
+  return own;
+}

@@ -1,0 +1,213 @@
+// The life of an engine run, as database transitions any replica may make: start, lease renewal,
+// finish (with what a finish sets off), cancel and reap. Each transition is one conditional UPDATE
+// on a live status, so a run finishes exactly once whoever gets there first (its owner, a cancel
+// on another replica, the reaper); the others find nothing to update and back off.
+//
+// What a finish sets off, in the same transaction:
+// - the agent's status follows its runs (running while one is live; idle after; error after a
+//   failed or timed-out run until the next success), never touching paused, terminated or
+//   pending_approval agents;
+// - wakes deferred behind the run (same issue, or the agent's concurrency slot) go back to the queue;
+// - wakes coalesced into the run after it started come back as one follow-up wake, so nothing an
+//   agent was told while it worked is lost;
+// - an activity entry.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { agentWakeupRequests, agents, heartbeatRuns, issues } from '../../db/schema/index.ts';
+import type { Actor } from '../../core/actor.ts';
+import { recordActivity } from '../activity/record.ts';
+import { enqueueWakeup } from '../wakeups/queue.ts';
+import { LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
+
+export type RunEndStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
+
+export interface RunEnd {
+  status: RunEndStatus;
+  error?: string | null;
+  exitCode?: number | null;
+  signal?: string | null;
+  logBytes?: number;
+  logTruncated?: boolean;
+  usageJson?: unknown;
+  resultJson?: unknown;
+}
+
+const live = inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]);
+/** Agent statuses a run may move; the others are decisions of the board (or a budget) that runs never undo. */
+const RUN_DRIVEN_AGENT_STATUSES = ['active', 'idle', 'running', 'error'];
+// Bounded so one busy run cannot make its follow-up wake unbounded.
+const MAX_FOLLOW_UP_WAKES = 20;
+
+/**
+ * queued -> running: the owner starts the work. Sets the lease, the deadline and the agent's
+ * status. null when the run is no longer queued (cancelled in the meantime): do not start it.
+ */
+export async function startRun(tx: Tx, runId: string, timing: { leaseSec: number; timeoutSec: number; graceSec: number }): Promise<HeartbeatRun | null> {
+  const [run] = await tx
+    .update(heartbeatRuns)
+    .set({
+      status: 'running',
+      startedAt: sql`now()`,
+      leaseExpiresAt: sql`now() + make_interval(secs => ${timing.leaseSec})`,
+      deadlineAt: sql`now() + make_interval(secs => ${timing.timeoutSec})`,
+      graceSec: timing.graceSec,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(heartbeatRuns.id, runId), eq(heartbeatRuns.status, 'queued')))
+    .returning();
+  if (!run) return null;
+  await tx
+    .update(agents)
+    .set({ status: 'running', lastHeartbeatAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(agents.id, run.agentId), inArray(agents.status, RUN_DRIVEN_AGENT_STATUSES)));
+  return run;
+}
+
+/** Moves the lease of a running run; false when the run is no longer running (finished elsewhere). */
+export async function renewLease(db: DbOrTx, runId: string, leaseSec: number, pid?: number | null): Promise<boolean> {
+  const rows = await db
+    .update(heartbeatRuns)
+    .set({ leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSec})`, updatedAt: sql`now()`, ...(pid ? { pid } : {}) })
+    .where(and(eq(heartbeatRuns.id, runId), eq(heartbeatRuns.status, 'running')))
+    .returning({ id: heartbeatRuns.id });
+  return rows.length > 0;
+}
+
+/** Usage and result reported mid-run, kept on the run as they arrive (a budget reads them). */
+export async function recordRunProgress(db: DbOrTx, runId: string, progress: { usageJson?: unknown; resultJson?: unknown }): Promise<void> {
+  await db
+    .update(heartbeatRuns)
+    .set({ ...progress, updatedAt: sql`now()` })
+    .where(and(eq(heartbeatRuns.id, runId), live));
+}
+
+/**
+ * Ends a live run (from queued or running) and sets off what follows. Returns the finished run, or
+ * null when it had already ended: the first finisher wins and the others change nothing.
+ */
+export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd): Promise<HeartbeatRun | null> {
+  const [run] = await tx
+    .update(heartbeatRuns)
+    .set({
+      status: end.status,
+      error: end.error ?? null,
+      exitCode: end.exitCode ?? null,
+      signal: end.signal ?? null,
+      ...(end.logBytes !== undefined ? { logBytes: end.logBytes, logTruncated: end.logTruncated ?? false } : {}),
+      ...(end.usageJson !== undefined ? { usageJson: end.usageJson } : {}),
+      ...(end.resultJson !== undefined ? { resultJson: end.resultJson } : {}),
+      finishedAt: sql`now()`,
+      leaseExpiresAt: null,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(heartbeatRuns.id, runId), live))
+    .returning();
+  if (!run) return null;
+  await settleAgentStatus(tx, run);
+  await promoteDeferredWakes(tx, run);
+  await wakeForCoalesced(tx, actor, run);
+  await recordActivity(tx, actor, {
+    companyId: run.companyId,
+    action: `heartbeat_run.${run.status}`,
+    entityType: 'heartbeat_run',
+    entityId: run.id,
+    details: { agentId: run.agentId, issueId: run.issueId, error: run.error, exitCode: run.exitCode, signal: run.signal },
+  });
+  return run;
+}
+
+async function settleAgentStatus(tx: Tx, run: HeartbeatRun): Promise<void> {
+  // A failure marks the agent until its next success; a cancel leaves what the last real outcome said.
+  const outcome = run.status === 'succeeded' ? 'idle' : run.status === 'cancelled' ? null : 'error';
+  const next = sql`case
+    when exists (select 1 from ${heartbeatRuns} where ${heartbeatRuns.agentId} = ${run.agentId} and ${live}) then 'running'
+    when ${outcome}::text is not null then ${outcome}::text
+    when ${agents.status} = 'running' then 'idle'
+    else ${agents.status} end`;
+  await tx
+    .update(agents)
+    .set({ status: next, updatedAt: sql`now()` })
+    .where(and(eq(agents.id, run.agentId), inArray(agents.status, RUN_DRIVEN_AGENT_STATUSES)));
+}
+
+/**
+ * Wakes waiting behind this run go back to the queue: those about its issue (or an issue whose
+ * checkout it held) and those waiting for a slot of its agent.
+ */
+async function promoteDeferredWakes(tx: Tx, run: HeartbeatRun): Promise<void> {
+  const heldIssues = tx.select({ id: issues.id }).from(issues).where(eq(issues.checkoutRunId, run.id));
+  const aboutIssue = run.issueId
+    ? sql`(${agentWakeupRequests.issueId} = ${run.issueId} or ${agentWakeupRequests.issueId} in ${heldIssues})`
+    : sql`${agentWakeupRequests.issueId} in ${heldIssues}`;
+  await tx
+    .update(agentWakeupRequests)
+    .set({ status: 'queued', runAt: sql`now()`, lockedBy: null, lockedAt: null })
+    .where(
+      and(
+        eq(agentWakeupRequests.status, 'deferred'),
+        sql`(${aboutIssue} or (${agentWakeupRequests.agentId} = ${run.agentId} and ${agentWakeupRequests.outcomeReason} = 'agent_busy'))`,
+      ),
+    );
+}
+
+/** Wakes merged into the run after it started were not in its prompt: one follow-up wake carries them. */
+async function wakeForCoalesced(tx: Tx, actor: Actor, run: HeartbeatRun): Promise<void> {
+  if (!run.startedAt || run.status === 'cancelled') return;
+  const missed = await tx
+    .select({ id: agentWakeupRequests.id, source: agentWakeupRequests.source, reason: agentWakeupRequests.reason, payload: agentWakeupRequests.payload })
+    .from(agentWakeupRequests)
+    .where(and(eq(agentWakeupRequests.runId, run.id), eq(agentWakeupRequests.status, 'coalesced'), sql`${agentWakeupRequests.finishedAt} >= ${run.startedAt}`))
+    .orderBy(agentWakeupRequests.createdAt)
+    .limit(MAX_FOLLOW_UP_WAKES);
+  if (missed.length === 0) return;
+  await enqueueWakeup(tx, actor, {
+    companyId: run.companyId,
+    agentId: run.agentId,
+    source: 'automation',
+    triggerDetail: 'system',
+    reason: 'follow_up',
+    issueId: run.issueId,
+    payload: { ...(run.issueId ? { issueId: run.issueId } : {}), followUpOfRunId: run.id, coalescedWakeups: missed },
+  });
+}
+
+/**
+ * What the work reported after its run had already ended elsewhere (cancelled, reaped): the log
+ * size, usage and exit are still facts worth keeping; the status stays as the first finisher set it.
+ */
+export async function recordLateOutcome(db: DbOrTx, runId: string, end: RunEnd): Promise<void> {
+  await db
+    .update(heartbeatRuns)
+    .set({
+      exitCode: end.exitCode ?? null,
+      signal: end.signal ?? null,
+      ...(end.logBytes !== undefined ? { logBytes: end.logBytes, logTruncated: end.logTruncated ?? false } : {}),
+      ...(end.usageJson !== undefined ? { usageJson: end.usageJson } : {}),
+      ...(end.resultJson !== undefined ? { resultJson: end.resultJson } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(heartbeatRuns.id, runId));
+}
+
+/**
+ * Cancel (POST .../cancel, pause, terminate, budget): the run is `cancelled` at once in the
+ * database; its owner hears of it (NOTIFY from the status change) and stops the work.
+ */
+export async function cancelRun(tx: Tx, actor: Actor, runId: string, reason: string): Promise<HeartbeatRun | null> {
+  return finishRun(tx, actor, runId, { status: 'cancelled', error: reason });
+}
+
+/** Pause or terminate: the agent's waiting wakes are cancelled and its live runs stopped. */
+export async function cancelAgentWork(tx: Tx, actor: Actor, agentId: string, reason: string): Promise<HeartbeatRun[]> {
+  await tx
+    .update(agentWakeupRequests)
+    .set({ status: 'cancelled', outcomeReason: reason, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
+    .where(and(eq(agentWakeupRequests.agentId, agentId), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
+  const runs = await tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, agentId), live));
+  const cancelled: HeartbeatRun[] = [];
+  for (const { id } of runs) {
+    const run = await cancelRun(tx, actor, id, reason);
+    if (run) cancelled.push(run);
+  }
+  return cancelled;
+}

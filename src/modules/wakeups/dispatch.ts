@@ -1,0 +1,188 @@
+// From a queued wakeup to a run: the claim and the decision, both in the database.
+//
+// claimWakeups takes a batch of claimable rows with FOR UPDATE SKIP LOCKED, so any number of
+// dispatchers (one per replica) share the queue without ever taking the same row.
+//
+// decideWake turns one claimed wake into exactly one outcome, inside a transaction that holds the
+// agent's row lock (every decision about one agent is serialised, whichever replica makes it):
+// - cancelled: the agent is paused, terminated or pending_approval;
+// - skipped: a timer wake while the agent has a live run (no pile-up);
+// - coalesced: the agent already has a live run on the same issue (or, for a wake about no issue,
+//   a live run about no issue): the wake is merged into it;
+// - deferred: the issue is held by another agent's live run, or the agent has no free slot
+//   (runtimeConfig.maxConcurrentRuns, default 1); promoted back to the queue when that run ends;
+// - completed: a queued run was created for it.
+// The unique index heartbeat_runs_issue_live_uq is the last word on "one live run per issue": a
+// decision that loses a race to it is simply made again, and then coalesces or defers.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { agentWakeupRequests, heartbeatRuns, issues } from '../../db/schema/index.ts';
+import { canAgentWork } from '../agents/policy.ts';
+import { lockAgent } from '../agents/service.ts';
+import { LIVE_RUN_STATUSES, type HeartbeatRun } from '../runs/service.ts';
+import type { WakeupRequest } from './queue.ts';
+
+export interface RunOwner {
+  replica: string;
+  boot: string;
+  /** Lease given to a queued run: if its owner dies before starting it, the reaper ends it then. */
+  leaseSec: number;
+}
+
+export type WakeDecision =
+  | { outcome: 'completed'; run: HeartbeatRun }
+  | { outcome: 'coalesced'; runId: string; reason: string }
+  | { outcome: 'deferred'; reason: string }
+  | { outcome: 'skipped' | 'cancelled'; reason: string };
+
+// Claimed rows whose dispatcher died are put back after this long (the reaper does it).
+export const CLAIM_TIMEOUT_SEC = 60;
+// A wake that failed this many claims stops being retried (status failed, lastError kept).
+export const MAX_WAKE_ATTEMPTS = 5;
+
+const live = inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]);
+
+export async function claimWakeups(db: Db, replica: string, limit: number): Promise<WakeupRequest[]> {
+  const claimable = db
+    .select({ id: agentWakeupRequests.id })
+    .from(agentWakeupRequests)
+    .where(and(eq(agentWakeupRequests.status, 'queued'), sql`${agentWakeupRequests.runAt} <= now()`))
+    .orderBy(agentWakeupRequests.runAt, agentWakeupRequests.id)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(agentWakeupRequests)
+    .set({ status: 'claimed', lockedBy: replica, lockedAt: sql`now()`, claimedAt: sql`now()`, attempts: sql`${agentWakeupRequests.attempts} + 1` })
+    .where(inArray(agentWakeupRequests.id, claimable))
+    .returning();
+}
+
+/** The outcome of one claimed wake, recorded on it. Retries itself once when it loses the issue race. */
+export async function dispatchWake(db: Db, wake: WakeupRequest, owner: RunOwner): Promise<WakeDecision> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction((tx) => decideWake(tx, wake, owner));
+    } catch (err) {
+      if (attempt < 2 && isIssueLiveRunConflict(err)) continue;
+      throw err;
+    }
+  }
+}
+
+function isIssueLiveRunConflict(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string; constraint?: string } }).cause ?? (err as { code?: string; constraint?: string });
+  return cause?.code === '23505' && cause.constraint === 'heartbeat_runs_issue_live_uq';
+}
+
+async function decideWake(tx: Tx, wake: WakeupRequest, owner: RunOwner): Promise<WakeDecision> {
+  const agent = await lockAgent(tx, wake.agentId);
+  const decision = await decide(tx, wake, agent, owner);
+  const finished = decision.outcome !== 'deferred';
+  await tx
+    .update(agentWakeupRequests)
+    .set({
+      status: decision.outcome,
+      outcomeReason: 'reason' in decision ? decision.reason : null,
+      runId: decision.outcome === 'completed' ? decision.run.id : decision.outcome === 'coalesced' ? decision.runId : null,
+      lockedBy: null,
+      lockedAt: null,
+      ...(finished ? { finishedAt: sql`now()` } : { runAt: sql`now()` }),
+    })
+    .where(eq(agentWakeupRequests.id, wake.id));
+  return decision;
+}
+
+async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typeof lockAgent>>, owner: RunOwner): Promise<WakeDecision> {
+  if (!canAgentWork(agent.status)) return { outcome: 'cancelled', reason: `agent_${agent.status}` };
+  const agentRuns = await tx
+    .select({ id: heartbeatRuns.id, issueId: heartbeatRuns.issueId, invocationSource: heartbeatRuns.invocationSource })
+    .from(heartbeatRuns)
+    .where(and(eq(heartbeatRuns.agentId, agent.id), live));
+  if (wake.source === 'timer' && agentRuns.length > 0) return { outcome: 'skipped', reason: 'agent_busy' };
+
+  const sameWork = agentRuns.find((r) => r.issueId === wake.issueId && (wake.issueId !== null || r.invocationSource !== 'checkout'));
+  if (sameWork) return { outcome: 'coalesced', runId: sameWork.id, reason: wake.issueId ? 'live_run_on_issue' : 'live_run' };
+
+  if (wake.issueId) {
+    const holder = await issueHolder(tx, wake.issueId);
+    if (holder && holder.agentId !== agent.id) return { outcome: 'deferred', reason: 'issue_busy' };
+    // The agent's own run from outside the engine holds the checkout: the wake belongs to it.
+    if (holder) return { outcome: 'coalesced', runId: holder.runId, reason: 'live_run_on_issue' };
+  }
+
+  // Runs first seen on a checkout (an agent driven from outside the engine) hold issues but are not
+  // the engine's work: they do not take one of the agent's slots.
+  const slots = maxConcurrentRuns(agent.runtimeConfig);
+  const busy = agentRuns.filter((r) => r.invocationSource !== 'checkout').length;
+  if (busy >= slots) return { outcome: 'deferred', reason: 'agent_busy' };
+
+  const [run] = await tx
+    .insert(heartbeatRuns)
+    .values({
+      companyId: agent.companyId,
+      agentId: agent.id,
+      status: 'queued',
+      invocationSource: wake.source,
+      adapterType: agent.adapterType,
+      wakeupRequestId: wake.id,
+      issueId: wake.issueId,
+      wakeReason: wake.reason,
+      ownerReplica: owner.replica,
+      ownerBoot: owner.boot,
+      leaseExpiresAt: sql`now() + make_interval(secs => ${owner.leaseSec})`,
+    })
+    .returning();
+  return { outcome: 'completed', run: run! };
+}
+
+/** The live run holding an issue: an engine run about it, or the run behind its checkout lock. */
+async function issueHolder(tx: Tx, issueId: string): Promise<{ runId: string; agentId: string } | null> {
+  const [byRun] = await tx
+    .select({ runId: heartbeatRuns.id, agentId: heartbeatRuns.agentId })
+    .from(heartbeatRuns)
+    .where(and(eq(heartbeatRuns.issueId, issueId), live));
+  if (byRun) return byRun;
+  const [byCheckout] = await tx
+    .select({ runId: heartbeatRuns.id, agentId: heartbeatRuns.agentId })
+    .from(issues)
+    .innerJoin(heartbeatRuns, eq(heartbeatRuns.id, issues.checkoutRunId))
+    .where(and(eq(issues.id, issueId), live));
+  return byCheckout ?? null;
+}
+
+export function maxConcurrentRuns(runtimeConfig: Record<string, unknown>): number {
+  const value = runtimeConfig.maxConcurrentRuns;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? Math.min(value, 50) : 1;
+}
+
+/** A claim that threw: back to the queue with backoff, or failed for good after MAX_WAKE_ATTEMPTS. */
+export async function releaseFailedClaim(db: Db, wake: WakeupRequest, error: string): Promise<void> {
+  const givesUp = wake.attempts >= MAX_WAKE_ATTEMPTS;
+  await db
+    .update(agentWakeupRequests)
+    .set({
+      status: givesUp ? 'failed' : 'queued',
+      lastError: error.slice(0, 2000),
+      lockedBy: null,
+      lockedAt: null,
+      ...(givesUp ? { finishedAt: sql`now()`, outcomeReason: 'dispatch_failed' } : { runAt: sql`now() + make_interval(secs => ${2 ** wake.attempts})` }),
+    })
+    .where(and(eq(agentWakeupRequests.id, wake.id), eq(agentWakeupRequests.status, 'claimed')));
+}
+
+/**
+ * Safety nets the reaper runs: claims held by a dispatcher that died go back to the queue, and
+ * deferred wakes are looked at again after a while even if the promotion that should have
+ * released them never came (nothing waits forever on a missed signal).
+ */
+export async function requeueStrandedWakes(db: Db, recheckAfterSec: number): Promise<number> {
+  const rows = await db
+    .update(agentWakeupRequests)
+    .set({ status: 'queued', runAt: sql`now()`, lockedBy: null, lockedAt: null })
+    .where(
+      sql`(${agentWakeupRequests.status} = 'claimed' and ${agentWakeupRequests.lockedAt} < now() - make_interval(secs => ${CLAIM_TIMEOUT_SEC}))
+        or (${agentWakeupRequests.status} = 'deferred' and ${agentWakeupRequests.runAt} < now() - make_interval(secs => ${recheckAfterSec}))`,
+    )
+    .returning({ id: agentWakeupRequests.id });
+  return rows.length;
+}
