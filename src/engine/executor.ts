@@ -64,7 +64,7 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     const config = agent.adapterConfig;
     const timeoutSec = positive(config.timeoutSec, DEFAULT_TIMEOUT_SEC);
     const graceSec = typeof config.graceSec === 'number' && config.graceSec >= 0 ? config.graceSec : DEFAULT_GRACE_SEC;
-    const started = await db.transaction((tx) => startRun(tx, run.id, { leaseSec: settings.leaseSec, timeoutSec, graceSec }));
+    const started = await db.transaction((tx) => startRun(tx, systemActor('engine', run.id), run.id, { leaseSec: settings.leaseSec, timeoutSec, graceSec }));
     if (!started) return; // cancelled while it was queued
 
     const bindings = (config.env && typeof config.env === 'object' ? config.env : {}) as Record<string, unknown>;

@@ -5,7 +5,10 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 
-export const CHANNELS = ['boardroom_wakeup', 'boardroom_run', 'boardroom_event'] as const;
+// boardroom_wakeup: a wake became claimable; boardroom_run: a run changed status (both raised by
+// triggers, src/db/sql/engine-notify.sql); boardroom_run_log: a run's owner stored new log text
+// ({ runId, companyId, offset }); boardroom_activity: an activity entry was written.
+export const CHANNELS = ['boardroom_wakeup', 'boardroom_run', 'boardroom_run_log', 'boardroom_activity'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 type Handler = (payload: string) => void;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from './columns.ts';
 import { companies } from './companies.ts';
 
@@ -171,3 +171,23 @@ export const agentSigningSecrets = pgTable('agent_signing_secrets', {
   ciphertext: text('ciphertext').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * The run log, in the database so every replica can serve it (the log route, the live streams)
+ * whichever replica runs the work. Chunks are what the owner flushed (masked, NUL-free text), in
+ * order; `byteOffset` is the UTF-8 offset of the chunk's first byte in the whole log, so a reader
+ * resumes from any offset. The per-run size cap bounds the rows of one run; retention the rest.
+ */
+export const heartbeatRunLogChunks = pgTable(
+  'heartbeat_run_log_chunks',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => heartbeatRuns.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    byteOffset: integer('byte_offset').notNull(),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+);

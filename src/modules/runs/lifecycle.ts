@@ -42,7 +42,7 @@ const MAX_FOLLOW_UP_WAKES = 20;
  * queued -> running: the owner starts the work. Sets the lease, the deadline and the agent's
  * status. null when the run is no longer queued (cancelled in the meantime): do not start it.
  */
-export async function startRun(tx: Tx, runId: string, timing: { leaseSec: number; timeoutSec: number; graceSec: number }): Promise<HeartbeatRun | null> {
+export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { leaseSec: number; timeoutSec: number; graceSec: number }): Promise<HeartbeatRun | null> {
   const [run] = await tx
     .update(heartbeatRuns)
     .set({
@@ -60,6 +60,13 @@ export async function startRun(tx: Tx, runId: string, timing: { leaseSec: number
     .update(agents)
     .set({ status: 'running', lastHeartbeatAt: sql`now()`, updatedAt: sql`now()` })
     .where(and(eq(agents.id, run.agentId), inArray(agents.status, RUN_DRIVEN_AGENT_STATUSES)));
+  await recordActivity(tx, actor, {
+    companyId: run.companyId,
+    action: 'heartbeat_run.started',
+    entityType: 'heartbeat_run',
+    entityId: run.id,
+    details: { agentId: run.agentId, issueId: run.issueId, invocationSource: run.invocationSource, wakeReason: run.wakeReason },
+  });
   return run;
 }
 
