@@ -15,7 +15,7 @@ import { requeueStrandedWakes } from '../modules/wakeups/dispatch.ts';
 import { createAdapterRegistry, type AdapterRegistry } from './adapters/registry.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { createExecutor, type ExecutorSettings } from './executor.ts';
-import { listenForNotifications, type Notifications } from './notifications.ts';
+import type { Notifications } from './notifications.ts';
 import { killRunProcessGroup } from './process-groups.ts';
 import { replicaIdentity, type ReplicaIdentity } from './replica.ts';
 
@@ -33,8 +33,8 @@ export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 
 
 export interface EngineDeps {
   database: Database;
-  /** Connection string for the LISTEN connection (the pool's own connections are shared). */
-  databaseUrl: string;
+  /** The replica's LISTEN connection, shared with the HTTP app; its owner closes it after the engine stops. */
+  notifications: Notifications;
   logger: Logger;
   settings: EngineSettings;
   registry?: AdapterRegistry;
@@ -43,7 +43,6 @@ export interface EngineDeps {
 export interface Engine {
   identity: ReplicaIdentity;
   registry: AdapterRegistry;
-  notifications: Notifications;
   /** Runs executing on this replica right now. */
   activeRuns(): number;
   stop(): Promise<void>;
@@ -55,7 +54,7 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   const settings = { ...ENGINE_DEFAULTS, ...deps.settings };
   const identity = await replicaIdentity(settings.dataDir);
   const registry = deps.registry ?? createAdapterRegistry();
-  const notifications = listenForNotifications(deps.databaseUrl, logger);
+  const { notifications } = deps;
   const executor = createExecutor(db, registry, { ...settings, leaseSec: settings.leaseSec }, logger);
 
   // A run that ended anywhere (cancel route, pause, budget, reaper on another replica) stops here.
@@ -94,7 +93,6 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   return {
     identity,
     registry,
-    notifications,
     activeRuns: () => executor.activeCount(),
     stop() {
       stopping ??= (async () => {
@@ -102,7 +100,6 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
         await dispatcher.stop();
         await reaping;
         await executor.stop();
-        await notifications.close();
       })();
       return stopping;
     },

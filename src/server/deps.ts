@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fasti
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/client.ts';
+import type { Notifications } from '../engine/notifications.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Config } from './config.ts';
 
@@ -11,6 +12,8 @@ export interface AppDeps {
   config: Config;
   database: Database;
   storage: Storage;
+  /** The replica's LISTEN connection (shared with the engine): live streams hear the database through it. */
+  notifications: Notifications;
   /** The board user that local_trusted requests act as (the instance owner). */
   localBoardUserId: string | null;
   /** false: no logs (tests); a logger: use it (the server shares its own); default: JSON to stdout. */

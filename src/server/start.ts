@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Database } from '../db/client.ts';
 import { canListen, serverPidFile, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
 import { stopEngine, type Engine } from '../engine/index.ts';
+import type { Notifications } from '../engine/notifications.ts';
 import type { App } from './deps.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -40,6 +41,7 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     import('../modules/auth/service.ts'),
     import('../storage/storage.ts'),
     import('../engine/index.ts'),
+    import('../engine/notifications.ts'),
   ]);
   modules.catch(() => undefined);
 
@@ -47,12 +49,14 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   let database: Database | null = null;
   let app: App | null = null;
   let engine: Engine | null = null;
+  let notifications: Notifications | null = null;
   let shuttingDown = false;
   let ownsPidFile = false;
   const release = async () => {
     // The engine first: its runs end (and are recorded) while the API their processes call is still up.
     await stopEngine(engine);
     await app?.close();
+    await notifications?.close();
     await database?.close();
     await handle?.embedded?.stop();
     if (!ownsPidFile) return;
@@ -83,18 +87,19 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     handle = await openDatabase(config, { attach: false, log });
     await writeFile(serverPidFile(config.dataDir), String(process.pid));
     ownsPidFile = true;
-    const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }, { startEngine }] = await modules;
+    const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }, { startEngine }, { listenForNotifications }] = await modules;
     await migrateDatabase(handle.url);
     database = connectDatabase(handle.url);
     const owner = await auth.ensureInstanceOwner(database.db);
     if (owner.created) log('created the instance owner');
-    app = await buildApp({ config, database, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
+    notifications = listenForNotifications(handle.url, logger);
+    app = await buildApp({ config, database, notifications, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
     const port = await listen(app, config, opts.strictPort, log);
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
     engine = await startEngine({
       database,
-      databaseUrl: handle.url,
+      notifications,
       logger,
       settings: { apiUrl: base, dataDir: config.dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey },
     });

@@ -14,6 +14,7 @@ import type { Config, DeploymentMode } from '../../src/server/config.ts';
 import { localStorage } from '../../src/storage/storage.ts';
 import { startEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
 import pino from 'pino';
+import { listenForNotifications } from '../../src/engine/notifications.ts';
 
 export interface Response<T = any> {
   status: number;
@@ -43,7 +44,7 @@ export interface TestApp {
   newCompany(token?: string, body?: Record<string, unknown>): Promise<{ company: any; token: string }>;
   /** Started when asked for (`engine` option): the app then also listens on a real port. */
   engine: Engine | null;
-  /** http://127.0.0.1:port when the app listens (engine apps), else null. */
+  /** http://127.0.0.1:port when the app listens (`listen` or `engine`), else null. */
   baseUrl: string | null;
   databaseUrl: string;
   /** Ends this app (and its engine) without dropping a database another app shares. */
@@ -53,6 +54,8 @@ export interface TestApp {
 export interface TestAppOptions {
   deploymentMode?: DeploymentMode;
   maxUploadBytes?: number;
+  /** Listen on a real port (for streams and callers outside the process); implied by `engine`. */
+  listen?: boolean;
   /** Start the engine (dispatcher, executor, reaper) with these settings over the defaults. */
   engine?: Partial<EngineSettings>;
   /** A second replica: same database, secrets and instance owner as `replicaOf`, its own data dir. */
@@ -89,21 +92,24 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     logLevel: 'silent',
   };
   const owner = await ensureInstanceOwner(database.db);
-  const app = await buildApp({ config, database, storage: localStorage(path.join(dataDir, 'storage')), localBoardUserId: owner.id, logger: false });
+  const logger = pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });
+  const notifications = listenForNotifications(databaseUrl, logger);
+  const app = await buildApp({ config, database, notifications, storage: localStorage(path.join(dataDir, 'storage')), localBoardUserId: owner.id, logger: false });
   await app.ready();
   const ownerToken = shared?.ownerToken ?? (await createBoardKey(database.db, owner.id, 'test owner')).token;
   let engine: Engine | null = null;
   let listenUrl: string | null = null;
-  if (opts.engine) {
+  if (opts.engine || opts.listen) {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     listenUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const logger = pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });
+  }
+  if (opts.engine) {
     engine = await startEngine({
       database,
-      databaseUrl,
+      notifications,
       logger,
-      settings: { apiUrl: listenUrl, dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, ...opts.engine },
+      settings: { apiUrl: listenUrl!, dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, ...opts.engine },
     });
   }
 
@@ -137,6 +143,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const closeApp = async () => {
     await engine?.stop();
     await app.close();
+    await notifications.close();
     await database.close();
     await rm(dataDir, { recursive: true, force: true });
     if (shared) return;
