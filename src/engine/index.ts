@@ -5,6 +5,7 @@
 //
 // - dispatcher: queued wakeups -> runs (dispatcher.ts)
 // - executor: runs -> adapter work, leases, logs (executor.ts)
+// - timers: heartbeat-enabled agents get one timer wake per interval (modules/wakeups/timers.ts)
 // - reaper: ends runs whose lease lapsed or whose deadline passed; puts stranded wakes back (one
 //   replica at a time); at start, ends the runs of this replica's previous life at once.
 import type { Logger } from 'pino';
@@ -12,6 +13,7 @@ import type { Database } from '../db/client.ts';
 import { isLiveRunStatus, type HeartbeatRun } from '../modules/runs/service.ts';
 import { reapExpiredRuns, reapPreviousBoot } from '../modules/runs/reap.ts';
 import { requeueStrandedWakes } from '../modules/wakeups/dispatch.ts';
+import { newTimerState, queueDueTimerWakes } from '../modules/wakeups/timers.ts';
 import { createAdapterRegistry, type AdapterRegistry } from './adapters/registry.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { createExecutor, type ExecutorSettings } from './executor.ts';
@@ -27,9 +29,11 @@ export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   reaperIntervalMs?: number;
   /** Deferred wakes are looked at again after this long even without the promotion that should free them. */
   deferredRecheckSec?: number;
+  /** How often timer wakes are looked for (the finest heartbeat interval is 1 s). */
+  timerTickMs?: number;
 }
 
-export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20 } as const;
+export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000 } as const;
 
 export interface EngineDeps {
   database: Database;
@@ -88,6 +92,14 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
       .finally(() => (reaping = null));
   }, settings.reaperIntervalMs);
 
+  const timerState = newTimerState();
+  let ticking: Promise<unknown> | null = null;
+  const timers = setInterval(() => {
+    ticking ??= queueDueTimerWakes(db, timerState)
+      .catch((err) => logger.warn({ err }, 'engine: timer tick failed'))
+      .finally(() => (ticking = null));
+  }, settings.timerTickMs);
+
   logger.info({ replica: identity.replica }, 'engine started');
   let stopping: Promise<void> | null = null;
   return {
@@ -97,8 +109,9 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
     stop() {
       stopping ??= (async () => {
         clearInterval(reaper);
+        clearInterval(timers);
         await dispatcher.stop();
-        await reaping;
+        await Promise.all([reaping, ticking]);
         await executor.stop();
       })();
       return stopping;

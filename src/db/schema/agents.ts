@@ -26,6 +26,9 @@ export const agents = pgTable(
     canAssignTasks: boolean('can_assign_tasks').notNull().default(false),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     pauseReason: text('pause_reason'),
+    // Set when the wake budget (runtimeConfig.maxRunsPerHour) turned a wake away: until then further
+    // wakes are skipped too. Shown on the agent so the board sees why it is quiet.
+    wakeRateLimitedUntil: ts('wake_rate_limited_until'),
     lastHeartbeatAt: ts('last_heartbeat_at'),
     terminatedAt: ts('terminated_at'),
     createdAt: createdAt(),
@@ -35,6 +38,8 @@ export const agents = pgTable(
     // Terminated agents release their shortname, so uniqueness covers live agents only.
     uniqueIndex('agents_company_url_key_uq').on(t.companyId, t.urlKey).where(sql`${t.status} <> 'terminated'`),
     index('agents_company_status_idx').on(t.companyId, t.status),
+    // The timer loop's scan: only agents whose heartbeat is on.
+    index('agents_heartbeat_enabled_idx').on(t.id).where(sql`(${t.runtimeConfig} -> 'heartbeat' ->> 'enabled') = 'true' and ${t.status} not in ('paused', 'terminated', 'pending_approval')`),
   ],
 );
 

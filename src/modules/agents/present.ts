@@ -45,12 +45,15 @@ export const agentResponse = z
     reportsTo: uuidOut().nullable().describe('the manager; null at the top of the org tree'),
     adapterType: z.string().describe('the runtime adapter, e.g. `process` or `http`'),
     adapterConfig: jsonObject().describe(`adapter-specific settings; ${REDACTION}`),
-    runtimeConfig: jsonObject().describe(`runtime settings (\`heartbeat.enabled\`, \`heartbeat.intervalSec\`); ${REDACTION}`),
+    runtimeConfig: jsonObject().describe(`runtime settings (\`heartbeat.enabled\`, \`heartbeat.intervalSec\`, \`heartbeat.skipWhenIdle\`, \`maxConcurrentRuns\`, \`maxRunsPerHour\`); ${REDACTION}`),
     budgetMonthlyCents: z.number().int(),
     spentMonthlyCents: z.number().int().describe('spend in the current UTC calendar month'),
     status: agentStatus,
     pauseReason: z.string().nullable().describe('why the agent is paused (`manual`, or a budget hard stop); null otherwise'),
     permissions: z.object({ canCreateAgents: z.boolean() }),
+    wakeRateLimitedUntil: timestampOut()
+      .nullable()
+      .describe('set while the wake budget (`runtimeConfig.maxRunsPerHour`, default 30) is spent: wakes until then are skipped with reason `wake_rate_limited`; null otherwise'),
     metadata: jsonObject(),
     lastHeartbeatAt: timestampOut().nullable(),
     terminatedAt: timestampOut().nullable(),
@@ -83,6 +86,7 @@ export function presentAgent(agent: Agent, view: AgentView): AgentResponse {
     pauseReason: agent.pauseReason,
     permissions: { canCreateAgents: agent.permissions.canCreateAgents === true },
     metadata: agent.metadata,
+    wakeRateLimitedUntil: agent.wakeRateLimitedUntil && agent.wakeRateLimitedUntil.getTime() > Date.now() ? agent.wakeRateLimitedUntil : null,
     lastHeartbeatAt: agent.lastHeartbeatAt,
     terminatedAt: agent.terminatedAt,
     createdAt: agent.createdAt,
@@ -200,7 +204,9 @@ export function presentWakeup(request: WakeupRequest): WakeupResponse {
 export const skippedWakeupResponse = z
   .object({
     skipped: z.literal(true),
-    reason: z.enum(['heartbeat_disabled']).describe('`heartbeat_disabled`: a timer wake while `runtimeConfig.heartbeat.enabled` is not true'),
+    reason: z
+      .enum(['heartbeat_disabled', 'wake_rate_limited'])
+      .describe('`heartbeat_disabled`: a timer wake while `runtimeConfig.heartbeat.enabled` is not true; `wake_rate_limited`: the wake budget is spent (see `wakeRateLimitedUntil` on the agent)'),
     agentId: uuidOut(),
     source: z.enum(WAKEUP_SOURCES),
   })

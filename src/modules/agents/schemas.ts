@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedFreeform, FREEFORM_CONFIG_BYTES, freeformObject, freeformValue } from '../../core/json.ts';
 import { budgetCents } from '../companies/schemas.ts';
+import { DEFAULT_MAX_RUNS_PER_HOUR, MAX_CONCURRENT_RUNS_LIMIT } from '../wakeups/guards.ts';
 
 export const AGENT_STATUSES = ['active', 'paused', 'idle', 'running', 'error', 'pending_approval', 'terminated'] as const;
 export const agentStatus = z.enum(AGENT_STATUSES);
@@ -20,10 +21,22 @@ const runtimeConfig = boundedFreeform(
       heartbeat: z
         .object({
           enabled: z.boolean().optional().describe('whether timer wakeups run; false on create unless given'),
-          intervalSec: z.number().int().min(1).max(31 * 24 * 3600).optional().describe('seconds between timer wakeups, 1 to 2678400 (31 days)'),
+          intervalSec: z.number().int().min(1).max(31 * 24 * 3600).optional().describe('seconds between timer wakeups, 1 to 2678400 (31 days; default 3600)'),
+          skipWhenIdle: z
+            .boolean()
+            .optional()
+            .describe('skip a timer wake (reason `idle`, no adapter started) when nothing changed for the agent since its last run: no wake of another kind, no edit or comment by someone else on its issues (default true)'),
         })
         .passthrough()
         .optional(),
+      maxConcurrentRuns: z.number().int().min(1).max(MAX_CONCURRENT_RUNS_LIMIT).optional().describe(`live runs at once, 1 to ${MAX_CONCURRENT_RUNS_LIMIT} (default 1); further wakes wait (deferred)`),
+      maxRunsPerHour: z
+        .number()
+        .int()
+        .min(1)
+        .max(100_000)
+        .optional()
+        .describe(`the wake budget: runs started in the last hour, 1 to 100000 (default ${DEFAULT_MAX_RUNS_PER_HOUR}); further wakes are skipped (reason \`wake_rate_limited\`, activity \`agent.wake_rate_limited\`) until the hour frees a slot`),
     })
     .passthrough(),
   { maxBytes: FREEFORM_CONFIG_BYTES },
@@ -41,7 +54,7 @@ const adapterType = shortText(100).min(1).describe(ADAPTER_TYPE).meta({ examples
 const ADAPTER_CONFIG =
   'Adapter-specific settings. `env` maps variable names to plain strings or secret references `{ "type": "secret_ref", "secretId": "<uuid>", "version": "latest" | n }` (secrets of the same company, else 422; an omitted version becomes `latest`). ' +
   FREEFORM_LIMITS;
-const RUNTIME_CONFIG = `Runtime settings; \`heartbeat.enabled\` (default false on create) and \`heartbeat.intervalSec\` drive timer wakeups. ${FREEFORM_LIMITS}`;
+const RUNTIME_CONFIG = `Runtime settings; \`heartbeat.enabled\` (default false on create), \`heartbeat.intervalSec\` and \`heartbeat.skipWhenIdle\` drive timer wakeups; \`maxConcurrentRuns\` and \`maxRunsPerHour\` bound the agent's runs. ${FREEFORM_LIMITS}`;
 const REPORTS_TO = 'UUID of the manager: a non-terminated agent of the same company (422 otherwise); null for the top of the org tree';
 
 const coreFields = {

@@ -15,13 +15,15 @@ import { lockAgent } from './service.ts';
 
 /**
  * The 202 body when the server decides not to wake the agent (SPEC leaves its shape open):
- * `{ skipped: true, reason, agentId, source }`. Today the one reason is `heartbeat_disabled`: a timer
- * wake while runtimeConfig.heartbeat.enabled is not true. Nothing is queued; the activity entry
- * still records that the wake was asked for and skipped.
+ * `{ skipped: true, reason, agentId, source }`. Reasons known when the request arrives:
+ * `heartbeat_disabled` (a timer wake while runtimeConfig.heartbeat.enabled is not true) and
+ * `wake_rate_limited` (the agent's wake budget is spent, see wakeups/guards.ts). Nothing is queued;
+ * the activity entry still records that the wake was asked for and skipped. Everything decided
+ * later (coalesced, deferred, skipped as idle) shows on the wakeup's status and outcomeReason.
  */
 export interface SkippedWakeup {
   skipped: true;
-  reason: 'heartbeat_disabled';
+  reason: 'heartbeat_disabled' | 'wake_rate_limited';
   agentId: string;
   source: WakeupBody['source'];
 }
@@ -32,9 +34,10 @@ export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody)
     if (!canAgentWork(agent.status)) throw conflict(`cannot wake a ${agent.status} agent`, { status: agent.status });
     const heartbeat = agent.runtimeConfig.heartbeat as { enabled?: unknown } | undefined;
     const base = { companyId: agent.companyId, action: 'agent.wakeup_requested', entityType: 'agent', entityId: agentId };
-    if (body.source === 'timer' && heartbeat?.enabled !== true) {
-      await recordActivity(tx, ctx.actor, { ...base, details: { source: body.source, skipped: true, reason: 'heartbeat_disabled' } });
-      return { skipped: true, reason: 'heartbeat_disabled', agentId, source: body.source };
+    const skipReason = body.source === 'timer' && heartbeat?.enabled !== true ? 'heartbeat_disabled' : agent.wakeRateLimitedUntil && agent.wakeRateLimitedUntil.getTime() > Date.now() ? 'wake_rate_limited' : null;
+    if (skipReason) {
+      await recordActivity(tx, ctx.actor, { ...base, details: { source: body.source, skipped: true, reason: skipReason } });
+      return { skipped: true, reason: skipReason, agentId, source: body.source };
     }
     const issueId = await wakeIssueId(tx, agent.companyId, body.payload);
     const { request, created } = await enqueueWakeup(tx, ctx.actor, {

@@ -6,20 +6,26 @@
 // decideWake turns one claimed wake into exactly one outcome, inside a transaction that holds the
 // agent's row lock (every decision about one agent is serialised, whichever replica makes it):
 // - cancelled: the agent is paused, terminated or pending_approval;
-// - skipped: a timer wake while the agent has a live run (no pile-up);
+// - skipped: a timer wake while the heartbeat is off, while the agent has a live run (no pile-up)
+//   or when nothing changed since its last run (skipWhenIdle); any wake past the wake budget;
 // - coalesced: the agent already has a live run on the same issue (or, for a wake about no issue,
 //   a live run about no issue): the wake is merged into it;
 // - deferred: the issue is held by another agent's live run, or the agent has no free slot
 //   (runtimeConfig.maxConcurrentRuns, default 1); promoted back to the queue when that run ends;
+// (guards.ts has the policy and the budget.)
 // - completed: a queued run was created for it.
 // The unique index heartbeat_runs_issue_live_uq is the last word on "one live run per issue": a
 // decision that loses a race to it is simply made again, and then coalesces or defers.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { agentWakeupRequests, heartbeatRuns, issues } from '../../db/schema/index.ts';
+import { systemActor } from '../../core/actor.ts';
+import { recordActivity } from '../activity/record.ts';
 import { canAgentWork } from '../agents/policy.ts';
 import { lockAgent } from '../agents/service.ts';
+import { cancelRun } from '../runs/lifecycle.ts';
 import { LIVE_RUN_STATUSES, type HeartbeatRun } from '../runs/service.ts';
+import { heartbeatPolicy, markWakeRateLimited, somethingChangedSinceLastRun, wakeBudgetSpentUntil } from './guards.ts';
 import type { WakeupRequest } from './queue.ts';
 
 export interface RunOwner {
@@ -94,13 +100,25 @@ async function decideWake(tx: Tx, wake: WakeupRequest, owner: RunOwner): Promise
 
 async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typeof lockAgent>>, owner: RunOwner): Promise<WakeDecision> {
   if (!canAgentWork(agent.status)) return { outcome: 'cancelled', reason: `agent_${agent.status}` };
+  const policy = heartbeatPolicy(agent.runtimeConfig);
   const agentRuns = await tx
     .select({ id: heartbeatRuns.id, issueId: heartbeatRuns.issueId, invocationSource: heartbeatRuns.invocationSource })
     .from(heartbeatRuns)
     .where(and(eq(heartbeatRuns.agentId, agent.id), live));
-  if (wake.source === 'timer' && agentRuns.length > 0) return { outcome: 'skipped', reason: 'agent_busy' };
+  if (wake.source === 'timer') {
+    // Checked again here, not only when queued: the heartbeat may have been switched off since.
+    if (!policy.enabled) return { outcome: 'skipped', reason: 'heartbeat_disabled' };
+    if (agentRuns.length > 0) return { outcome: 'skipped', reason: 'agent_busy' };
+    if (policy.skipWhenIdle && !(await somethingChangedSinceLastRun(tx, agent))) return { outcome: 'skipped', reason: 'idle' };
+  }
 
-  const sameWork = agentRuns.find((r) => r.issueId === wake.issueId && (wake.issueId !== null || r.invocationSource !== 'checkout'));
+  // An interrupt (a board comment with interrupt: true) stops the run it names; the wake then starts
+  // a fresh run that sees the interrupting comment.
+  const interrupted = wake.reason === 'interrupt' ? agentRuns.find((r) => r.id === wake.payload?.runId) : undefined;
+  if (interrupted) await cancelRun(tx, systemActor('dispatcher'), interrupted.id, 'interrupted by a board comment');
+  const liveRuns = agentRuns.filter((r) => r !== interrupted);
+
+  const sameWork = liveRuns.find((r) => r.issueId === wake.issueId && (wake.issueId !== null || r.invocationSource !== 'checkout'));
   if (sameWork) return { outcome: 'coalesced', runId: sameWork.id, reason: wake.issueId ? 'live_run_on_issue' : 'live_run' };
 
   if (wake.issueId) {
@@ -112,9 +130,22 @@ async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typ
 
   // Runs first seen on a checkout (an agent driven from outside the engine) hold issues but are not
   // the engine's work: they do not take one of the agent's slots.
-  const slots = maxConcurrentRuns(agent.runtimeConfig);
-  const busy = agentRuns.filter((r) => r.invocationSource !== 'checkout').length;
-  if (busy >= slots) return { outcome: 'deferred', reason: 'agent_busy' };
+  const busy = liveRuns.filter((r) => r.invocationSource !== 'checkout').length;
+  if (busy >= policy.maxConcurrentRuns) return { outcome: 'deferred', reason: 'agent_busy' };
+
+  const spentUntil = await wakeBudgetSpentUntil(tx, agent.id, policy.maxRunsPerHour);
+  if (spentUntil) {
+    if (await markWakeRateLimited(tx, agent.id, spentUntil)) {
+      await recordActivity(tx, systemActor('dispatcher'), {
+        companyId: agent.companyId,
+        action: 'agent.wake_rate_limited',
+        entityType: 'agent',
+        entityId: agent.id,
+        details: { maxRunsPerHour: policy.maxRunsPerHour, until: spentUntil.toISOString(), wakeupRequestId: wake.id },
+      });
+    }
+    return { outcome: 'skipped', reason: 'wake_rate_limited' };
+  }
 
   const [run] = await tx
     .insert(heartbeatRuns)
@@ -148,11 +179,6 @@ async function issueHolder(tx: Tx, issueId: string): Promise<{ runId: string; ag
     .innerJoin(heartbeatRuns, eq(heartbeatRuns.id, issues.checkoutRunId))
     .where(and(eq(issues.id, issueId), live));
   return byCheckout ?? null;
-}
-
-export function maxConcurrentRuns(runtimeConfig: Record<string, unknown>): number {
-  const value = runtimeConfig.maxConcurrentRuns;
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? Math.min(value, 50) : 1;
 }
 
 /** A claim that threw: back to the queue with backoff, or failed for good after MAX_WAKE_ATTEMPTS. */

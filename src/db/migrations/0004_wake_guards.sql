@@ -1,0 +1,2 @@
+ALTER TABLE "agents" ADD COLUMN "wake_rate_limited_until" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "agents_heartbeat_enabled_idx" ON "agents" USING btree ("id") WHERE ("agents"."runtime_config" -> 'heartbeat' ->> 'enabled') = 'true' and "agents"."status" not in ('paused', 'terminated', 'pending_approval');
