@@ -21,6 +21,10 @@ export interface Config {
   /** Upload limit for attachments and logos. */
   maxUploadBytes: number;
   logLevel: string;
+  /** Lease of a live run (BOARDROOM_RUN_LEASE_SEC): how long a run outlives a replica that died running it. */
+  runLeaseSec: number;
+  /** Finished runs, their logs and finished wakeups are kept this long (BOARDROOM_RUN_RETENTION_DAYS). */
+  runRetentionDays: number;
 }
 
 export interface ConfigInput {
@@ -32,6 +36,8 @@ export interface ConfigInput {
 
 const DEFAULT_PORT = 3100;
 const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const DEFAULT_RUN_LEASE_SEC = 30;
+const DEFAULT_RUN_RETENTION_DAYS = 30;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function resolveDataDir(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -52,6 +58,8 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
   if (!Number.isInteger(maxUploadBytes) || maxUploadBytes <= 0) throw new Error(`invalid BOARDROOM_MAX_UPLOAD_BYTES ${env.BOARDROOM_MAX_UPLOAD_BYTES}`);
   const logLevel = env.BOARDROOM_LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`invalid BOARDROOM_LOG_LEVEL ${logLevel} (${LOG_LEVELS.join(', ')})`);
+  const runLeaseSec = intFromEnv(env, 'BOARDROOM_RUN_LEASE_SEC', DEFAULT_RUN_LEASE_SEC, 2, 3600);
+  const runRetentionDays = intFromEnv(env, 'BOARDROOM_RUN_RETENTION_DAYS', DEFAULT_RUN_RETENTION_DAYS, 1, 3650);
   return {
     dataDir,
     host,
@@ -62,7 +70,17 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
     jwtSecret: await keyFromEnvOrFile(env.BOARDROOM_JWT_SECRET, path.join(dataDir, 'secrets', 'jwt.key')),
     maxUploadBytes,
     logLevel,
+    runLeaseSec,
+    runRetentionDays,
   };
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`invalid ${name} ${raw} (an integer from ${min} to ${max})`);
+  return value;
 }
 
 function parseMode(value: string): DeploymentMode {

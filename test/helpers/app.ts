@@ -90,6 +90,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     jwtSecret: shared?.config.jwtSecret ?? randomBytes(32),
     maxUploadBytes: opts.maxUploadBytes ?? 1024 * 1024,
     logLevel: 'silent',
+    runLeaseSec: 30,
+    runRetentionDays: 30,
   };
   const owner = await ensureInstanceOwner(database.db);
   const logger = pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });

@@ -1,0 +1,136 @@
+// kill -9 of the server that owns a run: the run ends failed with a reason, the issue is free for
+// the next run, and no agent process survives; whether the same server restarts (it reaps its
+// previous life at once) or another replica reaps the run when its lease lapses.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { newAgent, newIssue } from './helpers/factories.ts';
+import { spawnServer, type ServerProcess } from './helpers/server-process.ts';
+
+const SLEEPER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents', 'sleeper.mjs');
+const LEASE_SEC = 2;
+
+let t: TestApp;
+let board: string;
+let companyId: string;
+const dataDirs: string[] = [];
+
+before(async () => {
+  t = await startTestApp();
+  const c = await t.newCompany();
+  board = c.token;
+  companyId = c.company.id;
+});
+after(async () => {
+  await t.close();
+  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+});
+
+const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** A server process on the test's database, sharing its keys, with a short run lease. */
+async function startServer(dataDir?: string): Promise<{ server: ServerProcess; dataDir: string }> {
+  const dir = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'boardroom-crash-')));
+  if (!dataDir) dataDirs.push(dir);
+  const server = spawnServer(['--data-dir', dir, '--port', '0'], {
+    DATABASE_URL: t.databaseUrl,
+    BOARDROOM_RUN_LEASE_SEC: String(LEASE_SEC),
+    BOARDROOM_SECRETS_MASTER_KEY: t.config.masterKey.toString('base64'),
+    BOARDROOM_JWT_SECRET: Buffer.from(t.config.jwtSecret).toString('base64'),
+  });
+  await server.baseUrl();
+  return { server, dataDir: dir };
+}
+
+/** Live (non-zombie) processes of a process group, from /proc. */
+async function groupMembers(pgid: number): Promise<number[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const members: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[2] === String(pgid) && fields[0] !== 'Z') members.push(Number(entry));
+  }
+  return members;
+}
+
+/** An agent whose run starts a grandchild `sleep` and waits forever, woken about a new issue; returns once it runs. */
+async function runningSleeper(): Promise<{ agentId: string; issueId: string; run: any }> {
+  const { agent } = await newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [SLEEPER], graceSec: 1 } });
+  const issue = await newIssue(t, board, companyId, { status: 'todo' });
+  assert.equal((await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: { payload: { issueId: issue.id } } })).status, 202);
+  const run = await waitFor('the run to have its process', async () => (await sql("select * from heartbeat_runs where agent_id = $1 and status = 'running' and pid is not null", [agent.id]))[0]);
+  await waitFor('the grandchild to start', async () => (await groupMembers(run.pid)).length >= 2);
+  return { agentId: agent.id, issueId: issue.id, run };
+}
+
+describe('kill -9 of the server that owns a run', () => {
+  it('a restart of that server ends the run at once and kills its process group', async () => {
+    const { server, dataDir } = await startServer();
+    const { issueId, run } = await runningSleeper();
+    server.child.kill('SIGKILL');
+    await server.exited;
+    assert.ok((await groupMembers(run.pid)).length >= 2, 'the agent outlived its server');
+
+    const restarted = Date.now();
+    const { server: again } = await startServer(dataDir);
+    const [ended] = await waitFor('the run to be ended', async () => {
+      const rows = await sql("select * from heartbeat_runs where id = $1 and status <> 'running'", [run.id]);
+      return rows.length ? rows : null;
+    });
+    assert.equal(ended.status, 'failed');
+    assert.match(ended.error, /restarted/);
+    await waitFor('the process group to be gone', async () => (await groupMembers(run.pid)).length === 0, 5_000);
+    assert.ok(Date.now() - restarted < 30_000);
+    // The issue is free for the next run.
+    const [live] = await sql("select count(*)::int as n from heartbeat_runs where issue_id = $1 and status in ('queued', 'running')", [issueId]);
+    assert.equal(live.n, 0);
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+
+  it('another replica reaps the run when its lease lapses, kills the process group, and the issue runs again', async () => {
+    const { server } = await startServer();
+    const { agentId, issueId, run } = await runningSleeper();
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const killedAt = Date.now();
+
+    const other = await startTestApp({ replicaOf: t, engine: { pollMs: 200, reaperIntervalMs: 200, leaseSec: LEASE_SEC } });
+    try {
+      const [ended] = await waitFor('the lease to lapse and the run to be reaped', async () => {
+        const rows = await sql("select * from heartbeat_runs where id = $1 and status <> 'running'", [run.id]);
+        return rows.length ? rows : null;
+      });
+      const reapedAfterMs = Date.now() - killedAt;
+      assert.equal(ended.status, 'failed');
+      assert.match(ended.error, /lease expired/);
+      assert.ok(reapedAfterMs < (LEASE_SEC + 1 + 5) * 1000, `reaped ${reapedAfterMs} ms after the kill (lease ${LEASE_SEC} s)`);
+      await waitFor('the process group to be gone', async () => (await groupMembers(run.pid)).length === 0, 5_000);
+      assert.notEqual((await t.request('GET', `/api/agents/${agentId}`, { token: board })).body.status, 'running');
+
+      // The issue's execution lock is free: a new wake about it becomes a new run.
+      await t.request('PATCH', `/api/agents/${agentId}`, { token: board, body: { adapterConfig: { command: 'true' } } });
+      await t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body: { payload: { issueId } } });
+      await waitFor('a new run on the issue', async () => (await sql("select 1 from heartbeat_runs where issue_id = $1 and id <> $2 and status = 'succeeded'", [issueId, run.id])).length > 0);
+    } finally {
+      await other.close();
+    }
+  });
+});
