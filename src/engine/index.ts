@@ -6,12 +6,14 @@
 // - dispatcher: queued wakeups -> runs (dispatcher.ts)
 // - executor: runs -> adapter work, leases, logs (executor.ts)
 // - timers: heartbeat-enabled agents get one timer wake per interval (modules/wakeups/timers.ts)
+// - retention: prunes finished runs, their logs and finished wakeups past the retention period
 // - reaper: ends runs whose lease lapsed or whose deadline passed; puts stranded wakes back (one
 //   replica at a time); at start, ends the runs of this replica's previous life at once.
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { isLiveRunStatus, type HeartbeatRun } from '../modules/runs/service.ts';
 import { reapExpiredRuns, reapPreviousBoot } from '../modules/runs/reap.ts';
+import { PRUNE_BATCH, pruneRunHistory } from '../modules/runs/retention.ts';
 import { requeueStrandedWakes } from '../modules/wakeups/dispatch.ts';
 import { newTimerState, queueDueTimerWakes } from '../modules/wakeups/timers.ts';
 import { createAdapterRegistry, type AdapterRegistry } from './adapters/registry.ts';
@@ -31,9 +33,12 @@ export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   deferredRecheckSec?: number;
   /** How often timer wakes are looked for (the finest heartbeat interval is 1 s). */
   timerTickMs?: number;
+  /** Finished runs, logs and wakeups older than this are pruned. */
+  retentionDays?: number;
+  retentionIntervalMs?: number;
 }
 
-export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000 } as const;
+export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000 } as const;
 
 export interface EngineDeps {
   database: Database;
@@ -100,6 +105,21 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
       .finally(() => (ticking = null));
   }, settings.timerTickMs);
 
+  let pruning: Promise<unknown> | null = null;
+  const prune = async () => {
+    for (;;) {
+      const pruned = await pruneRunHistory(db, settings.retentionDays);
+      if (!pruned) return;
+      if (pruned.runs + pruned.wakeups > 0) logger.info({ pruned }, 'engine: pruned run history');
+      if (pruned.runs < PRUNE_BATCH && pruned.wakeups < PRUNE_BATCH) return;
+    }
+  };
+  const retention = setInterval(() => {
+    pruning ??= prune()
+      .catch((err) => logger.warn({ err }, 'engine: pruning run history failed'))
+      .finally(() => (pruning = null));
+  }, settings.retentionIntervalMs);
+
   logger.info({ replica: identity.replica }, 'engine started');
   let stopping: Promise<void> | null = null;
   return {
@@ -110,8 +130,9 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
       stopping ??= (async () => {
         clearInterval(reaper);
         clearInterval(timers);
+        clearInterval(retention);
         await dispatcher.stop();
-        await Promise.all([reaping, ticking]);
+        await Promise.all([reaping, ticking, pruning]);
         await executor.stop();
       })();
       return stopping;
