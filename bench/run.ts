@@ -15,6 +15,7 @@ import { freePort } from '../src/db/embedded.ts';
 import { report, type Figures } from './lib/report.ts';
 import { SERVER_POOL_SIZE, startBenchServer } from './lib/server.ts';
 import { benchWork } from './work.ts';
+import { benchEngine } from './engine.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -41,6 +42,7 @@ try {
   process.stdout.write(`boardroom bench against ${server.base.href} (pid ${server.pid}), ceiling ${ceiling.base.href} (pid ${ceiling.pid})\n`);
   await benchFoundation(bench);
   await benchWork(bench);
+  await benchEngine(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');
   if (figuresFile) await writeFile(figuresFile, `${JSON.stringify(figures, null, 2)}\n`);

@@ -5,8 +5,11 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { claimWakeups, dispatchWake, releaseFailedClaim, type RunOwner } from '../modules/wakeups/dispatch.ts';
+import type { WakeupRequest } from '../modules/wakeups/queue.ts';
 import type { Executor } from './executor.ts';
 import type { Notifications } from './notifications.ts';
+
+const DECISION_LANES = 4;
 
 export interface DispatcherOptions {
   pollMs: number;
@@ -24,18 +27,28 @@ export function startDispatcher(db: Db, notifications: Notifications, executor: 
   let again = false;
   let stopped = false;
 
+  const dispatchOne = async (wake: WakeupRequest) => {
+    try {
+      const decision = await dispatchWake(db, wake, owner);
+      if (decision.outcome === 'completed') executor.execute(decision.run);
+    } catch (err) {
+      logger.warn({ err, wakeupId: wake.id }, 'engine: wakeup dispatch failed; retrying with backoff');
+      await releaseFailedClaim(db, wake, (err as Error).message).catch(() => undefined);
+    }
+  };
+
+  // Decisions about one agent take its row lock, so they go one after another; different agents'
+  // decisions go side by side (a few at a time, leaving pool connections for the API).
   const drainOnce = async () => {
     for (;;) {
       const claimed = await claimWakeups(db, owner.replica, options.claimBatch);
-      for (const wake of claimed) {
-        try {
-          const decision = await dispatchWake(db, wake, owner);
-          if (decision.outcome === 'completed') executor.execute(decision.run);
-        } catch (err) {
-          logger.warn({ err, wakeupId: wake.id }, 'engine: wakeup dispatch failed; retrying with backoff');
-          await releaseFailedClaim(db, wake, (err as Error).message).catch(() => undefined);
-        }
-      }
+      const byAgent = new Map<string, WakeupRequest[]>();
+      for (const wake of claimed) byAgent.set(wake.agentId, [...(byAgent.get(wake.agentId) ?? []), wake]);
+      const queues = [...byAgent.values()];
+      const lane = async () => {
+        for (let next = queues.shift(); next; next = queues.shift()) for (const wake of next) await dispatchOne(wake);
+      };
+      await Promise.all(Array.from({ length: Math.min(DECISION_LANES, queues.length) }, lane));
       if (claimed.length < options.claimBatch || stopped) return;
     }
   };

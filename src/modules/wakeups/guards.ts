@@ -48,14 +48,15 @@ const engineRunOf = (agentId: string) => and(eq(heartbeatRuns.agentId, agentId),
  * or null while the agent may still run. Runs are counted by creation, across every replica.
  */
 export async function wakeBudgetSpentUntil(db: DbOrTx, agentId: string, maxRunsPerHour: number): Promise<Date | null> {
-  const recent = await db
+  // The budget-th most recent run of the hour, read straight off the (agent, createdAt desc) index.
+  const [oldestCounted] = await db
     .select({ createdAt: heartbeatRuns.createdAt })
     .from(heartbeatRuns)
     .where(and(engineRunOf(agentId), sql`${heartbeatRuns.createdAt} > now() - interval '1 hour'`))
     .orderBy(desc(heartbeatRuns.createdAt))
-    .limit(maxRunsPerHour);
-  if (recent.length < maxRunsPerHour) return null;
-  return new Date(recent[recent.length - 1]!.createdAt.getTime() + 3600_000);
+    .offset(maxRunsPerHour - 1)
+    .limit(1);
+  return oldestCounted ? new Date(oldestCounted.createdAt.getTime() + 3600_000) : null;
 }
 
 /** Marks the agent rate limited until `until`; true when it was not already (the caller records it once). */
