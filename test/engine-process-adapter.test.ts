@@ -264,10 +264,10 @@ describe('run env contract', () => {
 });
 
 describe('adapter registry', () => {
-  it('registers the built-in process adapter through the package door and protects it', () => {
+  it('registers the built-in process and http adapters through the package door and protects them', () => {
     const registry = createAdapterRegistry();
     assert.equal(registry.get('process')?.type, 'process');
-    assert.deepEqual(registry.list().map((e) => [e.adapter.type, e.builtin]), [['process', true]]);
+    assert.deepEqual(registry.list().map((e) => [e.adapter.type, e.builtin]), [['process', true], ['http', true]]);
     assert.throws(() => registry.register({ createServerAdapter }), /built in and cannot be replaced/);
     assert.throws(() => registry.unregister('process'), /cannot be removed/);
   });

@@ -130,6 +130,7 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'PATCH /api/agents/{agentId}/budgets': () => ({ json: { budgetMonthlyCents: 100 } }),
   'PATCH /api/agents/{agentId}/permissions': () => ({ json: { canCreateAgents: true } }),
   'POST /api/agents/{agentId}/keys': () => ({ json: { name: 'stolen' } }),
+  'POST /api/agents/{agentId}/signing-secret': () => NO_BODY,
   'POST /api/agents/{agentId}/pause': () => NO_BODY,
   'POST /api/agents/{agentId}/resume': () => NO_BODY,
   'POST /api/agents/{agentId}/terminate': () => NO_BODY,
@@ -151,6 +152,7 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/{action}': () => NO_BODY,
   'PATCH /api/secrets/{secretId}': () => ({ json: { description: 'changed' } }),
   'POST /api/secrets/{secretId}/rotate': () => ({ json: { value: 'new value' } }),
+  'POST /api/heartbeat-runs/{runId}/complete': () => ({ json: { status: 'succeeded' } }),
 };
 
 /** What callers of company B get. Default: 403 for both. */

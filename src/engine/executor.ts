@@ -14,6 +14,7 @@ import type { Db } from '../db/client.ts';
 import { agentWakeupRequests, issues, projectWorkspaces } from '../db/schema/index.ts';
 import { systemActor } from '../core/actor.ts';
 import { findAgentById } from '../modules/agents/lookup.ts';
+import { readSigningSecret } from '../modules/agents/signing-secret.ts';
 import { mintAgentJwt } from '../modules/auth/jwt.ts';
 import { finishRun, recordLateOutcome, recordRunProgress, renewLease, startRun, type RunEnd } from '../modules/runs/lifecycle.ts';
 import type { HeartbeatRun } from '../modules/runs/service.ts';
@@ -79,6 +80,17 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     const secretValues = Object.entries(bindings)
       .filter(([, binding]) => binding !== null && typeof binding === 'object' && (binding as { type?: unknown }).type !== 'plain')
       .map(([name]) => configEnv[name]!);
+    // Only adapters that sign (http) get the agent's signing secret; it is masked like the others.
+    let signingSecret: string | null = null;
+    if (adapter.usesSigningSecret) {
+      try {
+        signingSecret = await readSigningSecret(db, settings.masterKey, agent);
+      } catch {
+        await finish(run.id, { status: 'failed', error: "could not open the agent's signing secret (another master key, or a damaged record): generate a new one" });
+        return;
+      }
+      if (signingSecret) secretValues.push(signingSecret);
+    }
 
     const wake = run.wakeupRequestId
       ? (await db.select().from(agentWakeupRequests).where(eq(agentWakeupRequests.id, run.wakeupRequestId)))[0]
@@ -142,6 +154,7 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
         timeoutSec,
         graceSec,
         signal: controller.signal,
+        signingSecret,
         onLog: (_stream, chunk) => log.write(chunk),
         onUsage: (reported) => {
           usage = addUsage(usage, reported);

@@ -3,7 +3,7 @@ const SENSITIVE_KEY = /(secret|token|password|passwd|passphrase|api[_-]?key|priv
 // Identifiers of sensitive things (secretId, apiKeyId, token_ids) are references, not values: keep them.
 const REFERENCE_KEY = /(Id|Ids|_id|_ids)$/;
 // Our own credentials are recognisable whatever key they sit under; so are bearer headers and JWTs.
-const SENSITIVE_VALUE = /^(svc_(board|agent)_|Bearer\s)|^eyJ[\w-]+\.[\w-]+\.[\w-]+$/;
+const SENSITIVE_VALUE = /^(svc_(board|agent|sign)_|Bearer\s)|^eyJ[\w-]+\.[\w-]+\.[\w-]+$/;
 // Env bindings hold credentials under arbitrary names (DATABASE_URL, GH_PAT): plain values never survive.
 const ENV_KEY = /^env$/i;
 export const REDACTED = '[redacted]';

@@ -8,10 +8,12 @@ import { registerAttachmentRoutes } from '../modules/attachments/routes.ts';
 import { registerSecretRoutes } from '../modules/secrets/routes.ts';
 import { registerActivityRoutes } from '../modules/activity/routes.ts';
 import { registerAgentRoutes } from '../modules/agents/routes.ts';
+import { registerSigningSecretRoutes } from '../modules/agents/signing-secret-routes.ts';
 import { registerGoalRoutes } from '../modules/goals/routes.ts';
 import { registerProjectRoutes } from '../modules/projects/routes.ts';
 import { registerCheckoutRoutes } from '../modules/issues/checkout-routes.ts';
 import { registerRunRoutes } from '../modules/runs/routes.ts';
+import { registerRunCompleteRoutes } from '../modules/runs/complete-routes.ts';
 import { registerInboxRoutes } from '../modules/inbox/routes.ts';
 import { registerIssueRoutes } from '../modules/issues/routes.ts';
 import { registerFeedbackRoutes } from '../modules/feedback/routes.ts';
@@ -24,6 +26,7 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerGoalRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerAgentRoutes(app, deps);
+  registerSigningSecretRoutes(app, deps);
   registerApprovalRoutes(app, deps);
   registerCommentRoutes(app, deps);
   registerDocumentRoutes(app, deps);
@@ -33,5 +36,6 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerIssueRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   registerRunRoutes(app, deps);
+  registerRunCompleteRoutes(app, deps);
   registerInboxRoutes(app, deps);
 }

@@ -42,6 +42,12 @@ export interface AdapterRunContext {
    * that after a server crash the reaper can still kill the whole group (`kill(-pgid)`).
    */
   onSpawn?(pid: number): void;
+  /**
+   * The agent's signing secret in the clear (POST /api/agents/{id}/signing-secret), handed only to
+   * adapters that declare `usesSigningSecret`; null when the agent has none. The engine masks it
+   * in the run log like any secret.
+   */
+  signingSecret?: string | null;
 }
 
 export interface AdapterOutcome {
@@ -62,6 +68,8 @@ export interface ServerAdapter {
   label: string;
   models: { id: string; label: string }[];
   agentConfigurationDoc: string;
+  /** The engine reads the agent's signing secret into ctx.signingSecret for this adapter (the `http` adapter signs with it). */
+  usesSigningSecret?: boolean;
   execute(ctx: AdapterRunContext): Promise<AdapterOutcome>;
   testEnvironment(config: Record<string, unknown>): Promise<EnvironmentCheck>;
 }

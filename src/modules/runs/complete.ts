@@ -1,0 +1,84 @@
+// Completing a run from outside the engine: an `http` adapter receiver accepted the run (2xx) and
+// reports its end later with POST /api/heartbeat-runs/{runId}/complete, authenticated by the run's
+// own token (the agent JWT the engine minted for that run and put in the request body).
+//
+// Only that token can complete its run: an agent JWT whose signed run_id claim is this run. Not an
+// agent API key (with or without X-Service-Run-Id: a header is not proof of holding the run), not
+// another run's token, not the board (a board user cancels a run instead). The finish is the same
+// conditional transition every finisher uses (finishRun), so it works on any replica: the engine
+// that owns the work hears the status change (boardroom_run) and stops waiting.
+import { z } from 'zod';
+import type { Ctx } from '../../core/context.ts';
+import { assertCompanyAccess, authorize } from '../../core/access.ts';
+import { conflict, notFound } from '../../core/errors.ts';
+import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
+import { finishRun } from './lifecycle.ts';
+import { findRun, type HeartbeatRun } from './service.ts';
+
+// Per-run counts: far beyond any real run, small enough to add up safely (budgets sum cents).
+const MAX_TOKENS = 1_000_000_000_000;
+const MAX_COST_CENTS = 1_000_000_000;
+const count = (max: number) => z.number().int().nonnegative().max(max);
+
+export const completeRunBody = z
+  .object({
+    status: z.enum(['succeeded', 'failed']).describe('how the work ended'),
+    result: freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES })
+      .optional()
+      .describe('what the work produced (a `summary` string by convention); free-form JSON object, at most 32 levels deep and 64 KiB serialised'),
+    usage: z
+      .object({
+        provider: z.string().max(200).optional(),
+        model: z.string().max(200).optional(),
+        inputTokens: count(MAX_TOKENS).optional(),
+        cachedInputTokens: count(MAX_TOKENS).optional(),
+        outputTokens: count(MAX_TOKENS).optional(),
+        costCents: count(MAX_COST_CENTS).optional(),
+        billingType: z.string().max(100).optional(),
+      })
+      .optional()
+      .describe(`what the run consumed; counts are non-negative integers (tokens up to ${MAX_TOKENS}, costCents up to ${MAX_COST_CENTS})`),
+    error: z.string().max(2000).optional().describe('why the work failed (kept for a failed run; ignored for a succeeded one); at most 2000 characters'),
+  })
+  .meta({ examples: [{ status: 'succeeded', result: { summary: 'Drafted the report' }, usage: { provider: 'acme', model: 'm1', inputTokens: 1200, outputTokens: 300, costCents: 4 } }] });
+export type CompleteRunBody = z.infer<typeof completeRunBody>;
+
+export const RUN_TOKEN_REQUIRED = "only the run's own token (the runToken of its request) may complete it";
+
+/**
+ * Ends a live run as the receiver reports it. 404 unknown run; 403 another company's run, or any
+ * credential but this run's token; 409 when the run has already finished (completed, cancelled,
+ * reaped, timed out): the first finisher wins.
+ */
+export async function completeRun(ctx: Ctx, runId: string, body: CompleteRunBody): Promise<HeartbeatRun> {
+  const { actor } = ctx;
+  const run = await findRun(ctx.db, runId);
+  if (!run) throw notFound('run');
+  await assertCompanyAccess(ctx.db, actor, run.companyId);
+  authorize(actor.kind === 'agent' && actor.via === 'agent_jwt' && actor.runId === run.id && actor.agentId === run.agentId, RUN_TOKEN_REQUIRED);
+  const finished = await ctx.db.transaction((tx) =>
+    finishRun(tx, actor, run.id, {
+      status: body.status,
+      error: body.status === 'failed' ? (body.error ?? 'the receiver reported the run failed') : null,
+      ...(body.usage !== undefined ? { usageJson: usageJson(body.usage) } : {}),
+      ...(body.result !== undefined ? { resultJson: body.result } : {}),
+    }),
+  );
+  if (finished) return finished;
+  const now = await findRun(ctx.db, run.id);
+  throw conflict(`run ${run.id} has already finished (${now?.status ?? 'unknown'})`, { runId: run.id, runStatus: now?.status ?? null });
+}
+
+/** The usage shape the engine records for adapters that report as they go (executor addUsage). */
+function usageJson(usage: NonNullable<CompleteRunBody['usage']>): Record<string, unknown> {
+  return {
+    provider: usage.provider ?? null,
+    model: usage.model ?? null,
+    billingType: usage.billingType ?? null,
+    inputTokens: usage.inputTokens ?? 0,
+    cachedInputTokens: usage.cachedInputTokens ?? 0,
+    outputTokens: usage.outputTokens ?? 0,
+    costCents: usage.costCents ?? 0,
+    reports: 1,
+  };
+}
