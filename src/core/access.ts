@@ -1,9 +1,10 @@
 // The company boundary (SPEC section 5), the one place it is decided: agents act only inside their
 // own company; board users inside the companies they are members of (the instance owner in all);
 // the system actor everywhere. Missing company 404, another company 403.
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { companies, companyMemberships } from '../db/schema/index.ts';
 import type { Actor, AgentActor, BoardActor } from './actor.ts';
 import { forbidden, notFound } from './errors.ts';
@@ -59,9 +60,12 @@ export async function requireAccessible<T extends { companyId: string }>(
   throw opts.outside === 'not_found' ? notFound(what) : forbidden('no access to this company');
 }
 
+// Nearly every company route starts here, so the read is a prepared statement (no SQL building).
+const companyById = preparedPerDb((db: DbOrTx) => db.select().from(companies).where(eq(companies.id, sql.placeholder('id'))).prepare('company_by_id'));
+
 /** Loads the company named by a caller: 404 when missing, 403 when outside the actor's companies. */
 export async function requireCompanyAccess(db: DbOrTx, actor: Actor, companyId: string): Promise<Company> {
-  const [company] = await db.select().from(companies).where(eq(companies.id, companyId));
+  const [company] = await companyById(db).execute({ id: companyId });
   if (!company) throw notFound('company');
   await assertCompanyAccess(db, actor, company.id);
   return company;

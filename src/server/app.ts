@@ -47,7 +47,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installErrorHandler(app);
   installRouteContract(app);
   installInputGuard(app);
-  await app.register(cookie);
+  // No parsing hook: only authentication reads a cookie, and parses one only when it is sent.
+  await app.register(cookie, { hook: false });
   await app.register(multipart, { limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20 }, throwFileSizeLimit: true });
   await app.register(swagger, {
     openapi: {

@@ -1,6 +1,6 @@
-// Resolves request.actor on every request (SPEC section 5) and refuses unauthenticated calls to
-// routes that are not marked `config: { public: true }`.
-import type { FastifyInstance } from 'fastify';
+// Resolves request.actor (SPEC section 5) on every request to a route that is not marked
+// `config: { public: true }`, and refuses it when there is none. Public routes get no actor.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { resolveBearer, resolveSession } from '../modules/auth/resolve.ts';
 import type { Actor } from '../core/actor.ts';
@@ -21,29 +21,36 @@ declare module 'fastify' {
 
 export function installAuth(app: FastifyInstance, deps: { db: Db; config: Config; localBoardUserId: string | null }): void {
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request) => {
-    const isPublic = request.routeOptions.config?.public === true;
-    const actor = await resolveActor(request.headers.authorization, request.cookies[SESSION_COOKIE], deps, isPublic);
-    const runId = request.headers[RUN_ID_HEADER];
-    // An agent JWT's signed run_id claim is authoritative; the header only fills in where none is set.
-    if (actor && !actor.runId && typeof runId === 'string' && runId.length > 0 && runId.length <= 200) actor.runId = runId;
-    request.actor = actor;
-    if (!actor && !isPublic) throw unauthorized();
+  // Callback style, so a public route (health probes) costs a property check: no promise, no lookup.
+  // No public route reads the actor; those that take a credential (webhook fire) judge it themselves.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config?.public === true) return done();
+    authenticate(app, request, deps).then(() => done(), done);
   });
+}
+
+async function authenticate(app: FastifyInstance, request: FastifyRequest, deps: { db: Db; config: Config; localBoardUserId: string | null }): Promise<void> {
+  // The cookie plugin does not parse on every request (see app.ts): only a request that sends one.
+  const cookieHeader = request.headers.cookie;
+  const sessionToken = cookieHeader ? app.parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
+  const actor = await resolveActor(request.headers.authorization, sessionToken, deps);
+  const runId = request.headers[RUN_ID_HEADER];
+  // An agent JWT's signed run_id claim is authoritative; the header only fills in where none is set.
+  if (actor && !actor.runId && typeof runId === 'string' && runId.length > 0 && runId.length <= 200) actor.runId = runId;
+  request.actor = actor;
+  if (!actor) throw unauthorized();
 }
 
 async function resolveActor(
   authorization: string | undefined,
   sessionToken: string | undefined,
   deps: { db: Db; config: Config; localBoardUserId: string | null },
-  isPublic: boolean,
 ): Promise<Actor | null> {
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const actor = match ? await resolveBearer(deps.db, deps.config.jwtSecret, match[1]!) : null;
     // A credential that was sent but is not valid never falls back to a cookie or the local board.
-    // Public routes (health, webhook fire) judge their own bearer, so there it only means "no actor".
-    if (!actor && !isPublic) throw unauthorized('invalid, revoked or expired credential');
+    if (!actor) throw unauthorized('invalid, revoked or expired credential');
     return actor;
   }
   if (sessionToken) {

@@ -59,13 +59,19 @@ function serializeError(err: Error & { cause?: unknown; code?: unknown }) {
   };
 }
 
-export function createLogger(level: string, destination: NodeJS.WritableStream = process.stdout): Logger {
+/**
+ * Standard output by default, written asynchronously: lines logged while a write is in flight go
+ * out together in the next one, instead of one blocking write per line (a write per request was
+ * 15% of the server's CPU on health). Nothing waits for a full buffer, so a quiet server's lines
+ * still appear at once, and pino flushes what is pending when the process exits.
+ */
+export function createLogger(level: string, destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false })): Logger {
   return pino(
     {
       level,
       serializers: { req: serializeRequest, res: serializeResponse, headers: serializeHeaders, err: serializeError },
     },
-    destination as pino.DestinationStream,
+    destination,
   );
 }
 

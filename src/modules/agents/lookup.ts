@@ -2,6 +2,7 @@
 import { isUuid } from '../../lib/ids.ts';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { preparedPerDb } from '../../db/prepared.ts';
 import { agents } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { requireAccessible } from '../../core/access.ts';
@@ -14,8 +15,18 @@ const MAX_LISTED_AGENTS = 1000;
 // An org chain longer than this is treated as corrupt rather than walked forever.
 export const MAX_CHAIN_DEPTH = 100;
 
+// Agent lookups run on most agent routes and on every agent caller's permission check.
+const lookups = preparedPerDb((db: DbOrTx) => ({
+  byId: db.select().from(agents).where(eq(agents.id, sql.placeholder('id'))).prepare('agent_by_id'),
+  byKey: db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.companyId, sql.placeholder('companyId')), eq(agents.urlKey, sql.placeholder('urlKey')), ne(agents.status, 'terminated')))
+    .prepare('agent_by_url_key'),
+}));
+
 export async function findAgentById(db: DbOrTx, id: string): Promise<Agent | null> {
-  const [row] = await db.select().from(agents).where(eq(agents.id, id));
+  const [row] = await lookups(db).byId.execute({ id });
   return row ?? null;
 }
 
@@ -36,7 +47,7 @@ export async function listLiveAgents(db: DbOrTx, companyId: string): Promise<Age
 export async function findAgent(db: DbOrTx, actor: Actor, idOrKey: string, companyId?: string): Promise<Agent | null> {
   const key = idOrKey.trim();
   if (isUuid(key)) {
-    const [byId] = await db.select().from(agents).where(eq(agents.id, key));
+    const byId = await findAgentById(db, key);
     if (byId) return byId;
   }
   const scope = companyId ?? (actor.kind === 'agent' ? actor.companyId : undefined);
@@ -44,10 +55,7 @@ export async function findAgent(db: DbOrTx, actor: Actor, idOrKey: string, compa
     if (isUuid(key)) return null;
     throw badRequest('companyId query parameter is required to look an agent up by shortname');
   }
-  const [byKey] = await db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.companyId, scope), eq(agents.urlKey, key.toLowerCase()), ne(agents.status, 'terminated')));
+  const [byKey] = await lookups(db).byKey.execute({ companyId: scope, urlKey: key.toLowerCase() });
   return byKey ?? null;
 }
 

@@ -1,6 +1,7 @@
 // Credential resolution in SPEC order: session, board key, agent key, agent JWT.
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { preparedPerDb } from '../../db/prepared.ts';
 import { agentApiKeys, agents, boardApiKeys, boardSessions, users } from '../../db/schema/index.ts';
 import type { AgentActor, BoardActor } from '../../core/actor.ts';
 import { AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashToken } from '../../lib/tokens.ts';
@@ -14,39 +15,26 @@ const stale = (column: typeof boardApiKeys.lastUsedAt | typeof agentApiKeys.last
 const actorAgentColumns = { id: agents.id, companyId: agents.companyId, role: agents.role, adapterType: agents.adapterType, status: agents.status };
 
 /**
- * Every request resolves its credential, so these lookups are built once per database handle and
- * run as named prepared statements (no SQL building, parsing or planning per request). Each reads
- * the credential with its owner in one statement; revocation and lockout are read from the
- * database every time (no cache), so they take effect at once on every replica.
+ * Every request resolves its credential, so these lookups run as named prepared statements (no SQL
+ * building, parsing or planning per request). Each reads the credential with its owner in one
+ * statement; revocation and lockout are read from the database every time (no cache), so they take
+ * effect at once on every replica.
  */
-function buildLookups(db: Db) {
-  return {
-    boardKey: db
-      .select({ keyId: boardApiKeys.id, userId: users.id, isInstanceOwner: users.isInstanceOwner, stale: stale(boardApiKeys.lastUsedAt) })
-      .from(boardApiKeys)
-      .innerJoin(users, eq(users.id, boardApiKeys.userId))
-      .where(and(eq(boardApiKeys.keyHash, sql.placeholder('hash')), isNull(boardApiKeys.revokedAt)))
-      .prepare('auth_board_key'),
-    agentKey: db
-      .select({ keyId: agentApiKeys.id, stale: stale(agentApiKeys.lastUsedAt), agent: actorAgentColumns })
-      .from(agentApiKeys)
-      .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
-      .where(and(eq(agentApiKeys.keyHash, sql.placeholder('hash')), isNull(agentApiKeys.revokedAt)))
-      .prepare('auth_agent_key'),
-    agent: db.select(actorAgentColumns).from(agents).where(eq(agents.id, sql.placeholder('id'))).prepare('auth_agent'),
-  };
-}
-
-const lookupsByDb = new WeakMap<Db, ReturnType<typeof buildLookups>>();
-
-function lookups(db: Db): ReturnType<typeof buildLookups> {
-  let built = lookupsByDb.get(db);
-  if (!built) {
-    built = buildLookups(db);
-    lookupsByDb.set(db, built);
-  }
-  return built;
-}
+const lookups = preparedPerDb((db: Db) => ({
+  boardKey: db
+    .select({ keyId: boardApiKeys.id, userId: users.id, isInstanceOwner: users.isInstanceOwner, stale: stale(boardApiKeys.lastUsedAt) })
+    .from(boardApiKeys)
+    .innerJoin(users, eq(users.id, boardApiKeys.userId))
+    .where(and(eq(boardApiKeys.keyHash, sql.placeholder('hash')), isNull(boardApiKeys.revokedAt)))
+    .prepare('auth_board_key'),
+  agentKey: db
+    .select({ keyId: agentApiKeys.id, stale: stale(agentApiKeys.lastUsedAt), agent: actorAgentColumns })
+    .from(agentApiKeys)
+    .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
+    .where(and(eq(agentApiKeys.keyHash, sql.placeholder('hash')), isNull(agentApiKeys.revokedAt)))
+    .prepare('auth_agent_key'),
+  agent: db.select(actorAgentColumns).from(agents).where(eq(agents.id, sql.placeholder('id'))).prepare('auth_agent'),
+}));
 
 export async function resolveBearer(db: Db, jwtSecret: Uint8Array, token: string): Promise<BoardActor | AgentActor | null> {
   if (token.startsWith(BOARD_KEY_PREFIX)) return resolveBoardKey(db, token);
