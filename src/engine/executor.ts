@@ -18,9 +18,9 @@ import { readSigningSecret } from '../modules/agents/signing-secret.ts';
 import { mintAgentJwt } from '../modules/auth/jwt.ts';
 import { finishRun, recordLateOutcome, recordRunProgress, renewLease, startRun, type RunEnd } from '../modules/runs/lifecycle.ts';
 import type { HeartbeatRun } from '../modules/runs/service.ts';
+import { addUsage } from '../modules/runs/usage.ts';
 import { resolveEnvBindings, SecretResolutionError } from '../modules/secrets/resolve.ts';
 import type { AdapterRegistry } from './adapters/registry.ts';
-import type { AdapterUsage } from './adapters/types.ts';
 import { buildRunEnv } from './run-env.ts';
 import { openRunLog } from './run-log.ts';
 import { buildWakePrompt } from './wake-prompt.ts';
@@ -202,21 +202,6 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       for (const { controller } of active.values()) controller.abort();
       await Promise.all([...active.values()].map((a) => a.done));
     },
-  };
-}
-
-/** Usage reports add up over a run: tokens and cents are summed, the last provider and model kept. */
-function addUsage(total: Record<string, unknown> | undefined, reported: AdapterUsage): Record<string, unknown> {
-  const sum = (key: keyof AdapterUsage) => ((total?.[key] as number | undefined) ?? 0) + ((reported[key] as number | undefined) ?? 0);
-  return {
-    provider: reported.provider ?? total?.provider ?? null,
-    model: reported.model ?? total?.model ?? null,
-    billingType: reported.billingType ?? total?.billingType ?? null,
-    inputTokens: sum('inputTokens'),
-    cachedInputTokens: sum('cachedInputTokens'),
-    outputTokens: sum('outputTokens'),
-    costCents: sum('costCents'),
-    reports: ((total?.reports as number | undefined) ?? 0) + 1,
   };
 }
 

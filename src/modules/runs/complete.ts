@@ -14,6 +14,7 @@ import { conflict, notFound } from '../../core/errors.ts';
 import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 import { finishRun } from './lifecycle.ts';
 import { findRun, type HeartbeatRun } from './service.ts';
+import { addUsage } from './usage.ts';
 
 // Per-run counts: far beyond any real run, small enough to add up safely (budgets sum cents).
 const MAX_TOKENS = 1_000_000_000_000;
@@ -60,25 +61,11 @@ export async function completeRun(ctx: Ctx, runId: string, body: CompleteRunBody
     finishRun(tx, actor, run.id, {
       status: body.status,
       error: body.status === 'failed' ? (body.error ?? 'the receiver reported the run failed') : null,
-      ...(body.usage !== undefined ? { usageJson: usageJson(body.usage) } : {}),
+      ...(body.usage !== undefined ? { usageJson: addUsage(undefined, body.usage) } : {}),
       ...(body.result !== undefined ? { resultJson: body.result } : {}),
     }),
   );
   if (finished) return finished;
   const now = await findRun(ctx.db, run.id);
   throw conflict(`run ${run.id} has already finished (${now?.status ?? 'unknown'})`, { runId: run.id, runStatus: now?.status ?? null });
-}
-
-/** The usage shape the engine records for adapters that report as they go (executor addUsage). */
-function usageJson(usage: NonNullable<CompleteRunBody['usage']>): Record<string, unknown> {
-  return {
-    provider: usage.provider ?? null,
-    model: usage.model ?? null,
-    billingType: usage.billingType ?? null,
-    inputTokens: usage.inputTokens ?? 0,
-    cachedInputTokens: usage.cachedInputTokens ?? 0,
-    outputTokens: usage.outputTokens ?? 0,
-    costCents: usage.costCents ?? 0,
-    reports: 1,
-  };
 }
