@@ -96,6 +96,7 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       ? (await db.select().from(agentWakeupRequests).where(eq(agentWakeupRequests.id, run.wakeupRequestId)))[0]
       : undefined;
     const payload = (wake?.payload ?? {}) as Record<string, unknown>;
+    const wakeEnv = (payload.env && typeof payload.env === 'object' ? payload.env : {}) as Record<string, unknown>;
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
     const cwd = await workingDirectory(db, settings.dataDir, agent.id, config, run.issueId);
     const runToken = await mintAgentJwt(settings.jwtSecret, { agentId: agent.id, companyId: agent.companyId, adapterType: adapter.type, runId: run.id }, Math.ceil(timeoutSec + graceSec + 60));
@@ -108,8 +109,9 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       issueId: run.issueId,
       wakeReason: run.wakeReason,
       wakeCommentId: text(payload.commentId),
-      approvalId: text(payload.approvalId),
-      approvalStatus: text(payload.approvalStatus),
+      // An approval decision wakes its requester with these in the wake payload's `env`.
+      approvalId: text(wakeEnv.SERVICE_APPROVAL_ID),
+      approvalStatus: text(wakeEnv.SERVICE_APPROVAL_STATUS),
       workspaceCwd: cwd,
       configEnv,
       secretValues,
