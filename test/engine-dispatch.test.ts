@@ -1,10 +1,8 @@
 // The engine end to end: wakeups become runs of real child processes, through the real API.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runLogDir } from '../src/engine/executor.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
 
@@ -61,7 +59,10 @@ describe('engine: a wakeup becomes a run', () => {
     assert.equal(done.usage_json.inputTokens, 100);
     assert.equal(done.result_json.summary, 'worked 600 ms');
     assert.ok(done.log_bytes > 0);
-    const log = await readFile(path.join(runLogDir(t.config.dataDir), `${done.id}.log`), 'utf8');
+    const page = await t.request('GET', `/api/heartbeat-runs/${done.id}/log`, { token: board });
+    assert.equal(page.status, 200);
+    assert.deepEqual([page.body.offset, page.body.nextOffset, page.body.logBytes, page.body.finished, page.body.complete], [0, done.log_bytes, done.log_bytes, true, true]);
+    const log: string = page.body.content;
     assert.match(log, /Issue [A-Z]+-\d+: Write the report/);
     assert.match(log, /reason please look/);
     assert.equal((await t.request('GET', `/api/agents/${agent.id}`, { token: board })).body.status, 'idle');

@@ -1,29 +1,72 @@
 // The run log writer: secret masking (including a secret split across chunks at every position),
-// the per-run size cap, and bounded reads from an offset. Real files in a temporary directory.
+// the per-run size cap, NUL replacement, batching into the chunk table with its NOTIFY, and bounded
+// reads from an offset. Real runs in a real database.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createMasker, MAX_READ_BYTES, openRunLog, readRunLog, runLogPath } from '../src/engine/run-log.ts';
+import pg from 'pg';
+import { CHUNK_BYTES, createMasker, FLUSH_BYTES, MAX_READ_BYTES, openRunLog, readRunLog, type RunLogOptions } from '../src/engine/run-log.ts';
+import { startTestApp } from './helpers/app.ts';
+import { newAgent } from './helpers/factories.ts';
 
-let dir = '';
-before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-runlog-'));
-});
-after(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const t = await startTestApp();
+const { company, token } = await t.newCompany();
+const { agent } = await newAgent(t, token, company.id);
+const db = t.database.db;
+const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 
-let seq = 0;
-const nextRunId = () => `run-${++seq}`;
+async function newRun(): Promise<string> {
+  const [row] = await sql(`insert into heartbeat_runs (company_id, agent_id, status, invocation_source, adapter_type, started_at) values ($1, $2, 'running', 'on_demand', 'process', now()) returning id`, [company.id, agent.id]);
+  return row.id;
+}
+
+const open = (runId: string, options: Partial<RunLogOptions> = {}) => openRunLog({ db, runId, companyId: company.id, ...options });
+
+/** The stored log, every row in order; checks that the rows' byte offsets follow each other. */
+async function storedLog(runId: string): Promise<string> {
+  const rows = await sql('select seq, byte_offset, content from heartbeat_run_log_chunks where run_id = $1 order by seq', [runId]);
+  let offset = 0;
+  rows.forEach((row, i) => {
+    assert.equal(row.seq, i);
+    assert.equal(row.byte_offset, offset);
+    offset += Buffer.byteLength(row.content, 'utf8');
+  });
+  return rows.map((r) => r.content).join('');
+}
 
 async function writeAll(chunks: string[], options: { secrets?: string[]; maxBytes?: number } = {}) {
-  const runId = nextRunId();
-  const log = await openRunLog({ dir, runId, ...options });
+  const runId = await newRun();
+  const log = open(runId, options);
   for (const chunk of chunks) log.write(chunk);
   const summary = await log.close();
-  return { runId, summary, text: await readFile(summary.path, 'utf8') };
+  return { runId, summary, text: await storedLog(runId) };
+}
+
+// What the writers announce on boardroom_run_log, heard through a LISTEN of our own.
+const notices: { runId: string; companyId: string; offset: number }[] = [];
+let listener: pg.Client;
+before(async () => {
+  listener = new pg.Client({ connectionString: t.databaseUrl });
+  await listener.connect();
+  listener.on('notification', (msg) => notices.push(JSON.parse(msg.payload ?? '{}')));
+  await listener.query('LISTEN boardroom_run_log');
+});
+after(async () => {
+  await listener.end();
+  await t.close();
+});
+
+const noticesOf = (runId: string) => notices.filter((n) => n.runId === runId);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 5_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
 }
 
 describe('run log: masking', () => {
@@ -46,19 +89,38 @@ describe('run log: masking', () => {
     assert.equal(written.includes(short), false);
   });
 
+  it('holds back only a tail that could start a secret, so live text is stored at once', () => {
+    const masker = createMasker([secret, 'pw1']);
+    assert.equal(masker.push('hello\n'), 'hello\n');
+    assert.equal(masker.push('token sk-li'), 'token ');
+    assert.equal(masker.push('ve-0123456789abcdef ok p'), '*** ok ');
+    assert.equal(masker.push('w'), '');
+    assert.equal(masker.push('2'), 'pw2');
+    assert.equal(masker.push('skate'), 'skate');
+    assert.equal(masker.push(' sk'), ' ');
+    assert.equal(masker.flush(), 'sk');
+  });
+
   it('masks a secret that contains another one whole', () => {
     const masker = createMasker(['abc', 'xxabcxx']);
     assert.equal(masker.push('1 xxabcxx 2 abc') + masker.flush(), '1 *** 2 ***');
   });
 
-  it('writes the text through unchanged when there is no secret, and keeps surrogate pairs whole', async () => {
-    const { text: plain } = await writeAll(['hello ', 'world\n']);
+  it('stores the text unchanged when there is no secret, and keeps surrogate pairs whole', async () => {
+    const { text: plain, summary } = await writeAll(['hello ', 'world\n']);
     assert.equal(plain, 'hello world\n');
+    assert.deepEqual(summary, { bytes: 12, truncated: false });
     const emoji = 'ab😀cd😀';
     for (let cut = 0; cut <= emoji.length; cut++) {
       const { text: written } = await writeAll([emoji.slice(0, cut), emoji.slice(cut)], { secrets: ['zz'] });
       assert.equal(written, emoji, `split at ${cut}`);
     }
+  });
+
+  it('replaces NUL with U+FFFD before storing, and counts the bytes stored', async () => {
+    const { text, summary } = await writeAll(['a\u0000b', '\u0000']);
+    assert.equal(text, 'a\uFFFDb\uFFFD');
+    assert.deepEqual(summary, { bytes: 8, truncated: false });
   });
 });
 
@@ -70,7 +132,7 @@ describe('run log: size cap', () => {
     assert.equal(kept, ('0123456789'.repeat(5) + 'abcdefghij'.repeat(5)).slice(0, 64));
     assert.match(marker ?? '', /^\[log truncated: reached the 64-byte cap of this run\]$/);
     assert.deepEqual(rest, ['']);
-    assert.equal(summary.bytes, (await stat(summary.path)).size);
+    assert.equal(summary.bytes, Buffer.byteLength(text));
     assert.equal(text.match(/log truncated/g)?.length, 1);
   });
 
@@ -82,10 +144,56 @@ describe('run log: size cap', () => {
     assert.deepEqual([small.summary.bytes, small.summary.truncated], [6, false]);
   });
 
-  it('applies the cap after masking, so a masked secret is never partly written', async () => {
+  it('applies the cap after masking, so a masked secret is never partly stored', async () => {
     const { text } = await writeAll(['ab', 'SECRETVALUE', 'cd'.repeat(10)], { secrets: ['SECRETVALUE'], maxBytes: 8 });
     assert.ok(text.startsWith('ab***cdc\n'));
     assert.equal(text.includes('SECRET'), false);
+  });
+});
+
+describe('run log: batching', () => {
+  it('stores what was written within the flush interval as one row with one NOTIFY of the new end', async () => {
+    const runId = await newRun();
+    const log = open(runId, { flushIntervalMs: 300 });
+    for (let i = 0; i < 20; i++) log.write(`line ${i}\n`);
+    await sleep(100);
+    assert.equal((await sql('select count(*)::int as n from heartbeat_run_log_chunks where run_id = $1', [runId]))[0].n, 0, 'nothing stored before the interval');
+    const rows = await eventually('the flush', async () => {
+      const r = await sql('select * from heartbeat_run_log_chunks where run_id = $1', [runId]);
+      return r.length > 0 ? r : null;
+    });
+    assert.equal(rows.length, 1);
+    const body = Array.from({ length: 20 }, (_, i) => `line ${i}\n`).join('');
+    assert.equal(rows[0].content, body);
+    await eventually('the notice', () => noticesOf(runId).length === 1);
+    assert.deepEqual(noticesOf(runId), [{ runId, companyId: company.id, offset: Buffer.byteLength(body) }]);
+    assert.deepEqual(await log.close(), { bytes: Buffer.byteLength(body), truncated: false });
+    assert.equal(noticesOf(runId).length, 1, 'close had nothing more to store');
+  });
+
+  it('flushes at once when 64 KiB are pending, in rows of at most 64 KiB cut on character boundaries', async () => {
+    const runId = await newRun();
+    const log = open(runId, { flushIntervalMs: 60_000 });
+    const big = 'é😀x'.repeat(Math.ceil((FLUSH_BYTES * 2.5) / 7)); // 7 bytes per repeat
+    log.write(big);
+    const stored = await eventually('the 64 KiB flush', async () => {
+      const text = await storedLog(runId);
+      return text.length > 0 ? text : null;
+    });
+    assert.equal(stored, big);
+    const rows = await sql('select octet_length(content) as bytes from heartbeat_run_log_chunks where run_id = $1 order by seq', [runId]);
+    assert.equal(rows.length, 3);
+    assert.ok(rows.every((r) => r.bytes <= CHUNK_BYTES));
+    await eventually('the notice', () => noticesOf(runId).length === 1);
+    assert.equal(noticesOf(runId)[0]!.offset, Buffer.byteLength(big), 'one notice for the one INSERT, with the end offset');
+    const summary = await log.close();
+    assert.equal(summary.bytes, Buffer.byteLength(big));
+  });
+
+  it('a log that cannot be stored stops without failing the close', async () => {
+    const log = open(randomUUID(), { flushIntervalMs: 10 }); // no such run: every insert fails
+    log.write('lost');
+    assert.deepEqual(await log.close(), { bytes: 0, truncated: true });
   });
 });
 
@@ -93,38 +201,39 @@ describe('run log: reads', () => {
   it('reads from an offset, pages to the end, and bounds a page at 256 KiB', async () => {
     const body = Array.from({ length: 30000 }, (_, i) => `line ${i}\n`).join('');
     const { runId } = await writeAll([body]);
-    const first = await readRunLog(dir, runId, 0, 16);
-    assert.deepEqual([first.content, first.offset, first.nextOffset, first.eof], ['line 0\nline 1\nli', 0, 16, false]);
-    const second = await readRunLog(dir, runId, first.nextOffset, 12);
+    const first = await readRunLog(db, runId, 0, 16);
+    assert.deepEqual([first.content, first.offset, first.nextOffset, first.eof, first.size], ['line 0\nline 1\nli', 0, 16, false, body.length]);
+    const second = await readRunLog(db, runId, first.nextOffset, 12);
     assert.equal(second.content, 'ne 2\nline 3\n');
-    const huge = await readRunLog(dir, runId, 0, 10 * 1024 * 1024);
+    const huge = await readRunLog(db, runId, 0, 10 * 1024 * 1024);
     assert.equal(huge.content.length, MAX_READ_BYTES);
+    // A page across row boundaries (rows are 64 KiB at most).
+    const across = await readRunLog(db, runId, CHUNK_BYTES - 10, 20);
+    assert.equal(across.content, body.slice(CHUNK_BYTES - 10, CHUNK_BYTES + 10));
     let all = '';
     for (let offset = 0, eof = false; !eof; ) {
-      const page = await readRunLog(dir, runId, offset);
+      const page = await readRunLog(db, runId, offset);
       all += page.content;
       offset = page.nextOffset;
       eof = page.eof;
     }
     assert.equal(all, body);
-    const past = await readRunLog(dir, runId, body.length + 10);
-    assert.deepEqual([past.content, past.eof], ['', true]);
+    const past = await readRunLog(db, runId, body.length + 10);
+    assert.deepEqual([past.content, past.eof, past.nextOffset], ['', true, body.length + 10]);
   });
 
-  it('ends a page on a character boundary and reads a missing log as empty', async () => {
+  it('ends a page on a character boundary, starts one at the character an offset cuts, and reads a missing log as empty', async () => {
     const { runId } = await writeAll(['aé€😀b']); // 1 + 2 + 3 + 4 + 1 bytes
     const pages: string[] = [];
     for (let offset = 0, eof = false; !eof; ) {
-      const page = await readRunLog(dir, runId, offset, 4);
+      const page = await readRunLog(db, runId, offset, 4);
       pages.push(page.content);
       offset = page.nextOffset;
       eof = page.eof;
     }
     assert.deepEqual(pages, ['aé', '€', '😀', 'b']);
-    assert.deepEqual(await readRunLog(dir, 'never-ran', 0), { content: '', offset: 0, nextOffset: 0, size: 0, eof: true });
-  });
-
-  it('rejects a run id that could escape the log directory', () => {
-    assert.throws(() => runLogPath(dir, '../etc/passwd'), /invalid run id/);
+    const inside = await readRunLog(db, runId, 8, 100); // the third byte of 😀 (bytes 6 to 9)
+    assert.deepEqual([inside.offset, inside.content, inside.nextOffset], [6, '😀b', 11]);
+    assert.deepEqual(await readRunLog(db, randomUUID(), 0), { content: '', offset: 0, nextOffset: 0, size: 0, eof: true });
   });
 });

@@ -140,6 +140,7 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/approvals/{approvalId}/request-revision': () => ({ json: { decisionNote: 'again' } }),
   'POST /api/approvals/{approvalId}/resubmit': () => ({ json: { payload: {} } }),
   'POST /api/approvals/{approvalId}/comments': () => ({ json: { body: 'hello' } }),
+  'POST /api/heartbeat-runs/{runId}/cancel': () => NO_BODY,
   'PATCH /api/goals/{goalId}': () => ({ json: { title: 'changed' } }),
   'PATCH /api/issues/{issueId}': () => ({ json: { title: 'changed' } }),
   'POST /api/issues/{issueId}/checkout': (a) => ({ json: { agentId: a.agentId, expectedStatuses: ['backlog', 'todo'] } }),

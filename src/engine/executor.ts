@@ -3,9 +3,11 @@
 // Everything the run needs is prepared before the adapter sees it: the run JWT (lifetime = deadline
 // plus grace plus a minute), the env with secrets resolved (a secret that cannot be resolved fails
 // the run before any process starts), the working directory, the wake prompt, the log writer that
-// masks every secret value. While the adapter works the executor renews the run's lease; a renewal
-// that finds the run no longer running (cancelled or reaped on any replica) stops the work, and so
-// does a `boardroom_run` notification for it, which is just the faster path to the same thing.
+// masks every secret value and stores the log in the database (so every replica can serve it).
+// While the adapter works the executor renews the run's lease; a renewal that finds the run no
+// longer running (cancelled or reaped on any replica) stops the work, and so does a `boardroom_run`
+// notification for it, which is just the faster path to the same thing. The log is closed (all of
+// it stored) before the run's end is recorded, so a finished run's logBytes is its whole log.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -44,8 +46,6 @@ export interface Executor {
   /** Server shutdown: every local run is stopped and recorded as failed (the next start would reap it anyway). */
   stop(): Promise<void>;
 }
-
-export const runLogDir = (dataDir: string) => path.join(dataDir, 'run-logs');
 
 const positive = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback);
 
@@ -124,7 +124,7 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       wakeSource: run.invocationSource,
       coalescedWakeups: Array.isArray(payload.coalescedWakeups) ? (payload.coalescedWakeups as { reason: string | null; source: string }[]) : [],
     });
-    const log = await openRunLog({ dir: runLogDir(settings.dataDir), runId: run.id, secrets });
+    const log = openRunLog({ db, runId: run.id, companyId: agent.companyId, secrets, logger });
 
     let pid: number | null = null;
     let usage: Record<string, unknown> | undefined;

@@ -1,94 +1,179 @@
-// The run log: what a run printed, appended to `<dir>/<runId>.log` as it arrives, with every
-// secret value masked and a size cap per run. The file is the raw interleaved transcript (stdout
-// and stderr in arrival order) so byte offsets are stable for the log route's incremental reads.
+// The run log: what a run printed, stored in `heartbeat_run_log_chunks` as it arrives, with every
+// secret value masked and a size cap per run. The log is the raw interleaved transcript (stdout
+// and stderr in arrival order); every chunk records the UTF-8 byte offset of its first byte, so a
+// reader on any replica resumes from any offset (the log route, the live stream).
 //
-// Masking across chunks: a secret may arrive split over two chunks, so the writer keeps the last
-// (longest secret − 1) characters unwritten until the next chunk or close. Any secret that starts
-// before that held tail fits entirely in what we hold, so it is either seen whole or not there.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
-import path from 'node:path';
+// Masking across chunks: a secret may arrive split over two chunks, so the writer holds back the
+// tail of the text that could be the start of a secret (the longest suffix that is a proper prefix
+// of one) until the next chunk or close. Any secret not wholly in the text starts
+// in that tail, so it is either seen whole or not there; text that cannot start a secret (a line
+// ending in a newline, usually) is stored at once, so a live run's log is never held back.
+//
+// Batching: what was written is stored at most FLUSH_INTERVAL_MS after it arrived, or at once when
+// FLUSH_BYTES are pending; one INSERT per flush (rows of at most CHUNK_BYTES, cut on character
+// boundaries), and in the same statement a `boardroom_run_log` NOTIFY ({ runId, companyId, offset:
+// the log's size after it }) so live readers on every replica hear of it. Flushes never overlap, so
+// rows arrive in order. PostgreSQL text refuses U+0000: NUL becomes U+FFFD before it is counted.
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { DbOrTx } from '../db/client.ts';
 
 export const DEFAULT_MAX_LOG_BYTES = 5 * 1024 * 1024;
 /** Bound of one read from the log route: a client pages through a large log, it never gets it whole. */
 export const MAX_READ_BYTES = 256 * 1024;
 export const MASK = '***';
+export const FLUSH_INTERVAL_MS = 250;
+export const FLUSH_BYTES = 64 * 1024;
+/** Bound of one stored row, so a read at any offset touches a few rows, never the whole log. */
+export const CHUNK_BYTES = 64 * 1024;
+/** A flush that failed is retried on the next tick; after this many failures in a row the log stops. */
+const MAX_FLUSH_FAILURES = 5;
+export const RUN_LOG_CHANNEL = 'boardroom_run_log';
 
 export interface RunLogOptions {
-  dir: string;
+  db: DbOrTx;
   runId: string;
+  companyId: string;
   secrets?: string[];
   maxBytes?: number;
+  flushIntervalMs?: number;
+  flushBytes?: number;
+  logger?: Logger;
 }
 
 export interface RunLogSummary {
-  path: string;
-  /** Bytes in the file, the truncation marker included. */
+  /** Bytes stored, the truncation marker included. */
   bytes: number;
+  /** The cap was reached (the marker ends the log), or storing failed and the rest was dropped. */
   truncated: boolean;
 }
 
 export interface RunLogWriter {
-  readonly path: string;
   write(chunk: string): void;
-  /** Flushes the held tail and the marker, then closes the file. Idempotent. */
+  /** Stores what is pending now (close does it too). */
+  flush(): Promise<void>;
+  /** Stores the held tail, the marker and everything pending. Idempotent; never throws. */
   close(): Promise<RunLogSummary>;
   summary(): RunLogSummary;
 }
 
-// Run ids are uuids; anything else could walk out of the log directory.
-const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
-
-export function runLogPath(dir: string, runId: string): string {
-  if (!SAFE_ID.test(runId)) throw new Error(`invalid run id for a log file: ${JSON.stringify(runId)}`);
-  return path.join(dir, `${runId}.log`);
+export interface RunLogNotice {
+  runId: string;
+  companyId: string;
+  /** Size of the stored log after the chunk that raised it. */
+  offset: number;
 }
 
-export async function openRunLog(options: RunLogOptions): Promise<RunLogWriter> {
-  const file = runLogPath(options.dir, options.runId);
-  await mkdir(options.dir, { recursive: true });
-  const stream = createWriteStream(file, { flags: 'a' });
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  return createWriter(file, stream, options);
+export function parseRunLogNotice(payload: string): RunLogNotice | null {
+  try {
+    const notice = JSON.parse(payload) as RunLogNotice;
+    return typeof notice.runId === 'string' && typeof notice.offset === 'number' ? notice : null;
+  } catch {
+    return null;
+  }
 }
 
-function createWriter(file: string, stream: WriteStream, options: RunLogOptions): RunLogWriter {
+export function openRunLog(options: RunLogOptions): RunLogWriter {
+  const { db, runId, companyId } = options;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_LOG_BYTES;
+  const flushIntervalMs = options.flushIntervalMs ?? FLUSH_INTERVAL_MS;
+  const flushBytes = options.flushBytes ?? FLUSH_BYTES;
   const masker = createMasker(options.secrets ?? []);
-  let bytes = 0;
+  // accepted: bytes taken into the log (counted against the cap); stored: bytes in the table.
+  let accepted = 0;
+  let stored = 0;
+  let seq = 0;
   let truncated = false;
+  let failed = false;
+  let failures = 0;
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> | null = null;
   let closing: Promise<RunLogSummary> | null = null;
-  let failure: Error | null = null;
-  // A full disk must not crash the server: the run goes on, the log stops.
-  stream.on('error', (err) => {
-    failure ??= err;
-  });
 
-  const summary = (): RunLogSummary => ({ path: file, bytes, truncated });
+  const summary = (): RunLogSummary => ({ bytes: stored, truncated: truncated || failed });
 
-  function emit(text: string): void {
-    if (truncated || text.length === 0 || failure) return;
+  function emit(masked: string): void {
+    if (truncated || failed || masked.length === 0) return;
+    const text = masked.replaceAll('\u0000', '\uFFFD');
+    const length = Buffer.byteLength(text, 'utf8');
+    const room = maxBytes - accepted;
+    if (length <= room) return enqueue(text, length);
     const buf = Buffer.from(text, 'utf8');
-    const room = maxBytes - bytes;
-    if (buf.length <= room) {
-      stream.write(buf);
-      bytes += buf.length;
-      return;
-    }
-    const head = buf.subarray(0, utf8Boundary(buf, room));
-    const marker = Buffer.from(`\n[log truncated: reached the ${maxBytes}-byte cap of this run]\n`, 'utf8');
-    stream.write(head);
-    stream.write(marker);
-    bytes += head.length + marker.length;
+    const head = buf.subarray(0, utf8Boundary(buf, room)).toString('utf8');
+    const marker = `\n[log truncated: reached the ${maxBytes}-byte cap of this run]\n`;
     truncated = true;
+    enqueue(head + marker, Buffer.byteLength(head + marker, 'utf8'));
+  }
+
+  function enqueue(text: string, length: number): void {
+    pending.push(text);
+    pendingBytes += length;
+    accepted += length;
+    if (pendingBytes >= flushBytes) void flush();
+    else timer ??= setTimeout(() => void flush(), flushIntervalMs).unref();
+  }
+
+  async function store(text: string): Promise<void> {
+    const buf = Buffer.from(text, 'utf8');
+    const rows: { seq: number; offset: number; content: string }[] = [];
+    for (let at = 0; at < buf.length; ) {
+      const end = at + CHUNK_BYTES >= buf.length ? buf.length : at + Math.max(1, utf8Boundary(buf, at + CHUNK_BYTES) - at);
+      rows.push({ seq: seq + rows.length, offset: stored + at, content: buf.subarray(at, end).toString('utf8') });
+      at = end;
+    }
+    const end = stored + buf.length;
+    const values = sql.join(
+      rows.map((r) => sql`(${runId}::uuid, ${r.seq}::int, ${r.offset}::int, ${r.content}::text)`),
+      sql`, `,
+    );
+    const notice = JSON.stringify({ runId, companyId, offset: end } satisfies RunLogNotice);
+    // One statement: the rows and the notice commit together (a data-modifying CTE always runs).
+    await db.execute(sql`with stored as (
+      insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ${values} returning 1
+    ) select pg_notify(${RUN_LOG_CHANNEL}, ${notice})`);
+    seq += rows.length;
+    stored = end;
+  }
+
+  function flush(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    flushing ??= (async () => {
+      while (pending.length > 0 && !failed) {
+        const text = pending.join('');
+        const length = pendingBytes;
+        pending = [];
+        pendingBytes = 0;
+        try {
+          await store(text);
+          failures = 0;
+        } catch (err) {
+          // Kept for the next attempt, in front of whatever arrived meanwhile.
+          pending.unshift(text);
+          pendingBytes += length;
+          if (++failures >= MAX_FLUSH_FAILURES) {
+            failed = true;
+            pending = [];
+            pendingBytes = 0;
+            options.logger?.warn({ err, runId }, 'engine: could not store the run log; the rest of it is dropped');
+          } else {
+            options.logger?.warn({ err, runId }, 'engine: could not store a run log chunk; retrying');
+          }
+          break;
+        }
+      }
+    })().finally(() => {
+      flushing = null;
+      if (pending.length > 0 && !failed && !closing) timer ??= setTimeout(() => void flush(), flushIntervalMs).unref();
+    });
+    return flushing;
   }
 
   return {
-    path: file,
     summary,
+    flush,
     write(chunk) {
       if (closing) return;
       emit(masker.push(chunk));
@@ -96,7 +181,16 @@ function createWriter(file: string, stream: WriteStream, options: RunLogOptions)
     close() {
       closing ??= (async () => {
         emit(masker.flush());
-        await new Promise<void>((resolve) => stream.end(resolve));
+        // Each round stores what it can; a failing database gets its retries, then the log stops.
+        while ((pending.length > 0 || flushing) && !failed) {
+          if (flushing) await flushing;
+          else {
+            if (failures > 0) await new Promise((resolve) => setTimeout(resolve, 100 * failures));
+            await flush();
+          }
+        }
+        if (timer) clearTimeout(timer);
+        timer = null;
         return summary();
       })();
       return closing;
@@ -112,6 +206,13 @@ function utf8Boundary(buf: Buffer, limit: number): number {
   return end;
 }
 
+/** The start of the character that holds byte `at`. */
+function utf8Start(buf: Buffer, at: number): number {
+  let start = Math.max(0, Math.min(at, buf.length));
+  while (start > 0 && start < buf.length && ((buf[start] ?? 0) & 0xc0) === 0x80) start--;
+  return start;
+}
+
 export interface Masker {
   /** Masked text that is safe to write now; a tail may be held for the next push. */
   push(chunk: string): string;
@@ -123,33 +224,52 @@ export function createMasker(secrets: string[]): Masker {
   if (list.length === 0) return { push: (chunk) => chunk, flush: () => '' };
   // Longest first so a secret that contains another is masked whole.
   const pattern = new RegExp(list.map(escapeRegExp).join('|'), 'g');
-  const hold = (list[0]?.length ?? 1) - 1;
+  const longest = list[0]!.length;
+  const firstChars = new Set(list.map((s) => s[0]));
   let pending = '';
 
-  function mask(text: string, safe: number): string {
+  /**
+   * Where the held tail starts: the first position from `from` whose rest of the text is a proper
+   * prefix of a secret (the secret may complete with the next chunk); text.length when none is.
+   * Any secret not wholly in the text starts there or later, so everything before can be written.
+   */
+  function holdFrom(text: string, from: number): number {
+    for (let p = Math.max(from, text.length - (longest - 1)); p < text.length; p++) {
+      if (!firstChars.has(text[p])) continue;
+      const rest = text.slice(p);
+      if (list.some((secret) => secret.length > rest.length && secret.startsWith(rest))) return p;
+    }
+    return text.length;
+  }
+
+  function mask(text: string, final: boolean): string {
     let out = '';
     let pos = 0;
-    pattern.lastIndex = 0;
-    for (let m = pattern.exec(text); m && m.index < safe; m = pattern.exec(text)) {
-      out += text.slice(pos, m.index) + MASK;
-      pos = m.index + m[0].length;
+    for (;;) {
+      const hold = final ? text.length : holdFrom(text, pos);
+      pattern.lastIndex = pos;
+      const m = pattern.exec(text);
+      // A match that starts in the held tail may be the start of a longer secret: wait for more.
+      if (m && m.index < hold) {
+        out += text.slice(pos, m.index) + MASK;
+        pos = m.index + m[0].length;
+        continue;
+      }
+      let end = hold;
+      // Never split a surrogate pair between what is written and what is held.
+      if (!final && end > pos && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+      out += text.slice(pos, end);
+      pending = text.slice(end);
+      return out;
     }
-    let end = Math.max(pos, safe);
-    // Never split a surrogate pair between what is written and what is held.
-    if (end > pos && end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-    out += text.slice(pos, end);
-    pending = text.slice(end);
-    return out;
   }
 
   return {
     push(chunk) {
-      const text = pending + chunk;
-      return mask(text, Math.max(0, text.length - hold));
+      return mask(pending + chunk, false);
     },
     flush() {
-      const text = pending;
-      return mask(text, text.length);
+      return mask(pending, true);
     },
   };
 }
@@ -164,38 +284,43 @@ function escapeRegExp(s: string): string {
 
 export interface RunLogPage {
   content: string;
+  /** Where `content` starts: the asked offset, moved back to the start of a character it cut. */
   offset: number;
   nextOffset: number;
-  /** Size of the file when read; a live run's log keeps growing. */
+  /** Size of the stored log when read; a live run's log keeps growing. */
   size: number;
   eof: boolean;
 }
 
 /**
- * One bounded page of a run log from a byte offset; a missing log reads as empty. A page ends on
- * a character boundary (we read a few bytes past the limit to see where the next one starts), so
- * limits below 4 bytes are raised to 4: the longest UTF-8 character must fit.
+ * One bounded page of a run log from a byte offset; a log with nothing stored reads as empty. A
+ * page ends on a character boundary (we read a few bytes past the limit to see where the next one
+ * starts), so limits below 4 bytes are raised to 4: the longest UTF-8 character must fit. An offset
+ * inside a character starts the page at that character. Past the end: empty, nextOffset = offset.
  */
-export async function readRunLog(dir: string, runId: string, offset = 0, limit = MAX_READ_BYTES): Promise<RunLogPage> {
-  const file = runLogPath(dir, runId);
+export async function readRunLog(db: DbOrTx, runId: string, offset = 0, limit = MAX_READ_BYTES): Promise<RunLogPage> {
   const want = Math.max(4, Math.min(Math.floor(limit) || 0, MAX_READ_BYTES));
-  const start = Math.max(0, Math.floor(offset) || 0);
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { content: '', offset: start, nextOffset: start, size: 0, eof: true };
-    throw err;
-  }
-  try {
-    const { size } = await handle.stat();
-    const buf = Buffer.alloc(Math.max(0, Math.min(want + 4, size - start)));
-    const { bytesRead } = buf.length > 0 ? await handle.read(buf, 0, buf.length, start) : { bytesRead: 0 };
-    const read = buf.subarray(0, bytesRead);
-    const slice = read.length > want ? read.subarray(0, utf8Boundary(read, want)) : read;
-    const nextOffset = start + slice.length;
-    return { content: slice.toString('utf8'), offset: start, nextOffset, size, eof: nextOffset >= size };
-  } finally {
-    await handle.close();
-  }
+  const asked = Math.max(0, Math.floor(offset) || 0);
+  // byte_offset grows with seq: the rows from the one holding `asked` up to `asked + want + 4`.
+  const result = await db.execute<{ size: number | null; byte_offset: number | null; content: string | null }>(sql`
+    select
+      (select l.byte_offset + octet_length(l.content) from heartbeat_run_log_chunks l where l.run_id = ${runId} order by l.seq desc limit 1) as size,
+      c.byte_offset, c.content
+    from (select 1) as one
+    left join heartbeat_run_log_chunks c
+      on c.run_id = ${runId}
+      and c.seq >= coalesce((select max(f.seq) from heartbeat_run_log_chunks f where f.run_id = ${runId} and f.byte_offset <= ${asked}), 0)
+      and c.byte_offset < ${asked + want + 4}
+    order by c.seq`);
+  const size = Number(result.rows[0]?.size ?? 0);
+  const rows = result.rows.filter((r) => r.byte_offset !== null && r.content !== null);
+  if (asked >= size || rows.length === 0) return { content: '', offset: asked, nextOffset: asked, size, eof: true };
+  const base = Number(rows[0]!.byte_offset);
+  const buf = Buffer.from(rows.map((r) => r.content).join(''), 'utf8');
+  const from = utf8Start(buf, asked - base);
+  const read = buf.subarray(from, from + want + 4);
+  const slice = read.length > want ? read.subarray(0, utf8Boundary(read, want)) : read;
+  const start = base + from;
+  const nextOffset = start + slice.length;
+  return { content: slice.toString('utf8'), offset: start, nextOffset, size, eof: nextOffset >= size };
 }

@@ -1,4 +1,5 @@
-// The run summary SPEC lists for the issue runs route. The presenter is typed by its schema.
+// The run summary SPEC lists for the issue runs route, the list item of the company run list, the
+// run detail and a page of the run log. Presenters are typed by their schemas.
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import { LIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES, type HeartbeatRun } from './service.ts';
@@ -40,3 +41,60 @@ export function presentRunSummary(run: HeartbeatRun): RunSummaryResponse {
     logBytes: run.logBytes,
   };
 }
+
+export const runListItemResponse = runSummaryResponse
+  .extend({
+    issueId: uuidOut().nullable().describe('the issue the run is about; null for a run first seen on a checkout, or a wake about no issue'),
+    error: z.string().nullable().describe('why the run ended badly; null while live or on success'),
+  })
+  .describe('A heartbeat run in brief, with its issue and its error');
+
+export type RunListItemResponse = z.output<typeof runListItemResponse>;
+
+export function presentRunListItem(run: HeartbeatRun): RunListItemResponse {
+  return { ...presentRunSummary(run), issueId: run.issueId, error: run.error };
+}
+
+export const runDetailResponse = runListItemResponse
+  .extend({
+    wakeReason: z.string().nullable().describe('the reason given with the wakeup that started the run'),
+    wakeupRequestId: uuidOut().nullable().describe('the wakeup request that became this run; null for a run first seen on a checkout'),
+    exitCode: z.number().int().nullable().describe('exit code of the process, when it exited'),
+    signal: z.string().nullable().describe('the signal that ended the process, when one did (e.g. `SIGTERM`)'),
+    logTruncated: z.boolean().describe('the log reached the per-run size cap and ends with a truncation marker'),
+    leaseExpiresAt: timestampOut().nullable().describe('while live: when the run is reaped unless its owner renews the lease'),
+    deadlineAt: timestampOut().nullable().describe('while running: the hard end of the work (start plus adapterConfig.timeoutSec)'),
+    updatedAt: timestampOut(),
+  })
+  .describe('A heartbeat run');
+
+export type RunDetailResponse = z.output<typeof runDetailResponse>;
+
+export function presentRunDetail(run: HeartbeatRun): RunDetailResponse {
+  return {
+    ...presentRunListItem(run),
+    wakeReason: run.wakeReason,
+    wakeupRequestId: run.wakeupRequestId,
+    exitCode: run.exitCode,
+    signal: run.signal,
+    logTruncated: run.logTruncated,
+    leaseExpiresAt: run.leaseExpiresAt,
+    deadlineAt: run.deadlineAt,
+    updatedAt: run.updatedAt,
+  };
+}
+
+export const runLogPageResponse = z
+  .object({
+    runId: uuidOut(),
+    offset: z.number().int().describe('byte offset where `content` starts (the asked offset, moved back to the start of a character it would cut)'),
+    nextOffset: z.number().int().describe('byte offset to ask for next: the end of `content`'),
+    content: z.string().describe('UTF-8 text of the log from `offset`: at most `limit` bytes, never a cut character; empty past the end'),
+    logBytes: z.number().int().describe('size of the log so far in bytes (it grows while the run is live)'),
+    truncated: z.boolean().describe('the log reached the per-run size cap and ends with a truncation marker'),
+    finished: z.boolean().describe('the run is finished (succeeded, failed, cancelled or timed_out)'),
+    complete: z.boolean().describe('the run is finished, its log will not grow, and `nextOffset` is its end: nothing more to read'),
+  })
+  .describe('A page of a run log');
+
+export type RunLogPageResponse = z.output<typeof runLogPageResponse>;

@@ -1,10 +1,13 @@
 // Heartbeat runs as far as the work areas need them: checkout creates or verifies the run that holds
-// a lock, runs record which issues they touched. The engine creates, finishes and reaps runs
-// (lifecycle.ts, reap.ts).
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+// a lock, runs record which issues they touched; the run routes look runs up and list them. The
+// engine creates, finishes and reaps runs (lifecycle.ts, reap.ts).
+import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { heartbeatRunIssues, heartbeatRuns, issues } from '../../db/schema/index.ts';
-import { conflict, forbidden } from '../../core/errors.ts';
+import { z } from 'zod';
+import type { Actor } from '../../core/actor.ts';
+import { requireAccessible } from '../../core/access.ts';
+import { conflict, forbidden, notFound } from '../../core/errors.ts';
 
 export type HeartbeatRun = typeof heartbeatRuns.$inferSelect;
 
@@ -82,4 +85,68 @@ export async function listRunIssues(db: DbOrTx, runId: string, limit: number) {
     .orderBy(desc(heartbeatRunIssues.createdAt))
     .limit(limit);
   return rows.map((r) => r.issue);
+}
+
+export interface CompanyRunFilter {
+  agentId?: string;
+  issueId?: string;
+  status?: string;
+  /** A run id: only runs older than it (keyset paging, newest first). */
+  before?: string;
+  limit: number;
+}
+
+/**
+ * A company's runs, newest first (createdAt, then id, both descending: heartbeat_runs_company_idx),
+ * paged by keyset: `before` is the id of the last run of the previous page. An unknown cursor (or
+ * one of another company) is 404, never a silently restarted list.
+ */
+export async function listCompanyRuns(db: DbOrTx, companyId: string, filter: CompanyRunFilter): Promise<HeartbeatRun[]> {
+  let cursor: SQL | undefined;
+  if (filter.before !== undefined) {
+    const [known] = await db
+      .select({ id: heartbeatRuns.id })
+      .from(heartbeatRuns)
+      .where(and(eq(heartbeatRuns.id, filter.before), eq(heartbeatRuns.companyId, companyId)));
+    if (!known) throw notFound('heartbeat run named by `before`');
+    // The cursor's own timestamp, compared in the database (microseconds; a JS Date keeps milliseconds).
+    cursor = sql`(${heartbeatRuns.createdAt}, ${heartbeatRuns.id}) < (select c.created_at, c.id from ${heartbeatRuns} c where c.id = ${known.id})`;
+  }
+  return db
+    .select()
+    .from(heartbeatRuns)
+    .where(
+      and(
+        eq(heartbeatRuns.companyId, companyId),
+        filter.agentId !== undefined ? eq(heartbeatRuns.agentId, filter.agentId) : undefined,
+        filter.issueId !== undefined ? eq(heartbeatRuns.issueId, filter.issueId) : undefined,
+        filter.status !== undefined ? eq(heartbeatRuns.status, filter.status) : undefined,
+        cursor,
+      ),
+    )
+    .orderBy(desc(heartbeatRuns.createdAt), desc(heartbeatRuns.id))
+    .limit(filter.limit);
+}
+
+/** After its run ended elsewhere, how long its owner may still be storing the last of the log. */
+export const LATE_LOG_SLACK_SEC = 5;
+
+/**
+ * Whether the run's log may still grow. While the run is live, yes. A run its owner finished has
+ * its whole log stored (the owner closes the log before it records the end, with logBytes). A run
+ * that ended elsewhere (a cancel, the reaper) may still get the last of its log: the owner stops the
+ * process (up to graceSec), stores the rest, and records logBytes late, which moves updatedAt past
+ * finishedAt. Until then, and at most graceSec plus a few seconds, the log may grow.
+ */
+export function runLogMayGrow(run: HeartbeatRun, now = Date.now()): boolean {
+  if (isLiveRunStatus(run.status)) return true;
+  if (run.status === 'succeeded' || run.logBytes > 0 || !run.startedAt || !run.finishedAt || run.invocationSource === 'checkout') return false;
+  if (run.updatedAt.getTime() > run.finishedAt.getTime()) return false;
+  return now < run.finishedAt.getTime() + ((run.graceSec ?? 0) + LATE_LOG_SLACK_SEC) * 1000;
+}
+
+/** The run a caller named: 404 when unknown (or not a UUID), 403 when it belongs to another company. */
+export async function requireRunAccess(db: DbOrTx, actor: Actor, runId: string): Promise<HeartbeatRun> {
+  const run = z.uuid().safeParse(runId).success ? await findRun(db, runId) : null;
+  return requireAccessible(db, actor, run, 'heartbeat run');
 }

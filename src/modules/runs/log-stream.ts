@@ -1,0 +1,190 @@
+// The live run log (GET /api/heartbeat-runs/{runId}/log/stream), as Server-Sent Events:
+//
+//   event: log            id: <byte offset after this event>    data: {"offset":n,"content":"..."}
+//   event: end            data: <the run's final status>
+//   : keepalive           (a comment every 15 s, so proxies keep an idle stream open)
+//
+// The stream reads the log from the database, wherever the run executes: it sends what is stored
+// from the start offset, then follows. Notifications (`boardroom_run_log` when the owner stored a
+// chunk, `boardroom_run` when the run changed status, from any replica through this replica's one
+// LISTEN connection) only say "look again"; the text always comes from the table, so a missed or
+// merged notification loses nothing, and a reconnect of the LISTEN connection triggers a look too.
+// It ends with `end` once the run is finished, its log can no longer grow and all of it was sent.
+//
+// Backpressure: a page is read only once the client took the previous one ('drain'). A client that
+// lets more than MAX_BUFFERED_BYTES pile up, or takes nothing for STALL_MS, is dropped: a stream is
+// never buffered without bound. An `id` per event lets a client resume (Last-Event-ID).
+import type { DbOrTx } from '../../db/client.ts';
+import type { Notifications } from '../../engine/notifications.ts';
+import { parseRunLogNotice, readRunLog } from '../../engine/run-log.ts';
+import { findRun, isLiveRunStatus, runLogMayGrow } from './service.ts';
+
+export const KEEPALIVE_MS = 15_000;
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+export const STALL_MS = 30_000;
+/** How often a finished run whose log may still grow (see runLogMayGrow) is looked at again. */
+const LINGER_POLL_MS = 500;
+
+/** What the stream writes to: an http.ServerResponse (reply.raw), or a stand-in in tests. */
+export interface LogStreamSink {
+  write(chunk: string): boolean;
+  readonly writableLength: number;
+  end(): void;
+  destroy(): void;
+  on(event: 'close' | 'drain', listener: () => void): unknown;
+  off(event: 'close' | 'drain', listener: () => void): unknown;
+}
+
+export interface LogStreamOptions {
+  db: DbOrTx;
+  notifications: Pick<Notifications, 'on' | 'onReconnect'>;
+  runId: string;
+  /** Byte offset to start from. */
+  from: number;
+  sink: LogStreamSink;
+  logger?: { warn(obj: object, msg: string): void };
+  keepaliveMs?: number;
+  maxBufferedBytes?: number;
+  stallMs?: number;
+}
+
+export type LogStreamEnd = 'end' | 'closed' | 'dropped' | 'stopped' | 'gone' | 'error';
+
+export interface LogStream {
+  /** How the stream ended: `end` sent, client gone, client too slow, server stop, run deleted, error. */
+  done: Promise<LogStreamEnd>;
+  /** Ends the stream now (server shutdown). */
+  stop(): void;
+}
+
+export const sseEvent = (event: string, data: string, id?: number) => `event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`;
+
+function runIdOf(payload: string): string | null {
+  try {
+    const event = JSON.parse(payload) as { runId?: unknown };
+    return typeof event.runId === 'string' ? event.runId : null;
+  } catch {
+    return null;
+  }
+}
+
+export function followRunLog(options: LogStreamOptions): LogStream {
+  const { db, runId, sink } = options;
+  const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+  const stallMs = options.stallMs ?? STALL_MS;
+  let sent = Math.max(0, Math.floor(options.from));
+  let finished = false;
+  let busy = false;
+  let again = false;
+  let linger: NodeJS.Timeout | null = null;
+  let wakeDrain: (() => void) | null = null;
+  let resolveDone: (how: LogStreamEnd) => void = () => undefined;
+  const done = new Promise<LogStreamEnd>((resolve) => (resolveDone = resolve));
+
+  const unsubscribe = [
+    options.notifications.on('boardroom_run_log', (payload) => {
+      const notice = parseRunLogNotice(payload);
+      if (notice?.runId === runId && notice.offset > sent) void pump();
+    }),
+    options.notifications.on('boardroom_run', (payload) => {
+      if (runIdOf(payload) === runId) void pump();
+    }),
+    options.notifications.onReconnect(() => void pump()),
+  ];
+  const keepalive = setInterval(() => {
+    if (sink.writableLength === 0) send(': keepalive\n\n');
+  }, options.keepaliveMs ?? KEEPALIVE_MS);
+  const onClose = () => finish('closed');
+  sink.on('close', onClose);
+
+  function finish(how: LogStreamEnd): void {
+    if (finished) return;
+    finished = true;
+    for (const off of unsubscribe) off();
+    clearInterval(keepalive);
+    if (linger) clearTimeout(linger);
+    sink.off('close', onClose);
+    wakeDrain?.();
+    if (how === 'dropped' || how === 'error') sink.destroy();
+    else sink.end();
+    resolveDone(how);
+  }
+
+  /** Writes; false when the client should catch up first. A client too far behind is dropped. */
+  function send(text: string): boolean {
+    if (finished) return false;
+    const ok = sink.write(text);
+    if (sink.writableLength > maxBuffered) {
+      finish('dropped');
+      return false;
+    }
+    return ok;
+  }
+
+  /** Resolves once the client took what is buffered; drops it when it takes nothing for stallMs. */
+  function drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish('dropped'), stallMs);
+      const wake = () => {
+        clearTimeout(timer);
+        sink.off('drain', wake);
+        wakeDrain = null;
+        resolve();
+      };
+      wakeDrain = wake;
+      sink.on('drain', wake);
+    });
+  }
+
+  /** Sends everything stored from `sent` on. */
+  async function catchUp(): Promise<void> {
+    while (!finished) {
+      const page = await readRunLog(db, runId, sent);
+      if (finished || page.content.length === 0) return;
+      const ok = send(sseEvent('log', JSON.stringify({ offset: page.offset, content: page.content }), page.nextOffset));
+      sent = page.nextOffset;
+      if (!ok && !finished) await drained();
+      if (page.eof) return;
+    }
+  }
+
+  async function pump(): Promise<void> {
+    if (finished) return;
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    try {
+      do {
+        again = false;
+        await catchUp();
+        if (finished) return;
+        const run = await findRun(db, runId);
+        if (finished) return;
+        if (!run) return finish('gone');
+        if (isLiveRunStatus(run.status)) continue;
+        // What the owner stored before it recorded the end.
+        await catchUp();
+        if (finished) return;
+        if (runLogMayGrow(run)) {
+          linger ??= setTimeout(() => {
+            linger = null;
+            void pump();
+          }, LINGER_POLL_MS);
+          continue;
+        }
+        send(sseEvent('end', run.status));
+        return finish('end');
+      } while (again && !finished);
+    } catch (err) {
+      options.logger?.warn({ err, runId }, 'run log stream failed');
+      finish('error');
+    } finally {
+      busy = false;
+    }
+  }
+
+  void pump();
+  return { done, stop: () => finish('stopped') };
+}

@@ -1,0 +1,620 @@
+// The heartbeat run routes over real engine runs: detail, the company list (filters, keyset paging),
+// the log (pages and the live SSE stream, also from a second replica), cancel (a real process group
+// stopped), and the run/issue lists fed by a run that checks its issue out.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { EventEmitter } from 'node:events';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { openRunLog } from '../src/engine/run-log.ts';
+import { followRunLog, type LogStreamSink } from '../src/modules/runs/log-stream.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { newAgent, newIssue, type AgentFixture } from './helpers/factories.ts';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents');
+const node = (script: string, ...args: string[]) => ({ command: process.execPath, args: [path.join(FIXTURES, script), ...args] });
+/** Prints `tick 0` .. `tick <count-1>`, one every `everyMs`, then exits 0. */
+const ticker = (count: number, everyMs: number) => ({
+  command: process.execPath,
+  args: ['-e', `let i = 0; const t = setInterval(() => { console.log('tick ' + i); if (++i === ${count}) clearInterval(t); }, ${everyMs});`],
+});
+
+let t: TestApp;
+let replica: TestApp;
+let board: string;
+let companyId: string;
+let other: { company: any; token: string };
+let otherAgent: AgentFixture;
+
+before(async () => {
+  t = await startTestApp({ engine: { pollMs: 200, reaperIntervalMs: 200, leaseSec: 3 } });
+  // A second replica on the same database, without an engine: it serves, it does not run.
+  replica = await startTestApp({ replicaOf: t, listen: true });
+  const c = await t.newCompany();
+  board = c.token;
+  companyId = c.company.id;
+  other = await t.newCompany();
+  otherAgent = await newAgent(t, other.token, other.company.id);
+});
+after(async () => {
+  await replica.close();
+  await t.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
+const get = (url: string, token = board) => t.request('GET', url, { token });
+const wake = (agentId: string, body: Record<string, unknown> = {}) => t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body });
+const isFinished = (status: string) => !['queued', 'running'].includes(status);
+
+/** Wakes the agent and returns its run id once the run exists. */
+async function startRun(agentId: string, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await wake(agentId, body);
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  const [row] = await waitFor('the run', () => sql('select id from heartbeat_runs where wakeup_request_id = $1', [res.body.id]).then((r) => (r.length ? r : null)));
+  return row.id;
+}
+
+const finishedRun = (runId: string, timeoutMs = 15_000) =>
+  waitFor('the run to finish', async () => {
+    const res = await get(`/api/heartbeat-runs/${runId}`);
+    return isFinished(res.body.status) ? res.body : null;
+  }, timeoutMs);
+
+/** Inserts runs straight into the table (for the list): fields over sensible defaults. */
+async function insertRun(fields: { agentId: string; status?: string; issueId?: string | null; createdAt?: string; error?: string | null }): Promise<string> {
+  const [row] = await sql(
+    `insert into heartbeat_runs (company_id, agent_id, status, issue_id, error, invocation_source, adapter_type, created_at, finished_at)
+     values ($1, $2, $3, $4, $5, 'on_demand', 'process', coalesce($6::timestamptz, now()), case when $3 in ('queued', 'running') then null else now() end) returning id`,
+    [companyId, fields.agentId, fields.status ?? 'succeeded', fields.issueId ?? null, fields.error ?? null, fields.createdAt ?? null],
+  );
+  return row.id;
+}
+
+// ---- SSE client: a real HTTP request, read as it arrives ----
+
+interface SseEvent {
+  event: string;
+  id?: string;
+  data: string;
+  at: number;
+}
+
+interface SseStream {
+  status: number;
+  headers: Headers;
+  events: SseEvent[];
+  comments: string[];
+  /** Resolves when the server ends the stream. */
+  closed: Promise<void>;
+  body: any;
+  abort(): void;
+}
+
+async function openSse(baseUrl: string, url: string, headers: Record<string, string> = {}, token = board): Promise<SseStream> {
+  const controller = new AbortController();
+  const res = await fetch(`${baseUrl}${url}`, { headers: { authorization: `Bearer ${token}`, ...headers }, signal: controller.signal });
+  const stream: SseStream = { status: res.status, headers: res.headers, events: [], comments: [], closed: Promise.resolve(), body: null, abort: () => controller.abort() };
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    stream.body = await res.json();
+    return stream;
+  }
+  stream.closed = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event: SseEvent = { event: 'message', data: '', at: Date.now() };
+          let isEvent = false;
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) stream.comments.push(line);
+            else if (line.startsWith('event: ')) [event.event, isEvent] = [line.slice(7), true];
+            else if (line.startsWith('id: ')) event.id = line.slice(4);
+            else if (line.startsWith('data: ')) [event.data, isEvent] = [line.slice(6), true];
+          }
+          if (isEvent) stream.events.push(event);
+        }
+      }
+    } catch (err) {
+      if ((err as Error).name !== 'AbortError') throw err;
+    }
+  })();
+  return stream;
+}
+
+const logText = (events: SseEvent[]) =>
+  events
+    .filter((e) => e.event === 'log')
+    .map((e) => (JSON.parse(e.data) as { content: string }).content)
+    .join('');
+
+/** The whole stored log of a run, through the log route. */
+async function fullLog(runId: string): Promise<string> {
+  let text = '';
+  for (let offset = 0; ; ) {
+    const page = await get(`/api/heartbeat-runs/${runId}/log?offset=${offset}`);
+    assert.equal(page.status, 200);
+    text += page.body.content;
+    if (page.body.nextOffset >= page.body.logBytes) return text;
+    offset = page.body.nextOffset;
+  }
+}
+
+// ---- Processes ----
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/** A live (not zombie) member of the process group is left. */
+async function groupAlive(pgid: number): Promise<boolean> {
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[2] === String(pgid) && fields[0] !== 'Z') return true;
+  }
+  return false;
+}
+
+async function processGone(pid: number): Promise<boolean> {
+  if (!isAlive(pid)) return true;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return stat === null || stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+}
+
+const RUN_DETAIL_FIELDS = [
+  'runId', 'status', 'agentId', 'adapterType', 'startedAt', 'finishedAt', 'createdAt', 'invocationSource', 'usageJson', 'resultJson', 'logBytes',
+  'issueId', 'wakeReason', 'wakeupRequestId', 'exitCode', 'signal', 'error', 'logTruncated', 'leaseExpiresAt', 'deadlineAt', 'updatedAt',
+];
+
+describe('GET /api/heartbeat-runs/{runId}', () => {
+  it('the detail of an engine run, for the board and the agents of its company', async () => {
+    const { agent, token: agentToken } = await newAgent(t, board, companyId, { adapterConfig: node('worker.mjs', '100') });
+    const issue = await newIssue(t, board, companyId, { status: 'todo' });
+    const runId = await startRun(agent.id, { reason: 'look at it', payload: { issueId: issue.id } });
+    const live = await get(`/api/heartbeat-runs/${runId}`);
+    assert.equal(live.status, 200);
+    assert.ok(['queued', 'running'].includes(live.body.status));
+    const run = await finishedRun(runId);
+    assert.deepEqual(Object.keys(run).sort(), [...RUN_DETAIL_FIELDS].sort());
+    assert.equal(run.runId, runId);
+    assert.equal(run.status, 'succeeded');
+    assert.equal(run.agentId, agent.id);
+    assert.equal(run.issueId, issue.id);
+    assert.equal(run.wakeReason, 'look at it');
+    assert.equal(run.exitCode, 0);
+    assert.equal(run.signal, null);
+    assert.equal(run.error, null);
+    assert.equal(run.logTruncated, false);
+    assert.ok(run.logBytes > 0);
+    assert.equal(run.leaseExpiresAt, null);
+    assert.ok(run.deadlineAt && run.startedAt && run.finishedAt && run.updatedAt);
+    assert.equal(run.resultJson.summary, 'worked 100 ms');
+    const [wakeRow] = await sql('select id from agent_wakeup_requests where run_id = $1', [runId]);
+    assert.equal(run.wakeupRequestId, wakeRow.id);
+
+    const colleague = await newAgent(t, board, companyId);
+    for (const token of [agentToken, colleague.token]) assert.equal((await get(`/api/heartbeat-runs/${runId}`, token)).status, 200);
+  });
+
+  it('404 for an unknown run or a non-UUID id, 403 for another company', async () => {
+    assert.equal((await get(`/api/heartbeat-runs/${randomUUID()}`)).status, 404);
+    assert.equal((await get('/api/heartbeat-runs/not-a-run')).status, 404);
+    const { agent } = await newAgent(t, board, companyId);
+    const runId = await insertRun({ agentId: agent.id });
+    assert.equal((await get(`/api/heartbeat-runs/${runId}`, other.token)).status, 403);
+    assert.equal((await get(`/api/heartbeat-runs/${runId}`, otherAgent.token)).status, 403);
+    assert.equal((await get(`/api/heartbeat-runs/${runId}`, (await t.newBoardUser()).token)).status, 403);
+    assert.equal((await t.request('GET', `/api/heartbeat-runs/${runId}`)).status, 401);
+  });
+});
+
+describe('GET /api/companies/{companyId}/heartbeat-runs', () => {
+  it('newest first (ties broken by id), filtered by agent, issue and status, paged with `before`', async () => {
+    const { company, token } = await t.newCompany();
+    const saved = companyId;
+    companyId = company.id; // insertRun writes into companyId
+    try {
+      const one = await newAgent(t, token, company.id);
+      const two = await newAgent(t, token, company.id);
+      const issue = await newIssue(t, token, company.id);
+      const base = Date.now() - 60_000;
+      const at = (s: number) => new Date(base + s * 1000).toISOString();
+      const runs = [
+        await insertRun({ agentId: one.agent.id, createdAt: at(1), status: 'failed', error: 'boom' }),
+        await insertRun({ agentId: two.agent.id, createdAt: at(2), issueId: issue.id }),
+        await insertRun({ agentId: one.agent.id, createdAt: at(3), status: 'running', issueId: issue.id }),
+        await insertRun({ agentId: two.agent.id, createdAt: at(3) }), // same instant as the one before
+        await insertRun({ agentId: one.agent.id, createdAt: at(4), status: 'cancelled' }),
+      ];
+      const tie = [runs[2]!, runs[3]!].sort().reverse();
+      const newestFirst = [runs[4]!, ...tie, runs[1]!, runs[0]!];
+      const list = (query = '', as = token) => t.request('GET', `/api/companies/${company.id}/heartbeat-runs${query}`, { token: as });
+
+      const all = await list();
+      assert.equal(all.status, 200);
+      assert.deepEqual(all.body.map((r: any) => r.runId), newestFirst);
+      const failed = all.body.find((r: any) => r.runId === runs[0]);
+      assert.equal(failed.error, 'boom');
+      assert.equal(failed.issueId, null);
+      assert.equal(all.body.find((r: any) => r.runId === runs[1]).issueId, issue.id);
+      assert.ok(['runId', 'status', 'agentId', 'logBytes', 'createdAt', 'issueId', 'error'].every((k) => k in failed));
+
+      assert.deepEqual((await list(`?agentId=${one.agent.id}`)).body.map((r: any) => r.runId), [runs[4], runs[2], runs[0]]);
+      assert.deepEqual((await list(`?issueId=${issue.id}`)).body.map((r: any) => r.runId), [runs[2], runs[1]]);
+      assert.deepEqual((await list('?status=succeeded')).body.map((r: any) => r.runId), newestFirst.filter((id) => id === runs[1] || id === runs[3]));
+      assert.deepEqual((await list(`?status=running&agentId=${two.agent.id}`)).body, []);
+
+      // Keyset pages of two, through the tie: every run exactly once, in order.
+      const seen: string[] = [];
+      for (let before: string | undefined; ; ) {
+        const page = await list(`?limit=2${before ? `&before=${before}` : ''}`);
+        assert.equal(page.status, 200);
+        seen.push(...page.body.map((r: any) => r.runId));
+        if (page.body.length < 2) break;
+        before = page.body.at(-1).runId;
+      }
+      assert.deepEqual(seen, newestFirst);
+      assert.deepEqual((await list(`?before=${tie[0]}`)).body.map((r: any) => r.runId), [tie[1], runs[1], runs[0]]);
+
+      // Agents of the company may list too.
+      assert.equal((await list('', one.token)).status, 200);
+    } finally {
+      companyId = saved;
+    }
+  });
+
+  it('404 for an unknown cursor (or one of another company) and an unknown company; 403 outside; 400 for bad filters', async () => {
+    const list = (query = '', as = board, company = companyId) => t.request('GET', `/api/companies/${company}/heartbeat-runs${query}`, { token: as });
+    assert.equal((await list(`?before=${randomUUID()}`)).status, 404);
+    const [foreign] = await sql(`insert into heartbeat_runs (company_id, agent_id, status) values ($1, $2, 'succeeded') returning id`, [other.company.id, otherAgent.agent.id]);
+    assert.equal((await list(`?before=${foreign.id}`)).status, 404);
+    assert.equal((await list('', board, randomUUID())).status, 404);
+    assert.equal((await list('', other.token)).status, 403);
+    assert.equal((await list('', otherAgent.token)).status, 403);
+    for (const query of ['?status=done', '?limit=0', '?limit=201', '?before=nope', '?agentId=x']) assert.equal((await list(query)).status, 400, query);
+  });
+});
+
+describe('GET /api/heartbeat-runs/{runId}/log', () => {
+  it('pages through a finished run log; complete at its end; empty past it', async () => {
+    const { agent } = await newAgent(t, board, companyId, { adapterConfig: ticker(40, 5) });
+    const runId = await startRun(agent.id);
+    const run = await finishedRun(runId);
+    const expected = Array.from({ length: 40 }, (_, i) => `tick ${i}\n`).join('');
+    assert.equal(run.logBytes, expected.length);
+
+    const first = await get(`/api/heartbeat-runs/${runId}/log?limit=10`);
+    assert.deepEqual(first.body, { runId, offset: 0, nextOffset: 10, content: expected.slice(0, 10), logBytes: expected.length, truncated: false, finished: true, complete: false });
+    const rest = await get(`/api/heartbeat-runs/${runId}/log?offset=10`);
+    assert.deepEqual([rest.body.content, rest.body.nextOffset, rest.body.complete], [expected.slice(10), expected.length, true]);
+    const past = await get(`/api/heartbeat-runs/${runId}/log?offset=${expected.length + 100}`);
+    assert.deepEqual([past.body.content, past.body.complete], ['', true]);
+    assert.equal(await fullLog(runId), expected);
+
+    for (const query of ['?offset=-1', '?limit=0', `?limit=${256 * 1024 + 1}`]) assert.equal((await get(`/api/heartbeat-runs/${runId}/log${query}`)).status, 400, query);
+    assert.equal((await get(`/api/heartbeat-runs/${runId}/log`, other.token)).status, 403);
+    assert.equal((await get(`/api/heartbeat-runs/${randomUUID()}/log`)).status, 404);
+  });
+
+  it('a live run is neither finished nor complete', async () => {
+    const { agent } = await newAgent(t, board, companyId, { adapterConfig: ticker(20, 100) });
+    const runId = await startRun(agent.id);
+    const page = await waitFor('some log', async () => {
+      const res = await get(`/api/heartbeat-runs/${runId}/log`);
+      return res.body.content.length > 0 && !res.body.finished ? res.body : null;
+    });
+    assert.equal(page.complete, false);
+    await finishedRun(runId);
+    assert.equal((await get(`/api/heartbeat-runs/${runId}/log`)).body.complete, true);
+  });
+});
+
+describe('GET /api/heartbeat-runs/{runId}/log/stream', () => {
+  it('a finished run: streams what it has, then `end` with its status at once; resumes from offset or Last-Event-ID', async () => {
+    const { agent } = await newAgent(t, board, companyId, { adapterConfig: ticker(30, 5) });
+    const runId = await startRun(agent.id);
+    await finishedRun(runId);
+    const expected = await fullLog(runId);
+
+    const started = Date.now();
+    const stream = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`);
+    assert.equal(stream.status, 200);
+    assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
+    await stream.closed;
+    assert.ok(Date.now() - started < 3_000, 'ends at once');
+    assert.equal(logText(stream.events), expected);
+    const last = stream.events.at(-1)!;
+    assert.deepEqual([last.event, last.data], ['end', 'succeeded']);
+    const logs = stream.events.filter((e) => e.event === 'log');
+    assert.equal(logs.at(-1)!.id, String(expected.length));
+    assert.equal(JSON.parse(logs[0]!.data).offset, 0);
+
+    const fromQuery = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream?offset=16`);
+    await fromQuery.closed;
+    assert.equal(logText(fromQuery.events), expected.slice(16));
+    assert.equal(JSON.parse(fromQuery.events[0]!.data).offset, 16);
+    const fromHeader = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, { 'last-event-id': '24' });
+    await fromHeader.closed;
+    assert.equal(logText(fromHeader.events), expected.slice(24));
+    const atEnd = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, { 'last-event-id': String(expected.length) });
+    await atEnd.closed;
+    assert.deepEqual(atEnd.events.map((e) => e.event), ['end']);
+  });
+
+  it('answers JSON errors before the stream starts: 404, 403, 401, 400', async () => {
+    const { agent } = await newAgent(t, board, companyId);
+    const runId = await insertRun({ agentId: agent.id });
+    const unknown = await openSse(t.baseUrl!, `/api/heartbeat-runs/${randomUUID()}/log/stream`);
+    assert.equal(unknown.status, 404);
+    assert.equal(typeof unknown.body.error, 'string');
+    assert.equal((await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, {}, other.token)).status, 403);
+    assert.equal((await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, {}, 'svc_board_nope')).status, 401);
+    assert.equal((await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, { 'last-event-id': 'x' })).status, 400);
+  });
+
+  it('follows a run executing on another replica, live, until `end`', async () => {
+    const { agent } = await newAgent(t, board, companyId, { adapterConfig: ticker(10, 150) });
+    const runId = await startRun(agent.id);
+    // The replica has no engine: the run executes on the first app, the stream is served here.
+    const stream = await openSse(replica.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`);
+    assert.equal(stream.status, 200);
+    await stream.closed;
+    const run = (await get(`/api/heartbeat-runs/${runId}`)).body;
+    assert.equal(run.status, 'succeeded');
+    const expected = Array.from({ length: 10 }, (_, i) => `tick ${i}\n`).join('');
+    assert.equal(logText(stream.events), expected);
+    const last = stream.events.at(-1)!;
+    assert.deepEqual([last.event, last.data], ['end', 'succeeded']);
+    const logs = stream.events.filter((e) => e.event === 'log');
+    // Live: the text came in several events while the run printed, not in one at the end.
+    assert.ok(logs.length >= 3, `${logs.length} log events`);
+    assert.ok(logs[0]!.at < new Date(run.finishedAt).getTime(), 'the first text arrived before the run finished');
+    // Offsets chain: each event starts where the one before ended.
+    let offset = 0;
+    for (const e of logs) {
+      assert.equal(JSON.parse(e.data).offset, offset);
+      offset = Number(e.id);
+    }
+    assert.equal(offset, expected.length);
+  });
+
+  it('a client may leave mid-stream; the server goes on serving the run', async () => {
+    const { agent } = await newAgent(t, board, companyId, { adapterConfig: ticker(10, 200) });
+    const runId = await startRun(agent.id);
+    const stream = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`);
+    await waitFor('some text', () => stream.events.length > 0);
+    stream.abort();
+    await stream.closed;
+    await finishedRun(runId);
+    const again = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`);
+    await again.closed;
+    assert.equal(again.events.at(-1)!.event, 'end');
+  });
+});
+
+describe('the log stream and server shutdown', () => {
+  it('open streams end when their server closes, so the close does not wait for them', async () => {
+    const third = await startTestApp({ replicaOf: t, listen: true });
+    const { agent } = await newAgent(t, board, companyId, { adapterConfig: { ...node('sleeper.mjs'), graceSec: 0 } });
+    const runId = await startRun(agent.id);
+    const stream = await openSse(third.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`);
+    await waitFor('the first text', () => stream.events.length > 0);
+    const closing = Date.now();
+    await third.close();
+    await stream.closed;
+    assert.ok(Date.now() - closing < 3_000, `closed after ${Date.now() - closing} ms`);
+    assert.equal(stream.events.some((e) => e.event === 'end'), false, 'no `end`: the run is still live');
+    assert.equal((await t.request('POST', `/api/heartbeat-runs/${runId}/cancel`, { token: board })).status, 200);
+  });
+});
+
+describe('the log stream itself (followRunLog)', () => {
+  /** A sink like reply.raw: buffers what the client has not taken; `take` lets it drain. */
+  class FakeSink extends EventEmitter implements LogStreamSink {
+    written = '';
+    buffered = 0;
+    ended = false;
+    destroyed = false;
+    constructor(private readonly highWaterMark = 16 * 1024) {
+      super();
+    }
+    get writableLength() {
+      return this.buffered;
+    }
+    write(chunk: string) {
+      this.written += chunk;
+      this.buffered += Buffer.byteLength(chunk);
+      return this.buffered < this.highWaterMark;
+    }
+    take() {
+      this.buffered = 0;
+      this.emit('drain');
+    }
+    end() {
+      this.ended = true;
+      this.emit('close');
+    }
+    destroy() {
+      this.destroyed = true;
+      this.emit('close');
+    }
+  }
+
+  /** Notifications that count their subscribers. */
+  function fakeNotifications() {
+    const handlers = new Set<unknown>();
+    const add = (h: unknown) => {
+      handlers.add(h);
+      return () => handlers.delete(h);
+    };
+    return { count: () => handlers.size, on: (_channel: string, h: (payload: string) => void) => add(h), onReconnect: (h: () => void) => add(h) };
+  }
+
+  async function runWithLog(text: string, status = 'running'): Promise<string> {
+    const { agent } = await newAgent(t, board, companyId);
+    const runId = await insertRun({ agentId: agent.id, status });
+    const log = openRunLog({ db: t.database.db, runId, companyId });
+    log.write(text);
+    await log.close();
+    return runId;
+  }
+
+  it('drops a client that lets more than 1 MiB pile up, and unsubscribes', async () => {
+    const runId = await runWithLog('x'.repeat(3 * 1024 * 1024));
+    const sink = new FakeSink(4 * 1024 * 1024); // never says "wait": only the 1 MiB bound stops it
+    const notifications = fakeNotifications();
+    const stream = followRunLog({ db: t.database.db, notifications, runId, from: 0, sink });
+    assert.equal(notifications.count(), 3);
+    assert.equal(await stream.done, 'dropped');
+    assert.equal(sink.destroyed, true);
+    assert.ok(sink.buffered <= 1024 * 1024 + 300 * 1024, `${sink.buffered} bytes buffered`);
+    assert.equal(notifications.count(), 0);
+  });
+
+  it('waits for a slow client to drain between pages, and drops one that takes nothing for too long', async () => {
+    const runId = await runWithLog('y'.repeat(600 * 1024), 'succeeded');
+    const sink = new FakeSink();
+    const stream = followRunLog({ db: t.database.db, notifications: fakeNotifications(), runId, from: 0, sink, stallMs: 60_000 });
+    await waitFor('the first page', () => sink.buffered > 0);
+    await sleep(100);
+    assert.equal((sink.written.match(/event: log/g) ?? []).length, 1, 'one page until the client drains');
+    for (let i = 0; i < 5 && !sink.ended; i++) {
+      sink.take();
+      await sleep(50);
+    }
+    assert.equal(await stream.done, 'end');
+    assert.match(sink.written, /event: end\ndata: succeeded\n\n$/);
+
+    const stalled = new FakeSink();
+    const dropped = followRunLog({ db: t.database.db, notifications: fakeNotifications(), runId, from: 0, sink: stalled, stallMs: 200 });
+    assert.equal(await dropped.done, 'dropped');
+  });
+
+  it('sends keepalive comments while idle and cleans up when the client goes', async () => {
+    const runId = await runWithLog('hello\n');
+    const sink = new FakeSink();
+    const notifications = fakeNotifications();
+    const stream = followRunLog({ db: t.database.db, notifications, runId, from: 0, sink, keepaliveMs: 50 });
+    await waitFor('the text', () => sink.written.includes('hello'));
+    sink.take();
+    await waitFor('a keepalive', () => sink.written.includes(': keepalive\n\n'));
+    sink.emit('close'); // the client went away
+    assert.equal(await stream.done, 'closed');
+    assert.equal(notifications.count(), 0);
+    const length = sink.written.length;
+    await sleep(150);
+    assert.equal(sink.written.length, length, 'nothing written after the client left');
+  });
+});
+
+describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
+  async function grandchildOf(runId: string): Promise<number> {
+    return waitFor('the grandchild pid in the log', async () => {
+      const m = /"type":"grandchild","pid":(\d+)/.exec((await get(`/api/heartbeat-runs/${runId}/log`)).body.content ?? '');
+      return m ? Number(m[1]) : null;
+    });
+  }
+
+  for (const mode of ['plain', 'stubborn'] as const) {
+    it(`stops a real ${mode} process group (grandchild included) within grace`, async () => {
+      const graceSec = 1;
+      const { agent } = await newAgent(t, board, companyId, { adapterConfig: { ...node('sleeper.mjs', mode), graceSec } });
+      const runId = await startRun(agent.id);
+      const grandchild = await grandchildOf(runId);
+      const [{ pid }] = await sql('select pid from heartbeat_runs where id = $1', [runId]);
+      assert.ok(pid, 'the run records its process group');
+      assert.equal(await groupAlive(pid), true);
+
+      const cancelledAt = Date.now();
+      const res = await t.request('POST', `/api/heartbeat-runs/${runId}/cancel`, { token: board });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.runId, runId);
+      assert.equal(res.body.status, 'cancelled');
+      assert.equal(res.body.error, 'cancelled by the board');
+      assert.ok(res.body.finishedAt);
+      assert.equal((await get(`/api/heartbeat-runs/${runId}`)).body.status, 'cancelled');
+      assert.ok(Date.now() - cancelledAt < 5_000);
+
+      await waitFor('the process group to be gone', async () => !(await groupAlive(pid)) && (await processGone(grandchild)), (graceSec + 3) * 1000);
+      const elapsed = Date.now() - cancelledAt;
+      // Within grace (plus the way of the notification to the owner and of our polling).
+      assert.ok(elapsed < graceSec * 1000 + 1_500, `gone after ${elapsed} ms`);
+      if (mode === 'stubborn') assert.ok(elapsed >= graceSec * 1000 - 100, `SIGTERM was ignored until grace passed: gone after ${elapsed} ms`);
+
+      // The owner records what it saw afterwards (SIGTERM was enough, or SIGKILL after grace); the status stays cancelled.
+      const late = await waitFor('the late outcome', async () => {
+        const run = (await get(`/api/heartbeat-runs/${runId}`)).body;
+        return run.signal ? run : null;
+      });
+      assert.equal(late.signal, mode === 'plain' ? 'SIGTERM' : 'SIGKILL');
+      assert.equal(late.status, 'cancelled');
+      assert.ok(late.logBytes > 0);
+      const page = (await get(`/api/heartbeat-runs/${runId}/log`)).body;
+      assert.deepEqual([page.finished, page.complete], [true, true]);
+      assert.equal((await t.request('POST', `/api/heartbeat-runs/${runId}/cancel`, { token: board })).status, 409);
+    });
+  }
+
+  it('the run\'s own agent may cancel it; other agents, other companies and unknown runs may not', async () => {
+    const owner = await newAgent(t, board, companyId);
+    const colleague = await newAgent(t, board, companyId);
+    const runId = await insertRun({ agentId: owner.agent.id, status: 'running' });
+    const cancel = (id: string, token: string) => t.request('POST', `/api/heartbeat-runs/${id}/cancel`, { token });
+    assert.equal((await cancel(runId, colleague.token)).status, 403);
+    assert.equal((await cancel(runId, other.token)).status, 403);
+    assert.equal((await cancel(runId, otherAgent.token)).status, 403);
+    assert.equal((await cancel(randomUUID(), board)).status, 404);
+    assert.equal((await cancel('nope', board)).status, 404);
+    const res = await cancel(runId, owner.token);
+    assert.equal(res.status, 200);
+    assert.deepEqual([res.body.status, res.body.error], ['cancelled', 'cancelled by its agent']);
+    const again = await cancel(runId, owner.token);
+    assert.equal(again.status, 409);
+    assert.equal(again.body.details.status, 'cancelled');
+    const [activity] = await sql(`select actor_type, actor_id from activity_log where entity_id = $1 and action = 'heartbeat_run.cancelled'`, [runId]);
+    assert.deepEqual(activity, { actor_type: 'agent', actor_id: owner.agent.id });
+  });
+});
+
+describe('run and issue lists fed by engine runs', () => {
+  it('a run that checks out its issue shows in GET /issues/{id}/runs and GET /heartbeat-runs/{id}/issues', async () => {
+    const { agent } = await newAgent(t, board, companyId, { adapterConfig: node('worker.mjs', '100', '0', 'checkout') });
+    const issue = await newIssue(t, board, companyId, { status: 'todo' });
+    const runId = await startRun(agent.id, { payload: { issueId: issue.id } });
+    const run = await finishedRun(runId);
+    assert.equal(run.status, 'succeeded');
+    assert.match(await fullLog(runId), /checkout: 200/);
+
+    const runs = await get(`/api/issues/${issue.id}/runs`);
+    assert.equal(runs.status, 200);
+    assert.deepEqual(runs.body.map((r: any) => r.runId), [runId]);
+    assert.equal(runs.body[0].status, 'succeeded');
+    assert.equal(runs.body[0].invocationSource, run.invocationSource);
+    const issues = await get(`/api/heartbeat-runs/${runId}/issues`);
+    assert.deepEqual(issues.body.map((i: any) => i.id), [issue.id]);
+    assert.equal(issues.body[0].status, 'in_progress');
+  });
+});
