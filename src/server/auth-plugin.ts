@@ -1,11 +1,11 @@
 // Resolves request.actor on every request (SPEC section 5) and refuses unauthenticated calls to
 // routes that are not marked `config: { public: true }`.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { resolveBearer, resolveSession } from '../modules/auth/resolve.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Config } from './config.ts';
-import { unauthorized } from '../core/errors.ts';
+import { DomainError, unauthorized } from '../core/errors.ts';
 
 export const SESSION_COOKIE = 'boardroom_session';
 export const RUN_ID_HEADER = 'x-service-run-id';
@@ -30,6 +30,20 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; config: Config
     request.actor = actor;
     if (!actor && !isPublic) throw unauthorized();
   });
+}
+
+/**
+ * The request's credential resolved again, now: a long-lived response (an event stream) asks this
+ * periodically so a revoked key, an expired token or a locked-out agent ends it. null when the
+ * credential no longer resolves; a database failure throws (the caller cannot tell).
+ */
+export async function reauthenticate(request: FastifyRequest, deps: { db: Db; config: Config; localBoardUserId: string | null }): Promise<Actor | null> {
+  try {
+    return await resolveActor(request.headers.authorization, request.cookies[SESSION_COOKIE], deps, false);
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'unauthorized') return null;
+    throw err;
+  }
 }
 
 async function resolveActor(

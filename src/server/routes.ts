@@ -15,6 +15,7 @@ import { registerRunRoutes } from '../modules/runs/routes.ts';
 import { registerInboxRoutes } from '../modules/inbox/routes.ts';
 import { registerIssueRoutes } from '../modules/issues/routes.ts';
 import { registerFeedbackRoutes } from '../modules/feedback/routes.ts';
+import { registerEventRoutes } from '../modules/events/routes.ts';
 import type { App, AppDeps } from './deps.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -34,4 +35,5 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerCheckoutRoutes(app, deps);
   registerRunRoutes(app, deps);
   registerInboxRoutes(app, deps);
+  registerEventRoutes(app, deps);
 }
