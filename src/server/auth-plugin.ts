@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { resolveBearer, resolveSession } from '../modules/auth/resolve.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Config } from './config.ts';
-import { unauthorized } from '../core/errors.ts';
+import { DomainError, unauthorized } from '../core/errors.ts';
 
 export const SESSION_COOKIE = 'boardroom_session';
 export const RUN_ID_HEADER = 'x-service-run-id';
@@ -25,20 +25,37 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; config: Config
   // No public route reads the actor; those that take a credential (webhook fire) judge it themselves.
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.config?.public === true) return done();
-    authenticate(app, request, deps).then(() => done(), done);
+    authenticate(request, deps).then(() => done(), done);
   });
 }
 
-async function authenticate(app: FastifyInstance, request: FastifyRequest, deps: { db: Db; config: Config; localBoardUserId: string | null }): Promise<void> {
-  // The cookie plugin does not parse on every request (see app.ts): only a request that sends one.
+// The cookie plugin does not parse on every request (see app.ts): only a request that sends one.
+function sessionTokenOf(request: FastifyRequest): string | undefined {
   const cookieHeader = request.headers.cookie;
-  const sessionToken = cookieHeader ? app.parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
-  const actor = await resolveActor(request.headers.authorization, sessionToken, deps);
+  return cookieHeader ? request.server.parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
+}
+
+async function authenticate(request: FastifyRequest, deps: { db: Db; config: Config; localBoardUserId: string | null }): Promise<void> {
+  const actor = await resolveActor(request.headers.authorization, sessionTokenOf(request), deps);
   const runId = request.headers[RUN_ID_HEADER];
   // An agent JWT's signed run_id claim is authoritative; the header only fills in where none is set.
   if (actor && !actor.runId && typeof runId === 'string' && runId.length > 0 && runId.length <= 200) actor.runId = runId;
   request.actor = actor;
   if (!actor) throw unauthorized();
+}
+
+/**
+ * The request's credential resolved again, now: a long-lived response (an event stream) asks this
+ * periodically so a revoked key, an expired token or a locked-out agent ends it. null when the
+ * credential no longer resolves; a database failure throws (the caller cannot tell).
+ */
+export async function reauthenticate(request: FastifyRequest, deps: { db: Db; config: Config; localBoardUserId: string | null }): Promise<Actor | null> {
+  try {
+    return await resolveActor(request.headers.authorization, sessionTokenOf(request), deps);
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'unauthorized') return null;
+    throw err;
+  }
 }
 
 async function resolveActor(

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/client.ts';
 import type { Notifications } from '../engine/notifications.ts';
 import type { Storage } from '../storage/storage.ts';
+import type { StreamLimits } from '../modules/events/streams.ts';
 import type { Config } from './config.ts';
 
 export interface AppDeps {
@@ -16,6 +17,8 @@ export interface AppDeps {
   notifications: Notifications;
   /** The board user that local_trusted requests act as (the instance owner). */
   localBoardUserId: string | null;
+  /** Bounds of the live event streams over their defaults (tests shorten them). */
+  eventLimits?: Partial<StreamLimits>;
   /** false: no logs (tests); a logger: use it (the server shares its own); default: JSON to stdout. */
   logger?: boolean | FastifyBaseLogger;
 }

@@ -17,6 +17,7 @@ import { registerRunCompleteRoutes } from '../modules/runs/complete-routes.ts';
 import { registerInboxRoutes } from '../modules/inbox/routes.ts';
 import { registerIssueRoutes } from '../modules/issues/routes.ts';
 import { registerFeedbackRoutes } from '../modules/feedback/routes.ts';
+import { registerEventRoutes } from '../modules/events/routes.ts';
 import type { App, AppDeps } from './deps.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -38,4 +39,5 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerRunRoutes(app, deps);
   registerRunCompleteRoutes(app, deps);
   registerInboxRoutes(app, deps);
+  registerEventRoutes(app, deps);
 }

@@ -15,6 +15,7 @@ import { localStorage } from '../../src/storage/storage.ts';
 import { startEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
 import pino from 'pino';
 import { listenForNotifications } from '../../src/engine/notifications.ts';
+import type { StreamLimits } from '../../src/modules/events/streams.ts';
 
 export interface Response<T = any> {
   status: number;
@@ -60,6 +61,8 @@ export interface TestAppOptions {
   engine?: Partial<EngineSettings>;
   /** A second replica: same database, secrets and instance owner as `replicaOf`, its own data dir. */
   replicaOf?: TestApp;
+  /** Bounds of the live event streams over their defaults. */
+  events?: Partial<StreamLimits>;
 }
 
 let counter = 0;
@@ -96,7 +99,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const owner = await ensureInstanceOwner(database.db);
   const logger = pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });
   const notifications = listenForNotifications(databaseUrl, logger);
-  const app = await buildApp({ config, database, notifications, storage: localStorage(path.join(dataDir, 'storage')), localBoardUserId: owner.id, logger: false });
+  const app = await buildApp({ config, database, notifications, storage: localStorage(path.join(dataDir, 'storage')), localBoardUserId: owner.id, eventLimits: opts.events, logger: false });
   await app.ready();
   const ownerToken = shared?.ownerToken ?? (await createBoardKey(database.db, owner.id, 'test owner')).token;
   let engine: Engine | null = null;

@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns.ts';
 import { companies } from './companies.ts';
 
@@ -17,10 +18,18 @@ export const activityLog = pgTable(
     runId: text('run_id'),
     details: jsonb('details'),
     createdAt: createdAt(),
+    /**
+     * The writing transaction's id (64-bit, never wraps): the order of the live event stream
+     * (src/modules/events/). Unlike createdAt it tells, with the reader's snapshot, whether an
+     * earlier transaction could still commit an entry before this one; see src/modules/events/read.ts.
+     * Entries written before the column existed hold 0.
+     */
+    txId: bigint('tx_id', { mode: 'number' }).notNull().default(sql`(pg_current_xact_id()::text)::bigint`),
   },
   (t) => [
     index('activity_company_created_idx').on(t.companyId, t.createdAt.desc()),
     index('activity_company_entity_idx').on(t.companyId, t.entityType, t.entityId, t.createdAt.desc()),
     index('activity_company_agent_idx').on(t.companyId, t.agentId, t.createdAt.desc()),
+    index('activity_company_tx_idx').on(t.companyId, t.txId, t.id),
   ],
 );

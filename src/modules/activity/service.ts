@@ -11,9 +11,10 @@ import type { CreateActivity, ListActivityQuery } from './schemas.ts';
 
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
-// Entries about a hidden issue leave the feed. entity_id is text, so it is cast (only when it is a
-// UUID) to probe the issues primary key: one index lookup per issue entry read, however many issues exist.
-const aboutHiddenIssue = sql`(${activityLog.entityType} = 'issue' and exists (
+// Entries about a hidden issue leave the feed (and the live event stream, src/modules/events/read.ts).
+// entity_id is text, so it is cast (only when it is a UUID) to probe the issues primary key: one
+// index lookup per issue entry read, however many issues exist.
+export const aboutHiddenIssue = sql<boolean>`(${activityLog.entityType} = 'issue' and exists (
   select 1 from ${issues}
   where ${issues.id} = (case when ${activityLog.entityId} ~* ${UUID_PATTERN} then ${activityLog.entityId}::uuid end)
     and ${issues.hiddenAt} is not null))`;

@@ -1,0 +1,490 @@
+// Live company event streams (Server-Sent Events), independent of HTTP: the route hands over a
+// writable sink and gets a handle to close. One instance per replica. Limits are DEFAULT_LIMITS.
+//
+// Events:
+// - `activity` (`id:` = the entry id): every activity entry of the company, as
+//   GET /api/companies/{id}/activity presents it, in stream order (./read.ts); entries about hidden
+//   issues are left out, as in the feed. Issue changes are the entries with entityType `issue`
+//   (`issue.created`, `issue.updated`, ...), run starts and ends those with entityType
+//   `heartbeat_run`. There is no separate issue event: every replayable event is an activity
+//   entry, with one id space and one order.
+// - `run` (no id, not replayed): a run changed status, {runId, agentId, issueId, status}, from the
+//   boardroom_run notification: the fast signal; the heartbeat_run.* entries are the record. It
+//   may arrive before or after the matching entry.
+// - `run_log` (no id, not replayed): {runId, offset}, the run's log grew to `offset` bytes; the text
+//   is at GET /api/heartbeat-runs/{runId}/log. At most one per run per second (throttled per
+//   company, so per client), always with the latest offset heard.
+// - `reset` {reason}: the stream cannot resume from the client's Last-Event-ID (an unknown id, or
+//   more than `replayLimit` entries written since): reload; the stream goes on live from here.
+// - `ready` {}: the stream is set up; the entries missed since Last-Event-ID (if any) come next,
+//   in order, then new ones.
+// A `: keepalive` comment every `keepaliveMs` keeps proxies from closing an idle stream.
+//
+// Delivery: one subscription per replica to the LISTEN connection (every replica hears every
+// NOTIFY, so an entry written through any replica reaches the clients of all of them). A
+// notification only wakes the company's hub; the hub reads the log after each client's cursor
+// (./read.ts) and writes what it finds. Clients at the same cursor (every live client once caught
+// up) share one read, so a busy company costs one query per wake-up, not one per client. A
+// replay is the same read from an older cursor. A missed notification costs latency, never an
+// entry: when the LISTEN connection comes back, and at every keepalive tick, each hub reads from
+// its clients' cursors again.
+//
+// Bounds, and slow clients. Nothing is queued per client in memory: events go straight to the
+// socket.
+// - A read takes at most `readBatch` entries and about `maxBufferedBytes` of details; a replay is
+//   at most `replayLimit` entries.
+// - Activity entries are pulled from the database, so a client that does not keep up only lags:
+//   once its socket holds `maxBufferedBytes` (1 MiB) unsent, writing stops at that entry (its
+//   cursor stays there) until the socket drains. A burst larger than any socket buffer reaches a
+//   reading client whole.
+// - A client whose socket has not drained for `stallMs` (it does not read) is dropped: connection
+//   destroyed, counted in the log. So is one whose socket holds twice `maxBufferedBytes` (the
+//   small run and run_log events are still written while it is stalled): the hard bound, so a
+//   client costs at most that much memory, plus one entry.
+// A dropped EventSource reconnects with Last-Event-ID and resumes from the database, so a client
+// that was only slow for a while loses no entry (run and run_log events are not replayed).
+//
+// Access is checked when a stream opens (by the route) and again every `recheckMs`: a revoked key,
+// an expired run token, a locked-out agent or a removed membership ends the stream.
+import type { Db } from '../../db/client.ts';
+import type { Notifications } from '../../engine/notifications.ts';
+import { isUuid } from '../../lib/ids.ts';
+import { presentActivity } from '../activity/present.ts';
+import { countAfter, cursorAt, cursorKey, liveStart, readAfter, resumeAfter, type Cursor, type StreamEntry } from './read.ts';
+
+export interface StreamLimits {
+  /** Unsent bytes in a client's socket at which activity writing waits for it to drain; twice this drops it. */
+  maxBufferedBytes: number;
+  /** A client whose socket has not drained for this long is dropped. */
+  stallMs: number;
+  /** Entries replayed after a Last-Event-ID; more written since: `reset`. */
+  replayLimit: number;
+  /** Entries per read of the live stream. */
+  readBatch: number;
+  keepaliveMs: number;
+  /** How often a stream's credential and company access are checked again. */
+  recheckMs: number;
+  /** At most one run_log event per run per this many milliseconds. */
+  runLogIntervalMs: number;
+}
+
+export const DEFAULT_LIMITS: StreamLimits = {
+  maxBufferedBytes: 1024 * 1024,
+  stallMs: 10_000,
+  replayLimit: 500,
+  readBatch: 200,
+  keepaliveMs: 15_000,
+  recheckMs: 30_000,
+  runLogIntervalMs: 1_000,
+};
+
+/** What the route writes to: the response (a node Writable), never buffered here. */
+export interface StreamSink {
+  write(chunk: string): unknown;
+  readonly writableLength: number;
+  readonly destroyed: boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  end(): void;
+  destroy(): void;
+}
+
+export interface OpenOptions {
+  /** The client's Last-Event-ID: replay the company's entries after it. */
+  lastEventId?: string | undefined;
+  /** Whether the caller may still read the company; throwing means "cannot tell now" (kept). */
+  stillAllowed?: () => Promise<boolean>;
+}
+
+export interface StreamHandle {
+  /** The client went away: forget it (idempotent). */
+  close(): void;
+}
+
+export interface StreamStats {
+  companies: number;
+  clients: number;
+  dropped: number;
+}
+
+interface Log {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+interface Client {
+  readonly sink: StreamSink;
+  readonly stillAllowed: (() => Promise<boolean>) | undefined;
+  /** null until the stream is set up: live reads leave it alone until then. */
+  cursor: Cursor | null;
+  /** Entries after the cursor that committed before a live start: passed over, not sent. */
+  skip: Set<string> | null;
+  /** Waiting for its socket to drain (activity writing paused); dropped when that takes too long. */
+  stalled: NodeJS.Timeout | null;
+  checkedAt: number;
+  closed: boolean;
+}
+
+// Back-off of the re-reads while entries wait for an older transaction (or after a failed read).
+const RETRY_MIN_MS = 50;
+const RETRY_MAX_MS = 1_000;
+// Entries a live start knows to pass over (liveStart, ./read.ts).
+const LIVE_START_KNOWN = 1_000;
+
+export function sseFrame(event: string, data: unknown, id?: string): string {
+  // JSON.stringify escapes CR and LF, so data is one line; an id is a UUID.
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** An entry's frame; null for one the stream passes over (about a hidden issue). */
+const frameOf = (e: StreamEntry): string | null => (e.hidden ? null : sseFrame('activity', presentActivity(e.entry), e.entry.id));
+
+function parse(payload: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export class EventStreams {
+  private readonly hubs = new Map<string, CompanyHub>();
+  private readonly unsubscribe: (() => void)[];
+  private readonly limits: StreamLimits;
+  private dropped = 0;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    notifications: Notifications,
+    private readonly log: Log,
+    limits: Partial<StreamLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.unsubscribe = [
+      notifications.on('boardroom_activity', (payload) => {
+        const companyId = parse(payload)?.companyId;
+        if (typeof companyId === 'string') this.hubs.get(companyId)?.wake();
+      }),
+      notifications.on('boardroom_run', (payload) => {
+        const run = parse(payload);
+        if (!run || typeof run.companyId !== 'string') return;
+        this.hubs.get(run.companyId)?.broadcast(sseFrame('run', { runId: run.runId, agentId: run.agentId, issueId: run.issueId ?? null, status: run.status }));
+      }),
+      notifications.on('boardroom_run_log', (payload) => {
+        const log = parse(payload);
+        if (!log || typeof log.companyId !== 'string' || typeof log.runId !== 'string' || typeof log.offset !== 'number') return;
+        this.hubs.get(log.companyId)?.runLog(log.runId, log.offset);
+      }),
+      // Anything written while nobody listened is read now, from each client's cursor.
+      notifications.onReconnect(() => {
+        for (const hub of this.hubs.values()) hub.wake();
+      }),
+    ];
+  }
+
+  /** Starts a stream: missed entries (when asked), then live. The sink must already carry the SSE headers. */
+  open(companyId: string, sink: StreamSink, options: OpenOptions = {}): StreamHandle {
+    const client: Client = { sink, stillAllowed: options.stillAllowed, cursor: null, skip: null, stalled: null, checkedAt: Date.now(), closed: false };
+    if (this.closed) {
+      sink.end();
+      return { close: () => undefined };
+    }
+    let hub = this.hubs.get(companyId);
+    if (!hub) {
+      hub = new CompanyHub(companyId, this.db, this.limits, this);
+      this.hubs.set(companyId, hub);
+    }
+    hub.add(client);
+    void hub.start(client, options.lastEventId);
+    const owner = hub;
+    return { close: () => this.remove(owner, client, null) };
+  }
+
+  stats(): StreamStats {
+    let clients = 0;
+    for (const hub of this.hubs.values()) clients += hub.size;
+    return { companies: this.hubs.size, clients, dropped: this.dropped };
+  }
+
+  /** Ends every stream (server shutdown) and stops listening. */
+  close(): void {
+    this.closed = true;
+    for (const stop of this.unsubscribe) stop();
+    for (const hub of [...this.hubs.values()]) hub.endAll();
+    this.hubs.clear();
+  }
+
+  /** @internal The one way a client leaves: `how` null when it went away by itself. */
+  remove(hub: CompanyHub, client: Client, how: { end: 'end' | 'destroy'; reason: string } | null): void {
+    if (client.closed) return;
+    client.closed = true;
+    if (client.stalled) clearTimeout(client.stalled);
+    if (how) {
+      if (how.reason === 'slow') {
+        this.dropped++;
+        this.log.warn({ companyId: hub.companyId, buffered: client.sink.writableLength, dropped: this.dropped }, 'events: slow client dropped');
+      } else {
+        this.log.info({ companyId: hub.companyId, reason: how.reason }, 'events: stream ended');
+      }
+      if (how.end === 'destroy') client.sink.destroy();
+      else client.sink.end();
+    }
+    hub.delete(client);
+    if (hub.size === 0 && this.hubs.get(hub.companyId) === hub) {
+      hub.dispose();
+      this.hubs.delete(hub.companyId);
+    }
+  }
+
+  /** @internal */
+  warn(obj: object, msg: string): void {
+    this.log.warn(obj, msg);
+  }
+}
+
+/** The connected clients of one company on this replica. */
+class CompanyHub {
+  private readonly clients = new Set<Client>();
+  private running = false;
+  private dirty = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs = RETRY_MIN_MS;
+  private readonly tick: NodeJS.Timeout;
+  private rechecking = false;
+  private readonly runLogs = new Map<string, { sentAt: number; offset: number; timer: NodeJS.Timeout | undefined }>();
+
+  constructor(
+    readonly companyId: string,
+    private readonly db: Db,
+    private readonly limits: StreamLimits,
+    private readonly owner: EventStreams,
+  ) {
+    this.tick = setInterval(() => this.onTick(), limits.keepaliveMs);
+    this.tick.unref();
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  add(client: Client): void {
+    this.clients.add(client);
+  }
+
+  delete(client: Client): void {
+    this.clients.delete(client);
+  }
+
+  /**
+   * Places the client's cursor: after `lastEventId` when at most REPLAY_LIMIT entries follow it
+   * (the live reads then deliver them, in order, before anything newer), else live with a `reset`.
+   */
+  async start(client: Client, lastEventId: string | undefined): Promise<void> {
+    try {
+      let reset: Record<string, unknown> | null = null;
+      let cursor: Cursor | null = null;
+      if (lastEventId !== undefined) {
+        const after = isUuid(lastEventId) ? await resumeAfter(this.db, this.companyId, lastEventId.toLowerCase()) : null;
+        if (!after) reset = { reason: 'unknown_last_event_id' };
+        else if ((await countAfter(this.db, this.companyId, after, this.limits.replayLimit + 1)) > this.limits.replayLimit) {
+          reset = { reason: 'too_many_missed', replayLimit: this.limits.replayLimit };
+        } else cursor = after;
+      }
+      if (!cursor) {
+        const live = await liveStart(this.db, this.companyId, LIVE_START_KNOWN);
+        cursor = live.cursor;
+        client.skip = live.committed.size > 0 ? live.committed : null;
+      }
+      if (client.closed) return;
+      if (reset && !this.write(client, sseFrame('reset', reset))) return;
+      if (!this.write(client, sseFrame('ready', {}))) return;
+      client.cursor = cursor;
+      this.wake(); // the replay, and whatever was written meanwhile
+    } catch (err) {
+      this.owner.warn({ err, companyId: this.companyId }, 'events: stream could not start');
+      this.owner.remove(this, client, { end: 'end', reason: 'start_failed' });
+    }
+  }
+
+  /** New entries may exist: read them (coalesced: one pass at a time, another if woken meanwhile). */
+  wake(): void {
+    if (this.running) {
+      this.dirty = true;
+      return;
+    }
+    void this.pass();
+  }
+
+  private async pass(): Promise<void> {
+    this.running = true;
+    let pending = false;
+    try {
+      do {
+        this.dirty = false;
+        // Clients at the same cursor share one read; stalled ones wait for their drain.
+        const groups = new Map<string, Client[]>();
+        for (const c of this.clients) {
+          if (c.cursor === null || c.closed || c.stalled) continue;
+          const key = cursorKey(c.cursor);
+          const group = groups.get(key);
+          if (group) group.push(c);
+          else groups.set(key, [c]);
+        }
+        for (const [key, group] of groups) {
+          const batch = await readAfter(this.db, this.companyId, group[0]!.cursor!, this.limits.readBatch, this.limits.maxBufferedBytes);
+          pending ||= batch.pending;
+          if (batch.full) this.dirty = true;
+          if (batch.entries.length === 0) continue;
+          const frames = batch.entries.map(frameOf);
+          for (const c of group) {
+            // Only clients still where the read started (one pass at a time: only a departure changes that).
+            if (c.closed || c.cursor === null || cursorKey(c.cursor) !== key) continue;
+            this.writeEntries(c, batch.entries, frames);
+          }
+        }
+      } while (this.dirty && this.clients.size > 0);
+      this.retryMs = RETRY_MIN_MS;
+    } catch (err) {
+      this.owner.warn({ err, companyId: this.companyId }, 'events: read failed; retrying');
+      pending = true;
+    } finally {
+      this.running = false;
+    }
+    // Entries of a transaction younger than a still running one: read again shortly (backing off).
+    if (pending && this.clients.size > 0) this.retry();
+  }
+
+  /** Writes entries in order, moving the client's cursor past each; stops when it stalls. */
+  private writeEntries(client: Client, entries: StreamEntry[], frames: (string | null)[]): void {
+    for (let i = 0; i < entries.length; i++) {
+      if (client.closed || client.stalled) return;
+      const { entry } = entries[i]!;
+      const frame = frames[i];
+      if (client.skip?.delete(entry.id)) {
+        if (client.skip.size === 0) client.skip = null;
+      } else if (frame && !this.write(client, frame)) return;
+      client.cursor = cursorAt(entry);
+    }
+  }
+
+  private retry(): void {
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.wake();
+    }, this.retryMs);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+  }
+
+  /** A frame for every live client (run events). */
+  broadcast(frame: string): void {
+    for (const c of [...this.clients]) if (c.cursor !== null) this.write(c, frame);
+  }
+
+  /** Throttled: the first change of a run goes out at once, later ones at most once per interval. */
+  runLog(runId: string, offset: number): void {
+    let state = this.runLogs.get(runId);
+    if (!state) {
+      state = { sentAt: 0, offset, timer: undefined };
+      this.runLogs.set(runId, state);
+    }
+    state.offset = Math.max(state.offset, offset);
+    if (state.timer) return;
+    const wait = state.sentAt + this.limits.runLogIntervalMs - Date.now();
+    if (wait <= 0) {
+      this.flushRunLog(runId);
+      return;
+    }
+    state.timer = setTimeout(() => this.flushRunLog(runId), wait);
+    state.timer.unref();
+  }
+
+  private flushRunLog(runId: string): void {
+    const state = this.runLogs.get(runId);
+    if (!state) return;
+    state.timer = undefined;
+    state.sentAt = Date.now();
+    this.broadcast(sseFrame('run_log', { runId, offset: state.offset }));
+  }
+
+  /**
+   * Writes one frame; false when the client is gone or was dropped. A socket that reaches the
+   * buffer bound stalls the client (activity waits for its drain, STALL_MS at most); twice the bound
+   * drops it at once.
+   */
+  private write(client: Client, frame: string): boolean {
+    if (client.closed) return false;
+    if (client.sink.destroyed) {
+      this.owner.remove(this, client, null);
+      return false;
+    }
+    client.sink.write(frame);
+    const buffered = client.sink.writableLength;
+    if (buffered > 2 * this.limits.maxBufferedBytes) {
+      this.owner.remove(this, client, { end: 'destroy', reason: 'slow' });
+      return false;
+    }
+    if (buffered >= this.limits.maxBufferedBytes && !client.stalled) {
+      const timer = setTimeout(() => this.owner.remove(this, client, { end: 'destroy', reason: 'slow' }), this.limits.stallMs);
+      timer.unref();
+      client.stalled = timer;
+      client.sink.once('drain', () => {
+        clearTimeout(timer);
+        if (client.stalled !== timer) return;
+        client.stalled = null;
+        if (!client.closed) this.wake();
+      });
+    }
+    return true;
+  }
+
+  private onTick(): void {
+    for (const c of [...this.clients]) if (c.cursor !== null) this.write(c, ': keepalive\n\n');
+    // Throttle state of runs quiet for a whole interval is dropped (their next change goes out at once).
+    const now = Date.now();
+    for (const [runId, state] of this.runLogs) if (!state.timer && now - state.sentAt >= this.limits.runLogIntervalMs) this.runLogs.delete(runId);
+    this.wake(); // the safety net under notifications
+    void this.recheck();
+  }
+
+  private async recheck(): Promise<void> {
+    if (this.rechecking) return;
+    this.rechecking = true;
+    try {
+      for (const c of [...this.clients]) {
+        if (c.closed || !c.stillAllowed || Date.now() - c.checkedAt < this.limits.recheckMs) continue;
+        let allowed = true;
+        try {
+          allowed = await c.stillAllowed();
+          c.checkedAt = Date.now();
+        } catch (err) {
+          this.owner.warn({ err, companyId: this.companyId }, 'events: access re-check failed; stream kept');
+        }
+        if (!allowed) this.owner.remove(this, c, { end: 'end', reason: 'access_revoked' });
+      }
+    } finally {
+      this.rechecking = false;
+    }
+  }
+
+  /** Server shutdown: every stream ends (the client reconnects elsewhere). */
+  endAll(): void {
+    for (const c of [...this.clients]) {
+      c.closed = true;
+      if (c.stalled) clearTimeout(c.stalled);
+      c.sink.end();
+    }
+    this.clients.clear();
+    this.dispose();
+  }
+
+  dispose(): void {
+    clearInterval(this.tick);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    for (const state of this.runLogs.values()) clearTimeout(state.timer);
+    this.runLogs.clear();
+  }
+}
