@@ -95,6 +95,24 @@ describe('timers', () => {
   });
 });
 
+describe('two replicas', () => {
+  it('a 50-way wake storm on one issue, split over both replicas, gives exactly one run', async () => {
+    const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('1000') });
+    const issue = await newIssue(a, board, companyId, { status: 'todo' });
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => (i % 2 ? b : a).request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: { reason: `storm ${i}`, payload: { issueId: issue.id } } })),
+    );
+    assert.ok(responses.every((r) => r.status === 202));
+    const ids = responses.map((r) => r.body.id);
+    await waitFor('every wake to be decided', async () => (await sql("select 1 from agent_wakeup_requests where id = any($1) and status in ('queued', 'claimed')", [ids])).length === 0);
+    const runs = await sql('select id from heartbeat_runs where wakeup_request_id = any($1)', [ids]);
+    assert.equal(runs.length, 1);
+    const outcomes = await sql('select status, count(*)::int as n from agent_wakeup_requests where id = any($1) group by status order by status', [ids]);
+    assert.deepEqual(outcomes, [{ status: 'coalesced', n: 49 }, { status: 'completed', n: 1 }]);
+    await waitFor('the runs to finish', async () => !(await sql('select status from heartbeat_runs where agent_id = $1', [agent.id])).some(live));
+  });
+});
+
 describe('wake guards', () => {
   it('a spent wake budget skips further wakes, records agent.wake_rate_limited once and shows on the agent', async () => {
     const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('0'), runtimeConfig: { maxRunsPerHour: 2 } });
