@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
+import { waitFor as waitForBounded } from './helpers/wait.ts';
 import { spawnServer, type ServerProcess } from './helpers/server-process.ts';
 
 const SLEEPER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents', 'sleeper.mjs');
@@ -30,18 +31,8 @@ after(async () => {
   for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
 });
 
+const waitFor = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000) => waitForBounded(what, probe, timeoutMs);
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** A server process on the test's database, sharing its keys, with a short run lease. */
 async function startServer(dataDir?: string): Promise<{ server: ServerProcess; dataDir: string }> {

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents', 'worker.mjs');
 const worker = (...args: string[]) => ({ command: process.execPath, args: [WORKER, ...args] });
@@ -20,16 +21,6 @@ before(async () => {
   companyId = c.company.id;
 });
 after(() => t.close());
-
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 const runsOf = (agentId: string) => sql('select * from heartbeat_runs where agent_id = $1 order by created_at', [agentId]);

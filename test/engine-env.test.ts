@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { verifyAgentJwt } from '../src/modules/auth/jwt.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue, newSecret } from './helpers/factories.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const ENV_TO_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents', 'env-to-file.mjs');
 
@@ -34,16 +35,6 @@ after(async () => {
 });
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Wakes the agent (about `issueId` when given) and returns its finished run. */
 async function runOnce(agentId: string, payload: Record<string, unknown> = {}): Promise<any> {

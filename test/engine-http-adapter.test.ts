@@ -13,6 +13,7 @@ import { createServerAdapter, httpConfigSchema, signBody } from '../src/engine/a
 import { mintAgentJwt } from '../src/modules/auth/jwt.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { activityRows, newAgent, newIssue } from './helpers/factories.ts';
+import { waitFor } from './helpers/wait.ts';
 
 interface Received {
   path: string;
@@ -62,16 +63,6 @@ after(async () => {
   receiver.closeAllConnections();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
 });
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 const runsOf = (agentId: string) => sql('select * from heartbeat_runs where agent_id = $1 order by created_at', [agentId]);

@@ -12,6 +12,7 @@ import { openRunLog } from '../src/engine/run-log.ts';
 import { followRunLog, type LogStreamSink } from '../src/modules/runs/log-stream.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue, type AgentFixture } from './helpers/factories.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents');
 const node = (script: string, ...args: string[]) => ({ command: process.execPath, args: [path.join(FIXTURES, script), ...args] });
@@ -44,15 +45,6 @@ after(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 const get = (url: string, token = board) => t.request('GET', url, { token });

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { activityRows, newAgent, newIssue } from './helpers/factories.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents', 'worker.mjs');
 const worker = (...args: string[]) => ({ command: process.execPath, args: [WORKER, ...args] });
@@ -30,16 +31,6 @@ after(async () => {
 const sql = async (text: string, params: unknown[] = []) => (await a.database.pool.query(text, params)).rows;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const live = (r: { status: string }) => r.status === 'queued' || r.status === 'running';
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 const heartbeat = (intervalSec: number, extra: Record<string, unknown> = {}) => ({ heartbeat: { enabled: true, intervalSec, ...extra } });
 

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { companyWithAgent, newAgent, newIssue } from './helpers/factories.ts';
+import { waitFor } from './helpers/wait.ts';
 
 interface SseEvent {
   event: string;
@@ -96,16 +97,6 @@ class SseClient {
 
   close(): void {
     this.req.destroy();
-  }
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
   }
 }
 
