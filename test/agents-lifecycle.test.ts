@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { useTestApp } from './helpers/app.ts';
-import { activityRows, companyWithAgent, newAgent, newSecret, type AgentFixture } from './helpers/factories.ts';
+import { activityRows, companyWithAgent, newAgent, newIssue, newSecret, type AgentFixture } from './helpers/factories.ts';
 
 const t = await useTestApp();
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -211,6 +211,20 @@ describe('agents: wakeup', () => {
     const queued = await post(`/api/agents/${agent.id}/wakeup`, board, { source: 'timer' });
     assert.equal(queued.status, 202);
     assert.equal(queued.body.status, 'queued');
+  });
+
+  it('checks payload.issueId: a UUID (400) of an issue of the same company (422), recorded on the wake', async () => {
+    const url = `/api/agents/${worker.agent.id}/wakeup`;
+    assert.equal((await post(url, board, { payload: { issueId: 'ACM-1' } })).status, 400);
+    assert.equal((await post(url, board, { payload: { issueId: 42 } })).status, 400);
+    assert.equal((await post(url, board, { payload: { issueId: MISSING } })).status, 422);
+    const elsewhere = await t.newCompany();
+    const foreign = await newIssue(t, elsewhere.token, elsewhere.company.id);
+    assert.equal((await post(url, board, { payload: { issueId: foreign.id } })).status, 422);
+    const own = await newIssue(t, board, companyId);
+    const queued = await post(url, board, { payload: { issueId: own.id } });
+    assert.equal(queued.status, 202);
+    assert.equal(queued.body.issueId, own.id);
   });
 
   it('answers 409 for paused, terminated and pending_approval agents', async () => {

@@ -2,6 +2,7 @@
 // schemas below document each shape and type its presenter (the route's serializer applies them).
 import { z } from 'zod';
 import type { agentApiKeys, agents } from '../../db/schema/index.ts';
+import { wakeRateLimitEnd } from '../wakeups/guards.ts';
 import { WAKEUP_STATUSES, type WakeupRequest } from '../wakeups/queue.ts';
 import { redact, REDACTED } from '../../lib/redact.ts';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
@@ -86,7 +87,7 @@ export function presentAgent(agent: Agent, view: AgentView): AgentResponse {
     pauseReason: agent.pauseReason,
     permissions: { canCreateAgents: agent.permissions.canCreateAgents === true },
     metadata: agent.metadata,
-    wakeRateLimitedUntil: agent.wakeRateLimitedUntil && agent.wakeRateLimitedUntil.getTime() > Date.now() ? agent.wakeRateLimitedUntil : null,
+    wakeRateLimitedUntil: wakeRateLimitEnd(agent),
     lastHeartbeatAt: agent.lastHeartbeatAt,
     terminatedAt: agent.terminatedAt,
     createdAt: agent.createdAt,

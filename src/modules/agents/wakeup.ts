@@ -8,6 +8,7 @@ import { isUuid } from '../../lib/ids.ts';
 import { requireSiblingIssue } from '../issues/references.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
+import { heartbeatPolicy, wakeRateLimitEnd } from '../wakeups/guards.ts';
 import { enqueueWakeup, type WakeupRequest } from '../wakeups/queue.ts';
 import { canAgentWork } from './policy.ts';
 import type { WakeupBody } from './schemas.ts';
@@ -32,9 +33,8 @@ export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody)
   return ctx.db.transaction(async (tx) => {
     const agent = await lockAgent(tx, agentId);
     if (!canAgentWork(agent.status)) throw conflict(`cannot wake a ${agent.status} agent`, { status: agent.status });
-    const heartbeat = agent.runtimeConfig.heartbeat as { enabled?: unknown } | undefined;
     const base = { companyId: agent.companyId, action: 'agent.wakeup_requested', entityType: 'agent', entityId: agentId };
-    const skipReason = body.source === 'timer' && heartbeat?.enabled !== true ? 'heartbeat_disabled' : agent.wakeRateLimitedUntil && agent.wakeRateLimitedUntil.getTime() > Date.now() ? 'wake_rate_limited' : null;
+    const skipReason = body.source === 'timer' && !heartbeatPolicy(agent.runtimeConfig).enabled ? 'heartbeat_disabled' : wakeRateLimitEnd(agent) ? 'wake_rate_limited' : null;
     if (skipReason) {
       await recordActivity(tx, ctx.actor, { ...base, details: { source: body.source, skipped: true, reason: skipReason } });
       return { skipped: true, reason: skipReason, agentId, source: body.source };

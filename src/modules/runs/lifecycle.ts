@@ -16,6 +16,8 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { agentWakeupRequests, agents, heartbeatRuns, issues } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
+import { canAgentWork } from '../agents/policy.ts';
+import { AGENT_STATUSES } from '../agents/schemas.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
 
@@ -34,7 +36,7 @@ export interface RunEnd {
 
 const live = inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]);
 /** Agent statuses a run may move; the others are decisions of the board (or a budget) that runs never undo. */
-const RUN_DRIVEN_AGENT_STATUSES = ['active', 'idle', 'running', 'error'];
+const RUN_DRIVEN_AGENT_STATUSES = AGENT_STATUSES.filter(canAgentWork);
 // Bounded so one busy run cannot make its follow-up wake unbounded.
 const MAX_FOLLOW_UP_WAKES = 20;
 

@@ -59,6 +59,11 @@ export async function wakeBudgetSpentUntil(db: DbOrTx, agentId: string, maxRunsP
   return oldestCounted ? new Date(oldestCounted.createdAt.getTime() + 3600_000) : null;
 }
 
+/** The end of the agent's current wake-rate limit, or null when none is in force (one reading for the route, the agent view and the dispatcher's mark). */
+export function wakeRateLimitEnd(agent: { wakeRateLimitedUntil: Date | null }): Date | null {
+  return agent.wakeRateLimitedUntil && agent.wakeRateLimitedUntil.getTime() > Date.now() ? agent.wakeRateLimitedUntil : null;
+}
+
 /** Marks the agent rate limited until `until`; true when it was not already (the caller records it once). */
 export async function markWakeRateLimited(db: DbOrTx, agentId: string, until: Date): Promise<boolean> {
   const rows = await db
