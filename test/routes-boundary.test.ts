@@ -78,6 +78,8 @@ async function companyA(t: TestApp) {
   assert.equal(logo.status, 201);
   const [agentKey] = (await t.request('GET', `/api/agents/${a.agent.agent.id}/keys`, as)).body;
   const boardKey = await post('/api/board-keys', { name: 'A board key' });
+  const routine = await post(`/api/companies/${company}/routines`, { title: 'Boundary routine', assigneeAgentId: a.agent.agent.id });
+  const trigger = await post(`/api/routines/${routine.id}/triggers`, { kind: 'webhook' });
   return {
     issue,
     project,
@@ -101,6 +103,8 @@ async function companyA(t: TestApp) {
       agentId: a.agent.agent.id,
       keyId: agentKey.id,
       assetId: logo.body.assetId,
+      routineId: routine.id,
+      triggerId: trigger.id,
     } as Record<string, string>,
   };
 }
@@ -131,6 +135,12 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'PATCH /api/agents/{agentId}/permissions': () => ({ json: { canCreateAgents: true } }),
   'POST /api/agents/{agentId}/keys': () => ({ json: { name: 'stolen' } }),
   'POST /api/agents/{agentId}/signing-secret': () => NO_BODY,
+  'POST /api/companies/{companyId}/routines': () => ({ json: { title: 'Intruder routine' } }),
+  'PATCH /api/routines/{routineId}': () => ({ json: { title: 'changed' } }),
+  'POST /api/routines/{routineId}/triggers': () => ({ json: { kind: 'api' } }),
+  'POST /api/routines/{routineId}/run': () => ({ json: {} }),
+  'PATCH /api/routine-triggers/{triggerId}': () => ({ json: { label: 'changed' } }),
+  'POST /api/routine-triggers/{triggerId}/rotate-secret': () => NO_BODY,
   'POST /api/agents/{agentId}/pause': () => NO_BODY,
   'POST /api/agents/{agentId}/resume': () => NO_BODY,
   'POST /api/agents/{agentId}/terminate': () => NO_BODY,

@@ -6,6 +6,7 @@
 // - dispatcher: queued wakeups -> runs (dispatcher.ts)
 // - executor: runs -> adapter work, leases, logs (executor.ts)
 // - timers: heartbeat-enabled agents get one timer wake per interval (modules/wakeups/timers.ts)
+// - routines: schedule triggers fire on their ticks; runs left undecided are swept (modules/routines/scheduler.ts)
 // - retention: prunes finished runs, their logs and finished wakeups past the retention period
 // - reaper: ends runs whose lease lapsed or whose deadline passed; puts stranded wakes back (one
 //   replica at a time); at start, ends the runs of this replica's previous life at once.
@@ -15,6 +16,8 @@ import { isLiveRunStatus, type HeartbeatRun } from '../modules/runs/service.ts';
 import { reapExpiredRuns, reapPreviousBoot } from '../modules/runs/reap.ts';
 import { PRUNE_BATCH, pruneRunHistory } from '../modules/runs/retention.ts';
 import { requeueStrandedWakes } from '../modules/wakeups/dispatch.ts';
+import { decideStrandedRuns } from '../modules/routines/runs.ts';
+import { fireDueSchedules } from '../modules/routines/scheduler.ts';
 import { newTimerState, queueDueTimerWakes } from '../modules/wakeups/timers.ts';
 import { createAdapterRegistry, type AdapterRegistry } from './adapters/registry.ts';
 import { startDispatcher } from './dispatcher.ts';
@@ -36,9 +39,15 @@ export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   /** Finished runs, logs and wakeups older than this are pruned. */
   retentionDays?: number;
   retentionIntervalMs?: number;
+  /** How often due schedule triggers are looked for: a tick's run exists within this (plus its decision) of its time. */
+  routineTickMs?: number;
+  /** How often routine runs stranded between record and decision are looked for. */
+  routineSweepMs?: number;
+  /** The routine scheduler's clock (ms since the epoch); tests move time with it. */
+  clock?: () => number;
 }
 
-export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000 } as const;
+export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000, routineTickMs: 500, routineSweepMs: 5_000 } as const;
 
 export interface EngineDeps {
   database: Database;
@@ -105,6 +114,20 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
       .finally(() => (ticking = null));
   }, settings.timerTickMs);
 
+  const clock = settings.clock ?? Date.now;
+  let scheduling: Promise<unknown> | null = null;
+  const scheduler = setInterval(() => {
+    scheduling ??= fireDueSchedules(db, clock())
+      .catch((err) => logger.warn({ err }, 'engine: routine scheduler tick failed'))
+      .finally(() => (scheduling = null));
+  }, settings.routineTickMs);
+  let sweeping: Promise<unknown> | null = null;
+  const routineSweep = setInterval(() => {
+    sweeping ??= decideStrandedRuns(db, clock())
+      .catch((err) => logger.warn({ err }, 'engine: routine run sweep failed'))
+      .finally(() => (sweeping = null));
+  }, settings.routineSweepMs);
+
   let pruning: Promise<unknown> | null = null;
   const prune = async () => {
     for (;;) {
@@ -131,8 +154,10 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
         clearInterval(reaper);
         clearInterval(timers);
         clearInterval(retention);
+        clearInterval(scheduler);
+        clearInterval(routineSweep);
         await dispatcher.stop();
-        await Promise.all([reaping, ticking, pruning]);
+        await Promise.all([reaping, ticking, pruning, scheduling, sweeping]);
         await executor.stop();
       })();
       return stopping;

@@ -25,6 +25,8 @@ export interface Config {
   runLeaseSec: number;
   /** Finished runs, their logs and finished wakeups are kept this long (BOARDROOM_RUN_RETENTION_DAYS). */
   runRetentionDays: number;
+  /** The origin outside callers reach this server at (BOARDROOM_PUBLIC_URL): the base of webhook URLs. */
+  publicUrl?: string;
 }
 
 export interface ConfigInput {
@@ -72,7 +74,21 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
     logLevel,
     runLeaseSec,
     runRetentionDays,
+    publicUrl: parsePublicUrl(env.BOARDROOM_PUBLIC_URL),
   };
+}
+
+/** An http(s) origin with an optional path prefix, without a trailing slash. */
+function parsePublicUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`invalid BOARDROOM_PUBLIC_URL ${raw}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`BOARDROOM_PUBLIC_URL must be http(s): ${raw}`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

@@ -22,7 +22,8 @@ export function installInputGuard(app: FastifyInstance): void {
 }
 
 function bodyProblem(body: unknown): Error | undefined {
-  if (body === null || body === undefined || (typeof body !== 'object' && typeof body !== 'string')) return undefined;
+  // Raw bodies (webhook fires keep the bytes to check their signature) are judged by their route.
+  if (body === null || body === undefined || Buffer.isBuffer(body) || (typeof body !== 'object' && typeof body !== 'string')) return undefined;
   const problem = findJsonProblem(body, MAX_BODY_DEPTH);
   if (!problem) return undefined;
   // `path` is a JSON pointer into the body, as in the validation errors' details.

@@ -18,6 +18,8 @@ import { registerInboxRoutes } from '../modules/inbox/routes.ts';
 import { registerIssueRoutes } from '../modules/issues/routes.ts';
 import { registerFeedbackRoutes } from '../modules/feedback/routes.ts';
 import { registerEventRoutes } from '../modules/events/routes.ts';
+import { registerRoutineRoutes } from '../modules/routines/routes.ts';
+import { registerPublicTriggerRoutes } from '../modules/routines/public-routes.ts';
 import type { App, AppDeps } from './deps.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -40,4 +42,6 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerRunCompleteRoutes(app, deps);
   registerInboxRoutes(app, deps);
   registerEventRoutes(app, deps);
+  registerRoutineRoutes(app, deps);
+  registerPublicTriggerRoutes(app, deps);
 }

@@ -8,3 +8,4 @@ export * from './work.ts';
 export * from './issues.ts';
 export * from './approvals.ts';
 export * from './feedback.ts';
+export * from './routines.ts';

@@ -73,6 +73,9 @@ export const issues = pgTable(
     index('issues_company_project_idx').on(t.companyId, t.projectId, t.priorityRank, t.updatedAt.desc()),
     index('issues_company_parent_idx').on(t.companyId, t.parentId),
     index('issues_company_origin_idx').on(t.companyId, t.originKind, t.originId),
+    // A routine's live execution issue (concurrency policies, routine lists): found without reading
+    // the routine's finished ones.
+    index('issues_live_routine_execution_idx').on(t.originId).where(sql`${t.originKind} = 'routine_execution' and ${t.status} not in ('done', 'cancelled')`),
     // (company, words) in one GIN (btree_gin): a word common in other companies costs nothing here.
     index('issues_search_idx').using('gin', t.companyId, t.searchVector).with({ fastupdate: false }),
   ],

@@ -23,8 +23,8 @@ import type { Ctx } from '../../core/context.ts';
 import type { Issue } from './lookup.ts';
 import { canFilterByMe } from './policy.ts';
 import type { ListIssuesQuery } from './schemas.ts';
+import { ROUTINE_EXECUTION } from '../routines/settle.ts';
 
-const ROUTINE_EXECUTION = 'routine_execution';
 /**
  * q ranks at most this many matching issues and this many matching comments. A term found in more
  * places than that discriminates little, and ranking every match of it would cost time linear in

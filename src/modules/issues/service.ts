@@ -13,11 +13,14 @@ import type { Issue } from './lookup.ts';
 import { canAssignIssue } from './policy.ts';
 import { assertIssueRefsInCompany, assertValidBlockers, assertValidParent, lockIssueGraph, requireSiblingIssue } from './references.ts';
 import type { CreateIssue } from './schemas.ts';
-import { wakeAssignee } from './wakeups.ts';
+import { wakeAssignee, type AssignmentWake } from './wakeups.ts';
 
 
-/** Internal callers (routines) also say where an issue came from; the HTTP body cannot. */
-export type CreateIssueInput = CreateIssue & { originKind?: string; originId?: string | null };
+/**
+ * Internal callers (routines) also say where an issue came from, and how its assignee is woken
+ * (default: source `assignment`, reason `issue_assigned`); the HTTP body can do neither.
+ */
+export type CreateIssueInput = CreateIssue & { originKind?: string; originId?: string | null; assignmentWake?: AssignmentWake };
 
 export const IN_PROGRESS_NEEDS_CHECKOUT = 'in_progress requires a checkout: use POST /api/issues/{issueId}/checkout';
 export const ASSIGN_DENIED = 'assigning issues needs task-assignment permission (an agent may only assign an issue to itself)';
@@ -143,7 +146,7 @@ async function insertIssue(ctx: Ctx, companyId: string, input: CreateIssueInput,
       entityId: issue!.id,
       details: { identifier, title: issue!.title, status, priority: issue!.priority, assigneeAgentId: issue!.assigneeAgentId, ...(blockerIds.length > 0 && { blockedByIssueIds: blockerIds }) },
     });
-    await wakeAssignee(tx, actor, issue!);
+    await wakeAssignee(tx, actor, issue!, input.assignmentWake);
     await touchIssueForUser(tx, actor, issue!);
     return issue!;
   });

@@ -22,6 +22,7 @@ import { CLOSED_STATUSES, type IssueStatus, type PatchIssue } from './schemas.ts
 import { ASSIGN_DENIED, IN_PROGRESS_NEEDS_CHECKOUT, insertBlockers, lockIssue, statusTimestamps, touchIssueForUser } from './service.ts';
 import type { Ctx } from '../../core/context.ts';
 import { wakeAssignee, wakeUnblockedDependents } from './wakeups.ts';
+import { settleRunsForIssue } from '../routines/settle.ts';
 
 /** Plain fields PATCH copies onto the row when present (rule 6 plus the other create fields). */
 const COPIED_FIELDS = [
@@ -103,6 +104,7 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
     if (Object.keys(changes).length > 0) {
       const becameClosed = changes.status && CLOSED_STATUSES.includes(status) && !CLOSED_STATUSES.includes(before.status as IssueStatus);
       const unblocked = becameClosed ? await wakeUnblockedDependents(tx, actor, after) : [];
+      if (becameClosed) await settleRunsForIssue(tx, after);
       if (changes.assigneeAgentId) await wakeAssignee(tx, actor, after);
       await recordActivity(tx, actor, {
         companyId: after.companyId,

@@ -4,23 +4,33 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { issueRelations, issues } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
-import { enqueueWakeup } from '../wakeups/queue.ts';
+import { enqueueWakeup, type WakeupSource } from '../wakeups/queue.ts';
 import type { Issue } from './lookup.ts';
 import { CLOSED_STATUSES } from './schemas.ts';
 
 const isSelf = (actor: Actor, agentId: string) => actor.kind === 'agent' && actor.agentId === agentId;
 const closedStatuses = sql.join(CLOSED_STATUSES.map((status) => sql`${status}`), sql`, `);
 
+/** How an assignment wake is labelled, when the default (assignment, issue_assigned) does not fit. */
+export interface AssignmentWake {
+  source: WakeupSource;
+  reason: string;
+  /** Added to the wake's payload next to issueId and identifier. */
+  payload?: Record<string, unknown>;
+}
+
+const ASSIGNED: AssignmentWake = { source: 'assignment', reason: 'issue_assigned' };
+
 /** The new assignee is told, unless it assigned the issue to itself. */
-export async function wakeAssignee(tx: DbOrTx, actor: Actor, issue: Issue): Promise<void> {
+export async function wakeAssignee(tx: DbOrTx, actor: Actor, issue: Issue, wake: AssignmentWake = ASSIGNED): Promise<void> {
   if (!issue.assigneeAgentId || isSelf(actor, issue.assigneeAgentId)) return;
   await enqueueWakeup(tx, actor, {
     companyId: issue.companyId,
     agentId: issue.assigneeAgentId,
-    source: 'assignment',
+    source: wake.source,
     triggerDetail: 'system',
-    reason: 'issue_assigned',
-    payload: { issueId: issue.id, identifier: issue.identifier },
+    reason: wake.reason,
+    payload: { ...wake.payload, issueId: issue.id, identifier: issue.identifier },
     issueId: issue.id,
   });
 }
