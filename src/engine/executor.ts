@@ -26,6 +26,8 @@ import type { AdapterRegistry } from './adapters/registry.ts';
 import { buildRunEnv } from './run-env.ts';
 import { openRunLog } from './run-log.ts';
 import { buildWakePrompt } from './wake-prompt.ts';
+import { recordRunUsage } from '../modules/costs/service.ts';
+import type { PriceTable } from '../modules/costs/pricing.ts';
 
 export const DEFAULT_TIMEOUT_SEC = 1800;
 export const DEFAULT_GRACE_SEC = 15;
@@ -36,6 +38,8 @@ export interface ExecutorSettings {
   jwtSecret: Uint8Array;
   masterKey: Buffer;
   leaseSec: number;
+  /** Prices of models whose usage reports carry no cost (BOARDROOM_MODEL_PRICES). */
+  prices?: PriceTable;
 }
 
 export interface Executor {
@@ -161,6 +165,12 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
         onUsage: (reported) => {
           usage = addUsage(usage, reported);
           saveProgress();
+          // Each report is spend as of now: a cost event (and the month counters) while the run goes on.
+          const context = { runId: run.id, companyId: agent.companyId, agentId: agent.id, issueId: run.issueId };
+          progress = progress
+            .then(() => recordRunUsage(db, context, reported, settings.prices ?? {}))
+            .then(() => undefined)
+            .catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record a usage report as a cost event'));
         },
         onResult: (reported) => {
           result = reported;

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { parsePriceTable, type PriceTable } from '../modules/costs/pricing.ts';
 
 export type DeploymentMode = 'authenticated' | 'local_trusted';
 
@@ -27,6 +28,8 @@ export interface Config {
   runRetentionDays: number;
   /** The origin outside callers reach this server at (BOARDROOM_PUBLIC_URL): the base of webhook URLs. */
   publicUrl?: string;
+  /** Prices of models whose usage reports carry no cost, cents per million tokens (BOARDROOM_MODEL_PRICES). */
+  modelPrices: PriceTable;
 }
 
 export interface ConfigInput {
@@ -75,6 +78,7 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
     runLeaseSec,
     runRetentionDays,
     publicUrl: parsePublicUrl(env.BOARDROOM_PUBLIC_URL),
+    modelPrices: parsePriceTable(env.BOARDROOM_MODEL_PRICES),
   };
 }
 

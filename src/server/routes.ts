@@ -20,6 +20,7 @@ import { registerFeedbackRoutes } from '../modules/feedback/routes.ts';
 import { registerEventRoutes } from '../modules/events/routes.ts';
 import { registerRoutineRoutes } from '../modules/routines/routes.ts';
 import { registerPublicTriggerRoutes } from '../modules/routines/public-routes.ts';
+import { registerCostRoutes } from '../modules/costs/routes.ts';
 import type { App, AppDeps } from './deps.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -44,4 +45,5 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerEventRoutes(app, deps);
   registerRoutineRoutes(app, deps);
   registerPublicTriggerRoutes(app, deps);
+  registerCostRoutes(app, deps);
 }

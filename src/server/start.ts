@@ -101,7 +101,7 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
       database,
       notifications,
       logger,
-      settings: { apiUrl: base, dataDir: config.dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, leaseSec: config.runLeaseSec, retentionDays: config.runRetentionDays },
+      settings: { apiUrl: base, dataDir: config.dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, leaseSec: config.runLeaseSec, retentionDays: config.runRetentionDays, prices: config.modelPrices },
     });
     logger.info({ url: base, deploymentMode: config.deploymentMode, dataDir: config.dataDir, database: handle.embedded ? 'embedded' : 'external' }, `listening on ${base}`);
     if (config.deploymentMode === 'authenticated') await announceLoginUrl(`${base}/api/auth/login?token=${await auth.createLoginToken(database.db, owner.id)}`, config, log);

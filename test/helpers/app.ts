@@ -13,6 +13,7 @@ import type { App } from '../../src/server/deps.ts';
 import type { Config, DeploymentMode } from '../../src/server/config.ts';
 import { localStorage } from '../../src/storage/storage.ts';
 import { startEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
+import type { PriceTable } from '../../src/modules/costs/pricing.ts';
 import pino from 'pino';
 import { listenForNotifications } from '../../src/engine/notifications.ts';
 import type { StreamLimits } from '../../src/modules/events/streams.ts';
@@ -63,6 +64,8 @@ export interface TestAppOptions {
   replicaOf?: TestApp;
   /** Bounds of the live event streams over their defaults. */
   events?: Partial<StreamLimits>;
+  /** BOARDROOM_MODEL_PRICES of this app (and its engine). */
+  modelPrices?: PriceTable;
 }
 
 let counter = 0;
@@ -95,6 +98,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     logLevel: 'silent',
     runLeaseSec: 30,
     runRetentionDays: 30,
+    modelPrices: opts.modelPrices ?? {},
   };
   const owner = await ensureInstanceOwner(database.db);
   const logger = pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });
@@ -114,7 +118,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       database,
       notifications,
       logger,
-      settings: { apiUrl: listenUrl!, dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, ...opts.engine },
+      settings: { apiUrl: listenUrl!, dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, prices: config.modelPrices, ...opts.engine },
     });
   }
 

@@ -12,6 +12,9 @@ export const companies = pgTable('companies', {
   issueCounter: integer('issue_counter').notNull().default(1),
   budgetMonthlyCents: integer('budget_monthly_cents').notNull().default(0),
   spentMonthlyCents: integer('spent_monthly_cents').notNull().default(0),
+  // The UTC month (YYYY-MM) spentMonthlyCents counts; a counter of an older month reads as 0, so the
+  // first event of a new month starts it again and no batch job resets anything.
+  spentMonth: text('spent_month'),
   requireBoardApprovalForNewAgents: boolean('require_board_approval_for_new_agents').notNull().default(false),
   brandColor: text('brand_color'),
   logoAssetId: uuid('logo_asset_id'),

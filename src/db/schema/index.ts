@@ -9,3 +9,4 @@ export * from './issues.ts';
 export * from './approvals.ts';
 export * from './feedback.ts';
 export * from './routines.ts';
+export * from './costs.ts';

@@ -10,6 +10,7 @@ import { access, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { AdapterOutcome, AdapterRunContext, AdapterUsage, EnvironmentCheck, ServerAdapter } from './types.ts';
+import { usageReport } from './usage.ts';
 
 export const processConfigSchema = z.object({
   command: z.string().trim().min(1).max(4096),
@@ -25,16 +26,7 @@ export type ProcessConfig = z.infer<typeof processConfigSchema>;
 /** A line longer than this is not a structured line: dropped from parsing (it stays in the log). */
 export const MAX_LINE_CHARS = 64 * 1024;
 
-const usageLine = z.object({
-  type: z.literal('usage'),
-  provider: z.string().max(200).optional(),
-  model: z.string().max(200).optional(),
-  inputTokens: z.number().int().nonnegative().optional(),
-  cachedInputTokens: z.number().int().nonnegative().optional(),
-  outputTokens: z.number().int().nonnegative().optional(),
-  costCents: z.number().int().nonnegative().optional(),
-  billingType: z.string().max(100).optional(),
-});
+const usageLine = usageReport.extend({ type: z.literal('usage') });
 
 function formatZodError(err: z.ZodError): string {
   return err.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');

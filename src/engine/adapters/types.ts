@@ -5,15 +5,9 @@
 // somewhere (a child process, an HTTP receiver, a vendor CLI) and reports what happens through
 // the callbacks, as it happens: usage reported mid-run is what lets a budget stop running work.
 
-export interface AdapterUsage {
-  provider?: string;
-  model?: string;
-  inputTokens?: number;
-  cachedInputTokens?: number;
-  outputTokens?: number;
-  costCents?: number;
-  billingType?: string;
-}
+import type { AdapterUsage } from './usage.ts';
+
+export type { AdapterUsage };
 
 export interface AdapterRunContext {
   runId: string;

@@ -8,6 +8,7 @@ import { redact, REDACTED } from '../../lib/redact.ts';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import { approvalResponse } from '../approvals/present.ts';
 import { agentStatus, type AgentStatus } from './schemas.ts';
+import { spentThisMonth } from '../costs/month.ts';
 
 export type Agent = typeof agents.$inferSelect;
 export type AgentKey = typeof agentApiKeys.$inferSelect;
@@ -82,7 +83,7 @@ export function presentAgent(agent: Agent, view: AgentView): AgentResponse {
     adapterConfig,
     runtimeConfig,
     budgetMonthlyCents: agent.budgetMonthlyCents,
-    spentMonthlyCents: agent.spentMonthlyCents,
+    spentMonthlyCents: spentThisMonth(agent),
     status: agent.status as AgentStatus,
     pauseReason: agent.pauseReason,
     permissions: { canCreateAgents: agent.permissions.canCreateAgents === true },

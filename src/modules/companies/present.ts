@@ -4,6 +4,7 @@ import type { Company } from '../../core/access.ts';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import type { Asset } from '../assets/service.ts';
 import { companyStatus } from './schemas.ts';
+import { spentThisMonth } from '../costs/month.ts';
 
 export const assetContentPath = (assetId: string) => `/api/assets/${assetId}/content`;
 
@@ -37,7 +38,7 @@ export function presentCompany(company: Company): CompanyResponse {
     issuePrefix: company.issuePrefix,
     issueCounter: company.issueCounter,
     budgetMonthlyCents: company.budgetMonthlyCents,
-    spentMonthlyCents: company.spentMonthlyCents,
+    spentMonthlyCents: spentThisMonth(company),
     requireBoardApprovalForNewAgents: company.requireBoardApprovalForNewAgents,
     brandColor: company.brandColor,
     logoAssetId: company.logoAssetId,

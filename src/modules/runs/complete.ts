@@ -15,11 +15,12 @@ import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 import { finishRun } from './lifecycle.ts';
 import { findRun, type HeartbeatRun } from './service.ts';
 import { addUsage } from './usage.ts';
+import { usageReport } from '../../engine/adapters/usage.ts';
+import { MAX_EVENT_COST_CENTS, MAX_TOKENS } from '../costs/schemas.ts';
+import type { PriceTable } from '../costs/pricing.ts';
+import { recordRunUsage } from '../costs/service.ts';
 
 // Per-run counts: far beyond any real run, small enough to add up safely (budgets sum cents).
-const MAX_TOKENS = 1_000_000_000_000;
-const MAX_COST_CENTS = 1_000_000_000;
-const count = (max: number) => z.number().int().nonnegative().max(max);
 
 export const completeRunBody = z
   .object({
@@ -27,18 +28,7 @@ export const completeRunBody = z
     result: freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES })
       .optional()
       .describe('what the work produced (a `summary` string by convention); free-form JSON object, at most 32 levels deep and 64 KiB serialised'),
-    usage: z
-      .object({
-        provider: z.string().max(200).optional(),
-        model: z.string().max(200).optional(),
-        inputTokens: count(MAX_TOKENS).optional(),
-        cachedInputTokens: count(MAX_TOKENS).optional(),
-        outputTokens: count(MAX_TOKENS).optional(),
-        costCents: count(MAX_COST_CENTS).optional(),
-        billingType: z.string().max(100).optional(),
-      })
-      .optional()
-      .describe(`what the run consumed; counts are non-negative integers (tokens up to ${MAX_TOKENS}, costCents up to ${MAX_COST_CENTS})`),
+    usage: usageReport.optional().describe(`what the run consumed; counts are non-negative integers (tokens up to ${MAX_TOKENS}, costCents up to ${MAX_EVENT_COST_CENTS}); recorded as a cost event`),
     error: z.string().max(2000).optional().describe('why the work failed (kept for a failed run; ignored for a succeeded one); at most 2000 characters'),
   })
   .meta({ examples: [{ status: 'succeeded', result: { summary: 'Drafted the report' }, usage: { provider: 'acme', model: 'm1', inputTokens: 1200, outputTokens: 300, costCents: 4 } }] });
@@ -51,20 +41,22 @@ export const RUN_TOKEN_REQUIRED = "only the run's own token (the runToken of its
  * credential but this run's token; 409 when the run has already finished (completed, cancelled,
  * reaped, timed out): the first finisher wins.
  */
-export async function completeRun(ctx: Ctx, runId: string, body: CompleteRunBody): Promise<HeartbeatRun> {
+export async function completeRun(ctx: Ctx, runId: string, body: CompleteRunBody, prices: PriceTable = {}): Promise<HeartbeatRun> {
   const { actor } = ctx;
   const run = await findRun(ctx.db, runId);
   if (!run) throw notFound('run');
   await assertCompanyAccess(ctx.db, actor, run.companyId);
   authorize(actor.kind === 'agent' && actor.via === 'agent_jwt' && actor.runId === run.id && actor.agentId === run.agentId, RUN_TOKEN_REQUIRED);
-  const finished = await ctx.db.transaction((tx) =>
-    finishRun(tx, actor, run.id, {
+  const finished = await ctx.db.transaction(async (tx) => {
+    const ended = await finishRun(tx, actor, run.id, {
       status: body.status,
       error: body.status === 'failed' ? (body.error ?? 'the receiver reported the run failed') : null,
       ...(body.usage !== undefined ? { usageJson: addUsage(undefined, body.usage) } : {}),
       ...(body.result !== undefined ? { resultJson: body.result } : {}),
-    }),
-  );
+    });
+    if (ended && body.usage !== undefined) await recordRunUsage(tx, { runId: run.id, companyId: run.companyId, agentId: run.agentId, issueId: run.issueId }, body.usage, prices);
+    return ended;
+  });
   if (finished) return finished;
   const now = await findRun(ctx.db, run.id);
   throw conflict(`run ${run.id} has already finished (${now?.status ?? 'unknown'})`, { runId: run.id, runStatus: now?.status ?? null });

@@ -1,0 +1,40 @@
+import type { App, AppDeps } from '../../server/deps.ts';
+import { authorize, requireCompanyAccess } from '../../core/access.ts';
+import { authenticated, errors } from '../../server/openapi.ts';
+import { actorOf } from '../../server/request.ts';
+import { costEventResponse, presentCostEvent } from './present.ts';
+import { companyParams, createCostEventBody } from './schemas.ts';
+import { recordCostEvent } from './service.ts';
+
+export function registerCostRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+
+  app.post(
+    '/api/companies/:companyId/cost-events',
+    {
+      schema: {
+        tags: ['costs'],
+        summary: 'Report a cost event',
+        description: [
+          'Stores what a piece of agent work cost. The board reports for any agent of the company; an agent only for itself (403).',
+          '`agentId` must be an agent of the company, `issueId`/`projectId`/`goalId` of the company, `heartbeatRunId` a run of that agent (422). `occurredAt` at most 5 minutes ahead of the server clock (422).',
+          'In the same transaction the agent\'s and the company\'s `spentMonthlyCents` grow when the event falls in the current UTC month (a new month starts from zero with no reset job), and `cost.reported` is written to the activity log.',
+          'Runs report their usage themselves while they run (structured usage lines, or the complete call): each report becomes a cost event, priced by BOARDROOM_MODEL_PRICES when it carries no cost; subscription-included usage costs 0 cents and keeps its tokens.',
+        ].join(' '),
+        params: companyParams,
+        body: createCostEventBody,
+        response: {
+          201: costEventResponse,
+          ...authenticated(),
+          ...errors([403, 'the company is not one of the caller\'s, or an agent reports for another agent'], [404, 'no such company'], [422, 'a reference outside the company, or occurredAt in the future']),
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const company = await requireCompanyAccess(db, actor, request.params.companyId);
+      authorize(actor.kind !== 'agent' || actor.agentId === request.body.agentId, 'an agent reports costs only for itself');
+      return reply.status(201).send(presentCostEvent(await recordCostEvent({ db, actor }, company.id, request.body)));
+    },
+  );
+}
