@@ -8,7 +8,7 @@
 //     required variable) makes it `failed` with the reason.
 // A run left `received` by a crash between the steps is decided by the scheduler's sweep.
 // Afterwards the run follows its execution issue: done -> completed, cancelled -> failed.
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { issues, routineRuns, routineTriggers } from '../../db/schema/index.ts';
 import { actorStamp, systemActor, type Actor } from '../../core/actor.ts';
@@ -143,10 +143,14 @@ async function applyPolicy(tx: DbOrTx, routine: Routine, run: RoutineRun): Promi
   const live = routine.concurrencyPolicy === 'always_enqueue' ? null : await liveExecutionIssue(tx, routine.id);
   if (live && routine.concurrencyPolicy === 'skip_if_active') return { status: 'skipped', linkedIssueId: live.id };
   if (live) {
+    // The creator is the run that made the issue, not the oldest run linked to it: runs are decided
+    // in lock order, not in the order they were recorded, so an older run may have coalesced into it.
+    // Coalesced and skipped runs only link; the creator is issue_created (completed or failed if the
+    // issue was closed and reopened).
     const [creator] = await tx
       .select({ id: routineRuns.id })
       .from(routineRuns)
-      .where(eq(routineRuns.linkedIssueId, live.id))
+      .where(and(eq(routineRuns.routineId, routine.id), eq(routineRuns.linkedIssueId, live.id), notInArray(routineRuns.status, ['coalesced', 'skipped'])))
       .orderBy(asc(routineRuns.createdAt))
       .limit(1);
     return { status: 'coalesced', linkedIssueId: live.id, coalescedIntoRunId: creator?.id ?? null };

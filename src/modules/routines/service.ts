@@ -122,7 +122,9 @@ export async function updateRoutine(ctx: Ctx, routineId: string, patch: PatchRou
 
     const variables = set.variables ?? before.variables;
     assertReferencesDeclared(variables, set.title ?? before.title, set.description !== undefined ? set.description : before.description);
-    await assertRoutineRefs(tx, before.companyId, { assigneeAgentId: set.assigneeAgentId, projectId: set.projectId, goalId: set.goalId, parentIssueId: set.parentIssueId });
+    // Activation checks the kept assignee too: it may have been terminated while the routine was paused.
+    const checkedAssignee = set.assigneeAgentId ?? (set.status === 'active' ? assigneeAgentId : undefined);
+    await assertRoutineRefs(tx, before.companyId, { assigneeAgentId: checkedAssignee, projectId: set.projectId, goalId: set.goalId, parentIssueId: set.parentIssueId });
     const triggers = await tx.select().from(routineTriggers).where(eq(routineTriggers.routineId, before.id));
     if (set.variables && triggers.some((t) => t.kind === 'schedule' && t.enabled)) assertSchedulable(variables);
 
