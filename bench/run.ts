@@ -16,6 +16,7 @@ import { report, type Figures } from './lib/report.ts';
 import { SERVER_POOL_SIZE, startBenchServer } from './lib/server.ts';
 import { benchWork } from './work.ts';
 import { benchEngine } from './engine.ts';
+import { benchRoutines } from './routines.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -43,6 +44,7 @@ try {
   await benchFoundation(bench);
   await benchWork(bench);
   await benchEngine(bench);
+  await benchRoutines(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');
   if (figuresFile) await writeFile(figuresFile, `${JSON.stringify(figures, null, 2)}\n`);

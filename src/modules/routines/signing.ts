@@ -47,6 +47,12 @@ export interface SignedRequest {
 
 export type SignatureVerdict = { ok: true; signature: string | null } | { ok: false; reason: string };
 
+/**
+ * One answer for every request that has not proved the secret, whatever the mode: a caller without
+ * it learns nothing of the trigger, not even its signing mode (which headers it would expect).
+ */
+const UNPROVEN: SignatureVerdict = { ok: false, reason: 'missing or invalid signature' };
+
 const header = (headers: SignedRequest['headers'], name: string): string | undefined => {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -70,20 +76,21 @@ function givenSignature(headers: SignedRequest['headers']): string | undefined {
 
 export function verifyWebhookRequest(mode: SigningMode, secret: string | null, replayWindowSec: number, request: SignedRequest): SignatureVerdict {
   if (mode === 'none') return { ok: true, signature: null };
-  if (!secret) return { ok: false, reason: 'the trigger has no secret' };
+  if (!secret) return UNPROVEN;
   if (mode === 'bearer') {
     const match = /^Bearer\s+(.+)$/i.exec(header(request.headers, 'authorization') ?? '');
-    if (!match) return { ok: false, reason: 'missing bearer token' };
-    return sameSecretValue(match[1]!.trim(), secret) ? { ok: true, signature: null } : { ok: false, reason: 'invalid bearer token' };
+    if (!match) return UNPROVEN;
+    return sameSecretValue(match[1]!.trim(), secret) ? { ok: true, signature: null } : UNPROVEN;
   }
   const signature = givenSignature(request.headers);
-  if (!signature) return { ok: false, reason: 'missing signature (X-Service-Signature or X-Hub-Signature-256)' };
+  if (!signature) return UNPROVEN;
   if (mode === 'hmac_sha256') {
-    return sameSecretValue(signature, hmacHex(secret, request.rawBody)) ? { ok: true, signature } : { ok: false, reason: 'invalid signature' };
+    return sameSecretValue(signature, hmacHex(secret, request.rawBody)) ? { ok: true, signature } : UNPROVEN;
   }
   const timestamp = header(request.headers, 'x-service-timestamp')?.trim();
-  if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'missing or malformed X-Service-Timestamp (Unix seconds)' };
-  if (!sameSecretValue(signature, hmacHex(secret, `${timestamp}.`, request.rawBody))) return { ok: false, reason: 'invalid signature' };
+  if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return UNPROVEN;
+  if (!sameSecretValue(signature, hmacHex(secret, `${timestamp}.`, request.rawBody))) return UNPROVEN;
+  // The signature holds, so the sender knows the secret: it may learn why the delivery is refused.
   if (Math.abs(request.nowMs / 1000 - Number(timestamp)) > replayWindowSec) return { ok: false, reason: `timestamp outside the replay window (${replayWindowSec} s)` };
   return { ok: true, signature };
 }
