@@ -296,9 +296,9 @@ describe('agents: hires', () => {
     assert.doesNotMatch(JSON.stringify(approval), /plain-secret-value/);
     const links = await t.database.pool.query('select issue_id from approval_issues where approval_id = $1 order by issue_id', [approval.id]);
     assert.deepEqual(links.rows.map((r) => r.issue_id), [i1, i2].sort());
-    // No budget policy until the hire is approved; no keys for a draft.
-    const policies = await t.database.pool.query('select 1 from budget_policies where scope_id = $1', [res.body.agent.id]);
-    assert.equal(policies.rowCount, 0);
+    // The proposed budget is the draft's policy at once (inert: a draft cannot run); no keys for a draft.
+    const policies = await t.database.pool.query('select 1 from budget_policies where scope_id = $1 and is_active', [res.body.agent.id]);
+    assert.equal(policies.rowCount, 1);
     assert.equal((await post(`/api/agents/${res.body.agent.id}/keys`, token, { name: 'x' })).status, 409);
   });
 

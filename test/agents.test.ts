@@ -26,7 +26,7 @@ before(async () => {
 });
 
 const policyOf = async (agentId: string) =>
-  (await t.database.pool.query('select amount_cents, is_active from budget_policies where scope_type = $1 and scope_id = $2 and is_active', ['agent', agentId])).rows;
+  (await t.database.pool.query('select amount_cents::int as amount_cents, is_active from budget_policies where scope_type = $1 and scope_id = $2 and is_active', ['agent', agentId])).rows;
 
 describe('agents: create', () => {
   it('creates an idle agent with defaults, stored permissions and skills, and an activity entry', async () => {

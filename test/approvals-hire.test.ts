@@ -40,7 +40,8 @@ describe('hire_agent approvals', () => {
     const { agent, approval } = await hire(hirer.token, { budgetMonthlyCents: 4200, adapterConfig: { env: { GH_PAT: 'ghp_plain' } } });
     assert.equal(approval.requestedByAgentId, hirer.agent.id);
     assert.equal(approval.payload.adapterConfig.env.GH_PAT, '[redacted]');
-    assert.equal((await policiesOf(agent.id)).length, 0, 'no policy while the hire is pending');
+    // The proposed budget is the draft's policy from the start: a pending agent cannot run, so it binds nothing until approval.
+    assert.equal((await policiesOf(agent.id)).length, 1, 'the budget policy is written with the draft');
     // Other companies cannot see or decide it.
     assert.equal((await t.request('GET', `/api/approvals/${approval.id}`, { token: other.token })).status, 404);
     assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: other.token })).status, 404);
@@ -53,7 +54,7 @@ describe('hire_agent approvals', () => {
     assert.equal((await agentStatus(agent.id)).status, 'idle');
     const policies = await policiesOf(agent.id);
     assert.equal(policies.length, 1);
-    assert.equal(policies[0]!.amountCents, 4200);
+    assert.equal(policies[0]!.amount, 4200);
     assert.equal(policies[0]!.windowKind, 'calendar_month_utc');
     assert.equal(policies[0]!.companyId, C);
     const wakes = await wakesFor(hirer.agent.id, approval.id);

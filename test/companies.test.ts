@@ -50,7 +50,7 @@ describe('companies: create, list, read', () => {
 
   it('creates the monthly company budget policy only for a positive budget, and keeps it in step', async () => {
     const policies = async (companyId: string) =>
-      (await pool.query("select scope_type, scope_id, window_kind, metric, amount_cents, warn_percent, hard_stop_enabled, is_active from budget_policies where company_id = $1 order by created_at", [companyId])).rows;
+      (await pool.query("select scope_type, scope_id, window_kind, metric, amount_cents::int as amount_cents, warn_percent, hard_stop_enabled, is_active from budget_policies where company_id = $1 order by created_at", [companyId])).rows;
     const funded = await t.newCompany(undefined, { budgetMonthlyCents: 12_345 });
     assert.deepEqual(await policies(funded.company.id), [
       { scope_type: 'company', scope_id: funded.company.id, window_kind: 'calendar_month_utc', metric: 'billed_cents', amount_cents: 12_345, warn_percent: 80, hard_stop_enabled: true, is_active: true },

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { systemActor } from '../src/core/actor.ts';
-import { spentThisMonth } from '../src/modules/costs/month.ts';
+import { monthlyBudgets } from '../src/modules/budgets/policies.ts';
 import { recordCostEvent } from '../src/modules/costs/service.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
@@ -113,14 +113,15 @@ describe('POST /api/companies/{companyId}/cost-events', () => {
     const lateNovember = new Date('2026-11-30T23:50:00Z');
     const earlyDecember = new Date('2026-12-01T00:10:00Z');
     await recordCostEvent(ctx, company.id, event(agent.id, { costCents: 40, occurredAt: lateNovember.toISOString() }), lateNovember);
-    const row = async () => (await t.database.pool.query('select spent_monthly_cents as "spentMonthlyCents", spent_month as "spentMonth" from agents where id = $1', [agent.id])).rows[0];
-    assert.equal(spentThisMonth(await row(), lateNovember), 40);
-    assert.equal(spentThisMonth(await row(), earlyDecember), 0, 'a November counter reads as 0 in December');
+    const spentAt = async (now: Date) => (await monthlyBudgets(t.database.db, 'agent', [agent.id], now)).get(agent.id)!.spentMonthlyCents;
+    assert.equal(await spentAt(lateNovember), 40);
+    assert.equal(await spentAt(earlyDecember), 0, 'November spend does not count in December');
     await recordCostEvent(ctx, company.id, event(agent.id, { costCents: 3, occurredAt: earlyDecember.toISOString() }), earlyDecember);
-    assert.deepEqual(await row(), { spentMonthlyCents: 3, spentMonth: '2026-12' });
-    // A late November event arriving in December belongs to November: it does not touch December's counter.
+    assert.equal(await spentAt(earlyDecember), 3);
+    // A late November event arriving in December belongs to November: it does not touch December's spend.
     await recordCostEvent(ctx, company.id, event(agent.id, { costCents: 50, occurredAt: lateNovember.toISOString() }), earlyDecember);
-    assert.equal(spentThisMonth(await row(), earlyDecember), 3);
+    assert.equal(await spentAt(earlyDecember), 3);
+    assert.equal(await spentAt(lateNovember), 90);
   });
 });
 

@@ -78,6 +78,10 @@ async function companyA(t: TestApp) {
   assert.equal(logo.status, 201);
   const [agentKey] = (await t.request('GET', `/api/agents/${a.agent.agent.id}/keys`, as)).body;
   const boardKey = await post('/api/board-keys', { name: 'A board key' });
+  // A budget incident: a one-cent lifetime budget on the project, reached by one cost event.
+  await post(`/api/companies/${company}/budgets/policies`, { scopeType: 'project', scopeId: project.id, amount: 1 });
+  await post(`/api/companies/${company}/cost-events`, { agentId: a.agent.agent.id, provider: 'acme', model: 'm1', costCents: 1, occurredAt: new Date().toISOString(), projectId: project.id });
+  const [incident] = (await t.database.pool.query("select id from budget_incidents where company_id = $1 and kind = 'hard'", [company])).rows;
   const routine = await post(`/api/companies/${company}/routines`, { title: 'Boundary routine', assigneeAgentId: a.agent.agent.id });
   const trigger = await post(`/api/routines/${routine.id}/triggers`, { kind: 'webhook' });
   return {
@@ -105,6 +109,7 @@ async function companyA(t: TestApp) {
       assetId: logo.body.assetId,
       routineId: routine.id,
       triggerId: trigger.id,
+      incidentId: incident.id,
     } as Record<string, string>,
   };
 }
@@ -135,6 +140,9 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'PATCH /api/agents/{agentId}/permissions': () => ({ json: { canCreateAgents: true } }),
   'POST /api/agents/{agentId}/keys': () => ({ json: { name: 'stolen' } }),
   'POST /api/agents/{agentId}/signing-secret': () => NO_BODY,
+  'PATCH /api/companies/{companyId}/budgets': () => ({ json: { budgetMonthlyCents: 100 } }),
+  'POST /api/companies/{companyId}/budgets/policies': () => ({ json: { scopeType: 'company', amount: 100 } }),
+  'POST /api/companies/{companyId}/budget-incidents/{incidentId}/resolve': () => ({ json: { action: 'keep_paused' } }),
   'POST /api/companies/{companyId}/cost-events': (a) => ({ json: { agentId: a.agentId, provider: 'acme', model: 'm1', costCents: 1, occurredAt: new Date().toISOString() } }),
   'POST /api/companies/{companyId}/routines': () => ({ json: { title: 'Intruder routine' } }),
   'PATCH /api/routines/{routineId}': () => ({ json: { title: 'changed' } }),

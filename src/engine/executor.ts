@@ -27,7 +27,9 @@ import { buildRunEnv } from './run-env.ts';
 import { openRunLog } from './run-log.ts';
 import { buildWakePrompt } from './wake-prompt.ts';
 import { recordRunUsage } from '../modules/costs/service.ts';
+import { applyPendingBudgetStops } from '../modules/budgets/stop.ts';
 import type { PriceTable } from '../modules/costs/pricing.ts';
+import { HARD_STOP } from './adapters/types.ts';
 
 export const DEFAULT_TIMEOUT_SEC = 1800;
 export const DEFAULT_GRACE_SEC = 15;
@@ -45,7 +47,7 @@ export interface ExecutorSettings {
 export interface Executor {
   execute(run: HeartbeatRun): void;
   /** Stops the local work of a run that ended elsewhere (cancel, reaper). */
-  abort(runId: string): void;
+  abort(runId: string, hard?: boolean): void;
   activeCount(): number;
   /** Server shutdown: every local run is stopped and recorded as failed (the next start would reap it anyway). */
   stop(): Promise<void>;
@@ -169,7 +171,7 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
           const context = { runId: run.id, companyId: agent.companyId, agentId: agent.id, issueId: run.issueId };
           progress = progress
             .then(() => recordRunUsage(db, context, reported, settings.prices ?? {}))
-            .then(() => undefined)
+            .then(({ stopsPending }) => (stopsPending ? applyPendingBudgetStops(db).then(() => undefined) : undefined))
             .catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record a usage report as a cost event'));
         },
         onResult: (reported) => {
@@ -205,8 +207,8 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
         .finally(() => active.delete(run.id));
       active.set(run.id, { controller, done });
     },
-    abort(runId) {
-      active.get(runId)?.controller.abort();
+    abort(runId, hard = false) {
+      active.get(runId)?.controller.abort(hard ? HARD_STOP : undefined);
     },
     activeCount: () => active.size,
     async stop() {

@@ -18,6 +18,7 @@ import { PRUNE_BATCH, pruneRunHistory } from '../modules/runs/retention.ts';
 import { requeueStrandedWakes } from '../modules/wakeups/dispatch.ts';
 import { decideStrandedRuns } from '../modules/routines/runs.ts';
 import { fireDueSchedules } from '../modules/routines/scheduler.ts';
+import { applyPendingBudgetStops, BUDGET_REASON } from '../modules/budgets/stop.ts';
 import { newTimerState, queueDueTimerWakes } from '../modules/wakeups/timers.ts';
 import { createAdapterRegistry, type AdapterRegistry } from './adapters/registry.ts';
 import { startDispatcher } from './dispatcher.ts';
@@ -43,11 +44,13 @@ export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   routineTickMs?: number;
   /** How often routine runs stranded between record and decision are looked for. */
   routineSweepMs?: number;
+  /** How often hard budget stops still pending are applied (they are applied at once where raised, this is the net). */
+  budgetStopMs?: number;
   /** The routine scheduler's clock (ms since the epoch); tests move time with it. */
   clock?: () => number;
 }
 
-export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000, routineTickMs: 500, routineSweepMs: 5_000 } as const;
+export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000, routineTickMs: 500, routineSweepMs: 5_000, budgetStopMs: 500 } as const;
 
 export interface EngineDeps {
   database: Database;
@@ -78,7 +81,7 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   // A run that ended anywhere (cancel route, pause, budget, reaper on another replica) stops here.
   notifications.on('boardroom_run', (payload) => {
     const event = parseRunEvent(payload);
-    if (event && !isLiveRunStatus(event.status)) executor.abort(event.runId);
+    if (event && !isLiveRunStatus(event.status)) executor.abort(event.runId, event.error === BUDGET_REASON);
   });
 
   const killLeftovers = async (runs: HeartbeatRun[]) => {
@@ -128,6 +131,14 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
       .finally(() => (sweeping = null));
   }, settings.routineSweepMs);
 
+  // Hard stops raised where nobody applied them at once (a run's own usage, a crash in between).
+  let budgetStopping: Promise<unknown> | null = null;
+  const budgetStops = setInterval(() => {
+    budgetStopping ??= applyPendingBudgetStops(db)
+      .catch((err) => logger.warn({ err }, 'engine: applying budget stops failed'))
+      .finally(() => (budgetStopping = null));
+  }, settings.budgetStopMs);
+
   let pruning: Promise<unknown> | null = null;
   const prune = async () => {
     for (;;) {
@@ -156,8 +167,9 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
         clearInterval(retention);
         clearInterval(scheduler);
         clearInterval(routineSweep);
+        clearInterval(budgetStops);
         await dispatcher.stop();
-        await Promise.all([reaping, ticking, pruning, scheduling, sweeping]);
+        await Promise.all([reaping, ticking, pruning, scheduling, sweeping, budgetStopping]);
         await executor.stop();
       })();
       return stopping;
@@ -175,6 +187,7 @@ export interface RunEvent {
   agentId: string;
   issueId: string | null;
   status: string;
+  error?: string | null;
 }
 
 export function parseRunEvent(payload: string): RunEvent | null {

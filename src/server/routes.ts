@@ -21,6 +21,7 @@ import { registerEventRoutes } from '../modules/events/routes.ts';
 import { registerRoutineRoutes } from '../modules/routines/routes.ts';
 import { registerPublicTriggerRoutes } from '../modules/routines/public-routes.ts';
 import { registerCostRoutes } from '../modules/costs/routes.ts';
+import { registerBudgetRoutes } from '../modules/budgets/routes.ts';
 import type { App, AppDeps } from './deps.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -46,4 +47,5 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerRoutineRoutes(app, deps);
   registerPublicTriggerRoutes(app, deps);
   registerCostRoutes(app, deps);
+  registerBudgetRoutes(app, deps);
 }

@@ -17,11 +17,6 @@ export const agents = pgTable(
     adapterType: text('adapter_type').notNull(),
     adapterConfig: jsonb('adapter_config').$type<Record<string, unknown>>().notNull().default({}),
     runtimeConfig: jsonb('runtime_config').$type<Record<string, unknown>>().notNull().default({}),
-    budgetMonthlyCents: integer('budget_monthly_cents').notNull().default(0),
-    spentMonthlyCents: integer('spent_monthly_cents').notNull().default(0),
-    // The UTC month (YYYY-MM) spentMonthlyCents counts; a counter of an older month reads as 0, so the
-    // first event of a new month starts it again and no batch job resets anything.
-    spentMonth: text('spent_month'),
     status: text('status').notNull().default('idle'),
     permissions: jsonb('permissions').$type<{ canCreateAgents?: boolean }>().notNull().default({}),
     // Explicit task-assignment grant (PATCH /permissions canAssignTasks). SPEC keeps only canCreateAgents

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from './columns.ts';
 
 export const companies = pgTable('companies', {
@@ -10,11 +10,6 @@ export const companies = pgTable('companies', {
   issuePrefix: text('issue_prefix').notNull().unique(),
   // Next issue number; bumped by one conditional UPDATE so concurrent creates never share a number.
   issueCounter: integer('issue_counter').notNull().default(1),
-  budgetMonthlyCents: integer('budget_monthly_cents').notNull().default(0),
-  spentMonthlyCents: integer('spent_monthly_cents').notNull().default(0),
-  // The UTC month (YYYY-MM) spentMonthlyCents counts; a counter of an older month reads as 0, so the
-  // first event of a new month starts it again and no batch job resets anything.
-  spentMonth: text('spent_month'),
   requireBoardApprovalForNewAgents: boolean('require_board_approval_for_new_agents').notNull().default(false),
   brandColor: text('brand_color'),
   logoAssetId: uuid('logo_asset_id'),
@@ -42,8 +37,10 @@ export const assets = pgTable(
 );
 
 /**
- * Budget policies. scopeId is the company, agent or project id; windowKind is calendar_month_utc
- * or lifetime. One active policy per (scope, metric, window).
+ * Budget policies: the one source of truth for budgets (a company's or agent's budgetMonthlyCents is
+ * its active billed_cents calendar-month policy). scopeId is the company, agent or project id;
+ * metric billed_cents, tokens or runs; windowKind calendar_month_utc or lifetime. One active policy
+ * per (scope, metric, window).
  */
 export const budgetPolicies = pgTable(
   'budget_policies',
@@ -54,7 +51,8 @@ export const budgetPolicies = pgTable(
     scopeId: uuid('scope_id').notNull(),
     metric: text('metric').notNull().default('billed_cents'),
     windowKind: text('window_kind').notNull(),
-    amountCents: integer('amount_cents').notNull(),
+    // Cents, tokens or runs, after the metric (the column keeps its first name: renaming it buys nothing).
+    amount: bigint('amount_cents', { mode: 'number' }).notNull(),
     warnPercent: integer('warn_percent').notNull().default(80),
     hardStopEnabled: boolean('hard_stop_enabled').notNull().default(true),
     notifyEnabled: boolean('notify_enabled').notNull().default(true),

@@ -10,3 +10,4 @@ export * from './approvals.ts';
 export * from './feedback.ts';
 export * from './routines.ts';
 export * from './costs.ts';
+export * from './budgets.ts';

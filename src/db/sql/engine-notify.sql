@@ -17,13 +17,13 @@ DROP TRIGGER IF EXISTS boardroom_notify_wakeup ON agent_wakeup_requests;
 CREATE TRIGGER boardroom_notify_wakeup AFTER INSERT OR UPDATE OF status ON agent_wakeup_requests
   FOR EACH ROW EXECUTE FUNCTION boardroom_notify_wakeup();
 
--- A run changed status: the owning replica stops work that was cancelled or reaped elsewhere, and
--- event streams on every replica hear of it.
+-- A run changed status: the owning replica stops work that was cancelled or reaped elsewhere (at once,
+-- without grace, when the error says a budget stopped it), and event streams on every replica hear of it.
 CREATE OR REPLACE FUNCTION boardroom_notify_run() RETURNS trigger AS $$
 BEGIN
   IF TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM NEW.status THEN
     PERFORM pg_notify('boardroom_run', json_build_object(
-      'runId', NEW.id, 'companyId', NEW.company_id, 'agentId', NEW.agent_id, 'issueId', NEW.issue_id, 'status', NEW.status
+      'runId', NEW.id, 'companyId', NEW.company_id, 'agentId', NEW.agent_id, 'issueId', NEW.issue_id, 'status', NEW.status, 'error', NEW.error
     )::text);
   END IF;
   RETURN NULL;

@@ -9,7 +9,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { AdapterOutcome, AdapterRunContext, AdapterUsage, EnvironmentCheck, ServerAdapter } from './types.ts';
+import { HARD_STOP, HARD_STOP_GRACE_MS, type AdapterOutcome, type AdapterRunContext, type AdapterUsage, type EnvironmentCheck, type ServerAdapter } from './types.ts';
 import { usageReport } from './usage.ts';
 
 export const processConfigSchema = z.object({
@@ -167,7 +167,7 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
     if (terminating) return;
     terminating = true;
     signalGroup(pgid, 'SIGTERM');
-    killTimer = setTimeout(() => signalGroup(pgid, 'SIGKILL'), graceMs);
+    killTimer = setTimeout(() => signalGroup(pgid, 'SIGKILL'), ctx.signal.reason === HARD_STOP ? Math.min(graceMs, HARD_STOP_GRACE_MS) : graceMs);
   };
   let leaderDone = false;
   const stop = (reason: 'timed_out' | 'cancelled') => {

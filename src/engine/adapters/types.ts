@@ -7,6 +7,13 @@
 
 import type { AdapterUsage } from './usage.ts';
 
+/**
+ * The abort reason of a run stopped by a budget hard stop: spend must end now, so an adapter
+ * skips the run's grace period (a process group gets SIGTERM and, HARD_STOP_GRACE_MS later, SIGKILL).
+ */
+export const HARD_STOP = 'hard_stop';
+export const HARD_STOP_GRACE_MS = 1_000;
+
 export type { AdapterUsage };
 
 export interface AdapterRunContext {

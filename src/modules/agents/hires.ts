@@ -24,7 +24,7 @@ export async function hireAgent(ctx: Ctx, company: Company, input: HireAgent): P
       ? await createApproval(inner, {
           companyId: company.id,
           type: 'hire_agent',
-          payload: { agentId: agent.id, ...agentSnapshot(agent), sourceIssueIds: issueIds },
+          payload: { agentId: agent.id, ...agentSnapshot(agent, fields.budgetMonthlyCents ?? 0), sourceIssueIds: issueIds },
           issueIds,
         })
       : null;

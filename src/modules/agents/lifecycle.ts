@@ -13,7 +13,7 @@ import { eq, sql } from 'drizzle-orm';
 import { agents } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
+import { syncMonthlyBudgetPolicy } from '../budgets/policies.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cancelAgentWork } from '../runs/lifecycle.ts';
 import { revokeAllKeys } from './keys.ts';
@@ -54,6 +54,8 @@ export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> 
       .where(eq(agents.id, agentId))
       .returning();
     await cancelAgentWork(tx, ctx.actor, agentId, 'agent_terminated');
+    // A terminated agent spends nothing more: its budget policy is switched off with it.
+    await syncMonthlyBudgetPolicy(tx, ctx.actor, agent.companyId, 'agent', agentId, 0);
     await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.terminated', entityType: 'agent', entityId: agentId, details: { from: agent.status, revokedKeys } });
     return terminated!;
   });
@@ -66,7 +68,7 @@ export async function deleteAgent(ctx: Ctx, agentId: string): Promise<void> {
     const [deleted] = await tx.delete(agents).where(eq(agents.id, agentId)).returning();
     if (!deleted) throw notFound('agent');
     // Budget policies name their scope by id only, so the agent's policy is switched off here.
-    await syncMonthlyBudgetPolicy(tx, deleted.companyId, 'agent', agentId, 0);
+    await syncMonthlyBudgetPolicy(tx, ctx.actor, deleted.companyId, 'agent', agentId, 0);
     await recordActivity(tx, ctx.actor, { companyId: deleted.companyId, action: 'agent.deleted', entityType: 'agent', entityId: agentId, details: { name: deleted.name, status: deleted.status } });
   });
 }

@@ -8,7 +8,7 @@ import { redact, REDACTED } from '../../lib/redact.ts';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import { approvalResponse } from '../approvals/present.ts';
 import { agentStatus, type AgentStatus } from './schemas.ts';
-import { spentThisMonth } from '../costs/month.ts';
+import type { MonthlyBudget } from '../budgets/policies.ts';
 
 export type Agent = typeof agents.$inferSelect;
 export type AgentKey = typeof agentApiKeys.$inferSelect;
@@ -30,6 +30,8 @@ export function redactConfig(config: Record<string, unknown>): Record<string, un
 export interface AgentView {
   /** Whether the caller may read adapterConfig / runtimeConfig in full (see policy.canReadConfig). */
   canReadConfig: boolean;
+  /** Its monthly budget policy and this month's spend (budgets/policies.ts monthlyBudgets). */
+  budget: MonthlyBudget;
 }
 
 const REDACTION = 'redacted (every `env` value and sensitive-looking keys hidden) when `configRedacted` is true';
@@ -82,8 +84,8 @@ export function presentAgent(agent: Agent, view: AgentView): AgentResponse {
     adapterType: agent.adapterType,
     adapterConfig,
     runtimeConfig,
-    budgetMonthlyCents: agent.budgetMonthlyCents,
-    spentMonthlyCents: spentThisMonth(agent),
+    budgetMonthlyCents: view.budget.budgetMonthlyCents,
+    spentMonthlyCents: view.budget.spentMonthlyCents,
     status: agent.status as AgentStatus,
     pauseReason: agent.pauseReason,
     permissions: { canCreateAgents: agent.permissions.canCreateAgents === true },

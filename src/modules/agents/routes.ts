@@ -41,6 +41,8 @@ import {
 } from './schemas.ts';
 import { createAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
 import { requestWakeup } from './wakeup.ts';
+import { monthlyBudgetOf, monthlyBudgets } from '../budgets/policies.ts';
+import { applyPendingBudgetStops } from '../budgets/stop.ts';
 
 const tags = ['agents'];
 
@@ -86,7 +88,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
   /** The agent as this caller may see it (redacted when it may not read configuration). */
   const view = async (request: FastifyRequest, agent: Agent) => {
     const actor = actorOf(request);
-    return presentAgent(agent, { canReadConfig: canReadConfig(actor, await callerAgent(db, actor), agent) });
+    return presentAgent(agent, { canReadConfig: canReadConfig(actor, await callerAgent(db, actor), agent), budget: await monthlyBudgetOf(db, 'agent', agent.id) });
   };
   const detail = async (request: FastifyRequest, agent: Agent): Promise<AgentDetailResponse> => ({
     ...(await view(request, agent)),
@@ -110,7 +112,8 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       const actor = actorOf(request);
       const caller = await callerAgent(db, actor);
       const rows = await listLiveAgents(db, company.id);
-      return rows.map((a) => presentAgent(a, { canReadConfig: canReadConfig(actor, caller, a) }));
+      const budgets = await monthlyBudgets(db, 'agent', rows.map((a) => a.id));
+      return rows.map((a) => presentAgent(a, { canReadConfig: canReadConfig(actor, caller, a), budget: budgets.get(a.id)! }));
     },
   );
 
@@ -301,7 +304,9 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
       authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent budgets');
-      return view(request, await updateBudget(contextOf(db, request), agent.id, request.body.budgetMonthlyCents));
+      const updated = await updateBudget(contextOf(db, request), agent.id, request.body.budgetMonthlyCents);
+      await applyPendingBudgetStops(db);
+      return view(request, await requireAgentAccess(db, actorOf(request), updated.id));
     },
   );
 

@@ -6,7 +6,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
 import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
+import { monthlyBudgetOf, syncMonthlyBudgetPolicy } from '../budgets/policies.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { managerChainIds } from './lookup.ts';
@@ -73,7 +73,7 @@ function withHeartbeatDefault(runtimeConfig: Record<string, unknown> | undefined
 }
 
 /** Activity-safe view of an agent's settings. */
-export function agentSnapshot(agent: Agent) {
+export function agentSnapshot(agent: Agent, budgetMonthlyCents: number) {
   return {
     name: agent.name,
     role: agent.role,
@@ -81,7 +81,7 @@ export function agentSnapshot(agent: Agent) {
     reportsTo: agent.reportsTo,
     adapterType: agent.adapterType,
     adapterConfig: redactConfig(agent.adapterConfig),
-    budgetMonthlyCents: agent.budgetMonthlyCents,
+    budgetMonthlyCents,
   };
 }
 
@@ -113,16 +113,14 @@ export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgen
         adapterType: input.adapterType,
         adapterConfig,
         runtimeConfig: withHeartbeatDefault(input.runtimeConfig),
-        budgetMonthlyCents: input.budgetMonthlyCents ?? 0,
         status,
         permissions: { canCreateAgents: input.permissions?.canCreateAgents === true },
         metadata: input.metadata ?? {},
       })
       .returning();
-    if (status !== 'pending_approval' && agent!.budgetMonthlyCents > 0) {
-      await syncMonthlyBudgetPolicy(tx, companyId, 'agent', agent!.id, agent!.budgetMonthlyCents);
-    }
-    await recordActivity(tx, actor, { companyId, action: 'agent.created', entityType: 'agent', entityId: agent!.id, details: { ...agentSnapshot(agent!), status } });
+    // A pending hire gets its policy now too: it cannot run before approval, and the budget then applies as proposed.
+    if (input.budgetMonthlyCents) await syncMonthlyBudgetPolicy(tx, actor, companyId, 'agent', agent!.id, input.budgetMonthlyCents);
+    await recordActivity(tx, actor, { companyId, action: 'agent.created', entityType: 'agent', entityId: agent!.id, details: { ...agentSnapshot(agent!, input.budgetMonthlyCents ?? 0), status } });
     return agent!;
   });
 }
@@ -222,19 +220,19 @@ export async function updatePermissions(ctx: Ctx, agentId: string, patch: Permis
   });
 }
 
-/** Sets the monthly budget and keeps the agent budget policy in step (a pending hire gets its policy on approval). */
+/** Sets the monthly budget: the agent's calendar-month billed_cents policy (0 switches it off), evaluated at once. */
 export async function updateBudget(ctx: Ctx, agentId: string, budgetMonthlyCents: number): Promise<Agent> {
   return ctx.db.transaction(async (tx) => {
     const current = await lockAgent(tx, agentId);
-    const [updated] = await tx.update(agents).set({ budgetMonthlyCents, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
-    if (current.status !== 'pending_approval') await syncMonthlyBudgetPolicy(tx, current.companyId, 'agent', agentId, budgetMonthlyCents);
+    const before = await monthlyBudgetOf(tx, 'agent', agentId);
+    await syncMonthlyBudgetPolicy(tx, ctx.actor, current.companyId, 'agent', agentId, budgetMonthlyCents);
     await recordActivity(tx, ctx.actor, {
       companyId: current.companyId,
       action: 'agent.budget_updated',
       entityType: 'agent',
       entityId: agentId,
-      details: { from: current.budgetMonthlyCents, to: budgetMonthlyCents },
+      details: { from: before.budgetMonthlyCents, to: budgetMonthlyCents },
     });
-    return updated!;
+    return current;
   });
 }

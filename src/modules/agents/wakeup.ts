@@ -13,6 +13,7 @@ import { enqueueWakeup, type WakeupRequest } from '../wakeups/queue.ts';
 import { canAgentWork } from './policy.ts';
 import type { WakeupBody } from './schemas.ts';
 import { lockAgent } from './service.ts';
+import { issueProjectPaused } from '../wakeups/dispatch.ts';
 
 /**
  * The 202 body when the server decides not to wake the agent (SPEC leaves its shape open):
@@ -40,6 +41,7 @@ export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody)
       return { skipped: true, reason: skipReason, agentId, source: body.source };
     }
     const issueId = await wakeIssueId(tx, agent.companyId, body.payload);
+    if (issueId && (await issueProjectPaused(tx, issueId))) throw conflict('the issue belongs to a paused project (a budget hard stop, or paused by hand)', { reason: 'project_paused' });
     const { request, created } = await enqueueWakeup(tx, ctx.actor, {
       companyId: agent.companyId,
       agentId,

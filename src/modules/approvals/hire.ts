@@ -7,8 +7,8 @@ import { agents } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { revokeAllKeys } from '../agents/keys.ts';
-import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
 import type { Approval } from './create.ts';
+import { syncMonthlyBudgetPolicy } from '../budgets/policies.ts';
 
 /** The draft agent a hire_agent payload points at, if it names one. */
 export function hireAgentId(payload: Record<string, unknown>): string | null {
@@ -24,15 +24,10 @@ export async function applyHireOutcome(tx: Tx, actor: Actor, approval: Approval,
   const agentId = hireAgentId(approval.payload);
   if (approval.type !== 'hire_agent' || !agentId) return null;
   if (outcome === 'approved') {
-    // The draft row carries the hire's budget (the payload is only a snapshot of it for the board).
-    const [activated] = await tx
-      .update(agents)
-      .set({ status: 'idle', updatedAt: sql`now()` })
-      .where(draftOf(approval, agentId))
-      .returning({ budgetMonthlyCents: agents.budgetMonthlyCents });
+    // The hire's budget policy was written with the draft: activation only changes the status.
+    const [activated] = await tx.update(agents).set({ status: 'idle', updatedAt: sql`now()` }).where(draftOf(approval, agentId)).returning({ id: agents.id });
     if (!activated) return null;
-    if (activated.budgetMonthlyCents > 0) await syncMonthlyBudgetPolicy(tx, approval.companyId, 'agent', agentId, activated.budgetMonthlyCents);
-    await recordActivity(tx, actor, { companyId: approval.companyId, action: 'agent.activated', entityType: 'agent', entityId: agentId, details: { from: 'pending_approval', approvalId: approval.id, budgetMonthlyCents: activated.budgetMonthlyCents } });
+    await recordActivity(tx, actor, { companyId: approval.companyId, action: 'agent.activated', entityType: 'agent', entityId: agentId, details: { from: 'pending_approval', approvalId: approval.id } });
     return 'idle';
   }
   const [terminated] = await tx
@@ -42,6 +37,7 @@ export async function applyHireOutcome(tx: Tx, actor: Actor, approval: Approval,
     .returning({ id: agents.id });
   if (!terminated) return null;
   const revokedKeys = await revokeAllKeys(tx, agentId);
+  await syncMonthlyBudgetPolicy(tx, actor, approval.companyId, 'agent', agentId, 0);
   await recordActivity(tx, actor, { companyId: approval.companyId, action: 'agent.terminated', entityType: 'agent', entityId: agentId, details: { from: 'pending_approval', approvalId: approval.id, revokedKeys } });
   return 'terminated';
 }

@@ -12,6 +12,7 @@ import { issueSummaryColumns } from '../issues/lookup.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import type { Approval } from './create.ts';
 import { applyHireOutcome, hireAgentId } from './hire.ts';
+import { applyBudgetOverrideOutcome } from '../budgets/incidents.ts';
 import type { ApprovalStatus } from './schemas.ts';
 
 export type Decision = 'approve' | 'reject' | 'request_revision';
@@ -80,6 +81,7 @@ export async function decideApproval(ctx: Ctx<BoardActor>, approval: Approval, d
       .returning();
     if (!decided) throw unprocessable(`${decision} is not allowed in the approval's current status`, { allowedFrom: rule.from });
     const agentStatus = rule.to === 'approved' || rule.to === 'rejected' ? await applyHireOutcome(tx, ctx.actor, decided, rule.to) : null;
+    if (rule.to === 'approved' || rule.to === 'rejected') await applyBudgetOverrideOutcome(tx, ctx.actor, decided, rule.to);
     await wakeRequester(tx, ctx.actor, decided);
     await recordActivity(tx, ctx.actor, {
       companyId: decided.companyId,

@@ -4,7 +4,7 @@ import type { Company } from '../../core/access.ts';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import type { Asset } from '../assets/service.ts';
 import { companyStatus } from './schemas.ts';
-import { spentThisMonth } from '../costs/month.ts';
+import type { MonthlyBudget } from '../budgets/policies.ts';
 
 export const assetContentPath = (assetId: string) => `/api/assets/${assetId}/content`;
 
@@ -29,7 +29,7 @@ export const companyResponse = z
 
 export type CompanyResponse = z.output<typeof companyResponse>;
 
-export function presentCompany(company: Company): CompanyResponse {
+export function presentCompany(company: Company, budget: MonthlyBudget): CompanyResponse {
   return {
     id: company.id,
     name: company.name,
@@ -37,8 +37,8 @@ export function presentCompany(company: Company): CompanyResponse {
     status: company.status as CompanyResponse['status'],
     issuePrefix: company.issuePrefix,
     issueCounter: company.issueCounter,
-    budgetMonthlyCents: company.budgetMonthlyCents,
-    spentMonthlyCents: spentThisMonth(company),
+    budgetMonthlyCents: budget.budgetMonthlyCents,
+    spentMonthlyCents: budget.spentMonthlyCents,
     requireBoardApprovalForNewAgents: company.requireBoardApprovalForNewAgents,
     brandColor: company.brandColor,
     logoAssetId: company.logoAssetId,

@@ -9,6 +9,9 @@ import { canChangeBranding, canPatchCompanyField, canUpdateCompany } from './pol
 import { companyResponse, companyStatsResponse, deletedCompanyResponse, logoUploadResponse, presentCompany, presentLogoUpload } from './present.ts';
 import { brandingBody, createCompanyBody, patchCompanyBody } from './schemas.ts';
 import { archiveCompany, companyStats, createCompany, deleteCompany, listCompanies, updateCompany, uploadLogo } from './service.ts';
+import { monthlyBudgetOf, monthlyBudgets } from '../budgets/policies.ts';
+import type { Company } from '../../core/access.ts';
+import { applyPendingBudgetStops } from '../budgets/stop.ts';
 
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const tags = ['companies'];
@@ -22,6 +25,7 @@ const BOARD_ERRORS = () => errors([403, 'not a board caller, or the company is n
 
 export function registerCompanyRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
+  const withBudget = async (company: Company) => presentCompany(company, await monthlyBudgetOf(db, 'company', company.id));
 
   app.get(
     '/api/companies',
@@ -37,7 +41,9 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       requireBoard(actorOf(request));
-      return (await listCompanies(contextOf(db, request), request.query.includeArchived)).map(presentCompany);
+      const list = await listCompanies(contextOf(db, request), request.query.includeArchived);
+      const budgets = await monthlyBudgets(db, 'company', list.map((c) => c.id));
+      return list.map((c) => presentCompany(c, budgets.get(c.id)!));
     },
   );
 
@@ -73,7 +79,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       requireBoard(actorOf(request));
-      return reply.status(201).send(presentCompany(await createCompany(contextOf(db, request), request.body)));
+      return reply.status(201).send(await withBudget(await createCompany(contextOf(db, request), request.body)));
     },
   );
 
@@ -89,7 +95,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return presentCompany(await requireCompanyAccess(db, actorOf(request), request.params.companyId));
+      return withBudget(await requireCompanyAccess(db, actorOf(request), request.params.companyId));
     },
   );
 
@@ -122,7 +128,9 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       authorize(canUpdateCompany(actor, company.id), 'only the board or the company CEO agent may update the company');
       const denied = Object.keys(request.body).filter((field) => !canPatchCompanyField(actor, company.id, field));
       authorize(denied.length === 0, 'a CEO agent may change branding fields only', { fields: denied });
-      return presentCompany(await updateCompany(contextOf(db, request), company, request.body));
+      const updated = await updateCompany(contextOf(db, request), company, request.body);
+      if (request.body.budgetMonthlyCents !== undefined) await applyPendingBudgetStops(db);
+      return withBudget(updated);
     },
   );
 
@@ -150,7 +158,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       authorize(canChangeBranding(actorOf(request), company.id), 'only the board or the company CEO agent may change branding');
-      return presentCompany(await updateCompany(contextOf(db, request), company, request.body, 'company.branding_updated'));
+      return withBudget(await updateCompany(contextOf(db, request), company, request.body, 'company.branding_updated'));
     },
   );
 
@@ -202,7 +210,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return presentCompany(await archiveCompany(contextOf(db, request), company));
+      return withBudget(await archiveCompany(contextOf(db, request), company));
     },
   );
 

@@ -6,7 +6,7 @@ import type { Ctx } from '../../core/context.ts';
 import type { Company } from '../../core/access.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { syncMonthlyBudgetPolicy } from '../budgets/policy-sync.ts';
+import { syncMonthlyBudgetPolicy } from '../budgets/policies.ts';
 import { storeAsset, type Asset, type UploadedFile } from '../assets/service.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { CreateCompany, PatchCompany } from './schemas.ts';
@@ -38,7 +38,6 @@ export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Com
         name: input.name,
         description: input.description ?? null,
         issuePrefix: await pickIssuePrefix(tx, input.name),
-        budgetMonthlyCents: input.budgetMonthlyCents ?? 0,
         requireBoardApprovalForNewAgents: input.requireBoardApprovalForNewAgents ?? false,
         brandColor: input.brandColor ?? null,
       })
@@ -46,7 +45,7 @@ export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Com
     if (ctx.actor.kind === 'board') {
       await tx.insert(companyMemberships).values({ companyId: company!.id, userId: ctx.actor.userId, role: 'owner' });
     }
-    if (company!.budgetMonthlyCents > 0) await syncMonthlyBudgetPolicy(tx, company!.id, 'company', company!.id, company!.budgetMonthlyCents);
+    if (input.budgetMonthlyCents) await syncMonthlyBudgetPolicy(tx, ctx.actor, company!.id, 'company', company!.id, input.budgetMonthlyCents);
     await recordActivity(tx, ctx.actor, { companyId: company!.id, action: 'company.created', entityType: 'company', entityId: company!.id, details: { name: company!.name } });
     return company!;
   });
@@ -83,7 +82,6 @@ export async function updateCompany(ctx: Ctx, company: Company, patch: PatchComp
         ...(patch.brandColor !== undefined && { brandColor: patch.brandColor }),
         ...(patch.logoAssetId !== undefined && { logoAssetId: patch.logoAssetId }),
         ...(patch.status !== undefined && { status: patch.status }),
-        ...(patch.budgetMonthlyCents !== undefined && { budgetMonthlyCents: patch.budgetMonthlyCents }),
         ...(patch.requireBoardApprovalForNewAgents !== undefined && { requireBoardApprovalForNewAgents: patch.requireBoardApprovalForNewAgents }),
         updatedAt: sql`now()`,
       })
@@ -93,7 +91,7 @@ export async function updateCompany(ctx: Ctx, company: Company, patch: PatchComp
     if (patch.logoAssetId !== undefined && company.logoAssetId && company.logoAssetId !== patch.logoAssetId) {
       await tx.delete(assets).where(and(eq(assets.id, company.logoAssetId), eq(assets.kind, 'logo')));
     }
-    if (patch.budgetMonthlyCents !== undefined) await syncMonthlyBudgetPolicy(tx, company.id, 'company', company.id, patch.budgetMonthlyCents);
+    if (patch.budgetMonthlyCents !== undefined) await syncMonthlyBudgetPolicy(tx, ctx.actor, company.id, 'company', company.id, patch.budgetMonthlyCents);
     await recordActivity(tx, ctx.actor, { companyId: company.id, action, entityType: 'company', entityId: company.id, details: { changes: patch } });
     return updated!;
   });

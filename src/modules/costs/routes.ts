@@ -4,6 +4,7 @@ import { authenticated, errors } from '../../server/openapi.ts';
 import { actorOf } from '../../server/request.ts';
 import { costEventResponse, presentCostEvent } from './present.ts';
 import { companyParams, createCostEventBody } from './schemas.ts';
+import { applyPendingBudgetStops } from '../budgets/stop.ts';
 import { recordCostEvent } from './service.ts';
 
 export function registerCostRoutes(app: App, deps: AppDeps): void {
@@ -18,7 +19,7 @@ export function registerCostRoutes(app: App, deps: AppDeps): void {
         description: [
           'Stores what a piece of agent work cost. The board reports for any agent of the company; an agent only for itself (403).',
           '`agentId` must be an agent of the company, `issueId`/`projectId`/`goalId` of the company, `heartbeatRunId` a run of that agent (422). `occurredAt` at most 5 minutes ahead of the server clock (422).',
-          'In the same transaction the agent\'s and the company\'s `spentMonthlyCents` grow when the event falls in the current UTC month (a new month starts from zero with no reset job), and `cost.reported` is written to the activity log.',
+          'In the same transaction the usage counters of the company, the agent and the project grow (month of `occurredAt` and lifetime; `spentMonthlyCents` is the current UTC month\'s), budget policies are evaluated, and `cost.reported` is written to the activity log. A hard limit reached stops its scope before this answers (see Budgets).',
           'Runs report their usage themselves while they run (structured usage lines, or the complete call): each report becomes a cost event, priced by BOARDROOM_MODEL_PRICES when it carries no cost; subscription-included usage costs 0 cents and keeps its tokens.',
         ].join(' '),
         params: companyParams,
@@ -34,7 +35,9 @@ export function registerCostRoutes(app: App, deps: AppDeps): void {
       const actor = actorOf(request);
       const company = await requireCompanyAccess(db, actor, request.params.companyId);
       authorize(actor.kind !== 'agent' || actor.agentId === request.body.agentId, 'an agent reports costs only for itself');
-      return reply.status(201).send(presentCostEvent(await recordCostEvent({ db, actor }, company.id, request.body)));
+      const { event, stopsPending } = await recordCostEvent({ db, actor }, company.id, request.body);
+      if (stopsPending) await applyPendingBudgetStops(db);
+      return reply.status(201).send(presentCostEvent(event));
     },
   );
 }

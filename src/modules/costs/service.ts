@@ -1,16 +1,17 @@
-// Recording cost events. One transaction: the event, the agent's and the company's spend counters
-// for the current UTC month (see month.ts), and the activity entry. The same use case serves the
+// Recording cost events. One transaction: the event, the scope usage counters (company, agent,
+// project; month and lifetime) with the budget evaluation, and the activity entry. The same use case serves the
 // cost-events route and the engine (usage a run reports while it runs).
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { agents, companies, costEvents, heartbeatRuns, issues } from '../../db/schema/index.ts';
+import { agents, costEvents, heartbeatRuns, issues } from '../../db/schema/index.ts';
 import { actorStamp, systemActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { unprocessable } from '../../core/errors.ts';
 import type { AdapterUsage } from '../../engine/adapters/types.ts';
 import { recordActivity } from '../activity/record.ts';
 import { assertIssueRefsInCompany, requireSiblingIssue } from '../issues/references.ts';
-import { utcMonth } from './month.ts';
+import { evaluateCrossings } from '../budgets/evaluate.ts';
+import { addScopeUsage, scopesOf } from '../budgets/usage.ts';
 import { costCentsOf, type PriceTable } from './pricing.ts';
 import type { CreateCostEvent } from './schemas.ts';
 
@@ -19,7 +20,11 @@ export type CostEvent = typeof costEvents.$inferSelect;
 /** How far ahead of the server clock occurredAt may be (clock skew), so every event lands in a month already counted. */
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 
-export async function recordCostEvent(ctx: Ctx, companyId: string, input: CreateCostEvent, now = new Date()): Promise<CostEvent> {
+/**
+ * Records one event. `stopsPending`: it raised a hard incident whose stop is to be applied once
+ * this transaction has committed (applyPendingBudgetStops); the engine's sweep does it otherwise.
+ */
+export async function recordCostEvent(ctx: Ctx, companyId: string, input: CreateCostEvent, now = new Date()): Promise<{ event: CostEvent; stopsPending: boolean }> {
   const occurredAt = new Date(input.occurredAt);
   if (occurredAt.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) throw unprocessable('occurredAt lies in the future');
   return ctx.db.transaction(async (tx) => {
@@ -56,8 +61,10 @@ export async function recordCostEvent(ctx: Ctx, companyId: string, input: Create
         reportedByActorId: stamp.actorId,
       })
       .returning();
-    const month = utcMonth(now);
-    if (utcMonth(occurredAt) === month && input.costCents > 0) await addToMonth(tx, companyId, agent.id, month, input.costCents);
+    // Counters and budgets: every scope the event counts for, in its month and lifetime.
+    const delta = { billedCents: event!.costCents, tokens: event!.inputTokens + event!.outputTokens };
+    const usage = await addScopeUsage(tx, companyId, scopesOf(companyId, agent.id, event!.projectId), occurredAt, delta);
+    const incidents = await evaluateCrossings(tx, ctx.actor, usage, delta, now);
     await recordActivity(tx, ctx.actor, {
       companyId,
       action: 'cost.reported',
@@ -65,18 +72,8 @@ export async function recordCostEvent(ctx: Ctx, companyId: string, input: Create
       entityId: event!.id,
       details: { agentId: agent.id, costCents: event!.costCents, provider: event!.provider, model: event!.model, billingType: event!.billingType, ...(event!.issueId && { issueId: event!.issueId }) },
     });
-    return event!;
+    return { event: event!, stopsPending: incidents.some((i) => i.stopPending) };
   });
-}
-
-/** Adds to this month's counters; a counter still on an older month starts again from this amount. */
-async function addToMonth(tx: DbOrTx, companyId: string, agentId: string, month: string, cents: number): Promise<void> {
-  const next = (t: typeof agents | typeof companies) => ({
-    spentMonthlyCents: sql`case when ${t.spentMonth} = ${month} then ${t.spentMonthlyCents} + ${cents} else ${cents} end`,
-    spentMonth: month,
-  });
-  await tx.update(agents).set(next(agents)).where(eq(agents.id, agentId));
-  await tx.update(companies).set(next(companies)).where(eq(companies.id, companyId));
 }
 
 export interface RunUsageContext {
@@ -90,7 +87,7 @@ export interface RunUsageContext {
  * A usage report from a live run becomes a cost event as it arrives: the adapter's costCents when
  * it reports one, else the price table's; subscription-included usage at 0 cents, tokens kept.
  */
-export async function recordRunUsage(db: DbOrTx, run: RunUsageContext, usage: AdapterUsage, prices: PriceTable, now = new Date()): Promise<CostEvent> {
+export async function recordRunUsage(db: DbOrTx, run: RunUsageContext, usage: AdapterUsage, prices: PriceTable, now = new Date()): Promise<{ event: CostEvent; stopsPending: boolean }> {
   const provider = usage.provider?.trim() || 'unknown';
   const model = usage.model?.trim() || 'unknown';
   const billingType = usage.billingType ?? 'unknown';

@@ -47,33 +47,47 @@ export function planTicks(routine: Pick<Routine, 'catchUpPolicy'>, ticks: Date[]
   };
 }
 
-/** One pass: fires what is due at `nowMs`, then decides the runs it recorded. Returns the run ids. */
+/** Decisions of one pass run this many at a time (each takes its routine's lock; different routines do not wait on each other). */
+const DECIDE_CONCURRENCY = 4;
+
+/**
+ * One pass: records every tick due at `nowMs` first (so each tick's run exists as soon as possible,
+ * however many triggers share the tick), then decides the recorded runs. Returns the run ids.
+ */
 export async function fireDueSchedules(db: Db, nowMs = Date.now()): Promise<string[]> {
-  const fired: string[] = [];
+  const recorded: string[] = [];
   for (;;) {
     const batch = await claimAndRecord(db, nowMs);
-    for (const runId of batch.runIds) await decideRun(db, scheduler, runId);
-    fired.push(...batch.runIds);
-    if (batch.claimed < DUE_BATCH) return fired;
+    recorded.push(...batch.runIds);
+    if (batch.claimed < DUE_BATCH) break;
   }
+  let next = 0;
+  const lane = async () => {
+    while (next < recorded.length) await decideRun(db, scheduler, recorded[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(DECIDE_CONCURRENCY, recorded.length) }, lane));
+  return recorded;
 }
 
 async function claimAndRecord(db: Db, nowMs: number): Promise<{ claimed: number; runIds: string[] }> {
   const now = new Date(nowMs);
   return db.transaction(async (tx) => {
-    const due = await tx.execute<{ id: string }>(sql`
-      select id from ${routineTriggers}
-      where next_run_at is not null and next_run_at <= ${now}
-      order by next_run_at limit ${DUE_BATCH}
-      for update skip locked`);
+    // One statement claims the due triggers with their routines; the routine rows are only read.
+    const due = await tx
+      .select({ trigger: routineTriggers, routine: routines })
+      .from(routineTriggers)
+      .innerJoin(routines, eq(routines.id, routineTriggers.routineId))
+      .where(sql`${routineTriggers.nextRunAt} is not null and ${routineTriggers.nextRunAt} <= ${now}`)
+      .orderBy(routineTriggers.nextRunAt)
+      .limit(DUE_BATCH)
+      .for('update', { of: routineTriggers, skipLocked: true });
     const runIds: string[] = [];
-    for (const { id } of due.rows) {
-      const [trigger] = (await tx.select().from(routineTriggers).where(sql`${routineTriggers.id} = ${id}`)) as [RoutineTrigger];
-      const [routine] = (await tx.select().from(routines).where(sql`${routines.id} = ${trigger.routineId}`)) as [Routine];
-      const next = routine.status === 'active' && trigger.enabled ? nextTick(trigger.cronExpression!, trigger.timezone ?? 'UTC', now) : null;
+    for (const { trigger, routine } of due) {
+      const firing = routine.status === 'active' && trigger.enabled;
+      const next = firing ? nextTick(trigger.cronExpression!, trigger.timezone ?? 'UTC', now) : null;
       // Not due any more once this commits, whatever happens below.
-      await tx.update(routineTriggers).set({ nextRunAt: next }).where(sql`${routineTriggers.id} = ${id}`);
-      if (routine.status !== 'active' || !trigger.enabled) continue;
+      await tx.update(routineTriggers).set({ nextRunAt: next }).where(eq(routineTriggers.id, trigger.id));
+      if (!firing) continue;
       const { ticks, more } = ticksBetween(trigger.cronExpression!, trigger.timezone ?? 'UTC', trigger.nextRunAt!, now);
       const plan = planTicks(routine, ticks, more, nowMs);
       if (plan.skipped) await recordSkippedTicks(tx, routine, trigger, plan.skipped);
@@ -82,7 +96,7 @@ async function claimAndRecord(db: Db, nowMs: number): Promise<{ claimed: number;
         if (created) runIds.push(run.id);
       }
     }
-    return { claimed: due.rows.length, runIds };
+    return { claimed: due.length, runIds };
   });
 }
 

@@ -44,7 +44,7 @@ export function registerRunCompleteRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const run = await completeRun(contextOf(db, request), request.params.runId, request.body, deps.config.modelPrices);
+      const run = await completeRun(contextOf(db, request), db, request.params.runId, request.body, deps.config.modelPrices);
       return { runId: run.id, status: run.status as 'succeeded' | 'failed', finishedAt: run.finishedAt! };
     },
   );

@@ -19,6 +19,9 @@ import { usageReport } from '../../engine/adapters/usage.ts';
 import { MAX_EVENT_COST_CENTS, MAX_TOKENS } from '../costs/schemas.ts';
 import type { PriceTable } from '../costs/pricing.ts';
 import { recordRunUsage } from '../costs/service.ts';
+import { applyPendingBudgetStops } from '../budgets/stop.ts';
+import type { Actor } from '../../core/actor.ts';
+import type { Db } from '../../db/client.ts';
 
 // Per-run counts: far beyond any real run, small enough to add up safely (budgets sum cents).
 
@@ -41,12 +44,13 @@ export const RUN_TOKEN_REQUIRED = "only the run's own token (the runToken of its
  * credential but this run's token; 409 when the run has already finished (completed, cancelled,
  * reaped, timed out): the first finisher wins.
  */
-export async function completeRun(ctx: Ctx, runId: string, body: CompleteRunBody, prices: PriceTable = {}): Promise<HeartbeatRun> {
+export async function completeRun(ctx: Ctx<Actor>, db: Db, runId: string, body: CompleteRunBody, prices: PriceTable = {}): Promise<HeartbeatRun> {
   const { actor } = ctx;
   const run = await findRun(ctx.db, runId);
   if (!run) throw notFound('run');
   await assertCompanyAccess(ctx.db, actor, run.companyId);
   authorize(actor.kind === 'agent' && actor.via === 'agent_jwt' && actor.runId === run.id && actor.agentId === run.agentId, RUN_TOKEN_REQUIRED);
+  let stopsPending = false;
   const finished = await ctx.db.transaction(async (tx) => {
     const ended = await finishRun(tx, actor, run.id, {
       status: body.status,
@@ -54,9 +58,10 @@ export async function completeRun(ctx: Ctx, runId: string, body: CompleteRunBody
       ...(body.usage !== undefined ? { usageJson: addUsage(undefined, body.usage) } : {}),
       ...(body.result !== undefined ? { resultJson: body.result } : {}),
     });
-    if (ended && body.usage !== undefined) await recordRunUsage(tx, { runId: run.id, companyId: run.companyId, agentId: run.agentId, issueId: run.issueId }, body.usage, prices);
+    if (ended && body.usage !== undefined) ({ stopsPending } = await recordRunUsage(tx, { runId: run.id, companyId: run.companyId, agentId: run.agentId, issueId: run.issueId }, body.usage, prices));
     return ended;
   });
+  if (stopsPending) await applyPendingBudgetStops(db);
   if (finished) return finished;
   const now = await findRun(ctx.db, run.id);
   throw conflict(`run ${run.id} has already finished (${now?.status ?? 'unknown'})`, { runId: run.id, runStatus: now?.status ?? null });

@@ -20,6 +20,7 @@ import { canAgentWork } from '../agents/policy.ts';
 import { AGENT_STATUSES } from '../agents/schemas.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
+import { countFinishedRun } from '../budgets/runs.ts';
 
 export type RunEndStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -113,6 +114,7 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
     .returning();
   if (!run) return null;
   await settleAgentStatus(tx, run);
+  await countFinishedRun(tx, actor, run);
   await promoteDeferredWakes(tx, run);
   await wakeForCoalesced(tx, actor, run);
   await recordActivity(tx, actor, {

@@ -17,8 +17,8 @@
 // The unique index heartbeat_runs_issue_live_uq is the last word on "one live run per issue": a
 // decision that loses a race to it is simply made again, and then coalesces or defers.
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
-import { agentWakeupRequests, heartbeatRuns, issues } from '../../db/schema/index.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { agentWakeupRequests, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
 import { systemActor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { canAgentWork } from '../agents/policy.ts';
@@ -122,6 +122,8 @@ async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typ
   if (sameWork) return { outcome: 'coalesced', runId: sameWork.id, reason: wake.issueId ? 'live_run_on_issue' : 'live_run' };
 
   if (wake.issueId) {
+    // A project stopped by its budget (or paused otherwise) takes no new work until it is resumed.
+    if (await issueProjectPaused(tx, wake.issueId)) return { outcome: 'cancelled', reason: 'project_paused' };
     const holder = await issueHolder(tx, wake.issueId);
     if (holder && holder.agentId !== agent.id) return { outcome: 'deferred', reason: 'issue_busy' };
     // The agent's own run from outside the engine holds the checkout: the wake belongs to it.
@@ -211,4 +213,10 @@ export async function requeueStrandedWakes(db: Db, recheckAfterSec: number): Pro
     )
     .returning({ id: agentWakeupRequests.id });
   return rows.length;
+}
+
+/** Whether the issue belongs to a paused project. */
+export async function issueProjectPaused(tx: DbOrTx, issueId: string): Promise<boolean> {
+  const rows = await tx.execute(sql`select 1 from ${issues} i join ${projects} p on p.id = i.project_id where i.id = ${issueId} and p.paused_at is not null`);
+  return rows.rows.length > 0;
 }

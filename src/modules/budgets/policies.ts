@@ -1,0 +1,108 @@
+// Budget policies: the one source of truth for budgets. A company's or agent's budgetMonthlyCents
+// is its active billed_cents policy over calendar_month_utc; PATCH .../budgets writes that policy,
+// POST .../budgets/policies any other (tokens, runs, lifetime, projects). Every change is evaluated
+// at once: a budget lowered below what was already spent stops the scope like a crossing would.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { agents, budgetPolicies, projects } from '../../db/schema/index.ts';
+import type { Actor } from '../../core/actor.ts';
+import type { Ctx } from '../../core/context.ts';
+import { conflict, unprocessable } from '../../core/errors.ts';
+import { recordActivity } from '../activity/record.ts';
+import { evaluatePolicyNow } from './evaluate.ts';
+import type { CreatePolicy } from './schemas.ts';
+import { monthSpend, type BudgetScope, type WindowKind } from './usage.ts';
+
+export type BudgetPolicy = typeof budgetPolicies.$inferSelect;
+
+/** SPEC policy defaults: company and agent budgets are monthly, project budgets lifetime. */
+export const DEFAULT_WINDOW: Record<BudgetScope, WindowKind> = { company: 'calendar_month_utc', agent: 'calendar_month_utc', project: 'lifetime' };
+
+const monthlyCents = and(eq(budgetPolicies.metric, 'billed_cents'), eq(budgetPolicies.windowKind, 'calendar_month_utc'), eq(budgetPolicies.isActive, true));
+
+/**
+ * Sets the monthly budget of a company or agent: a positive amount creates or updates its active
+ * calendar-month billed_cents policy, zero switches it off. Evaluated at once.
+ */
+export async function syncMonthlyBudgetPolicy(tx: Tx, actor: Actor, companyId: string, scopeType: BudgetScope, scopeId: string, amountCents: number): Promise<void> {
+  const scope = and(eq(budgetPolicies.companyId, companyId), eq(budgetPolicies.scopeType, scopeType), eq(budgetPolicies.scopeId, scopeId), monthlyCents);
+  if (amountCents <= 0) {
+    await tx.update(budgetPolicies).set({ isActive: false, updatedAt: sql`now()` }).where(scope);
+    return;
+  }
+  let [policy] = await tx.update(budgetPolicies).set({ amount: amountCents, updatedAt: sql`now()` }).where(scope).returning();
+  if (!policy) [policy] = await tx.insert(budgetPolicies).values({ companyId, scopeType, scopeId, windowKind: 'calendar_month_utc', metric: 'billed_cents', amount: amountCents }).returning();
+  await evaluatePolicyNow(tx, actor, policy!);
+}
+
+/** budgetMonthlyCents and spentMonthlyCents of companies or agents, for their presenters. */
+export interface MonthlyBudget {
+  budgetMonthlyCents: number;
+  spentMonthlyCents: number;
+}
+
+export async function monthlyBudgets(db: DbOrTx, scopeType: 'company' | 'agent', ids: string[], now = new Date()): Promise<Map<string, MonthlyBudget>> {
+  if (ids.length === 0) return new Map();
+  const [policies, spend] = await Promise.all([
+    db
+      .select({ scopeId: budgetPolicies.scopeId, amount: budgetPolicies.amount })
+      .from(budgetPolicies)
+      .where(and(eq(budgetPolicies.scopeType, scopeType), inArray(budgetPolicies.scopeId, ids), monthlyCents)),
+    monthSpend(db, scopeType, ids, now),
+  ]);
+  const budgets = new Map(policies.map((p) => [p.scopeId, p.amount]));
+  return new Map(ids.map((id) => [id, { budgetMonthlyCents: budgets.get(id) ?? 0, spentMonthlyCents: spend.get(id) ?? 0 }]));
+}
+
+export async function monthlyBudgetOf(db: DbOrTx, scopeType: 'company' | 'agent', id: string): Promise<MonthlyBudget> {
+  return (await monthlyBudgets(db, scopeType, [id])).get(id)!;
+}
+
+/** The scope a policy names must be the company itself, or one of its agents or projects (422). */
+async function assertScopeInCompany(tx: DbOrTx, companyId: string, scopeType: BudgetScope, scopeId: string): Promise<void> {
+  const table = scopeType === 'agent' ? agents : scopeType === 'project' ? projects : null;
+  const found = table
+    ? (await tx.select({ id: table.id }).from(table).where(and(eq(table.id, scopeId), eq(table.companyId, companyId)))).length > 0
+    : scopeId === companyId;
+  if (!found) throw unprocessable(`scopeId must name ${scopeType === 'company' ? 'this company' : `a ${scopeType} of this company`}`, { scopeId });
+}
+
+export async function createPolicy(ctx: Ctx, companyId: string, input: CreatePolicy): Promise<BudgetPolicy> {
+  return ctx.db.transaction(async (tx) => {
+    const scopeId = input.scopeType === 'company' ? (input.scopeId ?? companyId) : input.scopeId!;
+    await assertScopeInCompany(tx, companyId, input.scopeType, scopeId);
+    const windowKind = input.windowKind ?? DEFAULT_WINDOW[input.scopeType];
+    const metric = input.metric ?? 'billed_cents';
+    const isActive = input.isActive ?? true;
+    const [policy] = await tx
+      .insert(budgetPolicies)
+      .values({
+        companyId,
+        scopeType: input.scopeType,
+        scopeId,
+        metric,
+        windowKind,
+        amount: input.amount,
+        warnPercent: input.warnPercent ?? 80,
+        hardStopEnabled: input.hardStopEnabled ?? true,
+        notifyEnabled: input.notifyEnabled ?? true,
+        isActive,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!policy) throw conflict(`an active ${metric} ${windowKind} policy already exists for this ${input.scopeType}; change it instead`, { scopeType: input.scopeType, scopeId, metric, windowKind });
+    await recordActivity(tx, ctx.actor, {
+      companyId,
+      action: 'budget.policy_created',
+      entityType: 'budget_policy',
+      entityId: policy.id,
+      details: { scopeType: policy.scopeType, scopeId, metric, windowKind, amount: policy.amount },
+    });
+    if (isActive) await evaluatePolicyNow(tx, ctx.actor, policy);
+    return policy;
+  });
+}
+
+export async function listPolicies(db: DbOrTx, companyId: string): Promise<BudgetPolicy[]> {
+  return db.select().from(budgetPolicies).where(and(eq(budgetPolicies.companyId, companyId), eq(budgetPolicies.isActive, true))).orderBy(budgetPolicies.createdAt).limit(1000);
+}

@@ -1,0 +1,117 @@
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
+import { actorOf } from '../../server/request.ts';
+import { budgetBody } from '../agents/schemas.ts';
+import { companyResponse, presentCompany } from '../companies/present.ts';
+import { requireIncident, resolveIncident } from './incidents.ts';
+import { budgetOverview } from './overview.ts';
+import { createPolicy, monthlyBudgetOf, syncMonthlyBudgetPolicy } from './policies.ts';
+import { incidentResponse, overviewResponse, policyResponse, presentIncident, presentPolicy } from './present.ts';
+import { companyParams, createPolicyBody, incidentParams, resolveIncidentBody } from './schemas.ts';
+import { applyPendingBudgetStops } from './stop.ts';
+
+const tags = ['budgets'];
+const BOARD_COMPANY: [ErrorStatus, string][] = [
+  [403, 'board access required, or the company is not one of the caller\'s'],
+  [404, 'no such company'],
+];
+const STOP =
+  'A budget reached (100 percent) with hardStopEnabled stops its scope before this answers: the agent, the project, or every working agent of the company is paused with reason `budget`, its waiting wakes and running runs are cancelled (process groups killed within seconds), new wakes and checkouts get 409, and a budget_override_required approval asks the board.';
+
+export function registerBudgetRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+
+  app.patch(
+    '/api/companies/:companyId/budgets',
+    {
+      schema: {
+        tags,
+        summary: "Set the company's monthly budget",
+        description: `Board only. Writes the company's calendar-month billed_cents policy (0 switches it off); \`budgetMonthlyCents\` on the company is that policy. Evaluated at once: a budget at or below this month's spend is reached now. ${STOP}`,
+        params: companyParams,
+        body: budgetBody,
+        response: { 200: companyResponse, ...authenticated(), ...errors(...BOARD_COMPANY) },
+      },
+    },
+    async (request) => {
+      const actor = requireBoard(actorOf(request));
+      const company = await requireCompanyAccess(db, actor, request.params.companyId);
+      await db.transaction((tx) => syncMonthlyBudgetPolicy(tx, actor, company.id, 'company', company.id, request.body.budgetMonthlyCents));
+      await applyPendingBudgetStops(db);
+      return presentCompany(company, await monthlyBudgetOf(db, 'company', company.id));
+    },
+  );
+
+  app.post(
+    '/api/companies/:companyId/budgets/policies',
+    {
+      schema: {
+        tags,
+        summary: 'Create a budget policy',
+        description: [
+          'Board only. Any scope (company, agent, project), metric (`billed_cents`, `tokens` = input + output tokens, `runs` = finished runs) and window (`calendar_month_utc`, `lifetime`).',
+          'Defaults: billed_cents; calendar_month_utc for company and agent, lifetime for project; warnPercent 80; hardStopEnabled, notifyEnabled, isActive true.',
+          'One active policy per scope, metric and window (409: change that one instead). The scope must be this company or one of its agents or projects (422).',
+          `Evaluated at once against what the window has observed. ${STOP}`,
+        ].join(' '),
+        params: companyParams,
+        body: createPolicyBody,
+        response: {
+          201: policyResponse,
+          ...authenticated(),
+          ...errors(...BOARD_COMPANY, [409, 'an active policy for this scope, metric and window exists'], [422, 'the scope is not this company or one of its agents or projects']),
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireBoard(actorOf(request));
+      const company = await requireCompanyAccess(db, actor, request.params.companyId);
+      const policy = await createPolicy({ db, actor }, company.id, request.body);
+      await applyPendingBudgetStops(db);
+      return reply.status(201).send(presentPolicy(policy));
+    },
+  );
+
+  app.get(
+    '/api/companies/:companyId/budgets/overview',
+    {
+      schema: {
+        tags,
+        summary: 'Budget overview',
+        description: 'Active policies with what they observe in their current window and the utilisation (two decimals), open incidents, paused agents (all, and by budget) and projects, and approvals waiting for the board. Any caller with access to the company.',
+        params: companyParams,
+        response: { 200: overviewResponse, ...authenticated(), ...errors([403, 'the company is not one of the caller\'s'], [404, 'no such company']) },
+      },
+    },
+    async (request) => budgetOverview(db, (await requireCompanyAccess(db, actorOf(request), request.params.companyId)).id),
+  );
+
+  app.post(
+    '/api/companies/:companyId/budget-incidents/:incidentId/resolve',
+    {
+      schema: {
+        tags,
+        summary: 'Resolve a budget incident',
+        description: [
+          'Board only. Body: `{ "action": "keep_paused" }` closes the incident and leaves the scope paused; `{ "action": "raise_budget_and_resume", "amount": <new budget> }` sets the policy to `amount`, which must exceed the spend observed now (422), and resumes exactly what this incident\'s stop paused, if it is still paused for the budget (an agent the board paused by hand stays paused). `note` optional.',
+          'The linked budget_override_required approval is decided with it (raise: approved, keep: rejected). Deciding that approval is the other way out: approve resumes over budget, reject keeps paused. An incident resolved already is 409.',
+        ].join(' '),
+        params: incidentParams,
+        body: resolveIncidentBody,
+        response: {
+          200: incidentResponse,
+          ...authenticated(),
+          ...errors([403, 'board access required, or the company is not one of the caller\'s'], [404, 'no such company, or no such incident in it'], [409, 'the incident is resolved already'], [422, 'amount does not exceed the observed spend']),
+        },
+      },
+    },
+    async (request) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      // The incident is looked up inside the caller's company first: another company's is 404 for everyone.
+      const incident = await requireIncident(db, company.id, request.params.incidentId);
+      const actor = requireBoard(actorOf(request));
+      return presentIncident(await resolveIncident({ db, actor }, company.id, incident.id, request.body));
+    },
+  );
+}
