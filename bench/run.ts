@@ -17,6 +17,7 @@ import { SERVER_POOL_SIZE, startBenchServer } from './lib/server.ts';
 import { benchWork } from './work.ts';
 import { benchEngine } from './engine.ts';
 import { benchRoutines } from './routines.ts';
+import { benchDashboard } from './dashboard.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -45,6 +46,7 @@ try {
   await benchWork(bench);
   await benchEngine(bench);
   await benchRoutines(bench);
+  await benchDashboard(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');
   if (figuresFile) await writeFile(figuresFile, `${JSON.stringify(figures, null, 2)}\n`);

@@ -22,6 +22,7 @@ import { registerRoutineRoutes } from '../modules/routines/routes.ts';
 import { registerPublicTriggerRoutes } from '../modules/routines/public-routes.ts';
 import { registerCostRoutes } from '../modules/costs/routes.ts';
 import { registerBudgetRoutes } from '../modules/budgets/routes.ts';
+import { registerDashboardRoutes } from '../modules/dashboard/routes.ts';
 import type { App, AppDeps } from './deps.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -48,4 +49,5 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerPublicTriggerRoutes(app, deps);
   registerCostRoutes(app, deps);
   registerBudgetRoutes(app, deps);
+  registerDashboardRoutes(app, deps);
 }

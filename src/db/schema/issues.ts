@@ -188,3 +188,17 @@ export const heartbeatRunIssues = pgTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.issueId] }), index('heartbeat_run_issues_issue_idx').on(t.issueId, t.createdAt)],
 );
+
+/**
+ * Issues per company and status, kept by a trigger on issues (src/db/sql/issue-counts.sql) so every
+ * write path counts, and the dashboard reads a handful of rows instead of counting 100k issues.
+ */
+export const companyIssueCounts = pgTable(
+  'company_issue_counts',
+  {
+    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.status] })],
+);
