@@ -9,11 +9,12 @@
 // a budget_override_required approval.
 // Release: only what the stop paused is resumed, and only while it is still paused for the budget:
 // an agent the board paused by hand in between stays paused.
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { agents, agentWakeupRequests, budgetIncidents, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
 import { systemActor, type Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
+import { AGENT_CANNOT_WORK_STATUSES } from '../agents/policy.ts';
 import { createApproval } from '../approvals/create.ts';
 import { cancelAgentWork, cancelRun } from '../runs/lifecycle.ts';
 import { LIVE_RUN_STATUSES } from '../runs/service.ts';
@@ -21,15 +22,15 @@ import type { BudgetIncident } from './evaluate.ts';
 
 /** Why work stopped: the agent's pauseReason, the project's pauseReason and the cancelled runs' error. */
 export const BUDGET_REASON = 'budget';
-const WORKING = ['idle', 'running', 'error'];
 const budgetActor = systemActor('budget');
 
 async function pauseAgentsForBudget(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<string[]> {
   const scope = incident.scopeType === 'agent' ? eq(agents.id, incident.scopeId) : eq(agents.companyId, incident.scopeId);
+  // Every agent that can work (canAgentWork: `active` too, which a PATCH may set), not a list of its own.
   const paused = await tx
     .update(agents)
     .set({ status: 'paused', pauseReason: BUDGET_REASON, updatedAt: sql`now()` })
-    .where(and(scope, inArray(agents.status, WORKING)))
+    .where(and(scope, notInArray(agents.status, [...AGENT_CANNOT_WORK_STATUSES])))
     .returning({ id: agents.id, companyId: agents.companyId });
   for (const agent of paused) {
     await cancelAgentWork(tx, actor, agent.id, BUDGET_REASON);
