@@ -21,6 +21,8 @@ import { registerEventRoutes } from '../modules/events/routes.ts';
 import { registerRoutineRoutes } from '../modules/routines/routes.ts';
 import { registerPublicTriggerRoutes } from '../modules/routines/public-routes.ts';
 import { registerCostRoutes } from '../modules/costs/routes.ts';
+import { registerCostSummaryRoutes } from '../modules/costs/summary-routes.ts';
+import { registerFinanceRoutes } from '../modules/finance/routes.ts';
 import type { App, AppDeps } from './deps.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -46,4 +48,6 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerRoutineRoutes(app, deps);
   registerPublicTriggerRoutes(app, deps);
   registerCostRoutes(app, deps);
+  registerCostSummaryRoutes(app, deps);
+  registerFinanceRoutes(app, deps);
 }

@@ -10,3 +10,5 @@ export * from './approvals.ts';
 export * from './feedback.ts';
 export * from './routines.ts';
 export * from './costs.ts';
+export * from './cost-rollups.ts';
+export * from './finance.ts';

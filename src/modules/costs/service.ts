@@ -12,6 +12,7 @@ import { recordActivity } from '../activity/record.ts';
 import { assertIssueRefsInCompany, requireSiblingIssue } from '../issues/references.ts';
 import { utcMonth } from './month.ts';
 import { costCentsOf, type PriceTable } from './pricing.ts';
+import { addToRollups } from './rollup.ts';
 import type { CreateCostEvent } from './schemas.ts';
 
 export type CostEvent = typeof costEvents.$inferSelect;
@@ -56,6 +57,7 @@ export async function recordCostEvent(ctx: Ctx, companyId: string, input: Create
         reportedByActorId: stamp.actorId,
       })
       .returning();
+    await addToRollups(tx, event!);
     const month = utcMonth(now);
     if (utcMonth(occurredAt) === month && input.costCents > 0) await addToMonth(tx, companyId, agent.id, month, input.costCents);
     await recordActivity(tx, ctx.actor, {
