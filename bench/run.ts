@@ -6,6 +6,7 @@
 //   --cpu-prof <dir>      run the server under `node --cpu-prof`, writing the profile there at exit
 //   --log-level <level>   the server's log level (default info, as shipped)
 //   --figures <file>      also write the figures as JSON there (e.g. to keep a before-run beside an after-run)
+// Scenario files: foundation.ts (issue 2), work.ts (issue 3), engine.ts (issue 7), costs.ts (issue 9).
 import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
 import { startCeiling } from './lib/ceiling.ts';
@@ -18,6 +19,7 @@ import { benchWork } from './work.ts';
 import { benchEngine } from './engine.ts';
 import { benchRoutines } from './routines.ts';
 import { benchDashboard } from './dashboard.ts';
+import { benchCosts } from './costs.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -47,6 +49,7 @@ try {
   await benchEngine(bench);
   await benchRoutines(bench);
   await benchDashboard(bench);
+  await benchCosts(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');
   if (figuresFile) await writeFile(figuresFile, `${JSON.stringify(figures, null, 2)}\n`);

@@ -144,6 +144,7 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/companies/{companyId}/budgets/policies': () => ({ json: { scopeType: 'company', amount: 100 } }),
   'POST /api/companies/{companyId}/budget-incidents/{incidentId}/resolve': () => ({ json: { action: 'keep_paused' } }),
   'POST /api/companies/{companyId}/cost-events': (a) => ({ json: { agentId: a.agentId, provider: 'acme', model: 'm1', costCents: 1, occurredAt: new Date().toISOString() } }),
+  'POST /api/companies/{companyId}/finance-events': () => ({ json: { kind: 'platform_fee', direction: 'debit', amountCents: 1, currency: 'USD', occurredAt: new Date().toISOString() } }),
   'POST /api/companies/{companyId}/routines': () => ({ json: { title: 'Intruder routine' } }),
   'PATCH /api/routines/{routineId}': () => ({ json: { title: 'changed' } }),
   'POST /api/routines/{routineId}/triggers': () => ({ json: { kind: 'api' } }),

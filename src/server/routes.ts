@@ -23,6 +23,8 @@ import { registerPublicTriggerRoutes } from '../modules/routines/public-routes.t
 import { registerCostRoutes } from '../modules/costs/routes.ts';
 import { registerBudgetRoutes } from '../modules/budgets/routes.ts';
 import { registerDashboardRoutes } from '../modules/dashboard/routes.ts';
+import { registerCostSummaryRoutes } from '../modules/costs/summary-routes.ts';
+import { registerFinanceRoutes } from '../modules/finance/routes.ts';
 import type { App, AppDeps } from './deps.ts';
 
 export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -50,4 +52,6 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerCostRoutes(app, deps);
   registerBudgetRoutes(app, deps);
   registerDashboardRoutes(app, deps);
+  registerCostSummaryRoutes(app, deps);
+  registerFinanceRoutes(app, deps);
 }

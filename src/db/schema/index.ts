@@ -11,3 +11,5 @@ export * from './feedback.ts';
 export * from './routines.ts';
 export * from './costs.ts';
 export * from './budgets.ts';
+export * from './cost-rollups.ts';
+export * from './finance.ts';

@@ -13,6 +13,7 @@ import { assertIssueRefsInCompany, requireSiblingIssue } from '../issues/referen
 import { evaluateCrossings } from '../budgets/evaluate.ts';
 import { addScopeUsage, scopesOf } from '../budgets/usage.ts';
 import { costCentsOf, type PriceTable } from './pricing.ts';
+import { addToRollups } from './rollup.ts';
 import type { CreateCostEvent } from './schemas.ts';
 
 export type CostEvent = typeof costEvents.$inferSelect;
@@ -61,6 +62,7 @@ export async function recordCostEvent(ctx: Ctx, companyId: string, input: Create
         reportedByActorId: stamp.actorId,
       })
       .returning();
+    await addToRollups(tx, event!);
     // Counters and budgets: every scope the event counts for, in its month and lifetime.
     const delta = { billedCents: event!.costCents, tokens: event!.inputTokens + event!.outputTokens };
     const usage = await addScopeUsage(tx, companyId, scopesOf(companyId, agent.id, event!.projectId), occurredAt, delta);

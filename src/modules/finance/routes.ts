@@ -1,0 +1,129 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
+import { actorOf } from '../../server/request.ts';
+import { companyParams } from '../costs/schemas.ts';
+import { rangeOf, rangeQuery } from '../costs/summary-schemas.ts';
+import { financeByBillerResponse, financeByKindResponse, financeEventResponse, financeSummaryResponse, presentFinanceEvent } from './present.ts';
+import { createFinanceEventBody, listFinanceEventsQuery, MAX_FINANCE_EVENTS_PAGE } from './schemas.ts';
+import { financeByBiller, financeByKind, financeSummary, listFinanceEvents, recordFinanceEvent } from './service.ts';
+
+const tags = ['finance'];
+const BOARD_ERRORS: [ErrorStatus, string][] = [
+  [403, 'an agent caller (board only), or the company is not one of the caller\'s'],
+  [404, 'no such company'],
+];
+const RANGE_ERRORS: [ErrorStatus, string] = [400, 'a malformed `from` or `to` (an ISO 8601 date-time with Z or an offset), or `from` after `to`'];
+const RANGE = 'Optional `from` (inclusive) and `to` (exclusive) bound the events\' `occurredAt`; omitted, all events count.';
+const BOARD_ONLY = 'Board only: agents get 403.';
+const NOT_COSTS = 'Finance events are separate from cost events: they are not in the cost summaries, and amounts are never added across currencies.';
+
+export function registerFinanceRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+
+  const boardCompany = async (request: FastifyRequest, companyId: string) => {
+    const actor = requireBoard(actorOf(request));
+    return { actor, company: await requireCompanyAccess(db, actor, companyId) };
+  };
+
+  app.post(
+    '/api/companies/:companyId/finance-events',
+    {
+      schema: {
+        tags,
+        summary: 'Record a finance event',
+        description: [
+          `Records money that is not token usage: a platform fee, a credit purchase or refund, a manual adjustment. ${BOARD_ONLY}`,
+          'Required: `kind` (free text), `direction` (`debit` or `credit`), `amountCents` (integer, 0 or more), `currency` (ISO 4217, three uppercase letters, a code the server knows) and `occurredAt`; anything missing or malformed is 400.',
+          `\`finance.recorded\` is written to the activity log in the same transaction. ${NOT_COSTS}`,
+        ].join(' '),
+        params: companyParams,
+        body: createFinanceEventBody,
+        response: { 201: financeEventResponse, ...authenticated(), ...errors(...BOARD_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const { actor, company } = await boardCompany(request, request.params.companyId);
+      return reply.status(201).send(presentFinanceEvent(await recordFinanceEvent({ db, actor }, company.id, request.body)));
+    },
+  );
+
+  app.get(
+    '/api/companies/:companyId/costs/finance-summary',
+    {
+      schema: {
+        tags,
+        summary: 'Finance totals per currency',
+        description: `Per currency with events: \`debitCents\` and \`creditCents\` (sums of \`amountCents\` by direction), \`netCents\` = debits minus credits, and \`eventCount\`. ${RANGE} ${NOT_COSTS} ${BOARD_ONLY}`,
+        params: companyParams,
+        querystring: rangeQuery,
+        response: { 200: financeSummaryResponse, ...authenticated(), ...errors(RANGE_ERRORS, ...BOARD_ERRORS) },
+      },
+    },
+    async (request) => {
+      const { company } = await boardCompany(request, request.params.companyId);
+      const range = rangeOf(request.query);
+      return { ...range, currencies: await financeSummary(db, company.id, range) };
+    },
+  );
+
+  app.get(
+    '/api/companies/:companyId/costs/finance-by-biller',
+    {
+      schema: {
+        tags,
+        summary: 'Finance totals per biller',
+        description: `One row per \`biller\` (null: recorded without one) and currency, with debits, credits, net (debits minus credits) and count; largest debits plus credits first. ${RANGE} ${BOARD_ONLY}`,
+        params: companyParams,
+        querystring: rangeQuery,
+        response: { 200: financeByBillerResponse, ...authenticated(), ...errors(RANGE_ERRORS, ...BOARD_ERRORS) },
+      },
+    },
+    async (request) => {
+      const { company } = await boardCompany(request, request.params.companyId);
+      return financeByBiller(db, company.id, rangeOf(request.query));
+    },
+  );
+
+  app.get(
+    '/api/companies/:companyId/costs/finance-by-kind',
+    {
+      schema: {
+        tags,
+        summary: 'Finance totals per kind',
+        description: `One row per \`kind\` and currency, with debits, credits, net (debits minus credits) and count; largest debits plus credits first. ${RANGE} ${BOARD_ONLY}`,
+        params: companyParams,
+        querystring: rangeQuery,
+        response: { 200: financeByKindResponse, ...authenticated(), ...errors(RANGE_ERRORS, ...BOARD_ERRORS) },
+      },
+    },
+    async (request) => {
+      const { company } = await boardCompany(request, request.params.companyId);
+      return financeByKind(db, company.id, rangeOf(request.query));
+    },
+  );
+
+  app.get(
+    '/api/companies/:companyId/costs/finance-events',
+    {
+      schema: {
+        tags,
+        summary: 'List finance events',
+        description: `Newest \`occurredAt\` first. ${RANGE} \`limit\` 1 to ${MAX_FINANCE_EVENTS_PAGE} (default 100; outside that range 400). ${BOARD_ONLY}`,
+        params: companyParams,
+        querystring: listFinanceEventsQuery,
+        response: {
+          200: z.array(financeEventResponse).describe('The finance events, newest first'),
+          ...authenticated(),
+          ...errors([400, 'a malformed `from` or `to`, `from` after `to`, or `limit` outside 1 to 500'], ...BOARD_ERRORS),
+        },
+      },
+    },
+    async (request) => {
+      const { company } = await boardCompany(request, request.params.companyId);
+      return (await listFinanceEvents(db, company.id, rangeOf(request.query), request.query.limit)).map(presentFinanceEvent);
+    },
+  );
+}
