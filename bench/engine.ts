@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { selected, type Bench } from './lib/measure.ts';
 import { memoryMiB } from './lib/server.ts';
+import { percentile } from './lib/load.ts';
 
 const LATENCY_SAMPLES = 100;
 const THROUGHPUT_RUNS = 300;
@@ -17,7 +18,6 @@ const CONCURRENT_RUNS = 100;
 const UNCAPPED = { maxRunsPerHour: 100_000, maxConcurrentRuns: 50 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 
 async function until(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -56,8 +56,8 @@ export async function benchEngine(bench: Bench): Promise<void> {
       latencies.push(spawnedMs - Number(rows[0].queued_ms));
     }
     latencies.sort((a, b) => a - b);
-    figures['engine wake-to-spawn p50 ms'] = percentile(latencies, 0.5);
-    figures['engine wake-to-spawn p99 ms'] = percentile(latencies, 0.99);
+    figures['engine wake-to-spawn p50 ms'] = percentile(latencies, 50);
+    figures['engine wake-to-spawn p99 ms'] = percentile(latencies, 99);
     process.stdout.write(`engine wake-to-spawn: ${LATENCY_SAMPLES} wakes one at a time, p50 ${figures['engine wake-to-spawn p50 ms']!.toFixed(1)} ms, p99 ${figures['engine wake-to-spawn p99 ms']!.toFixed(1)} ms (target p50 < 100 ms)\n`);
 
     // 2. Runs per second with `true`: wakes about distinct issues (no coalescing) over 10 agents.

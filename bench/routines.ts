@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import { connectDatabase } from '../src/db/client.ts';
 import { fireDueSchedules } from '../src/modules/routines/scheduler.ts';
 import { selected, type Bench } from './lib/measure.ts';
+import { percentile } from './lib/load.ts';
 
 const FIRES = 200;
 const FIRE_ROUTINES = 10;
@@ -18,7 +19,6 @@ const BURST = 500;
 const UNCAPPED = { maxRunsPerHour: 100_000, maxConcurrentRuns: 50 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 
 async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -78,8 +78,8 @@ export async function benchRoutines(bench: Bench): Promise<void> {
       latencies.push(startedMs - sentMs);
     }
     latencies.sort((a, b) => a - b);
-    figures['routines webhook fire-to-run-start p50 ms'] = percentile(latencies, 0.5);
-    figures['routines webhook fire-to-run-start p99 ms'] = percentile(latencies, 0.99);
+    figures['routines webhook fire-to-run-start p50 ms'] = percentile(latencies, 50);
+    figures['routines webhook fire-to-run-start p99 ms'] = percentile(latencies, 99);
     process.stdout.write(
       `routines webhook fire -> execution issue -> run started: ${FIRES} signed fires one at a time over ${FIRE_ROUTINES} routines, p50 ${figures['routines webhook fire-to-run-start p50 ms']!.toFixed(1)} ms, p99 ${figures['routines webhook fire-to-run-start p99 ms']!.toFixed(1)} ms\n`,
     );
@@ -120,8 +120,8 @@ export async function benchRoutines(bench: Bench): Promise<void> {
     const idlePasses: number[] = [];
     for (let i = 0; i < IDLE_PASSES; i++) idlePasses.push(await pass(0));
     idlePasses.sort((a, b) => a - b);
-    figures['routines scheduler pass, 10k triggers, none due p50 ms'] = percentile(idlePasses, 0.5);
-    figures['routines scheduler pass, 10k triggers, none due p99 ms'] = percentile(idlePasses, 0.99);
+    figures['routines scheduler pass, 10k triggers, none due p50 ms'] = percentile(idlePasses, 50);
+    figures['routines scheduler pass, 10k triggers, none due p99 ms'] = percentile(idlePasses, 99);
     process.stdout.write(
       `routines scheduler pass with ${active} triggers, none due: ${IDLE_PASSES} passes, p50 ${figures['routines scheduler pass, 10k triggers, none due p50 ms']!.toFixed(2)} ms, p99 ${figures['routines scheduler pass, 10k triggers, none due p99 ms']!.toFixed(2)} ms\n`,
     );
@@ -138,8 +138,8 @@ export async function benchRoutines(bench: Bench): Promise<void> {
       duePasses.push(await pass(DUE_PER_PASS));
     }
     duePasses.sort((a, b) => a - b);
-    figures['routines scheduler pass, 100 due p50 ms'] = percentile(duePasses, 0.5);
-    figures['routines scheduler pass, 100 due p99 ms'] = percentile(duePasses, 0.99);
+    figures['routines scheduler pass, 100 due p50 ms'] = percentile(duePasses, 50);
+    figures['routines scheduler pass, 100 due p99 ms'] = percentile(duePasses, 99);
     process.stdout.write(
       `routines scheduler pass with ${active} triggers, ${DUE_PER_PASS} due (100 runs, issues and wakes): ${DUE_PASSES} passes, p50 ${figures['routines scheduler pass, 100 due p50 ms']!.toFixed(1)} ms, p99 ${figures['routines scheduler pass, 100 due p99 ms']!.toFixed(1)} ms\n`,
     );
