@@ -9,15 +9,12 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { connectDatabase } from '../src/db/client.ts';
 import { rebuildRollups } from '../src/modules/costs/rollup.ts';
-import { percentile, type RequestSpec } from './lib/load.ts';
-import { CONCURRENCY, record, selected, type Bench } from './lib/measure.ts';
+import { CONCURRENCY, record, selected, sequential, type Bench } from './lib/measure.ts';
 
 const EVENTS = 1_000_000;
 const DAYS = 90;
 const AGENTS = 25;
 const PROJECTS = 5;
-const SAMPLES = 200;
-const WARMUP = 20;
 const INGEST_EVENTS = 2_000;
 const TARGET_P99_MS = 20;
 
@@ -75,31 +72,6 @@ async function seedEvents(databaseUrl: string, companyId: string, agentIds: stri
   }
 }
 
-/** SAMPLES requests one after another (per-request latency, no queueing), then the same at 10 connections. */
-async function sequential(bench: Bench, name: string, spec: RequestSpec): Promise<void> {
-  if (!selected(bench, name)) return;
-  for (let i = 0; i < WARMUP; i++) await ok(await bench.client.request(spec), name, 200);
-  const latencies: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = performance.now();
-    const res = await bench.client.request(spec);
-    latencies.push(performance.now() - t0);
-    await ok(res, name, 200);
-  }
-  latencies.sort((a, b) => a - b);
-  const p50 = percentile(latencies, 50);
-  const p99 = percentile(latencies, 99);
-  bench.figures[`${name} p50 ms`] = p50;
-  bench.figures[`${name} p99 ms`] = p99;
-  // The same requests from 10 connections at once, for the latency under load beside it.
-  const loaded = await bench.client.load(() => spec, { concurrency: CONCURRENCY, total: SAMPLES });
-  if (loaded.errors > 0) throw new Error(`${name}: ${loaded.errors} requests failed at ${CONCURRENCY} connections`);
-  bench.figures[`${name} @${CONCURRENCY} p99 ms`] = loaded.p99Ms;
-  process.stdout.write(
-    `${name}: ${SAMPLES} requests one at a time p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (target p99 < ${TARGET_P99_MS} ms: ${p99 < TARGET_P99_MS ? 'met' : 'NOT met'}) | at ${CONCURRENCY} connections p50 ${loaded.p50Ms.toFixed(2)} ms, p99 ${loaded.p99Ms.toFixed(2)} ms, ${loaded.rps.toFixed(0)} req/s\n`,
-  );
-}
-
 const SCENARIOS = ['costs summary all-time', 'costs summary 30 days', 'costs by-agent 30 days', 'costs by-provider all-time', 'costs window-spend', 'costs ingest'];
 
 export async function benchCosts(bench: Bench): Promise<void> {
@@ -137,11 +109,11 @@ export async function benchCosts(bench: Bench): Promise<void> {
   const to = new Date(Date.now() - (3 * 3600 + 11 * 60 + 7) * 1000 - 123);
   const from = new Date(to.getTime() - 30 * 86_400_000 - (17 * 60 + 23) * 1000);
   const range = `from=${from.toISOString()}&to=${to.toISOString()}`;
-  await sequential(bench, 'costs summary all-time', { method: 'GET', path: `${base}/summary` });
-  await sequential(bench, 'costs summary 30 days', { method: 'GET', path: `${base}/summary?${range}` });
-  await sequential(bench, 'costs by-agent 30 days', { method: 'GET', path: `${base}/by-agent?${range}` });
-  await sequential(bench, 'costs by-provider all-time', { method: 'GET', path: `${base}/by-provider` });
-  await sequential(bench, 'costs window-spend', { method: 'GET', path: `${base}/window-spend` });
+  await sequential(bench, 'costs summary all-time', { method: 'GET', path: `${base}/summary` }, TARGET_P99_MS);
+  await sequential(bench, 'costs summary 30 days', { method: 'GET', path: `${base}/summary?${range}` }, TARGET_P99_MS);
+  await sequential(bench, 'costs by-agent 30 days', { method: 'GET', path: `${base}/by-agent?${range}` }, TARGET_P99_MS);
+  await sequential(bench, 'costs by-provider all-time', { method: 'GET', path: `${base}/by-provider` }, TARGET_P99_MS);
+  await sequential(bench, 'costs window-spend', { method: 'GET', path: `${base}/window-spend` }, TARGET_P99_MS);
 
   if (selected(bench, 'costs ingest')) {
     const before = await ok(await client.request({ method: 'GET', path: `${base}/summary` }), 'summary before ingest', 200);

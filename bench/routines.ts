@@ -113,7 +113,9 @@ export async function benchRoutines(bench: Bench): Promise<void> {
       const started = performance.now();
       const fired = await fireDueSchedules(database.db, nowMs);
       const took = performance.now() - started;
-      if (fired.length !== expected) throw new Error(`routines bench: a pass fired ${fired.length} runs, expected ${expected}`);
+      // A due trigger's nextRunAt is set to an arbitrary instant here, so a real tick of its cron can
+      // also fall before nowMs and fire as well: at least `expected`, and none when none is due.
+      if (expected === 0 ? fired.length !== 0 : fired.length < expected) throw new Error(`routines bench: a pass fired ${fired.length} runs, expected ${expected}`);
       return took;
     };
     for (let i = 0; i < 20; i++) await pass(0); // warm-up: connections, statement plans
@@ -156,7 +158,7 @@ export async function benchRoutines(bench: Bench): Promise<void> {
     const burstStart = Date.now();
     const burst = await fireDueSchedules(database.db, nowMs);
     const burstMs = Date.now() - burstStart;
-    if (burst.length !== BURST) throw new Error(`routines bench: the burst fired ${burst.length} runs, expected ${BURST}`);
+    if (burst.length < BURST) throw new Error(`routines bench: the burst fired ${burst.length} runs, expected ${BURST}`);
     const [lag] = await query('select extract(epoch from max(created_at)) * 1000 as last_ms from routine_runs where id = any($1)', [burst]);
     figures['routines scheduler 500 due at one tick: last run recorded after ms'] = Number(lag.last_ms) - burstStart;
     process.stdout.write(

@@ -1,7 +1,7 @@
 // One scenario measured beside the ceiling: rounds that alternate ceiling and scenario (ABBA order,
 // so a load that comes and goes on the machine weighs on both alike), merged per side.
 import type { Client, LoadResult, RequestSpec } from './load.ts';
-import { merge } from './load.ts';
+import { merge, percentile } from './load.ts';
 import type { Figures } from './report.ts';
 import type { BenchServer } from './server.ts';
 
@@ -76,4 +76,37 @@ export async function measure(bench: Bench, name: string, make: (i: number) => R
   bench.figures[`${name} p99 ms`] = s.p99Ms;
   bench.figures[`${name} ceiling req/s`] = c.rps;
   bench.figures[`${name} / ceiling`] = ratio;
+}
+
+const SEQUENTIAL_SAMPLES = 200;
+const SEQUENTIAL_WARMUP = 20;
+
+/**
+ * A read's own latency: SEQUENTIAL_SAMPLES requests one after another (no queueing), held against
+ * `targetP99Ms`; then the same requests from CONCURRENCY connections, for the latency under load.
+ */
+export async function sequential(bench: Bench, name: string, spec: RequestSpec, targetP99Ms: number): Promise<void> {
+  if (!selected(bench, name)) return;
+  const expectOk = (res: { status: number; body: unknown }) => {
+    if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  };
+  for (let i = 0; i < SEQUENTIAL_WARMUP; i++) expectOk(await bench.client.request(spec));
+  const latencies: number[] = [];
+  for (let i = 0; i < SEQUENTIAL_SAMPLES; i++) {
+    const t0 = performance.now();
+    const res = await bench.client.request(spec);
+    latencies.push(performance.now() - t0);
+    expectOk(res);
+  }
+  latencies.sort((a, b) => a - b);
+  const p50 = percentile(latencies, 50);
+  const p99 = percentile(latencies, 99);
+  bench.figures[`${name} p50 ms`] = p50;
+  bench.figures[`${name} p99 ms`] = p99;
+  const loaded = await bench.client.load(() => spec, { concurrency: CONCURRENCY, total: SEQUENTIAL_SAMPLES });
+  if (loaded.errors > 0) throw new Error(`${name}: ${loaded.errors} requests failed at ${CONCURRENCY} connections`);
+  bench.figures[`${name} @${CONCURRENCY} p99 ms`] = loaded.p99Ms;
+  process.stdout.write(
+    `${name}: ${SEQUENTIAL_SAMPLES} requests one at a time p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (target p99 < ${targetP99Ms} ms: ${p99 < targetP99Ms ? 'met' : 'NOT met'}) | at ${CONCURRENCY} connections p50 ${loaded.p50Ms.toFixed(2)} ms, p99 ${loaded.p99Ms.toFixed(2)} ms, ${loaded.rps.toFixed(0)} req/s\n`,
+  );
 }
