@@ -48,6 +48,18 @@ describe('agents: pause, resume, terminate', () => {
     assert.equal((await activityRows(t, companyId, 'agent.resumed')).filter((r) => r.entity_id === agent.id).length, 1);
   });
 
+  it('a status PATCH pauses and resumes as the routes do: pauseReason manual, waiting wakes cancelled, reason cleared on leaving', async () => {
+    const { agent } = await newAgent(t, board, companyId);
+    assert.equal((await post(`/api/agents/${agent.id}/wakeup`, board, { reason: 'queued before the pause' })).status, 202);
+    const paused = await t.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { status: 'paused' } });
+    assert.equal(paused.status, 200);
+    assert.deepEqual([paused.body.status, paused.body.pauseReason], ['paused', 'manual']);
+    const waiting = await t.database.pool.query("select status, outcome_reason from agent_wakeup_requests where agent_id = $1", [agent.id]);
+    assert.deepEqual(waiting.rows, [{ status: 'cancelled', outcome_reason: 'agent_paused' }]);
+    const idle = await t.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { status: 'idle' } });
+    assert.deepEqual([idle.body.status, idle.body.pauseReason], ['idle', null]);
+  });
+
   it('terminates: keys revoked, record kept and fetchable, hidden from lists; pause/resume then 409', async () => {
     const { agent, token } = await newAgent(t, board, companyId, { name: 'Doomed' });
     await post(`/api/agents/${agent.id}/keys`, board, { name: 'second' });

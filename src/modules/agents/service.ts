@@ -12,6 +12,7 @@ import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.
 import { managerChainIds } from './lookup.ts';
 import { redactConfig, type Agent } from './present.ts';
 import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
+import { cancelAgentWork } from '../runs/lifecycle.ts';
 
 
 // Path words under /api/agents/ that a shortname must never shadow.
@@ -166,9 +167,14 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
     await lockCompanyAgents(tx, companyId);
     const current = await lockAgent(tx, agentId);
     const changes: Partial<typeof agents.$inferInsert> = {};
+    const pausing = patch.status === 'paused' && current.status !== 'paused';
     if (patch.status !== undefined) {
       assertStatusPatch(current.status, patch.status);
       changes.status = patch.status;
+      // A status patch means what the pause and resume routes mean: a pause by hand (which a budget
+      // resume never releases) stops the agent's work; leaving paused clears the reason.
+      if (pausing) changes.pauseReason = 'manual';
+      else if (patch.status !== 'paused') changes.pauseReason = null;
     }
     if (patch.name !== undefined && patch.name !== current.name) {
       const urlKey = slugify(patch.name, 'agent');
@@ -195,6 +201,7 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
       if (patch[field] !== undefined) Object.assign(changes, { [field]: patch[field] });
     }
     const [updated] = await tx.update(agents).set({ ...changes, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
+    if (pausing) await cancelAgentWork(tx, ctx.actor, agentId, 'agent_paused');
     const details: Record<string, unknown> = { ...changes };
     if (changes.adapterConfig) details.adapterConfig = redactConfig(changes.adapterConfig);
     if (changes.runtimeConfig) details.runtimeConfig = redactConfig(changes.runtimeConfig);
