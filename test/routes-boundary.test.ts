@@ -47,6 +47,16 @@ const EXEMPT: Partial<Record<Op, string>> = {
   'GET /api/board-keys': "the calling board user's own keys",
   'POST /api/board-keys': 'creates a key for the calling board user',
   'GET /api/cli-auth/me': 'the calling board user itself',
+  // Adapters are instance-level (SPEC "Adapters"): no company owns one (adapters-registry.test.ts covers access).
+  'GET /api/adapters': 'instance-level registry, no company record',
+  'POST /api/adapters/install': 'instance-level registry, no company record',
+  'PATCH /api/adapters/{type}': 'instance-level registry, no company record',
+  'PATCH /api/adapters/{type}/override': 'instance-level registry, no company record',
+  'DELETE /api/adapters/{type}': 'instance-level registry, no company record',
+  'POST /api/adapters/{type}/reload': 'instance-level registry, no company record',
+  'POST /api/adapters/{type}/reinstall': 'instance-level registry, no company record',
+  'GET /api/adapters/{type}/config-schema': 'instance-level registry, no company record',
+  'GET /api/adapters/{type}/ui-parser.js': 'instance-level registry, no company record',
 };
 
 /** Company A's records, created through the API by A's board user. */

@@ -30,6 +30,7 @@ import { recordRunUsage } from '../modules/costs/service.ts';
 import { applyPendingBudgetStops } from '../modules/budgets/stop.ts';
 import type { PriceTable } from '../modules/costs/pricing.ts';
 import { HARD_STOP } from './adapters/types.ts';
+import { adapterRunRefusal } from '../modules/adapters/service.ts';
 
 export const DEFAULT_TIMEOUT_SEC = 1800;
 export const DEFAULT_GRACE_SEC = 15;
@@ -63,9 +64,15 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
 
   async function work(run: HeartbeatRun, controller: AbortController): Promise<void> {
     const agent = await findAgentById(db, run.agentId);
+    if (!agent) {
+      await finish(run.id, { status: 'failed', error: 'agent no longer exists' });
+      return;
+    }
+    // Disabled by the operator (any replica: read from the database), or not installed here: a clear failed run.
+    const refusal = await adapterRunRefusal(db, registry, run.adapterType);
     const adapter = run.adapterType ? registry.get(run.adapterType) : undefined;
-    if (!agent || !adapter) {
-      await finish(run.id, { status: 'failed', error: agent ? `adapter type ${run.adapterType} is not available on this server` : 'agent no longer exists' });
+    if (refusal || !adapter) {
+      await finish(run.id, { status: 'failed', error: refusal ?? `adapter type ${run.adapterType} is not installed on this server` });
       return;
     }
     const config = agent.adapterConfig;

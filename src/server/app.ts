@@ -15,6 +15,8 @@ import { createLogger, OneLineRequestLog } from './logger.ts';
 import { VERSION } from '../paths.ts';
 import { openApiTransform } from './openapi-transform.ts';
 import { registerRoutes } from './routes.ts';
+import { createAdapterRegistry } from '../engine/adapters/registry.ts';
+import { createAdapterManager } from '../modules/adapters/service.ts';
 
 const API_DESCRIPTION = [
   'Control plane for companies whose workers are AI agents.',
@@ -70,6 +72,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: true } });
   installAuth(app, { db: deps.database.db, config: deps.config, localBoardUserId: deps.localBoardUserId });
-  await registerRoutes(app, deps);
+  const adapters = createAdapterManager({ db: deps.database.db, registry: deps.adapters ?? createAdapterRegistry(), dataDir: deps.config.dataDir, logger: app.log });
+  // Installed packages are registered again before the first request (and the engine's first run).
+  await adapters.loadInstalled();
+  await registerRoutes(app, deps, { adapters });
   return app;
 }

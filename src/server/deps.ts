@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fasti
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/client.ts';
+import type { AdapterRegistry } from '../engine/adapters/registry.ts';
 import type { Notifications } from '../engine/notifications.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { StreamLimits } from '../modules/events/streams.ts';
@@ -17,6 +18,11 @@ export interface AppDeps {
   notifications: Notifications;
   /** The board user that local_trusted requests act as (the instance owner). */
   localBoardUserId: string | null;
+  /**
+   * The adapter registry the engine runs with (startEngine's `registry`), so an adapter installed
+   * through the API runs the next wake. Without one (an app with no engine) the app keeps its own.
+   */
+  adapters?: AdapterRegistry;
   /** Bounds of the live event streams over their defaults (tests shorten them). */
   eventLimits?: Partial<StreamLimits>;
   /** false: no logs (tests); a logger: use it (the server shares its own); default: JSON to stdout. */

@@ -25,9 +25,16 @@ import { registerBudgetRoutes } from '../modules/budgets/routes.ts';
 import { registerDashboardRoutes } from '../modules/dashboard/routes.ts';
 import { registerCostSummaryRoutes } from '../modules/costs/summary-routes.ts';
 import { registerFinanceRoutes } from '../modules/finance/routes.ts';
+import { registerAdapterRoutes } from '../modules/adapters/routes.ts';
+import type { AdapterManager } from '../modules/adapters/service.ts';
 import type { App, AppDeps } from './deps.ts';
 
-export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
+/** Services built once per app and shared by routes (not part of AppDeps: buildApp makes them). */
+export interface AppServices {
+  adapters: AdapterManager;
+}
+
+export async function registerRoutes(app: App, deps: AppDeps, services: AppServices): Promise<void> {
   registerSystemRoutes(app, deps);
   registerCompanyRoutes(app, deps);
   registerFeedbackRoutes(app, deps);
@@ -54,4 +61,5 @@ export async function registerRoutes(app: App, deps: AppDeps): Promise<void> {
   registerDashboardRoutes(app, deps);
   registerCostSummaryRoutes(app, deps);
   registerFinanceRoutes(app, deps);
+  registerAdapterRoutes(app, services.adapters);
 }

@@ -42,6 +42,7 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     import('../storage/storage.ts'),
     import('../engine/index.ts'),
     import('../engine/notifications.ts'),
+    import('../engine/adapters/registry.ts'),
   ]);
   modules.catch(() => undefined);
 
@@ -87,13 +88,15 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     handle = await openDatabase(config, { attach: false, log });
     await writeFile(serverPidFile(config.dataDir), String(process.pid));
     ownsPidFile = true;
-    const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }, { startEngine }, { listenForNotifications }] = await modules;
+    const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }, { startEngine }, { listenForNotifications }, { createAdapterRegistry }] = await modules;
     await migrateDatabase(handle.url);
     database = connectDatabase(handle.url);
     const owner = await auth.ensureInstanceOwner(database.db);
     if (owner.created) log('created the instance owner');
     notifications = listenForNotifications(handle.url, logger);
-    app = await buildApp({ config, database, notifications, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
+    // One registry for the API and the engine: an adapter installed through the API runs the next wake.
+    const adapters = createAdapterRegistry();
+    app = await buildApp({ config, database, notifications, adapters, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
     const port = await listen(app, config, opts.strictPort, log);
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
@@ -101,6 +104,7 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
       database,
       notifications,
       logger,
+      registry: adapters,
       settings: { apiUrl: base, dataDir: config.dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, leaseSec: config.runLeaseSec, retentionDays: config.runRetentionDays, prices: config.modelPrices },
     });
     logger.info({ url: base, deploymentMode: config.deploymentMode, dataDir: config.dataDir, database: handle.embedded ? 'embedded' : 'external' }, `listening on ${base}`);

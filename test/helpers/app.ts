@@ -16,6 +16,7 @@ import { startEngine, type Engine, type EngineSettings } from '../../src/engine/
 import type { PriceTable } from '../../src/modules/costs/pricing.ts';
 import pino from 'pino';
 import { listenForNotifications } from '../../src/engine/notifications.ts';
+import { createAdapterRegistry } from '../../src/engine/adapters/registry.ts';
 import type { StreamLimits } from '../../src/modules/events/streams.ts';
 
 export interface Response<T = any> {
@@ -103,7 +104,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const owner = await ensureInstanceOwner(database.db);
   const logger = pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });
   const notifications = listenForNotifications(databaseUrl, logger);
-  const app = await buildApp({ config, database, notifications, storage: localStorage(path.join(dataDir, 'storage')), localBoardUserId: owner.id, eventLimits: opts.events, logger: false });
+  // Shared by the app and the engine, as in `boardroom run`.
+  const adapters = createAdapterRegistry();
+  const app = await buildApp({ config, database, notifications, adapters, storage: localStorage(path.join(dataDir, 'storage')), localBoardUserId: owner.id, eventLimits: opts.events, logger: false });
   await app.ready();
   const ownerToken = shared?.ownerToken ?? (await createBoardKey(database.db, owner.id, 'test owner')).token;
   let engine: Engine | null = null;
@@ -118,6 +121,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       database,
       notifications,
       logger,
+      registry: adapters,
       settings: { apiUrl: listenUrl!, dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, prices: config.modelPrices, ...opts.engine },
     });
   }

@@ -13,3 +13,4 @@ export * from './costs.ts';
 export * from './budgets.ts';
 export * from './cost-rollups.ts';
 export * from './finance.ts';
+export * from './adapters.ts';
