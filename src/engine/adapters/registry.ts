@@ -26,7 +26,9 @@ export interface AdapterRegistry {
   list(): RegisteredAdapter[];
 }
 
-export const BUILTIN_ADAPTER_MODULES: readonly AdapterModule[] = [processAdapter, httpAdapter, claudeAdapter, codexAdapter];
+/** The local coding-CLI runtimes: their environment (binary, version, login) is the machine's, so `boardroom doctor` reports it. */
+export const LOCAL_RUNTIME_ADAPTER_MODULES: readonly AdapterModule[] = [claudeAdapter, codexAdapter];
+export const BUILTIN_ADAPTER_MODULES: readonly AdapterModule[] = [processAdapter, httpAdapter, ...LOCAL_RUNTIME_ADAPTER_MODULES];
 
 // A package is foreign code: check the shape once here rather than fail mid-run in the engine.
 function checkShape(adapter: unknown): ServerAdapter {
