@@ -3,7 +3,7 @@
 // data directory without an instance; db url; `npm start` and SIGTERM; dependency engines.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -77,7 +77,7 @@ describe('boardroom doctor', () => {
     const res = await runCli(['doctor', '--data-dir', path.join(file, 'data'), '--port', String(await freePort(0))]);
     assert.equal(res.code, 1);
     const lines = res.stdout.trim().split('\n');
-    assert.deepEqual(lines.map((l) => l.replace(/:.*$/, '')), ['ok   node', 'FAIL data dir', 'FAIL config', 'FAIL database', 'FAIL port']);
+    assert.deepEqual(lines.map((l) => l.replace(/:.*$/, '')), ['ok   node', 'FAIL data dir', 'FAIL config', 'FAIL database', 'FAIL port', 'info claude_local', 'info codex_local']);
   });
 
   it('fails the database check when DATABASE_URL does not connect, and the port check when another program holds it', async () => {
@@ -85,7 +85,7 @@ describe('boardroom doctor', () => {
     const closedPort = await freePort(0);
     const res = await runCli(['doctor', '--data-dir', dir, '--port', String(closedPort)], { DATABASE_URL: `postgres://nobody:x@127.0.0.1:${closedPort}/nothing` });
     assert.equal(res.code, 1);
-    const lines = res.stdout.trim().split('\n');
+    const lines = res.stdout.trim().split('\n').filter((l) => !l.startsWith('info '));
     assert.equal(lines.length, 5);
     assert.match(lines[3]!, /^FAIL database: .*ECONNREFUSED/);
     assert.match(lines[4]!, /^ok   port: .* free$/);
@@ -101,6 +101,22 @@ describe('boardroom doctor', () => {
     assert.equal(busy.code, 1);
     assert.match(busy.stdout, /^ok {3}database: external PostgreSQL \d+/m);
     assert.match(busy.stdout, /^FAIL port: .* in use by another program/m);
+  });
+
+  it('reports each local runtime (binary, version, credentials hint) without failing on a missing one', async () => {
+    const dir = await tempDir('boardroom-doctor-');
+    const bin = path.join(dir, 'bin');
+    await mkdir(bin);
+    await symlink(path.join(import.meta.dirname, 'fixtures', 'clis', 'fake-claude.mjs'), path.join(bin, 'claude'));
+    // PATH: the fake claude, and node for its shebang; no codex.
+    const res = await runCli(['doctor', '--data-dir', dir, '--port', String(await freePort(0))], {
+      PATH: `${bin}:${path.dirname(process.execPath)}`,
+      HOME: dir,
+      DATABASE_URL: await freshDatabase(),
+    });
+    assert.match(res.stdout, new RegExp(`^info claude_local: ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials hint: no ANTHROPIC_API_KEY`, 'm'));
+    assert.match(res.stdout, /^info codex_local: not ready: command codex not found or not executable; credentials/m);
+    assert.equal(res.code, 0, res.stdout);
   });
 });
 

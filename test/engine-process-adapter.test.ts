@@ -48,6 +48,8 @@ function runCtx(adapterConfig: Record<string, unknown>, over: Partial<AdapterRun
     onUsage: (u) => captured.usage.push(u),
     onResult: (r) => captured.results.push(r),
     onSpawn: (pid) => captured.spawned.push(pid),
+    sessionId: null,
+    onSession: () => undefined,
     ...over,
   };
   return { ctx, captured };
@@ -264,10 +266,10 @@ describe('run env contract', () => {
 });
 
 describe('adapter registry', () => {
-  it('registers the built-in process and http adapters through the package door and protects them', () => {
+  it('registers the built-in adapters (process, http, claude_local, codex_local) through the package door and protects them', () => {
     const registry = createAdapterRegistry();
     assert.equal(registry.get('process')?.type, 'process');
-    assert.deepEqual(registry.list().map((e) => [e.adapter.type, e.builtin]), [['process', true], ['http', true]]);
+    assert.deepEqual(registry.list().map((e) => [e.adapter.type, e.builtin]), [['process', true], ['http', true], ['claude_local', true], ['codex_local', true]]);
     assert.throws(() => registry.register({ createServerAdapter }), /built in and cannot be replaced/);
     assert.throws(() => registry.unregister('process'), /cannot be removed/);
   });

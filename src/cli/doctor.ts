@@ -1,4 +1,6 @@
-// `boardroom doctor`: one line per check, false when any fails.
+// `boardroom doctor`: one line per check, false when any fails; then one `info` line per local
+// runtime (claude_local, codex_local) with its default config: informational, since no agent may
+// use it, and an agent's own adapterConfig (command, env) can differ.
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +8,7 @@ import pg from 'pg';
 import { listenError } from '../db/embedded.ts';
 import { loadConfig, resolveDataDir, type Config, type ConfigInput } from '../server/config.ts';
 import { openDatabase } from '../server/start.ts';
+import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../engine/adapters/registry.ts';
 
 const MIN_NODE = [20, 19];
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -25,6 +28,12 @@ export async function runDoctor(input: ConfigInput): Promise<boolean> {
   results.push(config ? await checkPort(config) : ['port', false, 'not checked: the configuration is invalid']);
 
   for (const [name, ok, detail] of results) process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}\n`);
+  for (const module of LOCAL_RUNTIME_ADAPTER_MODULES) {
+    const adapter = module.createServerAdapter();
+    const env = await adapter.testEnvironment({});
+    const detail = env.checks.filter((c) => c.name !== 'config' && c.name !== 'cwd').map((c) => `${c.name} ${c.detail}`).join('; ');
+    process.stdout.write(`info ${adapter.type}: ${env.ok ? 'ready' : 'not ready'}: ${detail}\n`);
+  }
   return results.every(([, ok]) => ok);
 }
 

@@ -31,6 +31,7 @@ import { applyPendingBudgetStops } from '../modules/budgets/stop.ts';
 import type { PriceTable } from '../modules/costs/pricing.ts';
 import { HARD_STOP } from './adapters/types.ts';
 import { adapterRunRefusal } from '../modules/adapters/service.ts';
+import { loadTaskSession, saveTaskSession } from './sessions.ts';
 
 export const DEFAULT_TIMEOUT_SEC = 1800;
 export const DEFAULT_GRACE_SEC = 15;
@@ -138,6 +139,10 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       coalescedWakeups: Array.isArray(payload.coalescedWakeups) ? (payload.coalescedWakeups as { reason: string | null; source: string }[]) : [],
     });
     const log = openRunLog({ db, runId: run.id, companyId: agent.companyId, secrets, logger });
+    // The session to resume: this agent's last one for this issue with this adapter, unless the wake asked for a fresh start.
+    const sessionKey = { companyId: agent.companyId, agentId: agent.id, issueId: run.issueId, adapterType: adapter.type };
+    let session = await loadTaskSession(db, sessionKey);
+    const resumeFrom = wake?.forceFreshSession ? null : session;
 
     let pid: number | null = null;
     let usage: Record<string, unknown> | undefined;
@@ -184,6 +189,15 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
         onResult: (reported) => {
           result = reported;
           saveProgress();
+        },
+        sessionId: resumeFrom,
+        onSession: (reported) => {
+          // Written only when it changes; in the progress chain so it lands before the run's end is recorded.
+          if (reported === session) return;
+          session = reported;
+          progress = progress
+            .then(() => saveTaskSession(db, sessionKey, reported))
+            .catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record the runtime session'));
         },
         onSpawn: (spawned) => {
           pid = spawned;

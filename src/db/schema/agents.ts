@@ -194,3 +194,25 @@ export const heartbeatRunLogChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );
+
+/**
+ * The runtime session (Claude Code session id, Codex thread id) an agent last used per issue, so
+ * the next wake about the same issue resumes the conversation and another issue starts its own.
+ * `taskKey` is the issue id, or '' for runs about no issue (an empty string rather than NULL so
+ * the primary key covers it). One row per adapter type: a session of one CLI means nothing to
+ * another.
+ */
+export const agentTaskSessions = pgTable(
+  'agent_task_sessions',
+  {
+    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    taskKey: text('task_key').notNull(),
+    adapterType: text('adapter_type').notNull(),
+    sessionId: text('session_id').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.taskKey, t.adapterType] })],
+);

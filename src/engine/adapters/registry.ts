@@ -2,6 +2,8 @@
 // package (a module exporting `createServerAdapter`, SPEC "Adapters"), so the engine has one code
 // path and an external package cannot tell it apart. Built-ins can be neither removed nor
 // overwritten (SPEC: DELETE /api/adapters/{type} is external only).
+import * as claudeAdapter from './claude.ts';
+import * as codexAdapter from './codex.ts';
 import * as httpAdapter from './http.ts';
 import * as processAdapter from './process.ts';
 import type { ServerAdapter } from './types.ts';
@@ -24,7 +26,9 @@ export interface AdapterRegistry {
   list(): RegisteredAdapter[];
 }
 
-export const BUILTIN_ADAPTER_MODULES: readonly AdapterModule[] = [processAdapter, httpAdapter];
+/** The local coding-CLI runtimes: their environment (binary, version, login) is the machine's, so `boardroom doctor` reports it. */
+export const LOCAL_RUNTIME_ADAPTER_MODULES: readonly AdapterModule[] = [claudeAdapter, codexAdapter];
+export const BUILTIN_ADAPTER_MODULES: readonly AdapterModule[] = [processAdapter, httpAdapter, ...LOCAL_RUNTIME_ADAPTER_MODULES];
 
 // A package is foreign code: check the shape once here rather than fail mid-run in the engine.
 function checkShape(adapter: unknown): ServerAdapter {

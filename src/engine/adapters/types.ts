@@ -49,6 +49,18 @@ export interface AdapterRunContext {
    * in the run log like any secret.
    */
   signingSecret?: string | null;
+  /**
+   * The runtime session this agent last used for this issue (or for runs without an issue) with
+   * this adapter type; null when there is none or the wake asked for a fresh one (forceFreshSession).
+   * Adapters that resume conversations (claude_local, codex_local) continue it.
+   */
+  sessionId: string | null;
+  /**
+   * The session the work ended up using, as soon as the adapter knows it: the engine keeps it per
+   * (agent, issue, adapter type) for the next wake. null forgets the stored one (e.g. the runtime
+   * rejected it).
+   */
+  onSession(sessionId: string | null): void;
 }
 
 export interface AdapterOutcome {

@@ -1,0 +1,134 @@
+// codex_local through the engine, with a fake Codex (test/fixtures/clis/fake-codex.mjs) replaying
+// `codex exec --json` streams: the thread kept per (agent, issue) and resumed, a rejected resume
+// retried fresh once, usage per turn as it arrives, the last agent message as summary, errors,
+// timeout, and testEnvironment.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, unlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createServerAdapter } from '../src/engine/adapters/codex.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { newAgent, newIssue } from './helpers/factories.ts';
+import { CLIS, invocations, wakeAndFinish } from './helpers/fake-cli.ts';
+import { waitFor } from './helpers/wait.ts';
+
+const FAKE = path.join(CLIS, 'fake-codex.mjs');
+let t: TestApp;
+let board: string;
+let companyId: string;
+let dir: string;
+
+before(async () => {
+  // A price for the model: Codex reports no cost, so its tokens are priced by the table.
+  t = await startTestApp({ engine: { pollMs: 200, reaperIntervalMs: 500, leaseSec: 5 }, modelPrices: { 'openai/gpt-5-codex': { inputCentsPerMTok: 10_000, cachedInputCentsPerMTok: 1_000, outputCentsPerMTok: 100_000 } } });
+  const c = await t.newCompany();
+  board = c.token;
+  companyId = c.company.id;
+  dir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-codex-'));
+});
+after(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
+
+async function codexAgent(name: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) {
+  const argsFile = path.join(dir, `${name}.args`);
+  const stateDir = path.join(dir, `${name}.state`);
+  const { agent } = await newAgent(t, board, companyId, {
+    adapterType: 'codex_local',
+    adapterConfig: { command: FAKE, env: { FAKE_ARGS_FILE: argsFile, FAKE_STATE_DIR: stateDir, ...env }, timeoutSec: 60, graceSec: 1, ...extra },
+  });
+  return { agent, argsFile, stateDir };
+}
+
+const sessionsOf = (agentId: string) => sql('select task_key, adapter_type, session_id from agent_task_sessions where agent_id = $1 order by task_key', [agentId]);
+const resumedThread = (argv: string[]) => (argv.includes('resume') ? argv[argv.indexOf('resume') + 1] : null);
+
+describe('codex_local', () => {
+  it('runs codex exec --json with the prompt on stdin, keeps the thread, records the turn usage and the last message as summary', async () => {
+    const { agent, argsFile } = await codexAgent('first', { model: 'gpt-5-codex', args: ['--sandbox', 'workspace-write'] });
+    const issue = await newIssue(t, board, companyId, { status: 'todo' });
+    const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
+    assert.equal(run.status, 'succeeded', run.error);
+    const [call] = await invocations(argsFile);
+    assert.deepEqual(call!.argv, ['exec', '--json', '--skip-git-repo-check', '--model', 'gpt-5-codex', '--sandbox', 'workspace-write', '-']);
+    assert.ok(call!.stdin.length > 0);
+
+    const [session] = await sessionsOf(agent.id);
+    assert.equal(session.task_key, issue.id);
+    assert.equal(session.adapter_type, 'codex_local');
+    assert.deepEqual(run.result_json, { summary: 'Listed the files.', threadId: session.session_id });
+    // 400 uncached at 100 USD/M, 2000 cached at 10 USD/M, 80 out at 1000 USD/M: 4 + 2 + 8 cents.
+    const costs = await sql('select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1', [run.id]);
+    assert.deepEqual(costs, [{ provider: 'openai', model: 'gpt-5-codex', billing_type: 'unknown', input_tokens: 2400, cached_input_tokens: 2000, output_tokens: 80, cost_cents: 14 }]);
+  });
+
+  it('resumes the thread of the same issue only, and starts fresh on forceFreshSession', async () => {
+    const { agent, argsFile } = await codexAgent('resume');
+    const [a, b] = [await newIssue(t, board, companyId, { status: 'todo' }), await newIssue(t, board, companyId, { status: 'todo' })];
+    await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
+    const threadA = (await sessionsOf(agent.id))[0].session_id;
+    const again = await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
+    assert.equal(again.status, 'succeeded', again.error);
+    assert.equal(again.result_json.summary, `resumed ${threadA}`);
+    await wakeAndFinish(t, board, agent.id, { payload: { issueId: b.id } });
+    await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id }, forceFreshSession: true });
+
+    const calls = await invocations(argsFile);
+    assert.deepEqual(calls.map((c) => resumedThread(c.argv)), [null, threadA, null, null]);
+    assert.deepEqual(calls[1]!.argv.slice(-3), ['resume', threadA, '-']);
+    const sessions = await sessionsOf(agent.id);
+    assert.equal(sessions.length, 2);
+    assert.notEqual(sessions.find((s) => s.task_key === a.id).session_id, threadA);
+  });
+
+  it('when codex cannot find the stored thread, forgets it and runs once more fresh in the same run', async () => {
+    const { agent, argsFile, stateDir } = await codexAgent('rejected');
+    const issue = await newIssue(t, board, companyId, { status: 'todo' });
+    await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
+    const stale = (await sessionsOf(agent.id))[0].session_id;
+    await unlink(path.join(stateDir, stale));
+    const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
+    assert.equal(run.status, 'succeeded', run.error);
+    const calls = await invocations(argsFile);
+    assert.deepEqual(calls.map((c) => resumedThread(c.argv)), [null, stale, null]);
+    assert.notEqual((await sessionsOf(agent.id))[0].session_id, stale);
+  });
+
+  it('a failed turn fails the run with its error message', async () => {
+    const { agent } = await codexAgent('error', {}, { FAKE_SCENARIO: 'error' });
+    const run = await wakeAndFinish(t, board, agent.id, { payload: {} });
+    assert.equal(run.status, 'failed');
+    assert.equal(run.exit_code, 1);
+    assert.equal(run.error, 'unexpected status 401 Unauthorized: Missing bearer authentication in header');
+    assert.equal((await sessionsOf(agent.id)).length, 1, 'the thread had started: kept for the next wake');
+  });
+
+  it('records usage while codex still runs, and times it out at the deadline', async () => {
+    const { agent } = await codexAgent('hang', { timeoutSec: 2, graceSec: 1 }, { FAKE_SCENARIO: 'hang' });
+    const res = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: {} });
+    assert.equal(res.status, 202);
+    const live = await waitFor('usage recorded while running', async () => {
+      const [row] = await sql('select r.status, c.output_tokens::int from heartbeat_runs r join cost_events c on c.heartbeat_run_id = r.id where r.wakeup_request_id = $1', [res.body.id]);
+      return row;
+    });
+    assert.deepEqual(live, { status: 'running', output_tokens: 3 });
+    const run = await waitFor('the timeout', async () => (await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status <> 'running'", [res.body.id]))[0]);
+    assert.equal(run.status, 'timed_out');
+  });
+});
+
+describe('codex_local: testEnvironment', () => {
+  const adapter = createServerAdapter();
+  it('finds the binary, reads its version, hints at credentials and checks the working directory', async () => {
+    const check = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: dir, OPENAI_API_KEY: 'sk-test' } });
+    assert.equal(check.ok, true, JSON.stringify(check));
+    assert.equal(check.checks.find((c) => c.name === 'version')!.detail, 'codex-cli 0.50.0');
+    assert.match(check.checks.find((c) => c.name === 'credentials')!.detail, /OPENAI_API_KEY is set/);
+    const missing = await adapter.testEnvironment({ command: 'no-such-codex-boardroom' });
+    assert.equal(missing.ok, false);
+  });
+});

@@ -1,0 +1,27 @@
+// Driving agents whose runtime is a fake coding CLI (test/fixtures/clis): wake, wait for the run,
+// read what the CLI was invoked with.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestApp } from './app.ts';
+import { waitFor } from './wait.ts';
+
+export const CLIS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'clis');
+
+/** Wakes the agent with `body` (payload, forceFreshSession) and returns its finished run row. */
+export async function wakeAndFinish(t: TestApp, boardToken: string, agentId: string, body: Record<string, unknown> = {}, timeoutMs = 15_000): Promise<any> {
+  const res = await t.request('POST', `/api/agents/${agentId}/wakeup`, { token: boardToken, body });
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  return waitFor(
+    'the run to finish',
+    async () => (await t.database.pool.query("select * from heartbeat_runs where wakeup_request_id = $1 and status not in ('queued', 'running')", [res.body.id])).rows[0],
+    timeoutMs,
+  );
+}
+
+/** Every invocation the fake CLI recorded in its FAKE_ARGS_FILE, in order. */
+export async function invocations(file: string): Promise<{ argv: string[]; stdin: string }[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+}
