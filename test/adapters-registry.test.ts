@@ -287,3 +287,26 @@ describe('adapter registry: an external package from a local path', () => {
     assert.equal((await t.request('POST', `/api/adapters/${TYPE}/reload`, { token: owner })).status, 404);
   });
 });
+
+describe('the registry contract check', () => {
+  it('keeps the methods of an adapter built as a class instance, with a default label', async () => {
+    const { createAdapterRegistry } = await import('../src/engine/adapters/registry.ts');
+    class ClassAdapter {
+      type = 'class_made';
+      models = [];
+      agentConfigurationDoc = 'none';
+      async execute() {
+        return { status: 'succeeded' as const, exitCode: 0, signal: null, error: null };
+      }
+      async testEnvironment() {
+        return { ok: true, checks: [] };
+      }
+    }
+    const registry = createAdapterRegistry([]);
+    registry.register({ createServerAdapter: () => new ClassAdapter() as never });
+    const adapter = registry.get('class_made')!;
+    assert.equal(adapter.label, 'class_made');
+    assert.equal(typeof adapter.execute, 'function');
+    assert.deepEqual(await adapter.testEnvironment({}), { ok: true, checks: [] });
+  });
+});

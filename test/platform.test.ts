@@ -94,7 +94,8 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       // doctor next to a running server: every check passes; the port is the server's own.
       const doctor = await runCli(['doctor', '--data-dir', dataDir, '--port', new URL(base).port]);
       assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
-      assert.deepEqual(doctor.stdout.trim().split('\n').map((l) => l.split(':')[0]), ['ok   node', 'ok   data dir', 'ok   config', 'ok   database', 'ok   port']);
+      // The local agent runtimes are reported as information (their CLIs need not be installed here).
+      assert.deepEqual(doctor.stdout.trim().split('\n').map((l) => l.split(':')[0]), ['ok   node', 'ok   data dir', 'ok   config', 'ok   database', 'ok   port', 'info claude_local', 'info codex_local']);
       assert.match(doctor.stdout, /in use by a running Boardroom server/);
 
       // A second server on the same data directory refuses, and leaves the first one alone.

@@ -41,7 +41,10 @@ function checkShape(adapter: unknown): ServerAdapter {
   if (!Array.isArray(a.models)) problems.push('models');
   if (typeof a.agentConfigurationDoc !== 'string') problems.push('agentConfigurationDoc');
   if (problems.length > 0) throw new Error(`adapter module: missing or invalid ${problems.join(', ')}`);
-  return { ...a, label: typeof a.label === 'string' ? a.label : a.type } as ServerAdapter;
+  if (typeof a.label === 'string') return a as ServerAdapter;
+  // A default label on a wrapper whose prototype is the adapter: a class instance keeps the methods
+  // its prototype holds (a spread copy would drop them), and the package's object is not mutated.
+  return Object.assign(Object.create(a) as ServerAdapter, { label: a.type });
 }
 
 export function createAdapterRegistry(builtins: readonly AdapterModule[] = BUILTIN_ADAPTER_MODULES): AdapterRegistry {
