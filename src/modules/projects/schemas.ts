@@ -67,7 +67,7 @@ const projectFields = {
     .describe(
       'environment bindings, at most 200 variables and 64 KiB: NAME to a plain string, `{ "type": "plain", "value": "..." }` or `{ "type": "secret_ref", "secretId": "<uuid>", "version": "latest" | n }` (a secret of the same company, else 422; an omitted version becomes `latest`)',
     ),
-  executionWorkspacePolicy: jsonObject.nullish().describe(`advanced runtime policy. ${FREEFORM_LIMITS}`),
+  executionWorkspacePolicy: jsonObject.nullish().describe(`advanced runtime policy; \`{ "mode": "isolated" }\` gives each issue its own git worktree of the primary workspace (README "Isolated execution workspaces"). ${FREEFORM_LIMITS}`),
   color: hexColor.nullish().describe('hex colour `#rgb` or `#rrggbb`; omitted (or null on update) picks one from the palette'),
 };
 
