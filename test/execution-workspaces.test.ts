@@ -195,4 +195,14 @@ describe('isolated execution workspaces', () => {
     assert.equal(failed.status, 'failed');
     assert.match(failed.error, /not a usable git repository/);
   });
+
+  it('a policy mode other than shared or isolated is refused with 400 (a typo would silently share one checkout)', async () => {
+    const bad = await t.request('POST', `/api/companies/${companyId}/projects`, { token: board, body: { name: 'Typo', executionWorkspacePolicy: { mode: 'isolatd' } } });
+    assert.equal(bad.status, 400, JSON.stringify(bad.body));
+    const patched = await t.request('PATCH', `/api/projects/${project.id}`, { token: board, body: { executionWorkspacePolicy: { mode: 'per-issue' } } });
+    assert.equal(patched.status, 400, JSON.stringify(patched.body));
+    const shared = await t.request('PATCH', `/api/projects/${project.id}`, { token: board, body: { executionWorkspacePolicy: { mode: 'shared', note: 'kept' } } });
+    assert.equal(shared.status, 200, JSON.stringify(shared.body));
+    assert.deepEqual(shared.body.executionWorkspacePolicy, { mode: 'shared', note: 'kept' });
+  });
 });
