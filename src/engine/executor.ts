@@ -32,6 +32,7 @@ import type { PriceTable } from '../modules/costs/pricing.ts';
 import { HARD_STOP } from './adapters/types.ts';
 import { adapterRunRefusal } from '../modules/adapters/service.ts';
 import { loadTaskSession, saveTaskSession } from './sessions.ts';
+import { isolatedWorkingDirectory, IsolationError, recordWorkProduct } from '../modules/execution-workspaces/service.ts';
 
 export const DEFAULT_TIMEOUT_SEC = 1800;
 export const DEFAULT_GRACE_SEC = 15;
@@ -112,7 +113,14 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     const payload = (wake?.payload ?? {}) as Record<string, unknown>;
     const wakeEnv = (payload.env && typeof payload.env === 'object' ? payload.env : {}) as Record<string, unknown>;
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
-    const cwd = await workingDirectory(db, settings.dataDir, agent.id, config, run.issueId);
+    let cwd: string;
+    try {
+      cwd = await workingDirectory(db, settings.dataDir, agent.id, config, run.issueId);
+    } catch (err) {
+      if (!(err instanceof IsolationError)) throw err;
+      await finish(run.id, { status: 'failed', error: err.message });
+      return;
+    }
     const runToken = await mintAgentJwt(settings.jwtSecret, { agentId: agent.id, companyId: agent.companyId, adapterType: adapter.type, runId: run.id }, Math.ceil(timeoutSec + graceSec + 60));
     const { env, secrets } = buildRunEnv({
       apiUrl: settings.apiUrl,
@@ -211,6 +219,8 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     }
     const summary = await log.close();
     await progress;
+    // The branch as this run left it, recorded before the run's end so a client that sees the run over sees its work.
+    if (run.issueId) await recordWorkProduct(db, run.issueId).catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record the work product'));
     const end: RunEnd = { ...outcome, logBytes: summary.bytes, logTruncated: summary.truncated, usageJson: usage, resultJson: result };
     if (outcome.status === 'timed_out') end.error ??= `deadline of ${timeoutSec}s passed`;
     if (stopping && outcome.status === 'cancelled') Object.assign(end, { status: 'failed', error: 'the server shut down while the run was live' });
@@ -240,8 +250,14 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
   };
 }
 
-/** adapterConfig.cwd, else the primary workspace of the issue's project, else the agent's own directory. */
+/**
+ * The issue's isolated worktree when its project asks for isolation, else adapterConfig.cwd, else
+ * the primary workspace of the issue's project, else the agent's own directory. Isolation comes
+ * first, before the agent's own cwd: it is the project's promise that no two issues share a tree.
+ */
 async function workingDirectory(db: Db, dataDir: string, agentId: string, config: Record<string, unknown>, issueId: string | null): Promise<string> {
+  const isolated = issueId ? await isolatedWorkingDirectory(db, dataDir, issueId) : null;
+  if (isolated) return isolated;
   if (typeof config.cwd === 'string' && config.cwd.length > 0) return config.cwd;
   if (issueId) {
     const [workspace] = await db

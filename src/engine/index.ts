@@ -10,6 +10,7 @@
 // - retention: prunes finished runs, their logs and finished wakeups past the retention period
 // - reaper: ends runs whose lease lapsed or whose deadline passed; puts stranded wakes back (one
 //   replica at a time); at start, ends the runs of this replica's previous life at once.
+// - worktrees: removes the git worktrees of closed isolated execution workspaces (modules/execution-workspaces)
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { isLiveRunStatus, type HeartbeatRun } from '../modules/runs/service.ts';
@@ -20,6 +21,7 @@ import { decideStrandedRuns } from '../modules/routines/runs.ts';
 import { fireDueSchedules } from '../modules/routines/scheduler.ts';
 import { applyPendingBudgetStops, BUDGET_REASON } from '../modules/budgets/stop.ts';
 import { newTimerState, queueDueTimerWakes } from '../modules/wakeups/timers.ts';
+import { removeClosedWorktrees } from '../modules/execution-workspaces/service.ts';
 import { createAdapterRegistry, type AdapterRegistry } from './adapters/registry.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { createExecutor, type ExecutorSettings } from './executor.ts';
@@ -46,11 +48,13 @@ export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   routineSweepMs?: number;
   /** How often hard budget stops still pending are applied (they are applied at once where raised, this is the net). */
   budgetStopMs?: number;
+  /** How often worktrees of closed isolated execution workspaces are looked for and removed. */
+  worktreeSweepMs?: number;
   /** The routine scheduler's clock (ms since the epoch); tests move time with it. */
   clock?: () => number;
 }
 
-export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000, routineTickMs: 500, routineSweepMs: 5_000, budgetStopMs: 500 } as const;
+export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000, routineTickMs: 500, routineSweepMs: 5_000, budgetStopMs: 500, worktreeSweepMs: 1_000 } as const;
 
 export interface EngineDeps {
   database: Database;
@@ -139,6 +143,13 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
       .finally(() => (budgetStopping = null));
   }, settings.budgetStopMs);
 
+  let removingWorktrees: Promise<unknown> | null = null;
+  const worktreeSweep = setInterval(() => {
+    removingWorktrees ??= removeClosedWorktrees(db)
+      .catch((err) => logger.warn({ err }, 'engine: removing closed worktrees failed'))
+      .finally(() => (removingWorktrees = null));
+  }, settings.worktreeSweepMs);
+
   let pruning: Promise<unknown> | null = null;
   const prune = async () => {
     for (;;) {
@@ -168,8 +179,9 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
         clearInterval(scheduler);
         clearInterval(routineSweep);
         clearInterval(budgetStops);
+        clearInterval(worktreeSweep);
         await dispatcher.stop();
-        await Promise.all([reaping, ticking, pruning, scheduling, sweeping, budgetStopping]);
+        await Promise.all([reaping, ticking, pruning, scheduling, sweeping, budgetStopping, removingWorktrees]);
         await executor.stop();
       })();
       return stopping;

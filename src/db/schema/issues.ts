@@ -202,3 +202,40 @@ export const companyIssueCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.status] })],
 );
+
+/**
+ * Isolated execution workspaces: one git worktree per issue, on branch `boardroom/<identifier>`,
+ * for projects whose executionWorkspacePolicy is `{ "mode": "isolated" }` (modules/execution-workspaces).
+ * One row per issue, ever: a closed workspace is not reopened (checkout answers 409 workspace_closed).
+ * status open -> closed in the transaction that closes the issue; removedAt once the engine has
+ * removed the worktree directory (the branch is kept). workProduct is the branch's last snapshot
+ * (commits ahead of the base, diff stat), taken after each run and at removal, so the issue detail
+ * reads it without running git.
+ */
+export const executionWorkspaces = pgTable(
+  'execution_workspaces',
+  {
+    id: id(),
+    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    issueId: uuid('issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    projectWorkspaceId: uuid('project_workspace_id').references(() => projectWorkspaces.id, { onDelete: 'set null' }),
+    repoPath: text('repo_path').notNull(),
+    path: text('path').notNull(),
+    branch: text('branch').notNull(),
+    baseRef: text('base_ref').notNull(),
+    baseCommit: text('base_commit').notNull(),
+    status: text('status').notNull().default('open'), // open | closed
+    workProduct: jsonb('work_product').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    closedAt: ts('closed_at'),
+    removedAt: ts('removed_at'),
+  },
+  (t) => [
+    uniqueIndex('execution_workspaces_issue_uq').on(t.issueId),
+    index('execution_workspaces_company_idx').on(t.companyId, t.createdAt),
+    // The engine's sweep: closed workspaces whose worktree is still on disk.
+    index('execution_workspaces_pending_removal_idx').on(t.closedAt).where(sql`${t.status} = 'closed' and ${t.removedAt} is null`),
+  ],
+);

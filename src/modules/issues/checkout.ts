@@ -21,7 +21,7 @@
 import { isUuid } from '../../lib/ids.ts';
 import { and, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { agents, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
+import { agents, executionWorkspaces, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../core/errors.ts';
@@ -62,11 +62,13 @@ async function readLockState(db: DbOrTx, issueId: string) {
       checkoutRunId: issues.checkoutRunId,
       projectPausedAt: projects.pausedAt,
       workspaceClosedAt: projectWorkspaces.closedAt,
+      isolatedClosedAt: executionWorkspaces.closedAt,
       runStatus: heartbeatRuns.status,
     })
     .from(issues)
     .leftJoin(projects, eq(projects.id, issues.projectId))
     .leftJoin(projectWorkspaces, eq(projectWorkspaces.id, issues.executionWorkspaceId))
+    .leftJoin(executionWorkspaces, and(eq(executionWorkspaces.issueId, issues.id), eq(executionWorkspaces.status, 'closed')))
     .leftJoin(heartbeatRuns, eq(heartbeatRuns.id, issues.checkoutRunId))
     .where(eq(issues.id, issueId));
   if (!row) throw notFound('issue');
@@ -96,6 +98,7 @@ function lockConflict(reason: CheckoutConflictReason | 'not_checked_out' | 'run_
 function diagnoseCheckout(state: LockState, agentId: string, runId: string | null, expected: IssueStatus[]) {
   if (state.projectPausedAt) return lockConflict('project_paused', 'the issue belongs to a paused project', state);
   if (state.workspaceClosedAt) return lockConflict('workspace_closed', 'the issue execution workspace is closed', state);
+  if (state.isolatedClosedAt) return lockConflict('workspace_closed', 'the isolated execution workspace of the issue is closed (its branch is kept)', state);
   if (state.assigneeAgentId && state.assigneeAgentId !== agentId) return lockConflict('owned_by_another_agent', 'the issue is held by another agent', state);
   const sameAgentOtherRun = state.assigneeAgentId === agentId && state.checkoutRunId !== null && state.checkoutRunId !== runId;
   if (sameAgentOtherRun && isLiveRunStatus(state.runStatus)) return lockConflict('owned_by_another_run', 'the issue is held by another live run of this agent', state);
@@ -163,6 +166,7 @@ export async function checkoutIssue(ctx: Ctx, issue: Issue, input: { agentId: st
           claimable,
           sql`not exists (select 1 from ${projects} where ${projects.id} = ${issues.projectId} and ${projects.pausedAt} is not null)`,
           sql`not exists (select 1 from ${projectWorkspaces} where ${projectWorkspaces.id} = ${issues.executionWorkspaceId} and ${projectWorkspaces.closedAt} is not null)`,
+          sql`not exists (select 1 from ${executionWorkspaces} where ${executionWorkspaces.issueId} = ${issues.id} and ${executionWorkspaces.status} = 'closed')`,
         ),
       )
       // updatedAt equals now() only when this statement changed the row (now() is fixed per transaction).

@@ -9,10 +9,13 @@
 //   the next heading of the same or a higher level): `{ body, source: 'description' }`, else null.
 // - mentionedProjects: projects of the company named in the description as `#<urlKey>` or as a
 //   `project://<projectId>` link, at most MAX_MENTIONED_PROJECTS.
-// - workProducts: always [] (SPEC does not show their shape; there is no work-product store yet).
+// - currentExecutionWorkspace: the issue's isolated execution workspace (git worktree) when there is
+//   one, else the project workspace named by executionWorkspaceId.
+// - workProducts: the isolated workspace's branch snapshot (modules/execution-workspaces), else [].
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { goals, issueDocuments, issueRelations, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
+import { executionWorkspaces, goals, issueDocuments, issueRelations, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
+import { presentIsolatedWorkspace, presentWorkProducts } from '../execution-workspaces/present.ts';
 import { findDocument } from '../documents/service.ts';
 import { presentDocument } from '../documents/present.ts';
 import { presentGoalSummary, type Goal } from '../goals/present.ts';
@@ -135,7 +138,7 @@ export async function issueLineage(db: DbOrTx, issue: Issue): Promise<IssueLinea
 }
 
 export async function issueDetail(db: DbOrTx, issue: Issue): Promise<IssueDetailResponse> {
-  const [lineage, blockedBy, blocks, planDocument, documentSummaries, mentioned, workspace] = await Promise.all([
+  const [lineage, blockedBy, blocks, planDocument, documentSummaries, mentioned, workspace, [isolated]] = await Promise.all([
     issueLineage(db, issue),
     relatedIssues(db, issue.id, 'blockedBy'),
     relatedIssues(db, issue.id, 'blocks'),
@@ -148,6 +151,7 @@ export async function issueDetail(db: DbOrTx, issue: Issue): Promise<IssueDetail
       .limit(MAX_DOCUMENT_SUMMARIES),
     mentionedProjectsOf(db, issue),
     issue.executionWorkspaceId ? db.select().from(projectWorkspaces).where(eq(projectWorkspaces.id, issue.executionWorkspaceId)) : Promise.resolve([]),
+    db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issue.id)),
   ]);
   return {
     ...presentIssue(issue),
@@ -160,7 +164,7 @@ export async function issueDetail(db: DbOrTx, issue: Issue): Promise<IssueDetail
     documentSummaries,
     legacyPlanDocument: planDocument ? null : legacyPlanOf(issue.description),
     mentionedProjects: mentioned.map(presentProjectSummary),
-    currentExecutionWorkspace: workspace[0] ? presentWorkspace(workspace[0]) : null,
-    workProducts: [],
+    currentExecutionWorkspace: isolated ? presentIsolatedWorkspace(isolated) : workspace[0] ? presentWorkspace(workspace[0]) : null,
+    workProducts: presentWorkProducts(isolated),
   };
 }

@@ -3,6 +3,7 @@ import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import { documentResponse } from '../documents/present.ts';
 import { goalSummaryResponse } from '../goals/present.ts';
 import { projectSummaryResponse, workspaceResponse } from '../projects/present.ts';
+import { isolatedWorkspaceResponse, workProductResponse } from '../execution-workspaces/present.ts';
 import type { Issue, IssueSummaryRow } from './lookup.ts';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schemas.ts';
 
@@ -152,8 +153,11 @@ export const issueDetailResponse = issueResponse
     mentionedProjects: z
       .array(projectSummaryResponse)
       .describe('projects of the company named in the description as `#urlKey` or `project://<projectId>`, by name (at most 50)'),
-    currentExecutionWorkspace: workspaceResponse.nullable().describe('the workspace named by `executionWorkspaceId`'),
-    workProducts: z.array(z.unknown()).describe('always empty: work products have no store yet (SPEC does not show their shape)'),
+    currentExecutionWorkspace: z
+      .union([isolatedWorkspaceResponse, workspaceResponse])
+      .nullable()
+      .describe("the issue's isolated execution workspace (`mode: isolated`) when its project asks for isolation and a run created one; else the project workspace named by `executionWorkspaceId`"),
+    workProducts: z.array(workProductResponse).describe("the isolated workspace's branch against its base commit (commits ahead, diff stat), as of the last run; empty otherwise"),
   })
   .describe('The issue with its related objects');
 

@@ -23,6 +23,7 @@ import { ASSIGN_DENIED, IN_PROGRESS_NEEDS_CHECKOUT, insertBlockers, lockIssue, s
 import type { Ctx } from '../../core/context.ts';
 import { wakeAssignee, wakeUnblockedDependents } from './wakeups.ts';
 import { settleRunsForIssue } from '../routines/settle.ts';
+import { closeExecutionWorkspace } from '../execution-workspaces/service.ts';
 
 /** Plain fields PATCH copies onto the row when present (rule 6 plus the other create fields). */
 const COPIED_FIELDS = [
@@ -105,6 +106,8 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
       const becameClosed = changes.status && CLOSED_STATUSES.includes(status) && !CLOSED_STATUSES.includes(before.status as IssueStatus);
       const unblocked = becameClosed ? await wakeUnblockedDependents(tx, actor, after) : [];
       if (becameClosed) await settleRunsForIssue(tx, after);
+      // The isolated workspace closes with the issue; the engine removes its worktree once no run of it is live.
+      if (becameClosed) await closeExecutionWorkspace(tx, after.id);
       if (changes.assigneeAgentId) await wakeAssignee(tx, actor, after);
       await recordActivity(tx, actor, {
         companyId: after.companyId,

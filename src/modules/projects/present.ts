@@ -168,7 +168,7 @@ export const projectResponse = projectSummaryResponse
     env: jsonObject().describe(
       'environment bindings: NAME to a plain string, `{ "type": "plain", "value" }` or a secret reference `{ "type": "secret_ref", "secretId", "version" }`',
     ),
-    executionWorkspacePolicy: jsonObject().describe('advanced runtime policy, free-form'),
+    executionWorkspacePolicy: jsonObject().describe('advanced runtime policy, free-form; `{ "mode": "isolated" }` gives each issue its own git worktree'),
     pauseReason: text().describe('why a budget hard stop paused the project'),
     codebase: codebaseResponse.nullable(),
     workspaces: z.array(workspaceResponse).describe('every workspace, oldest first (at most 20)'),

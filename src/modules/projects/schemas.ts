@@ -22,6 +22,8 @@ export const envBody = boundedFreeform(
 // A calendar date or a full timestamp.
 const targetDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
+/** executionWorkspacePolicy.mode: `isolated` gives each issue its own git worktree; `shared` (or no mode) does not. */
+export const EXECUTION_WORKSPACE_MODES = ['shared', 'isolated'] as const;
 const FREEFORM_LIMITS = 'Free-form JSON object: at most 32 levels deep and 64 KiB serialised.';
 
 const workspaceFields = {
@@ -67,7 +69,11 @@ const projectFields = {
     .describe(
       'environment bindings, at most 200 variables and 64 KiB: NAME to a plain string, `{ "type": "plain", "value": "..." }` or `{ "type": "secret_ref", "secretId": "<uuid>", "version": "latest" | n }` (a secret of the same company, else 422; an omitted version becomes `latest`)',
     ),
-  executionWorkspacePolicy: jsonObject.nullish().describe(`advanced runtime policy. ${FREEFORM_LIMITS}`),
+  executionWorkspacePolicy: jsonObject
+    // A misspelt mode would silently leave issues sharing one checkout: the one key we read is checked.
+    .refine((policy) => policy.mode === undefined || EXECUTION_WORKSPACE_MODES.includes(policy.mode as never), { message: `mode must be one of ${EXECUTION_WORKSPACE_MODES.join(', ')}` })
+    .nullish()
+    .describe(`advanced runtime policy; \`{ "mode": "isolated" }\` gives each issue its own git worktree of the primary workspace (README "Isolated execution workspaces"); \`mode\`, when present, is \`shared\` or \`isolated\` (else 400). ${FREEFORM_LIMITS}`),
   color: hexColor.nullish().describe('hex colour `#rgb` or `#rrggbb`; omitted (or null on update) picks one from the palette'),
 };
 

@@ -1,0 +1,196 @@
+// Isolated execution workspaces (issue 10 section 4): a run about an issue of a project whose
+// executionWorkspacePolicy is `{ "mode": "isolated" }` works in its own git worktree of the
+// project's primary workspace repository, on branch `boardroom/<issue identifier>`, under
+// <dataDir>/worktrees/<projectId>/<identifier>.
+//
+// Lifecycle: created by the first run of the issue (from the workspace's repoRef, else defaultRef,
+// else the repository's HEAD at that moment; the resolved commit is recorded as baseCommit so the
+// base never moves under the branch), reused by every later run, closed in the transaction that
+// moves the issue to done or cancelled, and removed from disk (branch kept) by the engine's sweep
+// once no run of the issue is live (a run that marks its own issue done is not pulled out from under
+// its feet). One row per issue, ever: a closed workspace is not reopened, and a checkout into it
+// answers 409 workspace_closed (SPEC checkout rules).
+import { access, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { executionWorkspaces, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
+import { LIVE_RUN_STATUSES } from '../runs/service.ts';
+import { git, GitError, gitSucceeds, withRepoLock } from './git.ts';
+
+export type ExecutionWorkspace = typeof executionWorkspaces.$inferSelect;
+
+/** The one policy shape that asks for isolation; anything else (or no policy) keeps the shared primary workspace. */
+export function isolationRequested(policy: Record<string, unknown> | null | undefined): boolean {
+  return policy?.mode === 'isolated';
+}
+
+/** Identifiers are `<PREFIX>-<n>`; anything outside git's safe ref characters becomes `-` all the same. */
+export const branchFor = (identifier: string) => `boardroom/${identifier.replace(/[^A-Za-z0-9._-]/g, '-')}`;
+
+/** A run that asked for isolation and cannot have it fails with this message (never silently shares the repository). */
+export class IsolationError extends Error {}
+
+const exists = (p: string) => access(p).then(() => true, () => false);
+
+/**
+ * The working directory of a run about `issueId` when its project asks for isolation: the issue's
+ * worktree, created or restored as needed. null when isolation does not apply (no project, another
+ * policy, or a primary workspace without a local cwd): the caller then chooses as before.
+ */
+export async function isolatedWorkingDirectory(db: Db, dataDir: string, issueId: string): Promise<string | null> {
+  const [target] = await db
+    .select({ issue: { id: issues.id, companyId: issues.companyId, identifier: issues.identifier, projectId: issues.projectId }, policy: projects.executionWorkspacePolicy, workspace: projectWorkspaces })
+    .from(issues)
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(projectWorkspaces, and(eq(projectWorkspaces.projectId, issues.projectId), eq(projectWorkspaces.isPrimary, true)))
+    .where(eq(issues.id, issueId));
+  if (!target || !isolationRequested(target.policy) || !target.workspace.cwd || target.workspace.sourceType === 'remote_managed') return null;
+  const { issue, workspace } = target;
+  const [existing] = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
+  if (existing?.status === 'closed') throw new IsolationError(`the isolated execution workspace of ${issue.identifier} is closed (branch ${existing.branch} is kept)`);
+
+  let repo: string;
+  try {
+    repo = (await git(workspace.cwd!, ['rev-parse', '--show-toplevel'])).trim();
+  } catch (err) {
+    throw new IsolationError(`the project asks for isolated workspaces but its primary workspace ${workspace.cwd} is not a usable git repository: ${(err as Error).message}`);
+  }
+  return withRepoLock(repo, async () => {
+    try {
+      if (existing) {
+        await restoreWorktree(existing.repoPath, existing.path, existing.branch);
+        return existing.path;
+      }
+      const baseRef = workspace.repoRef ?? workspace.defaultRef ?? 'HEAD';
+      const baseCommit = (await git(repo, ['rev-parse', '--verify', '--end-of-options', `${baseRef}^{commit}`])).trim();
+      const branch = branchFor(issue.identifier);
+      const worktree = path.join(dataDir, 'worktrees', issue.projectId!, issue.identifier.replace(/[^A-Za-z0-9._-]/g, '-'));
+      await mkdir(path.dirname(worktree), { recursive: true });
+      await git(repo, ['worktree', 'prune']);
+      // The branch may outlive a lost row (a restored database): the work on it is kept, not reset.
+      if (await gitSucceeds(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])) await git(repo, ['worktree', 'add', '--', worktree, branch]);
+      else await git(repo, ['worktree', 'add', '-b', branch, '--', worktree, baseCommit]);
+      const [row] = await db
+        .insert(executionWorkspaces)
+        .values({ companyId: issue.companyId, issueId: issue.id, projectId: issue.projectId!, projectWorkspaceId: workspace.id, repoPath: repo, path: worktree, branch, baseRef, baseCommit })
+        .onConflictDoNothing({ target: executionWorkspaces.issueId })
+        .returning();
+      if (row) return row.path;
+      const [winner] = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
+      return winner!.path;
+    } catch (err) {
+      if (err instanceof GitError) throw new IsolationError(`could not prepare the isolated workspace of ${issue.identifier}: ${err.message}`);
+      throw err;
+    }
+  });
+}
+
+/** Puts a recorded worktree back when its directory is gone (data directory wiped, manual removal). */
+async function restoreWorktree(repo: string, worktree: string, branch: string): Promise<void> {
+  if (await exists(path.join(worktree, '.git'))) return;
+  await git(repo, ['worktree', 'prune']);
+  await mkdir(path.dirname(worktree), { recursive: true });
+  await git(repo, ['worktree', 'add', '--', worktree, branch]);
+}
+
+/** In the transaction that moves the issue to done or cancelled: the workspace is closed from then on. */
+export async function closeExecutionWorkspace(tx: DbOrTx, issueId: string): Promise<void> {
+  await tx
+    .update(executionWorkspaces)
+    .set({ status: 'closed', closedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(executionWorkspaces.issueId, issueId), eq(executionWorkspaces.status, 'open')));
+}
+
+const REMOVAL_BATCH = 20;
+
+/**
+ * Engine sweep: removes the worktrees of closed workspaces whose issue has no live run, after a last
+ * work-product snapshot. `--force` because a closed issue's uncommitted changes are not work
+ * products (commits on the branch are, and the branch stays). Returns how many were removed.
+ */
+export async function removeClosedWorktrees(db: Db): Promise<number> {
+  const due = await db
+    .select()
+    .from(executionWorkspaces)
+    .where(
+      and(
+        eq(executionWorkspaces.status, 'closed'),
+        isNull(executionWorkspaces.removedAt),
+        notExists(db.select({ one: sql`1` }).from(heartbeatRuns).where(and(eq(heartbeatRuns.issueId, executionWorkspaces.issueId), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])))),
+      ),
+    )
+    .orderBy(executionWorkspaces.closedAt)
+    .limit(REMOVAL_BATCH);
+  let removed = 0;
+  for (const ws of due) {
+    await withRepoLock(ws.repoPath, async () => {
+      const snapshot = await workProductOf(ws).catch(() => null);
+      if (await exists(ws.path)) await git(ws.repoPath, ['worktree', 'remove', '--force', '--', ws.path]);
+      else await git(ws.repoPath, ['worktree', 'prune']);
+      await db
+        .update(executionWorkspaces)
+        .set({ removedAt: sql`now()`, updatedAt: sql`now()`, ...(snapshot && { workProduct: snapshot }) })
+        .where(eq(executionWorkspaces.id, ws.id));
+      removed++;
+    });
+  }
+  return removed;
+}
+
+/** After a run of the issue: the branch's snapshot, so the issue detail shows it without running git. */
+export async function recordWorkProduct(db: Db, issueId: string): Promise<void> {
+  const [ws] = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
+  if (!ws) return;
+  const snapshot = await workProductOf(ws);
+  await db.update(executionWorkspaces).set({ workProduct: snapshot, updatedAt: sql`now()` }).where(eq(executionWorkspaces.id, ws.id));
+}
+
+/** Bounds of a snapshot: the issue detail embeds it. */
+export const MAX_COMMITS = 50;
+export const MAX_DIFF_FILES = 100;
+
+/**
+ * The branch against its base commit: commits ahead (newest first, at most MAX_COMMITS listed) and
+ * the diff stat (totals of the whole diff, at most MAX_DIFF_FILES files listed; binary files count
+ * as changed with null line counts).
+ */
+export async function workProductOf(ws: Pick<ExecutionWorkspace, 'repoPath' | 'branch' | 'baseRef' | 'baseCommit'>): Promise<Record<string, unknown>> {
+  const repo = ws.repoPath;
+  const head = (await git(repo, ['rev-parse', '--verify', `refs/heads/${ws.branch}`])).trim();
+  const range = `${ws.baseCommit}..${head}`;
+  const commitsAhead = Number((await git(repo, ['rev-list', '--count', range])).trim());
+  const log = await git(repo, ['log', `--max-count=${MAX_COMMITS}`, '--format=%H%x1f%an%x1f%aI%x1f%s', range]);
+  const commits = log
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [sha, author, authoredAt, subject] = line.split('\x1f');
+      return { sha, author, authoredAt, subject: (subject ?? '').slice(0, 300) };
+    });
+  const shortstat = (await git(repo, ['diff', '--shortstat', ws.baseCommit, head])).trim();
+  const total = (re: RegExp) => Number(re.exec(shortstat)?.[1] ?? 0);
+  let files: { path: string; insertions: number | null; deletions: number | null }[] = [];
+  let filesTruncated = false;
+  try {
+    const lines = (await git(repo, ['diff', '--numstat', ws.baseCommit, head])).split('\n').filter(Boolean);
+    filesTruncated = lines.length > MAX_DIFF_FILES;
+    files = lines.slice(0, MAX_DIFF_FILES).map((line) => {
+      const [ins, del, ...name] = line.split('\t');
+      return { path: name.join('\t').slice(0, 1000), insertions: ins === '-' ? null : Number(ins), deletions: del === '-' ? null : Number(del) };
+    });
+  } catch {
+    filesTruncated = true; // a diff too large for the output bound: the totals above still hold
+  }
+  return {
+    type: 'git_branch',
+    branch: ws.branch,
+    baseRef: ws.baseRef,
+    baseCommit: ws.baseCommit,
+    headCommit: head,
+    commitsAhead,
+    commits,
+    diffStat: { filesChanged: total(/(\d+) files? changed/), insertions: total(/(\d+) insertions?/), deletions: total(/(\d+) deletions?/), files, filesTruncated },
+    capturedAt: new Date().toISOString(),
+  };
+}
