@@ -142,6 +142,7 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/companies/{companyId}/goals': () => ({ json: { title: 'Goal' } }),
   'POST /api/companies/{companyId}/skills': () => ({ json: { name: 'Intruder skill' } }),
   'POST /api/companies/{companyId}/skills/import': () => ({ json: { source: '/tmp' } }),
+  'POST /api/companies/{companyId}/skills/scan-projects': () => ({ json: {} }),
   'PATCH /api/companies/{companyId}/skills/{skillId}/files': () => ({ json: { path: 'SKILL.md', content: '# taken over' } }),
   'POST /api/agents/{agentId}/skills/sync': () => ({ json: { desiredSkills: [] } }),
   'POST /api/companies/{companyId}/issues': () => ({ json: { title: 'Issue' } }),

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -71,6 +71,13 @@ describe('skills: bundled', () => {
     const file = await t.request('GET', `${skillsUrl()}/${api.id}/files?path=SKILL.md`, { token: board });
     assert.equal(file.status, 200);
     for (const topic of ['inbox-lite', '/checkout', '/comments', '/documents/', '/release']) assert.ok(file.body.content.includes(topic), topic);
+
+    // A fresh company listed by many callers at once: every call answers, one record results.
+    const fresh = await t.newCompany();
+    const statuses = await Promise.all(Array.from({ length: 6 }, () => t.request('GET', skillsUrl(fresh.company.id), { token: fresh.token }).then((r) => r.status)));
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200]);
+    const { rows } = await t.database.pool.query('select count(*)::int as n from company_skills where company_id = $1', [fresh.company.id]);
+    assert.equal(rows[0].n, 1);
 
     // Removed behind the server's back: the next list brings it back.
     await t.database.pool.query('delete from company_skills where id = $1', [api.id]);
@@ -148,7 +155,7 @@ describe('skills: import', () => {
       'SKILL.md': skillMd(
         [
           'name: Code Review',
-          'description: "Review diffs: find bugs"',
+          'description: "Review diffs: find bugs" # a comment after a quoted value',
           'required: false',
           'metadata:',
           '  owner: acme',
@@ -278,6 +285,53 @@ describe('skills: import', () => {
     assert.equal((await t.request('DELETE', `${skillsUrl()}/${made.body.id}`, { token: plain.token })).status, 403);
     const [entry] = (await activityRows(t, companyId, 'company.skill_created')).filter((r) => r.entity_id === made.body.id);
     assert.equal(entry.actor_type, 'agent');
+  });
+});
+
+describe('skills: scan-projects', () => {
+  it('finds skills in the well-known folders and the workspace root; rescans skip or update; conflicts reported, not overwritten', async () => {
+    const managed = await t.request('POST', skillsUrl(), { token: board, body: { name: 'Kept', slug: 'kept' } });
+    const ws = await folder('workspace', {
+      'SKILL.md': skillMd('name: Repo Root'),
+      'scripts/build.sh': 'make',
+      'src/app.ts': 'not part of the root skill',
+      'skills/lint/SKILL.md': skillMd('name: Lint'),
+      'skills/.curated/format/SKILL.md': skillMd('name: Format'),
+      'skills/.system/lint/SKILL.md': skillMd('name: Lint'),
+      'skills/.experimental/taker/SKILL.md': skillMd(`name: Taker\nkey: ${managed.body.key}`),
+      '.claude/skills/tool/SKILL.md': skillMd('name: Tool'),
+      'docs/nested/SKILL.md': skillMd('name: Not Well Known'),
+    });
+    const project = await t.request('POST', `/api/companies/${companyId}/projects`, { token: board, body: { name: 'Scanned', workspace: { name: 'main', cwd: ws } } });
+    assert.equal(project.status, 201, JSON.stringify(project.body));
+    const workspaceId = project.body.workspaces[0].id;
+    const scan = () => t.request('POST', `${skillsUrl()}/scan-projects`, { token: board, body: { projectIds: [project.body.id] } });
+
+    const first = await scan();
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.deepEqual(first.body.imported.map((i: any) => i.key).sort(), ['format', 'lint', 'repo-root', 'tool'].map((slug) => `project/${workspaceId}/${slug}`).sort());
+    const root = first.body.imported.find((i: any) => i.skill.slug === 'repo-root');
+    assert.equal(root.skill.sourceKind, 'project_scan');
+    assert.equal(root.skill.trustLevel, 'scripts_executables');
+    const rootFiles = (await t.request('GET', `${skillsUrl()}/${root.skill.id}`, { token: board })).body.files.map((f: any) => f.path);
+    assert.deepEqual(rootFiles, ['SKILL.md', 'scripts/build.sh'], 'at a root only the three subfolders are walked');
+    assert.deepEqual(first.body.conflicts.map((c: any) => c.key).sort(), [managed.body.key, `project/${workspaceId}/lint`].sort());
+    const kept = await t.request('GET', `${skillsUrl()}/${managed.body.id}`, { token: board });
+    assert.equal(kept.body.name, 'Kept');
+    assert.equal(kept.body.sourceKind, 'managed_local');
+
+    await writeFile(path.join(ws, 'skills/lint/SKILL.md'), skillMd('name: Lint\ndescription: stricter'));
+    const second = await scan();
+    assert.deepEqual(second.body.imported, []);
+    assert.deepEqual(second.body.updated.map((i: any) => i.skill.description), ['stricter']);
+    assert.equal(second.body.skipped.length, 3);
+    assert.equal(await readFile(path.join(ws, 'src/app.ts'), 'utf8'), 'not part of the root skill', 'workspace files untouched');
+    assert.ok((await activityRows(t, companyId, 'company.skills_imported')).some((r) => r.details.source.kind === 'project_scan'));
+
+    const foreign = await t.request('POST', `${skillsUrl()}/scan-projects`, { token: board, body: { workspaceIds: [crypto.randomUUID()] } });
+    assert.equal(foreign.status, 422);
+    const plain = await newAgent(t, board, companyId);
+    assert.equal((await t.request('POST', `${skillsUrl()}/scan-projects`, { token: plain.token, body: {} })).status, 403);
   });
 });
 

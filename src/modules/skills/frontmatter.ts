@@ -110,7 +110,10 @@ function inline(text: string, no: number): FrontmatterValue {
 }
 
 function stripComment(text: string): string {
-  if (text.startsWith('"') || text.startsWith("'")) return text;
+  if (text.startsWith('"') || text.startsWith("'")) {
+    const quoted = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')\s*(#.*)?$/.exec(text);
+    return quoted ? quoted[1]! : text;
+  }
   const hash = text.search(/\s#/);
   return (hash === -1 ? text : text.slice(0, hash)).trim();
 }

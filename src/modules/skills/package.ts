@@ -14,6 +14,7 @@ export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 export const MAX_SKILL_BYTES = 4 * 1024 * 1024;
 export const MAX_SKILL_PATH_CHARS = 512;
 const MAX_WALK_DEPTH = 6;
+const MAX_VISITED_FOLDERS = 5000;
 
 export const FILE_KINDS = ['skill', 'reference', 'script', 'asset', 'other'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
@@ -171,8 +172,10 @@ export async function readSkillFolder(dir: string, opts: { subfoldersOnly?: bool
 /** Folders under `root` (itself included) that hold a SKILL.md, bounded in depth and count. */
 export async function findSkillFolders(root: string, maxSkills: number): Promise<string[]> {
   const found: string[] = [];
+  // A folder named by mistake (a home directory, `/`) must not turn into a walk of the whole disk.
+  let budget = MAX_VISITED_FOLDERS;
   const visit = async (dir: string, depth: number): Promise<void> => {
-    if (found.length >= maxSkills || depth > 4) return;
+    if (found.length >= maxSkills || depth > 4 || budget-- <= 0) return;
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });

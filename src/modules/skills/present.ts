@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import { FILE_KINDS, SOURCE_KINDS, TRUST_LEVELS } from './package.ts';
 import type { ImportResult } from './import.ts';
+import type { ScanResult } from './scan.ts';
 import type { SkillSnapshot } from './agent-skills.ts';
 import { isEditable, type Skill, type SkillDetail } from './service.ts';
 
@@ -113,4 +114,21 @@ export const snapshotResponse = z
 
 export function presentSnapshot(s: SkillSnapshot): z.output<typeof snapshotResponse> {
   return { ...s, entries: s.entries.map((e) => ({ ...e, origin: e.origin as (typeof SOURCE_KINDS)[number] })) };
+}
+
+const scanEntry = z.object({ workspaceId: uuidOut(), path: z.string().describe('the skill folder on disk'), key: z.string() });
+
+export const scanResponse = z
+  .object({
+    imported: z.array(scanEntry.extend({ skill: skillResponse })).describe('skills found for the first time'),
+    updated: z.array(scanEntry.extend({ skill: skillResponse })).describe('skills of an earlier scan whose files changed'),
+    skipped: z.array(scanEntry).describe('skills of an earlier scan, unchanged'),
+    conflicts: z.array(scanEntry.extend({ reason: z.string() })).describe('keys held by another source, or given twice in one workspace: reported, not overwritten'),
+    warnings: z.array(z.string()),
+  })
+  .describe('What a scan found');
+
+export function presentScan(r: ScanResult): z.output<typeof scanResponse> {
+  const withSkill = (e: ScanResult['imported'][number]) => ({ workspaceId: e.workspaceId, path: e.path, key: e.key, skill: presentSkill(e.skill) });
+  return { imported: r.imported.map(withSkill), updated: r.updated.map(withSkill), skipped: r.skipped, conflicts: r.conflicts, warnings: r.warnings };
 }

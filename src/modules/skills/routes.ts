@@ -9,9 +9,10 @@ import { agentParams } from '../agents/schemas.ts';
 import { skillSnapshot, syncAgentSkills } from './agent-skills.ts';
 import { importSkills, MAX_IMPORTED_SKILLS, MAX_URL_BYTES, URL_TIMEOUT_MS } from './import.ts';
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from './package.ts';
+import { MAX_SCANNED_PER_WORKSPACE, scanProjects, WELL_KNOWN_FOLDERS } from './scan.ts';
 import { canManageSkills } from './policy.ts';
-import { importResponse, presentImport, presentSkill, presentSkillDetail, presentSkillFile, presentSnapshot, skillDetailResponse, skillFileResponse, skillResponse, snapshotResponse } from './present.ts';
-import { companyParams, createSkillBody, fileQuery, importBody, skillParams, syncBody, updateFileBody } from './schemas.ts';
+import { importResponse, presentImport, presentScan, scanResponse, presentSkill, presentSkillDetail, presentSkillFile, presentSnapshot, skillDetailResponse, skillFileResponse, skillResponse, snapshotResponse } from './present.ts';
+import { companyParams, createSkillBody, fileQuery, importBody, scanBody, skillParams, syncBody, updateFileBody } from './schemas.ts';
 import { createManagedSkill, deleteSkill, listSkills, MAX_LISTED_SKILLS, readSkillFile, requireSkill, skillDetail, updateSkillFile } from './service.ts';
 
 const tags = ['skills'];
@@ -101,6 +102,35 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       await requireManager(request, company.id);
       return presentImport(await importSkills(contextOf(db, request), company.id, request.body.source));
+    },
+  );
+
+  app.post(
+    '/api/companies/:companyId/skills/scan-projects',
+    {
+      schema: {
+        tags,
+        summary: "Find skills in the company's project workspaces",
+        description: [
+          'Searches each local workspace (optionally only those of `projectIds` and `workspaceIds`; unknown ids 422) for a SKILL.md in one folder per skill under',
+          `${WELL_KNOWN_FOLDERS.map((f) => `\`${f}/\``).join(', ')}, and at the workspace root (there only references/, scripts/ and assets/ are taken).`,
+          `Found skills are stored as \`project_scan\` skills keyed \`project/<workspaceId>/<slug>\` (at most ${MAX_SCANNED_PER_WORKSPACE} per workspace).`,
+          'Non-destructive: files are only read; a key held by another source, or given twice in one workspace, is reported under `conflicts` and not overwritten.',
+          `Writes \`company.skills_imported\` when anything was stored. ${MANAGE}`,
+        ].join(' '),
+        params: companyParams,
+        body: scanBody,
+        response: {
+          200: scanResponse,
+          ...authenticated(),
+          ...errors([403, `another company, or ${MANAGE_DENIED}`], [404, 'no such company'], [422, 'a project or workspace id not in this company']),
+        },
+      },
+    },
+    async (request) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      await requireManager(request, company.id);
+      return presentScan(await scanProjects(contextOf(db, request), company.id, request.body ?? {}));
     },
   );
 

@@ -43,3 +43,10 @@ export const syncBody = z.object({
     .max(100)
     .describe('skill ids, canonical keys, or slugs unique in the company (at most 100); the attachments become exactly these plus the required bundled skills'),
 });
+
+export const scanBody = z
+  .object({
+    projectIds: z.array(z.uuid()).max(100).optional().describe('scan the local workspaces of these projects'),
+    workspaceIds: z.array(z.uuid()).max(200).optional().describe('and these workspaces; with neither, every local workspace of the company'),
+  })
+  .default({});

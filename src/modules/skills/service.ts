@@ -10,7 +10,7 @@ import type { Actor } from '../../core/actor.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { buildPackage, classify, fileFromBytes, MAX_SKILL_BYTES, MAX_SKILL_FILES, type SkillFile, type SkillPackage, type SourceKind } from './package.ts';
+import { buildPackage, classify, fileFromBytes, MAX_SKILL_BYTES, MAX_SKILL_FILE_BYTES, MAX_SKILL_FILES, type SkillFile, type SkillPackage, type SourceKind } from './package.ts';
 
 export type Skill = typeof companySkills.$inferSelect;
 
@@ -43,6 +43,8 @@ export interface Placement {
   sourceLocator: string | null;
   /** The key when the frontmatter does not override it. */
   defaultKey: (slug: string) => string;
+  /** Never take over a key held by another source kind (scan-projects is non-destructive). */
+  exclusive?: boolean;
 }
 
 export type StoreOutcome = { status: 'created' | 'updated' | 'unchanged'; skill: Skill } | { status: 'conflict'; key: string; reason: string };
@@ -54,8 +56,12 @@ export type StoreOutcome = { status: 'created' | 'updated' | 'unchanged'; skill:
  */
 export async function storePackage(tx: DbOrTx, companyId: string, pkg: SkillPackage, placement: Placement): Promise<StoreOutcome> {
   const key = placement.sourceKind === 'service_bundled' ? placement.defaultKey(pkg.slug) : (pkg.keyOverride ?? placement.defaultKey(pkg.slug));
+  // Two callers storing the same new key at once (two list calls re-importing the bundled skills)
+  // would both miss the row and one would fail on the unique index: they take turns instead.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`company_skill:${companyId}:${key}`}, 0))`);
   const [existing] = await tx.select().from(companySkills).where(and(eq(companySkills.companyId, companyId), eq(companySkills.key, key))).for('update');
-  if (existing && existing.sourceKind !== placement.sourceKind && (existing.sourceKind === 'service_bundled' || existing.sourceKind === 'managed_local' || placement.sourceKind === 'service_bundled')) {
+  const protectedKind = existing && (existing.sourceKind === 'service_bundled' || existing.sourceKind === 'managed_local' || placement.sourceKind === 'service_bundled' || placement.exclusive);
+  if (existing && existing.sourceKind !== placement.sourceKind && protectedKind) {
     return { status: 'conflict', key, reason: `${key} is already a ${existing.sourceKind} skill` };
   }
   if (existing?.contentHash === pkg.contentHash && existing.sourceLocator === placement.sourceLocator) return { status: 'unchanged', skill: existing };
@@ -169,6 +175,7 @@ export async function updateSkillFile(ctx: Ctx, skill: Skill, filePath: string, 
   return inTransaction(ctx, async (tx) => {
     const current = await tx.select().from(companySkillFiles).where(eq(companySkillFiles.skillId, skill.id));
     const file = fileFromBytes(filePath, Buffer.from(content, 'utf8'));
+    if (file.size > MAX_SKILL_FILE_BYTES) throw unprocessable(`a skill file holds at most ${MAX_SKILL_FILE_BYTES} bytes`);
     const files: SkillFile[] = current.filter((f) => f.path !== filePath).map((f) => ({ path: f.path, kind: classify(f.path), encoding: f.encoding as SkillFile['encoding'], content: f.content, size: f.size }));
     files.push(file);
     if (files.length > MAX_SKILL_FILES) throw unprocessable(`a skill holds at most ${MAX_SKILL_FILES} files`);
