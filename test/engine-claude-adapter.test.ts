@@ -3,7 +3,7 @@
 // fresh once, usage recorded as it arrives without counting cost twice, errors, timeout, a huge
 // stream, and testEnvironment.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, unlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -75,6 +75,29 @@ describe('claude_local', () => {
       { provider: 'anthropic', model: 'claude-opus-4-1', billing_type: 'metered_api', input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, cost_cents: 5 },
     ]);
     assert.deepEqual(run.usage_json, { provider: 'anthropic', model: 'claude-opus-4-1', billingType: 'metered_api', inputTokens: 4260, cachedInputTokens: 4100, outputTokens: 65, costCents: 5, reports: 4 });
+  });
+
+  it("writes the agent's attached skills into its skills directory before each run and passes it with --add-dir", async () => {
+    const { agent, argsFile } = await claudeAgent('skills');
+    const made = await t.request('POST', `/api/companies/${companyId}/skills`, { token: board, body: { name: 'Runbook' } });
+    assert.equal(made.status, 201);
+    await t.request('PATCH', `/api/companies/${companyId}/skills/${made.body.id}/files`, { token: board, body: { path: 'scripts/check.sh', content: 'echo ok' } });
+    const synced = await t.request('POST', `/api/agents/${agent.id}/skills/sync`, { token: board, body: { desiredSkills: ['runbook'] } });
+    assert.equal(synced.status, 200, JSON.stringify(synced.body));
+
+    const first = await wakeAndFinish(t, board, agent.id);
+    assert.equal(first.status, 'succeeded', first.error);
+    const skillsDir = path.join(t.config.dataDir, 'agents', agent.id, 'skills');
+    const [call] = await invocations(argsFile);
+    assert.deepEqual(call!.argv.slice(call!.argv.indexOf('--add-dir'), call!.argv.indexOf('--add-dir') + 2), ['--add-dir', skillsDir]);
+    assert.equal(await readFile(path.join(skillsDir, 'runbook', 'scripts', 'check.sh'), 'utf8'), 'echo ok');
+    assert.match(await readFile(path.join(skillsDir, 'boardroom-api', 'SKILL.md'), 'utf8'), /inbox-lite/);
+
+    // Detached before the next run: gone from the directory (rebuilt from the database every run).
+    await t.request('POST', `/api/agents/${agent.id}/skills/sync`, { token: board, body: { desiredSkills: [] } });
+    const second = await wakeAndFinish(t, board, agent.id);
+    assert.equal(second.status, 'succeeded', second.error);
+    assert.deepEqual((await readdir(skillsDir)).sort(), ['boardroom-api']);
   });
 
   it('resumes the session of the same issue, not of another issue, and starts fresh on forceFreshSession', async () => {

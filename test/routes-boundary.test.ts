@@ -1,7 +1,7 @@
 // Route-wide guards, from the generated OpenAPI route list:
 // - every non-public route answers 401 without a credential;
 // - the company boundary, operation by operation: company A's ids (company, issue, agent, approval,
-//   project, goal, secret, document, attachment, comment, workspace, run, asset, key) requested by a
+//   project, goal, secret, document, attachment, comment, workspace, run, asset, key, skill) requested by a
 //   board user of company B and by an agent of company B answer exactly 403, or 404 where SPEC hides
 //   existence (approvals). Each request carries a valid body (the BODIES table), and fastify
 //   validates before the handler runs, so an exact 403/404 also proves the request got past
@@ -94,6 +94,7 @@ async function companyA(t: TestApp) {
   const [incident] = (await t.database.pool.query("select id from budget_incidents where company_id = $1 and kind = 'hard'", [company])).rows;
   const routine = await post(`/api/companies/${company}/routines`, { title: 'Boundary routine', assigneeAgentId: a.agent.agent.id });
   const trigger = await post(`/api/routines/${routine.id}/triggers`, { kind: 'webhook' });
+  const skill = await post(`/api/companies/${company}/skills`, { name: 'Boundary skill' });
   return {
     issue,
     project,
@@ -120,6 +121,7 @@ async function companyA(t: TestApp) {
       routineId: routine.id,
       triggerId: trigger.id,
       incidentId: incident.id,
+      skillId: skill.id,
     } as Record<string, string>,
   };
 }
@@ -138,6 +140,11 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/companies/{companyId}/approvals': () => ({ json: { type: 'request_board_approval', payload: {} } }),
   'POST /api/companies/{companyId}/archive': () => NO_BODY,
   'POST /api/companies/{companyId}/goals': () => ({ json: { title: 'Goal' } }),
+  'POST /api/companies/{companyId}/skills': () => ({ json: { name: 'Intruder skill' } }),
+  'POST /api/companies/{companyId}/skills/import': () => ({ json: { source: '/tmp' } }),
+  'POST /api/companies/{companyId}/skills/scan-projects': () => ({ json: {} }),
+  'PATCH /api/companies/{companyId}/skills/{skillId}/files': () => ({ json: { path: 'SKILL.md', content: '# taken over' } }),
+  'POST /api/agents/{agentId}/skills/sync': () => ({ json: { desiredSkills: [] } }),
   'POST /api/companies/{companyId}/issues': () => ({ json: { title: 'Issue' } }),
   'POST /api/companies/{companyId}/issues/{issueId}/attachments': () => ({ multipart: [{ name: 'file', data: 'x', filename: 'x.txt', contentType: 'text/plain' }] }),
   'POST /api/companies/{companyId}/logo': () => ({ multipart: [{ name: 'file', data: PNG, filename: 'logo.png', contentType: 'image/png' }] }),

@@ -33,6 +33,7 @@ import { HARD_STOP } from './adapters/types.ts';
 import { adapterRunRefusal } from '../modules/adapters/service.ts';
 import { loadTaskSession, saveTaskSession } from './sessions.ts';
 import { isolatedWorkingDirectory, IsolationError, recordWorkProduct } from '../modules/execution-workspaces/service.ts';
+import { materialiseAgentSkills, SKILL_DIR_ADAPTERS } from '../modules/skills/materialise.ts';
 
 export const DEFAULT_TIMEOUT_SEC = 1800;
 export const DEFAULT_GRACE_SEC = 15;
@@ -121,6 +122,18 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       await finish(run.id, { status: 'failed', error: err.message });
       return;
     }
+    // The attached skills, written out for adapters that take a directory; an operator's explicit
+    // adapterConfig.skillsDir wins (one --add-dir), so a hand-kept folder is never overwritten.
+    let adapterConfig = config;
+    if (SKILL_DIR_ADAPTERS.has(adapter.type) && typeof config.skillsDir !== 'string') {
+      try {
+        const skillsDir = await materialiseAgentSkills(db, settings.dataDir, agent.id, run.id);
+        if (skillsDir) adapterConfig = { ...config, skillsDir };
+      } catch (err) {
+        await finish(run.id, { status: 'failed', error: `could not write the agent's skills: ${err instanceof Error ? err.message : String(err)}` });
+        return;
+      }
+    }
     const runToken = await mintAgentJwt(settings.jwtSecret, { agentId: agent.id, companyId: agent.companyId, adapterType: adapter.type, runId: run.id }, Math.ceil(timeoutSec + graceSec + 60));
     const { env, secrets } = buildRunEnv({
       apiUrl: settings.apiUrl,
@@ -173,7 +186,7 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     try {
       outcome = await adapter.execute({
         runId: run.id,
-        agent: { id: agent.id, companyId: agent.companyId, name: agent.name, adapterType: adapter.type, adapterConfig: config },
+        agent: { id: agent.id, companyId: agent.companyId, name: agent.name, adapterType: adapter.type, adapterConfig },
         issueId: run.issueId,
         wakeReason: run.wakeReason,
         env,

@@ -25,6 +25,7 @@ import { registerBudgetRoutes } from '../modules/budgets/routes.ts';
 import { registerDashboardRoutes } from '../modules/dashboard/routes.ts';
 import { registerCostSummaryRoutes } from '../modules/costs/summary-routes.ts';
 import { registerFinanceRoutes } from '../modules/finance/routes.ts';
+import { registerSkillRoutes } from '../modules/skills/routes.ts';
 import { registerAdapterRoutes } from '../modules/adapters/routes.ts';
 import type { AdapterManager } from '../modules/adapters/service.ts';
 import type { App, AppDeps } from './deps.ts';
@@ -61,5 +62,6 @@ export async function registerRoutes(app: App, deps: AppDeps, services: AppServi
   registerDashboardRoutes(app, deps);
   registerCostSummaryRoutes(app, deps);
   registerFinanceRoutes(app, deps);
+  registerSkillRoutes(app, deps);
   registerAdapterRoutes(app, services.adapters);
 }

@@ -14,3 +14,4 @@ export * from './budgets.ts';
 export * from './cost-rollups.ts';
 export * from './finance.ts';
 export * from './adapters.ts';
+export * from './skills.ts';

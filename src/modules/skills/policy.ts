@@ -1,0 +1,13 @@
+// Who may do what with skills, after the company boundary:
+// - Read (list, detail, files, an agent's snapshot): any caller with access to the company.
+// - Change the company's skills (create, import, file update, delete): the board, or an agent whose
+//   row holds permissions.canCreateAgents (SPEC Skills: skills shape what hires can do).
+// - Sync an agent's skills: whoever may PATCH the agent (board, company CEO agent, the agent itself),
+//   since the selection is part of the agent's configuration.
+import type { Actor } from '../../core/actor.ts';
+import type { CallerAgent } from '../agents/policy.ts';
+
+export function canManageSkills(actor: Actor, caller: CallerAgent, companyId: string): boolean {
+  if (actor.kind !== 'agent') return true;
+  return caller?.companyId === companyId && caller.permissions.canCreateAgents === true;
+}

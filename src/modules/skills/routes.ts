@@ -1,0 +1,259 @@
+import { z } from 'zod';
+import type { App, AppDeps } from '../../server/deps.ts';
+import { authorize, requireCompanyAccess } from '../../core/access.ts';
+import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
+import { actorOf, contextOf } from '../../server/request.ts';
+import { callerAgent, requireAgentAccess } from '../agents/lookup.ts';
+import { canUpdateAgent } from '../agents/policy.ts';
+import { agentParams } from '../agents/schemas.ts';
+import { skillSnapshot, syncAgentSkills } from './agent-skills.ts';
+import { importSkills, MAX_IMPORTED_SKILLS, MAX_URL_BYTES, URL_TIMEOUT_MS } from './import.ts';
+import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from './package.ts';
+import { MAX_SCANNED_PER_WORKSPACE, scanProjects, WELL_KNOWN_FOLDERS } from './scan.ts';
+import { canManageSkills } from './policy.ts';
+import { importResponse, presentImport, presentScan, scanResponse, presentSkill, presentSkillDetail, presentSkillFile, presentSnapshot, skillDetailResponse, skillFileResponse, skillResponse, snapshotResponse } from './present.ts';
+import { companyParams, createSkillBody, fileQuery, importBody, scanBody, skillParams, syncBody, updateFileBody } from './schemas.ts';
+import { createManagedSkill, deleteSkill, listSkills, MAX_LISTED_SKILLS, readSkillFile, requireSkill, skillDetail, updateSkillFile } from './service.ts';
+
+const tags = ['skills'];
+const COMPANY_ERRORS: [ErrorStatus, string][] = [
+  [403, "the company is not one of the caller's"],
+  [404, 'no such company'],
+];
+const SKILL_ERRORS: [ErrorStatus, string][] = [
+  [403, "the company is not one of the caller's"],
+  [404, 'no such company, or no such skill in it (a skill of another company under this path too)'],
+];
+const MANAGE = 'The board, or an agent of the company with `permissions.canCreateAgents` (other agents 403).';
+const MANAGE_DENIED = 'changing skills needs the board or permissions.canCreateAgents';
+
+export function registerSkillRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+
+  const requireManager = async (request: Parameters<typeof actorOf>[0], companyId: string) => {
+    const actor = actorOf(request);
+    authorize(canManageSkills(actor, await callerAgent(db, actor), companyId), MANAGE_DENIED);
+  };
+
+  app.get(
+    '/api/companies/:companyId/skills',
+    {
+      schema: {
+        tags,
+        summary: "List a company's skills",
+        description: `Every skill of the company by name (at most ${MAX_LISTED_SKILLS}). The bundled skills (among them \`boardroom-api\`, which teaches an agent this API) are re-imported on every call, so they follow the server release. Any caller with access to the company.`,
+        params: companyParams,
+        response: { 200: z.array(skillResponse).describe('The skills, by name'), ...authenticated(), ...errors(...COMPANY_ERRORS) },
+      },
+    },
+    async (request) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      return (await listSkills(db, company.id)).map(presentSkill);
+    },
+  );
+
+  app.post(
+    '/api/companies/:companyId/skills',
+    {
+      schema: {
+        tags,
+        summary: 'Create an empty managed skill',
+        description: `A \`managed_local\` skill whose SKILL.md holds the name, slug and description as frontmatter; its key is \`company/<companyId>/<slug>\` (409 when taken). Fill it with PATCH .../files. ${MANAGE}`,
+        params: companyParams,
+        body: createSkillBody,
+        response: {
+          201: skillResponse,
+          ...authenticated(),
+          ...errors([403, `another company, or ${MANAGE_DENIED}`], [404, 'no such company'], [409, 'a skill with this key exists']),
+        },
+      },
+    },
+    async (request, reply) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      await requireManager(request, company.id);
+      return reply.status(201).send(presentSkill(await createManagedSkill(contextOf(db, request), company.id, request.body)));
+    },
+  );
+
+  app.post(
+    '/api/companies/:companyId/skills/import',
+    {
+      schema: {
+        tags,
+        summary: 'Import skills',
+        description: [
+          '`source` is an absolute local path on the server (a SKILL.md, a folder with one, or a folder with many: every folder holding a SKILL.md, at most',
+          `${MAX_IMPORTED_SKILLS}) or an http(s) URL of a SKILL.md (downloaded within ${URL_TIMEOUT_MS / 1000} s and ${MAX_URL_BYTES} bytes).`,
+          'Code-host (`owner/repo`, repository URLs) and catalog forms are not supported by this server (422).',
+          `Each skill: frontmatter parsed (flat scalars, nested objects and lists; 422 otherwise), slug and canonical key derived, files classified and trust level set (at most ${MAX_SKILL_FILES} files, ${MAX_SKILL_BYTES} bytes; symlinks and hidden files skipped),`,
+          'stored as one record per (company, key): a re-import updates it. A key held by a bundled or managed skill is skipped with a warning; 409 when nothing was imported.',
+          `Writes the activity entry \`company.skills_imported\`. ${MANAGE}`,
+        ].join(' '),
+        params: companyParams,
+        body: importBody,
+        response: {
+          200: importResponse,
+          ...authenticated(),
+          ...errors([403, `another company, or ${MANAGE_DENIED}`], [404, 'no such company'], [409, 'every skill found conflicts with a bundled or managed skill (see `details.warnings`)'], [422, 'unsupported source form, nothing found, an invalid SKILL.md, a bound exceeded, or a failed download']),
+        },
+      },
+    },
+    async (request) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      await requireManager(request, company.id);
+      return presentImport(await importSkills(contextOf(db, request), company.id, request.body.source));
+    },
+  );
+
+  app.post(
+    '/api/companies/:companyId/skills/scan-projects',
+    {
+      schema: {
+        tags,
+        summary: "Find skills in the company's project workspaces",
+        description: [
+          'Searches each local workspace (optionally only those of `projectIds` and `workspaceIds`; unknown ids 422) for a SKILL.md in one folder per skill under',
+          `${WELL_KNOWN_FOLDERS.map((f) => `\`${f}/\``).join(', ')}, and at the workspace root (there only references/, scripts/ and assets/ are taken).`,
+          `Found skills are stored as \`project_scan\` skills keyed \`project/<workspaceId>/<slug>\` (at most ${MAX_SCANNED_PER_WORKSPACE} per workspace).`,
+          'Non-destructive: files are only read; a key held by another source, or given twice in one workspace, is reported under `conflicts` and not overwritten.',
+          `Writes \`company.skills_imported\` when anything was stored. ${MANAGE}`,
+        ].join(' '),
+        params: companyParams,
+        body: scanBody,
+        response: {
+          200: scanResponse,
+          ...authenticated(),
+          ...errors([403, `another company, or ${MANAGE_DENIED}`], [404, 'no such company'], [422, 'a project or workspace id not in this company']),
+        },
+      },
+    },
+    async (request) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      await requireManager(request, company.id);
+      return presentScan(await scanProjects(contextOf(db, request), company.id, request.body ?? {}));
+    },
+  );
+
+  app.get(
+    '/api/companies/:companyId/skills/:skillId',
+    {
+      schema: {
+        tags,
+        summary: 'Get a skill with its files and usage',
+        description: 'The skill, its file inventory (path, kind, size) and the agents it is attached to. Any caller with access to the company.',
+        params: skillParams,
+        response: { 200: skillDetailResponse, ...authenticated(), ...errors(...SKILL_ERRORS) },
+      },
+    },
+    async (request) => {
+      const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
+      return presentSkillDetail(await skillDetail(db, skill));
+    },
+  );
+
+  app.get(
+    '/api/companies/:companyId/skills/:skillId/files',
+    {
+      schema: {
+        tags,
+        summary: 'Read a file of a skill',
+        description: 'Query `path` (default `SKILL.md`): a relative path inside the skill; absolute paths, `..` segments and backslashes are 400. Any caller with access to the company.',
+        params: skillParams,
+        querystring: fileQuery,
+        response: { 200: skillFileResponse, ...authenticated(), ...errors([403, "the company is not one of the caller's"], [404, 'no such company, skill, or file']) },
+      },
+    },
+    async (request) => {
+      const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
+      return presentSkillFile(skill, await readSkillFile(db, skill, request.query.path));
+    },
+  );
+
+  app.patch(
+    '/api/companies/:companyId/skills/:skillId/files',
+    {
+      schema: {
+        tags,
+        summary: 'Write a file of an editable skill',
+        description: [
+          'Replaces (or adds) one text file. A new SKILL.md is parsed again: name, description, required and metadata follow it (422 when invalid); slug and key never change.',
+          `Trust level is recomputed. Bundled skills are read-only: 403. At most ${MAX_SKILL_FILES} files and ${MAX_SKILL_BYTES} bytes per skill (422). ${MANAGE}`,
+        ].join(' '),
+        params: skillParams,
+        body: updateFileBody,
+        response: {
+          200: skillResponse,
+          ...authenticated(),
+          ...errors([403, `another company, a bundled skill, or ${MANAGE_DENIED}`], [404, 'no such company or skill'], [422, 'an invalid SKILL.md or a bound exceeded']),
+        },
+      },
+    },
+    async (request) => {
+      const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
+      await requireManager(request, skill.companyId);
+      return presentSkill(await updateSkillFile(contextOf(db, request), skill, request.body.path, request.body.content));
+    },
+  );
+
+  app.delete(
+    '/api/companies/:companyId/skills/:skillId',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a skill',
+        description: `Removes the skill, its files and its attachments to agents. Bundled skills cannot be deleted: 403. ${MANAGE}`,
+        params: skillParams,
+        response: { 204: z.null().describe('Deleted'), ...authenticated(), ...errors([403, `another company, a bundled skill, or ${MANAGE_DENIED}`], [404, 'no such company or skill']) },
+      },
+    },
+    async (request, reply) => {
+      const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
+      await requireManager(request, skill.companyId);
+      await deleteSkill(contextOf(db, request), skill);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/agents/:agentId/skills',
+    {
+      schema: {
+        tags,
+        summary: "An agent's skills",
+        description: 'The agent skill snapshot: the attached skills, whether the adapter is handed them (claude_local gets a directory before each run; other adapters only store the selection, mode `unsupported`). Any caller with access to the company.',
+        params: agentParams,
+        response: { 200: snapshotResponse, ...authenticated(), ...errors([403, "the agent's company is not one of the caller's"], [404, 'no such agent']) },
+      },
+    },
+    async (request) => presentSnapshot(await skillSnapshot(db, await requireAgentAccess(db, actorOf(request), request.params.agentId))),
+  );
+
+  app.post(
+    '/api/agents/:agentId/skills/sync',
+    {
+      schema: {
+        tags,
+        summary: "Set an agent's skills",
+        description: [
+          'The attachments become exactly `desiredSkills` (each a skill id, a canonical key, or a slug unique in the company) plus every required bundled skill, which is always kept.',
+          'Any unknown or ambiguous reference fails the whole request with 422 (`details.unknown`, `details.ambiguous`) and changes nothing.',
+          'The board, the company CEO agent, or the agent itself (as for PATCH of the agent).',
+        ].join(' '),
+        params: agentParams,
+        body: syncBody,
+        response: {
+          200: snapshotResponse,
+          ...authenticated(),
+          ...errors([403, "another company, or not the board, the CEO agent or the agent itself"], [404, 'no such agent'], [422, 'unknown or ambiguous skill references']),
+        },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const agent = await requireAgentAccess(db, actor, request.params.agentId);
+      authorize(canUpdateAgent(actor, agent), "only the board, the CEO agent or the agent itself may set an agent's skills");
+      await syncAgentSkills(contextOf(db, request), agent, request.body.desiredSkills);
+      return presentSnapshot(await skillSnapshot(db, agent));
+    },
+  );
+}
