@@ -220,7 +220,8 @@ describe('skills: import', () => {
     const cases: [string, string][] = [
       ['tag', 'name: !!js/function "x"'],
       ['alias', 'a: &x 1\nb: *x'],
-      ['block', 'description: |\n  text'],
+      ['deep', 'a:\n b:\n  c:\n   d:\n    e:\n     f:\n      g:\n       h:\n        i: 1'],
+      ['explicit tag', 'name: !!str x'],
       ['dup', 'name: a\nname: b'],
       ['proto', '__proto__: x'],
       ['slug', 'slug: Not Kebab'],

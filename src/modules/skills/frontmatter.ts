@@ -1,8 +1,10 @@
-// SKILL.md frontmatter (SPEC "Company skill": flat scalars, nested objects and list literals only).
-// A small parser of exactly that YAML subset, written here rather than a general YAML library: the
-// input comes from anyone who can import a skill, and this subset has no tags, anchors, aliases,
-// multi-documents or custom types, so nothing in it can evaluate code or blow up in size (no alias
-// expansion). Anything outside the subset is an error with its line number, never a guess.
+// SKILL.md frontmatter (SPEC "Company skill": flat scalars, nested objects and lists). Parsed with
+// `yaml` 2 (ARCHITECTURE: "yaml 2 + a small splitter"; gray-matter is never used because it can
+// evaluate `---js` headers) on its core schema, which knows only plain YAML types: nothing in it
+// runs code. On top of the library: tags, anchors and aliases are refused (no alias expansion can
+// blow up in size), keys must be unique and never `__proto__`-like, and nesting is bounded.
+import { isAlias, isNode, parseDocument, visit } from 'yaml';
+
 export type FrontmatterValue = string | number | boolean | null | FrontmatterValue[] | { [key: string]: FrontmatterValue };
 export type Frontmatter = Record<string, FrontmatterValue>;
 
@@ -25,139 +27,37 @@ export function splitFrontmatter(text: string): { frontmatter: Frontmatter; body
   return { frontmatter: parseFrontmatter(block), body: rest.slice(close.index + close[0].length) };
 }
 
-interface Line {
-  indent: number;
-  text: string;
-  no: number;
-}
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function parseFrontmatter(block: string): Frontmatter {
-  const lines: Line[] = [];
-  block.split(/\r?\n/).forEach((raw, i) => {
-    if (/^\s*(#.*)?$/.test(raw)) return;
-    if (/^\s*\t/.test(raw)) throw new FrontmatterError(`line ${i + 1}: tabs are not allowed for indentation`);
-    lines.push({ indent: raw.length - raw.trimStart().length, text: raw.trim(), no: i + 1 });
+  const doc = parseDocument(block, { schema: 'core', uniqueKeys: true, merge: false, strict: true, prettyErrors: true });
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem) throw new FrontmatterError(problem.message.split('\n')[0]!);
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) throw new FrontmatterError('aliases are not supported');
+    if (isNode(node) && (node.anchor || node.tag)) throw new FrontmatterError('tags and anchors are not supported');
   });
-  const state = { i: 0 };
-  const value = parseBlock(lines, state, 0, 0);
-  if (state.i < lines.length) throw new FrontmatterError(`line ${lines[state.i]!.no}: unexpected indentation`);
-  if (value === null) return {};
-  if (Array.isArray(value) || typeof value !== 'object') throw new FrontmatterError('frontmatter must be a mapping of fields');
-  return value;
+  const value = doc.toJS({ maxAliasCount: 0 }) as unknown;
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new FrontmatterError('frontmatter must be a mapping of fields');
+  return checked(value, 1) as Frontmatter;
 }
 
-function parseBlock(lines: Line[], state: { i: number }, indent: number, depth: number): FrontmatterValue {
-  if (depth > MAX_DEPTH) throw new FrontmatterError(`nested deeper than ${MAX_DEPTH} levels`);
-  const first = lines[state.i];
-  if (!first || first.indent < indent) return null;
-  return first.text.startsWith('- ') || first.text === '-' ? parseList(lines, state, first.indent, depth) : parseMap(lines, state, first.indent, depth);
-}
-
-function parseMap(lines: Line[], state: { i: number }, indent: number, depth: number): Record<string, FrontmatterValue> {
-  const out: Record<string, FrontmatterValue> = Object.create(null);
-  while (state.i < lines.length) {
-    const line = lines[state.i]!;
-    if (line.indent < indent) break;
-    if (line.indent > indent) throw new FrontmatterError(`line ${line.no}: unexpected indentation`);
-    const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#'"\s][^:#]*?)\s*:(?:\s+(.*))?$/.exec(line.text);
-    if (!m) throw new FrontmatterError(`line ${line.no}: expected \`key: value\``);
-    const key = String(scalar(m[1]!, line.no));
-    if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new FrontmatterError(`line ${line.no}: reserved key ${key}`);
-    if (key in out) throw new FrontmatterError(`line ${line.no}: duplicate key ${key}`);
-    state.i++;
-    const rest = m[2]?.trim() ?? '';
-    out[key] = rest === '' ? parseBlock(lines, state, indent + 1, depth + 1) : inline(rest, line.no);
+/** Plain JSON-like values only (dates and other core-schema extras stay out), at most MAX_DEPTH deep. */
+function checked(value: unknown, depth: number): FrontmatterValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new FrontmatterError('numbers must be finite');
+    return value;
   }
-  return { ...out };
-}
-
-function parseList(lines: Line[], state: { i: number }, indent: number, depth: number): FrontmatterValue[] {
-  const out: FrontmatterValue[] = [];
-  while (state.i < lines.length) {
-    const line = lines[state.i]!;
-    if (line.indent < indent) break;
-    if (line.indent > indent || !(line.text.startsWith('- ') || line.text === '-')) throw new FrontmatterError(`line ${line.no}: expected a list item`);
-    const rest = line.text.slice(1).trim();
-    if (rest === '') {
-      state.i++;
-      out.push(parseBlock(lines, state, indent + 1, depth + 1));
-    } else if (/^[^'"[{][^:]*:(\s|$)/.test(rest) || /^("[^"]*"|'[^']*')\s*:(\s|$)/.test(rest)) {
-      // `- key: value` starts a mapping item whose other keys line up under `key`.
-      const itemIndent = line.indent + (line.text.length - rest.length);
-      lines[state.i] = { indent: itemIndent, text: rest, no: line.no };
-      out.push(parseMap(lines, state, itemIndent, depth + 1));
-    } else {
-      state.i++;
-      out.push(inline(rest, line.no));
-    }
+  if (depth > MAX_DEPTH) throw new FrontmatterError(`nested deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(value)) return value.map((item) => checked(item, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) throw new FrontmatterError('only strings, numbers, booleans, lists and mappings are supported');
+  // A plain object (drizzle and JSON take it as is); the reserved keys are refused, so nothing reaches a prototype.
+  const out: Record<string, FrontmatterValue> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if (RESERVED_KEYS.has(key)) throw new FrontmatterError(`reserved key ${key}`);
+    out[key] = checked(item, depth + 1);
   }
   return out;
-}
-
-/** A value on the same line: a list literal `[a, b]`, an empty map `{}`, or a scalar. */
-function inline(text: string, no: number): FrontmatterValue {
-  const value = stripComment(text);
-  if (value.startsWith('[')) {
-    if (!value.endsWith(']')) throw new FrontmatterError(`line ${no}: unclosed list literal`);
-    const inner = value.slice(1, -1).trim();
-    if (inner === '') return [];
-    return splitItems(inner, no).map((item) => scalar(item, no));
-  }
-  if (value === '{}') return {};
-  if (value.startsWith('{')) throw new FrontmatterError(`line ${no}: inline mappings are not supported; use nested lines`);
-  if (value === '|' || value === '>' || /^[|>][+-]?$/.test(value)) throw new FrontmatterError(`line ${no}: block scalars are not supported`);
-  return scalar(value, no);
-}
-
-function stripComment(text: string): string {
-  if (text.startsWith('"') || text.startsWith("'")) {
-    const quoted = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')\s*(#.*)?$/.exec(text);
-    return quoted ? quoted[1]! : text;
-  }
-  const hash = text.search(/\s#/);
-  return (hash === -1 ? text : text.slice(0, hash)).trim();
-}
-
-function splitItems(inner: string, no: number): string[] {
-  const items: string[] = [];
-  let current = '';
-  let quote: string | null = null;
-  for (const ch of inner) {
-    if (quote) {
-      current += ch;
-      if (ch === quote) quote = null;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      current += ch;
-    } else if (ch === '[' || ch === '{') {
-      throw new FrontmatterError(`line ${no}: nested literals are not supported`);
-    } else if (ch === ',') {
-      items.push(current.trim());
-      current = '';
-    } else current += ch;
-  }
-  if (quote) throw new FrontmatterError(`line ${no}: unclosed quote`);
-  items.push(current.trim());
-  return items;
-}
-
-function scalar(text: string, no: number): string | number | boolean | null {
-  if (text.startsWith('"')) {
-    if (!/^"(?:[^"\\]|\\.)*"$/.test(text)) throw new FrontmatterError(`line ${no}: bad double-quoted string`);
-    try {
-      return JSON.parse(text) as string;
-    } catch {
-      throw new FrontmatterError(`line ${no}: bad escape in a double-quoted string`);
-    }
-  }
-  if (text.startsWith("'")) {
-    if (!/^'(?:[^']|'')*'$/.test(text)) throw new FrontmatterError(`line ${no}: bad single-quoted string`);
-    return text.slice(1, -1).replace(/''/g, "'");
-  }
-  // Tags, anchors and aliases are what makes general YAML dangerous or explosive: refused.
-  if (/^[!&*]/.test(text)) throw new FrontmatterError(`line ${no}: tags, anchors and aliases are not supported`);
-  if (/^(null|~)$/i.test(text) || text === '') return null;
-  if (/^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
-  if (/^-?(0|[1-9]\d{0,14})(\.\d+)?$/.test(text)) return Number(text);
-  return text;
 }
