@@ -133,6 +133,8 @@ describe('manual runs', () => {
     const defaults = await issue((await accepted(r.id)).linkedIssueId);
     assert.equal(defaults.title, 'Report for web #1');
     assert.equal(defaults.description, 'Check web (dry run: )');
+    // An empty value is not given: the default fills it.
+    assert.equal((await issue((await accepted(r.id, { variables: { repo: '' } })).linkedIssueId)).title, 'Report for web #1');
     for (const variables of [{ branch: 'main' }, { count: 'abc' }, { dry: 'maybe' }]) {
       assert.equal((await run(r.id, { variables })).status, 422, JSON.stringify(variables));
     }
@@ -140,7 +142,7 @@ describe('manual runs', () => {
     assert.equal((await run(strict.id)).status, 422);
     assert.equal((await run(strict.id, { variables: { tag: '' } })).status, 422);
     assert.equal((await issue((await accepted(strict.id, { variables: { tag: 'v1.2' } })).linkedIssueId)).title, 'Ship v1.2');
-    assert.equal((await runs(r.id)).length, 2, 'refused runs are not recorded');
+    assert.equal((await runs(r.id)).length, 3, 'refused runs are not recorded');
   });
 
   it('checks per-run overrides and who may run', async () => {
@@ -156,6 +158,16 @@ describe('manual runs', () => {
     const handed = await accepted(r.id, { assigneeAgentId: a2.agent.id });
     assert.equal((await issue(handed.linkedIssueId)).assigneeAgentId, a2.agent.id);
     assert.equal((await runs(r.id)).length, 2);
+  });
+
+  it('refuses (422) a run whose routine assignee was terminated since, before recording anything', async () => {
+    const worker = await newAgent(t, board, A);
+    const r = await routine({ assigneeAgentId: worker.agent.id });
+    assert.equal((await t.request('POST', `/api/agents/${worker.agent.id}/terminate`, { token: board })).status, 200);
+    const res = await run(r.id);
+    assert.equal(res.status, 422);
+    assert.match(res.body.error, /terminated/);
+    assert.equal((await runs(r.id)).length, 0);
   });
 
   it('runs a paused routine by hand, but not one without an assignee (409) unless the run names one', async () => {

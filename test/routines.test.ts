@@ -420,6 +420,10 @@ describe('routines: company list', () => {
     assert.deepEqual(page1.map((r) => r.id), ordered.slice(0, 2));
     assert.deepEqual(page2.map((r) => r.id), ordered.slice(2));
     assert.deepEqual(await list(`?before=${page2.at(-1).id}`), []);
+    // An id that is no routine of this company is a mistake, not "the first page again".
+    for (const unknown of [MISSING, (await routine()).id]) {
+      assert.equal((await t.request('GET', `/api/companies/${c.company.id}/routines?before=${unknown}`, { token: c.token })).status, 400);
+    }
     // Filters.
     assert.deepEqual((await list(`?status=paused`)).map((r) => r.id), []);
     assert.equal((await patch(r3.id, { status: 'paused' }, c.token)).status, 200);

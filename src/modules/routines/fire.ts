@@ -27,7 +27,9 @@ export async function runRoutine(ctx: Ctx, routine: Routine, body: RunRoutineBod
   }
   // Refusals the caller can fix are answered now, not recorded as failed runs.
   if (!(body.assigneeAgentId ?? routine.assigneeAgentId)) throw conflict('the routine has no assignee: set assigneeAgentId on the routine or the run');
-  await assertIssueRefsInCompany(ctx.db, routine.companyId, { projectId: body.projectId, assigneeAgentId: body.assigneeAgentId, executionWorkspaceId: body.executionWorkspaceId });
+  // The effective assignee is checked too: one terminated since the routine was saved is 422 now,
+  // not a failed run the caller has to go and read.
+  await assertIssueRefsInCompany(ctx.db, routine.companyId, { projectId: body.projectId, assigneeAgentId: body.assigneeAgentId ?? routine.assigneeAgentId, executionWorkspaceId: body.executionWorkspaceId });
   resolveVariables(routine.variables, body.variables);
   const { run, created } = await ctx.db.transaction(async (tx) => {
     await lockRoutine(tx, routine.id);

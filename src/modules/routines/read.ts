@@ -13,6 +13,7 @@ import { latestRuns, listRuns } from './runs.ts';
 import { ROUTINE_EXECUTION } from './settle.ts';
 import type { ListRoutinesQuery } from './schemas.ts';
 import { listTriggers, type Routine } from './service.ts';
+import { badRequest } from '../../core/errors.ts';
 
 const RECENT_RUNS = 10;
 
@@ -32,7 +33,9 @@ export async function listRoutines(db: DbOrTx, companyId: string, query: ListRou
   if (query.assigneeAgentId) where.push(eq(routines.assigneeAgentId, query.assigneeAgentId));
   if (query.before) {
     const [cursor] = await db.select({ updatedAt: routines.updatedAt, id: routines.id }).from(routines).where(and(eq(routines.id, query.before), eq(routines.companyId, companyId)));
-    if (cursor) where.push(or(lt(routines.updatedAt, cursor.updatedAt), and(eq(routines.updatedAt, cursor.updatedAt), lt(routines.id, cursor.id))));
+    // An unknown cursor is the caller's mistake: answering the first page again would loop a pager.
+    if (!cursor) throw badRequest('before must name a routine of this company (the last id of the previous page)');
+    where.push(or(lt(routines.updatedAt, cursor.updatedAt), and(eq(routines.updatedAt, cursor.updatedAt), lt(routines.id, cursor.id))));
   }
   const page = await db.select().from(routines).where(and(...where)).orderBy(desc(routines.updatedAt), desc(routines.id)).limit(query.limit);
   const ids = page.map((r) => r.id);

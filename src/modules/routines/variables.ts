@@ -37,7 +37,8 @@ export function resolveVariables(variables: RoutineVariable[], given: Record<str
   if (undeclared.length > 0) throw unprocessable(`the routine declares no variable ${undeclared.join(', ')}`, { undeclared });
   const values: Record<string, VariableValue> = {};
   for (const variable of variables) {
-    const value = given[variable.name] ?? variable.defaultValue;
+    // An empty value counts as not given: the default (if any) fills it, as for an omitted one.
+    const value = given[variable.name] === undefined || given[variable.name] === '' ? variable.defaultValue : given[variable.name];
     if (value === null || value === undefined || value === '') {
       if (variable.required) throw unprocessable(`variable ${variable.name} is required and has no default`, { variable: variable.name });
       continue;
