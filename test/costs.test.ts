@@ -45,6 +45,23 @@ describe('POST /api/companies/{companyId}/cost-events', () => {
     assert.equal(activity.filter((a: any) => a.action === 'cost.reported').length, 3);
   });
 
+  it('counts a report once however often it is retried with its idempotencyKey, concurrently too', async () => {
+    const { company, token } = await t.newCompany();
+    const { agent } = await newAgent(t, token, company.id);
+    const body = event(agent.id, { costCents: 40, idempotencyKey: 'req_0001' });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => report(company.id, token, body)));
+    assert.deepEqual(answers.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    assert.equal(new Set(answers.map((r) => r.body.id)).size, 1);
+    assert.equal((await report(company.id, token, event(agent.id, { costCents: 5, idempotencyKey: 'req_0002' }))).status, 201);
+    assert.deepEqual(await spent(token, company.id, agent.id), { agent: 45, company: 45 });
+    const rows = (await t.database.pool.query('select count(*)::int as n from cost_events where company_id = $1', [company.id])).rows[0];
+    assert.equal(rows.n, 2);
+    // The same key in another company is another event.
+    const other = await t.newCompany();
+    const otherAgent = await newAgent(t, other.token, other.company.id);
+    assert.equal((await report(other.company.id, other.token, event(otherAgent.agent.id, { idempotencyKey: 'req_0001' }))).status, 201);
+  });
+
   it('lets an agent report only for itself', async () => {
     const { company, token } = await t.newCompany();
     const me = await newAgent(t, token, company.id);

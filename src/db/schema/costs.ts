@@ -2,7 +2,7 @@
 // cost-events route. Append-only; the per-month counters on agents and companies are kept in the
 // same transaction as each insert.
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { agents } from './agents.ts';
 import { createdAt, id, ts } from './columns.ts';
 import { companies } from './companies.ts';
@@ -33,11 +33,14 @@ export const costEvents = pgTable(
     occurredAt: ts('occurred_at').notNull(),
     reportedByActorType: text('reported_by_actor_type').notNull(),
     reportedByActorId: text('reported_by_actor_id').notNull(),
+    // A caller's name for the report: a retried POST with the same key is the same event, never spend twice.
+    idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
   },
   (t) => [
     index('cost_events_company_time_idx').on(t.companyId, t.occurredAt),
     index('cost_events_agent_time_idx').on(t.agentId, t.occurredAt),
     index('cost_events_run_idx').on(t.heartbeatRunId).where(sql`${t.heartbeatRunId} is not null`),
+    uniqueIndex('cost_events_idempotency_uq').on(t.companyId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
   ],
 );

@@ -26,6 +26,7 @@ export function registerCostRoutes(app: App, deps: AppDeps): void {
         body: createCostEventBody,
         response: {
           201: costEventResponse,
+          200: costEventResponse.describe('A repeat of an idempotencyKey: the first event, counted once'),
           ...authenticated(),
           ...errors([403, 'the company is not one of the caller\'s, or an agent reports for another agent'], [404, 'no such company'], [422, 'a reference outside the company, or occurredAt in the future']),
         },
@@ -35,9 +36,9 @@ export function registerCostRoutes(app: App, deps: AppDeps): void {
       const actor = actorOf(request);
       const company = await requireCompanyAccess(db, actor, request.params.companyId);
       authorize(actor.kind !== 'agent' || actor.agentId === request.body.agentId, 'an agent reports costs only for itself');
-      const { event, stopsPending } = await recordCostEvent({ db, actor }, company.id, request.body);
+      const { event, created, stopsPending } = await recordCostEvent({ db, actor }, company.id, request.body);
       if (stopsPending) await applyPendingBudgetStops(db);
-      return reply.status(201).send(presentCostEvent(event));
+      return reply.status(created ? 201 : 200).send(presentCostEvent(event));
     },
   );
 }

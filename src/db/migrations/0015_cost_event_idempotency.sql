@@ -1,0 +1,2 @@
+ALTER TABLE "cost_events" ADD COLUMN "idempotency_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "cost_events_idempotency_uq" ON "cost_events" USING btree ("company_id","idempotency_key") WHERE "cost_events"."idempotency_key" is not null;
