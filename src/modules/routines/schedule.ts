@@ -39,16 +39,17 @@ export function nextTick(expression: string, timezone: string, after: Date): Dat
 
 /**
  * The ticks in [from, until]: `from` itself (a due nextRunAt) and every later one up to `until`,
- * at most `limit` of them, plus whether more were left uncounted.
+ * at most `limit` of them, whether more were left uncounted, and the first tick after `until`
+ * (null when none is left): one parse of the expression for the whole catch-up.
  */
-export function ticksBetween(expression: string, timezone: string, from: Date, until: Date, limit = MAX_TICKS_COUNTED): { ticks: Date[]; more: boolean } {
+export function ticksBetween(expression: string, timezone: string, from: Date, until: Date, limit = MAX_TICKS_COUNTED): { ticks: Date[]; more: boolean; next: Date | null } {
   const job = cron(expression, timezone);
   const ticks: Date[] = [];
   let tick: Date | null = from;
   while (tick && tick.getTime() <= until.getTime()) {
-    if (ticks.length === limit) return { ticks, more: true };
+    if (ticks.length === limit) return { ticks, more: true, next: job.nextRun(until) };
     ticks.push(tick);
     tick = job.nextRun(tick);
   }
-  return { ticks, more: false };
+  return { ticks, more: false, next: tick };
 }

@@ -19,7 +19,7 @@ import type { Db } from '../../db/client.ts';
 import { routineRuns, routines, routineTriggers } from '../../db/schema/index.ts';
 import { systemActor } from '../../core/actor.ts';
 import { decideRun, recordRun } from './runs.ts';
-import { nextTick, ticksBetween } from './schedule.ts';
+import { ticksBetween } from './schedule.ts';
 import type { Routine, RoutineTrigger } from './service.ts';
 
 /** A tick this late (the scheduler was down or stalled) counts as missed. */
@@ -84,11 +84,10 @@ async function claimAndRecord(db: Db, nowMs: number): Promise<{ claimed: number;
     const runIds: string[] = [];
     for (const { trigger, routine } of due) {
       const firing = routine.status === 'active' && trigger.enabled;
-      const next = firing ? nextTick(trigger.cronExpression!, trigger.timezone ?? 'UTC', now) : null;
+      const { ticks, more, next } = firing ? ticksBetween(trigger.cronExpression!, trigger.timezone ?? 'UTC', trigger.nextRunAt!, now) : { ticks: [], more: false, next: null };
       // Not due any more once this commits, whatever happens below.
       await tx.update(routineTriggers).set({ nextRunAt: next }).where(eq(routineTriggers.id, trigger.id));
       if (!firing) continue;
-      const { ticks, more } = ticksBetween(trigger.cronExpression!, trigger.timezone ?? 'UTC', trigger.nextRunAt!, now);
       const plan = planTicks(routine, ticks, more, nowMs);
       if (plan.skipped) await recordSkippedTicks(tx, routine, trigger, plan.skipped);
       for (const tick of plan.fire) {

@@ -1,6 +1,7 @@
 // Routines and their triggers: create, update, delete, rotate. Each mutation is one transaction
 // with its activity entry. A schedule trigger's nextRunAt is kept here, on every change that
 // affects it (cron, timezone, enabled, the routine's status), so the scheduler only reads it.
+import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { routines, routineTriggers, type RoutineVariable } from '../../db/schema/index.ts';
@@ -170,7 +171,11 @@ export async function createTrigger(ctx: Ctx, masterKey: Buffer, routineId: stri
     }
     const webhook = input.kind === 'webhook';
     const signingMode: SigningMode | null = webhook ? (input.signingMode ?? 'bearer') : null;
+    // The id is chosen here so the secret can be sealed (bound to it) in the same insert.
+    const id = randomUUID();
+    const secret = webhook && signingMode !== 'none' ? newWebhookSecret() : null;
     const values = {
+      id,
       companyId: routine.companyId,
       routineId: routine.id,
       kind: input.kind,
@@ -182,12 +187,10 @@ export async function createTrigger(ctx: Ctx, masterKey: Buffer, routineId: stri
       signingMode,
       replayWindowSec: webhook ? (input.replayWindowSec ?? DEFAULT_REPLAY_WINDOW_SEC) : null,
     };
-    let [trigger] = await tx
+    const [trigger] = await tx
       .insert(routineTriggers)
-      .values({ ...values, nextRunAt: nextRunAtFor(values, routine.status) })
+      .values({ ...values, nextRunAt: nextRunAtFor(values, routine.status), ...(secret && sealWebhookSecret(masterKey, { companyId: routine.companyId, id, secretVersion: 0 }, secret)) })
       .returning();
-    const secret = webhook && signingMode !== 'none' ? newWebhookSecret() : null;
-    if (secret) [trigger] = await tx.update(routineTriggers).set(sealWebhookSecret(masterKey, trigger!, secret)).where(eq(routineTriggers.id, trigger!.id)).returning();
     await touchRoutine(tx, routine.id);
     await recordActivity(tx, ctx.actor, {
       companyId: routine.companyId,
