@@ -9,8 +9,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServerAdapter } from '../src/engine/adapters/claude.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { newAgent, newIssue } from './helpers/factories.ts';
-import { CLIS, invocations, wakeAndFinish } from './helpers/fake-cli.ts';
+import { newIssue } from './helpers/factories.ts';
+import { CLIS, fakeCliAgent, invocations, sessionsOf, wakeAndFinish } from './helpers/fake-cli.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const FAKE = path.join(CLIS, 'fake-claude.mjs');
@@ -34,18 +34,9 @@ after(async () => {
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 
-/** An agent running the fake CLI with its own state folder and invocation record. */
-async function claudeAgent(name: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) {
-  const argsFile = path.join(dir, `${name}.args`);
-  const stateDir = path.join(dir, `${name}.state`);
-  const { agent } = await newAgent(t, board, companyId, {
-    adapterType: 'claude_local',
-    adapterConfig: { command: FAKE, env: { FAKE_ARGS_FILE: argsFile, FAKE_STATE_DIR: stateDir, ...env }, timeoutSec: 60, graceSec: 1, ...extra },
-  });
-  return { agent, argsFile, stateDir };
-}
+const claudeAgent = (name: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) =>
+  fakeCliAgent(t, board, companyId, { adapterType: 'claude_local', fake: FAKE, dir, name, extra, env });
 
-const sessionsOf = (agentId: string) => sql('select task_key, adapter_type, session_id from agent_task_sessions where agent_id = $1 order by task_key', [agentId]);
 const costsOf = (runId: string) =>
   sql('select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1 order by occurred_at, id', [runId]);
 
@@ -60,7 +51,7 @@ describe('claude_local', () => {
     assert.deepEqual(call!.argv, ['--print', '--output-format', 'stream-json', '--verbose', '--model', 'claude-opus-4-1', '--max-turns', '12', '--permission-mode', 'acceptEdits', '--add-dir', '/srv/skills', '--debug-to-stderr']);
     assert.ok(call!.stdin.length > 0, 'the wake prompt arrives on stdin');
 
-    const sessions = await sessionsOf(agent.id);
+    const sessions = await sessionsOf(t, agent.id);
     assert.equal(sessions.length, 1);
     assert.equal(sessions[0].task_key, issue.id);
     assert.equal(sessions[0].adapter_type, 'claude_local');
@@ -105,7 +96,7 @@ describe('claude_local', () => {
     const [a, b] = [await newIssue(t, board, companyId, { status: 'todo' }), await newIssue(t, board, companyId, { status: 'todo' })];
     const first = await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
     assert.equal(first.status, 'succeeded', first.error);
-    const sessionA = (await sessionsOf(agent.id))[0].session_id;
+    const sessionA = (await sessionsOf(t, agent.id))[0].session_id;
 
     const again = await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
     assert.equal(again.status, 'succeeded', again.error);
@@ -121,7 +112,7 @@ describe('claude_local', () => {
     const resumed = (i: number) => (calls[i]!.argv.includes('--resume') ? calls[i]!.argv[calls[i]!.argv.indexOf('--resume') + 1] : null);
     assert.deepEqual([0, 1, 2, 3, 4].map(resumed), [null, sessionA, null, null, null]);
 
-    const sessions = await sessionsOf(agent.id);
+    const sessions = await sessionsOf(t, agent.id);
     assert.deepEqual(sessions.map((s) => s.task_key).sort(), ['', a.id, b.id].sort(), 'one session per issue, and one for runs about no issue');
     const newA = sessions.find((s) => s.task_key === a.id).session_id;
     assert.notEqual(newA, sessionA, 'the fresh session replaced the old one');
@@ -132,7 +123,7 @@ describe('claude_local', () => {
     const { agent, argsFile, stateDir } = await claudeAgent('rejected');
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
-    const stale = (await sessionsOf(agent.id))[0].session_id;
+    const stale = (await sessionsOf(t, agent.id))[0].session_id;
     await unlink(path.join(stateDir, stale)); // the CLI no longer knows it (expired, another machine)
 
     const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
@@ -141,7 +132,7 @@ describe('claude_local', () => {
     assert.equal(calls.length, 3, 'one retry, not more');
     assert.deepEqual(calls[1]!.argv.slice(4, 6), ['--resume', stale]);
     assert.equal(calls[2]!.argv.includes('--resume'), false);
-    const [session] = await sessionsOf(agent.id);
+    const [session] = await sessionsOf(t, agent.id);
     assert.notEqual(session.session_id, stale);
     assert.equal(run.result_json.summary, 'Listed the files.');
     const log = await t.request('GET', `/api/heartbeat-runs/${run.id}/log`, { token: board });
@@ -158,7 +149,7 @@ describe('claude_local', () => {
     assert.equal(run.status, 'failed');
     assert.match(run.error, /No conversation found with session ID: (stored-unknown|always-unknown)/);
     assert.equal((await invocations(argsFile)).length, 2);
-    assert.deepEqual(await sessionsOf(agent.id), [], 'the rejected session is forgotten');
+    assert.deepEqual(await sessionsOf(t, agent.id), [], 'the rejected session is forgotten');
   });
 
   it('an error result with a non-zero exit fails the run with the CLI error text', async () => {

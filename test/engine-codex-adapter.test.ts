@@ -9,8 +9,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServerAdapter } from '../src/engine/adapters/codex.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { newAgent, newIssue } from './helpers/factories.ts';
-import { CLIS, invocations, wakeAndFinish } from './helpers/fake-cli.ts';
+import { newIssue } from './helpers/factories.ts';
+import { CLIS, fakeCliAgent, invocations, sessionsOf, wakeAndFinish } from './helpers/fake-cli.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const FAKE = path.join(CLIS, 'fake-codex.mjs');
@@ -34,17 +34,9 @@ after(async () => {
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 
-async function codexAgent(name: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) {
-  const argsFile = path.join(dir, `${name}.args`);
-  const stateDir = path.join(dir, `${name}.state`);
-  const { agent } = await newAgent(t, board, companyId, {
-    adapterType: 'codex_local',
-    adapterConfig: { command: FAKE, env: { FAKE_ARGS_FILE: argsFile, FAKE_STATE_DIR: stateDir, ...env }, timeoutSec: 60, graceSec: 1, ...extra },
-  });
-  return { agent, argsFile, stateDir };
-}
+const codexAgent = (name: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) =>
+  fakeCliAgent(t, board, companyId, { adapterType: 'codex_local', fake: FAKE, dir, name, extra, env });
 
-const sessionsOf = (agentId: string) => sql('select task_key, adapter_type, session_id from agent_task_sessions where agent_id = $1 order by task_key', [agentId]);
 const resumedThread = (argv: string[]) => (argv.includes('resume') ? argv[argv.indexOf('resume') + 1] : null);
 
 describe('codex_local', () => {
@@ -57,7 +49,7 @@ describe('codex_local', () => {
     assert.deepEqual(call!.argv, ['exec', '--json', '--skip-git-repo-check', '--model', 'gpt-5-codex', '--sandbox', 'workspace-write', '-']);
     assert.ok(call!.stdin.length > 0);
 
-    const [session] = await sessionsOf(agent.id);
+    const [session] = await sessionsOf(t, agent.id);
     assert.equal(session.task_key, issue.id);
     assert.equal(session.adapter_type, 'codex_local');
     assert.deepEqual(run.result_json, { summary: 'Listed the files.', threadId: session.session_id });
@@ -70,7 +62,7 @@ describe('codex_local', () => {
     const { agent, argsFile } = await codexAgent('resume');
     const [a, b] = [await newIssue(t, board, companyId, { status: 'todo' }), await newIssue(t, board, companyId, { status: 'todo' })];
     await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
-    const threadA = (await sessionsOf(agent.id))[0].session_id;
+    const threadA = (await sessionsOf(t, agent.id))[0].session_id;
     const again = await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
     assert.equal(again.status, 'succeeded', again.error);
     assert.equal(again.result_json.summary, `resumed ${threadA}`);
@@ -80,7 +72,7 @@ describe('codex_local', () => {
     const calls = await invocations(argsFile);
     assert.deepEqual(calls.map((c) => resumedThread(c.argv)), [null, threadA, null, null]);
     assert.deepEqual(calls[1]!.argv.slice(-3), ['resume', threadA, '-']);
-    const sessions = await sessionsOf(agent.id);
+    const sessions = await sessionsOf(t, agent.id);
     assert.equal(sessions.length, 2);
     assert.notEqual(sessions.find((s) => s.task_key === a.id).session_id, threadA);
   });
@@ -89,13 +81,13 @@ describe('codex_local', () => {
     const { agent, argsFile, stateDir } = await codexAgent('rejected');
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
-    const stale = (await sessionsOf(agent.id))[0].session_id;
+    const stale = (await sessionsOf(t, agent.id))[0].session_id;
     await unlink(path.join(stateDir, stale));
     const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
     assert.equal(run.status, 'succeeded', run.error);
     const calls = await invocations(argsFile);
     assert.deepEqual(calls.map((c) => resumedThread(c.argv)), [null, stale, null]);
-    assert.notEqual((await sessionsOf(agent.id))[0].session_id, stale);
+    assert.notEqual((await sessionsOf(t, agent.id))[0].session_id, stale);
   });
 
   it('a failed turn fails the run with its error message', async () => {
@@ -104,7 +96,7 @@ describe('codex_local', () => {
     assert.equal(run.status, 'failed');
     assert.equal(run.exit_code, 1);
     assert.equal(run.error, 'unexpected status 401 Unauthorized: Missing bearer authentication in header');
-    assert.equal((await sessionsOf(agent.id)).length, 1, 'the thread had started: kept for the next wake');
+    assert.equal((await sessionsOf(t, agent.id)).length, 1, 'the thread had started: kept for the next wake');
   });
 
   it('records usage while codex still runs, and times it out at the deadline', async () => {

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestApp } from './app.ts';
+import { newAgent } from './factories.ts';
 import { waitFor } from './wait.ts';
 
 export const CLIS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'clis');
@@ -24,4 +25,28 @@ export async function wakeAndFinish(t: TestApp, boardToken: string, agentId: str
 export async function invocations(file: string): Promise<{ argv: string[]; stdin: string }[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+}
+
+/**
+ * An agent of `adapterType` whose CLI is the fake at `fake`, with its own state folder (the
+ * sessions the fake "knows") and invocation record under `dir`.
+ */
+export async function fakeCliAgent(
+  t: TestApp,
+  boardToken: string,
+  companyId: string,
+  opts: { adapterType: string; fake: string; dir: string; name: string; extra?: Record<string, unknown>; env?: Record<string, string> },
+) {
+  const argsFile = path.join(opts.dir, `${opts.name}.args`);
+  const stateDir = path.join(opts.dir, `${opts.name}.state`);
+  const { agent } = await newAgent(t, boardToken, companyId, {
+    adapterType: opts.adapterType,
+    adapterConfig: { command: opts.fake, env: { FAKE_ARGS_FILE: argsFile, FAKE_STATE_DIR: stateDir, ...opts.env }, timeoutSec: 60, graceSec: 1, ...opts.extra },
+  });
+  return { agent, argsFile, stateDir };
+}
+
+/** The runtime sessions stored for an agent, by task key. */
+export async function sessionsOf(t: TestApp, agentId: string) {
+  return (await t.database.pool.query('select task_key, adapter_type, session_id from agent_task_sessions where agent_id = $1 order by task_key', [agentId])).rows;
 }
