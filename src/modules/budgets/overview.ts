@@ -7,10 +7,9 @@ import { openIncidents } from './evaluate.ts';
 import { listPolicies } from './policies.ts';
 import { presentIncident, presentPolicy } from './present.ts';
 import { metricValue, windowKeyOf, type BudgetMetric, type WindowKind } from './usage.ts';
+import { utilizationPercent } from '../costs/summaries.ts';
 
 const count = sql<number>`count(*)::int`;
-
-export const utilization = (observed: number, amount: number) => (amount > 0 ? Math.round((observed / amount) * 10_000) / 100 : 0);
 
 export async function budgetOverview(db: DbOrTx, companyId: string, now = new Date()) {
   const policies = await listPolicies(db, companyId);
@@ -26,7 +25,7 @@ export async function budgetOverview(db: DbOrTx, companyId: string, now = new Da
       const windowKey = windowKeyOf(p.windowKind as WindowKind, now);
       const row = usage.find((u) => u.scopeType === p.scopeType && u.scopeId === p.scopeId && u.windowKey === windowKey);
       const observed = row ? metricValue(row, p.metric as BudgetMetric) : 0;
-      return { ...presentPolicy(p), observed, utilizationPercent: utilization(observed, p.amount) };
+      return { ...presentPolicy(p), observed, utilizationPercent: utilizationPercent(observed, p.amount) };
     }),
     activeIncidents: incidents.map(presentIncident),
     pausedAgentCount: agentCounts?.paused ?? 0,

@@ -5,7 +5,7 @@
 // agents and open items). One statement: a single round trip per snapshot.
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { utilization } from '../budgets/overview.ts';
+import { utilizationPercent } from '../costs/summaries.ts';
 import { utcMonth } from '../costs/month.ts';
 
 type Row = {
@@ -45,7 +45,7 @@ export async function dashboardSnapshot(db: DbOrTx, companyId: string, now = new
       blocked: tasksIn('blocked'),
       done: tasksIn('done'),
     },
-    costs: { monthSpendCents: spent, monthBudgetCents: budget, monthUtilizationPercent: utilization(spent, budget) },
+    costs: { monthSpendCents: spent, monthBudgetCents: budget, monthUtilizationPercent: utilizationPercent(spent, budget) },
     pendingApprovals: row.approvals,
     budgets: { activeIncidents: row.incidents, pendingApprovals: row.budget_approvals, pausedAgents: agentsIn('paused'), pausedProjects: row.paused_projects },
   };
