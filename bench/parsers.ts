@@ -59,6 +59,7 @@ function mbPerSecond(stream: string, make: () => { onObject(obj: Record<string, 
 
 export async function benchParsers(bench: Bench): Promise<void> {
   const sink = { usage: 0, results: 0, sessions: 0 };
+  let measured = 0;
   const ctx = { onUsage: () => void sink.usage++, onResult: () => void sink.results++, onSession: () => void sink.sessions++ };
   for (const [name, stream, make] of [
     ['parser claude stream-json', claudeStream(), () => createClaudeStream(ctx, { args: [] })],
@@ -66,8 +67,9 @@ export async function benchParsers(bench: Bench): Promise<void> {
   ] as const) {
     if (!selected(bench, name)) continue;
     const rate = mbPerSecond(stream, make);
+    measured++;
     process.stdout.write(`${name}: ${rate.toFixed(1)} MB/s (best of ${ROUNDS} over ${(stream.length / 1024 / 1024).toFixed(0)} MB, 64 KiB chunks)\n`);
     bench.figures[`${name} MB/s`] = rate;
   }
-  if (sink.usage === 0) throw new Error('parser bench: no usage parsed; the streams no longer match the parsers');
+  if (measured > 0 && sink.usage === 0) throw new Error('parser bench: no usage parsed; the streams no longer match the parsers');
 }

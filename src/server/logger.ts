@@ -60,12 +60,12 @@ function serializeError(err: Error & { cause?: unknown; code?: unknown }) {
 }
 
 /**
- * Standard output by default, written asynchronously: lines logged while a write is in flight go
- * out together in the next one, instead of one blocking write per line (a write per request was
- * 15% of the server's CPU on health). Nothing waits for a full buffer, so a quiet server's lines
- * still appear at once, and pino flushes what is pending when the process exits.
+ * Standard output by default, written asynchronously and in batches: lines gather until 4 KiB (or
+ * 100 ms, whichever comes first) and go out in one write, instead of a write per line (a write per
+ * request was 15% of the server's CPU on health, one per in-flight batch still 7%). A quiet
+ * server's lines appear within 100 ms, and pino flushes what is pending when the process exits.
  */
-export function createLogger(level: string, destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false })): Logger {
+export function createLogger(level: string, destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 })): Logger {
   return pino(
     {
       level,

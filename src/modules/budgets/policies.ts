@@ -2,8 +2,9 @@
 // is its active billed_cents policy over calendar_month_utc; PATCH .../budgets writes that policy,
 // POST .../budgets/policies any other (tokens, runs, lifetime, projects). Every change is evaluated
 // at once: a budget lowered below what was already spent stops the scope like a crossing would.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { preparedPerDb } from '../../db/prepared.ts';
 import { agents, budgetPolicies, projects } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
@@ -11,7 +12,8 @@ import { conflict, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { evaluatePolicyNow } from './evaluate.ts';
 import type { CreatePolicy } from './schemas.ts';
-import { monthSpend, type BudgetScope, type WindowKind } from './usage.ts';
+import { utcMonth } from '../costs/month.ts';
+import type { BudgetScope, WindowKind } from './usage.ts';
 
 export type BudgetPolicy = typeof budgetPolicies.$inferSelect;
 
@@ -41,17 +43,25 @@ export interface MonthlyBudget {
   spentMonthlyCents: number;
 }
 
+// Every agent and company view carries both numbers: one prepared round trip for any number of scopes.
+const monthlyBudgetRows = preparedPerDb((db: DbOrTx) =>
+  db
+    .select({
+      scopeId: sql<string>`ids.id`,
+      budget: sql<string | null>`(select p.amount_cents from budget_policies p
+        where p.scope_id = ids.id and p.scope_type = ${sql.placeholder('scopeType')} and p.is_active
+          and p.metric = 'billed_cents' and p.window_kind = 'calendar_month_utc')`,
+      spent: sql<string | null>`(select u.billed_cents from budget_scope_usage u
+        where u.scope_type = ${sql.placeholder('scopeType')} and u.scope_id = ids.id and u.window_key = ${sql.placeholder('month')})`,
+    })
+    .from(sql`unnest(${sql.placeholder('ids')}::uuid[]) as ids(id)`)
+    .prepare('monthly_budgets'),
+);
+
 export async function monthlyBudgets(db: DbOrTx, scopeType: 'company' | 'agent', ids: string[], now = new Date()): Promise<Map<string, MonthlyBudget>> {
   if (ids.length === 0) return new Map();
-  const [policies, spend] = await Promise.all([
-    db
-      .select({ scopeId: budgetPolicies.scopeId, amount: budgetPolicies.amount })
-      .from(budgetPolicies)
-      .where(and(eq(budgetPolicies.scopeType, scopeType), inArray(budgetPolicies.scopeId, ids), monthlyCents)),
-    monthSpend(db, scopeType, ids, now),
-  ]);
-  const budgets = new Map(policies.map((p) => [p.scopeId, p.amount]));
-  return new Map(ids.map((id) => [id, { budgetMonthlyCents: budgets.get(id) ?? 0, spentMonthlyCents: spend.get(id) ?? 0 }]));
+  const rows = await monthlyBudgetRows(db).execute({ scopeType, ids, month: utcMonth(now) });
+  return new Map(rows.map((r) => [r.scopeId, { budgetMonthlyCents: Number(r.budget ?? 0), spentMonthlyCents: Number(r.spent ?? 0) }]));
 }
 
 export async function monthlyBudgetOf(db: DbOrTx, scopeType: 'company' | 'agent', id: string): Promise<MonthlyBudget> {

@@ -2,7 +2,7 @@
 // month, lifetime), the billed cents, tokens and finished runs. Written in the transaction of each
 // cost event and each finished run; read by budget checks and by the month spend of agents and
 // companies. A new month is a new row, so nothing resets on the first of the month.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { budgetScopeUsage } from '../../db/schema/index.ts';
 import { utcMonth } from '../costs/month.ts';
@@ -75,12 +75,3 @@ export async function observed(db: DbOrTx, scope: ScopeRef, windowKey: string, m
   return row ? metricValue(row, metric) : 0;
 }
 
-/** This month's billed cents of many scopes of one type, for lists. */
-export async function monthSpend(db: DbOrTx, scopeType: BudgetScope, ids: string[], now = new Date()): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({ scopeId: budgetScopeUsage.scopeId, billedCents: budgetScopeUsage.billedCents })
-    .from(budgetScopeUsage)
-    .where(and(eq(budgetScopeUsage.scopeType, scopeType), inArray(budgetScopeUsage.scopeId, ids), eq(budgetScopeUsage.windowKey, utcMonth(now))));
-  return new Map(rows.map((r) => [r.scopeId, r.billedCents]));
-}
