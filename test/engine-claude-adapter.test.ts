@@ -41,8 +41,28 @@ const costsOf = (runId: string) =>
   sql('select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1 order by occurred_at, id', [runId]);
 
 describe('claude_local', () => {
+  it('passes the boardroom MCP server with --mcp-config unless mcp is false, credentials forwarded from its environment, not in the argument', async () => {
+    const { agent, argsFile } = await claudeAgent('mcp', { args: ['--debug-to-stderr'] });
+    const run = await wakeAndFinish(t, board, agent.id);
+    assert.equal(run.status, 'succeeded', run.error);
+    const [call] = await invocations(argsFile);
+    const at = call!.argv.indexOf('--mcp-config');
+    assert.ok(at > 0, JSON.stringify(call!.argv));
+    assert.equal(call!.argv.at(-1), '--debug-to-stderr', 'adapterConfig.args come after it');
+    const server = JSON.parse(call!.argv[at + 1]!).mcpServers.boardroom;
+    assert.equal(server.command, process.execPath);
+    assert.deepEqual(server.args, [path.resolve(CLIS, '..', '..', '..', 'bin', 'boardroom.js'), 'mcp']);
+    assert.deepEqual(server.env, { SERVICE_API_URL: '${SERVICE_API_URL}', SERVICE_API_KEY: '${SERVICE_API_KEY}', SERVICE_RUN_ID: '${SERVICE_RUN_ID}', SERVICE_AGENT_ID: '${SERVICE_AGENT_ID}', SERVICE_COMPANY_ID: '${SERVICE_COMPANY_ID}' });
+    assert.ok(!call!.argv.some((arg) => arg.includes('svc_') || arg.includes(run.id)), 'no credential or run id on the command line');
+
+    const invalid = await claudeAgent('mcp-invalid', { mcp: 'no' });
+    const failedRun = await wakeAndFinish(t, board, invalid.agent.id);
+    assert.equal(failedRun.status, 'failed');
+    assert.match(failedRun.error, /invalid claude_local adapter config: .*mcp/);
+  });
+
   it('runs claude with stream-json flags and the prompt on stdin, keeps the session, records usage once and the cost once, and the summary', async () => {
-    const { agent, argsFile } = await claudeAgent('first', { model: 'claude-opus-4-1', maxTurns: 12, permissionMode: 'acceptEdits', skillsDir: '/srv/skills', args: ['--debug-to-stderr'] });
+    const { agent, argsFile } = await claudeAgent('first', { model: 'claude-opus-4-1', maxTurns: 12, permissionMode: 'acceptEdits', skillsDir: '/srv/skills', args: ['--debug-to-stderr'], mcp: false });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
     assert.equal(run.status, 'succeeded', run.error);

@@ -40,13 +40,28 @@ const codexAgent = (name: string, extra: Record<string, unknown> = {}, env: Reco
 const resumedThread = (argv: string[]) => (argv.includes('resume') ? argv[argv.indexOf('resume') + 1] : null);
 
 describe('codex_local', () => {
+  it('mcp: false leaves the boardroom MCP server out of the invocation', async () => {
+    const { agent, argsFile } = await codexAgent('no-mcp', { mcp: false });
+    const run = await wakeAndFinish(t, board, agent.id);
+    assert.equal(run.status, 'succeeded', run.error);
+    const [call] = await invocations(argsFile);
+    assert.deepEqual(call!.argv, ['exec', '--json', '--skip-git-repo-check', '-']);
+  });
+
   it('runs codex exec --json with the prompt on stdin, keeps the thread, records the turn usage and the last message as summary', async () => {
     const { agent, argsFile } = await codexAgent('first', { model: 'gpt-5-codex', args: ['--sandbox', 'workspace-write'] });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
     assert.equal(run.status, 'succeeded', run.error);
     const [call] = await invocations(argsFile);
-    assert.deepEqual(call!.argv, ['exec', '--json', '--skip-git-repo-check', '--model', 'gpt-5-codex', '--sandbox', 'workspace-write', '-']);
+    const bin = path.resolve(CLIS, '..', '..', '..', 'bin', 'boardroom.js');
+    assert.deepEqual(call!.argv, [
+      'exec', '--json', '--skip-git-repo-check',
+      '-c', `mcp_servers.boardroom.command=${JSON.stringify(process.execPath)}`,
+      '-c', `mcp_servers.boardroom.args=${JSON.stringify([bin, 'mcp'])}`,
+      '-c', 'mcp_servers.boardroom.env_vars=["SERVICE_API_URL","SERVICE_API_KEY","SERVICE_RUN_ID","SERVICE_AGENT_ID","SERVICE_COMPANY_ID"]',
+      '--model', 'gpt-5-codex', '--sandbox', 'workspace-write', '-',
+    ]);
     assert.ok(call!.stdin.length > 0);
 
     const [session] = await sessionsOf(t, agent.id);

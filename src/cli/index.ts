@@ -1,4 +1,4 @@
-// The `boardroom` command: run (default), doctor, board-key create, db migrate, db url.
+// The `boardroom` command: run (default), doctor, board-key create, db migrate, db url, mcp.
 // Heavy modules are imported inside the commands so `run` can start the database while they load.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -154,6 +154,14 @@ db.command('url')
     const found = await embeddedDatabaseUrl(dir);
     if ('missing' in found) throw new Error(`${found.missing}; start the server on it first (boardroom run --data-dir ${dir}), or set DATABASE_URL`);
     process.stdout.write(`${found.url}\n`);
+  });
+
+program
+  .command('mcp')
+  .description("Model Context Protocol server on stdio for an agent's run: its API as tools (needs SERVICE_API_URL, SERVICE_API_KEY, SERVICE_RUN_ID)")
+  .action(async () => {
+    const { runMcpServer } = await import('../mcp/server.ts');
+    await runMcpServer();
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

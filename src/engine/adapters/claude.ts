@@ -1,6 +1,6 @@
 // `claude_local`: a run is one Claude Code invocation,
 //   claude --print --output-format stream-json --verbose [--resume <sessionId>] [--model m]
-//          [--max-turns n] [--permission-mode p] [--add-dir <skillsDir>] <adapterConfig.args...>
+//          [--max-turns n] [--permission-mode p] [--add-dir <skillsDir>] [--mcp-config <json>] <adapterConfig.args...>
 // with the wake prompt on stdin, supervised like any local process (supervise.ts).
 //
 // Events parsed from stdout (one JSON object per line; anything else is only log):
@@ -19,6 +19,7 @@
 // "No conversation found with session ID" forgets the session and runs once more, fresh.
 import { z } from 'zod';
 import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, type Attempt } from './local-cli.ts';
+import { claudeMcpArgs } from './mcp-config.ts';
 import { failed, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
@@ -41,6 +42,7 @@ export function claudeArgs(config: ClaudeConfig, sessionId: string | null): stri
   if (config.maxTurns !== undefined) args.push('--max-turns', String(config.maxTurns));
   if (config.permissionMode) args.push('--permission-mode', config.permissionMode);
   if (config.skillsDir) args.push('--add-dir', config.skillsDir);
+  if (config.mcp !== false) args.push(...claudeMcpArgs());
   return [...args, ...config.args];
 }
 
@@ -143,7 +145,7 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
 
 const AGENT_CONFIGURATION_DOC = `claude_local: runs Claude Code (\`claude --print --output-format stream-json --verbose\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--resume).
 adapterConfig: command (default "claude"), args (string[], after the adapter's flags), cwd, env (values may be secret references, e.g. ANTHROPIC_API_KEY),
-timeoutSec, graceSec, model (--model), maxTurns (--max-turns), permissionMode (--permission-mode), skillsDir (--add-dir),
+timeoutSec, graceSec, model (--model), maxTurns (--max-turns), permissionMode (--permission-mode), skillsDir (--add-dir), mcp (default true: the "boardroom" MCP server via --mcp-config; false to opt out),
 billingType (how usage is paid: metered_api, subscription_included, ...; default: metered_api for the reported cost, unknown for tokens).`;
 
 export function createServerAdapter(): ServerAdapter {

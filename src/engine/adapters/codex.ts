@@ -1,5 +1,5 @@
 // `codex_local`: a run is one Codex invocation,
-//   codex exec --json --skip-git-repo-check [--model m] <adapterConfig.args...> [resume <threadId>] -
+//   codex exec --json --skip-git-repo-check [-c mcp_servers.boardroom.*=...] [--model m] <adapterConfig.args...> [resume <threadId>] -
 // with the wake prompt on stdin ("-"), supervised like any local process (supervise.ts).
 // --skip-git-repo-check: the engine may run the agent in its own workspace, which is no repository.
 //
@@ -14,6 +14,7 @@
 // thread/session/conversation/rollout was not found forgets it and runs once more, fresh.
 import { z } from 'zod';
 import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, type Attempt } from './local-cli.ts';
+import { codexMcpArgs } from './mcp-config.ts';
 import { failed, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
@@ -24,6 +25,7 @@ export const CODEX_RESUME_REJECTED = /\b(thread|session|conversation|rollout)\b[
 
 export function codexArgs(config: CodexConfig, threadId: string | null): string[] {
   const args = ['exec', '--json', '--skip-git-repo-check'];
+  if (config.mcp !== false) args.push(...codexMcpArgs());
   if (config.model) args.push('--model', config.model);
   args.push(...config.args);
   if (threadId) args.push('resume', threadId);
@@ -104,7 +106,7 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
 
 const AGENT_CONFIGURATION_DOC = `codex_local: runs Codex (\`codex exec --json\`) per heartbeat, the wake prompt on stdin, resuming this agent's thread for the issue (exec resume <threadId>).
 adapterConfig: command (default "codex"), args (string[], before "resume"), cwd, env (values may be secret references, e.g. OPENAI_API_KEY),
-timeoutSec, graceSec, model (--model), billingType (how usage is paid; default unknown: the price table prices the tokens).`;
+timeoutSec, graceSec, model (--model), mcp (default true: the "boardroom" MCP server via -c mcp_servers.boardroom.*; false to opt out), billingType (how usage is paid; default unknown: the price table prices the tokens).`;
 
 export function createServerAdapter(): ServerAdapter {
   return {

@@ -32,6 +32,8 @@ export const localCliConfigFields = {
   model: z.string().trim().min(1).max(200).optional(),
   /** How the CLI's usage is paid; the adapter cannot tell a subscription login from an API key. */
   billingType: z.enum(BILLING_TYPES).optional(),
+  /** Unset or true: the CLI gets the `boardroom` MCP server (src/mcp); false opts out (the API stays reachable through the skill). */
+  mcp: z.boolean().optional(),
 };
 
 export function parseConfig<T extends z.ZodTypeAny>(schema: T, ctx: AdapterRunContext, type: string): { config: z.output<T> } | { error: string } {
