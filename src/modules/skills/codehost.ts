@@ -166,10 +166,10 @@ export class CodeHostClient {
     return commit.sha;
   }
 
-  private async tree(owner: string, repo: string, commit: string): Promise<TreeEntry[]> {
+  private async tree(owner: string, repo: string, commit: string): Promise<{ blobs: TreeEntry[]; truncated: boolean }> {
     const tree = (await this.api(`${this.repoRoute(owner, repo)}/git/trees/${commit}?recursive=1`)) as { tree?: unknown; truncated?: unknown };
     if (!Array.isArray(tree?.tree)) throw unprocessable('code host: the repository tree could not be read');
-    return (tree.tree as TreeEntry[]).filter((e) => e && typeof e.path === 'string' && e.type === 'blob');
+    return { blobs: (tree.tree as TreeEntry[]).filter((e) => e && typeof e.path === 'string' && e.type === 'blob'), truncated: tree.truncated === true };
   }
 
   private raw(owner: string, repo: string, commit: string, filePath: string): Promise<Buffer> {
@@ -185,7 +185,7 @@ export class CodeHostClient {
   async fetchSkills(loc: CodeHostLocator, maxSkills: number): Promise<{ skills: CodeHostSkill[]; commit: string; trackingRef: string; warnings: string[] }> {
     const trackingRef = loc.ref ?? (await this.defaultBranch(loc.owner, loc.repo));
     const commit = await this.resolveCommit(loc.owner, loc.repo, trackingRef);
-    const blobs = await this.tree(loc.owner, loc.repo, commit);
+    const { blobs, truncated } = await this.tree(loc.owner, loc.repo, commit);
     const skillDirs = blobs.filter((b) => path.posix.basename(b.path) === 'SKILL.md' && isSafeSkillPath(b.path)).map((b) => path.posix.dirname(b.path).replace(/^\.$/, ''));
     const under = (dir: string, base: string) => base === '' || dir === base || dir.startsWith(`${base}/`);
     let dirs: string[];
@@ -203,6 +203,8 @@ export class CodeHostClient {
     }
     if (dirs.length === 0) throw unprocessable(`no SKILL.md found in ${loc.owner}/${loc.repo}${loc.path ? `/${loc.path}` : ''} at ${trackingRef}`);
     const warnings = dirs.length > maxSkills ? [`more than ${maxSkills} skills found: only the first ${maxSkills} were imported`] : [];
+    // The host lists a very large repository only in part: say so rather than pretend it was all seen.
+    if (truncated) warnings.push('the code host listed the repository tree only in part: some skills or files may be missing; name a tree URL of the skills folder');
     const skills: CodeHostSkill[] = [];
     for (const dir of dirs.slice(0, maxSkills)) {
       try {
@@ -234,7 +236,14 @@ export class CodeHostClient {
     }
     if (total > MAX_SKILL_BYTES) throw unprocessable(`the skill is larger than ${MAX_SKILL_BYTES} bytes`);
     const files = [];
-    for (const e of entries) files.push(fileFromBytes(e.rel, await this.raw(loc.owner, loc.repo, commit, e.path)));
+    let read = 0;
+    for (const e of entries) {
+      const bytes = await this.raw(loc.owner, loc.repo, commit, e.path);
+      // The tree's sizes were checked; the bytes served are what count.
+      read += bytes.length;
+      if (read > MAX_SKILL_BYTES) throw unprocessable(`the skill is larger than ${MAX_SKILL_BYTES} bytes`);
+      files.push(fileFromBytes(e.rel, bytes));
+    }
     return buildPackage(files, path.posix.basename(dir) || loc.repo);
   }
 }

@@ -264,7 +264,7 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: "An agent's skills",
-        description: 'The agent skill snapshot: the attached skills, whether the adapter is handed them (claude_local gets a directory before each run; other adapters only store the selection, mode `unsupported`). Any caller with access to the company.',
+        description: 'The agent skill snapshot: the attached skills, whether the adapter is handed them (claude_local gets a directory before each run, codex_local a CODEX_HOME with them under skills/; other adapters only store the selection, mode `unsupported`). Any caller with access to the company.',
         params: agentParams,
         response: { 200: snapshotResponse, ...authenticated(), ...errors([403, "the agent's company is not one of the caller's"], [404, 'no such agent']) },
       },
