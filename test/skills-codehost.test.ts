@@ -5,9 +5,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { telemetryEvents } from '../src/db/schema/index.ts';
 import { useTestApp } from './helpers/app.ts';
 import { activityRows } from './helpers/factories.ts';
@@ -71,7 +74,7 @@ const { company, token: board } = await t.newCompany();
 const skillsUrl = `/api/companies/${company.id}/skills`;
 const importSource = (source: string) => t.request('POST', `${skillsUrl}/import`, { token: board, body: { source } });
 const fileOf = async (skillId: string, p: string) => (await t.request('GET', `${skillsUrl}/${skillId}/files?path=${encodeURIComponent(p)}`, { token: board })).body.content as string;
-const telemetry = () => t.database.db.select().from(telemetryEvents).where(and(eq(telemetryEvents.companyId, company.id), eq(telemetryEvents.name, 'skill_imported')));
+const telemetry = () => t.database.db.select().from(telemetryEvents).where(and(eq(telemetryEvents.companyId, company.id), eq(telemetryEvents.name, 'skill_imported'))).orderBy(asc(telemetryEvents.createdAt));
 
 const acmeMain = commit('acme/tools', 'main', {
   'README.md': '# tools',
@@ -186,5 +189,21 @@ describe('code-host skills', () => {
     assert.equal(status.body.supported, false);
     assert.equal(typeof status.body.reason, 'string');
     assert.equal((await t.request('POST', `${skillsUrl}/${created.body.id}/install-update`, { token: board })).status, 409);
+  });
+
+  it('a local import records skill_imported too, and an unchanged re-import of a pinned skill still counts', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-telemetry-'));
+    try {
+      await writeFile(path.join(dir, 'SKILL.md'), skillMd('name: Local One'));
+      const before = (await telemetry()).length;
+      assert.equal((await importSource(dir)).status, 200);
+      const again = await importSource('acme/tools/review');
+      assert.equal(again.body.imported[0].status, 'unchanged');
+      const events = await telemetry();
+      assert.equal(events.length, before + 2);
+      assert.deepEqual(events.map((e) => e.properties.sourceKind).slice(-2).sort(), ['codehost', 'local_path']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -127,22 +127,17 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     // adapterConfig.skillsDir wins (one --add-dir), so a hand-kept folder is never overwritten.
     // Codex takes them as $CODEX_HOME/skills: an agent's own adapterConfig.env.CODEX_HOME wins likewise.
     let adapterConfig = config;
-    if (adapter.type === 'codex_local' && configEnv.CODEX_HOME === undefined) {
-      try {
+    try {
+      if (adapter.type === 'codex_local' && configEnv.CODEX_HOME === undefined) {
         const codexHome = await prepareCodexHome(db, settings.dataDir, agent.id, run.id, configEnv.HOME ?? os.homedir());
         if (codexHome) configEnv = { ...configEnv, CODEX_HOME: codexHome };
-      } catch (err) {
-        await finish(run.id, { status: 'failed', error: `could not write the agent's skills: ${err instanceof Error ? err.message : String(err)}` });
-        return;
-      }
-    } else if (SKILL_DIR_ADAPTERS.has(adapter.type) && typeof config.skillsDir !== 'string') {
-      try {
+      } else if (SKILL_DIR_ADAPTERS.has(adapter.type) && typeof config.skillsDir !== 'string') {
         const skillsDir = await materialiseAgentSkills(db, settings.dataDir, agent.id, run.id);
         if (skillsDir) adapterConfig = { ...config, skillsDir };
-      } catch (err) {
-        await finish(run.id, { status: 'failed', error: `could not write the agent's skills: ${err instanceof Error ? err.message : String(err)}` });
-        return;
       }
+    } catch (err) {
+      await finish(run.id, { status: 'failed', error: `could not write the agent's skills: ${err instanceof Error ? err.message : String(err)}` });
+      return;
     }
     const runToken = await mintAgentJwt(settings.jwtSecret, { agentId: agent.id, companyId: agent.companyId, adapterType: adapter.type, runId: run.id }, Math.ceil(timeoutSec + graceSec + 60));
     const { env, secrets } = buildRunEnv({
