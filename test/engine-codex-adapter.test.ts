@@ -3,7 +3,7 @@
 // retried fresh once, usage per turn as it arrives, the last agent message as summary, errors,
 // timeout, and testEnvironment.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -71,6 +71,37 @@ describe('codex_local', () => {
     // 400 uncached at 100 USD/M, 2000 cached at 10 USD/M, 80 out at 1000 USD/M: 4 + 2 + 8 cents.
     const costs = await sql('select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1', [run.id]);
     assert.deepEqual(costs, [{ provider: 'openai', model: 'gpt-5-codex', billing_type: 'unknown', input_tokens: 2400, cached_input_tokens: 2000, output_tokens: 80, cost_cents: 14 }]);
+  });
+
+  it("hands Codex the agent's attached skills as $CODEX_HOME/skills/<name>/SKILL.md, rebuilt every run", async () => {
+    // A Codex login in the agent's HOME: its auth.json is linked into the CODEX_HOME the run gets.
+    const home = path.join(dir, 'skills-home');
+    await mkdir(path.join(home, '.codex'), { recursive: true });
+    await writeFile(path.join(home, '.codex', 'auth.json'), '{"token":"x"}');
+    const { agent, argsFile } = await codexAgent('skills', {}, { HOME: home });
+    const made = await t.request('POST', `/api/companies/${companyId}/skills`, { token: board, body: { name: 'Codex Runbook' } });
+    assert.equal(made.status, 201);
+    const synced = await t.request('POST', `/api/agents/${agent.id}/skills/sync`, { token: board, body: { desiredSkills: ['codex-runbook'] } });
+    assert.equal(synced.status, 200, JSON.stringify(synced.body));
+    assert.deepEqual([synced.body.mode, synced.body.supported], ['ephemeral', true]);
+
+    const first = await wakeAndFinish(t, board, agent.id);
+    assert.equal(first.status, 'succeeded', first.error);
+    const codexHome = path.join(t.config.dataDir, 'agents', agent.id, 'codex-home');
+    const [call] = await invocations(argsFile);
+    assert.equal(call!.codexHome, codexHome);
+    assert.deepEqual(call!.skills, ['boardroom-api', 'codex-runbook']);
+    assert.equal(await readFile(path.join(codexHome, 'auth.json'), 'utf8'), '{"token":"x"}');
+
+    await t.request('POST', `/api/agents/${agent.id}/skills/sync`, { token: board, body: { desiredSkills: [] } });
+    assert.equal((await wakeAndFinish(t, board, agent.id)).status, 'succeeded');
+    assert.deepEqual((await invocations(argsFile))[1]!.skills, ['boardroom-api']);
+
+    // The agent's own CODEX_HOME wins: nothing is written into it or swapped for it.
+    const own = await codexAgent('own-home', {}, { CODEX_HOME: path.join(dir, 'own-codex-home') });
+    await t.request('POST', `/api/agents/${own.agent.id}/skills/sync`, { token: board, body: { desiredSkills: ['codex-runbook'] } });
+    assert.equal((await wakeAndFinish(t, board, own.agent.id)).status, 'succeeded');
+    assert.deepEqual((await invocations(own.argsFile)).map((c) => [c.codexHome, c.skills]), [[path.join(dir, 'own-codex-home'), []]]);
   });
 
   it('resumes the thread of the same issue only, and starts fresh on forceFreshSession', async () => {

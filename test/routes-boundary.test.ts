@@ -144,6 +144,7 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/companies/{companyId}/skills/import': () => ({ json: { source: '/tmp' } }),
   'POST /api/companies/{companyId}/skills/scan-projects': () => ({ json: {} }),
   'PATCH /api/companies/{companyId}/skills/{skillId}/files': () => ({ json: { path: 'SKILL.md', content: '# taken over' } }),
+  'POST /api/companies/{companyId}/skills/{skillId}/install-update': () => NO_BODY,
   'POST /api/agents/{agentId}/skills/sync': () => ({ json: { desiredSkills: [] } }),
   'POST /api/companies/{companyId}/issues': () => ({ json: { title: 'Issue' } }),
   'POST /api/companies/{companyId}/issues/{issueId}/attachments': () => ({ multipart: [{ name: 'file', data: 'x', filename: 'x.txt', contentType: 'text/plain' }] }),

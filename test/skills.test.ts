@@ -232,7 +232,7 @@ describe('skills: import', () => {
       assert.equal(res.status, 422, `${name}: ${JSON.stringify(res.body)}`);
     }
     assert.equal((await importSource(path.join(scratch, 'does-not-exist'))).status, 422);
-    assert.equal((await importSource('acme/skills')).status, 422);
+    assert.equal((await importSource('not a source')).status, 422);
     assert.equal((await importSource('https://example.invalid/acme/skills')).status, 422);
     assert.equal((await importSource(await folder('empty', { 'readme.md': 'x' }))).status, 422);
 

@@ -8,6 +8,7 @@
 // longer running (cancelled or reaped on any replica) stops the work, and so does a `boardroom_run`
 // notification for it, which is just the faster path to the same thing. The log is closed (all of
 // it stored) before the run's end is recorded, so a finished run's logBytes is its whole log.
+import os from 'node:os';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -33,7 +34,7 @@ import { HARD_STOP } from './adapters/types.ts';
 import { adapterRunRefusal } from '../modules/adapters/service.ts';
 import { loadTaskSession, saveTaskSession } from './sessions.ts';
 import { isolatedWorkingDirectory, IsolationError, recordWorkProduct } from '../modules/execution-workspaces/service.ts';
-import { materialiseAgentSkills, SKILL_DIR_ADAPTERS } from '../modules/skills/materialise.ts';
+import { materialiseAgentSkills, prepareCodexHome, SKILL_DIR_ADAPTERS } from '../modules/skills/materialise.ts';
 
 export const DEFAULT_TIMEOUT_SEC = 1800;
 export const DEFAULT_GRACE_SEC = 15;
@@ -124,15 +125,19 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     }
     // The attached skills, written out for adapters that take a directory; an operator's explicit
     // adapterConfig.skillsDir wins (one --add-dir), so a hand-kept folder is never overwritten.
+    // Codex takes them as $CODEX_HOME/skills: an agent's own adapterConfig.env.CODEX_HOME wins likewise.
     let adapterConfig = config;
-    if (SKILL_DIR_ADAPTERS.has(adapter.type) && typeof config.skillsDir !== 'string') {
-      try {
+    try {
+      if (adapter.type === 'codex_local' && configEnv.CODEX_HOME === undefined) {
+        const codexHome = await prepareCodexHome(db, settings.dataDir, agent.id, run.id, configEnv.HOME ?? os.homedir());
+        if (codexHome) configEnv = { ...configEnv, CODEX_HOME: codexHome };
+      } else if (SKILL_DIR_ADAPTERS.has(adapter.type) && typeof config.skillsDir !== 'string') {
         const skillsDir = await materialiseAgentSkills(db, settings.dataDir, agent.id, run.id);
         if (skillsDir) adapterConfig = { ...config, skillsDir };
-      } catch (err) {
-        await finish(run.id, { status: 'failed', error: `could not write the agent's skills: ${err instanceof Error ? err.message : String(err)}` });
-        return;
       }
+    } catch (err) {
+      await finish(run.id, { status: 'failed', error: `could not write the agent's skills: ${err instanceof Error ? err.message : String(err)}` });
+      return;
     }
     const runToken = await mintAgentJwt(settings.jwtSecret, { agentId: agent.id, companyId: agent.companyId, adapterType: adapter.type, runId: run.id }, Math.ceil(timeoutSec + graceSec + 60));
     const { env, secrets } = buildRunEnv({

@@ -30,7 +30,22 @@ export interface Config {
   publicUrl?: string;
   /** Prices of models whose usage reports carry no cost, cents per million tokens (BOARDROOM_MODEL_PRICES). */
   modelPrices: PriceTable;
+  /** Where code-host and catalog skill imports go (BOARDROOM_CODEHOST_*, BOARDROOM_SKILL_CATALOG_URL). */
+  codeHost: CodeHostConfig;
 }
+
+export interface CodeHostConfig {
+  /** REST API base (BOARDROOM_CODEHOST_API_URL, default https://api.github.com). */
+  apiUrl: string;
+  /** Raw file base (BOARDROOM_CODEHOST_RAW_URL, default https://raw.githubusercontent.com). */
+  rawUrl: string;
+  /** Bearer token for the API (BOARDROOM_CODEHOST_TOKEN): higher rate limits, private repositories. */
+  token?: string;
+  /** The skills catalog site whose URLs and install commands resolve to code-host sources (BOARDROOM_SKILL_CATALOG_URL, default https://skills.sh). */
+  catalogUrl: string;
+}
+
+export const DEFAULT_CODE_HOST: CodeHostConfig = { apiUrl: 'https://api.github.com', rawUrl: 'https://raw.githubusercontent.com', catalogUrl: 'https://skills.sh' };
 
 export interface ConfigInput {
   dataDir?: string;
@@ -77,21 +92,27 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
     logLevel,
     runLeaseSec,
     runRetentionDays,
-    publicUrl: parsePublicUrl(env.BOARDROOM_PUBLIC_URL),
+    publicUrl: parseBaseUrl('BOARDROOM_PUBLIC_URL', env.BOARDROOM_PUBLIC_URL),
     modelPrices: parsePriceTable(env.BOARDROOM_MODEL_PRICES),
+    codeHost: {
+      apiUrl: parseBaseUrl('BOARDROOM_CODEHOST_API_URL', env.BOARDROOM_CODEHOST_API_URL) ?? DEFAULT_CODE_HOST.apiUrl,
+      rawUrl: parseBaseUrl('BOARDROOM_CODEHOST_RAW_URL', env.BOARDROOM_CODEHOST_RAW_URL) ?? DEFAULT_CODE_HOST.rawUrl,
+      ...(env.BOARDROOM_CODEHOST_TOKEN ? { token: env.BOARDROOM_CODEHOST_TOKEN } : {}),
+      catalogUrl: parseBaseUrl('BOARDROOM_SKILL_CATALOG_URL', env.BOARDROOM_SKILL_CATALOG_URL) ?? DEFAULT_CODE_HOST.catalogUrl,
+    },
   };
 }
 
 /** An http(s) origin with an optional path prefix, without a trailing slash. */
-function parsePublicUrl(raw: string | undefined): string | undefined {
+function parseBaseUrl(name: string, raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`invalid BOARDROOM_PUBLIC_URL ${raw}`);
+    throw new Error(`invalid ${name} ${raw}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`BOARDROOM_PUBLIC_URL must be http(s): ${raw}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be http(s): ${raw}`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 

@@ -10,7 +10,7 @@ import { users } from '../../src/db/schema/index.ts';
 import { createBoardKey, ensureInstanceOwner } from '../../src/modules/auth/service.ts';
 import { buildApp } from '../../src/server/app.ts';
 import type { App } from '../../src/server/deps.ts';
-import type { Config, DeploymentMode } from '../../src/server/config.ts';
+import { DEFAULT_CODE_HOST, type CodeHostConfig, type Config, type DeploymentMode } from '../../src/server/config.ts';
 import { localStorage } from '../../src/storage/storage.ts';
 import { startEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
 import type { PriceTable } from '../../src/modules/costs/pricing.ts';
@@ -67,6 +67,8 @@ export interface TestAppOptions {
   events?: Partial<StreamLimits>;
   /** BOARDROOM_MODEL_PRICES of this app (and its engine). */
   modelPrices?: PriceTable;
+  /** Code-host and catalog base URLs (a fake host in the test). */
+  codeHost?: CodeHostConfig;
 }
 
 let counter = 0;
@@ -100,6 +102,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     runLeaseSec: 30,
     runRetentionDays: 30,
     modelPrices: opts.modelPrices ?? {},
+    codeHost: opts.codeHost ?? DEFAULT_CODE_HOST,
   };
   const owner = await ensureInstanceOwner(database.db);
   const logger = pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });

@@ -22,7 +22,7 @@ export async function wakeAndFinish(t: TestApp, boardToken: string, agentId: str
 }
 
 /** Every invocation the fake CLI recorded in its FAKE_ARGS_FILE, in order. */
-export async function invocations(file: string): Promise<{ argv: string[]; stdin: string }[]> {
+export async function invocations(file: string): Promise<{ argv: string[]; stdin: string; codexHome?: string | null; skills?: string[] }[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 }

@@ -15,3 +15,4 @@ export * from './cost-rollups.ts';
 export * from './finance.ts';
 export * from './adapters.ts';
 export * from './skills.ts';
+export * from './telemetry.ts';

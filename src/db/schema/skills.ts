@@ -16,7 +16,7 @@ export const companySkills = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     required: boolean('required').notNull().default(false),
-    // service_bundled | url | local_path | project_scan | managed_local (codehost, skillsite, catalog: not built)
+    // service_bundled | codehost | catalog | url | local_path | project_scan | managed_local (skillsite: not built)
     sourceKind: text('source_kind').notNull(),
     // What the skill was imported from (a path, a URL), as the caller wrote it; null for managed skills.
     sourceLocator: text('source_locator'),

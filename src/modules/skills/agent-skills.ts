@@ -13,9 +13,10 @@ import { ensureBundled, type Skill } from './service.ts';
 
 /**
  * Adapters that receive the skills: claude_local gets a directory of them before each run
- * (adapterConfig.skillsDir), rebuilt every run, hence ephemeral. Others keep the stored selection.
+ * (adapterConfig.skillsDir), codex_local a CODEX_HOME with them under skills/; both rebuilt every
+ * run, hence ephemeral. Others keep the stored selection.
  */
-const SKILL_MODES: Record<string, 'persistent' | 'ephemeral'> = { claude_local: 'ephemeral' };
+const SKILL_MODES: Record<string, 'persistent' | 'ephemeral'> = { claude_local: 'ephemeral', codex_local: 'ephemeral' };
 
 export interface SkillSnapshot {
   adapterType: string;

@@ -1,12 +1,18 @@
-// POST /skills/import: a `source` string resolved to packages (a local SKILL.md, a folder with one,
-// a folder with many, or a direct URL to a SKILL.md), then stored in one transaction with the
-// activity entry `company.skills_imported`. Code-host (`owner/repo`, repository URLs) and catalog
-// forms are refused with 422: they need a code host client this build does not have.
+// POST /skills/import: a `source` string resolved to packages (a code-host or catalog form, see
+// codehost.ts; a local SKILL.md, a folder with one, a folder with many; or a direct URL to a
+// SKILL.md), then stored in one transaction with the activity entry `company.skills_imported` and
+// the local telemetry event `skill_imported`. All network and disk reads happen before BEGIN.
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { conflict, unprocessable } from '../../core/errors.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Actor } from '../../core/actor.ts';
+import type { CodeHostConfig } from '../../server/config.ts';
 import { recordActivity } from '../activity/record.ts';
+import { recordTelemetry } from '../telemetry/record.ts';
+import { CodeHostClient, parseCodeHostSource, pinnedPackage, type CodeHostLocator } from './codehost.ts';
+import { download } from './download.ts';
 import { buildPackage, fileFromBytes, findSkillFolders, MAX_SKILL_FILE_BYTES, readSkillFolder, shortHash, type SkillPackage, type SourceKind } from './package.ts';
 import { slugify } from '../../lib/ids.ts';
 import { storePackage, type Skill } from './service.ts';
@@ -23,6 +29,10 @@ export interface ResolvedSource {
   /** A direct URL's host; a local path's absolute form. */
   host?: string;
   path?: string;
+  /** Code-host and catalog forms: the repository, the ref followed and the commit read. */
+  repo?: string;
+  trackingRef?: string;
+  commit?: string;
 }
 
 export interface ImportResult {
@@ -31,38 +41,62 @@ export interface ImportResult {
   source: ResolvedSource;
 }
 
-interface Resolved {
+export interface Resolved {
   source: ResolvedSource;
   packages: { pkg: SkillPackage; defaultKey: (slug: string) => string }[];
   warnings: string[];
 }
 
-export async function importSkills(ctx: Ctx, companyId: string, rawSource: string, opts: { urlTimeoutMs?: number } = {}): Promise<ImportResult> {
+export interface ImportOptions {
+  codeHost: CodeHostConfig;
+  urlTimeoutMs?: number;
+}
+
+export async function importSkills(ctx: Ctx, companyId: string, rawSource: string, opts: ImportOptions): Promise<ImportResult> {
   const source = rawSource.trim();
-  const resolved = /^https?:\/\//i.test(source) ? await resolveUrl(source, opts.urlTimeoutMs ?? URL_TIMEOUT_MS) : await resolveLocal(source);
+  const codeHost = parseCodeHostSource(source, opts.codeHost);
+  const resolved = codeHost
+    ? await resolveCodeHost(new CodeHostClient(opts.codeHost), codeHost.kind, codeHost.locator, source)
+    : /^https?:\/\//i.test(source)
+      ? await resolveUrl(source, opts.urlTimeoutMs ?? URL_TIMEOUT_MS)
+      : await resolveLocal(source);
   return inTransaction(ctx, async (tx) => {
-    const imported: ImportResult['imported'] = [];
-    const warnings = [...resolved.warnings];
-    for (const { pkg, defaultKey } of resolved.packages) {
-      const outcome = await storePackage(tx, companyId, pkg, { sourceKind: resolved.source.kind, sourceLocator: resolved.source.locator, defaultKey });
-      if (outcome.status === 'conflict') warnings.push(`skipped ${pkg.slug}: ${outcome.reason}`);
-      else imported.push(outcome);
-    }
+    const { imported, warnings } = await storeResolved(tx, ctx.actor, companyId, resolved);
     if (imported.length === 0) throw conflict('nothing was imported', { warnings });
-    await recordActivity(tx, ctx.actor, {
-      companyId,
-      action: 'company.skills_imported',
-      entityType: 'company',
-      entityId: companyId,
-      details: { source: resolved.source, skills: imported.map((i) => ({ id: i.skill.id, key: i.skill.key, status: i.status })), warnings },
-    });
     return { imported, warnings, source: resolved.source };
   });
 }
 
+/** Stores what a source resolved to, with its activity entry and telemetry event (one transaction, the caller's). */
+export async function storeResolved(tx: DbOrTx, actor: Actor, companyId: string, resolved: Resolved, action = 'company.skills_imported'): Promise<Omit<ImportResult, 'source'>> {
+  const imported: ImportResult['imported'] = [];
+  const warnings = [...resolved.warnings];
+  for (const { pkg, defaultKey } of resolved.packages) {
+    const outcome = await storePackage(tx, companyId, pkg, { sourceKind: resolved.source.kind, sourceLocator: resolved.source.locator, defaultKey });
+    if (outcome.status === 'conflict') warnings.push(`skipped ${pkg.slug}: ${outcome.reason}`);
+    else imported.push(outcome);
+  }
+  if (imported.length === 0) return { imported, warnings };
+  const skills = imported.map((i) => ({ id: i.skill.id, key: i.skill.key, status: i.status }));
+  await recordActivity(tx, actor, { companyId, action, entityType: 'company', entityId: companyId, details: { source: resolved.source, skills, warnings } });
+  await recordTelemetry(tx, companyId, 'skill_imported', { sourceKind: resolved.source.kind, action, count: imported.length, skills: skills.map(({ key, status }) => ({ key, status })), ...(resolved.source.commit && { commit: resolved.source.commit }) });
+  return { imported, warnings };
+}
+
+/** A code-host or catalog locator read at the current commit of its ref; keys are `<owner>/<repo>/<slug>`. */
+export async function resolveCodeHost(client: CodeHostClient, kind: 'codehost' | 'catalog', loc: CodeHostLocator, locator: string): Promise<Resolved> {
+  const { skills, commit, trackingRef, warnings } = await client.fetchSkills(loc, MAX_IMPORTED_SKILLS);
+  const repo = `${loc.owner}/${loc.repo}`;
+  return {
+    source: { kind, locator, repo, trackingRef, commit },
+    packages: skills.map((s) => ({ pkg: pinnedPackage(s, kind, locator), defaultKey: (slug: string) => `${repo}/${slug}` })),
+    warnings,
+  };
+}
+
 async function resolveLocal(source: string): Promise<Resolved> {
   if (!path.isAbsolute(source)) {
-    throw unprocessable('unsupported source: give an absolute local path (a SKILL.md, a folder with one or with many) or an http(s) URL of a SKILL.md; code-host (owner/repo) and catalog forms are not supported by this server');
+    throw unprocessable('unsupported source: give owner/repo[/skill], a repository, tree or blob URL, a catalog URL or install command, an http(s) URL of a SKILL.md, or an absolute local path');
   }
   const abs = path.resolve(source);
   const info = await lstat(abs).catch(() => null);
@@ -100,40 +134,12 @@ async function resolveUrl(source: string, timeoutMs: number): Promise<Resolved> 
   }
   const fileName = decodeURIComponent(url.pathname.split('/').pop() ?? '');
   if (fileName.toLowerCase() !== 'skill.md') {
-    throw unprocessable('only a direct URL to a SKILL.md file is supported; code-host repository URLs and catalog-site URLs are not supported by this server');
+    throw unprocessable('an http(s) URL must be a code-host repository, tree or blob URL, a catalog URL, or a direct URL to a SKILL.md file');
   }
-  const bytes = await download(url, timeoutMs);
+  const bytes = await download(url, { timeoutMs, maxBytes: MAX_URL_BYTES });
   // The folder name in the URL is the slug's last fallback, as a local folder name is.
   const folder = decodeURIComponent(url.pathname.split('/').slice(-2, -1)[0] ?? '') || url.hostname;
   const pkg = buildPackage([fileFromBytes('SKILL.md', bytes)], slugify(folder, 'skill'));
   const host = url.host.toLowerCase();
   return { source: { kind: 'url', locator: url.toString(), host }, packages: [{ pkg, defaultKey: (slug) => `url/${host}/${shortHash(url.toString())}/${slug}` }], warnings: [] };
-}
-
-/** GET with a deadline and a byte cap: a slow or huge answer is a 422 with the reason, never a hang. */
-async function download(url: URL, timeoutMs: number): Promise<Buffer> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const res = await fetch(url, { signal: controller.signal, redirect: 'follow' });
-    if (!res.ok) throw unprocessable(`download failed: HTTP ${res.status}`);
-    const declared = Number(res.headers.get('content-length') ?? '0');
-    if (declared > MAX_URL_BYTES) throw unprocessable(`download larger than ${MAX_URL_BYTES} bytes`);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of res.body ?? []) {
-      total += (chunk as Uint8Array).length;
-      if (total > MAX_URL_BYTES) {
-        controller.abort();
-        throw unprocessable(`download larger than ${MAX_URL_BYTES} bytes`);
-      }
-      chunks.push(Buffer.from(chunk as Uint8Array));
-    }
-    return Buffer.concat(chunks);
-  } catch (err) {
-    if (err instanceof Error && 'status' in err) throw err;
-    throw unprocessable(controller.signal.aborted ? `download timed out after ${timeoutMs} ms` : `download failed: ${err instanceof Error ? err.message : String(err)}`);
-  } finally {
-    clearTimeout(timer);
-  }
 }

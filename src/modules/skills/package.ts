@@ -20,7 +20,7 @@ export const FILE_KINDS = ['skill', 'reference', 'script', 'asset', 'other'] as 
 export type FileKind = (typeof FILE_KINDS)[number];
 export const TRUST_LEVELS = ['markdown_only', 'assets', 'scripts_executables'] as const;
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
-export const SOURCE_KINDS = ['service_bundled', 'url', 'local_path', 'project_scan', 'managed_local'] as const;
+export const SOURCE_KINDS = ['service_bundled', 'codehost', 'catalog', 'url', 'local_path', 'project_scan', 'managed_local'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export interface SkillFile {

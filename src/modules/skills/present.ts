@@ -11,13 +11,13 @@ export const skillResponse = z
   .object({
     id: uuidOut(),
     companyId: uuidOut(),
-    key: z.string().describe('canonical key, unique in the company: bundled `boardroom/skills/<slug>`, URL `url/<host>/<hash>/<slug>`, managed `company/<companyId>/<slug>`, local path `local/<hash of folder>/<slug>`, or the frontmatter override'),
+    key: z.string().describe('canonical key, unique in the company: bundled `boardroom/skills/<slug>`, code-host and catalog `<owner>/<repo>/<slug>`, URL `url/<host>/<hash>/<slug>`, managed `company/<companyId>/<slug>`, local path `local/<hash of folder>/<slug>`, or the frontmatter override'),
     slug: z.string(),
     name: z.string(),
     description: z.string().nullable(),
     required: z.boolean().describe('frontmatter `required`; a required bundled skill is attached to every agent on sync'),
     sourceKind: z.enum(SOURCE_KINDS),
-    sourceLocator: z.string().nullable().describe('what it was imported from (path or URL); null for managed skills'),
+    sourceLocator: z.string().nullable().describe('what it was imported from, as sent (path, URL, owner/repo, catalog URL or install command); null for managed skills'),
     trustLevel: z.enum(TRUST_LEVELS).describe('highest class of file present: markdown_only < assets < scripts_executables'),
     editable: z.boolean().describe('false for bundled skills (their files cannot be updated, nor the skill deleted)'),
     metadata: z.record(z.string(), z.unknown()).nullable().describe('frontmatter `metadata`, round-tripped'),
@@ -82,8 +82,16 @@ export const importResponse = z.object({
   imported: z.array(skillResponse.extend({ status: z.enum(['created', 'updated', 'unchanged']) })).describe('each skill stored (or found unchanged) under its key'),
   warnings: z.array(z.string()).describe('skills skipped (a conflict with a bundled or managed skill of the same key, an invalid SKILL.md in a folder of many) and other notes'),
   source: z
-    .object({ kind: z.enum(SOURCE_KINDS), locator: z.string(), host: z.string().optional(), path: z.string().optional() })
-    .describe('the resolved source: its kind, the locator stored on each skill, the URL host or the absolute path'),
+    .object({
+      kind: z.enum(SOURCE_KINDS),
+      locator: z.string(),
+      host: z.string().optional(),
+      path: z.string().optional(),
+      repo: z.string().optional().describe('code-host and catalog forms: owner/repo'),
+      trackingRef: z.string().optional().describe('code-host and catalog forms: the branch, tag or commit followed'),
+      commit: z.string().optional().describe('code-host and catalog forms: the commit the files were read at (the pin)'),
+    })
+    .describe('the resolved source: its kind, the locator stored on each skill (as sent), the URL host, the absolute path, or the repository, ref and commit'),
 }).describe('What an import stored');
 
 export function presentImport(r: ImportResult): z.output<typeof importResponse> {
@@ -132,3 +140,26 @@ export function presentScan(r: ScanResult): z.output<typeof scanResponse> {
   const withSkill = (e: ScanResult['imported'][number]) => ({ workspaceId: e.workspaceId, path: e.path, key: e.key, skill: presentSkill(e.skill) });
   return { imported: r.imported.map(withSkill), updated: r.updated.map(withSkill), skipped: r.skipped, conflicts: r.conflicts, warnings: r.warnings };
 }
+
+export const updateStatusResponse = z
+  .object({
+    supported: z.boolean().describe('false for bundled, local, scanned, managed and URL skills (they have no commit pin)'),
+    reason: z.string().optional().describe('why it is unsupported'),
+    pinnedCommit: z.string().nullable(),
+    latestCommit: z.string().nullable().describe('the commit the tracking ref names now'),
+    updateAvailable: z.boolean(),
+    trackingRef: z.string().nullable(),
+    checkedAt: timestampOut(),
+  })
+  .describe('Whether a code-host or catalog skill is behind its tracking ref');
+
+export const installUpdateResponse = z
+  .object({
+    skill: skillResponse,
+    status: z.enum(['updated', 'unchanged']),
+    previousCommit: z.string(),
+    commit: z.string().describe('the new pin'),
+  })
+  .describe('What install-update did');
+
+export const presentInstallUpdate = (r: { skill: Skill; status: 'updated' | 'unchanged'; previousCommit: string; commit: string }): z.output<typeof installUpdateResponse> => ({ ...r, skill: presentSkill(r.skill) });

@@ -7,11 +7,13 @@ import { callerAgent, requireAgentAccess } from '../agents/lookup.ts';
 import { canUpdateAgent } from '../agents/policy.ts';
 import { agentParams } from '../agents/schemas.ts';
 import { skillSnapshot, syncAgentSkills } from './agent-skills.ts';
+import { CODEHOST_TIMEOUT_MS } from './codehost.ts';
 import { importSkills, MAX_IMPORTED_SKILLS, MAX_URL_BYTES, URL_TIMEOUT_MS } from './import.ts';
+import { installUpdate, updateStatus } from './updates.ts';
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from './package.ts';
 import { MAX_SCANNED_PER_WORKSPACE, scanProjects, WELL_KNOWN_FOLDERS } from './scan.ts';
 import { canManageSkills } from './policy.ts';
-import { importResponse, presentImport, presentScan, scanResponse, presentSkill, presentSkillDetail, presentSkillFile, presentSnapshot, skillDetailResponse, skillFileResponse, skillResponse, snapshotResponse } from './present.ts';
+import { importResponse, installUpdateResponse, presentImport, presentInstallUpdate, updateStatusResponse, presentScan, scanResponse, presentSkill, presentSkillDetail, presentSkillFile, presentSnapshot, skillDetailResponse, skillFileResponse, skillResponse, snapshotResponse } from './present.ts';
 import { companyParams, createSkillBody, fileQuery, importBody, scanBody, skillParams, syncBody, updateFileBody } from './schemas.ts';
 import { createManagedSkill, deleteSkill, listSkills, MAX_LISTED_SKILLS, readSkillFile, requireSkill, skillDetail, updateSkillFile } from './service.ts';
 
@@ -82,12 +84,15 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
         tags,
         summary: 'Import skills',
         description: [
-          '`source` is an absolute local path on the server (a SKILL.md, a folder with one, or a folder with many: every folder holding a SKILL.md, at most',
-          `${MAX_IMPORTED_SKILLS}) or an http(s) URL of a SKILL.md (downloaded within ${URL_TIMEOUT_MS / 1000} s and ${MAX_URL_BYTES} bytes).`,
-          'Code-host (`owner/repo`, repository URLs) and catalog forms are not supported by this server (422).',
+          '`source` is one of: `owner/repo` (the default branch: a root SKILL.md and every skill under `skills/`, else every SKILL.md), `owner/repo/skill` (one skill by folder name or slug),',
+          'a code-host repository URL `https://github.com/owner/repo`, a `/tree/<ref>/<path>` URL (the skills at or under the path of that ref) or a `/blob/<ref>/<path>/SKILL.md` URL (that one skill);',
+          'a catalog-site URL `<catalog>/owner/repo[/skill]` or its install command `npx skills add <owner/repo | repository URL> [--skill <skill>]` (stored with sourceKind `catalog`, the text sent kept as sourceLocator and metadata.catalogLocator);',
+          'an absolute local path on the server (a SKILL.md, a folder with one, or a folder with many: every folder holding a SKILL.md, at most',
+          `${MAX_IMPORTED_SKILLS}); or an http(s) URL of a SKILL.md (downloaded within ${URL_TIMEOUT_MS / 1000} s and ${MAX_URL_BYTES} bytes).`,
+          `Code-host forms resolve the ref to a commit and read the files there (each call within ${CODEHOST_TIMEOUT_MS / 1000} s); the skill records the pin in metadata.sources[0] (kind, repo, path, commit, trackingRef, hostname) and its key is \`<owner>/<repo>/<slug>\`. A code host that fails, or a repository or ref it does not know, is 422 with the reason.`,
           `Each skill: frontmatter parsed (flat scalars, nested objects and lists; 422 otherwise), slug and canonical key derived, files classified and trust level set (at most ${MAX_SKILL_FILES} files, ${MAX_SKILL_BYTES} bytes; symlinks and hidden files skipped),`,
           'stored as one record per (company, key): a re-import updates it. A key held by a bundled or managed skill is skipped with a warning; 409 when nothing was imported.',
-          `Writes the activity entry \`company.skills_imported\`. ${MANAGE}`,
+          `Writes the activity entry \`company.skills_imported\` and the local telemetry event \`skill_imported\` (stored in this server's database, never sent). ${MANAGE}`,
         ].join(' '),
         params: companyParams,
         body: importBody,
@@ -101,7 +106,7 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       await requireManager(request, company.id);
-      return presentImport(await importSkills(contextOf(db, request), company.id, request.body.source));
+      return presentImport(await importSkills(contextOf(db, request), company.id, request.body.source, { codeHost: deps.config.codeHost }));
     },
   );
 
@@ -195,6 +200,45 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
     },
   );
 
+  app.get(
+    '/api/companies/:companyId/skills/:skillId/update-status',
+    {
+      schema: {
+        tags,
+        summary: 'Whether a code-host skill has an update',
+        description: `For code-host and catalog skills: the pinned commit against the commit its tracking ref names now (one code-host call within ${CODEHOST_TIMEOUT_MS / 1000} s; 422 with the reason when the host fails). Other kinds answer \`supported: false\` with the reason. Any caller with access to the company.`,
+        params: skillParams,
+        response: { 200: updateStatusResponse, ...authenticated(), ...errors(...SKILL_ERRORS, [422, 'the code host failed or no longer knows the repository or ref']) },
+      },
+    },
+    async (request) => {
+      const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
+      return updateStatus(deps.config.codeHost, skill);
+    },
+  );
+
+  app.post(
+    '/api/companies/:companyId/skills/:skillId/install-update',
+    {
+      schema: {
+        tags,
+        summary: 'Move a code-host skill to the latest commit',
+        description: `Reads the skill's folder again at the commit its tracking ref names now: files replaced, pin (metadata.sources[0].commit) moved, key kept. Writes the activity entry \`company.skill_updated\` and the telemetry event \`skill_imported\`. 409 for skills without a pin (bundled, local, scanned, managed, URL). ${MANAGE}`,
+        params: skillParams,
+        response: {
+          200: installUpdateResponse,
+          ...authenticated(),
+          ...errors([403, `another company, or ${MANAGE_DENIED}`], [404, 'no such company or skill'], [409, 'the skill is not a code-host or catalog skill'], [422, 'the code host failed, or the skill is no longer there']),
+        },
+      },
+    },
+    async (request) => {
+      const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
+      await requireManager(request, skill.companyId);
+      return presentInstallUpdate(await installUpdate(contextOf(db, request), deps.config.codeHost, skill));
+    },
+  );
+
   app.delete(
     '/api/companies/:companyId/skills/:skillId',
     {
@@ -220,7 +264,7 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: "An agent's skills",
-        description: 'The agent skill snapshot: the attached skills, whether the adapter is handed them (claude_local gets a directory before each run; other adapters only store the selection, mode `unsupported`). Any caller with access to the company.',
+        description: 'The agent skill snapshot: the attached skills, whether the adapter is handed them (claude_local gets a directory before each run, codex_local a CODEX_HOME with them under skills/; other adapters only store the selection, mode `unsupported`). Any caller with access to the company.',
         params: agentParams,
         response: { 200: snapshotResponse, ...authenticated(), ...errors([403, "the agent's company is not one of the caller's"], [404, 'no such agent']) },
       },

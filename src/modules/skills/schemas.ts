@@ -34,7 +34,7 @@ export const importBody = z.object({
     .trim()
     .min(1)
     .max(2048)
-    .describe('an absolute local path (a SKILL.md, a folder with one, or a folder with many) or an http(s) URL of a SKILL.md'),
+    .describe('owner/repo[/skill], a code-host repository, tree or blob URL, a catalog URL or install command, an absolute local path, or an http(s) URL of a SKILL.md'),
 });
 
 export const syncBody = z.object({
