@@ -77,7 +77,7 @@ describe('boardroom doctor', () => {
     const res = await runCli(['doctor', '--data-dir', path.join(file, 'data'), '--port', String(await freePort(0))]);
     assert.equal(res.code, 1);
     const lines = res.stdout.trim().split('\n');
-    assert.deepEqual(lines.map((l) => l.replace(/:.*$/, '')), ['ok   node', 'FAIL data dir', 'FAIL config', 'FAIL database', 'FAIL port', 'info claude_local', 'info codex_local']);
+    assert.deepEqual(lines.map((l) => l.replace(/:.*$/, '')), ['ok   node', 'FAIL data dir', 'FAIL config', 'FAIL database', 'FAIL port', 'info claude_local', 'info codex_local', 'info gemini_local', 'info opencode_local']);
   });
 
   it('fails the database check when DATABASE_URL does not connect, and the port check when another program holds it', async () => {

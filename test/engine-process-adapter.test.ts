@@ -266,10 +266,10 @@ describe('run env contract', () => {
 });
 
 describe('adapter registry', () => {
-  it('registers the built-in adapters (process, http, claude_local, codex_local) through the package door and protects them', () => {
+  it('registers the built-in adapters (process, http, claude_local, codex_local, gemini_local, opencode_local) through the package door and protects them', () => {
     const registry = createAdapterRegistry();
     assert.equal(registry.get('process')?.type, 'process');
-    assert.deepEqual(registry.list().map((e) => [e.adapter.type, e.builtin]), [['process', true], ['http', true], ['claude_local', true], ['codex_local', true]]);
+    assert.deepEqual(registry.list().map((e) => [e.adapter.type, e.builtin]), [['process', true], ['http', true], ['claude_local', true], ['codex_local', true], ['gemini_local', true], ['opencode_local', true]]);
     assert.throws(() => registry.register({ createServerAdapter }), /built in and cannot be replaced/);
     assert.throws(() => registry.unregister('process'), /cannot be removed/);
   });

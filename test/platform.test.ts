@@ -95,7 +95,7 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       const doctor = await runCli(['doctor', '--data-dir', dataDir, '--port', new URL(base).port]);
       assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
       // The local agent runtimes are reported as information (their CLIs need not be installed here).
-      assert.deepEqual(doctor.stdout.trim().split('\n').map((l) => l.split(':')[0]), ['ok   node', 'ok   data dir', 'ok   config', 'ok   database', 'ok   port', 'info claude_local', 'info codex_local']);
+      assert.deepEqual(doctor.stdout.trim().split('\n').map((l) => l.split(':')[0]), ['ok   node', 'ok   data dir', 'ok   config', 'ok   database', 'ok   port', 'info claude_local', 'info codex_local', 'info gemini_local', 'info opencode_local']);
       assert.match(doctor.stdout, /in use by a running Boardroom server/);
 
       // A second server on the same data directory refuses, and leaves the first one alone.

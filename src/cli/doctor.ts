@@ -1,5 +1,5 @@
 // `boardroom doctor`: one line per check, false when any fails; then one `info` line per local
-// runtime (claude_local, codex_local) with its default config: informational, since no agent may
+// runtime (claude_local, codex_local, gemini_local, opencode_local) with its default config: informational, since no agent may
 // use it, and an agent's own adapterConfig (command, env) can differ.
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';

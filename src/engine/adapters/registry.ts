@@ -4,7 +4,9 @@
 // overwritten (SPEC: DELETE /api/adapters/{type} is external only).
 import * as claudeAdapter from './claude.ts';
 import * as codexAdapter from './codex.ts';
+import * as geminiAdapter from './gemini.ts';
 import * as httpAdapter from './http.ts';
+import * as opencodeAdapter from './opencode.ts';
 import * as processAdapter from './process.ts';
 import type { ServerAdapter } from './types.ts';
 
@@ -27,7 +29,7 @@ export interface AdapterRegistry {
 }
 
 /** The local coding-CLI runtimes: their environment (binary, version, login) is the machine's, so `boardroom doctor` reports it. */
-export const LOCAL_RUNTIME_ADAPTER_MODULES: readonly AdapterModule[] = [claudeAdapter, codexAdapter];
+export const LOCAL_RUNTIME_ADAPTER_MODULES: readonly AdapterModule[] = [claudeAdapter, codexAdapter, geminiAdapter, opencodeAdapter];
 export const BUILTIN_ADAPTER_MODULES: readonly AdapterModule[] = [processAdapter, httpAdapter, ...LOCAL_RUNTIME_ADAPTER_MODULES];
 
 // A package is foreign code: check the shape once here rather than fail mid-run in the engine.

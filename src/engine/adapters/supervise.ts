@@ -1,5 +1,5 @@
 // Supervision of one local child process for a run, shared by every adapter that spawns one (the
-// `process` adapter, the CLI runtimes claude_local and codex_local): there is one way to start,
+// `process` adapter, the local CLI runtimes: claude_local, codex_local, gemini_local, opencode_local): there is one way to start,
 // feed, watch and stop a run's process.
 //
 // The command runs in its own process group (detached) so a stop reaches everything it started:

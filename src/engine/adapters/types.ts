@@ -52,7 +52,7 @@ export interface AdapterRunContext {
   /**
    * The runtime session this agent last used for this issue (or for runs without an issue) with
    * this adapter type; null when there is none or the wake asked for a fresh one (forceFreshSession).
-   * Adapters that resume conversations (claude_local, codex_local) continue it.
+   * Adapters that resume conversations (the local CLI runtimes) continue it.
    */
   sessionId: string | null;
   /**

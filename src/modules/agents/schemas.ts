@@ -8,7 +8,7 @@ export const agentStatus = z.enum(AGENT_STATUSES);
 export type AgentStatus = z.infer<typeof agentStatus>;
 
 /** Adapter types SPEC names as built in; vendor-named local runtimes, a gateway type and registered external adapters exist too. */
-export const BUILT_IN_ADAPTER_TYPES = ['process', 'http', 'claude_local', 'codex_local'] as const;
+export const BUILT_IN_ADAPTER_TYPES = ['process', 'http', 'claude_local', 'codex_local', 'gemini_local', 'opencode_local'] as const;
 
 // Free-form JSON objects (adapterConfig, metadata, payload): depth 32, 64 KiB serialised (core/json.ts).
 const boundedObject = () => freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES });
@@ -47,7 +47,7 @@ const shortText = (max: number) => z.string().trim().max(max);
 
 const ADAPTER_TYPE = [
   'The runtime adapter that runs this agent (1 to 100 characters).',
-  `Built in: ${BUILT_IN_ADAPTER_TYPES.map((t) => `\`${t}\``).join(', ')} (\`claude_local\` runs Claude Code, \`codex_local\` runs Codex);`,
+  `Built in: ${BUILT_IN_ADAPTER_TYPES.map((t) => `\`${t}\``).join(', ')} (\`claude_local\` runs Claude Code, \`codex_local\` runs Codex, \`gemini_local\` the Gemini CLI, \`opencode_local\` opencode);`,
   'the type of any registered external adapter is accepted too.',
 ].join(' ');
 const adapterType = shortText(100).min(1).describe(ADAPTER_TYPE).meta({ examples: [...BUILT_IN_ADAPTER_TYPES] });

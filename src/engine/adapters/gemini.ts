@@ -1,0 +1,123 @@
+// `gemini_local`: a run is one Gemini CLI invocation,
+//   gemini --output-format stream-json [--model m] [--resume <sessionId>] <adapterConfig.args...>
+// with the wake prompt on stdin (stdin not a TTY: the CLI runs headless and reads its prompt there),
+// supervised like any local process (supervise.ts).
+//
+// Events parsed from stdout (JSONL, the shapes of gemini-cli's packages/core/src/output/types.ts):
+// - {"type":"init","session_id","model"}: the session, reported at once (onSession); the model.
+// - {"type":"message","role":"assistant","content","delta"?}: answer text; the chunks after the
+//   last tool call are the summary (text before a tool call is narration, not the answer).
+// - {"type":"tool_use",...} / {"type":"tool_result",...}: only mark the turn boundary; log otherwise.
+// - {"type":"error","severity","message"}: a warning or error; fails the run only without a result.
+// - {"type":"result","status":"success"|"error","error"?:{type,message},"stats":{input_tokens,
+//   output_tokens,cached,...}}: the run's usage (input_tokens includes the cached ones), reported
+//   when it arrives (provider google; Gemini reports no cost, so the price table prices it); a
+//   status "error" fails the run with its message.
+// Stats come only with the result, so a run's usage is one report at its end.
+// Exit codes: 0 ok, 1 error, 42 input error, 53 turn limit; any non-zero fails the run.
+// Resume rejected: the CLI prints `Error resuming session: Invalid session identifier "<id>"` (or
+// `No previous sessions found`) and exits: that forgets the session and runs once more, fresh.
+import { z } from 'zod';
+import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, type Attempt } from './local-cli.ts';
+import { failed, superviseProcess } from './supervise.ts';
+import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
+
+export const geminiConfigSchema = z.object(localCliConfigFields);
+export type GeminiConfig = z.output<typeof geminiConfigSchema>;
+
+export const GEMINI_RESUME_REJECTED = /\binvalid session identifier\b|\bno previous sessions found\b/i;
+
+export function geminiArgs(config: GeminiConfig, sessionId: string | null): string[] {
+  const args = ['--output-format', 'stream-json'];
+  if (config.model) args.push('--model', config.model);
+  if (sessionId) args.push('--resume', sessionId);
+  return [...args, ...config.args];
+}
+
+const record = (value: unknown): Record<string, unknown> | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+
+export function createGeminiStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>, config: GeminiConfig) {
+  let sessionId: string | null = null;
+  let model = config.model;
+  let answer = '';
+  let result: Record<string, unknown> | null = null;
+  let lastError: string | null = null;
+  const onObject = (obj: Record<string, unknown>) => {
+    switch (obj.type) {
+      case 'init': {
+        const id = usableSessionId(obj.session_id);
+        if (id && id !== sessionId) {
+          sessionId = id;
+          ctx.onSession(id);
+        }
+        if (typeof obj.model === 'string' && obj.model.length > 0 && obj.model.length <= 200) model = obj.model;
+        break;
+      }
+      case 'message':
+        if (obj.role === 'assistant' && typeof obj.content === 'string') answer = bounded((obj.delta === true ? answer : '') + obj.content);
+        break;
+      case 'tool_use':
+        answer = '';
+        break;
+      case 'error':
+        lastError = bounded(String(obj.message ?? 'error'), 4000);
+        break;
+      case 'result': {
+        result = obj;
+        const stats = record(obj.stats);
+        if (!stats) break;
+        const input = tokens(stats.input_tokens);
+        ctx.onUsage({
+          provider: 'google',
+          ...(model && { model }),
+          inputTokens: input,
+          cachedInputTokens: Math.min(tokens(stats.cached), input),
+          outputTokens: tokens(stats.output_tokens),
+          billingType: config.billingType ?? 'unknown',
+        });
+        break;
+      }
+    }
+  };
+  const finish = (outcome: AdapterOutcome, stderrTail: string): { outcome: AdapterOutcome; errorText: string } => {
+    const summary = answer.trim();
+    if (summary.length > 0 || sessionId) ctx.onResult({ ...(summary.length > 0 && { summary }), ...(sessionId && { sessionId }) });
+    const r = result as Record<string, unknown> | null;
+    const resultError = r && r.status !== 'success' ? bounded(String(record(r.error)?.message ?? `result status ${String(r.status)}`), 4000) : null;
+    const errorText = [resultError ?? '', lastError ?? '', stderrTail].join('\n');
+    if (outcome.status === 'timed_out' || outcome.status === 'cancelled') return { outcome, errorText };
+    if (resultError !== null || outcome.status === 'failed') {
+      return { outcome: { ...outcome, status: 'failed', error: resultError ?? lastError ?? lastLine(stderrTail) ?? outcome.error }, errorText };
+    }
+    if (!r) return { outcome: { ...outcome, status: 'failed', error: lastError ?? 'gemini ended without a result event: is its stream-json format still the one this adapter parses?' }, errorText };
+    return { outcome, errorText };
+  };
+  return { onObject, finish };
+}
+
+async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
+  const parsed = parseConfig(geminiConfigSchema, ctx, 'gemini_local');
+  if ('error' in parsed) return failed(parsed.error);
+  const config = parsed.config;
+  return runWithResumeFallback(ctx, async (sessionId, deadline): Promise<Attempt> => {
+    const stream = createGeminiStream(ctx, config);
+    const run = await superviseProcess(ctx, { command: config.command ?? 'gemini', args: geminiArgs(config, sessionId), onObject: stream.onObject, maxLineChars: CLI_MAX_LINE_CHARS, deadline });
+    const { outcome, errorText } = stream.finish(run.outcome, run.stderrTail);
+    return { outcome, resumeRejected: sessionId !== null && GEMINI_RESUME_REJECTED.test(errorText) };
+  });
+}
+
+const AGENT_CONFIGURATION_DOC = `gemini_local: runs the Gemini CLI (\`gemini --output-format stream-json\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--resume <sessionId>).
+adapterConfig: command (default "gemini"), args (string[], after the adapter's flags, e.g. ["--approval-mode", "yolo"]), cwd, env (values may be secret references, e.g. GEMINI_API_KEY),
+timeoutSec, graceSec, model (--model), billingType (how usage is paid; default unknown: the price table prices the tokens).`;
+
+export function createServerAdapter(): ServerAdapter {
+  return {
+    type: 'gemini_local',
+    label: 'Gemini CLI (local)',
+    models: [],
+    agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
+    execute,
+    testEnvironment: (config) => testCliEnvironment(config, { schema: geminiConfigSchema, defaultCommand: 'gemini', apiKeyEnv: 'GEMINI_API_KEY', configDir: '.gemini' }),
+  };
+}
