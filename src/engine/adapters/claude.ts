@@ -18,7 +18,7 @@
 // Resume rejected: with a session to resume, a failure whose stderr or result says
 // "No conversation found with session ID" forgets the session and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, type Attempt } from './local-cli.ts';
+import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, record, usdToCents, type Attempt } from './local-cli.ts';
 import { claudeMcpArgs } from './mcp-config.ts';
 import { failed, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
@@ -44,13 +44,6 @@ export function claudeArgs(config: ClaudeConfig, sessionId: string | null): stri
   if (config.skillsDir) args.push('--add-dir', config.skillsDir);
   if (config.mcp !== false) args.push(...claudeMcpArgs());
   return [...args, ...config.args];
-}
-
-const record = (value: unknown): Record<string, unknown> | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
-
-/** total_cost_usd in whole cents, rounded up like priced usage (via micro-dollars, so 0.07 is 7, not 8). */
-export function usdToCents(usd: number): number {
-  return Math.ceil(Math.round(usd * 1_000_000) / 10_000);
 }
 
 /** The stream-json parser of one run: turns events into ctx reports; `finish` gives the outcome. */

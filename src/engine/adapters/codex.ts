@@ -13,7 +13,7 @@
 // Resume rejected: with a thread to resume, a failure whose error or stderr says the
 // thread/session/conversation/rollout was not found forgets it and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, type Attempt } from './local-cli.ts';
+import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, record, type Attempt } from './local-cli.ts';
 import { codexMcpArgs } from './mcp-config.ts';
 import { failed, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
@@ -31,8 +31,6 @@ export function codexArgs(config: CodexConfig, threadId: string | null): string[
   if (threadId) args.push('resume', threadId);
   return [...args, '-'];
 }
-
-const record = (value: unknown): Record<string, unknown> | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
 
 export function createCodexStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>, config: CodexConfig) {
   let threadId: string | null = null;

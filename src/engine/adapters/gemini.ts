@@ -18,7 +18,7 @@
 // Resume rejected: the CLI prints `Error resuming session: Invalid session identifier "<id>"` (or
 // `No previous sessions found`) and exits: that forgets the session and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, type Attempt } from './local-cli.ts';
+import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, record, type Attempt } from './local-cli.ts';
 import { failed, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
@@ -33,8 +33,6 @@ export function geminiArgs(config: GeminiConfig, sessionId: string | null): stri
   if (sessionId) args.push('--resume', sessionId);
   return [...args, ...config.args];
 }
-
-const record = (value: unknown): Record<string, unknown> | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
 
 export function createGeminiStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>, config: GeminiConfig) {
   let sessionId: string | null = null;

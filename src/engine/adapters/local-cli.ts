@@ -128,3 +128,11 @@ export function lastLine(text: string): string | null {
 export function tokens(value: unknown): number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? Math.min(value, MAX_TOKENS) : 0;
 }
+
+/** A JSON value as an object, or null (stream events are untrusted shapes). */
+export const record = (value: unknown): Record<string, unknown> | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+
+/** total_cost_usd in whole cents, rounded up like priced usage (via micro-dollars, so 0.07 is 7, not 8). */
+export function usdToCents(usd: number): number {
+  return Math.ceil(Math.round(usd * 1_000_000) / 10_000);
+}

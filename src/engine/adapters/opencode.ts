@@ -23,8 +23,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_EVENT_COST_CENTS } from '../../modules/costs/schemas.ts';
-import { usdToCents } from './claude.ts';
-import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, type Attempt } from './local-cli.ts';
+import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, record, usdToCents, type Attempt } from './local-cli.ts';
 import { failed, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
@@ -39,8 +38,6 @@ export function opencodeArgs(config: OpencodeConfig, sessionId: string | null): 
   if (sessionId) args.push('--session', sessionId);
   return [...args, ...config.args];
 }
-
-const record = (value: unknown): Record<string, unknown> | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
 
 /** "provider/model" (opencode's --model) as the usage's provider and model. */
 function providerAndModel(model: string | undefined): { provider: string; model?: string } {
