@@ -3,7 +3,7 @@
 // partial unique index project_workspaces_primary_uq is the last line of defence).
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { projects, projectWorkspaces, workspaceOperations } from '../../db/schema/index.ts';
+import { projects, projectWorkspaces, workspaceOperations, workspaceRuntimeServices } from '../../db/schema/index.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
@@ -14,6 +14,8 @@ import type { RuntimeAction, WorkspaceInput } from './schemas.ts';
 const DESIRED_STATE: Record<RuntimeAction, 'running' | 'stopped'> = { start: 'running', restart: 'running', stop: 'stopped' };
 /** Workspaces per project: every project response embeds them all, so the count bounds its size. */
 export const MAX_WORKSPACES_PER_PROJECT = 20;
+/** The runtime-service log tail kept per workspace (characters). */
+export const LOG_TAIL_CHARS = 1024 * 1024;
 
 type WorkspaceFields = Omit<WorkspaceInput, 'isPrimary' | 'name'> & { name: string; sourceType: NonNullable<WorkspaceInput['sourceType']> };
 
@@ -154,8 +156,8 @@ function assertRunnable(ws: Workspace): void {
 }
 
 /**
- * Records the desired state and an operation row; supervising the process itself is the engine's
- * job (a later issue), which reads the requested operations.
+ * Records the desired state and an operation row; the engine's supervisor (engine/runtime-services.ts)
+ * converges on the desired state and applies the requested operations.
  */
 export async function runWorkspaceAction(ctx: Ctx, project: Project, workspaceId: string, action: RuntimeAction): Promise<{ workspace: Workspace; operation: WorkspaceOperation }> {
   return ctx.db.transaction(async (tx) => {
@@ -172,4 +174,36 @@ export async function runWorkspaceAction(ctx: Ctx, project: Project, workspaceId
     await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: `project.workspace_runtime_${action}`, entityType: 'project_workspace', entityId: current.id, details: { projectId: project.id, desiredState, operationId: operation!.id } });
     return { workspace: workspace!, operation: operation! };
   });
+}
+
+export interface RuntimeServiceLog {
+  workspaceId: string;
+  /** Where `content` starts (absolute, in characters of everything the service ever wrote). */
+  offset: number;
+  nextOffset: number;
+  /** Characters written so far; only the last LOG_TAIL_CHARS of them are kept. */
+  totalChars: number;
+  /** The asked offset was older than the kept tail: content starts at the oldest kept character. */
+  truncated: boolean;
+  content: string;
+}
+
+/** A slice of the runtime service's log tail, by absolute offset; empty before the service first ran. */
+export async function readRuntimeServiceLog(db: DbOrTx, project: Project, workspaceId: string, offset: number, limit: number): Promise<RuntimeServiceLog> {
+  const ws = await loadWorkspace(db, project, workspaceId);
+  const [row] = await db
+    .select({ written: workspaceRuntimeServices.logWritten, kept: sql<number>`length(${workspaceRuntimeServices.log})`.mapWith(Number) })
+    .from(workspaceRuntimeServices)
+    .where(eq(workspaceRuntimeServices.workspaceId, ws.id));
+  const total = row?.written ?? 0;
+  const firstKept = total - (row?.kept ?? 0);
+  const from = Math.min(Math.max(offset, firstKept), total);
+  const [slice] = row
+    ? await db
+        .select({ content: sql<string>`substr(${workspaceRuntimeServices.log}, ${from - firstKept + 1}, ${limit})` })
+        .from(workspaceRuntimeServices)
+        .where(eq(workspaceRuntimeServices.workspaceId, ws.id))
+    : [{ content: '' }];
+  const content = slice?.content ?? '';
+  return { workspaceId: ws.id, offset: from, nextOffset: from + content.length, totalChars: total, truncated: offset < firstKept, content };
 }
