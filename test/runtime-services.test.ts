@@ -4,6 +4,9 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { spawn } from 'node:child_process';
+import pino from 'pino';
+import { startRuntimeServices } from '../src/engine/runtime-services.ts';
 import { startTestApp, useTestApp } from './helpers/app.ts';
 import { companyWithAgent } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -132,10 +135,7 @@ describe('workspace runtime services', () => {
 
   it('two replicas never both start a service; engine stop kills it and the other replica takes over', async () => {
     const second = await startTestApp({ replicaOf: t, engine: ENGINE });
-    let closed = false;
-    after(async () => {
-      if (!closed) await second.close();
-    });
+    after(() => second.close());
     const s = await setup(TREE);
     assert.equal((await s.action('start')).status, 200);
     const first = await waitFor('running on one replica', async () => {
@@ -146,18 +146,40 @@ describe('workspace runtime services', () => {
     const started = ((await s.logs()).content.match(/out-line/g) ?? []).length;
     assert.equal(started, 1, 'started once across both replicas');
     const row = await t.database.pool.query('select owner_boot from workspace_runtime_services where pid = $1', [first.pid]);
-    const owner = row.rows[0].owner_boot === second.engine!.identity.boot ? second : t;
-    if (owner === second) {
-      await second.close();
-      closed = true;
-      assert.equal(await alive(first.pid), false, 'engine stop killed the group');
-      const taken = await waitFor('the other replica starting it', async () => {
-        const svc = await s.service();
-        return svc?.status === 'running' && svc.pid !== first.pid ? svc : null;
-      });
-      assert.ok(await alive(taken.pid));
-    }
-    assert.equal((await s.action('stop')).status, 200);
-    await waitFor('stopped', async () => (await s.service())?.status === 'stopped');
+    const [owner, other] = row.rows[0].owner_boot === second.engine!.identity.boot ? [second, t] : [t, second];
+    // The owner's engine stops (its server shutting down): the group dies, the other replica starts it.
+    await owner.engine!.stop();
+    assert.equal(await alive(first.pid), false, 'engine stop killed the group');
+    const taken = await waitFor('the other replica starting it', async () => {
+      const svc = await s.service(other);
+      return svc?.status === 'running' && svc.pid !== first.pid ? svc : null;
+    });
+    assert.ok(await alive(taken.pid));
+    const claimed = await t.database.pool.query('select owner_boot from workspace_runtime_services where pid = $1', [taken.pid]);
+    assert.equal(claimed.rows[0].owner_boot, other.engine!.identity.boot);
+    assert.equal((await s.action('stop', other)).status, 200);
+    await waitFor('stopped', async () => (await s.service(other))?.status === 'stopped');
+    assert.equal(await alive(taken.pid), false);
+  });
+
+  it("a replica's start kills the services its previous boot left running and frees their rows", async () => {
+    const s = await setup('sleep 300');
+    const workspaceId = s.base.split('/').pop()!;
+    const leftover = spawn('sh', ['-c', 'sleep 300 & wait'], { detached: true, stdio: 'ignore', env: { ...process.env, BOARDROOM_RUNTIME_SERVICE: workspaceId } });
+    await waitFor('the leftover started', () => leftover.pid);
+    const decoy = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' }); // same machine, not marked: must survive
+    after(() => process.kill(-decoy.pid!, 'SIGKILL'));
+    await t.database.pool.query(
+      `insert into workspace_runtime_services (workspace_id, company_id, owner_replica, owner_boot, lease_expires_at, status, pid)
+       values ($1, $2, 'replica-x', 'boot-old', now() + interval '1 hour', 'running', $3)`,
+      [workspaceId, a.company.id, leftover.pid],
+    );
+    const services = await startRuntimeServices(t.database.db, { replica: 'replica-x', boot: 'boot-new' }, { leaseSec: 30, graceMs: 500, backoffMs: 500, maxBackoffMs: 1000, stableMs: 1000 }, pino({ level: 'silent' }));
+    await waitFor('the leftover killed', async () => !(await alive(leftover.pid!)));
+    assert.ok(await alive(decoy.pid!));
+    const svc = await s.service();
+    assert.equal(svc.status, 'crashed');
+    assert.equal(svc.pid, null);
+    await services.stop();
   });
 });
