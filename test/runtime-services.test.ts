@@ -117,6 +117,24 @@ describe('workspace runtime services', () => {
     assert.ok(stopped.restarts < 8, `restarts ${stopped.restarts}`);
   });
 
+  it('a command that cannot start (cwd gone) is in backoff with the reason; a config without command is 422', async () => {
+    const p = await t.request('POST', `/api/companies/${a.company.id}/projects`, { token: a.boardToken, body: { name: 'Gone' } });
+    const gone = await t.request('POST', `/api/projects/${p.body.id}/workspaces`, { token: a.boardToken, body: { cwd: path.join(cwd, 'missing'), runtimeConfig: { command: 'sleep 300' } } });
+    const url = `/api/projects/${p.body.id}/workspaces/${gone.body.id}/runtime-services`;
+    assert.equal((await t.request('POST', `${url}/start`, { token: a.boardToken })).status, 200);
+    const svc = await waitFor('the backoff', async () => {
+      const list = await t.request('GET', `/api/projects/${p.body.id}/workspaces`, { token: a.boardToken });
+      const state = list.body[0].runtimeService;
+      return state?.status === 'backoff' ? state : null;
+    });
+    assert.match(svc.lastError, /could not start/);
+    assert.equal((await t.request('POST', `${url}/stop`, { token: a.boardToken })).status, 200);
+    const noCommand = await t.request('POST', `/api/projects/${p.body.id}/workspaces`, { token: a.boardToken, body: { cwd, runtimeConfig: { port: 3000 } } });
+    const refused = await t.request('POST', `/api/projects/${p.body.id}/workspaces/${noCommand.body.id}/runtime-services/start`, { token: a.boardToken });
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.details.hasRuntimeConfig, false);
+  });
+
   it('refuses the logs route to another company (403), a bad action is 400, logs of an unknown workspace 404', async () => {
     const s = await setup('sleep 1');
     for (const token of [b.boardToken, b.agent.token]) {

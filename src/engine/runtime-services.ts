@@ -14,7 +14,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { projectWorkspaces, workspaceOperations, workspaceRuntimeServices } from '../db/schema/index.ts';
-import { LOG_TAIL_CHARS } from '../modules/projects/workspaces.ts';
+import { LOG_TAIL_CHARS, parseRuntimeConfig } from '../modules/projects/workspaces.ts';
 import { groupAlive, signalGroup, sleep } from './adapters/supervise.ts';
 import { killMarkedProcessGroup } from './process-groups.ts';
 import type { ReplicaIdentity } from './replica.ts';
@@ -33,21 +33,6 @@ export interface RuntimeServiceSettings {
   maxBackoffMs: number;
   /** A service up this long before it crashes starts its backoff over. */
   stableMs: number;
-}
-
-/** `runtimeConfig` as the supervisor reads it: a shell command line and extra environment. */
-export interface RuntimeConfig {
-  command: string;
-  env: Record<string, string>;
-}
-
-export function parseRuntimeConfig(config: Record<string, unknown> | null): RuntimeConfig | null {
-  if (!config || typeof config.command !== 'string' || config.command.trim() === '') return null;
-  const env: Record<string, string> = {};
-  if (config.env && typeof config.env === 'object' && !Array.isArray(config.env)) {
-    for (const [k, v] of Object.entries(config.env)) if (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) env[k] = v;
-  }
-  return { command: config.command, env };
 }
 
 interface Local {
@@ -100,13 +85,28 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     while ((await groupAlive(pgid)) && Date.now() < giveUp) await sleep(50);
   };
 
-  const launch = async (local: Local) => {
+  type End = { code: number | null; signal: string | null; error: string | null };
+  /** A process that ended on its own (or never started): counted, and started again after the backoff. */
+  const crashed = async (local: Local, end: End) => {
+    local.crashes = Date.now() - local.startedAt >= settings.stableMs ? 1 : local.crashes + 1;
+    const delay = Math.min(settings.backoffMs * 2 ** (local.crashes - 1), settings.maxBackoffMs);
+    const lastError = end.error ?? (end.signal ? `killed by ${end.signal}` : `exited with code ${end.code}`);
+    await setRow(local.workspaceId, { status: 'backoff', pid: null, exitCode: end.code, lastError, restarts: sql`${workspaceRuntimeServices.restarts} + 1` });
+    logger.warn({ workspaceId: local.workspaceId, lastError, delay }, 'runtime services: service ended, starting it again after backoff');
+    local.backoff = setTimeout(() => void launch(local).catch((err) => logger.warn({ err }, 'runtime services: restart failed')), delay);
+  };
+
+  const launch = async (local: Local): Promise<void> => {
     local.backoff = null;
     if (local.stopping) return;
     const [ws] = await db.select().from(projectWorkspaces).where(eq(projectWorkspaces.id, local.workspaceId));
-    const config = parseRuntimeConfig(ws?.runtimeConfig ?? null);
-    if (!ws || ws.desiredState !== 'running' || !ws.cwd || !config) return; // the next tick stops it
+    if (!ws || ws.desiredState !== 'running' || local.stopping) return; // the next tick stops it
+    local.startedAt = Date.now();
+    const config = parseRuntimeConfig(ws.runtimeConfig);
+    // Fixed by a PATCH of the workspace: retried with the backoff like a crash.
+    if (!ws.cwd || !config) return crashed(local, { code: null, signal: null, error: 'the workspace has no local cwd or runtimeConfig.command' });
     await setRow(local.workspaceId, { status: 'starting', pid: null });
+    if (local.stopping) return;
     const child = spawn('/bin/sh', ['-c', config.command], {
       cwd: ws.cwd,
       env: { ...process.env, ...config.env, [MARKER]: local.workspaceId },
@@ -114,12 +114,11 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     local.child = child;
-    local.startedAt = Date.now();
     child.stdout!.setEncoding('utf8').on('data', (c: string) => appendLog(local, c));
     child.stderr!.setEncoding('utf8').on('data', (c: string) => appendLog(local, c));
     let resolveExit!: () => void;
     local.exited = new Promise((resolve) => (resolveExit = resolve));
-    const ended = new Promise<{ code: number | null; signal: string | null; error: string | null }>((resolve) => {
+    const ended = new Promise<End>((resolve) => {
       child.once('exit', (code, signal) => resolve({ code, signal, error: null }));
       child.once('error', (err) => resolve({ code: null, signal: null, error: `could not start: ${err.message}` }));
     });
@@ -135,13 +134,7 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
         local.child = null;
         local.pgid = null;
         await flushLog(local);
-        if (local.stopping) return;
-        local.crashes = Date.now() - local.startedAt >= settings.stableMs ? 1 : local.crashes + 1;
-        const delay = Math.min(settings.backoffMs * 2 ** (local.crashes - 1), settings.maxBackoffMs);
-        const lastError = end.error ?? (end.signal ? `killed by ${end.signal}` : `exited with code ${end.code}`);
-        await setRow(local.workspaceId, { status: 'backoff', pid: null, exitCode: end.code, lastError, restarts: sql`${workspaceRuntimeServices.restarts} + 1` });
-        logger.warn({ workspaceId: local.workspaceId, lastError, delay }, 'runtime services: service crashed, restarting after backoff');
-        local.backoff = setTimeout(() => void launch(local).catch((err) => logger.warn({ err }, 'runtime services: restart failed')), delay);
+        if (!local.stopping) await crashed(local, end);
       } catch (err) {
         logger.warn({ err, workspaceId: local.workspaceId }, 'runtime services: handling an exit failed');
       } finally {

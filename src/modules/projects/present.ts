@@ -86,7 +86,7 @@ export const workspaceResponse = z
     remoteWorkspaceRef: text(),
     sharedWorkspaceKey: text(),
     metadata: jsonObject(),
-    runtimeConfig: jsonObject().describe('runtime-service configuration; start and restart need one'),
+    runtimeConfig: jsonObject().describe('runtime-service configuration `{ command, env? }`; start and restart need a command'),
     desiredState: desiredState.nullable().describe('what the last runtime-service action asked for; null before any'),
     runtimeService: runtimeServiceResponse.nullable(),
     closedAt: timestampOut().nullable().describe('set when an isolated execution workspace was closed; checkout into it is refused'),

@@ -249,7 +249,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
           'The engine converges within about a second: `runtimeConfig.command` (a shell command line, run with `/bin/sh -c` in the workspace `cwd`, in its own process group; `runtimeConfig.env`, an object of string values, is added to the environment) is started by one replica;',
           '`stop` kills its process group (SIGTERM, SIGKILL after a grace); `restart` kills it and starts it again; a crash starts it again after a backoff (1 s, doubling, at most 60 s; reset after 30 s up).',
           'The workspace\'s `runtimeService` shows the live status; the output is read with GET .../runtime-services/logs.',
-          'Start and restart need a workspace with a local `cwd` (not remote_managed) and a non-empty `runtimeConfig` (422, with `details.hasLocalCwd` and `details.hasRuntimeConfig`). No body.',
+          'Start and restart need a workspace with a local `cwd` (not remote_managed) and a `runtimeConfig.command` (422, with `details.hasLocalCwd` and `details.hasRuntimeConfig`). No body.',
           `${LOOKUP} ${ACCESS}`,
         ].join(' '),
         params: workspaceParams.extend({ action: runtimeAction.describe('`start`, `stop` or `restart`') }),
@@ -259,7 +259,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
             .object({ workspace: workspaceResponse.describe('the workspace with its new desiredState'), operation: workspaceOperationResponse })
             .describe('The workspace and the recorded operation'),
           ...authenticated(),
-          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS, [422, 'start or restart on a workspace without a local cwd or a runtimeConfig']),
+          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS, [422, 'start or restart on a workspace without a local cwd or a runtimeConfig.command']),
         },
       },
     },

@@ -146,12 +146,27 @@ export async function deleteWorkspace(ctx: Ctx, project: Project, workspaceId: s
   });
 }
 
-/** Start and restart need something to run: a local directory and a runtime configuration. */
+/** `runtimeConfig` as the engine's supervisor reads it: a shell command line and extra environment (README "Workspace runtime services"). */
+export interface RuntimeConfig {
+  command: string;
+  env: Record<string, string>;
+}
+
+export function parseRuntimeConfig(config: Record<string, unknown> | null): RuntimeConfig | null {
+  if (!config || typeof config.command !== 'string' || config.command.trim() === '') return null;
+  const env: Record<string, string> = {};
+  if (config.env && typeof config.env === 'object' && !Array.isArray(config.env)) {
+    for (const [k, v] of Object.entries(config.env)) if (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) env[k] = v;
+  }
+  return { command: config.command, env };
+}
+
+/** Start and restart need something to run: a local directory and a runtime command. */
 function assertRunnable(ws: Workspace): void {
   const localCwd = Boolean(ws.cwd) && ws.sourceType !== 'remote_managed';
-  const configured = ws.runtimeConfig !== null && Object.keys(ws.runtimeConfig).length > 0;
+  const configured = parseRuntimeConfig(ws.runtimeConfig) !== null;
   if (!localCwd || !configured) {
-    throw unprocessable('start and restart need a workspace with a local cwd and a runtimeConfig', { hasLocalCwd: localCwd, hasRuntimeConfig: configured });
+    throw unprocessable('start and restart need a workspace with a local cwd and a runtimeConfig with a command', { hasLocalCwd: localCwd, hasRuntimeConfig: configured });
   }
 }
 
