@@ -68,6 +68,8 @@ describe('workspace runtime services', () => {
     assert.equal(log.offset, 0);
     assert.equal(log.nextOffset, log.content.length);
     assert.equal(log.truncated, false);
+    const beyond = await s.logs(`?offset=${Number.MAX_SAFE_INTEGER}`);
+    assert.deepEqual([beyond.content, beyond.offset], ['', log.totalChars]);
     const page = await s.logs('?offset=2&limit=3');
     assert.equal(page.content, log.content.slice(2, 5));
     assert.equal(page.nextOffset, 5);

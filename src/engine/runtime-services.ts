@@ -68,7 +68,7 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     local.pendingLog = '';
     await db
       .update(workspaceRuntimeServices)
-      .set({ log: sql`right(${workspaceRuntimeServices.log} || ${chunk}, ${LOG_TAIL_CHARS})`, logWritten: sql`${workspaceRuntimeServices.logWritten} + ${chunk.length}` })
+      .set({ log: sql`right(${workspaceRuntimeServices.log} || ${chunk}, ${LOG_TAIL_CHARS})`, logWritten: sql`${workspaceRuntimeServices.logWritten} + length(${chunk})` })
       .where(eq(workspaceRuntimeServices.workspaceId, local.workspaceId));
   };
   const appendLog = (local: Local, chunk: string) => {

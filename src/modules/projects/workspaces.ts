@@ -206,19 +206,19 @@ export interface RuntimeServiceLog {
 /** A slice of the runtime service's log tail, by absolute offset; empty before the service first ran. */
 export async function readRuntimeServiceLog(db: DbOrTx, project: Project, workspaceId: string, offset: number, limit: number): Promise<RuntimeServiceLog> {
   const ws = await loadWorkspace(db, project, workspaceId);
+  const t = workspaceRuntimeServices;
+  const firstKept = sql`${t.logWritten} - length(${t.log})`;
   const [row] = await db
-    .select({ written: workspaceRuntimeServices.logWritten, kept: sql<number>`length(${workspaceRuntimeServices.log})`.mapWith(Number) })
-    .from(workspaceRuntimeServices)
-    .where(eq(workspaceRuntimeServices.workspaceId, ws.id));
-  const total = row?.written ?? 0;
-  const firstKept = total - (row?.kept ?? 0);
-  const from = Math.min(Math.max(offset, firstKept), total);
-  const [slice] = row
-    ? await db
-        .select({ content: sql<string>`substr(${workspaceRuntimeServices.log}, ${from - firstKept + 1}, ${limit})` })
-        .from(workspaceRuntimeServices)
-        .where(eq(workspaceRuntimeServices.workspaceId, ws.id))
-    : [{ content: '' }];
-  const content = slice?.content ?? '';
-  return { workspaceId: ws.id, offset: from, nextOffset: from + content.length, totalChars: total, truncated: offset < firstKept, content };
+    .select({
+      total: t.logWritten,
+      firstKept: firstKept.mapWith(Number),
+      content: sql<string>`substr(${t.log}, least(greatest(${offset}::bigint - (${firstKept}), 0), length(${t.log}))::int + 1, ${limit})`,
+    })
+    .from(t)
+    .where(eq(t.workspaceId, ws.id));
+  const total = row?.total ?? 0;
+  const from = Math.min(Math.max(offset, row?.firstKept ?? 0), total);
+  const content = row?.content ?? '';
+  // Offsets count code points, as PostgreSQL's length() does (not UTF-16 units).
+  return { workspaceId: ws.id, offset: from, nextOffset: from + [...content].length, totalChars: total, truncated: offset < (row?.firstKept ?? 0), content };
 }
