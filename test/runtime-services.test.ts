@@ -104,15 +104,21 @@ describe('workspace runtime services', () => {
   it('a crashing command is restarted with backoff, counted and visible', async () => {
     const s = await setup('echo crashing; sleep 0.2; exit 3');
     assert.equal((await s.action('start')).status, 200);
-    const crashed = await waitFor('two restarts', async () => {
-      const svc = await s.service();
-      return svc && svc.restarts >= 2 ? svc : null;
-    }, 15_000);
+    const restartsReach = (n: number) =>
+      waitFor(`${n} restarts`, async () => {
+        const svc = await s.service();
+        return svc && svc.restarts >= n ? svc : null;
+      }, 15_000);
+    await restartsReach(1);
+    const firstAt = Date.now();
+    const crashed = await restartsReach(3);
+    // Backoff 0.5 s then 1 s (plus two 0.2 s runs) between crash 1 and 3: a constant 0.5 s would be 1.4 s.
+    assert.ok(Date.now() - firstAt >= 1_600, `crash 1 to 3 took ${Date.now() - firstAt} ms`);
     assert.equal(crashed.exitCode, 3);
     assert.equal(crashed.lastError, 'exited with code 3');
     await waitFor('the backoff status', async () => (await s.service())?.status === 'backoff');
     const runs = (await s.logs()).content.match(/crashing/g) ?? [];
-    assert.ok(runs.length >= 2, `ran ${runs.length} times`);
+    assert.ok(runs.length >= 3, `ran ${runs.length} times`);
     assert.equal((await s.action('stop')).status, 200);
     const stopped = await waitFor('stopped', async () => ((await s.service())?.status === 'stopped' ? await s.service() : null));
     // Backoff grew: 0.5 s, 1 s, 2 s ... so a few seconds give only a few restarts.
