@@ -11,6 +11,7 @@
 // - reaper: ends runs whose lease lapsed or whose deadline passed; puts stranded wakes back (one
 //   replica at a time); at start, ends the runs of this replica's previous life at once.
 // - worktrees: removes the git worktrees of closed isolated execution workspaces (modules/execution-workspaces)
+// - runtime services: supervises the workspaces' runtime-service commands (runtime-services.ts)
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { isLiveRunStatus, type HeartbeatRun } from '../modules/runs/service.ts';
@@ -28,6 +29,7 @@ import { createExecutor, type ExecutorSettings } from './executor.ts';
 import type { Notifications } from './notifications.ts';
 import { killRunProcessGroup } from './process-groups.ts';
 import { replicaIdentity, type ReplicaIdentity } from './replica.ts';
+import { startRuntimeServices } from './runtime-services.ts';
 
 export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   /** Lease of a live run; its owner renews it every third of this. */
@@ -50,11 +52,17 @@ export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   budgetStopMs?: number;
   /** How often worktrees of closed isolated execution workspaces are looked for and removed. */
   worktreeSweepMs?: number;
+  /** How often runtime services are converged on their desiredState. */
+  runtimeServiceTickMs?: number;
+  /** First restart delay of a crashed runtime service (doubles per crash, capped at 60 s). */
+  runtimeServiceBackoffMs?: number;
+  /** SIGTERM to SIGKILL when a runtime service is stopped. */
+  runtimeServiceGraceMs?: number;
   /** The routine scheduler's clock (ms since the epoch); tests move time with it. */
   clock?: () => number;
 }
 
-export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000, routineTickMs: 500, routineSweepMs: 5_000, budgetStopMs: 500, worktreeSweepMs: 1_000 } as const;
+export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000, routineTickMs: 500, routineSweepMs: 5_000, budgetStopMs: 500, worktreeSweepMs: 1_000, runtimeServiceTickMs: 1_000, runtimeServiceBackoffMs: 1_000, runtimeServiceGraceMs: 5_000 } as const;
 
 export interface EngineDeps {
   database: Database;
@@ -150,6 +158,20 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
       .finally(() => (removingWorktrees = null));
   }, settings.worktreeSweepMs);
 
+  const services = await startRuntimeServices(
+    db,
+    identity,
+    { leaseSec: settings.leaseSec, graceMs: settings.runtimeServiceGraceMs, backoffMs: settings.runtimeServiceBackoffMs, maxBackoffMs: 60_000, stableMs: 30_000 },
+    logger,
+  );
+  let converging: Promise<unknown> | null = null;
+  const serviceLoop = setInterval(() => {
+    converging ??= services
+      .tick()
+      .catch((err) => logger.warn({ err }, 'engine: runtime services tick failed'))
+      .finally(() => (converging = null));
+  }, settings.runtimeServiceTickMs);
+
   let pruning: Promise<unknown> | null = null;
   const prune = async () => {
     for (;;) {
@@ -180,9 +202,10 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
         clearInterval(routineSweep);
         clearInterval(budgetStops);
         clearInterval(worktreeSweep);
+        clearInterval(serviceLoop);
         await dispatcher.stop();
-        await Promise.all([reaping, ticking, pruning, scheduling, sweeping, budgetStopping, removingWorktrees]);
-        await executor.stop();
+        await Promise.all([reaping, ticking, pruning, scheduling, sweeping, budgetStopping, removingWorktrees, converging]);
+        await Promise.all([executor.stop(), services.stop()]);
       })();
       return stopping;
     },

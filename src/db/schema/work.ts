@@ -1,6 +1,6 @@
 // Goals, projects and project workspaces.
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { agents } from './agents.ts';
 import { createdAt, id, ts, updatedAt } from './columns.ts';
 import { companies } from './companies.ts';
@@ -88,6 +88,8 @@ export const projectWorkspaces = pgTable(
   },
   (t) => [
     index('project_workspaces_project_idx').on(t.projectId, t.createdAt),
+    // The engine's convergence loop looks for services that should run.
+    index('project_workspaces_desired_running_idx').on(t.id).where(sql`${t.desiredState} = 'running'`),
     // At most one primary per project, enforced by the database.
     uniqueIndex('project_workspaces_primary_uq').on(t.projectId).where(sql`${t.isPrimary}`),
   ],
@@ -107,5 +109,35 @@ export const workspaceOperations = pgTable(
     actorId: text('actor_id').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('workspace_operations_ws_idx').on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index('workspace_operations_ws_idx').on(t.workspaceId, t.createdAt),
+    index('workspace_operations_requested_idx').on(t.workspaceId).where(sql`${t.status} = 'requested'`),
+  ],
+);
+
+/**
+ * The live state of a workspace's runtime service, written by the one replica that supervises it
+ * (claimed with a lease like a run, so two replicas never both start it). The log tail lives here
+ * so any replica can serve it: `log` holds at most the last LOG_TAIL_CHARS characters of
+ * everything written, `logWritten` counts all characters ever written (absolute offsets).
+ */
+export const workspaceRuntimeServices = pgTable(
+  'workspace_runtime_services',
+  {
+    workspaceId: uuid('workspace_id').primaryKey().references(() => projectWorkspaces.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    ownerReplica: text('owner_replica'),
+    ownerBoot: text('owner_boot'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    status: text('status').notNull().default('stopped'), // starting | running | stopped | crashed | backoff
+    pid: integer('pid'),
+    startedAt: ts('started_at'),
+    exitCode: integer('exit_code'),
+    restarts: integer('restarts').notNull().default(0),
+    lastError: text('last_error'),
+    log: text('log').notNull().default(''),
+    logWritten: bigint('log_written', { mode: 'number' }).notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('workspace_runtime_services_owner_idx').on(t.ownerReplica, t.ownerBoot)],
 );

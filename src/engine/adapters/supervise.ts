@@ -64,7 +64,7 @@ export function createLineParser(onObject: (obj: Record<string, unknown>) => voi
   };
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
   } catch {
@@ -77,7 +77,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
  * where PID 1 does not reap (some containers) orphans stay zombies forever; on Linux we look in
  * /proc for a member that is not one.
  */
-async function groupAlive(pgid: number): Promise<boolean> {
+export async function groupAlive(pgid: number): Promise<boolean> {
   try {
     process.kill(-pgid, 0);
   } catch (err) {
@@ -99,7 +99,7 @@ async function groupAlive(pgid: number): Promise<boolean> {
   return false;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface SuperviseSpec {
   command: string;

@@ -20,7 +20,7 @@ import { findDocument } from '../documents/service.ts';
 import { presentDocument } from '../documents/present.ts';
 import { presentGoalSummary, type Goal } from '../goals/present.ts';
 import { defaultCompanyGoal } from '../goals/service.ts';
-import { presentProjectSummary, presentWorkspace, type Project } from '../projects/present.ts';
+import { presentProjectSummary, presentWorkspace, withRuntimeServices, type Project } from '../projects/present.ts';
 import type { Issue } from './lookup.ts';
 import { presentIssue, presentIssueSummary, type IssueDetailResponse, type IssueLineageResponse } from './present.ts';
 
@@ -150,7 +150,7 @@ export async function issueDetail(db: DbOrTx, issue: Issue): Promise<IssueDetail
       .orderBy(asc(issueDocuments.key))
       .limit(MAX_DOCUMENT_SUMMARIES),
     mentionedProjectsOf(db, issue),
-    issue.executionWorkspaceId ? db.select().from(projectWorkspaces).where(eq(projectWorkspaces.id, issue.executionWorkspaceId)) : Promise.resolve([]),
+    issue.executionWorkspaceId ? db.select().from(projectWorkspaces).where(eq(projectWorkspaces.id, issue.executionWorkspaceId)).then((rows) => withRuntimeServices(db, rows)) : Promise.resolve([]),
     db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issue.id)),
   ]);
   return {

@@ -4,7 +4,7 @@
 import { asc, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
-import { projectWorkspaces, type projects, type workspaceOperations } from '../../db/schema/index.ts';
+import { projectWorkspaces, workspaceRuntimeServices, type projects, type workspaceOperations } from '../../db/schema/index.ts';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import { presentGoalSummary } from '../goals/present.ts';
 import { goalLevel, goalStatus } from '../goals/schemas.ts';
@@ -19,6 +19,52 @@ export type GoalSummary = Parameters<typeof presentGoalSummary>[0];
 const text = () => z.string().nullable();
 const jsonObject = () => z.record(z.string(), z.unknown()).nullable();
 const desiredState = z.enum(['running', 'stopped']);
+
+/** The live state columns of a runtime service (never its log: that has its own route). */
+const serviceState = {
+  status: workspaceRuntimeServices.status,
+  pid: workspaceRuntimeServices.pid,
+  startedAt: workspaceRuntimeServices.startedAt,
+  exitCode: workspaceRuntimeServices.exitCode,
+  restarts: workspaceRuntimeServices.restarts,
+  lastError: workspaceRuntimeServices.lastError,
+  updatedAt: workspaceRuntimeServices.updatedAt,
+};
+export interface RuntimeServiceState {
+  status: string;
+  pid: number | null;
+  startedAt: Date | null;
+  exitCode: number | null;
+  restarts: number;
+  lastError: string | null;
+  updatedAt: Date;
+}
+/** A workspace row, with the live state of its runtime service where it was loaded. */
+export type WorkspaceView = Workspace & { runtimeService?: RuntimeServiceState | null };
+
+/** Attaches the runtime-service state to each workspace (one query). */
+export async function withRuntimeServices(db: DbOrTx, list: Workspace[]): Promise<WorkspaceView[]> {
+  if (list.length === 0) return [];
+  const rows = await db
+    .select({ workspaceId: workspaceRuntimeServices.workspaceId, ...serviceState })
+    .from(workspaceRuntimeServices)
+    .where(inArray(workspaceRuntimeServices.workspaceId, list.map((w) => w.id)));
+  const by = new Map(rows.map((r) => [r.workspaceId, r]));
+  return list.map((ws) => ({ ...ws, runtimeService: by.get(ws.id) ?? null }));
+}
+
+const runtimeServiceResponse = z
+  .object({
+    desiredState: desiredState.nullable().describe('the workspace\'s desiredState'),
+    status: z.enum(['starting', 'running', 'stopped', 'crashed', 'backoff']).describe('`backoff`: crashed, waiting to be started again; `crashed`: the replica supervising it stopped, another start follows'),
+    pid: z.number().int().nullable().describe('the process (group leader) while it runs'),
+    startedAt: timestampOut().nullable().describe('when the current or last process started'),
+    exitCode: z.number().int().nullable().describe('the exit code of the last crash'),
+    restarts: z.number().int().describe('restarts after crashes so far'),
+    lastError: text().describe('why the last process ended'),
+    updatedAt: timestampOut(),
+  })
+  .describe('the live state of the runtime service; null before the engine first started it');
 
 /** A project workspace (SPEC section 2, Project workspace). */
 export const workspaceResponse = z
@@ -40,8 +86,9 @@ export const workspaceResponse = z
     remoteWorkspaceRef: text(),
     sharedWorkspaceKey: text(),
     metadata: jsonObject(),
-    runtimeConfig: jsonObject().describe('runtime-service configuration; start and restart need one'),
+    runtimeConfig: jsonObject().describe('runtime-service configuration `{ command, env? }`; start and restart need a command'),
     desiredState: desiredState.nullable().describe('what the last runtime-service action asked for; null before any'),
+    runtimeService: runtimeServiceResponse.nullable(),
     closedAt: timestampOut().nullable().describe('set when an isolated execution workspace was closed; checkout into it is refused'),
     createdAt: timestampOut(),
     updatedAt: timestampOut(),
@@ -50,7 +97,8 @@ export const workspaceResponse = z
 
 export type WorkspaceResponse = z.output<typeof workspaceResponse>;
 
-export function presentWorkspace(ws: Workspace): WorkspaceResponse {
+export function presentWorkspace(ws: WorkspaceView): WorkspaceResponse {
+  const service = ws.runtimeService ?? null;
   return {
     id: ws.id,
     companyId: ws.companyId,
@@ -71,6 +119,11 @@ export function presentWorkspace(ws: Workspace): WorkspaceResponse {
     metadata: ws.metadata,
     runtimeConfig: ws.runtimeConfig,
     desiredState: ws.desiredState as WorkspaceResponse['desiredState'],
+    runtimeService: service && {
+      ...service,
+      desiredState: ws.desiredState as WorkspaceResponse['desiredState'],
+      status: service.status as NonNullable<WorkspaceResponse['runtimeService']>['status'],
+    },
     closedAt: ws.closedAt,
     createdAt: ws.createdAt,
     updatedAt: ws.updatedAt,
@@ -180,7 +233,7 @@ export const projectResponse = projectSummaryResponse
 
 export type ProjectResponse = z.output<typeof projectResponse>;
 
-export function presentProject(project: Project, goals: GoalSummary[], workspaces: Workspace[]): ProjectResponse {
+export function presentProject(project: Project, goals: GoalSummary[], workspaces: WorkspaceView[]): ProjectResponse {
   const primary = workspaces.find((w) => w.isPrimary) ?? null;
   return {
     ...presentProjectSummary(project),
@@ -206,11 +259,13 @@ export async function presentProjects(db: DbOrTx, list: Project[]): Promise<Proj
   const ids = list.map((p) => p.id);
   const [goalRows, workspaceRows] = await Promise.all([
     goalSummariesOf(db, ids),
-    ids.length === 0 ? Promise.resolve([] as Workspace[]) : db.select().from(projectWorkspaces).where(inArray(projectWorkspaces.projectId, ids)).orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id)),
+    ids.length === 0
+      ? Promise.resolve([] as Workspace[])
+      : db.select().from(projectWorkspaces).where(inArray(projectWorkspaces.projectId, ids)).orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id)).then((rows) => withRuntimeServices(db, rows)),
   ]);
   const goalsBy = new Map<string, GoalSummary[]>();
   for (const g of goalRows) goalsBy.set(g.projectId, [...(goalsBy.get(g.projectId) ?? []), g]);
-  const workspacesBy = new Map<string, Workspace[]>();
+  const workspacesBy = new Map<string, WorkspaceView[]>();
   for (const w of workspaceRows) workspacesBy.set(w.projectId, [...(workspacesBy.get(w.projectId) ?? []), w]);
   return list.map((p) => presentProject(p, goalsBy.get(p.id) ?? [], workspacesBy.get(p.id) ?? []));
 }

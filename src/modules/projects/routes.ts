@@ -4,14 +4,14 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../server/deps.ts';
 import { requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
+import { authenticated, errors, uuidOut, type ErrorStatus } from '../../server/openapi.ts';
 import { actorOf, contextOf } from '../../server/request.ts';
 import { listLimitQuery } from '../goals/schemas.ts';
 import { requireProjectAccess } from './lookup.ts';
-import { presentOneProject, presentOperation, presentProjects, presentWorkspace, projectResponse, workspaceOperationResponse, workspaceResponse } from './present.ts';
+import { presentOneProject, presentOperation, presentProjects, presentWorkspace, projectResponse, withRuntimeServices, workspaceOperationResponse, workspaceResponse, type Workspace } from './present.ts';
 import { createProjectBody, patchProjectBody, patchWorkspaceBody, runtimeAction, workspaceBody } from './schemas.ts';
 import { createProject, deleteProject, listProjects, updateProject } from './service.ts';
-import { createWorkspace, deleteWorkspace, listWorkspaces, MAX_WORKSPACES_PER_PROJECT, runWorkspaceAction, updateWorkspace } from './workspaces.ts';
+import { createWorkspace, deleteWorkspace, listWorkspaces, LOG_TAIL_CHARS, MAX_WORKSPACES_PER_PROJECT, readRuntimeServiceLog, runWorkspaceAction, updateWorkspace } from './workspaces.ts';
 
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const projectParams = z.object({
@@ -40,6 +40,7 @@ const WORKSPACE_RULES =
 
 export function registerProjectRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
+  const present = async (ws: Workspace) => presentWorkspace((await withRuntimeServices(db, [ws]))[0]!);
   const project = (request: Parameters<typeof actorOf>[0] & { params: { projectId: string }; query: { companyId?: string } }) =>
     requireProjectAccess(db, actorOf(request), request.params.projectId, request.query.companyId);
 
@@ -165,7 +166,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return (await listWorkspaces(db, (await project(request)).id)).map(presentWorkspace);
+      return (await withRuntimeServices(db, await listWorkspaces(db, (await project(request)).id))).map(presentWorkspace);
     },
   );
 
@@ -190,7 +191,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      return reply.status(201).send(presentWorkspace(await createWorkspace(contextOf(db, request), await project(request), request.body)));
+      return reply.status(201).send(await present(await createWorkspace(contextOf(db, request), await project(request), request.body)));
     },
   );
 
@@ -216,7 +217,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return presentWorkspace(await updateWorkspace(contextOf(db, request), await project(request), request.params.workspaceId, request.body));
+      return present(await updateWorkspace(contextOf(db, request), await project(request), request.params.workspaceId, request.body));
     },
   );
 
@@ -233,7 +234,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return presentWorkspace(await deleteWorkspace(contextOf(db, request), await project(request), request.params.workspaceId));
+      return present(await deleteWorkspace(contextOf(db, request), await project(request), request.params.workspaceId));
     },
   );
 
@@ -244,8 +245,11 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         tags,
         summary: "Start, stop or restart a workspace's runtime services",
         description: [
-          '`start` and `restart` set `desiredState` to `running`, `stop` to `stopped`, and record an operation (status `requested`) for the engine, which supervises the processes.',
-          'Start and restart need a workspace with a local `cwd` (not remote_managed) and a non-empty `runtimeConfig` (422, with `details.hasLocalCwd` and `details.hasRuntimeConfig`). No body.',
+          '`start` and `restart` set `desiredState` to `running`, `stop` to `stopped`, and record an operation (status `requested`, `applied` once the engine acted on it).',
+          'The engine converges within about a second: `runtimeConfig.command` (a shell command line, run with `/bin/sh -c` in the workspace `cwd`, in its own process group; `runtimeConfig.env`, an object of string values, is added to the environment) is started by one replica;',
+          '`stop` kills its process group (SIGTERM, SIGKILL after a grace); `restart` kills it and starts it again; a crash starts it again after a backoff (1 s, doubling, at most 60 s; reset after 30 s up).',
+          'The workspace\'s `runtimeService` shows the live status; the output is read with GET .../runtime-services/logs.',
+          'Start and restart need a workspace with a local `cwd` (not remote_managed) and a `runtimeConfig.command` (422, with `details.hasLocalCwd` and `details.hasRuntimeConfig`). No body.',
           `${LOOKUP} ${ACCESS}`,
         ].join(' '),
         params: workspaceParams.extend({ action: runtimeAction.describe('`start`, `stop` or `restart`') }),
@@ -255,13 +259,50 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
             .object({ workspace: workspaceResponse.describe('the workspace with its new desiredState'), operation: workspaceOperationResponse })
             .describe('The workspace and the recorded operation'),
           ...authenticated(),
-          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS, [422, 'start or restart on a workspace without a local cwd or a runtimeConfig']),
+          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS, [422, 'start or restart on a workspace without a local cwd or a runtimeConfig.command']),
         },
       },
     },
     async (request) => {
       const result = await runWorkspaceAction(contextOf(db, request), await project(request), request.params.workspaceId, request.params.action);
-      return { workspace: presentWorkspace(result.workspace), operation: presentOperation(result.operation) };
+      return { workspace: await present(result.workspace), operation: presentOperation(result.operation) };
+    },
+  );
+
+  app.get(
+    '/api/projects/:projectId/workspaces/:workspaceId/runtime-services/logs',
+    {
+      schema: {
+        tags,
+        summary: "Read a workspace's runtime-service output",
+        description: [
+          `stdout and stderr of the runtime service, interleaved as written; the last ${LOG_TAIL_CHARS} characters are kept.`,
+          'Offsets count characters of everything ever written: pass `nextOffset` back as `offset` to follow. An offset older than the kept tail starts at the oldest kept character (`truncated: true`).',
+          `Empty before the service first ran. ${LOOKUP} ${ACCESS}`,
+        ].join(' '),
+        params: workspaceParams,
+        querystring: projectQuery.extend({
+          offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('absolute character offset (default 0)'),
+          limit: z.coerce.number().int().min(1).max(65_536).default(65_536).describe('characters, 1 to 65536 (default 65536)'),
+        }),
+        response: {
+          200: z
+            .object({
+              workspaceId: uuidOut(),
+              offset: z.number().int().describe('where content starts'),
+              nextOffset: z.number().int().describe('the offset to ask next'),
+              totalChars: z.number().int().describe('characters written so far'),
+              truncated: z.boolean().describe('the asked offset was older than the kept tail'),
+              content: z.string(),
+            })
+            .describe('A slice of the log'),
+          ...authenticated(),
+          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS),
+        },
+      },
+    },
+    async (request) => {
+      return readRuntimeServiceLog(db, await project(request), request.params.workspaceId, request.query.offset, request.query.limit);
     },
   );
 }

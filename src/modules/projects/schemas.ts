@@ -46,7 +46,7 @@ const workspaceFields = {
   remoteWorkspaceRef: optionalText(1000).describe('the workspace at that provider'),
   sharedWorkspaceKey: optionalText(200).describe('key under which runs share one workspace'),
   metadata: jsonObject.nullish().describe(FREEFORM_LIMITS),
-  runtimeConfig: jsonObject.nullish().describe(`runtime-service configuration; start and restart need a non-empty one. ${FREEFORM_LIMITS}`),
+  runtimeConfig: jsonObject.nullish().describe(`runtime-service configuration \`{ command, env? }\`: \`command\` is a shell command line run in \`cwd\`, \`env\` string values added to its environment; start and restart need a command. ${FREEFORM_LIMITS}`),
 };
 
 const workspaceExample = { name: 'web', cwd: '/srv/acme/web', repoUrl: 'https://github.com/acme/web.git', repoRef: 'main', setupCommand: 'npm ci' };

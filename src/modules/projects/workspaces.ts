@@ -3,7 +3,7 @@
 // partial unique index project_workspaces_primary_uq is the last line of defence).
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { projects, projectWorkspaces, workspaceOperations } from '../../db/schema/index.ts';
+import { projects, projectWorkspaces, workspaceOperations, workspaceRuntimeServices } from '../../db/schema/index.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
@@ -14,6 +14,8 @@ import type { RuntimeAction, WorkspaceInput } from './schemas.ts';
 const DESIRED_STATE: Record<RuntimeAction, 'running' | 'stopped'> = { start: 'running', restart: 'running', stop: 'stopped' };
 /** Workspaces per project: every project response embeds them all, so the count bounds its size. */
 export const MAX_WORKSPACES_PER_PROJECT = 20;
+/** The runtime-service log tail kept per workspace (characters). */
+export const LOG_TAIL_CHARS = 1024 * 1024;
 
 type WorkspaceFields = Omit<WorkspaceInput, 'isPrimary' | 'name'> & { name: string; sourceType: NonNullable<WorkspaceInput['sourceType']> };
 
@@ -144,18 +146,33 @@ export async function deleteWorkspace(ctx: Ctx, project: Project, workspaceId: s
   });
 }
 
-/** Start and restart need something to run: a local directory and a runtime configuration. */
+/** `runtimeConfig` as the engine's supervisor reads it: a shell command line and extra environment (README "Workspace runtime services"). */
+export interface RuntimeConfig {
+  command: string;
+  env: Record<string, string>;
+}
+
+export function parseRuntimeConfig(config: Record<string, unknown> | null): RuntimeConfig | null {
+  if (!config || typeof config.command !== 'string' || config.command.trim() === '') return null;
+  const env: Record<string, string> = {};
+  if (config.env && typeof config.env === 'object' && !Array.isArray(config.env)) {
+    for (const [k, v] of Object.entries(config.env)) if (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) env[k] = v;
+  }
+  return { command: config.command, env };
+}
+
+/** Start and restart need something to run: a local directory and a runtime command. */
 function assertRunnable(ws: Workspace): void {
   const localCwd = Boolean(ws.cwd) && ws.sourceType !== 'remote_managed';
-  const configured = ws.runtimeConfig !== null && Object.keys(ws.runtimeConfig).length > 0;
+  const configured = parseRuntimeConfig(ws.runtimeConfig) !== null;
   if (!localCwd || !configured) {
-    throw unprocessable('start and restart need a workspace with a local cwd and a runtimeConfig', { hasLocalCwd: localCwd, hasRuntimeConfig: configured });
+    throw unprocessable('start and restart need a workspace with a local cwd and a runtimeConfig with a command', { hasLocalCwd: localCwd, hasRuntimeConfig: configured });
   }
 }
 
 /**
- * Records the desired state and an operation row; supervising the process itself is the engine's
- * job (a later issue), which reads the requested operations.
+ * Records the desired state and an operation row; the engine's supervisor (engine/runtime-services.ts)
+ * converges on the desired state and applies the requested operations.
  */
 export async function runWorkspaceAction(ctx: Ctx, project: Project, workspaceId: string, action: RuntimeAction): Promise<{ workspace: Workspace; operation: WorkspaceOperation }> {
   return ctx.db.transaction(async (tx) => {
@@ -172,4 +189,36 @@ export async function runWorkspaceAction(ctx: Ctx, project: Project, workspaceId
     await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: `project.workspace_runtime_${action}`, entityType: 'project_workspace', entityId: current.id, details: { projectId: project.id, desiredState, operationId: operation!.id } });
     return { workspace: workspace!, operation: operation! };
   });
+}
+
+export interface RuntimeServiceLog {
+  workspaceId: string;
+  /** Where `content` starts (absolute, in characters of everything the service ever wrote). */
+  offset: number;
+  nextOffset: number;
+  /** Characters written so far; only the last LOG_TAIL_CHARS of them are kept. */
+  totalChars: number;
+  /** The asked offset was older than the kept tail: content starts at the oldest kept character. */
+  truncated: boolean;
+  content: string;
+}
+
+/** A slice of the runtime service's log tail, by absolute offset; empty before the service first ran. */
+export async function readRuntimeServiceLog(db: DbOrTx, project: Project, workspaceId: string, offset: number, limit: number): Promise<RuntimeServiceLog> {
+  const ws = await loadWorkspace(db, project, workspaceId);
+  const t = workspaceRuntimeServices;
+  const firstKept = sql`${t.logWritten} - length(${t.log})`;
+  const [row] = await db
+    .select({
+      total: t.logWritten,
+      firstKept: firstKept.mapWith(Number),
+      content: sql<string>`substr(${t.log}, least(greatest(${offset}::bigint - (${firstKept}), 0), length(${t.log}))::int + 1, ${limit})`,
+    })
+    .from(t)
+    .where(eq(t.workspaceId, ws.id));
+  const total = row?.total ?? 0;
+  const from = Math.min(Math.max(offset, row?.firstKept ?? 0), total);
+  const content = row?.content ?? '';
+  // Offsets count code points, as PostgreSQL's length() does (not UTF-16 units).
+  return { workspaceId: ws.id, offset: from, nextOffset: from + [...content].length, totalChars: total, truncated: offset < (row?.firstKept ?? 0), content };
 }
