@@ -49,7 +49,7 @@ async function setup(command: string, app = t, company = a) {
 
 describe('workspace runtime services', () => {
   it('start runs the command in its own group with logs; stop kills child and grandchild; restart gives a new pid', async () => {
-    const s = await setup(`echo "greeting=$RT_GREETING"; ${TREE}`);
+    const s = await setup(`echo "greeting=$RT_GREETING"; echo "leak=$BOARDROOM_TEST_DATABASE_URL."; ${TREE}`);
     assert.equal((await s.action('start')).status, 200);
     const running = await waitFor('the service running', async () => {
       const svc = await s.service();
@@ -63,6 +63,8 @@ describe('workspace runtime services', () => {
       return /grandchild \d+/.test(l.content) && /child \d+/.test(l.content) ? l : null;
     });
     assert.match(log.content, /greeting=hi/);
+    assert.ok(process.env.BOARDROOM_TEST_DATABASE_URL, 'the server has a BOARDROOM_* value to leak');
+    assert.match(log.content, /leak=\./, "the server's BOARDROOM_* environment never reaches the service");
     assert.match(log.content, /out-line/);
     assert.match(log.content, /err-line/);
     assert.equal(log.offset, 0);

@@ -53,13 +53,18 @@ export const SERVICE_ENV_KEYS = [
 type ServiceKey = (typeof SERVICE_ENV_KEYS)[number];
 const RESERVED = new Set<string>(SERVICE_ENV_KEYS);
 
-export function buildRunEnv(input: RunEnvInput): RunEnv {
+/** The allow-listed keys of `base`: what any process the server starts may inherit. */
+export function safeBaseEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
-  const base = input.baseEnv ?? process.env;
   for (const key of BASE_ENV_KEYS) {
     const value = base[key];
     if (value !== undefined) env[key] = value;
   }
+  return env;
+}
+
+export function buildRunEnv(input: RunEnvInput): RunEnv {
+  const env = safeBaseEnv(input.baseEnv);
   for (const [key, value] of Object.entries(input.configEnv ?? {})) {
     if (!RESERVED.has(key)) env[key] = value;
   }

@@ -18,6 +18,7 @@ import { LOG_TAIL_CHARS, parseRuntimeConfig } from '../modules/projects/workspac
 import { groupAlive, signalGroup, sleep } from './adapters/supervise.ts';
 import { killMarkedProcessGroup } from './process-groups.ts';
 import type { ReplicaIdentity } from './replica.ts';
+import { safeBaseEnv } from './run-env.ts';
 
 /** Workspaces claimed per tick: bounds one tick's work. */
 const CLAIM_BATCH = 20;
@@ -109,7 +110,8 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     if (local.stopping) return;
     const child = spawn('/bin/sh', ['-c', config.command], {
       cwd: ws.cwd,
-      env: { ...process.env, ...config.env, [MARKER]: local.workspaceId },
+      // The allow-listed base, never the server's own environment (its BOARDROOM_* secrets).
+      env: { ...safeBaseEnv(), ...config.env, [MARKER]: local.workspaceId },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

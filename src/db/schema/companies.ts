@@ -64,5 +64,7 @@ export const budgetPolicies = pgTable(
     uniqueIndex('budget_policies_scope_uq')
       .on(t.companyId, t.scopeType, t.scopeId, t.metric, t.windowKind)
       .where(sql`${t.isActive}`),
+    // Every agent and company view reads its scope's monthly budget by scope id alone.
+    index('budget_policies_scope_idx').on(t.scopeId, t.scopeType).where(sql`${t.isActive}`),
   ],
 );

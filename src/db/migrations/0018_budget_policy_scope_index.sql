@@ -1,0 +1,1 @@
+CREATE INDEX "budget_policies_scope_idx" ON "budget_policies" USING btree ("scope_id","scope_type") WHERE "budget_policies"."is_active";
