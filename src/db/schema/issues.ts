@@ -192,15 +192,19 @@ export const heartbeatRunIssues = pgTable(
 /**
  * Issues per company and status, kept by a trigger on issues (src/db/sql/issue-counts.sql) so every
  * write path counts, and the dashboard reads a handful of rows instead of counting 100k issues.
+ * Each count is split over shards (the writing backend's pid picks one): one row per (company,
+ * status) was locked by every create in the company until its commit, which serialised them. A
+ * shard may go negative; the sum over shards is the count.
  */
 export const companyIssueCounts = pgTable(
   'company_issue_counts',
   {
     companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
     status: text('status').notNull(),
+    shard: smallint('shard').notNull().default(0),
     count: integer('count').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.status] })],
+  (t) => [primaryKey({ columns: [t.companyId, t.status, t.shard] })],
 );
 
 /**

@@ -1,17 +1,31 @@
 -- company_issue_counts follows every insert, status change and delete of an issue, in the writing
 -- transaction: the dashboard's task counts read these rows instead of counting issues.
+-- The row a write moves is its backend's shard (pid mod 16), so concurrent creates in one company
+-- lock different rows instead of queueing on one until each commits. A status change moves its
+-- two rows in status order, so two opposite changes on one shard cannot deadlock.
 CREATE OR REPLACE FUNCTION boardroom_count_issues() RETURNS trigger AS $$
+DECLARE
+  shard smallint := pg_backend_pid() % 16;
 BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.company_id = NEW.company_id AND NEW.status < OLD.status THEN
+    PERFORM boardroom_count_issue(NEW.company_id, NEW.status, shard, 1);
+    PERFORM boardroom_count_issue(OLD.company_id, OLD.status, shard, -1);
+    RETURN NULL;
+  END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    UPDATE company_issue_counts SET count = count - 1 WHERE company_id = OLD.company_id AND status = OLD.status;
+    PERFORM boardroom_count_issue(OLD.company_id, OLD.status, shard, -1);
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO company_issue_counts (company_id, status, count) VALUES (NEW.company_id, NEW.status, 1)
-      ON CONFLICT (company_id, status) DO UPDATE SET count = company_issue_counts.count + 1;
+    PERFORM boardroom_count_issue(NEW.company_id, NEW.status, shard, 1);
   END IF;
   RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
+
+CREATE OR REPLACE FUNCTION boardroom_count_issue(company uuid, issue_status text, at_shard smallint, delta integer) RETURNS void AS $$
+  INSERT INTO company_issue_counts (company_id, status, shard, count) VALUES (company, issue_status, at_shard, delta)
+    ON CONFLICT (company_id, status, shard) DO UPDATE SET count = company_issue_counts.count + delta;
+$$ LANGUAGE sql;
 
 DROP TRIGGER IF EXISTS boardroom_count_issues ON issues;
 CREATE TRIGGER boardroom_count_issues AFTER INSERT OR DELETE ON issues

@@ -23,7 +23,7 @@ export async function dashboardSnapshot(db: DbOrTx, companyId: string, now = new
   const result = await db.execute<Row>(sql`
     select
       (select json_object_agg(status, n) from (select status, count(*)::int as n from agents where company_id = ${companyId} group by status) a) as agents,
-      (select json_object_agg(status, count) from company_issue_counts where company_id = ${companyId}) as tasks,
+      (select json_object_agg(status, n) from (select status, sum(count)::int as n from company_issue_counts where company_id = ${companyId} group by status) c) as tasks,
       (select billed_cents from budget_scope_usage where scope_type = 'company' and scope_id = ${companyId} and window_key = ${utcMonth(now)}) as spent,
       (select amount_cents from budget_policies where company_id = ${companyId} and scope_type = 'company' and scope_id = ${companyId}
          and metric = 'billed_cents' and window_kind = 'calendar_month_utc' and is_active) as budget,
