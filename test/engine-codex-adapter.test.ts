@@ -3,15 +3,14 @@
 // retried fresh once, usage per turn as it arrives, the last agent message as summary, errors,
 // timeout, and testEnvironment.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServerAdapter } from '../src/engine/adapters/codex.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
-import { CLIS, fakeCliAgent, invocations, sessionsOf, wakeAndFinish } from './helpers/fake-cli.ts';
-import { waitFor } from './helpers/wait.ts';
+import { assertRejectedResumeRunsFresh, CLIS, fakeCliAgent, invocations, sessionsOf, usageWhileRunningThenEnd, wakeAndFinish } from './helpers/fake-cli.ts';
 
 const FAKE = path.join(CLIS, 'fake-codex.mjs');
 let t: TestApp;
@@ -124,16 +123,7 @@ describe('codex_local', () => {
   });
 
   it('when codex cannot find the stored thread, forgets it and runs once more fresh in the same run', async () => {
-    const { agent, argsFile, stateDir } = await codexAgent('rejected');
-    const issue = await newIssue(t, board, companyId, { status: 'todo' });
-    await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
-    const stale = (await sessionsOf(t, agent.id))[0].session_id;
-    await unlink(path.join(stateDir, stale));
-    const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
-    assert.equal(run.status, 'succeeded', run.error);
-    const calls = await invocations(argsFile);
-    assert.deepEqual(calls.map((c) => resumedThread(c.argv)), [null, stale, null]);
-    assert.notEqual((await sessionsOf(t, agent.id))[0].session_id, stale);
+    await assertRejectedResumeRunsFresh(t, board, companyId, await codexAgent('rejected'), resumedThread);
   });
 
   it('a failed turn fails the run with its error message', async () => {
@@ -147,14 +137,8 @@ describe('codex_local', () => {
 
   it('records usage while codex still runs, and times it out at the deadline', async () => {
     const { agent } = await codexAgent('hang', { timeoutSec: 2, graceSec: 1 }, { FAKE_SCENARIO: 'hang' });
-    const res = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: {} });
-    assert.equal(res.status, 202);
-    const live = await waitFor('usage recorded while running', async () => {
-      const [row] = await sql('select r.status, c.output_tokens::int from heartbeat_runs r join cost_events c on c.heartbeat_run_id = r.id where r.wakeup_request_id = $1', [res.body.id]);
-      return row;
-    });
-    assert.deepEqual(live, { status: 'running', output_tokens: 3 });
-    const run = await waitFor('the timeout', async () => (await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status <> 'running'", [res.body.id]))[0]);
+    const { live, run } = await usageWhileRunningThenEnd(t, board, agent.id);
+    assert.deepEqual({ status: live.status, output_tokens: live.output_tokens }, { status: 'running', output_tokens: 3 });
     assert.equal(run.status, 'timed_out');
   });
 });

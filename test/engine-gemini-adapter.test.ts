@@ -3,15 +3,14 @@
 // resumed, a rejected resume retried fresh once, usage from the result (recorded while the process
 // still runs), the answer after the last tool call as summary, errors, timeout, and testEnvironment.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, unlink } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServerAdapter } from '../src/engine/adapters/gemini.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
-import { CLIS, fakeCliAgent, invocations, sessionsOf, wakeAndFinish } from './helpers/fake-cli.ts';
-import { waitFor } from './helpers/wait.ts';
+import { assertRejectedResumeRunsFresh, CLIS, fakeCliAgent, invocations, sessionsOf, usageWhileRunningThenEnd, wakeAndFinish } from './helpers/fake-cli.ts';
 
 const FAKE = path.join(CLIS, 'fake-gemini.mjs');
 let t: TestApp;
@@ -79,16 +78,7 @@ describe('gemini_local', () => {
   });
 
   it('when gemini rejects the stored session (Invalid session identifier), forgets it and runs once more fresh in the same run', async () => {
-    const { agent, argsFile, stateDir } = await geminiAgent('rejected');
-    const issue = await newIssue(t, board, companyId, { status: 'todo' });
-    await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
-    const stale = (await sessionsOf(t, agent.id))[0].session_id;
-    await unlink(path.join(stateDir, stale));
-    const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
-    assert.equal(run.status, 'succeeded', run.error);
-    const calls = await invocations(argsFile);
-    assert.deepEqual(calls.map((c) => resumed(c.argv)), [null, stale, null]);
-    assert.notEqual((await sessionsOf(t, agent.id))[0].session_id, stale);
+    await assertRejectedResumeRunsFresh(t, board, companyId, await geminiAgent('rejected'), resumed);
   });
 
   it('a result with status error fails the run with its message', async () => {
@@ -102,14 +92,8 @@ describe('gemini_local', () => {
 
   it('records usage while gemini still runs, and times it out at the deadline', async () => {
     const { agent } = await geminiAgent('hang', { timeoutSec: 2, graceSec: 1 }, { FAKE_SCENARIO: 'hang' });
-    const res = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: {} });
-    assert.equal(res.status, 202);
-    const live = await waitFor('usage recorded while running', async () => {
-      const [row] = await sql('select r.status, c.output_tokens::int from heartbeat_runs r join cost_events c on c.heartbeat_run_id = r.id where r.wakeup_request_id = $1', [res.body.id]);
-      return row;
-    });
-    assert.deepEqual(live, { status: 'running', output_tokens: 3 });
-    const run = await waitFor('the timeout', async () => (await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status <> 'running'", [res.body.id]))[0]);
+    const { live, run } = await usageWhileRunningThenEnd(t, board, agent.id);
+    assert.deepEqual({ status: live.status, output_tokens: live.output_tokens }, { status: 'running', output_tokens: 3 });
     assert.equal(run.status, 'timed_out');
   });
 });

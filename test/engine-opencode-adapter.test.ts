@@ -3,15 +3,14 @@
 // rejected resume (exit 0, NotFoundError on stderr) retried fresh once, usage and USD cost per step
 // as it arrives (not re-priced), the last step's text as summary, errors, timeout, and testEnvironment.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, unlink } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServerAdapter } from '../src/engine/adapters/opencode.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
-import { CLIS, fakeCliAgent, invocations, sessionsOf, wakeAndFinish } from './helpers/fake-cli.ts';
-import { waitFor } from './helpers/wait.ts';
+import { assertRejectedResumeRunsFresh, CLIS, fakeCliAgent, invocations, sessionsOf, usageWhileRunningThenEnd, wakeAndFinish } from './helpers/fake-cli.ts';
 
 const FAKE = path.join(CLIS, 'fake-opencode.mjs');
 let t: TestApp;
@@ -83,16 +82,7 @@ describe('opencode_local', () => {
   });
 
   it('when opencode cannot find the stored session (exit 0, Session not found on stderr), forgets it and runs once more fresh in the same run', async () => {
-    const { agent, argsFile, stateDir } = await opencodeAgent('rejected');
-    const issue = await newIssue(t, board, companyId, { status: 'todo' });
-    await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
-    const stale = (await sessionsOf(t, agent.id))[0].session_id;
-    await unlink(path.join(stateDir, stale));
-    const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
-    assert.equal(run.status, 'succeeded', run.error);
-    const calls = await invocations(argsFile);
-    assert.deepEqual(calls.map((c) => resumed(c.argv)), [null, stale, null]);
-    assert.notEqual((await sessionsOf(t, agent.id))[0].session_id, stale);
+    await assertRejectedResumeRunsFresh(t, board, companyId, await opencodeAgent('rejected'), resumed);
   });
 
   it('an error event fails the run with its message, even when opencode exits 0', async () => {
@@ -106,14 +96,8 @@ describe('opencode_local', () => {
 
   it('records usage while opencode still runs, and times it out at the deadline', async () => {
     const { agent } = await opencodeAgent('hang', { timeoutSec: 2, graceSec: 1 }, { FAKE_SCENARIO: 'hang' });
-    const res = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: {} });
-    assert.equal(res.status, 202);
-    const live = await waitFor('usage recorded while running', async () => {
-      const [row] = await sql('select r.status, c.output_tokens::int, c.cost_cents from heartbeat_runs r join cost_events c on c.heartbeat_run_id = r.id where r.wakeup_request_id = $1', [res.body.id]);
-      return row;
-    });
+    const { live, run } = await usageWhileRunningThenEnd(t, board, agent.id);
     assert.deepEqual(live, { status: 'running', output_tokens: 3, cost_cents: 1 });
-    const run = await waitFor('the timeout', async () => (await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status <> 'running'", [res.body.id]))[0]);
     assert.equal(run.status, 'timed_out');
   });
 });

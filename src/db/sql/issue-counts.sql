@@ -12,7 +12,9 @@ BEGIN
     PERFORM boardroom_count_issue(OLD.company_id, OLD.status, shard, -1);
     RETURN NULL;
   END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+  -- A delete cascading from its company's delete has nothing left to count (an upsert would
+  -- reference the company being deleted).
+  IF TG_OP = 'UPDATE' OR (TG_OP = 'DELETE' AND EXISTS (SELECT 1 FROM companies WHERE id = OLD.company_id)) THEN
     PERFORM boardroom_count_issue(OLD.company_id, OLD.status, shard, -1);
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN

@@ -18,9 +18,8 @@
 // Resume rejected: with a session to resume, a failure whose stderr or result says
 // "No conversation found with session ID" forgets the session and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, record, usdToCents, type Attempt } from './local-cli.ts';
+import { bounded, executeLocalCli, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
 import { claudeMcpArgs } from './mcp-config.ts';
-import { failed, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
 export const claudeConfigSchema = z.object({
@@ -124,17 +123,8 @@ function resultErrorText(result: Record<string, unknown>): string {
   return bounded(text, 4000);
 }
 
-async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
-  const parsed = parseConfig(claudeConfigSchema, ctx, 'claude_local');
-  if ('error' in parsed) return failed(parsed.error);
-  const config = parsed.config;
-  return runWithResumeFallback(ctx, async (sessionId, deadline): Promise<Attempt> => {
-    const stream = createClaudeStream(ctx, config);
-    const run = await superviseProcess(ctx, { command: config.command ?? 'claude', args: claudeArgs(config, sessionId), onObject: stream.onObject, maxLineChars: CLI_MAX_LINE_CHARS, deadline });
-    const { outcome, errorText } = stream.finish(run.outcome, run.stderrTail);
-    return { outcome, resumeRejected: sessionId !== null && CLAUDE_RESUME_REJECTED.test(errorText) };
-  });
-}
+const execute = (ctx: AdapterRunContext) =>
+  executeLocalCli(ctx, { type: 'claude_local', schema: claudeConfigSchema, defaultCommand: 'claude', args: claudeArgs, stream: createClaudeStream, resumeRejected: CLAUDE_RESUME_REJECTED });
 
 const AGENT_CONFIGURATION_DOC = `claude_local: runs Claude Code (\`claude --print --output-format stream-json --verbose\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--resume).
 adapterConfig: command (default "claude"), args (string[], after the adapter's flags), cwd, env (values may be secret references, e.g. ANTHROPIC_API_KEY),

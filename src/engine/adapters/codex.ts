@@ -13,9 +13,8 @@
 // Resume rejected: with a thread to resume, a failure whose error or stderr says the
 // thread/session/conversation/rollout was not found forgets it and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, record, type Attempt } from './local-cli.ts';
+import { bounded, executeLocalCli, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId } from './local-cli.ts';
 import { codexMcpArgs } from './mcp-config.ts';
-import { failed, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
 export const codexConfigSchema = z.object(localCliConfigFields);
@@ -90,17 +89,8 @@ export function createCodexStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onRe
   return { onObject, finish };
 }
 
-async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
-  const parsed = parseConfig(codexConfigSchema, ctx, 'codex_local');
-  if ('error' in parsed) return failed(parsed.error);
-  const config = parsed.config;
-  return runWithResumeFallback(ctx, async (threadId, deadline): Promise<Attempt> => {
-    const stream = createCodexStream(ctx, config);
-    const run = await superviseProcess(ctx, { command: config.command ?? 'codex', args: codexArgs(config, threadId), onObject: stream.onObject, maxLineChars: CLI_MAX_LINE_CHARS, deadline });
-    const { outcome, errorText } = stream.finish(run.outcome, run.stderrTail);
-    return { outcome, resumeRejected: threadId !== null && CODEX_RESUME_REJECTED.test(errorText) };
-  });
-}
+const execute = (ctx: AdapterRunContext) =>
+  executeLocalCli(ctx, { type: 'codex_local', schema: codexConfigSchema, defaultCommand: 'codex', args: codexArgs, stream: createCodexStream, resumeRejected: CODEX_RESUME_REJECTED });
 
 const AGENT_CONFIGURATION_DOC = `codex_local: runs Codex (\`codex exec --json\`) per heartbeat, the wake prompt on stdin, resuming this agent's thread for the issue (exec resume <threadId>).
 adapterConfig: command (default "codex"), args (string[], before "resume"), cwd, env (values may be secret references, e.g. OPENAI_API_KEY),

@@ -18,8 +18,7 @@
 // Resume rejected: the CLI prints `Error resuming session: Invalid session identifier "<id>"` (or
 // `No previous sessions found`) and exits: that forgets the session and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, record, type Attempt } from './local-cli.ts';
-import { failed, superviseProcess } from './supervise.ts';
+import { bounded, executeLocalCli, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId } from './local-cli.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
 export const geminiConfigSchema = z.object(localCliConfigFields);
@@ -93,17 +92,8 @@ export function createGeminiStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onR
   return { onObject, finish };
 }
 
-async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
-  const parsed = parseConfig(geminiConfigSchema, ctx, 'gemini_local');
-  if ('error' in parsed) return failed(parsed.error);
-  const config = parsed.config;
-  return runWithResumeFallback(ctx, async (sessionId, deadline): Promise<Attempt> => {
-    const stream = createGeminiStream(ctx, config);
-    const run = await superviseProcess(ctx, { command: config.command ?? 'gemini', args: geminiArgs(config, sessionId), onObject: stream.onObject, maxLineChars: CLI_MAX_LINE_CHARS, deadline });
-    const { outcome, errorText } = stream.finish(run.outcome, run.stderrTail);
-    return { outcome, resumeRejected: sessionId !== null && GEMINI_RESUME_REJECTED.test(errorText) };
-  });
-}
+const execute = (ctx: AdapterRunContext) =>
+  executeLocalCli(ctx, { type: 'gemini_local', schema: geminiConfigSchema, defaultCommand: 'gemini', args: geminiArgs, stream: createGeminiStream, resumeRejected: GEMINI_RESUME_REJECTED });
 
 const AGENT_CONFIGURATION_DOC = `gemini_local: runs the Gemini CLI (\`gemini --output-format stream-json\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--resume <sessionId>).
 adapterConfig: command (default "gemini"), args (string[], after the adapter's flags, e.g. ["--approval-mode", "yolo"]), cwd, env (values may be secret references, e.g. GEMINI_API_KEY),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { BILLING_TYPES, MAX_TOKENS } from '../../modules/costs/schemas.ts';
 import { MAX_SESSION_ID_CHARS } from '../sessions.ts';
-import { checkCwd, findExecutable, formatZodError } from './supervise.ts';
+import { checkCwd, failed, findExecutable, formatZodError, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, EnvironmentCheck } from './types.ts';
 
 /**
@@ -64,6 +64,33 @@ export async function runWithResumeFallback(ctx: AdapterRunContext, attempt: (se
   ctx.onSession(null);
   ctx.onLog('stderr', `\n[boardroom] the CLI rejected session ${ctx.sessionId}: starting a fresh session\n`);
   return (await attempt(null, deadline)).outcome;
+}
+
+/** A local coding CLI as an adapter sees it: its config, its invocation, its stream and how it refuses a resume. */
+export interface LocalCli<C extends { command?: string | undefined }> {
+  type: string;
+  schema: z.ZodType<C>;
+  defaultCommand: string;
+  args(config: C, sessionId: string | null): string[];
+  stream(
+    ctx: AdapterRunContext,
+    config: C,
+  ): { onObject(obj: Record<string, unknown>): void; finish(outcome: AdapterOutcome, stderrTail: string): { outcome: AdapterOutcome; errorText: string } };
+  /** Matched against the stream's and stderr's error text of a run that resumed a session. */
+  resumeRejected: RegExp;
+}
+
+/** One heartbeat of a local CLI: config checked, the CLI supervised and its stream parsed, a rejected resume retried fresh once. */
+export async function executeLocalCli<C extends { command?: string | undefined }>(ctx: AdapterRunContext, cli: LocalCli<C>): Promise<AdapterOutcome> {
+  const parsed = parseConfig(cli.schema, ctx, cli.type);
+  if ('error' in parsed) return failed(parsed.error);
+  const config = parsed.config;
+  return runWithResumeFallback(ctx, async (sessionId, deadline): Promise<Attempt> => {
+    const stream = cli.stream(ctx, config);
+    const run = await superviseProcess(ctx, { command: config.command ?? cli.defaultCommand, args: cli.args(config, sessionId), onObject: stream.onObject, maxLineChars: CLI_MAX_LINE_CHARS, deadline });
+    const { outcome, errorText } = stream.finish(run.outcome, run.stderrTail);
+    return { outcome, resumeRejected: sessionId !== null && cli.resumeRejected.test(errorText) };
+  });
 }
 
 export interface CliEnvironmentSpec {

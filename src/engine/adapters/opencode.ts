@@ -23,8 +23,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_EVENT_COST_CENTS } from '../../modules/costs/schemas.ts';
-import { bounded, CLI_MAX_LINE_CHARS, lastLine, localCliConfigFields, parseConfig, runWithResumeFallback, testCliEnvironment, tokens, usableSessionId, record, usdToCents, type Attempt } from './local-cli.ts';
-import { failed, superviseProcess } from './supervise.ts';
+import { bounded, executeLocalCli, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
 export const opencodeConfigSchema = z.object(localCliConfigFields);
@@ -119,17 +118,8 @@ export function createOpencodeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'o
   return { onObject, finish };
 }
 
-async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
-  const parsed = parseConfig(opencodeConfigSchema, ctx, 'opencode_local');
-  if ('error' in parsed) return failed(parsed.error);
-  const config = parsed.config;
-  return runWithResumeFallback(ctx, async (sessionId, deadline): Promise<Attempt> => {
-    const stream = createOpencodeStream(ctx, config);
-    const run = await superviseProcess(ctx, { command: config.command ?? 'opencode', args: opencodeArgs(config, sessionId), onObject: stream.onObject, maxLineChars: CLI_MAX_LINE_CHARS, deadline });
-    const { outcome, errorText } = stream.finish(run.outcome, run.stderrTail);
-    return { outcome, resumeRejected: sessionId !== null && OPENCODE_RESUME_REJECTED.test(errorText) };
-  });
-}
+const execute = (ctx: AdapterRunContext) =>
+  executeLocalCli(ctx, { type: 'opencode_local', schema: opencodeConfigSchema, defaultCommand: 'opencode', args: opencodeArgs, stream: createOpencodeStream, resumeRejected: OPENCODE_RESUME_REJECTED });
 
 const AGENT_CONFIGURATION_DOC = `opencode_local: runs opencode (\`opencode run --format json\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--session <sessionId>).
 adapterConfig: command (default "opencode"), args (string[], after the adapter's flags, e.g. ["--agent", "build"]), cwd, env (values may be secret references, e.g. ANTHROPIC_API_KEY),
