@@ -18,7 +18,7 @@
 // Resume rejected: the CLI prints `Error resuming session: Invalid session identifier "<id>"` (or
 // `No previous sessions found`) and exits: that forgets the session and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, executeLocalCli, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId } from './local-cli.ts';
+import { bounded, executeLocalCli, MAX_SUMMARY_CHARS, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId } from './local-cli.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
 export const geminiConfigSchema = z.object(localCliConfigFields);
@@ -51,7 +51,10 @@ export function createGeminiStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onR
         break;
       }
       case 'message':
-        if (obj.role === 'assistant' && typeof obj.content === 'string') answer = bounded((obj.delta === true ? answer : '') + obj.content);
+        // An answer stops growing at the bound: later chunks cost nothing (no copy of it).
+        if (obj.role === 'assistant' && typeof obj.content === 'string' && (obj.delta !== true || answer.length <= MAX_SUMMARY_CHARS)) {
+          answer = bounded((obj.delta === true ? answer : '') + obj.content);
+        }
         break;
       case 'tool_use':
         answer = '';

@@ -23,7 +23,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_EVENT_COST_CENTS } from '../../modules/costs/schemas.ts';
-import { bounded, executeLocalCli, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
+import { bounded, executeLocalCli, MAX_SUMMARY_CHARS, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
 export const opencodeConfigSchema = z.object(localCliConfigFields);
@@ -48,6 +48,7 @@ export function createOpencodeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'o
   const source = providerAndModel(config.model);
   let sessionId: string | null = null;
   let stepText = '';
+  let stepHasText = false;
   let summary = '';
   let steps = 0;
   let usd = 0;
@@ -63,11 +64,14 @@ export function createOpencodeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'o
     switch (obj.type) {
       case 'step_start':
         stepText = '';
+        stepHasText = false;
         break;
       case 'text':
         if (typeof part?.text === 'string') {
-          stepText = bounded(stepText + part.text);
-          if (stepText.trim()) summary = stepText;
+          // A step's text stops growing at the bound: later parts cost nothing (no copy, no trim of it).
+          if (stepText.length <= MAX_SUMMARY_CHARS) stepText = bounded(stepText + part.text);
+          stepHasText ||= part.text.trim() !== '';
+          if (stepHasText) summary = stepText;
         }
         break;
       case 'step_finish': {
