@@ -52,7 +52,7 @@ describe('claude_local', () => {
     const server = JSON.parse(call!.argv[at + 1]!).mcpServers.boardroom;
     assert.equal(server.command, process.execPath);
     assert.deepEqual(server.args, [path.resolve(CLIS, '..', '..', '..', 'bin', 'boardroom.js'), 'mcp']);
-    assert.deepEqual(server.env, { SERVICE_API_URL: '${SERVICE_API_URL}', SERVICE_API_KEY: '${SERVICE_API_KEY}', SERVICE_RUN_ID: '${SERVICE_RUN_ID}', SERVICE_AGENT_ID: '${SERVICE_AGENT_ID}', SERVICE_COMPANY_ID: '${SERVICE_COMPANY_ID}' });
+    assert.deepEqual(server.env, { SERVICE_API_URL: '${SERVICE_API_URL}', SERVICE_API_KEY: '${SERVICE_API_KEY}', SERVICE_RUN_ID: '${SERVICE_RUN_ID}', SERVICE_AGENT_ID: '${SERVICE_AGENT_ID}', SERVICE_COMPANY_ID: '${SERVICE_COMPANY_ID}', SERVICE_TASK_ID: '${SERVICE_TASK_ID:-}' });
     assert.ok(!call!.argv.some((arg) => arg.includes('svc_') || arg.includes(run.id)), 'no credential or run id on the command line');
 
     const invalid = await claudeAgent('mcp-invalid', { mcp: 'no' });

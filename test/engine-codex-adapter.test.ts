@@ -58,7 +58,7 @@ describe('codex_local', () => {
       'exec', '--json', '--skip-git-repo-check',
       '-c', `mcp_servers.boardroom.command=${JSON.stringify(process.execPath)}`,
       '-c', `mcp_servers.boardroom.args=${JSON.stringify([bin, 'mcp'])}`,
-      '-c', 'mcp_servers.boardroom.env_vars=["SERVICE_API_URL","SERVICE_API_KEY","SERVICE_RUN_ID","SERVICE_AGENT_ID","SERVICE_COMPANY_ID"]',
+      '-c', 'mcp_servers.boardroom.env_vars=["SERVICE_API_URL","SERVICE_API_KEY","SERVICE_RUN_ID","SERVICE_AGENT_ID","SERVICE_COMPANY_ID","SERVICE_TASK_ID"]',
       '--model', 'gpt-5-codex', '--sandbox', 'workspace-write', '-',
     ]);
     assert.ok(call!.stdin.length > 0);

@@ -19,12 +19,14 @@ const a = await t.newCompany();
 const agent = await newAgent(t, a.token, a.company.id, { name: 'Mcp Agent' });
 const b = await t.newCompany();
 const runId = randomUUID();
+// The issue the run is about: heartbeat_context's default.
+const task = await newIssue(t, a.token, a.company.id, { status: 'todo', title: 'The run task' });
 
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [BIN, 'mcp'],
   // Only the run's contract: no agent or company id, so the server asks GET /api/agents/me.
-  env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SERVICE_API_URL: t.baseUrl!, SERVICE_API_KEY: agent.token, SERVICE_RUN_ID: runId },
+  env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SERVICE_API_URL: t.baseUrl!, SERVICE_API_KEY: agent.token, SERVICE_RUN_ID: runId, SERVICE_TASK_ID: task.id },
   stderr: 'pipe',
 });
 const client = new Client({ name: 'boardroom-test', version: '1.0.0' });
@@ -60,6 +62,9 @@ describe('boardroom mcp', () => {
     const context = await call('heartbeat_context', { issueId: issue.id });
     assert.equal(context.isError, false, context.text);
     assert.equal(context.json().issue.id, issue.id);
+    const byDefault = await call('heartbeat_context');
+    assert.equal(byDefault.isError, false, byDefault.text);
+    assert.equal(byDefault.json().issue.id, task.id, 'without issueId: the issue the run is about');
 
     const comment = await call('add_comment', { issueId: issue.id, body: 'Started: tools first.' });
     assert.equal(comment.isError, false, comment.text);

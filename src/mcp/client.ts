@@ -8,6 +8,8 @@ export interface McpEnv {
   runId: string;
   agentId?: string;
   companyId?: string;
+  /** The issue the run is about (SERVICE_TASK_ID), when it is about one. */
+  taskId?: string;
 }
 
 const REQUIRED = ['SERVICE_API_URL', 'SERVICE_API_KEY', 'SERVICE_RUN_ID'] as const;
@@ -21,6 +23,7 @@ export function readMcpEnv(env: NodeJS.ProcessEnv): McpEnv | { missing: string[]
     runId: env.SERVICE_RUN_ID!.trim(),
     ...(env.SERVICE_AGENT_ID?.trim() && { agentId: env.SERVICE_AGENT_ID.trim() }),
     ...(env.SERVICE_COMPANY_ID?.trim() && { companyId: env.SERVICE_COMPANY_ID.trim() }),
+    ...(env.SERVICE_TASK_ID?.trim() && { taskId: env.SERVICE_TASK_ID.trim() }),
   };
 }
 
@@ -32,6 +35,8 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const MAX_RESPONSE_CHARS = 2 * 1024 * 1024;
 
 export interface ApiClient {
+  /** The issue the run is about, if any: the default of tools that name one. */
+  taskId?: string;
   request(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<ApiResult>;
   /** The calling agent's id and company, from the environment or else GET /api/agents/me (once). */
   self(): Promise<{ agentId: string; companyId: string } | Extract<ApiResult, { ok: false }>>;
@@ -72,6 +77,7 @@ export function createApiClient(env: McpEnv, fetchImpl: typeof fetch = fetch): A
   };
   let known = env.agentId && env.companyId ? { agentId: env.agentId, companyId: env.companyId } : null;
   return {
+    ...(env.taskId && { taskId: env.taskId }),
     request,
     async self() {
       if (known) return known;

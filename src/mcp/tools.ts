@@ -41,9 +41,13 @@ export function registerTools(server: McpServer, api: ApiClient): void {
     'heartbeat_context',
     {
       description: 'Compact context of an issue for this run: summary, ancestors, project and goal, comment cursor, the waking comment (GET /api/issues/{issueId}/heartbeat-context).',
-      inputSchema: issueInput,
+      inputSchema: z.object({ issueId: issueRef.optional().describe('default: the issue this run is about (SERVICE_TASK_ID)') }),
     },
-    async ({ issueId }) => toolResult(await api.request('GET', `${path(issueId)}/heartbeat-context`)),
+    async ({ issueId }) => {
+      const id = issueId ?? api.taskId;
+      if (!id) return { isError: true, content: [{ type: 'text', text: 'give issueId: this run is about no issue' }] };
+      return toolResult(await api.request('GET', `${path(id)}/heartbeat-context`));
+    },
   );
   server.registerTool(
     'checkout_issue',

@@ -6,12 +6,16 @@ import { PROJECT_DIR } from '../../paths.ts';
 
 export const MCP_SERVER_NAME = 'boardroom';
 const BIN = path.join(PROJECT_DIR, 'bin', 'boardroom.js');
-/** The run-env keys the MCP server reads; each is set for every run (run-env.ts). */
-const FORWARDED_ENV = ['SERVICE_API_URL', 'SERVICE_API_KEY', 'SERVICE_RUN_ID', 'SERVICE_AGENT_ID', 'SERVICE_COMPANY_ID'] as const;
+/** The run-env keys the MCP server reads: set for every run (run-env.ts), SERVICE_TASK_ID when the run is about an issue. */
+const FORWARDED_ENV = ['SERVICE_API_URL', 'SERVICE_API_KEY', 'SERVICE_RUN_ID', 'SERVICE_AGENT_ID', 'SERVICE_COMPANY_ID', 'SERVICE_TASK_ID'] as const;
+const OPTIONAL_ENV = new Set<string>(['SERVICE_TASK_ID']);
 
-/** Claude Code: --mcp-config with inline JSON; it expands `${VAR}` in `env` from its own environment. */
+/**
+ * Claude Code: --mcp-config with inline JSON; it expands `${VAR}` in `env` from its own environment
+ * (`${VAR:-}` for one that may be unset, which it would otherwise refuse).
+ */
 export function claudeMcpArgs(): string[] {
-  const env = Object.fromEntries(FORWARDED_ENV.map((key) => [key, `\${${key}}`]));
+  const env = Object.fromEntries(FORWARDED_ENV.map((key) => [key, OPTIONAL_ENV.has(key) ? `\${${key}:-}` : `\${${key}}`]));
   const config = { mcpServers: { [MCP_SERVER_NAME]: { type: 'stdio', command: process.execPath, args: [BIN, 'mcp'], env } } };
   return ['--mcp-config', JSON.stringify(config)];
 }
