@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { spawn } from 'node:child_process';
 import pino from 'pino';
 import { startRuntimeServices } from '../src/engine/runtime-services.ts';
+import { nextBackoff } from '../src/engine/runtime-services.ts';
 import { startTestApp, useTestApp } from './helpers/app.ts';
 import { companyWithAgent } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -48,6 +49,20 @@ async function setup(command: string, app = t, company = a) {
 }
 
 describe('workspace runtime services', () => {
+  it('the restart delay doubles per consecutive crash up to its cap, and a run that stayed up starts it over', () => {
+    const settings = { backoffMs: 1_000, maxBackoffMs: 60_000, stableMs: 30_000 };
+    let crashes = 0;
+    const delays: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const next = nextBackoff(crashes, 500, settings);
+      crashes = next.crashes;
+      delays.push(next.delayMs);
+    }
+    assert.deepEqual(delays, [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000, 60_000]);
+    assert.deepEqual(nextBackoff(crashes, 30_000, settings), { crashes: 1, delayMs: 1_000 });
+    assert.equal(nextBackoff(5_000, 0, settings).delayMs, 60_000, 'no overflow however many crashes');
+  });
+
   it('start runs the command in its own group with logs; stop kills child and grandchild; restart gives a new pid', async () => {
     const s = await setup(`echo "greeting=$RT_GREETING"; echo "leak=$BOARDROOM_TEST_DATABASE_URL."; ${TREE}`);
     assert.equal((await s.action('start')).status, 200);

@@ -54,6 +54,15 @@ export interface RuntimeServices {
   stop(): Promise<void>;
 }
 
+/**
+ * After a crash: the count of consecutive crashes (a run that stayed up `stableMs` starts it over)
+ * and the delay before the next start, doubling from `backoffMs` up to `maxBackoffMs`.
+ */
+export function nextBackoff(crashes: number, upMs: number, settings: Pick<RuntimeServiceSettings, 'backoffMs' | 'maxBackoffMs' | 'stableMs'>): { crashes: number; delayMs: number } {
+  const count = upMs >= settings.stableMs ? 1 : crashes + 1;
+  return { crashes: count, delayMs: Math.min(settings.backoffMs * 2 ** (count - 1), settings.maxBackoffMs) };
+}
+
 export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, settings: RuntimeServiceSettings, logger: Logger): Promise<RuntimeServices> {
   const locals = new Map<string, Local>();
   const mine = eq(workspaceRuntimeServices.ownerBoot, identity.boot);
@@ -89,8 +98,8 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
   type End = { code: number | null; signal: string | null; error: string | null };
   /** A process that ended on its own (or never started): counted, and started again after the backoff. */
   const crashed = async (local: Local, end: End) => {
-    local.crashes = Date.now() - local.startedAt >= settings.stableMs ? 1 : local.crashes + 1;
-    const delay = Math.min(settings.backoffMs * 2 ** (local.crashes - 1), settings.maxBackoffMs);
+    const { crashes, delayMs: delay } = nextBackoff(local.crashes, Date.now() - local.startedAt, settings);
+    local.crashes = crashes;
     const lastError = end.error ?? (end.signal ? `killed by ${end.signal}` : `exited with code ${end.code}`);
     await setRow(local.workspaceId, { status: 'backoff', pid: null, exitCode: end.code, lastError, restarts: sql`${workspaceRuntimeServices.restarts} + 1` });
     logger.warn({ workspaceId: local.workspaceId, lastError, delay }, 'runtime services: service ended, starting it again after backoff');
