@@ -6,19 +6,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from './helpers/app.ts';
+import { MISSING, routineCompanies } from './helpers/routines.ts';
 import { decideStrandedRuns } from '../src/modules/routines/runs.ts';
 import { newAgent } from './helpers/factories.ts';
 
 const t = await useTestApp();
-const MISSING = '00000000-0000-4000-8000-000000000000';
-
-const { company: companyA, token: board } = await t.newCompany();
-const A = companyA.id;
-const a1 = await newAgent(t, board, A);
-const a2 = await newAgent(t, board, A);
-const b = await t.newCompany();
-const bAgent = await newAgent(t, b.token, b.company.id);
-const bProject = (await t.request('POST', `/api/companies/${b.company.id}/projects`, { token: b.token, body: { name: 'B project' } })).body;
+const { A, board, a1, a2, bAgent, bProject } = await routineCompanies(t);
 
 async function routine(body: Record<string, unknown> = {}, token = board): Promise<any> {
   const res = await t.request('POST', `/api/companies/${A}/routines`, { token, body: { title: `Routine ${Math.random().toString(36).slice(2, 8)}`, assigneeAgentId: a1.agent.id, ...body } });

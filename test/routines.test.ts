@@ -5,19 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from './helpers/app.ts';
+import { MISSING, routineCompanies } from './helpers/routines.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
 
 const t = await useTestApp();
-const MISSING = '00000000-0000-4000-8000-000000000000';
-
 // Company A: board, agents a1 and a2. Company B: board, agent and references to borrow.
-const { company: companyA, token: board } = await t.newCompany();
-const A = companyA.id;
-const a1 = await newAgent(t, board, A);
-const a2 = await newAgent(t, board, A);
-const b = await t.newCompany();
-const bAgent = await newAgent(t, b.token, b.company.id);
-const bProject = (await t.request('POST', `/api/companies/${b.company.id}/projects`, { token: b.token, body: { name: 'B project' } })).body;
+const { A, board, a1, a2, b, bAgent, bProject } = await routineCompanies(t);
 const bGoal = (await t.request('POST', `/api/companies/${b.company.id}/goals`, { token: b.token, body: { title: 'B goal' } })).body;
 const bIssue = await newIssue(t, b.token, b.company.id);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundedFreeform, FREEFORM_CONFIG_BYTES, freeformObject, freeformValue } from '../../core/json.ts';
+import { idempotencyKeyField } from '../../core/fields.ts';
 import { budgetCents } from '../companies/schemas.ts';
 import { DEFAULT_MAX_RUNS_PER_HOUR, MAX_CONCURRENT_RUNS_LIMIT } from '../wakeups/guards.ts';
 
@@ -156,13 +157,7 @@ export const wakeupBody = z
     triggerDetail: z.enum(['manual', 'ping', 'callback', 'system']).optional().describe('finer detail of the trigger (default `manual`)'),
     reason: z.string().trim().max(1000).optional().describe('free text for the agent and the activity log, up to 1,000 characters'),
     payload: boundedObject().optional().describe(`context handed to the run. ${FREEFORM_LIMITS}`),
-    idempotencyKey: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('repeating a key for the same agent answers the first request instead of queueing another'),
+    idempotencyKey: idempotencyKeyField('repeating a key for the same agent answers the first request instead of queueing another'),
     forceFreshSession: z.boolean().optional().describe('start the run without resuming the previous adapter session (default false)'),
   })
   .meta({ examples: [{ source: 'on_demand', triggerDetail: 'manual', reason: 'Review the new issues in the backlog', idempotencyKey: 'backlog-review-2025-06-02' }] });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../../core/fields.ts';
 
 export const BILLING_TYPES = ['metered_api', 'subscription_included', 'subscription_overage', 'credits', 'fixed', 'unknown'] as const;
 /** One event's cost: up to 10,000 USD. Larger amounts are finance events, not usage. */
@@ -25,13 +26,7 @@ export const createCostEventBody = z
     inputTokens: tokens,
     cachedInputTokens: tokens,
     outputTokens: tokens,
-    idempotencyKey: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('your name for this report (e.g. the provider\'s request id): a repeat with the same key in this company returns the first event (200) and counts nothing again'),
+    idempotencyKey: idempotencyKeyField('your name for this report (e.g. the provider\'s request id): a repeat with the same key in this company returns the first event (200) and counts nothing again'),
   })
   .meta({
     examples: [{ agentId: '7d9f7c8e-5d43-4b7a-9f1e-2c1d2b3a4f5e', provider: 'anthropic', model: 'claude-sonnet-4', costCents: 42, occurredAt: '2026-11-23T10:00:00Z', inputTokens: 120000, outputTokens: 3000, billingType: 'metered_api' }],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FREEFORM_CONFIG_BYTES, FREEFORM_PAYLOAD_BYTES, freeformObject } from '../../core/json.ts';
+import { idempotencyKeyField } from '../../core/fields.ts';
 import { ISSUE_PRIORITIES } from '../issues/schemas.ts';
 import { DEFAULT_REPLAY_WINDOW_SEC, SIGNING_MODES } from './signing.ts';
 
@@ -113,7 +114,7 @@ export const runRoutineBody = z
     variables: z.record(z.string().max(64), variableValue).optional().describe('values by variable name, over the defaults; an undeclared name, a wrong type or a missing required value is 422'),
     projectId: z.uuid().optional().describe(`project of this run's execution issue instead of the routine's; ${SAME_COMPANY}`),
     assigneeAgentId: z.uuid().optional().describe(`agent of this run's execution issue instead of the routine's; ${SAME_COMPANY}. An agent caller may name only itself`),
-    idempotencyKey: z.string().trim().min(1).max(200).optional().describe('a repeat with the same key, source and trigger returns the first run (202) instead of a second one'),
+    idempotencyKey: idempotencyKeyField('a repeat with the same key, source and trigger returns the first run (202) instead of a second one'),
     executionWorkspaceId: z.uuid().optional().describe(`workspace of the execution issue; ${SAME_COMPANY}`),
     executionWorkspacePreference: z.string().trim().max(100).optional(),
     executionWorkspaceSettings: freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES }).optional(),
