@@ -144,6 +144,11 @@ describe('code-host skills', () => {
     assert.equal((await importSource('acme/tools/no-such-skill')).status, 422);
     assert.equal((await importSource('https://github.com/acme/tools/blob/main/README.md')).status, 422);
     assert.equal((await importSource('npx skills add')).status, 422);
+    // A malformed percent escape in a repository or catalog URL, or a direct URL: bad input, not a 500.
+    for (const source of ['https://github.com/acme/%zz', 'https://github.com/acme/tools/tree/%E0', 'https://example.test/%zz/SKILL.md']) {
+      const res = await importSource(source);
+      assert.ok(res.status === 400 || res.status === 422, `${source}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
     hostDown = true;
     try {
       const down = await importSource('acme/tools');

@@ -24,6 +24,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       const details = err.validation.map((v) => ({ path: v.instancePath, message: v.message }));
       return reply.status(400).send({ error: `invalid ${err.validationContext ?? 'request'}`, details });
     }
+    // decodeURIComponent on a caller's text (a path segment, a source URL) throws URIError on a
+    // malformed escape: bad input, wherever it is decoded.
+    if (err instanceof URIError) return reply.status(400).send({ error: 'malformed percent-encoding in the request' });
     const code = pgCode(err);
     const mapped = code ? PG_ERRORS[code] : isDatabaseUnreachable(err) ? PG_ERRORS['08006'] : undefined;
     if (mapped?.code === 'unavailable') {

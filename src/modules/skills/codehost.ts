@@ -196,7 +196,13 @@ export class CodeHostClient {
       if (dirs.length === 0) dirs = skillDirs;
     }
     // A skill's own subfolders are its references, not more skills.
-    dirs = dirs.filter((d) => !dirs.some((o) => o !== d && (o === '' ? false : d.startsWith(`${o}/`)))).sort();
+    // Shallowest first, each checked against the kept ones by its ancestors: linear in the tree, not quadratic.
+    const kept = new Set<string>();
+    for (const d of [...dirs].sort((x, y) => x.split('/').length - y.split('/').length)) {
+      const parts = d.split('/');
+      if (!parts.some((_, i) => i > 0 && kept.has(parts.slice(0, i).join('/')))) kept.add(d);
+    }
+    dirs = [...kept].sort();
     if (loc.skill !== undefined) {
       const byFolder = dirs.filter((d) => path.posix.basename(d) === loc.skill);
       if (byFolder.length > 0) dirs = byFolder.slice(0, 1);
