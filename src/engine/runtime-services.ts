@@ -9,7 +9,7 @@
 // - a crash starts it again after an exponential backoff (reset once it stayed up for a while).
 // Output is kept as a bounded tail in the row, so any replica serves the logs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
@@ -67,8 +67,8 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
   const locals = new Map<string, Local>();
   const mine = eq(workspaceRuntimeServices.ownerBoot, identity.boot);
   const lease = sql`now() + make_interval(secs => ${settings.leaseSec})`;
-  const setRow = (workspaceId: string, values: PgUpdateSetSource<typeof workspaceRuntimeServices>) =>
-    db.update(workspaceRuntimeServices).set({ ...values, updatedAt: sql`now()` }).where(and(eq(workspaceRuntimeServices.workspaceId, workspaceId), mine));
+  const setRow = (workspaceId: string, values: PgUpdateSetSource<typeof workspaceRuntimeServices>, onlyIf?: SQL) =>
+    db.update(workspaceRuntimeServices).set({ ...values, updatedAt: sql`now()` }).where(and(eq(workspaceRuntimeServices.workspaceId, workspaceId), mine, onlyIf));
 
   await reapPreviousBoot(db, identity);
 
@@ -135,7 +135,8 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     });
     child.once('spawn', () => {
       local.pgid = child.pid ?? null;
-      setRow(local.workspaceId, { status: 'running', pid: child.pid ?? null, startedAt: new Date(), exitCode: null, lastError: null }).catch((err) =>
+      // Only over 'starting': a process that died at once may already have recorded its backoff.
+      setRow(local.workspaceId, { status: 'running', pid: child.pid ?? null, startedAt: new Date(), exitCode: null, lastError: null }, eq(workspaceRuntimeServices.status, 'starting')).catch((err) =>
         logger.warn({ err, workspaceId: local.workspaceId }, 'runtime services: recording the start failed'),
       );
     });
@@ -177,10 +178,13 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
       left join workspace_runtime_services s on s.workspace_id = w.id
       where w.desired_state = 'running' and w.cwd is not null and w.source_type <> 'remote_managed'
         and (s.workspace_id is null or s.owner_boot is null or s.lease_expires_at < now())
+        -- never this boot's own row: a service it still runs (a tick that outlasted the lease) is renewed, not started twice
+        and s.owner_boot is distinct from ${identity.boot}
       limit ${CLAIM_BATCH}
       on conflict (workspace_id) do update set owner_replica = excluded.owner_replica, owner_boot = excluded.owner_boot,
         lease_expires_at = excluded.lease_expires_at, status = 'starting', pid = null, updated_at = now()
-      where workspace_runtime_services.owner_boot is null or workspace_runtime_services.lease_expires_at < now()
+      where (workspace_runtime_services.owner_boot is null or workspace_runtime_services.lease_expires_at < now())
+        and workspace_runtime_services.owner_boot is distinct from ${identity.boot}
       returning workspace_id`);
     return rows.rows.map((r) => r.workspace_id);
   };
@@ -199,25 +203,33 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
         .from(projectWorkspaces)
         .where(and(inArray(projectWorkspaces.id, ids), eq(projectWorkspaces.desiredState, 'running')));
       const running = new Set(wanted.map((r) => r.id));
-      const restarts = await db
-        .update(workspaceOperations)
-        .set({ status: 'applied' })
-        .where(and(inArray(workspaceOperations.workspaceId, ids), eq(workspaceOperations.status, 'requested')))
-        .returning({ workspaceId: workspaceOperations.workspaceId, action: workspaceOperations.action });
+      // Only operations of services this replica still holds: one for a service another replica
+      // took over is that replica's to apply.
+      const restarts =
+        held.size === 0
+          ? []
+          : await db
+              .update(workspaceOperations)
+              .set({ status: 'applied' })
+              .where(and(inArray(workspaceOperations.workspaceId, [...held]), eq(workspaceOperations.status, 'requested')))
+              .returning({ workspaceId: workspaceOperations.workspaceId, action: workspaceOperations.action });
       const restart = new Set(restarts.filter((op) => op.action === 'restart').map((op) => op.workspaceId));
-      for (const id of ids) {
-        const local = locals.get(id)!;
-        if (!held.has(id) || !running.has(id)) {
-          await halt(local, held.has(id));
-        } else if (restart.has(id)) {
-          await halt(local, false);
-          const fresh = newLocal(id);
-          locals.set(id, fresh);
-          await launch(fresh);
-        } else {
-          await flushLog(local);
-        }
-      }
+      // Side by side: a stop waits up to its grace, and the tick must stay well inside the lease.
+      await Promise.all(
+        ids.map(async (id) => {
+          const local = locals.get(id)!;
+          if (!held.has(id) || !running.has(id)) {
+            await halt(local, held.has(id));
+          } else if (restart.has(id)) {
+            await halt(local, false);
+            const fresh = newLocal(id);
+            locals.set(id, fresh);
+            await launch(fresh);
+          } else {
+            await flushLog(local);
+          }
+        }),
+      );
     }
     for (const id of await claim()) {
       // Operations asked before this start are what it fulfils.
@@ -231,7 +243,7 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
   return {
     tick,
     async stop() {
-      for (const local of [...locals.values()]) await halt(local, true).catch((err) => logger.warn({ err, workspaceId: local.workspaceId }, 'runtime services: stopping failed'));
+      await Promise.all([...locals.values()].map((local) => halt(local, true).catch((err) => logger.warn({ err, workspaceId: local.workspaceId }, 'runtime services: stopping failed'))));
     },
   };
 }
