@@ -47,6 +47,20 @@ describe('GET /api/health', () => {
     await admin((c) => c.query(`alter database ${dbName} allow_connections true`));
     assert.equal((await t.request('GET', '/api/health')).status, 200);
   });
+
+  it('survives the database ending a connection that a transaction holds between two queries', async () => {
+    // The case of a database stopped under a busy server: the client is checked out (no idle
+    // listener) and has no query in flight, so the server's goodbye arrives as an 'error' event.
+    // Unlistened, it is an uncaught exception that ends the process.
+    const client = await t.database.pool.connect();
+    const backendPid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    await admin((c) => c.query('select pg_terminate_backend($1)', [backendPid]));
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the client never ended: its error was thrown')), 5000).unref());
+    await Promise.race([ended, timeout]);
+    client.release(true);
+    assert.equal((await t.request('GET', '/api/health')).status, 200, 'the process lives on, the pool opens a new connection');
+  });
 });
 
 describe('OpenAPI document and docs', () => {

@@ -155,15 +155,20 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       assert.equal(me.status, 200, 'the key made while no server ran works');
 
       // Stopping the database under a running server: health says 503, and SIGTERM still exits 0.
+      // A request that cannot connect means the server died: its output says why.
+      const fetchAlive = (url: string, init?: RequestInit) =>
+        fetch(url, init).catch((err: Error) => {
+          throw new Error(`${err.message} (${String(err.cause)}); server output:\n${again.output()}`);
+        });
       process.kill(await postmasterPid(), 'SIGINT');
       let health = 0;
       for (let i = 0; i < 100 && health !== 503; i++) {
-        health = (await fetch(`http://127.0.0.1:${port}/api/health`)).status;
+        health = (await fetchAlive(`http://127.0.0.1:${port}/api/health`)).status;
         if (health !== 503) await sleep(50);
       }
       assert.equal(health, 503);
       // Any other route says the same: 503 with Retry-After, never a 500.
-      const down = await fetch(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } });
+      const down = await fetchAlive(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } });
       assert.equal(down.status, 503);
       assert.equal(down.headers.get('retry-after'), '5');
       assert.deepEqual(await down.json(), { error: 'database unavailable, retry' });

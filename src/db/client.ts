@@ -41,8 +41,12 @@ export function connectDatabase(url: string, poolSize = POOL_SIZE): Database {
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' '),
   });
-  // An idle client losing its server (database restart) must not crash the process.
+  // A client losing its server (database stopped or restarting) must not crash the process. The
+  // pool listens on idle clients only; a checked-out client between two queries of a transaction
+  // gets the server's goodbye as an 'error' event, which unlistened is an uncaught exception. Its
+  // queries fail on their own, and the pool discards it on release.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }
