@@ -453,10 +453,14 @@ describe('events: slow clients, revoked access, clean-up', () => {
       const { company, token } = await a.newCompany();
       const stuck = neverReading(strict, company.id, token);
       await waitFor('the raw client to be connected', async () => strict.app.eventStreams.stats().clients === 1);
-      await insertEntries(company.id, 200, 64 * 1024); // fills the socket buffers: the client stalls
+      // About 19 MB of entries: more than the kernel's socket buffers of a client that never reads,
+      // and the bound.
+      await insertEntries(company.id, 300, 64 * 1024);
+      await waitFor('the client to stall', async () => strict.app.eventStreams.stats().stalled === 1, 30_000);
       await sleep(500);
       assert.equal(strict.app.eventStreams.stats().dropped, 0, 'a stall alone waits for stallMs');
-      // Run events keep being written to a stalled client, up to the hard bound.
+      // Run events keep being written to a stalled client, up to the hard bound (2,000 of them are
+      // about 300 KiB, more than the 128 KiB left to it).
       await sql(
         `select pg_notify('boardroom_run', json_build_object('runId', gen_random_uuid(), 'companyId', $1::uuid, 'agentId', gen_random_uuid(), 'issueId', null, 'status', 'running')::text) from generate_series(1, 2000)`,
         [company.id],

@@ -151,14 +151,18 @@ describe('boardroom run (embedded PostgreSQL)', () => {
     try {
       await waitForHealth(`http://127.0.0.1:${port}`);
       const elapsed = Date.now() - started;
+      // Health answers before the start is over; "listening on" is logged once the engine runs too
+      // (a database lost before that fails the start: exit 1 with the reason).
+      await again.baseUrl();
       const me = await fetch(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } });
       assert.equal(me.status, 200, 'the key made while no server ran works');
 
       // Stopping the database under a running server: health says 503, and SIGTERM still exits 0.
       // A request that cannot connect means the server died: its output says why.
       const fetchAlive = (url: string, init?: RequestInit) =>
-        fetch(url, init).catch((err: Error) => {
-          throw new Error(`${err.message} (${String(err.cause)}); server output:\n${again.output()}`);
+        fetch(url, init).catch(async (err: Error) => {
+          const exit = await Promise.race([again.exited, sleep(2000).then(() => 'still running')]);
+          throw new Error(`${err.message} (${String(err.cause)}); server ${JSON.stringify(exit)}, output:\n${again.output()}`);
         });
       process.kill(await postmasterPid(), 'SIGINT');
       let health = 0;

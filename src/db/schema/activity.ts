@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns.ts';
 import { companies } from './companies.ts';
 
@@ -17,6 +17,14 @@ export const activityLog = pgTable(
     agentId: uuid('agent_id'),
     runId: text('run_id'),
     details: jsonb('details'),
+    /**
+     * The size of `details` as the event stream sends it, computed once on insert: a stream read
+     * budgets its bytes over up to 200 rows, and measuring each row there meant reading (and
+     * decompressing) every one of them, even those the budget then left for the next read.
+     */
+    detailsBytes: integer('details_bytes')
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce(octet_length(details::text), 0)`),
     createdAt: createdAt(),
     /**
      * The writing transaction's id (64-bit, never wraps): the order of the live event stream

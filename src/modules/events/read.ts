@@ -149,8 +149,8 @@ export async function readAfter(db: DbOrTx, companyId: string, cursor: Cursor, l
         ${a.action} as action, ${a.entityType} as entity_type, ${a.entityId} as entity_id, ${a.agentId} as agent_id,
         ${a.runId} as run_id, ${a.details} as details, ${a.createdAt} as created_at, ${a.txId}::text as tx_id,
         ${aboutHiddenIssue} as hidden, ${horizon} as horizon,
-        size.bytes, sum(size.bytes) over (order by ${a.txId}, ${a.id}) - size.bytes as bytes_before
-      from ${a} cross join lateral (select coalesce(octet_length(${a.details}::text), 0) as bytes) size
+        ${a.detailsBytes} as bytes, sum(${a.detailsBytes}) over (order by ${a.txId}, ${a.id}) - ${a.detailsBytes} as bytes_before
+      from ${a}
       where ${a.companyId} = ${companyId} and (${a.txId}, ${a.id}) > (${cursor.txId}::bigint, ${cursor.id}::uuid)
       order by ${a.txId}, ${a.id}
       limit ${limit}
@@ -178,6 +178,7 @@ export async function readAfter(db: DbOrTx, companyId: string, cursor: Cursor, l
         agentId: row.agent_id,
         runId: row.run_id,
         details: row.details,
+        detailsBytes: Number(row.bytes),
         createdAt: new Date(row.created_at),
         txId,
       },

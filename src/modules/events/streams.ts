@@ -103,6 +103,8 @@ export interface StreamHandle {
 export interface StreamStats {
   companies: number;
   clients: number;
+  /** Clients whose socket holds the buffer bound unsent, waiting for it to drain. */
+  stalled: number;
   dropped: number;
 }
 
@@ -203,8 +205,12 @@ export class EventStreams {
 
   stats(): StreamStats {
     let clients = 0;
-    for (const hub of this.hubs.values()) clients += hub.size;
-    return { companies: this.hubs.size, clients, dropped: this.dropped };
+    let stalled = 0;
+    for (const hub of this.hubs.values()) {
+      clients += hub.size;
+      stalled += hub.stalledCount;
+    }
+    return { companies: this.hubs.size, clients, stalled, dropped: this.dropped };
   }
 
   /** Ends every stream (server shutdown) and stops listening. */
@@ -266,6 +272,12 @@ class CompanyHub {
 
   get size(): number {
     return this.clients.size;
+  }
+
+  get stalledCount(): number {
+    let n = 0;
+    for (const c of this.clients) if (c.stalled) n++;
+    return n;
   }
 
   add(client: Client): void {

@@ -1,0 +1,1 @@
+ALTER TABLE "activity_log" ADD COLUMN "details_bytes" integer GENERATED ALWAYS AS (coalesce(octet_length(details::text), 0)) STORED NOT NULL;
