@@ -39,26 +39,22 @@ const MAX_SEARCH_CANDIDATES = 200;
 const idIn = (subquery: SQL): SQL => sql`${issues.id} = any(array(${subquery}))`;
 
 /**
- * Every value a list statement depends on goes through `bind`. A list without `q` runs as a prepared
- * statement, one per shape (which filters are present), built once: drizzle building the SQL took
- * half of the Node CPU of a 50-issue list (0.7 of 1.5 ms), more than reading and mapping the rows.
- * There `bind` makes each value a placeholder; for search (in a transaction, where a statement
- * prepared on the pool cannot run) it is a plain parameter.
+ * Every value a list statement depends on goes through `bind`, which makes it a placeholder. A list
+ * (and a search) runs as a prepared statement, one per shape (which filters are present), built
+ * once: drizzle building the SQL took half of the Node CPU of a 50-issue list (0.7 of 1.5 ms), more
+ * than reading and mapping the rows.
  */
 class Binder {
   readonly values: Record<string, unknown> = {};
   private count = 0;
-  constructor(private readonly asPlaceholders: boolean) {}
 
   readonly bind = (value: unknown): SQL => {
-    if (!this.asPlaceholders) return sql`${value}`;
     const name = `p${this.count++}`;
     this.values[name] = value;
     return sql`${sql.placeholder(name)}`;
   };
 
-  limit(value: number): number | Placeholder {
-    if (!this.asPlaceholders) return value;
+  limit(value: number): Placeholder {
     this.values.limit = value;
     return sql.placeholder('limit');
   }
@@ -211,18 +207,20 @@ function listStatement(db: DbOrTx, shape: string, build: () => { prepare(name: s
 }
 
 export async function listIssues(ctx: Ctx, companyId: string, query: ListIssuesQuery): Promise<ListedIssue[]> {
-  if (!query.q) {
-    const binder = new Binder(true);
-    // Runs every time: it checks the user filters (`me`) and collects this call's values.
-    const { where, streams, disjoint } = selection(ctx.actor, companyId, query, binder.bind);
-    if (query.labelId) where.push(labelled(query.labelId, binder.bind));
-    const limit = binder.limit(query.limit);
-    return listStatement(ctx.db, shapeOf(query), () => listQuery(ctx.db, where, streams, disjoint, Boolean(query.labelId), limit)).execute(binder.values);
+  // Runs every time: it checks the user filters (`me`) and collects this call's values.
+  const binder = new Binder();
+  const { q } = query;
+  if (q) {
+    const best = bestMatches(ctx.actor, companyId, { ...query, q }, binder);
+    return listStatement(ctx.db, shapeOf(query), () => searchQuery(ctx.db, best)).execute(binder.values);
   }
-  return searchIssues(ctx, companyId, query);
+  const { where, streams, disjoint } = selection(ctx.actor, companyId, query, binder.bind);
+  if (query.labelId) where.push(labelled(query.labelId, binder.bind));
+  const limit = binder.limit(query.limit);
+  return listStatement(ctx.db, shapeOf(query), () => listQuery(ctx.db, where, streams, disjoint, Boolean(query.labelId), limit)).execute(binder.values);
 }
 
-function listQuery(db: DbOrTx, common: SQL[], streams: SQL[], disjoint: boolean, bySet: boolean, limit: number | Placeholder) {
+function listQuery(db: DbOrTx, common: SQL[], streams: SQL[], disjoint: boolean, bySet: boolean, limit: Placeholder) {
   // One stream matches issues_company_priority_idx (or an index its filter names) column for column.
   if (streams.length === 1 && !bySet) {
     return db
@@ -254,47 +252,47 @@ function listQuery(db: DbOrTx, common: SQL[], streams: SQL[], disjoint: boolean,
     .orderBy(issues.priorityRank, sql`${issues.updatedAt} desc nulls last`);
 }
 
-async function searchIssues(ctx: Ctx, companyId: string, query: ListIssuesQuery & { q?: string }): Promise<ListedIssue[]> {
-  const { db } = ctx;
-  const { bind } = new Binder(false);
-  const { where: common, streams } = selection(ctx.actor, companyId, query, bind);
+/** The ids and ranks of the best `limit` matches; binds every value (so it runs on every call). */
+function bestMatches(actor: Actor, companyId: string, query: ListIssuesQuery & { q: string }, binder: Binder): SQL {
+  const { bind } = binder;
+  const { where: common, streams } = selection(actor, companyId, query, bind);
   // Candidates come from the text indexes, so every filter is a plain test on them.
   if (query.labelId) common.push(labelled(query.labelId, bind));
   const where = and(...common, or(...streams));
-  const q = query.q!;
+  const q = bind(query.q);
   // Stemmed words for prose, plus unstemmed ('simple') tokens so identifiers and codes match as typed.
   const tsq = sql`(websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q}))`;
-  const identifier = q.toUpperCase();
+  // Matched as a sub-select: the planner then cannot see the words, so it estimates them as rare
+  // and reads the GIN indexes. Word statistics are global: shown a word common in another company
+  // but rare in this one, it preferred walking the company's rows testing each (measured: 110-160
+  // ms at 100k issues, 4-5 ms through the GIN), and only a transaction turning off the other scans
+  // (three more round trips a search) kept it off that. One statement also runs prepared.
+  const matches = sql`(select ${tsq})`;
+  const identifier = sql`upper(${q})`;
   // Both branches apply the list filters themselves (on "issues"), so only matching issues are ranked.
   // Both text indexes lead with company_id (btree_gin), so words common in other companies cost nothing.
+  const candidates = sql.raw(String(MAX_SEARCH_CANDIDATES));
   const hits = sql`
     (select ${issues.id} as id, ${issues.priorityRank} as priority_rank, ${issues.updatedAt} as updated_at,
         ts_rank(${issues.searchVector}, ${tsq}) + case when ${issues.identifier} = ${identifier} then 100 else 0 end as rank
-      from ${issues} where ${where} and (${issues.searchVector} @@ ${tsq} or ${issues.identifier} = ${identifier})
-      limit ${MAX_SEARCH_CANDIDATES})
+      from ${issues} where ${where} and (${issues.searchVector} @@ ${matches} or ${issues.identifier} = ${identifier})
+      limit ${candidates})
     union all
     (select ${issues.id}, ${issues.priorityRank}, ${issues.updatedAt}, ts_rank(c.search_vector, ${tsq}) * 0.5
       from ${issueComments} c join ${issues} on ${issues.id} = c.issue_id
-      where c.company_id = ${companyId} and c.search_vector @@ ${tsq} and ${where}
-      limit ${MAX_SEARCH_CANDIDATES})`;
-  const best = sql`(
+      where c.company_id = ${bind(companyId)} and c.search_vector @@ ${matches} and ${where}
+      limit ${candidates})`;
+  return sql`(
     select id as hit_id, max(rank) as hit_rank from (${hits}) h
     group by id, priority_rank, updated_at
     order by max(rank) desc, priority_rank, updated_at desc nulls last
-    limit ${query.limit})`;
-  const rows = await db.transaction(async (tx) => {
-    // Under a LIMIT the planner likes a scan that filters on @@ row by row (sequential, or a btree
-    // walk of the company's rows), hoping to meet enough matches early. Word statistics are global,
-    // so a word common in another company but rare in this one makes that walk read the whole
-    // company (measured: 110-160 ms at 100k issues, 4-5 ms through the GIN). Bitmap scans are the
-    // only way to use a GIN index, so this read-only transaction leaves the planner just those.
-    // Both settings in one statement: one round trip fewer on every search.
-    await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`);
-    return tx
-      .select({ ...listedColumns, rank: sql<number>`best.hit_rank` })
-      .from(issues)
-      .innerJoin(sql`${best} best`, sql`best.hit_id = ${issues.id}`)
-      .orderBy(desc(sql`best.hit_rank`), issues.priorityRank, sql`${issues.updatedAt} desc nulls last`);
-  });
-  return rows.map(({ rank: _rank, ...issue }) => issue);
+    limit ${binder.limit(query.limit)})`;
+}
+
+function searchQuery(db: DbOrTx, best: SQL) {
+  return db
+    .select(listedColumns)
+    .from(issues)
+    .innerJoin(sql`${best} best`, sql`best.hit_id = ${issues.id}`)
+    .orderBy(desc(sql`best.hit_rank`), issues.priorityRank, sql`${issues.updatedAt} desc nulls last`);
 }
