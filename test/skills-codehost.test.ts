@@ -26,6 +26,8 @@ interface FakeRepo {
 const sha = (text: string) => createHash('sha1').update(text).digest('hex');
 const repos = new Map<string, FakeRepo>();
 let hostDown = false;
+/** When set, raw file requests wait for it: a test acts while an import is fetching. */
+let rawGate: Promise<void> | null = null;
 const skillMd = (fields: string, body = '# Body\n') => `---\n${fields}\n---\n\n${body}`;
 
 /** A commit of `files` on `branch` of `owner/repo` (the branch moves to it). */
@@ -57,6 +59,10 @@ const server = createServer((req, res) => {
       if (!files) return json(404, { message: 'Not Found' });
       return json(200, { sha: parts[6], truncated: false, tree: Object.entries(files).map(([p, text]) => ({ path: p, type: 'blob', size: Buffer.byteLength(text) })) });
     }
+  }
+  if (parts[0] === 'raw' && rawGate) {
+    void rawGate.then(() => server.emit('request', req, res));
+    return;
   }
   if (parts[0] === 'raw') {
     const text = repos.get(`${parts[1]}/${parts[2]}`)?.commits[parts[3]!]?.[parts.slice(4).join('/')];
@@ -184,6 +190,26 @@ describe('code-host skills', () => {
     assert.deepEqual([third.body.updateAvailable, third.body.pinnedCommit], [false, moved]);
     assert.equal((await activityRows(t, company.id, 'company.skill_updated')).length, 1);
     assert.equal((await telemetry()).at(-1)!.properties.action, 'company.skill_updated');
+  });
+
+  it('install-update of a skill deleted while its files were being fetched is 404 and does not bring it back', async () => {
+    commit('gone/repo', 'main', { 'skills/g/SKILL.md': skillMd('name: G', 'v1') });
+    const skill = (await importSource('gone/repo')).body.imported[0];
+    commit('gone/repo', 'main', { 'skills/g/SKILL.md': skillMd('name: G', 'v2') });
+    let open!: () => void;
+    rawGate = new Promise((resolve) => (open = resolve));
+    const update = t.request('POST', `${skillsUrl}/${skill.id}/install-update`, { token: board });
+    try {
+      await new Promise((r) => setTimeout(r, 300)); // the update is waiting on the raw host
+      assert.equal((await t.request('DELETE', `${skillsUrl}/${skill.id}`, { token: board })).status, 204);
+    } finally {
+      rawGate = null;
+      open();
+    }
+    assert.equal((await update).status, 404);
+    assert.equal((await t.request('GET', `${skillsUrl}/${skill.id}`, { token: board })).status, 404);
+    const list = await t.request('GET', skillsUrl, { token: board });
+    assert.equal(list.body.some((s: any) => s.key === skill.key), false, 'no record under its key either');
   });
 
   it('other kinds: update-status is supported false with a reason; install-update 409', async () => {

@@ -3,7 +3,9 @@
 // Local and URL skills are live or unversioned, bundled skills follow the server release: there is
 // nothing to compare for them (supported: false with the reason).
 import { inTransaction, type Ctx } from '../../core/context.ts';
-import { conflict, unprocessable } from '../../core/errors.ts';
+import { eq } from 'drizzle-orm';
+import { companySkills } from '../../db/schema/index.ts';
+import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import type { CodeHostConfig } from '../../server/config.ts';
 import { CodeHostClient, pinOf, type SourcePin } from './codehost.ts';
 import { resolveCodeHost, storeResolved } from './import.ts';
@@ -62,6 +64,10 @@ export async function installUpdate(ctx: Ctx, config: CodeHostConfig, skill: Ski
   // The record keeps its key even if the frontmatter's override changed upstream: agents reference it by it.
   const packages = mine.map((x) => ({ pkg: { ...x.pkg, keyOverride: skill.key }, defaultKey: () => skill.key }));
   return inTransaction(ctx, async (tx) => {
+    // The files were fetched without a lock: the skill may have been deleted meanwhile, and storing
+    // by its key would bring it back. Its row, locked, must still be there.
+    const [still] = await tx.select({ id: companySkills.id }).from(companySkills).where(eq(companySkills.id, skill.id)).for('update');
+    if (!still) throw notFound('skill');
     const { imported, warnings } = await storeResolved(tx, ctx.actor, skill.companyId, { ...resolved, packages }, 'company.skill_updated');
     const done = imported[0];
     if (!done) throw conflict('the update could not be stored', { warnings });
