@@ -80,6 +80,26 @@ describe('POST /api/companies/{companyId}/finance-events', () => {
     for (const currency of ['EUR', 'JPY', 'CHF', 'BRL']) assert.equal((await record(company.id, token, valid({ currency }))).status, 201, currency);
   });
 
+  it('a retried idempotencyKey returns the first event (200) and records the money once, also when the retries race', async () => {
+    const { company, token } = await t.newCompany();
+    const first = await record(company.id, token, valid({ amountCents: 50_000, idempotencyKey: 'INV-1042' }));
+    assert.equal(first.status, 201);
+    const again = await record(company.id, token, valid({ amountCents: 50_000, idempotencyKey: 'INV-1042' }));
+    assert.equal(again.status, 200);
+    assert.equal(again.body.id, first.body.id);
+    const racing = await Promise.all(Array.from({ length: 10 }, () => record(company.id, token, valid({ amountCents: 700, idempotencyKey: 'INV-2000' }))));
+    assert.deepEqual(racing.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    assert.equal(new Set(racing.map((r) => r.body.id)).size, 1);
+    const summary = await read(company.id, token, 'finance-summary');
+    assert.deepEqual(summary.body.currencies.map((c: any) => [c.currency, c.debitCents, c.eventCount]), [["USD", 50_700, 2]]);
+    // Keys are per company; a key is not a field of the event, and may not be empty.
+    const other = await t.newCompany();
+    assert.equal((await record(other.company.id, other.token, valid({ idempotencyKey: 'INV-1042' }))).status, 201);
+    assert.equal((await record(company.id, token, valid({ idempotencyKey: '' }))).status, 400);
+    const activity = await t.request('GET', `/api/companies/${company.id}/activity?entityType=finance_event`, { token });
+    assert.equal(activity.body.length, 2, 'one finance.recorded entry per event');
+  });
+
   it('is board only: an agent of the company gets 403; another company 403; a missing company 404', async () => {
     const { company, token } = await t.newCompany();
     const agent = await newAgent(t, token, company.id);

@@ -1,6 +1,7 @@
 // Finance events: money that is not token usage (platform fees, credit purchases and refunds,
 // manual adjustments), recorded by the board. Append-only; read by indexed aggregates per company.
-import { bigint, boolean, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns.ts';
 import { companies } from './companies.ts';
 
@@ -20,7 +21,12 @@ export const financeEvents = pgTable(
     occurredAt: ts('occurred_at').notNull(),
     recordedByActorType: text('recorded_by_actor_type').notNull(),
     recordedByActorId: text('recorded_by_actor_id').notNull(),
+    /** The caller's name for this record: a retried POST returns the first event instead of recording the money twice. */
+    idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
   },
-  (t) => [index('finance_events_company_time_idx').on(t.companyId, t.occurredAt.desc(), t.id.desc())],
+  (t) => [
+    index('finance_events_company_time_idx').on(t.companyId, t.occurredAt.desc(), t.id.desc()),
+    uniqueIndex('finance_events_idempotency_uq').on(t.companyId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+  ],
 );

@@ -37,16 +37,22 @@ export function registerFinanceRoutes(app: App, deps: AppDeps): void {
         description: [
           `Records money that is not token usage: a platform fee, a credit purchase or refund, a manual adjustment. ${BOARD_ONLY}`,
           'Required: `kind` (free text), `direction` (`debit` or `credit`), `amountCents` (integer, 0 or more), `currency` (ISO 4217, three uppercase letters, a code the server knows) and `occurredAt`; anything missing or malformed is 400.',
-          `\`finance.recorded\` is written to the activity log in the same transaction. ${NOT_COSTS}`,
+          `\`finance.recorded\` is written to the activity log in the same transaction. A retried request with the same \`idempotencyKey\` returns the first event with 200 and records nothing again. ${NOT_COSTS}`,
         ].join(' '),
         params: companyParams,
         body: createFinanceEventBody,
-        response: { 201: financeEventResponse, ...authenticated(), ...errors(...BOARD_ERRORS) },
+        response: {
+          201: financeEventResponse,
+          200: financeEventResponse.describe('A repeat of an idempotencyKey: the first event, recorded once'),
+          ...authenticated(),
+          ...errors(...BOARD_ERRORS),
+        },
       },
     },
     async (request, reply) => {
       const { actor, company } = await boardCompany(request, request.params.companyId);
-      return reply.status(201).send(presentFinanceEvent(await recordFinanceEvent({ db, actor }, company.id, request.body)));
+      const { event, created } = await recordFinanceEvent({ db, actor }, company.id, request.body);
+      return reply.status(created ? 201 : 200).send(presentFinanceEvent(event));
     },
   );
 

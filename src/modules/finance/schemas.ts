@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../../core/fields.ts';
 import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 import { rangeQueryWith } from '../costs/summary-schemas.ts';
 
@@ -30,6 +31,7 @@ export const createFinanceEventBody = z
     biller: z.string().trim().min(1).max(200).nullish().describe('who bills for it, e.g. `anthropic`, `openrouter`'),
     description: z.string().trim().max(2_000).nullish().describe('a note for people, up to 2,000 characters'),
     metadata: freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES }).nullish().describe('free-form JSON object (invoice number, ...): at most 32 levels deep and 64 KiB serialised'),
+    idempotencyKey: idempotencyKeyField('your name for this record (e.g. the invoice number): a repeat with the same key in this company returns the first event (200) and records nothing again'),
   })
   .meta({
     examples: [{ kind: 'credit_purchase', direction: 'debit', amountCents: 50_000, currency: 'USD', occurredAt: '2026-11-02T09:00:00Z', biller: 'openrouter', metadata: { invoice: 'INV-1042' } }],

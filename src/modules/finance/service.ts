@@ -13,7 +13,11 @@ import type { CreateFinanceEvent } from './schemas.ts';
 
 export type FinanceEvent = typeof financeEvents.$inferSelect;
 
-export async function recordFinanceEvent(ctx: Ctx, companyId: string, input: CreateFinanceEvent): Promise<FinanceEvent> {
+/**
+ * `created: false`: the company already has an event with this idempotencyKey, returned as it is
+ * (a concurrent twin waits on the unique index and lands here), and nothing is recorded again.
+ */
+export async function recordFinanceEvent(ctx: Ctx, companyId: string, input: CreateFinanceEvent): Promise<{ event: FinanceEvent; created: boolean }> {
   return ctx.db.transaction(async (tx) => {
     const stamp = actorStamp(ctx.actor);
     const [event] = await tx
@@ -31,8 +35,14 @@ export async function recordFinanceEvent(ctx: Ctx, companyId: string, input: Cre
         occurredAt: new Date(input.occurredAt),
         recordedByActorType: stamp.actorType,
         recordedByActorId: stamp.actorId,
+        idempotencyKey: input.idempotencyKey ?? null,
       })
+      .onConflictDoNothing()
       .returning();
+    if (!event) {
+      const [existing] = await tx.select().from(financeEvents).where(and(eq(financeEvents.companyId, companyId), eq(financeEvents.idempotencyKey, input.idempotencyKey!)));
+      return { event: existing!, created: false };
+    }
     await recordActivity(tx, ctx.actor, {
       companyId,
       action: 'finance.recorded',
@@ -40,7 +50,7 @@ export async function recordFinanceEvent(ctx: Ctx, companyId: string, input: Cre
       entityId: event!.id,
       details: { kind: event!.kind, direction: event!.direction, amountCents: event!.amountCents, currency: event!.currency, estimated: event!.estimated, ...(event!.biller && { biller: event!.biller }) },
     });
-    return event!;
+    return { event: event!, created: true };
   });
 }
 

@@ -1,0 +1,2 @@
+ALTER TABLE "finance_events" ADD COLUMN "idempotency_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "finance_events_idempotency_uq" ON "finance_events" USING btree ("company_id","idempotency_key") WHERE "finance_events"."idempotency_key" is not null;
