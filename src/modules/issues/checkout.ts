@@ -19,7 +19,7 @@
 // owned_by_another_agent, owned_by_another_run, project_paused, workspace_closed, and for release
 // and PATCH not_checked_out, run_mismatch.
 import { isUuid } from '../../lib/ids.ts';
-import { and, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, or, sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agents, executionWorkspaces, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
@@ -119,8 +119,8 @@ const lockIsStale = sql`not exists (select 1 from ${heartbeatRuns} where ${heart
 
 /**
  * POST /issues/{id}/checkout. The issue row is locked first, then the claim is one conditional
- * UPDATE ... RETURNING whose WHERE decides; a refused claim is diagnosed with a read and answered
- * 409 with the holder, and its transaction (run record included) rolls back.
+ * UPDATE ... RETURNING whose WHERE decides; a refused claim's transaction (run record included)
+ * rolls back, then it is diagnosed with a read and answered 409 with the holder.
  *
  * Why the lock comes first: the UPDATE alone is not enough. Under READ COMMITTED a caller that
  * queued on the row lock re-checks the WHERE against the winner's new row version (EvalPlanQual),
@@ -135,57 +135,64 @@ export async function checkoutIssue(ctx: Ctx, issue: Issue, input: { agentId: st
   if (!canCheckoutAs(actor, input.agentId)) throw forbidden('an agent may only check out issues as itself');
   const runId = actor.kind === 'agent' ? requireAgentRunId(actor) : null;
   const expected = [...new Set(input.expectedStatuses)];
-  return ctx.db.transaction(async (tx) => {
-    // Serialises checkouts of this issue; see above. Issue row, then run row: the one lock order.
-    await tx.select({ id: issues.id }).from(issues).where(eq(issues.id, issue.id)).for('update');
-    const agent = await loadAvailableAgent(tx, input.agentId, issue.companyId);
-    if (runId) await ensureAgentRun(tx, agent, runId);
+  // Before the lock: racers of one issue queue on its row, so what needs no lock is read first.
+  const agent = await loadAvailableAgent(ctx.db, input.agentId, issue.companyId);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      // Serialises checkouts of this issue; see above. Issue row, then run row: the one lock order.
+      await tx.select({ id: issues.id }).from(issues).where(eq(issues.id, issue.id)).for('update');
+      if (runId) await ensureAgentRun(tx, agent, runId);
 
-    const sameRun = runId ? sql`${issues.checkoutRunId} = ${runId}` : isNull(issues.checkoutRunId);
-    // Who may take the row: nobody holds it; the same agent with no run or the same run behind the
-    // lock; or the same agent adopting a stale lock, which SPEC allows only when in_progress is expected.
-    const lockPaths: SQL[] = [isNull(issues.checkoutRunId), sameRun];
-    if (expected.includes('in_progress')) lockPaths.push(lockIsStale);
-    const claimable = or(isNull(issues.assigneeAgentId), and(eq(issues.assigneeAgentId, agent.id), or(...lockPaths)));
-    const unchanged = and(eq(issues.status, 'in_progress'), eq(issues.assigneeAgentId, agent.id), sameRun);
+      const sameRun = runId ? sql`${issues.checkoutRunId} = ${runId}` : isNull(issues.checkoutRunId);
+      // Who may take the row: nobody holds it; the same agent with no run or the same run behind the
+      // lock; or the same agent adopting a stale lock, which SPEC allows only when in_progress is expected.
+      const lockPaths: SQL[] = [isNull(issues.checkoutRunId), sameRun];
+      if (expected.includes('in_progress')) lockPaths.push(lockIsStale);
+      const claimable = or(isNull(issues.assigneeAgentId), and(eq(issues.assigneeAgentId, agent.id), or(...lockPaths)));
+      const unchanged = and(eq(issues.status, 'in_progress'), eq(issues.assigneeAgentId, agent.id), sameRun);
 
-    const [claimed] = await tx
-      .update(issues)
-      .set({
-        status: 'in_progress',
-        assigneeAgentId: agent.id,
-        checkoutRunId: runId,
-        startedAt: sql`coalesce(${issues.startedAt}, now())`,
-        // An idempotent repeat leaves the row as it was, updatedAt included.
-        updatedAt: sql`case when ${unchanged} then ${issues.updatedAt} else now() end`,
-      })
-      .where(
-        and(
-          eq(issues.id, issue.id),
-          inArray(issues.status, expected),
-          claimable,
-          sql`not exists (select 1 from ${projects} where ${projects.id} = ${issues.projectId} and ${projects.pausedAt} is not null)`,
-          sql`not exists (select 1 from ${projectWorkspaces} where ${projectWorkspaces.id} = ${issues.executionWorkspaceId} and ${projectWorkspaces.closedAt} is not null)`,
-          sql`not exists (select 1 from ${executionWorkspaces} where ${executionWorkspaces.issueId} = ${issues.id} and ${executionWorkspaces.status} = 'closed')`,
-        ),
-      )
-      // updatedAt equals now() only when this statement changed the row (now() is fixed per transaction).
-      .returning({ ...getTableColumns(issues), changed: sql<boolean>`${issues.updatedAt} = now()` });
-    if (!claimed) throw diagnoseCheckout(await readLockState(tx, issue.id), agent.id, runId, expected);
-
-    const { changed, ...row } = claimed;
-    if (runId) await recordRunIssue(tx, { companyId: issue.companyId, runId, issueId: issue.id });
-    if (changed) {
-      await recordActivity(tx, actor, {
-        companyId: issue.companyId,
-        action: 'issue.checked_out',
-        entityType: 'issue',
-        entityId: issue.id,
-        details: { identifier: row.identifier, agentId: agent.id, runId, expectedStatuses: expected },
-      });
-    }
-    return row;
-  });
+      const [row] = await tx
+        .update(issues)
+        .set({
+          status: 'in_progress',
+          assigneeAgentId: agent.id,
+          checkoutRunId: runId,
+          startedAt: sql`coalesce(${issues.startedAt}, now())`,
+          // An idempotent repeat leaves the row as it was, updatedAt included.
+          updatedAt: sql`case when ${unchanged} then ${issues.updatedAt} else now() end`,
+        })
+        .where(
+          and(
+            eq(issues.id, issue.id),
+            inArray(issues.status, expected),
+            claimable,
+            sql`not exists (select 1 from ${projects} where ${projects.id} = ${issues.projectId} and ${projects.pausedAt} is not null)`,
+            sql`not exists (select 1 from ${projectWorkspaces} where ${projectWorkspaces.id} = ${issues.executionWorkspaceId} and ${projectWorkspaces.closedAt} is not null)`,
+            sql`not exists (select 1 from ${executionWorkspaces} where ${executionWorkspaces.issueId} = ${issues.id} and ${executionWorkspaces.status} = 'closed')`,
+          ),
+        )
+        // updatedAt equals now() only when this statement changed the row (now() is fixed per transaction).
+        .returning({ ...getTableColumns(issues), changed: sql<boolean>`${issues.updatedAt} = now()` });
+      // Refused: roll back (the run record with it), which frees the row for the next racer at once.
+      if (!row) return tx.rollback();
+      const { changed, ...claimedRow } = row;
+      if (runId) await recordRunIssue(tx, { companyId: issue.companyId, runId, issueId: issue.id });
+      if (changed) {
+        await recordActivity(tx, actor, {
+          companyId: issue.companyId,
+          action: 'issue.checked_out',
+          entityType: 'issue',
+          entityId: issue.id,
+          details: { identifier: claimedRow.identifier, agentId: agent.id, runId, expectedStatuses: expected },
+        });
+      }
+      return claimedRow;
+    });
+  } catch (err) {
+    if (!(err instanceof TransactionRollbackError)) throw err;
+  }
+  // The 409 says why from the state as it is now, read after the lock was let go.
+  throw diagnoseCheckout(await readLockState(ctx.db, issue.id), agent.id, runId, expected);
 }
 
 /**
