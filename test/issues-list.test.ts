@@ -179,4 +179,41 @@ describe('issue search (q)', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.map((i: any) => i.id), [target.id]);
   });
+
+  it('takes a common word\'s candidates in list order: the highest-priority, newest matches, not the oldest rows', async () => {
+    const { company: c, token } = await t.newCompany();
+    // 400 older low-priority matches, written first (they come first in table order)...
+    await sql(
+      `insert into issues (company_id, number, identifier, title, status, priority, created_at, updated_at)
+       select $1, 1000 + g, $2 || '-' || (1000 + g), 'Invoice run ' || (1000 + g), 'todo', 'low', now() - interval '1 day', now() - interval '1 day'
+       from generate_series(1, 400) g`,
+      [c.id, c.issuePrefix],
+    );
+    // ...then a critical one that ranks the same on the word: it leads the results.
+    const critical = await newIssue(t, token, c.id, { title: 'Invoice run 2000', priority: 'critical' });
+    const res = await t.request('GET', `/api/companies/${c.id}/issues?q=invoice&limit=10`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.length, 10);
+    assert.equal(res.body[0].id, critical.id);
+    // The exact identifier still wins outright when the word is common.
+    const named = await t.request('GET', `/api/companies/${c.id}/issues?q=${c.issuePrefix}-1399&limit=10`, { token });
+    assert.equal(named.body[0].identifier, `${c.issuePrefix}-1399`);
+  });
+
+  it('reads the text index when the first issues in list order hold too few matches', async () => {
+    const { company: c, token } = await t.newCompany();
+    // 2,500 critical issues lead the list order; 30 of the first 200 mention the word (enough for
+    // the walk), then none: the walk finds 30, and the rest must come from the text index.
+    await sql(
+      `insert into issues (company_id, number, identifier, title, status, priority, updated_at)
+       select $1, 1000 + g, $2 || '-' || (1000 + g), case when g <= 30 then 'Ledger sync ' else 'Routine chore ' end || g, 'todo', 'critical', now() - g * interval '1 second'
+       from generate_series(1, 2500) g`,
+      [c.id, c.issuePrefix],
+    );
+    const late = await newIssue(t, token, c.id, { title: 'Ledger cleanup', priority: 'low' });
+    const res = await t.request('GET', `/api/companies/${c.id}/issues?q=ledger&limit=50`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.length, 31);
+    assert.ok(res.body.some((i: any) => i.id === late.id), 'the low-priority match beyond the walk is found');
+  });
 });

@@ -12,7 +12,8 @@
 // - q: websearch syntax over title, identifier and description (issues.search_vector) and comment
 //   bodies (issue_comments.search_vector). An issue's score is its best match; comment matches
 //   weigh half an issue match, an exact identifier wins outright; ties go by priority, then recency.
-//   Candidates are bounded (MAX_SEARCH_CANDIDATES).
+//   Candidates are bounded (MAX_SEARCH_CANDIDATES), and for a common word are its matches first
+//   in list order (SEARCH_WALK_ROWS).
 import { and, desc, eq, getTableColumns, is, isNull, ne, or, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
@@ -31,6 +32,21 @@ import { ROUTINE_EXECUTION } from '../routines/settle.ts';
  * the company's size; the bound caps the ranking work a very common term causes.
  */
 const MAX_SEARCH_CANDIDATES = 200;
+
+/**
+ * A GIN read cannot stop early: it collects every match before the first row comes back (a word in
+ * 15% of a 100k-issue company: 15,000 matches, 7.7 ms of database CPU), which made a common word
+ * the most expensive search there is. So a word common among the first issues in list order
+ * (priority, then recency) takes its candidates from there instead: a probe tests the first
+ * SEARCH_PROBE_ROWS issues; when it finds the word often enough that SEARCH_WALK_ROWS issues should
+ * hold MAX_SEARCH_CANDIDATES matches, those rows are read off the list index and tested one by one,
+ * stopping at the last candidate (1,333 rows at 15%). Only when they do not hold enough is the text
+ * index read. Measured at 100k issues (median of 34 runs each): a common word 13.8 -> 7.4 ms; a rare
+ * one pays the probe, 1.0-1.2 ms more. A common word's candidates are then its highest-priority,
+ * most recent matches (before: the first 200 the index returned, in table order: the oldest).
+ */
+const SEARCH_PROBE_ROWS = 200;
+const SEARCH_WALK_ROWS = 2000;
 
 // Set-valued filters are resolved to an id array first (one InitPlan over their own indexes), then
 // the list reads just those rows by primary key and sorts them: cost follows the size of the set,
@@ -269,14 +285,28 @@ function bestMatches(actor: Actor, companyId: string, query: ListIssuesQuery & {
   // (three more round trips a search) kept it off that. One statement also runs prepared.
   const matches = sql`(select ${tsq})`;
   const identifier = sql`upper(${q})`;
-  // Both branches apply the list filters themselves (on "issues"), so only matching issues are ranked.
+  // Every branch applies the list filters itself (on "issues"), so only matching issues are ranked.
   // Both text indexes lead with company_id (btree_gin), so words common in other companies cost nothing.
   const candidates = sql.raw(String(MAX_SEARCH_CANDIDATES));
   const hits = sql`
-    (select ${issues.id} as id, ${issues.priorityRank} as priority_rank, ${issues.updatedAt} as updated_at,
-        ts_rank(${issues.searchVector}, ${tsq}) + case when ${issues.identifier} = ${identifier} then 100 else 0 end as rank
-      from ${issues} where ${where} and (${issues.searchVector} @@ ${matches} or ${issues.identifier} = ${identifier})
+    with probe as materialized (
+      select count(*) as matched from (select ${issues.searchVector} from ${issues} where ${where} order by ${listOrder} limit ${sql.raw(String(SEARCH_PROBE_ROWS))}) p
+      where p.search_vector @@ ${matches}),
+    walked as materialized (
+      select id, priority_rank, updated_at, ts_rank(search_vector, ${tsq}) as rank
+      from (select ${issues.id}, ${issues.priorityRank}, ${issues.updatedAt}, ${issues.searchVector} from ${issues}
+        where ${where} and (select matched from probe) * ${sql.raw(String(SEARCH_WALK_ROWS / SEARCH_PROBE_ROWS))} >= ${candidates}
+        order by ${listOrder} limit ${sql.raw(String(SEARCH_WALK_ROWS))}) w
+      where w.search_vector @@ ${matches}
       limit ${candidates})
+    select * from walked
+    union all
+    (select ${issues.id}, ${issues.priorityRank}, ${issues.updatedAt}, ts_rank(${issues.searchVector}, ${tsq})
+      from ${issues} where ${where} and ${issues.searchVector} @@ ${matches} and (select count(*) from walked) < ${candidates}
+      limit ${candidates})
+    union all
+    (select ${issues.id}, ${issues.priorityRank}, ${issues.updatedAt}, ts_rank(${issues.searchVector}, ${tsq}) + 100
+      from ${issues} where ${where} and ${issues.identifier} = ${identifier})
     union all
     (select ${issues.id}, ${issues.priorityRank}, ${issues.updatedAt}, ts_rank(c.search_vector, ${tsq}) * 0.5
       from ${issueComments} c join ${issues} on ${issues.id} = c.issue_id
