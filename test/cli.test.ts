@@ -231,6 +231,14 @@ describe('boardroom db url', () => {
       await client.connect();
       try {
         assert.equal((await client.query<{ one: number }>('select 1 as one')).rows[0]!.one, 1);
+        // The server itself talks to its database over the unix socket (no client address): the only
+        // TCP connection is this test's own.
+        const { rows } = await client.query<{ socket: number; tcp: number }>(
+          `select count(*) filter (where client_addr is null)::int as socket, count(*) filter (where client_addr is not null and pid <> pg_backend_pid())::int as tcp
+           from pg_stat_activity where datname = 'boardroom' and backend_type = 'client backend'`,
+        );
+        assert.ok(rows[0]!.socket > 0, 'the server has connections over the socket');
+        assert.equal(rows[0]!.tcp, 0, 'and none over TCP');
       } finally {
         await client.end();
       }
@@ -249,6 +257,18 @@ describe('boardroom db url', () => {
     const stopped = await runCli(['db', 'url', '--data-dir', dataDir]);
     assert.equal(stopped.code, 1);
     assert.match(stopped.stderr, /is not running/);
+
+    // A data directory too deep for a socket address: the database listens on TCP only, and works.
+    const deep = path.join(dataDir, 'x'.repeat(60), 'y'.repeat(40));
+    const deepServer = spawnServer(['--data-dir', deep, '--port', '0']);
+    try {
+      await waitForHealth(await deepServer.baseUrl());
+      assert.equal(existsSync(path.join(deep, 'db', 'postmaster.pid')), true);
+      deepServer.child.kill('SIGTERM');
+      assert.equal((await deepServer.exited).code, 0);
+    } finally {
+      deepServer.child.kill('SIGKILL');
+    }
 
     const external = 'postgres://someone:pw@db.example:5432/boardroom';
     const fromEnv = await runCli(['db', 'url', '--data-dir', dataDir], { DATABASE_URL: external });
