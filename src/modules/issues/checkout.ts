@@ -140,7 +140,11 @@ export async function checkoutIssue(ctx: Ctx, issue: Issue, input: { agentId: st
   try {
     return await ctx.db.transaction(async (tx) => {
       // Serialises checkouts of this issue; see above. Issue row, then run row: the one lock order.
-      await tx.select({ id: issues.id }).from(issues).where(eq(issues.id, issue.id)).for('update');
+      const [current] = await tx.select({ status: issues.status, assigneeAgentId: issues.assigneeAgentId }).from(issues).where(eq(issues.id, issue.id)).for('update');
+      // What the claim below would refuse anyway (status not expected, another agent's issue) is
+      // refused before any write: a racer that lost lets the row go at once, not after writing and
+      // rolling back its run record. The UPDATE's WHERE stays the one that decides a claim.
+      if (!current || !(expected as string[]).includes(current.status) || (current.assigneeAgentId !== null && current.assigneeAgentId !== agent.id)) return tx.rollback();
       if (runId) await ensureAgentRun(tx, agent, runId);
 
       const sameRun = runId ? sql`${issues.checkoutRunId} = ${runId}` : isNull(issues.checkoutRunId);
