@@ -2,7 +2,9 @@
 // and the error format of SPEC section 7.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { isDatabaseUnreachable } from '../src/core/errors.ts';
 import { useTestApp } from './helpers/app.ts';
 
 const t = await useTestApp();
@@ -60,6 +62,20 @@ describe('GET /api/health', () => {
     await Promise.race([ended, timeout]);
     client.release(true);
     assert.equal((await t.request('GET', '/api/health')).status, 200, 'the process lives on, the pool opens a new connection');
+  });
+});
+
+describe('database unreachable', () => {
+  it('counts a unix socket that is gone (a stopped embedded database) as unreachable, and no other missing file', async () => {
+    // While the embedded database is down its socket file does not exist: connecting fails with
+    // ENOENT, which must answer 503 like a refused TCP connection, not 500.
+    const client = new pg.Client({ host: '/nonexistent-boardroom-socket-dir', port: 5432, user: 'boardroom', database: 'boardroom', password: 'x' });
+    client.on('error', () => undefined);
+    const socketGone = await client.connect().then(() => null, (err: unknown) => err);
+    assert.equal((socketGone as { code?: string }).code, 'ENOENT');
+    assert.equal(isDatabaseUnreachable(socketGone), true);
+    const fileGone = await readFile('/nonexistent-boardroom-file').catch((err: unknown) => err);
+    assert.equal(isDatabaseUnreachable(fileGone), false);
   });
 });
 

@@ -63,8 +63,10 @@ export const PG_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
 export function isDatabaseUnreachable(err: unknown): boolean {
   let e: unknown = err;
   for (let depth = 0; e && depth < 3; depth++) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
+    const { code, message, syscall } = e as { code?: unknown; message?: unknown; syscall?: unknown };
     if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+    // The embedded database's unix socket is gone while it is down (any other ENOENT is not this).
+    if (code === 'ENOENT' && syscall === 'connect') return true;
     if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
     e = (e as { cause?: unknown }).cause;
   }
