@@ -2,9 +2,12 @@
 // and the error format of SPEC section 7.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
-import { isDatabaseUnreachable } from '../src/core/errors.ts';
+import { databaseErrorOf } from '../src/core/errors.ts';
 import { useTestApp } from './helpers/app.ts';
 
 const t = await useTestApp();
@@ -65,17 +68,32 @@ describe('GET /api/health', () => {
   });
 });
 
-describe('database unreachable', () => {
-  it('counts a unix socket that is gone (a stopped embedded database) as unreachable, and no other missing file', async () => {
-    // While the embedded database is down its socket file does not exist: connecting fails with
-    // ENOENT, which must answer 503 like a refused TCP connection, not 500.
+describe('database errors', () => {
+  it('maps real connection failures to unavailable (503), SQLSTATEs to their status, and nothing else', async () => {
+    // While the embedded database is down its socket file does not exist: connect fails with ENOENT.
     const client = new pg.Client({ host: '/nonexistent-boardroom-socket-dir', port: 5432, user: 'boardroom', database: 'boardroom', password: 'x' });
     client.on('error', () => undefined);
     const socketGone = await client.connect().then(() => null, (err: unknown) => err);
     assert.equal((socketGone as { code?: string }).code, 'ENOENT');
-    assert.equal(isDatabaseUnreachable(socketGone), true);
+    assert.equal(databaseErrorOf(socketGone)?.code, 'unavailable');
+    // A query written on a connection the database closed: EPIPE, five capitals like a SQLSTATE,
+    // which once made it a 500.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-epipe-'));
+    const server = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(path.join(dir, 's'), resolve));
+    const brokenPipe = await new Promise<unknown>((resolve) => {
+      const socket = net.connect(path.join(dir, 's'));
+      socket.on('error', resolve);
+      socket.on('end', () => socket.write('select 1'));
+    });
+    server.close();
+    assert.equal((brokenPipe as { code?: string }).code, 'EPIPE');
+    assert.equal(databaseErrorOf(new Error('Failed query', { cause: brokenPipe }))?.code, 'unavailable');
+    // A SQLSTATE the API knows keeps its meaning; a missing file is not the database.
+    const duplicate = await admin((c) => c.query('create temporary table t (id int primary key); insert into t values (1), (1)').catch((err: unknown) => err));
+    assert.equal(databaseErrorOf(duplicate)?.code, 'conflict');
     const fileGone = await readFile('/nonexistent-boardroom-file').catch((err: unknown) => err);
-    assert.equal(isDatabaseUnreachable(fileGone), false);
+    assert.equal(databaseErrorOf(fileGone), undefined);
   });
 });
 

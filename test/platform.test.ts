@@ -173,7 +173,9 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       assert.equal(health, 503);
       // Any other route says the same: 503 with Retry-After, never a 500.
       const down = await fetchAlive(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } });
-      assert.equal(down.status, 503);
+      // On a failure, the server's error lines say what the database error was.
+      const errorLines = () => again.output().split('\n').filter((l) => l.includes('"level":50')).join('\n').slice(-4000);
+      assert.equal(down.status, 503, errorLines());
       assert.equal(down.headers.get('retry-after'), '5');
       assert.deepEqual(await down.json(), { error: 'database unavailable, retry' });
       assert.equal((await stopWith(again, 'SIGTERM')).code, 0, again.output());

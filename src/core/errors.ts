@@ -60,7 +60,7 @@ export const PG_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
 };
 
 /** Socket-level failures reaching PostgreSQL (no SQLSTATE): the database is unreachable. */
-export function isDatabaseUnreachable(err: unknown): boolean {
+function isDatabaseUnreachable(err: unknown): boolean {
   let e: unknown = err;
   for (let depth = 0; e && depth < 3; depth++) {
     const { code, message, syscall } = e as { code?: unknown; message?: unknown; syscall?: unknown };
@@ -71,4 +71,20 @@ export function isDatabaseUnreachable(err: unknown): boolean {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * What a failed query means for the caller, if anything is known: a SQLSTATE of PG_ERRORS (on the
+ * error or its cause, as drizzle wraps it), else a connection that failed at the socket (503).
+ * Unknown codes fall through to that check: errno codes can look like SQLSTATEs (EPIPE has five
+ * capitals), and one did turn a broken database connection into a 500.
+ */
+export function databaseErrorOf(err: unknown): { code: ErrorCode; message: string } | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 3; depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && Object.hasOwn(PG_ERRORS, code)) return PG_ERRORS[code];
+    e = (e as { cause?: unknown }).cause;
+  }
+  return isDatabaseUnreachable(err) ? PG_ERRORS['08006'] : undefined;
 }

@@ -3,17 +3,7 @@
 // here; anything else is logged and answered with a generic 500.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError, ERROR_STATUS, isDatabaseUnreachable, PG_ERRORS } from '../core/errors.ts';
-
-function pgCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 3; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+import { databaseErrorOf, DomainError, ERROR_STATUS } from '../core/errors.ts';
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | DomainError | Error, request, reply) => {
@@ -27,8 +17,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     // decodeURIComponent on a caller's text (a path segment, a source URL) throws URIError on a
     // malformed escape: bad input, wherever it is decoded.
     if (err instanceof URIError) return reply.status(400).send({ error: 'malformed percent-encoding in the request' });
-    const code = pgCode(err);
-    const mapped = code ? PG_ERRORS[code] : isDatabaseUnreachable(err) ? PG_ERRORS['08006'] : undefined;
+    const mapped = databaseErrorOf(err);
     if (mapped?.code === 'unavailable') {
       request.log.warn({ err }, 'database unavailable');
       return reply.status(503).header('retry-after', '5').send({ error: mapped.message });
