@@ -3,6 +3,7 @@
 // before the transaction (no I/O between BEGIN and COMMIT); storing happens in one.
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { DbOrTx } from '../../db/client.ts';
 import { agents, agentSkills, companySkillFiles, companySkills } from '../../db/schema/index.ts';
 import { requireCompanyAccess } from '../../core/access.ts';
@@ -10,6 +11,7 @@ import type { Actor } from '../../core/actor.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
+import { BUNDLED_SKILLS_DIR } from '../../paths.ts';
 import { buildPackage, classify, fileFromBytes, MAX_SKILL_BYTES, MAX_SKILL_FILE_BYTES, MAX_SKILL_FILES, type SkillFile, type SkillPackage, type SourceKind } from './package.ts';
 
 export type Skill = typeof companySkills.$inferSelect;
@@ -31,7 +33,7 @@ let bundledCache: Promise<SkillPackage[]> | null = null;
 export function bundledPackages(): Promise<SkillPackage[]> {
   bundledCache ??= Promise.all(
     BUNDLED_SLUGS.map(async (slug) => {
-      const bytes = await readFile(new URL(`../../skills/bundled/${slug}/SKILL.md`, import.meta.url));
+      const bytes = await readFile(path.join(BUNDLED_SKILLS_DIR, slug, 'SKILL.md'));
       return buildPackage([fileFromBytes('SKILL.md', bytes)], slug);
     }),
   );
