@@ -97,8 +97,8 @@ export async function setAgentSkills(ctx: Ctx, agent: Pick<Agent, 'id' | 'compan
     for (const s of required) chosen.set(s.id, s);
     await tx.delete(agentSkills).where(eq(agentSkills.agentId, agent.id));
     if (chosen.size > 0) await tx.insert(agentSkills).values([...chosen.keys()].map((skillId) => ({ companyId: agent.companyId, agentId: agent.id, skillId })));
-    // In the snapshot's order (slug, then key).
-    const keys = [...chosen.values()].sort((x, y) => x.slug.localeCompare(y.slug) || x.key.localeCompare(y.key)).map((s) => s.key);
+    // Read back as the snapshot reads them, so both list the keys in one order.
+    const keys = (await attachedSkills(tx, agent.id)).map((s) => s.key);
     // One statement on the stored config, so a concurrent PATCH of other adapterConfig keys is not lost.
     const current = sql`case when jsonb_typeof(${agents.adapterConfig} -> 'serviceSkillSync') = 'object' then ${agents.adapterConfig} -> 'serviceSkillSync' else '{}'::jsonb end`;
     const [updated] = await tx
