@@ -1,6 +1,7 @@
 // An agent's skills (SPEC "Agent skill snapshot", Agents rule 5): the attachments in agent_skills
-// are the one record of what an agent wants; sync replaces them with exactly the list sent, plus
-// every bundled skill marked required.
+// are the one record of what an agent wants (adapterConfig.serviceSkillSync.desiredSkills mirrors
+// their keys, written with them); sync and agent create replace them with exactly the list sent,
+// plus every bundled skill marked required.
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agents, agentSkills, companySkills } from '../../db/schema/index.ts';
