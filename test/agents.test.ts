@@ -1,5 +1,8 @@
 // Agents: create, list, get, /me, PATCH, permissions and budgets (SPEC "Agents" rules 1-2).
 import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { useTestApp } from './helpers/app.ts';
 import { activityRows, companyWithAgent, newAgent, newSecret, type AgentFixture } from './helpers/factories.ts';
@@ -23,7 +26,11 @@ before(async () => {
   creator = await newAgent(t, board, companyId, { name: 'Recruiter', permissions: { canCreateAgents: true } });
   const b = await companyWithAgent(t);
   other = { companyId: b.company.id, board: b.boardToken, agent: b.agent, ceo: await newAgent(t, b.boardToken, b.company.id, { role: 'ceo' }) };
+  for (const name of ['Git', 'Review']) assert.equal((await t.request('POST', `/api/companies/${companyId}/skills`, { token: board, body: { name } })).status, 201);
 });
+
+const BUNDLED = 'boardroom/skills/boardroom-api';
+const skillKey = (slug: string) => `company/${companyId}/${slug}`;
 
 const policyOf = async (agentId: string) =>
   (await t.database.pool.query('select amount_cents::int as amount_cents, is_active from budget_policies where scope_type = $1 and scope_id = $2 and is_active', ['agent', agentId])).rows;
@@ -39,10 +46,54 @@ describe('agents: create', () => {
     assert.equal(res.body.urlKey, 'analyst');
     assert.deepEqual(res.body.permissions, { canCreateAgents: true });
     assert.deepEqual(res.body.runtimeConfig.heartbeat, { intervalSec: 60, enabled: false });
-    assert.deepEqual(res.body.adapterConfig.serviceSkillSync.desiredSkills, ['git', 'review']);
+    // Slugs resolve to the company's skills, as sync resolves them, and the required bundled skill comes too.
+    assert.deepEqual(res.body.adapterConfig.serviceSkillSync.desiredSkills, [BUNDLED, skillKey('git'), skillKey('review')]);
+    const skills = await t.request('GET', `/api/agents/${res.body.id}/skills`, { token: board });
+    assert.deepEqual(skills.body.desiredSkills, [BUNDLED, skillKey('git'), skillKey('review')]);
     const [entry] = await activityRows(t, companyId, 'agent.created').then((rows) => rows.filter((r) => r.entity_id === res.body.id));
     assert.equal(entry.actor_type, 'user');
+    assert.deepEqual(entry.details.adapterConfig.serviceSkillSync.desiredSkills, [BUNDLED, skillKey('git'), skillKey('review')]);
     assert.deepEqual(await policyOf(res.body.id), []);
+  });
+
+  it('keeps desiredSkills given by id, key or slug, with sync\'s validation: unknown or ambiguous references are 422 and create nothing', async () => {
+    const [git] = (await t.request('GET', `/api/companies/${companyId}/skills`, { token: board })).body.filter((s: any) => s.slug === 'git');
+    const create = (name: string, desiredSkills: unknown) => t.request('POST', `/api/companies/${companyId}/agents`, { token: board, body: { name, adapterType: 'claude_local', desiredSkills } });
+    const byId = await create('Skilled by id', [git.id, skillKey('review')]);
+    assert.equal(byId.status, 201, JSON.stringify(byId.body));
+    const snapshot = await t.request('GET', `/api/agents/${byId.body.id}/skills`, { token: board });
+    assert.deepEqual(snapshot.body.entries.map((e: any) => [e.key, e.required]), [[BUNDLED, true], [skillKey('git'), false], [skillKey('review'), false]]);
+    const none = await create('Skilled by none', []);
+    assert.equal(none.status, 201);
+    assert.deepEqual((await t.request('GET', `/api/agents/${none.body.id}/skills`, { token: board })).body.desiredSkills, [BUNDLED]);
+
+    // Two imported skills named Twin, from two folders: the slug `twin` is ambiguous.
+    const scratch = await mkdtemp(path.join(os.tmpdir(), 'boardroom-agent-skills-'));
+    const twins = [];
+    for (const side of ['a', 'b']) {
+      await mkdir(path.join(scratch, side, 'twin'), { recursive: true });
+      await writeFile(path.join(scratch, side, 'twin', 'SKILL.md'), '---\nname: Twin\n---\n\n# Twin\n');
+      const imported = await t.request('POST', `/api/companies/${companyId}/skills/import`, { token: board, body: { source: path.join(scratch, side, 'twin') } });
+      assert.equal(imported.status, 200, JSON.stringify(imported.body));
+      twins.push(imported.body.imported[0].key);
+    }
+    await rm(scratch, { recursive: true, force: true });
+    const ambiguous = await create('Never made', ['git', 'twin']);
+    assert.equal(ambiguous.status, 422, JSON.stringify(ambiguous.body));
+    assert.deepEqual(ambiguous.body.details.ambiguous.map((a: any) => [a.reference, a.keys.sort()]), [['twin', twins.sort()]]);
+    const refused = await create('Never made', ['git', 'no-such-skill', 'another-unknown']);
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.deepEqual(refused.body.details.unknown, ['no-such-skill', 'another-unknown']);
+    assert.equal((await t.database.pool.query('select count(*)::int as n from agents where company_id = $1 and name = $2', [companyId, 'Never made'])).rows[0].n, 0, 'no agent is left behind');
+    // Another company's skill is unknown here.
+    const theirs = await t.request('POST', `/api/companies/${other.companyId}/skills`, { token: other.board, body: { name: 'Theirs' } });
+    assert.equal((await create('Never made', [theirs.body.id])).status, 422);
+    assert.equal((await create('Never made', [theirs.body.key])).status, 422);
+    // The same bounds as sync: 400.
+    for (const bad of ['git', [''], ['x'.repeat(301)], Array.from({ length: 101 }, (_, i) => `s${i}`), [1]]) {
+      assert.equal((await create('Never made', bad)).status, 400, JSON.stringify(bad).slice(0, 50));
+    }
+    assert.equal((await t.database.pool.query('select count(*)::int as n from agents where company_id = $1 and name like $2', [companyId, 'Never made%'])).rows[0].n, 0);
   });
 
   it('dedups names with a numeric suffix and derives a unique urlKey', async () => {
@@ -190,7 +241,7 @@ describe('agents: PATCH', () => {
     const replaced = await t.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { adapterConfig: { model: 'c' }, replaceAdapterConfig: true } });
     assert.equal(replaced.body.adapterConfig.model, 'c');
     assert.equal(replaced.body.adapterConfig.cwd, undefined);
-    assert.deepEqual(replaced.body.adapterConfig.serviceSkillSync.desiredSkills, ['git']);
+    assert.deepEqual(replaced.body.adapterConfig.serviceSkillSync.desiredSkills, [BUNDLED, skillKey('git')]);
     const entries = (await activityRows(t, companyId, 'agent.updated')).filter((r) => r.entity_id === agent.id);
     assert.equal(entries.length, 2);
   });

@@ -166,6 +166,27 @@ describe('hire_agent approvals', () => {
       assert.deepEqual((entry!.details as any).sourceIssueIds, [ownIssue]);
     }
   });
+
+  it('a hire keeps desiredSkills: the draft has them attached and the approval shows them; approval keeps them; an unknown one is 422 with no draft or approval', async () => {
+    const skill = await t.request('POST', `/api/companies/${C}/skills`, { token: board, body: { name: 'Hiring Playbook' } });
+    assert.equal(skill.status, 201, JSON.stringify(skill.body));
+    const keys = ['boardroom/skills/boardroom-api', skill.body.key];
+    const { agent, approval } = await hire(hirer.token, { adapterType: 'claude_local', desiredSkills: ['hiring-playbook'] });
+    assert.deepEqual(approval.payload.adapterConfig.serviceSkillSync.desiredSkills, keys, 'the board sees the skills it approves');
+    assert.deepEqual((await t.request('GET', `/api/agents/${agent.id}/skills`, { token: board })).body.desiredSkills, keys);
+    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: board })).status, 200);
+    const approved = await agentStatus(agent.id);
+    assert.equal(approved.status, 'idle');
+    assert.deepEqual(approved.adapterConfig.serviceSkillSync.desiredSkills, keys);
+    assert.deepEqual((await t.request('GET', `/api/agents/${agent.id}/skills`, { token: board })).body.desiredSkills, keys);
+
+    const approvalsBefore = (await t.database.pool.query('select count(*)::int as n from approvals where company_id = $1', [C])).rows[0].n;
+    const refused = await t.request('POST', `/api/companies/${C}/agent-hires`, { token: hirer.token, body: { name: 'Unskilled Hire', adapterType: 'process', desiredSkills: ['hiring-playbook', 'no-such-skill'] } });
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.deepEqual(refused.body.details.unknown, ['no-such-skill']);
+    assert.equal((await t.database.pool.query('select count(*)::int as n from agents where company_id = $1 and name = $2', [C, 'Unskilled Hire'])).rows[0].n, 0);
+    assert.equal((await t.database.pool.query('select count(*)::int as n from approvals where company_id = $1', [C])).rows[0].n, approvalsBefore);
+  });
 });
 
 describe('no escalation through hiring', () => {

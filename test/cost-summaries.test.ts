@@ -172,18 +172,18 @@ describe('breakdowns', () => {
     const res = await get('by-agent');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, [
-      { agentId: s.bob.agent.id, agentName: 'Bob', spendCents: 1192, inputTokens: 5000, cachedInputTokens: 0, outputTokens: 709, eventCount: 5 },
-      { agentId: s.ada.agent.id, agentName: 'Ada', spendCents: 851, inputTokens: 300, cachedInputTokens: 30, outputTokens: 15, eventCount: 6 },
+      { agentId: s.bob.agent.id, agentName: 'Bob', costCents: 1192, inputTokens: 5000, cachedInputTokens: 0, outputTokens: 709, eventCount: 5 },
+      { agentId: s.ada.agent.id, agentName: 'Ada', costCents: 851, inputTokens: 300, cachedInputTokens: 30, outputTokens: 15, eventCount: 6 },
     ]);
     // Before 9 October Ada leads.
     const early = await get('by-agent', q(undefined, '2026-10-09T00:00:00Z'));
-    assert.deepEqual(early.body.map((r: any) => [r.agentName, r.spendCents]), [['Ada', 851], ['Bob', 168]]);
+    assert.deepEqual(early.body.map((r: any) => [r.agentName, r.costCents]), [['Ada', 851], ['Bob', 168]]);
   });
 
   it('by-agent-model, by-provider, by-biller and by-project over a range with partial hours', async () => {
     const range = q('2026-10-05T10:30:00Z', '2026-10-07T12:20:00Z');
     assert.deepEqual(
-      (await get('by-agent-model', range)).body.map((r: any) => [r.agentName, r.provider, r.model, r.spendCents, r.eventCount]),
+      (await get('by-agent-model', range)).body.map((r: any) => [r.agentName, r.provider, r.model, r.costCents, r.eventCount]),
       [
         ['Ada', 'acme', 'm1', 338, 4],
         ['Bob', 'acme', 'm2', 136, 2],
@@ -191,11 +191,11 @@ describe('breakdowns', () => {
       ],
     );
     assert.deepEqual((await get('by-provider', range)).body, [
-      { provider: 'acme', spendCents: 474, inputTokens: 200, cachedInputTokens: 20, outputTokens: 10, eventCount: 6 },
-      { provider: 'zeta', spendCents: 32, inputTokens: 5000, cachedInputTokens: 0, outputTokens: 700, eventCount: 2 },
+      { provider: 'acme', costCents: 474, inputTokens: 200, cachedInputTokens: 20, outputTokens: 10, eventCount: 6 },
+      { provider: 'zeta', costCents: 32, inputTokens: 5000, cachedInputTokens: 0, outputTokens: 700, eventCount: 2 },
     ]);
     assert.deepEqual(
-      (await get('by-biller', range)).body.map((r: any) => [r.biller, r.spendCents]),
+      (await get('by-biller', range)).body.map((r: any) => [r.biller, r.costCents]),
       [
         ['acme', 474],
         ['router', 32],
@@ -203,12 +203,23 @@ describe('breakdowns', () => {
       'biller defaults to the provider',
     );
     assert.deepEqual(
-      (await get('by-project', range)).body.map((r: any) => [r.projectId, r.projectName, r.spendCents, r.eventCount]),
+      (await get('by-project', range)).body.map((r: any) => [r.projectId, r.projectName, r.costCents, r.eventCount]),
       [
         [null, null, 360, 5],
         [s.project.id, 'Apollo', 146, 3],
       ],
     );
+  });
+
+  it('every breakdown and the rolling windows name their sum costCents, as the cost event does, and it adds up to the summary', async () => {
+    const total = (await summary(s.company.id, s.token)).body.spendCents;
+    for (const path of ['by-agent', 'by-agent-model', 'by-provider', 'by-biller', 'by-project']) {
+      const rows = (await get(path)).body;
+      assert.ok(rows.length > 0, path);
+      for (const row of rows) assert.deepEqual([typeof row.costCents, 'spendCents' in row], ['number', false], `${path}: ${JSON.stringify(row)}`);
+      assert.equal(rows.reduce((sum: number, r: any) => sum + r.costCents, 0), total, `${path} adds up to the summary`);
+    }
+    for (const window of (await get('window-spend')).body) assert.deepEqual([typeof window.costCents, 'spendCents' in window], ['number', false]);
   });
 
   it('orders ties by key and answers [] for an empty range', async () => {
@@ -234,7 +245,7 @@ describe('breakdowns', () => {
     assert.equal((await t.request('DELETE', `/api/agents/${gone.agent.id}`, { token })).status, 200);
     // The 1st's event comes from the hour rollups, the 2nd's from the events of the partial last hour.
     const rows = (await t.request('GET', `/api/companies/${company.id}/costs/by-agent${q('2026-10-01T05:00:00Z', '2026-10-02T05:15:00Z')}`, { token })).body;
-    assert.deepEqual(rows.map((r: any) => [r.agentId, r.agentName, r.spendCents, r.eventCount]), [[null, null, 30, 2]]);
+    assert.deepEqual(rows.map((r: any) => [r.agentId, r.agentName, r.costCents, r.eventCount]), [[null, null, 30, 2]]);
     assert.equal((await summary(company.id, token)).body.spendCents, 37);
   });
 });
@@ -308,7 +319,7 @@ describe('GET /api/companies/{companyId}/costs/window-spend', () => {
     const res = await t.request('GET', `/api/companies/${company.id}/costs/window-spend`, { token });
     assert.equal(res.status, 200);
     assert.deepEqual(
-      res.body.map((w: any) => [w.window, w.hours, w.spendCents, w.inputTokens, w.eventCount]),
+      res.body.map((w: any) => [w.window, w.hours, w.costCents, w.inputTokens, w.eventCount]),
       [
         ['5h', 5, 6, 2, 2],
         ['24h', 24, 556, 4, 4],
@@ -322,7 +333,7 @@ describe('GET /api/companies/{companyId}/costs/window-spend', () => {
   it('is all zeros for a company without events', async () => {
     const { company, token } = await t.newCompany();
     const res = await t.request('GET', `/api/companies/${company.id}/costs/window-spend`, { token });
-    assert.deepEqual(res.body.map((w: any) => [w.window, w.spendCents, w.eventCount]), [['5h', 0, 0], ['24h', 0, 0], ['7d', 0, 0]]);
+    assert.deepEqual(res.body.map((w: any) => [w.window, w.costCents, w.eventCount]), [['5h', 0, 0], ['24h', 0, 0], ['7d', 0, 0]]);
   });
 });
 
@@ -344,11 +355,11 @@ describe('GET /api/companies/{companyId}/costs/quota-windows', () => {
     assert.deepEqual(res.body.map((r: any) => r.provider), ['anthropic', 'openai']);
     const [anthropic, openai] = res.body;
     assert.deepEqual([anthropic.fiveHour.inputTokens, anthropic.fiveHour.outputTokens, anthropic.fiveHour.eventCount], [1500, 2, 2]);
-    assert.deepEqual([anthropic.sevenDay.inputTokens, anthropic.sevenDay.eventCount, anthropic.sevenDay.spendCents], [3500, 3, 0]);
+    assert.deepEqual([anthropic.sevenDay.inputTokens, anthropic.sevenDay.eventCount, anthropic.sevenDay.costCents], [3500, 3, 0]);
     assert.equal(anthropic.fiveHour.oldestEventAt, at(4 * 60));
     assert.equal(anthropic.fiveHour.oldestEventLeavesAt, at(4 * 60 - 5 * 60));
     assert.deepEqual([openai.fiveHour.eventCount, openai.fiveHour.oldestEventAt, openai.fiveHour.oldestEventLeavesAt], [0, null, null]);
-    assert.deepEqual([openai.sevenDay.spendCents, openai.sevenDay.inputTokens], [9, 40]);
+    assert.deepEqual([openai.sevenDay.costCents, openai.sevenDay.inputTokens], [9, 40]);
   });
 
   it('is board only (agents 403), and the company must exist (404)', async () => {

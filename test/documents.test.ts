@@ -129,47 +129,125 @@ describe('GET documents and revisions', () => {
     assert.deepEqual((await t.request('GET', `/api/issues/${empty.id}/documents`, { token: a.token })).body, []);
   });
 
-  it('lists revisions newest first with limit and beforeRevisionNumber', async () => {
+  const revisionsUrl = (issueId: string, key: string, query = '') => `${docUrl(issueId, key)}/revisions${query}`;
+  const NEXT = 'x-next-before-revision-number';
+
+  /** Every page from the newest, following the next-page header; each page's status, size and time. */
+  async function walk(issueId: string, key: string, limit?: number) {
+    const pages: { revisions: any[]; bytes: number; ms: number }[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const query = new URLSearchParams({ ...(limit !== undefined && { limit: String(limit) }), ...(before && { beforeRevisionNumber: before }) });
+      const started = performance.now();
+      const res = await t.request('GET', revisionsUrl(issueId, key, `?${query}`), { token: agentA.token });
+      const ms = performance.now() - started;
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.ok(res.body.length > 0, 'a page is never empty');
+      pages.push({ revisions: res.body, bytes: res.raw.length, ms });
+      const next = res.headers[NEXT];
+      if (next === undefined) return pages;
+      assert.equal(Number(next), res.body.at(-1).revisionNumber, 'the cursor is the last revision number of the page');
+      assert.ok(pages.length <= 200, 'the walk ends');
+      before = String(next);
+    }
+  }
+
+  it('lists revisions newest first with their bodies, limit and beforeRevisionNumber, and a next-page header while older ones remain', async () => {
     const issue = await newIssue(t, a.token, a.company.id);
     let rev = (await put(issue.id, 'log', { body: 'r1', changeSummary: 'one' })).body.latestRevisionId;
     for (let i = 2; i <= 5; i++) {
       const res = await put(issue.id, 'log', { body: `r${i}`, changeSummary: `s${i}`, baseRevisionId: rev }, i % 2 ? a.token : agentA.token);
       rev = res.body.latestRevisionId;
     }
-    const all = await t.request('GET', `${docUrl(issue.id, 'log')}/revisions`, { token: a.token });
+    const all = await t.request('GET', revisionsUrl(issue.id, 'log'), { token: a.token });
     assert.equal(all.status, 200);
-    assert.deepEqual(all.body.map((r: any) => r.revisionNumber), [5, 4, 3, 2, 1]);
+    assert.deepEqual(all.body.map((r: any) => [r.revisionNumber, r.body]), [[5, 'r5'], [4, 'r4'], [3, 'r3'], [2, 'r2'], [1, 'r1']]);
+    assert.equal(all.headers[NEXT], undefined, 'one page holds them all');
     assert.equal(all.body[0].id, rev);
     assert.equal(all.body[0].bodyBytes, 2);
     assert.equal(all.body[4].changeSummary, 'one');
     assert.equal(all.body[1].createdByAgentId, agentA.agent.id);
     assert.equal(all.body[0].createdByAgentId, null);
     assert.equal(typeof all.body[0].createdByUserId, 'string');
-    const page = await t.request('GET', `${docUrl(issue.id, 'log')}/revisions?limit=2&beforeRevisionNumber=4`, { token: a.token });
-    assert.deepEqual(page.body.map((r: any) => r.revisionNumber), [3, 2]);
-    assert.equal((await t.request('GET', `${docUrl(issue.id, 'log')}/revisions?limit=0`, { token: a.token })).status, 400);
-    assert.equal((await t.request('GET', `${docUrl(issue.id, 'log')}/revisions?limit=101`, { token: a.token })).status, 400);
-    assert.equal((await t.request('GET', `${docUrl(issue.id, 'nothing')}/revisions`, { token: a.token })).status, 404);
+    const page = await t.request('GET', revisionsUrl(issue.id, 'log', '?limit=2&beforeRevisionNumber=4'), { token: a.token });
+    assert.deepEqual(page.body.map((r: any) => [r.revisionNumber, r.body]), [[3, 'r3'], [2, 'r2']]);
+    assert.equal(page.headers[NEXT], '2');
+    const last = await t.request('GET', revisionsUrl(issue.id, 'log', '?limit=2&beforeRevisionNumber=2'), { token: a.token });
+    assert.deepEqual(last.body.map((r: any) => r.revisionNumber), [1]);
+    assert.equal(last.headers[NEXT], undefined);
+    const exact = await t.request('GET', revisionsUrl(issue.id, 'log', '?limit=5'), { token: a.token });
+    assert.equal(exact.body.length, 5);
+    assert.equal(exact.headers[NEXT], undefined, 'a full page that is also the last has no next page');
+    assert.deepEqual((await t.request('GET', revisionsUrl(issue.id, 'log', '?beforeRevisionNumber=1'), { token: a.token })).body, []);
+    assert.deepEqual((await walk(issue.id, 'log', 2)).map((p) => p.revisions.map((r) => r.revisionNumber)), [[5, 4], [3, 2], [1]]);
+    assert.equal((await t.request('GET', revisionsUrl(issue.id, 'nothing'), { token: a.token })).status, 404);
   });
 
-  it('lists revisions as metadata without bodies, so 100 revisions of 512 KiB stay a small response', async () => {
+  it('answers 400 for a limit that is 0, over 100 or not an integer, and for a malformed cursor', async () => {
     const issue = await newIssue(t, a.token, a.company.id);
-    const first = await put(issue.id, 'big', { body: 'é'.repeat(10), title: 'Big', changeSummary: 'first' });
-    // 99 more revisions of 512 KiB each, written straight to the table (through the API this is 50 MB of requests).
+    await put(issue.id, 'log', { body: 'r1' });
+    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=-1', 'limit=', 'beforeRevisionNumber=abc', 'beforeRevisionNumber=0', 'beforeRevisionNumber=1.5']) {
+      const res = await t.request('GET', revisionsUrl(issue.id, 'log', `?${query}`), { token: a.token });
+      assert.equal(res.status, 400, query);
+      assert.equal(typeof res.body.error, 'string', query);
+    }
+    assert.equal((await t.request('GET', revisionsUrl(issue.id, 'log', '?limit=100'), { token: a.token })).status, 200);
+    assert.equal((await t.request('GET', revisionsUrl(issue.id, 'log', '?limit=1'), { token: a.token })).status, 200);
+  });
+
+  it('bounds a page by 768 KiB of revision text, never below one revision, and the walk gives each revision once', async () => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const first = await put(issue.id, 'sized', { body: 'x' });
+    // Revisions 2-9 of 300 KiB each (two fit in 768 KiB, three do not), then 10 small ones.
     await t.database.pool.query(
       `insert into issue_document_revisions (company_id, document_id, revision_number, title, body, change_summary)
-       select $1, $2, n, 'Big', repeat('a', ${512 * KIB}), 'rev ' || n from generate_series(2, 100) as n`,
+       select $1, $2, n, null, case when n <= 9 then repeat(chr(64 + n), ${300 * KIB}) else 'small ' || n end, null from generate_series(2, 19) as n`,
       [a.company.id, first.body.id],
     );
-    const list = await t.request('GET', `${docUrl(issue.id, 'big')}/revisions?limit=100`, { token: agentA.token });
-    assert.equal(list.status, 200);
-    assert.equal(list.body.length, 100);
-    assert.ok(list.raw.length < 64 * KIB, `the list is ${list.raw.length} bytes`);
-    for (const revision of list.body) assert.equal('body' in revision, false);
-    assert.deepEqual(Object.keys(list.body[99]).sort(), ['bodyBytes', 'changeSummary', 'createdAt', 'createdByAgentId', 'createdByUserId', 'documentId', 'id', 'revisionNumber', 'title']);
-    assert.equal(list.body[0].bodyBytes, 512 * KIB);
-    assert.equal(list.body[99].bodyBytes, 20, 'UTF-8 bytes, not characters');
-    assert.equal(list.body[99].id, first.body.latestRevisionId);
+    const pages = await walk(issue.id, 'sized', 100);
+    assert.deepEqual(
+      pages.map((p) => p.revisions.map((r) => r.revisionNumber)),
+      [[19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8], [7, 6], [5, 4], [3, 2, 1]],
+      'small ones fill a page with the first two large ones; then two large per page',
+    );
+    for (const p of pages) assert.ok(p.revisions.reduce((sum, r) => sum + r.bodyBytes, 0) <= 768 * KIB);
+    // A title and change summary count too: a long change summary pushes the second revision out.
+    await t.database.pool.query(`update issue_document_revisions set change_summary = repeat('s', 2000), title = repeat('t', 500) where document_id = $1 and revision_number in (6, 7)`, [first.body.id]);
+    const crowded = await t.request('GET', revisionsUrl(issue.id, 'sized', '?beforeRevisionNumber=8'), { token: a.token });
+    assert.deepEqual(crowded.body.map((r: any) => r.revisionNumber), [7, 6], '600 KiB + 5 KiB still fits');
+    await t.database.pool.query(`update issue_document_revisions set body = repeat('y', ${384 * KIB}) where document_id = $1 and revision_number in (6, 7)`, [first.body.id]);
+    const over = await t.request('GET', revisionsUrl(issue.id, 'sized', '?beforeRevisionNumber=8'), { token: a.token });
+    assert.deepEqual(over.body.map((r: any) => r.revisionNumber), [7], '768 KiB of bodies plus titles and summaries is over the budget');
+    assert.equal(over.headers[NEXT], '7');
+  });
+
+  it('walks 30 revisions of 512 KiB page by page: each page under 1 MB and 500 ms, every revision once with its body intact', async (ctx) => {
+    const issue = await newIssue(t, a.token, a.company.id);
+    const first = await put(issue.id, 'big', { body: 'é'.repeat(10), title: 'Big', changeSummary: 'first' });
+    // 29 more revisions of 512 KiB each, each of its own letter (letters: JSON escaping would double a backslash), written
+    // straight to the table (through the API this is 15 MB of requests).
+    await t.database.pool.query(
+      `insert into issue_document_revisions (company_id, document_id, revision_number, title, body, change_summary)
+       select $1, $2, n, 'Big', repeat(chr(65 + n % 26), ${512 * KIB}), 'rev ' || n from generate_series(2, 30) as n`,
+      [a.company.id, first.body.id],
+    );
+    const pages = await walk(issue.id, 'big');
+    const revisions = pages.flatMap((p) => p.revisions);
+    assert.deepEqual(revisions.map((r) => r.revisionNumber), Array.from({ length: 30 }, (_, i) => 30 - i), 'all 30, newest first, each once');
+    for (const r of revisions.slice(0, 29)) {
+      assert.equal(r.bodyBytes, 512 * KIB);
+      assert.equal(r.body, String.fromCharCode(65 + (r.revisionNumber % 26)).repeat(512 * KIB), `revision ${r.revisionNumber} intact`);
+    }
+    assert.deepEqual([revisions[29].body, revisions[29].bodyBytes, revisions[29].id], ['é'.repeat(10), 20, first.body.latestRevisionId]);
+    const largest = Math.max(...pages.map((p) => p.bytes));
+    const slowest = Math.max(...pages.map((p) => p.ms));
+    ctx.diagnostic(`30 x 512 KiB revisions: ${pages.length} pages, largest ${largest} bytes, slowest ${slowest.toFixed(1)} ms, all pages ${pages.reduce((s, p) => s + p.ms, 0).toFixed(0)} ms`);
+    assert.ok(largest < 1_000_000, `the largest page is ${largest} bytes`);
+    assert.ok(slowest < 500, `the slowest page took ${slowest.toFixed(1)} ms`);
+    // The largest limit changes nothing: the text budget still holds one 512 KiB revision per page.
+    const full = await t.request('GET', revisionsUrl(issue.id, 'big', '?limit=100'), { token: agentA.token });
+    assert.deepEqual([full.body.length, full.headers[NEXT]], [1, '30']);
+    assert.ok(full.raw.length < 1_000_000);
   });
 
   it('returns one revision with its body', async () => {
@@ -185,10 +263,10 @@ describe('GET documents and revisions', () => {
     const latest = await t.request('GET', `${docUrl(issue.id, 'spec')}/revisions/${two.body.latestRevisionId}`, { token: a.token });
     assert.equal(latest.body.body, 'second body');
     assert.equal(latest.body.createdByAgentId, agentA.agent.id);
-    // The list entry and the single revision agree on everything but the body.
+    // The list entry and the single revision agree on everything, the body included.
     const list = await t.request('GET', `${docUrl(issue.id, 'spec')}/revisions`, { token: a.token });
-    const { body, ...meta } = latest.body;
-    assert.deepEqual(list.body[0], meta);
+    assert.deepEqual(list.body[0], latest.body);
+    assert.deepEqual(list.body[1], res.body);
   });
 
   it('answers 404 for a revision of another document or issue, and 400 for a malformed id', async () => {

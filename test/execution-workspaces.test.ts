@@ -15,6 +15,7 @@ import { newAgent, newIssue } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const COMMITTER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents', 'git-committer.mjs');
+const EDITOR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents', 'git-editor.mjs');
 
 let t: TestApp;
 let board: string;
@@ -114,7 +115,8 @@ describe('isolated execution workspaces', () => {
       { filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, deletions: wp.diffStat.deletions },
       { filesChanged: 1, insertions: 2, deletions: 0 },
     );
-    assert.deepEqual(wp.diffStat.files, [{ path: run.result_json.file, insertions: 2, deletions: 0 }]);
+    assert.deepEqual(wp.diffStat.files, [{ path: run.result_json.file, insertions: 2, deletions: 0, uncommitted: false }]);
+    assert.deepEqual(wp.diffStat.uncommitted, { filesChanged: 0, insertions: 0, deletions: 0 }, 'everything is committed');
   });
 
   it('reuses the same worktree on the next run of the issue, and the branch grows', async () => {
@@ -144,6 +146,64 @@ describe('isolated execution workspaces', () => {
     assert.deepEqual(files(`boardroom/${third.identifier}`), [runA.result_json.file]);
     const worktrees = git(repo, 'worktree', 'list', '--porcelain');
     for (const p of paths) assert.ok(worktrees.includes(`worktree ${p}\n`), `${p} is a worktree of the repository`);
+  });
+
+  it('counts what the agent left uncommitted (staged, unstaged, untracked) in the diff stat, marked uncommitted, until the worktree is removed', async () => {
+    const issue = await newIssue(t, board, companyId, { projectId: project.id, status: 'todo' });
+    const editor = (await newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [EDITOR], timeoutSec: 60 } })).agent;
+    const edited = await runOn(editor.id, issue.id);
+    assert.equal(edited.status, 'succeeded', edited.error);
+    const { staged, notes, binary, big } = edited.result_json.files;
+    const worktree = edited.result_json.cwd;
+    assert.equal(git(worktree, 'status', '--porcelain').split('\n').length, 5, 'the worktree holds five changed files and no commit');
+
+    let wp = (await detail(issue.id)).workProducts[0];
+    assert.equal(wp.commitsAhead, 0);
+    // README.md +1, staged +1, notes +3 (a last line without newline counts); the binary and the 2 MiB file count as changed with unknown lines.
+    const allPending = { filesChanged: 5, insertions: 5, deletions: 0 };
+    assert.deepEqual({ filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, deletions: wp.diffStat.deletions }, allPending);
+    assert.deepEqual(wp.diffStat.uncommitted, allPending);
+    const byPath = (files: any[]) => Object.fromEntries(files.map((f) => [f.path, [f.insertions, f.deletions, f.uncommitted]]));
+    assert.deepEqual(byPath(wp.diffStat.files), {
+      'README.md': [1, 0, true],
+      [staged]: [1, 0, true],
+      [notes]: [3, 0, true],
+      [binary]: [null, null, true],
+      [big]: [null, null, true],
+    });
+    assert.equal(wp.diffStat.filesTruncated, false);
+
+    // Another run commits its own file, and with it what was staged: both leave the uncommitted part.
+    const committed = await runOn(agentA.id, issue.id);
+    assert.equal(committed.status, 'succeeded', committed.error);
+    wp = (await detail(issue.id)).workProducts[0];
+    assert.equal(wp.commitsAhead, 1);
+    assert.deepEqual({ filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, deletions: wp.diffStat.deletions }, { filesChanged: 6, insertions: 7, deletions: 0 });
+    assert.deepEqual(wp.diffStat.uncommitted, { filesChanged: 4, insertions: 4, deletions: 0 });
+    assert.deepEqual(byPath(wp.diffStat.files), {
+      'README.md': [1, 0, true],
+      [staged]: [1, 0, false],
+      [committed.result_json.file]: [2, 0, false],
+      [notes]: [3, 0, true],
+      [binary]: [null, null, true],
+      [big]: [null, null, true],
+    });
+
+    // Closed and removed, the uncommitted changes are gone: the last snapshot counts the commits alone.
+    assert.equal((await t.request('PATCH', `/api/issues/${issue.id}`, { token: board, body: { status: 'done' } })).status, 200);
+    await waitFor('the worktree to be removed', async () => (await sql('select removed_at from execution_workspaces where issue_id = $1', [issue.id]))[0]?.removed_at, 15_000);
+    wp = (await detail(issue.id)).workProducts[0];
+    assert.deepEqual({ filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, uncommitted: wp.diffStat.uncommitted }, { filesChanged: 2, insertions: 3, uncommitted: { filesChanged: 0, insertions: 0, deletions: 0 } });
+    assert.deepEqual(byPath(wp.diffStat.files), { [staged]: [1, 0, false], [committed.result_json.file]: [2, 0, false] });
+  });
+
+  it('a snapshot stored before uncommitted changes were counted reads as commits only', async () => {
+    const issue = await newIssue(t, board, companyId, { projectId: project.id, status: 'todo' });
+    assert.equal((await runOn(agentA.id, issue.id)).status, 'succeeded');
+    await sql(`update execution_workspaces set work_product = jsonb_set(work_product #- '{diffStat,uncommitted}', '{diffStat,files}', '[{"path": "old.txt", "insertions": 2, "deletions": 0}]') where issue_id = $1`, [issue.id]);
+    const wp = (await detail(issue.id)).workProducts[0];
+    assert.deepEqual(wp.diffStat.uncommitted, { filesChanged: 0, insertions: 0, deletions: 0 });
+    assert.deepEqual(wp.diffStat.files, [{ path: 'old.txt', insertions: 2, deletions: 0, uncommitted: false }]);
   });
 
   it('closing the issue removes the worktree and keeps the branch; checkout into it is then 409 workspace_closed', async () => {

@@ -355,6 +355,9 @@ describe('agent skills', () => {
     assert.equal(synced.status, 200, JSON.stringify(synced.body));
     assert.deepEqual(synced.body.desiredSkills.sort(), ['boardroom/skills/boardroom-api', deploy.key, one.key].sort());
     assert.equal(synced.body.entries.find((e: any) => e.key === 'boardroom/skills/boardroom-api').required, true);
+    // The agent keeps the selection under adapterConfig.serviceSkillSync.desiredSkills (SPEC), in the snapshot's order.
+    const stored = (await t.request('GET', `/api/agents/${agent.agent.id}`, { token: board })).body.adapterConfig.serviceSkillSync;
+    assert.deepEqual(stored, { desiredSkills: (await t.request('GET', url, { token: board })).body.desiredSkills });
 
     const ambiguous = await t.request('POST', `${url}/sync`, { token: board, body: { desiredSkills: ['twin', 'nope'] } });
     assert.equal(ambiguous.status, 422);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { boundedFreeform, FREEFORM_CONFIG_BYTES, freeformObject, freeformValue } from '../../core/json.ts';
 import { idempotencyKeyField } from '../../core/fields.ts';
 import { budgetCents } from '../companies/schemas.ts';
+import { skillReferences } from '../skills/schemas.ts';
 import { DEFAULT_MAX_RUNS_PER_HOUR, MAX_CONCURRENT_RUNS_LIMIT } from '../wakeups/guards.ts';
 
 export const AGENT_STATUSES = ['active', 'paused', 'idle', 'running', 'error', 'pending_approval', 'terminated'] as const;
@@ -73,11 +74,11 @@ const coreFields = {
     .strict()
     .optional()
     .describe('only `canCreateAgents` is stored on the agent'),
-  desiredSkills: z
-    .array(z.string().trim().min(1).max(200))
-    .max(100)
+  desiredSkills: skillReferences
     .optional()
-    .describe('skill keys to attach (at most 100), stored under `adapterConfig.serviceSkillSync.desiredSkills`'),
+    .describe(
+      'skills to attach, as POST /api/agents/{agentId}/skills/sync takes them: skill ids, canonical keys, or slugs unique in the company (at most 100); the agent gets exactly these plus the required bundled skills, their keys stored under `adapterConfig.serviceSkillSync.desiredSkills`; an unknown or ambiguous reference is 422 (`details.unknown`, `details.ambiguous`) and nothing is created',
+    ),
   metadata: boundedObject().optional().describe(`anything the caller wants to keep with the agent. ${FREEFORM_LIMITS}`),
 };
 

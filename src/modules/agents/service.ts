@@ -13,6 +13,7 @@ import { managerChainIds } from './lookup.ts';
 import { redactConfig, type Agent } from './present.ts';
 import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
 import { cancelAgentWork } from '../runs/lifecycle.ts';
+import { setAgentSkills } from '../skills/agent-skills.ts';
 
 
 // Path words under /api/agents/ that a shortname must never shadow.
@@ -92,16 +93,13 @@ export function agentSnapshot(agent: Agent, budgetMonthlyCents: number) {
  * monthly budget policy right away, except for a pending hire: its approval does that.
  */
 export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgent, status: 'idle' | 'pending_approval' = 'idle'): Promise<Agent> {
-  return inTransaction(ctx, async (tx, { actor }) => {
+  return inTransaction(ctx, async (tx, inner) => {
+    const { actor } = inner;
     await lockCompanyAgents(tx, companyId);
     if (input.reportsTo) await assertManager(tx, companyId, input.reportsTo);
-    let adapterConfig = await checkedConfig(tx, companyId, input.adapterConfig ?? {});
-    if (input.desiredSkills) {
-      const skillSync = (adapterConfig.serviceSkillSync ?? {}) as Record<string, unknown>;
-      adapterConfig = { ...adapterConfig, serviceSkillSync: { ...skillSync, desiredSkills: [...new Set(input.desiredSkills)] } };
-    }
+    const adapterConfig = await checkedConfig(tx, companyId, input.adapterConfig ?? {});
     const { name, urlKey } = await dedupName(tx, companyId, input.name);
-    const [agent] = await tx
+    const [inserted] = await tx
       .insert(agents)
       .values({
         companyId,
@@ -119,6 +117,8 @@ export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgen
         metadata: input.metadata ?? {},
       })
       .returning();
+    // The skills as sync sets them (same references, same 422), attached before the created entry so it shows them.
+    const agent = input.desiredSkills ? (await setAgentSkills(inner, inserted!, input.desiredSkills)).agent : inserted;
     // A pending hire gets its policy now too: it cannot run before approval, and the budget then applies as proposed.
     if (input.budgetMonthlyCents) await syncMonthlyBudgetPolicy(tx, actor, companyId, 'agent', agent!.id, input.budgetMonthlyCents);
     await recordActivity(tx, actor, { companyId, action: 'agent.created', entityType: 'agent', entityId: agent!.id, details: { ...agentSnapshot(agent!, input.budgetMonthlyCents ?? 0), status } });

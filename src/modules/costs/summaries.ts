@@ -4,7 +4,7 @@
 // What is summed: every cost event of the company whose occurredAt lies in [from, to) (from
 // inclusive, to exclusive; an omitted bound is open), whatever its billing type, so
 // subscription-included usage counts with its tokens at the 0 cents it was recorded at. Finance
-// events are not cost events and are not in these sums. spendCents is the sum of costCents;
+// events are not cost events and are not in these sums. costCents is the sum of the events' costCents;
 // inputTokens, cachedInputTokens and outputTokens are the sums of the events' counts; eventCount is
 // how many events there were.
 //
@@ -82,7 +82,7 @@ function grouped(companyId: string, breakdown: RollupBreakdown, ranges: { label:
 }
 
 export interface Usage {
-  spendCents: number;
+  costCents: number;
   inputTokens: number;
   cachedInputTokens: number;
   outputTokens: number;
@@ -90,9 +90,9 @@ export interface Usage {
 }
 
 const USAGE = sql.raw(
-  'coalesce(sum(g.cost), 0)::float8 as "spendCents", coalesce(sum(g.input), 0)::float8 as "inputTokens", coalesce(sum(g.cached), 0)::float8 as "cachedInputTokens", coalesce(sum(g.output), 0)::float8 as "outputTokens", coalesce(sum(g.events), 0)::float8 as "eventCount"',
+  'coalesce(sum(g.cost), 0)::float8 as "costCents", coalesce(sum(g.input), 0)::float8 as "inputTokens", coalesce(sum(g.cached), 0)::float8 as "cachedInputTokens", coalesce(sum(g.output), 0)::float8 as "outputTokens", coalesce(sum(g.events), 0)::float8 as "eventCount"',
 );
-const ZERO: Usage = { spendCents: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, eventCount: 0 };
+const ZERO: Usage = { costCents: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, eventCount: 0 };
 
 async function rows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   return (await db.execute(query)).rows as T[];
@@ -104,7 +104,7 @@ export async function usageByRange<L extends string>(db: DbOrTx, companyId: stri
   const out = {} as Record<L, Usage>;
   for (const { label } of ranges) {
     const row = found.find((r) => r.win === label);
-    out[label] = row ? { spendCents: row.spendCents, inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: row.outputTokens, eventCount: row.eventCount } : { ...ZERO };
+    out[label] = row ? { costCents: row.costCents, inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: row.outputTokens, eventCount: row.eventCount } : { ...ZERO };
   }
   return out;
 }
@@ -114,8 +114,8 @@ export async function spendOf(db: DbOrTx, companyId: string, range: Range): Prom
 }
 
 /** Percent of the budget, two decimals; 0 when there is no budget. */
-export function utilizationPercent(spendCents: number, budgetCents: number): number {
-  return budgetCents > 0 ? Math.round((spendCents / budgetCents) * 10_000) / 100 : 0;
+export function utilizationPercent(costCents: number, budgetCents: number): number {
+  return budgetCents > 0 ? Math.round((costCents / budgetCents) * 10_000) / 100 : 0;
 }
 
 // Breakdowns. Agents and projects are joined after summing (a deleted agent's or project's spend
@@ -178,7 +178,7 @@ export async function costBreakdown<K extends BreakdownKind>(db: DbOrTx, company
     sql`select ${sql.raw(b.keys)}, ${USAGE}
       from (${grouped(companyId, b.rollup, [{ label: 'range', range }], b.columns)}) g ${b.join(companyId)}
       group by ${sql.raw(b.groupBy)}
-      order by "spendCents" desc, ${sql.raw(b.orderBy)}
+      order by "costCents" desc, ${sql.raw(b.orderBy)}
       limit ${MAX_BREAKDOWN_ROWS}`,
   );
 }
@@ -221,7 +221,7 @@ export async function quotaWindows(db: DbOrTx, companyId: string, now = new Date
   const providers = [...new Set(usage.filter((r) => r.win === '7d').map((r) => r.provider))].sort().slice(0, QUOTA_PROVIDERS);
   const pick = (win: '5h' | '7d', provider: string): Usage => {
     const row = usage.find((r) => r.win === win && r.provider === provider);
-    return row ? { spendCents: row.spendCents, inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: row.outputTokens, eventCount: row.eventCount } : { ...ZERO };
+    return row ? { costCents: row.costCents, inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: row.outputTokens, eventCount: row.eventCount } : { ...ZERO };
   };
   return providers.map((provider) => {
     const oldestMs = oldest.find((r) => r.provider === provider)?.oldestMs;

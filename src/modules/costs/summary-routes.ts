@@ -29,9 +29,11 @@ const WHO = 'Any caller with access to the company: the board, or any agent of t
 const SUMMED = [
   'Sums every cost event of the company whose `occurredAt` lies in [`from`, `to`): `from` inclusive, `to` exclusive, either omitted for an open bound (all-time when both are).',
   'Every billing type counts (subscription-included usage at the 0 cents it was recorded at, with its tokens); finance events are not cost events and are not included.',
-  '`spendCents` sums `costCents`; the token fields sum the events\' token counts; `eventCount` counts events.',
   'Whole UTC months, days and hours come from rollups kept in the transaction of each cost event; only the partial first and last hours are read from the events.',
 ].join(' ');
+// One name for one sum: a row's costCents adds up the events' costCents. The summary alone answers
+// it as spendCents, the name the contract (SPEC, costs/summary) gives that field.
+const ROW_FIELDS = '`costCents` sums the events\' `costCents`; the token fields sum the events\' token counts; `eventCount` counts events.';
 
 const BREAKDOWNS: { path: string; kind: BreakdownKind; summary: string; keys: string; response: z.ZodType }[] = [
   { path: 'by-agent', kind: 'agent', summary: 'Cost breakdown by agent', keys: 'One row per agent (`agentId`, `agentName`); spend of agents since deleted is one row with both null.', response: byAgentResponse },
@@ -64,6 +66,7 @@ export function registerCostSummaryRoutes(app: App, deps: AppDeps): void {
         summary: 'Spend over a range against the monthly budget',
         description: [
           SUMMED,
+          '`spendCents` (the contract\'s name for this field) sums the events\' `costCents`: the same sum the breakdowns answer as `costCents`.',
           '`budgetCents` is the company\'s monthly budget (its active calendar-month policy on billed cents; 0 when none), whatever the range: `utilizationPercent` is `spendCents` over it, times 100, to two decimals (0 when the budget is 0), so it is the month\'s utilisation when the range is the current UTC month.',
           WHO,
         ].join(' '),
@@ -76,7 +79,7 @@ export function registerCostSummaryRoutes(app: App, deps: AppDeps): void {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       const range = rangeOf(request.query);
       const [usage, budgetCents] = await Promise.all([spendOf(db, company.id, range), monthlyBudgetOf(db, 'company', company.id).then((b) => b.budgetMonthlyCents)]);
-      return { ...range, spendCents: usage.spendCents, budgetCents, utilizationPercent: utilizationPercent(usage.spendCents, budgetCents) };
+      return { ...range, spendCents: usage.costCents, budgetCents, utilizationPercent: utilizationPercent(usage.costCents, budgetCents) };
     },
   );
 
@@ -87,7 +90,7 @@ export function registerCostSummaryRoutes(app: App, deps: AppDeps): void {
         schema: {
           tags,
           summary,
-          description: `${keys} ${SUMMED} Rows are ordered by \`spendCents\`, largest first (ties by key); at most ${MAX_BREAKDOWN_ROWS} rows are answered, the top ones by spend. ${WHO}`,
+          description: `${keys} ${SUMMED} ${ROW_FIELDS} Rows are ordered by \`costCents\`, largest first (ties by key); at most ${MAX_BREAKDOWN_ROWS} rows are answered, the top ones by spend. ${WHO}`,
           params: companyParams,
           querystring: rangeQuery,
           response: { 200: response, ...authenticated(), ...errors(RANGE_ERRORS, ...COMPANY_ERRORS) },
@@ -108,7 +111,7 @@ export function registerCostSummaryRoutes(app: App, deps: AppDeps): void {
         summary: 'Rolling spend over the last 5 hours, 24 hours and 7 days',
         description: [
           'One row per window (`5h`, `24h`, `7d`, in that order): the cost events with `occurredAt` at or after now minus the window, by the server clock, with no upper bound (an event stamped up to 5 minutes ahead, as cost-events accepts, is already counted).',
-          'Every billing type counts; `spendCents` sums `costCents`, the token fields the events\' token counts, `eventCount` counts events. Read from the rollups plus the partial first hour from the events.',
+          `Every billing type counts; ${ROW_FIELDS} Read from the rollups plus the partial first hour from the events.`,
           WHO,
         ].join(' '),
         params: companyParams,

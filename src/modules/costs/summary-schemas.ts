@@ -30,7 +30,7 @@ export function rangeOf(q: RangeQuery): Range {
 
 const cents = (what: string) => z.number().int().describe(what);
 const usageFields = {
-  spendCents: cents('sum of the events\' costCents'),
+  costCents: cents('sum of the events\' costCents'),
   inputTokens: z.number().int().describe('sum of inputTokens (cached input included)'),
   cachedInputTokens: z.number().int().describe('sum of cachedInputTokens, the part of inputTokens served from cache'),
   outputTokens: z.number().int().describe('sum of outputTokens'),
@@ -55,7 +55,7 @@ const agentKeys = {
   agentName: z.string().nullable(),
 };
 const rows = <T extends z.ZodRawShape>(keys: T, what: string) =>
-  z.array(z.object({ ...keys, ...usageFields })).describe(`${what}, largest spendCents first (then by key); at most ${MAX_BREAKDOWN_ROWS} rows`);
+  z.array(z.object({ ...keys, ...usageFields })).describe(`${what}, largest costCents first (then by key); at most ${MAX_BREAKDOWN_ROWS} rows`);
 
 export const byAgentResponse = rows(agentKeys, 'Spend per agent');
 export const byAgentModelResponse = rows({ ...agentKeys, provider: z.string(), model: z.string() }, 'Spend per agent, provider and model');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
-import type { DocumentView, Revision, RevisionSummary } from './service.ts';
+import type { DocumentView, RevisionWithSize } from './service.ts';
 
 const DOCUMENT_FORMATS = ['markdown'] as const;
 
@@ -39,8 +39,8 @@ export function presentDocument(doc: DocumentView): DocumentResponse {
   };
 }
 
-/** A revision in the list: metadata and the body's size, never the body. */
-export const revisionSummaryResponse = z
+/** One revision with its body: an entry of the revision list, or GET .../revisions/{revisionId}. */
+export const revisionResponse = z
   .object({
     id: uuidOut(),
     documentId: uuidOut(),
@@ -48,15 +48,16 @@ export const revisionSummaryResponse = z
     title: z.string().nullable().describe('the document title when this revision was written'),
     changeSummary: z.string().nullable(),
     bodyBytes: z.number().int().describe("size of this revision's body in UTF-8 bytes"),
+    body: z.string().describe('markdown of this revision (at most 512 KiB of UTF-8)'),
     createdByAgentId: uuidOut().nullable(),
     createdByUserId: uuidOut().nullable(),
     createdAt: timestampOut(),
   })
-  .describe('A revision without its body');
+  .describe('A revision with its body');
 
-export type RevisionSummaryResponse = z.output<typeof revisionSummaryResponse>;
+export type RevisionResponse = z.output<typeof revisionResponse>;
 
-export function presentRevisionSummary(revision: RevisionSummary): RevisionSummaryResponse {
+export function presentRevision(revision: RevisionWithSize): RevisionResponse {
   return {
     id: revision.id,
     documentId: revision.documentId,
@@ -64,21 +65,11 @@ export function presentRevisionSummary(revision: RevisionSummary): RevisionSumma
     title: revision.title,
     changeSummary: revision.changeSummary,
     bodyBytes: revision.bodyBytes,
+    body: revision.body,
     createdByAgentId: revision.createdByAgentId,
     createdByUserId: revision.createdByUserId,
     createdAt: revision.createdAt,
   };
-}
-
-/** One revision with its body (GET .../revisions/{revisionId}). */
-export const revisionResponse = revisionSummaryResponse
-  .extend({ body: z.string().describe('markdown of this revision') })
-  .describe('The revision with its body');
-
-export type RevisionResponse = z.output<typeof revisionResponse>;
-
-export function presentRevision(revision: Revision & { bodyBytes: number }): RevisionResponse {
-  return { ...presentRevisionSummary(revision), body: revision.body };
 }
 
 export const deletedDocumentResponse = z

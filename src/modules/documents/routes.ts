@@ -6,8 +6,8 @@ import { requireBoard } from '../../core/access.ts';
 import { authenticated, errors } from '../../server/openapi.ts';
 import { actorOf } from '../../server/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
-import { deletedDocumentResponse, documentResponse, presentDocument, presentRevision, presentRevisionSummary, revisionResponse, revisionSummaryResponse } from './present.ts';
-import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, putDocumentBody, revisionParams } from './schemas.ts';
+import { deletedDocumentResponse, documentResponse, presentDocument, presentRevision, revisionResponse } from './present.ts';
+import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, MAX_REVISION_PAGE, NEXT_PAGE_HEADER, putDocumentBody, REVISION_PAGE_TEXT_BYTES, revisionParams } from './schemas.ts';
 import { deleteDocument, getDocument, getRevision, listDocuments, listRevisions, putDocument } from './service.ts';
 
 const tags = ['documents'];
@@ -98,19 +98,31 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: "List a document's revisions",
-        description: `Revisions newest first, metadata only: each carries \`bodyBytes\`, never the body (read one with GET .../revisions/{revisionId}). \`limit\` 1 to 100 (default 20); page back with \`beforeRevisionNumber\`. ${ACCESS}`,
+        description: [
+          'Revisions newest first, each with its `body` (and `bodyBytes`, its size in UTF-8 bytes), one page at a time.',
+          `A page holds at most \`limit\` revisions (1 to ${MAX_REVISION_PAGE}, default 20) and at most ${REVISION_PAGE_TEXT_BYTES / 1024} KiB of revision text (bodies, titles and change summaries in UTF-8 bytes; JSON escaping comes on top),`,
+          'except that its first revision always comes whatever its size, so a page is never empty while older revisions exist. A page can therefore be shorter than `limit` with more to come:',
+          `when older revisions remain, the answer carries the header \`${NEXT_PAGE_HEADER}\`; ask again with \`beforeRevisionNumber\` set to its value (and the same \`limit\`).`,
+          'Its absence means this is the last page. Walking the pages gives every revision exactly once: revisions are never changed once written, only appended above.',
+          ACCESS,
+        ].join(' '),
         params: documentParams,
         querystring: listRevisionsQuery,
-        response: { 200: z.array(revisionSummaryResponse).describe('Revisions, newest first, without bodies'), ...authenticated(), ...documentErrors() },
+        response: {
+          200: z.array(revisionResponse).describe(`Revisions, newest first, with their bodies; header \`${NEXT_PAGE_HEADER}\` when older revisions remain`),
+          ...authenticated(),
+          ...errors([400, '`limit` not an integer from 1 to 100, or `beforeRevisionNumber` not a positive integer'], [403, 'the issue belongs to another company'], [404, 'no such issue, or no document with this key on it']),
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-      return (await listRevisions(db, issue.id, request.params.key, request.query)).map(presentRevisionSummary);
+      const page = await listRevisions(db, issue.id, request.params.key, request.query);
+      if (page.nextBeforeRevisionNumber !== null) reply.header(NEXT_PAGE_HEADER, String(page.nextBeforeRevisionNumber));
+      return page.revisions.map(presentRevision);
     },
   );
 
-  // The list carries no bodies (each is up to 512 KiB); a client reads the revisions it needs one by one.
   app.get(
     '/api/issues/:issueId/documents/:key/revisions/:revisionId',
     {

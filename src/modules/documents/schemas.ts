@@ -5,6 +5,15 @@ export const MAX_DOCUMENT_BYTES = 512 * 1024;
 /** Documents per issue: keeps "all documents with latest body" a bounded response. */
 export const MAX_DOCUMENTS_PER_ISSUE = 100;
 export const MAX_REVISION_PAGE = 100;
+/**
+ * Revision text one page of the revision list carries at most: bodies, titles and change summaries,
+ * in UTF-8 bytes. 768 KiB keeps a full page under 1 MB of JSON (plus ~300 bytes of ids and times per
+ * revision) while two revisions of 384 KiB still share a page; the first revision of a page comes
+ * whatever its size (a body is at most 512 KiB), so a page is never empty while more exist.
+ */
+export const REVISION_PAGE_TEXT_BYTES = 768 * 1024;
+/** The response header naming the next page's `beforeRevisionNumber`; absent on the last page. */
+export const NEXT_PAGE_HEADER = 'x-next-before-revision-number';
 
 export const documentKey = z
   .string()
@@ -33,15 +42,14 @@ export const putDocumentBody = z
   });
 
 export const listRevisionsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_REVISION_PAGE).default(20).describe(`revisions per page, 1 to ${MAX_REVISION_PAGE} (default 20)`),
-  /** Paging: only revisions numbered below this one. */
+  limit: z.coerce.number().int().min(1).max(MAX_REVISION_PAGE).default(20).describe(`revisions per page at most, 1 to ${MAX_REVISION_PAGE} (default 20); a page may hold fewer (see the route)`),
   beforeRevisionNumber: z.coerce
     .number()
     .int()
     .min(1)
     .max(2_000_000_000)
     .optional()
-    .describe('paging: only revisions numbered below this one (the last `revisionNumber` of the previous page)'),
+    .describe(`paging (keyset): only revisions numbered below this one; send the previous answer's \`${NEXT_PAGE_HEADER}\` header`),
 });
 
 export type PutDocument = z.infer<typeof putDocumentBody>;

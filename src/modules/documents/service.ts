@@ -8,12 +8,12 @@ import type { Actor } from '../../core/actor.ts';
 import { conflict, notFound, payloadTooLarge, unprocessable, type DomainError } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Issue } from '../issues/lookup.ts';
-import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, type ListRevisionsQuery, type PutDocument } from './schemas.ts';
+import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, REVISION_PAGE_TEXT_BYTES, type ListRevisionsQuery, type PutDocument } from './schemas.ts';
 
 export type Document = typeof issueDocuments.$inferSelect;
 export type Revision = typeof issueDocumentRevisions.$inferSelect;
-/** A revision without its body: what the revision list returns (a body is up to 512 KiB). */
-export type RevisionSummary = Omit<Revision, 'body' | 'companyId'> & { bodyBytes: number };
+/** A revision as the API shows it: with its body and the body's size in UTF-8 bytes. */
+export type RevisionWithSize = Omit<Revision, 'companyId'> & { bodyBytes: number };
 /** A document with the body of its latest revision. */
 export type DocumentView = Document & { body: string };
 
@@ -121,30 +121,43 @@ async function staleRevision(tx: DbOrTx, issueId: string, key: string, message: 
   return conflict(message, { key, currentRevisionId: current?.id ?? null, currentRevisionNumber: current?.number ?? null });
 }
 
-// The list reads metadata only: 100 revisions of 512 KiB would be a 52 MB response that stalls the
-// event loop for a second while it is serialised. octet_length of a text value reads its stored
-// length without decompressing it. One body at a time comes from getRevision.
-const revisionSummary = {
-  id: issueDocumentRevisions.id,
-  documentId: issueDocumentRevisions.documentId,
-  revisionNumber: issueDocumentRevisions.revisionNumber,
-  title: issueDocumentRevisions.title,
-  changeSummary: issueDocumentRevisions.changeSummary,
-  createdByAgentId: issueDocumentRevisions.createdByAgentId,
-  createdByUserId: issueDocumentRevisions.createdByUserId,
-  createdAt: issueDocumentRevisions.createdAt,
-  bodyBytes: sql<number>`octet_length(${issueDocumentRevisions.body})`.mapWith(Number),
-};
+// A page of the revision list carries bodies (clients diff revisions), bounded twice: `limit`
+// revisions, and REVISION_PAGE_TEXT_BYTES of revision text (body, title and change summary in UTF-8
+// bytes) so that 100 revisions of 512 KiB never make a 52 MB answer. The first revision of a page
+// always comes, whatever its size, so a page is never empty while older revisions exist.
+// One statement: running totals over the page in revision order (octet_length reads a stored
+// value's length without decompressing it), and a body is read only for the revisions that fit.
+const textBytes = sql`octet_length(${issueDocumentRevisions.body}) + coalesce(octet_length(${issueDocumentRevisions.title}), 0) + coalesce(octet_length(${issueDocumentRevisions.changeSummary}), 0)`;
+const newestFirst = sql`over (order by ${issueDocumentRevisions.revisionNumber} desc)`;
 
-/** Revisions newest first, without bodies, `limit` at a time; `beforeRevisionNumber` pages further back. */
-export async function listRevisions(db: DbOrTx, issueId: string, key: string, query: ListRevisionsQuery): Promise<RevisionSummary[]> {
+export interface RevisionPage {
+  revisions: RevisionWithSize[];
+  /** The `beforeRevisionNumber` of the next page; null on the last one. */
+  nextBeforeRevisionNumber: number | null;
+}
+
+/** Revisions newest first with their bodies, one page at a time; `beforeRevisionNumber` pages further back. */
+export async function listRevisions(db: DbOrTx, issueId: string, key: string, query: ListRevisionsQuery): Promise<RevisionPage> {
   const [doc] = await db
     .select({ id: issueDocuments.id })
     .from(issueDocuments)
     .where(and(eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, key)));
   if (!doc) throw notFound('document');
-  return db
-    .select(revisionSummary)
+  const fits = sql`row_number() ${newestFirst} <= ${query.limit} and (row_number() ${newestFirst} = 1 or sum(${textBytes}) ${newestFirst} <= ${REVISION_PAGE_TEXT_BYTES})`;
+  // One row past the page says whether another page follows; its body is never read.
+  const rows = await db
+    .select({
+      id: issueDocumentRevisions.id,
+      documentId: issueDocumentRevisions.documentId,
+      revisionNumber: issueDocumentRevisions.revisionNumber,
+      title: issueDocumentRevisions.title,
+      changeSummary: issueDocumentRevisions.changeSummary,
+      createdByAgentId: issueDocumentRevisions.createdByAgentId,
+      createdByUserId: issueDocumentRevisions.createdByUserId,
+      createdAt: issueDocumentRevisions.createdAt,
+      bodyBytes: sql<number>`octet_length(${issueDocumentRevisions.body})`.mapWith(Number),
+      body: sql<string | null>`case when ${fits} then ${issueDocumentRevisions.body} end`,
+    })
     .from(issueDocumentRevisions)
     .where(
       and(
@@ -153,11 +166,15 @@ export async function listRevisions(db: DbOrTx, issueId: string, key: string, qu
       ),
     )
     .orderBy(desc(issueDocumentRevisions.revisionNumber))
-    .limit(query.limit);
+    .limit(query.limit + 1);
+  // The revisions that fit are a prefix: the running total only grows.
+  const revisions = rows.filter((r): r is typeof r & { body: string } => r.body !== null);
+  const last = revisions.at(-1);
+  return { revisions, nextBeforeRevisionNumber: rows.length > revisions.length && last ? last.revisionNumber : null };
 }
 
 /** One revision with its body; 404 unless it belongs to this issue's document `key`. */
-export async function getRevision(db: DbOrTx, issueId: string, key: string, revisionId: string): Promise<Revision & { bodyBytes: number }> {
+export async function getRevision(db: DbOrTx, issueId: string, key: string, revisionId: string): Promise<RevisionWithSize> {
   const [row] = await db
     .select({ revision: issueDocumentRevisions })
     .from(issueDocumentRevisions)

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../server/openapi.ts';
 import type { ExecutionWorkspace } from './service.ts';
+import { MAX_DIFF_FILES, MAX_UNTRACKED_FILE_BYTES } from './work-product.ts';
 
 export const isolatedWorkspaceResponse = z
   .object({
@@ -20,6 +21,11 @@ export const isolatedWorkspaceResponse = z
   })
   .describe('The isolated execution workspace (git worktree) of the issue');
 
+const totals = {
+  filesChanged: z.number().int(),
+  insertions: z.number().int(),
+  deletions: z.number().int(),
+};
 const commit = z.object({ sha: z.string(), author: z.string(), authoredAt: z.string(), subject: z.string() });
 
 export const workProductResponse = z
@@ -31,13 +37,25 @@ export const workProductResponse = z
     headCommit: z.string(),
     commitsAhead: z.number().int().describe('commits on the branch not in baseCommit'),
     commits: z.array(commit).describe('the newest 50 of them'),
-    diffStat: z.object({
-      filesChanged: z.number().int(),
-      insertions: z.number().int(),
-      deletions: z.number().int(),
-      files: z.array(z.object({ path: z.string(), insertions: z.number().int().nullable(), deletions: z.number().int().nullable() })).describe('at most 100; null counts for binary files'),
-      filesTruncated: z.boolean(),
-    }),
+    diffStat: z
+      .object({
+        ...totals,
+        files: z
+          .array(
+            z.object({
+              path: z.string(),
+              insertions: z.number().int().nullable(),
+              deletions: z.number().int().nullable(),
+              uncommitted: z.boolean().describe('the file has changes not committed yet (staged, unstaged, or untracked)'),
+            }),
+          )
+          .describe(`at most ${MAX_DIFF_FILES}; null counts for binary files, and for untracked files over ${MAX_UNTRACKED_FILE_BYTES / 1024 / 1024} MiB`),
+        filesTruncated: z.boolean().describe(`more files changed than are listed`),
+        uncommitted: z.object(totals).describe('the part of the totals not committed yet: staged and unstaged changes against the branch tip, and untracked files (their lines as insertions)'),
+      })
+      .describe(
+        'The worktree against baseCommit: its commits and, while the worktree is on disk, what is not committed yet, each file counted once. Renames count as a deletion and an addition. Once the worktree is removed, commits only.',
+      ),
     capturedAt: z.string().describe('when the snapshot was taken: after each run of the issue and when the worktree was removed'),
   })
   .describe('The branch of an isolated workspace against its base commit');
@@ -59,6 +77,21 @@ export function presentIsolatedWorkspace(ws: ExecutionWorkspace): z.input<typeof
   };
 }
 
-export function presentWorkProducts(ws: ExecutionWorkspace | undefined): z.input<typeof workProductResponse>[] {
-  return ws?.workProduct ? [ws.workProduct as z.input<typeof workProductResponse>] : [];
+type WorkProduct = z.input<typeof workProductResponse>;
+
+/** Snapshots stored before uncommitted changes were counted lack those fields: they counted commits only. */
+export function presentWorkProducts(ws: ExecutionWorkspace | undefined): WorkProduct[] {
+  if (!ws?.workProduct) return [];
+  const product = ws.workProduct as WorkProduct;
+  const stat = product.diffStat;
+  return [
+    {
+      ...product,
+      diffStat: {
+        ...stat,
+        files: stat.files.map((f) => ({ ...f, uncommitted: f.uncommitted ?? false })),
+        uncommitted: stat.uncommitted ?? { filesChanged: 0, insertions: 0, deletions: 0 },
+      },
+    },
+  ];
 }

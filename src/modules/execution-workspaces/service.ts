@@ -17,6 +17,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { executionWorkspaces, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
 import { LIVE_RUN_STATUSES } from '../runs/service.ts';
 import { git, GitError, gitSucceeds, withRepoLock } from './git.ts';
+import { workProductOf } from './work-product.ts';
 
 export type ExecutionWorkspace = typeof executionWorkspaces.$inferSelect;
 
@@ -106,8 +107,9 @@ const REMOVAL_BATCH = 20;
 
 /**
  * Engine sweep: removes the worktrees of closed workspaces whose issue has no live run, after a last
- * work-product snapshot. `--force` because a closed issue's uncommitted changes are not work
- * products (commits on the branch are, and the branch stays). Returns how many were removed.
+ * work-product snapshot of the branch's commits alone. `--force` because a closed issue's
+ * uncommitted changes are not kept (commits on the branch are, and the branch stays): the snapshots
+ * taken after runs showed them as `uncommitted`; the last one shows what remains. Returns how many were removed.
  */
 export async function removeClosedWorktrees(db: Db): Promise<number> {
   const due = await db
@@ -125,7 +127,7 @@ export async function removeClosedWorktrees(db: Db): Promise<number> {
   let removed = 0;
   for (const ws of due) {
     await withRepoLock(ws.repoPath, async () => {
-      const snapshot = await workProductOf(ws).catch(() => null);
+      const snapshot = await workProductOf(ws, { worktree: false }).catch(() => null);
       if (await exists(ws.path)) await git(ws.repoPath, ['worktree', 'remove', '--force', '--', ws.path]);
       else await git(ws.repoPath, ['worktree', 'prune']);
       await db
@@ -138,59 +140,10 @@ export async function removeClosedWorktrees(db: Db): Promise<number> {
   return removed;
 }
 
-/** After a run of the issue: the branch's snapshot, so the issue detail shows it without running git. */
+/** After a run of the issue: the snapshot of the branch and the worktree, so the issue detail shows it without running git. */
 export async function recordWorkProduct(db: Db, issueId: string): Promise<void> {
   const [ws] = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
   if (!ws) return;
   const snapshot = await workProductOf(ws);
   await db.update(executionWorkspaces).set({ workProduct: snapshot, updatedAt: sql`now()` }).where(eq(executionWorkspaces.id, ws.id));
-}
-
-/** Bounds of a snapshot: the issue detail embeds it. */
-export const MAX_COMMITS = 50;
-export const MAX_DIFF_FILES = 100;
-
-/**
- * The branch against its base commit: commits ahead (newest first, at most MAX_COMMITS listed) and
- * the diff stat (totals of the whole diff, at most MAX_DIFF_FILES files listed; binary files count
- * as changed with null line counts).
- */
-export async function workProductOf(ws: Pick<ExecutionWorkspace, 'repoPath' | 'branch' | 'baseRef' | 'baseCommit'>): Promise<Record<string, unknown>> {
-  const repo = ws.repoPath;
-  const head = (await git(repo, ['rev-parse', '--verify', `refs/heads/${ws.branch}`])).trim();
-  const range = `${ws.baseCommit}..${head}`;
-  const commitsAhead = Number((await git(repo, ['rev-list', '--count', range])).trim());
-  const log = await git(repo, ['log', `--max-count=${MAX_COMMITS}`, '--format=%H%x1f%an%x1f%aI%x1f%s', range]);
-  const commits = log
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [sha, author, authoredAt, subject] = line.split('\x1f');
-      return { sha, author, authoredAt, subject: (subject ?? '').slice(0, 300) };
-    });
-  const shortstat = (await git(repo, ['diff', '--shortstat', ws.baseCommit, head])).trim();
-  const total = (re: RegExp) => Number(re.exec(shortstat)?.[1] ?? 0);
-  let files: { path: string; insertions: number | null; deletions: number | null }[] = [];
-  let filesTruncated = false;
-  try {
-    const lines = (await git(repo, ['diff', '--numstat', ws.baseCommit, head])).split('\n').filter(Boolean);
-    filesTruncated = lines.length > MAX_DIFF_FILES;
-    files = lines.slice(0, MAX_DIFF_FILES).map((line) => {
-      const [ins, del, ...name] = line.split('\t');
-      return { path: name.join('\t').slice(0, 1000), insertions: ins === '-' ? null : Number(ins), deletions: del === '-' ? null : Number(del) };
-    });
-  } catch {
-    filesTruncated = true; // a diff too large for the output bound: the totals above still hold
-  }
-  return {
-    type: 'git_branch',
-    branch: ws.branch,
-    baseRef: ws.baseRef,
-    baseCommit: ws.baseCommit,
-    headCommit: head,
-    commitsAhead,
-    commits,
-    diffStat: { filesChanged: total(/(\d+) files? changed/), insertions: total(/(\d+) insertions?/), deletions: total(/(\d+) deletions?/), files, filesTruncated },
-    capturedAt: new Date().toISOString(),
-  };
 }

@@ -1,11 +1,12 @@
 // An agent's skills (SPEC "Agent skill snapshot", Agents rule 5): the attachments in agent_skills
-// are the one record of what an agent wants; sync replaces them with exactly the list sent, plus
-// every bundled skill marked required.
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+// are the one record of what an agent wants (adapterConfig.serviceSkillSync.desiredSkills mirrors
+// their keys, written with them); sync and agent create replace them with exactly the list sent,
+// plus every bundled skill marked required.
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { agentSkills, companySkills } from '../../db/schema/index.ts';
+import { agents, agentSkills, companySkills } from '../../db/schema/index.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
-import { unprocessable } from '../../core/errors.ts';
+import { notFound, unprocessable } from '../../core/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Agent } from '../agents/present.ts';
@@ -63,12 +64,15 @@ export async function skillSnapshot(db: DbOrTx, agent: Agent): Promise<SkillSnap
 
 /**
  * Resolves each reference (a skill id, a canonical key, or a slug unique in the company) and makes
- * the attachments exactly those plus the required bundled skills. Any unknown or ambiguous
- * reference fails the whole request (422), listing them all, and changes nothing.
+ * the agent's attachments exactly those plus the required bundled skills; their keys also become
+ * `adapterConfig.serviceSkillSync.desiredSkills` (SPEC: a persisted agent keeps its selection
+ * there). Any unknown or ambiguous reference fails the whole call (422), listing them all, and
+ * changes nothing. Sync runs it in a transaction of its own; agent create inside the create's, so a
+ * refused reference leaves no agent behind. Returns the agent as updated.
  */
-export async function syncAgentSkills(ctx: Ctx, agent: Agent, references: string[]): Promise<void> {
+export async function setAgentSkills(ctx: Ctx, agent: Pick<Agent, 'id' | 'companyId'>, references: string[]): Promise<{ agent: Agent; keys: string[] }> {
   await ensureBundled(ctx.db, agent.companyId);
-  await inTransaction(ctx, async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const refs = [...new Set(references.map((r) => r.trim()))];
     const ids = refs.filter(isUuid);
     const candidates = refs.length === 0 ? [] : await tx
@@ -94,6 +98,24 @@ export async function syncAgentSkills(ctx: Ctx, agent: Agent, references: string
     for (const s of required) chosen.set(s.id, s);
     await tx.delete(agentSkills).where(eq(agentSkills.agentId, agent.id));
     if (chosen.size > 0) await tx.insert(agentSkills).values([...chosen.keys()].map((skillId) => ({ companyId: agent.companyId, agentId: agent.id, skillId })));
-    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.skills_synced', entityType: 'agent', entityId: agent.id, details: { desiredSkills: [...chosen.values()].map((s) => s.key).sort() } });
+    // Read back as the snapshot reads them, so both list the keys in one order.
+    const keys = (await attachedSkills(tx, agent.id)).map((s) => s.key);
+    // One statement on the stored config, so a concurrent PATCH of other adapterConfig keys is not lost.
+    const current = sql`case when jsonb_typeof(${agents.adapterConfig} -> 'serviceSkillSync') = 'object' then ${agents.adapterConfig} -> 'serviceSkillSync' else '{}'::jsonb end`;
+    const [updated] = await tx
+      .update(agents)
+      .set({ adapterConfig: sql`jsonb_set(${agents.adapterConfig}, '{serviceSkillSync}', ${current} || jsonb_build_object('desiredSkills', ${JSON.stringify(keys)}::jsonb))`, updatedAt: sql`now()` })
+      .where(eq(agents.id, agent.id))
+      .returning();
+    if (!updated) throw notFound('agent');
+    return { agent: updated, keys };
+  });
+}
+
+/** POST /api/agents/{agentId}/skills/sync: setAgentSkills with its activity entry, in one transaction. */
+export async function syncAgentSkills(ctx: Ctx, agent: Agent, references: string[]): Promise<void> {
+  await inTransaction(ctx, async (tx, inner) => {
+    const { keys } = await setAgentSkills(inner, agent, references);
+    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.skills_synced', entityType: 'agent', entityId: agent.id, details: { desiredSkills: [...keys].sort() } });
   });
 }

@@ -37,11 +37,13 @@ export const importBody = z.object({
     .describe('owner/repo[/skill], a code-host repository, tree or blob URL, a catalog URL or install command, an absolute local path, or an http(s) URL of a SKILL.md'),
 });
 
+/** Skill references as sync and agent create take them: ids, canonical keys, or slugs unique in the company. */
+export const skillReferences = z.array(z.string().trim().min(1).max(300)).max(100);
+
 export const syncBody = z.object({
-  desiredSkills: z
-    .array(z.string().trim().min(1).max(300))
-    .max(100)
-    .describe('skill ids, canonical keys, or slugs unique in the company (at most 100); the attachments become exactly these plus the required bundled skills'),
+  desiredSkills: skillReferences.describe(
+    'skill ids, canonical keys, or slugs unique in the company (at most 100); the attachments become exactly these plus the required bundled skills (unknown or ambiguous references: 422)',
+  ),
 });
 
 export const scanBody = z
