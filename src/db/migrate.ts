@@ -3,12 +3,8 @@ import path from 'node:path';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { PROJECT_DIR } from '../paths.ts';
+import { MIGRATIONS_DIR, SQL_DIR } from '../paths.ts';
 
-const here = path.join(PROJECT_DIR, 'src', 'db');
-const MIGRATIONS_DIR = path.join(here, 'migrations');
-// Objects drizzle cannot express (triggers); each file is idempotent and re-applied after migrations.
-const SQL_DIR = path.join(here, 'sql');
 // Arbitrary constant shared by every replica: whoever holds it migrates, the others wait.
 const MIGRATION_LOCK_KEY = 7_310_451_022;
 

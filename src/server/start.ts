@@ -8,6 +8,7 @@ import type { Notifications } from '../engine/notifications.ts';
 import type { App } from './deps.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
+import { RUNNING_FROM } from '../paths.ts';
 
 export interface DatabaseHandle {
   url: string;
@@ -125,7 +126,7 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
       registry: adapters,
       settings: { apiUrl: base, dataDir: config.dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, leaseSec: config.runLeaseSec, retentionDays: config.runRetentionDays, prices: config.modelPrices },
     });
-    logger.info({ url: base, deploymentMode: config.deploymentMode, dataDir: config.dataDir, database: handle.embedded ? 'embedded' : 'external' }, `listening on ${base}`);
+    logger.info({ url: base, deploymentMode: config.deploymentMode, dataDir: config.dataDir, database: handle.embedded ? 'embedded' : 'external', runningFrom: RUNNING_FROM }, `listening on ${base}`);
     if (config.deploymentMode === 'authenticated') await announceLoginUrl(`${base}/api/auth/login?token=${await auth.createLoginToken(database.db, owner.id)}`, config, log);
   } catch (err) {
     shuttingDown = true;
