@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,7 +77,34 @@ describe('boardroom doctor', () => {
     const res = await runCli(['doctor', '--data-dir', path.join(file, 'data'), '--port', String(await freePort(0))]);
     assert.equal(res.code, 1);
     const lines = res.stdout.trim().split('\n');
-    assert.deepEqual(lines.map((l) => l.replace(/:.*$/, '')), ['ok   node', 'FAIL data dir', 'FAIL config', 'FAIL database', 'FAIL port', 'info claude_local', 'info codex_local', 'info gemini_local', 'info opencode_local']);
+    assert.deepEqual(lines.map((l) => l.replace(/:.*$/, '')), ['ok   node', 'FAIL data dir', 'ok   config', 'FAIL database', 'ok   port', 'info claude_local', 'info codex_local', 'info gemini_local', 'info opencode_local']);
+  });
+
+  it('creates nothing on a data directory that does not exist (a typo), says no instance is there and exits non-zero', async () => {
+    const typo = path.join(await tempDir('boardroom-doctor-'), 'boardrom');
+    const res = await runCli(['doctor', '--data-dir', typo, '--port', String(await freePort(0))]);
+    assert.equal(res.code, 1, res.stdout);
+    assert.ok(res.stdout.includes(`FAIL data dir: ${typo} does not exist (a typo in --data-dir or BOARDROOM_HOME?)`), res.stdout);
+    assert.ok(res.stdout.includes(`FAIL database: no Boardroom instance at ${typo} (no embedded database in ${typo}/db; DATABASE_URL is not set)`), res.stdout);
+    assert.equal(existsSync(typo), false, 'no data directory, key or database was created');
+
+    // Nor does anything that would act on it: no key, no migration, no instance.
+    const key = await runCli(['board-key', 'create', '--data-dir', typo]);
+    assert.equal(key.code, 1);
+    assert.equal(key.stdout, '');
+    const migrate = await runCli(['db', 'migrate', '--data-dir', typo]);
+    assert.equal(migrate.code, 1);
+    assert.ok(migrate.stderr.includes(`no Boardroom instance exists at ${typo}`), migrate.stderr);
+    assert.ok(migrate.stderr.includes(`start \`boardroom run --data-dir ${typo}\` to create one`), migrate.stderr);
+    assert.equal(existsSync(typo), false);
+
+    // An existing directory that holds no instance: doctor writes nothing into it either.
+    const empty = await tempDir('boardroom-doctor-');
+    const inEmpty = await runCli(['doctor', '--data-dir', empty, '--port', String(await freePort(0))]);
+    assert.equal(inEmpty.code, 1);
+    assert.match(inEmpty.stdout, /^ok {3}data dir: .* \(writable\)$/m);
+    assert.match(inEmpty.stdout, /^FAIL database: no Boardroom instance at /m);
+    assert.deepEqual(readdirSync(empty), []);
   });
 
   it('fails the database check when DATABASE_URL does not connect, and the port check when another program holds it', async () => {
@@ -103,19 +130,23 @@ describe('boardroom doctor', () => {
     assert.match(busy.stdout, /^FAIL port: .* in use by another program/m);
   });
 
-  it('reports each local runtime (binary, version, credentials hint) without failing on a missing one', async () => {
+  it('reports each local runtime (binary, version, login as the CLI tells it) without failing on a missing one', async () => {
     const dir = await tempDir('boardroom-doctor-');
     const bin = path.join(dir, 'bin');
     await mkdir(bin);
     await symlink(path.join(import.meta.dirname, 'fixtures', 'clis', 'fake-claude.mjs'), path.join(bin, 'claude'));
     // PATH: the fake claude, and node for its shebang; no codex.
-    const res = await runCli(['doctor', '--data-dir', dir, '--port', String(await freePort(0))], {
-      PATH: `${bin}:${path.dirname(process.execPath)}`,
-      HOME: dir,
-      DATABASE_URL: await freshDatabase(),
-    });
-    assert.match(res.stdout, new RegExp(`^info claude_local: ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials hint: no ANTHROPIC_API_KEY`, 'm'));
-    assert.match(res.stdout, /^info codex_local: not ready: command codex not found or not executable; credentials/m);
+    const doctor = async () =>
+      runCli(['doctor', '--data-dir', dir, '--port', String(await freePort(0))], { PATH: `${bin}:${path.dirname(process.execPath)}`, HOME: dir, DATABASE_URL: await freshDatabase() });
+    // ~/.claude exists, but the CLI itself says it is not logged in: not ready, and why.
+    await mkdir(path.join(dir, '.claude'));
+    const out = await doctor();
+    assert.match(out.stdout, new RegExp(`^info claude_local: not ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials not logged in \\(claude auth status\\): log in with`, 'm'));
+    assert.match(out.stdout, /^info codex_local: not ready: command codex not found or not executable; credentials login not checked: codex not found$/m);
+    assert.equal(out.code, 0, out.stdout);
+    await writeFile(path.join(dir, '.claude', '.credentials.json'), '{}');
+    const res = await doctor();
+    assert.match(res.stdout, new RegExp(`^info claude_local: ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials logged in \\(claude auth status: auth method claude\\.ai\\)$`, 'm'));
     assert.equal(res.code, 0, res.stdout);
   });
 });
