@@ -14,6 +14,7 @@ import { freePort } from '../src/db/embedded.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { isLoopback, loadConfig } from '../src/server/config.ts';
 import { freshDatabase, isAlive, runCli, sleep, spawnServer, tempDir, waitForHealth } from './helpers/server-process.ts';
+import { waitFor } from './helpers/wait.ts';
 
 async function count(url: string, sql: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -318,8 +319,9 @@ function npm(args: string[], opts: { cwd: string; detached?: boolean }) {
 }
 
 describe('npm start', () => {
-  it('exits 0 on SIGTERM sent to npm, and the server does not outlive it', async () => {
+  it("gives agents the operator's PATH, not npm's additions; exits 0 on SIGTERM sent to npm, and the server does not outlive it", async () => {
     const dataDir = await tempDir('boardroom-npmstart-');
+    const pathFile = path.join(dataDir, 'agent-path');
     // Its own process group, so the finally below can clean up whatever is left.
     const child = npm(['start', '--', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, detached: true });
     let out = '';
@@ -332,6 +334,29 @@ describe('npm start', () => {
         assert.ok(Date.now() < deadline && child.exitCode === null, `npm start did not come up:\n${out}`);
         await sleep(50);
       }
+      const base = /listening on (http:\/\/[^\s"]+)/.exec(out)![1]!;
+      // A fake agent (the process adapter) that writes down the PATH it was given.
+      const key = await runCli(['board-key', 'create', '--data-dir', dataDir]);
+      assert.equal(key.code, 0, key.stderr);
+      const api = async (url: string, body: unknown) => {
+        const res = await fetch(`${base}${url}`, { method: 'POST', headers: { authorization: `Bearer ${key.stdout.trim()}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        assert.ok(res.ok, `${url}: ${res.status}`);
+        return res.json();
+      };
+      const company = await api('/api/companies', { name: 'PATH check' });
+      const script = `require('fs').writeFileSync(${JSON.stringify(pathFile)}, process.env.PATH)`;
+      const agent = await api(`/api/companies/${company.id}/agents`, { name: 'Path printer', role: 'engineer', adapterType: 'process', adapterConfig: { command: process.execPath, args: ['-e', script] } });
+      await api(`/api/agents/${agent.id}/wakeup`, {});
+      const agentPath = await waitFor('the agent to write its PATH', async () => (existsSync(pathFile) ? readFile(pathFile, 'utf8') : undefined), 60_000);
+      // npm put <dir>/node_modules/.bin for the checkout and each parent, and its node-gyp-bin, in front.
+      const entries = agentPath.split(':');
+      for (let dir = ROOT; ; dir = path.dirname(dir)) {
+        assert.ok(!entries.includes(path.join(dir, 'node_modules', '.bin')), `${dir}/node_modules/.bin in the agent's PATH ${agentPath}`);
+        if (path.dirname(dir) === dir) break;
+      }
+      assert.ok(!entries.some((e) => e.endsWith('node-gyp-bin')), agentPath);
+      assert.ok(agentPath.length > 0 && process.env.PATH!.endsWith(agentPath), `the operator's PATH, only npm's leading entries removed: ${agentPath}`);
+
       const serverPid = Number(await readFile(path.join(dataDir, 'boardroom.pid'), 'utf8'));
       child.kill('SIGTERM');
       assert.deepEqual(await exited, { code: 0, signal: null }, out);
