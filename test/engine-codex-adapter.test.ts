@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServerAdapter } from '../src/engine/adapters/codex.ts';
+import { createActivityTracker } from '../src/engine/adapters/supervise.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
 import { assertRejectedResumeRunsFresh, CLIS, fakeCliAgent, invocations, sessionsOf, usageWhileRunningThenEnd, wakeAndFinish } from './helpers/fake-cli.ts';
@@ -153,6 +154,19 @@ describe('codex_local: a CLI that hangs', () => {
     assert.equal(run.status, 'timed_out');
     assert.equal(run.error, "no new output for 2s (inactivityTimeoutSec); the CLI's last error line: Reconnecting... waiting for network");
     assert.ok(took(run) < 30, `ended long before the 120 s deadline (${took(run)} s)`);
+  });
+
+  it('activity: a changed line counts, a repeated one (LF or CR ended) does not, per stream; a long unfinished line counts', () => {
+    const activity = createActivityTracker();
+    assert.equal(activity.push('stderr', 'Reconnecting... 1/5\n'), true);
+    assert.equal(activity.push('stderr', 'Reconnecting... 1/5\r\n'), false);
+    assert.equal(activity.push('stderr', '\n\n'), false);
+    assert.equal(activity.push('stderr', 'Reconnecting... 2/5\n'), true);
+    assert.equal(activity.push('stdout', 'Reconnecting... 2/5\n'), true);
+    assert.equal(activity.push('stderr', 'half a'), false);
+    assert.equal(activity.push('stderr', ' line\n'), true);
+    assert.equal(activity.push('stdout', 'x'.repeat(5000)), true);
+    assert.equal(activity.push('stdout', 'x'), true);
   });
 
   it('silent: no output at all ends the run at the inactivity limit', async () => {
