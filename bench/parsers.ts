@@ -2,10 +2,10 @@
 // per MB of output (MB/s through the shared line parser plus each adapter's event handling), in
 // this process: no server, no child process, no database, so the figure is the parser's alone.
 // Streams are in the real formats, fed in 64 KiB chunks as a pipe delivers them; callbacks only count.
-import { createClaudeStream } from '../src/engine/adapters/claude.ts';
-import { createCodexStream } from '../src/engine/adapters/codex.ts';
-import { createGeminiStream } from '../src/engine/adapters/gemini.ts';
-import { createOpencodeStream } from '../src/engine/adapters/opencode.ts';
+import { createClaudeStream, claudeConfigSchema } from '../src/engine/adapters/claude.ts';
+import { createCodexStream, codexConfigSchema } from '../src/engine/adapters/codex.ts';
+import { createGeminiStream, geminiConfigSchema } from '../src/engine/adapters/gemini.ts';
+import { createOpencodeStream, opencodeConfigSchema } from '../src/engine/adapters/opencode.ts';
 import { CLI_MAX_LINE_CHARS } from '../src/engine/adapters/local-cli.ts';
 import { createLineParser } from '../src/engine/adapters/supervise.ts';
 import { selected, type Bench } from './lib/measure.ts';
@@ -101,10 +101,10 @@ export async function benchParsers(bench: Bench): Promise<void> {
   let measured = 0;
   const ctx = { onUsage: () => void sink.usage++, onResult: () => void sink.results++, onSession: () => void sink.sessions++ };
   for (const [name, stream, make] of [
-    ['parser claude stream-json', claudeStream(), () => createClaudeStream(ctx, { args: [] })],
-    ['parser codex --json', codexStream(), () => createCodexStream(ctx, { args: [] })],
-    ['parser gemini stream-json', geminiStream(), () => createGeminiStream(ctx, { args: [] })],
-    ['parser opencode --format json', opencodeStream(), () => createOpencodeStream(ctx, { args: [] })],
+    ['parser claude stream-json', claudeStream(), () => createClaudeStream(ctx, claudeConfigSchema.parse({}))],
+    ['parser codex --json', codexStream(), () => createCodexStream(ctx, codexConfigSchema.parse({}))],
+    ['parser gemini stream-json', geminiStream(), () => createGeminiStream(ctx, geminiConfigSchema.parse({}))],
+    ['parser opencode --format json', opencodeStream(), () => createOpencodeStream(ctx, opencodeConfigSchema.parse({}))],
   ] as const) {
     if (!selected(bench, name)) continue;
     const rate = mbPerSecond(stream, make);

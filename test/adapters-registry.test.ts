@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { BUILTIN_ADAPTER_MODULES } from '../src/engine/adapters/registry.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -94,7 +96,7 @@ describe('adapter registry: access', () => {
     assert.deepEqual(await dirEntries(), []);
     assert.equal((await t.request('POST', '/api/adapters/http/reload', { token: owner })).status, 409);
     assert.equal((await t.request('GET', '/api/adapters/process/ui-parser.js', { token: owner })).status, 404);
-    assert.deepEqual((await t.request('GET', '/api/adapters/process/config-schema', { token: owner })).body, { type: 'object' });
+    assert.deepEqual((await t.request('GET', '/api/adapters/process/config-schema', { token: owner })).body.required, ['command']);
   });
 
   it('answers 404 for a type that is neither built in nor installed', async () => {
@@ -111,6 +113,77 @@ describe('adapter registry: access', () => {
     }
     assert.equal((await sql('select count(*)::int as n from adapter_installs')).length, 1);
     assert.equal((await sql('select count(*)::int as n from adapter_installs'))[0].n, 0);
+  });
+});
+
+describe('adapter registry: the config schema of each built-in', () => {
+  // What each built-in's parser reads (README "Adapters" and "Agent runtimes"): a field left out of the schema is a defect.
+  const RUN = ['timeoutSec', 'graceSec'];
+  const LOCAL = ['command', 'args', 'cwd', 'env', ...RUN];
+  const CLI = [...LOCAL, 'inactivityTimeoutSec', 'model', 'billingType'];
+  const FIELDS: Record<string, string[]> = {
+    process: LOCAL,
+    http: ['url', 'requestTimeoutSec', 'headers', ...RUN],
+    claude_local: [...CLI, 'maxTurns', 'permissionMode', 'skillsDir', 'mcp'],
+    codex_local: [...CLI, 'mcp'],
+    gemini_local: CLI,
+    opencode_local: CLI,
+  };
+  const schemaOf = async (type: string) => {
+    const res = await t.request('GET', `/api/adapters/${type}/config-schema`, { token: owner });
+    assert.equal(res.status, 200);
+    return res.body;
+  };
+
+  it('is a JSON Schema naming every field the parser reads, each typed and described, with the defaults the parser applies', async () => {
+    const builtins = (await list()).filter((a) => a.builtin).map((a) => a.type);
+    assert.deepEqual(builtins.sort(), Object.keys(FIELDS).sort(), 'every built-in is covered');
+    for (const [type, fields] of Object.entries(FIELDS)) {
+      const schema = await schemaOf(type);
+      assert.equal(schema.type, 'object', type);
+      assert.deepEqual(Object.keys(schema.properties).sort(), [...fields].sort(), type);
+      for (const [name, field] of Object.entries<any>(schema.properties)) {
+        assert.ok(['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(field.type), `${type}.${name} has a type`);
+        assert.ok(typeof field.description === 'string' && field.description.length > 10, `${type}.${name} has a description`);
+      }
+      assert.equal(schema.properties.timeoutSec.default, 1800, type);
+      assert.equal(schema.properties.graceSec.default, 15, type);
+    }
+    const claude = await schemaOf('claude_local');
+    assert.deepEqual([claude.properties.command.default, claude.properties.inactivityTimeoutSec.default, claude.properties.mcp.default], ['claude', 300, true]);
+    assert.equal((await schemaOf('opencode_local')).properties.command.default, 'opencode');
+    assert.deepEqual((await schemaOf('http')).required, ['url']);
+    assert.equal((await schemaOf('http')).properties.requestTimeoutSec.default, 15);
+  });
+
+  it('a config the schema rejects, the adapter refuses too; one it accepts, the adapter takes', async () => {
+    const ajv = new Ajv2020({ strict: false });
+    const adapters = new Map(BUILTIN_ADAPTER_MODULES.map((m) => [m.createServerAdapter().type, m.createServerAdapter()]));
+    const spots: [string, Record<string, unknown>, boolean][] = [
+      ['process', { command: 'node', args: ['-e', '1'], timeoutSec: 60 }, true],
+      ['process', { command: '' }, false],
+      ['process', { args: ['x'] }, false],
+      ['process', { command: 'node', timeoutSec: 0 }, false],
+      ['http', { url: 'http://127.0.0.1:9/hook', requestTimeoutSec: 30, headers: { 'X-Route': 'blue' } }, true],
+      ['http', { url: 'http://127.0.0.1:9/hook', requestTimeoutSec: 301 }, false],
+      ['http', { url: 'http://127.0.0.1:9/hook', headers: { 'bad header': 'x' } }, false],
+      ['claude_local', { command: 'no-such-claude-boardroom', maxTurns: 30, permissionMode: 'acceptEdits', inactivityTimeoutSec: 0, mcp: false }, true],
+      ['claude_local', { maxTurns: 1.5 }, false],
+      ['claude_local', { permissionMode: 'rm -rf' }, false],
+      ['codex_local', { command: 'no-such-codex-boardroom', inactivityTimeoutSec: -1 }, false],
+      ['codex_local', { command: 'no-such-codex-boardroom', mcp: 'no' }, false],
+      ['gemini_local', { command: 'no-such-gemini-boardroom', billingType: 'free' }, false],
+      ['gemini_local', { command: 'no-such-gemini-boardroom', billingType: 'subscription_included', model: 'gemini-2.5-pro' }, true],
+      ['opencode_local', { command: 'no-such-opencode-boardroom', args: [1] }, false],
+      ['opencode_local', { command: 'no-such-opencode-boardroom', inactivityTimeoutSec: 2.5 }, false],
+    ];
+    const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+    for (const [type, config, valid] of spots) {
+      if (!validators.has(type)) validators.set(type, ajv.compile(await schemaOf(type)));
+      assert.equal(validators.get(type)!(config), valid, `${type} ${JSON.stringify(config)}: the schema says ${!valid ? 'valid' : 'invalid'}`);
+      const check = await adapters.get(type)!.testEnvironment(config);
+      assert.deepEqual([check.checks[0]!.name, check.checks[0]!.ok], ['config', valid], `${type} ${JSON.stringify(config)}: the adapter says ${JSON.stringify(check.checks[0])}`);
+    }
   });
 });
 

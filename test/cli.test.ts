@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { freePort } from '../src/db/embedded.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { isLoopback, loadConfig } from '../src/server/config.ts';
 import { freshDatabase, isAlive, runCli, sleep, spawnServer, tempDir, waitForHealth } from './helpers/server-process.ts';
+import { waitFor } from './helpers/wait.ts';
 
 async function count(url: string, sql: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -77,7 +78,34 @@ describe('boardroom doctor', () => {
     const res = await runCli(['doctor', '--data-dir', path.join(file, 'data'), '--port', String(await freePort(0))]);
     assert.equal(res.code, 1);
     const lines = res.stdout.trim().split('\n');
-    assert.deepEqual(lines.map((l) => l.replace(/:.*$/, '')), ['ok   node', 'FAIL data dir', 'FAIL config', 'FAIL database', 'FAIL port', 'info claude_local', 'info codex_local', 'info gemini_local', 'info opencode_local']);
+    assert.deepEqual(lines.map((l) => l.replace(/:.*$/, '')), ['ok   node', 'FAIL data dir', 'ok   config', 'FAIL database', 'ok   port', 'info claude_local', 'info codex_local', 'info gemini_local', 'info opencode_local']);
+  });
+
+  it('creates nothing on a data directory that does not exist (a typo), says no instance is there and exits non-zero', async () => {
+    const typo = path.join(await tempDir('boardroom-doctor-'), 'boardrom');
+    const res = await runCli(['doctor', '--data-dir', typo, '--port', String(await freePort(0))]);
+    assert.equal(res.code, 1, res.stdout);
+    assert.ok(res.stdout.includes(`FAIL data dir: ${typo} does not exist (a typo in --data-dir or BOARDROOM_HOME?)`), res.stdout);
+    assert.ok(res.stdout.includes(`FAIL database: no Boardroom instance at ${typo} (no embedded database in ${typo}/db; DATABASE_URL is not set)`), res.stdout);
+    assert.equal(existsSync(typo), false, 'no data directory, key or database was created');
+
+    // Nor does anything that would act on it: no key, no migration, no instance.
+    const key = await runCli(['board-key', 'create', '--data-dir', typo]);
+    assert.equal(key.code, 1);
+    assert.equal(key.stdout, '');
+    const migrate = await runCli(['db', 'migrate', '--data-dir', typo]);
+    assert.equal(migrate.code, 1);
+    assert.ok(migrate.stderr.includes(`no Boardroom instance exists at ${typo}`), migrate.stderr);
+    assert.ok(migrate.stderr.includes(`start \`boardroom run --data-dir ${typo}\` to create one`), migrate.stderr);
+    assert.equal(existsSync(typo), false);
+
+    // An existing directory that holds no instance: doctor writes nothing into it either.
+    const empty = await tempDir('boardroom-doctor-');
+    const inEmpty = await runCli(['doctor', '--data-dir', empty, '--port', String(await freePort(0))]);
+    assert.equal(inEmpty.code, 1);
+    assert.match(inEmpty.stdout, /^ok {3}data dir: .* \(writable\)$/m);
+    assert.match(inEmpty.stdout, /^FAIL database: no Boardroom instance at /m);
+    assert.deepEqual(readdirSync(empty), []);
   });
 
   it('fails the database check when DATABASE_URL does not connect, and the port check when another program holds it', async () => {
@@ -103,19 +131,23 @@ describe('boardroom doctor', () => {
     assert.match(busy.stdout, /^FAIL port: .* in use by another program/m);
   });
 
-  it('reports each local runtime (binary, version, credentials hint) without failing on a missing one', async () => {
+  it('reports each local runtime (binary, version, login as the CLI tells it) without failing on a missing one', async () => {
     const dir = await tempDir('boardroom-doctor-');
     const bin = path.join(dir, 'bin');
     await mkdir(bin);
     await symlink(path.join(import.meta.dirname, 'fixtures', 'clis', 'fake-claude.mjs'), path.join(bin, 'claude'));
     // PATH: the fake claude, and node for its shebang; no codex.
-    const res = await runCli(['doctor', '--data-dir', dir, '--port', String(await freePort(0))], {
-      PATH: `${bin}:${path.dirname(process.execPath)}`,
-      HOME: dir,
-      DATABASE_URL: await freshDatabase(),
-    });
-    assert.match(res.stdout, new RegExp(`^info claude_local: ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials hint: no ANTHROPIC_API_KEY`, 'm'));
-    assert.match(res.stdout, /^info codex_local: not ready: command codex not found or not executable; credentials/m);
+    const doctor = async () =>
+      runCli(['doctor', '--data-dir', dir, '--port', String(await freePort(0))], { PATH: `${bin}:${path.dirname(process.execPath)}`, HOME: dir, DATABASE_URL: await freshDatabase() });
+    // ~/.claude exists, but the CLI itself says it is not logged in: not ready, and why.
+    await mkdir(path.join(dir, '.claude'));
+    const out = await doctor();
+    assert.match(out.stdout, new RegExp(`^info claude_local: not ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials not logged in \\(claude auth status\\): log in with`, 'm'));
+    assert.match(out.stdout, /^info codex_local: not ready: command codex not found or not executable; credentials login not checked: codex not found$/m);
+    assert.equal(out.code, 0, out.stdout);
+    await writeFile(path.join(dir, '.claude', '.credentials.json'), '{}');
+    const res = await doctor();
+    assert.match(res.stdout, new RegExp(`^info claude_local: ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials logged in \\(claude auth status: auth method claude\\.ai\\)$`, 'm'));
     assert.equal(res.code, 0, res.stdout);
   });
 });
@@ -287,8 +319,9 @@ function npm(args: string[], opts: { cwd: string; detached?: boolean }) {
 }
 
 describe('npm start', () => {
-  it('exits 0 on SIGTERM sent to npm, and the server does not outlive it', async () => {
+  it("gives agents the operator's PATH, not npm's additions; exits 0 on SIGTERM sent to npm, and the server does not outlive it", async () => {
     const dataDir = await tempDir('boardroom-npmstart-');
+    const pathFile = path.join(dataDir, 'agent-path');
     // Its own process group, so the finally below can clean up whatever is left.
     const child = npm(['start', '--', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, detached: true });
     let out = '';
@@ -301,6 +334,29 @@ describe('npm start', () => {
         assert.ok(Date.now() < deadline && child.exitCode === null, `npm start did not come up:\n${out}`);
         await sleep(50);
       }
+      const base = /listening on (http:\/\/[^\s"]+)/.exec(out)![1]!;
+      // A fake agent (the process adapter) that writes down the PATH it was given.
+      const key = await runCli(['board-key', 'create', '--data-dir', dataDir]);
+      assert.equal(key.code, 0, key.stderr);
+      const api = async (url: string, body: unknown) => {
+        const res = await fetch(`${base}${url}`, { method: 'POST', headers: { authorization: `Bearer ${key.stdout.trim()}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        assert.ok(res.ok, `${url}: ${res.status}`);
+        return res.json();
+      };
+      const company = await api('/api/companies', { name: 'PATH check' });
+      const script = `require('fs').writeFileSync(${JSON.stringify(pathFile)}, process.env.PATH)`;
+      const agent = await api(`/api/companies/${company.id}/agents`, { name: 'Path printer', role: 'engineer', adapterType: 'process', adapterConfig: { command: process.execPath, args: ['-e', script] } });
+      await api(`/api/agents/${agent.id}/wakeup`, {});
+      const agentPath = await waitFor('the agent to write its PATH', async () => (existsSync(pathFile) ? readFile(pathFile, 'utf8') : undefined), 60_000);
+      // npm put <dir>/node_modules/.bin for the checkout and each parent, and its node-gyp-bin, in front.
+      const entries = agentPath.split(':');
+      for (let dir = ROOT; ; dir = path.dirname(dir)) {
+        assert.ok(!entries.includes(path.join(dir, 'node_modules', '.bin')), `${dir}/node_modules/.bin in the agent's PATH ${agentPath}`);
+        if (path.dirname(dir) === dir) break;
+      }
+      assert.ok(!entries.some((e) => e.endsWith('node-gyp-bin')), agentPath);
+      assert.ok(agentPath.length > 0 && process.env.PATH!.endsWith(agentPath), `the operator's PATH, only npm's leading entries removed: ${agentPath}`);
+
       const serverPid = Number(await readFile(path.join(dataDir, 'boardroom.pid'), 'utf8'));
       child.kill('SIGTERM');
       assert.deepEqual(await exited, { code: 0, signal: null }, out);

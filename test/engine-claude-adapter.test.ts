@@ -3,7 +3,7 @@
 // fresh once, usage recorded as it arrives without counting cost twice, errors, timeout, a huge
 // stream, and testEnvironment.
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -217,14 +217,39 @@ describe('claude_local', () => {
 
 describe('claude_local: testEnvironment', () => {
   const adapter = createServerAdapter();
-  it('finds the binary, reads its version, hints at credentials and checks the working directory', async () => {
-    const check = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: dir } });
-    assert.equal(check.ok, true, JSON.stringify(check));
-    assert.deepEqual(check.checks.map((c) => c.name), ['config', 'command', 'version', 'credentials', 'cwd']);
-    assert.equal(check.checks[2]!.detail, '2.0.0 (Claude Code, fake)');
-    assert.match(check.checks[3]!.detail, /no ANTHROPIC_API_KEY .* and no .*\.claude/);
+  const credentials = (check: { checks: { name: string; ok: boolean; detail: string }[] }) => check.checks.find((c) => c.name === 'credentials')!;
+
+  it('finds the binary, reads its version, asks the CLI whether it is logged in and checks the working directory', async () => {
+    const home = await mkdtemp(path.join(dir, 'home-'));
+    // A folder ~/.claude alone is no login: the CLI says it is logged out, and the check says so.
+    await mkdir(path.join(home, '.claude'));
+    const out = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: home } });
+    assert.equal(out.ok, false, JSON.stringify(out));
+    assert.deepEqual(out.checks.map((c) => c.name), ['config', 'command', 'version', 'credentials', 'cwd']);
+    assert.equal(out.checks[2]!.detail, '2.0.0 (Claude Code, fake)');
+    assert.deepEqual(credentials(out), { name: 'credentials', ok: false, detail: 'not logged in (fake-claude.mjs auth status): log in with `claude auth login` (or `claude`, then /login) as the user the server runs as, or set ANTHROPIC_API_KEY in adapterConfig.env (a secret reference)' });
+
+    await writeFile(path.join(home, '.claude', '.credentials.json'), '{}');
+    const logged = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: home } });
+    assert.equal(logged.ok, true, JSON.stringify(logged));
+    assert.equal(credentials(logged).detail, 'logged in (fake-claude.mjs auth status: auth method claude.ai)');
+
     const keyed = await adapter.testEnvironment({ command: FAKE, env: { ANTHROPIC_API_KEY: { type: 'secret_ref', secretId: '00000000-0000-4000-8000-000000000000' } } });
-    assert.match(keyed.checks[3]!.detail, /ANTHROPIC_API_KEY is set/);
+    assert.deepEqual(credentials(keyed), { name: 'credentials', ok: true, detail: 'ANTHROPIC_API_KEY is set in adapterConfig.env' });
+  });
+
+  it('says the login is unknown, and why, when the CLI hangs or answers something unreadable', async () => {
+    const t0 = Date.now();
+    const hung = await adapter.testEnvironment({ command: FAKE, env: { HOME: dir, FAKE_LOGIN: 'hang' } });
+    assert.deepEqual(credentials(hung), { name: 'credentials', ok: false, detail: 'login unknown: fake-claude.mjs auth status: no answer within 4 s' });
+    assert.ok(Date.now() - t0 < 4_000 + 3_000, 'bounded by the probe timeout');
+    assert.equal(hung.ok, false);
+    const garbled = await adapter.testEnvironment({ command: FAKE, env: { HOME: dir, FAKE_LOGIN: 'garbled' } });
+    assert.deepEqual(credentials(garbled), {
+      name: 'credentials',
+      ok: false,
+      detail: "login unknown: fake-claude.mjs auth status exited with 2 and an answer this adapter cannot read: error: unknown command 'auth status'",
+    });
   });
 
   it('reports a missing binary, a missing cwd and a bad config', async () => {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServerAdapter } from '../src/engine/adapters/codex.ts';
+import { createActivityTracker } from '../src/engine/adapters/supervise.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
 import { assertRejectedResumeRunsFresh, CLIS, fakeCliAgent, invocations, sessionsOf, usageWhileRunningThenEnd, wakeAndFinish } from './helpers/fake-cli.ts';
@@ -143,14 +144,68 @@ describe('codex_local', () => {
   });
 });
 
+describe('codex_local: a CLI that hangs', () => {
+  // Seconds the run took, from the run row.
+  const took = (run: any) => (new Date(run.finished_at).getTime() - new Date(run.started_at).getTime()) / 1000;
+
+  it('offline: a reconnect line repeated on stderr is no activity, so the run ends at the inactivity limit with that line in its error', async () => {
+    const { agent } = await codexAgent('offline', { timeoutSec: 120, inactivityTimeoutSec: 2 }, { FAKE_SCENARIO: 'offline' });
+    const run = await wakeAndFinish(t, board, agent.id, {}, 60_000);
+    assert.equal(run.status, 'timed_out');
+    assert.equal(run.error, "no new output for 2s (inactivityTimeoutSec); the CLI's last error line: Reconnecting... waiting for network");
+    assert.ok(took(run) < 30, `ended long before the 120 s deadline (${took(run)} s)`);
+  });
+
+  it('activity: a changed line counts, a repeated one (LF or CR ended) does not, per stream; a long unfinished line counts', () => {
+    const activity = createActivityTracker();
+    assert.equal(activity.push('stderr', 'Reconnecting... 1/5\n'), true);
+    assert.equal(activity.push('stderr', 'Reconnecting... 1/5\r\n'), false);
+    assert.equal(activity.push('stderr', '\n\n'), false);
+    assert.equal(activity.push('stderr', 'Reconnecting... 2/5\n'), true);
+    assert.equal(activity.push('stdout', 'Reconnecting... 2/5\n'), true);
+    assert.equal(activity.push('stderr', 'half a'), false);
+    assert.equal(activity.push('stderr', ' line\n'), true);
+    assert.equal(activity.push('stdout', 'x'.repeat(5000)), true);
+    assert.equal(activity.push('stdout', 'x'), true);
+  });
+
+  it('silent: no output at all ends the run at the inactivity limit', async () => {
+    const { agent } = await codexAgent('silent', { timeoutSec: 120, inactivityTimeoutSec: 2 }, { FAKE_SCENARIO: 'silent' });
+    const run = await wakeAndFinish(t, board, agent.id, {}, 60_000);
+    assert.equal(run.status, 'timed_out');
+    assert.equal(run.error, 'no new output for 2s (inactivityTimeoutSec)');
+    assert.ok(took(run) < 30, `${took(run)} s`);
+  });
+
+  it('inactivityTimeoutSec 0 disables the limit: the deadline ends the run, and its error keeps the CLI\'s last line', async () => {
+    const { agent } = await codexAgent('offline-deadline', { timeoutSec: 3, inactivityTimeoutSec: 0 }, { FAKE_SCENARIO: 'offline' });
+    const run = await wakeAndFinish(t, board, agent.id, {}, 60_000);
+    assert.equal(run.status, 'timed_out');
+    assert.equal(run.error, "deadline of 3s passed; the CLI's last error line: Reconnecting... waiting for network");
+  });
+});
+
 describe('codex_local: testEnvironment', () => {
   const adapter = createServerAdapter();
-  it('finds the binary, reads its version, hints at credentials and checks the working directory', async () => {
+  const credentials = (check: { checks: { name: string; ok: boolean; detail: string }[] }) => check.checks.find((c) => c.name === 'credentials')!;
+
+  it('finds the binary, reads its version, asks codex login status and checks the working directory', async () => {
     const check = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: dir, OPENAI_API_KEY: 'sk-test' } });
     assert.equal(check.ok, true, JSON.stringify(check));
     assert.equal(check.checks.find((c) => c.name === 'version')!.detail, 'codex-cli 0.50.0');
-    assert.match(check.checks.find((c) => c.name === 'credentials')!.detail, /OPENAI_API_KEY is set/);
+    assert.match(credentials(check).detail, /OPENAI_API_KEY is set/);
+
+    const home = await mkdtemp(path.join(dir, 'home-'));
+    await mkdir(path.join(home, '.codex'));
+    const out = await adapter.testEnvironment({ command: FAKE, env: { HOME: home } });
+    assert.equal(out.ok, false);
+    assert.match(credentials(out).detail, /^not logged in \(fake-codex.mjs login status\): log in with `codex login`/);
+    await writeFile(path.join(home, '.codex', 'auth.json'), '{}');
+    const logged = await adapter.testEnvironment({ command: FAKE, env: { HOME: home } });
+    assert.deepEqual(credentials(logged), { name: 'credentials', ok: true, detail: 'logged in (fake-codex.mjs login status: Logged in using ChatGPT)' });
+
     const missing = await adapter.testEnvironment({ command: 'no-such-codex-boardroom' });
     assert.equal(missing.ok, false);
+    assert.equal(credentials(missing).detail, 'login not checked: no-such-codex-boardroom not found');
   });
 });

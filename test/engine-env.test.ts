@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { safeBaseEnv } from '../src/engine/run-env.ts';
 import { verifyAgentJwt } from '../src/modules/auth/jwt.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue, newSecret } from './helpers/factories.ts';
@@ -126,5 +127,18 @@ describe('the run environment', () => {
     assert.equal(run.pid, null);
     assert.equal(existsSync(out), false, 'no process ran');
     assert.equal((await t.request('GET', `/api/agents/${agent.id}`, { token: board })).body.status, 'error');
+  });
+});
+
+describe("the run environment's PATH", () => {
+  // The real `npm start` case is in cli.test.ts; these are the edges of the rule.
+  const gyp = '/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin';
+  it("drops only the entries npm put in front, when started through npm; the operator's own stay", () => {
+    const npmPath = ['/srv/app/node_modules/.bin', '/srv/node_modules/.bin', '/node_modules/.bin', gyp];
+    const operator = ['/home/op/tools/node_modules/.bin', '/srv/app/node_modules/.bin', '/usr/bin'];
+    const viaNpm = { npm_lifecycle_event: 'start', npm_config_local_prefix: '/srv/app', PATH: [...npmPath, ...npmPath, ...operator].join(':'), HOME: '/home/op' };
+    assert.deepEqual(safeBaseEnv(viaNpm), { PATH: operator.join(':'), HOME: '/home/op' });
+    // Not started through npm: PATH is the operator's as it is, whatever it holds.
+    assert.equal(safeBaseEnv({ PATH: [...npmPath, ...operator].join(':') }).PATH, [...npmPath, ...operator].join(':'));
   });
 });

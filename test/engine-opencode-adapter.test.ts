@@ -108,7 +108,7 @@ describe('opencode_local: testEnvironment', () => {
     const check = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: dir } });
     assert.equal(check.ok, true, JSON.stringify(check));
     assert.equal(check.checks.find((c) => c.name === 'version')!.detail, '1.14.19');
-    assert.match(check.checks.find((c) => c.name === 'credentials')!.detail, /hint: no OPENCODE_API_KEY/);
+    assert.match(check.checks.find((c) => c.name === 'credentials')!.detail, /^login not asked \(fake-opencode.mjs has no login status command\); no .*opencode: log the CLI in or set OPENCODE_API_KEY/);
     const missing = await adapter.testEnvironment({ command: 'no-such-opencode-boardroom' });
     assert.equal(missing.ok, false);
   });

@@ -1,12 +1,15 @@
 // `boardroom doctor`: one line per check, false when any fails; then one `info` line per local
 // runtime (claude_local, codex_local, gemini_local, opencode_local) with its default config: informational, since no agent may
 // use it, and an agent's own adapterConfig (command, env) can differ.
+// Doctor only reads: it creates no data directory, key file or database, so a typo in --data-dir
+// is reported ("does not exist", "no Boardroom instance") instead of becoming a new instance.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { listenError } from '../db/embedded.ts';
-import { loadConfig, resolveDataDir, type Config, type ConfigInput } from '../server/config.ts';
+import { readKeys, readSettings, resolveDataDir, type ConfigInput, type Settings } from '../server/config.ts';
 import { openDatabase } from '../server/start.ts';
 import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../engine/adapters/registry.ts';
 
@@ -16,16 +19,18 @@ const CONNECT_TIMEOUT_MS = 5_000;
 type Check = [name: string, ok: boolean, detail: string];
 
 export async function runDoctor(input: ConfigInput): Promise<boolean> {
-  const results: Check[] = [checkNode(), await checkDataDir(resolveDataDir(input.dataDir))];
-  let config: Config | null = null;
+  const dataDir = resolveDataDir(input.dataDir);
+  const results: Check[] = [checkNode(), await checkDataDir(dataDir)];
+  let settings: Settings | null = null;
   try {
-    config = await loadConfig(input);
-    results.push(['config', true, `${config.deploymentMode} mode, ${config.databaseUrl ? 'external database (DATABASE_URL)' : 'embedded database'}`]);
+    settings = readSettings(input);
+    await readKeys(settings.dataDir);
+    results.push(['config', true, `${settings.deploymentMode} mode, ${settings.databaseUrl ? 'external database (DATABASE_URL)' : 'embedded database'}`]);
   } catch (err) {
     results.push(['config', false, message(err)]);
   }
-  results.push(config ? await checkDatabase(config) : ['database', false, 'not checked: the configuration is invalid']);
-  results.push(config ? await checkPort(config) : ['port', false, 'not checked: the configuration is invalid']);
+  results.push(settings ? await checkDatabase(settings) : ['database', false, 'not checked: the configuration is invalid']);
+  results.push(settings ? await checkPort(settings) : ['port', false, 'not checked: the configuration is invalid']);
 
   for (const [name, ok, detail] of results) process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}\n`);
   for (const module of LOCAL_RUNTIME_ADAPTER_MODULES) {
@@ -43,10 +48,19 @@ function checkNode(): Check {
   return ['node', ok, `v${process.versions.node} (needs ${MIN_NODE.join('.')}+)`];
 }
 
-/** Writable means a file can really be created (root passes permission checks that users fail). */
+/**
+ * The data directory must already exist: doctor only reads, and a typo in --data-dir must not
+ * become a new instance. Writable means a file can really be created in it (root passes permission
+ * checks that users fail): a probe file, removed at once.
+ */
 async function checkDataDir(dir: string): Promise<Check> {
+  const info = await stat(dir).catch((err: NodeJS.ErrnoException) => err);
+  if (info instanceof Error) {
+    const missing = info.code === 'ENOENT' || info.code === 'ENOTDIR';
+    return ['data dir', false, missing ? `${dir} does not exist (a typo in --data-dir or BOARDROOM_HOME?); \`boardroom run\` would create it` : `${dir}: ${info.message}`];
+  }
+  if (!info.isDirectory()) return ['data dir', false, `${dir} is not a directory`];
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
     const probe = path.join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
     await writeFile(probe, '');
     await rm(probe);
@@ -56,15 +70,20 @@ async function checkDataDir(dir: string): Promise<Check> {
   }
 }
 
-async function checkDatabase(config: Config): Promise<Check> {
+async function checkDatabase(settings: Settings): Promise<Check> {
+  const pgDir = path.join(settings.dataDir, 'db');
+  // Starting the embedded cluster of a directory that has none would initialise one: an instance.
+  if (!settings.databaseUrl && !existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    return ['database', false, `no Boardroom instance at ${settings.dataDir} (no embedded database in ${pgDir}; DATABASE_URL is not set)`];
+  }
   try {
-    const handle = await openDatabase(config, { attach: true, log: () => undefined });
+    const handle = await openDatabase(settings, { attach: true, log: () => undefined });
     try {
       const client = new pg.Client({ connectionString: handle.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       await client.connect();
       try {
         const { rows } = await client.query<{ v: string }>(`select current_setting('server_version') as v`);
-        return ['database', true, `${config.databaseUrl ? 'external' : 'embedded'} PostgreSQL ${rows[0]?.v ?? ''} reachable`];
+        return ['database', true, `${settings.databaseUrl ? 'external' : 'embedded'} PostgreSQL ${rows[0]?.v ?? ''} reachable`];
       } finally {
         await client.end();
       }
@@ -77,7 +96,7 @@ async function checkDatabase(config: Config): Promise<Check> {
 }
 
 /** A taken port is fine when Boardroom itself holds it; anything else would move or stop `run`. */
-async function checkPort(config: Config): Promise<Check> {
+async function checkPort(config: Settings): Promise<Check> {
   const where = `${config.host}:${config.port}`;
   const error = await listenError(config.port, config.host);
   if (error === null) return ['port', true, `${where} free`];

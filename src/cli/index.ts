@@ -68,17 +68,18 @@ const quietLog = (line: string) => process.stderr.write(`boardroom: ${line}\n`);
 
 /**
  * A key made for a brand-new instance is useless to the instance one actually runs (another data
- * directory, or one with DATABASE_URL), so an instance is created here only when asked for.
+ * directory, or one with DATABASE_URL), and migrating one is pointless: an instance is created here
+ * only when asked for (`create` names how), never because of a typo in --data-dir.
  */
-function requireInstance(init: boolean): void {
+function requireInstance(create: { init: boolean } | { hint: string }): void {
   if (process.env.DATABASE_URL) return;
   const dir = resolveDataDir(program.opts<GlobalOptions>().dataDir);
   if (existsSync(path.join(dir, 'db', 'PG_VERSION'))) return;
-  if (!init) {
+  if (!('init' in create) || !create.init) {
     throw new Error(
       `no Boardroom instance exists at ${dir} (no database in ${path.join(dir, 'db')}).\n` +
         'Point --data-dir (or BOARDROOM_HOME) at the instance you run, set DATABASE_URL if it uses one, ' +
-        'or pass --init to create a new instance there.',
+        `or ${'hint' in create ? create.hint : 'pass --init to create a new instance there'}.`,
     );
   }
   quietLog(`creating a new instance at ${dir}`);
@@ -127,7 +128,7 @@ program
   .option('--name <name>', 'a name to recognise the key by', 'cli')
   .option('--init', 'create a new instance when the data directory has none (otherwise refused)')
   .action(async (opts: { name: string; init?: boolean }) => {
-    requireInstance(opts.init === true);
+    requireInstance({ init: opts.init === true });
     const { createBoardKey, ensureInstanceOwner } = await import('../modules/auth/service.ts');
     const token = await withDatabase(async ({ db }) => {
       const owner = await ensureInstanceOwner(db);
@@ -140,6 +141,7 @@ const db = program.command('db').description('database maintenance');
 db.command('migrate')
   .description('apply pending migrations')
   .action(async () => {
+    requireInstance({ hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one` });
     await withDatabase(async () => undefined);
     process.stdout.write('migrations applied\n');
   });

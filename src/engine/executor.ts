@@ -30,14 +30,13 @@ import { buildWakePrompt } from './wake-prompt.ts';
 import { recordRunUsage } from '../modules/costs/service.ts';
 import { applyPendingBudgetStops } from '../modules/budgets/stop.ts';
 import type { PriceTable } from '../modules/costs/pricing.ts';
+// The defaults live with the adapters' config fields, so the config schemas show them.
+import { DEFAULT_GRACE_SEC, DEFAULT_TIMEOUT_SEC } from './adapters/config-fields.ts';
 import { HARD_STOP } from './adapters/types.ts';
 import { adapterRunRefusal } from '../modules/adapters/service.ts';
 import { loadTaskSession, saveTaskSession } from './sessions.ts';
 import { isolatedWorkingDirectory, IsolationError, recordWorkProduct } from '../modules/execution-workspaces/service.ts';
 import { materialiseAgentSkills, prepareCodexHome, SKILL_DIR_ADAPTERS } from '../modules/skills/materialise.ts';
-
-export const DEFAULT_TIMEOUT_SEC = 1800;
-export const DEFAULT_GRACE_SEC = 15;
 
 export interface ExecutorSettings {
   apiUrl: string;

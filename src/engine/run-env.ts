@@ -3,6 +3,7 @@
 //
 // The base is an allow-list, never the server's own environment: that holds BOARDROOM_* keys
 // (database URL, secrets master key) that an agent must never see.
+import path from 'node:path';
 
 export interface RunEnvInput {
   apiUrl: string;
@@ -57,10 +58,33 @@ const RESERVED = new Set<string>(SERVICE_ENV_KEYS);
 export function safeBaseEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of BASE_ENV_KEYS) {
-    const value = base[key];
+    const value = key === 'PATH' ? operatorPath(base) : base[key];
     if (value !== undefined) env[key] = value;
   }
   return env;
+}
+
+/**
+ * PATH as the operator's shell had it. `npm start` (any `npm run`) puts in front of PATH
+ * `<dir>/node_modules/.bin` for the package directory and each of its parents, then its own
+ * node-gyp-bin; an agent would then run Boardroom's own `tsc` or `vite` instead of its project's
+ * or the machine's. When the server was started through npm (npm_lifecycle_event or npm_config_*
+ * set), those leading entries are dropped (a nested `npm run` adds them again: all of them go).
+ */
+export function operatorPath(base: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = base.PATH;
+  const viaNpm = base.npm_lifecycle_event !== undefined || Object.keys(base).some((key) => key.startsWith('npm_config_'));
+  if (value === undefined || !viaNpm) return value;
+  const packageDir = base.npm_config_local_prefix || (base.npm_package_json ? path.dirname(base.npm_package_json) : process.cwd());
+  const added = new Set<string>();
+  for (let dir = path.resolve(packageDir); ; dir = path.dirname(dir)) {
+    added.add(path.join(dir, 'node_modules', '.bin'));
+    if (path.dirname(dir) === dir) break;
+  }
+  const entries = value.split(path.delimiter);
+  let first = 0;
+  while (first < entries.length && (added.has(entries[first]!) || /[\\/]node-gyp-bin$/.test(entries[first]!))) first++;
+  return entries.slice(first).join(path.delimiter);
 }
 
 export function buildRunEnv(input: RunEnvInput): RunEnv {

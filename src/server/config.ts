@@ -65,7 +65,14 @@ export function resolveDataDir(flag?: string, env: NodeJS.ProcessEnv = process.e
   return path.resolve(dir);
 }
 
-export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+/** The settings besides the keys. */
+export type Settings = Omit<Config, 'masterKey' | 'jwtSecret'>;
+
+/**
+ * Flags and environment, checked: reads no file and creates nothing, so `boardroom doctor` can
+ * check a data directory without making an instance of it.
+ */
+export function readSettings(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Settings {
   const dataDir = resolveDataDir(input.dataDir, env);
   const deploymentMode = parseMode(input.deploymentMode ?? env.BOARDROOM_DEPLOYMENT_MODE ?? 'authenticated');
   const host = input.host ?? env.BOARDROOM_HOST ?? '127.0.0.1';
@@ -86,8 +93,6 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
     port,
     databaseUrl: env.DATABASE_URL || undefined,
     deploymentMode,
-    masterKey: await keyFromEnvOrFile(env.BOARDROOM_SECRETS_MASTER_KEY, path.join(dataDir, 'secrets', 'master.key')),
-    jwtSecret: await keyFromEnvOrFile(env.BOARDROOM_JWT_SECRET, path.join(dataDir, 'secrets', 'jwt.key')),
     maxUploadBytes,
     logLevel,
     runLeaseSec,
@@ -101,6 +106,29 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
       catalogUrl: parseBaseUrl('BOARDROOM_SKILL_CATALOG_URL', env.BOARDROOM_SKILL_CATALOG_URL) ?? DEFAULT_CODE_HOST.catalogUrl,
     },
   };
+}
+
+const KEY_SOURCES = {
+  masterKey: { env: 'BOARDROOM_SECRETS_MASTER_KEY', file: 'master.key' },
+  jwtSecret: { env: 'BOARDROOM_JWT_SECRET', file: 'jwt.key' },
+} as const;
+const keyFile = (dataDir: string, name: keyof typeof KEY_SOURCES) => path.join(dataDir, 'secrets', KEY_SOURCES[name].file);
+
+/** The settings plus the secrets master key and the JWT key (created in the data directory on first use). */
+export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const settings = readSettings(input, env);
+  const keys = await readKeys(settings.dataDir, env);
+  return {
+    ...settings,
+    masterKey: keys.masterKey ?? (await createKey(keyFile(settings.dataDir, 'masterKey'))),
+    jwtSecret: keys.jwtSecret ?? (await createKey(keyFile(settings.dataDir, 'jwtSecret'))),
+  };
+}
+
+/** Each key from the environment (base64) or its file in the data dir; null where neither holds one. Reads only; throws on a malformed key. */
+export async function readKeys(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Record<keyof typeof KEY_SOURCES, Buffer | null>> {
+  const read = async (name: keyof typeof KEY_SOURCES) => readKey(env[KEY_SOURCES[name].env], keyFile(dataDir, name));
+  return { masterKey: await read('masterKey'), jwtSecret: await read('jwtSecret') };
 }
 
 /** An http(s) origin with an optional path prefix, without a trailing slash. */
@@ -133,18 +161,20 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** A 32-byte key: base64 from the environment, else a 0600 file in the data dir created on first use. */
-async function keyFromEnvOrFile(fromEnv: string | undefined, file: string): Promise<Buffer> {
+/** A 32-byte key: base64 from the environment, else from its 0600 file in the data dir; null when there is none yet. */
+async function readKey(fromEnv: string | undefined, file: string): Promise<Buffer | null> {
   if (fromEnv) {
     const key = Buffer.from(fromEnv, 'base64');
     if (key.length !== 32) throw new Error(`${path.basename(file)} from the environment must be 32 bytes in base64`);
     return key;
   }
-  if (existsSync(file)) {
-    const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${file} must hold 32 bytes in base64`);
-    return key;
-  }
+  if (!existsSync(file)) return null;
+  const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  if (key.length !== 32) throw new Error(`${file} must hold 32 bytes in base64`);
+  return key;
+}
+
+async function createKey(file: string): Promise<Buffer> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   await writeFile(file, key.toString('base64'), { mode: 0o600 });

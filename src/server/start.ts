@@ -16,7 +16,7 @@ export interface DatabaseHandle {
 }
 
 /** DATABASE_URL when given, else the embedded cluster under the data directory. */
-export async function openDatabase(config: Config, opts: { attach: boolean; log: (line: string) => void }): Promise<DatabaseHandle> {
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, opts: { attach: boolean; log: (line: string) => void }): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
   const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, attach: opts.attach, log: opts.log });
   return { url: embedded.url, embedded };

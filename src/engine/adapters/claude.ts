@@ -18,17 +18,24 @@
 // Resume rejected: with a session to resume, a failure whose stderr or result says
 // "No conversation found with session ID" forgets the session and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, executeLocalCli, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
+import { bounded, executeLocalCli, lastLine, localCliConfigFields, mcpField, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
+import { claudeLoginProbe } from './cli-login.ts';
+import { configJsonSchema } from './config-fields.ts';
 import { claudeMcpArgs } from './mcp-config.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
 export const claudeConfigSchema = z.object({
-  ...localCliConfigFields,
-  maxTurns: z.number().int().positive().max(10_000).optional(),
+  ...localCliConfigFields('claude'),
+  maxTurns: z.number().int().positive().max(10_000).optional().describe("--max-turns: the most agentic turns of one run; unset: the CLI's own limit"),
   // Claude Code's modes (default, acceptEdits, plan, bypassPermissions, ...): a word, passed as is.
-  permissionMode: z.string().trim().regex(/^[A-Za-z]{1,50}$/, 'must be a single word such as acceptEdits').optional(),
-  /** The agent's skills directory, made readable to the CLI with --add-dir. */
-  skillsDir: z.string().min(1).max(4096).optional(),
+  permissionMode: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{1,50}$/, 'must be a single word such as acceptEdits')
+    .optional()
+    .describe("--permission-mode: default, acceptEdits, plan, bypassPermissions, ...; unset: the CLI's own"),
+  skillsDir: z.string().min(1).max(4096).optional().describe("a directory made readable to the CLI with --add-dir (the engine sets the agent's skills directory)"),
+  mcp: mcpField,
 });
 export type ClaudeConfig = z.output<typeof claudeConfigSchema>;
 
@@ -124,11 +131,11 @@ function resultErrorText(result: Record<string, unknown>): string {
 }
 
 const execute = (ctx: AdapterRunContext) =>
-  executeLocalCli(ctx, { type: 'claude_local', schema: claudeConfigSchema, defaultCommand: 'claude', args: claudeArgs, stream: createClaudeStream, resumeRejected: CLAUDE_RESUME_REJECTED });
+  executeLocalCli(ctx, { type: 'claude_local', schema: claudeConfigSchema, args: claudeArgs, stream: createClaudeStream, resumeRejected: CLAUDE_RESUME_REJECTED });
 
 const AGENT_CONFIGURATION_DOC = `claude_local: runs Claude Code (\`claude --print --output-format stream-json --verbose\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--resume).
 adapterConfig: command (default "claude"), args (string[], after the adapter's flags), cwd, env (values may be secret references, e.g. ANTHROPIC_API_KEY),
-timeoutSec, graceSec, model (--model), maxTurns (--max-turns), permissionMode (--permission-mode), skillsDir (--add-dir), mcp (default true: the "boardroom" MCP server via --mcp-config; false to opt out),
+timeoutSec, graceSec, inactivityTimeoutSec (default 300: stopped after that many seconds without new output; 0 disables), model (--model), maxTurns (--max-turns), permissionMode (--permission-mode), skillsDir (--add-dir), mcp (default true: the "boardroom" MCP server via --mcp-config; false to opt out),
 billingType (how usage is paid: metered_api, subscription_included, ...; default: metered_api for the reported cost, unknown for tokens).`;
 
 export function createServerAdapter(): ServerAdapter {
@@ -137,7 +144,8 @@ export function createServerAdapter(): ServerAdapter {
     label: 'Claude Code (local)',
     models: [],
     agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
+    configSchema: configJsonSchema(claudeConfigSchema),
     execute,
-    testEnvironment: (config) => testCliEnvironment(config, { schema: claudeConfigSchema, defaultCommand: 'claude', apiKeyEnv: 'ANTHROPIC_API_KEY', configDir: '.claude' }),
+    testEnvironment: (config) => testCliEnvironment(config, { schema: claudeConfigSchema, apiKeyEnv: 'ANTHROPIC_API_KEY', login: claudeLoginProbe }),
   };
 }

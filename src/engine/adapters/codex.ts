@@ -13,11 +13,13 @@
 // Resume rejected: with a thread to resume, a failure whose error or stderr says the
 // thread/session/conversation/rollout was not found forgets it and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, executeLocalCli, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId } from './local-cli.ts';
+import { bounded, executeLocalCli, lastLine, localCliConfigFields, mcpField, record, testCliEnvironment, tokens, usableSessionId } from './local-cli.ts';
+import { codexLoginProbe } from './cli-login.ts';
+import { configJsonSchema } from './config-fields.ts';
 import { codexMcpArgs } from './mcp-config.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
-export const codexConfigSchema = z.object(localCliConfigFields);
+export const codexConfigSchema = z.object({ ...localCliConfigFields('codex'), mcp: mcpField });
 export type CodexConfig = z.output<typeof codexConfigSchema>;
 
 export const CODEX_RESUME_REJECTED = /\b(thread|session|conversation|rollout)\b[^\n]{0,120}\bnot found\b|\bno (thread|session|conversation|rollout)\b[^\n]{0,60}\bfound\b/i;
@@ -90,11 +92,11 @@ export function createCodexStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onRe
 }
 
 const execute = (ctx: AdapterRunContext) =>
-  executeLocalCli(ctx, { type: 'codex_local', schema: codexConfigSchema, defaultCommand: 'codex', args: codexArgs, stream: createCodexStream, resumeRejected: CODEX_RESUME_REJECTED });
+  executeLocalCli(ctx, { type: 'codex_local', schema: codexConfigSchema, args: codexArgs, stream: createCodexStream, resumeRejected: CODEX_RESUME_REJECTED });
 
 const AGENT_CONFIGURATION_DOC = `codex_local: runs Codex (\`codex exec --json\`) per heartbeat, the wake prompt on stdin, resuming this agent's thread for the issue (exec resume <threadId>).
 adapterConfig: command (default "codex"), args (string[], before "resume"), cwd, env (values may be secret references, e.g. OPENAI_API_KEY),
-timeoutSec, graceSec, model (--model), mcp (default true: the "boardroom" MCP server via -c mcp_servers.boardroom.*; false to opt out), billingType (how usage is paid; default unknown: the price table prices the tokens).`;
+timeoutSec, graceSec, inactivityTimeoutSec (default 300: stopped after that many seconds without new output; 0 disables), model (--model), mcp (default true: the "boardroom" MCP server via -c mcp_servers.boardroom.*; false to opt out), billingType (how usage is paid; default unknown: the price table prices the tokens).`;
 
 export function createServerAdapter(): ServerAdapter {
   return {
@@ -102,7 +104,8 @@ export function createServerAdapter(): ServerAdapter {
     label: 'Codex (local)',
     models: [],
     agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
+    configSchema: configJsonSchema(codexConfigSchema),
     execute,
-    testEnvironment: (config) => testCliEnvironment(config, { schema: codexConfigSchema, defaultCommand: 'codex', apiKeyEnv: 'OPENAI_API_KEY', configDir: '.codex' }),
+    testEnvironment: (config) => testCliEnvironment(config, { schema: codexConfigSchema, apiKeyEnv: 'OPENAI_API_KEY', login: codexLoginProbe }),
   };
 }

@@ -19,9 +19,10 @@
 // `No previous sessions found`) and exits: that forgets the session and runs once more, fresh.
 import { z } from 'zod';
 import { bounded, executeLocalCli, MAX_SUMMARY_CHARS, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId } from './local-cli.ts';
+import { configJsonSchema } from './config-fields.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
-export const geminiConfigSchema = z.object(localCliConfigFields);
+export const geminiConfigSchema = z.object(localCliConfigFields('gemini'));
 export type GeminiConfig = z.output<typeof geminiConfigSchema>;
 
 export const GEMINI_RESUME_REJECTED = /\binvalid session identifier\b|\bno previous sessions found\b/i;
@@ -96,11 +97,11 @@ export function createGeminiStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onR
 }
 
 const execute = (ctx: AdapterRunContext) =>
-  executeLocalCli(ctx, { type: 'gemini_local', schema: geminiConfigSchema, defaultCommand: 'gemini', args: geminiArgs, stream: createGeminiStream, resumeRejected: GEMINI_RESUME_REJECTED });
+  executeLocalCli(ctx, { type: 'gemini_local', schema: geminiConfigSchema, args: geminiArgs, stream: createGeminiStream, resumeRejected: GEMINI_RESUME_REJECTED });
 
 const AGENT_CONFIGURATION_DOC = `gemini_local: runs the Gemini CLI (\`gemini --output-format stream-json\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--resume <sessionId>).
 adapterConfig: command (default "gemini"), args (string[], after the adapter's flags, e.g. ["--approval-mode", "yolo"]), cwd, env (values may be secret references, e.g. GEMINI_API_KEY),
-timeoutSec, graceSec, model (--model), billingType (how usage is paid; default unknown: the price table prices the tokens).`;
+timeoutSec, graceSec, inactivityTimeoutSec (default 300: stopped after that many seconds without new output; 0 disables), model (--model), billingType (how usage is paid; default unknown: the price table prices the tokens).`;
 
 export function createServerAdapter(): ServerAdapter {
   return {
@@ -108,7 +109,8 @@ export function createServerAdapter(): ServerAdapter {
     label: 'Gemini CLI (local)',
     models: [],
     agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
+    configSchema: configJsonSchema(geminiConfigSchema),
     execute,
-    testEnvironment: (config) => testCliEnvironment(config, { schema: geminiConfigSchema, defaultCommand: 'gemini', apiKeyEnv: 'GEMINI_API_KEY', configDir: '.gemini' }),
+    testEnvironment: (config) => testCliEnvironment(config, { schema: geminiConfigSchema, apiKeyEnv: 'GEMINI_API_KEY', login: { configDir: '.gemini' } }),
   };
 }

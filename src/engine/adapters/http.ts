@@ -18,6 +18,7 @@
 // deadline (adapterConfig.timeoutSec) comes first, the run is timed_out.
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
+import { configJsonSchema, runLimitFields } from './config-fields.ts';
 import type { AdapterOutcome, AdapterRunContext, EnvironmentCheck, ServerAdapter } from './types.ts';
 
 export const SIGNATURE_HEADER = 'X-Service-Signature';
@@ -69,12 +70,11 @@ const headers = z
   });
 
 export const httpConfigSchema = z.object({
-  url,
-  requestTimeoutSec: z.number().positive().max(MAX_REQUEST_TIMEOUT_SEC).default(DEFAULT_REQUEST_TIMEOUT_SEC),
-  headers: headers.optional(),
+  url: url.describe('the receiver: an http or https URL without credentials; each run is POSTed there, signed'),
+  requestTimeoutSec: z.number().positive().max(MAX_REQUEST_TIMEOUT_SEC).default(DEFAULT_REQUEST_TIMEOUT_SEC).describe('seconds the POST itself may take before the run fails'),
+  headers: headers.optional().describe(`extra request headers (at most ${MAX_EXTRA_HEADERS}; not ${RESERVED_HEADERS.join(', ')})`),
   // The run's deadline and grace, read by the engine (grace has nothing to stop here).
-  timeoutSec: z.number().positive().max(7 * 24 * 3600).optional(),
-  graceSec: z.number().nonnegative().max(3600).optional(),
+  ...runLimitFields,
 });
 export type HttpConfig = z.infer<typeof httpConfigSchema>;
 
@@ -273,6 +273,7 @@ export function createServerAdapter(): ServerAdapter {
     models: [],
     agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
     usesSigningSecret: true,
+    configSchema: configJsonSchema(httpConfigSchema),
     execute,
     testEnvironment,
   };

@@ -1,13 +1,16 @@
-// What the local coding-CLI runtimes (claude_local, codex_local) share: the adapterConfig they
-// accept beyond their own flags, the "resume rejected: forget it and start fresh, once" rule, and
-// testEnvironment (binary, version, credentials hint, working directory).
-import { execFile } from 'node:child_process';
+// What the local coding-CLI runtimes (claude_local, codex_local, gemini_local, opencode_local)
+// share: the adapterConfig they accept beyond their own flags, the inactivity limit, the CLI's last
+// error line on a run stopped for time, the "resume rejected: forget it and start fresh, once" rule,
+// and testEnvironment (binary, version, credentials, working directory).
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { BILLING_TYPES, MAX_TOKENS } from '../../modules/costs/schemas.ts';
 import { MAX_SESSION_ID_CHARS } from '../sessions.ts';
+import { safeBaseEnv } from '../run-env.ts';
+import { askLogin, probeCli, type LoginProbe } from './cli-login.ts';
+import { localProcessFields } from './config-fields.ts';
 import { checkCwd, failed, findExecutable, formatZodError, superviseProcess } from './supervise.ts';
 import type { AdapterOutcome, AdapterRunContext, EnvironmentCheck } from './types.ts';
 
@@ -17,24 +20,31 @@ import type { AdapterOutcome, AdapterRunContext, EnvironmentCheck } from './type
  * exhaust memory. A longer line is skipped by the parser (it stays in the log).
  */
 export const CLI_MAX_LINE_CHARS = 8 * 1024 * 1024;
-const VERSION_TIMEOUT_MS = 5_000;
+
+/** How long a CLI may stay silent (no new line on stdout or stderr) before its run is stopped, unless adapterConfig says otherwise. */
+export const DEFAULT_INACTIVITY_TIMEOUT_SEC = 300;
 
 /** The keys every local CLI adapter accepts; each adds its own flags. */
-export const localCliConfigFields = {
-  /** The binary: a name looked up on PATH or a path (default: the CLI's own name). */
-  command: z.string().trim().min(1).max(4096).optional(),
-  /** Extra arguments, placed after the adapter's own flags. */
-  args: z.array(z.string().max(65536)).max(512).default([]),
-  cwd: z.string().min(1).max(4096).optional(),
-  env: z.record(z.string().max(256), z.unknown()).optional(),
-  timeoutSec: z.number().positive().max(7 * 24 * 3600).optional(),
-  graceSec: z.number().nonnegative().max(3600).optional(),
-  model: z.string().trim().min(1).max(200).optional(),
-  /** How the CLI's usage is paid; the adapter cannot tell a subscription login from an API key. */
-  billingType: z.enum(BILLING_TYPES).optional(),
-  /** Unset or true: the CLI gets the `boardroom` MCP server (src/mcp); false opts out (the API stays reachable through the skill). */
-  mcp: z.boolean().optional(),
-};
+export function localCliConfigFields(defaultCommand: string) {
+  return {
+    command: z.string().trim().min(1).max(4096).default(defaultCommand).describe('the CLI binary: a name looked up on PATH, or a path (relative to cwd)'),
+    args: z.array(z.string().max(65536)).max(512).default([]).describe("extra arguments, placed after the adapter's own flags"),
+    ...localProcessFields,
+    inactivityTimeoutSec: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(7 * 24 * 3600)
+      .default(DEFAULT_INACTIVITY_TIMEOUT_SEC)
+      .describe('stop the run (timed_out) when the CLI prints no new line for this many seconds; a line identical to the previous one on its stream (a retry loop) does not count; 0 disables'),
+    model: z.string().trim().min(1).max(200).optional().describe("the model, passed as --model; unset: the CLI's own default"),
+    // The adapter cannot tell a subscription login from an API key.
+    billingType: z.enum(BILLING_TYPES).optional().describe('how the usage is paid; unset: unknown for tokens (claude_local: metered_api for its reported cost)'),
+  };
+}
+
+/** claude_local and codex_local hand the CLI the `boardroom` MCP server (src/mcp); false opts out (the API stays reachable through the skill). */
+export const mcpField = z.boolean().default(true).describe('give the CLI the "boardroom" MCP server (the API as tools); false opts out');
 
 export function parseConfig<T extends z.ZodTypeAny>(schema: T, ctx: AdapterRunContext, type: string): { config: z.output<T> } | { error: string } {
   const parsed = schema.safeParse(ctx.agent.adapterConfig);
@@ -67,10 +77,15 @@ export async function runWithResumeFallback(ctx: AdapterRunContext, attempt: (se
 }
 
 /** A local coding CLI as an adapter sees it: its config, its invocation, its stream and how it refuses a resume. */
-export interface LocalCli<C extends { command?: string | undefined }> {
+/** What executeLocalCli reads of every local CLI's parsed config. */
+export interface LocalCliConfig {
+  command: string;
+  inactivityTimeoutSec: number;
+}
+
+export interface LocalCli<C extends LocalCliConfig> {
   type: string;
-  schema: z.ZodType<C>;
-  defaultCommand: string;
+  schema: z.ZodType<C, unknown>;
   args(config: C, sessionId: string | null): string[];
   stream(
     ctx: AdapterRunContext,
@@ -81,61 +96,92 @@ export interface LocalCli<C extends { command?: string | undefined }> {
 }
 
 /** One heartbeat of a local CLI: config checked, the CLI supervised and its stream parsed, a rejected resume retried fresh once. */
-export async function executeLocalCli<C extends { command?: string | undefined }>(ctx: AdapterRunContext, cli: LocalCli<C>): Promise<AdapterOutcome> {
+export async function executeLocalCli<C extends LocalCliConfig>(ctx: AdapterRunContext, cli: LocalCli<C>): Promise<AdapterOutcome> {
   const parsed = parseConfig(cli.schema, ctx, cli.type);
   if ('error' in parsed) return failed(parsed.error);
   const config = parsed.config;
   return runWithResumeFallback(ctx, async (sessionId, deadline): Promise<Attempt> => {
     const stream = cli.stream(ctx, config);
-    const run = await superviseProcess(ctx, { command: config.command ?? cli.defaultCommand, args: cli.args(config, sessionId), onObject: stream.onObject, maxLineChars: CLI_MAX_LINE_CHARS, deadline });
+    const run = await superviseProcess(ctx, {
+      command: config.command,
+      args: cli.args(config, sessionId),
+      onObject: stream.onObject,
+      maxLineChars: CLI_MAX_LINE_CHARS,
+      deadline,
+      inactivitySec: config.inactivityTimeoutSec,
+    });
     const { outcome, errorText } = stream.finish(run.outcome, run.stderrTail);
-    return { outcome, resumeRejected: sessionId !== null && cli.resumeRejected.test(errorText) };
+    return { outcome: withLastWords(outcome, errorText), resumeRejected: sessionId !== null && cli.resumeRejected.test(errorText) };
   });
+}
+
+/**
+ * A CLI stopped for time (deadline or silence) says nothing about why it got stuck, unless its own
+ * last error line is kept: "deadline of 1800s passed" alone hides "Reconnecting... waiting for
+ * network". errorText is the stream's error events, then the stderr tail: its last line is the
+ * CLI's latest word.
+ */
+function withLastWords(outcome: AdapterOutcome, errorText: string): AdapterOutcome {
+  if (outcome.status !== 'timed_out') return outcome;
+  const said = lastLine(errorText);
+  return said ? { ...outcome, error: `${outcome.error ?? 'stopped'}; the CLI's last error line: ${said}` } : outcome;
 }
 
 export interface CliEnvironmentSpec {
-  schema: z.ZodTypeAny;
-  defaultCommand: string;
-  /** Environment variable holding an API key, and the config folder under HOME a login leaves. */
+  schema: z.ZodType<LocalCliConfig & { cwd?: string | undefined; env?: Record<string, unknown> | undefined }, unknown>;
+  /** Environment variable holding an API key: set in adapterConfig.env, it is the credential. */
   apiKeyEnv: string;
-  configDir: string;
+  /** How the CLI tells whether it is logged in; else the config folder under HOME a login leaves (a hint only). */
+  login: LoginProbe | { configDir: string };
 }
 
-/** testEnvironment of a local CLI: config valid, binary found and its --version, a credentials hint, cwd writable. */
+/**
+ * testEnvironment of a local CLI: config valid, binary found and its --version, its credentials
+ * (the API key in adapterConfig.env, else the CLI's own login status), cwd writable. The probes run
+ * with the environment a run would get (the safe base plus adapterConfig.env's plain values), so
+ * they see the HOME and PATH the CLI will see.
+ */
 export async function testCliEnvironment(raw: Record<string, unknown>, spec: CliEnvironmentSpec): Promise<EnvironmentCheck> {
   const parsed = spec.schema.safeParse(raw);
   if (!parsed.success) return { ok: false, checks: [{ name: 'config', ok: false, detail: formatZodError(parsed.error) }] };
-  const config = parsed.data as { command?: string; cwd?: string; env?: Record<string, unknown> };
+  const config = parsed.data;
   const checks: EnvironmentCheck['checks'] = [{ name: 'config', ok: true, detail: 'valid' }];
-  const command = config.command ?? spec.defaultCommand;
-  const configuredPath = config.env?.PATH;
-  const found = await findExecutable(command, config.cwd, typeof configuredPath === 'string' ? configuredPath : process.env.PATH);
+  const env = safeBaseEnv();
+  for (const [key, value] of Object.entries(config.env ?? {})) if (typeof value === 'string') env[key] = value;
+  const { command } = config;
+  const found = await findExecutable(command, config.cwd, env.PATH);
   checks.push({ name: 'command', ok: found !== null, detail: found ? `found at ${found}` : `${command} not found or not executable` });
-  if (found) {
-    const version = await new Promise<{ ok: boolean; detail: string }>((resolve) => {
-      execFile(found, ['--version'], { timeout: VERSION_TIMEOUT_MS, maxBuffer: 64 * 1024 }, (err, stdout, stderr) => {
-        const text = `${stdout}`.trim() || `${stderr}`.trim();
-        resolve(err ? { ok: false, detail: `${command} --version failed: ${err.message.split('\n')[0]}` } : { ok: true, detail: text.split('\n')[0]?.slice(0, 200) || '(no output)' });
-      });
-    });
-    checks.push({ name: 'version', ...version });
-  }
-  // A hint, never a failure: a CLI can also be logged in through a keychain this check cannot see.
-  const home = typeof config.env?.HOME === 'string' ? config.env.HOME : os.homedir();
-  const dir = path.join(home, spec.configDir);
-  const hasDir = await stat(dir).then((s) => s.isDirectory(), () => false);
   const hasKey = config.env?.[spec.apiKeyEnv] !== undefined;
-  checks.push({
-    name: 'credentials',
-    ok: true,
-    detail: hasKey
-      ? `${spec.apiKeyEnv} is set in adapterConfig.env`
-      : hasDir
-        ? `no ${spec.apiKeyEnv} in adapterConfig.env; ${dir} exists (a CLI login, probably)`
-        : `hint: no ${spec.apiKeyEnv} in adapterConfig.env and no ${dir}: log the CLI in or set the key (a secret reference)`,
-  });
+  const [version, credentials] = await Promise.all([
+    found ? checkVersion(found, command, env) : null,
+    hasKey ? { ok: true, detail: `${spec.apiKeyEnv} is set in adapterConfig.env` } : checkLogin(found, command, env, spec),
+  ]);
+  if (version) checks.push({ name: 'version', ...version });
+  checks.push({ name: 'credentials', ...credentials });
   checks.push(await checkCwd(config.cwd));
   return { ok: checks.every((c) => c.ok), checks };
+}
+
+async function checkVersion(found: string, command: string, env: Record<string, string>): Promise<{ ok: boolean; detail: string }> {
+  const result = await probeCli(found, ['--version'], env);
+  if (result.failure || result.code !== 0) return { ok: false, detail: `${command} --version failed: ${result.failure ?? `exit status ${result.code}`}` };
+  const text = result.stdout.trim() || result.stderr.trim();
+  return { ok: true, detail: text.split('\n')[0]?.slice(0, 200) || '(no output)' };
+}
+
+async function checkLogin(found: string | null, command: string, env: Record<string, string>, spec: CliEnvironmentSpec): Promise<{ ok: boolean; detail: string }> {
+  const orKey = `or set ${spec.apiKeyEnv} in adapterConfig.env (a secret reference)`;
+  if ('configDir' in spec.login) {
+    // This CLI has no offline login status command: a hint, never a failure.
+    const dir = path.join(env.HOME ?? os.homedir(), spec.login.configDir);
+    const hasDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+    return { ok: true, detail: `login not asked (${path.basename(command)} has no login status command); ${hasDir ? `${dir} exists` : `no ${dir}: log the CLI in ${orKey}`}` };
+  }
+  if (!found) return { ok: false, detail: `login not checked: ${command} not found` };
+  const login = await askLogin(found, command, env, spec.login);
+  if (login.state === 'logged_in') return { ok: true, detail: `logged in (${login.detail})` };
+  if (login.state === 'logged_out') return { ok: false, detail: `not logged in (${login.detail}): log in with ${spec.login.loginHint} as the user the server runs as, ${orKey}` };
+  return { ok: false, detail: `login unknown: ${login.detail}` };
 }
 
 /** The summary a run keeps from a CLI's final answer: enough to read, bounded like any stored result. */

@@ -24,9 +24,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { MAX_EVENT_COST_CENTS } from '../../modules/costs/schemas.ts';
 import { bounded, executeLocalCli, MAX_SUMMARY_CHARS, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
+import { configJsonSchema } from './config-fields.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
-export const opencodeConfigSchema = z.object(localCliConfigFields);
+export const opencodeConfigSchema = z.object(localCliConfigFields('opencode'));
 export type OpencodeConfig = z.output<typeof opencodeConfigSchema>;
 
 export const OPENCODE_RESUME_REJECTED = /\bsession not found\b/i;
@@ -123,11 +124,11 @@ export function createOpencodeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'o
 }
 
 const execute = (ctx: AdapterRunContext) =>
-  executeLocalCli(ctx, { type: 'opencode_local', schema: opencodeConfigSchema, defaultCommand: 'opencode', args: opencodeArgs, stream: createOpencodeStream, resumeRejected: OPENCODE_RESUME_REJECTED });
+  executeLocalCli(ctx, { type: 'opencode_local', schema: opencodeConfigSchema, args: opencodeArgs, stream: createOpencodeStream, resumeRejected: OPENCODE_RESUME_REJECTED });
 
 const AGENT_CONFIGURATION_DOC = `opencode_local: runs opencode (\`opencode run --format json\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--session <sessionId>).
 adapterConfig: command (default "opencode"), args (string[], after the adapter's flags, e.g. ["--agent", "build"]), cwd, env (values may be secret references, e.g. ANTHROPIC_API_KEY),
-timeoutSec, graceSec, model (--model, "provider/model"), billingType (how usage is paid; default unknown). opencode reports each step's cost in USD: it is recorded as is.`;
+timeoutSec, graceSec, inactivityTimeoutSec (default 300: stopped after that many seconds without new output; 0 disables), model (--model, "provider/model"), billingType (how usage is paid; default unknown). opencode reports each step's cost in USD: it is recorded as is.`;
 
 export function createServerAdapter(): ServerAdapter {
   return {
@@ -135,8 +136,9 @@ export function createServerAdapter(): ServerAdapter {
     label: 'opencode (local)',
     models: [],
     agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
+    configSchema: configJsonSchema(opencodeConfigSchema),
     execute,
     // opencode keeps provider logins in ~/.local/share/opencode (auth.json); keys may also be in env.
-    testEnvironment: (config) => testCliEnvironment(config, { schema: opencodeConfigSchema, defaultCommand: 'opencode', apiKeyEnv: 'OPENCODE_API_KEY', configDir: path.join('.local', 'share', 'opencode') }),
+    testEnvironment: (config) => testCliEnvironment(config, { schema: opencodeConfigSchema, apiKeyEnv: 'OPENCODE_API_KEY', login: { configDir: path.join('.local', 'share', 'opencode') } }),
   };
 }

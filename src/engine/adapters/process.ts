@@ -7,18 +7,15 @@ import { z } from 'zod';
 import type { AdapterOutcome, AdapterRunContext, AdapterUsage, EnvironmentCheck, ServerAdapter } from './types.ts';
 import { checkCwd, createLineParser, failed, findExecutable, formatZodError, MAX_LINE_CHARS, superviseProcess } from './supervise.ts';
 import { usageReport } from './usage.ts';
+import { configJsonSchema, localProcessFields } from './config-fields.ts';
 
 // Re-exported: the process adapter's structured-line parser is the shared one.
 export { createLineParser, MAX_LINE_CHARS };
 
 export const processConfigSchema = z.object({
-  command: z.string().trim().min(1).max(4096),
-  args: z.array(z.string().max(65536)).max(512).default([]),
-  cwd: z.string().min(1).max(4096).optional(),
-  // Stored form: values may still be secret references; the engine resolves them into ctx.env.
-  env: z.record(z.string().max(256), z.unknown()).optional(),
-  timeoutSec: z.number().positive().max(7 * 24 * 3600).optional(),
-  graceSec: z.number().nonnegative().max(3600).optional(),
+  command: z.string().trim().min(1).max(4096).describe('the command to run: a name looked up on PATH, or a path (relative to cwd)'),
+  args: z.array(z.string().max(65536)).max(512).default([]).describe('its arguments'),
+  ...localProcessFields,
 });
 export type ProcessConfig = z.infer<typeof processConfigSchema>;
 
@@ -77,6 +74,7 @@ export function createServerAdapter(): ServerAdapter {
     label: 'Local process',
     models: [],
     agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
+    configSchema: configJsonSchema(processConfigSchema),
     execute,
     testEnvironment,
   };

@@ -110,6 +110,48 @@ export interface SuperviseSpec {
   maxLineChars?: number;
   /** Stop at this time (epoch ms) rather than ctx.timeoutSec from now: a retry inside one run keeps the run's deadline. */
   deadline?: number;
+  /** Stop (timed_out) after this many seconds without new output (see createActivityTracker); 0 or unset: never. */
+  inactivitySec?: number;
+}
+
+/** Longest part of an unfinished line kept to compare it with the previous line. */
+const COMPARED_LINE_CHARS = 4096;
+
+/**
+ * Tells new output from a process repeating itself: `push` answers whether a chunk brought
+ * activity, i.e. a complete line (ended by LF or CR) that differs from the previous line of the
+ * same stream, or an unfinished line past COMPARED_LINE_CHARS (a long event being written). A CLI
+ * stuck in a retry loop prints the same line again and again (Codex offline: `Reconnecting...
+ * waiting for network` forever): that is not activity, so the inactivity limit still ends it.
+ * A line that changes (a counter, a timestamp) counts.
+ */
+export function createActivityTracker() {
+  const streams = { stdout: { partial: '', last: null as string | null }, stderr: { partial: '', last: null as string | null } };
+  return {
+    push(stream: 'stdout' | 'stderr', chunk: string): boolean {
+      const state = streams[stream];
+      let active = false;
+      let start = 0;
+      for (let i = 0; i < chunk.length; i++) {
+        const c = chunk.charCodeAt(i);
+        if (c !== 10 && c !== 13) continue;
+        const line = (state.partial + chunk.slice(start, i)).slice(0, COMPARED_LINE_CHARS).trim();
+        state.partial = '';
+        start = i + 1;
+        if (line === '') continue;
+        if (line !== state.last) active = true;
+        state.last = line;
+      }
+      const rest = chunk.slice(start);
+      if (state.partial.length > COMPARED_LINE_CHARS) {
+        if (rest) active = true;
+      } else {
+        state.partial = (state.partial + rest).slice(0, COMPARED_LINE_CHARS + 1);
+        if (state.partial.length > COMPARED_LINE_CHARS) active = true;
+      }
+      return active;
+    },
+  };
 }
 
 export interface Supervised {
@@ -148,18 +190,22 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
   child.stdin.end(ctx.prompt);
 
   const parser = createLineParser(spec.onObject, spec.maxLineChars);
+  const activity = createActivityTracker();
+  let lastActive = Date.now();
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
     ctx.onLog('stdout', chunk);
     parser.push(chunk);
+    if (activity.push('stdout', chunk)) lastActive = Date.now();
   });
   child.stderr.on('data', (chunk: string) => {
     ctx.onLog('stderr', chunk);
     stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+    if (activity.push('stderr', chunk)) lastActive = Date.now();
   });
 
-  let stopReason: 'timed_out' | 'cancelled' | null = null;
+  let stopReason: 'deadline' | 'inactive' | 'cancelled' | null = null;
   let killTimer: NodeJS.Timeout | undefined;
   let terminating = false;
   const terminate = () => {
@@ -169,13 +215,21 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
     killTimer = setTimeout(() => signalGroup(pgid, 'SIGKILL'), ctx.signal.reason === HARD_STOP ? Math.min(graceMs, HARD_STOP_GRACE_MS) : graceMs);
   };
   let leaderDone = false;
-  const stop = (reason: 'timed_out' | 'cancelled') => {
+  const stop = (reason: 'deadline' | 'inactive' | 'cancelled') => {
     if (leaderDone || stopReason) return;
     stopReason = reason;
     terminate();
   };
   const deadline = spec.deadline ?? Date.now() + Math.max(0, ctx.timeoutSec) * 1000;
-  const timeoutTimer = setTimeout(() => stop('timed_out'), Math.max(0, deadline - Date.now()));
+  const timeoutTimer = setTimeout(() => stop('deadline'), Math.max(0, deadline - Date.now()));
+  const inactivityMs = Math.max(0, spec.inactivitySec ?? 0) * 1000;
+  let inactivityTimer: NodeJS.Timeout | undefined;
+  const watchActivity = () => {
+    const quietFor = Date.now() - lastActive;
+    if (quietFor >= inactivityMs) stop('inactive');
+    else inactivityTimer = setTimeout(watchActivity, inactivityMs - quietFor);
+  };
+  if (inactivityMs > 0) inactivityTimer = setTimeout(watchActivity, inactivityMs);
   const onAbort = () => stop('cancelled');
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (ctx.signal.aborted) onAbort(); // aborted while we waited for the spawn
@@ -183,6 +237,7 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
   const exit = await exited;
   leaderDone = true;
   clearTimeout(timeoutTimer);
+  clearTimeout(inactivityTimer);
   ctx.signal.removeEventListener('abort', onAbort);
 
   // Sweep: whatever the leader left in its group gets the same SIGTERM-then-SIGKILL treatment.
@@ -200,7 +255,9 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
   parser.end();
 
   const signal = exit.signal ?? null;
-  if (stopReason) return done({ status: stopReason, exitCode: exit.code, signal, error: null });
+  if (stopReason === 'cancelled') return done({ status: 'cancelled', exitCode: exit.code, signal, error: null });
+  if (stopReason === 'deadline') return done({ status: 'timed_out', exitCode: exit.code, signal, error: `deadline of ${ctx.timeoutSec}s passed` });
+  if (stopReason === 'inactive') return done({ status: 'timed_out', exitCode: exit.code, signal, error: `no new output for ${spec.inactivitySec}s (inactivityTimeoutSec)` });
   if (exit.code === 0) return done({ status: 'succeeded', exitCode: 0, signal: null, error: null });
   const error = signal ? `process killed by ${signal}` : `process exited with code ${exit.code}`;
   return done({ status: 'failed', exitCode: exit.code, signal, error });

@@ -81,6 +81,8 @@ export interface ServerAdapter {
   label: string;
   models: { id: string; label: string }[];
   agentConfigurationDoc: string;
+  /** The JSON Schema of adapterConfig (GET /api/adapters/{type}/config-schema): the board builds the agent's settings form from it. */
+  configSchema?: Record<string, unknown>;
   /** The engine reads the agent's signing secret into ctx.signingSecret for this adapter (the `http` adapter signs with it). */
   usesSigningSecret?: boolean;
   execute(ctx: AdapterRunContext): Promise<AdapterOutcome>;

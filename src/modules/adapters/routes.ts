@@ -160,7 +160,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       schema: {
         tags,
         summary: "An adapter type's config JSON Schema",
-        description: 'The `configSchema` the adapter (or its package) exports, for a settings form; `{ "type": "object" }` when it exports none. Any board caller; agents 403.',
+        description: 'The JSON Schema of the adapter\'s `adapterConfig`, for a settings form: a built-in\'s is derived from the zod schema it parses its config with (each field typed, described, with its default); an installed package\'s is its `configSchema` export, `{ "type": "object" }` when it exports none. Any board caller; agents 403.',
         params: typeParams,
         response: { 200: z.record(z.string(), z.unknown()).describe('a JSON Schema'), ...authenticated(), ...errors(FORBIDDEN_READ, NO_TYPE) },
       },
