@@ -1,7 +1,8 @@
 // The life of an engine run, as database transitions any replica may make: start, lease renewal,
-// finish (with what a finish sets off), cancel and reap. Each transition is one conditional UPDATE
-// on a live status, so a run finishes exactly once whoever gets there first (its owner, a cancel
-// on another replica, the reaper); the others find nothing to update and back off.
+// finish (with what a finish sets off), cancel and reap. Each transition locks the run's agent first
+// (the lock order, lock-order.ts), then is one conditional UPDATE on a live status, so a run
+// finishes exactly once whoever gets there first (its owner, a cancel on another replica, the
+// reaper); the others find nothing to update and back off.
 //
 // What a finish sets off, in the same transaction:
 // - the agent's status follows its runs (running while one is live; idle after; error after a
@@ -21,6 +22,7 @@ import { AGENT_STATUSES } from '../agents/schemas.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
 import { countFinishedRun } from '../budgets/runs.ts';
+import { lockAgentOfRun } from './lock-order.ts';
 
 export type RunEndStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -46,6 +48,7 @@ const MAX_FOLLOW_UP_WAKES = 20;
  * status. null when the run is no longer queued (cancelled in the meantime): do not start it.
  */
 export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { leaseSec: number; timeoutSec: number; graceSec: number }): Promise<HeartbeatRun | null> {
+  if (!(await lockAgentOfRun(tx, runId))) return null;
   const [run] = await tx
     .update(heartbeatRuns)
     .set({
@@ -96,6 +99,7 @@ export async function recordRunProgress(db: DbOrTx, runId: string, progress: { u
  * null when it had already ended: the first finisher wins and the others change nothing.
  */
 export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd): Promise<HeartbeatRun | null> {
+  if (!(await lockAgentOfRun(tx, runId))) return null;
   const [run] = await tx
     .update(heartbeatRuns)
     .set({
@@ -210,15 +214,16 @@ export async function cancelRun(tx: Tx, actor: Actor, runId: string, reason: str
 
 /** Pause or terminate: the agent's waiting wakes are cancelled and its live runs stopped. */
 export async function cancelAgentWork(tx: Tx, actor: Actor, agentId: string, reason: string): Promise<HeartbeatRun[]> {
-  await tx
-    .update(agentWakeupRequests)
-    .set({ status: 'cancelled', outcomeReason: reason, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
-    .where(and(eq(agentWakeupRequests.agentId, agentId), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
+  // Runs before wakeups: the lock order (lock-order.ts).
   const runs = await tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, agentId), live));
   const cancelled: HeartbeatRun[] = [];
   for (const { id } of runs) {
     const run = await cancelRun(tx, actor, id, reason);
     if (run) cancelled.push(run);
   }
+  await tx
+    .update(agentWakeupRequests)
+    .set({ status: 'cancelled', outcomeReason: reason, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
+    .where(and(eq(agentWakeupRequests.agentId, agentId), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
   return cancelled;
 }

@@ -58,9 +58,14 @@ export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId:
   throw conflict(`run ${runId} has already finished (${existing?.status ?? 'unknown'}); use the id of the current run`, { runId, runStatus: existing?.status ?? null });
 }
 
-/** Records that a run touched an issue (idempotent). The run row must exist. */
+/**
+ * Records that a run touched an issue (idempotent): when the engine creates a run about it, and on
+ * each checkout. The run row must exist; an issue deleted meanwhile is simply not recorded.
+ */
 export async function recordRunIssue(tx: DbOrTx, entry: { companyId: string; runId: string; issueId: string }): Promise<void> {
-  await tx.insert(heartbeatRunIssues).values(entry).onConflictDoNothing();
+  await tx.execute(sql`insert into ${heartbeatRunIssues} (company_id, run_id, issue_id)
+    select ${entry.companyId}, ${entry.runId}, ${issues.id} from ${issues} where ${issues.id} = ${entry.issueId}
+    on conflict do nothing`);
 }
 
 /** Runs that touched an issue, newest first. */
