@@ -13,7 +13,8 @@
 //   X-Service-Run-Id header (400 when missing or not a UUID); a runId in the body is rejected (400).
 // - checkout leaves assigneeUserId as it is (release keeps it too).
 // - An agent's run id that has no run record yet becomes one (status running, invocationSource
-//   checkout) in the checkout transaction; a run of another agent is 403, a finished run 409.
+//   checkout, issueId this issue) in the checkout transaction, linked to the issue like every run
+//   that checks one out; a run of another agent is 403, a finished run 409.
 // Every refusal because of the lock is 409 `{ error, details: { reason, currentStatus, holder:
 // { agentId, runId, runStatus, runLive }, retryable: false } }`; reasons: status_mismatch,
 // owned_by_another_agent, owned_by_another_run, project_paused, workspace_closed, and for release
@@ -145,7 +146,7 @@ export async function checkoutIssue(ctx: Ctx, issue: Issue, input: { agentId: st
       // refused before any write: a racer that lost lets the row go at once, not after writing and
       // rolling back its run record. The UPDATE's WHERE stays the one that decides a claim.
       if (!current || !(expected as string[]).includes(current.status) || (current.assigneeAgentId !== null && current.assigneeAgentId !== agent.id)) return tx.rollback();
-      if (runId) await ensureAgentRun(tx, agent, runId);
+      if (runId) await ensureAgentRun(tx, agent, runId, issue.id);
 
       const sameRun = runId ? sql`${issues.checkoutRunId} = ${runId}` : isNull(issues.checkoutRunId);
       // Who may take the row: nobody holds it; the same agent with no run or the same run behind the

@@ -132,8 +132,10 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
 }
 
 async function settleAgentStatus(tx: Tx, run: HeartbeatRun): Promise<void> {
-  // A failure marks the agent until its next success; a cancel leaves what the last real outcome said.
-  const outcome = run.status === 'succeeded' ? 'idle' : run.status === 'cancelled' ? null : 'error';
+  // A failure marks the agent until its next success; a cancel leaves what the last real outcome said,
+  // and so does the end of a run first seen on a checkout (its lease lapsed: the agent's own work
+  // outside the engine, whose outcome the engine never learns).
+  const outcome = run.invocationSource === 'checkout' || run.status === 'cancelled' ? null : run.status === 'succeeded' ? 'idle' : 'error';
   const next = sql`case
     when exists (select 1 from ${heartbeatRuns} where ${heartbeatRuns.agentId} = ${run.agentId} and ${live}) then 'running'
     when ${outcome}::text is not null then ${outcome}::text

@@ -16,9 +16,11 @@ import { transactionWithRetry, type RetryOptions } from '../../db/retry.ts';
 import { heartbeatRuns } from '../../db/schema/index.ts';
 import { systemActor } from '../../core/actor.ts';
 import { finishRun } from './lifecycle.ts';
-import { LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
+import { CHECKOUT_RUN_LEASE_SEC, LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
 
 const REAPER_LOCK_KEY = 7_310_451_023;
+/** Why a run first seen on a checkout ended: nothing else tells the engine its agent is done with it. */
+export const CHECKOUT_RUN_LAPSED = `no checkout with this run for ${CHECKOUT_RUN_LEASE_SEC / 60} minutes: a run first seen on a checkout ends when its agent stops using it (or cancels it)`;
 const REAP_BATCH = 100;
 const live = inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]);
 const pastDeadline = sql`${heartbeatRuns.deadlineAt} + make_interval(secs => coalesce(${heartbeatRuns.graceSec}, 0)) < now()`;
@@ -29,7 +31,7 @@ export async function reapExpiredRuns(db: Db, retry: RetryOptions = {}): Promise
     const lock = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${REAPER_LOCK_KEY}) as ok`);
     if (!lock.rows[0]?.ok) return null;
     return tx
-      .select({ id: heartbeatRuns.id, overDeadline: sql<boolean>`coalesce(${pastDeadline}, false)` })
+      .select({ id: heartbeatRuns.id, invocationSource: heartbeatRuns.invocationSource, overDeadline: sql<boolean>`coalesce(${pastDeadline}, false)` })
       .from(heartbeatRuns)
       .where(and(live, or(sql`${heartbeatRuns.leaseExpiresAt} < now()`, pastDeadline)))
       .limit(REAP_BATCH);
@@ -37,10 +39,12 @@ export async function reapExpiredRuns(db: Db, retry: RetryOptions = {}): Promise
   if (!expired) return null;
   return endEach(
     db,
-    expired.map(({ id, overDeadline }) =>
+    expired.map(({ id, invocationSource, overDeadline }) =>
       overDeadline
         ? { id, status: 'timed_out' as const, error: 'deadline and grace passed while the run was still live' }
-        : { id, status: 'failed' as const, error: 'lease expired: the replica running it stopped renewing it (crashed, killed or cut off)' },
+        : invocationSource === 'checkout'
+          ? { id, status: 'failed' as const, error: CHECKOUT_RUN_LAPSED }
+          : { id, status: 'failed' as const, error: 'lease expired: the replica running it stopped renewing it (crashed, killed or cut off)' },
     ),
     retry,
   );

@@ -35,20 +35,27 @@ export async function findRun(db: DbOrTx, runId: string): Promise<HeartbeatRun |
 
 /**
  * The run named by an agent's X-Service-Run-Id, inside the caller's transaction. An unknown id is
- * recorded as a running run of that agent (invocationSource 'checkout') so the lock always points
- * at a run record; a known live run gets its lease clock moved. A run of another agent is 403; a
+ * recorded as a running run of that agent (invocationSource 'checkout') about the issue it checks
+ * out, so the lock always points at a run record; a known live run gets its lease clock moved (and a
+ * run first seen on a checkout with no issue yet gets this one). A run of another agent is 403; a
  * finished run cannot take a lock (409): the agent must use its current run.
  * Call it inside the transaction of the claim it serves, never before: a refused claim must roll the
  * new record back with it, so a losing run leaves no `running` run that holds nothing.
  */
-export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId: string; adapterType: string }, runId: string): Promise<HeartbeatRun> {
+export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId: string; adapterType: string }, runId: string, issueId: string): Promise<HeartbeatRun> {
+  const checkoutRun = sql`${heartbeatRuns.invocationSource} = 'checkout'`;
   const [run] = await tx
     .insert(heartbeatRuns)
-    .values({ id: runId, companyId: agent.companyId, agentId: agent.id, status: 'running', invocationSource: 'checkout', adapterType: agent.adapterType, startedAt: sql`now()`, leaseExpiresAt: checkoutLease })
+    .values({ id: runId, companyId: agent.companyId, agentId: agent.id, status: 'running', invocationSource: 'checkout', adapterType: agent.adapterType, issueId, startedAt: sql`now()`, leaseExpiresAt: checkoutLease })
     .onConflictDoUpdate({
       target: heartbeatRuns.id,
-      // An engine run keeps the lease its owner renews; a run known only from checkouts gets a new one.
-      set: { updatedAt: sql`now()`, leaseExpiresAt: sql`case when ${heartbeatRuns.invocationSource} = 'checkout' then ${checkoutLease} else ${heartbeatRuns.leaseExpiresAt} end` },
+      // An engine run keeps the lease its owner renews and the issue its wake named; a run known only
+      // from checkouts gets a new lease, and keeps the first issue it checked out.
+      set: {
+        updatedAt: sql`now()`,
+        leaseExpiresAt: sql`case when ${checkoutRun} then ${checkoutLease} else ${heartbeatRuns.leaseExpiresAt} end`,
+        issueId: sql`case when ${checkoutRun} then coalesce(${heartbeatRuns.issueId}, ${issueId}) else ${heartbeatRuns.issueId} end`,
+      },
       setWhere: and(eq(heartbeatRuns.agentId, agent.id), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])),
     })
     .returning();

@@ -123,7 +123,9 @@ async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typ
   if (interrupted) await cancelRun(tx, systemActor('dispatcher'), interrupted.id, 'interrupted by a board comment');
   const liveRuns = agentRuns.filter((r) => r !== interrupted);
 
-  const sameWork = liveRuns.find((r) => r.issueId === wake.issueId && (wake.issueId !== null || r.invocationSource !== 'checkout'));
+  // A run first seen on a checkout names an issue but is the agent's own work outside the engine:
+  // it holds an issue only through the checkout lock, which issueHolder reads.
+  const sameWork = liveRuns.find((r) => r.invocationSource !== 'checkout' && r.issueId === wake.issueId);
   if (sameWork) return { outcome: 'coalesced', runId: sameWork.id, reason: wake.issueId ? 'live_run_on_issue' : 'live_run' };
 
   if (wake.issueId) {
@@ -180,7 +182,7 @@ async function issueHolder(tx: Tx, issueId: string): Promise<{ runId: string; ag
   const [byRun] = await tx
     .select({ runId: heartbeatRuns.id, agentId: heartbeatRuns.agentId })
     .from(heartbeatRuns)
-    .where(and(eq(heartbeatRuns.issueId, issueId), live));
+    .where(and(eq(heartbeatRuns.issueId, issueId), live, sql`${heartbeatRuns.invocationSource} is distinct from 'checkout'`));
   if (byRun) return byRun;
   const [byCheckout] = await tx
     .select({ runId: heartbeatRuns.id, agentId: heartbeatRuns.agentId })
