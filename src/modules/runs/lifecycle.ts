@@ -6,8 +6,8 @@
 //
 // What a finish sets off, in the same transaction:
 // - the agent's status follows its runs (running while one is live; idle after; error after a
-//   failed or timed-out run until the next success), never touching paused, terminated or
-//   pending_approval agents;
+//   failed or timed-out run until the next success, with that run's errorReason), never touching
+//   paused, terminated or pending_approval agents;
 // - wakes deferred behind the run (same issue, or the agent's concurrency slot) go back to the queue;
 // - wakes coalesced into the run after it started come back as one follow-up wake, so nothing an
 //   agent was told while it worked is lost;
@@ -64,7 +64,7 @@ export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { le
   if (!run) return null;
   await tx
     .update(agents)
-    .set({ status: 'running', lastHeartbeatAt: sql`now()`, updatedAt: sql`now()` })
+    .set({ status: 'running', errorReason: null, lastHeartbeatAt: sql`now()`, updatedAt: sql`now()` })
     .where(and(eq(agents.id, run.agentId), inArray(agents.status, RUN_DRIVEN_AGENT_STATUSES)));
   await recordActivity(tx, actor, {
     companyId: run.companyId,
@@ -112,7 +112,8 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
       ...(end.resultJson !== undefined ? { resultJson: end.resultJson } : {}),
       finishedAt: sql`now()`,
       leaseExpiresAt: null,
-      updatedAt: sql`now()`,
+      // The owner's finish carries the whole log's size: updatedAt past finishedAt says so (runLogMayGrow).
+      updatedAt: end.logBytes !== undefined ? sql`now() + interval '1 millisecond'` : sql`now()`,
     })
     .where(and(eq(heartbeatRuns.id, runId), live))
     .returning();
@@ -136,15 +137,29 @@ async function settleAgentStatus(tx: Tx, run: HeartbeatRun): Promise<void> {
   // and so does the end of a run first seen on a checkout (its lease lapsed: the agent's own work
   // outside the engine, whose outcome the engine never learns).
   const outcome = run.invocationSource === 'checkout' || run.status === 'cancelled' ? null : run.status === 'succeeded' ? 'idle' : 'error';
+  const stillLive = sql`exists (select 1 from ${heartbeatRuns} where ${heartbeatRuns.agentId} = ${run.agentId} and ${live})`;
   const next = sql`case
-    when exists (select 1 from ${heartbeatRuns} where ${heartbeatRuns.agentId} = ${run.agentId} and ${live}) then 'running'
+    when ${stillLive} then 'running'
     when ${outcome}::text is not null then ${outcome}::text
     when ${agents.status} = 'running' then 'idle'
     else ${agents.status} end`;
+  // The reason follows the same branches: this run's when it puts the agent in error, kept when the
+  // agent stays in error, gone otherwise.
+  const reason = sql`case
+    when ${stillLive} then null
+    when ${outcome}::text = 'error' then ${errorReasonOf(run)}::text
+    when ${outcome}::text is not null or ${agents.status} = 'running' then null
+    else ${agents.errorReason} end`;
   await tx
     .update(agents)
-    .set({ status: next, updatedAt: sql`now()` })
+    .set({ status: next, errorReason: reason, updatedAt: sql`now()` })
     .where(and(eq(agents.id, run.agentId), inArray(agents.status, RUN_DRIVEN_AGENT_STATUSES)));
+}
+
+/** What GET /agents/{id} says while a failed or timed-out run keeps the agent in error. */
+function errorReasonOf(run: HeartbeatRun): string {
+  const how = run.error ?? (run.exitCode !== null ? `exit code ${run.exitCode}` : run.signal ? `killed by ${run.signal}` : 'no reason recorded');
+  return `run ${run.id} ${run.status}: ${how}`.slice(0, 2000);
 }
 
 /**

@@ -145,14 +145,16 @@ export const LATE_LOG_SLACK_SEC = 5;
 
 /**
  * Whether the run's log may still grow. While the run is live, yes. A run its owner finished has
- * its whole log stored (the owner closes the log before it records the end, with logBytes). A run
- * that ended elsewhere (a cancel, the reaper) may still get the last of its log: the owner stops the
- * process (up to graceSec), stores the rest, and records logBytes late, which moves updatedAt past
- * finishedAt. Until then, and at most graceSec plus a few seconds, the log may grow.
+ * its whole log stored (the owner closes the log before it records the end, with logBytes, and
+ * that finish moves updatedAt past finishedAt: finishRun). A run that ended elsewhere (a cancel,
+ * the reaper) may still get the last of its log: the owner stops the process (up to graceSec),
+ * stores the rest, and records the outcome late, which moves updatedAt past finishedAt. Until then,
+ * and at most graceSec plus a few seconds, the log may grow. (logBytes is no sign: it follows the
+ * log's flushes while they happen.)
  */
 export function runLogMayGrow(run: HeartbeatRun, now = Date.now()): boolean {
   if (isLiveRunStatus(run.status)) return true;
-  if (run.status === 'succeeded' || run.logBytes > 0 || !run.startedAt || !run.finishedAt || run.invocationSource === 'checkout') return false;
+  if (run.status === 'succeeded' || !run.startedAt || !run.finishedAt || run.invocationSource === 'checkout') return false;
   if (run.updatedAt.getTime() > run.finishedAt.getTime()) return false;
   return now < run.finishedAt.getTime() + ((run.graceSec ?? 0) + LATE_LOG_SLACK_SEC) * 1000;
 }
