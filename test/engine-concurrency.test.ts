@@ -47,10 +47,11 @@ describe('engine: 20 agents, 5 runs each at once, 200 wakes', () => {
   it('every run ends as its process ended: no deadlock, no run failed by the engine, no error logged', async () => {
     const agents = await Promise.all(
       Array.from({ length: AGENTS }, () =>
-        newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [BARRIER, '250'] }, runtimeConfig: { maxConcurrentRuns: 5, maxRunsPerHour: 1000 } }),
+        newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [BARRIER, '250', 'checkout'] }, runtimeConfig: { maxConcurrentRuns: 5, maxRunsPerHour: 1000 } }),
       ),
     );
-    // One issue per wake so runs of one agent go side by side; every third process exits 3.
+    // One issue per wake so runs of one agent go side by side; each process checks its issue out (as
+    // real agents do: the issue and run rows get locked by the API too); every third one exits 3.
     const expected = new Map<string, number>();
     const wakes: { agentId: string; issueId: string }[] = [];
     for (const [a, { agent }] of agents.entries()) {
@@ -86,6 +87,10 @@ describe('engine: 20 agents, 5 runs each at once, 200 wakes', () => {
       assert.equal(run.exit_code, exitCode, `run ${run.id}`);
       assert.equal(run.status, exitCode === 0 ? 'succeeded' : 'failed', `run ${run.id}: ${run.error}`);
     }
+    // Each process checked its issue out with its run, and the run is listed on its issue.
+    const held = await sql(`select i.id, i.checkout_run_id, exists (select 1 from heartbeat_run_issues l where l.issue_id = i.id and l.run_id = i.checkout_run_id) as linked from issues i where i.id = any($1)`, [[...expected.keys()]]);
+    const runOfIssue = new Map(runs.map((r) => [r.issue_id, r.id]));
+    assert.ok(held.every((i) => i.checkout_run_id === runOfIssue.get(i.id) && i.linked), 'every issue checked out by its run and linked to it');
     const errors = logLines.filter((line) => line.includes('"level":50'));
     assert.deepEqual(errors, [], 'no error logged');
     // Each agent's status follows its last run; none is left running.
