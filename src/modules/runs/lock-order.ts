@@ -20,8 +20,9 @@
 //
 // A transaction about several agents would hold one agent and wait for the next while that one's
 // finish waits for the first's counters: the reaper therefore ends each run in a transaction of its
-// own. The rest (a foreign path that does not follow the order) is caught by transactionWithRetry
-// (db/retry.ts), which every engine transaction goes through.
+// own, and a budget stop locks all the agents it touches first, in one statement (id order for a
+// project's runs). The rest (a foreign path that does not follow the order) is caught by
+// transactionWithRetry (db/retry.ts), which every engine transaction goes through.
 //
 // A second gain of locking the agent in its own first statement: later statements of the
 // transaction take their snapshot after every other writer of that agent's runs has committed
