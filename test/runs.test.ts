@@ -128,7 +128,7 @@ describe('reapExpiredRuns (lease sweep)', () => {
     const rows = new Map((await sql('select id, status, finished_at, error from heartbeat_runs where id = any($1)', [[stale, fresh, queued, finished, overdue]])).rows.map((r) => [r.id, r]));
     assert.equal(rows.get(stale).status, 'failed');
     assert.ok(rows.get(stale).finished_at);
-    assert.match(rows.get(stale).error, /lease expired/);
+    assert.match(rows.get(stale).error, /no checkout with this run for 30 minutes/);
     assert.equal(rows.get(overdue).status, 'timed_out');
     assert.equal(rows.get(fresh).status, 'running');
     assert.equal(rows.get(queued).status, 'queued');

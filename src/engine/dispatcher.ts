@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { claimWakeups, dispatchWake, releaseFailedClaim, type RunOwner } from '../modules/wakeups/dispatch.ts';
 import type { WakeupRequest } from '../modules/wakeups/queue.ts';
-import type { Executor } from './executor.ts';
+import { engineRetry, type Executor } from './executor.ts';
 import type { Notifications } from './notifications.ts';
 
 const DECISION_LANES = 4;
@@ -26,10 +26,11 @@ export function startDispatcher(db: Db, notifications: Notifications, executor: 
   let draining: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  const retry = engineRetry(logger);
 
   const dispatchOne = async (wake: WakeupRequest) => {
     try {
-      const decision = await dispatchWake(db, wake, owner);
+      const decision = await dispatchWake(db, wake, owner, retry);
       if (decision.outcome === 'completed') executor.execute(decision.run);
     } catch (err) {
       logger.warn({ err, wakeupId: wake.id }, 'engine: wakeup dispatch failed; retrying with backoff');

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
+import { transactionWithRetry, type RetryOptions } from '../db/retry.ts';
 import { agentWakeupRequests, issues, projectWorkspaces } from '../db/schema/index.ts';
 import { systemActor } from '../core/actor.ts';
 import { findAgentById } from '../modules/agents/lookup.ts';
@@ -63,7 +64,8 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
   const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let stopping = false;
 
-  const finish = (runId: string, end: RunEnd) => db.transaction((tx) => finishRun(tx, systemActor('engine', runId), runId, end));
+  const retry = engineRetry(logger);
+  const finish = (runId: string, end: RunEnd) => transactionWithRetry(db, (tx) => finishRun(tx, systemActor('engine', runId), runId, end), retry);
 
   async function work(run: HeartbeatRun, controller: AbortController): Promise<void> {
     const agent = await findAgentById(db, run.agentId);
@@ -81,7 +83,7 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     const config = agent.adapterConfig;
     const timeoutSec = positive(config.timeoutSec, DEFAULT_TIMEOUT_SEC);
     const graceSec = typeof config.graceSec === 'number' && config.graceSec >= 0 ? config.graceSec : DEFAULT_GRACE_SEC;
-    const started = await db.transaction((tx) => startRun(tx, systemActor('engine', run.id), run.id, { leaseSec: settings.leaseSec, timeoutSec, graceSec }));
+    const started = await transactionWithRetry(db, (tx) => startRun(tx, systemActor('engine', run.id), run.id, { leaseSec: settings.leaseSec, timeoutSec, graceSec }), retry);
     if (!started) return; // cancelled while it was queued
 
     const bindings = (config.env && typeof config.env === 'object' ? config.env : {}) as Record<string, unknown>;
@@ -287,4 +289,9 @@ async function workingDirectory(db: Db, dataDir: string, agentId: string, config
   const own = path.join(dataDir, 'agents', agentId, 'workspace');
   await mkdir(own, { recursive: true });
   return own;
+}
+
+/** How the engine's transactions retry: transactionWithRetry, each retry logged (a warning: it worked, but a cycle formed). */
+export function engineRetry(logger: Logger): RetryOptions {
+  return { onRetry: (err, attempt) => logger.warn({ err, attempt }, 'engine: the database aborted a transaction (deadlock or serialization failure); retrying the transaction') };
 }

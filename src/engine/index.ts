@@ -25,7 +25,7 @@ import { newTimerState, queueDueTimerWakes } from '../modules/wakeups/timers.ts'
 import { removeClosedWorktrees } from '../modules/execution-workspaces/service.ts';
 import { createAdapterRegistry, type AdapterRegistry } from './adapters/registry.ts';
 import { startDispatcher } from './dispatcher.ts';
-import { createExecutor, type ExecutorSettings } from './executor.ts';
+import { createExecutor, engineRetry, type ExecutorSettings } from './executor.ts';
 import type { Notifications } from './notifications.ts';
 import { killRunProcessGroup } from './process-groups.ts';
 import { replicaIdentity, type ReplicaIdentity } from './replica.ts';
@@ -99,7 +99,8 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   const killLeftovers = async (runs: HeartbeatRun[]) => {
     for (const run of runs) if (run.pid) await killRunProcessGroup(run.pid, run.id);
   };
-  const previous = await reapPreviousBoot(db, identity);
+  const retry = engineRetry(logger);
+  const previous = await reapPreviousBoot(db, identity, retry);
   await killLeftovers(previous);
   if (previous.length > 0) logger.warn({ runs: previous.map((r) => r.id) }, 'engine: ended the runs of the previous start');
   await notifications.ready;
@@ -108,7 +109,7 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
 
   let reaping: Promise<void> | null = null;
   const reap = async () => {
-    const reaped = await reapExpiredRuns(db);
+    const reaped = await reapExpiredRuns(db, retry);
     if (reaped && reaped.length > 0) {
       logger.warn({ runs: reaped.map((r) => ({ id: r.id, status: r.status, error: r.error })) }, 'engine: reaped runs');
       await killLeftovers(reaped);

@@ -11,7 +11,8 @@
 //
 // Batching: what was written is stored at most FLUSH_INTERVAL_MS after it arrived, or at once when
 // FLUSH_BYTES are pending; one INSERT per flush (rows of at most CHUNK_BYTES, cut on character
-// boundaries), and in the same statement a `boardroom_run_log` NOTIFY ({ runId, companyId, offset:
+// boundaries), and in the same statement the run's logBytes (so a live run shows its log's size)
+// and a `boardroom_run_log` NOTIFY ({ runId, companyId, offset:
 // the log's size after it }) so live readers on every replica hear of it. Flushes never overlap, so
 // rows arrive in order. PostgreSQL text refuses U+0000: NUL becomes U+FFFD before it is counted.
 import { sql } from 'drizzle-orm';
@@ -129,9 +130,13 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
       sql`, `,
     );
     const notice = JSON.stringify({ runId, companyId, offset: end } satisfies RunLogNotice);
-    // One statement: the rows and the notice commit together (a data-modifying CTE always runs).
+    // One statement: the rows, the run's logBytes and the notice commit together (data-modifying
+    // CTEs always run). logBytes follows the flushes, not the bytes: one row update per flush. It
+    // leaves updatedAt alone: that one says when the owner recorded the whole log (runLogMayGrow).
     await db.execute(sql`with stored as (
       insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ${values} returning 1
+    ), sized as (
+      update heartbeat_runs set log_bytes = ${end} where id = ${runId} returning 1
     ) select pg_notify(${RUN_LOG_CHANNEL}, ${notice})`);
     seq += rows.length;
     stored = end;

@@ -69,6 +69,8 @@ export interface TestAppOptions {
   modelPrices?: PriceTable;
   /** Code-host and catalog base URLs (a fake host in the test). */
   codeHost?: CodeHostConfig;
+  /** The engine's logger (a test that reads its lines passes one); silent otherwise. */
+  logger?: pino.Logger;
 }
 
 let counter = 0;
@@ -105,7 +107,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     codeHost: opts.codeHost ?? DEFAULT_CODE_HOST,
   };
   const owner = await ensureInstanceOwner(database.db);
-  const logger = pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });
+  const logger = opts.logger ?? pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });
   const notifications = listenForNotifications(databaseUrl, logger);
   // Shared by the app and the engine, as in `boardroom run`.
   const adapters = createAdapterRegistry();

@@ -24,6 +24,9 @@ export const agents = pgTable(
     canAssignTasks: boolean('can_assign_tasks').notNull().default(false),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     pauseReason: text('pause_reason'),
+    // Why the agent is in `error`: the error of the run that put it there. Written with the status by
+    // the run that settles it (runs/lifecycle.ts); shown only while the status is `error`.
+    errorReason: text('error_reason'),
     // Set when the wake budget (runtimeConfig.maxRunsPerHour) turned a wake away: until then further
     // wakes are skipped too. Shown on the agent so the board sees why it is quiet.
     wakeRateLimitedUntil: ts('wake_rate_limited_until'),
@@ -122,7 +125,8 @@ export const heartbeatRuns = pgTable(
     invocationSource: text('invocation_source'),
     adapterType: text('adapter_type'),
     wakeupRequestId: uuid('wakeup_request_id'),
-    // The issue the run is about (null for runs first seen on a checkout, and for wakes about no issue).
+    // The issue the run is about: its wake's issue, or for a run first seen on a checkout the issue it
+    // first checked out; null for wakes about no issue.
     issueId: uuid('issue_id'),
     wakeReason: text('wake_reason'),
     usageJson: jsonb('usage_json'),
@@ -155,8 +159,13 @@ export const heartbeatRuns = pgTable(
     index('heartbeat_runs_live_idx').on(t.leaseExpiresAt).where(sql`${t.status} in ('queued', 'running')`),
     index('heartbeat_runs_agent_live_idx').on(t.agentId).where(sql`${t.status} in ('queued', 'running')`),
     index('heartbeat_runs_finished_idx').on(t.finishedAt).where(sql`${t.finishedAt} is not null`),
-    // One live run per issue, whichever replica or code path creates it.
-    uniqueIndex('heartbeat_runs_issue_live_uq').on(t.issueId).where(sql`${t.issueId} is not null and ${t.status} in ('queued', 'running')`),
+    // One live engine run per issue, whichever replica or code path creates it. A run first seen on a
+    // checkout names the issue it checked out first, but holds an issue only through the checkout
+    // lock (issues.checkoutRunId), which is its own guard: it is left out here, so a release frees the
+    // issue for the engine at once and not when that run's lease lapses.
+    uniqueIndex('heartbeat_runs_issue_live_uq')
+      .on(t.issueId)
+      .where(sql`${t.issueId} is not null and ${t.status} in ('queued', 'running') and ${t.invocationSource} is distinct from 'checkout'`),
   ],
 );
 

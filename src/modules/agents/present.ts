@@ -54,6 +54,10 @@ export const agentResponse = z
     spentMonthlyCents: z.number().int().describe('spend in the current UTC calendar month'),
     status: agentStatus,
     pauseReason: z.string().nullable().describe('why the agent is paused (`manual`, or a budget hard stop); null otherwise'),
+    errorReason: z
+      .string()
+      .nullable()
+      .describe('why the agent is in `error`: the run that put it there and how it ended (`run <id> failed: ...`); null whenever the status is not `error`'),
     permissions: z.object({ canCreateAgents: z.boolean() }),
     wakeRateLimitedUntil: timestampOut()
       .nullable()
@@ -88,6 +92,8 @@ export function presentAgent(agent: Agent, view: AgentView): AgentResponse {
     spentMonthlyCents: view.budget.spentMonthlyCents,
     status: agent.status as AgentStatus,
     pauseReason: agent.pauseReason,
+    // Only while in error: a status set by anything else (pause, resume, a patch) leaves the old one behind.
+    errorReason: agent.status === 'error' ? agent.errorReason : null,
     permissions: { canCreateAgents: agent.permissions.canCreateAgents === true },
     metadata: agent.metadata,
     wakeRateLimitedUntil: wakeRateLimitEnd(agent),

@@ -126,9 +126,9 @@ export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgen
   });
 }
 
-/** The row as it is now, locked for the rest of the transaction (status rules read it). */
+/** The row as it is now, locked for the rest of the transaction (status rules read it); the first lock of the one order (runs/lock-order.ts). */
 export async function lockAgent(tx: Tx, agentId: string): Promise<Agent> {
-  const [row] = await tx.select().from(agents).where(eq(agents.id, agentId)).for('update');
+  const [row] = await tx.select().from(agents).where(eq(agents.id, agentId)).for('no key update');
   if (!row) throw notFound('agent');
   return row;
 }

@@ -11,6 +11,7 @@
 // an agent the board paused by hand in between stays paused.
 import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { transactionWithRetry } from '../../db/retry.ts';
 import { agents, agentWakeupRequests, budgetIncidents, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
 import { systemActor, type Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
@@ -46,15 +47,21 @@ async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncid
     .where(and(eq(projects.id, incident.scopeId), sql`${projects.pausedAt} is null`))
     .returning({ id: projects.id, companyId: projects.companyId });
   const inProject = tx.select({ id: issues.id }).from(issues).where(eq(issues.projectId, incident.scopeId));
-  await tx
-    .update(agentWakeupRequests)
-    .set({ status: 'cancelled', outcomeReason: BUDGET_REASON, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
-    .where(and(inArray(agentWakeupRequests.issueId, inProject), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
+  // Runs (each with its agent first), then wakeups: the lock order (runs/lock-order.ts).
   const live = await tx
     .select({ id: heartbeatRuns.id })
     .from(heartbeatRuns)
     .where(and(inArray(heartbeatRuns.issueId, inProject), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])));
+  // Runs of several agents in one transaction: their agents are locked together first, in id order,
+  // so this never holds one agent's usage counters while it waits for the next agent.
+  if (live.length > 0) {
+    await tx.execute(sql`select id from ${agents} where id in (select agent_id from ${heartbeatRuns} where id in ${live.map((r) => r.id)}) order by id for no key update`);
+  }
   for (const run of live) await cancelRun(tx, actor, run.id, BUDGET_REASON);
+  await tx
+    .update(agentWakeupRequests)
+    .set({ status: 'cancelled', outcomeReason: BUDGET_REASON, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
+    .where(and(inArray(agentWakeupRequests.issueId, inProject), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
   if (project) await recordActivity(tx, actor, { companyId: project.companyId, action: 'project.paused', entityType: 'project', entityId: project.id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
   return project?.id ?? null;
 }
@@ -63,7 +70,7 @@ async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncid
 export async function applyPendingBudgetStops(db: Db): Promise<number> {
   let applied = 0;
   for (;;) {
-    const done = await db.transaction(async (tx) => {
+    const done = await transactionWithRetry(db, async (tx) => {
       const [incident] = await tx.select().from(budgetIncidents).where(eq(budgetIncidents.stopPending, true)).orderBy(budgetIncidents.createdAt).limit(1).for('update', { skipLocked: true });
       if (!incident) return false;
       const pausedAgentIds = incident.scopeType === 'project' ? [] : await pauseAgentsForBudget(tx, budgetActor, incident);

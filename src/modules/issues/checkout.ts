@@ -13,7 +13,8 @@
 //   X-Service-Run-Id header (400 when missing or not a UUID); a runId in the body is rejected (400).
 // - checkout leaves assigneeUserId as it is (release keeps it too).
 // - An agent's run id that has no run record yet becomes one (status running, invocationSource
-//   checkout) in the checkout transaction; a run of another agent is 403, a finished run 409.
+//   checkout, issueId this issue) in the checkout transaction, linked to the issue like every run
+//   that checks one out; a run of another agent is 403, a finished run 409.
 // Every refusal because of the lock is 409 `{ error, details: { reason, currentStatus, holder:
 // { agentId, runId, runStatus, runLive }, retryable: false } }`; reasons: status_mismatch,
 // owned_by_another_agent, owned_by_another_run, project_paused, workspace_closed, and for release
@@ -127,7 +128,7 @@ const lockIsStale = sql`not exists (select 1 from ${heartbeatRuns} where ${heart
  * but the lockIsStale subquery still reads heartbeat_runs in the statement's old snapshot, where
  * the winner's run (created in the winner's transaction) does not exist yet. So for runs of the
  * same agent the winner's fresh lock looked stale and every queued run "adopted" it: 20 racing
- * runs gave up to 20 answers of 200. With `SELECT ... FOR UPDATE` the wait happens in an earlier
+ * runs gave up to 20 answers of 200. With `SELECT ... FOR NO KEY UPDATE` the wait happens in an earlier
  * statement; the UPDATE then takes a new snapshot after the winner committed, and sees its run.
  */
 export async function checkoutIssue(ctx: Ctx, issue: Issue, input: { agentId: string; expectedStatuses: IssueStatus[] }): Promise<Issue> {
@@ -140,12 +141,12 @@ export async function checkoutIssue(ctx: Ctx, issue: Issue, input: { agentId: st
   try {
     return await ctx.db.transaction(async (tx) => {
       // Serialises checkouts of this issue; see above. Issue row, then run row: the one lock order.
-      const [current] = await tx.select({ status: issues.status, assigneeAgentId: issues.assigneeAgentId }).from(issues).where(eq(issues.id, issue.id)).for('update');
+      const [current] = await tx.select({ status: issues.status, assigneeAgentId: issues.assigneeAgentId }).from(issues).where(eq(issues.id, issue.id)).for('no key update');
       // What the claim below would refuse anyway (status not expected, another agent's issue) is
       // refused before any write: a racer that lost lets the row go at once, not after writing and
       // rolling back its run record. The UPDATE's WHERE stays the one that decides a claim.
       if (!current || !(expected as string[]).includes(current.status) || (current.assigneeAgentId !== null && current.assigneeAgentId !== agent.id)) return tx.rollback();
-      if (runId) await ensureAgentRun(tx, agent, runId);
+      if (runId) await ensureAgentRun(tx, agent, runId, issue.id);
 
       const sameRun = runId ? sql`${issues.checkoutRunId} = ${runId}` : isNull(issues.checkoutRunId);
       // Who may take the row: nobody holds it; the same agent with no run or the same run behind the
@@ -208,7 +209,7 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
   const { actor } = ctx;
   const runId = actor.kind === 'agent' ? requireAgentRunId(actor) : null;
   return ctx.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(issues).where(eq(issues.id, issue.id)).for('update');
+    const [current] = await tx.select().from(issues).where(eq(issues.id, issue.id)).for('no key update');
     const state = { ...current!, runStatus: await runStatusOf(tx, current!.checkoutRunId) };
     if (actor.kind === 'agent' && state.assigneeAgentId !== actor.agentId) throw forbidden('only the assignee may release this issue');
     const checkedOut = !CLOSED_STATUSES.includes(state.status as IssueStatus) && (state.status === 'in_progress' || state.checkoutRunId !== null);

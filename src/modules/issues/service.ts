@@ -154,7 +154,7 @@ async function insertIssue(ctx: Ctx, companyId: string, input: CreateIssueInput,
 
 /** Re-reads an issue inside a transaction, locked for the rest of it. */
 export async function lockIssue(tx: DbOrTx, issueId: string): Promise<Issue> {
-  const [row] = await tx.select().from(issues).where(eq(issues.id, issueId)).for('update');
+  const [row] = await tx.select().from(issues).where(eq(issues.id, issueId)).for('no key update');
   if (!row) throw notFound('issue');
   return row;
 }

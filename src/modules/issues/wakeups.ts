@@ -45,7 +45,7 @@ export async function wakeUnblockedDependents(tx: DbOrTx, actor: Actor, closed: 
   // them finds "all resolved" instead of neither.
   await tx.execute(sql`
     select id from ${issues} where id in (select issue_id from ${issueRelations} where blocked_by_issue_id = ${closed.id})
-    order by id for update`);
+    order by id for no key update`);
   const ready = await tx.execute<{ id: string; assignee_agent_id: string; identifier: string }>(sql`
     select i.id, i.assignee_agent_id, i.identifier
     from ${issueRelations} r join ${issues} i on i.id = r.issue_id

@@ -22,6 +22,7 @@ import { recordRunUsage } from '../costs/service.ts';
 import { applyPendingBudgetStops } from '../budgets/stop.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Db } from '../../db/client.ts';
+import { transactionWithRetry } from '../../db/retry.ts';
 
 // Per-run counts: far beyond any real run, small enough to add up safely (budgets sum cents).
 
@@ -51,7 +52,8 @@ export async function completeRun(ctx: Ctx<Actor>, db: Db, runId: string, body: 
   await assertCompanyAccess(ctx.db, actor, run.companyId);
   authorize(actor.kind === 'agent' && actor.via === 'agent_jwt' && actor.runId === run.id && actor.agentId === run.agentId, RUN_TOKEN_REQUIRED);
   let stopsPending = false;
-  const finished = await ctx.db.transaction(async (tx) => {
+  // Retried like the engine's own finishes: a deadlock with another run of the agent is no answer to give the receiver.
+  const finished = await transactionWithRetry(db, async (tx) => {
     const ended = await finishRun(tx, actor, run.id, {
       status: body.status,
       error: body.status === 'failed' ? (body.error ?? 'the receiver reported the run failed') : null,

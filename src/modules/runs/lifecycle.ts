@@ -1,12 +1,13 @@
 // The life of an engine run, as database transitions any replica may make: start, lease renewal,
-// finish (with what a finish sets off), cancel and reap. Each transition is one conditional UPDATE
-// on a live status, so a run finishes exactly once whoever gets there first (its owner, a cancel
-// on another replica, the reaper); the others find nothing to update and back off.
+// finish (with what a finish sets off), cancel and reap. Each transition locks the run's agent first
+// (the lock order, lock-order.ts), then is one conditional UPDATE on a live status, so a run
+// finishes exactly once whoever gets there first (its owner, a cancel on another replica, the
+// reaper); the others find nothing to update and back off.
 //
 // What a finish sets off, in the same transaction:
 // - the agent's status follows its runs (running while one is live; idle after; error after a
-//   failed or timed-out run until the next success), never touching paused, terminated or
-//   pending_approval agents;
+//   failed or timed-out run until the next success, with that run's errorReason), never touching
+//   paused, terminated or pending_approval agents;
 // - wakes deferred behind the run (same issue, or the agent's concurrency slot) go back to the queue;
 // - wakes coalesced into the run after it started come back as one follow-up wake, so nothing an
 //   agent was told while it worked is lost;
@@ -21,6 +22,7 @@ import { AGENT_STATUSES } from '../agents/schemas.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
 import { countFinishedRun } from '../budgets/runs.ts';
+import { lockAgentOfRun } from './lock-order.ts';
 
 export type RunEndStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -46,6 +48,7 @@ const MAX_FOLLOW_UP_WAKES = 20;
  * status. null when the run is no longer queued (cancelled in the meantime): do not start it.
  */
 export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { leaseSec: number; timeoutSec: number; graceSec: number }): Promise<HeartbeatRun | null> {
+  if (!(await lockAgentOfRun(tx, runId))) return null;
   const [run] = await tx
     .update(heartbeatRuns)
     .set({
@@ -61,7 +64,7 @@ export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { le
   if (!run) return null;
   await tx
     .update(agents)
-    .set({ status: 'running', lastHeartbeatAt: sql`now()`, updatedAt: sql`now()` })
+    .set({ status: 'running', errorReason: null, lastHeartbeatAt: sql`now()`, updatedAt: sql`now()` })
     .where(and(eq(agents.id, run.agentId), inArray(agents.status, RUN_DRIVEN_AGENT_STATUSES)));
   await recordActivity(tx, actor, {
     companyId: run.companyId,
@@ -96,6 +99,7 @@ export async function recordRunProgress(db: DbOrTx, runId: string, progress: { u
  * null when it had already ended: the first finisher wins and the others change nothing.
  */
 export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd): Promise<HeartbeatRun | null> {
+  if (!(await lockAgentOfRun(tx, runId))) return null;
   const [run] = await tx
     .update(heartbeatRuns)
     .set({
@@ -108,7 +112,8 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
       ...(end.resultJson !== undefined ? { resultJson: end.resultJson } : {}),
       finishedAt: sql`now()`,
       leaseExpiresAt: null,
-      updatedAt: sql`now()`,
+      // The owner's finish carries the whole log's size: updatedAt past finishedAt says so (runLogMayGrow).
+      updatedAt: end.logBytes !== undefined ? sql`now() + interval '1 millisecond'` : sql`now()`,
     })
     .where(and(eq(heartbeatRuns.id, runId), live))
     .returning();
@@ -128,17 +133,33 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
 }
 
 async function settleAgentStatus(tx: Tx, run: HeartbeatRun): Promise<void> {
-  // A failure marks the agent until its next success; a cancel leaves what the last real outcome said.
-  const outcome = run.status === 'succeeded' ? 'idle' : run.status === 'cancelled' ? null : 'error';
+  // A failure marks the agent until its next success; a cancel leaves what the last real outcome said,
+  // and so does the end of a run first seen on a checkout (its lease lapsed: the agent's own work
+  // outside the engine, whose outcome the engine never learns).
+  const outcome = run.invocationSource === 'checkout' || run.status === 'cancelled' ? null : run.status === 'succeeded' ? 'idle' : 'error';
+  const stillLive = sql`exists (select 1 from ${heartbeatRuns} where ${heartbeatRuns.agentId} = ${run.agentId} and ${live})`;
   const next = sql`case
-    when exists (select 1 from ${heartbeatRuns} where ${heartbeatRuns.agentId} = ${run.agentId} and ${live}) then 'running'
+    when ${stillLive} then 'running'
     when ${outcome}::text is not null then ${outcome}::text
     when ${agents.status} = 'running' then 'idle'
     else ${agents.status} end`;
+  // The reason follows the same branches: this run's when it puts the agent in error, kept when the
+  // agent stays in error, gone otherwise.
+  const reason = sql`case
+    when ${stillLive} then null
+    when ${outcome}::text = 'error' then ${errorReasonOf(run)}::text
+    when ${outcome}::text is not null or ${agents.status} = 'running' then null
+    else ${agents.errorReason} end`;
   await tx
     .update(agents)
-    .set({ status: next, updatedAt: sql`now()` })
+    .set({ status: next, errorReason: reason, updatedAt: sql`now()` })
     .where(and(eq(agents.id, run.agentId), inArray(agents.status, RUN_DRIVEN_AGENT_STATUSES)));
+}
+
+/** What GET /agents/{id} says while a failed or timed-out run keeps the agent in error. */
+function errorReasonOf(run: HeartbeatRun): string {
+  const how = run.error ?? (run.exitCode !== null ? `exit code ${run.exitCode}` : run.signal ? `killed by ${run.signal}` : 'no reason recorded');
+  return `run ${run.id} ${run.status}: ${how}`.slice(0, 2000);
 }
 
 /**
@@ -210,15 +231,16 @@ export async function cancelRun(tx: Tx, actor: Actor, runId: string, reason: str
 
 /** Pause or terminate: the agent's waiting wakes are cancelled and its live runs stopped. */
 export async function cancelAgentWork(tx: Tx, actor: Actor, agentId: string, reason: string): Promise<HeartbeatRun[]> {
-  await tx
-    .update(agentWakeupRequests)
-    .set({ status: 'cancelled', outcomeReason: reason, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
-    .where(and(eq(agentWakeupRequests.agentId, agentId), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
+  // Runs before wakeups: the lock order (lock-order.ts).
   const runs = await tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, agentId), live));
   const cancelled: HeartbeatRun[] = [];
   for (const { id } of runs) {
     const run = await cancelRun(tx, actor, id, reason);
     if (run) cancelled.push(run);
   }
+  await tx
+    .update(agentWakeupRequests)
+    .set({ status: 'cancelled', outcomeReason: reason, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
+    .where(and(eq(agentWakeupRequests.agentId, agentId), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
   return cancelled;
 }

@@ -20,7 +20,7 @@ export const runSummaryResponse = z
     invocationSource: z.string().nullable().describe('what started the run, e.g. `checkout` for a run first seen on a checkout'),
     usageJson: z.unknown().describe('token usage as reported by the adapter (JSON); null when none'),
     resultJson: z.unknown().describe('the result reported by the adapter (JSON); null when none'),
-    logBytes: z.number().int().describe('size of the run log in bytes'),
+    logBytes: z.number().int().describe('size of the run log in bytes: kept current with each store of the log while the run is live (within 250 ms of the output, one update per store, not per write), the whole log once it has ended'),
   })
   .describe('A heartbeat run in brief');
 

@@ -35,20 +35,27 @@ export async function findRun(db: DbOrTx, runId: string): Promise<HeartbeatRun |
 
 /**
  * The run named by an agent's X-Service-Run-Id, inside the caller's transaction. An unknown id is
- * recorded as a running run of that agent (invocationSource 'checkout') so the lock always points
- * at a run record; a known live run gets its lease clock moved. A run of another agent is 403; a
+ * recorded as a running run of that agent (invocationSource 'checkout') about the issue it checks
+ * out, so the lock always points at a run record; a known live run gets its lease clock moved (and a
+ * run first seen on a checkout with no issue yet gets this one). A run of another agent is 403; a
  * finished run cannot take a lock (409): the agent must use its current run.
  * Call it inside the transaction of the claim it serves, never before: a refused claim must roll the
  * new record back with it, so a losing run leaves no `running` run that holds nothing.
  */
-export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId: string; adapterType: string }, runId: string): Promise<HeartbeatRun> {
+export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId: string; adapterType: string }, runId: string, issueId: string): Promise<HeartbeatRun> {
+  const checkoutRun = sql`${heartbeatRuns.invocationSource} = 'checkout'`;
   const [run] = await tx
     .insert(heartbeatRuns)
-    .values({ id: runId, companyId: agent.companyId, agentId: agent.id, status: 'running', invocationSource: 'checkout', adapterType: agent.adapterType, startedAt: sql`now()`, leaseExpiresAt: checkoutLease })
+    .values({ id: runId, companyId: agent.companyId, agentId: agent.id, status: 'running', invocationSource: 'checkout', adapterType: agent.adapterType, issueId, startedAt: sql`now()`, leaseExpiresAt: checkoutLease })
     .onConflictDoUpdate({
       target: heartbeatRuns.id,
-      // An engine run keeps the lease its owner renews; a run known only from checkouts gets a new one.
-      set: { updatedAt: sql`now()`, leaseExpiresAt: sql`case when ${heartbeatRuns.invocationSource} = 'checkout' then ${checkoutLease} else ${heartbeatRuns.leaseExpiresAt} end` },
+      // An engine run keeps the lease its owner renews and the issue its wake named; a run known only
+      // from checkouts gets a new lease, and keeps the first issue it checked out.
+      set: {
+        updatedAt: sql`now()`,
+        leaseExpiresAt: sql`case when ${checkoutRun} then ${checkoutLease} else ${heartbeatRuns.leaseExpiresAt} end`,
+        issueId: sql`case when ${checkoutRun} then coalesce(${heartbeatRuns.issueId}, ${issueId}) else ${heartbeatRuns.issueId} end`,
+      },
       setWhere: and(eq(heartbeatRuns.agentId, agent.id), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])),
     })
     .returning();
@@ -58,9 +65,14 @@ export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId:
   throw conflict(`run ${runId} has already finished (${existing?.status ?? 'unknown'}); use the id of the current run`, { runId, runStatus: existing?.status ?? null });
 }
 
-/** Records that a run touched an issue (idempotent). The run row must exist. */
+/**
+ * Records that a run touched an issue (idempotent): when the engine creates a run about it, and on
+ * each checkout. The run row must exist; an issue deleted meanwhile is simply not recorded.
+ */
 export async function recordRunIssue(tx: DbOrTx, entry: { companyId: string; runId: string; issueId: string }): Promise<void> {
-  await tx.insert(heartbeatRunIssues).values(entry).onConflictDoNothing();
+  await tx.execute(sql`insert into ${heartbeatRunIssues} (company_id, run_id, issue_id)
+    select ${entry.companyId}, ${entry.runId}, ${issues.id} from ${issues} where ${issues.id} = ${entry.issueId}
+    on conflict do nothing`);
 }
 
 /** Runs that touched an issue, newest first. */
@@ -133,14 +145,16 @@ export const LATE_LOG_SLACK_SEC = 5;
 
 /**
  * Whether the run's log may still grow. While the run is live, yes. A run its owner finished has
- * its whole log stored (the owner closes the log before it records the end, with logBytes). A run
- * that ended elsewhere (a cancel, the reaper) may still get the last of its log: the owner stops the
- * process (up to graceSec), stores the rest, and records logBytes late, which moves updatedAt past
- * finishedAt. Until then, and at most graceSec plus a few seconds, the log may grow.
+ * its whole log stored (the owner closes the log before it records the end, with logBytes, and
+ * that finish moves updatedAt past finishedAt: finishRun). A run that ended elsewhere (a cancel,
+ * the reaper) may still get the last of its log: the owner stops the process (up to graceSec),
+ * stores the rest, and records the outcome late, which moves updatedAt past finishedAt. Until then,
+ * and at most graceSec plus a few seconds, the log may grow. (logBytes is no sign: it follows the
+ * log's flushes while they happen.)
  */
 export function runLogMayGrow(run: HeartbeatRun, now = Date.now()): boolean {
   if (isLiveRunStatus(run.status)) return true;
-  if (run.status === 'succeeded' || run.logBytes > 0 || !run.startedAt || !run.finishedAt || run.invocationSource === 'checkout') return false;
+  if (run.status === 'succeeded' || !run.startedAt || !run.finishedAt || run.invocationSource === 'checkout') return false;
   if (run.updatedAt.getTime() > run.finishedAt.getTime()) return false;
   return now < run.finishedAt.getTime() + ((run.graceSec ?? 0) + LATE_LOG_SLACK_SEC) * 1000;
 }

@@ -4,7 +4,8 @@
 // dispatchers (one per replica) share the queue without ever taking the same row.
 //
 // decideWake turns one claimed wake into exactly one outcome, inside a transaction that holds the
-// agent's row lock (every decision about one agent is serialised, whichever replica makes it):
+// agent's row lock, taken first (every decision about one agent is serialised, whichever replica
+// makes it; the lock order is runs/lock-order.ts):
 // - cancelled: the agent is paused, terminated or pending_approval;
 // - skipped: a timer wake while the heartbeat is off, while the agent has a live run (no pile-up)
 //   or when nothing changed since its last run (skipWhenIdle); any wake past the wake budget;
@@ -13,18 +14,19 @@
 // - deferred: the issue is held by another agent's live run, or the agent has no free slot
 //   (runtimeConfig.maxConcurrentRuns, default 1); promoted back to the queue when that run ends;
 // (guards.ts has the policy and the budget.)
-// - completed: a queued run was created for it.
+// - completed: a queued run was created for it (and recorded against its issue, if it has one).
 // The unique index heartbeat_runs_issue_live_uq is the last word on "one live run per issue": a
 // decision that loses a race to it is simply made again, and then coalesces or defers.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { transactionWithRetry, type RetryOptions } from '../../db/retry.ts';
 import { agentWakeupRequests, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
 import { systemActor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { canAgentWork } from '../agents/policy.ts';
 import { lockAgent } from '../agents/service.ts';
 import { cancelRun } from '../runs/lifecycle.ts';
-import { LIVE_RUN_STATUSES, type HeartbeatRun } from '../runs/service.ts';
+import { LIVE_RUN_STATUSES, recordRunIssue, type HeartbeatRun } from '../runs/service.ts';
 import { heartbeatPolicy, markWakeRateLimited, somethingChangedSinceLastRun, wakeBudgetSpentUntil } from './guards.ts';
 import type { WakeupRequest } from './queue.ts';
 
@@ -63,11 +65,14 @@ export async function claimWakeups(db: Db, replica: string, limit: number): Prom
     .returning();
 }
 
-/** The outcome of one claimed wake, recorded on it. Retries itself once when it loses the issue race. */
-export async function dispatchWake(db: Db, wake: WakeupRequest, owner: RunOwner): Promise<WakeDecision> {
+/**
+ * The outcome of one claimed wake, recorded on it. Retries itself when it loses the issue race, and
+ * (transactionWithRetry) when the database aborts it for a deadlock or a serialization failure.
+ */
+export async function dispatchWake(db: Db, wake: WakeupRequest, owner: RunOwner, retry: RetryOptions = {}): Promise<WakeDecision> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.transaction((tx) => decideWake(tx, wake, owner));
+      return await transactionWithRetry(db, (tx) => decideWake(tx, wake, owner), retry);
     } catch (err) {
       if (attempt < 2 && isIssueLiveRunConflict(err)) continue;
       throw err;
@@ -118,7 +123,9 @@ async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typ
   if (interrupted) await cancelRun(tx, systemActor('dispatcher'), interrupted.id, 'interrupted by a board comment');
   const liveRuns = agentRuns.filter((r) => r !== interrupted);
 
-  const sameWork = liveRuns.find((r) => r.issueId === wake.issueId && (wake.issueId !== null || r.invocationSource !== 'checkout'));
+  // A run first seen on a checkout names an issue but is the agent's own work outside the engine:
+  // it holds an issue only through the checkout lock, which issueHolder reads.
+  const sameWork = liveRuns.find((r) => r.invocationSource !== 'checkout' && r.issueId === wake.issueId);
   if (sameWork) return { outcome: 'coalesced', runId: sameWork.id, reason: wake.issueId ? 'live_run_on_issue' : 'live_run' };
 
   if (wake.issueId) {
@@ -165,6 +172,8 @@ async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typ
       leaseExpiresAt: sql`now() + make_interval(secs => ${owner.leaseSec})`,
     })
     .returning();
+  // Listed on its issue from the start (GET /issues/{id}/runs), whether or not its process ever checks the issue out.
+  if (wake.issueId) await recordRunIssue(tx, { companyId: agent.companyId, runId: run!.id, issueId: wake.issueId });
   return { outcome: 'completed', run: run! };
 }
 
@@ -173,7 +182,7 @@ async function issueHolder(tx: Tx, issueId: string): Promise<{ runId: string; ag
   const [byRun] = await tx
     .select({ runId: heartbeatRuns.id, agentId: heartbeatRuns.agentId })
     .from(heartbeatRuns)
-    .where(and(eq(heartbeatRuns.issueId, issueId), live));
+    .where(and(eq(heartbeatRuns.issueId, issueId), live, sql`${heartbeatRuns.invocationSource} is distinct from 'checkout'`));
   if (byRun) return byRun;
   const [byCheckout] = await tx
     .select({ runId: heartbeatRuns.id, agentId: heartbeatRuns.agentId })

@@ -1,0 +1,3 @@
+DROP INDEX "heartbeat_runs_issue_live_uq";--> statement-breakpoint
+ALTER TABLE "agents" ADD COLUMN "error_reason" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "heartbeat_runs_issue_live_uq" ON "heartbeat_runs" USING btree ("issue_id") WHERE "heartbeat_runs"."issue_id" is not null and "heartbeat_runs"."status" in ('queued', 'running') and "heartbeat_runs"."invocation_source" is distinct from 'checkout';
