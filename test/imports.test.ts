@@ -1,0 +1,153 @@
+// The project's own guard on its layout (issue 17, section 1). src/ is laid out in bands, top to
+// bottom; a file imports only its own folder or a lower band:
+//
+//   cli                      commands
+//   server, mcp              assembly: app, route registry, start, error rendering, logging; the MCP server (an API client)
+//   engine                   loops: dispatcher, executor, reaper, timers, scheduler
+//   modules/<area>           routes, services, policies, presenters of one area
+//   http                     the route kit modules use: openapi helpers, request helpers, deps types
+//   adapters                 runtime adapters (process, http, claude, codex, gemini, opencode)
+//   core                     actor, context, errors, access, config
+//   db, storage              schema and row types, migrations, notifications; the file store
+//   lib, paths.ts, skills    pure helpers, the project directory, bundled skill files
+//
+// Besides: no two areas under src/modules/ import each other (a pair counts once, whichever side
+// imports first), and no import circle between files. Type-only imports count: they tie the
+// layout together as much as value imports do.
+//
+// A ratchet for now: test/imports-allowlist.json lists the violations the tree had when the guard
+// came in. Any violation not listed fails, and so does a listed one that no longer occurs, so the
+// list only shrinks; the aim is an empty list. After removing violations, regenerate it with
+//   UPDATE_IMPORTS_ALLOWLIST=1 npm test -- test/imports.test.ts
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { codeFilesUnder, isRelative, specifiersOf } from '../scripts/import-specifiers.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = path.join(ROOT, 'src');
+const ALLOWLIST = path.join(ROOT, 'test', 'imports-allowlist.json');
+
+/** Band of each top-level entry of src/, by index: 0 is the top. */
+const BANDS: string[][] = [['cli'], ['server', 'mcp'], ['engine'], ['modules'], ['http'], ['adapters'], ['core'], ['db', 'storage'], ['lib', 'paths.ts', 'skills']];
+
+interface Allowlist {
+  backward: string[];
+  areaPairs: string[];
+  circles: string[][];
+}
+
+const started = performance.now();
+
+const relative = (file: string) => path.relative(SRC, file).split(path.sep).join('/');
+const areaOf = (file: string) => {
+  const parts = relative(file).split('/');
+  return parts[0] === 'modules' && parts.length > 2 ? parts[1]! : null;
+};
+
+// importer -> targets, over files of src/ (src-relative paths).
+const graph = new Map<string, Set<string>>();
+for (const file of codeFilesUnder(SRC)) {
+  const targets = new Set<string>();
+  for (const { text } of specifiersOf(readFileSync(file, 'utf8'))) {
+    if (!isRelative(text)) continue;
+    const target = path.resolve(path.dirname(file), text);
+    if (target.startsWith(SRC + path.sep)) targets.add(relative(target));
+  }
+  graph.set(relative(file), targets);
+}
+
+const unplaced = [...new Set([...graph.keys()].map((file) => file.split('/')[0]!))].filter((top) => !BANDS.some((band) => band.includes(top)));
+const bandOf = (file: string) => BANDS.findIndex((band) => band.includes(file.split('/')[0]!));
+
+const backward: string[] = [];
+const areaEdges = new Set<string>();
+for (const [importer, targets] of graph) {
+  for (const target of targets) {
+    if (bandOf(target) < bandOf(importer)) backward.push(`${importer} -> ${target}`);
+    const [from, to] = [areaOf(path.join(SRC, importer)), areaOf(path.join(SRC, target))];
+    if (from && to && from !== to) areaEdges.add(`${from} -> ${to}`);
+  }
+}
+const areaPairs = [...areaEdges]
+  .map((edge) => edge.split(' -> ') as [string, string])
+  .filter(([from, to]) => from < to && areaEdges.has(`${to} -> ${from}`))
+  .map(([from, to]) => `${from} <-> ${to}`);
+
+/** Tarjan's strongly connected components: every component of more than one file is a circle. */
+function circlesOf(edges: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of edges.get(node) ?? []) {
+      if (!edges.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(node, Math.min(low.get(node)!, index.get(target)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || edges.get(node)!.has(node)) found.push(component.sort());
+    }
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return found.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+const circles = circlesOf(graph);
+const elapsedMs = Math.round(performance.now() - started);
+
+const current: Allowlist = { backward: backward.sort(), areaPairs: areaPairs.sort(), circles };
+if (process.env.UPDATE_IMPORTS_ALLOWLIST === '1') writeFileSync(ALLOWLIST, `${JSON.stringify(current, null, 2)}\n`);
+const allowed = JSON.parse(readFileSync(ALLOWLIST, 'utf8')) as Allowlist;
+
+console.log(
+  `imports: ${graph.size} files, ${[...graph.values()].reduce((n, t) => n + t.size, 0)} imports; ` +
+    `${backward.length} backward across bands, ${areaPairs.length} two-way area pairs, ` +
+    `${circles.length} file circles (${circles.map((c) => c.length).join(', ') || 'none'} files); read in ${elapsedMs} ms`,
+);
+
+const notIn = (items: string[], list: string[]) => items.filter((item) => !list.includes(item));
+const report = (title: string, items: string[]) => (items.length === 0 ? '' : `${title}:\n  ${items.join('\n  ')}\n`);
+// A circle that shrank is still inside a listed one: not new, but the listed one is stale.
+const withinListed = (circle: string[]) => allowed.circles.some((listed) => circle.every((file) => listed.includes(file)));
+const sameCircle = (a: string[], b: string[]) => a.length === b.length && a.every((file, i) => file === b[i]);
+
+describe('import bands (issue 17)', () => {
+  it('places every top-level entry of src/ in a band', () => {
+    assert.deepEqual(unplaced, [], `add these to BANDS in test/imports.test.ts: ${unplaced.join(', ')}`);
+  });
+
+  it('adds no backward import, two-way area pair or file circle beyond the allowlist', () => {
+    const fresh =
+      report('backward imports (a file imports a higher band)', notIn(current.backward, allowed.backward)) +
+      report('areas under src/modules/ importing each other', notIn(current.areaPairs, allowed.areaPairs)) +
+      report('import circles between files (the files of each)', circles.filter((circle) => !withinListed(circle)).map((circle) => circle.join(', ')));
+    if (fresh) assert.fail(`new layout violations (issue 17, section 1):\n${fresh}`);
+  });
+
+  it('lists nothing in the allowlist that no longer occurs, so the list only shrinks', () => {
+    const stale =
+      report('backward imports', notIn(allowed.backward, current.backward)) +
+      report('area pairs', notIn(allowed.areaPairs, current.areaPairs)) +
+      report('circles', allowed.circles.filter((listed) => !circles.some((circle) => sameCircle(circle, listed))).map((circle) => circle.join(', ')));
+    if (stale) assert.fail(`fixed, remove from test/imports-allowlist.json (UPDATE_IMPORTS_ALLOWLIST=1 npm test -- test/imports.test.ts):\n${stale}`);
+  });
+});
