@@ -128,7 +128,7 @@ function removeEmptyFolders(folder: string): void {
 function oldMentions(table: Move[]): string {
   const names = table.map((row) => path.relative(ROOT, row.from).split(path.sep).slice(-2).join('/'));
   try {
-    return execFileSync('git', ['grep', '-n', '-F', ...names.flatMap((name) => ['-e', name]), '--', ...SCANNED, 'README.md'], { cwd: ROOT, encoding: 'utf8' });
+    return execFileSync('git', ['grep', '-n', '-F', ...names.flatMap((name) => ['-e', name]), '--', ...SCANNED.flatMap((dir) => CODE_EXTENSIONS.map((ext) => `${dir}/*${ext}`)), 'README.md'], { cwd: ROOT, encoding: 'utf8' });
   } catch {
     return ''; // git grep exits 1 when nothing matches
   }
