@@ -2,12 +2,12 @@
 // per MB of output (MB/s through the shared line parser plus each adapter's event handling), in
 // this process: no server, no child process, no database, so the figure is the parser's alone.
 // Streams are in the real formats, fed in 64 KiB chunks as a pipe delivers them; callbacks only count.
-import { createClaudeStream, claudeConfigSchema } from '../src/engine/adapters/claude.ts';
-import { createCodexStream, codexConfigSchema } from '../src/engine/adapters/codex.ts';
-import { createGeminiStream, geminiConfigSchema } from '../src/engine/adapters/gemini.ts';
-import { createOpencodeStream, opencodeConfigSchema } from '../src/engine/adapters/opencode.ts';
-import { CLI_MAX_LINE_CHARS } from '../src/engine/adapters/local-cli.ts';
-import { createLineParser } from '../src/engine/adapters/supervise.ts';
+import { createClaudeStream, claudeConfigSchema } from '../src/adapters/claude.ts';
+import { createCodexStream, codexConfigSchema } from '../src/adapters/codex.ts';
+import { createGeminiStream, geminiConfigSchema } from '../src/adapters/gemini.ts';
+import { createOpencodeStream, opencodeConfigSchema } from '../src/adapters/opencode.ts';
+import { CLI_MAX_LINE_CHARS } from '../src/adapters/local-cli.ts';
+import { createLineParser } from '../src/adapters/supervise.ts';
 import { selected, type Bench } from './lib/measure.ts';
 
 const STREAM_MB = 64;

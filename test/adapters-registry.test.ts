@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { BUILTIN_ADAPTER_MODULES } from '../src/engine/adapters/registry.ts';
+import { BUILTIN_ADAPTER_MODULES } from '../src/adapters/registry.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -363,7 +363,7 @@ describe('adapter registry: an external package from a local path', () => {
 
 describe('the registry contract check', () => {
   it('keeps the methods of an adapter built as a class instance, with a default label', async () => {
-    const { createAdapterRegistry } = await import('../src/engine/adapters/registry.ts');
+    const { createAdapterRegistry } = await import('../src/adapters/registry.ts');
     class ClassAdapter {
       type = 'class_made';
       models = [];

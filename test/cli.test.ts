@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import pg from 'pg';
 import { freePort } from '../src/db/embedded.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
-import { isLoopback, loadConfig } from '../src/server/config.ts';
+import { isLoopback, loadConfig } from '../src/core/config.ts';
 import { freshDatabase, isAlive, runCli, sleep, spawnServer, tempDir, waitForHealth } from './helpers/server-process.ts';
 import { waitFor } from './helpers/wait.ts';
 

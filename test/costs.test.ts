@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { systemActor } from '../src/core/actor.ts';
-import { monthlyBudgets } from '../src/modules/budgets/policies.ts';
+import { monthlyBudgets } from '../src/modules/budgets/budget-policies.ts';
 import { recordCostEvent } from '../src/modules/costs/service.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createServerAdapter } from '../src/engine/adapters/claude.ts';
+import { createServerAdapter } from '../src/adapters/claude.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
 import { CLIS, fakeCliAgent, invocations, sessionsOf, wakeAndFinish } from './helpers/fake-cli.ts';

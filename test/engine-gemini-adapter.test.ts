@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createServerAdapter } from '../src/engine/adapters/gemini.ts';
+import { createServerAdapter } from '../src/adapters/gemini.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
 import { assertRejectedResumeRunsFresh, CLIS, fakeCliAgent, invocations, sessionsOf, usageWhileRunningThenEnd, wakeAndFinish } from './helpers/fake-cli.ts';

@@ -9,7 +9,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createServerAdapter, httpConfigSchema, signBody } from '../src/engine/adapters/http.ts';
+import { createServerAdapter, httpConfigSchema, signBody } from '../src/adapters/http.ts';
 import { mintAgentJwt } from '../src/modules/auth/jwt.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { activityRows, newAgent, newIssue } from './helpers/factories.ts';

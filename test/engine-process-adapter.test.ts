@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createLineParser, createServerAdapter, MAX_LINE_CHARS } from '../src/engine/adapters/process.ts';
-import { createAdapterRegistry } from '../src/engine/adapters/registry.ts';
-import type { AdapterRunContext, AdapterUsage } from '../src/engine/adapters/types.ts';
+import { createLineParser, createServerAdapter, MAX_LINE_CHARS } from '../src/adapters/process.ts';
+import { createAdapterRegistry } from '../src/adapters/registry.ts';
+import type { AdapterRunContext, AdapterUsage } from '../src/adapters/types.ts';
 import { buildRunEnv } from '../src/engine/run-env.ts';
 
 const AGENTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents');

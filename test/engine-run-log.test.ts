@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { CHUNK_BYTES, createMasker, FLUSH_BYTES, MAX_READ_BYTES, openRunLog, readRunLog, type RunLogOptions } from '../src/engine/run-log.ts';
+import { CHUNK_BYTES, createMasker, FLUSH_BYTES, MAX_READ_BYTES, openRunLog, readRunLog, type RunLogOptions } from '../src/modules/runs/run-log.ts';
 import { startTestApp } from './helpers/app.ts';
 import { newAgent } from './helpers/factories.ts';
 

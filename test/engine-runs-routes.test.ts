@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openRunLog } from '../src/engine/run-log.ts';
+import { openRunLog } from '../src/modules/runs/run-log.ts';
 import { followRunLog, type LogStreamSink } from '../src/modules/runs/log-stream.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue, type AgentFixture } from './helpers/factories.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from './helpers/app.ts';
 import { MISSING, routineCompanies } from './helpers/routines.ts';
-import { decideStrandedRuns } from '../src/modules/routines/runs.ts';
+import { decideStrandedRuns } from '../src/modules/routines/routine-runs.ts';
 import { newAgent } from './helpers/factories.ts';
 
 const t = await useTestApp();

@@ -6,7 +6,7 @@ import { afterEach, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { systemActor } from '../src/core/actor.ts';
 import { routines, routineTriggers } from '../src/db/schema/index.ts';
-import { decideStrandedRuns, recordRun } from '../src/modules/routines/runs.ts';
+import { decideStrandedRuns, recordRun } from '../src/modules/routines/routine-runs.ts';
 import { fireDueSchedules } from '../src/modules/routines/scheduler.ts';
 import { startTestApp, useTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent } from './helpers/factories.ts';

@@ -9,9 +9,9 @@ import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { listenError } from '../db/embedded.ts';
-import { readKeys, readSettings, resolveDataDir, type ConfigInput, type Settings } from '../server/config.ts';
+import { readKeys, readSettings, resolveDataDir, type ConfigInput, type Settings } from '../core/config.ts';
 import { openDatabase } from '../server/start.ts';
-import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../engine/adapters/registry.ts';
+import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../adapters/registry.ts';
 
 const MIN_NODE = [20, 19];
 const CONNECT_TIMEOUT_MS = 5_000;

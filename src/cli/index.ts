@@ -6,7 +6,7 @@ import { Command, Help, Option } from 'commander';
 import { embeddedDatabaseUrl } from '../db/embedded.ts';
 import type { Database } from '../db/client.ts';
 import { VERSION } from '../paths.ts';
-import { loadConfig, resolveDataDir, type ConfigInput } from '../server/config.ts';
+import { loadConfig, resolveDataDir, type ConfigInput } from '../core/config.ts';
 import { openDatabase } from '../server/start.ts';
 
 interface GlobalOptions {

@@ -4,10 +4,10 @@
 // through SKIP LOCKED claims.
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
-import { claimWakeups, dispatchWake, releaseFailedClaim, type RunOwner } from '../modules/wakeups/dispatch.ts';
+import { claimWakeups, dispatchWake, releaseFailedClaim, type RunOwner } from '../modules/wakeups/decide.ts';
 import type { WakeupRequest } from '../modules/wakeups/queue.ts';
 import { engineRetry, type Executor } from './executor.ts';
-import type { Notifications } from './notifications.ts';
+import type { Notifications } from '../db/notifications.ts';
 
 const DECISION_LANES = 4;
 

@@ -24,18 +24,18 @@ import { finishRun, recordLateOutcome, recordRunProgress, renewLease, startRun, 
 import type { HeartbeatRun } from '../modules/runs/service.ts';
 import { addUsage } from '../modules/runs/usage.ts';
 import { resolveEnvBindings, SecretResolutionError } from '../modules/secrets/resolve.ts';
-import type { AdapterRegistry } from './adapters/registry.ts';
+import type { AdapterRegistry } from '../adapters/registry.ts';
 import { buildRunEnv } from './run-env.ts';
-import { openRunLog } from './run-log.ts';
+import { openRunLog } from '../modules/runs/run-log.ts';
 import { buildWakePrompt } from './wake-prompt.ts';
 import { recordRunUsage } from '../modules/costs/service.ts';
 import { applyPendingBudgetStops } from '../modules/budgets/stop.ts';
-import type { PriceTable } from '../modules/costs/pricing.ts';
+import type { PriceTable } from '../core/pricing.ts';
 // The defaults live with the adapters' config fields, so the config schemas show them.
-import { DEFAULT_GRACE_SEC, DEFAULT_TIMEOUT_SEC } from './adapters/config-fields.ts';
-import { HARD_STOP } from './adapters/types.ts';
+import { DEFAULT_GRACE_SEC, DEFAULT_TIMEOUT_SEC } from '../adapters/config-fields.ts';
+import { HARD_STOP } from '../adapters/types.ts';
 import { adapterRunRefusal } from '../modules/adapters/service.ts';
-import { loadTaskSession, saveTaskSession } from './sessions.ts';
+import { loadTaskSession, saveTaskSession } from '../adapters/sessions.ts';
 import { isolatedWorkingDirectory, IsolationError, recordWorkProduct } from '../modules/execution-workspaces/service.ts';
 import { materialiseAgentSkills, prepareCodexHome, SKILL_DIR_ADAPTERS } from '../modules/skills/materialise.ts';
 

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { projectWorkspaces, workspaceOperations, workspaceRuntimeServices } from '../db/schema/index.ts';
 import { LOG_TAIL_CHARS, parseRuntimeConfig } from '../modules/projects/workspaces.ts';
-import { groupAlive, signalGroup, sleep } from './adapters/supervise.ts';
+import { groupAlive, signalGroup, sleep } from '../adapters/supervise.ts';
 import { killMarkedProcessGroup } from './process-groups.ts';
 import type { ReplicaIdentity } from './replica.ts';
 import { safeBaseEnv } from './run-env.ts';

@@ -6,8 +6,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
-import { installAuth } from './auth-plugin.ts';
-import type { App, AppDeps } from './deps.ts';
+import { installAuth } from '../http/auth-plugin.ts';
+import type { App, AppDeps } from '../http/deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { installInputGuard } from './input-guard.ts';
 import { installRouteContract } from './route-contract.ts';
@@ -15,7 +15,7 @@ import { createLogger, OneLineRequestLog } from './logger.ts';
 import { VERSION } from '../paths.ts';
 import { openApiTransform } from './openapi-transform.ts';
 import { registerRoutes } from './routes.ts';
-import { createAdapterRegistry } from '../engine/adapters/registry.ts';
+import { createAdapterRegistry } from '../adapters/registry.ts';
 import { createAdapterManager } from '../modules/adapters/service.ts';
 
 const API_DESCRIPTION = [

@@ -28,7 +28,7 @@ import { registerFinanceRoutes } from '../modules/finance/routes.ts';
 import { registerSkillRoutes } from '../modules/skills/routes.ts';
 import { registerAdapterRoutes } from '../modules/adapters/routes.ts';
 import type { AdapterManager } from '../modules/adapters/service.ts';
-import type { App, AppDeps } from './deps.ts';
+import type { App, AppDeps } from '../http/deps.ts';
 
 /** Services built once per app and shared by routes (not part of AppDeps: buildApp makes them). */
 export interface AppServices {

@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { Database } from '../db/client.ts';
 import { canListen, serverPidFile, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
 import { stopEngine, type Engine } from '../engine/index.ts';
-import type { Notifications } from '../engine/notifications.ts';
-import type { App } from './deps.ts';
-import type { Config } from './config.ts';
+import type { Notifications } from '../db/notifications.ts';
+import type { App } from '../http/deps.ts';
+import type { Config } from '../core/config.ts';
 import { createLogger } from './logger.ts';
 import { RUNNING_FROM } from '../paths.ts';
 
@@ -42,8 +42,8 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     import('../modules/auth/service.ts'),
     import('../storage/storage.ts'),
     import('../engine/index.ts'),
-    import('../engine/notifications.ts'),
-    import('../engine/adapters/registry.ts'),
+    import('../db/notifications.ts'),
+    import('../adapters/registry.ts'),
   ]);
   modules.catch(() => undefined);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { ActivityEntry } from './record.ts';
 
 /** An activity entry (SPEC section 2, Activity entry). The presenter is typed by it. */

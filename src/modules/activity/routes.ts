@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, runIdHeader } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { authenticated, errors, runIdHeader } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { activityResponse, presentActivity } from './present.ts';
 import { ACTIVITY_DEFAULT_LIMIT, ACTIVITY_MAX_LIMIT, createActivityBody, listActivityQuery } from './schemas.ts';
 import { createActivityEntry, listActivity } from './service.ts';

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { unprocessable } from '../../core/errors.ts';
-import { createAdapterRegistry, type AdapterModule } from '../../engine/adapters/registry.ts';
-import type { ServerAdapter } from '../../engine/adapters/types.ts';
+import { createAdapterRegistry, type AdapterModule } from '../../adapters/registry.ts';
+import type { ServerAdapter } from '../../adapters/types.ts';
 
 // A runtime adapter is a small module plus its dependencies; 50 MiB / 10k files leaves room for a
 // few dependencies and stops a path like `/` or a home directory from being copied by mistake.

@@ -2,7 +2,7 @@
 // its environment check. The adapter object itself (functions, extra fields of a package) never leaves.
 import { z } from 'zod';
 import { redact } from '../../lib/redact.ts';
-import { timestampOut } from '../../server/openapi.ts';
+import { timestampOut } from '../../http/openapi.ts';
 import type { AdapterEntry } from './service.ts';
 
 const check = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });

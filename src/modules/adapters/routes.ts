@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { authorize, requireBoard } from '../../core/access.ts';
 import type { Actor } from '../../core/actor.ts';
-import type { App } from '../../server/deps.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import type { App } from '../../http/deps.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { binaryContentResponse } from '../attachments/present.ts';
 import { adapterResponse, presentAdapter } from './present.ts';
 import { configBody, installBody, overrideBody, typeParams } from './schemas.ts';

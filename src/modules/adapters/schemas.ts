@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 
-// The registry's own rule for a type (engine/adapters/registry.ts checkShape); anything else cannot exist.
+// The registry's own rule for a type (src/adapters/registry.ts checkShape); anything else cannot exist.
 export const typeParams = z.object({
   type: z
     .string()

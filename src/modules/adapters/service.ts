@@ -1,7 +1,7 @@
 // The adapter registry as the operator manages it (SPEC "Adapters", board scope): install, reload,
 // reinstall and delete external packages, per-type config and override, the environment checks.
 //
-// The live registry (engine/adapters/registry.ts) is shared with the engine, so a package installed
+// The live registry (src/adapters/registry.ts) is shared with the engine, so a package installed
 // here runs the next wake. Installed packages live under <dataDir>/adapters/<type>/ and are recorded
 // in adapter_installs, so the server registers them again at start (loadInstalled). An install is
 // staged in <dataDir>/adapters/.staging-*, validated there, and becomes the installed one by a single
@@ -14,8 +14,8 @@ import { eq } from 'drizzle-orm';
 import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import type { Db } from '../../db/client.ts';
 import { adapterInstalls, type AdapterOverride } from '../../db/schema/index.ts';
-import type { AdapterRegistry } from '../../engine/adapters/registry.ts';
-import type { EnvironmentCheck, ServerAdapter } from '../../engine/adapters/types.ts';
+import type { AdapterRegistry } from '../../adapters/registry.ts';
+import type { EnvironmentCheck, ServerAdapter } from '../../adapters/types.ts';
 import { loadPackage, MAX_UI_PARSER_BYTES, readManifest, stageLocalPath, stageNpmPackage, uiParserFile, type LoadedPackage } from './package.ts';
 
 export type AdapterInstall = typeof adapterInstalls.$inferSelect;

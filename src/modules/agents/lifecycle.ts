@@ -13,7 +13,7 @@ import { eq, sql } from 'drizzle-orm';
 import { agents } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { syncMonthlyBudgetPolicy } from '../budgets/policies.ts';
+import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cancelAgentWork } from '../runs/lifecycle.ts';
 import { revokeAllKeys } from './keys.ts';

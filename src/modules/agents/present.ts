@@ -5,10 +5,10 @@ import type { agentApiKeys, agents } from '../../db/schema/index.ts';
 import { wakeRateLimitEnd } from '../wakeups/guards.ts';
 import { WAKEUP_STATUSES, type WakeupRequest } from '../wakeups/queue.ts';
 import { redact, REDACTED } from '../../lib/redact.ts';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { approvalResponse } from '../approvals/present.ts';
 import { agentStatus, type AgentStatus } from './schemas.ts';
-import type { MonthlyBudget } from '../budgets/policies.ts';
+import type { MonthlyBudget } from '../budgets/budget-policies.ts';
 
 export type Agent = typeof agents.$inferSelect;
 export type AgentKey = typeof agentApiKeys.$inferSelect;
@@ -30,7 +30,7 @@ export function redactConfig(config: Record<string, unknown>): Record<string, un
 export interface AgentView {
   /** Whether the caller may read adapterConfig / runtimeConfig in full (see policy.canReadConfig). */
   canReadConfig: boolean;
-  /** Its monthly budget policy and this month's spend (budgets/policies.ts monthlyBudgets). */
+  /** Its monthly budget policy and this month's spend (budgets/budget-policies.ts monthlyBudgets). */
   budget: MonthlyBudget;
 }
 

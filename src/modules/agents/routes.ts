@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireAgent, requireBoard, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, uuidOut, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors, uuidOut, type ErrorStatus } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { notFound } from '../../core/errors.ts';
 import { hireAgent } from './hires.ts';
 import { createKey, listKeys, revokeKey } from './keys.ts';
@@ -41,7 +41,7 @@ import {
 } from './schemas.ts';
 import { createAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
 import { requestWakeup } from './wakeup.ts';
-import { monthlyBudgetOf, monthlyBudgets } from '../budgets/policies.ts';
+import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
 import { applyPendingBudgetStops } from '../budgets/stop.ts';
 
 const tags = ['agents'];

@@ -6,7 +6,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
 import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { monthlyBudgetOf, syncMonthlyBudgetPolicy } from '../budgets/policies.ts';
+import { monthlyBudgetOf, syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { managerChainIds } from './lookup.ts';

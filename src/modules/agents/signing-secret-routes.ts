@@ -1,10 +1,10 @@
 // POST /api/agents/{agentId}/signing-secret: (re)generates the key an `http` adapter receiver
 // verifies X-Service-Signature with. Board only; the secret is in this response and nowhere else.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard } from '../../core/access.ts';
-import { authenticated, errors, timestampOut, uuidOut } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors, timestampOut, uuidOut } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { requireAgentAccess } from './lookup.ts';
 import { agentParams } from './schemas.ts';
 import { rotateSigningSecret, SIGNING_SECRET_PREFIX } from './signing-secret.ts';

@@ -13,7 +13,7 @@ import { enqueueWakeup, type WakeupRequest } from '../wakeups/queue.ts';
 import { canAgentWork } from './policy.ts';
 import type { WakeupBody } from './schemas.ts';
 import { lockAgent } from './service.ts';
-import { issueProjectPaused } from '../wakeups/dispatch.ts';
+import { issueProjectPaused } from '../wakeups/decide.ts';
 
 /**
  * The 202 body when the server decides not to wake the agent (SPEC leaves its shape open):

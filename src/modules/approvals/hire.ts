@@ -8,7 +8,7 @@ import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { revokeAllKeys } from '../agents/keys.ts';
 import type { Approval } from './create.ts';
-import { syncMonthlyBudgetPolicy } from '../budgets/policies.ts';
+import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 
 /** The draft agent a hire_agent payload points at, if it names one. */
 export function hireAgentId(payload: Record<string, unknown>): string | null {

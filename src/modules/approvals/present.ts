@@ -2,7 +2,7 @@
 // payloads are snapshots written by agents and may carry values nobody should read back. The
 // response schemas below document each shape and type its presenter.
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { issueSummaryResponse, presentIssueSummary } from '../issues/present.ts';
 import type { approvalComments, issues } from '../../db/schema/index.ts';
 import { redact } from '../../lib/redact.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireBoard, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { addApprovalComment, listApprovalComments } from './comments.ts';
 import { createApproval } from './create.ts';
 import { canRequestApprovalAs, canResubmitApproval } from './policy.ts';

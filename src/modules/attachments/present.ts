@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { AttachmentView } from './service.ts';
 
 export const attachmentContentPath = (attachmentId: string) => `/api/attachments/${attachmentId}/content`;

@@ -1,10 +1,10 @@
 // Issue attachments (SPEC "Issues": attachments rows). Upload, list and download for any caller
 // with access to the issue's company; delete for the board or the uploading agent.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
-import { authenticated, errors, multipartBody } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors, multipartBody } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { notFound } from '../../core/errors.ts';
 import { readMultipartUpload } from '../assets/service.ts';
 import { findIssue, requireIssueAccess } from '../issues/lookup.ts';

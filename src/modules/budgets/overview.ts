@@ -4,7 +4,7 @@ import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agents, approvals, budgetScopeUsage, projects } from '../../db/schema/index.ts';
 import { openIncidents } from './evaluate.ts';
-import { listPolicies } from './policies.ts';
+import { listPolicies } from './budget-policies.ts';
 import { presentIncident, presentPolicy } from './present.ts';
 import { metricValue, windowKeyOf, type BudgetMetric, type WindowKind } from './usage.ts';
 import { utilizationPercent } from '../costs/summaries.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { BudgetIncident } from './evaluate.ts';
-import type { BudgetPolicy } from './policies.ts';
+import type { BudgetPolicy } from './budget-policies.ts';
 import { BUDGET_METRICS, BUDGET_SCOPES, WINDOW_KINDS } from './schemas.ts';
 
 export const policyResponse = z

@@ -5,7 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { budgetScopeUsage } from '../../db/schema/index.ts';
-import { utcMonth } from '../costs/month.ts';
+import { utcMonth } from '../../lib/month.ts';
 
 export type BudgetScope = 'company' | 'agent' | 'project';
 export type BudgetMetric = 'billed_cents' | 'tokens' | 'runs';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { Comment } from './service.ts';
 
 /** An issue comment (SPEC section 2, Comment). */

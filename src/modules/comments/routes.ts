@@ -1,9 +1,9 @@
 // Issue comments (SPEC "Issues": comments rows, "Comment rules"). Any caller with access to the
 // issue's company may read and write; `interrupt` is board-only (policy.ts, applied by createComment).
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
-import { authenticated, errors, runIdHeader, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
+import { authenticated, errors, runIdHeader, type ErrorStatus } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
 import { commentResponse, presentComment } from './present.ts';
 import { commentParams, createCommentBody, issueParams, listCommentsQuery, MAX_COMMENT_PAGE } from './schemas.ts';

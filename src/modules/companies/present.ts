@@ -1,10 +1,10 @@
 // Company responses (SPEC section 2, Company) and the logo upload answer.
 import { z } from 'zod';
 import type { Company } from '../../core/access.ts';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { Asset } from '../assets/service.ts';
 import { companyStatus } from './schemas.ts';
-import type { MonthlyBudget } from '../budgets/policies.ts';
+import type { MonthlyBudget } from '../budgets/budget-policies.ts';
 
 export const assetContentPath = (assetId: string) => `/api/assets/${assetId}/content`;
 

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
-import { authenticated, errors, multipartBody } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors, multipartBody } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { binaryContentResponse } from '../attachments/present.ts';
 import { findAsset, LOGO_CONTENT_TYPES, prepareLogo, readMultipartUpload } from '../assets/service.ts';
 import { canChangeBranding, canPatchCompanyField, canUpdateCompany } from './policy.ts';
 import { companyResponse, companyStatsResponse, deletedCompanyResponse, logoUploadResponse, presentCompany, presentLogoUpload } from './present.ts';
 import { brandingBody, createCompanyBody, patchCompanyBody } from './schemas.ts';
 import { archiveCompany, companyStats, createCompany, deleteCompany, listCompanies, updateCompany, uploadLogo } from './service.ts';
-import { monthlyBudgetOf, monthlyBudgets } from '../budgets/policies.ts';
+import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
 import type { Company } from '../../core/access.ts';
 import { applyPendingBudgetStops } from '../budgets/stop.ts';
 

@@ -6,7 +6,7 @@ import type { Ctx } from '../../core/context.ts';
 import type { Company } from '../../core/access.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { syncMonthlyBudgetPolicy } from '../budgets/policies.ts';
+import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import { storeAsset, type Asset, type UploadedFile } from '../assets/service.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { CreateCompany, PatchCompany } from './schemas.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { BILLING_TYPES } from './schemas.ts';
 import type { CostEvent } from './service.ts';
 

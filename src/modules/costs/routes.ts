@@ -1,7 +1,7 @@
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { costEventResponse, presentCostEvent } from './present.ts';
 import { companyParams, createCostEventBody } from './schemas.ts';
 import { applyPendingBudgetStops } from '../budgets/stop.ts';

@@ -7,12 +7,12 @@ import { agents, costEvents, heartbeatRuns, issues } from '../../db/schema/index
 import { actorStamp, systemActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { unprocessable } from '../../core/errors.ts';
-import type { AdapterUsage } from '../../engine/adapters/types.ts';
+import type { AdapterUsage } from '../../adapters/types.ts';
 import { recordActivity } from '../activity/record.ts';
 import { assertIssueRefsInCompany, requireSiblingIssue } from '../issues/references.ts';
 import { evaluateCrossings } from '../budgets/evaluate.ts';
 import { addScopeUsage, scopesOf } from '../budgets/usage.ts';
-import { costCentsOf, type PriceTable } from './pricing.ts';
+import { costCentsOf, type PriceTable } from '../../core/pricing.ts';
 import { addToRollups } from './rollup.ts';
 import type { CreateCostEvent } from './schemas.ts';
 

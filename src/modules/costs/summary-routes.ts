@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
-import { monthlyBudgetOf } from '../budgets/policies.ts';
+import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
+import { monthlyBudgetOf } from '../budgets/budget-policies.ts';
 import { companyParams } from './schemas.ts';
 import { costBreakdown, MAX_BREAKDOWN_ROWS, quotaWindows, spendOf, utilizationPercent, windowSpend, type BreakdownKind } from './summaries.ts';
 import {

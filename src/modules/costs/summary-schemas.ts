@@ -1,6 +1,6 @@
 // The query and response schemas of the cost summaries (summary-routes.ts).
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { MAX_BREAKDOWN_ROWS, SPEND_WINDOWS, type Range } from './summaries.ts';
 
 const instant = (what: string) =>

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, uuidOut } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { authenticated, errors, uuidOut } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { dashboardSnapshot } from './service.ts';
 
 const count = () => z.number().int();

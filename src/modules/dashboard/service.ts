@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { utilizationPercent } from '../costs/summaries.ts';
-import { utcMonth } from '../costs/month.ts';
+import { utcMonth } from '../../lib/month.ts';
 
 type Row = {
   agents: Record<string, number> | null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { DocumentView, RevisionWithSize } from './service.ts';
 
 const DOCUMENT_FORMATS = ['markdown'] as const;

@@ -1,10 +1,10 @@
 // Issue documents (SPEC "Issues": documents rows, "Document rules"). Any caller with access to the
 // issue's company may read and write; delete is board-only.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard } from '../../core/access.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
 import { deletedDocumentResponse, documentResponse, presentDocument, presentRevision, revisionResponse } from './present.ts';
 import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, MAX_REVISION_PAGE, NEXT_PAGE_HEADER, putDocumentBody, REVISION_PAGE_TEXT_BYTES, revisionParams } from './schemas.ts';

@@ -4,10 +4,10 @@
 import { z } from 'zod';
 import { requireCompanyAccess } from '../../core/access.ts';
 import { DomainError } from '../../core/errors.ts';
-import { reauthenticate } from '../../server/auth-plugin.ts';
-import type { App, AppDeps } from '../../server/deps.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { reauthenticate } from '../../http/auth-plugin.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { DEFAULT_LIMITS, EventStreams } from './streams.ts';
 
 declare module 'fastify' {

@@ -47,7 +47,7 @@
 // Access is checked when a stream opens (by the route) and again every `recheckMs`: a revoked key,
 // an expired run token, a locked-out agent or a removed membership ends the stream.
 import type { Db } from '../../db/client.ts';
-import type { Notifications } from '../../engine/notifications.ts';
+import type { Notifications } from '../../db/notifications.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { presentActivity } from '../activity/present.ts';
 import { countAfter, cursorAt, cursorKey, liveStart, readAfter, resumeAfter, type Cursor, type StreamEntry } from './read.ts';

@@ -1,6 +1,6 @@
 // What the issue detail shows of an isolated execution workspace and of its work product.
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { ExecutionWorkspace } from './service.ts';
 import { MAX_DIFF_FILES, MAX_UNTRACKED_FILE_BYTES } from './work-product.ts';
 

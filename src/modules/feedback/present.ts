@@ -1,7 +1,7 @@
 // The feedback-trace response (shape ours; see ./service.ts). The service's presenter picks the
 // fields; this narrows its enum columns to the documented values.
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { presentFeedbackTrace } from './service.ts';
 
 export const feedbackTraceResponse = z

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { feedbackTraceResponse, presentTrace } from './present.ts';
 import { listFeedbackTraces, listFeedbackTracesQuery } from './service.ts';
 

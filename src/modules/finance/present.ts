@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { MAX_BREAKDOWN_ROWS } from '../costs/summaries.ts';
 import { FINANCE_DIRECTIONS } from './schemas.ts';
 import type { FinanceEvent } from './service.ts';

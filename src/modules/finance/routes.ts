@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { companyParams } from '../costs/schemas.ts';
 import { rangeOf, rangeQuery } from '../costs/summary-schemas.ts';
 import { financeByBillerResponse, financeByKindResponse, financeEventResponse, financeSummaryResponse, presentFinanceEvent } from './present.ts';

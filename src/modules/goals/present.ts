@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { goals } from '../../db/schema/index.ts';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { goalLevel, goalStatus } from './schemas.ts';
 
 export type Goal = typeof goals.$inferSelect;

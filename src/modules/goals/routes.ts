@@ -1,10 +1,10 @@
 // Goals. Any caller with access to the company (board or one of its agents) may read and write;
 // SPEC "Goals" marks no route board-only.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireCompanyAccess, requireAccessible } from '../../core/access.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { goalResponse, presentGoal, type Goal } from './present.ts';
 import { createGoalBody, listLimitQuery, patchGoalBody } from './schemas.ts';
 import { createGoal, deleteGoal, findGoal, listGoals, updateGoal } from './service.ts';

@@ -6,7 +6,7 @@ import { unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
 import { assertAgentInCompany } from '../agents/lookup.ts';
-import { projectIdsLinkedToGoal, resyncLegacyGoalIds } from '../projects/goal-links.ts';
+import { projectIdsLinkedToGoal, resyncLegacyGoalIds } from './project-goals.ts';
 import type { Goal } from './present.ts';
 import type { CreateGoal, PatchGoal } from './schemas.ts';
 

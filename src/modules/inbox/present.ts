@@ -1,6 +1,6 @@
 // Response schemas of the agent wake-up routes: inbox-lite items and the heartbeat context.
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { issueLineageResponse, issueResponse, issueSummaryResponse } from '../issues/present.ts';
 import { LIVE_RUN_STATUSES } from '../runs/service.ts';
 

@@ -2,10 +2,10 @@
 // The inbox path sits under /api/agents; fastify's router prefers the static `me` segment over
 // the agents area's /api/agents/:agentId, so registration order does not matter.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireAgent } from '../../core/access.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
 import { heartbeatContext } from './heartbeat-context.ts';
 import { heartbeatContextResponse, inboxLiteItemResponse, type HeartbeatContextResponse } from './present.ts';

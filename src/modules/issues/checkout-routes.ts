@@ -1,10 +1,10 @@
 // POST /api/issues/{issueId}/checkout and /release. Rules and decisions: ./checkout.ts.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { checkoutIssue, releaseIssue } from './checkout.ts';
 import { requireIssueAccess } from './lookup.ts';
-import { authenticated, errors, runIdHeader } from '../../server/openapi.ts';
+import { authenticated, errors, runIdHeader } from '../../http/openapi.ts';
 import { issueResponse, presentIssue } from './present.ts';
 import { ISSUE_STATUSES } from './schemas.ts';
 

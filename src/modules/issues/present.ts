@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { documentResponse } from '../documents/present.ts';
 import { goalSummaryResponse } from '../goals/present.ts';
 import { projectSummaryResponse, workspaceResponse } from '../projects/present.ts';

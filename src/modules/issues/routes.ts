@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, runIdHeader } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors, runIdHeader } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { issueActivity } from './activity.ts';
 import { issueDetail } from './detail.ts';
 import { listIssues } from './list.ts';

@@ -5,10 +5,10 @@ import { asc, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { projectWorkspaces, workspaceRuntimeServices, type projects, type workspaceOperations } from '../../db/schema/index.ts';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { presentGoalSummary } from '../goals/present.ts';
 import { goalLevel, goalStatus } from '../goals/schemas.ts';
-import { goalSummariesOf } from './goal-links.ts';
+import { goalSummariesOf } from '../goals/project-goals.ts';
 import { projectStatus, runtimeAction, workspaceSourceType } from './schemas.ts';
 
 export type Project = typeof projects.$inferSelect;

@@ -2,10 +2,10 @@
 // agents) may read and write; SPEC "Projects and workspaces" marks no route board-only.
 // Every /api/projects/{projectId} route takes the UUID or the shortname (see lookup.ts).
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, uuidOut, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors, uuidOut, type ErrorStatus } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { listLimitQuery } from '../goals/schemas.ts';
 import { requireProjectAccess } from './lookup.ts';
 import { presentOneProject, presentOperation, presentProjects, presentWorkspace, projectResponse, withRuntimeServices, workspaceOperationResponse, workspaceResponse, type Workspace } from './present.ts';

@@ -8,7 +8,7 @@ import type { Ctx } from '../../core/context.ts';
 import { assertAgentInCompany } from '../agents/lookup.ts';
 import { assertGoalsInCompany } from '../goals/references.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
-import { replaceProjectGoals } from './goal-links.ts';
+import { replaceProjectGoals } from '../goals/project-goals.ts';
 import { slugify } from '../../lib/ids.ts';
 import { presentOneProject, type Project } from './present.ts';
 import type { CreateProject, PatchProject } from './schemas.ts';

@@ -3,13 +3,13 @@
 // the create and rotate responses. Trigger payloads are redacted like approval payloads: they are
 // written by outside senders and may carry credentials.
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { redact } from '../../lib/redact.ts';
 import { chainLinkResponse } from '../agents/present.ts';
 import { issueSummaryResponse } from '../issues/present.ts';
 import { projectSummaryResponse } from '../projects/present.ts';
 import { ISSUE_PRIORITIES } from '../issues/schemas.ts';
-import type { RoutineRun } from './runs.ts';
+import type { RoutineRun } from './routine-runs.ts';
 import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, ROUTINE_STATUSES, RUN_SOURCES, RUN_STATUSES, TRIGGER_KINDS } from './schemas.ts';
 import type { Routine, RoutineTrigger } from './service.ts';
 import { SIGNING_MODES } from './signing.ts';

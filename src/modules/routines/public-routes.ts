@@ -3,8 +3,8 @@
 // the bytes sent; the service parses them after the signature holds.
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
-import { errors } from '../../server/openapi.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
+import { errors } from '../../http/openapi.ts';
 import { firedResponse } from './present.ts';
 import { fireWebhook, MAX_FIRE_BODY_BYTES } from './fire.ts';
 import { publicParams } from './schemas.ts';

@@ -9,7 +9,7 @@ import { issueSummaryColumns } from '../issues/lookup.ts';
 import { presentIssueSummary } from '../issues/present.ts';
 import { presentProjectSummary } from '../projects/present.ts';
 import { presentRoutine, presentRun, presentTrigger } from './present.ts';
-import { latestRuns, listRuns } from './runs.ts';
+import { latestRuns, listRuns } from './routine-runs.ts';
 import { ROUTINE_EXECUTION } from './settle.ts';
 import type { ListRoutinesQuery } from './schemas.ts';
 import { listTriggers, type Routine } from './service.ts';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { runRoutine } from './fire.ts';
 import { canAssignRoutineTo, canManageRoutine } from './policy.ts';
 import { issuedTriggerResponse, presentIssuedTrigger, presentRoutine, presentRun, routineDetailResponse, routineListItemResponse, routineResponse, runResponse, presentTrigger } from './present.ts';
 import { listRoutines, routineDetail } from './read.ts';
-import { listRuns } from './runs.ts';
+import { listRuns } from './routine-runs.ts';
 import { companyParams, createRoutineBody, createTriggerBody, listRoutinesQuery, listRunsQuery, MAX_TRIGGERS_PER_ROUTINE, patchRoutineBody, patchTriggerBody, routineParams, runRoutineBody, triggerParams } from './schemas.ts';
 import { createRoutine, createTrigger, deleteTrigger, requireRoutine, requireTrigger, rotateWebhookSecret, updateRoutine, updateTrigger, type IssuedWebhook } from './service.ts';
 

@@ -18,7 +18,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { routineRuns, routines, routineTriggers } from '../../db/schema/index.ts';
 import { systemActor } from '../../core/actor.ts';
-import { decideRun, recordRun } from './runs.ts';
+import { decideRun, recordRun } from './routine-runs.ts';
 import { ticksBetween } from './schedule.ts';
 import type { Routine, RoutineTrigger } from './service.ts';
 

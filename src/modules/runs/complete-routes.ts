@@ -1,9 +1,9 @@
 // POST /api/heartbeat-runs/{runId}/complete: an `http` adapter receiver reports the end of a run it
 // accepted. Authenticated by the run's own token; any replica may answer it (./complete.ts).
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
-import { authenticated, errors, timestampOut, uuidOut } from '../../server/openapi.ts';
-import { contextOf } from '../../server/request.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
+import { authenticated, errors, timestampOut, uuidOut } from '../../http/openapi.ts';
+import { contextOf } from '../../http/request.ts';
 import { completeRun, completeRunBody } from './complete.ts';
 
 const completedRunResponse = z

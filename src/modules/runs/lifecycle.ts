@@ -21,7 +21,7 @@ import { canAgentWork } from '../agents/policy.ts';
 import { AGENT_STATUSES } from '../agents/schemas.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
-import { countFinishedRun } from '../budgets/runs.ts';
+import { countFinishedRun } from '../budgets/run-count.ts';
 import { lockAgentOfRun } from './lock-order.ts';
 
 export type RunEndStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';

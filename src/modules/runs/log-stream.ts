@@ -15,8 +15,8 @@
 // lets more than MAX_BUFFERED_BYTES pile up, or takes nothing for STALL_MS, is dropped: a stream is
 // never buffered without bound. An `id` per event lets a client resume (Last-Event-ID).
 import type { DbOrTx } from '../../db/client.ts';
-import type { Notifications } from '../../engine/notifications.ts';
-import { parseRunLogNotice, readRunLog } from '../../engine/run-log.ts';
+import type { Notifications } from '../../db/notifications.ts';
+import { parseRunLogNotice, readRunLog } from './run-log.ts';
 import { findRun, isLiveRunStatus, runLogMayGrow } from './service.ts';
 
 export const KEEPALIVE_MS = 15_000;

@@ -1,7 +1,7 @@
 // The run summary SPEC lists for the issue runs route, the list item of the company run list, the
 // run detail and a page of the run log. Presenters are typed by their schemas.
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { LIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES, type HeartbeatRun } from './service.ts';
 
 export const RUN_STATUSES = [...LIVE_RUN_STATUSES, ...TERMINAL_RUN_STATUSES] as const;

@@ -3,12 +3,12 @@
 // /api/heartbeat-runs/{runId}/issues). Any caller with access to the run's company reads; cancel is
 // the board's or the run's own agent's.
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { assertCompanyAccess, authorize, requireCompanyAccess } from '../../core/access.ts';
 import { conflict } from '../../core/errors.ts';
-import { MAX_READ_BYTES, readRunLog } from '../../engine/run-log.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
+import { MAX_READ_BYTES, readRunLog } from './run-log.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
 import { requireIssueAccess } from '../issues/lookup.ts';
 import { issueSummaryResponse, presentIssueSummary } from '../issues/present.ts';
 import { cancelRun } from './lifecycle.ts';

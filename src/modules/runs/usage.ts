@@ -1,7 +1,7 @@
 // The usage a run records (usageJson): reports add up over a run, tokens and cents summed, the
 // last provider, model and billing type kept. One shape for every way usage arrives: structured
 // lines from a process, an http receiver's complete call.
-import type { AdapterUsage } from '../../engine/adapters/types.ts';
+import type { AdapterUsage } from '../../adapters/types.ts';
 
 export function addUsage(total: Record<string, unknown> | undefined, reported: AdapterUsage): Record<string, unknown> {
   const sum = (key: keyof AdapterUsage) => ((total?.[key] as number | undefined) ?? 0) + ((reported[key] as number | undefined) ?? 0);

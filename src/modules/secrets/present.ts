@@ -1,7 +1,7 @@
 // Secret responses show metadata only; the value and its ciphertext never leave the service.
 import { z } from 'zod';
 import type { secrets } from '../../db/schema/index.ts';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { SecretProvider } from './providers.ts';
 
 export type Secret = typeof secrets.$inferSelect;

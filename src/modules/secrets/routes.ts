@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { deletedSecretResponse, presentSecret, presentSecretProvider, secretProviderResponse, secretResponse } from './present.ts';
 import { DEFAULT_SECRET_PROVIDER, SECRET_PROVIDERS } from './providers.ts';
 import { createSecretBody, listSecretsQuery, patchSecretBody, rotateSecretBody } from './schemas.ts';

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { unprocessable } from '../../core/errors.ts';
-import type { CodeHostConfig } from '../../server/config.ts';
+import type { CodeHostConfig } from '../../core/config.ts';
 import { download } from './download.ts';
 import { buildPackage, fileFromBytes, isSafeSkillPath, MAX_SKILL_BYTES, MAX_SKILL_FILE_BYTES, MAX_SKILL_FILES, type SkillPackage } from './package.ts';
 

@@ -8,7 +8,7 @@ import { inTransaction, type Ctx } from '../../core/context.ts';
 import { conflict, unprocessable } from '../../core/errors.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Actor } from '../../core/actor.ts';
-import type { CodeHostConfig } from '../../server/config.ts';
+import type { CodeHostConfig } from '../../core/config.ts';
 import { recordActivity } from '../activity/record.ts';
 import { recordTelemetry } from '../telemetry/record.ts';
 import { CodeHostClient, parseCodeHostSource, pinnedPackage, type CodeHostLocator } from './codehost.ts';

@@ -1,6 +1,6 @@
 // What skill responses show. Stored content hashes are internal; `editable` is derived.
 import { z } from 'zod';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { FILE_KINDS, SOURCE_KINDS, TRUST_LEVELS } from './package.ts';
 import type { ImportResult } from './import.ts';
 import type { ScanResult } from './scan.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, type ErrorStatus } from '../../server/openapi.ts';
-import { actorOf, contextOf } from '../../server/request.ts';
+import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { callerAgent, requireAgentAccess } from '../agents/lookup.ts';
 import { canUpdateAgent } from '../agents/policy.ts';
 import { agentParams } from '../agents/schemas.ts';

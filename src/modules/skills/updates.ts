@@ -6,7 +6,7 @@ import { inTransaction, type Ctx } from '../../core/context.ts';
 import { eq } from 'drizzle-orm';
 import { companySkills } from '../../db/schema/index.ts';
 import { conflict, notFound, unprocessable } from '../../core/errors.ts';
-import type { CodeHostConfig } from '../../server/config.ts';
+import type { CodeHostConfig } from '../../core/config.ts';
 import { CodeHostClient, pinOf, type SourcePin } from './codehost.ts';
 import { resolveCodeHost, storeResolved } from './import.ts';
 import type { Skill } from './service.ts';

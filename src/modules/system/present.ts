@@ -1,7 +1,7 @@
 // Response schemas of the instance-level routes (health, board keys, cli-auth) and their presenters.
 import { z } from 'zod';
 import type { boardApiKeys } from '../../db/schema/index.ts';
-import { timestampOut, uuidOut } from '../../server/openapi.ts';
+import { timestampOut, uuidOut } from '../../http/openapi.ts';
 
 export const healthResponse = z.object({
   status: z.enum(['ok', 'unavailable']).describe('`ok` when the database answers, `unavailable` when it does not'),

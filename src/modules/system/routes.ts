@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import { isDatabaseReachable } from '../../db/client.ts';
 import { VERSION } from '../../paths.ts';
-import type { App, AppDeps } from '../../server/deps.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard } from '../../core/access.ts';
-import { authenticated, errors } from '../../server/openapi.ts';
-import { actorOf } from '../../server/request.ts';
-import { SESSION_COOKIE } from '../../server/auth-plugin.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
+import { SESSION_COOKIE } from '../../http/auth-plugin.ts';
 import { notFound, unauthorized } from '../../core/errors.ts';
 import { companyIdsOfUser, consumeLoginToken, createBoardKey, listBoardKeys, revokeBoardKey } from '../auth/service.ts';
 import { boardKeyResponse, cliAuthResponse, createdBoardKeyResponse, healthResponse, presentBoardKey, type CliAuthResponse, type HealthResponse } from './present.ts';

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { resolveBearer, resolveSession } from '../modules/auth/resolve.ts';
 import type { Actor } from '../core/actor.ts';
-import type { Config } from './config.ts';
+import type { Config } from '../core/config.ts';
 import { DomainError, unauthorized } from '../core/errors.ts';
 
 export const SESSION_COOKIE = 'boardroom_session';

@@ -1,7 +1,7 @@
 // How claude_local and codex_local hand the agent `boardroom mcp` (src/mcp): the CLI starts it
 // as an MCP server named `boardroom` on stdio. The run's credentials are never written into an
 // argument (visible to every user in `ps`): each CLI forwards them from its own environment.
-import { CLI_BIN } from '../../paths.ts';
+import { CLI_BIN } from '../paths.ts';
 
 export const MCP_SERVER_NAME = 'boardroom';
 /** The run-env keys the MCP server reads: set for every run (run-env.ts), SERVICE_TASK_ID when the run is about an issue. */

@@ -12,7 +12,7 @@ import { conflict, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { evaluatePolicyNow } from './evaluate.ts';
 import type { CreatePolicy } from './schemas.ts';
-import { utcMonth } from '../costs/month.ts';
+import { utcMonth } from '../../lib/month.ts';
 import type { BudgetScope, WindowKind } from './usage.ts';
 
 export type BudgetPolicy = typeof budgetPolicies.$inferSelect;

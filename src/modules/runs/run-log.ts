@@ -17,7 +17,7 @@
 // rows arrive in order. PostgreSQL text refuses U+0000: NUL becomes U+FFFD before it is counted.
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { DbOrTx } from '../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 
 export const DEFAULT_MAX_LOG_BYTES = 5 * 1024 * 1024;
 /** Bound of one read from the log route: a client pages through a large log, it never gets it whole. */

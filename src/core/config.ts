@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parsePriceTable, type PriceTable } from '../modules/costs/pricing.ts';
+import { parsePriceTable, type PriceTable } from './pricing.ts';
 
 export type DeploymentMode = 'authenticated' | 'local_trusted';
 

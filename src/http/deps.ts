@@ -4,11 +4,11 @@ import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fasti
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/client.ts';
-import type { AdapterRegistry } from '../engine/adapters/registry.ts';
-import type { Notifications } from '../engine/notifications.ts';
+import type { AdapterRegistry } from '../adapters/registry.ts';
+import type { Notifications } from '../db/notifications.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { StreamLimits } from '../modules/events/streams.ts';
-import type { Config } from './config.ts';
+import type { Config } from '../core/config.ts';
 
 export interface AppDeps {
   config: Config;
