@@ -131,7 +131,8 @@ interface Outcome {
 }
 
 async function send(base: string, token: string, spec: RequestSpec): Promise<Outcome> {
-  const headers = { authorization: `Bearer ${token}`, ...spec.headers };
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...spec.headers };
+  if (headers.authorization === '') delete headers.authorization;
   if (spec.raw) return sendRaw(base, { ...spec, headers });
   const res = await fetch(`${base}${spec.path}`, { method: spec.method, headers, body: typeof spec.body === 'string' || spec.body === undefined ? spec.body : new Uint8Array(spec.body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   // Streams stay open by design: the status and headers are the answer; the body is let go.

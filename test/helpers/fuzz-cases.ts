@@ -50,7 +50,7 @@ export function casesFor(method: string, template: string, op: Operation, world:
   const params = op.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path');
   const queryParams = params.filter((p) => p.in === 'query');
-  const headerParams = params.filter((p) => p.in === 'header' && p.name.toLowerCase() === 'x-service-run-id');
+  const headerParams = params.filter((p) => p.in === 'header');
   const jsonSchema = op.requestBody?.content['application/json']?.schema;
   const multipart = op.requestBody?.content['multipart/form-data'] !== undefined;
   const hasBody = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method);
@@ -87,7 +87,7 @@ export function casesFor(method: string, template: string, op: Operation, world:
   const base = (ids: GenContext['ids']): Parts => {
     const path = Object.fromEntries(pathParams.map((p) => [p.name, pathValueOf(p, ids)]));
     const headers: Record<string, string> = {};
-    if (headerParams.length > 0) headers['x-service-run-id'] = world.runId;
+    if (headerParams.some((p) => p.name.toLowerCase() === 'x-service-run-id')) headers['x-service-run-id'] = world.runId;
     const parts: Parts = { path, query: validQuery(ids), headers };
     if (jsonSchema) parts.body = generate(jsonSchema, 'body', ctx(ids));
     if (multipart) parts.payload = multipartPayload([{ name: 'file', filename: 'fuzz.png', contentType: 'image/png', data: PNG }]);
@@ -146,10 +146,36 @@ export function casesFor(method: string, template: string, op: Operation, world:
     parts.raw = true;
   });
   for (const p of headerParams) {
-    for (const [label, value] of [['not a uuid', 'not-a-uuid'], ['unknown uuid', randomUUID()], ["other company's run", world.other.run ?? randomUUID()], ['10,000 characters', 'r'.repeat(10_000)]] as const) {
+    const values = [['not a uuid', 'not-a-uuid'], ['unknown uuid', randomUUID()], ["other company's run", world.other.run ?? randomUUID()], ['10,000 characters', 'r'.repeat(10_000)], ['negative', '-1'], ['huge number', '99999999999999999999999'], ['fraction', '1.5'], ['empty', '']] as const;
+    for (const [label, value] of values) {
       add(`header ${p.name}: ${label}`, (parts) => (parts.headers[p.name] = value));
     }
   }
+
+  // Credentials and headers every route reads: the auth layer and the body parser come before any rule.
+  const credential = (label: string, authorization: string) => add(`auth: ${label}`, (parts) => (parts.headers.authorization = authorization));
+  credential('garbage bearer', 'Bearer garbage');
+  credential('10,000-character bearer', `Bearer ${'t'.repeat(10_000)}`);
+  credential('malformed JWT', 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOi.garbage');
+  credential('JWT with alg none', `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: world.own.agent, company_id: world.own.company, run_id: world.runId, exp: 9_999_999_999 })}.`);
+  credential('JWT signed with another key', `Bearer ${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ sub: world.own.agent, exp: 9_999_999_999 })}.c2lnbmF0dXJl`);
+  credential('unknown board key shape', 'Bearer svc_board_' + 'a'.repeat(43));
+  credential('unknown agent key shape', 'Bearer svc_agent_' + 'a'.repeat(43));
+  credential('Basic scheme', 'Basic dXNlcjpwYXNz');
+  add('auth: garbage session cookie', (parts) => {
+    // An empty authorization is sent as none (see the sender).
+    parts.headers.authorization = '';
+    parts.headers.cookie = 'boardroom_session=garbage; boardroom_session=%ZZ';
+  });
+  add('header: idempotency-key of 10,000 characters', (parts) => (parts.headers['idempotency-key'] = 'i'.repeat(10_000)));
+  add('header: x-request-id with path characters', (parts) => (parts.headers['x-request-id'] = '../../etc/passwd'));
+  add('query: __proto__ parameter', (parts) => (parts.query.__proto__ = 'x'));
+  if (method === 'GET') {
+    add('method: HEAD', () => undefined);
+    cases.at(-1)!.build = wrapMethod(cases.at(-1)!.build, 'HEAD');
+  }
+  add('method: OPTIONS', () => undefined);
+  cases.at(-1)!.build = wrapMethod(cases.at(-1)!.build, 'OPTIONS');
 
   if (hasBody && !multipart) {
     const rawBody = (label: string, body: () => string | Buffer, contentType = 'application/json') =>
@@ -173,6 +199,11 @@ export function casesFor(method: string, template: string, op: Operation, world:
     rawBody('form-urlencoded', () => 'a=1&b=2', 'application/x-www-form-urlencoded');
     rawBody('unknown content type', () => '{}', 'application/x-fuzz');
     rawBody('JSON with charset latin1', () => '{"a":"é"}', 'application/json; charset=latin1');
+    add('body: gzip content-encoding that is not gzip', (parts) => {
+      parts.body = undefined;
+      parts.payload = { body: '{"a":1}', contentType: 'application/json' };
+      parts.headers['content-encoding'] = 'gzip';
+    });
     rawBody('invalid UTF-8', () => Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]));
     rawBody('multipart to a JSON route', () => multipartPayload([{ name: 'file', filename: 'x.txt', data: 'x' }]).body, multipartPayload([]).contentType);
   }
@@ -219,6 +250,14 @@ export function casesFor(method: string, template: string, op: Operation, world:
     upload('deep JSON instead of multipart', () => ({ body: '['.repeat(5000) + ']'.repeat(5000), contentType: 'application/json' }));
   }
   return cases;
+}
+
+function wrapMethod(build: () => RequestSpec, method: string): () => RequestSpec {
+  return () => ({ ...build(), method });
+}
+
+function base64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
