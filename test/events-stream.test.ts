@@ -512,6 +512,15 @@ describe('events: slow clients, revoked access, clean-up', () => {
     }
   });
 
+  it('answers HEAD with the stream headers at once and opens no stream', async () => {
+    const { company, token } = await a.newCompany();
+    const baseline = a.app.eventStreams.stats();
+    const res = await fetch(`${a.baseUrl}/api/companies/${company.id}/events`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5000) });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    assert.deepEqual(a.app.eventStreams.stats(), baseline);
+  });
+
   it('ends open streams when the server shuts down', async () => {
     const replica = await startTestApp({ replicaOf: a, listen: true });
     const { company, token } = await a.newCompany();

@@ -86,6 +86,9 @@ export function registerEventRoutes(app: App, deps: AppDeps): void {
         connection: 'close',
         'x-request-id': request.id,
       });
+      // A HEAD (fastify answers it with this GET handler) has no body: Node drops every write, so the
+      // headers never left and the request hung, holding a subscription. The headers are its answer.
+      if (request.method === 'HEAD') return void res.end();
       res.write(`retry: ${RETRY_MS}\n\n`);
       const stream = streams.open(company.id, res, { lastEventId, stillAllowed });
       res.on('close', () => stream.close());
