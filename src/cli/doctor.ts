@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { listenError } from '../db/embedded.ts';
 import { loadConfig, resolveDataDir, type Config, type ConfigInput } from '../server/config.ts';
-import { openDatabase } from '../server/start.ts';
+import { attachDatabase } from '../server/start.ts';
 import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../engine/adapters/registry.ts';
 
 const MIN_NODE = [20, 19];
@@ -58,7 +58,7 @@ async function checkDataDir(dir: string): Promise<Check> {
 
 async function checkDatabase(config: Config): Promise<Check> {
   try {
-    const handle = await openDatabase(config, { attach: true, log: () => undefined });
+    const handle = await attachDatabase(config, () => undefined);
     try {
       const client = new pg.Client({ connectionString: handle.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       await client.connect();

@@ -20,7 +20,11 @@ export interface EmbeddedCluster {
 interface Options {
   dataDir: string;
   preferredPort?: number;
-  /** Attach to a server another live Boardroom process runs (CLI commands), instead of refusing. */
+  /**
+   * Another live process holds the data directory's lock (server/data-dir-lock.ts): use the database
+   * it runs, never start or recover one. Without it the caller holds the lock, so a running
+   * postmaster was left by a dead process.
+   */
   attach?: boolean;
   log?: (line: string) => void;
 }
@@ -34,13 +38,12 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
   const pgDir = path.join(opts.dataDir, 'db');
   const password = await readOrCreatePassword(opts.dataDir);
   const running = await runningPostmaster(pgDir);
+  if (opts.attach) {
+    if (running) return { url: localUrlFor(pgDir, running.port, password), port: running.port, stop: async () => undefined };
+    throw new Error(`another Boardroom process holds ${opts.dataDir} and its embedded database is not running (starting, stopping, or on DATABASE_URL): retry, or set DATABASE_URL as that process does`);
+  }
   if (running) {
-    const owner = await liveServerPid(opts.dataDir);
-    if (opts.attach && owner) {
-      return { url: localUrlFor(pgDir, running.port, password), port: running.port, stop: async () => undefined };
-    }
-    if (owner) throw new Error(`Boardroom is already running for ${opts.dataDir} (pid ${owner}).`);
-    // A postmaster without a live Boardroom process was orphaned by a killed server: stop it cleanly.
+    // The caller holds the lock, so the server that started this postmaster is gone: stop it cleanly.
     opts.log?.(`recovering a stale database server (pid ${running.pid})`);
     await stopPostmaster(running.pid);
   }
@@ -192,16 +195,6 @@ async function isPostgresProcess(pid: number): Promise<boolean> {
     return (err as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
   }
 }
-
-/** The pid of the Boardroom server that owns this data directory, if it is still alive. */
-export async function liveServerPid(dataDir: string): Promise<number | null> {
-  const file = serverPidFile(dataDir);
-  if (!existsSync(file)) return null;
-  const pid = Number((await readFile(file, 'utf8')).trim());
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null;
-}
-
-export const serverPidFile = (dataDir: string) => path.join(dataDir, 'boardroom.pid');
 
 function isAlive(pid: number): boolean {
   try {

@@ -2,11 +2,12 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../db/client.ts';
-import { canListen, serverPidFile, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
+import { canListen, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
 import { stopEngine, type Engine } from '../engine/index.ts';
 import type { Notifications } from '../engine/notifications.ts';
 import type { App } from './deps.ts';
 import type { Config } from './config.ts';
+import { lockDataDir, tryLockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { createLogger } from './logger.ts';
 
 export interface DatabaseHandle {
@@ -14,12 +15,44 @@ export interface DatabaseHandle {
   embedded: EmbeddedCluster | null;
 }
 
-/** DATABASE_URL when given, else the embedded cluster under the data directory. */
-export async function openDatabase(config: Config, opts: { attach: boolean; log: (line: string) => void }): Promise<DatabaseHandle> {
+/** DATABASE_URL when given, else the embedded cluster under the data directory (the caller holds its lock). */
+async function openDatabase(config: Config, log: (line: string) => void): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
-  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, attach: opts.attach, log: opts.log });
+  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, log });
   return { url: embedded.url, embedded };
 }
+
+/**
+ * For CLI commands, which work beside a running server: DATABASE_URL when given; else the database
+ * of the process that holds the data directory's lock; else a temporary embedded database, the
+ * lock held until it is stopped (so a server started meanwhile refuses instead of taking it over).
+ */
+export async function attachDatabase(config: Config, log: (line: string) => void): Promise<DatabaseHandle> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
+  const attempt = await tryLockDataDir(config.dataDir);
+  if (!('lock' in attempt)) {
+    const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, attach: true, log });
+    return { url: embedded.url, embedded };
+  }
+  const { lock } = attempt;
+  try {
+    const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, log });
+    const stop = async () => {
+      try {
+        await embedded.stop();
+      } finally {
+        await lock.release();
+      }
+    };
+    return { url: embedded.url, embedded: { ...embedded, stop } };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+/** Written for operators and scripts; the lock, not this file, decides who owns the data directory. */
+export const serverPidFile = (dataDir: string) => path.join(dataDir, 'boardroom.pid');
 
 /** Where the login link goes when stdout is not a terminal (it must not end up in collected logs). */
 export const loginUrlFile = (dataDir: string) => path.join(dataDir, 'login-url');
@@ -33,6 +66,8 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   // Fail before touching the database; listen() still catches a port taken in the meantime.
   if (opts.strictPort && config.port !== 0 && !(await canListen(config.port, config.host))) throw portInUse(config.port, config);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  // Before anything else touches the data directory: another live server on it refuses this start.
+  const lock: DataDirLock = await lockDataDir(config.dataDir);
   // The HTTP modules take about as long to load as the database takes to start: do both at once.
   const modules = Promise.all([
     import('./app.ts'),
@@ -52,7 +87,6 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   let engine: Engine | null = null;
   let notifications: Notifications | null = null;
   let shuttingDown = false;
-  let ownsPidFile = false;
   // Each step is bounded and a failing step is logged, never fatal: the database must still be
   // stopped when, say, it is already gone and the engine's last queries fail.
   const step = async (name: string, work: () => Promise<unknown> | undefined) => {
@@ -71,9 +105,9 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     await step('notifications', () => notifications?.close());
     await step('database pool', () => database?.close());
     await step('embedded database', () => handle?.embedded?.stop());
-    if (!ownsPidFile) return;
     await rm(serverPidFile(config.dataDir), { force: true });
     await rm(loginUrlFile(config.dataDir), { force: true });
+    await lock.release();
   };
   const shutdown = async (signal: string) => {
     if (shuttingDown) return;
@@ -102,10 +136,8 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   process.on('SIGTERM', onSignal);
 
   try {
-    // The database first: it refuses to start when another live server owns this data directory.
-    handle = await openDatabase(config, { attach: false, log });
+    handle = await openDatabase(config, log);
     await writeFile(serverPidFile(config.dataDir), String(process.pid));
-    ownsPidFile = true;
     const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }, { startEngine }, { listenForNotifications }, { createAdapterRegistry }] = await modules;
     await migrateDatabase(handle.url);
     database = connectDatabase(handle.url);
