@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
 import { waitFor as waitForBounded } from './helpers/wait.ts';
-import { runCli, spawnServer, type ServerProcess } from './helpers/server-process.ts';
+import { spawnServer, type ServerProcess } from './helpers/server-process.ts';
 
 const SLEEPER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents', 'sleeper.mjs');
 const LEASE_SEC = 2;
@@ -136,9 +136,12 @@ describe('kill -9 of the server that owns a run', () => {
     const pidFile = path.join(dataDir, 'boardroom.pid');
     const before = { pid: await readFile(pidFile, 'utf8'), replica: await readFile(path.join(dataDir, 'replica-id'), 'utf8') };
 
-    const twin = await runCli(['run', '--data-dir', dataDir, '--port', '0'], serverEnv());
-    assert.equal(twin.code, 1, twin.stdout + twin.stderr);
-    assert.match(twin.stderr, new RegExp(`Boardroom is already running for .* \\(pid ${server.child.pid}\\)\\. A data directory belongs to one running server`));
+    // Bounded: a twin that is not refused runs on (and is killed by the helper's clean-up).
+    const twin = spawnServer(['--data-dir', dataDir, '--port', '0'], serverEnv());
+    const twinExit = await Promise.race([twin.exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
+    twin.child.kill('SIGKILL');
+    assert.equal(twinExit?.code, 1, twin.output());
+    assert.match(twin.output(), new RegExp(`Boardroom is already running for .* \\(pid ${server.child.pid}\\)\\. A data directory belongs to one running server`));
     // The first server's run, its process and its files are as they were.
     const [still] = await sql('select status from heartbeat_runs where id = $1', [run.id]);
     assert.equal(still.status, 'running');
