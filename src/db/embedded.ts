@@ -108,6 +108,11 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
         if (!existsSync(path.join(pgDir, 'PG_VERSION'))) throw new Error(`${pgDir} holds no database any more`);
         await launch(pgDir, password, isRoot, { port, fixed: true, socketDir: launched.socketDir }, opts.log);
         postmaster = await runningPostmaster(pgDir);
+        // The server began to shut down while this start ran: stop() saw the old, dead postmaster.
+        if (stopping) {
+          if (postmaster) await stopPostmaster(postmaster.pid);
+          return false;
+        }
         supervision.restarts++;
         supervision.lastRestartAt = new Date();
         supervision.state = 'running';
