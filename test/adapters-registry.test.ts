@@ -2,6 +2,7 @@
 // from a local path through the API, run by an agent on the real engine, configured, overridden,
 // reloaded, reinstalled and deleted; broken packages refused with nothing left behind.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,6 +114,48 @@ describe('adapter registry: access', () => {
     }
     assert.equal((await sql('select count(*)::int as n from adapter_installs')).length, 1);
     assert.equal((await sql('select count(*)::int as n from adapter_installs'))[0].n, 0);
+  });
+
+  // An install can take minutes (npm, a large copy, a slow import): it must not hold the reads and
+  // the refusals of other requests.
+  it('answers 404 for an unknown type within 200 ms while an install is held in its import', async () => {
+    const hold = path.join(scratch, `hold-${Date.now()}`);
+    const importing = `${hold}.importing`;
+    const dir = await writePackage('held', {
+      'package.json': manifest('held'),
+      'index.js': `import { existsSync, writeFileSync } from 'node:fs';
+writeFileSync(${JSON.stringify(importing)}, '');
+while (!existsSync(${JSON.stringify(hold)})) await new Promise((r) => setTimeout(r, 20));
+${adapterSource('held_slow', "async testEnvironment() { return { ok: true, checks: [] }; }")}`,
+    });
+    const installing = install({ packageName: dir });
+    await waitFor('the install to reach the import', async () => existsSync(importing));
+    const timings: string[] = [];
+    try {
+      for (const [method, url, body] of [
+        ['GET', '/api/adapters/nope/config-schema'],
+        ['GET', '/api/adapters/nope/ui-parser.js'],
+        ['PATCH', '/api/adapters/nope', { config: {} }],
+        ['PATCH', '/api/adapters/nope/override', { disabled: true }],
+        ['POST', '/api/adapters/nope/reload'],
+        ['POST', '/api/adapters/nope/reinstall'],
+        ['DELETE', '/api/adapters/nope'],
+      ] as const) {
+        const started = performance.now();
+        const res = await t.request(method, url, { token: owner, body });
+        const ms = performance.now() - started;
+        timings.push(`${method} ${url} ${ms.toFixed(1)} ms`);
+        assert.equal(res.status, 404, `${method} ${url}`);
+        assert.ok(ms < 200, `${method} ${url} took ${ms.toFixed(0)} ms during an install`);
+      }
+      assert.equal((await t.request('GET', '/api/adapters', { token: owner })).status, 200);
+    } finally {
+      await writeFile(hold, '');
+    }
+    const res = await installing;
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    console.log(`404 latencies during a held install: ${timings.join('; ')}`);
+    assert.equal((await t.request('DELETE', '/api/adapters/held_slow', { token: owner })).status, 200);
   });
 });
 

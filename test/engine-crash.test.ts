@@ -2,7 +2,8 @@
 // the next run, and no agent process survives; whether the same server restarts (it reaps its
 // previous life at once) or another replica reaps the run when its lease lapses.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -34,16 +35,18 @@ after(async () => {
 const waitFor = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000) => waitForBounded(what, probe, timeoutMs);
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 
-/** A server process on the test's database, sharing its keys, with a short run lease. */
+/** The environment of a server process on the test's database, sharing its keys, with a short run lease. */
+const serverEnv = () => ({
+  DATABASE_URL: t.databaseUrl,
+  BOARDROOM_RUN_LEASE_SEC: String(LEASE_SEC),
+  BOARDROOM_SECRETS_MASTER_KEY: t.config.masterKey.toString('base64'),
+  BOARDROOM_JWT_SECRET: Buffer.from(t.config.jwtSecret).toString('base64'),
+});
+
 async function startServer(dataDir?: string): Promise<{ server: ServerProcess; dataDir: string }> {
   const dir = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'boardroom-crash-')));
   if (!dataDir) dataDirs.push(dir);
-  const server = spawnServer(['--data-dir', dir, '--port', '0'], {
-    DATABASE_URL: t.databaseUrl,
-    BOARDROOM_RUN_LEASE_SEC: String(LEASE_SEC),
-    BOARDROOM_SECRETS_MASTER_KEY: t.config.masterKey.toString('base64'),
-    BOARDROOM_JWT_SECRET: Buffer.from(t.config.jwtSecret).toString('base64'),
-  });
+  const server = spawnServer(['--data-dir', dir, '--port', '0'], serverEnv());
   await server.baseUrl();
   return { server, dataDir: dir };
 }
@@ -123,5 +126,37 @@ describe('kill -9 of the server that owns a run', () => {
     } finally {
       await other.close();
     }
+  });
+
+  // Replicas on one host that both default to ~/.boardroom: the second would share the first's
+  // replica id, take its live runs for leftovers of its own previous start and kill them.
+  it('a second server on the same data directory refuses before touching anything; once the first is killed, a start succeeds', async () => {
+    const { server, dataDir } = await startServer();
+    const { run } = await runningSleeper();
+    const pidFile = path.join(dataDir, 'boardroom.pid');
+    const before = { pid: await readFile(pidFile, 'utf8'), replica: await readFile(path.join(dataDir, 'replica-id'), 'utf8') };
+
+    // Bounded: a twin that is not refused runs on (and is killed by the helper's clean-up).
+    const twin = spawnServer(['--data-dir', dataDir, '--port', '0'], serverEnv());
+    const twinExit = await Promise.race([twin.exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
+    twin.child.kill('SIGKILL');
+    assert.equal(twinExit?.code, 1, twin.output());
+    assert.match(twin.output(), new RegExp(`Boardroom is already running for .* \\(pid ${server.child.pid}\\)\\. A data directory belongs to one running server`));
+    // The first server's run, its process and its files are as they were.
+    const [still] = await sql('select status from heartbeat_runs where id = $1', [run.id]);
+    assert.equal(still.status, 'running');
+    assert.ok((await groupMembers(run.pid)).length >= 2, 'the agent process was left alone');
+    assert.equal(await readFile(pidFile, 'utf8'), before.pid);
+    assert.equal(await readFile(path.join(dataDir, 'replica-id'), 'utf8'), before.replica);
+    assert.ok(existsSync(path.join(dataDir, 'login-url')));
+
+    // The kernel releases the lock with its dead holder: no stale file blocks the next start.
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const { server: again } = await startServer(dataDir);
+    await waitFor('the run of the killed server to be ended', async () => (await sql("select 1 from heartbeat_runs where id = $1 and status <> 'running'", [run.id])).length > 0);
+    await waitFor('the process group to be gone', async () => (await groupMembers(run.pid)).length === 0, 5_000);
+    again.child.kill('SIGTERM');
+    assert.equal((await again.exited).code, 0);
   });
 });

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EventEmitter } from 'node:events';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openRunLog } from '../src/modules/runs/run-log.ts';
@@ -503,6 +504,31 @@ describe('the log stream itself (followRunLog)', () => {
     const stalled = new FakeSink();
     const dropped = followRunLog({ db: t.database.db, notifications: fakeNotifications(), runId, from: 0, sink: stalled, stallMs: 200 });
     assert.equal(await dropped.done, 'dropped');
+  });
+
+  // The rule and the piece are the event stream's (ClientProgress): what the client acknowledged
+  // counts, not what the kernel took from Node (about 0.5 MB here, more than this whole log).
+  it('drops a real client that never reads within 10 s, though the kernel took the whole log', async () => {
+    const runId = await runWithLog('z'.repeat(300 * 1024));
+    const url = new URL(t.baseUrl!);
+    const socket = net.connect(Number(url.port), url.hostname);
+    socket.on('error', () => undefined);
+    socket.write(`GET /api/heartbeat-runs/${runId}/log/stream HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${board}\r\n\r\n`);
+    socket.pause();
+    const opened = Date.now();
+    // Long enough to be dropped (10 s and a 0.5 s look), short of anything else ending the stream.
+    while (Date.now() - opened < 11_500) await sleep(100);
+    // Read what it was sent: a dropped stream ends there (the run still runs, so no `end`); one that
+    // was kept stays open.
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.resume();
+    const closed = await Promise.race([new Promise((r) => socket.once('close', () => r(true))), sleep(5_000).then(() => false)]);
+    socket.destroy();
+    assert.equal(closed, true, 'the stream was still open: a client that never read was kept');
+    assert.match(received, /event: log/);
+    assert.doesNotMatch(received, /event: end/, 'the run ended: the stream closed for another reason');
+    assert.equal((await sql('select status from heartbeat_runs where id = $1', [runId]))[0].status, 'running');
   });
 
   it('sends keepalive comments while idle and cleans up when the client goes', async () => {

@@ -447,8 +447,74 @@ describe('events: slow clients, revoked access, clean-up', () => {
     reading.close();
   });
 
+  // The kernel takes about 0.5 MB for a client that never reads (the send buffer here, the receive
+  // buffer there), and a client's socket in Node stays empty meanwhile: such a client stayed
+  // connected 17 s and 498 KB while it took nothing. What it acknowledged is what counts.
+  it('drops a client that never reads within about 10 s, before the kernel buffers fill; keeps one that reads slowly', async () => {
+    const plain = await startTestApp({ replicaOf: a, listen: true }); // the default limits: 10 s, 1 MiB
+    try {
+      const { company, token } = await a.newCompany();
+      // Both read up to the stream's `ready` (so the entries below are theirs); then one never reads
+      // again and the other takes one read (at most 64 KiB) a second.
+      const untilReady = async (socket: net.Socket) => {
+        let head = '';
+        await new Promise<void>((resolve) => {
+          const onData = (chunk: Buffer) => {
+            head += chunk.toString();
+            if (!head.includes('event: ready')) return;
+            socket.off('data', onData);
+            socket.pause();
+            resolve();
+          };
+          socket.on('data', onData);
+          socket.resume();
+        });
+      };
+      const slow = neverReading(plain, company.id, token);
+      const stuck = neverReading(plain, company.id, token);
+      const noReady = sleep(30_000).then(() => Promise.reject(new Error('a stream sent no ready within 30 s')));
+      noReady.catch(() => undefined);
+      await Promise.race([Promise.all([untilReady(slow), untilReady(stuck)]), noReady]);
+      let slowBytes = 0;
+      slow.on('data', (chunk: Buffer) => {
+        slowBytes += chunk.length;
+        slow.pause();
+      });
+      slow.pause();
+      const reader = setInterval(() => slow.resume(), 1_000);
+      const stats = () => plain.app.eventStreams.stats();
+      assert.equal(stats().clients, 2);
+      try {
+        // 256 KiB at once, then 8 KiB every 200 ms: about 0.4 MB in 14 s, less than the kernel takes
+        // for a client that never reads, and nowhere near the 1 MiB bound.
+        const started = Date.now();
+        await insertEntries(company.id, 8, 32 * 1024);
+        let droppedAfterMs: number | null = null;
+        while (Date.now() - started < 14_000) {
+          await insertEntries(company.id, 1, 8 * 1024);
+          if (droppedAfterMs === null && stats().dropped === 1) droppedAfterMs = Date.now() - started;
+          await sleep(200);
+        }
+        console.log(`a client that never reads was dropped ${droppedAfterMs} ms after the first entries; the slow reader took ${slowBytes} bytes and stayed`);
+        assert.notEqual(droppedAfterMs, null, 'the client that never reads was dropped');
+        assert.ok(droppedAfterMs! >= 9_500 && droppedAfterMs! <= 12_000, `dropped after ${droppedAfterMs} ms`);
+        assert.equal(stats().dropped, 1, 'the slow reader was not dropped');
+        assert.equal(stats().clients, 1);
+        assert.ok(slowBytes > 300 * 1024, `the slow reader took ${slowBytes} bytes`);
+      } finally {
+        clearInterval(reader);
+        slow.destroy();
+        stuck.destroy();
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('drops at once a stalled client whose socket reaches twice the bound', async () => {
-    const strict = await startTestApp({ replicaOf: a, listen: true, events: { maxBufferedBytes: 64 * 1024, stallMs: 60_000 } });
+    // The default bound (1 MiB): a smaller one is all taken by what the kernel holds for a client
+    // that does not read (its backlog counts), and the client is dropped before it could stall.
+    const strict = await startTestApp({ replicaOf: a, listen: true, events: { stallMs: 60_000 } });
     try {
       const { company, token } = await a.newCompany();
       const stuck = neverReading(strict, company.id, token);
@@ -459,10 +525,10 @@ describe('events: slow clients, revoked access, clean-up', () => {
       await waitFor('the client to stall', async () => strict.app.eventStreams.stats().stalled === 1, 30_000);
       await sleep(500);
       assert.equal(strict.app.eventStreams.stats().dropped, 0, 'a stall alone waits for stallMs');
-      // Run events keep being written to a stalled client, up to the hard bound (2,000 of them are
-      // about 300 KiB, more than the 128 KiB left to it).
+      // Run events keep being written to a stalled client, up to the hard bound (10,000 of them are
+      // about 1.6 MiB, more than the 1 MiB left to it).
       await sql(
-        `select pg_notify('boardroom_run', json_build_object('runId', gen_random_uuid(), 'companyId', $1::uuid, 'agentId', gen_random_uuid(), 'issueId', null, 'status', 'running')::text) from generate_series(1, 2000)`,
+        `select pg_notify('boardroom_run', json_build_object('runId', gen_random_uuid(), 'companyId', $1::uuid, 'agentId', gen_random_uuid(), 'issueId', null, 'status', 'running')::text) from generate_series(1, 10000)`,
         [company.id],
       );
       // "At once" means long before stallMs (60 s); the bound leaves room for a machine busy with other files.

@@ -29,7 +29,7 @@ describe('GET /api/health', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
       status: 'ok',
-      database: { reachable: true },
+      database: { reachable: true, embedded: null },
       version: '0.1.0',
       deploymentMode: 'authenticated',
       authReady: true,
@@ -89,6 +89,18 @@ describe('database errors', () => {
     server.close();
     assert.equal((brokenPipe as { code?: string }).code, 'EPIPE');
     assert.equal(databaseErrorOf(new Error('Failed query', { cause: brokenPipe }))?.code, 'unavailable');
+    // A query (a transaction's rollback) on a client whose connection the database ended: pg refuses
+    // it without a code; a 500 under a database restart until it was known.
+    const dropped = new pg.Client({ connectionString: t.database.pool.options.connectionString });
+    const broken = new Promise((resolve) => dropped.on('error', resolve));
+    await dropped.connect();
+    const { rows } = await dropped.query<{ pid: number }>('select pg_backend_pid() as pid');
+    await admin((c) => c.query('select pg_terminate_backend($1)', [rows[0]!.pid]));
+    await broken;
+    const notQueryable = await dropped.query('rollback').catch((err: unknown) => err);
+    assert.match((notQueryable as Error).message, /Client has encountered a connection error/);
+    assert.equal(databaseErrorOf(new Error('Failed query: rollback', { cause: notQueryable }))?.code, 'unavailable');
+    await dropped.end().catch(() => undefined);
     // A SQLSTATE the API knows keeps its meaning; a missing file is not the database.
     const duplicate = await admin((c) => c.query('create temporary table t (id int primary key); insert into t values (1), (1)').catch((err: unknown) => err));
     assert.equal(databaseErrorOf(duplicate)?.code, 'conflict');

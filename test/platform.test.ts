@@ -2,7 +2,7 @@
 // SIGKILL recovery, clean SIGTERM shutdown, login link, CLI attach mode, and credential-free logs.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -157,27 +157,6 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       const me = await fetch(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } });
       assert.equal(me.status, 200, 'the key made while no server ran works');
 
-      // Stopping the database under a running server: health says 503, and SIGTERM still exits 0.
-      // A request that cannot connect means the server died: its output says why.
-      const fetchAlive = (url: string, init?: RequestInit) =>
-        fetch(url, init).catch(async (err: Error) => {
-          const exit = await Promise.race([again.exited, sleep(2000).then(() => 'still running')]);
-          throw new Error(`${err.message} (${String(err.cause)}); server ${JSON.stringify(exit)}, output:\n${again.output()}`);
-        });
-      process.kill(await postmasterPid(), 'SIGINT');
-      let health = 0;
-      for (let i = 0; i < 100 && health !== 503; i++) {
-        health = (await fetchAlive(`http://127.0.0.1:${port}/api/health`)).status;
-        if (health !== 503) await sleep(50);
-      }
-      assert.equal(health, 503);
-      // Any other route says the same: 503 with Retry-After, never a 500.
-      const down = await fetchAlive(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } });
-      // On a failure, the server's error lines say what the database error was.
-      const errorLines = () => again.output().split('\n').filter((l) => l.includes('"level":50')).join('\n').slice(-4000);
-      assert.equal(down.status, 503, errorLines());
-      assert.equal(down.headers.get('retry-after'), '5');
-      assert.deepEqual(await down.json(), { error: 'database unavailable, retry' });
       assert.equal((await stopWith(again, 'SIGTERM')).code, 0, again.output());
       assert.ok(elapsed < 6000, `healthy after ${elapsed} ms`);
     } finally {
@@ -197,4 +176,116 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       server.child.kill('SIGKILL');
     }
   });
+
+  // A crash, an OOM kill or an operator's mistake stops the database under a running server: the
+  // server restarts it (the service answers 503 meanwhile, never another 5xx) and says so in
+  // /api/health and in its log at warn level.
+  it('restarts the embedded database after SIGINT and SIGKILL under write load: back within 5 s, no acknowledged write lost', async () => {
+    const server = spawnServer(['--data-dir', dataDir, '--port', '0']);
+    try {
+      const base = await server.baseUrl();
+      await waitForHealth(base);
+      const key = (await runCli(['board-key', 'create', '--data-dir', dataDir, '--name', 'load'])).stdout.trim();
+      const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      const company = await (await fetch(`${base}/api/companies`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Restart Load Inc' }) })).json();
+
+      // Two clients creating issues back to back; every answer is recorded with its time.
+      const acknowledged: string[] = [];
+      const answers: { at: number; status: number; retryAfter: string | null; body: string }[] = [];
+      let loading = true;
+      const client = async (name: string) => {
+        for (let i = 0; loading && i < 100_000; i++) {
+          const res = await fetch(`${base}/api/companies/${company.id}/issues`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `${name} ${i}` }) });
+          const body = await res.text();
+          answers.push({ at: Date.now(), status: res.status, retryAfter: res.headers.get('retry-after'), body });
+          if (res.status === 201) acknowledged.push(JSON.parse(body).id);
+          else await sleep(20);
+        }
+      };
+      const clients = [client('a'), client('b')];
+      // Back: the first issue created after the last failed answer, once the restart is done and 20
+      // more issues were created (a SIGKILLed postmaster's backends may still answer for a moment).
+      const recoveryAfter = async (signal: NodeJS.Signals, restarts: number): Promise<number> => {
+        await waitFor201s(answers, 20);
+        const killedAt = Date.now();
+        process.kill(await postmasterPid(), signal);
+        const deadline = killedAt + 30_000;
+        while ((await (await fetch(`${base}/api/health`)).json()).database.embedded.restarts < restarts) {
+          if (Date.now() > deadline) throw new Error(`no restart within 30 s of ${signal}:\n${server.output().slice(-4000)}`);
+          await sleep(20);
+        }
+        await waitFor201s(answers, 20);
+        const after = answers.filter((a) => a.at > killedAt);
+        const lastFailure = after.findLastIndex((a) => a.status !== 201);
+        assert.ok(lastFailure >= 0, `the clients saw the outage after ${signal}`);
+        return after.slice(lastFailure).find((a) => a.status === 201)!.at - killedAt;
+      };
+      const recovered = { SIGINT: await recoveryAfter('SIGINT', 1), SIGKILL: await recoveryAfter('SIGKILL', 2) };
+      await waitFor201s(answers, 20);
+      loading = false;
+      await Promise.all(clients);
+      console.log(`embedded database restart under write load: back ${recovered.SIGINT} ms after SIGINT, ${recovered.SIGKILL} ms after SIGKILL; ${acknowledged.length} issues acknowledged, ${answers.filter((a) => a.status === 503).length} answers 503`);
+
+      const errorLines = server.output().split('\n').filter((l) => l.includes('"level":50')).join('\n').slice(-4000);
+      const others = answers.filter((a) => a.status !== 201 && a.status !== 503);
+      assert.deepEqual(others, [], `only 503 while the database is down\n${errorLines}`);
+      for (const a of answers.filter((x) => x.status === 503)) {
+        assert.equal(a.retryAfter, '5');
+        assert.deepEqual(JSON.parse(a.body), { error: 'database unavailable, retry' });
+      }
+      assert.ok(answers.some((a) => a.status === 503), 'the outage was seen');
+      for (const [signal, ms] of Object.entries(recovered)) assert.ok(ms < 5_000, `back ${ms} ms after ${signal}`);
+
+      // Every acknowledged write is there.
+      for (const id of acknowledged) assert.equal((await fetch(`${base}/api/issues/${id}`, { headers: auth })).status, 200, `issue ${id}`);
+
+      const health = await (await fetch(`${base}/api/health`)).json();
+      assert.equal(health.status, 'ok');
+      assert.equal(health.database.embedded.state, 'running');
+      assert.equal(health.database.embedded.restarts, 2);
+      assert.ok(Date.parse(health.database.embedded.lastRestartAt) >= Date.parse(health.database.embedded.lastExitAt));
+      const restartLines = server.output().split('\n').filter((l) => l.includes('embedded database restarted after'));
+      console.log(`supervisor: ${restartLines.map((l) => JSON.parse(l).msg).join('; ')}`);
+      assert.equal(restartLines.length, 2);
+      for (const line of restartLines) assert.equal(JSON.parse(line).level, 40, 'a restart is a warning');
+      assert.equal(errorLines, '', 'nothing logged at error level');
+      assert.equal((await stopWith(server, 'SIGTERM')).code, 0, server.output());
+    } finally {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+  });
+
+  it('exits with status 1 when the embedded database cannot be restarted', async () => {
+    const brokenDir = await tempDir('boardroom-dbgone-');
+    const server = spawnServer(['--data-dir', brokenDir, '--port', '0']);
+    try {
+      await waitForHealth(await server.baseUrl());
+      const pidFile = path.join(brokenDir, 'db', 'postmaster.pid');
+      const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+      // Files a PostgreSQL of this version refuses to start on: every restart attempt fails.
+      await writeFile(path.join(brokenDir, 'db', 'PG_VERSION'), '9\n');
+      const killedAt = Date.now();
+      process.kill(pid, 'SIGKILL');
+      const exit = await Promise.race([server.exited, sleep(60_000).then(() => null)]);
+      assert.ok(exit, `the server is still running a minute after its database went:\n${server.output().slice(-4000)}`);
+      assert.equal(exit.code, 1, server.output().slice(-4000));
+      const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      assert.ok(lines.some((l) => l.level === 40 && l.msg === 'embedded database restart failed'));
+      assert.ok(lines.some((l) => l.level === 50 && /could not be restarted/.test(l.msg)));
+      console.log(`embedded database beyond restart: server exited 1 after ${Date.now() - killedAt} ms`);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
 });
+
+/** Waits until `n` more issues were created. */
+async function waitFor201s(answers: { status: number }[], n: number): Promise<void> {
+  const target = answers.filter((a) => a.status === 201).length + n;
+  const deadline = Date.now() + 30_000;
+  while (answers.filter((a) => a.status === 201).length < target) {
+    assert.ok(Date.now() < deadline, 'the load client made no progress');
+    await sleep(20);
+  }
+}

@@ -10,7 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { listenError } from '../db/embedded.ts';
 import { readKeys, readSettings, resolveDataDir, type ConfigInput, type Settings } from '../core/config.ts';
-import { openDatabase } from '../server/start.ts';
+import { attachDatabase } from '../server/start.ts';
 import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../adapters/registry.ts';
 
 const MIN_NODE = [20, 19];
@@ -77,7 +77,7 @@ async function checkDatabase(settings: Settings): Promise<Check> {
     return ['database', false, `no Boardroom instance at ${settings.dataDir} (no embedded database in ${pgDir}; DATABASE_URL is not set)`];
   }
   try {
-    const handle = await openDatabase(settings, { attach: true, log: () => undefined });
+    const handle = await attachDatabase(settings, () => undefined);
     try {
       const client = new pg.Client({ connectionString: handle.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       await client.connect();

@@ -7,7 +7,7 @@ import { embeddedDatabaseUrl } from '../db/embedded.ts';
 import type { Database } from '../db/client.ts';
 import { VERSION } from '../paths.ts';
 import { loadConfig, resolveDataDir, type ConfigInput } from '../core/config.ts';
-import { openDatabase } from '../server/start.ts';
+import { attachDatabase } from '../server/start.ts';
 
 interface GlobalOptions {
   dataDir?: string;
@@ -88,7 +88,7 @@ function requireInstance(create: { init: boolean } | { hint: string }): void {
 /** Runs `fn` on a migrated database: the running server's, or a temporary embedded one. */
 async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
   const config = await loadConfig(configInput());
-  const handle = await openDatabase(config, { attach: true, log: quietLog });
+  const handle = await attachDatabase(config, quietLog);
   try {
     const [{ connectDatabase }, { migrateDatabase }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts')]);
     await migrateDatabase(handle.url);

@@ -67,7 +67,9 @@ function isDatabaseUnreachable(err: unknown): boolean {
     if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
     // The embedded database's unix socket is gone while it is down (any other ENOENT is not this).
     if (code === 'ENOENT' && syscall === 'connect') return true;
-    if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
+    // The last: a query (a transaction's rollback) on a client whose connection already broke, as
+    // when the database restarts under a busy server.
+    if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(message)) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;

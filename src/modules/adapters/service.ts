@@ -5,8 +5,12 @@
 // here runs the next wake. Installed packages live under <dataDir>/adapters/<type>/ and are recorded
 // in adapter_installs, so the server registers them again at start (loadInstalled). An install is
 // staged in <dataDir>/adapters/.staging-*, validated there, and becomes the installed one by a single
-// rename: a failure at any step leaves neither files nor a row. Mutations run one at a time in this
-// process (they are rare operator actions; serialising them makes install/reload/delete races moot).
+// rename: a failure at any step leaves neither files nor a row. Mutations commit one at a time in
+// this process (they are rare operator actions; serialising them makes install/reload/delete races
+// moot), but the slow part of an install or reinstall (npm, the copy, importing foreign code:
+// seconds to minutes) runs before its turn, in its own staging directory, and a request about
+// a type that does not exist is refused before it waits: a held install delayed such 404s by the
+// whole install (10 s with an import that hung), now they answer in milliseconds.
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -187,11 +191,11 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
       return Promise.all(ordered.map((type) => entry(type, byType.get(type) ?? null)));
     },
 
-    install: (input) =>
-      exclusive(async () => {
-        // isLocalPath when given; otherwise an absolute path is a local path and anything else a package name.
-        const localPath = (input.isLocalPath ?? path.isAbsolute(input.packageName)) ? input.packageName : null;
-        const { staging, relDir, pkg } = await stage({ localPath, packageName: input.packageName, version: input.version });
+    async install(input) {
+      // isLocalPath when given; otherwise an absolute path is a local path and anything else a package name.
+      const localPath = (input.isLocalPath ?? path.isAbsolute(input.packageName)) ? input.packageName : null;
+      const { staging, relDir, pkg } = await stage({ localPath, packageName: input.packageName, version: input.version });
+      return exclusive(async () => {
         const type = pkg.adapter.type;
         const final = path.join(root, type);
         try {
@@ -228,18 +232,22 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
           await rm(final, { recursive: true, force: true });
           throw err;
         }
-      }),
+      });
+    },
 
-    reinstall: (type) =>
-      exclusive(async () => {
-        const row = await requireExternal(type);
-        const pinned = row.override.pinnedVersion ?? undefined;
-        const { staging, relDir, pkg } = await stage({ localPath: row.localPath, packageName: row.packageName ?? type, version: pinned ?? row.version ?? undefined });
+    async reinstall(type) {
+      const source = await requireExternal(type);
+      const pinned = source.override.pinnedVersion ?? undefined;
+      const { staging, relDir, pkg } = await stage({ localPath: source.localPath, packageName: source.packageName ?? type, version: pinned ?? source.version ?? undefined });
+      return exclusive(async () => {
         const final = path.join(root, type);
         const old = path.join(root, `.old-${type}-${randomBytes(4).toString('hex')}`);
         try {
+          // Deleted, or pinned elsewhere, while the source was fetched: checked again in turn.
+          const row = await requireExternal(type);
+          const pinnedNow = row.override.pinnedVersion ?? undefined;
           if (pkg.adapter.type !== type) throw unprocessable(`the package now creates adapter type ${pkg.adapter.type}, not ${type}`);
-          if (pinned && versionOf(pkg) !== pinned) throw unprocessable(`adapter type ${type} is pinned to version ${pinned}; the source has ${versionOf(pkg) ?? 'no version'}`);
+          if (pinnedNow && versionOf(pkg) !== pinnedNow) throw unprocessable(`adapter type ${type} is pinned to version ${pinnedNow}; the source has ${versionOf(pkg) ?? 'no version'}`);
         } catch (err) {
           await rm(staging, { recursive: true, force: true });
           throw err;
@@ -264,10 +272,12 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
           if (hadFiles) await rename(old, final);
           throw err;
         }
-      }),
+      });
+    },
 
-    reload: (type) =>
-      exclusive(async () => {
+    async reload(type) {
+      await requireExternal(type);
+      return exclusive(async () => {
         const row = await requireExternal(type);
         let pkg: LoadedPackage;
         try {
@@ -280,10 +290,12 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
         }
         activate(type, pkg);
         return entry(type, row);
-      }),
+      });
+    },
 
-    remove: (type) =>
-      exclusive(async () => {
+    async remove(type) {
+      await requireExternal(type);
+      return exclusive(async () => {
         const row = await requireExternal(type);
         registry.unregister(type);
         loaded.delete(type);
@@ -291,10 +303,12 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
         await db.delete(adapterInstalls).where(eq(adapterInstalls.type, type));
         await rm(path.join(root, type), { recursive: true, force: true });
         logger.info({ type, packageName: row.packageName }, 'adapters: deleted');
-      }),
+      });
+    },
 
-    setConfig: (type, config) =>
-      exclusive(async () => {
+    async setConfig(type, config) {
+      await requireKnown(type);
+      return exclusive(async () => {
         await requireKnown(type);
         const [row] = await db
           .insert(adapterInstalls)
@@ -302,10 +316,12 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
           .onConflictDoUpdate({ target: adapterInstalls.type, set: { config, updatedAt: new Date() } })
           .returning();
         return entry(type, row!);
-      }),
+      });
+    },
 
-    setOverride: (type, change) =>
-      exclusive(async () => {
+    async setOverride(type, change) {
+      await requireKnown(type);
+      return exclusive(async () => {
         const current = (await requireKnown(type))?.override ?? {};
         const override: AdapterOverride = { ...current };
         if (change.disabled !== undefined) override.disabled = change.disabled;
@@ -316,7 +332,8 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
           .onConflictDoUpdate({ target: adapterInstalls.type, set: { override, updatedAt: new Date() } })
           .returning();
         return entry(type, row!);
-      }),
+      });
+    },
 
     async configSchema(type) {
       await requireKnown(type);

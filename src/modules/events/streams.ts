@@ -30,17 +30,18 @@
 // its clients' cursors again.
 //
 // Bounds, and slow clients. Nothing is queued per client in memory: events go straight to the
-// socket.
+// socket. A client's backlog is what was sent and it has not taken: Node's buffer plus what the
+// kernel holds unacknowledged (./client-progress.ts says why the kernel's share counts and how).
 // - A read takes at most `readBatch` entries and about `maxBufferedBytes` of details; a replay is
 //   at most `replayLimit` entries.
 // - Activity entries are pulled from the database, so a client that does not keep up only lags:
-//   once its socket holds `maxBufferedBytes` (1 MiB) unsent, writing stops at that entry (its
-//   cursor stays there) until the socket drains. A burst larger than any socket buffer reaches a
+//   once its backlog reaches `maxBufferedBytes` (1 MiB), writing stops at that entry (its cursor
+//   stays there) until the backlog goes down. A burst larger than any socket buffer reaches a
 //   reading client whole.
-// - A client whose socket has not drained for `stallMs` (it does not read) is dropped: connection
-//   destroyed, counted in the log. So is one whose socket holds twice `maxBufferedBytes` (the
-//   small run and run_log events are still written while it is stalled): the hard bound, so a
-//   client costs at most that much memory, plus one entry.
+// - A client with a backlog that has taken nothing for `stallMs` (10 s: it does not read) is
+//   dropped: connection destroyed, counted in the log. So is one whose backlog reaches twice
+//   `maxBufferedBytes` (the small run and run_log events are still written while activity waits):
+//   the hard bound, so a client costs at most that much memory, plus one entry.
 // A dropped EventSource reconnects with Last-Event-ID and resumes from the database, so a client
 // that was only slow for a while loses no entry (run and run_log events are not replayed).
 //
@@ -50,12 +51,13 @@ import type { Db } from '../../db/client.ts';
 import type { Notifications } from '../../db/notifications.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { presentActivity } from '../activity/present.ts';
+import { ClientProgress } from './client-progress.ts';
 import { countAfter, cursorAt, cursorKey, liveStart, readAfter, resumeAfter, type Cursor, type StreamEntry } from './read.ts';
 
 export interface StreamLimits {
-  /** Unsent bytes in a client's socket at which activity writing waits for it to drain; twice this drops it. */
+  /** A client's backlog (bytes sent it has not taken) at which activity writing waits; twice this drops it. */
   maxBufferedBytes: number;
-  /** A client whose socket has not drained for this long is dropped. */
+  /** A client with a backlog that took nothing for this long is dropped. */
   stallMs: number;
   /** Entries replayed after a Last-Event-ID; more written since: `reset`. */
   replayLimit: number;
@@ -82,6 +84,8 @@ export const DEFAULT_LIMITS: StreamLimits = {
 export interface StreamSink {
   write(chunk: string): unknown;
   readonly writableLength: number;
+  /** The connection, whose kernel buffers count in the backlog (a stand-in may have none). */
+  readonly socket?: import('node:net').Socket | null;
   readonly destroyed: boolean;
   once(event: 'drain', listener: () => void): unknown;
   end(): void;
@@ -103,7 +107,7 @@ export interface StreamHandle {
 export interface StreamStats {
   companies: number;
   clients: number;
-  /** Clients whose socket holds the buffer bound unsent, waiting for it to drain. */
+  /** Clients whose backlog reached the bound: activity waits for them to take it. */
   stalled: number;
   dropped: number;
 }
@@ -120,8 +124,10 @@ interface Client {
   cursor: Cursor | null;
   /** Entries after the cursor that committed before a live start: passed over, not sent. */
   skip: Set<string> | null;
-  /** Waiting for its socket to drain (activity writing paused); dropped when that takes too long. */
-  stalled: NodeJS.Timeout | null;
+  /** Its backlog reached the bound: activity writing waits until it goes down. */
+  paused: boolean;
+  /** What it took; drops it when it takes nothing for stallMs. */
+  progress: ClientProgress;
   checkedAt: number;
   closed: boolean;
 }
@@ -187,7 +193,6 @@ export class EventStreams {
 
   /** Starts a stream: missed entries (when asked), then live. The sink must already carry the SSE headers. */
   open(companyId: string, sink: StreamSink, options: OpenOptions = {}): StreamHandle {
-    const client: Client = { sink, stillAllowed: options.stillAllowed, cursor: null, skip: null, stalled: null, checkedAt: Date.now(), closed: false };
     if (this.closed) {
       sink.end();
       return { close: () => undefined };
@@ -197,9 +202,24 @@ export class EventStreams {
       hub = new CompanyHub(companyId, this.db, this.limits, this);
       this.hubs.set(companyId, hub);
     }
+    const owner = hub;
+    const client: Client = {
+      sink,
+      stillAllowed: options.stillAllowed,
+      cursor: null,
+      skip: null,
+      paused: false,
+      progress: new ClientProgress(
+        sink,
+        this.limits.stallMs,
+        () => this.remove(owner, client, { end: 'destroy', reason: 'slow' }),
+        () => owner.resume(client),
+      ),
+      checkedAt: Date.now(),
+      closed: false,
+    };
     hub.add(client);
     void hub.start(client, options.lastEventId);
-    const owner = hub;
     return { close: () => this.remove(owner, client, null) };
   }
 
@@ -225,11 +245,11 @@ export class EventStreams {
   remove(hub: CompanyHub, client: Client, how: { end: 'end' | 'destroy'; reason: string } | null): void {
     if (client.closed) return;
     client.closed = true;
-    if (client.stalled) clearTimeout(client.stalled);
+    client.progress.stop();
     if (how) {
       if (how.reason === 'slow') {
         this.dropped++;
-        this.log.warn({ companyId: hub.companyId, buffered: client.sink.writableLength, dropped: this.dropped }, 'events: slow client dropped');
+        this.log.warn({ companyId: hub.companyId, backlog: client.progress.backlog, dropped: this.dropped }, 'events: slow client dropped');
       } else {
         this.log.info({ companyId: hub.companyId, reason: how.reason }, 'events: stream ended');
       }
@@ -276,7 +296,7 @@ class CompanyHub {
 
   get stalledCount(): number {
     let n = 0;
-    for (const c of this.clients) if (c.stalled) n++;
+    for (const c of this.clients) if (c.paused) n++;
     return n;
   }
 
@@ -334,10 +354,10 @@ class CompanyHub {
     try {
       do {
         this.dirty = false;
-        // Clients at the same cursor share one read; stalled ones wait for their drain.
+        // Clients at the same cursor share one read; paused ones wait for their backlog to go down.
         const groups = new Map<string, Client[]>();
         for (const c of this.clients) {
-          if (c.cursor === null || c.closed || c.stalled) continue;
+          if (c.cursor === null || c.closed || c.paused) continue;
           const key = cursorKey(c.cursor);
           const group = groups.get(key);
           if (group) group.push(c);
@@ -367,10 +387,10 @@ class CompanyHub {
     if (pending && this.clients.size > 0) this.retry();
   }
 
-  /** Writes entries in order, moving the client's cursor past each; stops when it stalls. */
+  /** Writes entries in order, moving the client's cursor past each; stops when it pauses. */
   private writeEntries(client: Client, entries: StreamEntry[], frames: (string | null)[]): void {
     for (let i = 0; i < entries.length; i++) {
-      if (client.closed || client.stalled) return;
+      if (client.closed || client.paused) return;
       const { entry } = entries[i]!;
       const frame = frames[i];
       if (client.skip?.delete(entry.id)) {
@@ -422,9 +442,9 @@ class CompanyHub {
   }
 
   /**
-   * Writes one frame; false when the client is gone or was dropped. A socket that reaches the
-   * buffer bound stalls the client (activity waits for its drain, STALL_MS at most); twice the bound
-   * drops it at once.
+   * Writes one frame; false when the client is gone or was dropped. A backlog at the bound pauses
+   * the client (activity waits until it goes down; ClientProgress drops it after stallMs of
+   * nothing taken); twice the bound drops it at once.
    */
   private write(client: Client, frame: string): boolean {
     if (client.closed) return false;
@@ -433,23 +453,24 @@ class CompanyHub {
       return false;
     }
     client.sink.write(frame);
-    const buffered = client.sink.writableLength;
-    if (buffered > 2 * this.limits.maxBufferedBytes) {
+    client.progress.wrote(Buffer.byteLength(frame));
+    const backlog = client.progress.backlog;
+    if (backlog > 2 * this.limits.maxBufferedBytes) {
       this.owner.remove(this, client, { end: 'destroy', reason: 'slow' });
       return false;
     }
-    if (buffered >= this.limits.maxBufferedBytes && !client.stalled) {
-      const timer = setTimeout(() => this.owner.remove(this, client, { end: 'destroy', reason: 'slow' }), this.limits.stallMs);
-      timer.unref();
-      client.stalled = timer;
-      client.sink.once('drain', () => {
-        clearTimeout(timer);
-        if (client.stalled !== timer) return;
-        client.stalled = null;
-        if (!client.closed) this.wake();
-      });
+    if (backlog >= this.limits.maxBufferedBytes && !client.paused) {
+      client.paused = true;
+      client.sink.once('drain', () => this.resume(client));
     }
     return true;
+  }
+
+  /** @internal A paused client whose backlog went below the bound (Node's drain, or a progress look) gets activity again. */
+  resume(client: Client): void {
+    if (!client.paused || client.closed || client.progress.backlog >= this.limits.maxBufferedBytes) return;
+    client.paused = false;
+    this.wake();
   }
 
   private onTick(): void {
@@ -485,7 +506,7 @@ class CompanyHub {
   endAll(): void {
     for (const c of [...this.clients]) {
       c.closed = true;
-      if (c.stalled) clearTimeout(c.stalled);
+      c.progress.stop();
       c.sink.end();
     }
     this.clients.clear();

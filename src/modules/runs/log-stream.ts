@@ -11,22 +11,25 @@
 // merged notification loses nothing, and a reconnect of the LISTEN connection triggers a look too.
 // It ends with `end` once the run is finished, its log can no longer grow and all of it was sent.
 //
-// Backpressure: a page is read only once the client took the previous one ('drain'). A client that
-// lets more than MAX_BUFFERED_BYTES pile up, or takes nothing for STALL_MS, is dropped: a stream is
-// never buffered without bound. An `id` per event lets a client resume (Last-Event-ID).
+// Backpressure: a page is read only once Node handed the previous one to the kernel ('drain'). The
+// rule for slow clients is the event stream's (../events/client-progress.ts): a client whose backlog
+// (Node's buffer plus what the kernel holds unacknowledged) passes MAX_BUFFERED_BYTES, or that has a
+// backlog and takes nothing for STALL_MS, is dropped: a stream is never buffered without bound. An
+// `id` per event lets a client resume (Last-Event-ID).
 import type { DbOrTx } from '../../db/client.ts';
 import type { Notifications } from '../../db/notifications.ts';
+import { ClientProgress, type ProgressSink } from '../events/client-progress.ts';
 import { parseRunLogNotice, readRunLog } from './run-log.ts';
 import { findRun, isLiveRunStatus, runLogMayGrow } from './service.ts';
 
 export const KEEPALIVE_MS = 15_000;
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
-export const STALL_MS = 30_000;
+export const STALL_MS = 10_000;
 /** How often a finished run whose log may still grow (see runLogMayGrow) is looked at again. */
 const LINGER_POLL_MS = 500;
 
 /** What the stream writes to: an http.ServerResponse (reply.raw), or a stand-in in tests. */
-export interface LogStreamSink {
+export interface LogStreamSink extends ProgressSink {
   write(chunk: string): boolean;
   readonly writableLength: number;
   end(): void;
@@ -91,6 +94,7 @@ export function followRunLog(options: LogStreamOptions): LogStream {
     }),
     options.notifications.onReconnect(() => void pump()),
   ];
+  const progress = new ClientProgress(sink, stallMs, () => finish('dropped'));
   const keepalive = setInterval(() => {
     if (sink.writableLength === 0) send(': keepalive\n\n');
   }, options.keepaliveMs ?? KEEPALIVE_MS);
@@ -101,6 +105,7 @@ export function followRunLog(options: LogStreamOptions): LogStream {
     if (finished) return;
     finished = true;
     for (const off of unsubscribe) off();
+    progress.stop();
     clearInterval(keepalive);
     if (linger) clearTimeout(linger);
     sink.off('close', onClose);
@@ -114,19 +119,18 @@ export function followRunLog(options: LogStreamOptions): LogStream {
   function send(text: string): boolean {
     if (finished) return false;
     const ok = sink.write(text);
-    if (sink.writableLength > maxBuffered) {
+    progress.wrote(Buffer.byteLength(text));
+    if (progress.backlog > maxBuffered) {
       finish('dropped');
       return false;
     }
     return ok;
   }
 
-  /** Resolves once the client took what is buffered; drops it when it takes nothing for stallMs. */
+  /** Resolves once Node's buffer drained, or the stream ended (the progress watch drops a client that takes nothing). */
   function drained(): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => finish('dropped'), stallMs);
       const wake = () => {
-        clearTimeout(timer);
         sink.off('drain', wake);
         wakeDrain = null;
         resolve();

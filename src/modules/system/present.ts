@@ -5,7 +5,18 @@ import { timestampOut, uuidOut } from '../../http/openapi.ts';
 
 export const healthResponse = z.object({
   status: z.enum(['ok', 'unavailable']).describe('`ok` when the database answers, `unavailable` when it does not'),
-  database: z.object({ reachable: z.boolean().describe('whether the database answered within 3 s') }),
+  database: z.object({
+    reachable: z.boolean().describe('whether the database answered within 3 s'),
+    embedded: z
+      .object({
+        state: z.enum(['running', 'restarting', 'failed']).describe('`restarting` after it exited (the server restarts it, with back-off); `failed` once it could not be restarted (the server then exits with status 1)'),
+        restarts: z.number().int().describe('times it was restarted since the server started'),
+        lastExitAt: timestampOut().nullable().describe('when it last exited under the running server'),
+        lastRestartAt: timestampOut().nullable().describe('when it was last restarted'),
+      })
+      .nullable()
+      .describe('the embedded PostgreSQL the server runs and supervises; null with DATABASE_URL'),
+  }),
   version: z.string().describe('the server version'),
   deploymentMode: z.enum(['authenticated', 'local_trusted']).describe('`authenticated`: every request needs a credential; `local_trusted`: requests without one act as the local board user'),
   authReady: z.boolean().describe('whether credentials can be checked (always true once the server answers)'),

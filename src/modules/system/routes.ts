@@ -41,7 +41,7 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
         security: [],
         summary: 'Check server health',
         description:
-          'Public (no credential needed). Answers 200 when the database answers within 3 s, otherwise 503 with the same shape (`status: "unavailable"`, `database.reachable: false`), for load balancers and monitors.',
+          'Public (no credential needed). Answers 200 when the database answers within 3 s, otherwise 503 with the same shape (`status: "unavailable"`, `database.reachable: false`), for load balancers and monitors. `database.embedded` tells how the embedded database fared (restarts, last exit and restart, state); null with DATABASE_URL.',
         response: {
           200: healthResponse.describe('The server and its database are up'),
           503: healthResponse.describe('The database did not answer within 3 s'),
@@ -52,7 +52,7 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
       const databaseReachable = await isDatabaseReachable(pool);
       const body: HealthResponse = {
         status: databaseReachable ? 'ok' : 'unavailable',
-        database: { reachable: databaseReachable },
+        database: { reachable: databaseReachable, embedded: deps.embeddedDatabase?.() ?? null },
         version: VERSION,
         deploymentMode: deps.config.deploymentMode,
         authReady: true,
