@@ -21,7 +21,7 @@ import { findAgentById } from '../modules/agents/lookup.ts';
 import { readSigningSecret } from '../modules/agents/signing-secret.ts';
 import { mintAgentJwt } from '../modules/auth/jwt.ts';
 import { finishRun, recordLateOutcome, recordRunProgress, renewLease, startRun, type RunEnd } from '../modules/runs/lifecycle.ts';
-import type { HeartbeatRun } from '../modules/runs/service.ts';
+import type { HeartbeatRun } from '../db/rows.ts';
 import { addUsage } from '../modules/runs/usage.ts';
 import { resolveEnvBindings, SecretResolutionError } from '../modules/secrets/resolve.ts';
 import type { AdapterRegistry } from '../adapters/registry.ts';

@@ -6,7 +6,7 @@ import { AGENT_KEY_PREFIX, hashToken, newToken } from '../../lib/tokens.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
-import type { AgentKey } from './present.ts';
+import type { AgentKey } from '../../db/rows.ts';
 import { lockAgent } from './service.ts';
 
 // Agents that may not authenticate (SPEC section 5) may not get keys either.

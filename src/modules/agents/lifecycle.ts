@@ -17,7 +17,7 @@ import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cancelAgentWork } from '../runs/lifecycle.ts';
 import { revokeAllKeys } from './keys.ts';
-import type { Agent } from './present.ts';
+import type { Agent } from '../../db/rows.ts';
 import { lockAgent } from './service.ts';
 
 export async function pauseAgent(ctx: Ctx, agentId: string, reason = 'manual'): Promise<Agent> {

@@ -7,7 +7,7 @@ import { agents } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { requireAccessible } from '../../core/access.ts';
 import { badRequest, unprocessable } from '../../core/errors.ts';
-import type { Agent } from './present.ts';
+import type { Agent } from '../../db/rows.ts';
 
 // Lists of agents are bounded; a company with more live agents than this is far outside the design.
 const MAX_LISTED_AGENTS = 1000;

@@ -16,7 +16,7 @@
 // - Wakeup: board or the same agent (SPEC).
 // - Hires: board, the company CEO agent, or an agent with canCreateAgents.
 import type { Actor, AgentActor } from '../../core/actor.ts';
-import type { Agent } from './present.ts';
+import type { Agent } from '../../db/rows.ts';
 
 /** The calling agent's own row, when the actor is an agent (for permission flags). */
 export type CallerAgent = Agent | null;

@@ -11,21 +11,8 @@ import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from './lifecycl
 import { callerAgent, chainOfCommand, findAgentById, listLiveAgents, requireAgentAccess } from './lookup.ts';
 import { presentApproval } from '../approvals/present.ts';
 import { canGrantOnHire, canHireAgents, canListAgentKeys, canManageAgent, canPatchAgentField, canReadConfig, canUpdateAgent, canWakeAgent, taskAccess } from './policy.ts';
-import {
-  agentDetailResponse,
-  agentHireResponse,
-  agentKeyResponse,
-  agentResponse,
-  createdAgentKeyResponse,
-  presentAgent,
-  presentChainLink,
-  presentKey,
-  presentWakeup,
-  skippedWakeupResponse,
-  wakeupResponse,
-  type Agent,
-  type AgentDetailResponse,
-} from './present.ts';
+import type { Agent } from '../../db/rows.ts';
+import { agentDetailResponse, agentHireResponse, agentKeyResponse, agentResponse, createdAgentKeyResponse, presentAgent, presentChainLink, presentKey, presentWakeup, skippedWakeupResponse, wakeupResponse, type AgentDetailResponse } from './present.ts';
 import {
   agentLookupQuery,
   agentParams,

@@ -10,7 +10,8 @@ import { monthlyBudgetOf, syncMonthlyBudgetPolicy } from '../budgets/budget-poli
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { managerChainIds } from './lookup.ts';
-import { redactConfig, type Agent } from './present.ts';
+import type { Agent } from '../../db/rows.ts';
+import { redactConfig } from './present.ts';
 import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
 import { cancelAgentWork } from '../runs/lifecycle.ts';
 import { setAgentSkills } from '../skills/agent-skills.ts';

@@ -8,7 +8,7 @@ import { authorize } from '../../core/access.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Issue } from '../issues/lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import { CLOSED_STATUSES } from '../issues/schemas.ts';
 import { isLiveRunStatus } from '../runs/service.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';

@@ -7,7 +7,7 @@ import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
 import { assertAgentInCompany } from '../agents/lookup.ts';
 import { projectIdsLinkedToGoal, resyncLegacyGoalIds } from './project-goals.ts';
-import type { Goal } from './present.ts';
+import type { Goal } from '../../db/rows.ts';
 import type { CreateGoal, PatchGoal } from './schemas.ts';
 
 // Goal trees are shallow in practice; the bound only guards the recursive walk.

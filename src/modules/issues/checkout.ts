@@ -29,7 +29,7 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../
 import { recordActivity } from '../activity/record.ts';
 import { canAgentWork } from '../agents/policy.ts';
 import { ensureAgentRun, findRun, isLiveRunStatus, LIVE_RUN_STATUSES, recordRunIssue } from '../runs/service.ts';
-import type { Issue } from './lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import { canCheckoutAs } from './policy.ts';
 import { CLOSED_STATUSES, type IssueStatus } from './schemas.ts';
 

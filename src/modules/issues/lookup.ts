@@ -2,11 +2,11 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { issues } from '../../db/schema/index.ts';
+import type { Issue } from '../../db/rows.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { Actor } from '../../core/actor.ts';
 import { requireAccessible } from '../../core/access.ts';
 
-export type Issue = typeof issues.$inferSelect;
 
 /** The columns of the compact issue form (presentIssueSummary), for queries that need no more. */
 export const issueSummaryColumns = {

@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { agents, issueRelations, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
 import { unprocessable } from '../../core/errors.ts';
 import { assertGoalsInCompany } from '../goals/references.ts';
-import type { Issue } from './lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 
 /** Agents in these states cannot work, so nothing may be assigned to them. */
 const UNASSIGNABLE_AGENT_STATUSES = ['terminated', 'pending_approval'];

@@ -9,7 +9,7 @@ import { authorize } from '../../core/access.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { callerAgent } from '../agents/lookup.ts';
-import type { Issue } from './lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import { canAssignIssue } from './policy.ts';
 import { assertIssueRefsInCompany, assertValidBlockers, assertValidParent, lockIssueGraph, requireSiblingIssue } from './references.ts';
 import type { CreateIssue } from './schemas.ts';

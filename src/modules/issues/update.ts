@@ -15,7 +15,7 @@ import { recordActivity } from '../activity/record.ts';
 import { callerAgent } from '../agents/lookup.ts';
 import { authorizeComment, createComment } from '../comments/service.ts';
 import { assertMayUpdateCheckedOutIssue } from './checkout.ts';
-import type { Issue } from './lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import { canAssignIssue } from './policy.ts';
 import { assertIssueRefsInCompany, assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import { CLOSED_STATUSES, type IssueStatus, type PatchIssue } from './schemas.ts';

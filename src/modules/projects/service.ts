@@ -10,7 +10,8 @@ import { assertGoalsInCompany } from '../goals/references.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { replaceProjectGoals } from '../goals/project-goals.ts';
 import { slugify } from '../../lib/ids.ts';
-import { presentOneProject, type Project } from './present.ts';
+import type { Project } from '../../db/rows.ts';
+import { presentOneProject } from './present.ts';
 import type { CreateProject, PatchProject } from './schemas.ts';
 import { insertWorkspace } from './workspaces.ts';
 

@@ -20,7 +20,8 @@ import { recordActivity } from '../activity/record.ts';
 import { canAgentWork } from '../agents/policy.ts';
 import { AGENT_STATUSES } from '../agents/schemas.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
-import { LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
+import type { HeartbeatRun } from '../../db/rows.ts';
+import { LIVE_RUN_STATUSES } from './service.ts';
 import { countFinishedRun } from '../budgets/run-count.ts';
 import { lockAgentOfRun } from './lock-order.ts';
 

@@ -26,9 +26,9 @@ import { recordActivity } from '../activity/record.ts';
 import { canAgentWork } from '../agents/policy.ts';
 import { lockAgent } from '../agents/service.ts';
 import { cancelRun } from '../runs/lifecycle.ts';
-import { LIVE_RUN_STATUSES, recordRunIssue, type HeartbeatRun } from '../runs/service.ts';
+import type { HeartbeatRun, WakeupRequest } from '../../db/rows.ts';
+import { LIVE_RUN_STATUSES, recordRunIssue } from '../runs/service.ts';
 import { heartbeatPolicy, markWakeRateLimited, somethingChangedSinceLastRun, wakeBudgetSpentUntil } from './guards.ts';
-import type { WakeupRequest } from './queue.ts';
 
 export interface RunOwner {
   replica: string;

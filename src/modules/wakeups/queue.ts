@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agentWakeupRequests } from '../../db/schema/index.ts';
+import type { WakeupRequest } from '../../db/rows.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
 
 /** Lifecycle of a queue row; see the agentWakeupRequests table for what each one means. */
@@ -23,7 +24,6 @@ export interface WakeupInput {
   forceFreshSession?: boolean;
 }
 
-export type WakeupRequest = typeof agentWakeupRequests.$inferSelect;
 
 /**
  * Queues a wakeup. A repeated idempotencyKey for the same agent returns the first request instead
