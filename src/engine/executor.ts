@@ -17,7 +17,7 @@ import type { Db } from '../db/client.ts';
 import { transactionWithRetry, type RetryOptions } from '../db/retry.ts';
 import { agentWakeupRequests, issues, projectWorkspaces } from '../db/schema/index.ts';
 import { systemActor } from '../core/actor.ts';
-import { findAgentById } from '../modules/agents/lookup.ts';
+import { findAgentById } from '../core/agent-access.ts';
 import { readSigningSecret } from '../modules/agents/signing-secret.ts';
 import { mintAgentJwt } from '../modules/auth/jwt.ts';
 import { finishRun, recordLateOutcome, recordRunProgress, renewLease, startRun, type RunEnd } from '../modules/runs/lifecycle.ts';

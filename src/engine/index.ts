@@ -15,7 +15,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import type { HeartbeatRun } from '../db/rows.ts';
-import { isLiveRunStatus } from '../modules/runs/service.ts';
+import { isLiveRunStatus } from '../core/statuses.ts';
 import { reapExpiredRuns, reapPreviousBoot } from '../modules/runs/reap.ts';
 import { PRUNE_BATCH, pruneRunHistory } from '../modules/runs/retention.ts';
 import { requeueStrandedWakes } from '../modules/wakeups/decide.ts';

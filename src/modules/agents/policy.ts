@@ -84,13 +84,3 @@ export function taskAccess(agent: Agent): { canAssignTasks: boolean; reason: 'ex
   if (agent.permissions.canCreateAgents === true) return { canAssignTasks: true, reason: 'agent_creator' };
   return { canAssignTasks: false, reason: 'none' };
 }
-
-/**
- * Agent statuses in which an agent may not take work: no checkout, no wakeup (SPEC: conflict for
- * paused, terminated and pending_approval). The one list; callers ask canAgentWork.
- */
-export const AGENT_CANNOT_WORK_STATUSES: ReadonlySet<string> = new Set(['paused', 'terminated', 'pending_approval']);
-
-export function canAgentWork(status: string): boolean {
-  return !AGENT_CANNOT_WORK_STATUSES.has(status);
-}

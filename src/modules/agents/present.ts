@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Agent, AgentKey } from '../../db/rows.ts';
 import { wakeRateLimitEnd } from '../wakeups/guards.ts';
 import type { WakeupRequest } from '../../db/rows.ts';
-import { WAKEUP_STATUSES } from '../wakeups/queue.ts';
+import { WAKEUP_STATUSES } from '../../core/statuses.ts';
 import { redact, REDACTED } from '../../lib/redact.ts';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { approvalResponse } from '../approvals/present.ts';

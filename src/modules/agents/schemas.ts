@@ -4,8 +4,8 @@ import { idempotencyKeyField } from '../../core/fields.ts';
 import { budgetCents } from '../companies/schemas.ts';
 import { skillReferences } from '../skills/schemas.ts';
 import { DEFAULT_MAX_RUNS_PER_HOUR, MAX_CONCURRENT_RUNS_LIMIT } from '../wakeups/guards.ts';
+import { AGENT_STATUSES } from '../../core/statuses.ts';
 
-export const AGENT_STATUSES = ['active', 'paused', 'idle', 'running', 'error', 'pending_approval', 'terminated'] as const;
 export const agentStatus = z.enum(AGENT_STATUSES);
 export type AgentStatus = z.infer<typeof agentStatus>;
 

@@ -6,7 +6,7 @@ import { projectSummaryResponse, workspaceResponse } from '../projects/present.t
 import { isolatedWorkspaceResponse, workProductResponse } from '../execution-workspaces/present.ts';
 import type { Issue } from '../../db/rows.ts';
 import type { IssueSummaryRow } from './lookup.ts';
-import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schemas.ts';
+import { ISSUE_PRIORITIES, ISSUE_STATUSES } from '../../core/statuses.ts';
 
 const at = () => timestampOut().nullable();
 const json = () => z.record(z.string(), z.unknown()).nullable();

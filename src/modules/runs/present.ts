@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { HeartbeatRun } from '../../db/rows.ts';
-import { LIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from './service.ts';
+import { LIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '../../core/statuses.ts';
 
 export const RUN_STATUSES = [...LIVE_RUN_STATUSES, ...TERMINAL_RUN_STATUSES] as const;
 

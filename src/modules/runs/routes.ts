@@ -9,7 +9,7 @@ import { conflict } from '../../core/errors.ts';
 import { MAX_READ_BYTES, readRunLog } from './run-log.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
-import { requireIssueAccess } from '../issues/lookup.ts';
+import { requireIssueAccess } from '../../core/issue-access.ts';
 import { issueSummaryResponse, presentIssueSummary } from '../issues/present.ts';
 import { cancelRun } from './lifecycle.ts';
 import { followRunLog, type LogStream, KEEPALIVE_MS, MAX_BUFFERED_BYTES } from './log-stream.ts';
@@ -24,7 +24,8 @@ import {
   runSummaryResponse,
   type RunLogPageResponse,
 } from './present.ts';
-import { findRun, isLiveRunStatus, listCompanyRuns, listIssueRuns, listRunIssues, requireRunAccess, RUN_LIST_MAX, runLogMayGrow } from './service.ts';
+import { isLiveRunStatus } from '../../core/statuses.ts';
+import { findRun, listCompanyRuns, listIssueRuns, listRunIssues, requireRunAccess, RUN_LIST_MAX, runLogMayGrow } from './service.ts';
 
 const tags = ['runs'];
 const limitQuery = z.object({

@@ -3,7 +3,7 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
-import { callerAgent, requireAgentAccess } from '../agents/lookup.ts';
+import { callerAgent, requireAgentAccess } from '../../core/agent-access.ts';
 import { canUpdateAgent } from '../agents/policy.ts';
 import { agentParams } from '../agents/schemas.ts';
 import { skillSnapshot, syncAgentSkills } from './agent-skills.ts';

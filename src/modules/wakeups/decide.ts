@@ -23,11 +23,11 @@ import { transactionWithRetry, type RetryOptions } from '../../db/retry.ts';
 import { agentWakeupRequests, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
 import { systemActor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
-import { canAgentWork } from '../agents/policy.ts';
+import { canAgentWork, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { lockAgent } from '../agents/service.ts';
 import { cancelRun } from '../runs/lifecycle.ts';
 import type { HeartbeatRun, WakeupRequest } from '../../db/rows.ts';
-import { LIVE_RUN_STATUSES, recordRunIssue } from '../runs/service.ts';
+import { recordRunIssue } from '../runs/service.ts';
 import { heartbeatPolicy, markWakeRateLimited, somethingChangedSinceLastRun, wakeBudgetSpentUntil } from './guards.ts';
 
 export interface RunOwner {

@@ -6,9 +6,6 @@ import { agentWakeupRequests } from '../../db/schema/index.ts';
 import type { WakeupRequest } from '../../db/rows.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
 
-/** Lifecycle of a queue row; see the agentWakeupRequests table for what each one means. */
-export const WAKEUP_STATUSES = ['queued', 'claimed', 'completed', 'coalesced', 'deferred', 'skipped', 'cancelled', 'failed'] as const;
-
 export type WakeupSource = 'timer' | 'assignment' | 'on_demand' | 'automation';
 export type WakeupTriggerDetail = 'manual' | 'ping' | 'callback' | 'system';
 
