@@ -25,7 +25,7 @@ import type { HeartbeatRun } from '../db/rows.ts';
 import { addUsage } from '../modules/runs/usage.ts';
 import { resolveEnvBindings, SecretResolutionError } from '../modules/secrets/resolve.ts';
 import type { AdapterRegistry } from '../adapters/registry.ts';
-import { buildRunEnv } from './run-env.ts';
+import { buildRunEnv } from '../adapters/run-env.ts';
 import { openRunLog } from '../modules/runs/run-log.ts';
 import { buildWakePrompt } from './wake-prompt.ts';
 import { recordRunUsage } from '../modules/costs/service.ts';

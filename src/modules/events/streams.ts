@@ -48,25 +48,10 @@
 // an expired run token, a locked-out agent or a removed membership ends the stream.
 import type { Db } from '../../db/client.ts';
 import type { Notifications } from '../../db/notifications.ts';
+import type { StreamLimits } from '../../http/deps.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { presentActivity } from '../activity/present.ts';
 import { countAfter, cursorAt, cursorKey, liveStart, readAfter, resumeAfter, type Cursor, type StreamEntry } from './read.ts';
-
-export interface StreamLimits {
-  /** Unsent bytes in a client's socket at which activity writing waits for it to drain; twice this drops it. */
-  maxBufferedBytes: number;
-  /** A client whose socket has not drained for this long is dropped. */
-  stallMs: number;
-  /** Entries replayed after a Last-Event-ID; more written since: `reset`. */
-  replayLimit: number;
-  /** Entries per read of the live stream. */
-  readBatch: number;
-  keepaliveMs: number;
-  /** How often a stream's credential and company access are checked again. */
-  recheckMs: number;
-  /** At most one run_log event per run per this many milliseconds. */
-  runLogIntervalMs: number;
-}
 
 export const DEFAULT_LIMITS: StreamLimits = {
   maxBufferedBytes: 1024 * 1024,

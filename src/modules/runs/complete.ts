@@ -17,7 +17,7 @@ import type { HeartbeatRun } from '../../db/rows.ts';
 import { findRun } from './service.ts';
 import { addUsage } from './usage.ts';
 import { usageReport } from '../../adapters/usage.ts';
-import { MAX_EVENT_COST_CENTS, MAX_TOKENS } from '../costs/schemas.ts';
+import { MAX_EVENT_COST_CENTS, MAX_TOKENS } from '../../core/cost-bounds.ts';
 import type { PriceTable } from '../../core/pricing.ts';
 import { recordRunUsage } from '../costs/service.ts';
 import { applyPendingBudgetStops } from '../budgets/stop.ts';
