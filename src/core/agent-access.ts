@@ -1,15 +1,18 @@
 // The agent side of the company boundary, borrowed by every area that names an agent: the agent a
 // path names (404 missing, 403 another company's), an agent a body field names (422 unless it is
 // one of the company's), and the calling agent's own row.
-import { and, eq, ne, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import type { Agent } from '../db/rows.ts';
-import { agents } from '../db/schema/index.ts';
+import { agentApiKeys, agents } from '../db/schema/index.ts';
 import { isUuid } from '../lib/ids.ts';
 import { requireAccessible } from './access.ts';
 import type { Actor } from './actor.ts';
-import { badRequest, unprocessable } from './errors.ts';
+import { badRequest, notFound, unprocessable } from './errors.ts';
+
+/** The calling agent's own row, when the actor is an agent (for permission flags). */
+export type CallerAgent = Agent | null;
 
 // Agent lookups run on most agent routes and on every agent caller's permission check.
 const lookups = preparedPerDb((db: DbOrTx) => ({
@@ -66,4 +69,21 @@ export async function assertAgentInCompany(db: DbOrTx, companyId: string, agentI
 /** The calling agent's row (for permission flags), or null for board callers. */
 export async function callerAgent(db: DbOrTx, actor: Actor): Promise<Agent | null> {
   return actor.kind === 'agent' ? findAgentById(db, actor.agentId) : null;
+}
+
+/** The row as it is now, locked for the rest of the transaction (status rules read it); the first lock of the one order (runs/lock-order.ts). */
+export async function lockAgent(tx: Tx, agentId: string): Promise<Agent> {
+  const [row] = await tx.select().from(agents).where(eq(agents.id, agentId)).for('no key update');
+  if (!row) throw notFound('agent');
+  return row;
+}
+
+/** Revokes every live key of the agent (terminate, a rejected hire), inside the caller's transaction. */
+export async function revokeAllKeys(tx: Tx, agentId: string): Promise<number> {
+  const rows = await tx
+    .update(agentApiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(agentApiKeys.agentId, agentId), isNull(agentApiKeys.revokedAt)))
+    .returning({ id: agentApiKeys.id });
+  return rows.length;
 }

@@ -28,3 +28,6 @@ export const ISSUE_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'b
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 export const CLOSED_STATUSES: readonly IssueStatus[] = ['done', 'cancelled'];
 export const ISSUE_PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
+
+/** The originKind of an issue a routine run created (its execution issue). */
+export const ROUTINE_EXECUTION = 'routine_execution';

@@ -15,15 +15,9 @@
 //   key must not be able to mint more keys).
 // - Wakeup: board or the same agent (SPEC).
 // - Hires: board, the company CEO agent, or an agent with canCreateAgents.
-import type { Actor, AgentActor } from '../../core/actor.ts';
+import { isCeoOf, type Actor } from '../../core/actor.ts';
+import type { CallerAgent } from '../../core/agent-access.ts';
 import type { Agent } from '../../db/rows.ts';
-
-/** The calling agent's own row, when the actor is an agent (for permission flags). */
-export type CallerAgent = Agent | null;
-
-export function isCeoOf(actor: Actor, companyId: string): actor is AgentActor {
-  return actor.kind === 'agent' && actor.companyId === companyId && actor.role === 'ceo';
-}
 
 const isSelf = (actor: Actor, agent: Agent) => actor.kind === 'agent' && actor.agentId === agent.id;
 

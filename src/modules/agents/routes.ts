@@ -14,19 +14,8 @@ import { presentApproval } from '../approvals/present.ts';
 import { canGrantOnHire, canHireAgents, canListAgentKeys, canManageAgent, canPatchAgentField, canReadConfig, canUpdateAgent, canWakeAgent, taskAccess } from './policy.ts';
 import type { Agent } from '../../db/rows.ts';
 import { agentDetailResponse, agentHireResponse, agentKeyResponse, agentResponse, createdAgentKeyResponse, presentAgent, presentChainLink, presentKey, presentWakeup, skippedWakeupResponse, wakeupResponse, type AgentDetailResponse } from './present.ts';
-import {
-  agentLookupQuery,
-  agentParams,
-  budgetBody,
-  companyParams,
-  createAgentBody,
-  createKeyBody,
-  hireAgentBody,
-  keyParams,
-  patchAgentBody,
-  permissionsBody,
-  wakeupBody,
-} from './schemas.ts';
+import { budgetBody } from '../budgets/schemas.ts';
+import { agentLookupQuery, agentParams, companyParams, createAgentBody, createKeyBody, hireAgentBody, keyParams, patchAgentBody, permissionsBody, wakeupBody } from './schemas.ts';
 import { createAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
 import { requestWakeup } from './wakeup.ts';
 import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';

@@ -13,7 +13,7 @@ import type { WakeupRequest } from '../../db/rows.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { canAgentWork } from '../../core/statuses.ts';
 import type { WakeupBody } from './schemas.ts';
-import { lockAgent } from './service.ts';
+import { lockAgent } from '../../core/agent-access.ts';
 import { issueProjectPaused } from '../wakeups/decide.ts';
 
 /**

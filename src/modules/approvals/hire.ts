@@ -6,7 +6,7 @@ import type { Tx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
-import { revokeAllKeys } from '../agents/keys.ts';
+import { revokeAllKeys } from '../../core/agent-access.ts';
 import type { Approval } from '../../db/rows.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 

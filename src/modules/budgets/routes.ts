@@ -2,13 +2,12 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
-import { budgetBody } from '../agents/schemas.ts';
 import { companyResponse, presentCompany } from '../companies/present.ts';
 import { requireIncident, resolveIncident } from './incidents.ts';
 import { budgetOverview } from './overview.ts';
 import { createPolicy, monthlyBudgetOf, syncMonthlyBudgetPolicy } from './budget-policies.ts';
 import { incidentResponse, overviewResponse, policyResponse, presentIncident, presentPolicy } from './present.ts';
-import { companyParams, createPolicyBody, incidentParams, resolveIncidentBody } from './schemas.ts';
+import { budgetBody, companyParams, createPolicyBody, incidentParams, resolveIncidentBody } from './schemas.ts';
 import { applyPendingBudgetStops } from './stop.ts';
 
 const tags = ['budgets'];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { budgetCents } from '../../core/fields.ts';
 
 export const BUDGET_SCOPES = ['company', 'agent', 'project'] as const;
 export const BUDGET_METRICS = ['billed_cents', 'tokens', 'runs'] as const;
@@ -6,6 +7,10 @@ export const WINDOW_KINDS = ['calendar_month_utc', 'lifetime'] as const;
 export const INCIDENT_RESOLUTIONS = ['keep_paused', 'raise_budget_and_resume'] as const;
 /** A budget amount: cents, tokens or runs. */
 const MAX_AMOUNT = 1_000_000_000_000;
+
+export const budgetBody = z
+  .object({ budgetMonthlyCents: budgetCents.describe('monthly budget in cents, 0 to 2,000,000,000; 0 switches the agent budget policy off') })
+  .meta({ examples: [{ budgetMonthlyCents: 75_000 }] });
 
 export const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 export const incidentParams = companyParams.extend({ incidentId: z.uuid().describe('budget incident UUID') });

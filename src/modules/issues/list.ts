@@ -24,7 +24,7 @@ import type { Ctx } from '../../core/context.ts';
 import type { Issue } from '../../db/rows.ts';
 import { canFilterByMe } from './policy.ts';
 import type { ListIssuesQuery } from './schemas.ts';
-import { ROUTINE_EXECUTION } from '../routines/settle.ts';
+import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
 
 /**
  * q ranks at most this many matching issues and this many matching comments. A term found in more

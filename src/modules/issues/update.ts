@@ -24,7 +24,7 @@ import { type PatchIssue } from './schemas.ts';
 import { ASSIGN_DENIED, IN_PROGRESS_NEEDS_CHECKOUT, insertBlockers, lockIssue, statusTimestamps, touchIssueForUser } from './service.ts';
 import type { Ctx } from '../../core/context.ts';
 import { wakeAssignee, wakeUnblockedDependents } from './wakeups.ts';
-import { settleRunsForIssue } from '../routines/settle.ts';
+import { settleRunsForIssue } from './settle-routine-runs.ts';
 import { closeExecutionWorkspace } from '../execution-workspaces/service.ts';
 
 /** Plain fields PATCH copies onto the row when present (rule 6 plus the other create fields). */

@@ -18,7 +18,7 @@ import { createIssue } from '../issues/service.ts';
 import type { Issue } from '../../db/rows.ts';
 import type { CreateIssue } from '../issues/schemas.ts';
 import type { RunSource } from './schemas.ts';
-import { ROUTINE_EXECUTION } from './settle.ts';
+import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
 import { lockRoutine, type Routine, type RoutineTrigger } from './service.ts';
 import { interpolate, resolveVariables, type VariableValue } from './variables.ts';
 

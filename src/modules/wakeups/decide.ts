@@ -24,7 +24,7 @@ import { agentWakeupRequests, heartbeatRuns, issues, projects } from '../../db/s
 import { systemActor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { canAgentWork, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
-import { lockAgent } from '../agents/service.ts';
+import { lockAgent } from '../../core/agent-access.ts';
 import { cancelRun } from '../runs/lifecycle.ts';
 import type { HeartbeatRun, WakeupRequest } from '../../db/rows.ts';
 import { recordRunIssue } from '../runs/service.ts';
