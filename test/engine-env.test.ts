@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { safeBaseEnv } from '../src/engine/run-env.ts';
+import { safeBaseEnv } from '../src/adapters/run-env.ts';
 import { verifyAgentJwt } from '../src/modules/auth/jwt.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue, newSecret } from './helpers/factories.ts';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createLineParser, createServerAdapter, MAX_LINE_CHARS } from '../src/adapters/process.ts';
 import { createAdapterRegistry } from '../src/adapters/registry.ts';
 import type { AdapterRunContext, AdapterUsage } from '../src/adapters/types.ts';
-import { buildRunEnv } from '../src/engine/run-env.ts';
+import { buildRunEnv } from '../src/adapters/run-env.ts';
 
 const AGENTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents');
 const adapter = createServerAdapter();

@@ -22,7 +22,7 @@
 // found` forgets it and runs once more, fresh.
 import path from 'node:path';
 import { z } from 'zod';
-import { MAX_EVENT_COST_CENTS } from '../modules/costs/schemas.ts';
+import { MAX_EVENT_COST_CENTS } from '../core/cost-bounds.ts';
 import { bounded, executeLocalCli, MAX_SUMMARY_CHARS, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
 import { configJsonSchema } from './config-fields.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';

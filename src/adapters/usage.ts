@@ -2,7 +2,7 @@
 // http receiver's complete call, a CLI stream parser): bounded, so every report can become a cost
 // event as it is. An unfamiliar billingType is kept as `unknown` rather than dropping the report.
 import { z } from 'zod';
-import { BILLING_TYPES, MAX_EVENT_COST_CENTS, MAX_TOKENS } from '../modules/costs/schemas.ts';
+import { BILLING_TYPES, MAX_EVENT_COST_CENTS, MAX_TOKENS } from '../core/cost-bounds.ts';
 
 const count = (max: number) => z.number().int().nonnegative().max(max);
 const isBillingType = (value: string): value is (typeof BILLING_TYPES)[number] => (BILLING_TYPES as readonly string[]).includes(value);

@@ -29,6 +29,11 @@ export interface SystemActor {
 
 export type Actor = BoardActor | AgentActor | SystemActor;
 
+/** The company's CEO agent acting (SPEC: the CEO may manage its company's agents and settings). */
+export function isCeoOf(actor: Actor, companyId: string): actor is AgentActor {
+  return actor.kind === 'agent' && actor.companyId === companyId && actor.role === 'ceo';
+}
+
 export function systemActor(component: string, runId?: string): SystemActor {
   return { kind: 'system', component, ...(runId && { runId }) };
 }

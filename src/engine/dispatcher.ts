@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { claimWakeups, dispatchWake, releaseFailedClaim, type RunOwner } from '../modules/wakeups/decide.ts';
-import type { WakeupRequest } from '../modules/wakeups/queue.ts';
+import type { WakeupRequest } from '../db/rows.ts';
 import { engineRetry, type Executor } from './executor.ts';
 import type { Notifications } from '../db/notifications.ts';
 

@@ -14,7 +14,8 @@
 // - runtime services: supervises the workspaces' runtime-service commands (runtime-services.ts)
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
-import { isLiveRunStatus, type HeartbeatRun } from '../modules/runs/service.ts';
+import type { HeartbeatRun } from '../db/rows.ts';
+import { isLiveRunStatus } from '../core/statuses.ts';
 import { reapExpiredRuns, reapPreviousBoot } from '../modules/runs/reap.ts';
 import { PRUNE_BATCH, pruneRunHistory } from '../modules/runs/retention.ts';
 import { requeueStrandedWakes } from '../modules/wakeups/decide.ts';

@@ -18,7 +18,7 @@ import { LOG_TAIL_CHARS, parseRuntimeConfig } from '../modules/projects/workspac
 import { groupAlive, signalGroup, sleep } from '../adapters/supervise.ts';
 import { killMarkedProcessGroup } from './process-groups.ts';
 import type { ReplicaIdentity } from './replica.ts';
-import { safeBaseEnv } from './run-env.ts';
+import { safeBaseEnv } from '../adapters/run-env.ts';
 
 /** Workspaces claimed per tick: bounds one tick's work. */
 const CLAIM_BATCH = 20;

@@ -2,7 +2,7 @@
 // why it was woken, what the issue says, and how to reach the API. Bounded: an issue description
 // is cut at MAX_DESCRIPTION_CHARS; the agent fetches the rest (heartbeat-context) if it needs it.
 import type { DbOrTx } from '../db/client.ts';
-import { findIssue } from '../modules/issues/lookup.ts';
+import { findIssue } from '../core/issue-access.ts';
 
 const MAX_DESCRIPTION_CHARS = 8_000;
 

@@ -1,8 +1,8 @@
 // Resolves request.actor (SPEC section 5) on every request to a route that is not marked
 // `config: { public: true }`, and refuses it when there is none. Public routes get no actor.
+// Checking a credential is the auth area's (modules/auth/resolve.ts), above this route kit: the
+// assembly (server/app.ts) hands its resolvers in.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../db/client.ts';
-import { resolveBearer, resolveSession } from '../modules/auth/resolve.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Config } from '../core/config.ts';
 import { DomainError, unauthorized } from '../core/errors.ts';
@@ -13,14 +13,35 @@ export const RUN_ID_HEADER = 'x-service-run-id';
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
+    /**
+     * The request's credential resolved again, now: a long-lived response (an event stream) asks this
+     * periodically so a revoked key, an expired token or a locked-out agent ends it. null when the
+     * credential no longer resolves; a database failure throws (the caller cannot tell).
+     */
+    reauthenticate(): Promise<Actor | null>;
   }
   interface FastifyContextConfig {
     public?: boolean;
   }
 }
 
-export function installAuth(app: FastifyInstance, deps: { db: Db; config: Config; localBoardUserId: string | null }): void {
+/** What a credential resolves to: null when it names nothing valid (unknown, revoked, expired, locked out). */
+export interface CredentialResolvers {
+  bearer(token: string): Promise<Actor | null>;
+  session(token: string): Promise<Actor | null>;
+}
+
+export interface AuthDeps {
+  config: Config;
+  localBoardUserId: string | null;
+  resolvers: CredentialResolvers;
+}
+
+export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('actor', null);
+  app.decorateRequest('reauthenticate', function (this: FastifyRequest) {
+    return reauthenticate(this, deps);
+  });
   // Callback style, so a public route (health probes) costs a property check: no promise, no lookup.
   // No public route reads the actor; those that take a credential (webhook fire) judge it themselves.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -35,7 +56,7 @@ function sessionTokenOf(request: FastifyRequest): string | undefined {
   return cookieHeader ? request.server.parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
 }
 
-async function authenticate(request: FastifyRequest, deps: { db: Db; config: Config; localBoardUserId: string | null }): Promise<void> {
+async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<void> {
   const actor = await resolveActor(request.headers.authorization, sessionTokenOf(request), deps);
   const runId = request.headers[RUN_ID_HEADER];
   // An agent JWT's signed run_id claim is authoritative; the header only fills in where none is set.
@@ -44,12 +65,7 @@ async function authenticate(request: FastifyRequest, deps: { db: Db; config: Con
   if (!actor) throw unauthorized();
 }
 
-/**
- * The request's credential resolved again, now: a long-lived response (an event stream) asks this
- * periodically so a revoked key, an expired token or a locked-out agent ends it. null when the
- * credential no longer resolves; a database failure throws (the caller cannot tell).
- */
-export async function reauthenticate(request: FastifyRequest, deps: { db: Db; config: Config; localBoardUserId: string | null }): Promise<Actor | null> {
+async function reauthenticate(request: FastifyRequest, deps: AuthDeps): Promise<Actor | null> {
   try {
     return await resolveActor(request.headers.authorization, sessionTokenOf(request), deps);
   } catch (err) {
@@ -58,20 +74,16 @@ export async function reauthenticate(request: FastifyRequest, deps: { db: Db; co
   }
 }
 
-async function resolveActor(
-  authorization: string | undefined,
-  sessionToken: string | undefined,
-  deps: { db: Db; config: Config; localBoardUserId: string | null },
-): Promise<Actor | null> {
+async function resolveActor(authorization: string | undefined, sessionToken: string | undefined, deps: AuthDeps): Promise<Actor | null> {
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const actor = match ? await resolveBearer(deps.db, deps.config.jwtSecret, match[1]!) : null;
+    const actor = match ? await deps.resolvers.bearer(match[1]!) : null;
     // A credential that was sent but is not valid never falls back to a cookie or the local board.
     if (!actor) throw unauthorized('invalid, revoked or expired credential');
     return actor;
   }
   if (sessionToken) {
-    const actor = await resolveSession(deps.db, sessionToken);
+    const actor = await deps.resolvers.session(sessionToken);
     if (actor) return actor;
   }
   if (deps.config.deploymentMode === 'local_trusted' && deps.localBoardUserId) {

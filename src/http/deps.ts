@@ -8,7 +8,6 @@ import type { AdapterRegistry } from '../adapters/registry.ts';
 import type { Supervision } from '../db/embedded.ts';
 import type { Notifications } from '../db/notifications.ts';
 import type { Storage } from '../storage/storage.ts';
-import type { StreamLimits } from '../modules/events/streams.ts';
 import type { Config } from '../core/config.ts';
 
 export interface AppDeps {
@@ -30,6 +29,23 @@ export interface AppDeps {
   eventLimits?: Partial<StreamLimits>;
   /** false: no logs (tests); a logger: use it (the server shares its own); default: JSON to stdout. */
   logger?: boolean | FastifyBaseLogger;
+}
+
+/** Bounds of a live event stream (modules/events/streams.ts holds the defaults). */
+export interface StreamLimits {
+  /** A client's backlog (bytes sent it has not taken) at which activity writing waits; twice this drops it. */
+  maxBufferedBytes: number;
+  /** A client with a backlog that took nothing for this long is dropped. */
+  stallMs: number;
+  /** Entries replayed after a Last-Event-ID; more written since: `reset`. */
+  replayLimit: number;
+  /** Entries per read of the live stream. */
+  readBatch: number;
+  keepaliveMs: number;
+  /** How often a stream's credential and company access are checked again. */
+  recheckMs: number;
+  /** At most one run_log event per run per this many milliseconds. */
+  runLogIntervalMs: number;
 }
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;

@@ -1,5 +1,5 @@
 // The HTTP client behind `boardroom mcp`: the run's own credentials, from the environment the engine
-// gives every run (src/engine/run-env.ts). No database access: the agent gets exactly its API.
+// gives every run (src/adapters/run-env.ts). No database access: the agent gets exactly its API.
 
 /** The environment a run gets; the agent and company ids are optional (GET /api/agents/me fills them). */
 export interface McpEnv {

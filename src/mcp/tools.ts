@@ -8,7 +8,8 @@ import { createApprovalBody } from '../modules/approvals/schemas.ts';
 import { createCommentBody } from '../modules/comments/schemas.ts';
 import { createCostEventBody } from '../modules/costs/schemas.ts';
 import { documentParams, MAX_DOCUMENT_BYTES, putDocumentBody } from '../modules/documents/schemas.ts';
-import { createIssueBody, ISSUE_STATUSES, patchIssueBody } from '../modules/issues/schemas.ts';
+import { ISSUE_STATUSES } from '../core/statuses.ts';
+import { createIssueBody, patchIssueBody } from '../modules/issues/schemas.ts';
 import type { ApiClient, ApiResult } from './client.ts';
 
 const issueRef = z.string().trim().min(1).max(100).describe('issue UUID or identifier (`ACM-12`)');

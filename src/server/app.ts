@@ -7,6 +7,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { installAuth } from '../http/auth-plugin.ts';
+import { resolveBearer, resolveSession } from '../modules/auth/resolve.ts';
 import type { App, AppDeps } from '../http/deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { installInputGuard } from './input-guard.ts';
@@ -71,7 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (route.url.startsWith('/api/docs')) route.config = { ...(route.config as object), public: true };
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: true } });
-  installAuth(app, { db: deps.database.db, config: deps.config, localBoardUserId: deps.localBoardUserId });
+  const resolvers = { bearer: (token: string) => resolveBearer(deps.database.db, deps.config.jwtSecret, token), session: (token: string) => resolveSession(deps.database.db, token) };
+  installAuth(app, { config: deps.config, localBoardUserId: deps.localBoardUserId, resolvers });
   const adapters = createAdapterManager({ db: deps.database.db, registry: deps.adapters ?? createAdapterRegistry(), dataDir: deps.config.dataDir, logger: app.log });
   // Installed packages are registered again before the first request (and the engine's first run).
   await adapters.loadInstalled();

@@ -9,7 +9,7 @@ import { connectDatabase, type Database } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema/index.ts';
 import { createBoardKey, ensureInstanceOwner } from '../../src/modules/auth/service.ts';
 import { buildApp } from '../../src/server/app.ts';
-import type { App } from '../../src/http/deps.ts';
+import type { App, StreamLimits } from '../../src/http/deps.ts';
 import { DEFAULT_CODE_HOST, type CodeHostConfig, type Config, type DeploymentMode } from '../../src/core/config.ts';
 import { localStorage } from '../../src/storage/storage.ts';
 import { startEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
@@ -17,7 +17,6 @@ import type { PriceTable } from '../../src/core/pricing.ts';
 import pino from 'pino';
 import { listenForNotifications } from '../../src/db/notifications.ts';
 import { createAdapterRegistry } from '../../src/adapters/registry.ts';
-import type { StreamLimits } from '../../src/modules/events/streams.ts';
 
 export interface Response<T = any> {
   status: number;

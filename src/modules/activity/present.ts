@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
-import type { ActivityEntry } from './record.ts';
+import type { ActivityEntry } from '../../db/rows.ts';
 
 /** An activity entry (SPEC section 2, Activity entry). The presenter is typed by it. */
 export const activityResponse = z

@@ -1,10 +1,10 @@
 // Writes one activity entry. Called by services inside the transaction of the mutation it records.
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog } from '../../db/schema/index.ts';
+import type { ActivityEntry } from '../../db/rows.ts';
 import { redact } from '../../lib/redact.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
 
-export type ActivityEntry = typeof activityLog.$inferSelect;
 
 export interface ActivityInput {
   companyId: string;

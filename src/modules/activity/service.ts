@@ -5,8 +5,9 @@ import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, issues } from '../../db/schema/index.ts';
 import type { BoardActor } from '../../core/actor.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
-import { assertAgentInCompany } from '../agents/lookup.ts';
-import { appendActivity, type ActivityEntry } from './record.ts';
+import { assertAgentInCompany } from '../../core/agent-access.ts';
+import type { ActivityEntry } from '../../db/rows.ts';
+import { appendActivity } from './record.ts';
 import type { CreateActivity, ListActivityQuery } from './schemas.ts';
 
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';

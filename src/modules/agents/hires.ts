@@ -3,9 +3,9 @@
 // the configuration snapshot; approving it (approvals area) activates the draft.
 import type { Company } from '../../core/access.ts';
 import { recordActivity } from '../activity/record.ts';
-import { assertLinkedIssues, createApproval, type Approval } from '../approvals/create.ts';
+import { assertLinkedIssues, createApproval } from '../approvals/create.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
-import type { Agent } from './present.ts';
+import type { Agent, Approval } from '../../db/rows.ts';
 import type { HireAgent } from './schemas.ts';
 import { agentSnapshot, createAgent } from './service.ts';
 

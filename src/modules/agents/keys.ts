@@ -1,13 +1,12 @@
 // Agent API keys: opaque, shown once, stored as SHA-256; revoked keys are kept for the audit trail.
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.ts';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { agentApiKeys } from '../../db/schema/index.ts';
 import { AGENT_KEY_PREFIX, hashToken, newToken } from '../../lib/tokens.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
-import type { AgentKey } from './present.ts';
-import { lockAgent } from './service.ts';
+import type { AgentKey } from '../../db/rows.ts';
+import { lockAgent } from '../../core/agent-access.ts';
 
 // Agents that may not authenticate (SPEC section 5) may not get keys either.
 const KEYLESS_STATUSES = new Set(['pending_approval', 'terminated']);
@@ -43,14 +42,4 @@ export async function revokeKey(ctx: Ctx, agentId: string, keyId: string): Promi
     await recordActivity(tx, ctx.actor, { companyId: key.companyId, action: 'agent.key_revoked', entityType: 'agent', entityId: agentId, details: { keyId, name: key.name } });
     return revoked!;
   });
-}
-
-/** Used by terminate, inside its transaction. */
-export async function revokeAllKeys(tx: Tx, agentId: string): Promise<number> {
-  const rows = await tx
-    .update(agentApiKeys)
-    .set({ revokedAt: sql`now()` })
-    .where(and(eq(agentApiKeys.agentId, agentId), isNull(agentApiKeys.revokedAt)))
-    .returning({ id: agentApiKeys.id });
-  return rows.length;
 }

@@ -16,9 +16,8 @@ import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cancelAgentWork } from '../runs/lifecycle.ts';
-import { revokeAllKeys } from './keys.ts';
-import type { Agent } from './present.ts';
-import { lockAgent } from './service.ts';
+import type { Agent } from '../../db/rows.ts';
+import { lockAgent, revokeAllKeys } from '../../core/agent-access.ts';
 
 export async function pauseAgent(ctx: Ctx, agentId: string, reason = 'manual'): Promise<Agent> {
   return ctx.db.transaction(async (tx) => {

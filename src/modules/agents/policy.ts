@@ -15,15 +15,9 @@
 //   key must not be able to mint more keys).
 // - Wakeup: board or the same agent (SPEC).
 // - Hires: board, the company CEO agent, or an agent with canCreateAgents.
-import type { Actor, AgentActor } from '../../core/actor.ts';
-import type { Agent } from './present.ts';
-
-/** The calling agent's own row, when the actor is an agent (for permission flags). */
-export type CallerAgent = Agent | null;
-
-export function isCeoOf(actor: Actor, companyId: string): actor is AgentActor {
-  return actor.kind === 'agent' && actor.companyId === companyId && actor.role === 'ceo';
-}
+import { isCeoOf, type Actor } from '../../core/actor.ts';
+import type { CallerAgent } from '../../core/agent-access.ts';
+import type { Agent } from '../../db/rows.ts';
 
 const isSelf = (actor: Actor, agent: Agent) => actor.kind === 'agent' && actor.agentId === agent.id;
 
@@ -83,14 +77,4 @@ export function taskAccess(agent: Agent): { canAssignTasks: boolean; reason: 'ex
   if (agent.role === 'ceo') return { canAssignTasks: true, reason: 'ceo_role' };
   if (agent.permissions.canCreateAgents === true) return { canAssignTasks: true, reason: 'agent_creator' };
   return { canAssignTasks: false, reason: 'none' };
-}
-
-/**
- * Agent statuses in which an agent may not take work: no checkout, no wakeup (SPEC: conflict for
- * paused, terminated and pending_approval). The one list; callers ask canAgentWork.
- */
-export const AGENT_CANNOT_WORK_STATUSES: ReadonlySet<string> = new Set(['paused', 'terminated', 'pending_approval']);
-
-export function canAgentWork(status: string): boolean {
-  return !AGENT_CANNOT_WORK_STATUSES.has(status);
 }

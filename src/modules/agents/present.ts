@@ -1,17 +1,16 @@
 // What an agent response shows. The one place that decides configuration redaction. The response
 // schemas below document each shape and type its presenter (the route's serializer applies them).
 import { z } from 'zod';
-import type { agentApiKeys, agents } from '../../db/schema/index.ts';
+import type { Agent, AgentKey } from '../../db/rows.ts';
 import { wakeRateLimitEnd } from '../wakeups/guards.ts';
-import { WAKEUP_STATUSES, type WakeupRequest } from '../wakeups/queue.ts';
+import type { WakeupRequest } from '../../db/rows.ts';
+import { WAKEUP_STATUSES } from '../../core/statuses.ts';
 import { redact, REDACTED } from '../../lib/redact.ts';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { approvalResponse } from '../approvals/present.ts';
 import { agentStatus, type AgentStatus } from './schemas.ts';
 import type { MonthlyBudget } from '../budgets/budget-policies.ts';
 
-export type Agent = typeof agents.$inferSelect;
-export type AgentKey = typeof agentApiKeys.$inferSelect;
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const jsonObject = () => z.record(z.string(), z.unknown());

@@ -8,37 +8,14 @@ import { notFound } from '../../core/errors.ts';
 import { hireAgent } from './hires.ts';
 import { createKey, listKeys, revokeKey } from './keys.ts';
 import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from './lifecycle.ts';
-import { callerAgent, chainOfCommand, findAgentById, listLiveAgents, requireAgentAccess } from './lookup.ts';
+import { callerAgent, findAgentById, requireAgentAccess } from '../../core/agent-access.ts';
+import { chainOfCommand, listLiveAgents } from './lookup.ts';
 import { presentApproval } from '../approvals/present.ts';
 import { canGrantOnHire, canHireAgents, canListAgentKeys, canManageAgent, canPatchAgentField, canReadConfig, canUpdateAgent, canWakeAgent, taskAccess } from './policy.ts';
-import {
-  agentDetailResponse,
-  agentHireResponse,
-  agentKeyResponse,
-  agentResponse,
-  createdAgentKeyResponse,
-  presentAgent,
-  presentChainLink,
-  presentKey,
-  presentWakeup,
-  skippedWakeupResponse,
-  wakeupResponse,
-  type Agent,
-  type AgentDetailResponse,
-} from './present.ts';
-import {
-  agentLookupQuery,
-  agentParams,
-  budgetBody,
-  companyParams,
-  createAgentBody,
-  createKeyBody,
-  hireAgentBody,
-  keyParams,
-  patchAgentBody,
-  permissionsBody,
-  wakeupBody,
-} from './schemas.ts';
+import type { Agent } from '../../db/rows.ts';
+import { agentDetailResponse, agentHireResponse, agentKeyResponse, agentResponse, createdAgentKeyResponse, presentAgent, presentChainLink, presentKey, presentWakeup, skippedWakeupResponse, wakeupResponse, type AgentDetailResponse } from './present.ts';
+import { budgetBody } from '../budgets/schemas.ts';
+import { agentLookupQuery, agentParams, companyParams, createAgentBody, createKeyBody, hireAgentBody, keyParams, patchAgentBody, permissionsBody, wakeupBody } from './schemas.ts';
 import { createAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
 import { requestWakeup } from './wakeup.ts';
 import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';

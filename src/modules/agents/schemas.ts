@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { boundedFreeform, FREEFORM_CONFIG_BYTES, freeformObject, freeformValue } from '../../core/json.ts';
-import { idempotencyKeyField } from '../../core/fields.ts';
-import { budgetCents } from '../companies/schemas.ts';
-import { skillReferences } from '../skills/schemas.ts';
+import { budgetCents, idempotencyKeyField, skillReferences } from '../../core/fields.ts';
 import { DEFAULT_MAX_RUNS_PER_HOUR, MAX_CONCURRENT_RUNS_LIMIT } from '../wakeups/guards.ts';
+import { AGENT_STATUSES } from '../../core/statuses.ts';
 
-export const AGENT_STATUSES = ['active', 'paused', 'idle', 'running', 'error', 'pending_approval', 'terminated'] as const;
 export const agentStatus = z.enum(AGENT_STATUSES);
 export type AgentStatus = z.infer<typeof agentStatus>;
 
@@ -140,10 +138,6 @@ export const permissionsBody = z
   .refine((v) => v.canCreateAgents !== undefined || v.canAssignTasks !== undefined, 'canCreateAgents or canAssignTasks is required')
   .meta({ examples: [{ canCreateAgents: true, canAssignTasks: true }] });
 export type PermissionsPatch = z.infer<typeof permissionsBody>;
-
-export const budgetBody = z
-  .object({ budgetMonthlyCents: budgetCents.describe('monthly budget in cents, 0 to 2,000,000,000; 0 switches the agent budget policy off') })
-  .meta({ examples: [{ budgetMonthlyCents: 75_000 }] });
 
 export const createKeyBody = z
   .object({ name: z.string().trim().min(1).max(200).default('default').describe('a label for the key, 1 to 200 characters (default `default`)') })

@@ -10,7 +10,9 @@ import { monthlyBudgetOf, syncMonthlyBudgetPolicy } from '../budgets/budget-poli
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { managerChainIds } from './lookup.ts';
-import { redactConfig, type Agent } from './present.ts';
+import type { Agent } from '../../db/rows.ts';
+import { lockAgent } from '../../core/agent-access.ts';
+import { redactConfig } from './present.ts';
 import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
 import { cancelAgentWork } from '../runs/lifecycle.ts';
 import { setAgentSkills } from '../skills/agent-skills.ts';
@@ -124,13 +126,6 @@ export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgen
     await recordActivity(tx, actor, { companyId, action: 'agent.created', entityType: 'agent', entityId: agent!.id, details: { ...agentSnapshot(agent!, input.budgetMonthlyCents ?? 0), status } });
     return agent!;
   });
-}
-
-/** The row as it is now, locked for the rest of the transaction (status rules read it); the first lock of the one order (runs/lock-order.ts). */
-export async function lockAgent(tx: Tx, agentId: string): Promise<Agent> {
-  const [row] = await tx.select().from(agents).where(eq(agents.id, agentId)).for('no key update');
-  if (!row) throw notFound('agent');
-  return row;
 }
 
 // Keys an adapterConfig replacement keeps unless the replacement sets them: the skill selection and

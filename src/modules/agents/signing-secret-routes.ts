@@ -5,7 +5,7 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard } from '../../core/access.ts';
 import { authenticated, errors, timestampOut, uuidOut } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
-import { requireAgentAccess } from './lookup.ts';
+import { requireAgentAccess } from '../../core/agent-access.ts';
 import { agentParams } from './schemas.ts';
 import { rotateSigningSecret, SIGNING_SECRET_PREFIX } from './signing-secret.ts';
 

@@ -15,7 +15,7 @@ import { conflict } from '../../core/errors.ts';
 import { newToken } from '../../lib/tokens.ts';
 import { recordActivity } from '../activity/record.ts';
 import { openSecret, sealSecret, type SecretAadContext } from '../secrets/crypto.ts';
-import { lockAgent } from './service.ts';
+import { lockAgent } from '../../core/agent-access.ts';
 
 export const SIGNING_SECRET_PREFIX = 'svc_sign_';
 

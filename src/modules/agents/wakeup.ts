@@ -5,14 +5,15 @@
 import { badRequest, conflict } from '../../core/errors.ts';
 import type { Tx } from '../../db/client.ts';
 import { isUuid } from '../../lib/ids.ts';
-import { requireSiblingIssue } from '../issues/references.ts';
+import { requireSiblingIssue } from '../../core/issue-access.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
 import { heartbeatPolicy, wakeRateLimitEnd } from '../wakeups/guards.ts';
-import { enqueueWakeup, type WakeupRequest } from '../wakeups/queue.ts';
-import { canAgentWork } from './policy.ts';
+import type { WakeupRequest } from '../../db/rows.ts';
+import { enqueueWakeup } from '../wakeups/queue.ts';
+import { canAgentWork } from '../../core/statuses.ts';
 import type { WakeupBody } from './schemas.ts';
-import { lockAgent } from './service.ts';
+import { lockAgent } from '../../core/agent-access.ts';
 import { issueProjectPaused } from '../wakeups/decide.ts';
 
 /**

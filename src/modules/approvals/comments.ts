@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { approvalComments } from '../../db/schema/index.ts';
 import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Approval } from './create.ts';
+import type { Approval } from '../../db/rows.ts';
 import type { Ctx } from '../../core/context.ts';
 
 export type ApprovalComment = typeof approvalComments.$inferSelect;

@@ -2,13 +2,13 @@
 import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { approvalIssues, approvals, issues } from '../../db/schema/index.ts';
+import type { Approval } from '../../db/rows.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { assertAgentInCompany } from '../agents/lookup.ts';
+import { assertAgentInCompany } from '../../core/agent-access.ts';
 import { hireAgentId } from './hire.ts';
 
-export type Approval = typeof approvals.$inferSelect;
 export type ApprovalType = 'hire_agent' | 'approve_ceo_strategy' | 'budget_override_required' | 'request_board_approval';
 
 export interface NewApproval {

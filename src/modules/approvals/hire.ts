@@ -6,8 +6,8 @@ import type { Tx } from '../../db/client.ts';
 import { agents } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
-import { revokeAllKeys } from '../agents/keys.ts';
-import type { Approval } from './create.ts';
+import { revokeAllKeys } from '../../core/agent-access.ts';
+import type { Approval } from '../../db/rows.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 
 /** The draft agent a hire_agent payload points at, if it names one. */

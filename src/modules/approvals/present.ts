@@ -6,7 +6,7 @@ import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { issueSummaryResponse, presentIssueSummary } from '../issues/present.ts';
 import type { approvalComments, issues } from '../../db/schema/index.ts';
 import { redact } from '../../lib/redact.ts';
-import type { Approval } from './create.ts';
+import type { Approval } from '../../db/rows.ts';
 import { APPROVAL_STATUSES, APPROVAL_TYPES } from './schemas.ts';
 
 type ApprovalComment = typeof approvalComments.$inferSelect;

@@ -10,7 +10,7 @@ import { unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { issueSummaryColumns } from '../issues/lookup.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
-import type { Approval } from './create.ts';
+import type { Approval } from '../../db/rows.ts';
 import { applyHireOutcome, hireAgentId } from './hire.ts';
 import { applyBudgetOverrideOutcome } from '../budgets/incidents.ts';
 import type { ApprovalStatus } from './schemas.ts';

@@ -4,12 +4,12 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets } from '../../db/schema/index.ts';
+import type { Asset } from '../../db/rows.ts';
 import { sanitizeSvg } from '../../lib/svg.ts';
 import type { Actor } from '../../core/actor.ts';
 import { badRequest, DomainError, unsupportedMediaType, payloadTooLarge } from '../../core/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 
-export type Asset = typeof assets.$inferSelect;
 
 export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/jpg', 'image/webp', 'image/gif', 'image/svg+xml'];
 

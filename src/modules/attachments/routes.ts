@@ -7,7 +7,7 @@ import { authenticated, errors, multipartBody } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
 import { notFound } from '../../core/errors.ts';
 import { readMultipartUpload } from '../assets/service.ts';
-import { findIssue, requireIssueAccess } from '../issues/lookup.ts';
+import { findIssue, requireIssueAccess } from '../../core/issue-access.ts';
 import { canDeleteAttachment } from './policy.ts';
 import { attachmentResponse, binaryContentResponse, contentDisposition, deletedAttachmentResponse, presentAttachment } from './present.ts';
 import { addAttachment, deleteAttachment, findAttachment, listAttachments, MAX_ATTACHMENT_PAGE } from './service.ts';

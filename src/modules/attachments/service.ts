@@ -6,8 +6,8 @@ import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { recordActivity } from '../activity/record.ts';
-import { storeAsset, type Asset, type UploadedFile } from '../assets/service.ts';
-import type { Issue } from '../issues/lookup.ts';
+import { storeAsset, type UploadedFile } from '../assets/service.ts';
+import type { Asset, Issue } from '../../db/rows.ts';
 
 export type Attachment = typeof issueAttachments.$inferSelect;
 export interface AttachmentView {

@@ -7,7 +7,7 @@ import { openIncidents } from './evaluate.ts';
 import { listPolicies } from './budget-policies.ts';
 import { presentIncident, presentPolicy } from './present.ts';
 import { metricValue, windowKeyOf, type BudgetMetric, type WindowKind } from './usage.ts';
-import { utilizationPercent } from '../costs/summaries.ts';
+import { utilizationPercent } from '../../lib/utilization.ts';
 
 const count = sql<number>`count(*)::int`;
 

@@ -1,47 +1,18 @@
 import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
-import { budgetBody } from '../agents/schemas.ts';
-import { companyResponse, presentCompany } from '../companies/present.ts';
 import { requireIncident, resolveIncident } from './incidents.ts';
 import { budgetOverview } from './overview.ts';
-import { createPolicy, monthlyBudgetOf, syncMonthlyBudgetPolicy } from './budget-policies.ts';
+import { createPolicy } from './budget-policies.ts';
 import { incidentResponse, overviewResponse, policyResponse, presentIncident, presentPolicy } from './present.ts';
-import { companyParams, createPolicyBody, incidentParams, resolveIncidentBody } from './schemas.ts';
+import { BOARD_COMPANY_ERRORS, companyParams, createPolicyBody, HARD_STOP_NOTE, incidentParams, resolveIncidentBody } from './schemas.ts';
 import { applyPendingBudgetStops } from './stop.ts';
 
 const tags = ['budgets'];
-const BOARD_COMPANY: [ErrorStatus, string][] = [
-  [403, 'board access required, or the company is not one of the caller\'s'],
-  [404, 'no such company'],
-];
-const STOP =
-  'A budget reached (100 percent) with hardStopEnabled stops its scope before this answers: the agent, the project, or every working agent of the company is paused with reason `budget`, its waiting wakes and running runs are cancelled (process groups killed within seconds), new wakes and checkouts get 409, and a budget_override_required approval asks the board.';
 
 export function registerBudgetRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-
-  app.patch(
-    '/api/companies/:companyId/budgets',
-    {
-      schema: {
-        tags,
-        summary: "Set the company's monthly budget",
-        description: `Board only. Writes the company's calendar-month billed_cents policy (0 switches it off); \`budgetMonthlyCents\` on the company is that policy. Evaluated at once: a budget at or below this month's spend is reached now. ${STOP}`,
-        params: companyParams,
-        body: budgetBody,
-        response: { 200: companyResponse, ...authenticated(), ...errors(...BOARD_COMPANY) },
-      },
-    },
-    async (request) => {
-      const actor = requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      await db.transaction((tx) => syncMonthlyBudgetPolicy(tx, actor, company.id, 'company', company.id, request.body.budgetMonthlyCents));
-      await applyPendingBudgetStops(db);
-      return presentCompany(company, await monthlyBudgetOf(db, 'company', company.id));
-    },
-  );
 
   app.post(
     '/api/companies/:companyId/budgets/policies',
@@ -53,14 +24,14 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
           'Board only. Any scope (company, agent, project), metric (`billed_cents`, `tokens` = input + output tokens, `runs` = finished runs) and window (`calendar_month_utc`, `lifetime`).',
           'Defaults: billed_cents; calendar_month_utc for company and agent, lifetime for project; warnPercent 80; hardStopEnabled, notifyEnabled, isActive true.',
           'One active policy per scope, metric and window (409: change that one instead). The scope must be this company or one of its agents or projects (422).',
-          `Evaluated at once against what the window has observed. ${STOP}`,
+          `Evaluated at once against what the window has observed. ${HARD_STOP_NOTE}`,
         ].join(' '),
         params: companyParams,
         body: createPolicyBody,
         response: {
           201: policyResponse,
           ...authenticated(),
-          ...errors(...BOARD_COMPANY, [409, 'an active policy for this scope, metric and window exists'], [422, 'the scope is not this company or one of its agents or projects']),
+          ...errors(...BOARD_COMPANY_ERRORS, [409, 'an active policy for this scope, metric and window exists'], [422, 'the scope is not this company or one of its agents or projects']),
         },
       },
     },

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { budgetCents } from '../../core/fields.ts';
+import type { ErrorStatus } from '../../http/openapi.ts';
 
 export const BUDGET_SCOPES = ['company', 'agent', 'project'] as const;
 export const BUDGET_METRICS = ['billed_cents', 'tokens', 'runs'] as const;
@@ -6,6 +8,19 @@ export const WINDOW_KINDS = ['calendar_month_utc', 'lifetime'] as const;
 export const INCIDENT_RESOLUTIONS = ['keep_paused', 'raise_budget_and_resume'] as const;
 /** A budget amount: cents, tokens or runs. */
 const MAX_AMOUNT = 1_000_000_000_000;
+
+/** Errors of a board-only route on a company's budgets. */
+export const BOARD_COMPANY_ERRORS: [ErrorStatus, string][] = [
+  [403, 'board access required, or the company is not one of the caller\'s'],
+  [404, 'no such company'],
+];
+/** What a route that writes a budget says about the hard stop it may cause. */
+export const HARD_STOP_NOTE =
+  'A budget reached (100 percent) with hardStopEnabled stops its scope before this answers: the agent, the project, or every working agent of the company is paused with reason `budget`, its waiting wakes and running runs are cancelled (process groups killed within seconds), new wakes and checkouts get 409, and a budget_override_required approval asks the board.';
+
+export const budgetBody = z
+  .object({ budgetMonthlyCents: budgetCents.describe('monthly budget in cents, 0 to 2,000,000,000; 0 switches the agent budget policy off') })
+  .meta({ examples: [{ budgetMonthlyCents: 75_000 }] });
 
 export const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 export const incidentParams = companyParams.extend({ incidentId: z.uuid().describe('budget incident UUID') });

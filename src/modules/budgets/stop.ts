@@ -15,10 +15,9 @@ import { transactionWithRetry } from '../../db/retry.ts';
 import { agents, agentWakeupRequests, budgetIncidents, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
 import { systemActor, type Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
-import { AGENT_CANNOT_WORK_STATUSES } from '../agents/policy.ts';
+import { AGENT_CANNOT_WORK_STATUSES, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { createApproval } from '../approvals/create.ts';
 import { cancelAgentWork, cancelRun } from '../runs/lifecycle.ts';
-import { LIVE_RUN_STATUSES } from '../runs/service.ts';
 import type { BudgetIncident } from './evaluate.ts';
 
 /** Why work stopped: the agent's pauseReason, the project's pauseReason and the cancelled runs' error. */

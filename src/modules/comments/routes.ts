@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { authenticated, errors, runIdHeader, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
-import { requireIssueAccess } from '../issues/lookup.ts';
+import { requireIssueAccess } from '../../core/issue-access.ts';
 import { commentResponse, presentComment } from './present.ts';
 import { commentParams, createCommentBody, issueParams, listCommentsQuery, MAX_COMMENT_PAGE } from './schemas.ts';
 import { createComment, getComment, listComments } from './service.ts';

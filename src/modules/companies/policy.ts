@@ -2,7 +2,7 @@
 // users with access may change everything; the company's CEO agent may change branding fields only
 // (SPEC "Companies").
 import type { Actor } from '../../core/actor.ts';
-import { isCeoOf } from '../agents/policy.ts';
+import { isCeoOf } from '../../core/actor.ts';
 import { BRANDING_FIELDS } from './schemas.ts';
 
 /** PATCH at all: the board or the company CEO agent. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Company } from '../../core/access.ts';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
-import type { Asset } from '../assets/service.ts';
+import type { Asset } from '../../db/rows.ts';
 import { companyStatus } from './schemas.ts';
 import type { MonthlyBudget } from '../budgets/budget-policies.ts';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { budgetCents } from '../../core/fields.ts';
 
 export const companyStatus = z.enum(['active', 'paused', 'archived']);
 export const brandColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a hex colour such as #1a2b3c');
-export const budgetCents = z.number().int().min(0).max(2_000_000_000);
 
 const name = z.string().trim().min(1).max(200).describe('company name; the issue prefix is derived from it at creation and does not change');
 const description = z.string().max(10_000).nullish().describe('plain text (null clears it)');

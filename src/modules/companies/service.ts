@@ -7,7 +7,8 @@ import type { Company } from '../../core/access.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
-import { storeAsset, type Asset, type UploadedFile } from '../assets/service.ts';
+import type { Asset } from '../../db/rows.ts';
+import { storeAsset, type UploadedFile } from '../assets/service.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { CreateCompany, PatchCompany } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
-import { BILLING_TYPES } from './schemas.ts';
+import { BILLING_TYPES } from '../../core/cost-bounds.ts';
 import type { CostEvent } from './service.ts';
 
 export const costEventResponse = z

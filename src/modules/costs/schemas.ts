@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { idempotencyKeyField } from '../../core/fields.ts';
+import { BILLING_TYPES, MAX_EVENT_COST_CENTS, MAX_TOKENS } from '../../core/cost-bounds.ts';
 
-export const BILLING_TYPES = ['metered_api', 'subscription_included', 'subscription_overage', 'credits', 'fixed', 'unknown'] as const;
-/** One event's cost: up to 10,000 USD. Larger amounts are finance events, not usage. */
-export const MAX_EVENT_COST_CENTS = 1_000_000;
-export const MAX_TOKENS = 1_000_000_000_000;
 
 const name = (what: string) => z.string().trim().min(1).max(200).describe(what);
 const tokens = z.number().int().min(0).max(MAX_TOKENS).optional();

@@ -9,7 +9,7 @@ import type { Ctx } from '../../core/context.ts';
 import { unprocessable } from '../../core/errors.ts';
 import type { AdapterUsage } from '../../adapters/types.ts';
 import { recordActivity } from '../activity/record.ts';
-import { assertIssueRefsInCompany, requireSiblingIssue } from '../issues/references.ts';
+import { assertIssueRefsInCompany, requireSiblingIssue } from '../../core/issue-access.ts';
 import { evaluateCrossings } from '../budgets/evaluate.ts';
 import { addScopeUsage, scopesOf } from '../budgets/usage.ts';
 import { costCentsOf, type PriceTable } from '../../core/pricing.ts';

@@ -113,11 +113,6 @@ export async function spendOf(db: DbOrTx, companyId: string, range: Range): Prom
   return (await usageByRange(db, companyId, [{ label: 'range', range }])).range;
 }
 
-/** Percent of the budget, two decimals; 0 when there is no budget. */
-export function utilizationPercent(costCents: number, budgetCents: number): number {
-  return budgetCents > 0 ? Math.round((costCents / budgetCents) * 10_000) / 100 : 0;
-}
-
 // Breakdowns. Agents and projects are joined after summing (a deleted agent's or project's spend
 // is reported under null, as its events carry null); rows are ordered by spend, largest first, then
 // by their keys, and at most MAX_BREAKDOWN_ROWS are answered.

@@ -5,7 +5,8 @@ import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { monthlyBudgetOf } from '../budgets/budget-policies.ts';
 import { companyParams } from './schemas.ts';
-import { costBreakdown, MAX_BREAKDOWN_ROWS, quotaWindows, spendOf, utilizationPercent, windowSpend, type BreakdownKind } from './summaries.ts';
+import { utilizationPercent } from '../../lib/utilization.ts';
+import { costBreakdown, MAX_BREAKDOWN_ROWS, quotaWindows, spendOf, windowSpend, type BreakdownKind } from './summaries.ts';
 import {
   byAgentModelResponse,
   byAgentResponse,

@@ -5,7 +5,7 @@
 // agents and open items). One statement: a single round trip per snapshot.
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { utilizationPercent } from '../costs/summaries.ts';
+import { utilizationPercent } from '../../lib/utilization.ts';
 import { utcMonth } from '../../lib/month.ts';
 
 type Row = {

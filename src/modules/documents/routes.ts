@@ -5,7 +5,7 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
-import { requireIssueAccess } from '../issues/lookup.ts';
+import { requireIssueAccess } from '../../core/issue-access.ts';
 import { deletedDocumentResponse, documentResponse, presentDocument, presentRevision, revisionResponse } from './present.ts';
 import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, MAX_REVISION_PAGE, NEXT_PAGE_HEADER, putDocumentBody, REVISION_PAGE_TEXT_BYTES, revisionParams } from './schemas.ts';
 import { deleteDocument, getDocument, getRevision, listDocuments, listRevisions, putDocument } from './service.ts';

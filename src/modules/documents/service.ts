@@ -7,7 +7,7 @@ import { issueDocumentRevisions, issueDocuments } from '../../db/schema/index.ts
 import type { Actor } from '../../core/actor.ts';
 import { conflict, notFound, payloadTooLarge, unprocessable, type DomainError } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Issue } from '../issues/lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, REVISION_PAGE_TEXT_BYTES, type ListRevisionsQuery, type PutDocument } from './schemas.ts';
 
 export type Document = typeof issueDocuments.$inferSelect;

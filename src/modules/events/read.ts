@@ -23,7 +23,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog } from '../../db/schema/index.ts';
-import type { ActivityEntry } from '../activity/record.ts';
+import type { ActivityEntry } from '../../db/rows.ts';
 import { aboutHiddenIssue } from '../activity/service.ts';
 
 /** A position in the stream: after the entry (txId, id), or before every entry with a larger txId. */

@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { requireCompanyAccess } from '../../core/access.ts';
 import { DomainError } from '../../core/errors.ts';
-import { reauthenticate } from '../../http/auth-plugin.ts';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
@@ -38,7 +37,6 @@ const DESCRIPTION = [
 
 export function registerEventRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-  const authDeps = { db, config: deps.config, localBoardUserId: deps.localBoardUserId };
   const streams = new EventStreams(db, deps.notifications, app.log, deps.eventLimits);
   app.decorate('eventStreams', streams);
   // Before the server stops accepting: open streams would otherwise keep app.close() waiting.
@@ -65,7 +63,7 @@ export function registerEventRoutes(app: App, deps: AppDeps): void {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       const lastEventId = request.headers['last-event-id'] ?? request.query.lastEventId;
       const stillAllowed = async () => {
-        const actor = await reauthenticate(request, authDeps);
+        const actor = await request.reauthenticate();
         if (!actor) return false;
         try {
           await requireCompanyAccess(db, actor, company.id);

@@ -49,26 +49,11 @@
 // an expired run token, a locked-out agent or a removed membership ends the stream.
 import type { Db } from '../../db/client.ts';
 import type { Notifications } from '../../db/notifications.ts';
+import type { StreamLimits } from '../../http/deps.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { presentActivity } from '../activity/present.ts';
 import { ClientProgress } from './client-progress.ts';
 import { countAfter, cursorAt, cursorKey, liveStart, readAfter, resumeAfter, type Cursor, type StreamEntry } from './read.ts';
-
-export interface StreamLimits {
-  /** A client's backlog (bytes sent it has not taken) at which activity writing waits; twice this drops it. */
-  maxBufferedBytes: number;
-  /** A client with a backlog that took nothing for this long is dropped. */
-  stallMs: number;
-  /** Entries replayed after a Last-Event-ID; more written since: `reset`. */
-  replayLimit: number;
-  /** Entries per read of the live stream. */
-  readBatch: number;
-  keepaliveMs: number;
-  /** How often a stream's credential and company access are checked again. */
-  recheckMs: number;
-  /** At most one run_log event per run per this many milliseconds. */
-  runLogIntervalMs: number;
-}
 
 export const DEFAULT_LIMITS: StreamLimits = {
   maxBufferedBytes: 1024 * 1024,

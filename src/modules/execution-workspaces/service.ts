@@ -15,7 +15,7 @@ import path from 'node:path';
 import { and, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { executionWorkspaces, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
-import { LIVE_RUN_STATUSES } from '../runs/service.ts';
+import { LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { git, GitError, gitSucceeds, withRepoLock } from './git.ts';
 import { workProductOf } from './work-product.ts';
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { goals } from '../../db/schema/index.ts';
+import type { Goal } from '../../db/rows.ts';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { goalLevel, goalStatus } from './schemas.ts';
 
-export type Goal = typeof goals.$inferSelect;
 
 /** A goal (SPEC section 2, Goal). The presenter is typed by it. */
 export const goalResponse = z

@@ -5,7 +5,8 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
-import { goalResponse, presentGoal, type Goal } from './present.ts';
+import type { Goal } from '../../db/rows.ts';
+import { goalResponse, presentGoal } from './present.ts';
 import { createGoalBody, listLimitQuery, patchGoalBody } from './schemas.ts';
 import { createGoal, deleteGoal, findGoal, listGoals, updateGoal } from './service.ts';
 

@@ -5,9 +5,9 @@ import { goals } from '../../db/schema/index.ts';
 import { unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
-import { assertAgentInCompany } from '../agents/lookup.ts';
+import { assertAgentInCompany } from '../../core/agent-access.ts';
 import { projectIdsLinkedToGoal, resyncLegacyGoalIds } from './project-goals.ts';
-import type { Goal } from './present.ts';
+import type { Goal } from '../../db/rows.ts';
 import type { CreateGoal, PatchGoal } from './schemas.ts';
 
 // Goal trees are shallow in practice; the bound only guards the recursive walk.

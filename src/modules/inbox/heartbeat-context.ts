@@ -16,7 +16,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, issueAttachments, issueComments } from '../../db/schema/index.ts';
 import { issueLineage } from '../issues/detail.ts';
-import type { Issue } from '../issues/lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import { presentIssueSummary } from '../issues/present.ts';
 
 const MAX_ATTACHMENTS = 100;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { issueLineageResponse, issueResponse, issueSummaryResponse } from '../issues/present.ts';
-import { LIVE_RUN_STATUSES } from '../runs/service.ts';
+import { LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 
 /** SPEC "Inbox-lite item": one open assignment of the calling agent. */
 export const inboxLiteItemResponse = issueSummaryResponse

@@ -6,7 +6,7 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { requireAgent } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
-import { requireIssueAccess } from '../issues/lookup.ts';
+import { requireIssueAccess } from '../../core/issue-access.ts';
 import { heartbeatContext } from './heartbeat-context.ts';
 import { heartbeatContextResponse, inboxLiteItemResponse, type HeartbeatContextResponse } from './present.ts';
 import { INBOX_LITE_LIMIT, inboxLite } from './service.ts';

@@ -4,8 +4,7 @@ import { and, asc, desc, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import { heartbeatRuns, issueRelations, issues } from '../../db/schema/index.ts';
 import type { AgentActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
-import { CLOSED_STATUSES } from '../issues/schemas.ts';
-import { LIVE_RUN_STATUSES } from '../runs/service.ts';
+import { CLOSED_STATUSES, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import type { InboxLiteItemResponse } from './present.ts';
 
 // An agent with more open assignments than this has a planning problem, not an inbox; the bound

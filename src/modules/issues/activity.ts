@@ -2,7 +2,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog } from '../../db/schema/index.ts';
-import type { Issue } from './lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import { presentActivity, type ActivityResponse } from '../activity/present.ts';
 
 export async function issueActivity(db: DbOrTx, issue: Issue, limit: number): Promise<ActivityResponse[]> {

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
 import { checkoutIssue, releaseIssue } from './checkout.ts';
-import { requireIssueAccess } from './lookup.ts';
+import { requireIssueAccess } from '../../core/issue-access.ts';
 import { authenticated, errors, runIdHeader } from '../../http/openapi.ts';
 import { issueResponse, presentIssue } from './present.ts';
-import { ISSUE_STATUSES } from './schemas.ts';
+import { ISSUE_STATUSES } from '../../core/statuses.ts';
 
 const issueParams = z.object({ issueId: z.string().trim().min(1).max(200).describe('issue UUID or identifier (`ACM-12`)') });
 const runHeaders = z.object({ 'x-service-run-id': runIdHeader });

@@ -27,11 +27,10 @@ import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { canAgentWork } from '../agents/policy.ts';
-import { ensureAgentRun, findRun, isLiveRunStatus, LIVE_RUN_STATUSES, recordRunIssue } from '../runs/service.ts';
-import type { Issue } from './lookup.ts';
+import { canAgentWork, CLOSED_STATUSES, isLiveRunStatus, type IssueStatus, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
+import { ensureAgentRun, findRun, recordRunIssue } from '../runs/service.ts';
+import type { Issue } from '../../db/rows.ts';
 import { canCheckoutAs } from './policy.ts';
-import { CLOSED_STATUSES, type IssueStatus } from './schemas.ts';
 
 export type CheckoutConflictReason = 'status_mismatch' | 'owned_by_another_agent' | 'owned_by_another_run' | 'project_paused' | 'workspace_closed';
 

@@ -18,10 +18,10 @@ import { executionWorkspaces, goals, issueDocuments, issueRelations, issues, pro
 import { presentIsolatedWorkspace, presentWorkProducts } from '../execution-workspaces/present.ts';
 import { findDocument } from '../documents/service.ts';
 import { presentDocument } from '../documents/present.ts';
-import { presentGoalSummary, type Goal } from '../goals/present.ts';
+import { presentGoalSummary } from '../goals/present.ts';
 import { defaultCompanyGoal } from '../goals/service.ts';
-import { presentProjectSummary, presentWorkspace, withRuntimeServices, type Project } from '../projects/present.ts';
-import type { Issue } from './lookup.ts';
+import { presentProjectSummary, presentWorkspace, withRuntimeServices } from '../projects/present.ts';
+import type { Goal, Issue, Project } from '../../db/rows.ts';
 import { presentIssue, presentIssueSummary, type IssueDetailResponse, type IssueLineageResponse } from './present.ts';
 
 const MAX_ANCESTORS = 50;

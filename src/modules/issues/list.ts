@@ -21,10 +21,10 @@ import { issueComments, issues, issueUserStates } from '../../db/schema/index.ts
 import type { Actor } from '../../core/actor.ts';
 import { authorize } from '../../core/access.ts';
 import type { Ctx } from '../../core/context.ts';
-import type { Issue } from './lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import { canFilterByMe } from './policy.ts';
 import type { ListIssuesQuery } from './schemas.ts';
-import { ROUTINE_EXECUTION } from '../routines/settle.ts';
+import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
 
 /**
  * q ranks at most this many matching issues and this many matching comments. A term found in more

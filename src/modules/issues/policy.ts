@@ -7,7 +7,7 @@
 // issue to another agent.
 import type { Actor, BoardActor } from '../../core/actor.ts';
 import { taskAccess } from '../agents/policy.ts';
-import type { Agent } from '../agents/present.ts';
+import type { Agent } from '../../db/rows.ts';
 
 export interface AssignmentChange {
   /** The assignee before the change (null on create). */

@@ -4,8 +4,9 @@ import { documentResponse } from '../documents/present.ts';
 import { goalSummaryResponse } from '../goals/present.ts';
 import { projectSummaryResponse, workspaceResponse } from '../projects/present.ts';
 import { isolatedWorkspaceResponse, workProductResponse } from '../execution-workspaces/present.ts';
-import type { Issue, IssueSummaryRow } from './lookup.ts';
-import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schemas.ts';
+import type { Issue } from '../../db/rows.ts';
+import type { IssueSummaryRow } from './lookup.ts';
+import { ISSUE_PRIORITIES, ISSUE_STATUSES } from '../../core/statuses.ts';
 
 const at = () => timestampOut().nullable();
 const json = () => z.record(z.string(), z.unknown()).nullable();

@@ -1,51 +1,10 @@
-// Checks that ids named in an issue body belong to the issue's company (422 otherwise; a missing id
-// and another company's id answer the same, so callers learn nothing about other companies), and
-// that the parent and blocker graphs stay acyclic.
+// The parent and blocker graphs of issues stay acyclic and inside one company (the other ids a body
+// names are checked by core/issue-access.ts).
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { agents, issueRelations, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
+import { issueRelations, issues } from '../../db/schema/index.ts';
 import { unprocessable } from '../../core/errors.ts';
-import { assertGoalsInCompany } from '../goals/references.ts';
-import type { Issue } from './lookup.ts';
-
-/** Agents in these states cannot work, so nothing may be assigned to them. */
-const UNASSIGNABLE_AGENT_STATUSES = ['terminated', 'pending_approval'];
-
-export interface IssueRefs {
-  projectId?: string | null;
-  goalId?: string | null;
-  executionWorkspaceId?: string | null;
-  assigneeAgentId?: string | null;
-}
-
-export async function assertIssueRefsInCompany(tx: DbOrTx, companyId: string, refs: IssueRefs): Promise<void> {
-  if (refs.projectId) {
-    const [row] = await tx.select({ id: projects.id }).from(projects).where(and(eq(projects.id, refs.projectId), eq(projects.companyId, companyId)));
-    if (!row) throw unprocessable('projectId must name a project of the same company', { projectId: refs.projectId });
-  }
-  if (refs.goalId) await assertGoalsInCompany(tx, companyId, [refs.goalId], 'goalId');
-  if (refs.executionWorkspaceId) {
-    const [row] = await tx
-      .select({ id: projectWorkspaces.id })
-      .from(projectWorkspaces)
-      .where(and(eq(projectWorkspaces.id, refs.executionWorkspaceId), eq(projectWorkspaces.companyId, companyId)));
-    if (!row) throw unprocessable('executionWorkspaceId must name a workspace of the same company', { executionWorkspaceId: refs.executionWorkspaceId });
-  }
-  if (refs.assigneeAgentId) {
-    const [agent] = await tx.select({ status: agents.status }).from(agents).where(and(eq(agents.id, refs.assigneeAgentId), eq(agents.companyId, companyId)));
-    if (!agent) throw unprocessable('assigneeAgentId must name an agent of the same company', { assigneeAgentId: refs.assigneeAgentId });
-    if (UNASSIGNABLE_AGENT_STATUSES.includes(agent.status)) {
-      throw unprocessable(`cannot assign an issue to an agent that is ${agent.status}`, { assigneeAgentId: refs.assigneeAgentId });
-    }
-  }
-}
-
-/** Another issue of the same company (422 otherwise). */
-export async function requireSiblingIssue(tx: DbOrTx, companyId: string, issueId: string, field: string): Promise<Issue> {
-  const [row] = await tx.select().from(issues).where(and(eq(issues.id, issueId), eq(issues.companyId, companyId)));
-  if (!row) throw unprocessable(`${field} must name an issue of the same company`, { [field]: issueId });
-  return row;
-}
+import { requireSiblingIssue } from '../../core/issue-access.ts';
 
 /**
  * Parent and blocker edits of one company are serialised, so two concurrent edits cannot each pass

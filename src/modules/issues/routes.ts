@@ -6,7 +6,7 @@ import { actorOf, contextOf } from '../../http/request.ts';
 import { issueActivity } from './activity.ts';
 import { issueDetail } from './detail.ts';
 import { listIssues } from './list.ts';
-import { requireIssueAccess } from './lookup.ts';
+import { requireIssueAccess } from '../../core/issue-access.ts';
 import { activityResponse } from '../activity/present.ts';
 import { issueDetailResponse, issueResponse, presentIssue } from './present.ts';
 import { createIssueBody, DEFAULT_ISSUE_PAGE, issueActivityQuery, listIssuesQuery, MAX_ISSUE_PAGE, patchIssueBody } from './schemas.ts';

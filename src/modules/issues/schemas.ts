@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 import { commentBodyText } from '../comments/schemas.ts';
+import { ISSUE_PRIORITIES, ISSUE_STATUSES } from '../../core/statuses.ts';
 
-export const ISSUE_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done', 'cancelled'] as const;
-export const CLOSED_STATUSES: readonly IssueStatus[] = ['done', 'cancelled'];
-export const ISSUE_PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
-export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
 /** Issue list `limit`: SPEC says only "positive integer"; unset means 50, larger values are clamped to 500. */
 export const DEFAULT_ISSUE_PAGE = 50;

@@ -8,10 +8,11 @@ import type { Ctx } from '../../core/context.ts';
 import { authorize } from '../../core/access.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { callerAgent } from '../agents/lookup.ts';
-import type { Issue } from './lookup.ts';
+import { callerAgent } from '../../core/agent-access.ts';
+import type { Issue } from '../../db/rows.ts';
 import { canAssignIssue } from './policy.ts';
-import { assertIssueRefsInCompany, assertValidBlockers, assertValidParent, lockIssueGraph, requireSiblingIssue } from './references.ts';
+import { assertIssueRefsInCompany, requireSiblingIssue } from '../../core/issue-access.ts';
+import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import type { CreateIssue } from './schemas.ts';
 import { wakeAssignee, type AssignmentWake } from './wakeups.ts';
 

@@ -12,17 +12,19 @@ import { issueRelations, issues } from '../../db/schema/index.ts';
 import { authorize } from '../../core/access.ts';
 import { badRequest, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { callerAgent } from '../agents/lookup.ts';
+import { callerAgent } from '../../core/agent-access.ts';
 import { authorizeComment, createComment } from '../comments/service.ts';
 import { assertMayUpdateCheckedOutIssue } from './checkout.ts';
-import type { Issue } from './lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import { canAssignIssue } from './policy.ts';
-import { assertIssueRefsInCompany, assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
-import { CLOSED_STATUSES, type IssueStatus, type PatchIssue } from './schemas.ts';
+import { assertIssueRefsInCompany } from '../../core/issue-access.ts';
+import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
+import { CLOSED_STATUSES, type IssueStatus } from '../../core/statuses.ts';
+import { type PatchIssue } from './schemas.ts';
 import { ASSIGN_DENIED, IN_PROGRESS_NEEDS_CHECKOUT, insertBlockers, lockIssue, statusTimestamps, touchIssueForUser } from './service.ts';
 import type { Ctx } from '../../core/context.ts';
 import { wakeAssignee, wakeUnblockedDependents } from './wakeups.ts';
-import { settleRunsForIssue } from '../routines/settle.ts';
+import { settleRunsForIssue } from './settle-routine-runs.ts';
 import { closeExecutionWorkspace } from '../execution-workspaces/service.ts';
 
 /** Plain fields PATCH copies onto the row when present (rule 6 plus the other create fields). */

@@ -5,8 +5,8 @@ import type { DbOrTx } from '../../db/client.ts';
 import { issueRelations, issues } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { enqueueWakeup, type WakeupSource } from '../wakeups/queue.ts';
-import type { Issue } from './lookup.ts';
-import { CLOSED_STATUSES } from './schemas.ts';
+import type { Issue } from '../../db/rows.ts';
+import { CLOSED_STATUSES } from '../../core/statuses.ts';
 
 const isSelf = (actor: Actor, agentId: string) => actor.kind === 'agent' && actor.agentId === agentId;
 const closedStatuses = sql.join(CLOSED_STATUSES.map((status) => sql`${status}`), sql`, `);

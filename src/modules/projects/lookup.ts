@@ -5,7 +5,7 @@ import { projects } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { accessibleCompanyFilter, assertCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { conflict, notFound } from '../../core/errors.ts';
-import type { Project } from './present.ts';
+import type { Project } from '../../db/rows.ts';
 import { isUuid } from '../../lib/ids.ts';
 
 

@@ -4,14 +4,14 @@
 import { asc, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
-import { projectWorkspaces, workspaceRuntimeServices, type projects, type workspaceOperations } from '../../db/schema/index.ts';
+import { projectWorkspaces, workspaceRuntimeServices, type workspaceOperations } from '../../db/schema/index.ts';
+import type { Project } from '../../db/rows.ts';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { presentGoalSummary } from '../goals/present.ts';
 import { goalLevel, goalStatus } from '../goals/schemas.ts';
 import { goalSummariesOf } from '../goals/project-goals.ts';
 import { projectStatus, runtimeAction, workspaceSourceType } from './schemas.ts';
 
-export type Project = typeof projects.$inferSelect;
 export type Workspace = typeof projectWorkspaces.$inferSelect;
 export type WorkspaceOperation = typeof workspaceOperations.$inferSelect;
 export type GoalSummary = Parameters<typeof presentGoalSummary>[0];

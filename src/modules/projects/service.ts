@@ -5,12 +5,13 @@ import { projects } from '../../db/schema/index.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
-import { assertAgentInCompany } from '../agents/lookup.ts';
-import { assertGoalsInCompany } from '../goals/references.ts';
+import { assertAgentInCompany } from '../../core/agent-access.ts';
+import { assertGoalsInCompany } from '../../core/goal-access.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { replaceProjectGoals } from '../goals/project-goals.ts';
 import { slugify } from '../../lib/ids.ts';
-import { presentOneProject, type Project } from './present.ts';
+import type { Project } from '../../db/rows.ts';
+import { presentOneProject } from './present.ts';
 import type { CreateProject, PatchProject } from './schemas.ts';
 import { insertWorkspace } from './workspaces.ts';
 

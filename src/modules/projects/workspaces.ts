@@ -8,7 +8,8 @@ import { actorStamp, type Actor } from '../../core/actor.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
-import type { Project, Workspace, WorkspaceOperation } from './present.ts';
+import type { Project } from '../../db/rows.ts';
+import type { Workspace, WorkspaceOperation } from './present.ts';
 import type { RuntimeAction, WorkspaceInput } from './schemas.ts';
 
 const DESIRED_STATE: Record<RuntimeAction, 'running' | 'stopped'> = { start: 'running', restart: 'running', stop: 'stopped' };

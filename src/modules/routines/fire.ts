@@ -8,7 +8,7 @@ import { systemActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../core/errors.ts';
 import { findJsonProblem, FREEFORM_PAYLOAD_BYTES, MAX_FREEFORM_DEPTH } from '../../core/json.ts';
-import { assertIssueRefsInCompany } from '../issues/references.ts';
+import { assertIssueRefsInCompany } from '../../core/issue-access.ts';
 import { decideRun, recordRun, type RoutineRun } from './routine-runs.ts';
 import type { RunRoutineBody } from './schemas.ts';
 import { findWebhookTrigger, lockRoutine, type Routine } from './service.ts';

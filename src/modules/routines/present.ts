@@ -8,7 +8,7 @@ import { redact } from '../../lib/redact.ts';
 import { chainLinkResponse } from '../agents/present.ts';
 import { issueSummaryResponse } from '../issues/present.ts';
 import { projectSummaryResponse } from '../projects/present.ts';
-import { ISSUE_PRIORITIES } from '../issues/schemas.ts';
+import { ISSUE_PRIORITIES } from '../../core/statuses.ts';
 import type { RoutineRun } from './routine-runs.ts';
 import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, ROUTINE_STATUSES, RUN_SOURCES, RUN_STATUSES, TRIGGER_KINDS } from './schemas.ts';
 import type { Routine, RoutineTrigger } from './service.ts';

@@ -10,7 +10,7 @@ import { presentIssueSummary } from '../issues/present.ts';
 import { presentProjectSummary } from '../projects/present.ts';
 import { presentRoutine, presentRun, presentTrigger } from './present.ts';
 import { latestRuns, listRuns } from './routine-runs.ts';
-import { ROUTINE_EXECUTION } from './settle.ts';
+import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
 import type { ListRoutinesQuery } from './schemas.ts';
 import { listTriggers, type Routine } from './service.ts';
 import { badRequest } from '../../core/errors.ts';

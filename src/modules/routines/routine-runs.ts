@@ -15,10 +15,10 @@ import { actorStamp, systemActor, type Actor } from '../../core/actor.ts';
 import { DomainError } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { createIssue } from '../issues/service.ts';
-import type { Issue } from '../issues/lookup.ts';
+import type { Issue } from '../../db/rows.ts';
 import type { CreateIssue } from '../issues/schemas.ts';
 import type { RunSource } from './schemas.ts';
-import { ROUTINE_EXECUTION } from './settle.ts';
+import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
 import { lockRoutine, type Routine, type RoutineTrigger } from './service.ts';
 import { interpolate, resolveVariables, type VariableValue } from './variables.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FREEFORM_CONFIG_BYTES, FREEFORM_PAYLOAD_BYTES, freeformObject } from '../../core/json.ts';
 import { idempotencyKeyField } from '../../core/fields.ts';
-import { ISSUE_PRIORITIES } from '../issues/schemas.ts';
+import { ISSUE_PRIORITIES } from '../../core/statuses.ts';
 import { DEFAULT_REPLAY_WINDOW_SEC, SIGNING_MODES } from './signing.ts';
 
 export const ROUTINE_STATUSES = ['active', 'paused', 'archived'] as const;

@@ -10,7 +10,7 @@ import type { Ctx } from '../../core/context.ts';
 import { requireAccessible } from '../../core/access.ts';
 import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { assertIssueRefsInCompany, requireSiblingIssue } from '../issues/references.ts';
+import { assertIssueRefsInCompany, requireSiblingIssue } from '../../core/issue-access.ts';
 import { nextTick, assertValidSchedule } from './schedule.ts';
 import { MAX_TRIGGERS_PER_ROUTINE, type CreateRoutine, type CreateTrigger, type PatchRoutine, type PatchTrigger, type RoutineStatus } from './schemas.ts';
 import { DEFAULT_REPLAY_WINDOW_SEC, newPublicId, newWebhookSecret, sealWebhookSecret, type SigningMode } from './signing.ts';

@@ -17,10 +17,9 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { agentWakeupRequests, agents, heartbeatRuns, issues } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
-import { canAgentWork } from '../agents/policy.ts';
-import { AGENT_STATUSES } from '../agents/schemas.ts';
+import { AGENT_STATUSES, canAgentWork, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
-import { LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
+import type { HeartbeatRun } from '../../db/rows.ts';
 import { countFinishedRun } from '../budgets/run-count.ts';
 import { lockAgentOfRun } from './lock-order.ts';
 

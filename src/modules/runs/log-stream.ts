@@ -20,7 +20,8 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Notifications } from '../../db/notifications.ts';
 import { ClientProgress, type ProgressSink } from '../events/client-progress.ts';
 import { parseRunLogNotice, readRunLog } from './run-log.ts';
-import { findRun, isLiveRunStatus, runLogMayGrow } from './service.ts';
+import { isLiveRunStatus } from '../../core/statuses.ts';
+import { findRun, runLogMayGrow } from './service.ts';
 
 export const KEEPALIVE_MS = 15_000;
 export const MAX_BUFFERED_BYTES = 1024 * 1024;

@@ -2,7 +2,8 @@
 // run detail and a page of the run log. Presenters are typed by their schemas.
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
-import { LIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES, type HeartbeatRun } from './service.ts';
+import type { HeartbeatRun } from '../../db/rows.ts';
+import { LIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '../../core/statuses.ts';
 
 export const RUN_STATUSES = [...LIVE_RUN_STATUSES, ...TERMINAL_RUN_STATUSES] as const;
 

@@ -16,7 +16,9 @@ import { transactionWithRetry, type RetryOptions } from '../../db/retry.ts';
 import { heartbeatRuns } from '../../db/schema/index.ts';
 import { systemActor } from '../../core/actor.ts';
 import { finishRun } from './lifecycle.ts';
-import { CHECKOUT_RUN_LEASE_SEC, LIVE_RUN_STATUSES, type HeartbeatRun } from './service.ts';
+import type { HeartbeatRun } from '../../db/rows.ts';
+import { LIVE_RUN_STATUSES } from '../../core/statuses.ts';
+import { CHECKOUT_RUN_LEASE_SEC } from './service.ts';
 
 const REAPER_LOCK_KEY = 7_310_451_023;
 /** Why a run first seen on a checkout ended: nothing else tells the engine its agent is done with it. */

@@ -1,16 +1,15 @@
 // The heartbeat run routes: a run's detail, a company's runs, the run log (pages, and a live
-// stream), cancel; and the run/issue lists (GET /api/issues/{issueId}/runs, GET
-// /api/heartbeat-runs/{runId}/issues). Any caller with access to the run's company reads; cancel is
+// stream), cancel; and the runs that touched an issue (GET /api/issues/{issueId}/runs; the issues a
+// run touched are the issues area's, issues/run-issues-routes.ts). Any caller with access to the run's company reads; cancel is
 // the board's or the run's own agent's.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { assertCompanyAccess, authorize, requireCompanyAccess } from '../../core/access.ts';
+import { authorize, requireCompanyAccess } from '../../core/access.ts';
 import { conflict } from '../../core/errors.ts';
 import { MAX_READ_BYTES, readRunLog } from './run-log.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
-import { requireIssueAccess } from '../issues/lookup.ts';
-import { issueSummaryResponse, presentIssueSummary } from '../issues/present.ts';
+import { requireIssueAccess } from '../../core/issue-access.ts';
 import { cancelRun } from './lifecycle.ts';
 import { followRunLog, type LogStream, KEEPALIVE_MS, MAX_BUFFERED_BYTES } from './log-stream.ts';
 import {
@@ -24,13 +23,11 @@ import {
   runSummaryResponse,
   type RunLogPageResponse,
 } from './present.ts';
-import { findRun, isLiveRunStatus, listCompanyRuns, listIssueRuns, listRunIssues, requireRunAccess, RUN_LIST_MAX, runLogMayGrow } from './service.ts';
+import { isLiveRunStatus } from '../../core/statuses.ts';
+import { findRun, listCompanyRuns, listIssueRuns, requireRunAccess, RUN_LIST_MAX, runLogMayGrow } from './service.ts';
+import { limitQuery, runParams } from './schemas.ts';
 
 const tags = ['runs'];
-const limitQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(RUN_LIST_MAX).default(50).describe(`items returned, newest first: 1 to ${RUN_LIST_MAX} (default 50)`),
-});
-const runParams = z.object({ runId: z.string().trim().min(1).max(200).describe('heartbeat run UUID (the `X-Service-Run-Id` an agent sends)') });
 const MAX_OFFSET = 2 ** 31 - 1;
 const offsetSchema = z.coerce.number().int().min(0).max(MAX_OFFSET);
 const runErrors = () => errors([403, "the run belongs to another company"], [404, 'no such run (or the id is not a UUID)']);
@@ -57,32 +54,6 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
       return (await listIssueRuns(db, issue.id, request.query.limit)).map(presentRunSummary);
-    },
-  );
-
-  // SPEC: an unknown run is an empty list, not a 404; a run of another company is 403.
-  app.get(
-    '/api/heartbeat-runs/:runId/issues',
-    {
-      schema: {
-        tags,
-        summary: 'List the issues a heartbeat run touched',
-        description: `Compact summaries of the visible (not hidden) issues recorded against the run (those it checked out), newest first, up to \`limit\` (1 to ${RUN_LIST_MAX}, default 50). An unknown run id (or one that is not a UUID) gives an empty list, not a 404. Any caller with access to the run's company.`,
-        params: runParams,
-        querystring: limitQuery,
-        response: {
-          200: z.array(issueSummaryResponse).describe('The issues in brief, newest first; empty for an unknown run'),
-          ...authenticated(),
-          ...errors([403, 'the run belongs to another company']),
-        },
-      },
-    },
-    async (request) => {
-      const { runId } = request.params;
-      const run = z.uuid().safeParse(runId).success ? await findRun(db, runId) : null;
-      if (!run) return [];
-      await assertCompanyAccess(db, actorOf(request), run.companyId);
-      return (await listRunIssues(db, run.id, request.query.limit)).map(presentIssueSummary);
     },
   );
 

@@ -4,19 +4,12 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { heartbeatRunIssues, heartbeatRuns, issues } from '../../db/schema/index.ts';
+import type { HeartbeatRun } from '../../db/rows.ts';
 import { z } from 'zod';
 import type { Actor } from '../../core/actor.ts';
 import { requireAccessible } from '../../core/access.ts';
 import { conflict, forbidden, notFound } from '../../core/errors.ts';
-
-export type HeartbeatRun = typeof heartbeatRuns.$inferSelect;
-
-/** A run in one of these statuses may still hold a checkout lock. */
-export const LIVE_RUN_STATUSES = ['queued', 'running'] as const;
-/** Finished runs: a lock held by one of these (or by a run that no longer exists) is stale. */
-export const TERMINAL_RUN_STATUSES = ['succeeded', 'failed', 'cancelled', 'timed_out'] as const;
-
-export const isLiveRunStatus = (status: string | null | undefined): boolean => (LIVE_RUN_STATUSES as readonly (string | null | undefined)[]).includes(status);
+import { isLiveRunStatus, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 
 /**
  * A run first seen on a checkout has no engine owner renewing its lease: each checkout with it moves

@@ -9,7 +9,7 @@ import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Agent } from '../agents/present.ts';
+import type { Agent } from '../../db/rows.ts';
 import { ensureBundled, type Skill } from './service.ts';
 
 /**

@@ -5,7 +5,7 @@
 // - Sync an agent's skills: whoever may PATCH the agent (board, company CEO agent, the agent itself),
 //   since the selection is part of the agent's configuration.
 import type { Actor } from '../../core/actor.ts';
-import type { CallerAgent } from '../agents/policy.ts';
+import type { CallerAgent } from '../../core/agent-access.ts';
 
 export function canManageSkills(actor: Actor, caller: CallerAgent, companyId: string): boolean {
   if (actor.kind !== 'agent') return true;

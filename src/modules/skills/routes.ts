@@ -3,18 +3,15 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
-import { callerAgent, requireAgentAccess } from '../agents/lookup.ts';
-import { canUpdateAgent } from '../agents/policy.ts';
-import { agentParams } from '../agents/schemas.ts';
-import { skillSnapshot, syncAgentSkills } from './agent-skills.ts';
+import { callerAgent } from '../../core/agent-access.ts';
 import { CODEHOST_TIMEOUT_MS } from './codehost.ts';
 import { importSkills, MAX_IMPORTED_SKILLS, MAX_URL_BYTES, URL_TIMEOUT_MS } from './import.ts';
 import { installUpdate, updateStatus } from './updates.ts';
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from './package.ts';
 import { MAX_SCANNED_PER_WORKSPACE, scanProjects, WELL_KNOWN_FOLDERS } from './scan.ts';
 import { canManageSkills } from './policy.ts';
-import { importResponse, installUpdateResponse, presentImport, presentInstallUpdate, updateStatusResponse, presentScan, scanResponse, presentSkill, presentSkillDetail, presentSkillFile, presentSnapshot, skillDetailResponse, skillFileResponse, skillResponse, snapshotResponse } from './present.ts';
-import { companyParams, createSkillBody, fileQuery, importBody, scanBody, skillParams, syncBody, updateFileBody } from './schemas.ts';
+import { importResponse, installUpdateResponse, presentImport, presentInstallUpdate, updateStatusResponse, presentScan, scanResponse, presentSkill, presentSkillDetail, presentSkillFile, skillDetailResponse, skillFileResponse, skillResponse } from './present.ts';
+import { companyParams, createSkillBody, fileQuery, importBody, scanBody, skillParams, updateFileBody } from './schemas.ts';
 import { createManagedSkill, deleteSkill, listSkills, MAX_LISTED_SKILLS, readSkillFile, requireSkill, skillDetail, updateSkillFile } from './service.ts';
 
 const tags = ['skills'];
@@ -255,49 +252,6 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
       await requireManager(request, skill.companyId);
       await deleteSkill(contextOf(db, request), skill);
       return reply.status(204).send(null);
-    },
-  );
-
-  app.get(
-    '/api/agents/:agentId/skills',
-    {
-      schema: {
-        tags,
-        summary: "An agent's skills",
-        description: 'The agent skill snapshot: the attached skills, whether the adapter is handed them (claude_local gets a directory before each run, codex_local a CODEX_HOME with them under skills/; other adapters only store the selection, mode `unsupported`). Any caller with access to the company.',
-        params: agentParams,
-        response: { 200: snapshotResponse, ...authenticated(), ...errors([403, "the agent's company is not one of the caller's"], [404, 'no such agent']) },
-      },
-    },
-    async (request) => presentSnapshot(await skillSnapshot(db, await requireAgentAccess(db, actorOf(request), request.params.agentId))),
-  );
-
-  app.post(
-    '/api/agents/:agentId/skills/sync',
-    {
-      schema: {
-        tags,
-        summary: "Set an agent's skills",
-        description: [
-          'The attachments become exactly `desiredSkills` (each a skill id, a canonical key, or a slug unique in the company) plus every required bundled skill, which is always kept.',
-          'Any unknown or ambiguous reference fails the whole request with 422 (`details.unknown`, `details.ambiguous`) and changes nothing.',
-          'The board, the company CEO agent, or the agent itself (as for PATCH of the agent).',
-        ].join(' '),
-        params: agentParams,
-        body: syncBody,
-        response: {
-          200: snapshotResponse,
-          ...authenticated(),
-          ...errors([403, "another company, or not the board, the CEO agent or the agent itself"], [404, 'no such agent'], [422, 'unknown or ambiguous skill references']),
-        },
-      },
-    },
-    async (request) => {
-      const actor = actorOf(request);
-      const agent = await requireAgentAccess(db, actor, request.params.agentId);
-      authorize(canUpdateAgent(actor, agent), "only the board, the CEO agent or the agent itself may set an agent's skills");
-      await syncAgentSkills(contextOf(db, request), agent, request.body.desiredSkills);
-      return presentSnapshot(await skillSnapshot(db, agent));
     },
   );
 }

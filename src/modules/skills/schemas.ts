@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { skillReferences } from '../../core/fields.ts';
 import { MAX_SKILL_FILE_BYTES, MAX_SKILL_PATH_CHARS, isSafeSkillPath } from './package.ts';
 
 export const companyParams = z.object({ companyId: z.uuid().describe('the company') });
@@ -38,8 +39,6 @@ export const importBody = z.object({
 });
 
 /** Skill references as sync and agent create take them: ids, canonical keys, or slugs unique in the company. */
-export const skillReferences = z.array(z.string().trim().min(1).max(300)).max(100);
-
 export const syncBody = z.object({
   desiredSkills: skillReferences.describe(
     'skill ids, canonical keys, or slugs unique in the company (at most 100); the attachments become exactly these plus the required bundled skills (unknown or ambiguous references: 422)',

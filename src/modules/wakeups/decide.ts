@@ -23,12 +23,12 @@ import { transactionWithRetry, type RetryOptions } from '../../db/retry.ts';
 import { agentWakeupRequests, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
 import { systemActor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
-import { canAgentWork } from '../agents/policy.ts';
-import { lockAgent } from '../agents/service.ts';
+import { canAgentWork, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
+import { lockAgent } from '../../core/agent-access.ts';
 import { cancelRun } from '../runs/lifecycle.ts';
-import { LIVE_RUN_STATUSES, recordRunIssue, type HeartbeatRun } from '../runs/service.ts';
+import type { HeartbeatRun, WakeupRequest } from '../../db/rows.ts';
+import { recordRunIssue } from '../runs/service.ts';
 import { heartbeatPolicy, markWakeRateLimited, somethingChangedSinceLastRun, wakeBudgetSpentUntil } from './guards.ts';
-import type { WakeupRequest } from './queue.ts';
 
 export interface RunOwner {
   replica: string;

@@ -3,10 +3,8 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agentWakeupRequests } from '../../db/schema/index.ts';
+import type { WakeupRequest } from '../../db/rows.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
-
-/** Lifecycle of a queue row; see the agentWakeupRequests table for what each one means. */
-export const WAKEUP_STATUSES = ['queued', 'claimed', 'completed', 'coalesced', 'deferred', 'skipped', 'cancelled', 'failed'] as const;
 
 export type WakeupSource = 'timer' | 'assignment' | 'on_demand' | 'automation';
 export type WakeupTriggerDetail = 'manual' | 'ping' | 'callback' | 'system';
@@ -23,7 +21,6 @@ export interface WakeupInput {
   forceFreshSession?: boolean;
 }
 
-export type WakeupRequest = typeof agentWakeupRequests.$inferSelect;
 
 /**
  * Queues a wakeup. A repeated idempotencyKey for the same agent returns the first request instead

@@ -9,7 +9,7 @@ import { and, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { agents, heartbeatRuns } from '../../db/schema/index.ts';
 import { systemActor } from '../../core/actor.ts';
-import { LIVE_RUN_STATUSES } from '../runs/service.ts';
+import { LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { heartbeatPolicy } from './guards.ts';
 import { enqueueWakeup } from './queue.ts';
 

@@ -2,9 +2,9 @@
 // A missing id and an id of another company get the same 422, so a caller learns nothing about
 // other companies' records.
 import { and, eq, inArray } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
-import { goals } from '../../db/schema/index.ts';
-import { unprocessable } from '../../core/errors.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { goals } from '../db/schema/index.ts';
+import { unprocessable } from './errors.ts';
 
 export async function assertGoalsInCompany(db: DbOrTx, companyId: string, goalIds: string[], field: string): Promise<void> {
   if (goalIds.length === 0) return;

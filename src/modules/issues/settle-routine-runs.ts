@@ -1,11 +1,10 @@
 // A routine run follows its execution issue (SPEC Routine run status): done -> completed;
-// cancelled -> failed. Kept apart from runs.ts so the issue update can call it without importing
-// the routine pipeline (which itself creates issues).
+// cancelled -> failed. Part of the issue update (its only caller), so the issues area need not
+// import the routine pipeline, which itself creates issues through this area.
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { routineRuns } from '../../db/schema/index.ts';
-
-export const ROUTINE_EXECUTION = 'routine_execution';
+import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
 
 /**
  * The execution issue closed: its runs follow (done -> completed; cancelled -> failed). Called in

@@ -1,0 +1,37 @@
+// The company's monthly budget (PATCH /api/companies/{companyId}/budgets): the budgets area keeps the
+// policy, this route answers with the company it set it on.
+import type { App, AppDeps } from '../../http/deps.ts';
+import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { authenticated, errors } from '../../http/openapi.ts';
+import { actorOf } from '../../http/request.ts';
+import { monthlyBudgetOf, syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
+import { BOARD_COMPANY_ERRORS, budgetBody, companyParams, HARD_STOP_NOTE } from '../budgets/schemas.ts';
+import { applyPendingBudgetStops } from '../budgets/stop.ts';
+import { companyResponse, presentCompany } from './present.ts';
+
+const tags = ['budgets'];
+
+export function registerCompanyBudgetRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+
+  app.patch(
+    '/api/companies/:companyId/budgets',
+    {
+      schema: {
+        tags,
+        summary: "Set the company's monthly budget",
+        description: `Board only. Writes the company's calendar-month billed_cents policy (0 switches it off); \`budgetMonthlyCents\` on the company is that policy. Evaluated at once: a budget at or below this month's spend is reached now. ${HARD_STOP_NOTE}`,
+        params: companyParams,
+        body: budgetBody,
+        response: { 200: companyResponse, ...authenticated(), ...errors(...BOARD_COMPANY_ERRORS) },
+      },
+    },
+    async (request) => {
+      const actor = requireBoard(actorOf(request));
+      const company = await requireCompanyAccess(db, actor, request.params.companyId);
+      await db.transaction((tx) => syncMonthlyBudgetPolicy(tx, actor, company.id, 'company', company.id, request.body.budgetMonthlyCents));
+      await applyPendingBudgetStops(db);
+      return presentCompany(company, await monthlyBudgetOf(db, 'company', company.id));
+    },
+  );
+}
