@@ -160,7 +160,7 @@ ${adapterSource('held_slow', "async testEnvironment() { return { ok: true, check
 });
 
 describe('adapter registry: the config schema of each built-in', () => {
-  // What each built-in's parser reads (README "Adapters" and "Agent runtimes"): a field left out of the schema is a defect.
+  // What each built-in's parser reads (docs/adapters.md): a field left out of the schema is a defect.
   const RUN = ['timeoutSec', 'graceSec'];
   const LOCAL = ['command', 'args', 'cwd', 'env', ...RUN];
   const CLI = [...LOCAL, 'inactivityTimeoutSec', 'model', 'billingType'];

@@ -121,7 +121,7 @@ const allowed = JSON.parse(readFileSync(ALLOWLIST, 'utf8')) as Allowlist;
 console.log(
   `imports: ${graph.size} files, ${[...graph.values()].reduce((n, t) => n + t.size, 0)} imports; ` +
     `${backward.length} backward across bands, ${areaPairs.length} two-way area pairs, ` +
-    `${circles.length} file circles (${circles.map((c) => c.length).join(', ') || 'none'} files); read in ${elapsedMs} ms`,
+    `${circles.length} file circles${circles.length > 0 ? ` (${circles.map((c) => c.length).join(', ')} files)` : ''}; read in ${elapsedMs} ms`,
 );
 
 const notIn = (items: string[], list: string[]) => items.filter((item) => !list.includes(item));

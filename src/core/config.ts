@@ -1,4 +1,4 @@
-// Configuration from flags and environment, resolved once at start. See README "Configuration".
+// Configuration from flags and environment, resolved once at start. See README.md, "Configuration".
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -12,7 +12,7 @@
 // is one atomic bind) named from a hash of the data directory's real path, so two spellings of one
 // directory share a lock. The abstract namespace belongs to a network namespace: containers with
 // their own network that share one data directory volume do not see each other's lock (give each
-// replica its own data directory, as the README says). Elsewhere it is a socket file in the data
+// replica its own data directory, as docs/operations.md says). Elsewhere it is a socket file in the data
 // directory; a file whose connect is refused was left by a dead process and is replaced.
 //
 // Whoever connects is told the holder's pid, which the refusal names.

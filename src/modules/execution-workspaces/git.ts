@@ -41,7 +41,7 @@ export async function gitSucceeds(cwd: string, args: string[]): Promise<boolean>
 
 // Per-repository queue (keyed by the repository's top-level path). In-process: replicas that share
 // a repository on one filesystem are not serialised against each other; git's own lock then makes
-// the loser fail, and its run fails with that message (documented in the README).
+// the loser fail, and its run fails with that message (documented in docs/engine.md).
 const queues = new Map<string, Promise<unknown>>();
 
 export function withRepoLock<T>(repo: string, work: () => Promise<T>): Promise<T> {

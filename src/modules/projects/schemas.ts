@@ -73,7 +73,7 @@ const projectFields = {
     // A misspelt mode would silently leave issues sharing one checkout: the one key we read is checked.
     .refine((policy) => policy.mode === undefined || EXECUTION_WORKSPACE_MODES.includes(policy.mode as never), { message: `mode must be one of ${EXECUTION_WORKSPACE_MODES.join(', ')}` })
     .nullish()
-    .describe(`advanced runtime policy; \`{ "mode": "isolated" }\` gives each issue its own git worktree of the primary workspace (README "Isolated execution workspaces"); \`mode\`, when present, is \`shared\` or \`isolated\` (else 400). ${FREEFORM_LIMITS}`),
+    .describe(`advanced runtime policy; \`{ "mode": "isolated" }\` gives each issue its own git worktree of the primary workspace (docs/engine.md, "Isolated execution workspaces"); \`mode\`, when present, is \`shared\` or \`isolated\` (else 400). ${FREEFORM_LIMITS}`),
   color: hexColor.nullish().describe('hex colour `#rgb` or `#rrggbb`; omitted (or null on update) picks one from the palette'),
 };
 

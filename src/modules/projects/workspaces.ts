@@ -147,7 +147,7 @@ export async function deleteWorkspace(ctx: Ctx, project: Project, workspaceId: s
   });
 }
 
-/** `runtimeConfig` as the engine's supervisor reads it: a shell command line and extra environment (README "Workspace runtime services"). */
+/** `runtimeConfig` as the engine's supervisor reads it: a shell command line and extra environment (docs/engine.md, "Workspace runtime services"). */
 export interface RuntimeConfig {
   command: string;
   env: Record<string, string>;

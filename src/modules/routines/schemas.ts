@@ -13,7 +13,7 @@ export const RUN_SOURCES = ['manual', 'api', 'schedule', 'webhook'] as const;
 export type RoutineStatus = (typeof ROUTINE_STATUSES)[number];
 export type RunSource = (typeof RUN_SOURCES)[number];
 
-/** Bounds of what a routine may grow to (README "Routines"). */
+/** Bounds of what a routine may grow to (docs/routines.md). */
 export const MAX_VARIABLES = 50;
 export const MAX_TRIGGERS_PER_ROUTINE = 20;
 export const MAX_VARIABLE_VALUE_CHARS = 10_000;

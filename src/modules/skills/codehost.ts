@@ -1,5 +1,5 @@
 // Skills from a code host (GitHub's REST API shape) and from the skills catalog site, which names
-// code-host skills. Source forms (README "Skills"):
+// code-host skills. Source forms (docs/skills.md):
 //   owner/repo                                     every skill of the default branch
 //   owner/repo/skill                               one skill, by folder name or slug
 //   https://<host>/owner/repo                      as owner/repo

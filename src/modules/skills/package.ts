@@ -8,7 +8,7 @@ import { unprocessable } from '../../core/errors.ts';
 import { slugify } from '../../lib/ids.ts';
 import { FrontmatterError, splitFrontmatter, type Frontmatter, type FrontmatterValue } from './frontmatter.ts';
 
-/** Bounds of one skill (README "Skills"): a skill is instructions plus a few helpers, not a repository. */
+/** Bounds of one skill (docs/skills.md): a skill is instructions plus a few helpers, not a repository. */
 export const MAX_SKILL_FILES = 200;
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 export const MAX_SKILL_BYTES = 4 * 1024 * 1024;
