@@ -62,6 +62,17 @@ async function runAgent(adapterType: string, adapterConfig: Record<string, unkno
   return waitFor('the run to end', async () => (await sql("select * from heartbeat_runs where agent_id = $1 and status not in ('queued', 'running')", [agent.id]))[0]);
 }
 
+/** Every route that names an adapter type, called with a type that is neither built in nor installed. */
+const UNKNOWN_TYPE_CALLS = [
+  ['GET', '/api/adapters/nope/config-schema'],
+  ['GET', '/api/adapters/nope/ui-parser.js'],
+  ['PATCH', '/api/adapters/nope', { config: {} }],
+  ['PATCH', '/api/adapters/nope/override', { disabled: true }],
+  ['POST', '/api/adapters/nope/reload'],
+  ['POST', '/api/adapters/nope/reinstall'],
+  ['DELETE', '/api/adapters/nope'],
+] as const;
+
 describe('adapter registry: access', () => {
   it('is board only: 401 without credentials, 403 for an agent, mutations for the instance owner only', async () => {
     assert.equal((await t.request('GET', '/api/adapters')).status, 401);
@@ -101,15 +112,7 @@ describe('adapter registry: access', () => {
   });
 
   it('answers 404 for a type that is neither built in nor installed', async () => {
-    for (const [method, url, body] of [
-      ['GET', '/api/adapters/nope/config-schema'],
-      ['GET', '/api/adapters/nope/ui-parser.js'],
-      ['PATCH', '/api/adapters/nope', { config: {} }],
-      ['PATCH', '/api/adapters/nope/override', { disabled: true }],
-      ['POST', '/api/adapters/nope/reload'],
-      ['POST', '/api/adapters/nope/reinstall'],
-      ['DELETE', '/api/adapters/nope'],
-    ] as const) {
+    for (const [method, url, body] of UNKNOWN_TYPE_CALLS) {
       assert.equal((await t.request(method, url, { token: owner, body })).status, 404, `${method} ${url}`);
     }
     assert.equal((await sql('select count(*)::int as n from adapter_installs')).length, 1);
@@ -132,15 +135,7 @@ ${adapterSource('held_slow', "async testEnvironment() { return { ok: true, check
     await waitFor('the install to reach the import', async () => existsSync(importing));
     const timings: string[] = [];
     try {
-      for (const [method, url, body] of [
-        ['GET', '/api/adapters/nope/config-schema'],
-        ['GET', '/api/adapters/nope/ui-parser.js'],
-        ['PATCH', '/api/adapters/nope', { config: {} }],
-        ['PATCH', '/api/adapters/nope/override', { disabled: true }],
-        ['POST', '/api/adapters/nope/reload'],
-        ['POST', '/api/adapters/nope/reinstall'],
-        ['DELETE', '/api/adapters/nope'],
-      ] as const) {
+      for (const [method, url, body] of UNKNOWN_TYPE_CALLS) {
         const started = performance.now();
         const res = await t.request(method, url, { token: owner, body });
         const ms = performance.now() - started;
