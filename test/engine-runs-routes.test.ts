@@ -463,7 +463,7 @@ describe('the log stream itself (followRunLog)', () => {
       handlers.add(h);
       return () => handlers.delete(h);
     };
-    return { count: () => handlers.size, on: (_channel: string, h: (payload: string) => void) => add(h), onReconnect: (h: () => void) => add(h) };
+    return { count: () => handlers.size, on: (_channel: string, h: (payload: never) => void) => add(h), onReconnect: (h: () => void) => add(h) };
   }
 
   async function runWithLog(text: string, status = 'running'): Promise<string> {

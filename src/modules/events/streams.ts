@@ -9,7 +9,7 @@
 //   `heartbeat_run`. There is no separate issue event: every replayable event is an activity
 //   entry, with one id space and one order.
 // - `run` (no id, not replayed): a run changed status, {runId, agentId, issueId, status}, from the
-//   boardroom_run notification: the fast signal; the heartbeat_run.* entries are the record. It
+//   run notification (src/db/channels.ts): the fast signal; the heartbeat_run.* entries are the record. It
 //   may arrive before or after the matching entry.
 // - `run_log` (no id, not replayed): {runId, offset}, the run's log grew to `offset` bytes; the text
 //   is at GET /api/heartbeat-runs/{runId}/log. At most one per run per second (throttled per
@@ -131,15 +131,6 @@ export function sseFrame(event: string, data: unknown, id?: string): string {
 /** An entry's frame; null for one the stream passes over (about a hidden issue). */
 const frameOf = (e: StreamEntry): string | null => (e.hidden ? null : sseFrame('activity', presentActivity(e.entry), e.entry.id));
 
-function parse(payload: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(payload);
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 export class EventStreams {
   private readonly hubs = new Map<string, CompanyHub>();
   private readonly unsubscribe: (() => void)[];
@@ -155,20 +146,11 @@ export class EventStreams {
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.unsubscribe = [
-      notifications.on('boardroom_activity', (payload) => {
-        const companyId = parse(payload)?.companyId;
-        if (typeof companyId === 'string') this.hubs.get(companyId)?.wake();
+      notifications.on('activity', ({ companyId }) => this.hubs.get(companyId)?.wake()),
+      notifications.on('run', (run) => {
+        this.hubs.get(run.companyId)?.broadcast(sseFrame('run', { runId: run.runId, agentId: run.agentId, issueId: run.issueId, status: run.status }));
       }),
-      notifications.on('boardroom_run', (payload) => {
-        const run = parse(payload);
-        if (!run || typeof run.companyId !== 'string') return;
-        this.hubs.get(run.companyId)?.broadcast(sseFrame('run', { runId: run.runId, agentId: run.agentId, issueId: run.issueId ?? null, status: run.status }));
-      }),
-      notifications.on('boardroom_run_log', (payload) => {
-        const log = parse(payload);
-        if (!log || typeof log.companyId !== 'string' || typeof log.runId !== 'string' || typeof log.offset !== 'number') return;
-        this.hubs.get(log.companyId)?.runLog(log.runId, log.offset);
-      }),
+      notifications.on('runLog', (log) => this.hubs.get(log.companyId)?.runLog(log.runId, log.offset)),
       // Anything written while nobody listened is read now, from each client's cursor.
       notifications.onReconnect(() => {
         for (const hub of this.hubs.values()) hub.wake();

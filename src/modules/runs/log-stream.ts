@@ -5,8 +5,8 @@
 //   : keepalive           (a comment every 15 s, so proxies keep an idle stream open)
 //
 // The stream reads the log from the database, wherever the run executes: it sends what is stored
-// from the start offset, then follows. Notifications (`boardroom_run_log` when the owner stored a
-// chunk, `boardroom_run` when the run changed status, from any replica through this replica's one
+// from the start offset, then follows. Notifications (`runLog` when the owner stored a chunk, `run`
+// when the run changed status (src/db/channels.ts), from any replica through this replica's one
 // LISTEN connection) only say "look again"; the text always comes from the table, so a missed or
 // merged notification loses nothing, and a reconnect of the LISTEN connection triggers a look too.
 // It ends with `end` once the run is finished, its log can no longer grow and all of it was sent.
@@ -19,7 +19,7 @@
 import type { DbOrTx } from '../../db/client.ts';
 import type { Notifications } from '../../db/notifications.ts';
 import { ClientProgress, type ProgressSink } from '../events/client-progress.ts';
-import { parseRunLogNotice, readRunLog } from './run-log.ts';
+import { readRunLog } from './run-log.ts';
 import { isLiveRunStatus } from '../../core/statuses.ts';
 import { findRun, runLogMayGrow } from './service.ts';
 
@@ -63,15 +63,6 @@ export interface LogStream {
 
 export const sseEvent = (event: string, data: string, id?: number) => `event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`;
 
-function runIdOf(payload: string): string | null {
-  try {
-    const event = JSON.parse(payload) as { runId?: unknown };
-    return typeof event.runId === 'string' ? event.runId : null;
-  } catch {
-    return null;
-  }
-}
-
 export function followRunLog(options: LogStreamOptions): LogStream {
   const { db, runId, sink } = options;
   const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
@@ -86,12 +77,11 @@ export function followRunLog(options: LogStreamOptions): LogStream {
   const done = new Promise<LogStreamEnd>((resolve) => (resolveDone = resolve));
 
   const unsubscribe = [
-    options.notifications.on('boardroom_run_log', (payload) => {
-      const notice = parseRunLogNotice(payload);
-      if (notice?.runId === runId && notice.offset > sent) void pump();
+    options.notifications.on('runLog', (notice) => {
+      if (notice.runId === runId && notice.offset > sent) void pump();
     }),
-    options.notifications.on('boardroom_run', (payload) => {
-      if (runIdOf(payload) === runId) void pump();
+    options.notifications.on('run', (run) => {
+      if (run.runId === runId) void pump();
     }),
     options.notifications.onReconnect(() => void pump()),
   ];
