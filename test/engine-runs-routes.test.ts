@@ -406,6 +406,28 @@ describe('GET /api/heartbeat-runs/{runId}/log/stream', () => {
     await again.closed;
     assert.equal(again.events.at(-1)!.event, 'end');
   });
+
+  // Node drops a HEAD's body: a stream opened for one would write nothing and stay open while the
+  // run lives. The headers are the answer, and the response ends with them.
+  it('answers HEAD of a live run with the stream headers and ends at once', async () => {
+    const { agent } = await newAgent(t, board, companyId);
+    const runId = await insertRun({ agentId: agent.id, status: 'running' });
+    const url = new URL(t.baseUrl!);
+    const socket = net.connect(Number(url.port), url.hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.on('error', () => undefined);
+    const closed = new Promise<boolean>((resolve) => socket.once('close', () => resolve(true)));
+    const started = Date.now();
+    socket.write(`HEAD /api/heartbeat-runs/${runId}/log/stream HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${board}\r\n\r\n`);
+    const ended = await Promise.race([closed, sleep(5_000).then(() => false)]);
+    socket.destroy();
+    assert.equal(ended, true, `the HEAD answer did not end: ${JSON.stringify(received)}`);
+    assert.ok(Date.now() - started < 3_000, `ended after ${Date.now() - started} ms`);
+    assert.match(received, /^HTTP\/1\.1 200 /);
+    assert.match(received, /\r\ncontent-type: text\/event-stream/i);
+    assert.equal(received.split('\r\n\r\n')[1], '', 'no body');
+  });
 });
 
 describe('the log stream and server shutdown', () => {
@@ -463,7 +485,7 @@ describe('the log stream itself (followRunLog)', () => {
       handlers.add(h);
       return () => handlers.delete(h);
     };
-    return { count: () => handlers.size, on: (_channel: string, h: (payload: string) => void) => add(h), onReconnect: (h: () => void) => add(h) };
+    return { count: () => handlers.size, on: (_channel: string, h: (payload: never) => void) => add(h), onReconnect: (h: () => void) => add(h) };
   }
 
   async function runWithLog(text: string, status = 'running'): Promise<string> {

@@ -1,20 +1,20 @@
 // One LISTEN connection per replica, shared by every loop and stream that wants to hear the
-// database's NOTIFYs (src/db/sql/engine-notify.sql). Notifications are a latency shortcut, never
+// database's NOTIFYs (the channels of ./channels.ts). Notifications are a latency shortcut, never
 // the only path: a dropped connection is reopened with backoff, and subscribers are told
 // (`onReconnect`) so they catch up on anything sent while nobody listened.
+//
+// A payload is parsed once, here, for every subscriber of its channel. One that does not parse is
+// logged at warn and dropped; a subscriber that throws is logged and the others still hear it:
+// nothing throws into the connection's event handler.
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { channelNamed, CHANNELS, type ChannelKey, type Payload } from './channels.ts';
 
-// boardroom_wakeup: a wake became claimable; boardroom_run: a run changed status (both raised by
-// triggers, src/db/sql/engine-notify.sql); boardroom_run_log: a run's owner stored new log text
-// ({ runId, companyId, offset }); boardroom_activity: an activity entry was written.
-export const CHANNELS = ['boardroom_wakeup', 'boardroom_run', 'boardroom_run_log', 'boardroom_activity'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-type Handler = (payload: string) => void;
+type Handler = (payload: never) => void;
 
 export interface Notifications {
-  on(channel: Channel, handler: Handler): () => void;
+  /** Calls `handler` with each parsed payload of the channel until the returned function is called. */
+  on<K extends ChannelKey>(channel: K, handler: (payload: Payload<K>) => void): () => void;
   onReconnect(handler: () => void): () => void;
   /** Resolves once the first LISTEN is in place (or failed: the loops poll regardless). */
   ready: Promise<void>;
@@ -24,7 +24,8 @@ export interface Notifications {
 const MAX_BACKOFF_MS = 5_000;
 
 export function listenForNotifications(url: string, logger: Logger): Notifications {
-  const handlers = new Map<Channel, Set<Handler>>(CHANNELS.map((c) => [c, new Set()]));
+  const keys = Object.keys(CHANNELS) as ChannelKey[];
+  const handlers = new Map<ChannelKey, Set<Handler>>(keys.map((key) => [key, new Set()]));
   const reconnectHandlers = new Set<() => void>();
   let client: pg.Client | null = null;
   let closed = false;
@@ -35,14 +36,12 @@ export function listenForNotifications(url: string, logger: Logger): Notificatio
 
   const connect = async (isReconnect: boolean) => {
     const next = new pg.Client({ connectionString: url });
-    next.on('notification', (msg) => {
-      for (const handler of handlers.get(msg.channel as Channel) ?? []) handler(msg.payload ?? '');
-    });
+    next.on('notification', (msg) => deliver(msg.channel, msg.payload ?? ''));
     next.on('error', () => scheduleReconnect(next));
     next.on('end', () => scheduleReconnect(next));
     try {
       await next.connect();
-      for (const channel of CHANNELS) await next.query(`LISTEN ${channel}`);
+      for (const key of keys) await next.query(`LISTEN ${CHANNELS[key].name}`);
       if (closed) {
         await next.end().catch(() => undefined);
         return;
@@ -55,6 +54,23 @@ export function listenForNotifications(url: string, logger: Logger): Notificatio
       scheduleReconnect(next);
     } finally {
       markReady();
+    }
+  };
+
+  const deliver = (channel: string, raw: string) => {
+    const key = channelNamed(channel);
+    if (!key) return;
+    const payload = CHANNELS[key].parse(raw);
+    if (payload === null) {
+      logger.warn({ channel, payload: raw.slice(0, 200) }, 'notifications: malformed payload dropped');
+      return;
+    }
+    for (const handler of handlers.get(key)!) {
+      try {
+        (handler as (payload: unknown) => void)(payload);
+      } catch (err) {
+        logger.warn({ err, channel }, 'notifications: a subscriber failed');
+      }
     }
   };
 
@@ -74,7 +90,7 @@ export function listenForNotifications(url: string, logger: Logger): Notificatio
   return {
     on(channel, handler) {
       handlers.get(channel)!.add(handler);
-      return () => handlers.get(channel)!.delete(handler);
+      return () => void handlers.get(channel)!.delete(handler);
     },
     onReconnect(handler) {
       reconnectHandlers.add(handler);

@@ -1,4 +1,4 @@
-// The dispatcher loop: turns queued wakeups into runs. Woken by a `boardroom_wakeup` NOTIFY (the
+// The dispatcher loop: turns queued wakeups into runs. Woken by a `wakeup` notification (the
 // fast path), by a reconnect of the LISTEN connection, and by a slow poll (the fallback that also
 // picks up wakes whose backoff ran out). One drain at a time per replica; replicas share the queue
 // through SKIP LOCKED claims.
@@ -71,7 +71,7 @@ export function startDispatcher(db: Db, notifications: Notifications, executor: 
       });
   };
 
-  const unsubscribe = [notifications.on('boardroom_wakeup', poke), notifications.onReconnect(poke)];
+  const unsubscribe = [notifications.on('wakeup', poke), notifications.onReconnect(poke)];
   const poll = setInterval(poke, options.pollMs);
   poke();
 

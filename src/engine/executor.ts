@@ -5,7 +5,7 @@
 // the run before any process starts), the working directory, the wake prompt, the log writer that
 // masks every secret value and stores the log in the database (so every replica can serve it).
 // While the adapter works the executor renews the run's lease; a renewal that finds the run no
-// longer running (cancelled or reaped on any replica) stops the work, and so does a `boardroom_run`
+// longer running (cancelled or reaped on any replica) stops the work, and so does a `run`
 // notification for it, which is just the faster path to the same thing. The log is closed (all of
 // it stored) before the run's end is recorded, so a finished run's logBytes is its whole log.
 import os from 'node:os';

@@ -92,9 +92,8 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   const executor = createExecutor(db, registry, { ...settings, leaseSec: settings.leaseSec }, logger);
 
   // A run that ended anywhere (cancel route, pause, budget, reaper on another replica) stops here.
-  notifications.on('boardroom_run', (payload) => {
-    const event = parseRunEvent(payload);
-    if (event && !isLiveRunStatus(event.status)) executor.abort(event.runId, event.error === BUDGET_REASON);
+  notifications.on('run', (run) => {
+    if (!isLiveRunStatus(run.status)) executor.abort(run.runId, run.error === BUDGET_REASON);
   });
 
   const killLeftovers = async (runs: HeartbeatRun[]) => {
@@ -216,22 +215,4 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
 
 export function stopEngine(engine: Engine | null): Promise<void> {
   return engine ? engine.stop() : Promise.resolve();
-}
-
-export interface RunEvent {
-  runId: string;
-  companyId: string;
-  agentId: string;
-  issueId: string | null;
-  status: string;
-  error?: string | null;
-}
-
-export function parseRunEvent(payload: string): RunEvent | null {
-  try {
-    const event = JSON.parse(payload) as RunEvent;
-    return typeof event.runId === 'string' && typeof event.status === 'string' ? event : null;
-  } catch {
-    return null;
-  }
 }

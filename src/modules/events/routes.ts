@@ -7,6 +7,7 @@ import { DomainError } from '../../core/errors.ts';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
+import { openSseResponse } from '../../http/sse.ts';
 import { DEFAULT_LIMITS, EventStreams } from './streams.ts';
 
 declare module 'fastify' {
@@ -74,23 +75,8 @@ export function registerEventRoutes(app: App, deps: AppDeps): void {
         }
       };
 
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        'x-accel-buffering': 'no',
-        // The connection ends with the stream (never reused), so a shutdown does not wait on it.
-        connection: 'close',
-        'x-request-id': request.id,
-      });
-      // A HEAD (fastify answers it with this GET handler) has no body: Node drops every write, so the
-      // headers never left and the request hung, holding a subscription. The headers are its answer.
-      if (request.method === 'HEAD') return void res.end();
-      res.write(`retry: ${RETRY_MS}\n\n`);
-      const stream = streams.open(company.id, res, { lastEventId, stillAllowed });
-      res.on('close', () => stream.close());
-      res.on('error', () => stream.close());
+      const res = openSseResponse(request, reply, { retryMs: RETRY_MS });
+      if (res) streams.open(company.id, res, { lastEventId, stillAllowed });
     },
   );
 }

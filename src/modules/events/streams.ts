@@ -9,7 +9,7 @@
 //   `heartbeat_run`. There is no separate issue event: every replayable event is an activity
 //   entry, with one id space and one order.
 // - `run` (no id, not replayed): a run changed status, {runId, agentId, issueId, status}, from the
-//   boardroom_run notification: the fast signal; the heartbeat_run.* entries are the record. It
+//   run notification (src/db/channels.ts): the fast signal; the heartbeat_run.* entries are the record. It
 //   may arrive before or after the matching entry.
 // - `run_log` (no id, not replayed): {runId, offset}, the run's log grew to `offset` bytes; the text
 //   is at GET /api/heartbeat-runs/{runId}/log. At most one per run per second (throttled per
@@ -18,7 +18,10 @@
 //   more than `replayLimit` entries written since): reload; the stream goes on live from here.
 // - `ready` {}: the stream is set up; the entries missed since Last-Event-ID (if any) come next,
 //   in order, then new ones.
-// A `: keepalive` comment every `keepaliveMs` keeps proxies from closing an idle stream.
+// A `: keepalive` comment every `keepaliveMs` (while nothing waits in Node's buffer) keeps proxies
+// from closing an idle stream. Framing, keep-alive and the slow-client rule below are the SSE
+// writer's (../../http/sse.ts); what is this stream's own is which entries to send, replay, and
+// the access re-check.
 //
 // Delivery: one subscription per replica to the LISTEN connection (every replica hears every
 // NOTIFY, so an entry written through any replica reaches the clients of all of them). A
@@ -31,7 +34,7 @@
 //
 // Bounds, and slow clients. Nothing is queued per client in memory: events go straight to the
 // socket. A client's backlog is what was sent and it has not taken: Node's buffer plus what the
-// kernel holds unacknowledged (./client-progress.ts says why the kernel's share counts and how).
+// kernel holds unacknowledged (../../http/client-progress.ts says why the kernel's share counts and how).
 // - A read takes at most `readBatch` entries and about `maxBufferedBytes` of details; a replay is
 //   at most `replayLimit` entries.
 // - Activity entries are pulled from the database, so a client that does not keep up only lags:
@@ -52,7 +55,7 @@ import type { Notifications } from '../../db/notifications.ts';
 import type { StreamLimits } from '../../http/deps.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { presentActivity } from '../activity/present.ts';
-import { ClientProgress } from './client-progress.ts';
+import { sseFrame, SseWriter, type SseSink } from '../../http/sse.ts';
 import { countAfter, cursorAt, cursorKey, liveStart, readAfter, resumeAfter, type Cursor, type StreamEntry } from './read.ts';
 
 export const DEFAULT_LIMITS: StreamLimits = {
@@ -65,28 +68,11 @@ export const DEFAULT_LIMITS: StreamLimits = {
   runLogIntervalMs: 1_000,
 };
 
-/** What the route writes to: the response (a node Writable), never buffered here. */
-export interface StreamSink {
-  write(chunk: string): unknown;
-  readonly writableLength: number;
-  /** The connection, whose kernel buffers count in the backlog (a stand-in may have none). */
-  readonly socket?: import('node:net').Socket | null;
-  readonly destroyed: boolean;
-  once(event: 'drain', listener: () => void): unknown;
-  end(): void;
-  destroy(): void;
-}
-
 export interface OpenOptions {
   /** The client's Last-Event-ID: replay the company's entries after it. */
   lastEventId?: string | undefined;
   /** Whether the caller may still read the company; throwing means "cannot tell now" (kept). */
   stillAllowed?: () => Promise<boolean>;
-}
-
-export interface StreamHandle {
-  /** The client went away: forget it (idempotent). */
-  close(): void;
 }
 
 export interface StreamStats {
@@ -103,16 +89,13 @@ interface Log {
 }
 
 interface Client {
-  readonly sink: StreamSink;
+  /** Its writer pauses it when its backlog reaches the bound: activity writing waits until onResume. */
+  writer: SseWriter;
   readonly stillAllowed: (() => Promise<boolean>) | undefined;
   /** null until the stream is set up: live reads leave it alone until then. */
   cursor: Cursor | null;
   /** Entries after the cursor that committed before a live start: passed over, not sent. */
   skip: Set<string> | null;
-  /** Its backlog reached the bound: activity writing waits until it goes down. */
-  paused: boolean;
-  /** What it took; drops it when it takes nothing for stallMs. */
-  progress: ClientProgress;
   checkedAt: number;
   closed: boolean;
 }
@@ -123,22 +106,11 @@ const RETRY_MAX_MS = 1_000;
 // Entries a live start knows to pass over (liveStart, ./read.ts).
 const LIVE_START_KNOWN = 1_000;
 
-export function sseFrame(event: string, data: unknown, id?: string): string {
-  // JSON.stringify escapes CR and LF, so data is one line; an id is a UUID.
-  return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-}
+/** An event whose data is JSON (JSON.stringify escapes CR and LF: one data line). */
+const jsonFrame = (event: string, data: unknown, id?: string) => sseFrame(event, JSON.stringify(data), id);
 
 /** An entry's frame; null for one the stream passes over (about a hidden issue). */
-const frameOf = (e: StreamEntry): string | null => (e.hidden ? null : sseFrame('activity', presentActivity(e.entry), e.entry.id));
-
-function parse(payload: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(payload);
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
+const frameOf = (e: StreamEntry): string | null => (e.hidden ? null : jsonFrame('activity', presentActivity(e.entry), e.entry.id));
 
 export class EventStreams {
   private readonly hubs = new Map<string, CompanyHub>();
@@ -155,20 +127,11 @@ export class EventStreams {
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.unsubscribe = [
-      notifications.on('boardroom_activity', (payload) => {
-        const companyId = parse(payload)?.companyId;
-        if (typeof companyId === 'string') this.hubs.get(companyId)?.wake();
+      notifications.on('activity', ({ companyId }) => this.hubs.get(companyId)?.wake()),
+      notifications.on('run', (run) => {
+        this.hubs.get(run.companyId)?.broadcast(jsonFrame('run', { runId: run.runId, agentId: run.agentId, issueId: run.issueId, status: run.status }));
       }),
-      notifications.on('boardroom_run', (payload) => {
-        const run = parse(payload);
-        if (!run || typeof run.companyId !== 'string') return;
-        this.hubs.get(run.companyId)?.broadcast(sseFrame('run', { runId: run.runId, agentId: run.agentId, issueId: run.issueId ?? null, status: run.status }));
-      }),
-      notifications.on('boardroom_run_log', (payload) => {
-        const log = parse(payload);
-        if (!log || typeof log.companyId !== 'string' || typeof log.runId !== 'string' || typeof log.offset !== 'number') return;
-        this.hubs.get(log.companyId)?.runLog(log.runId, log.offset);
-      }),
+      notifications.on('runLog', (log) => this.hubs.get(log.companyId)?.runLog(log.runId, log.offset)),
       // Anything written while nobody listened is read now, from each client's cursor.
       notifications.onReconnect(() => {
         for (const hub of this.hubs.values()) hub.wake();
@@ -176,11 +139,11 @@ export class EventStreams {
     ];
   }
 
-  /** Starts a stream: missed entries (when asked), then live. The sink must already carry the SSE headers. */
-  open(companyId: string, sink: StreamSink, options: OpenOptions = {}): StreamHandle {
+  /** Starts a stream: missed entries (when asked), then live, until the client leaves. The sink must already carry the SSE headers. */
+  open(companyId: string, sink: SseSink, options: OpenOptions = {}): void {
     if (this.closed) {
       sink.end();
-      return { close: () => undefined };
+      return;
     }
     let hub = this.hubs.get(companyId);
     if (!hub) {
@@ -188,24 +151,24 @@ export class EventStreams {
       this.hubs.set(companyId, hub);
     }
     const owner = hub;
+    const { keepaliveMs, stallMs, maxBufferedBytes } = this.limits;
     const client: Client = {
-      sink,
+      writer: new SseWriter(
+        sink,
+        { keepaliveMs, stallMs, pauseAt: maxBufferedBytes, dropAt: 2 * maxBufferedBytes },
+        {
+          onEnd: (how) => this.remove(owner, client, how === 'slow' ? { end: 'destroy', reason: 'slow' } : null),
+          onResume: () => owner.wake(),
+        },
+      ),
       stillAllowed: options.stillAllowed,
       cursor: null,
       skip: null,
-      paused: false,
-      progress: new ClientProgress(
-        sink,
-        this.limits.stallMs,
-        () => this.remove(owner, client, { end: 'destroy', reason: 'slow' }),
-        () => owner.resume(client),
-      ),
       checkedAt: Date.now(),
       closed: false,
     };
     hub.add(client);
     void hub.start(client, options.lastEventId);
-    return { close: () => this.remove(owner, client, null) };
   }
 
   stats(): StreamStats {
@@ -230,17 +193,16 @@ export class EventStreams {
   remove(hub: CompanyHub, client: Client, how: { end: 'end' | 'destroy'; reason: string } | null): void {
     if (client.closed) return;
     client.closed = true;
-    client.progress.stop();
     if (how) {
       if (how.reason === 'slow') {
         this.dropped++;
-        this.log.warn({ companyId: hub.companyId, backlog: client.progress.backlog, dropped: this.dropped }, 'events: slow client dropped');
+        this.log.warn({ companyId: hub.companyId, backlog: client.writer.backlog, dropped: this.dropped }, 'events: slow client dropped');
       } else {
         this.log.info({ companyId: hub.companyId, reason: how.reason }, 'events: stream ended');
       }
-      if (how.end === 'destroy') client.sink.destroy();
-      else client.sink.end();
     }
+    // The writer ended by itself when the client left or was dropped; else it ends here.
+    client.writer.close(how?.end ?? 'end');
     hub.delete(client);
     if (hub.size === 0 && this.hubs.get(hub.companyId) === hub) {
       hub.dispose();
@@ -281,7 +243,7 @@ class CompanyHub {
 
   get stalledCount(): number {
     let n = 0;
-    for (const c of this.clients) if (c.paused) n++;
+    for (const c of this.clients) if (c.writer.paused) n++;
     return n;
   }
 
@@ -314,8 +276,8 @@ class CompanyHub {
         client.skip = live.committed.size > 0 ? live.committed : null;
       }
       if (client.closed) return;
-      if (reset && !this.write(client, sseFrame('reset', reset))) return;
-      if (!this.write(client, sseFrame('ready', {}))) return;
+      if (reset && !client.writer.write(jsonFrame('reset', reset))) return;
+      if (!client.writer.write(jsonFrame('ready', {}))) return;
       client.cursor = cursor;
       this.wake(); // the replay, and whatever was written meanwhile
     } catch (err) {
@@ -342,7 +304,7 @@ class CompanyHub {
         // Clients at the same cursor share one read; paused ones wait for their backlog to go down.
         const groups = new Map<string, Client[]>();
         for (const c of this.clients) {
-          if (c.cursor === null || c.closed || c.paused) continue;
+          if (c.cursor === null || c.closed || c.writer.paused) continue;
           const key = cursorKey(c.cursor);
           const group = groups.get(key);
           if (group) group.push(c);
@@ -375,12 +337,12 @@ class CompanyHub {
   /** Writes entries in order, moving the client's cursor past each; stops when it pauses. */
   private writeEntries(client: Client, entries: StreamEntry[], frames: (string | null)[]): void {
     for (let i = 0; i < entries.length; i++) {
-      if (client.closed || client.paused) return;
+      if (client.closed || client.writer.paused) return;
       const { entry } = entries[i]!;
       const frame = frames[i];
       if (client.skip?.delete(entry.id)) {
         if (client.skip.size === 0) client.skip = null;
-      } else if (frame && !this.write(client, frame)) return;
+      } else if (frame && !client.writer.write(frame)) return;
       client.cursor = cursorAt(entry);
     }
   }
@@ -397,7 +359,7 @@ class CompanyHub {
 
   /** A frame for every live client (run events). */
   broadcast(frame: string): void {
-    for (const c of [...this.clients]) if (c.cursor !== null) this.write(c, frame);
+    for (const c of [...this.clients]) if (c.cursor !== null) c.writer.write(frame);
   }
 
   /** Throttled: the first change of a run goes out at once, later ones at most once per interval. */
@@ -423,43 +385,10 @@ class CompanyHub {
     if (!state) return;
     state.timer = undefined;
     state.sentAt = Date.now();
-    this.broadcast(sseFrame('run_log', { runId, offset: state.offset }));
-  }
-
-  /**
-   * Writes one frame; false when the client is gone or was dropped. A backlog at the bound pauses
-   * the client (activity waits until it goes down; ClientProgress drops it after stallMs of
-   * nothing taken); twice the bound drops it at once.
-   */
-  private write(client: Client, frame: string): boolean {
-    if (client.closed) return false;
-    if (client.sink.destroyed) {
-      this.owner.remove(this, client, null);
-      return false;
-    }
-    client.sink.write(frame);
-    client.progress.wrote(Buffer.byteLength(frame));
-    const backlog = client.progress.backlog;
-    if (backlog > 2 * this.limits.maxBufferedBytes) {
-      this.owner.remove(this, client, { end: 'destroy', reason: 'slow' });
-      return false;
-    }
-    if (backlog >= this.limits.maxBufferedBytes && !client.paused) {
-      client.paused = true;
-      client.sink.once('drain', () => this.resume(client));
-    }
-    return true;
-  }
-
-  /** @internal A paused client whose backlog went below the bound (Node's drain, or a progress look) gets activity again. */
-  resume(client: Client): void {
-    if (!client.paused || client.closed || client.progress.backlog >= this.limits.maxBufferedBytes) return;
-    client.paused = false;
-    this.wake();
+    this.broadcast(jsonFrame('run_log', { runId, offset: state.offset }));
   }
 
   private onTick(): void {
-    for (const c of [...this.clients]) if (c.cursor !== null) this.write(c, ': keepalive\n\n');
     // Throttle state of runs quiet for a whole interval is dropped (their next change goes out at once).
     const now = Date.now();
     for (const [runId, state] of this.runLogs) if (!state.timer && now - state.sentAt >= this.limits.runLogIntervalMs) this.runLogs.delete(runId);
@@ -491,8 +420,7 @@ class CompanyHub {
   endAll(): void {
     for (const c of [...this.clients]) {
       c.closed = true;
-      c.progress.stop();
-      c.sink.end();
+      c.writer.close('end');
     }
     this.clients.clear();
     this.dispose();

@@ -6,7 +6,7 @@
 // agent API key (with or without X-Service-Run-Id: a header is not proof of holding the run), not
 // another run's token, not the board (a board user cancels a run instead). The finish is the same
 // conditional transition every finisher uses (finishRun), so it works on any replica: the engine
-// that owns the work hears the status change (boardroom_run) and stops waiting.
+// that owns the work hears the status change (the `run` notification) and stops waiting.
 import { z } from 'zod';
 import type { Ctx } from '../../core/context.ts';
 import { assertCompanyAccess, authorize } from '../../core/access.ts';

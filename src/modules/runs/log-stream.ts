@@ -5,21 +5,21 @@
 //   : keepalive           (a comment every 15 s, so proxies keep an idle stream open)
 //
 // The stream reads the log from the database, wherever the run executes: it sends what is stored
-// from the start offset, then follows. Notifications (`boardroom_run_log` when the owner stored a
-// chunk, `boardroom_run` when the run changed status, from any replica through this replica's one
+// from the start offset, then follows. Notifications (`runLog` when the owner stored a chunk, `run`
+// when the run changed status (src/db/channels.ts), from any replica through this replica's one
 // LISTEN connection) only say "look again"; the text always comes from the table, so a missed or
 // merged notification loses nothing, and a reconnect of the LISTEN connection triggers a look too.
 // It ends with `end` once the run is finished, its log can no longer grow and all of it was sent.
 //
-// Backpressure: a page is read only once Node handed the previous one to the kernel ('drain'). The
-// rule for slow clients is the event stream's (../events/client-progress.ts): a client whose backlog
-// (Node's buffer plus what the kernel holds unacknowledged) passes MAX_BUFFERED_BYTES, or that has a
-// backlog and takes nothing for STALL_MS, is dropped: a stream is never buffered without bound. An
-// `id` per event lets a client resume (Last-Event-ID).
+// Framing, keep-alive and the slow-client rule are the SSE writer's (../../http/sse.ts). Backpressure:
+// a page is read only once Node handed the previous one to the kernel (SseWriter.drained). A client
+// whose backlog (Node's buffer plus what the kernel holds unacknowledged) passes MAX_BUFFERED_BYTES,
+// or that has a backlog and takes nothing for STALL_MS, is dropped: a stream is never buffered
+// without bound. An `id` per event lets a client resume (Last-Event-ID).
 import type { DbOrTx } from '../../db/client.ts';
 import type { Notifications } from '../../db/notifications.ts';
-import { ClientProgress, type ProgressSink } from '../events/client-progress.ts';
-import { parseRunLogNotice, readRunLog } from './run-log.ts';
+import { sseFrame, SseWriter, type SseSink } from '../../http/sse.ts';
+import { readRunLog } from './run-log.ts';
 import { isLiveRunStatus } from '../../core/statuses.ts';
 import { findRun, runLogMayGrow } from './service.ts';
 
@@ -30,14 +30,7 @@ export const STALL_MS = 10_000;
 const LINGER_POLL_MS = 500;
 
 /** What the stream writes to: an http.ServerResponse (reply.raw), or a stand-in in tests. */
-export interface LogStreamSink extends ProgressSink {
-  write(chunk: string): boolean;
-  readonly writableLength: number;
-  end(): void;
-  destroy(): void;
-  on(event: 'close' | 'drain', listener: () => void): unknown;
-  off(event: 'close' | 'drain', listener: () => void): unknown;
-}
+export type LogStreamSink = SseSink;
 
 export interface LogStreamOptions {
   db: DbOrTx;
@@ -61,84 +54,39 @@ export interface LogStream {
   stop(): void;
 }
 
-export const sseEvent = (event: string, data: string, id?: number) => `event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`;
-
-function runIdOf(payload: string): string | null {
-  try {
-    const event = JSON.parse(payload) as { runId?: unknown };
-    return typeof event.runId === 'string' ? event.runId : null;
-  } catch {
-    return null;
-  }
-}
-
 export function followRunLog(options: LogStreamOptions): LogStream {
   const { db, runId, sink } = options;
-  const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
-  const stallMs = options.stallMs ?? STALL_MS;
   let sent = Math.max(0, Math.floor(options.from));
   let finished = false;
   let busy = false;
   let again = false;
   let linger: NodeJS.Timeout | null = null;
-  let wakeDrain: (() => void) | null = null;
   let resolveDone: (how: LogStreamEnd) => void = () => undefined;
   const done = new Promise<LogStreamEnd>((resolve) => (resolveDone = resolve));
 
   const unsubscribe = [
-    options.notifications.on('boardroom_run_log', (payload) => {
-      const notice = parseRunLogNotice(payload);
-      if (notice?.runId === runId && notice.offset > sent) void pump();
+    options.notifications.on('runLog', (notice) => {
+      if (notice.runId === runId && notice.offset > sent) void pump();
     }),
-    options.notifications.on('boardroom_run', (payload) => {
-      if (runIdOf(payload) === runId) void pump();
+    options.notifications.on('run', (run) => {
+      if (run.runId === runId) void pump();
     }),
     options.notifications.onReconnect(() => void pump()),
   ];
-  const progress = new ClientProgress(sink, stallMs, () => finish('dropped'));
-  const keepalive = setInterval(() => {
-    if (sink.writableLength === 0) send(': keepalive\n\n');
-  }, options.keepaliveMs ?? KEEPALIVE_MS);
-  const onClose = () => finish('closed');
-  sink.on('close', onClose);
+  // Pages wait for Node's buffer (drained), not for a backlog bound: no pause, only the drop.
+  const writer = new SseWriter(
+    sink,
+    { keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, stallMs: options.stallMs ?? STALL_MS, pauseAt: Infinity, dropAt: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES },
+    { onEnd: (how) => finish(how === 'slow' ? 'dropped' : 'closed') },
+  );
 
   function finish(how: LogStreamEnd): void {
     if (finished) return;
     finished = true;
     for (const off of unsubscribe) off();
-    progress.stop();
-    clearInterval(keepalive);
     if (linger) clearTimeout(linger);
-    sink.off('close', onClose);
-    wakeDrain?.();
-    if (how === 'dropped' || how === 'error') sink.destroy();
-    else sink.end();
+    writer.close(how === 'dropped' || how === 'error' ? 'destroy' : 'end');
     resolveDone(how);
-  }
-
-  /** Writes; false when the client should catch up first. A client too far behind is dropped. */
-  function send(text: string): boolean {
-    if (finished) return false;
-    const ok = sink.write(text);
-    progress.wrote(Buffer.byteLength(text));
-    if (progress.backlog > maxBuffered) {
-      finish('dropped');
-      return false;
-    }
-    return ok;
-  }
-
-  /** Resolves once Node's buffer drained, or the stream ended (the progress watch drops a client that takes nothing). */
-  function drained(): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        sink.off('drain', wake);
-        wakeDrain = null;
-        resolve();
-      };
-      wakeDrain = wake;
-      sink.on('drain', wake);
-    });
   }
 
   /** Sends everything stored from `sent` on. */
@@ -146,9 +94,9 @@ export function followRunLog(options: LogStreamOptions): LogStream {
     while (!finished) {
       const page = await readRunLog(db, runId, sent);
       if (finished || page.content.length === 0) return;
-      const ok = send(sseEvent('log', JSON.stringify({ offset: page.offset, content: page.content }), page.nextOffset));
+      if (!writer.write(sseFrame('log', JSON.stringify({ offset: page.offset, content: page.content }), page.nextOffset))) return;
       sent = page.nextOffset;
-      if (!ok && !finished) await drained();
+      await writer.drained();
       if (page.eof) return;
     }
   }
@@ -179,7 +127,7 @@ export function followRunLog(options: LogStreamOptions): LogStream {
           }, LINGER_POLL_MS);
           continue;
         }
-        send(sseEvent('end', run.status));
+        writer.write(sseFrame('end', run.status));
         return finish('end');
       } while (again && !finished);
     } catch (err) {

@@ -9,6 +9,7 @@ import { conflict } from '../../core/errors.ts';
 import { MAX_READ_BYTES, readRunLog } from './run-log.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
+import { openSseResponse } from '../../http/sse.ts';
 import { requireIssueAccess } from '../../core/issue-access.ts';
 import { cancelRun } from './lifecycle.ts';
 import { followRunLog, type LogStream, KEEPALIVE_MS, MAX_BUFFERED_BYTES } from './log-stream.ts';
@@ -187,16 +188,9 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
       const run = await requireRunAccess(db, actorOf(request), request.params.runId);
       const lastEventId = request.headers['last-event-id'];
       const from = request.query.offset ?? (lastEventId !== undefined ? Math.min(Number(lastEventId), MAX_OFFSET) : 0);
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        'x-accel-buffering': 'no',
-        'x-request-id': request.id,
-      });
-      raw.flushHeaders();
-      const stream = followRunLog({ db, notifications: deps.notifications, runId: run.id, from, sink: raw, logger: request.log });
+      const sink = openSseResponse(request, reply);
+      if (!sink) return;
+      const stream = followRunLog({ db, notifications: deps.notifications, runId: run.id, from, sink, logger: request.log });
       streams.add(stream);
       void stream.done.then(() => streams.delete(stream));
     },

@@ -12,11 +12,12 @@
 // Batching: what was written is stored at most FLUSH_INTERVAL_MS after it arrived, or at once when
 // FLUSH_BYTES are pending; one INSERT per flush (rows of at most CHUNK_BYTES, cut on character
 // boundaries), and in the same statement the run's logBytes (so a live run shows its log's size)
-// and a `boardroom_run_log` NOTIFY ({ runId, companyId, offset:
-// the log's size after it }) so live readers on every replica hear of it. Flushes never overlap, so
+// and a `runLog` notification (src/db/channels.ts: { runId, companyId, offset: the log's size
+// after it }) so live readers on every replica hear of it. Flushes never overlap, so
 // rows arrive in order. PostgreSQL text refuses U+0000: NUL becomes U+FFFD before it is counted.
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { notifyCall } from '../../db/channels.ts';
 import type { DbOrTx } from '../../db/client.ts';
 
 export const DEFAULT_MAX_LOG_BYTES = 5 * 1024 * 1024;
@@ -29,7 +30,6 @@ export const FLUSH_BYTES = 64 * 1024;
 export const CHUNK_BYTES = 64 * 1024;
 /** A flush that failed is retried on the next tick; after this many failures in a row the log stops. */
 const MAX_FLUSH_FAILURES = 5;
-export const RUN_LOG_CHANNEL = 'boardroom_run_log';
 
 export interface RunLogOptions {
   db: DbOrTx;
@@ -56,22 +56,6 @@ export interface RunLogWriter {
   /** Stores the held tail, the marker and everything pending. Idempotent; never throws. */
   close(): Promise<RunLogSummary>;
   summary(): RunLogSummary;
-}
-
-export interface RunLogNotice {
-  runId: string;
-  companyId: string;
-  /** Size of the stored log after the chunk that raised it. */
-  offset: number;
-}
-
-export function parseRunLogNotice(payload: string): RunLogNotice | null {
-  try {
-    const notice = JSON.parse(payload) as RunLogNotice;
-    return typeof notice.runId === 'string' && typeof notice.offset === 'number' ? notice : null;
-  } catch {
-    return null;
-  }
 }
 
 export function openRunLog(options: RunLogOptions): RunLogWriter {
@@ -129,7 +113,6 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
       rows.map((r) => sql`(${runId}::uuid, ${r.seq}::int, ${r.offset}::int, ${r.content}::text)`),
       sql`, `,
     );
-    const notice = JSON.stringify({ runId, companyId, offset: end } satisfies RunLogNotice);
     // One statement: the rows, the run's logBytes and the notice commit together (data-modifying
     // CTEs always run). logBytes follows the flushes, not the bytes: one row update per flush. It
     // leaves updatedAt alone: that one says when the owner recorded the whole log (runLogMayGrow).
@@ -137,7 +120,7 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
       insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ${values} returning 1
     ), sized as (
       update heartbeat_runs set log_bytes = ${end} where id = ${runId} returning 1
-    ) select pg_notify(${RUN_LOG_CHANNEL}, ${notice})`);
+    ) select ${notifyCall('runLog', { runId, companyId, offset: end })}`);
     seq += rows.length;
     stored = end;
   }
