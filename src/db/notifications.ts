@@ -7,8 +7,10 @@ import type { Logger } from 'pino';
 
 // boardroom_wakeup: a wake became claimable; boardroom_run: a run changed status (both raised by
 // triggers, src/db/sql/engine-notify.sql); boardroom_run_log: a run's owner stored new log text
-// ({ runId, companyId, offset }); boardroom_activity: an activity entry was written.
-export const CHANNELS = ['boardroom_wakeup', 'boardroom_run', 'boardroom_run_log', 'boardroom_activity'] as const;
+// ({ runId, companyId, offset }); boardroom_activity: an activity entry was written;
+// boardroom_budget_stop: a hard budget incident awaits its stop (payload: the company id; trigger in
+// engine-notify.sql, consumed by engine/budget-stops.ts).
+export const CHANNELS = ['boardroom_wakeup', 'boardroom_run', 'boardroom_run_log', 'boardroom_activity', 'boardroom_budget_stop'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 type Handler = (payload: string) => void;
