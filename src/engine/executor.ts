@@ -208,7 +208,10 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
           // Each report is spend as of now: a cost event (and the month counters) while the run goes on.
           const context = { runId: run.id, companyId: agent.companyId, agentId: agent.id, issueId: run.issueId };
           progress = progress
-            .then(async () => void (await recordRunUsage(db, context, reported, settings.prices ?? {})))
+            .then(async () => {
+              // A hard limit it reaches is stopped by the engine's budget-stop consumer (budget-stops.ts).
+              await recordRunUsage(db, context, reported, settings.prices ?? {});
+            })
             .catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record a usage report as a cost event'));
         },
         onResult: (reported) => {
