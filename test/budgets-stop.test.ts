@@ -2,6 +2,9 @@
 // process-adapter run is cancelled and its process killed within 5 s even when it ignores SIGTERM
 // and its graceSec is 30; the stopped agent or project refuses wakes and checkouts with 409; the
 // `runs` metric counts finished runs. Crossings, resolution and policies: budgets.test.ts.
+// The engine's sweep of pending stops is set to a minute here (and so is a second replica's): every
+// stop below lands through the incident's NOTIFY (engine/budget-stops.ts), as it would in production
+// ahead of the 500 ms sweep.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -15,11 +18,14 @@ const AGENTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures
 const SPENDER = path.join(AGENTS, 'spender.mjs');
 const WORKER = path.join(AGENTS, 'worker.mjs');
 
+/** Longer than any test here: a stop that waited for the sweep would fail the 5 s bound. */
+const NO_SWEEP_MS = 60_000;
+
 let t: TestApp;
 /** Process groups started by these tests: killed at the end whatever happened. */
 const spawned = new Set<number>();
 before(async () => {
-  t = await startTestApp({ engine: { pollMs: 200 } });
+  t = await startTestApp({ engine: { pollMs: 200, budgetStopMs: NO_SWEEP_MS } });
 });
 after(async () => {
   for (const pid of spawned) {
@@ -44,6 +50,9 @@ const stubbornSpender = () => ({
   args: [SPENDER, JSON.stringify([60, 60].map((costCents) => ({ provider: 'acme', model: 'm1', costCents, inputTokens: 10, outputTokens: 1 }))), '500', '60000', 'stubborn'],
   graceSec: 30,
 });
+
+/** Reports nothing and lingers a minute; SIGTERM is ignored. Its spend comes from elsewhere. */
+const stubbornIdler = () => ({ command: process.execPath, args: [SPENDER, '[]', '100', '60000', 'stubborn'], graceSec: 30 });
 
 function alive(pid: number): boolean {
   try {
@@ -177,6 +186,73 @@ describe('a hard stop of a live process-adapter run', () => {
     assert.equal(raised.status, 200, JSON.stringify(raised.body));
     assert.equal((await t.request('GET', `/api/projects/${project.id}`, { token })).body.pausedAt, null);
     assert.equal((await t.request('POST', `/api/issues/${alsoInProject.id}/checkout`, { token, body: { agentId: spender.agent.id, expectedStatuses: ['todo'] } })).status, 200);
+  });
+});
+
+describe('a hard stop crossed outside the run, while its process runs', () => {
+  /** A company whose agent is running a SIGTERM-deaf process; `budgetCents` its monthly budget. */
+  async function runningIdler(budgetCents: number) {
+    const { company, token } = await t.newCompany();
+    const idler = await newAgent(t, token, company.id, { adapterConfig: stubbornIdler() });
+    assert.equal((await t.request('PATCH', `/api/agents/${idler.agent.id}/budgets`, { token, body: { budgetMonthlyCents: budgetCents } })).status, 200);
+    const issue = await newIssue(t, token, company.id, { status: 'todo' });
+    assert.equal((await wake(idler.agent.id, token, issue.id)).status, 202);
+    const run = await spawnedRun(idler.agent.id);
+    return { company, token, idler, run };
+  }
+
+  /** The run ended by the stop, its process gone within 5 s of `crossedAt`; returns the ms it took. */
+  async function stoppedWithin5s(run: { id: string; pid: number }, crossedAt: number, what: string): Promise<number> {
+    const elapsed = (await goneAt(run.pid)) - crossedAt;
+    console.log(`budget hard stop (${what}): crossing -> process gone in ${elapsed} ms (graceSec 30, SIGTERM ignored)`);
+    assert.ok(elapsed < 5000, `process gone ${elapsed} ms after the crossing`);
+    const [ended] = await sql('select status, error from heartbeat_runs where id = $1', [run.id]);
+    assert.deepEqual([ended.status, ended.error], ['cancelled', 'budget']);
+    return elapsed;
+  }
+
+  const costEvent = (agentId: string, costCents: number) => ({ agentId, provider: 'acme', model: 'm1', costCents, occurredAt: new Date().toISOString() });
+
+  it('a cost event posted through the API on the replica running the process', async () => {
+    const { company, token, idler, run } = await runningIdler(100);
+    const crossedAt = Date.now();
+    const posted = await t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: costEvent(idler.agent.id, 100) });
+    assert.equal(posted.status, 201);
+    const answeredAt = Date.now();
+    await waitFor('the stop applied', async () => (await sql("select 1 from budget_incidents where company_id = $1 and kind = 'hard' and not stop_pending", [company.id])).length > 0, 5_000);
+    console.log(`budget hard stop: applied by the engine within ${Date.now() - answeredAt} ms of the cost event's answer (polled every 50 ms)`);
+    await stoppedWithin5s(run, crossedAt, 'cost event through the API, same replica');
+    const agent = await getAgent(idler.agent.id, token);
+    assert.deepEqual([agent.status, agent.pauseReason], ['paused', 'budget']);
+  });
+
+  it('a cost event posted through the API of another replica, which runs no engine', async () => {
+    const other = await startTestApp({ replicaOf: t, budgetStopMs: NO_SWEEP_MS });
+    try {
+      const { company, token, idler, run } = await runningIdler(100);
+      const crossedAt = Date.now();
+      const posted = await other.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: costEvent(idler.agent.id, 100) });
+      assert.equal(posted.status, 201);
+      await stoppedWithin5s(run, crossedAt, 'cost event through another replica');
+      const [incident] = await sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [company.id]);
+      assert.deepEqual([incident.stop_pending, incident.paused_agent_ids], [false, [idler.agent.id]]);
+      assert.ok(incident.approval_id, 'one override approval asked for');
+      assert.equal((await sql("select count(*)::int as n from approvals where company_id = $1 and type = 'budget_override_required'", [company.id]))[0].n, 1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a budget lowered below the spend stops the running work at once', async () => {
+    const { company, token, idler, run } = await runningIdler(1000);
+    assert.equal((await t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: costEvent(idler.agent.id, 50) })).status, 201);
+    assert.equal((await sql("select count(*)::int as n from budget_incidents where company_id = $1 and kind = 'hard'", [company.id]))[0].n, 0, '50 of 1000: no stop yet');
+    const crossedAt = Date.now();
+    const lowered = await t.request('PATCH', `/api/agents/${idler.agent.id}/budgets`, { token, body: { budgetMonthlyCents: 40 } });
+    assert.equal(lowered.status, 200);
+    await stoppedWithin5s(run, crossedAt, 'budget lowered below the spend');
+    const agent = await getAgent(idler.agent.id, token);
+    assert.deepEqual([agent.status, agent.pauseReason], ['paused', 'budget']);
   });
 });
 

@@ -1,16 +1,18 @@
 // Budgets through the API (SPEC Costs and budgets, Budget policy and incident, Budget; issue 9 items
 // 3 to 5 and 8): crossings under concurrency, incident resolution and the override approval, policy
 // creation and evaluation, the overview, and the UTC month boundary with a clock under test control.
-// No engine here: every hard stop below is applied by the request that raised it.
+// No engine here: every hard stop below is applied by the app's budget-stop consumer (the engine's,
+// started alone by the test app) as its incident commits; assertions on a stop wait for it (bounded).
 // Stops of live runs, and the runs metric, are in budgets-stop.test.ts (they need the engine).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { systemActor } from '../src/core/actor.ts';
-import { applyPendingBudgetStops } from '../src/modules/budgets/stop.ts';
 import { recordCostEvent } from '../src/modules/costs/service.ts';
 import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
+import { waitFor } from './helpers/wait.ts';
+import { budgetStopsApplied } from './helpers/budget-stops.ts';
 
 const t = await useTestApp();
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
@@ -21,22 +23,29 @@ const event = (agentId: string, fields: Record<string, unknown> = {}) => ({ agen
 async function spend(companyId: string, token: string, agentId: string, costCents: number, fields: Record<string, unknown> = {}) {
   const res = await t.request('POST', `/api/companies/${companyId}/cost-events`, { token, body: event(agentId, { costCents, ...fields }) });
   assert.equal(res.status, 201, JSON.stringify(res.body));
+  await budgetStopsApplied(t, companyId);
   return res.body;
 }
 
 async function setAgentBudget(agentId: string, token: string, cents: number) {
   const res = await t.request('PATCH', `/api/agents/${agentId}/budgets`, { token, body: { budgetMonthlyCents: cents } });
   assert.equal(res.status, 200, JSON.stringify(res.body));
+  await budgetStopsApplied(t, res.body.companyId);
   return res.body;
 }
 
 async function setCompanyBudget(companyId: string, token: string, cents: number) {
   const res = await t.request('PATCH', `/api/companies/${companyId}/budgets`, { token, body: { budgetMonthlyCents: cents } });
   assert.equal(res.status, 200, JSON.stringify(res.body));
+  await budgetStopsApplied(t, companyId);
   return res.body;
 }
 
-const createPolicy = (companyId: string, token: string, body: Record<string, unknown>) => t.request('POST', `/api/companies/${companyId}/budgets/policies`, { token, body });
+async function createPolicy(companyId: string, token: string, body: Record<string, unknown>) {
+  const res = await t.request('POST', `/api/companies/${companyId}/budgets/policies`, { token, body });
+  await budgetStopsApplied(t, companyId);
+  return res;
+}
 const resolve = (companyId: string, incidentId: string, token: string, body: unknown) => t.request('POST', `/api/companies/${companyId}/budget-incidents/${incidentId}/resolve`, { token, body });
 const getAgent = async (id: string, token: string) => (await t.request('GET', `/api/agents/${id}`, { token })).body;
 const getApproval = async (id: string, token: string) => (await t.request('GET', `/api/approvals/${id}`, { token })).body;
@@ -65,6 +74,7 @@ describe('exactly once under concurrency', () => {
 
     const answers = await Promise.all(Array.from({ length: 100 }, () => t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: event(agent.id, { costCents: 20 }) })));
     assert.deepEqual(answers.map((r) => r.status), Array(100).fill(201), 'every event is accepted, also those after the stop');
+    await budgetStopsApplied(t, company.id);
 
     const incidents = await incidentRows(company.id);
     const soft = incidents.filter((i) => i.kind === 'soft');
@@ -465,16 +475,20 @@ describe('the UTC month boundary (clock under test control)', () => {
     const at = (agentId: string, cents: number, occurredAt: Date) => event(agentId, { costCents: cents, occurredAt: occurredAt.toISOString() });
 
     // Both agents at 90 percent in November (a soft incident each, in window 2025-11).
-    for (const { agent } of [december, control]) assert.equal((await recordCostEvent(ctx, company.id, at(agent.id, 90, lateNovember), lateNovember)).stopsPending, false);
+    const hardIncidents = async () => (await incidentRows(company.id)).filter((i) => i.kind === 'hard');
+    for (const { agent } of [december, control]) await recordCostEvent(ctx, company.id, at(agent.id, 90, lateNovember), lateNovember);
     assert.deepEqual((await incidentRows(company.id)).map((i) => [i.kind, i.window_key]), [['soft', '2025-11'], ['soft', '2025-11']]);
 
     // December: 10 cents is 10 percent of December's budget, not 100 of November's.
-    assert.equal((await recordCostEvent(ctx, company.id, at(december.agent.id, 10, earlyDecember), earlyDecember)).stopsPending, false);
+    await recordCostEvent(ctx, company.id, at(december.agent.id, 10, earlyDecember), earlyDecember);
+    assert.deepEqual(await hardIncidents(), []);
     // A late November event arriving in December belongs to November, which December's budget no longer reads.
-    assert.equal((await recordCostEvent(ctx, company.id, at(december.agent.id, 30, lateNovember), earlyDecember)).stopsPending, false);
+    await recordCostEvent(ctx, company.id, at(december.agent.id, 30, lateNovember), earlyDecember);
+    assert.deepEqual(await hardIncidents(), []);
     // The control: the same 10 cents in November reach November's budget.
-    assert.equal((await recordCostEvent(ctx, company.id, at(control.agent.id, 10, lateNovember), lateNovember)).stopsPending, true);
-    assert.equal(await applyPendingBudgetStops(t.database.db), 1);
+    await recordCostEvent(ctx, company.id, at(control.agent.id, 10, lateNovember), lateNovember);
+    // Its stop is the engine's (here the app's budget-stop consumer): applied once, within the bound.
+    await waitFor('the control agent stopped', async () => (await hardIncidents()).some((i) => i.stop_pending === false && i.approval_id !== null));
 
     const incidents = await incidentRows(company.id);
     const hard = incidents.filter((i) => i.kind === 'hard');

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
+import { budgetStopsApplied } from './helpers/budget-stops.ts';
 
 const t = await useTestApp();
 const dashboard = (companyId: string, token: string) => t.request('GET', `/api/companies/${companyId}/dashboard`, { token });
@@ -44,6 +45,7 @@ describe('dashboard', () => {
     assert.equal((await t.request('POST', `/api/companies/${C}/budgets/policies`, { token, body: { scopeType: 'project', scopeId: project.id, amount: 1 } })).status, 201);
     const over = await t.request('POST', `/api/companies/${C}/cost-events`, { token, body: { agentId: worker.agent.id, provider: 'acme', model: 'm1', costCents: 1, occurredAt: new Date().toISOString(), projectId: project.id } });
     assert.equal(over.status, 201);
+    await budgetStopsApplied(t, C);
 
     const res = await dashboard(C, token);
     assert.equal(res.status, 200);

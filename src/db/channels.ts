@@ -70,6 +70,15 @@ export const CHANNELS = {
   run: jsonChannel('boardroom_run', runChange),
   runLog: jsonChannel('boardroom_run_log', runLogGrew),
   activity: jsonChannel('boardroom_activity', activityWritten),
+  /**
+   * A hard budget incident awaits its stop (trigger boardroom_notify_budget_stop,
+   * src/db/sql/engine-notify.sql): the company's id, as plain text; consumed by engine/budget-stops.ts.
+   */
+  budgetStop: {
+    name: 'boardroom_budget_stop',
+    parse: (payload: string) => (isUuid(payload) ? { companyId: payload } : null),
+    format: (payload: { companyId: string }) => payload.companyId,
+  },
 } satisfies Record<string, { name: string; parse(payload: string): unknown; format(payload: never): string }>;
 
 export type ChannelKey = keyof typeof CHANNELS;

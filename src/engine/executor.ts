@@ -29,7 +29,6 @@ import { buildRunEnv } from '../adapters/run-env.ts';
 import { openRunLog } from '../modules/runs/run-log.ts';
 import { buildWakePrompt } from './wake-prompt.ts';
 import { recordRunUsage } from '../modules/costs/service.ts';
-import { applyPendingBudgetStops } from '../modules/budgets/stop.ts';
 import type { PriceTable } from '../core/pricing.ts';
 // The defaults live with the adapters' config fields, so the config schemas show them.
 import { DEFAULT_GRACE_SEC, DEFAULT_TIMEOUT_SEC } from '../adapters/config-fields.ts';
@@ -209,8 +208,10 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
           // Each report is spend as of now: a cost event (and the month counters) while the run goes on.
           const context = { runId: run.id, companyId: agent.companyId, agentId: agent.id, issueId: run.issueId };
           progress = progress
-            .then(() => recordRunUsage(db, context, reported, settings.prices ?? {}))
-            .then(({ stopsPending }) => (stopsPending ? applyPendingBudgetStops(db).then(() => undefined) : undefined))
+            .then(async () => {
+              // A hard limit it reaches is stopped by the engine's budget-stop consumer (budget-stops.ts).
+              await recordRunUsage(db, context, reported, settings.prices ?? {});
+            })
             .catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record a usage report as a cost event'));
         },
         onResult: (reported) => {

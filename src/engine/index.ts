@@ -12,6 +12,7 @@
 //   replica at a time); at start, ends the runs of this replica's previous life at once.
 // - worktrees: removes the git worktrees of closed isolated execution workspaces (modules/execution-workspaces)
 // - runtime services: supervises the workspaces' runtime-service commands (runtime-services.ts)
+// - budget stops: applies hard budget stops as their incidents commit, NOTIFY plus a sweep (budget-stops.ts)
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import type { HeartbeatRun } from '../db/rows.ts';
@@ -21,7 +22,7 @@ import { PRUNE_BATCH, pruneRunHistory } from '../modules/runs/retention.ts';
 import { requeueStrandedWakes } from '../modules/wakeups/decide.ts';
 import { decideStrandedRuns } from '../modules/routines/routine-runs.ts';
 import { fireDueSchedules } from '../modules/routines/scheduler.ts';
-import { applyPendingBudgetStops, BUDGET_REASON } from '../modules/budgets/stop.ts';
+import { BUDGET_REASON } from '../modules/budgets/stop.ts';
 import { newTimerState, queueDueTimerWakes } from '../modules/wakeups/timers.ts';
 import { removeClosedWorktrees } from '../modules/execution-workspaces/service.ts';
 import { createAdapterRegistry, type AdapterRegistry } from '../adapters/registry.ts';
@@ -31,6 +32,7 @@ import type { Notifications } from '../db/notifications.ts';
 import { killRunProcessGroup } from './process-groups.ts';
 import { replicaIdentity, type ReplicaIdentity } from './replica.ts';
 import { startRuntimeServices } from './runtime-services.ts';
+import { startBudgetStops } from './budget-stops.ts';
 
 export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   /** Lease of a live run; its owner renews it every third of this. */
@@ -49,7 +51,7 @@ export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   routineTickMs?: number;
   /** How often routine runs stranded between record and decision are looked for. */
   routineSweepMs?: number;
-  /** How often hard budget stops still pending are applied (they are applied at once where raised, this is the net). */
+  /** How often hard budget stops still pending are looked for (each is applied on its NOTIFY; this is the net). */
   budgetStopMs?: number;
   /** How often worktrees of closed isolated execution workspaces are looked for and removed. */
   worktreeSweepMs?: number;
@@ -144,13 +146,7 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
       .finally(() => (sweeping = null));
   }, settings.routineSweepMs);
 
-  // Hard stops raised where nobody applied them at once (a run's own usage, a crash in between).
-  let budgetStopping: Promise<unknown> | null = null;
-  const budgetStops = setInterval(() => {
-    budgetStopping ??= applyPendingBudgetStops(db)
-      .catch((err) => logger.warn({ err }, 'engine: applying budget stops failed'))
-      .finally(() => (budgetStopping = null));
-  }, settings.budgetStopMs);
+  const budgetStops = startBudgetStops(db, notifications, settings.budgetStopMs, logger);
 
   let removingWorktrees: Promise<unknown> | null = null;
   const worktreeSweep = setInterval(() => {
@@ -201,11 +197,10 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
         clearInterval(retention);
         clearInterval(scheduler);
         clearInterval(routineSweep);
-        clearInterval(budgetStops);
         clearInterval(worktreeSweep);
         clearInterval(serviceLoop);
         await dispatcher.stop();
-        await Promise.all([reaping, ticking, pruning, scheduling, sweeping, budgetStopping, removingWorktrees, converging]);
+        await Promise.all([reaping, ticking, pruning, scheduling, sweeping, budgetStops.stop(), removingWorktrees, converging]);
         await Promise.all([executor.stop(), services.stop()]);
       })();
       return stopping;

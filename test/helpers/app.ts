@@ -12,7 +12,8 @@ import { buildApp } from '../../src/server/app.ts';
 import type { App, StreamLimits } from '../../src/http/deps.ts';
 import { DEFAULT_CODE_HOST, type CodeHostConfig, type Config, type DeploymentMode } from '../../src/core/config.ts';
 import { localStorage } from '../../src/storage/storage.ts';
-import { startEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
+import { ENGINE_DEFAULTS, startEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
+import { startBudgetStops, type BudgetStops } from '../../src/engine/budget-stops.ts';
 import type { PriceTable } from '../../src/core/pricing.ts';
 import pino from 'pino';
 import { listenForNotifications } from '../../src/db/notifications.ts';
@@ -68,6 +69,8 @@ export interface TestAppOptions {
   modelPrices?: PriceTable;
   /** Code-host and catalog base URLs (a fake host in the test). */
   codeHost?: CodeHostConfig;
+  /** Sweep of the budget-stop consumer an app without an engine runs (default the engine's, 500 ms). */
+  budgetStopMs?: number;
   /** The engine's logger (a test that reads its lines passes one); silent otherwise. */
   logger?: pino.Logger;
 }
@@ -129,6 +132,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       settings: { apiUrl: listenUrl!, dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, prices: config.modelPrices, ...opts.engine },
     });
   }
+  // Every replica's engine applies hard budget stops; an app without one still runs that consumer,
+  // as a deployment would, so a stop crossed through the API lands without dispatching any work.
+  const budgetStops: BudgetStops | null = engine ? null : startBudgetStops(database.db, notifications, opts.budgetStopMs ?? ENGINE_DEFAULTS.budgetStopMs, logger);
 
   const request: TestApp['request'] = async (method, reqUrl, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -159,6 +165,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const close = () => (closing ??= closeApp());
   const closeApp = async () => {
     await engine?.stop();
+    await budgetStops?.stop();
     await app.close();
     await notifications.close();
     await database.close();

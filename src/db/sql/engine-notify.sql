@@ -33,3 +33,18 @@ $$ LANGUAGE plpgsql;
 DROP TRIGGER IF EXISTS boardroom_notify_run ON heartbeat_runs;
 CREATE TRIGGER boardroom_notify_run AFTER INSERT OR UPDATE OF status ON heartbeat_runs
   FOR EACH ROW EXECUTE FUNCTION boardroom_notify_run();
+
+-- A hard budget incident awaits its stop (written with stop_pending, the outbox entry): every
+-- replica's engine claims it at once (engine/budget-stops.ts) instead of at its next sweep.
+CREATE OR REPLACE FUNCTION boardroom_notify_budget_stop() RETURNS trigger AS $$
+BEGIN
+  IF NEW.stop_pending THEN
+    PERFORM pg_notify('boardroom_budget_stop', NEW.company_id::text);
+  END IF;
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+
+DROP TRIGGER IF EXISTS boardroom_notify_budget_stop ON budget_incidents;
+CREATE TRIGGER boardroom_notify_budget_stop AFTER INSERT OR UPDATE OF stop_pending ON budget_incidents
+  FOR EACH ROW EXECUTE FUNCTION boardroom_notify_budget_stop();

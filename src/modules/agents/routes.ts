@@ -19,7 +19,6 @@ import { agentLookupQuery, agentParams, companyParams, createAgentBody, createKe
 import { createAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
 import { requestWakeup } from './wakeup.ts';
 import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
-import { applyPendingBudgetStops } from '../budgets/stop.ts';
 
 const tags = ['agents'];
 
@@ -283,7 +282,6 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
       authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent budgets');
       const updated = await updateBudget(contextOf(db, request), agent.id, request.body.budgetMonthlyCents);
-      await applyPendingBudgetStops(db);
       return view(request, await requireAgentAccess(db, actorOf(request), updated.id));
     },
   );

@@ -7,9 +7,10 @@
 // A policy change compares the current total with the line instead: lowering a budget below what
 // was spent stops the scope at once.
 //
-// A hard incident of a policy with hardStopEnabled is written with stopPending; the stop itself
-// (pausing the scope, cancelling its work, asking the board for an override) runs in a transaction
-// of its own right after (stop.ts), so the transaction that records spend only ever locks counters.
+// A hard incident of a policy with hardStopEnabled is written with stopPending: that row is the
+// outbox entry the engine consumes (engine/budget-stops.ts) to pause the scope, cancel its work and
+// ask the board for an override in a transaction of its own, so the transaction that records spend
+// only ever locks counters and no caller has to remember to apply the stop.
 import { and, eq, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { budgetIncidents, budgetPolicies } from '../../db/schema/index.ts';

@@ -7,7 +7,6 @@ import { budgetOverview } from './overview.ts';
 import { createPolicy } from './budget-policies.ts';
 import { incidentResponse, overviewResponse, policyResponse, presentIncident, presentPolicy } from './present.ts';
 import { BOARD_COMPANY_ERRORS, companyParams, createPolicyBody, HARD_STOP_NOTE, incidentParams, resolveIncidentBody } from './schemas.ts';
-import { applyPendingBudgetStops } from './stop.ts';
 
 const tags = ['budgets'];
 
@@ -39,7 +38,6 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
       const actor = requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actor, request.params.companyId);
       const policy = await createPolicy({ db, actor }, company.id, request.body);
-      await applyPendingBudgetStops(db);
       return reply.status(201).send(presentPolicy(policy));
     },
   );

@@ -16,7 +16,7 @@ export const BOARD_COMPANY_ERRORS: [ErrorStatus, string][] = [
 ];
 /** What a route that writes a budget says about the hard stop it may cause. */
 export const HARD_STOP_NOTE =
-  'A budget reached (100 percent) with hardStopEnabled stops its scope before this answers: the agent, the project, or every working agent of the company is paused with reason `budget`, its waiting wakes and running runs are cancelled (process groups killed within seconds), new wakes and checkouts get 409, and a budget_override_required approval asks the board.';
+  'A budget reached (100 percent) with hardStopEnabled stops its scope as soon as this commits (the engine applies the stop, typically within tens of milliseconds of the answer): the agent, the project, or every working agent of the company is paused with reason `budget`, its waiting wakes and running runs are cancelled (process groups killed within seconds), new wakes and checkouts get 409, and a budget_override_required approval asks the board.';
 
 export const budgetBody = z
   .object({ budgetMonthlyCents: budgetCents.describe('monthly budget in cents, 0 to 2,000,000,000; 0 switches the agent budget policy off') })

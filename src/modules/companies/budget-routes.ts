@@ -6,7 +6,6 @@ import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { monthlyBudgetOf, syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import { BOARD_COMPANY_ERRORS, budgetBody, companyParams, HARD_STOP_NOTE } from '../budgets/schemas.ts';
-import { applyPendingBudgetStops } from '../budgets/stop.ts';
 import { companyResponse, presentCompany } from './present.ts';
 
 const tags = ['budgets'];
@@ -30,7 +29,6 @@ export function registerCompanyBudgetRoutes(app: App, deps: AppDeps): void {
       const actor = requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actor, request.params.companyId);
       await db.transaction((tx) => syncMonthlyBudgetPolicy(tx, actor, company.id, 'company', company.id, request.body.budgetMonthlyCents));
-      await applyPendingBudgetStops(db);
       return presentCompany(company, await monthlyBudgetOf(db, 'company', company.id));
     },
   );

@@ -11,7 +11,6 @@ import { brandingBody, createCompanyBody, patchCompanyBody } from './schemas.ts'
 import { archiveCompany, companyStats, createCompany, deleteCompany, listCompanies, updateCompany, uploadLogo } from './service.ts';
 import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
 import type { Company } from '../../core/access.ts';
-import { applyPendingBudgetStops } from '../budgets/stop.ts';
 
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const tags = ['companies'];
@@ -129,7 +128,6 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       const denied = Object.keys(request.body).filter((field) => !canPatchCompanyField(actor, company.id, field));
       authorize(denied.length === 0, 'a CEO agent may change branding fields only', { fields: denied });
       const updated = await updateCompany(contextOf(db, request), company, request.body);
-      if (request.body.budgetMonthlyCents !== undefined) await applyPendingBudgetStops(db);
       return withBudget(updated);
     },
   );

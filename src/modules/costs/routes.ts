@@ -4,7 +4,6 @@ import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { costEventResponse, presentCostEvent } from './present.ts';
 import { companyParams, createCostEventBody } from './schemas.ts';
-import { applyPendingBudgetStops } from '../budgets/stop.ts';
 import { recordCostEvent } from './service.ts';
 
 export function registerCostRoutes(app: App, deps: AppDeps): void {
@@ -36,8 +35,7 @@ export function registerCostRoutes(app: App, deps: AppDeps): void {
       const actor = actorOf(request);
       const company = await requireCompanyAccess(db, actor, request.params.companyId);
       authorize(actor.kind !== 'agent' || actor.agentId === request.body.agentId, 'an agent reports costs only for itself');
-      const { event, created, stopsPending } = await recordCostEvent({ db, actor }, company.id, request.body);
-      if (stopsPending) await applyPendingBudgetStops(db);
+      const { event, created } = await recordCostEvent({ db, actor }, company.id, request.body);
       return reply.status(created ? 201 : 200).send(presentCostEvent(event));
     },
   );

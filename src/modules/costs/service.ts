@@ -22,12 +22,11 @@ export type CostEvent = typeof costEvents.$inferSelect;
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 
 /**
- * Records one event. `stopsPending`: it raised a hard incident whose stop is to be applied once
- * this transaction has committed (applyPendingBudgetStops); the engine's sweep does it otherwise.
- * `created: false`: the company already has an event with this idempotencyKey, returned as it is
+ * Records one event. A hard incident it raises is applied by the engine once this commits
+ * (engine/budget-stops.ts). `created: false`: the company already has an event with this idempotencyKey, returned as it is
  * (nothing counted again; a concurrent twin waits on the unique index and lands here).
  */
-export async function recordCostEvent(ctx: Ctx, companyId: string, input: CreateCostEvent, now = new Date()): Promise<{ event: CostEvent; created: boolean; stopsPending: boolean }> {
+export async function recordCostEvent(ctx: Ctx, companyId: string, input: CreateCostEvent, now = new Date()): Promise<{ event: CostEvent; created: boolean }> {
   const occurredAt = new Date(input.occurredAt);
   if (occurredAt.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) throw unprocessable('occurredAt lies in the future');
   return ctx.db.transaction(async (tx) => {
@@ -68,13 +67,13 @@ export async function recordCostEvent(ctx: Ctx, companyId: string, input: Create
       .returning();
     if (!event) {
       const [existing] = await tx.select().from(costEvents).where(and(eq(costEvents.companyId, companyId), eq(costEvents.idempotencyKey, input.idempotencyKey!)));
-      return { event: existing!, created: false, stopsPending: false };
+      return { event: existing!, created: false };
     }
     await addToRollups(tx, event);
     // Counters and budgets: every scope the event counts for, in its month and lifetime.
     const delta = { billedCents: event.costCents, tokens: event.inputTokens + event.outputTokens };
     const usage = await addScopeUsage(tx, companyId, scopesOf(companyId, agent.id, event.projectId), occurredAt, delta);
-    const incidents = await evaluateCrossings(tx, ctx.actor, usage, delta, now);
+    await evaluateCrossings(tx, ctx.actor, usage, delta, now);
     await recordActivity(tx, ctx.actor, {
       companyId,
       action: 'cost.reported',
@@ -82,7 +81,7 @@ export async function recordCostEvent(ctx: Ctx, companyId: string, input: Create
       entityId: event.id,
       details: { agentId: agent.id, costCents: event.costCents, provider: event.provider, model: event.model, billingType: event.billingType, ...(event.issueId && { issueId: event.issueId }) },
     });
-    return { event, created: true, stopsPending: incidents.some((i) => i.stopPending) };
+    return { event, created: true };
   });
 }
 
@@ -97,7 +96,7 @@ export interface RunUsageContext {
  * A usage report from a live run becomes a cost event as it arrives: the adapter's costCents when
  * it reports one, else the price table's; subscription-included usage at 0 cents, tokens kept.
  */
-export async function recordRunUsage(db: DbOrTx, run: RunUsageContext, usage: AdapterUsage, prices: PriceTable, now = new Date()): Promise<{ event: CostEvent; created: boolean; stopsPending: boolean }> {
+export async function recordRunUsage(db: DbOrTx, run: RunUsageContext, usage: AdapterUsage, prices: PriceTable, now = new Date()): Promise<{ event: CostEvent; created: boolean }> {
   const provider = usage.provider?.trim() || 'unknown';
   const model = usage.model?.trim() || 'unknown';
   const billingType = usage.billingType ?? 'unknown';

@@ -20,7 +20,6 @@ import { usageReport } from '../../adapters/usage.ts';
 import { MAX_EVENT_COST_CENTS, MAX_TOKENS } from '../../core/cost-bounds.ts';
 import type { PriceTable } from '../../core/pricing.ts';
 import { recordRunUsage } from '../costs/service.ts';
-import { applyPendingBudgetStops } from '../budgets/stop.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Db } from '../../db/client.ts';
 import { transactionWithRetry } from '../../db/retry.ts';
@@ -52,7 +51,6 @@ export async function completeRun(ctx: Ctx<Actor>, db: Db, runId: string, body: 
   if (!run) throw notFound('run');
   await assertCompanyAccess(ctx.db, actor, run.companyId);
   authorize(actor.kind === 'agent' && actor.via === 'agent_jwt' && actor.runId === run.id && actor.agentId === run.agentId, RUN_TOKEN_REQUIRED);
-  let stopsPending = false;
   // Retried like the engine's own finishes: a deadlock with another run of the agent is no answer to give the receiver.
   const finished = await transactionWithRetry(db, async (tx) => {
     const ended = await finishRun(tx, actor, run.id, {
@@ -61,10 +59,9 @@ export async function completeRun(ctx: Ctx<Actor>, db: Db, runId: string, body: 
       ...(body.usage !== undefined ? { usageJson: addUsage(undefined, body.usage) } : {}),
       ...(body.result !== undefined ? { resultJson: body.result } : {}),
     });
-    if (ended && body.usage !== undefined) ({ stopsPending } = await recordRunUsage(tx, { runId: run.id, companyId: run.companyId, agentId: run.agentId, issueId: run.issueId }, body.usage, prices));
+    if (ended && body.usage !== undefined) await recordRunUsage(tx, { runId: run.id, companyId: run.companyId, agentId: run.agentId, issueId: run.issueId }, body.usage, prices);
     return ended;
   });
-  if (stopsPending) await applyPendingBudgetStops(db);
   if (finished) return finished;
   const now = await findRun(ctx.db, run.id);
   throw conflict(`run ${run.id} has already finished (${now?.status ?? 'unknown'})`, { runId: run.id, runStatus: now?.status ?? null });
