@@ -9,34 +9,38 @@
 // a budget_override_required approval.
 // Release: only what the stop paused is resumed, and only while it is still paused for the budget:
 // an agent the board paused by hand in between stays paused.
-import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { transactionWithRetry } from '../../db/retry.ts';
-import { agents, agentWakeupRequests, budgetIncidents, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
+import { agents, budgetIncidents, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
 import { systemActor, type Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { AGENT_CANNOT_WORK_STATUSES, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { createApproval } from '../approvals/create.ts';
-import { cancelAgentWork, cancelRun } from '../runs/lifecycle.ts';
+import { cancelRun, stopAgent } from '../runs/lifecycle.ts';
+import { BUDGET_PAUSE_REASON, transitionAgent } from '../../core/agent-status.ts';
+import { cancelWaitingWakes } from '../wakeups/queue.ts';
 import type { BudgetIncident } from './evaluate.ts';
 
 /** Why work stopped: the agent's pauseReason, the project's pauseReason and the cancelled runs' error. */
-export const BUDGET_REASON = 'budget';
+export const BUDGET_REASON = BUDGET_PAUSE_REASON;
 const budgetActor = systemActor('budget');
 
 async function pauseAgentsForBudget(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<string[]> {
   const scope = incident.scopeType === 'agent' ? eq(agents.id, incident.scopeId) : eq(agents.companyId, incident.scopeId);
-  // Every agent that can work (canAgentWork: `active` too, which a PATCH may set), not a list of its own.
-  const paused = await tx
-    .update(agents)
-    .set({ status: 'paused', pauseReason: BUDGET_REASON, updatedAt: sql`now()` })
-    .where(and(scope, notInArray(agents.status, [...AGENT_CANNOT_WORK_STATUSES])))
-    .returning({ id: agents.id, companyId: agents.companyId });
-  for (const agent of paused) {
-    await cancelAgentWork(tx, actor, agent.id, BUDGET_REASON);
-    await recordActivity(tx, actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: agent.id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
+  // Every agent that can work (canAgentWork: `active` too, which a PATCH may set), not a list of its
+  // own; all of them locked first, in one statement in id order (the lock order, runs/lock-order.ts).
+  const working = await tx.execute<{ id: string }>(
+    sql`select id from ${agents} where ${scope} and ${agents.status} not in ${[...AGENT_CANNOT_WORK_STATUSES]} order by id for no key update`,
+  );
+  const paused: string[] = [];
+  for (const { id } of working.rows) {
+    const { agent, changed } = await stopAgent(tx, actor, id, { kind: 'budget_stop' });
+    if (!changed) continue;
+    paused.push(id);
+    await recordActivity(tx, actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
   }
-  return paused.map((a) => a.id);
+  return paused;
 }
 
 async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<string | null> {
@@ -57,10 +61,7 @@ async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncid
     await tx.execute(sql`select id from ${agents} where id in (select agent_id from ${heartbeatRuns} where id in ${live.map((r) => r.id)}) order by id for no key update`);
   }
   for (const run of live) await cancelRun(tx, actor, run.id, BUDGET_REASON);
-  await tx
-    .update(agentWakeupRequests)
-    .set({ status: 'cancelled', outcomeReason: BUDGET_REASON, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
-    .where(and(inArray(agentWakeupRequests.issueId, inProject), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
+  await cancelWaitingWakes(tx, { issueIds: inProject }, BUDGET_REASON);
   if (project) await recordActivity(tx, actor, { companyId: project.companyId, action: 'project.paused', entityType: 'project', entityId: project.id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
   return project?.id ?? null;
 }
@@ -100,13 +101,11 @@ export async function applyPendingBudgetStops(db: Db): Promise<number> {
 /** Resumes what this incident's stop paused and is still paused for the budget. */
 export async function releaseBudgetStop(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<void> {
   if (incident.pausedAgentIds.length > 0) {
-    const resumed = await tx
-      .update(agents)
-      .set({ status: 'idle', pauseReason: null, updatedAt: sql`now()` })
-      .where(and(inArray(agents.id, incident.pausedAgentIds), eq(agents.status, 'paused'), eq(agents.pauseReason, BUDGET_REASON)))
-      .returning({ id: agents.id });
-    for (const agent of resumed) {
-      await recordActivity(tx, actor, { companyId: incident.companyId, action: 'agent.resumed', entityType: 'agent', entityId: agent.id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
+    // Locked together first, in id order, like the stop (the lock order, runs/lock-order.ts); an agent deleted since is gone from the result.
+    const still = await tx.execute<{ id: string }>(sql`select id from ${agents} where id in ${incident.pausedAgentIds} order by id for no key update`);
+    for (const { id } of still.rows) {
+      const { changed } = await transitionAgent(tx, id, { kind: 'budget_release' });
+      if (changed) await recordActivity(tx, actor, { companyId: incident.companyId, action: 'agent.resumed', entityType: 'agent', entityId: id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
     }
   }
   if (incident.pausedProjectId) {
