@@ -1,7 +1,8 @@
-// From a queued wakeup to a run: the claim and the decision, both in the database.
+// From a queued wakeup to a run: the decision, in the database.
 //
-// claimWakeups takes a batch of claimable rows with FOR UPDATE SKIP LOCKED, so any number of
-// dispatchers (one per replica) share the queue without ever taking the same row.
+// The claim before it (queue.ts claimWakeups) takes a batch of claimable rows with FOR UPDATE SKIP
+// LOCKED, so any number of dispatchers (one per replica) share the queue without ever taking the
+// same row; the outcome is recorded on the wake by queue.ts too, the queue's one writer.
 //
 // decideWake turns one claimed wake into exactly one outcome, inside a transaction that holds the
 // agent's row lock, taken first (every decision about one agent is serialised, whichever replica
