@@ -50,7 +50,15 @@ export type AgentStatusEvent =
    */
   | { kind: 'run_settled'; outcome: 'idle' | 'error' | null; errorReason: string; stillLive: boolean };
 
-type Change = Pick<Partial<typeof agents.$inferInsert>, 'status' | 'pauseReason' | 'errorReason'> & { terminated?: boolean; heartbeat?: boolean };
+interface Change {
+  status: AgentStatus;
+  pauseReason?: string | null;
+  errorReason?: string | null;
+  /** Stamps terminatedAt. */
+  terminated?: boolean;
+  /** Stamps lastHeartbeatAt (a run started). */
+  heartbeat?: boolean;
+}
 
 type Current = Pick<Agent, 'status' | 'pauseReason' | 'errorReason' | 'companyId'>;
 
