@@ -19,35 +19,38 @@
 // Notifications are a latency shortcut: a sweep every budgetStopMs (500 ms) and a pass after each
 // LISTEN reconnect catch a stop whose NOTIFY nobody heard (measured: a stop lands ~50 ms after
 // the crossing commits through the NOTIFY, see test/budgets-stop.test.ts).
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db, Tx } from '../db/client.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { transactionWithRetry } from '../db/retry.ts';
-import { agents, agentWakeupRequests, budgetIncidents, heartbeatRuns, issues, projects } from '../db/schema/index.ts';
+import { agents, budgetIncidents, heartbeatRuns, issues, projects } from '../db/schema/index.ts';
 import { systemActor, type Actor } from '../core/actor.ts';
 import { AGENT_CANNOT_WORK_STATUSES, LIVE_RUN_STATUSES } from '../core/statuses.ts';
 import { recordActivity } from '../modules/activity/record.ts';
 import { createApproval } from '../modules/approvals/create.ts';
 import type { BudgetIncident } from '../modules/budgets/evaluate.ts';
 import { BUDGET_REASON } from '../modules/budgets/stop.ts';
-import { cancelAgentWork, cancelRun } from '../modules/runs/lifecycle.ts';
+import { cancelRun, stopAgent } from '../modules/runs/lifecycle.ts';
+import { cancelWaitingWakes } from '../modules/wakeups/queue.ts';
 
 const budgetActor = systemActor('budget');
 
 async function pauseAgentsForBudget(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<string[]> {
   const scope = incident.scopeType === 'agent' ? eq(agents.id, incident.scopeId) : eq(agents.companyId, incident.scopeId);
-  // Every agent that can work (canAgentWork: `active` too, which a PATCH may set), not a list of its own.
-  const paused = await tx
-    .update(agents)
-    .set({ status: 'paused', pauseReason: BUDGET_REASON, updatedAt: sql`now()` })
-    .where(and(scope, notInArray(agents.status, [...AGENT_CANNOT_WORK_STATUSES])))
-    .returning({ id: agents.id, companyId: agents.companyId });
-  for (const agent of paused) {
-    await cancelAgentWork(tx, actor, agent.id, BUDGET_REASON);
-    await recordActivity(tx, actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: agent.id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
+  // Every agent that can work (canAgentWork: `active` too, which a PATCH may set), not a list of its
+  // own; all of them locked first, in one statement in id order (the lock order, runs/lock-order.ts).
+  const working = await tx.execute<{ id: string }>(
+    sql`select id from ${agents} where ${scope} and ${agents.status} not in ${[...AGENT_CANNOT_WORK_STATUSES]} order by id for no key update`,
+  );
+  const paused: string[] = [];
+  for (const { id } of working.rows) {
+    const { agent, changed } = await stopAgent(tx, actor, id, { kind: 'budget_stop' });
+    if (!changed) continue;
+    paused.push(id);
+    await recordActivity(tx, actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
   }
-  return paused.map((a) => a.id);
+  return paused;
 }
 
 async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<string | null> {
@@ -68,10 +71,7 @@ async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncid
     await tx.execute(sql`select id from ${agents} where id in (select agent_id from ${heartbeatRuns} where id in ${live.map((r) => r.id)}) order by id for no key update`);
   }
   for (const run of live) await cancelRun(tx, actor, run.id, BUDGET_REASON);
-  await tx
-    .update(agentWakeupRequests)
-    .set({ status: 'cancelled', outcomeReason: BUDGET_REASON, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
-    .where(and(inArray(agentWakeupRequests.issueId, inProject), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
+  await cancelWaitingWakes(tx, { issueIds: inProject }, BUDGET_REASON);
   if (project) await recordActivity(tx, actor, { companyId: project.companyId, action: 'project.paused', entityType: 'project', entityId: project.id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
   return project?.id ?? null;
 }

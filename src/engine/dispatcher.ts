@@ -4,7 +4,10 @@
 // through SKIP LOCKED claims.
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
-import { claimWakeups, dispatchWake, releaseFailedClaim, type RunOwner } from '../modules/wakeups/decide.ts';
+import { dispatchWake, type RunOwner, type RunSteps } from '../modules/wakeups/decide.ts';
+import { cancelRun } from '../modules/runs/lifecycle.ts';
+import { recordRunIssue } from '../modules/runs/service.ts';
+import { claimWakeups, releaseFailedClaim } from '../modules/wakeups/queue.ts';
 import type { WakeupRequest } from '../db/rows.ts';
 import { engineRetry, type Executor } from './executor.ts';
 import type { Notifications } from '../db/notifications.ts';
@@ -22,6 +25,9 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
+// What a wake decision needs of the runs area: the engine hands it over (wakeups never import runs).
+const RUN_STEPS: RunSteps = { cancelRun, recordRunIssue };
+
 export function startDispatcher(db: Db, notifications: Notifications, executor: Executor, owner: RunOwner, options: DispatcherOptions, logger: Logger): Dispatcher {
   let draining: Promise<void> | null = null;
   let again = false;
@@ -30,7 +36,7 @@ export function startDispatcher(db: Db, notifications: Notifications, executor: 
 
   const dispatchOne = async (wake: WakeupRequest) => {
     try {
-      const decision = await dispatchWake(db, wake, owner, retry);
+      const decision = await dispatchWake(db, wake, owner, RUN_STEPS, retry);
       if (decision.outcome === 'completed') executor.execute(decision.run);
     } catch (err) {
       logger.warn({ err, wakeupId: wake.id }, 'engine: wakeup dispatch failed; retrying with backoff');

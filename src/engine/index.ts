@@ -19,7 +19,7 @@ import type { HeartbeatRun } from '../db/rows.ts';
 import { isLiveRunStatus } from '../core/statuses.ts';
 import { reapExpiredRuns, reapPreviousBoot } from '../modules/runs/reap.ts';
 import { PRUNE_BATCH, pruneRunHistory } from '../modules/runs/retention.ts';
-import { requeueStrandedWakes } from '../modules/wakeups/decide.ts';
+import { requeueStrandedWakes } from '../modules/wakeups/queue.ts';
 import { decideStrandedRuns } from '../modules/routines/routine-runs.ts';
 import { fireDueSchedules } from '../modules/routines/scheduler.ts';
 import { BUDGET_REASON } from '../modules/budgets/stop.ts';

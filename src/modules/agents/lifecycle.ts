@@ -1,4 +1,5 @@
-// The agent status table (SPEC section 4): pause, resume, terminate, and hard delete.
+// The board's agent lifecycle routes (SPEC section 4): pause, resume, terminate, and hard delete.
+// The status transitions themselves, with their refusals, are core/agent-status.ts's table.
 //
 // - pause: any live agent -> paused. Terminated fails 409. A pending_approval agent also fails 409:
 //   pausing and resuming it would otherwise activate a hire the board never approved.
@@ -9,54 +10,43 @@
 // processes are stopped by the replica running them).
 // - delete: removes the agent; keys, wakeups and runs cascade in the database; references from
 //   issues, goals, projects and reports become null.
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { agents } from '../../db/schema/index.ts';
-import { conflict, notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import type { Ctx } from '../../core/context.ts';
-import { cancelAgentWork } from '../runs/lifecycle.ts';
+import { cancelAgentWork, stopAgent } from '../runs/lifecycle.ts';
+import { transitionAgent } from '../../core/agent-status.ts';
 import type { Agent } from '../../db/rows.ts';
 import { lockAgent, revokeAllKeys } from '../../core/agent-access.ts';
 
 export async function pauseAgent(ctx: Ctx, agentId: string, reason = 'manual'): Promise<Agent> {
   return ctx.db.transaction(async (tx) => {
-    const agent = await lockAgent(tx, agentId);
-    if (agent.status === 'terminated' || agent.status === 'pending_approval') throw conflict(`cannot pause a ${agent.status} agent`);
-    if (agent.status === 'paused') return agent;
-    const [paused] = await tx.update(agents).set({ status: 'paused', pauseReason: reason, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
-    await cancelAgentWork(tx, ctx.actor, agentId, 'agent_paused');
-    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: agentId, details: { from: agent.status, reason } });
-    return paused!;
+    const { before, agent, changed } = await stopAgent(tx, ctx.actor, agentId, { kind: 'pause', reason });
+    if (changed) await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: agentId, details: { from: before.status, reason } });
+    return agent;
   });
 }
 
 export async function resumeAgent(ctx: Ctx, agentId: string): Promise<Agent> {
   return ctx.db.transaction(async (tx) => {
-    const agent = await lockAgent(tx, agentId);
-    if (agent.status === 'terminated' || agent.status === 'pending_approval') throw conflict(`cannot resume a ${agent.status} agent`);
-    if (agent.status !== 'paused') return agent;
-    const [resumed] = await tx.update(agents).set({ status: 'idle', pauseReason: null, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
-    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.resumed', entityType: 'agent', entityId: agentId, details: { from: agent.status } });
-    return resumed!;
+    const { before, agent, changed } = await transitionAgent(tx, agentId, { kind: 'resume' });
+    if (changed) await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.resumed', entityType: 'agent', entityId: agentId, details: { from: before.status } });
+    return agent;
   });
 }
 
 export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> {
   return ctx.db.transaction(async (tx) => {
-    const agent = await lockAgent(tx, agentId);
+    await lockAgent(tx, agentId);
     const revokedKeys = await revokeAllKeys(tx, agentId);
-    if (agent.status === 'terminated') return agent;
-    const [terminated] = await tx
-      .update(agents)
-      .set({ status: 'terminated', terminatedAt: sql`now()`, updatedAt: sql`now()` })
-      .where(eq(agents.id, agentId))
-      .returning();
-    await cancelAgentWork(tx, ctx.actor, agentId, 'agent_terminated');
+    const { before, agent, changed } = await stopAgent(tx, ctx.actor, agentId, { kind: 'terminate' });
+    if (!changed) return agent;
     // A terminated agent spends nothing more: its budget policy is switched off with it.
     await syncMonthlyBudgetPolicy(tx, ctx.actor, agent.companyId, 'agent', agentId, 0);
-    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.terminated', entityType: 'agent', entityId: agentId, details: { from: agent.status, revokedKeys } });
-    return terminated!;
+    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.terminated', entityType: 'agent', entityId: agentId, details: { from: before.status, revokedKeys } });
+    return agent;
   });
 }
 

@@ -14,7 +14,7 @@ import type { Agent } from '../../db/rows.ts';
 import { lockAgent } from '../../core/agent-access.ts';
 import { redactConfig } from './present.ts';
 import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
-import { cancelAgentWork } from '../runs/lifecycle.ts';
+import { stopAgent } from '../runs/lifecycle.ts';
 import { setAgentSkills } from '../skills/agent-skills.ts';
 
 
@@ -138,19 +138,6 @@ function nextAdapterConfig(current: Record<string, unknown>, patch: Record<strin
   return { ...kept, ...patch };
 }
 
-/**
- * The status a PATCH may set. Terminated is final and pending_approval ends only through its hire
- * approval (409 for both). Terminating goes through POST /terminate, which also revokes keys, and
- * pending_approval is never entered by a patch (422 for both).
- */
-function assertStatusPatch(current: string, next: string): void {
-  if (next === current) return;
-  if (current === 'terminated') throw conflict('a terminated agent cannot be resumed or changed to another status');
-  if (current === 'pending_approval') throw conflict('a pending_approval agent is activated only by approving its hire');
-  if (next === 'terminated') throw unprocessable('terminate an agent with POST /api/agents/{agentId}/terminate');
-  if (next === 'pending_approval') throw unprocessable('an agent cannot be returned to pending_approval');
-}
-
 /** PATCH rules (SPEC Agents rule 2). `permissions` is refused with 422: it has its own route. */
 export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent): Promise<Agent> {
   if (patch.permissions !== undefined) throw unprocessable('permissions are changed with PATCH /api/agents/{agentId}/permissions');
@@ -161,15 +148,14 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
     const companyId = found.companyId;
     await lockCompanyAgents(tx, companyId);
     const current = await lockAgent(tx, agentId);
-    const changes: Partial<typeof agents.$inferInsert> = {};
-    const pausing = patch.status === 'paused' && current.status !== 'paused';
+    // Everything but the status, which only core/agent-status.ts writes.
+    const changes: Omit<Partial<typeof agents.$inferInsert>, 'status'> = {};
+    // Refused (409, 422) before anything else changes; a pause stops the agent's work like POST pause.
+    const statusChanges: Partial<Agent> = {};
     if (patch.status !== undefined) {
-      assertStatusPatch(current.status, patch.status);
-      changes.status = patch.status;
-      // A status patch means what the pause and resume routes mean: a pause by hand (which a budget
-      // resume never releases) stops the agent's work; leaving paused clears the reason.
-      if (pausing) changes.pauseReason = 'manual';
-      else if (patch.status !== 'paused') changes.pauseReason = null;
+      const { before, agent } = await stopAgent(tx, ctx.actor, agentId, { kind: 'set', status: patch.status });
+      statusChanges.status = agent.status;
+      if (patch.status !== 'paused' || before.status !== 'paused') statusChanges.pauseReason = agent.pauseReason;
     }
     if (patch.name !== undefined && patch.name !== current.name) {
       const urlKey = slugify(patch.name, 'agent');
@@ -196,8 +182,7 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
       if (patch[field] !== undefined) Object.assign(changes, { [field]: patch[field] });
     }
     const [updated] = await tx.update(agents).set({ ...changes, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
-    if (pausing) await cancelAgentWork(tx, ctx.actor, agentId, 'agent_paused');
-    const details: Record<string, unknown> = { ...changes };
+    const details: Record<string, unknown> = { ...statusChanges, ...changes };
     if (changes.adapterConfig) details.adapterConfig = redactConfig(changes.adapterConfig);
     if (changes.runtimeConfig) details.runtimeConfig = redactConfig(changes.runtimeConfig);
     await recordActivity(tx, ctx.actor, { companyId, action: 'agent.updated', entityType: 'agent', entityId: agentId, details: { changes: details } });

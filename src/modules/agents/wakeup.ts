@@ -8,13 +8,12 @@ import { isUuid } from '../../lib/ids.ts';
 import { requireSiblingIssue } from '../../core/issue-access.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
-import { heartbeatPolicy, wakeRateLimitEnd } from '../wakeups/guards.ts';
+import { heartbeatPolicy, issueProjectPaused, wakeRateLimitEnd } from '../wakeups/guards.ts';
 import type { WakeupRequest } from '../../db/rows.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { canAgentWork } from '../../core/statuses.ts';
 import type { WakeupBody } from './schemas.ts';
 import { lockAgent } from '../../core/agent-access.ts';
-import { issueProjectPaused } from '../wakeups/decide.ts';
 
 /**
  * The 202 body when the server decides not to wake the agent (SPEC leaves its shape open):

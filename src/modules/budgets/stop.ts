@@ -2,26 +2,25 @@
 // claims the incident written with stopPending (engine/budget-stops.ts).
 // Release: only what the stop paused is resumed, and only while it is still paused for the budget:
 // an agent the board paused by hand in between stays paused.
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { agents, projects } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
+import { BUDGET_PAUSE_REASON, transitionAgent } from '../../core/agent-status.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { BudgetIncident } from './evaluate.ts';
 
 /** Why work stopped: the agent's pauseReason, the project's pauseReason and the cancelled runs' error. */
-export const BUDGET_REASON = 'budget';
+export const BUDGET_REASON = BUDGET_PAUSE_REASON;
 
 /** Resumes what this incident's stop paused and is still paused for the budget. */
 export async function releaseBudgetStop(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<void> {
   if (incident.pausedAgentIds.length > 0) {
-    const resumed = await tx
-      .update(agents)
-      .set({ status: 'idle', pauseReason: null, updatedAt: sql`now()` })
-      .where(and(inArray(agents.id, incident.pausedAgentIds), eq(agents.status, 'paused'), eq(agents.pauseReason, BUDGET_REASON)))
-      .returning({ id: agents.id });
-    for (const agent of resumed) {
-      await recordActivity(tx, actor, { companyId: incident.companyId, action: 'agent.resumed', entityType: 'agent', entityId: agent.id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
+    // Locked together first, in id order, like the stop (the lock order, runs/lock-order.ts); an agent deleted since is gone from the result.
+    const still = await tx.execute<{ id: string }>(sql`select id from ${agents} where id in ${incident.pausedAgentIds} order by id for no key update`);
+    for (const { id } of still.rows) {
+      const { changed } = await transitionAgent(tx, id, { kind: 'budget_release' });
+      if (changed) await recordActivity(tx, actor, { companyId: incident.companyId, action: 'agent.resumed', entityType: 'agent', entityId: id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
     }
   }
   if (incident.pausedProjectId) {

@@ -14,11 +14,12 @@
 // - an activity entry.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { agentWakeupRequests, agents, heartbeatRuns, issues } from '../../db/schema/index.ts';
+import { agentWakeupRequests, heartbeatRuns } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
-import { AGENT_STATUSES, canAgentWork, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
-import { enqueueWakeup } from '../wakeups/queue.ts';
+import { LIVE_RUN_STATUSES } from '../../core/statuses.ts';
+import { BUDGET_PAUSE_REASON, transitionAgent, type AgentStatusEvent, type AgentTransition } from '../../core/agent-status.ts';
+import { cancelWaitingWakes, enqueueWakeup, promoteDeferredWakes } from '../wakeups/queue.ts';
 import type { HeartbeatRun } from '../../db/rows.ts';
 import { countFinishedRun } from '../budgets/run-count.ts';
 import { lockAgentOfRun } from './lock-order.ts';
@@ -37,8 +38,6 @@ export interface RunEnd {
 }
 
 const live = inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]);
-/** Agent statuses a run may move; the others are decisions of the board (or a budget) that runs never undo. */
-const RUN_DRIVEN_AGENT_STATUSES = AGENT_STATUSES.filter(canAgentWork);
 // Bounded so one busy run cannot make its follow-up wake unbounded.
 const MAX_FOLLOW_UP_WAKES = 20;
 
@@ -61,10 +60,7 @@ export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { le
     .where(and(eq(heartbeatRuns.id, runId), eq(heartbeatRuns.status, 'queued')))
     .returning();
   if (!run) return null;
-  await tx
-    .update(agents)
-    .set({ status: 'running', errorReason: null, lastHeartbeatAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(agents.id, run.agentId), inArray(agents.status, RUN_DRIVEN_AGENT_STATUSES)));
+  await transitionAgent(tx, run.agentId, { kind: 'run_started' });
   await recordActivity(tx, actor, {
     companyId: run.companyId,
     action: 'heartbeat_run.started',
@@ -132,53 +128,17 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
 }
 
 async function settleAgentStatus(tx: Tx, run: HeartbeatRun): Promise<void> {
-  // A failure marks the agent until its next success; a cancel leaves what the last real outcome said,
-  // and so does the end of a run first seen on a checkout (its lease lapsed: the agent's own work
-  // outside the engine, whose outcome the engine never learns).
+  // A cancel says nothing of the agent, and neither does the end of a run first seen on a checkout
+  // (its lease lapsed: the agent's own work outside the engine, whose outcome the engine never learns).
   const outcome = run.invocationSource === 'checkout' || run.status === 'cancelled' ? null : run.status === 'succeeded' ? 'idle' : 'error';
-  const stillLive = sql`exists (select 1 from ${heartbeatRuns} where ${heartbeatRuns.agentId} = ${run.agentId} and ${live})`;
-  const next = sql`case
-    when ${stillLive} then 'running'
-    when ${outcome}::text is not null then ${outcome}::text
-    when ${agents.status} = 'running' then 'idle'
-    else ${agents.status} end`;
-  // The reason follows the same branches: this run's when it puts the agent in error, kept when the
-  // agent stays in error, gone otherwise.
-  const reason = sql`case
-    when ${stillLive} then null
-    when ${outcome}::text = 'error' then ${errorReasonOf(run)}::text
-    when ${outcome}::text is not null or ${agents.status} = 'running' then null
-    else ${agents.errorReason} end`;
-  await tx
-    .update(agents)
-    .set({ status: next, errorReason: reason, updatedAt: sql`now()` })
-    .where(and(eq(agents.id, run.agentId), inArray(agents.status, RUN_DRIVEN_AGENT_STATUSES)));
+  const [stillLive] = await tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, run.agentId), live)).limit(1);
+  await transitionAgent(tx, run.agentId, { kind: 'run_settled', outcome, errorReason: errorReasonOf(run), stillLive: stillLive !== undefined });
 }
 
 /** What GET /agents/{id} says while a failed or timed-out run keeps the agent in error. */
 function errorReasonOf(run: HeartbeatRun): string {
   const how = run.error ?? (run.exitCode !== null ? `exit code ${run.exitCode}` : run.signal ? `killed by ${run.signal}` : 'no reason recorded');
   return `run ${run.id} ${run.status}: ${how}`.slice(0, 2000);
-}
-
-/**
- * Wakes waiting behind this run go back to the queue: those about its issue (or an issue whose
- * checkout it held) and those waiting for a slot of its agent.
- */
-async function promoteDeferredWakes(tx: Tx, run: HeartbeatRun): Promise<void> {
-  const heldIssues = tx.select({ id: issues.id }).from(issues).where(eq(issues.checkoutRunId, run.id));
-  const aboutIssue = run.issueId
-    ? sql`(${agentWakeupRequests.issueId} = ${run.issueId} or ${agentWakeupRequests.issueId} in ${heldIssues})`
-    : sql`${agentWakeupRequests.issueId} in ${heldIssues}`;
-  await tx
-    .update(agentWakeupRequests)
-    .set({ status: 'queued', runAt: sql`now()`, lockedBy: null, lockedAt: null })
-    .where(
-      and(
-        eq(agentWakeupRequests.status, 'deferred'),
-        sql`(${aboutIssue} or (${agentWakeupRequests.agentId} = ${run.agentId} and ${agentWakeupRequests.outcomeReason} = 'agent_busy'))`,
-      ),
-    );
 }
 
 /** Wakes merged into the run after it started were not in its prompt: one follow-up wake carries them. */
@@ -237,9 +197,21 @@ export async function cancelAgentWork(tx: Tx, actor: Actor, agentId: string, rea
     const run = await cancelRun(tx, actor, id, reason);
     if (run) cancelled.push(run);
   }
-  await tx
-    .update(agentWakeupRequests)
-    .set({ status: 'cancelled', outcomeReason: reason, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })
-    .where(and(eq(agentWakeupRequests.agentId, agentId), inArray(agentWakeupRequests.status, ['queued', 'deferred'])));
+  await cancelWaitingWakes(tx, { agentId }, reason);
   return cancelled;
 }
+
+/**
+ * Pause or terminate with the agent's work cancelled: the one place a status change that stops an
+ * agent also stops what it was doing (the pause and terminate routes, a PATCH to paused, a budget
+ * stop). The work is cancelled only when the status changed: an agent already paused has none left.
+ */
+export async function stopAgent(tx: Tx, actor: Actor, agentId: string, event: Extract<AgentStatusEvent, { kind: 'pause' | 'set' | 'terminate' | 'budget_stop' }>): Promise<AgentTransition> {
+  const transition = await transitionAgent(tx, agentId, event);
+  const { before, agent } = transition;
+  if (before.status !== agent.status && (agent.status === 'paused' || agent.status === 'terminated')) await cancelAgentWork(tx, actor, agentId, CANCEL_REASONS[event.kind]);
+  return transition;
+}
+
+/** The error a run cancelled by each stop carries (and its cancelled wakes' outcomeReason). */
+const CANCEL_REASONS = { pause: 'agent_paused', set: 'agent_paused', terminate: 'agent_terminated', budget_stop: BUDGET_PAUSE_REASON } as const;

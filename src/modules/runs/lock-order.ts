@@ -2,7 +2,7 @@
 // wakeups (ARCHITECTURE: company, agent, issue, run, wakeup). A transaction takes the locks it
 // needs in this order and never goes back for an earlier one:
 //
-//   1. the agent row: lockAgent (agents/service.ts) or lockAgentOfRun (below), in a statement of
+//   1. the agent row: lockAgent (core/agent-access.ts) or lockAgentOfRun (below), in a statement of
 //      its own before anything else of that agent's;
 //   2. issue rows (checkout, issue updates);
 //   3. run rows (start, finish, cancel, lease renewal, checkout's run record);

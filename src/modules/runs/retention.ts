@@ -4,7 +4,8 @@
 // One replica prunes at a time (transaction-scoped advisory lock).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { agentWakeupRequests, heartbeatRuns } from '../../db/schema/index.ts';
+import { heartbeatRuns } from '../../db/schema/index.ts';
+import { pruneFinishedWakes } from '../wakeups/queue.ts';
 
 const RETENTION_LOCK_KEY = 7_310_451_024;
 export const PRUNE_BATCH = 1_000;
@@ -24,9 +25,7 @@ export async function pruneRunHistory(db: Db, retentionDays: number, batch = PRU
     const runs = await tx.execute(sql`
       delete from ${heartbeatRuns} where id in (
         select id from ${heartbeatRuns} where finished_at is not null and finished_at < ${cutoff} order by finished_at limit ${batch})`);
-    const wakeups = await tx.execute(sql`
-      delete from ${agentWakeupRequests} where id in (
-        select id from ${agentWakeupRequests} where finished_at is not null and finished_at < ${cutoff} order by finished_at limit ${batch})`);
-    return { runs: runs.rowCount ?? 0, wakeups: wakeups.rowCount ?? 0 };
+    const wakeups = await pruneFinishedWakes(tx, cutoff, batch);
+    return { runs: runs.rowCount ?? 0, wakeups };
   });
 }

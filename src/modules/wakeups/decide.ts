@@ -1,7 +1,8 @@
-// From a queued wakeup to a run: the claim and the decision, both in the database.
+// From a queued wakeup to a run: the decision, in the database.
 //
-// claimWakeups takes a batch of claimable rows with FOR UPDATE SKIP LOCKED, so any number of
-// dispatchers (one per replica) share the queue without ever taking the same row.
+// The claim before it (queue.ts claimWakeups) takes a batch of claimable rows with FOR UPDATE SKIP
+// LOCKED, so any number of dispatchers (one per replica) share the queue without ever taking the
+// same row; the outcome is recorded on the wake by queue.ts too, the queue's one writer.
 //
 // decideWake turns one claimed wake into exactly one outcome, inside a transaction that holds the
 // agent's row lock, taken first (every decision about one agent is serialised, whichever replica
@@ -18,17 +19,16 @@
 // The unique index heartbeat_runs_issue_live_uq is the last word on "one live run per issue": a
 // decision that loses a race to it is simply made again, and then coalesces or defers.
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { transactionWithRetry, type RetryOptions } from '../../db/retry.ts';
-import { agentWakeupRequests, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
-import { systemActor } from '../../core/actor.ts';
+import { heartbeatRuns, issues } from '../../db/schema/index.ts';
+import { systemActor, type Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { canAgentWork, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { lockAgent } from '../../core/agent-access.ts';
-import { cancelRun } from '../runs/lifecycle.ts';
 import type { HeartbeatRun, WakeupRequest } from '../../db/rows.ts';
-import { recordRunIssue } from '../runs/service.ts';
-import { heartbeatPolicy, markWakeRateLimited, somethingChangedSinceLastRun, wakeBudgetSpentUntil } from './guards.ts';
+import { recordWakeOutcome } from './queue.ts';
+import { heartbeatPolicy, issueProjectPaused, markWakeRateLimited, somethingChangedSinceLastRun, wakeBudgetSpentUntil } from './guards.ts';
 
 export interface RunOwner {
   replica: string;
@@ -37,42 +37,34 @@ export interface RunOwner {
   leaseSec: number;
 }
 
+/**
+ * The two steps of the runs area a decision takes, handed over by the engine (engine/dispatcher.ts):
+ * the runs area writes the wakeup queue (a run's end promotes and cancels wakes), so the queue's
+ * side never imports it back.
+ */
+export interface RunSteps {
+  /** Cancels a live run (an interrupt), in the decision's transaction. */
+  cancelRun(tx: Tx, actor: Actor, runId: string, reason: string): Promise<unknown>;
+  /** Lists a new run on its issue. */
+  recordRunIssue(tx: Tx, entry: { companyId: string; runId: string; issueId: string }): Promise<void>;
+}
+
 export type WakeDecision =
   | { outcome: 'completed'; run: HeartbeatRun }
   | { outcome: 'coalesced'; runId: string; reason: string }
   | { outcome: 'deferred'; reason: string }
   | { outcome: 'skipped' | 'cancelled'; reason: string };
 
-// Claimed rows whose dispatcher died are put back after this long (the reaper does it).
-export const CLAIM_TIMEOUT_SEC = 60;
-// A wake that failed this many claims stops being retried (status failed, lastError kept).
-export const MAX_WAKE_ATTEMPTS = 5;
-
 const live = inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]);
-
-export async function claimWakeups(db: Db, replica: string, limit: number): Promise<WakeupRequest[]> {
-  const claimable = db
-    .select({ id: agentWakeupRequests.id })
-    .from(agentWakeupRequests)
-    .where(and(eq(agentWakeupRequests.status, 'queued'), sql`${agentWakeupRequests.runAt} <= now()`))
-    .orderBy(agentWakeupRequests.runAt, agentWakeupRequests.id)
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(agentWakeupRequests)
-    .set({ status: 'claimed', lockedBy: replica, lockedAt: sql`now()`, claimedAt: sql`now()`, attempts: sql`${agentWakeupRequests.attempts} + 1` })
-    .where(inArray(agentWakeupRequests.id, claimable))
-    .returning();
-}
 
 /**
  * The outcome of one claimed wake, recorded on it. Retries itself when it loses the issue race, and
  * (transactionWithRetry) when the database aborts it for a deadlock or a serialization failure.
  */
-export async function dispatchWake(db: Db, wake: WakeupRequest, owner: RunOwner, retry: RetryOptions = {}): Promise<WakeDecision> {
+export async function dispatchWake(db: Db, wake: WakeupRequest, owner: RunOwner, runs: RunSteps, retry: RetryOptions = {}): Promise<WakeDecision> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await transactionWithRetry(db, (tx) => decideWake(tx, wake, owner), retry);
+      return await transactionWithRetry(db, (tx) => decideWake(tx, wake, owner, runs), retry);
     } catch (err) {
       if (attempt < 2 && isIssueLiveRunConflict(err)) continue;
       throw err;
@@ -85,25 +77,18 @@ function isIssueLiveRunConflict(err: unknown): boolean {
   return cause?.code === '23505' && cause.constraint === 'heartbeat_runs_issue_live_uq';
 }
 
-async function decideWake(tx: Tx, wake: WakeupRequest, owner: RunOwner): Promise<WakeDecision> {
+async function decideWake(tx: Tx, wake: WakeupRequest, owner: RunOwner, runs: RunSteps): Promise<WakeDecision> {
   const agent = await lockAgent(tx, wake.agentId);
-  const decision = await decide(tx, wake, agent, owner);
-  const finished = decision.outcome !== 'deferred';
-  await tx
-    .update(agentWakeupRequests)
-    .set({
-      status: decision.outcome,
-      outcomeReason: 'reason' in decision ? decision.reason : null,
-      runId: decision.outcome === 'completed' ? decision.run.id : decision.outcome === 'coalesced' ? decision.runId : null,
-      lockedBy: null,
-      lockedAt: null,
-      ...(finished ? { finishedAt: sql`now()` } : { runAt: sql`now()` }),
-    })
-    .where(eq(agentWakeupRequests.id, wake.id));
+  const decision = await decide(tx, wake, agent, owner, runs);
+  await recordWakeOutcome(tx, wake.id, {
+    outcome: decision.outcome,
+    reason: 'reason' in decision ? decision.reason : null,
+    runId: decision.outcome === 'completed' ? decision.run.id : decision.outcome === 'coalesced' ? decision.runId : null,
+  });
   return decision;
 }
 
-async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typeof lockAgent>>, owner: RunOwner): Promise<WakeDecision> {
+async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typeof lockAgent>>, owner: RunOwner, runs: RunSteps): Promise<WakeDecision> {
   if (!canAgentWork(agent.status)) return { outcome: 'cancelled', reason: `agent_${agent.status}` };
   const policy = heartbeatPolicy(agent.runtimeConfig);
   const agentRuns = await tx
@@ -120,7 +105,7 @@ async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typ
   // An interrupt (a board comment with interrupt: true) stops the run it names; the wake then starts
   // a fresh run that sees the interrupting comment.
   const interrupted = wake.reason === 'interrupt' ? agentRuns.find((r) => r.id === wake.payload?.runId) : undefined;
-  if (interrupted) await cancelRun(tx, systemActor('dispatcher'), interrupted.id, 'interrupted by a board comment');
+  if (interrupted) await runs.cancelRun(tx, systemActor('dispatcher'), interrupted.id, 'interrupted by a board comment');
   const liveRuns = agentRuns.filter((r) => r !== interrupted);
 
   // A run first seen on a checkout names an issue but is the agent's own work outside the engine:
@@ -173,7 +158,7 @@ async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typ
     })
     .returning();
   // Listed on its issue from the start (GET /issues/{id}/runs), whether or not its process ever checks the issue out.
-  if (wake.issueId) await recordRunIssue(tx, { companyId: agent.companyId, runId: run!.id, issueId: wake.issueId });
+  if (wake.issueId) await runs.recordRunIssue(tx, { companyId: agent.companyId, runId: run!.id, issueId: wake.issueId });
   return { outcome: 'completed', run: run! };
 }
 
@@ -190,42 +175,4 @@ async function issueHolder(tx: Tx, issueId: string): Promise<{ runId: string; ag
     .innerJoin(heartbeatRuns, eq(heartbeatRuns.id, issues.checkoutRunId))
     .where(and(eq(issues.id, issueId), live));
   return byCheckout ?? null;
-}
-
-/** A claim that threw: back to the queue with backoff, or failed for good after MAX_WAKE_ATTEMPTS. */
-export async function releaseFailedClaim(db: Db, wake: WakeupRequest, error: string): Promise<void> {
-  const givesUp = wake.attempts >= MAX_WAKE_ATTEMPTS;
-  await db
-    .update(agentWakeupRequests)
-    .set({
-      status: givesUp ? 'failed' : 'queued',
-      lastError: error.slice(0, 2000),
-      lockedBy: null,
-      lockedAt: null,
-      ...(givesUp ? { finishedAt: sql`now()`, outcomeReason: 'dispatch_failed' } : { runAt: sql`now() + make_interval(secs => ${2 ** wake.attempts})` }),
-    })
-    .where(and(eq(agentWakeupRequests.id, wake.id), eq(agentWakeupRequests.status, 'claimed')));
-}
-
-/**
- * Safety nets the reaper runs: claims held by a dispatcher that died go back to the queue, and
- * deferred wakes are looked at again after a while even if the promotion that should have
- * released them never came (nothing waits forever on a missed signal).
- */
-export async function requeueStrandedWakes(db: Db, recheckAfterSec: number): Promise<number> {
-  const rows = await db
-    .update(agentWakeupRequests)
-    .set({ status: 'queued', runAt: sql`now()`, lockedBy: null, lockedAt: null })
-    .where(
-      sql`(${agentWakeupRequests.status} = 'claimed' and ${agentWakeupRequests.lockedAt} < now() - make_interval(secs => ${CLAIM_TIMEOUT_SEC}))
-        or (${agentWakeupRequests.status} = 'deferred' and ${agentWakeupRequests.runAt} < now() - make_interval(secs => ${recheckAfterSec}))`,
-    )
-    .returning({ id: agentWakeupRequests.id });
-  return rows.length;
-}
-
-/** Whether the issue belongs to a paused project. */
-export async function issueProjectPaused(tx: DbOrTx, issueId: string): Promise<boolean> {
-  const rows = await tx.execute(sql`select 1 from ${issues} i join ${projects} p on p.id = i.project_id where i.id = ${issueId} and p.paused_at is not null`);
-  return rows.rows.length > 0;
 }

@@ -11,7 +11,7 @@
 //                            wakes are skipped (`wake_rate_limited`) until the window frees a slot
 import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { activityLog, agentWakeupRequests, agents, heartbeatRuns, issues } from '../../db/schema/index.ts';
+import { activityLog, agentWakeupRequests, agents, heartbeatRuns, issues, projects } from '../../db/schema/index.ts';
 
 export interface HeartbeatPolicy {
   enabled: boolean;
@@ -109,4 +109,10 @@ export async function somethingChangedSinceLastRun(db: DbOrTx, agent: { id: stri
     )
     .limit(1);
   return Boolean(touched);
+}
+
+/** Whether the issue belongs to a paused project. */
+export async function issueProjectPaused(tx: DbOrTx, issueId: string): Promise<boolean> {
+  const rows = await tx.execute(sql`select 1 from ${issues} i join ${projects} p on p.id = i.project_id where i.id = ${issueId} and p.paused_at is not null`);
+  return rows.rows.length > 0;
 }
