@@ -33,7 +33,7 @@ import type { PriceTable } from '../core/pricing.ts';
 // The defaults live with the adapters' config fields, so the config schemas show them.
 import { DEFAULT_GRACE_SEC, DEFAULT_TIMEOUT_SEC } from '../adapters/config-fields.ts';
 import { HARD_STOP } from '../adapters/types.ts';
-import { adapterRunRefusal } from '../modules/adapters/service.ts';
+import { adapterRunRefusal } from '../modules/adapter-registry/service.ts';
 import { loadTaskSession, saveTaskSession } from '../adapters/sessions.ts';
 import { isolatedWorkingDirectory, IsolationError, recordWorkProduct } from '../modules/execution-workspaces/service.ts';
 import { materialiseAgentSkills, prepareCodexHome, SKILL_DIR_ADAPTERS } from '../modules/skills/materialise.ts';

@@ -17,7 +17,7 @@ import { VERSION } from '../paths.ts';
 import { openApiTransform } from './openapi-transform.ts';
 import { registerRoutes } from './routes.ts';
 import { createAdapterRegistry } from '../adapters/registry.ts';
-import { createAdapterManager } from '../modules/adapters/service.ts';
+import { createAdapterManager } from '../modules/adapter-registry/service.ts';
 
 const API_DESCRIPTION = [
   'Control plane for companies whose workers are AI agents.',

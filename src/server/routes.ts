@@ -29,8 +29,8 @@ import { registerCostSummaryRoutes } from '../modules/costs/summary-routes.ts';
 import { registerFinanceRoutes } from '../modules/finance/routes.ts';
 import { registerSkillRoutes } from '../modules/skills/routes.ts';
 import { registerAgentSkillRoutes } from '../modules/agents/skill-routes.ts';
-import { registerAdapterRoutes } from '../modules/adapters/routes.ts';
-import type { AdapterManager } from '../modules/adapters/service.ts';
+import { registerAdapterRoutes } from '../modules/adapter-registry/routes.ts';
+import type { AdapterManager } from '../modules/adapter-registry/service.ts';
 import type { App, AppDeps } from '../http/deps.ts';
 
 /** Services built once per app and shared by routes (not part of AppDeps: buildApp makes them). */
