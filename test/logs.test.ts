@@ -39,6 +39,17 @@ describe('the readable log format', () => {
     assert.doesNotMatch(formatLogLine(line!, true), /secret123/);
   });
 
+  it('shows control characters from requests and agents as \\xNN: no escape sequence or forged line reaches the terminal', () => {
+    const err = new Error('bad\x1b]52;c;cGFzdGU=\x07');
+    const [line] = jsonLinesOf((logger) => logger.warn({ err, agentText: '\x1b[2Jcleared', bare: 'a\x1bb' }, 'run said\nFAKE 00:00:00 ERROR forged'));
+    const plain = formatLogLine(line!, false);
+    assert.doesNotMatch(plain, /[\x00-\x08\x0b-\x1f\x7f]/);
+    assert.equal(plain.split('\n')[0]!.includes('run said\\x0aFAKE'), true);
+    assert.match(plain, /agentText="\\u001b\[2Jcleared"/);
+    assert.match(plain, /bare="a\\u001bb"/);
+    assert.match(plain, /\n {4}Error: bad\\x1b\]52;c;cGFzdGU=\\x07\n/);
+  });
+
   it('colours the level, prints an error with its stack indented below, and passes a non-JSON line through', () => {
     const err = new Error('boom');
     const [line] = jsonLinesOf((logger) => logger.error({ err, runId: 'r1', detail: 'two words' }, 'engine: run failed'));

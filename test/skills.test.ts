@@ -337,6 +337,14 @@ describe('skills: scan-projects', () => {
 });
 
 describe('agent skills', () => {
+  it('concurrent identical syncs of one agent all succeed and leave one set of attachments', async () => {
+    const agent = await newAgent(t, board, companyId, { adapterType: 'claude_local' });
+    const url = `/api/agents/${agent.agent.id}/skills`;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => t.request('POST', `${url}/sync`, { token: board, body: { desiredSkills: [] } })));
+    assert.deepEqual(answers.map((a) => a.status), Array(8).fill(200), JSON.stringify(answers.find((a) => a.status !== 200)?.body));
+    assert.deepEqual((await t.request('GET', url, { token: board })).body.desiredSkills, ['boardroom/skills/boardroom-api']);
+  });
+
   it('sync sets exactly the list sent plus required bundled skills; unknown or ambiguous fail with 422', async () => {
     const agent = await newAgent(t, board, companyId, { adapterType: 'claude_local' });
     const a = await folder('sync-a/twin', { 'SKILL.md': skillMd('name: Twin') });

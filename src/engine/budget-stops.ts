@@ -19,7 +19,7 @@
 // Notifications are a latency shortcut: a sweep every budgetStopMs (500 ms) and a pass after each
 // LISTEN reconnect catch a stop whose NOTIFY nobody heard (measured: a stop lands ~50 ms after
 // the crossing commits through the NOTIFY, see test/budgets-stop.test.ts).
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db, Tx } from '../db/client.ts';
 import type { Notifications } from '../db/notifications.ts';
@@ -76,13 +76,21 @@ async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncid
   return project?.id ?? null;
 }
 
-/** Applies the stops still pending, one incident per transaction; returns how many. Idempotent. */
-export async function applyPendingBudgetStops(db: Db): Promise<number> {
+/**
+ * Applies the stops still pending, one incident per transaction; returns how many. Idempotent. An
+ * incident whose stop fails is reported to `failed` and passed over for the rest of this pass (the
+ * next pass tries it again), so one bad row never holds up the stops behind it.
+ */
+export async function applyPendingBudgetStops(db: Db, failed: (incidentId: string, err: unknown) => void): Promise<number> {
   let applied = 0;
+  const passedOver: string[] = [];
   for (;;) {
+    let current: string | null = null;
     const done = await transactionWithRetry(db, async (tx) => {
-      const [incident] = await tx.select().from(budgetIncidents).where(eq(budgetIncidents.stopPending, true)).orderBy(budgetIncidents.createdAt).limit(1).for('update', { skipLocked: true });
+      const pending = passedOver.length === 0 ? eq(budgetIncidents.stopPending, true) : and(eq(budgetIncidents.stopPending, true), notInArray(budgetIncidents.id, passedOver));
+      const [incident] = await tx.select().from(budgetIncidents).where(pending).orderBy(budgetIncidents.createdAt).limit(1).for('update', { skipLocked: true });
       if (!incident) return false;
+      current = incident.id;
       const pausedAgentIds = incident.scopeType === 'project' ? [] : await pauseAgentsForBudget(tx, budgetActor, incident);
       const pausedProjectId = incident.scopeType === 'project' ? await pauseProjectForBudget(tx, budgetActor, incident) : null;
       const approval = await createApproval({ db: tx, actor: budgetActor }, {
@@ -102,9 +110,14 @@ export async function applyPendingBudgetStops(db: Db): Promise<number> {
       });
       await tx.update(budgetIncidents).set({ stopPending: false, pausedAgentIds, pausedProjectId, approvalId: approval.id, updatedAt: sql`now()` }).where(eq(budgetIncidents.id, incident.id));
       return true;
+    }).catch((err: unknown) => {
+      if (current === null) throw err;
+      failed(current, err);
+      passedOver.push(current);
+      return true;
     });
     if (!done) return applied;
-    applied++;
+    if (current !== null && !passedOver.includes(current)) applied++;
   }
 }
 
@@ -124,7 +137,7 @@ export function startBudgetStops(db: Db, notifications: Notifications, sweepMs: 
       again = true;
       return;
     }
-    applying = applyPendingBudgetStops(db)
+    applying = applyPendingBudgetStops(db, (incidentId, err) => logger.warn({ err, incidentId }, 'engine: a budget stop failed; it is tried again at the next pass'))
       .then(() => undefined)
       .catch((err) => logger.warn({ err }, 'engine: applying budget stops failed'))
       .finally(() => {

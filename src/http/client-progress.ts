@@ -23,7 +23,7 @@ export interface ProgressSink {
   readonly socket?: net.Socket | null;
 }
 
-export const POLL_MS = 500;
+const POLL_MS = 500;
 
 const watches = new Set<ClientProgress>();
 let poller: NodeJS.Timeout | null = null;
@@ -48,7 +48,7 @@ export class ClientProgress {
     private readonly onTick: () => void = () => undefined,
   ) {
     watches.add(this);
-    poller ??= setInterval(() => void pollAll(), POLL_MS).unref();
+    schedulePoll();
   }
 
   /** Counts a write (only a sink without a socket needs it: a socket counts its own bytes). */
@@ -65,7 +65,7 @@ export class ClientProgress {
     this.stopped = true;
     watches.delete(this);
     if (watches.size === 0 && poller) {
-      clearInterval(poller);
+      clearTimeout(poller);
       poller = null;
     }
   }
@@ -84,8 +84,7 @@ export class ClientProgress {
   /** @internal What the kernel accepted so far (for a stand-in: what Node handed on). */
   accepted(): number {
     const socket = this.sink.socket;
-    // A destroyed socket reports no bytesWritten: nothing more was accepted.
-    if (socket) return (socket.bytesWritten ?? this.taken + this.unacked) - socket.writableLength;
+    if (socket) return socket.bytesWritten - socket.writableLength;
     return this.written - this.sink.writableLength;
   }
 
@@ -109,27 +108,52 @@ export class ClientProgress {
   }
 }
 
+/**
+ * One look every POLL_MS while anything is watched, the next armed only once this one settled (a
+ * slow read of /proc never overlaps the next). A callback that throws is that stream's failure, not
+ * the process's: the rejection is caught here instead of ending the server as an unhandled one.
+ */
+function schedulePoll(): void {
+  if (poller) return;
+  const timer: NodeJS.Timeout = setTimeout(() => {
+    void pollAll()
+      .catch(() => undefined)
+      .finally(() => {
+        // Only this chain's own timer is let go: a stop() and a new watch meanwhile started another.
+        if (poller !== timer) return;
+        poller = null;
+        if (watches.size > 0) schedulePoll();
+      });
+  }, POLL_MS).unref();
+  poller = timer;
+}
+
 async function pollAll(): Promise<void> {
   const current = [...watches];
   const inodes = await Promise.all(current.map((w) => w.socketInode()));
   const accepted = current.map((w) => w.accepted());
-  const queues = inodes.some((i) => i !== null) ? await kernelSendQueues() : new Map<string, number>();
+  const wanted = new Set(inodes.filter((i): i is string => i !== null));
+  const queues = wanted.size > 0 ? await kernelSendQueues(wanted) : new Map<string, number>();
   const now = Date.now();
   current.forEach((watch, i) => {
     const inode = inodes[i];
-    watch.check(accepted[i]!, inode ? (queues.get(inode) ?? null) : null, now);
+    try {
+      watch.check(accepted[i]!, inode ? (queues.get(inode) ?? null) : null, now);
+    } catch {
+      watch.stop();
+    }
   });
 }
 
-/** tx_queue (bytes sent and not acknowledged) of every TCP socket, by inode. */
-async function kernelSendQueues(): Promise<Map<string, number>> {
+/** tx_queue (bytes sent and not acknowledged) of the TCP sockets `wanted`, by inode. */
+async function kernelSendQueues(wanted: Set<string>): Promise<Map<string, number>> {
   const queues = new Map<string, number>();
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     const text = await readFile(file, 'utf8').catch(() => '');
     for (const line of text.split('\n').slice(1)) {
       // sl local rem st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ...
       const fields = line.trim().split(/\s+/);
-      if (fields.length < 10) continue;
+      if (fields.length < 10 || !wanted.has(fields[9]!)) continue;
       queues.set(fields[9]!, parseInt(fields[4]!.split(':')[0]!, 16));
     }
   }

@@ -19,8 +19,16 @@ const MAX_VALUE_CHARS = 500;
 
 const two = (n: number) => String(n).padStart(2, '0');
 
+// Text from requests and agents reaches these lines: a control character (an escape sequence that
+// retitles or writes to the operator's terminal, or a newline that forges a line) is shown as \xNN,
+// never sent raw. Only a stack keeps its newlines.
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/g;
+const CONTROL_BUT_NEWLINE = /[\x00-\x08\x0b-\x1f\x7f]/g;
+const hex = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+const visible = (text: string, control = CONTROL) => text.replace(control, hex);
+
 function value(v: unknown): string {
-  const text = typeof v === 'string' ? (/^[^\s"=]+$/.test(v) ? v : JSON.stringify(v)) : JSON.stringify(v);
+  const text = typeof v === 'string' && /^[\x21-\x7e]+$/.test(v) && !/["=]/.test(v) ? v : JSON.stringify(v);
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
 }
 
@@ -35,12 +43,12 @@ export function formatLogLine(line: string, colour: boolean): string {
   const paint = (code: string, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
   const level = LEVELS[entry.level as number] ?? { name: String(entry.level ?? '?').toUpperCase(), colour: '0' };
   const at = new Date(typeof entry.time === 'number' ? entry.time : Date.now());
-  const parts = [paint('90', `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`), paint(level.colour, level.name.padEnd(5)), String(entry.msg ?? '')];
+  const parts = [paint('90', `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`), paint(level.colour, level.name.padEnd(5)), visible(String(entry.msg ?? ''))];
 
   // A request line: method, URL (already masked by the serializer), status and duration up front.
   const req = entry.req as { method?: unknown; url?: unknown } | undefined;
   const res = entry.res as { statusCode?: unknown } | undefined;
-  if (req && typeof req === 'object') parts.push(`${String(req.method ?? '')} ${String(req.url ?? '')}`.trim());
+  if (req && typeof req === 'object') parts.push(visible(`${String(req.method ?? '')} ${String(req.url ?? '')}`.trim()));
   if (res && typeof res === 'object' && res.statusCode !== undefined) parts.push(String(res.statusCode));
   if (typeof entry.responseTime === 'number') parts.push(`${entry.responseTime.toFixed(1)}ms`);
   for (const [key, v] of Object.entries(entry)) {
@@ -50,7 +58,7 @@ export function formatLogLine(line: string, colour: boolean): string {
   const err = entry.err as { stack?: unknown; message?: unknown } | undefined;
   if (err && typeof err === 'object') {
     const stack = typeof err.stack === 'string' ? err.stack : String(err.message ?? '');
-    text += `\n${stack.replace(/^/gm, '    ')}`;
+    text += `\n${visible(stack, CONTROL_BUT_NEWLINE).replace(/^/gm, '    ')}`;
   }
   return `${text}\n`;
 }

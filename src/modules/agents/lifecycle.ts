@@ -52,6 +52,9 @@ export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> 
 
 export async function deleteAgent(ctx: Ctx, agentId: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
+    // The agent first (the lock order, runs/lock-order.ts): its wakes are locked below, and a wake
+    // decided meanwhile holds the agent while it waits for them.
+    await lockAgent(tx, agentId);
     // Cancelled before the rows go: the status change is what tells the replica running the work to stop it.
     await cancelAgentWork(tx, ctx.actor, agentId, 'agent_deleted');
     const [deleted] = await tx.delete(agents).where(eq(agents.id, agentId)).returning();

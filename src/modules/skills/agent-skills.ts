@@ -5,6 +5,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { agents, agentSkills, companySkills } from '../../db/schema/index.ts';
+import { lockAgent } from '../../core/agent-access.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
@@ -73,6 +74,9 @@ export async function skillSnapshot(db: DbOrTx, agent: Agent): Promise<SkillSnap
 export async function setAgentSkills(ctx: Ctx, agent: Pick<Agent, 'id' | 'companyId'>, references: string[]): Promise<{ agent: Agent; keys: string[] }> {
   await ensureBundled(ctx.db, agent.companyId);
   return inTransaction(ctx, async (tx) => {
+    // The agent first (the lock order, runs/lock-order.ts): two syncs of one agent run one after the
+    // other, so the second replaces the first's attachments instead of colliding with them (23505).
+    await lockAgent(tx, agent.id);
     const refs = [...new Set(references.map((r) => r.trim()))];
     const ids = refs.filter(isUuid);
     const candidates = refs.length === 0 ? [] : await tx
