@@ -10,7 +10,8 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openRunLog } from '../src/modules/runs/run-log.ts';
-import { followRunLog, type LogStreamSink } from '../src/modules/runs/log-stream.ts';
+import { followRunLog } from '../src/modules/runs/log-stream.ts';
+import type { SseSink } from '../src/http/sse.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue, type AgentFixture } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -448,7 +449,7 @@ describe('the log stream and server shutdown', () => {
 
 describe('the log stream itself (followRunLog)', () => {
   /** A sink like reply.raw: buffers what the client has not taken; `take` lets it drain. */
-  class FakeSink extends EventEmitter implements LogStreamSink {
+  class FakeSink extends EventEmitter implements SseSink {
     written = '';
     buffered = 0;
     ended = false;

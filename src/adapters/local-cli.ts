@@ -76,7 +76,6 @@ export async function runWithResumeFallback(ctx: AdapterRunContext, attempt: (se
   return (await attempt(null, deadline)).outcome;
 }
 
-/** A local coding CLI as an adapter sees it: its config, its invocation, its stream and how it refuses a resume. */
 /** What executeLocalCli reads of every local CLI's parsed config. */
 export interface LocalCliConfig {
   command: string;

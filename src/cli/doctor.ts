@@ -4,11 +4,10 @@
 // Doctor only reads: it creates no data directory, key file or database, so a typo in --data-dir
 // is reported ("does not exist", "no Boardroom instance") instead of becoming a new instance.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { listenError } from '../db/embedded.ts';
+import { hasEmbeddedCluster, listenError } from '../db/embedded.ts';
 import { readKeys, readSettings, resolveDataDir, type ConfigInput, type Settings } from '../core/config.ts';
 import { attachDatabase } from '../server/start.ts';
 import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../adapters/registry.ts';
@@ -73,7 +72,7 @@ async function checkDataDir(dir: string): Promise<Check> {
 async function checkDatabase(settings: Settings): Promise<Check> {
   const pgDir = path.join(settings.dataDir, 'db');
   // Starting the embedded cluster of a directory that has none would initialise one: an instance.
-  if (!settings.databaseUrl && !existsSync(path.join(pgDir, 'PG_VERSION'))) {
+  if (!settings.databaseUrl && !hasEmbeddedCluster(settings.dataDir)) {
     return ['database', false, `no Boardroom instance at ${settings.dataDir} (no embedded database in ${pgDir}; DATABASE_URL is not set)`];
   }
   try {

@@ -1,9 +1,8 @@
 // The `boardroom` command: run (default), doctor, board-key create, db migrate, db url, mcp.
 // Heavy modules are imported inside the commands so `run` can start the database while they load.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Help, Option } from 'commander';
-import { embeddedDatabaseUrl } from '../db/embedded.ts';
+import { embeddedDatabaseUrl, hasEmbeddedCluster } from '../db/embedded.ts';
 import type { Database } from '../db/client.ts';
 import { VERSION } from '../paths.ts';
 import { loadConfig, resolveDataDir, type ConfigInput } from '../core/config.ts';
@@ -74,7 +73,7 @@ const quietLog = (line: string) => process.stderr.write(`boardroom: ${line}\n`);
 function requireInstance(create: { init: boolean } | { hint: string }): void {
   if (process.env.DATABASE_URL) return;
   const dir = resolveDataDir(program.opts<GlobalOptions>().dataDir);
-  if (existsSync(path.join(dir, 'db', 'PG_VERSION'))) return;
+  if (hasEmbeddedCluster(dir)) return;
   if (!('init' in create) || !create.init) {
     throw new Error(
       `no Boardroom instance exists at ${dir} (no database in ${path.join(dir, 'db')}).\n` +

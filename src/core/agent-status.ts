@@ -76,7 +76,7 @@ function assertStatusPatch(current: string, next: string): void {
 }
 
 /** The table: the change an event makes to an agent as it is, null for none; throws when the board asks for what may not be. */
-export function nextAgentState(agent: Current, event: AgentStatusEvent): Change | null {
+function nextAgentState(agent: Current, event: AgentStatusEvent): Change | null {
   const { status } = agent;
   switch (event.kind) {
     case 'pause':

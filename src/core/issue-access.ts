@@ -12,7 +12,7 @@ import type { Actor } from './actor.ts';
 import { unprocessable } from './errors.ts';
 import { assertGoalsInCompany } from './goal-access.ts';
 
-export const ISSUE_IDENTIFIER = /^[A-Z][A-Z0-9]*-[1-9][0-9]*$/;
+const ISSUE_IDENTIFIER = /^[A-Z][A-Z0-9]*-[1-9][0-9]*$/;
 
 /** The issue, or null. Identifiers are resolved first, as SPEC says, then UUIDs. */
 export async function findIssue(db: DbOrTx, idOrIdentifier: string): Promise<Issue | null> {
@@ -34,7 +34,7 @@ export async function requireIssueAccess(db: DbOrTx, actor: Actor, idOrIdentifie
 /** Agents in these states cannot work, so nothing may be assigned to them. */
 const UNASSIGNABLE_AGENT_STATUSES = ['terminated', 'pending_approval'];
 
-export interface IssueRefs {
+interface IssueRefs {
   projectId?: string | null;
   goalId?: string | null;
   executionWorkspaceId?: string | null;

@@ -84,7 +84,6 @@ export const CHANNELS = {
 export type ChannelKey = keyof typeof CHANNELS;
 export type Payload<K extends ChannelKey> = NonNullable<ReturnType<(typeof CHANNELS)[K]['parse']>>;
 export type RunChange = Payload<'run'>;
-export type RunLogNotice = Payload<'runLog'>;
 
 /** The channel a PostgreSQL channel name belongs to (undefined: not one of ours). */
 export function channelNamed(name: string): ChannelKey | undefined {

@@ -222,6 +222,9 @@ async function launch(pgDir: string, password: string, isRoot: boolean, where: {
  * The running embedded cluster's connection string (`boardroom db url`), or why there is none.
  * Reads only: the port from postmaster.pid and the password file; never creates or starts anything.
  */
+/** Whether `dataDir` holds an initialised embedded cluster (an instance); nothing is created to find out. */
+export const hasEmbeddedCluster = (dataDir: string): boolean => existsSync(path.join(dataDir, 'db', 'PG_VERSION'));
+
 export async function embeddedDatabaseUrl(dataDir: string): Promise<{ url: string } | { missing: string }> {
   const pgDir = path.join(dataDir, 'db');
   const passwordFile = path.join(dataDir, 'secrets', 'db.password');

@@ -8,9 +8,9 @@
 // call of the same agent, a budget stop, a transaction written later without the order in mind).
 import type { Db, Tx } from './client.ts';
 
-export const RETRYABLE_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001']);
+const RETRYABLE_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001']);
 /** Tries in all: a cycle that forms again and again after this many is a bug to see, not to hide. */
-export const MAX_TX_ATTEMPTS = 5;
+const MAX_TX_ATTEMPTS = 5;
 
 /** The SQLSTATE of a failed query, on the error or its cause (drizzle wraps the driver's error). */
 export function sqlStateOf(err: unknown): string | undefined {

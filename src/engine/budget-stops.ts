@@ -30,7 +30,7 @@ import { AGENT_CANNOT_WORK_STATUSES, LIVE_RUN_STATUSES } from '../core/statuses.
 import { recordActivity } from '../modules/activity/record.ts';
 import { createApproval } from '../modules/approvals/create.ts';
 import type { BudgetIncident } from '../modules/budgets/evaluate.ts';
-import { BUDGET_REASON } from '../modules/budgets/stop.ts';
+import { BUDGET_PAUSE_REASON } from '../core/agent-status.ts';
 import { cancelRun, stopAgent } from '../modules/runs/lifecycle.ts';
 import { cancelWaitingWakes } from '../modules/wakeups/queue.ts';
 
@@ -48,7 +48,7 @@ async function pauseAgentsForBudget(tx: Tx, actor: Actor, incident: BudgetIncide
     const { agent, changed } = await stopAgent(tx, actor, id, { kind: 'budget_stop' });
     if (!changed) continue;
     paused.push(id);
-    await recordActivity(tx, actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
+    await recordActivity(tx, actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: id, details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id } });
   }
   return paused;
 }
@@ -56,7 +56,7 @@ async function pauseAgentsForBudget(tx: Tx, actor: Actor, incident: BudgetIncide
 async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<string | null> {
   const [project] = await tx
     .update(projects)
-    .set({ pausedAt: sql`now()`, pauseReason: BUDGET_REASON, updatedAt: sql`now()` })
+    .set({ pausedAt: sql`now()`, pauseReason: BUDGET_PAUSE_REASON, updatedAt: sql`now()` })
     .where(and(eq(projects.id, incident.scopeId), sql`${projects.pausedAt} is null`))
     .returning({ id: projects.id, companyId: projects.companyId });
   const inProject = tx.select({ id: issues.id }).from(issues).where(eq(issues.projectId, incident.scopeId));
@@ -70,9 +70,9 @@ async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncid
   if (live.length > 0) {
     await tx.execute(sql`select id from ${agents} where id in (select agent_id from ${heartbeatRuns} where id in ${live.map((r) => r.id)}) order by id for no key update`);
   }
-  for (const run of live) await cancelRun(tx, actor, run.id, BUDGET_REASON);
-  await cancelWaitingWakes(tx, { issueIds: inProject }, BUDGET_REASON);
-  if (project) await recordActivity(tx, actor, { companyId: project.companyId, action: 'project.paused', entityType: 'project', entityId: project.id, details: { reason: BUDGET_REASON, incidentId: incident.id } });
+  for (const run of live) await cancelRun(tx, actor, run.id, BUDGET_PAUSE_REASON);
+  await cancelWaitingWakes(tx, { issueIds: inProject }, BUDGET_PAUSE_REASON);
+  if (project) await recordActivity(tx, actor, { companyId: project.companyId, action: 'project.paused', entityType: 'project', entityId: project.id, details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id } });
   return project?.id ?? null;
 }
 

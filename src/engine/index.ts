@@ -22,7 +22,7 @@ import { PRUNE_BATCH, pruneRunHistory } from '../modules/runs/retention.ts';
 import { requeueStrandedWakes } from '../modules/wakeups/queue.ts';
 import { decideStrandedRuns } from '../modules/routines/routine-runs.ts';
 import { fireDueSchedules } from '../modules/routines/scheduler.ts';
-import { BUDGET_REASON } from '../modules/budgets/stop.ts';
+import { BUDGET_PAUSE_REASON } from '../core/agent-status.ts';
 import { newTimerState, queueDueTimerWakes } from '../modules/wakeups/timers.ts';
 import { removeClosedWorktrees } from '../modules/execution-workspaces/service.ts';
 import { createAdapterRegistry, type AdapterRegistry } from '../adapters/registry.ts';
@@ -95,7 +95,7 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
 
   // A run that ended anywhere (cancel route, pause, budget, reaper on another replica) stops here.
   notifications.on('run', (run) => {
-    if (!isLiveRunStatus(run.status)) executor.abort(run.runId, run.error === BUDGET_REASON);
+    if (!isLiveRunStatus(run.status)) executor.abort(run.runId, run.error === BUDGET_PAUSE_REASON);
   });
 
   const killLeftovers = async (runs: HeartbeatRun[]) => {

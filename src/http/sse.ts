@@ -47,7 +47,7 @@ export interface SseLimits {
 }
 
 /** Why the writer ended by itself: the client went away, or it was too slow (dropped). */
-export type SseEnd = 'gone' | 'slow';
+type SseEnd = 'gone' | 'slow';
 
 export interface SseEvents {
   onEnd(how: SseEnd): void;
@@ -55,7 +55,7 @@ export interface SseEvents {
   onResume?(): void;
 }
 
-export const KEEPALIVE_FRAME = ': keepalive\n\n';
+const KEEPALIVE_FRAME = ': keepalive\n\n';
 
 /** One event; `data` may span lines (each becomes a `data:` line; the client joins them with LF). */
 export function sseFrame(event: string, data: string, id?: string | number): string {
@@ -132,7 +132,8 @@ export class SseWriter {
       return false;
     }
     this.full = !this.sink.write(frame);
-    this.progress.wrote(Buffer.byteLength(frame));
+    // A socket counts its own bytes; only a stand-in sink (tests) needs them counted here.
+    if (!this.sink.socket) this.progress.wrote(Buffer.byteLength(frame));
     const backlog = this.progress.backlog;
     if (backlog > this.limits.dropAt) {
       this.drop();

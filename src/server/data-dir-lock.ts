@@ -25,7 +25,7 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
-export type LockAttempt = { lock: DataDirLock } | { heldBy: number | null };
+type LockAttempt = { lock: DataDirLock } | { heldBy: number | null };
 
 const ABSTRACT_SOCKETS = process.platform === 'linux';
 // A holder that is just dying (socket closing) can refuse a connect once; this many tries, 50 ms apart.

@@ -53,7 +53,7 @@ export async function attachDatabase(config: Pick<Config, 'databaseUrl' | 'dataD
 }
 
 /** Written for operators and scripts; the lock, not this file, decides who owns the data directory. */
-export const serverPidFile = (dataDir: string) => path.join(dataDir, 'boardroom.pid');
+const serverPidFile = (dataDir: string) => path.join(dataDir, 'boardroom.pid');
 
 /** Where the login link goes when stdout is not a terminal (it must not end up in collected logs). */
 export const loginUrlFile = (dataDir: string) => path.join(dataDir, 'login-url');

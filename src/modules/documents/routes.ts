@@ -111,7 +111,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
         response: {
           200: z.array(revisionResponse).describe(`Revisions, newest first, with their bodies; header \`${NEXT_PAGE_HEADER}\` when older revisions remain`),
           ...authenticated(),
-          ...errors([400, '`limit` not an integer from 1 to 100, or `beforeRevisionNumber` not a positive integer'], [403, 'the issue belongs to another company'], [404, 'no such issue, or no document with this key on it']),
+          ...errors([400, '`limit` not an integer from 1 to 100, or `beforeRevisionNumber` not a positive integer']),
+          ...documentErrors(),
         },
       },
     },

@@ -130,7 +130,7 @@ async function staleRevision(tx: DbOrTx, issueId: string, key: string, message: 
 const textBytes = sql`octet_length(${issueDocumentRevisions.body}) + coalesce(octet_length(${issueDocumentRevisions.title}), 0) + coalesce(octet_length(${issueDocumentRevisions.changeSummary}), 0)`;
 const newestFirst = sql`over (order by ${issueDocumentRevisions.revisionNumber} desc)`;
 
-export interface RevisionPage {
+interface RevisionPage {
   revisions: RevisionWithSize[];
   /** The `beforeRevisionNumber` of the next page; null on the last one. */
   nextBeforeRevisionNumber: number | null;

@@ -75,7 +75,7 @@ export interface OpenOptions {
   stillAllowed?: () => Promise<boolean>;
 }
 
-export interface StreamStats {
+interface StreamStats {
   companies: number;
   clients: number;
   /** Clients whose backlog reached the bound: activity waits for them to take it. */

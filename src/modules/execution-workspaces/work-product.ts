@@ -12,7 +12,7 @@ import type { executionWorkspaces } from '../../db/schema/index.ts';
 import { git } from './git.ts';
 
 /** Bounds of a snapshot: the issue detail embeds it. */
-export const MAX_COMMITS = 50;
+const MAX_COMMITS = 50;
 export const MAX_DIFF_FILES = 100;
 /** An untracked file larger than this counts as changed with unknown line counts, as git shows a binary file. */
 export const MAX_UNTRACKED_FILE_BYTES = 1024 * 1024;

@@ -25,12 +25,9 @@ import { findRun, runLogMayGrow } from './service.ts';
 
 export const KEEPALIVE_MS = 15_000;
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
-export const STALL_MS = 10_000;
+const STALL_MS = 10_000;
 /** How often a finished run whose log may still grow (see runLogMayGrow) is looked at again. */
 const LINGER_POLL_MS = 500;
-
-/** What the stream writes to: an http.ServerResponse (reply.raw), or a stand-in in tests. */
-export type LogStreamSink = SseSink;
 
 export interface LogStreamOptions {
   db: DbOrTx;
@@ -38,7 +35,7 @@ export interface LogStreamOptions {
   runId: string;
   /** Byte offset to start from. */
   from: number;
-  sink: LogStreamSink;
+  sink: SseSink;
   logger?: { warn(obj: object, msg: string): void };
   keepaliveMs?: number;
   maxBufferedBytes?: number;

@@ -27,9 +27,9 @@ export interface WakeupInput {
   forceFreshSession?: boolean;
 }
 // Claimed rows whose dispatcher died are put back after this long (the reaper does it).
-export const CLAIM_TIMEOUT_SEC = 60;
+const CLAIM_TIMEOUT_SEC = 60;
 // A wake that failed this many claims stops being retried (status failed, lastError kept).
-export const MAX_WAKE_ATTEMPTS = 5;
+const MAX_WAKE_ATTEMPTS = 5;
 
 /**
  * Queues a wakeup. A repeated idempotencyKey for the same agent returns the first request instead
