@@ -7,8 +7,9 @@ export const MAX_DOCUMENTS_PER_ISSUE = 100;
 export const MAX_REVISION_PAGE = 100;
 /**
  * Revision text one page of the revision list carries at most: bodies, titles and change summaries,
- * in UTF-8 bytes. 768 KiB keeps a full page under 1 MB of JSON (plus ~300 bytes of ids and times per
- * revision) while two revisions of 384 KiB still share a page; the first revision of a page comes
+ * in UTF-8 bytes. 768 KiB keeps a page of ordinary text under 1 MB of JSON (plus ~300 bytes of ids
+ * and times per revision; JSON escaping comes on top, up to 6 bytes for a control character) while
+ * two revisions of 384 KiB still share a page; the first revision of a page comes
  * whatever its size (a body is at most 512 KiB), so a page is never empty while more exist.
  */
 export const REVISION_PAGE_TEXT_BYTES = 768 * 1024;

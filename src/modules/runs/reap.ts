@@ -1,7 +1,8 @@
 // Recovery: no run stays live after the replica running it is gone or past its deadline.
 //
-// reapExpiredRuns is the periodic sweep. One replica picks a batch at a time (a transaction-scoped
-// advisory lock: a replica that dies mid-sweep releases it with its connection). It ends live runs
+// reapExpiredRuns is the periodic sweep. A transaction-scoped advisory lock keeps two replicas from
+// reading a batch at the same instant; it is released before the batch is ended, so two replicas
+// can still pick the same run, and the second finisher then changes nothing. It ends live runs
 // whose lease lapsed (their owner stopped renewing: crashed, killed, partitioned) as failed, and
 // runs past deadline plus grace as timed_out; each goes through finishRun, so the issue it held is
 // free again, deferred wakes move on and the agent's status follows. Each run is ended in a
