@@ -60,6 +60,9 @@ export const loginUrlFile = (dataDir: string) => path.join(dataDir, 'login-url')
 
 // In-flight requests get this long to finish on SIGINT/SIGTERM before the process gives up.
 const SHUTDOWN_TIMEOUT_MS = 20_000;
+// What the HTTP server, the listener and the pool each get of it; the engine (its runs' grace) and
+// the database (its own stop timeout) are bounded by their own rules.
+const STEP_BOUND_MS = 3_000;
 
 export async function runServer(config: Config, opts: { strictPort: boolean }): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -90,21 +93,29 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   let shuttingDown = false;
   // Each step is bounded and a failing step is logged, never fatal: the database must still be
   // stopped when, say, it is already gone and the engine's last queries fail.
-  const step = async (name: string, work: () => Promise<unknown> | undefined) => {
+  // `boundMs`: a step that waits on something that never answers (a request or a pool client stuck
+  // on a connection the restarted database dropped) is left behind after that long, named in a
+  // warning, so the database is still stopped and the process exits by itself.
+  const step = async (name: string, work: () => Promise<unknown> | undefined, boundMs?: number) => {
     const started = Date.now();
+    let bound: NodeJS.Timeout | undefined;
+    const overran = boundMs === undefined ? null : new Promise<'overran'>((resolve) => (bound = setTimeout(() => resolve('overran'), boundMs)));
     try {
-      await work();
-      logger.debug(`shutdown: ${name} stopped in ${Date.now() - started} ms`);
+      const outcome = await (overran ? Promise.race([work(), overran]) : work());
+      if (outcome === 'overran') logger.warn(`shutdown: ${name} did not stop within ${boundMs} ms; going on without it`);
+      else logger.debug(`shutdown: ${name} stopped in ${Date.now() - started} ms`);
     } catch (err) {
       logger.warn({ err }, `shutdown: stopping ${name} failed after ${Date.now() - started} ms`);
+    } finally {
+      clearTimeout(bound);
     }
   };
   const release = async () => {
     // The engine first: its runs end (and are recorded) while the API their processes call is still up.
     await step('engine', () => stopEngine(engine));
-    await step('http server', () => app?.close());
-    await step('notifications', () => notifications?.close());
-    await step('database pool', () => database?.close());
+    await step('http server', () => app?.close(), STEP_BOUND_MS);
+    await step('notifications', () => notifications?.close(), STEP_BOUND_MS);
+    await step('database pool', () => database?.close(), STEP_BOUND_MS);
     await step('embedded database', () => handle?.embedded?.stop());
     await rm(serverPidFile(config.dataDir), { force: true });
     await rm(loginUrlFile(config.dataDir), { force: true });
