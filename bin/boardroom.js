@@ -5,8 +5,21 @@
 // cannot be built (a read-only install), the sources run through tsx directly, saying so on stderr;
 // BOARDROOM_REQUIRE_BUNDLE=1 makes that an error instead (exit status 1), so a test that means to
 // run the bundle cannot run the sources unknowingly.
+// The board web UI (bin/ui-build.js) is rebuilt the same way; a server whose UI could not be built
+// still serves the API, and `/` says why the board is missing.
 import { pathToFileURL } from 'node:url';
 import { BUNDLE, ENTRY, buildBundle, bundleIsFresh } from './bundle.js';
+import { buildUi, uiBuildIsFresh } from './ui-build.js';
+
+// Only for the server (`run` is the default command); `mcp` and the other commands never wait on it.
+const command = process.argv[2];
+const startsServer = command === undefined || command === 'run' || command.startsWith('-');
+if (startsServer && !uiBuildIsFresh()) {
+  await buildUi().catch((err) => {
+    process.stderr.write(`boardroom: could not build the board web UI (ui/); the API still runs:\n${String(err?.message ?? err).trim()}\n`);
+    if (process.env.BOARDROOM_REQUIRE_BUNDLE === '1') process.exit(1);
+  });
+}
 
 let failure = null;
 if (!bundleIsFresh()) await buildBundle().catch((err) => (failure = err));

@@ -1,11 +1,14 @@
-// `npm test`: one PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL), a migrated template
-// database, then node's test runner over every test file; each file clones the template.
+// `npm test`: Chromium present (installed when missing, see chromium.ts), the board built, one
+// PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL), a migrated template database, then
+// node's test runner over every test file; each file clones the template.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { buildUi, uiBuildIsFresh } from '../bin/ui-build.js';
 import { startEmbeddedCluster } from '../src/db/embedded.ts';
+import { ensureChromium } from './chromium.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 
 const TEMPLATE = 'boardroom_template';
@@ -22,6 +25,10 @@ async function testFiles(dir: string): Promise<string[]> {
 
 async function main(): Promise<number> {
   const filter = process.argv.slice(2);
+  // Before anything starts: the browser tests' Chromium, and one build of the board for every file
+  // (in-process apps serve it too) rather than one per server the tests start.
+  ensureChromium();
+  if (!uiBuildIsFresh()) await buildUi();
   let dataDir: string | null = null;
   let stop = async () => undefined as void;
   let baseUrl = process.env.TEST_DATABASE_URL;

@@ -26,11 +26,11 @@ async function ownerId(app: TestApp): Promise<string> {
 }
 
 describe('login link and session', () => {
-  it('trades a one-time token for an HttpOnly session cookie and redirects to the docs', async () => {
+  it('trades a one-time token for an HttpOnly session cookie and redirects to the board', async () => {
     const token = await createLoginToken(t.database.db, await ownerId(t));
     const res = await t.request('GET', `/api/auth/login?token=${token}`);
     assert.equal(res.status, 302);
-    assert.equal(res.headers.location, '/api/docs');
+    assert.equal(res.headers.location, '/');
     const setCookie = String(res.headers['set-cookie']);
     assert.match(setCookie, /^boardroom_session=sess_[\w-]+;/);
     assert.match(setCookie, /HttpOnly/);
@@ -48,6 +48,25 @@ describe('login link and session', () => {
     assert.equal(again.headers['set-cookie'], undefined);
     assert.equal((await t.request('GET', '/api/auth/login?token=login_unknown')).status, 401);
     assert.equal((await t.request('GET', '/api/auth/login')).status, 400);
+  });
+
+  it('sends a browser with a used link to the sign-in page, which says why', async () => {
+    const token = await createLoginToken(t.database.db, await ownerId(t));
+    assert.equal((await t.request('GET', `/api/auth/login?token=${token}`)).status, 302);
+    const again = await t.request('GET', `/api/auth/login?token=${token}`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    assert.equal(again.status, 302);
+    assert.equal(again.headers.location, '/sign-in?reason=link-invalid');
+    assert.equal(again.headers['set-cookie'], undefined);
+  });
+
+  it('signs out: the session stops working at once and the cookie is cleared; without one it only clears', async () => {
+    const session = await sessionFor(t, await ownerId(t));
+    assert.equal((await t.request('GET', '/api/companies', { headers: cookie(session) })).status, 200);
+    const out = await t.request('POST', '/api/auth/logout', { headers: cookie(session) });
+    assert.equal(out.status, 204);
+    assert.match(String(out.headers['set-cookie']), /^boardroom_session=;.*Expires=Thu, 01 Jan 1970/);
+    assert.equal((await t.request('GET', '/api/companies', { headers: cookie(session) })).status, 401);
+    assert.equal((await t.request('POST', '/api/auth/logout')).status, 204);
   });
 
   it('refuses an expired login token and an expired or unknown session', async () => {

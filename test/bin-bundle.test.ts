@@ -16,7 +16,7 @@ describe('bin/boardroom.js when the bundle cannot be built', () => {
     const root = await tempDir('boardroom-broken-bundle-');
     await mkdir(path.join(root, 'bin'));
     await mkdir(path.join(root, 'src', 'cli'), { recursive: true });
-    for (const file of ['boardroom.js', 'bundle.js']) await copyFile(path.join(PROJECT_DIR, 'bin', file), path.join(root, 'bin', file));
+    for (const file of ['boardroom.js', 'bundle.js', 'ui-build.js']) await copyFile(path.join(PROJECT_DIR, 'bin', file), path.join(root, 'bin', file));
     await copyFile(path.join(PROJECT_DIR, 'package.json'), path.join(root, 'package.json'));
     await symlink(path.join(PROJECT_DIR, 'node_modules'), path.join(root, 'node_modules'));
     await writeFile(path.join(root, 'src', 'cli', 'index.ts'), "console.log('ran the sources');\nif (process.env.NEVER_SET_ANYWHERE) await import('./missing.ts');\n");

@@ -80,10 +80,18 @@ describe('OpenAPI document', () => {
 });
 
 describe('front door', () => {
-  it('redirects / to the API docs', async () => {
-    const res = await t.request('GET', '/');
-    assert.equal(res.status, 302);
-    assert.equal(res.headers.location, '/api/docs');
+  it('serves the board at / and at any page path, never in place of an API route', async () => {
+    for (const url of ['/', '/c/00000000-0000-4000-8000-000000000000/issues']) {
+      const res = await t.request('GET', url);
+      assert.equal(res.status, 200, url);
+      assert.match(String(res.headers['content-type']), /text\/html/);
+      assert.match(res.raw.toString(), /<div id="root">/);
+    }
+    const api = await t.request('GET', '/api/no-such-route');
+    assert.equal(api.status, 404);
+    assert.match(api.body.error, /not found/);
+    const asset = await t.request('GET', '/assets/missing-0000.js');
+    assert.equal(asset.status, 404);
   });
 });
 

@@ -51,7 +51,7 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       assert.match(loginToken, /^login_/);
       const login = await fetch(loginUrl, { redirect: 'manual' });
       assert.equal(login.status, 302);
-      assert.equal(login.headers.get('location'), '/api/docs');
+      assert.equal(login.headers.get('location'), '/');
       const setCookie = login.headers.get('set-cookie')!;
       assert.match(setCookie, /HttpOnly/i);
       const sessionToken = /boardroom_session=([^;]+)/.exec(setCookie)![1]!;

@@ -136,6 +136,19 @@ program
     process.stdout.write(`${token}\n`);
   });
 
+program
+  .command('login-link')
+  .description('print a new one-time link that signs a browser in to the board as the instance owner (works once, for 24 hours)')
+  .option('--url <base>', 'the address the board is reached at', '')
+  .action(async (opts: { url: string }) => {
+    requireInstance({ hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one` });
+    const config = await loadConfig(configInput());
+    const base = opts.url.replace(/\/+$/, '') || `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+    const { createLoginToken, ensureInstanceOwner } = await import('../modules/auth/service.ts');
+    const token = await withDatabase(async ({ db }) => createLoginToken(db, (await ensureInstanceOwner(db)).id));
+    process.stdout.write(`${base}/api/auth/login?token=${token}\n`);
+  });
+
 const db = program.command('db').description('database maintenance');
 db.command('migrate')
   .description('apply pending migrations')

@@ -16,6 +16,7 @@ import { createLogger, OneLineRequestLog } from './logger.ts';
 import { VERSION } from '../paths.ts';
 import { openApiTransform } from './openapi-transform.ts';
 import { registerRoutes } from './routes.ts';
+import { installBoardUi } from './board-ui.ts';
 import { createAdapterRegistry } from '../adapters/registry.ts';
 import { createAdapterManager } from '../modules/adapter-registry/service.ts';
 
@@ -78,5 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Installed packages are registered again before the first request (and the engine's first run).
   await adapters.loadInstalled();
   await registerRoutes(app, deps, { adapters });
+  await installBoardUi(app);
   return app;
 }

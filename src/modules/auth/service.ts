@@ -59,6 +59,11 @@ export async function consumeLoginToken(db: Db, loginToken: string): Promise<str
   });
 }
 
+/** Ends a browser session (sign-out): the token stops working at once. */
+export async function endSession(db: DbOrTx, sessionToken: string): Promise<void> {
+  await db.update(boardSessions).set({ expiresAt: sql`now()` }).where(and(eq(boardSessions.tokenHash, hashToken(sessionToken)), eq(boardSessions.kind, 'session')));
+}
+
 /** At most 1000, like GET /api/companies: a response lists them, so the count bounds its size. */
 export async function companyIdsOfUser(db: DbOrTx, userId: string): Promise<string[]> {
   const rows = await db.select({ companyId: companyMemberships.companyId }).from(companyMemberships).where(eq(companyMemberships.userId, userId)).limit(1000);

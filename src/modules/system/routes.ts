@@ -8,7 +8,7 @@ import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { SESSION_COOKIE } from '../../http/auth-plugin.ts';
 import { notFound, unauthorized } from '../../core/errors.ts';
-import { companyIdsOfUser, consumeLoginToken, createBoardKey, listBoardKeys, revokeBoardKey } from '../auth/service.ts';
+import { companyIdsOfUser, consumeLoginToken, createBoardKey, endSession, listBoardKeys, revokeBoardKey } from '../auth/service.ts';
 import { boardKeyResponse, cliAuthResponse, createdBoardKeyResponse, healthResponse, presentBoardKey, type CliAuthResponse, type HealthResponse } from './present.ts';
 
 const BOARD_ONLY = 'Board callers only (a board key, the browser session or local_trusted); agents get 403.';
@@ -17,9 +17,9 @@ const boardOnly = () => errors([403, 'the caller is an agent: board callers only
 // A redirect has no body: a `null` schema documents the status without content (@fastify/swagger
 // omits content for type null); the headers meta becomes the response's documented headers.
 const redirectResponse = z.null().meta({
-  description: 'Session opened, redirecting to the docs',
+  description: 'Session opened, redirecting to the board; or, for a browser (`Accept: text/html`) with a bad link, redirecting to the sign-in page',
   headers: {
-    location: { type: 'string', description: '`/api/docs`' },
+    location: { type: 'string', description: '`/` (signed in) or `/sign-in?reason=link-invalid`' },
     'set-cookie': { type: 'string', description: '`boardroom_session=...; HttpOnly; SameSite=Lax; Max-Age=2592000; Path=/`' },
   },
 });
@@ -62,9 +62,6 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
     },
   );
 
-  // The board UI will live here; until then the interactive API docs are the front door.
-  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/api/docs'));
-
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   // The one-time login URL printed at start: trades its token for an HttpOnly session cookie.
@@ -78,7 +75,8 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
         summary: 'Open a browser session with the one-time login link',
         description: [
           'Public: the link the server prints (or writes to `<data dir>/login-url`) at every start. Each link works once and expires after 24 hours.',
-          'Trades the token for the `boardroom_session` cookie (HttpOnly, SameSite=Lax, 30 days) and redirects (302) to the API docs at `/api/docs`.',
+          'Trades the token for the `boardroom_session` cookie (HttpOnly, SameSite=Lax, 30 days) and redirects (302) to the board at `/`.',
+          'A link that is unknown, used or expired answers 401; a browser (`Accept: text/html`) is redirected to the sign-in page instead, which says so.',
         ].join(' '),
         querystring: z.object({ token: z.string().min(1).max(200).describe('the token of the login link') }),
         response: {
@@ -89,9 +87,32 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const session = await consumeLoginToken(db, request.query.token);
-      if (!session) throw unauthorized('login link is invalid, used or expired');
+      if (!session) {
+        if (request.headers.accept?.includes('text/html')) return reply.redirect('/sign-in?reason=link-invalid');
+        throw unauthorized('login link is invalid, used or expired');
+      }
       reply.setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'lax', path: '/', secure: false, maxAge: 30 * 24 * 3600 });
-      return reply.redirect('/api/docs');
+      return reply.redirect('/');
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        security: [],
+        summary: 'Sign the browser out',
+        description: 'Ends the browser session of the `boardroom_session` cookie (it stops working at once, on every replica) and clears the cookie. Public and idempotent: without a session it only clears the cookie. Board keys are not affected.',
+        response: { 204: z.null().describe('Signed out'), ...errors([400, 'a body that is not valid JSON (none is needed)']) },
+      },
+    },
+    async (request, reply) => {
+      const token = request.headers.cookie ? app.parseCookie(request.headers.cookie)[SESSION_COOKIE] : undefined;
+      if (token) await endSession(db, token);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send(null);
     },
   );
 

@@ -1,0 +1,49 @@
+// The board web UI (ui/) built by Vite into .build/ui, which the server serves at `/`. Like the
+// server bundle (bin/bundle.js) it is rebuilt whenever a file under ui/ (or package.json, for a
+// changed dependency) is newer than the build, so a board older than its sources is never served.
+// `npm run ui:build` builds it by hand; bin/boardroom.js builds it before the server starts.
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const UI_DIR = path.join(root, 'ui');
+export const UI_DIST = path.join(root, '.build', 'ui');
+const MARKER = path.join(UI_DIST, 'index.html');
+
+function newestMtime(target) {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** True when a build exists and nothing it is built from is newer (or there are no UI sources to build). */
+export function uiBuildIsFresh() {
+  if (!existsSync(UI_DIR)) return true;
+  if (!existsSync(MARKER)) return false;
+  return statSync(MARKER).mtimeMs >= Math.max(newestMtime(UI_DIR), newestMtime(path.join(root, 'package.json')));
+}
+
+/** Builds ui/ into .build/ui; throws Vite's error when it cannot. */
+export async function buildUi() {
+  // A per-process directory, then renames: a server starting meanwhile never serves half a build.
+  const temporary = `${UI_DIST}.${process.pid}.tmp`;
+  const previous = `${UI_DIST}.${process.pid}.old`;
+  try {
+    const { build } = await import('vite');
+    await build({ configFile: path.join(UI_DIR, 'vite.config.ts'), root: UI_DIR, logLevel: 'warn', build: { outDir: temporary, emptyOutDir: true } });
+    if (existsSync(UI_DIST)) renameSync(UI_DIST, previous);
+    renameSync(temporary, UI_DIST);
+  } finally {
+    rmSync(temporary, { recursive: true, force: true });
+    rmSync(previous, { recursive: true, force: true });
+  }
+}
+
+// `node bin/ui-build.js` (npm run ui:build): build now, fresh or not.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await buildUi();
+  console.log(`built ${UI_DIST}`);
+}

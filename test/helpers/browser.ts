@@ -1,0 +1,133 @@
+// The board as its users meet it: the real server (`bin/boardroom.js run`, the bundle and the built
+// UI) on a fresh database and data directory, in authenticated mode, and Debian's Chromium driven by
+// playwright-core. Every page the tests open collects its console errors and failed API calls; the
+// file's tests fail at the end on any of them, on any 5xx, and on any server log line at level 50.
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.ts';
+import { PROJECT_DIR } from '../../src/paths.ts';
+import { freshDatabase, runCli, spawnServer, tempDir, type ServerProcess } from './server-process.ts';
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** Where screenshots go: `.build/screenshots`, or docs/screenshots with `npm run ui:screenshots`. */
+const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR ?? path.join(PROJECT_DIR, '.build', 'screenshots');
+
+export interface BoardServer {
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string;
+  server: ServerProcess;
+  /** A board key of the instance owner, for arranging data through the API. */
+  ownerToken: string;
+  /** An API call as the owner; fails the test on any answer but `expect` (default 2xx). */
+  api<T = any>(method: string, url: string, body?: unknown, expect?: number): Promise<T>;
+  browser: Browser;
+  /** A new browser context (its own cookies) and page, signed in with a fresh login link. */
+  signedInPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /** A new page with no session. */
+  anonymousPage(viewport?: { width: number; height: number }): Promise<Page>;
+}
+
+export async function startBoard(env: Record<string, string> = {}): Promise<BoardServer> {
+  const dataDir = await tempDir('boardroom-ui-');
+  const databaseUrl = await freshDatabase();
+  const serverEnv = { DATABASE_URL: databaseUrl, BOARDROOM_DEPLOYMENT_MODE: 'authenticated', BOARDROOM_REQUIRE_BUNDLE: '1', ...env };
+  const server = spawnServer(['--data-dir', dataDir, '--port', '0'], serverEnv);
+  const baseUrl = await server.baseUrl();
+  const key = await runCli(['board-key', 'create', '--data-dir', dataDir, '--name', 'ui-tests'], serverEnv);
+  assert.equal(key.code, 0, key.stderr);
+  const ownerToken = key.stdout.match(/svc_board_\S+/)?.[0];
+  assert.ok(ownerToken, `no board key in: ${key.stdout}`);
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const problems: string[] = [];
+  const contexts: BrowserContext[] = [];
+  after(async () => {
+    await browser.close();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    const errorLines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{') && (JSON.parse(line) as { level?: number }).level! >= 50);
+    assert.deepEqual([...problems, ...errorLines], [], 'the board had console errors, failed calls or server error lines');
+  });
+
+  const newPage = async (viewport = { width: 1280, height: 800 }) => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport, reducedMotion: 'reduce' });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error on ${page.url()}: ${error.message}`));
+    page.on('console', (message) => {
+      // A failed fetch logs a console error too; the response check below names those.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console error on ${page.url()}: ${message.text()}`);
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 500) problems.push(`${response.request().method()} ${response.url()} answered ${response.status()}`);
+    });
+    return page;
+  };
+
+  const api = async (method: string, url: string, body?: unknown, expect?: number) => {
+    const res = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${ownerToken}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (expect !== undefined) assert.equal(res.status, expect, `${method} ${url}: ${text}`);
+    else assert.ok(res.status >= 200 && res.status < 300, `${method} ${url} answered ${res.status}: ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+
+  return {
+    baseUrl,
+    dataDir,
+    databaseUrl,
+    server,
+    ownerToken,
+    api,
+    browser,
+    anonymousPage: newPage,
+    async signedInPage(viewport) {
+      const page = await newPage(viewport);
+      await signIn(page, dataDir, serverEnv);
+      return page;
+    },
+  };
+}
+
+/** Signs a page in as the instance owner through a one-time login link, as a person would. */
+async function signIn(page: Page, dataDir: string, env: Record<string, string>): Promise<void> {
+  const link = await newLoginLink(dataDir, env);
+  await page.goto(link);
+  await page.waitForURL((url) => !url.pathname.startsWith('/api/auth'));
+}
+
+/** A fresh one-time login link (`boardroom login-link`), the path-and-query part. */
+export async function newLoginLink(dataDir: string, env: Record<string, string>): Promise<string> {
+  const out = await runCli(['login-link', '--data-dir', dataDir], env);
+  assert.equal(out.code, 0, out.stderr);
+  const url = new URL(out.stdout.trim());
+  return url.pathname + url.search;
+}
+
+/** axe-core inside the page: fails on any serious or critical violation, naming each. */
+export async function checkAccessibility(page: Page, what: string): Promise<void> {
+  await page.addScriptTag({ content: await readFile(AXE_SOURCE, 'utf8') });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+  });
+  assert.deepEqual(violations, [], `accessibility of ${what}`);
+}
+
+/** A full-page screenshot named for what it shows. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS_DIR, `${name}.png`), fullPage: false });
+}

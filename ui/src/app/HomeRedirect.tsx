@@ -1,0 +1,16 @@
+import { Navigate } from 'react-router';
+import { useCompanies } from './session';
+import { Loading } from '../components/Loading';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { lastCompanyId } from './last-company';
+
+/** `/`: the company last open in this browser, else the first, else onboarding. */
+export function HomeRedirect() {
+  const companies = useCompanies();
+  if (companies.isPending) return <Loading label="Loading companies" />;
+  if (companies.isError) return <ErrorNotice error={companies.error} retry={() => companies.refetch()} />;
+  const active = companies.data.filter((company) => company.status !== 'archived');
+  if (active.length === 0) return <Navigate to="/onboarding" replace />;
+  const remembered = active.find((company) => company.id === lastCompanyId());
+  return <Navigate to={`/c/${(remembered ?? active[0]!).id}/dashboard`} replace />;
+}

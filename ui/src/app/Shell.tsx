@@ -1,0 +1,127 @@
+// The frame of every signed-in page: the sidebar (company switcher, navigation with live counts,
+// the live state) and the page. Outside a company it shows the page alone (onboarding).
+import { useEffect } from 'react';
+import { NavLink, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { ApiError, setUnauthorizedListener } from '../api/client';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { Loading } from '../components/Loading';
+import { useSidebarCounts } from './counts';
+import { rememberCompany } from './last-company';
+import { LiveCompany, useLiveState } from './live';
+import { useCompanies, useMe } from './session';
+
+export function Shell() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { companyId } = useParams();
+
+  useEffect(() => {
+    setUnauthorizedListener(() => navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true }));
+  }, [navigate]);
+  useEffect(() => {
+    if (companyId) rememberCompany(companyId);
+  }, [companyId]);
+
+  if (me.isPending) return <Loading label="Signing in" />;
+  if (me.isError) {
+    if (me.error instanceof ApiError && me.error.status === 401) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+    return (
+      <main className="page">
+        <ErrorNotice error={me.error} retry={() => me.refetch()} title="Boardroom could not be reached" />
+      </main>
+    );
+  }
+  if (!companyId) {
+    return (
+      <div className="app app-bare">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <main id="main" className="main">
+          <Outlet />
+        </main>
+      </div>
+    );
+  }
+  return (
+    <LiveCompany companyId={companyId}>
+      <div className="app">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <Sidebar companyId={companyId} />
+        <main id="main" className="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </LiveCompany>
+  );
+}
+
+const NAV: { to: string; label: string; count?: 'openIssues' | 'pendingApprovals' | 'runningRuns' }[] = [
+  { to: 'dashboard', label: 'Dashboard', count: 'runningRuns' },
+  { to: 'inbox', label: 'Inbox' },
+  { to: 'issues', label: 'Issues', count: 'openIssues' },
+  { to: 'agents', label: 'Agents' },
+  { to: 'org', label: 'Org chart' },
+  { to: 'approvals', label: 'Approvals', count: 'pendingApprovals' },
+  { to: 'activity', label: 'Activity' },
+];
+
+function Sidebar({ companyId }: { companyId: string }) {
+  const counts = useSidebarCounts(companyId);
+  const live = useLiveState();
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <CompanySwitcher companyId={companyId} />
+      <ul className="nav">
+        {NAV.map((item) => {
+          const count = item.count ? counts[item.count] : undefined;
+          return (
+            <li key={item.to}>
+              <NavLink to={`/c/${companyId}/${item.to}`}>
+                <span>{item.label}</span>
+                {count !== undefined && count > 0 && (
+                  <span className="count" aria-label={`${count} ${countLabel(item.count!)}`}>
+                    {count}
+                  </span>
+                )}
+              </NavLink>
+            </li>
+          );
+        })}
+      </ul>
+      <p className={`live live-${live}`} role="status">
+        <span className="dot" aria-hidden="true" /> {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+      </p>
+    </nav>
+  );
+}
+
+function countLabel(count: 'openIssues' | 'pendingApprovals' | 'runningRuns'): string {
+  return { openIssues: 'open issues', pendingApprovals: 'pending approvals', runningRuns: 'running runs' }[count];
+}
+
+function CompanySwitcher({ companyId }: { companyId: string }) {
+  const companies = useCompanies();
+  const navigate = useNavigate();
+  const list = companies.data ?? [];
+  return (
+    <div className="company-switcher">
+      <label htmlFor="company-switcher">Company</label>
+      <select
+        id="company-switcher"
+        value={companyId}
+        onChange={(event) => (event.target.value === '__new' ? navigate('/onboarding') : navigate(`/c/${event.target.value}/dashboard`))}
+      >
+        {list.map((company) => (
+          <option key={company.id} value={company.id}>
+            {company.name}
+          </option>
+        ))}
+        <option value="__new">+ New company…</option>
+      </select>
+    </div>
+  );
+}

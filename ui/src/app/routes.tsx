@@ -1,0 +1,35 @@
+// The board's pages. Every page is its own chunk (lazy), so the first screen loads only the shell.
+import { createBrowserRouter, redirect } from 'react-router';
+import { Shell } from './Shell';
+import { RouteError } from '../components/RouteError';
+import { HomeRedirect } from './HomeRedirect';
+
+export const router = createBrowserRouter([
+  { path: '/sign-in', lazy: () => import('../pages/sign-in/SignInPage').then((m) => ({ Component: m.SignInPage })) },
+  {
+    path: '/',
+    Component: Shell,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, Component: HomeRedirect },
+      { path: 'onboarding', lazy: () => import('../pages/onboarding/OnboardingPage').then((m) => ({ Component: m.OnboardingPage })) },
+      {
+        path: 'c/:companyId',
+        children: [
+          { index: true, loader: ({ params }) => redirect(`/c/${params.companyId}/dashboard`) },
+          { path: 'dashboard', lazy: () => import('../pages/dashboard/DashboardPage').then((m) => ({ Component: m.DashboardPage })) },
+          { path: 'inbox', lazy: () => import('../pages/inbox/InboxPage').then((m) => ({ Component: m.InboxPage })) },
+          { path: 'issues', lazy: () => import('../pages/issues/IssuesPage').then((m) => ({ Component: m.IssuesPage })) },
+          { path: 'issues/:issueId', lazy: () => import('../pages/issue/IssuePage').then((m) => ({ Component: m.IssuePage })) },
+          { path: 'agents', lazy: () => import('../pages/agents/AgentsPage').then((m) => ({ Component: m.AgentsPage })) },
+          { path: 'agents/:agentId/:tab?', lazy: () => import('../pages/agent/AgentPage').then((m) => ({ Component: m.AgentPage })) },
+          { path: 'org', lazy: () => import('../pages/org/OrgPage').then((m) => ({ Component: m.OrgPage })) },
+          { path: 'approvals', lazy: () => import('../pages/approvals/ApprovalsPage').then((m) => ({ Component: m.ApprovalsPage })) },
+          { path: 'approvals/:approvalId', lazy: () => import('../pages/approval/ApprovalPage').then((m) => ({ Component: m.ApprovalPage })) },
+          { path: 'activity', lazy: () => import('../pages/activity/ActivityPage').then((m) => ({ Component: m.ActivityPage })) },
+        ],
+      },
+      { path: '*', lazy: () => import('../pages/not-found/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
+    ],
+  },
+]);

@@ -1,0 +1,27 @@
+import { ApiError, errorMessage } from '../api/client';
+
+/** What went wrong, in the server's words, and what to do about it. */
+export function ErrorNotice({ error, retry, title = 'Something went wrong' }: { error: unknown; retry?: () => void; title?: string }) {
+  return (
+    <div className="notice notice-error" role="alert">
+      <strong>{title}</strong>
+      <p>{errorMessage(error)}</p>
+      <p className="muted">{advice(error)}</p>
+      {retry && (
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+function advice(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Reload the page; if it happens again, the server log has the details.';
+  if (error.status === 0) return 'Check that Boardroom is running and reachable, then try again.';
+  if (error.status === 403) return 'Your account has no access to this. Ask the company owner to add you.';
+  if (error.status === 404) return 'It may have been deleted, or the link is wrong.';
+  if (error.status === 409 || error.status === 422) return 'Reload to see the current state, then try again.';
+  if (error.status >= 500) return 'This is a server fault; the server log has the details.';
+  return 'Check the input and try again.';
+}

@@ -1,0 +1,9 @@
+/** A calm placeholder while data loads; announced to screen readers once. */
+export function Loading({ label = 'Loading' }: { label?: string }) {
+  return (
+    <div className="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {label}…
+    </div>
+  );
+}
