@@ -36,11 +36,12 @@ describe('board shell', () => {
     await checkAccessibility(page, 'the company frame');
   });
 
-  it('signing out ends the session: the next call leads back to sign-in', async () => {
+  it('signing out ends the session: the sign-in page says so and the board asks for a link again', async () => {
     const page = await board.signedInPage();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in\?reason=signed-out/);
+    await page.getByText('You are signed out.').waitFor();
     await page.goto('/');
-    await page.evaluate(() => fetch('/api/auth/logout', { method: 'POST' }));
-    await page.reload();
-    await page.waitForURL(/\/sign-in/);
+    await page.waitForURL(/\/sign-in\?next=/);
   });
 });

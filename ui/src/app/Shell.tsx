@@ -2,10 +2,11 @@
 // the live state) and the page. Outside a company it shows the page alone (onboarding).
 import { useEffect } from 'react';
 import { NavLink, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
-import { ApiError, setUnauthorizedListener } from '../api/client';
+import { ApiError, api, setUnauthorizedListener } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { useSidebarCounts } from './counts';
+import { GlobalShortcuts } from './GlobalShortcuts';
 import { rememberCompany } from './last-company';
 import { LiveCompany, useLiveState } from './live';
 import { useCompanies, useMe } from './session';
@@ -51,6 +52,7 @@ export function Shell() {
           Skip to content
         </a>
         <Sidebar companyId={companyId} />
+        <GlobalShortcuts companyId={companyId} />
         <main id="main" className="main" tabIndex={-1}>
           <Outlet />
         </main>
@@ -95,7 +97,27 @@ function Sidebar({ companyId }: { companyId: string }) {
       <p className={`live live-${live}`} role="status">
         <span className="dot" aria-hidden="true" /> {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
       </p>
+      <SignOut />
     </nav>
+  );
+}
+
+/** Only for a browser session: a board key or local_trusted has nothing to sign out of. */
+function SignOut() {
+  const me = useMe();
+  const navigate = useNavigate();
+  if (me.data?.via !== 'session') return null;
+  return (
+    <button
+      type="button"
+      className="sign-out"
+      onClick={async () => {
+        await api.POST('/api/auth/logout');
+        navigate('/sign-in?reason=signed-out', { replace: true });
+      }}
+    >
+      Sign out
+    </button>
   );
 }
 

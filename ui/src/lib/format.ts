@@ -1,0 +1,36 @@
+// How the board writes times, durations and money: one place, so every page says them alike.
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 30],
+  ['month', 12],
+  ['year', Infinity],
+];
+
+/** "3 minutes ago", "in 2 hours". */
+export function timeAgo(iso: string | Date, now = Date.now()): string {
+  let value = (new Date(iso).getTime() - now) / 1000;
+  for (const [unit, size] of STEPS) {
+    if (Math.abs(value) < size) return relative.format(Math.round(value), unit);
+    value /= size;
+  }
+  return new Date(iso).toLocaleDateString();
+}
+
+/** "1:05:09", "4:07", "0:03": elapsed time of a run. */
+export function duration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
+/** Cents as dollars: "$12.34". */
+export const cents = (value: number): string => money.format(value / 100);
+
+/** A full timestamp for a title attribute (hover) next to a relative time. */
+export const fullTime = (iso: string | Date): string => new Date(iso).toLocaleString();
