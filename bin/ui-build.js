@@ -2,9 +2,10 @@
 // server bundle (bin/bundle.js) it is rebuilt whenever a file under ui/ (or package.json, for a
 // changed dependency) is newer than the build, so a board older than its sources is never served.
 // `npm run ui:build` builds it by hand; bin/boardroom.js builds it before the server starts.
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const UI_DIR = path.join(root, 'ui');
@@ -34,11 +35,24 @@ export async function buildUi() {
   try {
     const { build } = await import('vite');
     await build({ configFile: path.join(UI_DIR, 'vite.config.ts'), root: UI_DIR, logLevel: 'warn', build: { outDir: temporary, emptyOutDir: true } });
+    precompress(path.join(temporary, 'assets'));
     if (existsSync(UI_DIST)) renameSync(UI_DIST, previous);
     renameSync(temporary, UI_DIST);
   } finally {
     rmSync(temporary, { recursive: true, force: true });
     rmSync(previous, { recursive: true, force: true });
+  }
+}
+
+// Brotli and gzip copies beside each script and stylesheet, served as they are (@fastify/static's
+// preCompressed): compressed once at build, at the highest levels, instead of on every request.
+function precompress(dir) {
+  for (const name of readdirSync(dir)) {
+    if (!/\.(js|css|svg)$/.test(name)) continue;
+    const file = path.join(dir, name);
+    const content = readFileSync(file);
+    writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
   }
 }
 

@@ -93,6 +93,20 @@ describe('front door', () => {
     const asset = await t.request('GET', '/assets/missing-0000.js');
     assert.equal(asset.status, 404);
   });
+
+  it('sends the built scripts compressed and cached for good, and the page itself never cached', async () => {
+    const page = await t.request('GET', '/');
+    assert.equal(page.headers['cache-control'], 'no-cache');
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page.raw.toString())?.[1];
+    assert.ok(script, 'index.html loads a hashed script');
+    const brotli = await t.request('GET', script, { headers: { 'accept-encoding': 'br, gzip' } });
+    assert.equal(brotli.status, 200);
+    assert.equal(brotli.headers['content-encoding'], 'br');
+    assert.equal(brotli.headers['cache-control'], 'public, max-age=31536000, immutable');
+    const plain = await t.request('GET', script, { headers: { 'accept-encoding': 'identity' } });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.ok(brotli.raw.length < plain.raw.length / 2, `${brotli.raw.length} compressed vs ${plain.raw.length}`);
+  });
 });
 
 describe('route contract', () => {

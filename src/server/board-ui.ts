@@ -24,6 +24,8 @@ export async function installBoardUi(app: App): Promise<void> {
     root: UI_DIST_DIR,
     // Files found at start get their own routes; the SPA fallback below takes the rest.
     wildcard: false,
+    // The build writes .br and .gz beside each asset (bin/ui-build.js); sent when the browser accepts them.
+    preCompressed: true,
     index: false,
     setHeaders: (reply, filePath) => {
       reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
