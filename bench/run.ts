@@ -6,7 +6,7 @@
 //   --cpu-prof <dir>      run the server under `node --cpu-prof`, writing the profile there at exit
 //   --log-level <level>   the server's log level (default info, as shipped)
 //   --figures <file>      also write the figures as JSON there (e.g. to keep a before-run beside an after-run)
-// Scenario files: foundation.ts (issue 2), work.ts (issue 3), engine.ts (issue 7), costs.ts (issue 9), parsers.ts (issue 10).
+// Scenario files: foundation.ts (issue 2), work.ts (issue 3), engine.ts (issue 7), costs.ts (issue 9), parsers.ts (issue 10), ui.ts (issue 18: the board in Chromium).
 import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
 import { startCeiling } from './lib/ceiling.ts';
@@ -21,6 +21,7 @@ import { benchRoutines } from './routines.ts';
 import { benchDashboard } from './dashboard.ts';
 import { benchCosts } from './costs.ts';
 import { benchParsers } from './parsers.ts';
+import { benchUi } from './ui.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -52,6 +53,7 @@ try {
   await benchDashboard(bench);
   await benchCosts(bench);
   await benchParsers(bench);
+  await benchUi(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');
   if (figuresFile) await writeFile(figuresFile, `${JSON.stringify(figures, null, 2)}\n`);

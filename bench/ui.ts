@@ -1,0 +1,177 @@
+// The board in a real browser (issue 18): Debian's Chromium through playwright-core against the
+// bench server, signed in with a login link as a person would be. Figures, not timed tests:
+// - `ui first screen JS KB gzip`: the gzip size of every script the dashboard loads before it is
+//   idle (the .gz the build wrote beside each asset), target <= 250 KB;
+// - `ui event to visible p95 ms`: an issue created through the API until its row shows in an open
+//   issues list, 20 times at the spacing of a person's actions (1.1 to 2.1 s apart), target < 1 s;
+// - `ui 1000-row list scripting ms`: the main thread's script time (CDP Performance.ScriptDuration)
+//   from a click on "Issues" in a loaded board until 1,000 issues' list is shown, target < 100 ms;
+// - `ui 10 boards API p99 +%`: the p99 of an issues list read at 10 connections with 20 live runs,
+//   without and then with 10 boards open on the dashboard, target < 10% more.
+import { statSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium } from '../scripts/chromium.ts';
+import { UI_DIST_DIR, CLI_BIN } from '../src/paths.ts';
+import { CONCURRENCY, selected, type Bench } from './lib/measure.ts';
+import { percentile } from './lib/load.ts';
+
+const NAME = 'ui';
+const LIVE_RUNS = 20;
+const BOARDS = 10;
+const LIST_ROWS = 1_000;
+const EVENT_SAMPLES = 20;
+
+export async function benchUi(bench: Bench): Promise<void> {
+  if (!selected(bench, NAME)) return;
+  ensureChromium();
+  const { client } = bench;
+  const company = (await client.request({ method: 'POST', path: '/api/companies', body: { name: 'UI bench' } })).body as { id: string };
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  try {
+    bench.figures['ui first screen JS KB gzip'] = await firstScreenScripts(bench, browser, company.id);
+    await seedIssues(bench, company.id, LIST_ROWS);
+    bench.figures['ui 1000-row list scripting ms'] = await listScripting(bench, browser, company.id);
+    bench.figures['ui event to visible p95 ms'] = await eventToVisible(bench, browser, company.id);
+    const { without, withBoards } = await boardsAgainstApi(bench, browser, company.id);
+    bench.figures['ui API p99 ms, no boards'] = without;
+    bench.figures[`ui API p99 ms, ${BOARDS} boards`] = withBoards;
+    bench.figures[`ui ${BOARDS} boards API p99 +%`] = ((withBoards - without) / without) * 100;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** A signed-in page: a login link from the CLI, opened as a person opens it. */
+async function signedInPage(bench: Bench, browser: Browser): Promise<Page> {
+  const link = execFileSync(process.execPath, [CLI_BIN, '--data-dir', bench.server.dataDir, 'login-link', '--url', bench.server.base.origin], { env: { ...process.env, BOARDROOM_LOG_LEVEL: 'warn', DATABASE_URL: '' } })
+    .toString()
+    .trim();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(link);
+  return page;
+}
+
+async function firstScreenScripts(bench: Bench, browser: Browser, companyId: string): Promise<number> {
+  const page = await signedInPage(bench, browser);
+  const scripts = new Set<string>();
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) scripts.add(url.pathname);
+  });
+  await page.goto(`${bench.server.base.origin}/c/${companyId}/dashboard`, { waitUntil: 'networkidle' });
+  const bytes = [...scripts].reduce((sum, asset) => sum + statSync(path.join(UI_DIST_DIR, `${asset}.gz`)).size, 0);
+  process.stdout.write(`ui first screen: ${scripts.size} scripts, ${(bytes / 1024).toFixed(1)} KB gzip (target <= 250 KB: ${bytes <= 250 * 1024 ? 'met' : 'NOT met'})\n`);
+  await page.context().close();
+  return bytes / 1024;
+}
+
+async function seedIssues(bench: Bench, companyId: string, count: number): Promise<void> {
+  const res = await bench.client.load((i) => ({ method: 'POST', path: `/api/companies/${companyId}/issues`, body: { title: `Bench issue ${i}: tidy the invoice export`, priority: ['low', 'medium', 'high'][i % 3] } }), {
+    concurrency: CONCURRENCY,
+    total: count,
+    okStatus: [201],
+  });
+  if (res.errors > 0) throw new Error(`seeding issues: ${res.errors} failed`);
+}
+
+async function scriptSeconds(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  await cdp.detach();
+  return metrics.find((metric) => metric.name === 'ScriptDuration')!.value;
+}
+
+async function listScripting(bench: Bench, browser: Browser, companyId: string): Promise<number> {
+  const samples: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const page = await signedInPage(bench, browser);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.goto(`${bench.server.base.origin}/c/${companyId}/dashboard`, { waitUntil: 'networkidle' });
+    const before = await scriptSeconds(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Issues/ }).click();
+    await page.locator('[data-issue-id]').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    samples.push((await scriptSeconds(page)) - before);
+    await page.context().close();
+  }
+  samples.sort((a, b) => a - b);
+  const median = samples[Math.floor(samples.length / 2)]! * 1000;
+  process.stdout.write(`ui ${LIST_ROWS}-row issue list: scripting median ${median.toFixed(1)} ms of 5 (target < 100 ms: ${median < 100 ? 'met' : 'NOT met'})\n`);
+  return median;
+}
+
+async function eventToVisible(bench: Bench, browser: Browser, companyId: string): Promise<number> {
+  const page = await signedInPage(bench, browser);
+  await page.goto(`${bench.server.base.origin}/c/${companyId}/issues`);
+  await page.locator('[data-issue-id]').first().waitFor();
+  await page.getByText('Live', { exact: true }).waitFor();
+  const latencies: number[] = [];
+  for (let i = 0; i < EVENT_SAMPLES; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1_100 + Math.random() * 1_000));
+    const started = performance.now();
+    // Urgent sorts first in the list, so the new issue lands in the rendered (virtualised) rows.
+    const created = (await bench.client.request({ method: 'POST', path: `/api/companies/${companyId}/issues`, body: { title: `Live ${i}`, priority: 'critical' } })).body as { id: string };
+    await page.locator(`[data-issue-id="${created.id}"]`).waitFor({ timeout: 10_000 });
+    latencies.push(performance.now() - started);
+  }
+  await page.context().close();
+  latencies.sort((a, b) => a - b);
+  const p50 = percentile(latencies, 50);
+  const p95 = percentile(latencies, 95);
+  process.stdout.write(`ui event to visible: ${EVENT_SAMPLES} issues, p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (target p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'NOT met'})\n`);
+  return p95;
+}
+
+/** A process agent's script that prints a line every 250 ms for two minutes: a run that stays live. */
+async function chattyScript(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-bench-ui-'));
+  const file = path.join(dir, 'chatty.mjs');
+  await writeFile(file, "let n = 0;\nconst timer = setInterval(() => { console.log(`step ${++n}: reading the ledger`); if (n >= 480) clearInterval(timer); }, 250);\n");
+  return file;
+}
+
+async function apiP99(bench: Bench, companyId: string): Promise<number> {
+  const spec = { method: 'GET' as const, path: `/api/companies/${companyId}/issues?limit=50` };
+  await bench.client.load(() => spec, { concurrency: CONCURRENCY, durationMs: 1_500 });
+  const latencies: number[] = [];
+  for (let round = 0; round < 5; round++) latencies.push(...(await bench.client.load(() => spec, { concurrency: CONCURRENCY, durationMs: 1_000 })).latencies);
+  latencies.sort((a, b) => a - b);
+  return percentile(latencies, 99);
+}
+
+async function boardsAgainstApi(bench: Bench, browser: Browser, companyId: string): Promise<{ without: number; withBoards: number }> {
+  const script = await chattyScript();
+  for (let i = 0; i < LIVE_RUNS; i++) {
+    const agent = (
+      await bench.client.request({ method: 'POST', path: `/api/companies/${companyId}/agents`, body: { name: `Live ${i}`, adapterType: 'process', adapterConfig: { command: process.execPath, args: [script], timeoutSec: 300 } } })
+    ).body as { id: string };
+    await bench.client.request({ method: 'POST', path: `/api/agents/${agent.id}/wakeup`, body: {} });
+  }
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const running = (await bench.client.request({ method: 'GET', path: `/api/companies/${companyId}/heartbeat-runs?status=running&limit=100` })).body as unknown[];
+    if (running.length >= LIVE_RUNS) break;
+    if (Date.now() > deadline) throw new Error(`only ${running.length} of ${LIVE_RUNS} runs started within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const without = await apiP99(bench, companyId);
+  const pages: Page[] = [];
+  for (let i = 0; i < BOARDS; i++) {
+    const page = await signedInPage(bench, browser);
+    await page.goto(`${bench.server.base.origin}/c/${companyId}/dashboard`);
+    pages.push(page);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const withBoards = await apiP99(bench, companyId);
+  for (const page of pages) await page.context().close();
+  process.stdout.write(
+    `ui ${BOARDS} boards on a company with ${LIVE_RUNS} live runs: issues list p99 ${without.toFixed(2)} ms without, ${withBoards.toFixed(2)} ms with (+${(((withBoards - without) / without) * 100).toFixed(1)}%, target < 10%)\n`,
+  );
+  return { without, withBoards };
+}
