@@ -35,7 +35,7 @@ const routes: Route[] = Object.entries(spec.paths)
 const paramsOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 const fill = (path: string, values: Record<string, string> = {}) => path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? randomUUID());
 
-const PUBLIC = new Set<string>(['GET /api/health', 'GET /api/auth/login', 'POST /api/routine-triggers/public/{publicId}/fire']);
+const PUBLIC = new Set<string>(['GET /api/health', 'GET /api/auth/login', 'POST /api/auth/logout', 'POST /api/routine-triggers/public/{publicId}/fire']);
 
 /** Operations that name nothing a company owns, and why they cannot leak another company's records. */
 const EXEMPT: Partial<Record<Op, string>> = {
