@@ -139,6 +139,17 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
     assert.match(css.text, /body|html/);
   });
 
+  it('the board web UI at / and at any page path, with its scripts', async () => {
+    const page = await call('GET', '/c/any/issues');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<div id="root">/);
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
+    assert.ok(script, page.text);
+    const js = await call('GET', script);
+    assert.equal(js.status, 200);
+    assert.ok(js.text.length > 10_000, 'the entry script');
+  });
+
   it('companies: create, list, read, and a sanitised SVG logo (DOMPurify on jsdom)', async () => {
     const company = await expect(201, 'POST', '/api/companies', { token: board, body: { name: 'Bundle Works' } });
     companyId = company.id;
