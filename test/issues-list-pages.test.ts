@@ -78,6 +78,18 @@ describe('issue list keyset pages', () => {
     }
   });
 
+  it('filters by goal (the issue\'s own goalId) and pages through it', async () => {
+    const { company, token } = await t.newCompany();
+    const goal = (await t.request('POST', `/api/companies/${company.id}/goals`, { token, body: { title: 'Ship v1' } })).body;
+    const mine = [];
+    for (let i = 0; i < 5; i++) mine.push((await newIssue(t, token, company.id, { goalId: goal.id, priority: i % 2 ? 'low' : 'high' })).id);
+    await newIssue(t, token, company.id);
+    const all = await wholeList(token, company.id, `goalId=${goal.id}`);
+    assert.deepEqual([...all].sort(), [...mine].sort());
+    assert.deepEqual(await walk(token, company.id, `goalId=${goal.id}`, 2), all);
+    assert.equal((await t.request('GET', `/api/companies/${company.id}/issues?goalId=nope`, { token })).status, 400);
+  });
+
   it('a full last page has a cursor whose next page is empty', async () => {
     const { company, token } = await t.newCompany();
     for (let i = 0; i < 4; i++) await newIssue(t, token, company.id);

@@ -128,7 +128,7 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery, bind
   const where: SQL[] = [eq(issues.companyId, bind(companyId)), isNull(issues.hiddenAt)];
   let streams: SQL[] = [sql`true`];
   let disjoint = false;
-  if (query.status && query.status.length > 1 && !query.assigneeAgentId && !query.projectId && !query.participantAgentId) {
+  if (query.status && query.status.length > 1 && !query.assigneeAgentId && !query.projectId && !query.goalId && !query.participantAgentId) {
     // status IN (a, b) read as one stream per status, each off issues_company_status_idx in list order:
     // a walk of the priority index may pass every issue of the other statuses first. Not when an agent
     // or project index leads: there a status with no issues would make its stream read them all.
@@ -162,6 +162,7 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery, bind
     where.push(sql`${issues.updatedAt} > coalesce(${lastSeen}, '-infinity'::timestamptz)`);
   }
   if (query.projectId) where.push(eq(issues.projectId, bind(query.projectId)));
+  if (query.goalId) where.push(eq(issues.goalId, bind(query.goalId)));
   if (query.executionWorkspaceId) where.push(eq(issues.executionWorkspaceId, bind(query.executionWorkspaceId)));
   if (query.parentId) where.push(eq(issues.parentId, bind(query.parentId)));
   if (query.originKind) where.push(eq(issues.originKind, bind(query.originKind)));

@@ -144,6 +144,7 @@ export const listIssuesQuery = z.object({
   inboxArchivedByUserId: userRef.optional().describe(`leaves out issues this user archived from their inbox, until they change again: ${ME}`),
   unreadForUserId: userRef.optional().describe(`issues this user touched that changed since they last read them: ${ME}`),
   projectId: z.uuid().optional(),
+  goalId: z.uuid().optional().describe('issues with this goal set on them (not the goal resolved through their project)'),
   executionWorkspaceId: z.uuid().optional(),
   parentId: z.uuid().optional().describe('direct children of this issue'),
   labelId: z.uuid().optional().describe('issues carrying this label id'),

@@ -11350,6 +11350,8 @@ export interface paths {
                     /** @description next page (keyset): the `x-next-cursor` header of the previous answer, with the same filters; not with `q` (400) */
                     cursor?: string;
                     executionWorkspaceId?: string;
+                    /** @description issues with this goal set on them (not the goal resolved through their project) */
+                    goalId?: string;
                     /** @description leaves out issues this user archived from their inbox, until they change again: a board user UUID, or `me` for the calling board user (board callers only: 403 for agents) */
                     inboxArchivedByUserId?: "me" | string;
                     /** @description include issues created by routine runs (default false) */
