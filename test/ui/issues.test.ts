@@ -84,6 +84,13 @@ describe('issues page', () => {
       return (await page.locator(`[data-issue-id="${oldest.id}"]`).count()) === 1;
     });
     assert.ok(pageRequests.some((url) => url.includes('cursor=')), 'a later page was fetched with a cursor');
+    // The keyboard walks the rows: ArrowUp from the last row focuses the one above it.
+    const lastRow = page.locator('[data-issue-id]').last();
+    const lastId = await lastRow.getAttribute('data-issue-id');
+    await lastRow.locator('a').focus();
+    await page.keyboard.press('ArrowUp');
+    const focusedId = await page.evaluate(() => document.activeElement?.closest('[data-issue-id]')?.getAttribute('data-issue-id'));
+    assert.ok(focusedId && focusedId !== lastId, 'ArrowUp moved the focus to another row');
     const link = page.locator(`[data-issue-id="${oldest.id}"] a`);
     assert.equal(await link.getAttribute('href'), `/c/${company.id}/issues/${oldest.identifier}`);
 

@@ -1,7 +1,7 @@
 // The list view: rows virtualised (only what is on screen is in the DOM, so 100k issues scroll like
 // 100), the next page fetched as the reader nears the end, optionally grouped.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { timeAgo } from '../../lib/format';
 import { issuePath, PRIORITIES, priorityLabel, STATUSES, statusLabel, type Issue } from './model';
@@ -81,8 +81,23 @@ export function IssueList({ companyId, issues, group, names, hasNextPage, isFetc
     if (hasNextPage && !isFetchingNextPage && lastVisible >= rows.length - PREFETCH_ROWS) fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, lastVisible, rows.length, fetchNextPage]);
 
+  // Arrow keys walk the rows (group headings skipped). The next row is always rendered (overscan),
+  // and focusing it scrolls it into view, which the virtualizer follows.
+  const walkRows = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const from = (event.target as HTMLElement).closest('[data-index]')?.getAttribute('data-index');
+    if (from == null) return;
+    const step = event.key === 'ArrowDown' ? 1 : -1;
+    let next = Number(from) + step;
+    while (rows[next]?.kind === 'group') next += step;
+    const link = scroller.current?.querySelector<HTMLAnchorElement>(`[data-index="${next}"] a`);
+    if (!link) return;
+    event.preventDefault();
+    link.focus();
+  };
+
   return (
-    <div className="issue-list" ref={scroller}>
+    <div className="issue-list" ref={scroller} onKeyDown={walkRows}>
       <div role="list" aria-label="Issues" aria-busy={isFetchingNextPage} style={{ height: virtualizer.getTotalSize() }} className="issue-list-rows">
         {visible.map((item) => {
           const row = rows[item.index]!;
@@ -98,7 +113,7 @@ export function IssueList({ companyId, issues, group, names, hasNextPage, isFetc
           }
           const { issue } = row;
           return (
-            <div key={issue.id} role="listitem" data-issue-id={issue.id} className="issue-row" style={place}>
+            <div key={issue.id} role="listitem" data-issue-id={issue.id} data-index={item.index} className="issue-row" style={place}>
               <Link to={issuePath(companyId, issue)}>
                 <span className="issue-identifier">{issue.identifier}</span>
                 <span className="issue-title">{issue.title}</span>
