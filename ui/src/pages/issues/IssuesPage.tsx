@@ -1,16 +1,18 @@
 // /c/:companyId/issues: the company's issues as a list or a board, filtered and grouped from the
 // address, live through the 'issues' resource of its query keys.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { CreateIssueDialog } from './CreateIssueDialog';
 import { FilterBar } from './FilterBar';
-import { IssueBoard } from './IssueBoard';
 import { IssueList } from './IssueList';
 import { useIssuePages, useNames, type Names } from './queries';
 import { hasFilters, listQuery, useIssuesView, type IssuesView } from './url-state';
+
+// The board (with its drag and menu code) is a chunk of its own: the list, the common view, loads without it.
+const IssueBoard = lazy(() => import('./IssueBoard').then((module) => ({ default: module.IssueBoard })));
 
 export function IssuesPage() {
   const { companyId = '' } = useParams();
@@ -30,7 +32,9 @@ export function IssuesPage() {
       />
       <FilterBar companyId={companyId} view={view} update={update} />
       {view.view === 'board' ? (
-        <IssueBoard companyId={companyId} filters={view.filters} query={query} names={names} />
+        <Suspense fallback={<Loading label="Loading the board" />}>
+          <IssueBoard companyId={companyId} filters={view.filters} query={query} names={names} />
+        </Suspense>
       ) : (
         <ListView companyId={companyId} view={view} names={names} onCreate={() => setCreating(true)} onClearFilters={() => update({ status: undefined, assignee: undefined, project: undefined, goal: undefined, label: undefined, q: undefined })} />
       )}
