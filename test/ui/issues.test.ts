@@ -137,6 +137,12 @@ describe('issues page', () => {
     await page.getByRole('heading', { name: 'No issues match these filters' }).waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await waitFor('every issue again', async () => (await rendered(page)) === 3);
+    // `me`: the signed-in board user, who has nothing assigned here.
+    await page.getByLabel('Assignee').selectOption('me');
+    await page.waitForURL((url) => url.searchParams.get('assignee') === 'me');
+    await page.getByRole('heading', { name: 'No issues match these filters' }).waitFor();
+    await page.getByLabel('Assignee').selectOption('');
+    await waitFor('every issue again, without the assignee filter', async () => (await rendered(page)) === 3);
     await page.getByLabel('Group by').selectOption('none');
     await checkAccessibility(page, 'the issues list');
     await screenshot(page, 'issues-list');
