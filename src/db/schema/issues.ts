@@ -71,6 +71,8 @@ export const issues = pgTable(
     // ~10 ms per search at 100k issues; writing each entry straight into the index is cheap by comparison.
     index('issues_labels_idx').using('gin', t.labelIds.op('jsonb_path_ops')).with({ fastupdate: false }),
     index('issues_company_project_idx').on(t.companyId, t.projectId, t.priorityRank, t.updatedAt.desc()),
+    // The board's goal filter, in list order like the project one.
+    index('issues_company_goal_idx').on(t.companyId, t.goalId, t.priorityRank, t.updatedAt.desc()),
     index('issues_company_parent_idx').on(t.companyId, t.parentId),
     index('issues_company_origin_idx').on(t.companyId, t.originKind, t.originId),
     // A routine's live execution issue (concurrency policies, routine lists): found without reading

@@ -23,7 +23,8 @@ import { authorize } from '../../core/access.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { Issue } from '../../db/rows.ts';
 import { canFilterByMe } from './policy.ts';
-import type { ListIssuesQuery } from './schemas.ts';
+import { badRequest } from '../../core/errors.ts';
+import { encodeListCursor, type IssueListKey, type ListIssuesQuery } from './schemas.ts';
 import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
 
 /**
@@ -127,7 +128,7 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery, bind
   const where: SQL[] = [eq(issues.companyId, bind(companyId)), isNull(issues.hiddenAt)];
   let streams: SQL[] = [sql`true`];
   let disjoint = false;
-  if (query.status && query.status.length > 1 && !query.assigneeAgentId && !query.projectId && !query.participantAgentId) {
+  if (query.status && query.status.length > 1 && !query.assigneeAgentId && !query.projectId && !query.goalId && !query.participantAgentId) {
     // status IN (a, b) read as one stream per status, each off issues_company_status_idx in list order:
     // a walk of the priority index may pass every issue of the other statuses first. Not when an agent
     // or project index leads: there a status with no issues would make its stream read them all.
@@ -161,6 +162,7 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery, bind
     where.push(sql`${issues.updatedAt} > coalesce(${lastSeen}, '-infinity'::timestamptz)`);
   }
   if (query.projectId) where.push(eq(issues.projectId, bind(query.projectId)));
+  if (query.goalId) where.push(eq(issues.goalId, bind(query.goalId)));
   if (query.executionWorkspaceId) where.push(eq(issues.executionWorkspaceId, bind(query.executionWorkspaceId)));
   if (query.parentId) where.push(eq(issues.parentId, bind(query.parentId)));
   if (query.originKind) where.push(eq(issues.originKind, bind(query.originKind)));
@@ -169,8 +171,30 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery, bind
   return { where, streams, disjoint };
 }
 
-const listOrder = sql`priority_rank, updated_at desc nulls last`;
-const { searchVector: _searchVector, ...listedColumns } = getTableColumns(issues);
+// id last: issues updated in one transaction share updated_at, and a keyset needs a total order.
+const listOrder = sql`priority_rank, updated_at desc nulls last, id`;
+const orderColumns = [issues.priorityRank, sql`${issues.updatedAt} desc nulls last`, issues.id];
+const { searchVector: _searchVector, ...issueColumns } = getTableColumns(issues);
+/**
+ * updated_at as text to the microsecond: a JS Date keeps milliseconds, and a cursor cut to them
+ * would skip the issues updated within the same millisecond after the page's last one.
+ */
+const listedColumns = { ...issueColumns, listUpdatedAt: sql<string>`to_char(${issues.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` };
+
+/**
+ * What comes after `key` in list order, as three disjoint conditions each a range of the list
+ * indexes (…, priority_rank, updated_at desc): the rest of key's updated_at tie (by id), the rest
+ * of its priority, the lower priorities. One OR of them would bound the index scan only by
+ * priority, reading every earlier issue of that priority again on each page.
+ */
+function after(key: IssueListKey, bind: Bind): SQL[] {
+  const [rank, at] = [bind(key.priorityRank), sql`${bind(key.updatedAt)}::timestamptz`];
+  return [
+    and(eq(issues.priorityRank, rank), sql`${issues.updatedAt} = ${at}`, sql`${issues.id} > ${bind(key.id)}::uuid`)!,
+    and(eq(issues.priorityRank, rank), sql`${issues.updatedAt} < ${at}`)!,
+    sql`${issues.priorityRank} > ${rank}`,
+  ];
+}
 
 /**
  * Ids of the first `limit` rows in list order: each stream read in list order up to `limit`, then
@@ -187,8 +211,17 @@ function orderedIds(where: SQL[], streams: SQL[], limit: SQL, bySet: boolean): S
   return sql`(select id as hit_id, priority_rank, updated_at from (${sql.join(reads, sql` union `)}) s order by ${listOrder} limit ${limit})`;
 }
 
-/** An issue as the list returns it: search_vector stays in the database (the presenter has no use for it). */
-export type ListedIssue = Omit<Issue, 'searchVector'>;
+/**
+ * An issue as the list returns it: search_vector stays in the database (the presenter has no use
+ * for it); listUpdatedAt is updatedAt to the microsecond, for the next page's cursor.
+ */
+export type ListedIssue = Omit<Issue, 'searchVector'> & { listUpdatedAt: string };
+
+/** A page of the list, and the cursor of the next one when the page is full (none for a search). */
+export interface IssuePage {
+  issues: ListedIssue[];
+  nextCursor: string | null;
+}
 
 interface ListStatement {
   execute(values: Record<string, unknown>): Promise<ListedIssue[]>;
@@ -223,18 +256,32 @@ function listStatement(db: DbOrTx, shape: string, build: () => { prepare(name: s
   return statement;
 }
 
-export async function listIssues(ctx: Ctx, companyId: string, query: ListIssuesQuery): Promise<ListedIssue[]> {
+export async function listIssues(ctx: Ctx, companyId: string, query: ListIssuesQuery): Promise<IssuePage> {
   // Runs every time: it checks the user filters (`me`) and collects this call's values.
   const binder = new Binder();
   const { q } = query;
   if (q) {
+    // A search is ranked over at most 2 x MAX_SEARCH_CANDIDATES matches: one page (limit up to 500) holds them all.
+    if (query.cursor) throw badRequest('`cursor` pages the list; a search (`q`) is one ranked page');
     const best = bestMatches(ctx.actor, companyId, { ...query, q }, binder);
-    return listStatement(ctx.db, shapeOf(query), () => searchQuery(ctx.db, best)).execute(binder.values);
+    const found = await listStatement(ctx.db, shapeOf(query), () => searchQuery(ctx.db, best)).execute(binder.values);
+    return { issues: found, nextCursor: null };
   }
-  const { where, streams, disjoint } = selection(ctx.actor, companyId, query, binder.bind);
+  const chosen = selection(ctx.actor, companyId, query, binder.bind);
+  const { where } = chosen;
+  let { streams, disjoint } = chosen;
+  if (query.cursor) {
+    const rest = after(query.cursor, binder.bind);
+    // The keyset ranges are disjoint, so disjoint streams stay disjoint, and one stream becomes three that are.
+    disjoint = disjoint || streams.length === 1;
+    streams = streams.flatMap((stream) => rest.map((range) => and(stream, range)!));
+  }
   if (query.labelId) where.push(labelled(query.labelId, binder.bind));
   const limit = binder.limit(query.limit);
-  return listStatement(ctx.db, shapeOf(query), () => listQuery(ctx.db, where, streams, disjoint, Boolean(query.labelId), limit)).execute(binder.values);
+  const page = await listStatement(ctx.db, shapeOf(query), () => listQuery(ctx.db, where, streams, disjoint, Boolean(query.labelId), limit)).execute(binder.values);
+  const last = page.length === query.limit ? page[page.length - 1] : undefined;
+  // priorityRank is generated by a CASE with an ELSE: never null, whatever drizzle's type says.
+  return { issues: page, nextCursor: last ? encodeListCursor({ priorityRank: last.priorityRank!, updatedAt: last.listUpdatedAt, id: last.id }) : null };
 }
 
 function listQuery(db: DbOrTx, common: SQL[], streams: SQL[], disjoint: boolean, bySet: boolean, limit: Placeholder) {
@@ -244,7 +291,7 @@ function listQuery(db: DbOrTx, common: SQL[], streams: SQL[], disjoint: boolean,
       .select(listedColumns)
       .from(issues)
       .where(and(...common, streams[0]))
-      .orderBy(issues.priorityRank, sql`${issues.updatedAt} desc nulls last`)
+      .orderBy(...orderColumns)
       .limit(limit);
   }
   if (disjoint && !bySet) {
@@ -257,7 +304,7 @@ function listQuery(db: DbOrTx, common: SQL[], streams: SQL[], disjoint: boolean,
         .select(listedColumns)
         .from(issues)
         .where(and(...common, stream))
-        .orderBy(issues.priorityRank, sql`${issues.updatedAt} desc nulls last`)
+        .orderBy(...orderColumns)
         .limit(limit),
     );
     return unionAll(first!, second!, ...others).orderBy(listOrder).limit(limit);
@@ -266,7 +313,7 @@ function listQuery(db: DbOrTx, common: SQL[], streams: SQL[], disjoint: boolean,
     .select(listedColumns)
     .from(issues)
     .innerJoin(sql`${orderedIds(common, streams, sql`${limit}`, bySet)} best`, sql`best.hit_id = ${issues.id}`)
-    .orderBy(issues.priorityRank, sql`${issues.updatedAt} desc nulls last`);
+    .orderBy(...orderColumns);
 }
 
 /** The ids and ranks of the best `limit` matches; binds every value (so it runs on every call). */

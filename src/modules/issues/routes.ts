@@ -9,7 +9,7 @@ import { listIssues } from './list.ts';
 import { requireIssueAccess } from '../../core/issue-access.ts';
 import { activityResponse } from '../activity/present.ts';
 import { issueDetailResponse, issueResponse, presentIssue } from './present.ts';
-import { createIssueBody, DEFAULT_ISSUE_PAGE, issueActivityQuery, listIssuesQuery, MAX_ISSUE_PAGE, patchIssueBody } from './schemas.ts';
+import { createIssueBody, DEFAULT_ISSUE_PAGE, issueActivityQuery, listIssuesQuery, MAX_ISSUE_PAGE, NEXT_CURSOR_HEADER, patchIssueBody } from './schemas.ts';
 import { createIssue } from './service.ts';
 import { updateIssue } from './update.ts';
 
@@ -34,20 +34,24 @@ export function registerIssueRoutes(app: App, deps: AppDeps): void {
           'Issues of the company, filtered by the query; ordered by priority (critical first), then most recently updated, unless `q` is given: then by best match (an exact identifier first, comment matches weigh half).',
           '`q` ranks at most 200 matching issues and 200 matching comments. Hidden issues (`hiddenAt` set) are never listed; routine execution issues only with `includeRoutineExecutions=true` or an `originKind`/`originId` filter.',
           `\`limit\` defaults to ${DEFAULT_ISSUE_PAGE}; larger values are clamped to ${MAX_ISSUE_PAGE}. \`me\` in the user filters works for board callers only (agents get 403).`,
+          `Paging (keyset): a full page without \`q\` carries the header \`${NEXT_CURSOR_HEADER}\`; ask again with \`cursor\` set to its value and the same filters for the issues after it in list order (ties on updatedAt go by id, so a walk over unchanged issues gives each exactly once; an issue updated during the walk moves to its new place and may be seen twice or not at all).`,
+          'No header: the last page (a page may be full and still the last, the next then being empty). A search is one ranked page: `cursor` with `q` is 400.',
           "Any caller with access to the company.",
         ].join(' '),
         params: companyParams,
         querystring: listIssuesQuery,
         response: {
-          200: z.array(issueResponse).describe('The issues, in list order'),
+          200: z.array(issueResponse).describe(`The issues, in list order; header \`${NEXT_CURSOR_HEADER}\` when the page is full`),
           ...authenticated(),
-          ...errors([403, "the company is not one of the caller's, or `me` from an agent"], [404, 'no such company']),
+          ...errors([400, 'invalid filters, a `cursor` this list did not issue, or `cursor` with `q`'], [403, "the company is not one of the caller's, or `me` from an agent"], [404, 'no such company']),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return (await listIssues(contextOf(db, request), company.id, request.query)).map(presentIssue);
+      const page = await listIssues(contextOf(db, request), company.id, request.query);
+      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      return page.issues.map(presentIssue);
     },
   );
 

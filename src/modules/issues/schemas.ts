@@ -91,6 +91,40 @@ export const patchIssueBody = z
   })
   .meta(bodyExample('review', 'Hand the work over for review, with a comment', { status: 'in_review', comment: 'Draft is in the `plan` document, ready for review.' }));
 
+/** The list's next-page header: the keyset of the last issue of a full page, sent back as `cursor`. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+/** Where a page ends in list order: the last issue's priority rank, updatedAt (to the microsecond) and id. */
+export interface IssueListKey {
+  priorityRank: number;
+  updatedAt: string;
+  id: string;
+}
+
+const MICROSECOND_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const encodeListCursor = (key: IssueListKey): string => Buffer.from(JSON.stringify([key.priorityRank, key.updatedAt, key.id])).toString('base64url');
+
+/** An opaque cursor back to its key; anything the server did not issue is a 400, never a 500. */
+const listCursor = z
+  .string()
+  .max(200)
+  .transform((cursor, ctx): IssueListKey => {
+    let parts: unknown;
+    try {
+      parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    } catch {
+      parts = undefined;
+    }
+    const [priorityRank, updatedAt, id] = Array.isArray(parts) && parts.length === 3 ? parts : [];
+    if (!Number.isInteger(priorityRank) || typeof updatedAt !== 'string' || !MICROSECOND_ISO.test(updatedAt) || typeof id !== 'string' || !UUID.test(id)) {
+      ctx.addIssue({ code: 'custom', message: `not a cursor this list issued (send the \`${NEXT_CURSOR_HEADER}\` header of the previous page)` });
+      return z.NEVER;
+    }
+    return { priorityRank: priorityRank as number, updatedAt, id: id.toLowerCase() };
+  });
+
 /** A board user id, or `me` (board authentication only). */
 const userRef = z.union([z.literal('me'), z.uuid()]);
 const ME = 'a board user UUID, or `me` for the calling board user (board callers only: 403 for agents)';
@@ -110,6 +144,7 @@ export const listIssuesQuery = z.object({
   inboxArchivedByUserId: userRef.optional().describe(`leaves out issues this user archived from their inbox, until they change again: ${ME}`),
   unreadForUserId: userRef.optional().describe(`issues this user touched that changed since they last read them: ${ME}`),
   projectId: z.uuid().optional(),
+  goalId: z.uuid().optional().describe('issues with this goal set on them (not the goal resolved through their project)'),
   executionWorkspaceId: z.uuid().optional(),
   parentId: z.uuid().optional().describe('direct children of this issue'),
   labelId: z.uuid().optional().describe('issues carrying this label id'),
@@ -131,6 +166,9 @@ export const listIssuesQuery = z.object({
     .default(DEFAULT_ISSUE_PAGE)
     .transform((n) => Math.min(n, MAX_ISSUE_PAGE))
     .describe(`positive integer (default ${DEFAULT_ISSUE_PAGE}); larger values are clamped to ${MAX_ISSUE_PAGE}`),
+  cursor: listCursor
+    .optional()
+    .describe(`next page (keyset): the \`${NEXT_CURSOR_HEADER}\` header of the previous answer, with the same filters; not with \`q\` (400)`),
 });
 
 export const issueActivityQuery = z.object({

@@ -11338,7 +11338,7 @@ export interface paths {
         };
         /**
          * List a company's issues
-         * @description Issues of the company, filtered by the query; ordered by priority (critical first), then most recently updated, unless `q` is given: then by best match (an exact identifier first, comment matches weigh half). `q` ranks at most 200 matching issues and 200 matching comments. Hidden issues (`hiddenAt` set) are never listed; routine execution issues only with `includeRoutineExecutions=true` or an `originKind`/`originId` filter. `limit` defaults to 50; larger values are clamped to 500. `me` in the user filters works for board callers only (agents get 403). Any caller with access to the company.
+         * @description Issues of the company, filtered by the query; ordered by priority (critical first), then most recently updated, unless `q` is given: then by best match (an exact identifier first, comment matches weigh half). `q` ranks at most 200 matching issues and 200 matching comments. Hidden issues (`hiddenAt` set) are never listed; routine execution issues only with `includeRoutineExecutions=true` or an `originKind`/`originId` filter. `limit` defaults to 50; larger values are clamped to 500. `me` in the user filters works for board callers only (agents get 403). Paging (keyset): a full page without `q` carries the header `x-next-cursor`; ask again with `cursor` set to its value and the same filters for the issues after it in list order (ties on updatedAt go by id, so a walk over unchanged issues gives each exactly once; an issue updated during the walk moves to its new place and may be seen twice or not at all). No header: the last page (a page may be full and still the last, the next then being empty). A search is one ranked page: `cursor` with `q` is 400. Any caller with access to the company.
          */
         get: {
             parameters: {
@@ -11347,7 +11347,11 @@ export interface paths {
                     assigneeAgentId?: string;
                     /** @description issues assigned to this user: a board user UUID, or `me` for the calling board user (board callers only: 403 for agents) */
                     assigneeUserId?: "me" | string;
+                    /** @description next page (keyset): the `x-next-cursor` header of the previous answer, with the same filters; not with `q` (400) */
+                    cursor?: string;
                     executionWorkspaceId?: string;
+                    /** @description issues with this goal set on them (not the goal resolved through their project) */
+                    goalId?: string;
                     /** @description leaves out issues this user archived from their inbox, until they change again: a board user UUID, or `me` for the calling board user (board callers only: 403 for agents) */
                     inboxArchivedByUserId?: "me" | string;
                     /** @description include issues created by routine runs (default false) */
@@ -11383,7 +11387,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The issues, in list order */
+                /** @description The issues, in list order; header `x-next-cursor` when the page is full */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -11445,7 +11449,7 @@ export interface paths {
                         }[];
                     };
                 };
-                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                /** @description invalid filters, a `cursor` this list did not issue, or `cursor` with `q` */
                 400: {
                     headers: {
                         [name: string]: unknown;

@@ -1,0 +1,1 @@
+CREATE INDEX "issues_company_goal_idx" ON "issues" USING btree ("company_id","goal_id","priority_rank","updated_at" DESC NULLS LAST);

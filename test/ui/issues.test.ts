@@ -1,0 +1,208 @@
+// The issues page in a real browser: creating (API and dialog), filters kept in the address, keyset
+// pages loaded by scrolling, live rows, the board's refused drag (the server's reason shown inline,
+// the card back in its column), a keyboard move, and a session ending while the page is open.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const board = await startBoard();
+
+async function newCompany(name: string) {
+  return board.api('POST', '/api/companies', { name });
+}
+
+const newIssue = (companyId: string, body: Record<string, unknown>) => board.api('POST', `/api/companies/${companyId}/issues`, body);
+
+/** Rows or cards currently in the DOM. */
+const rendered = (page: Page) => page.locator('[data-issue-id]').count();
+
+describe('issues page', () => {
+  it('a company without issues explains how to start; the dialog creates one (title required, errors shown, Ctrl-Enter)', async () => {
+    const company = await newCompany('Empty Co');
+    const page = await board.signedInPage();
+    await page.goto(`/c/${company.id}/issues`);
+    await page.getByRole('heading', { name: 'No issues yet' }).waitFor();
+    await checkAccessibility(page, 'the empty issues list');
+
+    await page.getByRole('button', { name: 'Create the first issue' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New issue' });
+    const title = dialog.getByLabel('Title');
+    await waitFor('the title field has the focus', () => title.evaluate((el) => el === document.activeElement));
+    await page.keyboard.press('Control+Enter');
+    await dialog.getByRole('alert').filter({ hasText: 'A title is required.' }).waitFor();
+
+    await title.fill('Write the launch post');
+    await dialog.getByLabel('Description').fill('A **600-word** post for Friday.');
+    await dialog.getByLabel('Priority').selectOption('high');
+    await dialog.getByLabel('Parent issue').fill('NOPE-999');
+    await page.keyboard.press('Control+Enter');
+    await dialog.getByRole('alert').filter({ hasText: 'The issue was not created' }).waitFor();
+    await checkAccessibility(page, 'the create dialog with an error');
+
+    await dialog.getByLabel('Parent issue').fill('');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForURL(new RegExp(`/c/${company.id}/issues/${company.issuePrefix}-1$`));
+    const [created] = await board.api('GET', `/api/companies/${company.id}/issues`);
+    assert.equal(created.title, 'Write the launch post');
+    assert.equal(created.priority, 'high');
+    assert.equal(created.description, 'A **600-word** post for Friday.');
+
+    // Escape closes the dialog without creating anything.
+    await page.goto(`/c/${company.id}/issues`);
+    await page.getByRole('button', { name: 'New issue' }).click();
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal((await board.api('GET', `/api/companies/${company.id}/issues`)).length, 1);
+  });
+
+  it('lists issues a page at a time as the reader scrolls, virtualised, and shows new ones live', async () => {
+    const company = await newCompany('Many Co');
+    // 250 issues, 25 at a time; the first batch's first is among the oldest, so among the last rows (same priority: newest first).
+    const created: { id: string; identifier: string }[] = [];
+    for (let i = 0; i < 250; i += 25) {
+      created.push(...(await Promise.all(Array.from({ length: 25 }, (_, j) => newIssue(company.id, { title: `Chore ${i + j + 1}`, status: 'todo' })))));
+    }
+    const oldest = created[0]!;
+    const page = await board.signedInPage();
+    const pageRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes(`/api/companies/${company.id}/issues?`)) pageRequests.push(request.url());
+    });
+    await page.goto(`/c/${company.id}/issues`);
+    const list = page.getByRole('list', { name: 'Issues' });
+    await list.locator('[data-issue-id]').first().waitFor();
+    assert.ok((await rendered(page)) < 80, `only the rows on screen are in the DOM (${await rendered(page)})`);
+    assert.equal(pageRequests.filter((url) => url.includes('cursor=')).length, 0, 'one page at first');
+
+    // Scroll to the end until the oldest issue (the last row) is there: that takes the next pages.
+    const scroller = page.locator('.issue-list');
+    await waitFor('the last issue is reached by scrolling', async () => {
+      await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      return (await page.locator(`[data-issue-id="${oldest.id}"]`).count()) === 1;
+    });
+    assert.ok(pageRequests.some((url) => url.includes('cursor=')), 'a later page was fetched with a cursor');
+    // The keyboard walks the rows: ArrowUp from the last row focuses the one above it.
+    const lastRow = page.locator('[data-issue-id]').last();
+    const lastId = await lastRow.getAttribute('data-issue-id');
+    await lastRow.locator('a').focus();
+    await page.keyboard.press('ArrowUp');
+    const focusedId = await page.evaluate(() => document.activeElement?.closest('[data-issue-id]')?.getAttribute('data-issue-id'));
+    assert.ok(focusedId && focusedId !== lastId, 'ArrowUp moved the focus to another row');
+    const link = page.locator(`[data-issue-id="${oldest.id}"] a`);
+    assert.equal(await link.getAttribute('href'), `/c/${company.id}/issues/${oldest.identifier}`);
+
+    // Live: an issue created elsewhere appears at the top without a reload.
+    await scroller.evaluate((el) => el.scrollTo(0, 0));
+    const fresh = await newIssue(company.id, { title: 'Arrived while watching', priority: 'critical' });
+    await page.locator(`[data-issue-id="${fresh.id}"]`).waitFor({ timeout: 10_000 });
+  });
+
+  it('keeps the view, grouping and filters in the address: a reload shows the same', async () => {
+    const company = await newCompany('Filter Co');
+    const project = await board.api('POST', `/api/companies/${company.id}/projects`, { name: 'Website' });
+    const goal = await board.api('POST', `/api/companies/${company.id}/goals`, { title: 'Launch' });
+    const match = await newIssue(company.id, { title: 'Fix the hero image', status: 'blocked', projectId: project.id, goalId: goal.id });
+    await newIssue(company.id, { title: 'Fix the footer', status: 'todo', projectId: project.id });
+    await newIssue(company.id, { title: 'Hire a designer', status: 'blocked' });
+
+    const page = await board.signedInPage();
+    await page.goto(`/c/${company.id}/issues`);
+    await page.locator('[data-issue-id]').first().waitFor();
+    assert.equal(await rendered(page), 3);
+    await page.getByLabel('Status').selectOption('blocked');
+    await page.getByLabel('Project').selectOption(project.id);
+    await page.getByLabel('Goal').selectOption(goal.id);
+    await page.getByLabel('Group by').selectOption('status');
+    await page.getByLabel('Search').fill('hero');
+    await page.waitForURL((url) => url.searchParams.get('q') === 'hero');
+    await waitFor('only the matching issue is listed', async () => (await rendered(page)) === 1);
+
+    await page.reload();
+    await page.locator(`[data-issue-id="${match.id}"]`).waitFor();
+    assert.equal(await rendered(page), 1);
+    assert.equal(await page.getByLabel('Status').inputValue(), 'blocked');
+    assert.equal(await page.getByLabel('Project').inputValue(), project.id);
+    assert.equal(await page.getByLabel('Goal').inputValue(), goal.id);
+    assert.equal(await page.getByLabel('Group by').inputValue(), 'status');
+    assert.equal(await page.getByLabel('Search').inputValue(), 'hero');
+    await page.getByRole('heading', { name: /^Blocked/ }).waitFor();
+    const url = new URL(page.url());
+    assert.deepEqual(Object.fromEntries(url.searchParams), { status: 'blocked', project: project.id, goal: goal.id, group: 'status', q: 'hero' });
+
+    // Filters matching nothing say so, and offer to clear them.
+    await page.getByLabel('Search').fill('nothing like this');
+    await page.getByRole('heading', { name: 'No issues match these filters' }).waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await waitFor('every issue again', async () => (await rendered(page)) === 3);
+    // `me`: the signed-in board user, who has nothing assigned here.
+    await page.getByLabel('Assignee').selectOption('me');
+    await page.waitForURL((url) => url.searchParams.get('assignee') === 'me');
+    await page.getByRole('heading', { name: 'No issues match these filters' }).waitFor();
+    await page.getByLabel('Assignee').selectOption('');
+    await waitFor('every issue again, without the assignee filter', async () => (await rendered(page)) === 3);
+    await page.getByLabel('Group by').selectOption('none');
+    await checkAccessibility(page, 'the issues list');
+    await screenshot(page, 'issues-list');
+  });
+
+  it('the board refuses a drag the SPEC forbids with the server reason next to the card, and moves a card by keyboard', async () => {
+    const company = await newCompany('Board Co');
+    const card = await newIssue(company.id, { title: 'Draft the pricing page', status: 'todo' });
+    await newIssue(company.id, { title: 'Collect customer quotes', status: 'backlog' });
+    await newIssue(company.id, { title: 'Ship the changelog', status: 'done' });
+
+    const page = await board.signedInPage();
+    await page.goto(`/c/${company.id}/issues`);
+    await page.getByRole('button', { name: 'Board' }).click();
+    await page.waitForURL((url) => url.searchParams.get('view') === 'board');
+    const column = (name: string) => page.getByRole('region', { name, exact: true });
+    const inTodo = column('Todo').locator(`[data-issue-id="${card.id}"]`);
+    await inTodo.waitFor();
+
+    // in_progress is reached only through checkout: the server answers 422 and the card comes back.
+    await inTodo.dragTo(column('In progress'));
+    const reason = inTodo.getByRole('alert');
+    await reason.waitFor();
+    assert.match(await reason.innerText(), /Not moved to In progress:.*in_progress requires a checkout/s);
+    await inTodo.waitFor();
+    assert.equal(await column('In progress').locator('[data-issue-id]').count(), 0);
+    assert.equal((await board.api('GET', `/api/issues/${card.id}`)).status, 'todo');
+    await checkAccessibility(page, 'the issues board with a refused move');
+    await screenshot(page, 'issues-board');
+
+    // By keyboard: the card's "Move to…" menu, arrows, Enter. The card lands in In review with the focus.
+    await inTodo.getByRole('button', { name: `Move ${card.identifier} to…` }).focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu');
+    await menu.waitFor();
+    await menu.getByRole('menuitem', { name: 'In review' }).focus();
+    await page.keyboard.press('Enter');
+    const inReview = column('In review').locator(`[data-issue-id="${card.id}"]`);
+    await inReview.waitFor();
+    await waitFor('the move is saved', async () => (await board.api('GET', `/api/issues/${card.id}`)).status === 'in_review');
+    await waitFor('the moved card keeps the focus', () => page.evaluate((id) => document.activeElement?.closest('[data-issue-id]')?.getAttribute('data-issue-id') === id, card.id));
+    assert.equal(await inTodo.count(), 0);
+    assert.equal(await page.getByRole('alert').count(), 0, 'the refusal is gone once a move succeeds');
+
+    // A drag the SPEC allows (any status to done) moves the card and saves it.
+    await inReview.dragTo(column('Done'));
+    await column('Done').locator(`[data-issue-id="${card.id}"]`).waitFor();
+    await waitFor('the drag is saved', async () => (await board.api('GET', `/api/issues/${card.id}`)).status === 'done');
+  });
+
+  it('a session ended while the page is open leads the next fetch to sign-in, not a blank page', async () => {
+    const company = await newCompany('Session Co');
+    await newIssue(company.id, { title: 'Anything', status: 'todo' });
+    const page = await board.signedInPage();
+    await page.goto(`/c/${company.id}/issues`);
+    await page.locator('[data-issue-id]').first().waitFor();
+    const out = await page.context().request.post('/api/auth/logout');
+    assert.equal(out.status(), 204);
+    await page.getByLabel('Status').selectOption('done');
+    await page.waitForURL(/\/sign-in/);
+    await page.getByRole('heading', { name: 'Sign in to Boardroom' }).waitFor();
+  });
+});
