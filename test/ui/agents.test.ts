@@ -176,6 +176,7 @@ describe('agents pages', () => {
     const descriptions = await Promise.all(describedBy.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()));
     assert.ok(descriptions.some((d) => /1|greater|>=|too small/i.test(d ?? '') && !/Live runs at once/.test(d ?? '')), `no error next to the field: ${descriptions.join(' | ')}`);
     await checkAccessibility(page, 'the configuration tab with a validation error');
+    await screenshot(page, 'agent-configuration');
 
     await concurrent.fill('3');
     await page.getByLabel('Timer wakeups').check();

@@ -35,16 +35,21 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
 
   const terminated = agent.status === 'terminated';
   const busy = lifecycle.isPending || wake.isPending;
+  // One answer on show at a time: the last action's.
+  const act = (action: Lifecycle) => {
+    wake.reset();
+    lifecycle.mutate(action);
+  };
   return (
     <div className="agent-actions">
       <div className="page-actions">
         {agent.status === 'paused' ? (
-          <button type="button" disabled={busy} onClick={() => lifecycle.mutate('resume')}>
+          <button type="button" disabled={busy} onClick={() => act('resume')}>
             Resume
           </button>
         ) : (
           !terminated && (
-            <button type="button" disabled={busy} onClick={() => lifecycle.mutate('pause')}>
+            <button type="button" disabled={busy} onClick={() => act('pause')}>
               Pause
             </button>
           )
@@ -53,7 +58,7 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
           {wake.isPending ? 'Waking…' : 'Wake now'}
         </button>
         {!terminated && (
-          <button type="button" className="danger" disabled={busy} onClick={() => { lifecycle.reset(); setConfirmTerminate(true); }}>
+          <button type="button" className="danger" disabled={busy} onClick={() => { lifecycle.reset(); wake.reset(); setConfirmTerminate(true); }}>
             Terminate…
           </button>
         )}

@@ -5,7 +5,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
-import { agentQuery } from '../../components/agents/queries';
+import { agentQuery, type AgentDetail } from '../../components/agents/queries';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
@@ -67,7 +67,7 @@ export function AgentPage() {
   );
 }
 
-function TabBody({ tab, companyId, agent }: { tab: TabId; companyId: string; agent: Parameters<typeof OverviewTab>[0]['agent'] }) {
+function TabBody({ tab, companyId, agent }: { tab: TabId; companyId: string; agent: AgentDetail }) {
   switch (tab) {
     case 'overview':
       return <OverviewTab companyId={companyId} agent={agent} />;
