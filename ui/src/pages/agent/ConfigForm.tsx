@@ -55,12 +55,20 @@ export function ConfigForm({ title, description, schema, value, path, withOtherK
     if (Object.keys(found).length === 0) mutation.mutate({ ...other, ...next });
   };
 
+  // An edit retires the problems found at the last save attempt; the next save checks again.
+  const edit =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setFormErrors({});
+    };
+
   const headingId = `${fieldId(path)}-heading`;
   return (
     <form className="card config-form" aria-labelledby={headingId} onSubmit={submit} noValidate>
       <h2 id={headingId}>{title}</h2>
       {description && <p className="muted">{description}</p>}
-      <SchemaFields schema={schema} draft={draft} path={path} errors={errors} onChange={setDraft} />
+      <SchemaFields schema={schema} draft={draft} path={path} errors={errors} onChange={edit(setDraft)} />
       {withOtherKeys && (
         <div className="field">
           <label htmlFor={fieldId(otherPath)}>Other settings (JSON)</label>
@@ -72,7 +80,7 @@ export function ConfigForm({ title, description, schema, value, path, withOtherK
             value={otherText}
             aria-invalid={errors[otherPath] ? true : undefined}
             aria-describedby={`${fieldId(otherPath)}-hint${errors[otherPath] ? ` ${fieldId(otherPath)}-error` : ''}`}
-            onChange={(event) => setOtherText(event.target.value)}
+            onChange={(event) => edit(setOtherText)(event.target.value)}
           />
           <span className="hint" id={`${fieldId(otherPath)}-hint`}>
             Keys this form has no field for, kept as they are unless edited here.
