@@ -1,0 +1,241 @@
+// The agents pages in a real browser: the list (status, adapter, current run, spend against budget),
+// the detail page's header actions (pause, resume, wake now, terminate, each refusal shown), its tabs
+// (the tab in the URL, keyboard-operable), a live run's transcript, the configuration form (a save
+// checked through the API, a server validation error shown at its field) and keys (shown once,
+// revoked). axe runs on the list and on every tab.
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { tempDir } from '../helpers/server-process.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const board = await startBoard();
+let companyId = '';
+let lead: { id: string };
+let worker: { id: string };
+let page: Page;
+
+/** A process agent's script: one line, a pause long enough to watch it live, a last line. */
+async function agentScript(): Promise<string> {
+  const script = path.join(await tempDir('agents-ui-'), 'agent.mjs');
+  await writeFile(
+    script,
+    [
+      "for await (const _ of process.stdin) {}",
+      "console.log('step 1: reading the backlog');",
+      'await new Promise((resolve) => setTimeout(resolve, 8000));',
+      "console.log('step 2: all done');",
+    ].join('\n'),
+  );
+  return script;
+}
+
+// Made at the top level: a temp dir made inside a hook is removed when the hook ends.
+const script = await agentScript();
+
+const agentPage = (agentId: string, tab = '') => `/c/${companyId}/agents/${agentId}${tab && `/${tab}`}`;
+const agentStatus = async (agentId: string) => (await board.api('GET', `/api/agents/${agentId}`)).status as string;
+
+before(async () => {
+  const company = await board.api('POST', '/api/companies', { name: 'Agents Co' });
+  companyId = company.id;
+  lead = await board.api('POST', `/api/companies/${companyId}/agents`, { name: 'Lead', role: 'ceo', title: 'Chief executive', adapterType: 'process', adapterConfig: { command: 'true' }, budgetMonthlyCents: 100_000 });
+  worker = await board.api('POST', `/api/companies/${companyId}/agents`, {
+    name: 'Worker',
+    role: 'engineer',
+    title: 'Backend engineer',
+    reportsTo: lead.id,
+    adapterType: 'process',
+    adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 },
+    budgetMonthlyCents: 5_000,
+  });
+  await board.api('POST', `/api/companies/${companyId}/cost-events`, { agentId: worker.id, provider: 'acme', model: 'm1', costCents: 1_250, occurredAt: new Date().toISOString() });
+  page = await board.signedInPage();
+});
+
+describe('agents pages', () => {
+  it('lists the agents with role, status, adapter and this month\'s spend against the budget', async () => {
+    await page.goto(`/c/${companyId}/agents`);
+    const row = page.getByRole('row', { name: /Worker/ });
+    await row.getByText('$12.50').waitFor();
+    const text = (await row.textContent()) ?? '';
+    assert.match(text, /Backend engineer/);
+    assert.match(text, /engineer/);
+    assert.match(text, /Idle/);
+    assert.match(text, /process/);
+    assert.match(text, /of \$50\.00 \(25%\)/);
+    assert.match((await page.getByRole('row', { name: /Lead/ }).textContent()) ?? '', /\$0\.00 of \$1,000\.00 \(0%\)/);
+    await checkAccessibility(page, 'the agents list');
+    await screenshot(page, 'agents');
+    await row.getByRole('link', { name: 'Worker' }).click();
+    await page.waitForURL(new RegExp(`${agentPage(worker.id)}$`));
+  });
+
+  it('overview shows the org position with the manager linked; the tabs work from the keyboard and live in the URL', async () => {
+    await page.goto(agentPage(worker.id));
+    await page.getByRole('heading', { name: 'Worker', level: 1 }).waitFor();
+    const chain = page.getByRole('navigation', { name: 'Chain of command' });
+    await chain.getByRole('link', { name: 'Lead' }).waitFor();
+    await page.getByText('No one reports to Worker.').waitFor();
+    await checkAccessibility(page, 'the agent overview tab');
+
+    await page.getByRole('tab', { name: 'Overview' }).focus();
+    await page.keyboard.press('ArrowRight');
+    // Radix moves the focus on the next tick; Enter then opens the focused tab.
+    await waitFor('the Runs tab to take the focus', () => page.evaluate(`document.activeElement?.textContent === 'Runs'`));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`${agentPage(worker.id, 'runs')}$`));
+    await page.getByRole('tab', { name: 'Runs', selected: true }).waitFor();
+    await page.getByText(/No runs yet/).waitFor();
+    // The tab is in the URL: a reload opens it again.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Runs', selected: true }).waitFor();
+
+    await page.goto(agentPage(lead.id));
+    await page.getByRole('link', { name: 'Worker' }).click();
+    await page.waitForURL(new RegExp(`${agentPage(worker.id)}$`));
+  });
+
+  it('pauses and resumes from the header; waking a paused agent shows the server\'s refusal', async () => {
+    await page.goto(agentPage(worker.id));
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    assert.equal(await agentStatus(worker.id), 'paused');
+    await page.getByRole('button', { name: 'Wake now' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'Worker could not be woken' });
+    await refusal.waitFor();
+    assert.match((await refusal.textContent()) ?? '', /paused/);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    assert.equal(await agentStatus(worker.id), 'idle');
+  });
+
+  it('wake now starts a run: live on the list, its transcript live on the runs tab with cancel, then ended', async () => {
+    await page.goto(agentPage(worker.id));
+    await page.getByRole('button', { name: 'Wake now' }).click();
+    await page.getByRole('status').filter({ hasText: 'Woken' }).waitFor();
+
+    const list = await board.signedInPage();
+    await list.goto(`/c/${companyId}/agents`);
+    await list.getByRole('row', { name: /Worker/ }).getByRole('link', { name: /Running|Queued/ }).waitFor({ timeout: 20_000 });
+
+    await page.getByRole('tab', { name: 'Runs' }).click();
+    await page.waitForURL(new RegExp(`${agentPage(worker.id, 'runs')}$`));
+    const transcript = page.getByTestId('run-transcript');
+    await transcript.getByText('step 1: reading the backlog').waitFor({ timeout: 20_000 });
+    // Still live: the run shows its cancel button while the script waits.
+    await page.getByRole('button', { name: 'Cancel run' }).waitFor();
+    await screenshot(page, 'agent-detail');
+    await checkAccessibility(page, 'the runs tab with a live run');
+    await page.getByText('Run ended: succeeded').waitFor({ timeout: 30_000 });
+    await transcript.getByText('step 2: all done').waitFor();
+    await page.getByRole('cell', { name: 'succeeded' }).waitFor();
+    // Once no longer live, the list shows no current run.
+    await list.getByRole('row', { name: /Worker/ }).getByText('None').waitFor({ timeout: 10_000 });
+    await list.close();
+  });
+
+  it('a finished run\'s transcript opens on demand', async () => {
+    await page.goto(agentPage(worker.id, 'runs'));
+    await page.getByRole('button', { name: 'Show transcript' }).click();
+    await page.getByTestId('run-transcript').getByText('step 2: all done').waitFor();
+    await page.getByRole('button', { name: 'Hide transcript' }).click();
+    assert.equal(await page.getByTestId('run-transcript').count(), 0);
+  });
+
+  it('the configuration form saves the adapter settings and shows a server validation error at its field', async () => {
+    await page.goto(agentPage(worker.id, 'configuration'));
+    const timeout = page.getByLabel('timeoutSec', { exact: true });
+    assert.equal(await timeout.inputValue(), '60');
+    assert.equal(await page.getByLabel(/^command/).inputValue(), process.execPath);
+    await timeout.fill('90');
+    await page.getByRole('button', { name: 'Save adapter settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const saved = await board.api('GET', `/api/agents/${worker.id}`);
+    assert.equal(saved.adapterConfig.timeoutSec, 90);
+    assert.equal(saved.adapterConfig.command, process.execPath);
+    assert.equal(saved.adapterConfig.args.length, 1);
+
+    // A client-side problem is shown at the field without a request.
+    await timeout.fill('');
+    await page.getByLabel('env').fill('{ not json');
+    await page.getByRole('button', { name: 'Save adapter settings' }).click();
+    assert.equal(await page.getByLabel('env').getAttribute('aria-invalid'), 'true');
+    await page.getByText(/^Not valid JSON/).waitFor();
+    await page.getByLabel('env').fill('');
+
+    const concurrent = page.getByLabel('Max concurrent runs');
+    await concurrent.fill('0');
+    await page.getByRole('button', { name: 'Save runtime settings' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Runtime settings were not saved' }).waitFor();
+    assert.equal(await concurrent.getAttribute('aria-invalid'), 'true');
+    const describedBy = (await concurrent.getAttribute('aria-describedby')) ?? '';
+    const descriptions = await Promise.all(describedBy.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()));
+    assert.ok(descriptions.some((d) => /1|greater|>=|too small/i.test(d ?? '') && !/Live runs at once/.test(d ?? '')), `no error next to the field: ${descriptions.join(' | ')}`);
+    await checkAccessibility(page, 'the configuration tab with a validation error');
+    await screenshot(page, 'agent-configuration');
+
+    await concurrent.fill('3');
+    await page.getByLabel('Timer wakeups').check();
+    await page.getByRole('button', { name: 'Save runtime settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const runtime = (await board.api('GET', `/api/agents/${worker.id}`)).runtimeConfig;
+    assert.equal(runtime.maxConcurrentRuns, 3);
+    assert.equal(runtime.heartbeat.enabled, true);
+  });
+
+  it('creates a key shown once, which works, then revokes it after confirmation', async () => {
+    await page.goto(agentPage(worker.id, 'keys'));
+    await page.getByText(/No keys yet/).waitFor();
+    await page.getByLabel('New key name').fill('ci');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('You will not see this key again.', { exact: false }).waitFor();
+    const token = await page.getByLabel('The new key').inputValue();
+    assert.match(token, /^svc_agent_/);
+    const me = (t: string) => fetch(`${board.baseUrl}/api/agents/me`, { headers: { authorization: `Bearer ${t}` } });
+    assert.equal((await me(token)).status, 200);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await checkAccessibility(page, 'the keys tab with a new token');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByLabel('The new key').waitFor({ state: 'detached' });
+
+    const row = page.getByRole('row', { name: /ci/ });
+    await row.getByText('Active').waitFor();
+    await row.getByRole('button', { name: 'Revoke key ci' }).click();
+    const dialog = page.getByRole('dialog', { name: /Revoke the key/ });
+    await dialog.getByRole('button', { name: 'Keep the key' }).click();
+    assert.equal((await me(token)).status, 200);
+    await row.getByRole('button', { name: 'Revoke key ci' }).click();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText('Revoked').waitFor();
+    assert.equal((await me(token)).status, 401);
+  });
+
+  it('terminates after confirmation; the terminated agent\'s refusals are shown', async () => {
+    const temp = await board.api('POST', `/api/companies/${companyId}/agents`, { name: 'Temp', adapterType: 'process', adapterConfig: { command: 'true' } });
+    await page.goto(agentPage(temp.id));
+    await page.getByRole('button', { name: 'Terminate…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Terminate Temp?' });
+    await dialog.getByText(/cannot be undone/).waitFor();
+    await checkAccessibility(page, 'the terminate confirmation');
+    await dialog.getByRole('button', { name: 'Keep the agent' }).click();
+    assert.equal(await agentStatus(temp.id), 'idle');
+
+    await page.getByRole('button', { name: 'Terminate…' }).click();
+    await dialog.getByRole('button', { name: 'Terminate Temp' }).click();
+    await page.getByText('Terminated', { exact: true }).first().waitFor();
+    assert.equal(await agentStatus(temp.id), 'terminated');
+    assert.equal(await page.getByRole('button', { name: 'Terminate…' }).count(), 0);
+    await page.getByRole('button', { name: 'Wake now' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'Temp could not be woken' });
+    await refusal.waitFor();
+    assert.match((await refusal.textContent()) ?? '', /terminated/);
+
+    await page.goto(`/c/${companyId}/agents`);
+    await page.getByRole('row', { name: /Worker/ }).waitFor();
+    assert.equal(await page.getByRole('row', { name: /Temp/ }).count(), 0);
+  });
+});

@@ -1,0 +1,100 @@
+// Pause / resume / wake now / terminate. Each says what the server answered: a refusal (409 for a
+// terminated or paused agent, say) is shown with its reason next to the buttons, never swallowed.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import type { AgentDetail } from '../../components/agents/queries';
+import { Dialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+
+type Lifecycle = 'pause' | 'resume' | 'terminate';
+
+export function AgentActions({ agent }: { agent: AgentDetail }) {
+  const queryClient = useQueryClient();
+  const [confirmTerminate, setConfirmTerminate] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: companyKey(agent.companyId, 'agent', agent.id) });
+
+  const lifecycle = useMutation({
+    mutationFn: async (action: Lifecycle) => {
+      const path = { params: { path: { agentId: agent.id } } };
+      if (action === 'pause') return data(await api.POST('/api/agents/{agentId}/pause', path));
+      if (action === 'resume') return data(await api.POST('/api/agents/{agentId}/resume', path));
+      return data(await api.POST('/api/agents/{agentId}/terminate', path));
+    },
+    onSuccess: async () => {
+      setConfirmTerminate(false);
+      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: companyKey(agent.companyId, 'agents') })]);
+    },
+  });
+  const wake = useMutation({
+    mutationFn: async () =>
+      data(await api.POST('/api/agents/{agentId}/wakeup', { params: { path: { agentId: agent.id } }, body: { source: 'on_demand', triggerDetail: 'manual', reason: 'Woken from the board' } })),
+  });
+
+  const terminated = agent.status === 'terminated';
+  const busy = lifecycle.isPending || wake.isPending;
+  // One answer on show at a time: the last action's.
+  const act = (action: Lifecycle) => {
+    wake.reset();
+    lifecycle.mutate(action);
+  };
+  return (
+    <div className="agent-actions">
+      <div className="page-actions">
+        {agent.status === 'paused' ? (
+          <button type="button" disabled={busy} onClick={() => act('resume')}>
+            Resume
+          </button>
+        ) : (
+          !terminated && (
+            <button type="button" disabled={busy} onClick={() => act('pause')}>
+              Pause
+            </button>
+          )
+        )}
+        <button type="button" className="primary" disabled={busy} onClick={() => { lifecycle.reset(); wake.mutate(); }}>
+          {wake.isPending ? 'Waking…' : 'Wake now'}
+        </button>
+        {!terminated && (
+          <button type="button" className="danger" disabled={busy} onClick={() => { lifecycle.reset(); wake.reset(); setConfirmTerminate(true); }}>
+            Terminate…
+          </button>
+        )}
+      </div>
+      {wake.isSuccess && (
+        <p className="notice" role="status">
+          {'skipped' in wake.data ? (
+            `The wake was skipped: ${wake.data.reason === 'wake_rate_limited' ? 'its wake budget for this hour is spent (maxRunsPerHour)' : 'timer wakes are off for this agent'}.`
+          ) : (
+            <>
+              Woken: the run appears under <Link to={`/c/${agent.companyId}/agents/${agent.id}/runs`}>Runs</Link>.
+            </>
+          )}
+        </p>
+      )}
+      {wake.isError && <ErrorNotice error={wake.error} title={`${agent.name} could not be woken`} />}
+      {lifecycle.isError && !confirmTerminate && <ErrorNotice error={lifecycle.error} title={`That did not work for ${agent.name}`} />}
+      <Dialog
+        open={confirmTerminate}
+        onOpenChange={(open) => {
+          setConfirmTerminate(open);
+          if (!open) lifecycle.reset();
+        }}
+        title={`Terminate ${agent.name}?`}
+        description="This cannot be undone: the agent stops for good, leaves the org chart and every API key of it is revoked. Its record and history are kept."
+      >
+        {lifecycle.isError && <ErrorNotice error={lifecycle.error} title="The agent was not terminated" />}
+        <div className="dialog-actions">
+          <button type="button" onClick={() => setConfirmTerminate(false)}>
+            Keep the agent
+          </button>
+          <button type="button" className="danger" disabled={lifecycle.isPending} onClick={() => lifecycle.mutate('terminate')}>
+            {lifecycle.isPending ? 'Terminating…' : `Terminate ${agent.name}`}
+          </button>
+        </div>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+// The agent's runs, newest first, a page at a time (keyset: `before` = the last run of a page). A
+// live run shows its transcript as it is written, with cancel; a finished run's transcript opens on
+// demand. Live through the 'runs' resource: a run starting or ending refetches the loaded pages.
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Fragment, useEffect, useState } from 'react';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { isLive, type AgentDetail, type Run } from '../../components/agents/queries';
+import { RunIssueLink } from '../../components/agents/RunIssueLink';
+import { useNow } from '../../components/agents/useNow';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { CancelRunButton } from '../../components/runs/CancelRunButton';
+import { RunTranscript } from '../../components/runs/RunTranscript';
+import { duration, fullTime, timeAgo } from '../../lib/format';
+
+const PAGE_SIZE = 25;
+
+export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentDetail }) {
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const runs = useInfiniteQuery({
+    queryKey: companyKey(companyId, 'runs', 'agent', agent.id),
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam }) =>
+      data(await api.GET('/api/companies/{companyId}/heartbeat-runs', { params: { path: { companyId }, query: { agentId: agent.id, limit: PAGE_SIZE, ...(pageParam && { before: pageParam }) } } })),
+    getNextPageParam: (last) => (last.length === PAGE_SIZE ? last[last.length - 1]!.runId : undefined),
+  });
+  const list = runs.data?.pages.flat() ?? [];
+  const now = useNow(list.some(isLive));
+  // A run seen live keeps its transcript open after it ends, so the end of the log stays in view.
+  useEffect(() => {
+    const liveIds = list.filter(isLive).map((run) => run.runId);
+    if (liveIds.some((id) => !opened.has(id))) setOpened((current) => new Set([...current, ...liveIds]));
+  }, [list, opened]);
+  const toggle = (runId: string) =>
+    setOpened((current) => {
+      const next = new Set(current);
+      if (!next.delete(runId)) next.add(runId);
+      return next;
+    });
+
+  if (runs.isPending) return <Loading label="Loading runs" />;
+  if (runs.isError && !runs.data) return <ErrorNotice error={runs.error} retry={() => runs.refetch()} title="The runs could not be loaded" />;
+  if (list.length === 0) return <p className="notice">No runs yet. Wake {agent.name} (Wake now, above) or assign it an issue; its runs appear here as they start.</p>;
+  return (
+    <div className="agent-runs">
+      <table className="table">
+        <caption className="visually-hidden">Runs of {agent.name}, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Status</th>
+            <th scope="col">Started</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Issue</th>
+            <th scope="col">Source</th>
+            <th scope="col">
+              <span className="visually-hidden">Transcript</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((run) => {
+            const live = isLive(run);
+            const open = opened.has(run.runId);
+            return (
+              <Fragment key={run.runId}>
+                <tr>
+                  <td>
+                    <RunStatus run={run} />
+                  </td>
+                  <td title={fullTime(run.startedAt ?? run.createdAt)}>{timeAgo(run.startedAt ?? run.createdAt, now)}</td>
+                  <td className="mono">{run.startedAt ? duration((run.finishedAt ? new Date(run.finishedAt).getTime() : now) - new Date(run.startedAt).getTime()) : '–'}</td>
+                  <td>{run.issueId ? <RunIssueLink companyId={companyId} issueId={run.issueId} /> : <span className="muted">None</span>}</td>
+                  <td>{run.invocationSource ?? <span className="muted">–</span>}</td>
+                  <td>
+                    {live ? (
+                      <CancelRunButton runId={run.runId} />
+                    ) : (
+                      <button type="button" aria-expanded={open} onClick={() => toggle(run.runId)}>
+                        {open ? 'Hide transcript' : 'Show transcript'}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+                {run.error && (
+                  <tr>
+                    <td colSpan={6} className="run-error">
+                      {run.error}
+                    </td>
+                  </tr>
+                )}
+                {open && (
+                  <tr>
+                    <td colSpan={6}>
+                      <RunTranscript runId={run.runId} label={`Transcript of the run started ${timeAgo(run.startedAt ?? run.createdAt, now)}`} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+      {runs.hasNextPage && (
+        <button type="button" disabled={runs.isFetchingNextPage} onClick={() => runs.fetchNextPage()}>
+          {runs.isFetchingNextPage ? 'Loading…' : 'Older runs'}
+        </button>
+      )}
+      {runs.isError && <ErrorNotice error={runs.error} title="The runs could not be refreshed" retry={() => runs.refetch()} />}
+    </div>
+  );
+}
+
+const RUN_TONE: Record<Run['status'], string> = {
+  queued: '',
+  running: 'badge-accent',
+  succeeded: 'badge-success',
+  failed: 'badge-danger',
+  timed_out: 'badge-danger',
+  cancelled: 'badge-warning',
+};
+
+function RunStatus({ run }: { run: Run }) {
+  return <span className={`badge ${RUN_TONE[run.status]}`}>{run.status.replace('_', ' ')}</span>;
+}

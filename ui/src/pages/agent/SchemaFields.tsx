@@ -1,0 +1,106 @@
+// Draws the fields of a JSON schema's properties: text, number, checkbox, select for an enum, one line
+// per entry for a string list, a fieldset for a nested object and a JSON text area for the rest.
+// Each field carries its description as a hint and its error (from the form or the server) below it,
+// tied with aria-describedby and aria-invalid.
+import type { ReactNode } from 'react';
+import { fieldId, kindOf, type Draft, type DraftValue, type JsonSchema } from './schema-form';
+
+interface FieldsProps {
+  schema: JsonSchema;
+  draft: Draft;
+  path: string;
+  errors: Record<string, string>;
+  onChange: (draft: Draft) => void;
+}
+
+export function SchemaFields({ schema, draft, path, errors, onChange }: FieldsProps) {
+  return (
+    <>
+      {Object.entries(schema.properties ?? {}).map(([key, field]) => (
+        <SchemaField
+          key={key}
+          name={key}
+          schema={field}
+          required={schema.required?.includes(key) ?? false}
+          value={draft[key]!}
+          path={`${path}/${key}`}
+          errors={errors}
+          onChange={(value) => onChange({ ...draft, [key]: value })}
+        />
+      ))}
+    </>
+  );
+}
+
+function SchemaField({ name, schema, required, value, path, errors, onChange }: { name: string; schema: JsonSchema; required: boolean; value: DraftValue; path: string; errors: Record<string, string>; onChange: (value: DraftValue) => void }) {
+  const id = fieldId(path);
+  const kind = kindOf(schema);
+  const label = schema.title ?? name;
+  if (kind === 'object') {
+    return (
+      <fieldset className="schema-fieldset">
+        <legend>{label}</legend>
+        {schema.description && <p className="hint">{schema.description}</p>}
+        <SchemaFields schema={schema} draft={value as Draft} path={path} errors={errors} onChange={onChange} />
+      </fieldset>
+    );
+  }
+  const error = errors[path];
+  const hint = [schema.description, defaultHint(schema), kind === 'string-list' ? 'One per line.' : null, kind === 'json' ? 'JSON.' : null].filter(Boolean).join(' ');
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy } as const;
+  let control: ReactNode;
+  switch (kind) {
+    case 'boolean':
+      control = <input type="checkbox" {...common} checked={value === true} onChange={(event) => onChange(event.target.checked)} />;
+      break;
+    case 'enum':
+      control = (
+        <select {...common} value={value as string} onChange={(event) => onChange(event.target.value)}>
+          <option value="">{required ? 'Choose…' : 'Not set'}</option>
+          {(schema.enum as string[]).map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'number':
+    case 'integer':
+      control = <input type="number" inputMode={kind === 'integer' ? 'numeric' : 'decimal'} step={kind === 'integer' ? 1 : 'any'} {...common} value={value as string} onChange={(event) => onChange(event.target.value)} />;
+      break;
+    case 'string':
+      control = <input type="text" {...common} value={value as string} onChange={(event) => onChange(event.target.value)} />;
+      break;
+    case 'string-list':
+    case 'json':
+      control = <textarea {...common} className={kind === 'json' ? 'mono' : undefined} rows={kind === 'json' ? 4 : 3} spellCheck={false} value={value as string} onChange={(event) => onChange(event.target.value)} />;
+      break;
+  }
+  return (
+    <div className={`field ${kind === 'boolean' ? 'field-inline' : ''}`}>
+      <label htmlFor={id}>
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+        {required && <span className="visually-hidden"> (required)</span>}
+      </label>
+      {control}
+      {hint && (
+        <span className="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span className="field-error" id={`${id}-error`}>
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function defaultHint(schema: JsonSchema): string | null {
+  if (schema.default === undefined || (Array.isArray(schema.default) && schema.default.length === 0)) return null;
+  return `Default: ${JSON.stringify(schema.default)}.`;
+}
