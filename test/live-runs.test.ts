@@ -2,44 +2,20 @@
 // agent: the run appears with its agent and issue, its last log line follows the output (escape
 // sequences removed, long lines cut), and it leaves the list when it ends. Bounds and access too.
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import { lastLine, LAST_LINE_MAX } from '../src/modules/runs/live-runs.ts';
 import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
-import { tempDir } from './helpers/server-process.ts';
+import { steppingAgent } from './helpers/stepping-agent.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const t = await useTestApp({ engine: { pollMs: 200 } });
 
-/** Prints a coloured line, then each line of `steps` when a file it watches says so (no timing races). */
-async function steppingAgentScript(): Promise<{ script: string; go: (step: number) => Promise<void> }> {
-  const dir = await tempDir('live-runs-');
-  const control = path.join(dir, 'step');
-  await writeFile(control, '0');
-  const script = path.join(dir, 'agent.mjs');
-  await writeFile(
-    script,
-    `import { readFileSync } from 'node:fs';
-const step = () => Number(readFileSync(${JSON.stringify(control)}, 'utf8'));
-process.stdout.write('\\x1b[32mstarting\\x1b[0m work\\n');
-const wait = (n) => new Promise((resolve) => { const t = setInterval(() => { if (step() >= n) { clearInterval(t); resolve(); } }, 20); });
-await wait(1);
-process.stdout.write('reading the issue\\n\\n   \\n');
-await wait(2);
-process.stdout.write('${'y'.repeat(LAST_LINE_MAX + 50)}\\n');
-await wait(3);
-`,
-  );
-  return { script, go: (step) => writeFile(control, String(step)) };
-}
-
 describe('live runs', () => {
   it('lists a live run with its agent, issue and last log line, following the log, until it ends', async () => {
     const { company, token } = await t.newCompany();
-    const { script, go } = await steppingAgentScript();
-    const { agent } = await newAgent(t, token, company.id, { name: 'Scout', adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 } });
+    const { adapterConfig, go } = await steppingAgent([['\x1b[32mstarting\x1b[0m work'], ['reading the issue', '', '   '], ['y'.repeat(LAST_LINE_MAX + 50)]]);
+    const { agent } = await newAgent(t, token, company.id, { name: 'Scout', adapterConfig });
     const issue = await newIssue(t, token, company.id, { title: 'Map the coast' });
     const wake = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token, body: { payload: { issueId: issue.id } } });
     assert.equal(wake.status, 202, JSON.stringify(wake.body));
