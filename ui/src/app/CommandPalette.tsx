@@ -45,7 +45,7 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
         <RadixDialog.Content className="palette" aria-describedby={undefined}>
           <RadixDialog.Title className="sr-only">Command palette</RadixDialog.Title>
           <Command
-            label="Command palette"
+            label="Search pages, agents, issues and commands"
             loop
             onKeyDown={(event) => {
               if (event.key === 'Backspace' && search === '' && page !== 'root') {
@@ -54,7 +54,7 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
               }
             }}
           >
-            <Command.Input value={search} onValueChange={setSearch} placeholder={page === 'companies' ? 'Switch to company…' : 'Go to a page, agent or issue, or type a command…'} aria-label="Search commands, pages, agents and issues" />
+            <Command.Input value={search} onValueChange={setSearch} placeholder={page === 'companies' ? 'Switch to company…' : 'Go to a page, agent or issue, or type a command…'} />
             <Command.List className="palette-list">
               <Command.Empty>No match. Try an issue identifier like ABC-12, an agent's name, or a page.</Command.Empty>
               {page === 'companies' ? (
@@ -159,6 +159,11 @@ function AgentItems({ companyId, onPick }: { companyId: string; onPick: (agentId
 
 function CompanyItems({ companyId, onPick }: { companyId: string; onPick: (companyId: string) => void }) {
   const companies = useCompanies();
+  // The company list has no live stream (it is not one company's); read it fresh when asked.
+  const { refetch } = companies;
+  useEffect(() => {
+    void refetch();
+  }, [refetch]);
   if (companies.isError) return <ErrorNotice error={companies.error} retry={() => companies.refetch()} title="Companies could not be listed" />;
   return (
     <Command.Group heading="Companies">

@@ -39,12 +39,22 @@ export function StatCards({ companyId }: { companyId: string }) {
       <StatCard to={`${base}/approvals`} label="Pending approvals" value={pendingApprovals}>
         {pendingApprovals === 0 ? 'nothing waits on the board' : 'waiting on the board'}
       </StatCard>
-      <StatCard to={`${base}/inbox`} label="Budget health" value={budgetTrouble === 0 ? 'Healthy' : `${budgets.activeIncidents} incidents`}>
-        {budgetTrouble === 0 ? 'no incidents, nothing paused' : `${budgets.pausedAgents} agents and ${budgets.pausedProjects} projects paused`}
+      <StatCard to={`${base}/inbox`} label="Budget health" value={budgets.activeIncidents === 0 ? 'Healthy' : plural(budgets.activeIncidents, 'incident')}>
+        {budgetTrouble === 0
+          ? 'no incidents, nothing stopped'
+          : [
+              budgets.pausedAgents > 0 && `${plural(budgets.pausedAgents, 'agent')} paused`,
+              budgets.pausedProjects > 0 && `${plural(budgets.pausedProjects, 'project')} paused`,
+              budgets.pendingApprovals > 0 && `${plural(budgets.pendingApprovals, 'override')} to approve`,
+            ]
+              .filter(Boolean)
+              .join(' · ') || 'open incidents'}
       </StatCard>
     </section>
   );
 }
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 function StatCard({ to, label, value, children }: { to: string; label: string; value: ReactNode; children: ReactNode }) {
   return (
