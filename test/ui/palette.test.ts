@@ -90,5 +90,12 @@ describe('command palette and shortcuts', () => {
     await page.keyboard.type('gd');
     assert.equal(await input.inputValue(), 'gd');
     assert.match(page.url(), /\/activity$/);
+
+    // A new company from the palette: onboarding, with a way back.
+    await input.fill('new company');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/onboarding$/);
+    await page.getByRole('link', { name: 'Back to Initech' }).click();
+    await page.waitForURL(new RegExp(`/c/${company.id}/dashboard$`));
   });
 });

@@ -13,7 +13,7 @@ export interface ActivityEntry {
 export function actorName(entry: ActivityEntry, agentNames: Map<string, string>): string {
   if (entry.actorType === 'agent') return agentNames.get(entry.actorId) ?? 'An agent';
   if (entry.actorType === 'user') return 'The board';
-  return entry.actorId;
+  return entry.actorId.charAt(0).toUpperCase() + entry.actorId.slice(1);
 }
 
 /** `issue.checked_out` → "checked out". */
@@ -27,10 +27,18 @@ export function subjectName(entry: ActivityEntry, agentNames: Map<string, string
   const details = entry.details ?? {};
   const text = (key: string) => (typeof details[key] === 'string' ? (details[key] as string) : undefined);
   if (entry.entityType === 'agent') return agentNames.get(entry.entityId) ?? text('name') ?? 'an agent';
+  const runAgent = runAgentId(entry);
+  if (entry.entityType === 'heartbeat_run' && runAgent) return `${agentNames.get(runAgent) ?? 'an agent'}'s run`;
   const identifier = text('identifier');
   const title = text('title');
   if (identifier) return title ? `${identifier} ${title}` : identifier;
   return title ?? text('name') ?? entry.entityType.replaceAll('_', ' ');
+}
+
+/** The agent of a run entry: the entry's own, else the one its details name (the engine's entries). */
+function runAgentId(entry: ActivityEntry): string | null {
+  const fromDetails = entry.details?.agentId;
+  return entry.agentId ?? (typeof fromDetails === 'string' ? fromDetails : null);
 }
 
 /** The board page of the entry's subject, when it has one. */
@@ -44,7 +52,7 @@ export function subjectPath(companyId: string, entry: ActivityEntry): string | n
     case 'approval':
       return `${base}/approvals/${entry.entityId}`;
     case 'heartbeat_run':
-      return entry.agentId ? `${base}/agents/${entry.agentId}/runs` : null;
+      return runAgentId(entry) ? `${base}/agents/${runAgentId(entry)}/runs` : null;
     default:
       return null;
   }

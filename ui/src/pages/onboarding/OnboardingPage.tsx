@@ -2,6 +2,9 @@
 // agent's first run, live. Each step validates, shows the server's errors and can go back; what a
 // step created stays created (going back shows it, going forward again reuses it).
 import { useState } from 'react';
+import { Link } from 'react-router';
+import { lastCompanyId } from '../../app/last-company';
+import { useCompanies } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { AgentStep, type CreatedAgent } from './AgentStep';
 import { CompanyStep, type CreatedCompany } from './CompanyStep';
@@ -16,10 +19,16 @@ export function OnboardingPage() {
   const [agent, setAgent] = useState<CreatedAgent | null>(null);
   const [issue, setIssue] = useState<CreatedIssue | null>(null);
   const back = () => setStep((current) => Math.max(0, current - 1));
+  // Reached from the company switcher: a way back to the company that was open.
+  const existing = useCompanies().data?.filter((candidate) => candidate.status !== 'archived' && candidate.id !== company?.id) ?? [];
+  const returnTo = existing.find((candidate) => candidate.id === lastCompanyId()) ?? existing[0];
 
   return (
     <div className="page onboarding">
-      <PageHeader title={company ? `Set up ${company.name}` : 'Start a company'}>
+      <PageHeader
+        title={company ? `Set up ${company.name}` : 'Start a company'}
+        actions={returnTo && step === 0 && !company && <Link to={`/c/${returnTo.id}/dashboard`}>Back to {returnTo.name}</Link>}
+      >
         <p className="muted">Four steps: a company, an agent to work in it, an issue for that agent, and its first run.</p>
       </PageHeader>
       <ol className="steps" aria-label="Steps">
