@@ -53,6 +53,12 @@ describe('command palette and shortcuts', () => {
     await page.keyboard.press('Escape');
     await palette.waitFor({ state: 'detached' });
 
+    // "Create issue" hands over to the create dialog (the issues page's; its form is tested there).
+    await page.keyboard.press('Control+k');
+    await input.fill('create issue');
+    await page.keyboard.press('Enter');
+    await palette.waitFor({ state: 'detached' });
+
     // Switch company: a second page of the palette.
     const other = await board.api('POST', '/api/companies', { name: 'Globex' });
     await page.keyboard.press('Control+k');

@@ -11,16 +11,19 @@ import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { duration, fullTime } from '../../lib/format';
 import { useNow } from './use-now';
 
+/** Live runs shown at most (the newest); a company running more is told so. */
+const SHOWN = 50;
+
 export function LiveRuns({ companyId }: { companyId: string }) {
   const runs = useQuery({
-    queryKey: companyKey(companyId, 'dashboard', 'live-runs'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/live-runs', { params: { path: { companyId }, query: { limit: 50 } } })),
+    queryKey: companyKey(companyId, 'dashboard', 'live-runs', { limit: SHOWN }),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/live-runs', { params: { path: { companyId }, query: { limit: SHOWN } } })),
   });
   const now = useNow(1000, (runs.data?.length ?? 0) > 0);
   return (
     <section className="card now" aria-labelledby="now-heading">
       <h2 id="now-heading">
-        Now {runs.data && runs.data.length > 0 && <span className="muted">· {runs.data.length} live</span>}
+        Now {runs.data && runs.data.length > 0 && <span className="muted">· {runs.data.length === SHOWN ? `the newest ${SHOWN} live runs` : `${runs.data.length} live`}</span>}
       </h2>
       {runs.isPending ? (
         <Loading label="Loading live runs" />
