@@ -15,6 +15,7 @@ import { registerCheckoutRoutes } from '../modules/issues/checkout-routes.ts';
 import { registerRunRoutes } from '../modules/runs/routes.ts';
 import { registerRunIssueRoutes } from '../modules/issues/run-issues-routes.ts';
 import { registerRunCompleteRoutes } from '../modules/runs/complete-routes.ts';
+import { registerLiveRunRoutes } from '../modules/runs/live-runs.ts';
 import { registerInboxRoutes } from '../modules/inbox/routes.ts';
 import { registerIssueRoutes } from '../modules/issues/routes.ts';
 import { registerFeedbackRoutes } from '../modules/feedback/routes.ts';
@@ -57,6 +58,7 @@ export async function registerRoutes(app: App, deps: AppDeps, services: AppServi
   registerRunIssueRoutes(app, deps);
   registerRunRoutes(app, deps);
   registerRunCompleteRoutes(app, deps);
+  registerLiveRunRoutes(app, deps);
   registerInboxRoutes(app, deps);
   registerEventRoutes(app, deps);
   registerRoutineRoutes(app, deps);

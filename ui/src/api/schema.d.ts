@@ -11876,6 +11876,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/{companyId}/live-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's live runs with their last log line
+         * @description Every live (queued or running) run of the company, newest first, up to `limit` (1 to 100, default 50), each with its agent's name, its issue (identifier and title) and the last non-blank line of its log. The line comes from the tail of the stored log (secret values already masked), so it trails the output by at most the log's store interval (250 ms). Any caller with access to the company: its board members and its agents.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description runs returned, newest first: 1 to 100 (default 50) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Live runs, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            agentId: string;
+                            agentName: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** @description the issue the run is about; null for a wake about no issue (or a hidden issue) */
+                            issueId: string | null;
+                            /** @description e.g. `ACM-12` */
+                            issueIdentifier: string | null;
+                            issueTitle: string | null;
+                            /** @description the last non-blank line of the log, terminal escape sequences removed, at most 300 characters; null before the first output */
+                            lastLogLine: string | null;
+                            /** @description size of the log so far in bytes */
+                            logBytes: number;
+                            /** Format: uuid */
+                            runId: string;
+                            /** @description null while queued */
+                            startedAt: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running";
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyId}/logo": {
         parameters: {
             query?: never;

@@ -7,7 +7,15 @@ export function ErrorNotice({ error, retry, title = 'Something went wrong', chil
     <div className="notice notice-error" role="alert">
       <strong>{title}</strong>
       <p>{errorMessage(error)}</p>
-      {children}
+      {/* A form that places the problems at its fields passes what is left as children instead. */}
+      {children ??
+        (fieldProblems(error).length > 0 && (
+          <ul>
+            {fieldProblems(error).map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        ))}
       <p className="muted">{advice(error)}</p>
       {retry && (
         <button type="button" onClick={retry}>
@@ -16,6 +24,17 @@ export function ErrorNotice({ error, retry, title = 'Something went wrong', chil
       )}
     </div>
   );
+}
+
+/** A 400's failing paths (`details: [{ path, message }]`), as "budgetMonthlyCents: Too big…". */
+function fieldProblems(error: unknown): string[] {
+  if (!(error instanceof ApiError) || error.status !== 400 || !Array.isArray(error.details)) return [];
+  return error.details.flatMap((detail: unknown) => {
+    const { path, message } = (detail ?? {}) as { path?: unknown; message?: unknown };
+    if (typeof message !== 'string') return [];
+    const field = typeof path === 'string' ? path.replace(/^\//, '').replaceAll('/', '.') : '';
+    return [field ? `${field}: ${message}` : message];
+  });
 }
 
 function advice(error: unknown): string {

@@ -128,7 +128,7 @@ function IssueCard({ issue, companyId, names, refusal, movedId, onMove, onDismis
         <Menu.Root>
           <Menu.Trigger asChild>
             <button ref={trigger} type="button" className="issue-move">
-              Move<span className="issue-sr-only"> {issue.identifier}</span> to…
+              Move<span className="visually-hidden"> {issue.identifier}</span> to…
             </button>
           </Menu.Trigger>
           <Menu.Portal>

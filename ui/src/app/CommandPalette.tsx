@@ -1,0 +1,180 @@
+// Ctrl/Cmd-K: jump to any page, agent or issue, or act (create an issue, switch company). Places and
+// actions are filtered here; issues come from the issues list route (`q`, a small limit), asked once
+// the typing pauses, and are kept whatever cmdk's own scoring thinks of a match in a description.
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useQuery } from '@tanstack/react-query';
+import { Command } from 'cmdk';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api, data } from '../api/client';
+import { companyKey } from '../api/keys';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useCompanies } from './session';
+import { PLACES, placeHref } from './CommandPaletteCommands';
+
+const ISSUE_RESULTS = 8;
+const DEBOUNCE_MS = 150;
+
+interface Props {
+  companyId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreateIssue: () => void;
+}
+
+export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }: Props) {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState<'root' | 'companies'>('root');
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!open) {
+      setSearch('');
+      setPage('root');
+    }
+  }, [open]);
+
+  const go = (href: string) => {
+    onOpenChange(false);
+    navigate(href);
+  };
+
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog-overlay" />
+        <RadixDialog.Content className="palette" aria-describedby={undefined}>
+          <RadixDialog.Title className="visually-hidden">Command palette</RadixDialog.Title>
+          <Command
+            label="Search pages, agents, issues and commands"
+            loop
+            onKeyDown={(event) => {
+              if (event.key === 'Backspace' && search === '' && page !== 'root') {
+                event.preventDefault();
+                setPage('root');
+              }
+            }}
+          >
+            <Command.Input value={search} onValueChange={setSearch} placeholder={page === 'companies' ? 'Switch to company…' : 'Go to a page, agent or issue, or type a command…'} />
+            <Command.List className="palette-list">
+              <Command.Empty>No match. Try an issue identifier like ABC-12, an agent's name, or a page.</Command.Empty>
+              {page === 'companies' ? (
+                <CompanyItems companyId={companyId} onPick={(id) => go(`/c/${id}/dashboard`)} />
+              ) : (
+                <>
+                  <IssueItems companyId={companyId} search={search} onPick={(id) => go(`/c/${companyId}/issues/${id}`)} />
+                  <Command.Group heading="Actions">
+                    <Command.Item
+                      value="Create issue"
+                      keywords={['new issue', 'task']}
+                      onSelect={() => {
+                        onOpenChange(false);
+                        onCreateIssue();
+                      }}
+                    >
+                      Create issue <kbd>c</kbd>
+                    </Command.Item>
+                    <Command.Item
+                      value="Switch company"
+                      keywords={['company', 'change']}
+                      onSelect={() => {
+                        setSearch('');
+                        setPage('companies');
+                      }}
+                    >
+                      Switch company…
+                    </Command.Item>
+                  </Command.Group>
+                  <Command.Group heading="Pages">
+                    {PLACES.map((place) => (
+                      <Command.Item key={place.path} value={`Go to ${place.label}`} keywords={place.keywords} onSelect={() => go(placeHref(companyId, place))}>
+                        {place.label}
+                        {place.goKey && (
+                          <span className="palette-keys">
+                            <kbd>g</kbd> <kbd>{place.goKey}</kbd>
+                          </span>
+                        )}
+                      </Command.Item>
+                    ))}
+                  </Command.Group>
+                  <AgentItems companyId={companyId} onPick={(id) => go(`/c/${companyId}/agents/${id}`)} />
+                </>
+              )}
+            </Command.List>
+          </Command>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+function IssueItems({ companyId, search, onPick }: { companyId: string; search: string; onPick: (issueId: string) => void }) {
+  const q = useDebounced(search.trim(), DEBOUNCE_MS);
+  const issues = useQuery({
+    queryKey: companyKey(companyId, 'issues', { q, limit: ISSUE_RESULTS }),
+    enabled: q.length >= 2,
+    staleTime: 10_000,
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/issues', { params: { path: { companyId }, query: { q, limit: ISSUE_RESULTS } } })),
+  });
+  if (q.length < 2) return null;
+  if (issues.isError) return <ErrorNotice error={issues.error} title="Issues could not be searched" />;
+  if (issues.isPending) return <Command.Loading>Searching issues…</Command.Loading>;
+  return (
+    <Command.Group heading="Issues">
+      {issues.data.map((issue) => (
+        // The search itself as a keyword: the server matched it (maybe in the description), so keep it.
+        <Command.Item key={issue.id} value={`${issue.identifier} ${issue.title}`} keywords={[search]} onSelect={() => onPick(issue.id)}>
+          <span className="mono muted">{issue.identifier}</span> {issue.title}
+        </Command.Item>
+      ))}
+    </Command.Group>
+  );
+}
+
+function AgentItems({ companyId, onPick }: { companyId: string; onPick: (agentId: string) => void }) {
+  const agents = useQuery({
+    queryKey: companyKey(companyId, 'agents'),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/agents', { params: { path: { companyId } } })),
+  });
+  if (agents.isError) return <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="Agents could not be listed" />;
+  if (!agents.data?.length) return null;
+  return (
+    <Command.Group heading="Agents">
+      {agents.data.map((agent) => (
+        <Command.Item key={agent.id} value={`Agent ${agent.name}`} keywords={[agent.role, agent.title ?? '']} onSelect={() => onPick(agent.id)}>
+          {agent.name} <span className="muted">{agent.title ?? agent.role}</span>
+        </Command.Item>
+      ))}
+    </Command.Group>
+  );
+}
+
+function CompanyItems({ companyId, onPick }: { companyId: string; onPick: (companyId: string) => void }) {
+  const companies = useCompanies();
+  // The company list has no live stream (it is not one company's); read it fresh when asked.
+  const { refetch } = companies;
+  useEffect(() => {
+    void refetch();
+  }, [refetch]);
+  if (companies.isError) return <ErrorNotice error={companies.error} retry={() => companies.refetch()} title="Companies could not be listed" />;
+  return (
+    <Command.Group heading="Companies">
+      {(companies.data ?? [])
+        .filter((company) => company.status !== 'archived')
+        .map((company) => (
+          <Command.Item key={company.id} value={`${company.name} ${company.id}`} onSelect={() => onPick(company.id)}>
+            {company.name}
+            {company.id === companyId && <span className="muted"> (open)</span>}
+          </Command.Item>
+        ))}
+    </Command.Group>
+  );
+}

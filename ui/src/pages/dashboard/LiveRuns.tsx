@@ -1,0 +1,67 @@
+// "Now": every live run with its agent, its issue, its elapsed time and its last log line. The list is
+// GET /api/companies/{id}/live-runs under the 'dashboard' resource, which the live layer refreshes
+// when a run changes status or its log grows (at most once a second); only the clock ticks locally.
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { CancelRunButton } from '../../components/runs/CancelRunButton';
+import { duration, fullTime } from '../../lib/format';
+import { useNow } from './use-now';
+
+/** Live runs shown at most (the newest); a company running more is told so. */
+const SHOWN = 50;
+
+export function LiveRuns({ companyId }: { companyId: string }) {
+  const runs = useQuery({
+    queryKey: companyKey(companyId, 'dashboard', 'live-runs', { limit: SHOWN }),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/live-runs', { params: { path: { companyId }, query: { limit: SHOWN } } })),
+  });
+  const now = useNow(1000, (runs.data?.length ?? 0) > 0);
+  return (
+    <section className="card now" aria-labelledby="now-heading">
+      <h2 id="now-heading">
+        Now {runs.data && runs.data.length > 0 && <span className="muted">· {runs.data.length === SHOWN ? `the newest ${SHOWN} live runs` : `${runs.data.length} live`}</span>}
+      </h2>
+      {runs.isPending ? (
+        <Loading label="Loading live runs" />
+      ) : runs.isError ? (
+        <ErrorNotice error={runs.error} retry={() => runs.refetch()} title="Live runs could not be loaded" />
+      ) : runs.data.length === 0 ? (
+        <p className="muted empty">Nothing is running. Assign an issue to an agent, or wake one from its page, and its run shows here.</p>
+      ) : (
+        <ul className="live-runs">
+          {runs.data.map((run) => {
+            const since = run.startedAt ?? run.createdAt;
+            return (
+              <li key={run.runId} data-run-id={run.runId} className="live-run">
+                <div className="live-run-head">
+                  <span className={`badge ${run.status === 'running' ? 'badge-success' : 'badge-warning'}`}>{run.status === 'running' ? 'Running' : 'Queued'}</span>
+                  <Link to={`/c/${companyId}/agents/${run.agentId}/runs`} className="live-run-agent">
+                    {run.agentName}
+                  </Link>
+                  {run.issueId ? (
+                    <Link to={`/c/${companyId}/issues/${run.issueId}`} className="live-run-issue">
+                      <span className="mono">{run.issueIdentifier}</span> {run.issueTitle}
+                    </Link>
+                  ) : (
+                    <span className="muted live-run-issue">no issue</span>
+                  )}
+                  <time className="elapsed" dateTime={since} title={`${run.startedAt ? 'Started' : 'Queued'} ${fullTime(since)}`} aria-label={`elapsed ${duration(now - new Date(since).getTime())}`}>
+                    {duration(now - new Date(since).getTime())}
+                  </time>
+                  <CancelRunButton runId={run.runId} />
+                </div>
+                <p className="last-line mono" data-testid="last-log-line" title={run.lastLogLine ?? undefined}>
+                  {run.lastLogLine ?? (run.status === 'queued' ? 'Waiting to start…' : 'No output yet…')}
+                </p>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

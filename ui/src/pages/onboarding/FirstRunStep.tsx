@@ -1,0 +1,90 @@
+// The agent's first run, live: its status and transcript as it works. The company's event stream is
+// opened here (onboarding is outside the company frame), so the run's status changes refresh it.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { LiveCompany } from '../../app/live';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { RunTranscript } from '../../components/runs/RunTranscript';
+import type { CreatedAgent } from './AgentStep';
+import type { CreatedCompany } from './CompanyStep';
+import type { CreatedIssue } from './IssueStep';
+import { StepActions } from './StepActions';
+
+interface Props {
+  company: CreatedCompany;
+  agent: CreatedAgent;
+  issue: CreatedIssue;
+  onBack: () => void;
+}
+
+export function FirstRunStep(props: Props) {
+  return (
+    <LiveCompany companyId={props.company.id}>
+      <FirstRun {...props} />
+    </LiveCompany>
+  );
+}
+
+const STATUS_TEXT: Record<string, { label: string; tone: string }> = {
+  queued: { label: 'Queued', tone: 'badge-warning' },
+  running: { label: 'Running', tone: 'badge-accent' },
+  succeeded: { label: 'Succeeded', tone: 'badge-success' },
+  failed: { label: 'Failed', tone: 'badge-danger' },
+  cancelled: { label: 'Cancelled', tone: '' },
+  timed_out: { label: 'Timed out', tone: 'badge-danger' },
+};
+
+function FirstRun({ company, agent, issue, onBack }: Props) {
+  const companyId = company.id;
+  const runs = useQuery({
+    queryKey: companyKey(companyId, 'runs', { issueId: issue.id, limit: 1 }),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/heartbeat-runs', { params: { path: { companyId }, query: { issueId: issue.id, limit: 1 } } })),
+  });
+  const wake = useMutation({
+    mutationFn: async () => data(await api.POST('/api/agents/{agentId}/wakeup', { params: { path: { agentId: agent.id } }, body: { reason: 'onboarding', payload: { issueId: issue.id } } })),
+    onSuccess: () => runs.refetch(),
+  });
+  const run = runs.data?.[0];
+  const status = run ? (STATUS_TEXT[run.status] ?? { label: run.status, tone: '' }) : null;
+
+  return (
+    <section aria-labelledby="run-step-heading">
+      <h2 id="run-step-heading">
+        {agent.name}'s first run on{' '}
+        <Link to={`/c/${companyId}/issues/${issue.id}`}>
+          {issue.identifier} {issue.title}
+        </Link>
+      </h2>
+      {runs.isPending ? (
+        <Loading label="Looking for the run" />
+      ) : runs.isError ? (
+        <ErrorNotice error={runs.error} retry={() => runs.refetch()} title="The run could not be loaded" />
+      ) : !run ? (
+        <div className="notice" role="status">
+          <p>Waiting for {agent.name} to wake…</p>
+          <p className="muted">The assignment woke the agent; its run appears here as soon as it starts.</p>
+          <button type="button" onClick={() => wake.mutate()} disabled={wake.isPending}>
+            Wake it now
+          </button>
+          {wake.isError && <ErrorNotice error={wake.error} title="The agent could not be woken" />}
+        </div>
+      ) : (
+        <>
+          <p className="run-status" role="status">
+            Run status: <span className={`badge ${status!.tone}`}>{status!.label}</span>
+            {run.error && <span className="muted"> · {run.error}</span>}
+          </p>
+          <RunTranscript runId={run.runId} label={`Transcript of ${agent.name}'s first run`} />
+        </>
+      )}
+      <StepActions onBack={onBack}>
+        <Link className="button primary" to={`/c/${companyId}/dashboard`}>
+          Go to the dashboard
+        </Link>
+      </StepActions>
+    </section>
+  );
+}
