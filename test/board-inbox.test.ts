@@ -91,7 +91,10 @@ describe('board inbox: items', () => {
     const incidents = (await inbox()).items.filter((i) => i.kind === 'budget_incident');
     const hard = incidents.find((i) => i.incidentKind === 'hard');
     assert.ok(hard, JSON.stringify(incidents));
-    assert.deepEqual({ scopeType: hard.scopeType, scopeId: hard.scopeId, scopeName: hard.scopeName, amount: hard.amount, observed: hard.observed }, { scopeType: 'agent', scopeId: spender.agent.id, scopeName: 'Spender', amount: 100, observed: 150 });
+    assert.deepEqual(
+      { scopeType: hard.scopeType, scopeId: hard.scopeId, scopeName: hard.scopeName, metric: hard.metric, amount: hard.amount, observed: hard.observed },
+      { scopeType: 'agent', scopeId: spender.agent.id, scopeName: 'Spender', metric: 'billed_cents', amount: 100, observed: 150 },
+    );
 
     const resolved = await t.request('POST', `/api/companies/${C}/budget-incidents/${hard.incidentId}/resolve`, { token: board, body: { action: 'keep_paused' } });
     assert.equal(resolved.status, 200, JSON.stringify(resolved.body));

@@ -52,8 +52,9 @@ const incidentItem = z
     scopeType: z.string().describe('company, agent or project'),
     scopeId: uuidOut(),
     scopeName: z.string().nullable().describe('name of the agent, project or company the budget is for'),
-    amount: z.number().int().describe('the budget, in cents'),
-    observed: z.number().int().describe('spend observed when the incident was raised, in cents'),
+    metric: z.string().describe('what the budget counts: `billed_cents` (money, in cents) or a usage metric such as `tokens` or `runs`'),
+    amount: z.number().int().describe('the budget, in the metric\'s unit'),
+    observed: z.number().int().describe('use observed when the incident was raised, in the metric\'s unit'),
     approvalId: uuidOut().nullable().describe('the budget_override_required approval linked to it, if any'),
   })
   .describe('An open budget incident');

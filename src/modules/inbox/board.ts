@@ -112,6 +112,7 @@ async function incidentItems(db: DbOrTx, companyId: string): Promise<Item[]> {
     scopeType: incident.scopeType,
     scopeId: incident.scopeId,
     scopeName: agentName ?? projectName ?? companyName,
+    metric: incident.metric,
     amount: incident.amount,
     observed: incident.observed,
     approvalId: incident.approvalId,

@@ -11419,7 +11419,7 @@ export interface paths {
                                 /** @enum {string} */
                                 status: "failed" | "timed_out";
                             } | {
-                                /** @description the budget, in cents */
+                                /** @description the budget, in the metric's unit */
                                 amount: number;
                                 /** @description the budget_override_required approval linked to it, if any */
                                 approvalId: string | null;
@@ -11439,7 +11439,9 @@ export interface paths {
                                 key: string;
                                 /** @enum {string} */
                                 kind: "budget_incident";
-                                /** @description spend observed when the incident was raised, in cents */
+                                /** @description what the budget counts: `billed_cents` (money, in cents) or a usage metric such as `tokens` or `runs` */
+                                metric: string;
+                                /** @description use observed when the incident was raised, in the metric's unit */
                                 observed: number;
                                 /** @description whether the caller marked the item read after it last changed */
                                 read: boolean;
