@@ -135,6 +135,33 @@ describe('board inbox', () => {
     await checkAccessibility(page, 'the inbox, all caught up');
   });
 
+  it('a budget stop is resolved from the inbox: the budget raised and the agent resumed', async () => {
+    const spender = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Sam Spender', role: 'engineer', adapterType: 'process', adapterConfig: {} });
+    await board.api('POST', `/api/companies/${C}/budgets/policies`, { scopeType: 'agent', scopeId: spender.id, amount: 100 });
+    await board.api('POST', `/api/companies/${C}/cost-events`, { agentId: spender.id, provider: 'acme', model: 'm1', costCents: 150, occurredAt: new Date().toISOString() });
+    await waitFor('the agent is stopped', async () => (await board.api('GET', `/api/agents/${spender.id}`)).status === 'paused', 30_000);
+
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/inbox`);
+    const row = unreadList(page).getByRole('listitem').filter({ hasText: 'Sam Spender' }).filter({ hasText: 'Budget stop' });
+    await row.getByText('Budget stop').waitFor();
+    await row.getByText('$1.50 of $1.00').waitFor();
+    await row.getByRole('button', { name: 'Resolve…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Resolve the budget stop of Sam Spender' });
+    await dialog.getByLabel('Raise the budget and resume').check();
+    // Not above the spend: the server's refusal, in the dialog.
+    await dialog.getByLabel('New budget (USD)').fill('1.00');
+    await dialog.getByRole('button', { name: 'Resolve' }).click();
+    await dialog.getByRole('alert').getByText('The incident was not resolved').waitFor();
+    await checkAccessibility(page, 'the budget stop dialog with a refusal');
+    await dialog.getByLabel('New budget (USD)').fill('5.00');
+    await dialog.getByRole('button', { name: 'Resolve' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row.waitFor({ state: 'detached' });
+    await waitFor('the agent resumed', async () => (await board.api('GET', `/api/agents/${spender.id}`)).status !== 'paused', 30_000);
+    assert.ok(!(await inboxApi()).items.some((i) => i.kind === 'budget_incident' && i.scopeId === spender.id && i.incidentKind === 'hard'));
+  });
+
   it('is usable at 390 px wide: items, their actions and the way to an approval', async () => {
     await board.api('POST', `/api/companies/${C}/approvals`, { type: 'request_board_approval', payload: { title: 'Open a Lisbon office', summary: 'Closer to **customers**.', recommendedAction: 'Approve', risks: ['Hiring takes time'] } });
     const page = await board.signedInPage({ width: 390, height: 844 });

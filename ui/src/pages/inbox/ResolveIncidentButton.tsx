@@ -1,5 +1,5 @@
-// Resolving a budget incident as the API allows: keep the scope paused, or raise the budget above
-// what was spent and resume what the stop paused.
+// Resolving a budget incident as the API allows: keep the scope paused (for a warning: close it), or
+// raise the budget above what was spent and resume what the stop paused.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
@@ -13,6 +13,7 @@ type IncidentItem = Extract<InboxItem, { kind: 'budget_incident' }>;
 export function ResolveIncidentButton({ companyId, item }: { companyId: string; item: IncidentItem }) {
   const [open, setOpen] = useState(false);
   const money = item.metric === 'billed_cents';
+  const hard = item.incidentKind === 'hard';
   const [action, setAction] = useState<'keep_paused' | 'raise_budget_and_resume'>('raise_budget_and_resume');
   const [amount, setAmount] = useState(() => String(money ? Math.ceil((item.observed * 1.5) / 100) : Math.ceil(item.observed * 1.5)));
   const queryClient = useQueryClient();
@@ -35,18 +36,18 @@ export function ResolveIncidentButton({ companyId, item }: { companyId: string; 
   };
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)} disabled={item.incidentKind !== 'hard'} title={item.incidentKind === 'hard' ? undefined : 'A warning resolves itself; raise the budget from the budget page'}>
+      <button type="button" onClick={() => setOpen(true)}>
         Resolve…
       </button>
-      <Dialog open={open} onOpenChange={setOpen} title={`Resolve the budget stop of ${item.scopeName ?? item.scopeType}`}>
+      <Dialog open={open} onOpenChange={setOpen} title={`Resolve the budget ${hard ? 'stop' : 'warning'} of ${item.scopeName ?? item.scopeType}`}>
         <form onSubmit={submit}>
           <fieldset className="field">
             <legend>Resolution</legend>
             <label>
-              <input type="radio" name="action" checked={action === 'raise_budget_and_resume'} onChange={() => setAction('raise_budget_and_resume')} /> Raise the budget and resume
+              <input type="radio" name={`action-${item.incidentId}`} checked={action === 'raise_budget_and_resume'} onChange={() => setAction('raise_budget_and_resume')} /> {hard ? 'Raise the budget and resume' : 'Raise the budget'}
             </label>
             <label>
-              <input type="radio" name="action" checked={action === 'keep_paused'} onChange={() => setAction('keep_paused')} /> Keep paused
+              <input type="radio" name={`action-${item.incidentId}`} checked={action === 'keep_paused'} onChange={() => setAction('keep_paused')} /> {hard ? 'Keep paused' : 'Close the warning, keep the budget'}
             </label>
           </fieldset>
           {action === 'raise_budget_and_resume' && (
