@@ -26,6 +26,7 @@ export const MARK_READ_MAX_KEYS = 4 * INBOX_KIND_LIMIT;
 
 type Unmarked<T> = T extends unknown ? Omit<T, 'read'> : never;
 type Item = Unmarked<InboxItemResponse>;
+type Of<K extends InboxItemResponse['kind']> = Extract<InboxItemResponse, { kind: K }>;
 
 async function approvalItems(db: DbOrTx, companyId: string): Promise<Item[]> {
   const rows = await db
@@ -40,8 +41,8 @@ async function approvalItems(db: DbOrTx, companyId: string): Promise<Item[]> {
     key: `approval:${approval.id}`,
     at: approval.updatedAt,
     approvalId: approval.id,
-    approvalType: approval.type as 'hire_agent',
-    status: approval.status as 'pending' | 'revision_requested',
+    approvalType: approval.type as Of<'approval'>['approvalType'],
+    status: approval.status as Of<'approval'>['status'],
     requestedByAgentId: approval.requestedByAgentId,
     requestedByAgentName: agentName,
     summary: approvalSummary(approval.payload),
@@ -81,7 +82,7 @@ async function runItems(db: DbOrTx, companyId: string): Promise<Item[]> {
     key: `run:${run.id}`,
     at: run.finishedAt ?? run.updatedAt,
     runId: run.id,
-    status: run.status as 'failed' | 'timed_out',
+    status: run.status as Of<'run'>['status'],
     agentId: run.agentId,
     agentName,
     issueId: run.issueId,
@@ -108,7 +109,7 @@ async function incidentItems(db: DbOrTx, companyId: string): Promise<Item[]> {
     key: `budget_incident:${incident.id}`,
     at: incident.updatedAt,
     incidentId: incident.id,
-    incidentKind: incident.kind as 'soft' | 'hard',
+    incidentKind: incident.kind as Of<'budget_incident'>['incidentKind'],
     scopeType: incident.scopeType,
     scopeId: incident.scopeId,
     scopeName: agentName ?? projectName ?? companyName,
@@ -140,8 +141,8 @@ async function issueItems(db: DbOrTx, companyId: string, userId: string): Promis
     issueId: issue.id,
     identifier: issue.identifier,
     title: issue.title,
-    status: issue.status as 'blocked',
-    priority: issue.priority as 'medium',
+    status: issue.status as Of<'issue'>['status'],
+    priority: issue.priority as Of<'issue'>['priority'],
     reason: issue.status === 'blocked' ? 'blocked' : 'assigned',
   }));
 }
