@@ -77,6 +77,11 @@ describe('activity', () => {
     const runRow = table(page).getByRole('row').filter({ hasText: 'heartbeat_run.succeeded' });
     await runRow.waitFor();
     assert.equal(await runRow.getByRole('link', { name: /^run / }).getAttribute('href'), `/c/${C}/issues/${issue.id}`);
+    // Entries involving the agent include its runs, which the engine wrote (the actor is the system).
+    await page.getByLabel('Involving').selectOption({ label: 'Ada Auditor' });
+    await page.waitForURL(new RegExp(`agentId=${agent.id}`));
+    await runRow.waitFor();
+    assert.equal(await page.getByLabel('About').inputValue(), 'heartbeat_run');
 
     await page.goto(`/c/${C}/activity?entityType=agent`);
     const agentRow = table(page).getByRole('row').filter({ hasText: 'agent.created' });

@@ -63,6 +63,8 @@ describe('board inbox', () => {
     await page.getByText('Decision recorded.').waitFor();
     await page.getByText('Welcome aboard, Scout.').waitFor();
     await page.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
+    // Hired: the card leads to the agent.
+    assert.equal(await card.getByRole('link', { name: 'Scout' }).getAttribute('href'), `/c/${C}/agents/${hire.agent.id}`);
 
     const approval = await board.api('GET', `/api/approvals/${hire.approval.id}`);
     assert.equal(approval.status, 'approved');

@@ -27,6 +27,7 @@ export function ActivityPage() {
     entityId: search.get('entityId') ?? '',
     action: search.get('action') ?? '',
     actor: search.get('actor') ?? '',
+    agentId: search.get('agentId') ?? '',
   };
   const [actorType, actorId] = filters.actor.split(':') as [ActorType | '', string | undefined];
   const query = {
@@ -34,6 +35,7 @@ export function ActivityPage() {
     ...(filters.entityType && { entityType: filters.entityType }),
     ...(filters.entityId && { entityId: filters.entityId }),
     ...(filters.action && { action: filters.action }),
+    ...(filters.agentId && { agentId: filters.agentId }),
     ...(actorType && { actorType }),
     ...(actorId && { actorId }),
   };
@@ -86,6 +88,17 @@ export function ActivityPage() {
             <option value="system">The system</option>
             {agents.map((agent) => (
               <option key={agent.id} value={`agent:${agent.id}`}>
+                {agent.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="activity-agent">Involving</label>
+          <select id="activity-agent" value={filters.agentId} onChange={(event) => setFilter('agentId', event.target.value)}>
+            <option value="">Any agent</option>
+            {agents.map((agent) => (
+              <option key={agent.id} value={agent.id}>
                 {agent.name}
               </option>
             ))}

@@ -52,7 +52,7 @@ export function ApprovalPage() {
         <div>
           <section className="approval-section" aria-labelledby="approval-payload">
             <h2 id="approval-payload">{a.type === 'hire_agent' ? 'The agent it would create' : 'Request'}</h2>
-            <PayloadView type={a.type} payload={a.payload} agentName={agentName} companyId={companyId} />
+            <PayloadView type={a.type} status={a.status} payload={a.payload} agentName={agentName} companyId={companyId} />
           </section>
           <LinkedIssues companyId={companyId} approvalId={a.id} />
           <ApprovalComments companyId={companyId} approvalId={a.id} agentName={agentName} />

@@ -8,10 +8,10 @@ import { cents } from '../../lib/format';
 
 type Payload = Record<string, unknown>;
 
-export function PayloadView({ type, payload, agentName, companyId }: { type: string; payload: Payload; agentName: (id: string) => string; companyId: string }) {
+export function PayloadView({ type, status, payload, agentName, companyId }: { type: string; status: string; payload: Payload; agentName: (id: string) => string; companyId: string }) {
   return (
     <>
-      {type === 'hire_agent' ? <HireCard payload={payload} agentName={agentName} companyId={companyId} /> : <Fields payload={payload} />}
+      {type === 'hire_agent' ? <HireCard payload={payload} hired={status === 'approved'} agentName={agentName} companyId={companyId} /> : <Fields payload={payload} />}
       <details className="approval-raw">
         <summary>Raw JSON</summary>
         <pre className="approval-json">{JSON.stringify(payload, null, 2)}</pre>
@@ -22,12 +22,13 @@ export function PayloadView({ type, payload, agentName, companyId }: { type: str
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
 
-function HireCard({ payload, agentName, companyId }: { payload: Payload; agentName: (id: string) => string; companyId: string }) {
+function HireCard({ payload, hired, agentName, companyId }: { payload: Payload; hired: boolean; agentName: (id: string) => string; companyId: string }) {
+  const agentId = text(payload.agentId);
   const manager = text(payload.reportsTo);
   const budget = typeof payload.budgetMonthlyCents === 'number' ? payload.budgetMonthlyCents : null;
   const config = payload.adapterConfig && typeof payload.adapterConfig === 'object' ? (payload.adapterConfig as Payload) : {};
   const rows: [string, ReactNode][] = [
-    ['Name', text(payload.name) ?? '(unnamed)'],
+    ['Name', hired && agentId ? <Link to={`/c/${companyId}/agents/${agentId}`}>{text(payload.name) ?? agentName(agentId)}</Link> : (text(payload.name) ?? '(unnamed)')],
     ['Role', text(payload.role) ?? 'general'],
     ...(text(payload.title) ? ([['Title', text(payload.title)]] as [string, ReactNode][]) : []),
     ['Adapter', text(payload.adapterType) ?? 'unknown'],
