@@ -141,6 +141,19 @@ describe('activity: GET', () => {
     for (let i = 1; i < everything.length; i++) assert.ok(everything[i - 1].createdAt >= everything[i].createdAt);
   });
 
+  it('filters by action, actor type and actor id (exact), combined with the others', async () => {
+    const byAgent = (await post(c.company.id, c.token, entry({ actorType: 'agent', actorId: agentC.agent.id, action: 'ops.checked' }))).body.id;
+    const byUser = (await post(c.company.id, c.token, entry({ actorType: 'user', actorId: 'user-7', action: 'ops.checked' }))).body.id;
+    assert.deepEqual((await feed(c.company.id, c.token, '?action=ops.checked')).map((e) => e.id), [byUser, byAgent]);
+    assert.deepEqual((await feed(c.company.id, c.token, '?action=ops.checked&actorType=agent')).map((e) => e.id), [byAgent]);
+    assert.deepEqual((await feed(c.company.id, c.token, `?actorId=${agentC.agent.id}`)).map((e) => e.id), [byAgent]);
+    assert.deepEqual((await feed(c.company.id, c.token, '?actorId=user-7&entityType=note')).map((e) => e.id), [byUser]);
+    assert.deepEqual((await feed(c.company.id, c.token, '?action=ops.noted&entityType=issue')).map((e) => e.id), [ids[3], ids[1], ids[0]]);
+    assert.deepEqual(await feed(c.company.id, c.token, '?action=ops'), []);
+    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity?actorType=robot`, { token: c.token })).status, 400);
+    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity?action=${'x'.repeat(201)}`, { token: c.token })).status, 400);
+  });
+
   it('is bounded: limit picks the newest, at most 1000', async () => {
     assert.deepEqual((await feed(c.company.id, c.token, '?entityType=issue&limit=2')).map((e) => e.id), [ids[3], ids[1]]);
     assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity?limit=1001`, { token: c.token })).status, 400);

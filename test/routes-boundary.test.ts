@@ -135,6 +135,7 @@ type Body = typeof NO_BODY | { json: unknown } | { multipart: Parameters<typeof 
 /** A minimal valid body for every operation that takes one (NO_BODY: a POST that takes none). */
 const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/companies/{companyId}/activity': () => ({ json: { actorId: 'boundary', action: 'test.done', entityType: 'issue', entityId: 'x' } }),
+  'POST /api/companies/{companyId}/inbox/read': (a) => ({ json: { keys: [`issue:${a.issue.id}`] } }),
   'POST /api/companies/{companyId}/agent-hires': () => ({ json: { name: 'Hire', adapterType: 'process' } }),
   'POST /api/companies/{companyId}/agents': () => ({ json: { name: 'Intruder', adapterType: 'process' } }),
   'POST /api/companies/{companyId}/approvals': () => ({ json: { type: 'request_board_approval', payload: {} } }),

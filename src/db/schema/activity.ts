@@ -38,6 +38,9 @@ export const activityLog = pgTable(
     index('activity_company_created_idx').on(t.companyId, t.createdAt.desc()),
     index('activity_company_entity_idx').on(t.companyId, t.entityType, t.entityId, t.createdAt.desc()),
     index('activity_company_agent_idx').on(t.companyId, t.agentId, t.createdAt.desc()),
+    // The board's activity filters (GET activity?action=, ?actorId=): newest first within the match.
+    index('activity_company_action_idx').on(t.companyId, t.action, t.createdAt.desc()),
+    index('activity_company_actor_idx').on(t.companyId, t.actorId, t.createdAt.desc()),
     index('activity_company_tx_idx').on(t.companyId, t.txId, t.id),
   ],
 );

@@ -16,3 +16,4 @@ export * from './finance.ts';
 export * from './adapters.ts';
 export * from './skills.ts';
 export * from './telemetry.ts';
+export * from './inbox.ts';

@@ -9,6 +9,9 @@ export const listActivityQuery = z.object({
   agentId: z.uuid().optional().describe('only entries involving this agent'),
   entityType: z.string().min(1).max(100).optional().describe('only entries about this kind of record (exact match), e.g. `issue`'),
   entityId: z.string().min(1).max(200).optional().describe('only entries about this record (exact match); combine with entityType'),
+  action: z.string().min(1).max(200).optional().describe('only entries of this action (exact match), e.g. `issue.updated`'),
+  actorType: z.enum(['agent', 'user', 'system']).optional().describe('only entries by this kind of actor'),
+  actorId: z.string().min(1).max(200).optional().describe('only entries by this actor (exact match): an agent id, a board user id, or a system component name'),
   limit: z.coerce
     .number()
     .int()

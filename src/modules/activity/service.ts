@@ -31,6 +31,9 @@ export async function listActivity(db: DbOrTx, companyId: string, query: ListAct
         query.agentId ? eq(activityLog.agentId, query.agentId) : undefined,
         query.entityType ? eq(activityLog.entityType, query.entityType) : undefined,
         query.entityId ? eq(activityLog.entityId, query.entityId) : undefined,
+        query.action ? eq(activityLog.action, query.action) : undefined,
+        query.actorType ? eq(activityLog.actorType, query.actorType) : undefined,
+        query.actorId ? eq(activityLog.actorId, query.actorId) : undefined,
         not(aboutHiddenIssue),
       ),
     )

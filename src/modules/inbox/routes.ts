@@ -1,4 +1,5 @@
-// GET /api/agents/me/inbox-lite (agent only) and GET /api/issues/{issueId}/heartbeat-context.
+// GET /api/agents/me/inbox-lite (agent only) and GET /api/issues/{issueId}/heartbeat-context; the
+// board user's inbox routes are in ./board-routes.ts.
 // The inbox path sits under /api/agents; fastify's router prefers the static `me` segment over
 // the agents area's /api/agents/:agentId, so registration order does not matter.
 import { z } from 'zod';
@@ -10,9 +11,11 @@ import { requireIssueAccess } from '../../core/issue-access.ts';
 import { heartbeatContext } from './heartbeat-context.ts';
 import { heartbeatContextResponse, inboxLiteItemResponse, type HeartbeatContextResponse } from './present.ts';
 import { INBOX_LITE_LIMIT, inboxLite } from './service.ts';
+import { registerBoardInboxRoutes } from './board-routes.ts';
 
 export function registerInboxRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
+  registerBoardInboxRoutes(app, deps);
 
   app.get(
     '/api/agents/me/inbox-lite',

@@ -6327,6 +6327,12 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description only entries of this action (exact match), e.g. `issue.updated` */
+                    action?: string;
+                    /** @description only entries by this actor (exact match): an agent id, a board user id, or a system component name */
+                    actorId?: string;
+                    /** @description only entries by this kind of actor */
+                    actorType?: "agent" | "user" | "system";
                     /** @description only entries involving this agent */
                     agentId?: string;
                     /** @description only entries about this record (exact match); combine with entityType */
@@ -11323,6 +11329,339 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List what waits on the board in a company (the board user's inbox)
+         * @description Board only. Pending and revision_requested approvals; failed or timed_out runs of the last 7 days that no later run of the same agent on the same issue has followed (waking the agent again clears them once its new run exists); open budget incidents; open issues that are blocked or assigned to the caller. At most 50 items of each kind, newest change first. Every item has a stable `key` and the caller's `read` flag: an item is unread until the caller marks it read (POST .../inbox/read), and unread again once it changes after that mark.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The board's inbox */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description newest change first, read and unread alike */
+                            items: ({
+                                /** Format: uuid */
+                                approvalId: string;
+                                /** @enum {string} */
+                                approvalType: "hire_agent" | "approve_ceo_strategy" | "budget_override_required" | "request_board_approval";
+                                /**
+                                 * Format: date-time
+                                 * @description when the item last changed (an unread item is one that changed after the caller's read mark)
+                                 */
+                                at: string;
+                                /** @description stable key of the item, `<kind>:<id>`: what POST .../inbox/read takes */
+                                key: string;
+                                /** @enum {string} */
+                                kind: "approval";
+                                /** @description whether the caller marked the item read after it last changed */
+                                read: boolean;
+                                requestedByAgentId: string | null;
+                                /** @description name of the requesting agent, when an agent asked */
+                                requestedByAgentName: string | null;
+                                /**
+                                 * @description pending or revision_requested
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "revision_requested" | "approved" | "rejected";
+                                /** @description `name` of a hire_agent payload, else the payload's `title` or `summary` when it has one */
+                                summary: string | null;
+                            } | {
+                                /** Format: uuid */
+                                agentId: string;
+                                agentName: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when the item last changed (an unread item is one that changed after the caller's read mark)
+                                 */
+                                at: string;
+                                /** @description why the run ended badly, when known */
+                                error: string | null;
+                                finishedAt: string | null;
+                                /** @description the issue the run was about, if any (a retry wakes the agent about it again) */
+                                issueId: string | null;
+                                issueIdentifier: string | null;
+                                issueTitle: string | null;
+                                /** @description stable key of the item, `<kind>:<id>`: what POST .../inbox/read takes */
+                                key: string;
+                                /** @enum {string} */
+                                kind: "run";
+                                /** @description whether the caller marked the item read after it last changed */
+                                read: boolean;
+                                /** Format: uuid */
+                                runId: string;
+                                /** @enum {string} */
+                                status: "failed" | "timed_out";
+                            } | {
+                                /** @description the budget, in the metric's unit */
+                                amount: number;
+                                /** @description the budget_override_required approval linked to it, if any */
+                                approvalId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description when the item last changed (an unread item is one that changed after the caller's read mark)
+                                 */
+                                at: string;
+                                /** Format: uuid */
+                                incidentId: string;
+                                /**
+                                 * @description soft: warn threshold crossed; hard: 100 percent, the scope stopped
+                                 * @enum {string}
+                                 */
+                                incidentKind: "soft" | "hard";
+                                /** @description stable key of the item, `<kind>:<id>`: what POST .../inbox/read takes */
+                                key: string;
+                                /** @enum {string} */
+                                kind: "budget_incident";
+                                /** @description what the budget counts: `billed_cents` (money, in cents) or a usage metric such as `tokens` or `runs` */
+                                metric: string;
+                                /** @description use observed when the incident was raised, in the metric's unit */
+                                observed: number;
+                                /** @description whether the caller marked the item read after it last changed */
+                                read: boolean;
+                                /** Format: uuid */
+                                scopeId: string;
+                                /** @description name of the agent, project or company the budget is for */
+                                scopeName: string | null;
+                                /** @description company, agent or project */
+                                scopeType: string;
+                            } | {
+                                /**
+                                 * Format: date-time
+                                 * @description when the item last changed (an unread item is one that changed after the caller's read mark)
+                                 */
+                                at: string;
+                                identifier: string;
+                                /** Format: uuid */
+                                issueId: string;
+                                /** @description stable key of the item, `<kind>:<id>`: what POST .../inbox/read takes */
+                                key: string;
+                                /** @enum {string} */
+                                kind: "issue";
+                                /** @enum {string} */
+                                priority: "critical" | "high" | "medium" | "low";
+                                /** @description whether the caller marked the item read after it last changed */
+                                read: boolean;
+                                /**
+                                 * @description `blocked`: the issue is in status blocked; `assigned`: it is assigned to the caller
+                                 * @enum {string}
+                                 */
+                                reason: "blocked" | "assigned";
+                                /** @enum {string} */
+                                status: "backlog" | "todo" | "in_progress" | "in_review" | "blocked" | "done" | "cancelled";
+                                title: string;
+                            })[];
+                            /** @description how many of `items` are unread */
+                            unreadCount: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the caller is an agent, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/inbox/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark inbox items read
+         * @description Board only. Marks the given items read for the calling board user, as of now (marking again moves the mark). Read items stay in GET .../inbox with `read: true` until they change again. A key that names no current item is stored all the same and changes nothing visible.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         "approval:3f0c1a5e-8d3b-4a47-9b0e-2f7a6f1d2c11"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description item keys as GET .../inbox gives them (1 to 200); "mark all read" sends every key it shows */
+                        keys: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The marks, written */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description distinct keys marked */
+                            marked: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            readAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the caller is an agent, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -5,7 +5,7 @@ import { NavLink, Navigate, Outlet, useLocation, useNavigate, useParams } from '
 import { ApiError, api, setUnauthorizedListener } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
-import { useSidebarCounts } from './counts';
+import { useSidebarCounts, type SidebarCounts } from './counts';
 import { GlobalShortcuts } from './GlobalShortcuts';
 import { rememberCompany } from './last-company';
 import { LiveCompany, useLiveState } from './live';
@@ -61,9 +61,9 @@ export function Shell() {
   );
 }
 
-const NAV: { to: string; label: string; count?: 'openIssues' | 'pendingApprovals' | 'runningRuns' }[] = [
+const NAV: { to: string; label: string; count?: keyof SidebarCounts }[] = [
   { to: 'dashboard', label: 'Dashboard', count: 'runningRuns' },
-  { to: 'inbox', label: 'Inbox' },
+  { to: 'inbox', label: 'Inbox', count: 'unreadInbox' },
   { to: 'issues', label: 'Issues', count: 'openIssues' },
   { to: 'agents', label: 'Agents' },
   { to: 'org', label: 'Org chart' },
@@ -121,8 +121,8 @@ function SignOut() {
   );
 }
 
-function countLabel(count: 'openIssues' | 'pendingApprovals' | 'runningRuns'): string {
-  return { openIssues: 'open issues', pendingApprovals: 'pending approvals', runningRuns: 'running runs' }[count];
+function countLabel(count: keyof SidebarCounts): string {
+  return { openIssues: 'open issues', pendingApprovals: 'pending approvals', runningRuns: 'running runs', unreadInbox: 'unread' }[count];
 }
 
 function CompanySwitcher({ companyId }: { companyId: string }) {

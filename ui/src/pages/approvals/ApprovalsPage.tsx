@@ -1,9 +1,90 @@
+// The company's approvals, newest first, one status at a time (?status=, default pending) or all.
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { fullTime, timeAgo } from '../../lib/format';
+import { useAgentNames } from '../../api/agent-names';
+import { APPROVAL_STATUS_LABELS, APPROVAL_TYPE_LABELS, approvalStatusBadge, payloadSummary } from '../../lib/approval-labels';
+
+const VIEWS = ['pending', 'revision_requested', 'approved', 'rejected', 'all'] as const;
+type View = (typeof VIEWS)[number];
+const LIMIT = 200;
 
 export function ApprovalsPage() {
+  const { companyId = '' } = useParams();
+  const [search] = useSearchParams();
+  const view: View = (VIEWS as readonly string[]).includes(search.get('status') ?? '') ? (search.get('status') as View) : 'pending';
+  const { nameOf: agentName } = useAgentNames(companyId);
+  const approvals = useQuery({
+    queryKey: companyKey(companyId, 'approvals', view),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/approvals', {
+          params: { path: { companyId }, query: { limit: LIMIT, ...(view !== 'all' && { status: view }) } },
+        }),
+      ),
+  });
+
   return (
     <div className="page">
-      <PageHeader title="Approvals" />
+      <PageHeader title="Approvals">
+        <p className="muted">Hires, strategies, budget overrides and other requests that wait on a board decision.</p>
+      </PageHeader>
+      <nav className="tabs" aria-label="Approval status">
+        {VIEWS.map((status) => (
+          <Link key={status} to={status === 'pending' ? '?' : `?status=${status}`} aria-current={status === view ? 'page' : undefined} className={status === view ? 'active' : undefined}>
+            {status === 'all' ? 'All' : APPROVAL_STATUS_LABELS[status]}
+          </Link>
+        ))}
+      </nav>
+      {approvals.isPending ? (
+        <Loading label="Loading approvals" />
+      ) : approvals.isError ? (
+        <ErrorNotice error={approvals.error} title="Approvals could not be loaded" retry={() => approvals.refetch()} />
+      ) : approvals.data.length === 0 ? (
+        <p className="inbox-empty">{view === 'all' ? 'No approvals yet: agents file them when they want to hire or need a board decision.' : `No ${APPROVAL_STATUS_LABELS[view]!.toLowerCase()} approvals.`}</p>
+      ) : (
+        <table className="table">
+          <caption className="inbox-sr">{view === 'all' ? 'All approvals' : `${APPROVAL_STATUS_LABELS[view]} approvals`}, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Request</th>
+              <th scope="col">Requested by</th>
+              <th scope="col">Status</th>
+              <th scope="col">Filed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {approvals.data.map((approval) => {
+              const summary = payloadSummary(approval.payload);
+              return (
+                <tr key={approval.id}>
+                  <td>
+                    <Link to={`/c/${companyId}/approvals/${approval.id}`}>
+                      {APPROVAL_TYPE_LABELS[approval.type]}
+                      {summary ? `: ${summary}` : ''}
+                    </Link>
+                  </td>
+                  <td>{approval.requestedByAgentId ? agentName(approval.requestedByAgentId) : 'the board'}</td>
+                  <td>
+                    <span className={`badge ${approvalStatusBadge(approval.status)}`}>{APPROVAL_STATUS_LABELS[approval.status]}</span>
+                  </td>
+                  <td>
+                    <time dateTime={approval.createdAt} title={fullTime(approval.createdAt)}>
+                      {timeAgo(approval.createdAt)}
+                    </time>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {approvals.data && approvals.data.length === LIMIT && <p className="muted">Showing the newest {LIMIT}.</p>}
     </div>
   );
 }

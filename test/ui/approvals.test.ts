@@ -1,0 +1,136 @@
+// Approvals in a real browser: the list and its status filter (kept in the URL), the detail with a
+// readable payload and its raw JSON, comments, request revision and reject with notes, a decision
+// refused because the approval was decided meanwhile (the server's reason shown), and a decision
+// at 390 px wide. axe on every state visited.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+
+const board = await startBoard();
+const company = await board.api('POST', '/api/companies', { name: 'Approvals Co' });
+const C = company.id;
+const requester = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Cora CEO', role: 'ceo', adapterType: 'process', adapterConfig: {} });
+const issue = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Plan the Lisbon office' });
+
+const file = (title: string, extra: Record<string, unknown> = {}) =>
+  board.api('POST', `/api/companies/${C}/approvals`, {
+    type: 'request_board_approval',
+    requestedByAgentId: requester.id,
+    issueIds: [issue.id],
+    payload: { title, summary: 'Closer to **customers** in Europe.', recommendedAction: 'Approve the lease', risks: ['Hiring takes time', 'Currency risk'], ...extra },
+  });
+
+const decision = (page: Page) => page.getByRole('region', { name: 'Decision' });
+
+describe('approvals', () => {
+  it('lists pending approvals, then all with the filter in the URL (kept on reload)', async () => {
+    const pending = await file('Open a Lisbon office');
+    const decided = await file('Rename the company');
+    await board.api('POST', `/api/approvals/${decided.id}/approve`, { decisionNote: 'fine' });
+
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/approvals`);
+    await page.getByRole('link', { name: 'Board approval: Open a Lisbon office' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Board approval: Rename the company' }).count(), 0);
+    await checkAccessibility(page, 'the approvals list');
+
+    await page.getByRole('navigation', { name: 'Approval status' }).getByRole('link', { name: 'All' }).click();
+    await page.waitForURL(/\?status=all$/);
+    await page.getByRole('link', { name: 'Board approval: Rename the company' }).waitFor();
+    await page.reload();
+    await page.getByRole('link', { name: 'Board approval: Rename the company' }).waitFor();
+    await page.getByRole('link', { name: 'Board approval: Open a Lisbon office' }).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Approval status' }).getByRole('link', { name: 'All' }).getAttribute('aria-current'), 'page');
+    await page.getByRole('navigation', { name: 'Approval status' }).getByRole('link', { name: 'Approved' }).click();
+    await page.waitForURL(/\?status=approved$/);
+    await page.getByRole('link', { name: 'Board approval: Rename the company' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Board approval: Open a Lisbon office' }).count(), 0);
+
+    // The detail: payload readable, raw JSON on demand, linked issue, requester.
+    await page.goto(`/c/${C}/approvals/${pending.id}`);
+    await page.getByRole('heading', { name: 'Board approval: Open a Lisbon office' }).waitFor();
+    await page.getByText('Recommended action:').waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'Currency risk' }).waitFor();
+    await page.getByRole('strong').filter({ hasText: 'customers' }).waitFor();
+    await page.getByRole('link', { name: 'Cora CEO' }).waitFor();
+    const linked = page.getByRole('link', { name: new RegExp(`${issue.identifier} Plan the Lisbon office`) });
+    await linked.waitFor();
+    assert.equal(await linked.getAttribute('href'), `/c/${C}/issues/${issue.id}`);
+    await page.getByText('Raw JSON').click();
+    await page.getByText('"recommendedAction": "Approve the lease"').waitFor();
+    await checkAccessibility(page, 'an approval with its raw JSON open');
+  });
+
+  it('comments, requests a revision with a note, then rejects with a note', async () => {
+    const approval = await file('Buy a boat');
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/approvals/${approval.id}`);
+    await page.getByLabel('Add a comment').fill('Which **boat**, exactly?');
+    await page.getByRole('button', { name: 'Comment' }).click();
+    await page.getByRole('strong').filter({ hasText: 'boat' }).waitFor();
+    const comments = await board.api<any[]>('GET', `/api/approvals/${approval.id}/comments`);
+    assert.deepEqual(comments.map((c) => c.body), ['Which **boat**, exactly?']);
+
+    await decision(page).getByLabel('Decision note').fill('Tell us the running costs.');
+    await decision(page).getByRole('button', { name: 'Request revision' }).click();
+    await decision(page).getByText('Decision recorded.').waitFor();
+    await decision(page).getByText('Tell us the running costs.').waitFor();
+    await page.getByText('Revision requested', { exact: true }).first().waitFor();
+    // From revision_requested only approve and reject remain.
+    await decision(page).getByRole('button', { name: 'Request revision' }).waitFor({ state: 'detached' });
+    let stored = await board.api('GET', `/api/approvals/${approval.id}`);
+    assert.deepEqual([stored.status, stored.decisionNote], ['revision_requested', 'Tell us the running costs.']);
+    await checkAccessibility(page, 'an approval in revision');
+
+    await decision(page).getByLabel('Decision note').fill('Not this year.');
+    await decision(page).getByRole('button', { name: 'Reject' }).click();
+    await decision(page).getByText('Not this year.').waitFor();
+    await decision(page).getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
+    stored = await board.api('GET', `/api/approvals/${approval.id}`);
+    assert.deepEqual([stored.status, stored.decisionNote], ['rejected', 'Not this year.']);
+  });
+
+  it('a decision on an approval decided meanwhile is refused with the server\'s reason, and the page catches up', async () => {
+    const approval = await file('Hire a band');
+    const page = await board.signedInPage();
+    // No live stream on this page: it keeps showing the approval as pending while another board
+    // member decides it, as a page between two refreshes does.
+    await page.route('**/api/companies/*/events**', () => undefined);
+    await page.goto(`/c/${C}/approvals/${approval.id}`);
+    await decision(page).getByRole('button', { name: 'Approve' }).waitFor();
+    await board.api('POST', `/api/approvals/${approval.id}/reject`, { decisionNote: 'decided elsewhere' });
+
+    await decision(page).getByLabel('Decision note').fill('Yes!');
+    await decision(page).getByRole('button', { name: 'Approve' }).click();
+    const alert = decision(page).getByRole('alert');
+    await alert.getByText('The decision was refused').waitFor();
+    await alert.getByText("approve is not allowed in the approval's current status").waitFor();
+    // Reloaded: it shows where the approval stands now.
+    await decision(page).getByText('decided elsewhere').waitFor();
+    assert.equal((await board.api('GET', `/api/approvals/${approval.id}`)).status, 'rejected');
+    await checkAccessibility(page, 'a refused decision');
+  });
+
+  it('an approval can be decided at 390 px wide', async () => {
+    const approval = await file('Sponsor a meetup');
+    const page = await board.signedInPage({ width: 390, height: 844 });
+    await page.goto(`/c/${C}/approvals/${approval.id}`);
+    const approve = decision(page).getByRole('button', { name: 'Approve' });
+    await approve.waitFor();
+    for (const target of [approve, decision(page).getByLabel('Decision note'), decision(page).getByRole('button', { name: 'Reject' })]) {
+      const box = await target.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 390 && box.y < 844, `visible without scrolling sideways or down: ${JSON.stringify(box)}`);
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px)`);
+    await checkAccessibility(page, 'an approval at 390 px');
+    await screenshot(page, 'approval-narrow');
+    await decision(page).getByLabel('Decision note').fill('Good for hiring.');
+    await approve.click();
+    await decision(page).getByText('Decision recorded.').waitFor();
+    await approve.waitFor({ state: 'detached' });
+    await decision(page).getByText('Good for hiring.').waitFor();
+    assert.equal((await board.api('GET', `/api/approvals/${approval.id}`)).status, 'approved');
+  });
+});

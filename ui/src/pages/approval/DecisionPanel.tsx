@@ -1,0 +1,86 @@
+// The board's decision: approve, reject or request a revision, each with an optional note. A refusal
+// (an approval decided meanwhile: 422) is shown in the server's words, and the approval is reloaded
+// so the page shows where it stands now.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, data } from '../../api/client';
+import { companyKey, type Resource } from '../../api/keys';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { APPROVAL_STATUS_LABELS } from '../../lib/approval-labels';
+import { fullTime, timeAgo } from '../../lib/format';
+
+type Decision = 'approve' | 'reject' | 'request-revision';
+interface Approval {
+  id: string;
+  status: string;
+  decisionNote: string | null;
+  decidedAt: string | null;
+}
+
+const DECIDED_BY: Resource[] = ['approval', 'approvals', 'inbox', 'agents', 'org', 'counts', 'dashboard'];
+
+export function DecisionPanel({ companyId, approval }: { companyId: string; approval: Approval }) {
+  const [note, setNote] = useState('');
+  const queryClient = useQueryClient();
+  const refresh = () => Promise.all(DECIDED_BY.map((resource) => queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) })));
+  const decide = useMutation({
+    mutationFn: async (decision: Decision) => {
+      const params = { path: { approvalId: approval.id } };
+      const body = note.trim() ? { decisionNote: note.trim() } : {};
+      if (decision === 'approve') return data(await api.POST('/api/approvals/{approvalId}/approve', { params, body }));
+      if (decision === 'reject') return data(await api.POST('/api/approvals/{approvalId}/reject', { params, body }));
+      return data(await api.POST('/api/approvals/{approvalId}/request-revision', { params, body }));
+    },
+    onSuccess: () => setNote(''),
+    onSettled: refresh,
+  });
+  const open = approval.status === 'pending' || approval.status === 'revision_requested';
+
+  return (
+    <section className="card approval-decision" aria-labelledby="approval-decision">
+      <h2 id="approval-decision">Decision</h2>
+      {approval.decidedAt && (
+        <p>
+          <strong>{APPROVAL_STATUS_LABELS[approval.status]}</strong>{' '}
+          <time dateTime={approval.decidedAt} title={fullTime(approval.decidedAt)}>
+            {timeAgo(approval.decidedAt)}
+          </time>
+          {approval.decisionNote && (
+            <>
+              : <q>{approval.decisionNote}</q>
+            </>
+          )}
+        </p>
+      )}
+      {decide.isError && <ErrorNotice error={decide.error} title="The decision was refused" />}
+      {decide.isSuccess && !decide.isPending && (
+        <p role="status" className="muted">
+          Decision recorded.
+        </p>
+      )}
+      {open ? (
+        <form onSubmit={(event) => event.preventDefault()}>
+          <div className="field">
+            <label htmlFor="decision-note">Decision note</label>
+            <textarea id="decision-note" value={note} onChange={(event) => setNote(event.target.value)} maxLength={2000} placeholder="Why, or what to change (optional)" />
+          </div>
+          <div className="page-actions">
+            <button type="button" className="primary" disabled={decide.isPending} onClick={() => decide.mutate('approve')}>
+              Approve
+            </button>
+            {approval.status === 'pending' && (
+              <button type="button" disabled={decide.isPending} onClick={() => decide.mutate('request-revision')}>
+                Request revision
+              </button>
+            )}
+            <button type="button" className="danger" disabled={decide.isPending} onClick={() => decide.mutate('reject')}>
+              Reject
+            </button>
+          </div>
+        </form>
+      ) : (
+        !approval.decidedAt && <p className="muted">No decision is open.</p>
+      )}
+    </section>
+  );
+}

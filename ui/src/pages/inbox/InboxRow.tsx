@@ -1,0 +1,88 @@
+// One inbox item: what it is, a link to it (opening it marks it read), and its actions.
+import { Link } from 'react-router';
+import { APPROVAL_TYPE_LABELS } from '../../lib/approval-labels';
+import { cents, fullTime, timeAgo } from '../../lib/format';
+import type { InboxItem } from './inbox-query';
+import { ResolveIncidentButton } from './ResolveIncidentButton';
+import { RetryRunButton } from './RetryRunButton';
+
+export function InboxRow({ companyId, item, onRead }: { companyId: string; item: InboxItem; onRead: () => void }) {
+  const base = `/c/${companyId}`;
+  const { kind, title, to, meta, badge } = describe(base, item);
+  return (
+    <li className={`inbox-item${item.read ? '' : ' inbox-unread'}`}>
+      <span className="inbox-dot" aria-hidden="true" />
+      <div className="inbox-body">
+        <div className="inbox-title">
+          <span className="inbox-kind">{kind}</span>
+          <Link to={to} onClick={() => !item.read && onRead()}>
+            {title}
+          </Link>
+          {!item.read && <span className="inbox-sr">(unread)</span>}
+          {badge}
+        </div>
+        <div className="inbox-meta muted">
+          {meta}
+          {meta && ' · '}
+          <time dateTime={new Date(item.at).toISOString()} title={fullTime(item.at)}>
+            {timeAgo(item.at)}
+          </time>
+        </div>
+      </div>
+      <div className="inbox-actions">
+        {item.kind === 'run' && <RetryRunButton item={item} />}
+        {item.kind === 'budget_incident' && <ResolveIncidentButton companyId={companyId} item={item} />}
+        {!item.read && (
+          <button type="button" onClick={onRead} aria-label={`Mark read: ${title}`}>
+            Mark read
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function describe(base: string, item: InboxItem) {
+  switch (item.kind) {
+    case 'approval':
+      return {
+        kind: 'Approval',
+        title: `${APPROVAL_TYPE_LABELS[item.approvalType] ?? item.approvalType}${item.summary ? `: ${item.summary}` : ''}`,
+        to: `${base}/approvals/${item.approvalId}`,
+        meta: item.requestedByAgentName ? `requested by ${item.requestedByAgentName}` : 'requested by the board',
+        badge: item.status === 'revision_requested' ? <span className="badge badge-warning">revision requested</span> : null,
+      };
+    case 'run':
+      return {
+        kind: item.status === 'timed_out' ? 'Run timed out' : 'Run failed',
+        title: item.issueIdentifier ? `${item.agentName} on ${item.issueIdentifier} ${item.issueTitle ?? ''}`.trim() : item.agentName,
+        to: item.issueId ? `${base}/issues/${item.issueId}` : `${base}/agents/${item.agentId}/runs`,
+        meta: item.error ?? '',
+        badge: <span className="badge badge-danger">{item.status === 'timed_out' ? 'timed out' : 'failed'}</span>,
+      };
+    case 'budget_incident': {
+      const amount = (value: number) => (item.metric === 'billed_cents' ? cents(value) : `${value.toLocaleString()} ${item.metric}`);
+      return {
+        kind: item.incidentKind === 'hard' ? 'Budget stop' : 'Budget warning',
+        title: `${item.scopeName ?? item.scopeType} (${item.scopeType})`,
+        to: item.approvalId ? `${base}/approvals/${item.approvalId}` : scopeLink(base, item.scopeType, item.scopeId),
+        meta: `${amount(item.observed)} of ${amount(item.amount)}`,
+        badge: <span className={`badge ${item.incidentKind === 'hard' ? 'badge-danger' : 'badge-warning'}`}>{item.incidentKind === 'hard' ? 'paused' : 'warning'}</span>,
+      };
+    }
+    case 'issue':
+      return {
+        kind: 'Issue',
+        title: `${item.identifier} ${item.title}`,
+        to: `${base}/issues/${item.issueId}`,
+        meta: `${item.priority} priority`,
+        badge: <span className={`badge ${item.reason === 'blocked' ? 'badge-warning' : 'badge-accent'}`}>{item.reason === 'blocked' ? 'blocked' : 'assigned to you'}</span>,
+      };
+  }
+}
+
+function scopeLink(base: string, scopeType: string, scopeId: string): string {
+  if (scopeType === 'agent') return `${base}/agents/${scopeId}`;
+  if (scopeType === 'project') return `${base}/issues?projectId=${scopeId}`;
+  return `${base}/dashboard`;
+}
