@@ -55,7 +55,12 @@ describe('issue page', () => {
     const composer = page.getByRole('textbox', { name: 'New comment' });
     await composer.click();
     await composer.pressSequentially('Please draft this, @scr');
-    await page.getByRole('listbox', { name: 'Agents to mention' }).getByRole('option', { name: /@Scribe/ }).waitFor();
+    const mentions = page.getByRole('listbox', { name: 'Agents to mention' });
+    await mentions.getByRole('option', { name: /@Scribe/ }).waitFor();
+    await composer.press('Escape');
+    await mentions.waitFor({ state: 'detached' });
+    await composer.pressSequentially('i');
+    await mentions.getByRole('option', { name: /@Scribe/, selected: true }).waitFor();
     await composer.press('Enter');
     assert.equal(await composer.inputValue(), 'Please draft this, @Scribe ');
     await composer.pressSequentially('thanks');
@@ -70,6 +75,7 @@ describe('issue page', () => {
     assert.equal(runs[0].agentId, agent.id);
     runId = runs[0].runId;
     await checkAccessibility(page, 'the issue page with a live run');
+    await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
     await screenshot(page, 'issue-live-run');
   });
 
@@ -103,6 +109,9 @@ describe('issue page', () => {
     const current = await board.api('GET', `/api/issues/${issue.id}/documents/plan`);
     await board.api('PUT', `/api/issues/${issue.id}/documents/plan`, { body: '# Plan\n\n1. Draft\n2. Theirs: publish\n', baseRevisionId: current.latestRevisionId });
 
+    // The page hears of their revision live; the editor keeps the text being written.
+    await page.getByRole('article', { name: 'Plan' }).getByRole('status').filter({ hasText: 'Revision 2 was saved while you edit' }).waitFor();
+    assert.equal(await editor.inputValue(), '# Plan\n\n1. Draft\n2. Mine: review\n');
     await page.getByRole('button', { name: 'Save document' }).click();
     const conflict = page.getByRole('region', { name: 'Conflict in Plan' });
     await conflict.getByRole('alert').filter({ hasText: 'Plan changed while you were editing' }).waitFor();
@@ -203,7 +212,7 @@ describe('issue page', () => {
   it('is usable 390 px wide: properties below the content, nothing wider than the screen', async () => {
     const page = await board.signedInPage({ width: 390, height: 844 });
     await openIssue(page);
-    const title = await page.getByRole('heading', { level: 1 }).boundingBox();
+    const title = await page.getByRole('heading', { level: 1, name: 'Launch post' }).boundingBox();
     const properties = await page.getByRole('complementary', { name: 'Properties' }).boundingBox();
     assert.ok(title && properties && properties.y > title.y + title.height, 'the properties come below the content');
     assert.ok(properties.x + properties.width <= 390, 'the properties fit the screen');

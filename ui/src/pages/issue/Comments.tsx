@@ -46,7 +46,7 @@ export function Comments({ companyId, issueId }: { companyId: string; issueId: s
                 {timeAgo(comment.createdAt)}
               </time>
             </div>
-            <Markdown text={comment.body} />
+            <Markdown text={comment.body} headingLevel={3} />
           </li>
         ))}
       </ol>

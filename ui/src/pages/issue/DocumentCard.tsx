@@ -12,7 +12,7 @@ import { ConflictView } from './ConflictView';
 import type { IssueDocument } from './queries';
 import { Revisions } from './Revisions';
 
-type Mode = { kind: 'view' } | { kind: 'history' } | { kind: 'edit'; draft: string; baseRevisionId: string | null } | { kind: 'conflict'; mine: string; theirs: IssueDocument };
+type Mode = { kind: 'view' } | { kind: 'history' } | { kind: 'edit'; draft: string; baseRevisionId: string | null; baseRevisionNumber: number } | { kind: 'conflict'; mine: string; theirs: IssueDocument };
 
 export function DocumentCard({ companyId, issueId, document }: { companyId: string; issueId: string; document: IssueDocument }) {
   const queryClient = useQueryClient();
@@ -47,7 +47,7 @@ export function DocumentCard({ companyId, issueId, document }: { companyId: stri
         </span>
         <div className="row">
           {mode.kind !== 'edit' && mode.kind !== 'conflict' && (
-            <button type="button" onClick={() => setMode({ kind: 'edit', draft: document.body, baseRevisionId: document.latestRevisionId })} aria-label={`Edit ${name}`}>
+            <button type="button" onClick={() => setMode({ kind: 'edit', draft: document.body, baseRevisionId: document.latestRevisionId, baseRevisionNumber: document.latestRevisionNumber })} aria-label={`Edit ${name}`}>
               Edit
             </button>
           )}
@@ -64,7 +64,7 @@ export function DocumentCard({ companyId, issueId, document }: { companyId: stri
         </div>
       </header>
 
-      {mode.kind === 'view' && <Markdown text={document.body} />}
+      {mode.kind === 'view' && <Markdown text={document.body} headingLevel={4} />}
       {mode.kind === 'history' && <Revisions companyId={companyId} issueId={issueId} docKey={document.key} />}
       {mode.kind === 'edit' && (
         <div className="document-editor">
@@ -86,8 +86,13 @@ export function DocumentCard({ companyId, issueId, document }: { companyId: stri
             <button type="button" onClick={() => setMode({ kind: 'view' })}>
               Cancel
             </button>
-            <span className="muted">Editing revision {document.latestRevisionNumber}. Ctrl-Enter saves, Escape cancels.</span>
+            <span className="muted">Editing from revision {mode.baseRevisionNumber}. Ctrl-Enter saves, Escape cancels.</span>
           </div>
+          {document.latestRevisionId !== mode.baseRevisionId && (
+            <p className="notice notice-warning" role="status">
+              Revision {document.latestRevisionNumber} was saved while you edit; saving will show both versions to reconcile.
+            </p>
+          )}
         </div>
       )}
       {mode.kind === 'conflict' && (

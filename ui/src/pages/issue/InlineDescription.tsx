@@ -16,7 +16,7 @@ export function InlineDescription({ description, companyId, issueId }: { descrip
   if (draft === null) {
     return (
       <section className="issue-description" aria-label="Description">
-        {description ? <Markdown text={description} /> : <p className="muted">No description yet.</p>}
+        {description ? <Markdown text={description} headingLevel={2} /> : <p className="muted">No description yet.</p>}
         <button type="button" className="quiet" onClick={() => setDraft(description ?? '')}>
           Edit description
         </button>

@@ -32,14 +32,17 @@ export function IssueSearch({ companyId, label, exclude, onPick }: { companyId: 
   };
   return (
     <div className="issue-search">
+      <label className="hint" htmlFor={`${listId}-input`}>
+        {label}
+      </label>
       <input
+        id={`${listId}-input`}
         role="combobox"
-        aria-label={label}
         aria-expanded={open}
         aria-controls={listId}
         aria-autocomplete="list"
         aria-activedescendant={open ? `${listId}-${active}` : undefined}
-        placeholder="Search by title or ACME-12"
+        placeholder="Title or identifier"
         value={text}
         onChange={(event) => {
           setText(event.target.value);
