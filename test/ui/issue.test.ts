@@ -22,11 +22,28 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR
 let companyId: string;
 let agent: { id: string; name: string };
 let issue: { id: string; identifier: string };
+/** The issue the agent is woken for and works on (tests a and c). */
+let workIssue: { id: string; identifier: string };
 
-// Prints a line every 200 ms for 40 s: a run that stays live while the page is looked at. (The
-// directory is made at the top level: one made in a hook is removed when the hook ends.)
-const script = path.join(await tempDir('issue-ui-agent-'), 'slow.js');
-await writeFile(script, "let n = 0; const t = setInterval(() => { n += 1; console.log('working on it, line ' + n); if (n >= 200) clearInterval(t); }, 200);\n");
+// Checks out the issue it was woken for (as an agent does), then prints a line every 200 ms for
+// 40 s: a run that holds the issue and stays live while the page is looked at. (The directory is
+// made at the top level: one made in a hook is removed when the hook ends.)
+const script = path.join(await tempDir('issue-ui-agent-'), 'slow.mjs');
+await writeFile(
+  script,
+  `const env = process.env;
+if (env.SERVICE_TASK_ID) {
+  const res = await fetch(env.SERVICE_API_URL + '/api/issues/' + env.SERVICE_TASK_ID + '/checkout', {
+    method: 'POST',
+    headers: { authorization: 'Bearer ' + env.SERVICE_API_KEY, 'x-service-run-id': env.SERVICE_RUN_ID, 'content-type': 'application/json' },
+    body: JSON.stringify({ agentId: env.SERVICE_AGENT_ID, expectedStatuses: ['todo'] }),
+  });
+  console.log('checkout answered ' + res.status);
+}
+let n = 0;
+const timer = setInterval(() => { n += 1; console.log('working on it, line ' + n); if (n >= 200) clearInterval(timer); }, 200);
+`,
+);
 
 before(async () => {
   companyId = (await board.api('POST', '/api/companies', { name: 'Acme' })).id;
@@ -36,14 +53,13 @@ before(async () => {
     adapterType: 'process',
     adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 },
   });
+  workIssue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Draft the changelog', status: 'todo' });
   issue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Write the launch post', description: 'A **short** post.', status: 'todo' });
 });
 
-const issueUrl = () => `/c/${companyId}/issues/${issue.identifier}`;
-
-async function openIssue(page: Page): Promise<void> {
-  await page.goto(issueUrl());
-  await page.getByRole('heading', { level: 1, name: /Write the launch post|Launch post/ }).waitFor();
+async function openIssue(page: Page, target = issue): Promise<void> {
+  await page.goto(`/c/${companyId}/issues/${target.identifier}`);
+  await page.getByRole('heading', { level: 1, name: /Write the launch post|Launch post|Draft the changelog/ }).waitFor();
 }
 
 describe('issue page', () => {
@@ -51,7 +67,7 @@ describe('issue page', () => {
 
   it('a mention picked in the composer wakes the agent; its run and live transcript appear on the issue', async () => {
     const page = await board.signedInPage();
-    await openIssue(page);
+    await openIssue(page, workIssue);
     const composer = page.getByRole('textbox', { name: 'New comment' });
     await composer.click();
     await composer.pressSequentially('Please draft this, @scr');
@@ -70,10 +86,15 @@ describe('issue page', () => {
     const run = page.getByRole('listitem', { name: /by Scribe: running/ });
     await run.waitFor({ timeout: 30_000 });
     await run.getByTestId('run-transcript').getByText(/line 3/).waitFor({ timeout: 30_000 });
-    const runs = await board.api('GET', `/api/companies/${companyId}/heartbeat-runs?issueId=${issue.id}`);
+    assert.match(await run.getByTestId('run-transcript').textContent() ?? '', /checkout answered 200/);
+    const runs = await board.api('GET', `/api/companies/${companyId}/heartbeat-runs?issueId=${workIssue.id}`);
     assert.equal(runs.length, 1);
     assert.equal(runs[0].agentId, agent.id);
     runId = runs[0].runId;
+    // The run checked the issue out: the page names the holder, and the issue's own run list has it.
+    await page.getByRole('region', { name: 'Work' }).getByText(/Checked out by Scribe through run/).waitFor();
+    const checkedOut = await board.api('GET', `/api/issues/${workIssue.id}/runs`);
+    assert.deepEqual(checkedOut.map((r: { runId: string }) => r.runId), [runId]);
     await checkAccessibility(page, 'the issue page with a live run');
     await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
     await screenshot(page, 'issue-live-run');
@@ -81,7 +102,7 @@ describe('issue page', () => {
 
   it('a live run cancelled from the page ends cancelled within 5 s of the click', async () => {
     const page = await board.signedInPage();
-    await openIssue(page);
+    await openIssue(page, workIssue);
     const run = page.getByRole('listitem', { name: /by Scribe: running/ });
     await run.getByTestId('run-transcript').getByText(/line \d+/).first().waitFor();
     const clickedAt = Date.now();

@@ -50,6 +50,7 @@ export function Runs({ companyId, issue }: { companyId: string; issue: IssueDeta
                 since <time dateTime={holder.startedAt} title={fullTime(holder.startedAt)}>{timeAgo(holder.startedAt)}</time>
               </>
             )}
+            {!LIVE_RUN_STATUSES.has(holder.status) && <span className="muted"> (that run has ended: {holder.status.replace('_', ' ')})</span>}
           </>
         ) : (
           <>
