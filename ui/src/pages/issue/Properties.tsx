@@ -1,6 +1,6 @@
-// The issue's properties, each a labelled control that PATCHes one field. A refused change (the
-// SPEC's transitions: 409 checked out by another agent, 422 `in_progress` only through checkout, a
-// blocker cycle...) snaps the control back to the stored value and says why, in the server's words.
+// The issue's properties, each a labelled control that PATCHes one field. A change the SPEC refuses
+// (422: `in_progress` only through checkout, a blocker cycle, another company's project...) snaps the
+// control back to the stored value and says why, in the server's words.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
@@ -35,7 +35,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
       {patch.isError && <ErrorNotice error={patch.error} title="The change was refused" />}
       <div className="field">
         <label htmlFor="issue-status">Status</label>
-        <select id="issue-status" value={issue.status} disabled={patch.isPending} onChange={(event) => patch.mutate({ status: event.target.value as IssueDetail['status'] })}>
+        <select id="issue-status" value={issue.status} onChange={(event) => patch.mutate({ status: event.target.value as IssueDetail['status'] })}>
           {ISSUE_STATUSES.map((status) => (
             <option key={status} value={status}>
               {label(status)}
@@ -45,7 +45,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
       </div>
       <div className="field">
         <label htmlFor="issue-priority">Priority</label>
-        <select id="issue-priority" value={issue.priority} disabled={patch.isPending} onChange={(event) => patch.mutate({ priority: event.target.value as IssueDetail['priority'] })}>
+        <select id="issue-priority" value={issue.priority} onChange={(event) => patch.mutate({ priority: event.target.value as IssueDetail['priority'] })}>
           {ISSUE_PRIORITIES.map((priority) => (
             <option key={priority} value={priority}>
               {priority}
@@ -58,7 +58,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
         <select
           id="issue-assignee"
           value={assignee}
-          disabled={patch.isPending}
+         
           onChange={(event) => {
             const [kind, id] = event.target.value.split(':');
             patch.mutate({ assigneeAgentId: kind === 'agent' ? id! : null, assigneeUserId: kind === 'user' ? id! : null });
@@ -76,7 +76,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
       </div>
       <div className="field">
         <label htmlFor="issue-project">Project</label>
-        <select id="issue-project" value={issue.projectId ?? ''} disabled={patch.isPending} onChange={(event) => patch.mutate({ projectId: event.target.value || null })}>
+        <select id="issue-project" value={issue.projectId ?? ''} onChange={(event) => patch.mutate({ projectId: event.target.value || null })}>
           <option value="">No project</option>
           {(projects.data ?? []).map((project) => (
             <option key={project.id} value={project.id}>
@@ -87,7 +87,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
       </div>
       <div className="field">
         <label htmlFor="issue-goal">Goal</label>
-        <select id="issue-goal" value={issue.goalId ?? ''} disabled={patch.isPending} onChange={(event) => patch.mutate({ goalId: event.target.value || null })}>
+        <select id="issue-goal" value={issue.goalId ?? ''} onChange={(event) => patch.mutate({ goalId: event.target.value || null })}>
           <option value="">{issue.goal && !issue.goalId ? `Inherited: ${issue.goal.title}` : 'No goal'}</option>
           {(goals.data ?? []).map((goal) => (
             <option key={goal.id} value={goal.id}>
@@ -107,7 +107,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
             <Link to={issueLink(issue.ancestors[0])}>
               <span className="mono">{issue.ancestors[0].identifier}</span> {issue.ancestors[0].title}
             </Link>
-            <button type="button" className="quiet" aria-label="Remove the parent" disabled={patch.isPending} onClick={() => patch.mutate({ parentId: null })}>
+            <button type="button" className="quiet" aria-label="Remove the parent" onClick={() => patch.mutate({ parentId: null })}>
               Remove
             </button>
           </div>
@@ -131,7 +131,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
                 type="button"
                 className="quiet"
                 aria-label={`Remove blocker ${blocker.identifier}`}
-                disabled={patch.isPending}
+               
                 onClick={() => patch.mutate({ blockedByIssueIds: issue.blockedBy.filter((b) => b.id !== blocker.id).map((b) => b.id) })}
               >
                 Remove

@@ -1,5 +1,5 @@
 // One way to change the issue: PATCH, then the detail answer is merged into the cache at once and
-// the detail refetched (its related objects: project, goal, blockers). A refusal (409, 422) stays on
+// the detail refetched (its related objects: project, goal, blockers). A refusal (422 for the board) stays on
 // the mutation for the control that made it to show, in the server's words.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
