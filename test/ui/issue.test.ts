@@ -4,8 +4,10 @@
 // (upload, size limit, image preview); title, description and properties edited, a refused
 // transition explained; axe on each state and the page at 390 px wide.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
@@ -228,6 +230,33 @@ describe('issue page', () => {
     assert.equal(after.status, 'in_review');
     assert.deepEqual(after.blockedBy.map((b: { title: string }) => b.title), ['Legal review of the post']);
     await checkAccessibility(page, 'the issue page after edits');
+  });
+
+  it("shows the execution workspace's branch and diff stat after an agent committed in it", async () => {
+    // A real repository, a project that gives each issue its own worktree, and an agent that commits.
+    const repo = path.join(await tempDir('issue-ui-repo-'), 'repo');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], { cwd: repo, encoding: 'utf8' });
+    execFileSync('git', ['init', '--quiet', '-b', 'main', repo]);
+    await writeFile(path.join(repo, 'README.md'), '# repo\n');
+    git('add', 'README.md');
+    git('commit', '--quiet', '-m', 'initial');
+    const project = await board.api('POST', `/api/companies/${companyId}/projects`, { name: 'Site', executionWorkspacePolicy: { mode: 'isolated' }, workspace: { name: 'repo', cwd: repo } });
+    const committer = await board.api('POST', `/api/companies/${companyId}/agents`, {
+      name: 'Committer',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: { command: process.execPath, args: [path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents', 'git-committer.mjs'), 'post'], timeoutSec: 60 },
+    });
+    const branchIssue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Publish the post', projectId: project.id, status: 'todo' });
+    await board.api('POST', `/api/agents/${committer.id}/wakeup`, { payload: { issueId: branchIssue.id } }, 202);
+    await waitFor('the commit to show in the issue detail', async () => (await board.api('GET', `/api/issues/${branchIssue.id}`)).workProducts.length === 1, 30_000);
+
+    const page = await board.signedInPage();
+    await page.goto(`/c/${companyId}/issues/${branchIssue.identifier}`);
+    const work = page.getByRole('region', { name: 'Work' });
+    await work.getByText(`boardroom/${branchIssue.identifier}`).waitFor();
+    await work.getByText(/1 commit ahead · 1 file changed/).waitFor();
+    await work.getByText(/^post-.*\.txt \+2 −0$/).waitFor();
   });
 
   it('is usable 390 px wide: properties below the content, nothing wider than the screen', async () => {
