@@ -97,6 +97,9 @@ describe('issue page', () => {
     await page.getByRole('region', { name: 'Work' }).getByText(/Checked out by Scribe through run/).waitFor();
     const checkedOut = await board.api('GET', `/api/issues/${workIssue.id}/runs`);
     assert.deepEqual(checkedOut.map((r: { runId: string }) => r.runId), [runId]);
+    // Comments written elsewhere (here: through the API) arrive without a reload.
+    await board.api('POST', `/api/issues/${workIssue.id}/comments`, { body: 'Posted from **elsewhere**' }, 201);
+    await page.getByRole('region', { name: /Comments/ }).locator('strong', { hasText: 'elsewhere' }).waitFor();
     await checkAccessibility(page, 'the issue page with a live run');
     await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
     await screenshot(page, 'issue-live-run');
@@ -257,6 +260,13 @@ describe('issue page', () => {
     await work.getByText(`boardroom/${branchIssue.identifier}`).waitFor();
     await work.getByText(/1 commit ahead · 1 file changed/).waitFor();
     await work.getByText(/^post-.*\.txt \+2 −0$/).waitFor();
+  });
+
+  it('an unknown issue says so, with the way back', async () => {
+    const page = await board.signedInPage();
+    await page.goto(`/c/${companyId}/issues/ACM-999`);
+    await page.getByRole('alert').filter({ hasText: 'The issue could not be loaded' }).waitFor();
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
   });
 
   it('is usable 390 px wide: properties below the content, nothing wider than the screen', async () => {
