@@ -16908,7 +16908,7 @@ export interface paths {
         };
         /**
          * Get an issue with its related objects
-         * @description The issue plus its project, resolved goal (its own, else its project's, else the company default goal when it has no project), ancestors (parent first, each with project and goal, at most 50), blockers and blocked issues (at most 200 each), the `plan` document with its body, summaries of all documents, the legacy plan from the description, mentioned projects, the current execution workspace and work products (always empty). Any caller with access to the issue's company.
+         * @description The issue plus its project, resolved goal (its own, else its project's, else the company default goal when it has no project), ancestors (parent first, each with project and goal, at most 50), blockers and blocked issues (at most 200 each), the `plan` document with its body, summaries of all documents, the legacy plan from the description, mentioned projects, the current execution workspace and its work products (for an isolated workspace, its branch: commits ahead and diff stat as of the last run; else empty). Any caller with access to the issue's company.
          */
         get: {
             parameters: {

@@ -1,6 +1,7 @@
 // Markdown from people and agents, rendered safely: no raw HTML at all (react-markdown builds React
 // elements and `skipHtml` drops HTML in the source), and links only to http(s), mailto and in-app
 // paths, opened without handing the board's window to the target.
+import type { ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 
 const SAFE_URL = /^(https?:|mailto:|\/(?!\/)|#)/i;
@@ -17,10 +18,26 @@ const components: Components = {
   img: ({ alt }) => <span className="muted">[image: {alt}]</span>,
 };
 
-export function Markdown({ text }: { text: string }) {
+type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
+const HEADINGS: HeadingTag[] = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+
+/**
+ * Headings from `#` down start at `headingLevel` (default 1), so text shown under a page's own
+ * headings keeps the outline in order (a document's `# Plan` under the page's h1 and h2 is an h3).
+ */
+function shiftedHeadings(headingLevel: number): Components {
+  return Object.fromEntries(
+    HEADINGS.map((tag, index) => {
+      const Shifted = HEADINGS[Math.min(index + headingLevel - 1, 5)]!;
+      return [tag, ({ children }: { children?: ReactNode }) => <Shifted>{children}</Shifted>];
+    }),
+  );
+}
+
+export function Markdown({ text, headingLevel = 1 }: { text: string; headingLevel?: number }) {
   return (
     <div className="markdown">
-      <ReactMarkdown skipHtml components={components} urlTransform={(url) => (SAFE_URL.test(url) ? url : '')}>
+      <ReactMarkdown skipHtml components={headingLevel === 1 ? components : { ...components, ...shiftedHeadings(headingLevel) }} urlTransform={(url) => (SAFE_URL.test(url) ? url : '')}>
         {text}
       </ReactMarkdown>
     </div>

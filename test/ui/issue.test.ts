@@ -1,0 +1,284 @@
+// The issue page in a real browser: a mention typed with the autocomplete wakes a `process` agent
+// whose run and live transcript appear on the issue; the run cancelled from the page ends
+// `cancelled` within 5 s; a stale document edit is shown as a conflict and resolved; attachments
+// (upload, size limit, image preview); title, description and properties edited, a refused
+// transition explained; axe on each state and the page at 390 px wide.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { tempDir } from '../helpers/server-process.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+/** Small enough to test the limit with a few hundred KB, large enough for the test image. */
+const UPLOAD_LIMIT = 100_000;
+const board = await startBoard({ BOARDROOM_MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT) });
+
+/** A 2x2 red PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
+
+let companyId: string;
+let agent: { id: string; name: string };
+let issue: { id: string; identifier: string };
+/** The issue the agent is woken for and works on (tests a and c). */
+let workIssue: { id: string; identifier: string };
+
+// Checks out the issue it was woken for (as an agent does), then prints a line every 200 ms for
+// 40 s: a run that holds the issue and stays live while the page is looked at. (The directory is
+// made at the top level: one made in a hook is removed when the hook ends.)
+const script = path.join(await tempDir('issue-ui-agent-'), 'slow.mjs');
+await writeFile(
+  script,
+  `const env = process.env;
+if (env.SERVICE_TASK_ID) {
+  const res = await fetch(env.SERVICE_API_URL + '/api/issues/' + env.SERVICE_TASK_ID + '/checkout', {
+    method: 'POST',
+    headers: { authorization: 'Bearer ' + env.SERVICE_API_KEY, 'x-service-run-id': env.SERVICE_RUN_ID, 'content-type': 'application/json' },
+    body: JSON.stringify({ agentId: env.SERVICE_AGENT_ID, expectedStatuses: ['todo'] }),
+  });
+  console.log('checkout answered ' + res.status);
+}
+let n = 0;
+const timer = setInterval(() => { n += 1; console.log('working on it, line ' + n); if (n >= 200) clearInterval(timer); }, 200);
+`,
+);
+
+before(async () => {
+  companyId = (await board.api('POST', '/api/companies', { name: 'Acme' })).id;
+  agent = await board.api('POST', `/api/companies/${companyId}/agents`, {
+    name: 'Scribe',
+    role: 'engineer',
+    adapterType: 'process',
+    adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 },
+  });
+  workIssue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Draft the changelog', status: 'todo' });
+  issue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Write the launch post', description: 'A **short** post.', status: 'todo' });
+});
+
+async function openIssue(page: Page, target = issue): Promise<void> {
+  await page.goto(`/c/${companyId}/issues/${target.identifier}`);
+  await page.getByRole('heading', { level: 1, name: /Write the launch post|Launch post|Draft the changelog/ }).waitFor();
+}
+
+describe('issue page', () => {
+  let runId: string;
+
+  it('a mention picked in the composer wakes the agent; its run and live transcript appear on the issue', async () => {
+    const page = await board.signedInPage();
+    await openIssue(page, workIssue);
+    const composer = page.getByRole('textbox', { name: 'New comment' });
+    await composer.click();
+    await composer.pressSequentially('Please draft this, @scr');
+    const mentions = page.getByRole('listbox', { name: 'Agents to mention' });
+    await mentions.getByRole('option', { name: /@Scribe/ }).waitFor();
+    await composer.press('Escape');
+    await mentions.waitFor({ state: 'detached' });
+    await composer.pressSequentially('i');
+    await mentions.getByRole('option', { name: /@Scribe/, selected: true }).waitFor();
+    await composer.press('Enter');
+    assert.equal(await composer.inputValue(), 'Please draft this, @Scribe ');
+    await composer.pressSequentially('thanks');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.getByRole('list').filter({ hasText: 'Please draft this' }).getByText('Please draft this, @Scribe thanks').waitFor();
+
+    const run = page.getByRole('listitem', { name: /by Scribe: running/ });
+    await run.waitFor({ timeout: 30_000 });
+    await run.getByTestId('run-transcript').getByText(/line 3/).waitFor({ timeout: 30_000 });
+    assert.match(await run.getByTestId('run-transcript').textContent() ?? '', /checkout answered 200/);
+    const runs = await board.api('GET', `/api/companies/${companyId}/heartbeat-runs?issueId=${workIssue.id}`);
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0].agentId, agent.id);
+    runId = runs[0].runId;
+    // The run checked the issue out: the page names the holder, and the issue's own run list has it.
+    await page.getByRole('region', { name: 'Work' }).getByText(/Checked out by Scribe through run/).waitFor();
+    const checkedOut = await board.api('GET', `/api/issues/${workIssue.id}/runs`);
+    assert.deepEqual(checkedOut.map((r: { runId: string }) => r.runId), [runId]);
+    // Comments written elsewhere (here: through the API) arrive without a reload.
+    await board.api('POST', `/api/issues/${workIssue.id}/comments`, { body: 'Posted from **elsewhere**' }, 201);
+    await page.getByRole('region', { name: /Comments/ }).locator('strong', { hasText: 'elsewhere' }).waitFor();
+    await checkAccessibility(page, 'the issue page with a live run');
+    await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
+    await screenshot(page, 'issue-live-run');
+  });
+
+  it('a live run cancelled from the page ends cancelled within 5 s of the click', async () => {
+    const page = await board.signedInPage();
+    await openIssue(page, workIssue);
+    const run = page.getByRole('listitem', { name: /by Scribe: running/ });
+    await run.getByTestId('run-transcript').getByText(/line \d+/).first().waitFor();
+    const clickedAt = Date.now();
+    await run.getByRole('button', { name: 'Cancel run' }).click();
+    await page.getByRole('listitem', { name: /by Scribe: cancelled/ }).waitFor({ timeout: 10_000 });
+    const shownAfter = Date.now() - clickedAt;
+    const stored = await board.api('GET', `/api/heartbeat-runs/${runId}`);
+    assert.equal(stored.status, 'cancelled');
+    const endedAfter = new Date(stored.finishedAt).getTime() - clickedAt;
+    console.log(`cancel: run ended ${endedAfter} ms and the page showed it ${shownAfter} ms after the click`);
+    assert.ok(shownAfter < 5000, `the page showed cancelled ${shownAfter} ms after the click`);
+    // A finished run's transcript comes on demand.
+    await page.getByRole('button', { name: 'Show transcript' }).click();
+    await page.getByText('Run ended: cancelled').waitFor();
+  });
+
+  it('a stale document edit shows a conflict; the merge is saved against the latest revision', async () => {
+    await board.api('PUT', `/api/issues/${issue.id}/documents/plan`, { title: 'Plan', body: '# Plan\n\n1. Draft\n' }, 201);
+    const page = await board.signedInPage();
+    await openIssue(page);
+    await page.getByRole('button', { name: 'Edit Plan' }).click();
+    const editor = page.getByRole('textbox', { name: 'Plan (markdown)' });
+    await editor.fill('# Plan\n\n1. Draft\n2. Mine: review\n');
+
+    const current = await board.api('GET', `/api/issues/${issue.id}/documents/plan`);
+    await board.api('PUT', `/api/issues/${issue.id}/documents/plan`, { body: '# Plan\n\n1. Draft\n2. Theirs: publish\n', baseRevisionId: current.latestRevisionId });
+
+    // The page hears of their revision live; the editor keeps the text being written.
+    await page.getByRole('article', { name: 'Plan' }).getByRole('status').filter({ hasText: 'Revision 2 was saved while you edit' }).waitFor();
+    assert.equal(await editor.inputValue(), '# Plan\n\n1. Draft\n2. Mine: review\n');
+    await page.getByRole('button', { name: 'Save document' }).click();
+    const conflict = page.getByRole('region', { name: 'Conflict in Plan' });
+    await conflict.getByRole('alert').filter({ hasText: 'Plan changed while you were editing' }).waitFor();
+    const diff = conflict.getByRole('figure', { name: 'Their version (−) against yours (+)' });
+    await diff.getByText('- 2. Theirs: publish').waitFor();
+    await diff.getByText('+ 2. Mine: review').waitFor();
+    await checkAccessibility(page, 'the issue page with a document conflict');
+
+    await conflict.getByRole('button', { name: 'Edit a merge' }).click();
+    const merged = '# Plan\n\n1. Draft\n2. Mine: review\n3. Theirs: publish\n';
+    await conflict.getByRole('textbox', { name: 'Merged text' }).fill(merged);
+    await conflict.getByRole('button', { name: 'Save merge' }).click();
+    await conflict.waitFor({ state: 'detached' });
+    const saved = await board.api('GET', `/api/issues/${issue.id}/documents/plan`);
+    assert.equal(saved.body, merged);
+    assert.equal(saved.latestRevisionNumber, 3);
+
+    await page.getByRole('button', { name: 'History of Plan' }).click();
+    const history = page.getByRole('figure', { name: 'Changes in revision 3' });
+    await history.getByText('+ 3. Theirs: publish').waitFor();
+    await history.getByText('- 2. Theirs: publish').waitFor();
+  });
+
+  it('uploads attachments, refuses one over the limit with the reason, and previews an image', async () => {
+    const page = await board.signedInPage();
+    await openIssue(page);
+    const upload = page.getByLabel('Upload a file');
+    await upload.setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('link', { name: 'pixel.png' }).waitFor();
+    await upload.setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(UPLOAD_LIMIT + 1000) });
+    await page.getByRole('alert').filter({ hasText: 'big.bin was not uploaded' }).filter({ hasText: String(UPLOAD_LIMIT) }).waitFor();
+    const attachments = await board.api('GET', `/api/issues/${issue.id}/attachments`);
+    assert.deepEqual(attachments.map((a: { name: string }) => a.name), ['pixel.png']);
+
+    await page.getByRole('button', { name: 'Preview pixel.png' }).click();
+    const dialog = page.getByRole('dialog', { name: 'pixel.png' });
+    const image = dialog.getByRole('img', { name: 'pixel.png' });
+    await image.waitFor();
+    await waitFor('the preview to load', () => image.evaluate((img) => (img as HTMLImageElement).naturalWidth === 2));
+    await checkAccessibility(page, 'the image preview');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('edits title, description and properties inline; a refused transition shows the reason', async () => {
+    const page = await board.signedInPage();
+    await openIssue(page);
+    await page.getByRole('button', { name: 'Edit title' }).click();
+    await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Launch post');
+    await page.getByRole('textbox', { name: 'Title', exact: true }).press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Launch post' }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit description' }).click();
+    const description = page.getByRole('textbox', { name: 'Description (markdown)' });
+    await description.fill('A *short* post about **Friday**.');
+    await description.press('Control+Enter');
+    await page.getByRole('region', { name: 'Description' }).locator('strong', { hasText: 'Friday' }).waitFor();
+    // Escape leaves an edit without saving it.
+    await page.getByRole('button', { name: 'Edit description' }).click();
+    await description.fill('thrown away');
+    await description.press('Escape');
+    await description.waitFor({ state: 'detached' });
+
+    await page.getByLabel('Priority').selectOption('high');
+    await page.getByLabel('Assignee').selectOption({ label: 'Me (board)' });
+    await waitFor('the properties to be stored', async () => {
+      const stored = await board.api('GET', `/api/issues/${issue.id}`);
+      return stored.priority === 'high' && stored.assigneeUserId !== null && stored;
+    });
+    const stored = await board.api('GET', `/api/issues/${issue.id}`);
+    assert.equal(stored.title, 'Launch post');
+    assert.equal(stored.description, 'A *short* post about **Friday**.');
+
+    await page.getByLabel('Status').selectOption('in_progress');
+    const refusal = page.getByRole('alert').filter({ hasText: 'The change was refused' });
+    await refusal.waitFor();
+    assert.match(await refusal.textContent() ?? '', /checkout/);
+    assert.equal(await page.getByLabel('Status').inputValue(), 'todo');
+    await page.getByLabel('Status').selectOption('in_review');
+    await refusal.waitFor({ state: 'detached' });
+
+    await page.getByRole('textbox', { name: 'New sub-issue title' }).fill('Find a cover image');
+    await page.getByRole('button', { name: 'Create sub-issue' }).click();
+    await page.getByRole('region', { name: /Sub-issues/ }).getByRole('link', { name: /Find a cover image/ }).waitFor();
+
+    await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Legal review of the post' });
+    const blockerSearch = page.getByRole('combobox', { name: 'Add a blocker' });
+    await blockerSearch.fill('Legal');
+    await page.getByRole('option', { name: /Legal review of the post/ }).waitFor();
+    await blockerSearch.press('Enter');
+    await page.getByRole('button', { name: /Remove blocker/ }).waitFor();
+    const after = await board.api('GET', `/api/issues/${issue.id}`);
+    assert.equal(after.status, 'in_review');
+    assert.deepEqual(after.blockedBy.map((b: { title: string }) => b.title), ['Legal review of the post']);
+    await checkAccessibility(page, 'the issue page after edits');
+  });
+
+  it("shows the execution workspace's branch and diff stat after an agent committed in it", async () => {
+    // A real repository, a project that gives each issue its own worktree, and an agent that commits.
+    const repo = path.join(await tempDir('issue-ui-repo-'), 'repo');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], { cwd: repo, encoding: 'utf8' });
+    execFileSync('git', ['init', '--quiet', '-b', 'main', repo]);
+    await writeFile(path.join(repo, 'README.md'), '# repo\n');
+    git('add', 'README.md');
+    git('commit', '--quiet', '-m', 'initial');
+    const project = await board.api('POST', `/api/companies/${companyId}/projects`, { name: 'Site', executionWorkspacePolicy: { mode: 'isolated' }, workspace: { name: 'repo', cwd: repo } });
+    const committer = await board.api('POST', `/api/companies/${companyId}/agents`, {
+      name: 'Committer',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: { command: process.execPath, args: [path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents', 'git-committer.mjs'), 'post'], timeoutSec: 60 },
+    });
+    const branchIssue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Publish the post', projectId: project.id, status: 'todo' });
+    await board.api('POST', `/api/agents/${committer.id}/wakeup`, { payload: { issueId: branchIssue.id } }, 202);
+    await waitFor('the commit to show in the issue detail', async () => (await board.api('GET', `/api/issues/${branchIssue.id}`)).workProducts.length === 1, 30_000);
+
+    const page = await board.signedInPage();
+    await page.goto(`/c/${companyId}/issues/${branchIssue.identifier}`);
+    const work = page.getByRole('region', { name: 'Work' });
+    await work.getByText(`boardroom/${branchIssue.identifier}`).waitFor();
+    await work.getByText(/1 commit ahead · 1 file changed/).waitFor();
+    await work.getByText(/^post-.*\.txt \+2 −0$/).waitFor();
+  });
+
+  it('an unknown issue says so, with the way back', async () => {
+    const page = await board.signedInPage();
+    await page.goto(`/c/${companyId}/issues/ACM-999`);
+    await page.getByRole('alert').filter({ hasText: 'The issue could not be loaded' }).waitFor();
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+  });
+
+  it('is usable 390 px wide: properties below the content, nothing wider than the screen', async () => {
+    const page = await board.signedInPage({ width: 390, height: 844 });
+    await openIssue(page);
+    const title = await page.getByRole('heading', { level: 1, name: 'Launch post' }).boundingBox();
+    const properties = await page.getByRole('complementary', { name: 'Properties' }).boundingBox();
+    assert.ok(title && properties && properties.y > title.y + title.height, 'the properties come below the content');
+    assert.ok(properties.x + properties.width <= 390, 'the properties fit the screen');
+    const overflow = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.querySelector('main')?.scrollWidth ?? 0));
+    assert.ok(overflow <= 390, `the page is ${overflow} px wide`);
+    await checkAccessibility(page, 'the issue page at 390 px');
+    await screenshot(page, 'issue-narrow');
+  });
+});

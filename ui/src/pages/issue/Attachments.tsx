@@ -1,0 +1,101 @@
+// The issue's attachments: upload (multipart; the server's size limit answers 413 in its own words),
+// download, and a preview for images (the content route serves the bytes; an <img> never runs them).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { Dialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { timeAgo } from '../../lib/format';
+import type { Attachment } from './queries';
+
+const IMAGE = /^image\/(png|jpeg|gif|webp|avif|svg\+xml)$/;
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function Attachments({ companyId, issueId }: { companyId: string; issueId: string }) {
+  const queryClient = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [preview, setPreview] = useState<Attachment | null>(null);
+  const key = companyKey(companyId, 'issue', issueId, 'attachments');
+  const attachments = useQuery({
+    queryKey: key,
+    queryFn: async () => data(await api.GET('/api/issues/{issueId}/attachments', { params: { path: { issueId } } })),
+  });
+  const upload = useMutation({
+    mutationFn: async (file: File) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      return data(
+        await api.POST('/api/companies/{companyId}/issues/{issueId}/attachments', {
+          params: { path: { companyId, issueId } },
+          // The typed body describes the form's fields; openapi-fetch sends FormData as is and the
+          // browser sets the multipart boundary.
+          body: form as unknown as { file: string },
+        }),
+      );
+    },
+    onSettled: () => {
+      if (input.current) input.current.value = '';
+      void queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+  const list = attachments.data ?? [];
+
+  return (
+    <section className="issue-section" aria-labelledby="attachments-heading">
+      <h2 id="attachments-heading">Attachments {list.length > 0 && <span className="count">{list.length}</span>}</h2>
+      {attachments.isError && <ErrorNotice error={attachments.error} title="Attachments could not be loaded" retry={() => void attachments.refetch()} />}
+      {attachments.isSuccess && list.length === 0 && <p className="muted">No attachments.</p>}
+      <ul className="attachment-list">
+        {list.map((attachment) => {
+          const name = attachment.name ?? 'unnamed file';
+          return (
+            <li key={attachment.id} className="attachment">
+              {IMAGE.test(attachment.contentType) && (
+                <button type="button" className="thumbnail" onClick={() => setPreview(attachment)} aria-label={`Preview ${name}`}>
+                  <img src={attachment.contentPath} alt="" loading="lazy" />
+                </button>
+              )}
+              <div>
+                <a href={attachment.contentPath} download={name}>
+                  {name}
+                </a>
+                <div className="muted">
+                  {attachment.contentType} · {size(attachment.byteSize)} · {timeAgo(attachment.createdAt)}
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="field">
+        <label htmlFor="attachment-upload">Upload a file</label>
+        <input id="attachment-upload" ref={input} type="file" disabled={upload.isPending} onChange={(event) => event.target.files?.[0] && upload.mutate(event.target.files[0])} />
+        {upload.isPending && (
+          <p className="muted" role="status">
+            Uploading {upload.variables?.name} ({size(upload.variables?.size ?? 0)})…
+          </p>
+        )}
+      </div>
+      {upload.isError && <ErrorNotice error={upload.error} title={`${upload.variables?.name ?? 'The file'} was not uploaded`} />}
+      <Dialog open={preview !== null} onOpenChange={(open) => !open && setPreview(null)} title={preview?.name ?? 'Image'}>
+        {preview && <img className="image-preview" src={preview.contentPath} alt={preview.name ?? 'attached image'} />}
+        <div className="row">
+          {preview && (
+            <a className="button" href={preview.contentPath} download={preview.name ?? 'image'}>
+              Download
+            </a>
+          )}
+          <button type="button" onClick={() => setPreview(null)}>
+            Close
+          </button>
+        </div>
+      </Dialog>
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+// The issue's properties, each a labelled control that PATCHes one field. A change the SPEC refuses
+// (422: `in_progress` only through checkout, a blocker cycle, another company's project...) snaps the
+// control back to the stored value and says why, in the server's words.
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { useMe } from '../../app/session';
+import { IssueSearch } from './IssueSearch';
+import { ISSUE_PRIORITIES, ISSUE_STATUSES, useAgents, type IssueDetail } from './queries';
+import { usePatchIssue } from './usePatchIssue';
+
+const label = (value: string) => value.replace('_', ' ');
+
+export function Properties({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
+  const patch = usePatchIssue(companyId, issue.id);
+  const agents = useAgents(companyId);
+  const me = useMe();
+  const projects = useQuery({
+    queryKey: companyKey(companyId, 'projects'),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
+  });
+  const goals = useQuery({
+    queryKey: companyKey(companyId, 'goals'),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/goals', { params: { path: { companyId } } })),
+  });
+  const meId = me.data?.user.id;
+  const assignee = issue.assigneeAgentId ? `agent:${issue.assigneeAgentId}` : issue.assigneeUserId ? `user:${issue.assigneeUserId}` : '';
+  const issueLink = (ref: { identifier: string }) => `/c/${companyId}/issues/${ref.identifier}`;
+
+  return (
+    <aside className="issue-properties card" aria-label="Properties">
+      <h2>Properties</h2>
+      {patch.isError && <ErrorNotice error={patch.error} title="The change was refused" />}
+      <div className="field">
+        <label htmlFor="issue-status">Status</label>
+        <select id="issue-status" value={issue.status} onChange={(event) => patch.mutate({ status: event.target.value as IssueDetail['status'] })}>
+          {ISSUE_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {label(status)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="issue-priority">Priority</label>
+        <select id="issue-priority" value={issue.priority} onChange={(event) => patch.mutate({ priority: event.target.value as IssueDetail['priority'] })}>
+          {ISSUE_PRIORITIES.map((priority) => (
+            <option key={priority} value={priority}>
+              {priority}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="issue-assignee">Assignee</label>
+        <select
+          id="issue-assignee"
+          value={assignee}
+         
+          onChange={(event) => {
+            const [kind, id] = event.target.value.split(':');
+            patch.mutate({ assigneeAgentId: kind === 'agent' ? id! : null, assigneeUserId: kind === 'user' ? id! : null });
+          }}
+        >
+          <option value="">Unassigned</option>
+          {meId && <option value={`user:${meId}`}>Me (board)</option>}
+          {issue.assigneeUserId && issue.assigneeUserId !== meId && <option value={assignee}>Board user {issue.assigneeUserId.slice(0, 8)}</option>}
+          {(agents.data ?? []).map((agent) => (
+            <option key={agent.id} value={`agent:${agent.id}`}>
+              {agent.name} ({agent.status})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="issue-project">Project</label>
+        <select id="issue-project" value={issue.projectId ?? ''} onChange={(event) => patch.mutate({ projectId: event.target.value || null })}>
+          <option value="">No project</option>
+          {(projects.data ?? []).map((project) => (
+            <option key={project.id} value={project.id}>
+              {project.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="issue-goal">Goal</label>
+        <select id="issue-goal" value={issue.goalId ?? ''} onChange={(event) => patch.mutate({ goalId: event.target.value || null })}>
+          <option value="">{issue.goal && !issue.goalId ? `Inherited: ${issue.goal.title}` : 'No goal'}</option>
+          {(goals.data ?? []).map((goal) => (
+            <option key={goal.id} value={goal.id}>
+              {goal.title}
+            </option>
+          ))}
+        </select>
+      </div>
+      {[agents, projects, goals].map((query, index) => query.isError && <ErrorNotice key={index} error={query.error} retry={() => void query.refetch()} title="Choices could not be loaded" />)}
+
+      <div className="field">
+        <span className="field-label" id="issue-parent-label">
+          Parent
+        </span>
+        {issue.ancestors[0] ? (
+          <div className="row">
+            <Link to={issueLink(issue.ancestors[0])}>
+              <span className="mono">{issue.ancestors[0].identifier}</span> {issue.ancestors[0].title}
+            </Link>
+            <button type="button" className="quiet" aria-label="Remove the parent" onClick={() => patch.mutate({ parentId: null })}>
+              Remove
+            </button>
+          </div>
+        ) : (
+          <span className="muted">None</span>
+        )}
+        <IssueSearch companyId={companyId} label="Set parent" exclude={[issue.id]} onPick={(picked) => patch.mutate({ parentId: picked.id })} />
+      </div>
+
+      <div className="field">
+        <span className="field-label">Blocked by</span>
+        {issue.blockedBy.length === 0 && <span className="muted">Nothing</span>}
+        <ul className="plain-list">
+          {issue.blockedBy.map((blocker) => (
+            <li key={blocker.id} className="row">
+              <Link to={issueLink(blocker)}>
+                <span className="mono">{blocker.identifier}</span> {blocker.title}
+              </Link>
+              <span className="badge">{label(blocker.status)}</span>
+              <button
+                type="button"
+                className="quiet"
+                aria-label={`Remove blocker ${blocker.identifier}`}
+               
+                onClick={() => patch.mutate({ blockedByIssueIds: issue.blockedBy.filter((b) => b.id !== blocker.id).map((b) => b.id) })}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+        <IssueSearch
+          companyId={companyId}
+          label="Add a blocker"
+          exclude={[issue.id, ...issue.blockedBy.map((b) => b.id)]}
+          onPick={(picked) => patch.mutate({ blockedByIssueIds: [...issue.blockedBy.map((b) => b.id), picked.id] })}
+        />
+      </div>
+      {issue.blocks.length > 0 && (
+        <div className="field">
+          <span className="field-label">Blocks</span>
+          <ul className="plain-list">
+            {issue.blocks.map((blocked) => (
+              <li key={blocked.id}>
+                <Link to={issueLink(blocked)}>
+                  <span className="mono">{blocked.identifier}</span> {blocked.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </aside>
+  );
+}

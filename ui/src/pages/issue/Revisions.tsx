@@ -1,0 +1,58 @@
+// A document's revision history, newest first (one page of REVISION_PAGE), and for the chosen
+// revision the diff from the one before it.
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { fullTime, timeAgo } from '../../lib/format';
+import { DiffView } from './DiffView';
+
+const REVISION_PAGE = 50;
+
+export function Revisions({ companyId, issueId, docKey }: { companyId: string; issueId: string; docKey: string }) {
+  const [chosen, setChosen] = useState<string | null>(null);
+  const revisions = useQuery({
+    queryKey: companyKey(companyId, 'documents', issueId, docKey, 'revisions'),
+    queryFn: async () => {
+      const result = await api.GET('/api/issues/{issueId}/documents/{key}/revisions', { params: { path: { issueId, key: docKey }, query: { limit: REVISION_PAGE } } });
+      return { revisions: data(result), more: result.response.headers.has('x-next-before-revision-number') };
+    },
+  });
+  if (revisions.isPending) return <Loading label="Loading revisions" />;
+  if (revisions.isError) return <ErrorNotice error={revisions.error} title="Revisions could not be loaded" retry={() => void revisions.refetch()} />;
+  const list = revisions.data.revisions;
+  const index = Math.max(0, list.findIndex((revision) => revision.id === chosen));
+  const shown = list[index];
+  const previous = list[index + 1];
+
+  return (
+    <div className="revisions">
+      <div className="field">
+        <label htmlFor={`revision-${docKey}`}>Revision</label>
+        <select id={`revision-${docKey}`} value={shown?.id ?? ''} onChange={(event) => setChosen(event.target.value)}>
+          {list.map((revision) => (
+            <option key={revision.id} value={revision.id}>
+              #{revision.revisionNumber} · {timeAgo(revision.createdAt)}
+              {revision.changeSummary ? ` · ${revision.changeSummary}` : ''}
+            </option>
+          ))}
+        </select>
+        {revisions.data.more && <span className="hint">The {REVISION_PAGE} newest revisions are listed.</span>}
+      </div>
+      {shown && (
+        <>
+          <p className="muted">
+            Revision {shown.revisionNumber}, {fullTime(shown.createdAt)}
+          </p>
+          {previous || shown.revisionNumber === 1 ? (
+            <DiffView before={previous?.body ?? ''} after={shown.body} label={`Changes in revision ${shown.revisionNumber}`} />
+          ) : (
+            <p className="muted">The revision before this one is older than the listed ones.</p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

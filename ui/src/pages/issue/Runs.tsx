@@ -1,0 +1,153 @@
+// Work on the issue: who holds its checkout, the runs about it (woken for it, or that checked it
+// out), a live run's transcript with Cancel, a finished run's transcript on demand, and the
+// execution workspace's branch with its diff stat.
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { CancelRunButton } from '../../components/runs/CancelRunButton';
+import { RunTranscript } from '../../components/runs/RunTranscript';
+import { duration, fullTime, timeAgo } from '../../lib/format';
+import { agentName, LIVE_RUN_STATUSES, RUN_PAGE, useAgents, type Agent, type IssueDetail, type RunSummary } from './queries';
+
+const STATUS_BADGE: Record<string, string> = { running: 'badge-accent', queued: 'badge-accent', succeeded: 'badge-success', failed: 'badge-danger', timed_out: 'badge-danger', cancelled: 'badge-warning' };
+
+/** Runs woken for the issue and runs that checked it out are two lists on the server; one here. */
+function useIssueRuns(companyId: string, issueId: string) {
+  const wokenFor = useQuery({
+    queryKey: companyKey(companyId, 'runs', { issueId }),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/heartbeat-runs', { params: { path: { companyId }, query: { issueId, limit: RUN_PAGE } } })),
+  });
+  const checkedOut = useQuery({
+    queryKey: companyKey(companyId, 'runs', 'issue', issueId),
+    queryFn: async () => data(await api.GET('/api/issues/{issueId}/runs', { params: { path: { issueId }, query: { limit: RUN_PAGE } } })),
+  });
+  const byId = new Map<string, RunSummary>();
+  for (const run of [...(wokenFor.data ?? []), ...(checkedOut.data ?? [])]) byId.set(run.runId, run);
+  const runs = [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, RUN_PAGE);
+  return { runs, error: wokenFor.error ?? checkedOut.error, loaded: wokenFor.isSuccess && checkedOut.isSuccess, retry: () => void Promise.all([wokenFor.refetch(), checkedOut.refetch()]) };
+}
+
+export function Runs({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
+  const agents = useAgents(companyId);
+  const { runs, error, loaded, retry } = useIssueRuns(companyId, issue.id);
+  const holder = issue.checkoutRunId ? runs.find((run) => run.runId === issue.checkoutRunId) : undefined;
+
+  return (
+    <section className="issue-section" aria-labelledby="runs-heading">
+      <h2 id="runs-heading">Work</h2>
+      <p className="checkout-holder">
+        {!issue.checkoutRunId ? (
+          <span className="muted">Not checked out.</span>
+        ) : holder ? (
+          <>
+            Checked out by <AgentLink companyId={companyId} agents={agents.data} agentId={holder.agentId} /> through run <span className="mono">{holder.runId.slice(0, 8)}</span>
+            {holder.startedAt && (
+              <>
+                {' '}
+                since <time dateTime={holder.startedAt} title={fullTime(holder.startedAt)}>{timeAgo(holder.startedAt)}</time>
+              </>
+            )}
+            {!LIVE_RUN_STATUSES.has(holder.status) && <span className="muted"> (that run has ended: {holder.status.replace('_', ' ')})</span>}
+          </>
+        ) : (
+          <>
+            Checked out by run <span className="mono">{issue.checkoutRunId.slice(0, 8)}</span>.
+          </>
+        )}
+      </p>
+      <Workspace issue={issue} />
+      <h3>Runs</h3>
+      {error && <ErrorNotice error={error} title="Runs could not be loaded" retry={retry} />}
+      {loaded && runs.length === 0 && <p className="muted">No runs yet. Assign the issue to an agent, or mention one in a comment, to wake it.</p>}
+      <ul className="run-list">
+        {runs.map((run) => (
+          <RunItem key={run.runId} companyId={companyId} run={run} agents={agents.data} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function AgentLink({ companyId, agents, agentId }: { companyId: string; agents: Agent[] | undefined; agentId: string }) {
+  return <Link to={`/c/${companyId}/agents/${agentId}`}>{agentName(agents, agentId)}</Link>;
+}
+
+function RunItem({ companyId, run, agents }: { companyId: string; run: RunSummary; agents: Agent[] | undefined }) {
+  const live = LIVE_RUN_STATUSES.has(run.status);
+  const [open, setOpen] = useState(false);
+  const name = agentName(agents, run.agentId);
+  const took = run.startedAt && run.finishedAt ? duration(new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime()) : null;
+  return (
+    <li className="run" aria-label={`Run ${run.runId.slice(0, 8)} by ${name}: ${run.status}`}>
+      <div className="row wrap">
+        <span className={`badge ${STATUS_BADGE[run.status] ?? ''}`}>{run.status.replace('_', ' ')}</span>
+        <AgentLink companyId={companyId} agents={agents} agentId={run.agentId} />
+        <span className="mono muted">{run.runId.slice(0, 8)}</span>
+        <time className="muted" dateTime={run.createdAt} title={fullTime(run.createdAt)}>
+          {timeAgo(run.createdAt)}
+        </time>
+        {took && <span className="muted">took {took}</span>}
+        {run.invocationSource && <span className="muted">{run.invocationSource}</span>}
+        <span className="spacer" />
+        {live && <CancelRunButton runId={run.runId} />}
+        {!live && (
+          <button type="button" className="quiet" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? 'Hide transcript' : 'Show transcript'}
+          </button>
+        )}
+      </div>
+      {(live || open) && <RunTranscript runId={run.runId} label={`Transcript of run ${run.runId.slice(0, 8)}`} />}
+    </li>
+  );
+}
+
+function Workspace({ issue }: { issue: IssueDetail }) {
+  const workspace = issue.currentExecutionWorkspace;
+  if (!workspace) return null;
+  const product = issue.workProducts[0];
+  return (
+    <div className="workspace">
+      <h3>Workspace</h3>
+      {'branch' in workspace ? (
+        <p>
+          Branch <span className="mono">{workspace.branch}</span> from <span className="mono">{workspace.baseRef}</span>
+          {workspace.status === 'closed' && <span className="muted"> (closed)</span>}
+        </p>
+      ) : (
+        <p>
+          Project workspace {workspace.name}
+          {workspace.defaultRef && (
+            <>
+              {' '}
+              on <span className="mono">{workspace.defaultRef}</span>
+            </>
+          )}
+        </p>
+      )}
+      {product ? (
+        <>
+          <p>
+            {product.commitsAhead} commit{product.commitsAhead === 1 ? '' : 's'} ahead · {product.diffStat.filesChanged} file{product.diffStat.filesChanged === 1 ? '' : 's'} changed,{' '}
+            <span className="diff-ins">+{product.diffStat.insertions}</span> <span className="diff-del">−{product.diffStat.deletions}</span>
+            {product.diffStat.uncommitted.filesChanged > 0 && <span className="muted"> ({product.diffStat.uncommitted.filesChanged} uncommitted)</span>}
+            <span className="muted"> · as of {timeAgo(product.capturedAt)}</span>
+          </p>
+          <ul className="plain-list mono diffstat">
+            {product.diffStat.files.map((file) => (
+              <li key={file.path}>
+                {file.path} <span className="diff-ins">+{file.insertions ?? '?'}</span> <span className="diff-del">−{file.deletions ?? '?'}</span>
+                {file.uncommitted && <span className="muted"> uncommitted</span>}
+              </li>
+            ))}
+          </ul>
+          {product.diffStat.filesTruncated && <p className="muted">More files changed than are listed.</p>}
+        </>
+      ) : (
+        <p className="muted">No diff stat yet: it is taken after a run in this workspace.</p>
+      )}
+    </div>
+  );
+}
