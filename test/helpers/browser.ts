@@ -20,7 +20,10 @@ export interface BoardServer {
   baseUrl: string;
   dataDir: string;
   databaseUrl: string;
+  /** The server process now running (a new one after `restart`). */
   server: ServerProcess;
+  /** Stops the server (SIGTERM) and starts it again on the same port, data and database: a drop every open page sees. */
+  restart(): Promise<void>;
   /** A board key of the instance owner, for arranging data through the API. */
   ownerToken: string;
   /** An API call as the owner; fails the test on any answer but `expect` (default 2xx). */
@@ -36,8 +39,9 @@ export async function startBoard(env: Record<string, string> = {}): Promise<Boar
   const dataDir = await tempDir('boardroom-ui-');
   const databaseUrl = await freshDatabase();
   const serverEnv = { DATABASE_URL: databaseUrl, BOARDROOM_DEPLOYMENT_MODE: 'authenticated', BOARDROOM_REQUIRE_BUNDLE: '1', ...env };
-  const server = spawnServer(['--data-dir', dataDir, '--port', '0'], serverEnv);
-  const baseUrl = await server.baseUrl();
+  const servers = [spawnServer(['--data-dir', dataDir, '--port', '0'], serverEnv)];
+  const current = () => servers.at(-1)!;
+  const baseUrl = await current().baseUrl();
   const key = await runCli(['board-key', 'create', '--data-dir', dataDir, '--name', 'ui-tests'], serverEnv);
   assert.equal(key.code, 0, key.stderr);
   const ownerToken = key.stdout.match(/svc_board_\S+/)?.[0];
@@ -48,11 +52,10 @@ export async function startBoard(env: Record<string, string> = {}): Promise<Boar
   const contexts: BrowserContext[] = [];
   after(async () => {
     await browser.close();
-    server.child.kill('SIGTERM');
-    await server.exited;
-    const errorLines = server
-      .output()
-      .split('\n')
+    current().child.kill('SIGTERM');
+    await current().exited;
+    const errorLines = servers
+      .flatMap((server) => server.output().split('\n'))
       .filter((line) => line.startsWith('{') && (JSON.parse(line) as { level?: number }).level! >= 50);
     assert.deepEqual([...problems, ...errorLines], [], 'the board had console errors, failed calls or server error lines');
   });
@@ -88,7 +91,15 @@ export async function startBoard(env: Record<string, string> = {}): Promise<Boar
     baseUrl,
     dataDir,
     databaseUrl,
-    server,
+    get server() {
+      return current();
+    },
+    async restart() {
+      current().child.kill('SIGTERM');
+      await current().exited;
+      servers.push(spawnServer(['--data-dir', dataDir, '--port', new URL(baseUrl).port, '--strict-port'], serverEnv));
+      await current().baseUrl();
+    },
     ownerToken,
     api,
     browser,

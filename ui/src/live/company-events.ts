@@ -1,6 +1,7 @@
 // One EventSource per open company (GET /api/companies/{id}/events). Events mark query resources
-// stale; a flush refetches them at most once a second whatever the event rate, the first change
-// after a quiet second within 50 ms. After a drop the browser reconnects with Last-Event-ID; when
+// stale; each resource is refetched at most once a second whatever the event rate, and the first
+// change to it after a quiet second within 50 ms. The second counts per resource: a run log growing
+// every second keeps the dashboard busy without holding back an issue change behind it. After a drop the browser reconnects with Last-Event-ID; when
 // the stream cannot be reopened that way (the server restarted, the session ended) we open it again
 // ourselves from the last id seen, backing off up to 10 s.
 import type { QueryClient } from '@tanstack/react-query';
@@ -23,9 +24,10 @@ type Listener<T> = (value: T) => void;
 export class CompanyEvents {
   private source: EventSource | null = null;
   private lastEventId: string | null = null;
-  private pending = new Set<Resource>();
+  /** Stale resources and when each may be refetched: one second after its own last refetch. */
+  private due = new Map<Resource, number>();
+  private lastRefetchAt = new Map<Resource, number>();
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
-  private lastFlushAt = 0;
   private reopenTimer: ReturnType<typeof setTimeout> | null = null;
   private backoffMs = 500;
   private closed = false;
@@ -100,19 +102,38 @@ export class CompanyEvents {
   }
 
   private mark(resources: Resource[]): void {
-    for (const resource of resources) this.pending.add(resource);
-    if (this.flushTimer) return;
-    const wait = Math.max(BURST_WINDOW_MS, this.lastFlushAt + MIN_FLUSH_INTERVAL_MS - Date.now());
-    this.flushTimer = setTimeout(() => this.flush(), wait);
+    const now = Date.now();
+    for (const resource of resources) {
+      if (this.due.has(resource)) continue;
+      this.due.set(resource, Math.max(now + BURST_WINDOW_MS, (this.lastRefetchAt.get(resource) ?? 0) + MIN_FLUSH_INTERVAL_MS));
+    }
+    this.schedule();
+  }
+
+  /** One timer, for the resource due soonest. */
+  private schedule(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.due.size === 0) return;
+    const soonest = Math.min(...this.due.values());
+    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, soonest - Date.now()));
   }
 
   private flush(): void {
     this.flushTimer = null;
-    this.lastFlushAt = Date.now();
-    const stale = this.pending;
-    this.pending = new Set();
-    void this.queryClient.invalidateQueries({
-      predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId && stale.has(query.queryKey[2] as Resource),
-    });
+    const now = Date.now();
+    const stale = new Set<Resource>();
+    for (const [resource, at] of this.due) {
+      if (at > now) continue;
+      stale.add(resource);
+      this.due.delete(resource);
+      this.lastRefetchAt.set(resource, now);
+    }
+    if (stale.size > 0) {
+      void this.queryClient.invalidateQueries({
+        predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId && stale.has(query.queryKey[2] as Resource),
+      });
+    }
+    this.schedule();
   }
 }
