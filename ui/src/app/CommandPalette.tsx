@@ -10,7 +10,7 @@ import { api, data } from '../api/client';
 import { companyKey } from '../api/keys';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useCompanies } from './session';
-import { PLACES, placeHref } from './CommandPaletteCommands';
+import { PLACES, placeHref } from './places';
 
 const ISSUE_RESULTS = 8;
 const DEBOUNCE_MS = 150;

@@ -1,26 +1,6 @@
-// The board's places and their keys, defined once: the command palette lists them, `g` then a key
-// goes there, and the shortcut sheet shows them.
-export interface PlaceCommand {
-  label: string;
-  /** Under /c/{companyId}/, or absolute when it starts with '/'. */
-  path: string;
-  keywords: string[];
-  /** The key after `g`. */
-  goKey?: string;
-}
+// The keyboard shortcuts, listed once for the shortcut sheet (the places come from places.ts).
+import { PLACES } from './places';
 
-export const PLACES: PlaceCommand[] = [
-  { label: 'Dashboard', path: 'dashboard', keywords: ['home', 'now', 'runs'], goKey: 'd' },
-  { label: 'Inbox', path: 'inbox', keywords: ['waiting', 'failed'], goKey: 'i' },
-  { label: 'Issues', path: 'issues', keywords: ['tasks', 'board'], goKey: 's' },
-  { label: 'Agents', path: 'agents', keywords: ['team', 'workers'], goKey: 'a' },
-  { label: 'Org chart', path: 'org', keywords: ['organisation', 'reports'], goKey: 'o' },
-  { label: 'Approvals', path: 'approvals', keywords: ['pending', 'hires'], goKey: 'p' },
-  { label: 'Activity', path: 'activity', keywords: ['audit', 'log', 'history'], goKey: 'v' },
-  { label: 'New company', path: '/onboarding', keywords: ['onboarding', 'create company', 'start'] },
-];
-
-export const placeHref = (companyId: string, place: PlaceCommand): string => (place.path.startsWith('/') ? place.path : `/c/${companyId}/${place.path}`);
 
 /** The keys the shortcut sheet lists, in its order. */
 /** `keys` pressed together (`+`) or one after the other (`then`). */

@@ -6,7 +6,8 @@ import { useNavigate } from 'react-router';
 import { Dialog } from '../components/Dialog';
 import { CreateIssueDialog } from '../pages/issues/CreateIssueDialog';
 import { CommandPalette } from './CommandPalette';
-import { PLACES, SHORTCUTS, placeHref } from './CommandPaletteCommands';
+import { SHORTCUTS } from './CommandPaletteCommands';
+import { PLACES, placeHref } from './places';
 
 /** How long after `g` the second key counts. */
 const GO_WINDOW_MS = 1_200;

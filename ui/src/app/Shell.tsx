@@ -7,6 +7,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { useSidebarCounts, type SidebarCounts } from './counts';
 import { GlobalShortcuts } from './GlobalShortcuts';
+import { PLACES, placeHref, type PlaceCommand } from './places';
 import { rememberCompany } from './last-company';
 import { LiveCompany, useLiveState } from './live';
 import { useCompanies, useMe } from './session';
@@ -61,15 +62,7 @@ export function Shell() {
   );
 }
 
-const NAV: { to: string; label: string; count?: keyof SidebarCounts }[] = [
-  { to: 'dashboard', label: 'Dashboard', count: 'runningRuns' },
-  { to: 'inbox', label: 'Inbox', count: 'unreadInbox' },
-  { to: 'issues', label: 'Issues', count: 'openIssues' },
-  { to: 'agents', label: 'Agents' },
-  { to: 'org', label: 'Org chart' },
-  { to: 'approvals', label: 'Approvals', count: 'pendingApprovals' },
-  { to: 'activity', label: 'Activity' },
-];
+const NAV_GROUPS: { group: NonNullable<PlaceCommand['nav']>; heading?: string }[] = [{ group: 'work' }, { group: 'money', heading: 'Money' }, { group: 'company', heading: 'Manage' }];
 
 function Sidebar({ companyId }: { companyId: string }) {
   const counts = useSidebarCounts(companyId);
@@ -77,23 +70,32 @@ function Sidebar({ companyId }: { companyId: string }) {
   return (
     <nav className="sidebar" aria-label="Main">
       <CompanySwitcher companyId={companyId} />
-      <ul className="nav">
-        {NAV.map((item) => {
-          const count = item.count ? counts[item.count] : undefined;
-          return (
-            <li key={item.to}>
-              <NavLink to={`/c/${companyId}/${item.to}`}>
-                <span>{item.label}</span>
-                {count !== undefined && count > 0 && (
-                  <span className="count" aria-label={`${count} ${countLabel(item.count!)}`}>
-                    {count}
-                  </span>
-                )}
-              </NavLink>
-            </li>
-          );
-        })}
-      </ul>
+      {NAV_GROUPS.map(({ group, heading }) => (
+        <div key={group} className="nav-group">
+          {heading && (
+            <p className="nav-heading" id={`nav-${group}`}>
+              {heading}
+            </p>
+          )}
+          <ul className="nav" {...(heading && { 'aria-labelledby': `nav-${group}` })}>
+            {PLACES.filter((place) => place.nav === group).map((place) => {
+              const count = place.count ? counts[place.count] : undefined;
+              return (
+                <li key={place.path}>
+                  <NavLink to={placeHref(companyId, place)}>
+                    <span>{place.label}</span>
+                    {count !== undefined && count > 0 && (
+                      <span className="count" aria-label={`${count} ${countLabel(place.count!)}`}>
+                        {count}
+                      </span>
+                    )}
+                  </NavLink>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
       <p className={`live live-${live}`} role="status">
         <span className="dot" aria-hidden="true" /> {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
       </p>
