@@ -62,7 +62,8 @@ describe('activity', () => {
     await page.waitForURL(/action=approval.created/);
     const approvalRow = table(page).getByRole('row').filter({ hasText: 'approval.created' });
     await approvalRow.waitFor();
-    assert.equal(await table(page).getByRole('row').count(), 2);
+    // The unfiltered rows stay on screen until the filtered read answers.
+    await waitFor('only the header and the approval row', async () => (await table(page).getByRole('row').count()) === 2);
     await page.reload();
     await approvalRow.waitFor();
     assert.equal(await page.getByLabel('Action').inputValue(), 'approval.created');

@@ -26,31 +26,38 @@ describe('live board', () => {
     const seconds = (Date.now() - started) / 1000;
     // Reads of one query at least ~1 s apart: never more than one per started second, plus the first.
     assert.ok(listReads.length <= Math.ceil(seconds) + 1, `${listReads.length} list reads in ${seconds.toFixed(1)} s`);
-    for (let i = 1; i < listReads.length; i++) assert.ok(listReads[i]! - listReads[i - 1]! >= 900, `reads ${listReads[i]! - listReads[i - 1]!} ms apart`);
+    // 1 s apart in the page; seen from the test process, give or take its event delivery.
+    for (let i = 1; i < listReads.length; i++) assert.ok(listReads[i]! - listReads[i - 1]! >= 750, `reads ${listReads[i]! - listReads[i - 1]!} ms apart`);
   });
 
   it('after a drop the stream resumes from the last event id, and what happened meanwhile shows', async () => {
     const page = await board.signedInPage();
-    const streamOpens: string[] = [];
-    page.on('request', async (request) => {
+    // Each open of the stream, when it was made, and the id it resumed from ('' for none).
+    const streamOpens: { at: number; resumeFrom: Promise<string> }[] = [];
+    page.on('request', (request) => {
       const url = new URL(request.url());
       // allHeaders: the headers as sent, Last-Event-ID included (headers() has only the page's own).
-      if (url.pathname === `/api/companies/${company.id}/events`) streamOpens.push((await request.allHeaders())['last-event-id'] ?? url.searchParams.get('lastEventId') ?? '');
+      if (url.pathname === `/api/companies/${company.id}/events`)
+        streamOpens.push({ at: Date.now(), resumeFrom: request.allHeaders().then((headers) => headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? '') });
     });
     await page.goto(`/c/${company.id}/issues`);
     await page.getByText('Live', { exact: true }).waitFor();
-    // One event seen, so the stream has an id to resume from.
+    // The list loaded first: the next issue can then only show through an event, so the stream has
+    // an id to resume from.
+    await page.locator('[data-issue-id]').first().waitFor();
     const first = await board.api('POST', `/api/companies/${company.id}/issues`, { title: 'Seen live' });
     await page.locator(`[data-issue-id="${first.id}"]`).waitFor();
 
     // The most common drop: the server restarts. What is written right after, before the page is
     // back, reaches it only through the resumed stream (or the refetch the drop triggers).
+    const droppedAt = Date.now();
     await board.restart();
     const missed = await board.api('POST', `/api/companies/${company.id}/issues`, { title: 'Created while the page was away', priority: 'critical' });
     await page.getByText('Live', { exact: true }).waitFor({ timeout: 20_000 });
     await page.locator(`[data-issue-id="${missed.id}"]`).waitFor({ timeout: 10_000 });
-    await waitFor('a reopened stream', () => streamOpens.length >= 2);
-    assert.equal(streamOpens[0], '', 'the first open starts live');
-    assert.ok(streamOpens.slice(1).every((id) => id !== ''), `every reopen names the last event: ${JSON.stringify(streamOpens)}`);
+    const reopens = await waitFor('a reopened stream', () => streamOpens.filter((open) => open.at > droppedAt).length > 0 && streamOpens.filter((open) => open.at > droppedAt));
+    assert.equal(await streamOpens[0]!.resumeFrom, '', 'a page starts its stream live');
+    const resumedFrom = await Promise.all(reopens.map((open) => open.resumeFrom));
+    assert.ok(resumedFrom.every((id) => id !== ''), `every reopen names the last event: ${JSON.stringify(resumedFrom)}`);
   });
 });
