@@ -569,7 +569,8 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
   const attachments = obj(meta.attachments);
   const skillMeta = obj(meta.skills);
   const skillFiles = new Map<string, SkillFileModel[]>();
-  for (const [path, f] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
+  // Code-point order, not the locale's: the same bundle reads the same way on every machine.
+  for (const [path, f] of Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const parts = path.split('/');
     const [top, slug, leaf] = parts;
     if (top === 'agents' && parts.length === 3 && leaf === 'AGENTS.md') {
