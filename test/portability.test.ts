@@ -3,6 +3,9 @@
 // bundles file by file: the same structure by slugs and fields, and no secret value in any file.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { useTestApp } from './helpers/app.ts';
 import { multipartBody, newAgent } from './helpers/factories.ts';
@@ -295,6 +298,37 @@ describe('portability: who may call', () => {
     assert.equal((await t.request('POST', url, { token: outsider.token, body: {} })).status, 403);
     assert.equal((await t.request('POST', `/api/companies/${randomUUID()}/export`, { token: board.token, body: {} })).status, 404);
     assert.equal((await t.request('POST', url, { token: board.token, body: { include: { issues: 'yes' } } })).status, 400);
+  });
+
+  it('shows env values only to callers who may read configurations; credentials in a config never leave', async () => {
+    const configured = await newAgent(t, board.token, board.company.id, { name: 'Configured', adapterType: 'http', adapterConfig: { url: 'https://example.com/hook', headers: { Authorization: 'Bearer abc123', Accept: 'json' }, env: { LOG_LEVEL: 'debug' } } });
+    const path = `agents/${configured.agent.urlKey}/AGENTS.md`;
+    const asBoard = await ok('POST', `/api/companies/${board.company.id}/export`, board.token, {});
+    assert.match(asBoard.files[path], /LOG_LEVEL: debug/);
+    assert.match(asBoard.files[path], /Accept: json/);
+    assert.ok(!JSON.stringify(asBoard).includes('abc123'));
+    assert.ok(asBoard.warnings.includes(`agents/${configured.agent.urlKey}: adapterConfig.headers.Authorization looks like a credential; left out`));
+    const asWorker = await ok('POST', `/api/companies/${board.company.id}/export`, worker.token, {});
+    assert.match(asWorker.files[path], /LOG_LEVEL:\n\s+input: LOG_LEVEL/);
+    assert.ok(asWorker.warnings.some((w: string) => w.includes('env LOG_LEVEL is not readable by the caller')));
+    const asCeo = await ok('POST', `/api/companies/${board.company.id}/export`, ceo.token, {});
+    assert.match(asCeo.files[path], /LOG_LEVEL: debug/);
+  });
+
+  it('reads a `path` source for the instance owner', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bundle-'));
+    try {
+      await mkdir(join(dir, 'goals', 'g'), { recursive: true });
+      await writeFile(join(dir, 'COMPANY.md'), '---\nschema: agentcompanies/v1\nname: From disk\n---\n');
+      await writeFile(join(dir, 'goals', 'g', 'GOAL.md'), '---\ntitle: Disk goal\n---\n');
+      const preview = await ok('POST', '/api/companies/import/preview', t.ownerToken, { source: { type: 'path', path: dir }, target: { mode: 'new_company' } });
+      assert.equal(preview.plan.companyName, 'From disk');
+      assert.deepEqual(preview.plan.goalPlans.map((p: any) => [p.slug, p.action]), [['g', 'create']]);
+      const missing = await t.request('POST', '/api/companies/import/preview', { token: t.ownerToken, body: { source: { type: 'path', path: join(dir, 'nope') }, target: { mode: 'new_company' } } });
+      assert.equal(missing.status, 400);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('POST /exports and /exports/preview: board and CEO; other agents 403', async () => {

@@ -15,6 +15,7 @@
 //   .boardroom.yaml                      schema version, env inputs, routine triggers, attachments, skill keys
 import { stringify } from 'yaml';
 import { badRequest, DomainError, unprocessable } from '../../core/errors.ts';
+import { redact, REDACTED } from '../../lib/redact.ts';
 import { FrontmatterError, splitFrontmatter, type Frontmatter } from '../skills/frontmatter.ts';
 
 export const BUNDLE_SCHEMA = 'agentcompanies/v1';
@@ -240,6 +241,8 @@ export function exportEnv(
   secretNames: Map<string, string>,
   inputs: Map<string, EnvInput>,
   warnings: string[],
+  /** Every plain value is an input: for a caller who may not read configurations. */
+  hidePlainValues = false,
 ): Record<string, unknown> | null {
   if (!env || typeof env !== 'object') return null;
   const out: Record<string, unknown> = {};
@@ -256,14 +259,38 @@ export function exportEnv(
       continue;
     }
     const plain = typeof value === 'string' ? value : value && typeof value === 'object' && (value as { type?: unknown }).type === 'plain' ? String((value as { value?: unknown }).value) : null;
-    if (plain !== null && looksSensitive(name, plain)) {
+    if (plain !== null && (hidePlainValues || looksSensitive(name, plain))) {
       declare(name, name);
-      warnings.push(`${owner}: env ${name} looks sensitive; its plain value was left out and declared as input ${name}`);
+      warnings.push(`${owner}: env ${name} ${hidePlainValues ? 'is not readable by the caller' : 'looks sensitive'}; its plain value was left out and declared as input ${name}`);
       continue;
     }
     out[name] = value;
   }
   return out;
+}
+
+/**
+ * An adapter configuration without its env (handled by exportEnv) and without what the project's
+ * redaction (lib/redact.ts) hides: values under credential-like keys, our own credentials, and
+ * secret references outside env (ids of this instance, meaningless elsewhere). Each removal is
+ * named in a warning.
+ */
+export function exportConfig(config: Record<string, unknown>, owner: string, warnings: string[]): Record<string, unknown> {
+  const walk = (original: unknown, shown: unknown, at: string): unknown => {
+    if (!original || typeof original !== 'object' || Array.isArray(original)) return original;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(original as Record<string, unknown>)) {
+      const view = (shown as Record<string, unknown>)[key];
+      const path = at ? `${at}.${key}` : key;
+      if (view === REDACTED || (value && typeof value === 'object' && (value as { type?: unknown }).type === 'secret_ref')) {
+        warnings.push(`${owner}: adapterConfig.${path} looks like a credential; left out`);
+        continue;
+      }
+      out[key] = walk(value, view, path);
+    }
+    return out;
+  };
+  return walk(config, redact(config), '') as Record<string, unknown>;
 }
 
 /** Whether an env map of the bundle names an input (for reading it back). */

@@ -28,6 +28,7 @@ import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
 import {
   BUNDLE_LIMITS,
   tooLarge,
+  exportConfig,
   exportEnv,
   isMachinePath,
   renderBundle,
@@ -52,6 +53,8 @@ export interface ExportOptions {
   skills?: string[] | undefined;
   /** Keep workspaces' local paths (machine-specific): off by default. */
   includeWorkspacePaths?: boolean | undefined;
+  /** Every plain env value becomes an input: the caller may not read agents' configurations. */
+  hidePlainEnv?: boolean | undefined;
 }
 
 /** How many of each a bundle takes: beyond this the export answers 413 and asks for a selector. */
@@ -140,7 +143,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
     for (const a of chosen) exportedAgents.add(a.urlKey);
     for (const a of chosen) {
       const { env, ...config } = a.adapterConfig as Record<string, unknown> & { env?: Record<string, unknown> };
-      const exportedEnv = exportEnv(env, `agents/${a.urlKey}`, secretNames, inputs, warnings);
+      const exportedEnv = exportEnv(env, `agents/${a.urlKey}`, secretNames, inputs, warnings, opts.hidePlainEnv === true);
       const agent: AgentModel = {
         slug: a.urlKey,
         name: a.name,
@@ -149,7 +152,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
         capabilities: a.capabilities,
         reportsTo: ref(agentSlug, exportedAgents, a.reportsTo, 'manager'),
         adapterType: a.adapterType,
-        adapterConfig: exportedEnv ? { ...config, env: exportedEnv } : config,
+        adapterConfig: { ...exportConfig(config, `agents/${a.urlKey}`, warnings), ...(exportedEnv && { env: exportedEnv }) },
         runtimeConfig: a.runtimeConfig,
         permissions: { canCreateAgents: a.permissions.canCreateAgents === true, canAssignTasks: a.canAssignTasks },
         budgetMonthlyCents: budgets.get(a.id)?.budgetMonthlyCents ?? 0,
@@ -193,7 +196,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
         targetDate: p.targetDate,
         lead: ref(agentSlug, exportedAgents, p.leadAgentId, 'project lead'),
         goals: links.filter((l) => l.projectId === p.id).map((l) => ref(goalSlug, exportedGoals, l.goalId, 'project goal')).filter((s): s is string => s !== null),
-        env: exportEnv(p.env, `projects/${p.urlKey}`, secretNames, inputs, warnings),
+        env: exportEnv(p.env, `projects/${p.urlKey}`, secretNames, inputs, warnings, opts.hidePlainEnv === true),
         workspaces: workspaces
           .filter((w) => w.projectId === p.id)
           .map((w, i) => {

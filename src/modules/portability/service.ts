@@ -8,7 +8,8 @@ import { fileBytes, parseBundle, type BundleFiles, type RenderedBundle } from '.
 import { exportCompany, INCLUDE_KEYS, type ExportOptions } from './export.ts';
 import { readBundleFolder } from './folder.ts';
 import { applyImport, planImport, type ApplyDeps, type ApplyResult, type ImportOptions, type ImportTarget, type PlanResult } from './import.ts';
-import { canImportCompanies, canReadServerPath, canUseCompanyPortability } from './policy.ts';
+import { canImportCompanies, canReadConfigs, canReadServerPath, canUseCompanyPortability } from './policy.ts';
+import { callerAgent } from '../../core/agent-access.ts';
 import type { CompanyImportBody, ExportBody, ImportBody } from './schemas.ts';
 
 /** Defaults of `include`: the company and its agents. */
@@ -20,7 +21,9 @@ export function exportOptionsOf(body: ExportBody): ExportOptions {
 export async function exportBundle(db: Db, storage: Storage, actor: Actor, companyId: string, body: ExportBody, opts: { strict: boolean }): Promise<RenderedBundle> {
   const company = await requireCompanyAccess(db, actor, companyId);
   if (opts.strict) authorize(canUseCompanyPortability(actor, companyId), 'only the board or the company\'s CEO agent may use this export');
-  return exportCompany(db, storage, company, exportOptionsOf(body));
+  // Agents' env values are shown only to whoever may read configurations (docs/api.md, Agents).
+  const hidePlainEnv = !canReadConfigs(actor, await callerAgent(db, actor), companyId);
+  return exportCompany(db, storage, company, { ...exportOptionsOf(body), hidePlainEnv });
 }
 
 const KIND_BY_TOP: Record<string, string> = { agents: 'agent', projects: 'project', goals: 'goal', skills: 'skill', images: 'image', blobs: 'blob' };
