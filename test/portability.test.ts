@@ -189,6 +189,12 @@ describe('portability: round trip', () => {
     assert.equal(await count('agents', id), agentsBefore + 10);
     assert.equal(await count('issues', id), 100);
     assert.equal(Number((await pool.query(`select count(*) from issue_document_revisions r join issue_documents d on d.id = r.document_id where d.company_id = $1 and d.latest_revision_number = 2`, [id])).rows[0].count), 20, 'each replaced document got a second revision');
+
+    // A second rename finds chief and chief-2 taken: chief-3.
+    const third = await ok('POST', '/api/companies/import', source.token, body('rename'), 201);
+    const chief3 = (await pool.query(`select url_key, name from agents where id = $1`, [third.agents.find((a: any) => a.slug === 'chief').id])).rows[0];
+    assert.deepEqual(chief3, { url_key: 'chief-3', name: 'Chief 3' });
+    assert.equal(await count('agents', id), agentsBefore + 20);
   });
 
   it('answers the same snapshot to an export running beside an import into the company', async () => {
@@ -238,7 +244,7 @@ describe('portability: refused bundles create nothing', () => {
 
   it('refuses a file just over the size limit with 413', async () => {
     const limit = 10 * 1024 * 1024;
-    await refused({ 'COMPANY.md': '---\nname: Big\n---\n', 'blobs/big': { encoding: 'base64', data: Buffer.alloc(limit + 3).toString('base64') } }, 413, /at most 10485760/);
+    await refused({ 'COMPANY.md': '---\nname: Big\n---\n', 'blobs/big': { encoding: 'base64', data: Buffer.alloc(limit + 1).toString('base64') } }, 413, /is 10485761 bytes; a file may have at most 10485760/);
     // At the limit itself the file is not refused for its size (the blob's name is no hash: 422).
     await refused({ 'COMPANY.md': '---\nname: Big\n---\n', 'blobs/big': { encoding: 'base64', data: Buffer.alloc(limit).toString('base64') } }, 422, /does not hash to its name/);
   });

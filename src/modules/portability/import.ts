@@ -111,10 +111,13 @@ const byKey = <T extends { id: string }>(rows: T[], key: (r: T) => string, name:
   return map;
 };
 
+/** Agents, projects and skills of a target read for their keys: far above what a company holds. */
+const MAX_TARGET_KEYS = 20_000;
+
 /**
  * The target's records that can collide with the bundle's: agents and projects by shortname, skills
- * by key, goals, tasks and routines by title (their slugs are derived from titles). Bounded by the
- * bundle: only names the bundle carries are looked up.
+ * by key (all of them, so a new name is free of every one), goals, tasks and routines by title (only
+ * the titles the bundle carries: titles need not be unique, so a renamed one cannot collide).
  */
 async function loadExisting(db: DbOrTx, companyId: string | null, model: CompanyModel, skillKey: (k: string) => string): Promise<Existing> {
   const empty = new Map<string, { id: string; name: string }>();
@@ -129,14 +132,15 @@ async function loadExisting(db: DbOrTx, companyId: string | null, model: Company
   const inputKeys = some(model.envInputs.map((i) => i.key));
   return {
     companyId,
-    agents: agentSlugs ? byKey(await db.select().from(agents).where(and(eq(agents.companyId, companyId), ne(agents.status, 'terminated'), inArray(agents.urlKey, agentSlugs))), (r) => r.urlKey, (r) => r.name) : empty,
-    projects: projectSlugs ? byKey(await db.select().from(projects).where(and(eq(projects.companyId, companyId), inArray(projects.urlKey, projectSlugs))), (r) => r.urlKey, (r) => r.name) : empty,
+    // Every shortname and key, not only the bundle's: a renamed record must miss `chief-2` too.
+    agents: agentSlugs ? byKey(await db.select({ id: agents.id, urlKey: agents.urlKey, name: agents.name }).from(agents).where(and(eq(agents.companyId, companyId), ne(agents.status, 'terminated'))).limit(MAX_TARGET_KEYS), (r) => r.urlKey, (r) => r.name) : empty,
+    projects: projectSlugs ? byKey(await db.select({ id: projects.id, urlKey: projects.urlKey, name: projects.name }).from(projects).where(eq(projects.companyId, companyId)).limit(MAX_TARGET_KEYS), (r) => r.urlKey, (r) => r.name) : empty,
     goals: goalTitles ? byKey(await db.select().from(goals).where(and(eq(goals.companyId, companyId), inArray(goals.title, goalTitles))), (r) => r.title, (r) => r.title) : empty,
     issues: issueTitles
       ? byKey(await db.select({ id: issues.id, title: issues.title }).from(issues).where(and(eq(issues.companyId, companyId), inArray(issues.title, issueTitles), ne(issues.originKind, 'routine_execution'))), (r) => r.title, (r) => r.title)
       : empty,
     routines: routineTitles ? byKey(await db.select().from(routines).where(and(eq(routines.companyId, companyId), ne(routines.status, 'archived'), inArray(routines.title, routineTitles))), (r) => r.title, (r) => r.title) : empty,
-    skills: keys ? byKey(await db.select().from(companySkills).where(and(eq(companySkills.companyId, companyId), inArray(companySkills.key, keys))), (r) => r.key, (r) => r.key) : empty,
+    skills: keys ? byKey(await db.select({ id: companySkills.id, key: companySkills.key }).from(companySkills).where(eq(companySkills.companyId, companyId)).limit(MAX_TARGET_KEYS), (r) => r.key, (r) => r.key) : empty,
     secrets: inputKeys ? new Map((await db.select().from(secrets).where(and(eq(secrets.companyId, companyId), inArray(secrets.name, inputKeys)))).map((s) => [s.name, s.id])) : new Map(),
   };
 }
