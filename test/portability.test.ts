@@ -261,11 +261,22 @@ describe('portability: refused bundles create nothing', () => {
   });
 
   it('refuses a plan with errors with 422, listing them; the preview shows them', async () => {
-    const files = { 'COMPANY.md': '---\nname: Broken\n---\n', 'agents/a/AGENTS.md': '---\nname: A\nadapter:\n  type: process\nreportsTo: nobody\n---\n' };
+    const files = {
+      'COMPANY.md': '---\nname: Broken\n---\n',
+      'agents/a/AGENTS.md': '---\nname: A\nadapter:\n  type: process\nreportsTo: nobody\n---\n',
+      'goals/g/GOAL.md': '---\ntitle: G\nlevel: galaxy\n---\n',
+      'tasks/r/TASK.md': '---\ntitle: R\nrecurring: true\nvariables:\n  - name: 1bad\n---\n',
+      'tasks/c/TASK.md': '---\ntitle: C\nrecurring: true\n---\n',
+      '.boardroom.yaml': 'schema: agentcompanies/v1\nroutines:\n  c:\n    triggers:\n      - kind: schedule\n        cronExpression: "99 * * * *"\n',
+    };
     const preview = await t.request('POST', '/api/companies/import/preview', { token, body: { source: { type: 'inline', files }, target: { mode: 'new_company' } } });
     assert.equal(preview.status, 200);
-    assert.deepEqual(preview.body.errors, ['agents/a: reportsTo nobody is no agent of the bundle']);
-    await refused(files, 422, /plan has 1 error/);
+    assert.deepEqual(preview.body.errors.map((e: string) => e.split(':')[0]), ['agents/a', 'goals/g', 'tasks/c', 'tasks/r']);
+    assert.equal(preview.body.errors[0], 'agents/a: reportsTo nobody is no agent of the bundle');
+    assert.equal(preview.body.errors[1], 'goals/g: unknown level galaxy');
+    assert.match(preview.body.errors[2], /invalid cron expression/);
+    assert.match(preview.body.errors[3], /variables: 0\.name letters, digits and underscores/);
+    await refused(files, 422, /plan has 4 error/);
   });
 
   it('rolls everything back when a write fails midway (409), the company included', async () => {

@@ -35,7 +35,9 @@ import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import { createCompany } from '../companies/service.ts';
 import { DEFAULT_REPLAY_WINDOW_SEC, newPublicId, newWebhookSecret, sealWebhookSecret } from '../routines/signing.ts';
 import { assertValidSchedule } from '../routines/schedule.ts';
-import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES } from '../routines/schemas.ts';
+import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, createRoutineBody } from '../routines/schemas.ts';
+import { goalLevel, goalStatus } from '../goals/schemas.ts';
+import { projectStatus } from '../projects/schemas.ts';
 import { sealSecret } from '../secrets/crypto.ts';
 import { DEFAULT_SECRET_PROVIDER } from '../secrets/providers.ts';
 import { buildPackage, classify } from '../skills/package.ts';
@@ -227,10 +229,13 @@ export async function planImport(db: DbOrTx, model: CompanyModel, opts: ImportOp
     check(agentKnown(a.reportsTo), `agents/${a.slug}: reportsTo ${a.reportsTo} is no agent of the bundle`);
   }
   for (const p of model.projects) {
+    check(projectStatus.safeParse(p.status).success, `projects/${p.slug}: unknown status ${p.status}`);
     check(agentKnown(p.lead), `projects/${p.slug}: lead ${p.lead} is no agent of the bundle`);
     for (const g of p.goals) check(goalKnown(g), `projects/${p.slug}: goal ${g} is no goal of the bundle`);
   }
   for (const g of model.goals) {
+    check(goalLevel.safeParse(g.level).success, `goals/${g.slug}: unknown level ${g.level}`);
+    check(goalStatus.safeParse(g.status).success, `goals/${g.slug}: unknown status ${g.status}`);
     check(goalKnown(g.parent), `goals/${g.slug}: parent ${g.parent} is no goal of the bundle`);
     check(agentKnown(g.owner), `goals/${g.slug}: owner ${g.owner} is no agent of the bundle`);
   }
@@ -254,6 +259,8 @@ export async function planImport(db: DbOrTx, model: CompanyModel, opts: ImportOp
     check(goalKnown(r.goal), `${at}: goal ${r.goal} is no goal of the bundle`);
     check((CONCURRENCY_POLICIES as readonly string[]).includes(r.concurrencyPolicy), `${at}: unknown concurrencyPolicy ${r.concurrencyPolicy}`);
     check((CATCH_UP_POLICIES as readonly string[]).includes(r.catchUpPolicy), `${at}: unknown catchUpPolicy ${r.catchUpPolicy}`);
+    const variables = routineVariables.safeParse(r.variables);
+    if (!variables.success) errors.push(`${at}: variables: ${variables.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
     for (const t of r.triggers) {
       if (t.kind !== 'schedule') continue;
       try {
@@ -283,6 +290,9 @@ export async function planImport(db: DbOrTx, model: CompanyModel, opts: ImportOp
     existing,
   };
 }
+
+/** Routine variables as the routines area accepts them (defaults filled in). */
+const routineVariables = createRoutineBody.shape.variables.unwrap();
 
 const skillFilesOf = (files: CompanyModel['skills'][number]['files']) =>
   files.map((f) => ({ path: f.path, kind: classify(f.path), encoding: f.encoding, content: f.content, size: f.encoding === 'utf8' ? Buffer.byteLength(f.content) : Buffer.from(f.content, 'base64').length }));
@@ -568,7 +578,7 @@ async function carryOut(
       status: 'paused',
       concurrencyPolicy: r.concurrencyPolicy,
       catchUpPolicy: r.catchUpPolicy,
-      variables: r.variables as (typeof routines.$inferInsert)['variables'],
+      variables: routineVariables.parse(r.variables).map((v) => ({ name: v.name, label: v.label ?? null, type: v.type, required: v.required, defaultValue: v.defaultValue ?? null })),
     };
     let id: string;
     if (entry.action === 'update') {
