@@ -357,7 +357,7 @@ async function carryOut(
   }
   // Bundled skills exist in a company once listed: the agents' references to them must resolve now.
   await ensureBundled(tx, companyId);
-  const stamp = { createdByUserId: actor.kind === 'board' ? actor.userId : null };
+  const stamp = { createdByUserId: actor.kind === 'board' ? actor.userId : null, createdByAgentId: actor.kind === 'agent' ? actor.agentId : null };
 
   // Secrets: supplied input values become company secrets, referenced at `latest`.
   const secretIds = new Map(existing.secrets);
