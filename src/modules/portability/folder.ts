@@ -5,6 +5,7 @@ import path from 'node:path';
 import { badRequest } from '../../core/errors.ts';
 import { assertSafePath, BUNDLE_LIMITS, fileBytes, tooLarge, type BundleFile, type BundleFiles } from './bundle.ts';
 
+const MAX_FOLDERS = 10_000;
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml' };
 
 /** Bytes as a bundle file: text as is when it is UTF-8 (outside images/ and blobs/), else base64. */
@@ -21,7 +22,11 @@ export async function readBundleFolder(root: string): Promise<BundleFiles> {
   const files: BundleFiles = {};
   let count = 0;
   let total = 0;
+  let folders = 0;
   const walk = async (dir: string, rel: string): Promise<void> => {
+    // Folders count too: a tree of empty folders is no bundle, and walking it must still end.
+    folders += 1;
+    if (folders > MAX_FOLDERS) throw tooLarge(`the folder has more than ${MAX_FOLDERS} subfolders; a bundle has far fewer`);
     for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
       const relPath = rel ? `${rel}/${entry.name}` : entry.name;
       const full = path.join(dir, entry.name);
