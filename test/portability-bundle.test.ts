@@ -1,11 +1,14 @@
-// The bundle format's pure functions (src/modules/portability/bundle.ts) and the ZIP helper
+// The bundle format's pure functions (src/modules/portability/{render,parse,env}.ts) and the ZIP helper
 // (src/lib/zip.ts), without a database: render then parse gives the model back; paths, sizes and
 // schemas are judged before anything is read; env values are split into kept values and inputs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DomainError } from '../src/core/errors.ts';
 import { readZip, writeZip, ZipError } from '../src/lib/zip.ts';
-import { assertSafePath, assertSchema, exportEnv, importEnv, looksSensitive, parseBundle, renderBundle, type CompanyModel, type EnvInput } from '../src/modules/portability/bundle.ts';
+import type { CompanyModel, EnvInput } from '../src/modules/portability/bundle.ts';
+import { exportEnv, importEnv, looksSensitive } from '../src/modules/portability/env.ts';
+import { assertSafePath, assertSchema, parseBundle } from '../src/modules/portability/parse.ts';
+import { renderBundle } from '../src/modules/portability/render.ts';
 
 const model: CompanyModel = {
   company: { name: 'Acme', slug: 'acme', description: 'We build things.', brandColor: '#112233', budgetMonthlyCents: 1000, requireBoardApprovalForNewAgents: true },

@@ -9,10 +9,12 @@ import type { Database } from '../db/client.ts';
 import { readZip, writeZip, ZipError } from '../lib/zip.ts';
 import { localStorage } from '../storage/storage.ts';
 import { ensureInstanceOwner } from '../modules/auth/service.ts';
-import { BUNDLE_LIMITS, fileBytes, parseBundle, type BundleFiles } from '../modules/portability/bundle.ts';
+import { BUNDLE_LIMITS, fileBytes, type BundleFiles } from '../modules/portability/bundle.ts';
+import { parseBundle } from '../modules/portability/parse.ts';
 import { INCLUDE_KEYS, type IncludeKey } from '../modules/portability/export.ts';
 import { bundleFileOf, readBundleFolder, writeBundleFolder } from '../modules/portability/folder.ts';
-import { applyImport, COLLISION_STRATEGIES, planImport, type CollisionStrategy } from '../modules/portability/import.ts';
+import { applyImport } from '../modules/portability/apply.ts';
+import { COLLISION_STRATEGIES, planImport, type CollisionStrategy } from '../modules/portability/plan.ts';
 import { exportBundle } from '../modules/portability/service.ts';
 
 const ownerActor = async (database: Database): Promise<BoardActor> => ({ kind: 'board', userId: (await ensureInstanceOwner(database.db)).id, isInstanceOwner: true, via: 'local_trusted' });

@@ -25,13 +25,11 @@ import type { Company } from '../../core/access.ts';
 import { isUuid, slugify } from '../../lib/ids.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
+import { exportConfig, exportEnv, isMachinePath } from './env.ts';
+import { renderBundle } from './render.ts';
 import {
   BUNDLE_LIMITS,
   tooLarge,
-  exportConfig,
-  exportEnv,
-  isMachinePath,
-  renderBundle,
   type AgentModel,
   type BlobModel,
   type CompanyModel,

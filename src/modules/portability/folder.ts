@@ -3,7 +3,8 @@
 import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { badRequest } from '../../core/errors.ts';
-import { assertSafePath, BUNDLE_LIMITS, fileBytes, tooLarge, type BundleFile, type BundleFiles } from './bundle.ts';
+import { BUNDLE_LIMITS, fileBytes, tooLarge, type BundleFile, type BundleFiles } from './bundle.ts';
+import { assertSafePath } from './parse.ts';
 
 const MAX_FOLDERS = 10_000;
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml' };

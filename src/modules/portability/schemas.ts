@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 import { BUNDLE_LIMITS } from './bundle.ts';
 import { INCLUDE_KEYS } from './export.ts';
-import { COLLISION_STRATEGIES } from './import.ts';
+import { COLLISION_STRATEGIES } from './plan.ts';
 
 const selector = (what: string) =>
   z.array(z.string().min(1).max(200)).max(1000).optional().describe(`only these ${what} (ids or ${what === 'issues' ? 'identifiers such as ACM-12' : 'slugs'}); absent: all`);
