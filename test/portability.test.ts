@@ -216,6 +216,36 @@ describe('portability: round trip', () => {
   });
 });
 
+describe('portability: overrides', () => {
+  it('applies nameOverrides and adapterOverrides, and leaves an input without a value unset', async () => {
+    const { token } = await t.newBoardUser();
+    const files = {
+      'COMPANY.md': '---\nschema: agentcompanies/v1\nname: Template\n---\n',
+      'agents/chief/AGENTS.md': '---\nname: Chief\nrole: ceo\nadapter:\n  type: claude_local\n  config:\n    model: big\n    env:\n      API_KEY:\n        input: API_KEY\n---\n',
+      'projects/site/PROJECT.md': '---\nname: Site\nlead: chief\n---\n',
+      '.boardroom.yaml': 'schema: agentcompanies/v1\ninputs:\n  - key: API_KEY\n    kind: secret\n    requirement: required\n    usedBy:\n      - { path: agents/chief, env: API_KEY }\n',
+    };
+    const body = {
+      source: { type: 'inline', files },
+      target: { mode: 'new_company' },
+      nameOverrides: { company: 'Acme from template', agents: { chief: 'Big Boss' }, projects: { site: 'Website' } },
+      adapterOverrides: { chief: { adapterType: 'process', adapterConfig: { command: 'node', env: { API_KEY: { input: 'API_KEY' } } } } },
+    };
+    const preview = await ok('POST', '/api/companies/import/preview', token, body);
+    assert.equal(preview.plan.companyName, 'Acme from template');
+    assert.deepEqual(preview.plan.agentPlans.map((p: any) => p.plannedName), ['Big Boss']);
+    assert.deepEqual(preview.envInputs.map((i: any) => [i.key, i.supplied]), [['API_KEY', false]]);
+    assert.ok(preview.warnings.some((w: string) => w.startsWith('input API_KEY has no value')));
+    const applied = await ok('POST', '/api/companies/import', token, body, 201);
+    assert.equal(applied.company.name, 'Acme from template');
+    const chief = (await pool.query('select name, url_key, adapter_type, adapter_config from agents where id = $1', [applied.agents[0].id])).rows[0];
+    assert.deepEqual(chief, { name: 'Big Boss', url_key: 'chief', adapter_type: 'process', adapter_config: { command: 'node', env: {} } });
+    const project = (await pool.query('select name, lead_agent_id from projects where id = $1', [applied.projects[0].id])).rows[0];
+    assert.deepEqual(project, { name: 'Website', lead_agent_id: applied.agents[0].id });
+    assert.equal(await count('secrets', applied.company.id), 0);
+  });
+});
+
 describe('portability: refused bundles create nothing', () => {
   let token: string;
   before(async () => {
