@@ -70,6 +70,27 @@ export async function applyImport(db: Db, actor: Actor, deps: ApplyDeps, model: 
   });
 }
 
+/** What every step of an apply reads, and the ids by bundle slug the steps fill in. */
+interface ApplyRun {
+  tx: Tx;
+  actor: Actor;
+  deps: ApplyDeps;
+  model: CompanyModel;
+  opts: ImportOptions;
+  plan: ImportPlan;
+  warnings: string[];
+  existing: Existing;
+  companyId: string;
+  /** Input key to the secret its envs reference. */
+  secretIds: Map<string, string>;
+  /** A skill key of the bundle to its key in this company. */
+  skillKeys: Map<string, string>;
+  ids: Record<'agents' | 'projects' | 'goals' | 'issues' | 'routines' | 'skills', Map<string, string>>;
+}
+
+const idOf = (map: Map<string, string>, slug: string | null) => (slug ? (map.get(slug) ?? null) : null);
+const createdBy = (actor: Actor) => ({ createdByUserId: actor.kind === 'board' ? actor.userId : null, createdByAgentId: actor.kind === 'agent' ? actor.agentId : null });
+
 async function carryOut(
   tx: Tx,
   actor: Actor,
@@ -81,6 +102,61 @@ async function carryOut(
   existing: Existing,
   logo: Awaited<ReturnType<typeof prepareLogo>> | null,
 ): Promise<ApplyResult> {
+  const { companyId, companyAction } = await applyCompany(tx, actor, deps, model, opts, plan, logo);
+  // Bundled skills exist in a company once listed: the agents' references to them must resolve now.
+  await ensureBundled(tx, companyId);
+  // Ids by bundle slug: created, updated or (skip) the existing record references resolve to.
+  const ids = { agents: new Map([...existing.agents].map(([slug, hit]) => [slug, hit.id])), projects: new Map<string, string>(), goals: new Map<string, string>(), issues: new Map<string, string>(), routines: new Map<string, string>(), skills: new Map<string, string>() };
+  const run: ApplyRun = { tx, actor, deps, model, opts, plan, warnings, existing, companyId, secretIds: new Map(existing.secrets), skillKeys: new Map(), ids };
+  await createSecrets(run);
+  await applySkills(run);
+  await applyAgents(run);
+  await applyGoals(run);
+  await applyProjects(run);
+  await applyTasks(run);
+  await applyRoutines(run);
+  const result = (entries: PlanEntry[], map: Map<string, string>) => entries.map((e) => ({ slug: e.slug, id: map.get(e.slug) ?? e.existingId, action: e.action }));
+  const { secretIds } = run;
+  const out: ApplyResult = {
+    company: { id: companyId, name: plan.companyName, action: companyAction },
+    agents: result(plan.agentPlans, ids.agents),
+    projects: result(plan.projectPlans, ids.projects),
+    goals: result(plan.goalPlans, ids.goals),
+    issues: result(plan.issuePlans, ids.issues),
+    routines: result(plan.routinePlans, ids.routines),
+    skills: result(plan.skillPlans, ids.skills),
+    warnings,
+  };
+  const count = (entries: PlanEntry[]) => ({ created: entries.filter((e) => e.action === 'create').length, updated: entries.filter((e) => e.action === 'update').length, skipped: entries.filter((e) => e.action === 'skip').length });
+  await recordActivity(tx, actor, {
+    companyId,
+    action: 'company.imported',
+    entityType: 'company',
+    entityId: companyId,
+    details: {
+      collisionStrategy: opts.collisionStrategy,
+      companyAction,
+      agents: count(plan.agentPlans),
+      projects: count(plan.projectPlans),
+      goals: count(plan.goalPlans),
+      issues: count(plan.issuePlans),
+      routines: count(plan.routinePlans),
+      skills: count(plan.skillPlans),
+      secretsCreated: [...secretIds.keys()].filter((k) => !existing.secrets.has(k)).length,
+    },
+  });
+  return out;
+}
+
+async function applyCompany(
+  tx: Tx,
+  actor: Actor,
+  deps: ApplyDeps,
+  model: CompanyModel,
+  opts: ImportOptions,
+  plan: ImportPlan,
+  logo: Awaited<ReturnType<typeof prepareLogo>> | null,
+): Promise<{ companyId: string; companyAction: ApplyResult['company']['action'] }> {
   const ctx = { db: tx, actor };
   let companyId: string;
   let companyAction: ApplyResult['company']['action'];
@@ -108,28 +184,27 @@ async function carryOut(
     const asset = await storeAsset(tx, deps.storage, actor, companyId, 'logo', logo);
     await tx.update(companies).set({ logoAssetId: asset.id }).where(eq(companies.id, companyId));
   }
-  // Bundled skills exist in a company once listed: the agents' references to them must resolve now.
-  await ensureBundled(tx, companyId);
-  const stamp = { createdByUserId: actor.kind === 'board' ? actor.userId : null, createdByAgentId: actor.kind === 'agent' ? actor.agentId : null };
+  return { companyId, companyAction };
+}
 
+/** Supplied input values become company secrets, referenced at `latest`. */
+async function createSecrets(run: ApplyRun): Promise<void> {
+  const { tx, actor, deps, model, opts, companyId, secretIds } = run;
   // Secrets: supplied input values become company secrets, referenced at `latest`.
-  const secretIds = new Map(existing.secrets);
   for (const input of model.envInputs) {
     const value = opts.secretValues?.[input.key];
     if (secretIds.has(input.key) || typeof value !== 'string') continue;
     const id = randomUUID();
-    await tx.insert(secrets).values({ id, companyId, name: input.key, provider: DEFAULT_SECRET_PROVIDER, latestVersion: 1, description: `imported input (${input.usedBy.map((u) => u.path).join(', ')})`, ...stamp });
+    await tx.insert(secrets).values({ id, companyId, name: input.key, provider: DEFAULT_SECRET_PROVIDER, latestVersion: 1, description: `imported input (${input.usedBy.map((u) => u.path).join(', ')})`, ...createdBy(actor) });
     await tx.insert(secretVersions).values({ companyId, secretId: id, version: 1, ...sealSecret(deps.masterKey, { companyId, secretId: id, version: 1 }, value) });
     secretIds.set(input.key, id);
   }
+}
 
-  // Ids by bundle slug: created, updated or (skip) the existing record references resolve to.
-  const ids = { agents: new Map<string, string>(), projects: new Map<string, string>(), goals: new Map<string, string>(), issues: new Map<string, string>(), skills: new Map<string, string>() };
-  for (const [slug, hit] of existing.agents) ids.agents.set(slug, hit.id);
-  const result = (entries: PlanEntry[], map: Map<string, string> | null) => entries.map((e) => ({ slug: e.slug, id: map?.get(e.slug) ?? e.existingId, action: e.action }));
-
+/** Skills first: agents attach to them. */
+async function applySkills(run: ApplyRun): Promise<void> {
+  const { tx, model, plan, companyId, skillKeys, ids } = run;
   // Skills first: agents attach to them. A company-managed key names its company: rewritten to this one.
-  const skillKeys = new Map<string, string>();
   for (const [i, s] of model.skills.entries()) {
     const entry = plan.skillPlans[i]!;
     if (entry.action === 'skip') {
@@ -153,7 +228,11 @@ async function carryOut(
     ids.skills.set(s.slug, skillId);
     skillKeys.set(s.key, key);
   }
+}
 
+/** Agents, with their budgets and skills; managers linked once all exist. */
+async function applyAgents(run: ApplyRun): Promise<void> {
+  const { tx, actor, model, opts, plan, warnings, existing, companyId, secretIds, skillKeys, ids } = run;
   // Agents: inserted without managers first, then linked (a manager may come later in the bundle).
   const agentTaken = new Set(existing.agents.keys());
   for (const a of model.agents) agentTaken.add(a.slug);
@@ -204,8 +283,11 @@ async function carryOut(
     if (plan.agentPlans[i]!.action === 'skip') continue;
     await tx.update(agents).set({ reportsTo: a.reportsTo ? (ids.agents.get(a.reportsTo) ?? null) : null }).where(eq(agents.id, ids.agents.get(a.slug)!));
   }
-  const agentId = (slug: string | null) => (slug ? (ids.agents.get(slug) ?? null) : null);
+}
 
+/** Goals, then their parents. */
+async function applyGoals(run: ApplyRun): Promise<void> {
+  const { tx, model, plan, companyId, ids } = run;
   // Goals, then parents.
   for (const [i, g] of model.goals.entries()) {
     const entry = plan.goalPlans[i]!;
@@ -213,7 +295,7 @@ async function carryOut(
       ids.goals.set(g.slug, entry.existingId!);
       continue;
     }
-    const values = { companyId, title: entry.plannedName, description: g.description, level: g.level, status: g.status, ownerAgentId: agentId(g.owner) };
+    const values = { companyId, title: entry.plannedName, description: g.description, level: g.level, status: g.status, ownerAgentId: idOf(ids.agents, g.owner) };
     if (entry.action === 'update') {
       await tx.update(goals).set({ ...values, updatedAt: sql`now()` }).where(eq(goals.id, entry.existingId!));
       ids.goals.set(g.slug, entry.existingId!);
@@ -226,8 +308,11 @@ async function carryOut(
     if (plan.goalPlans[i]!.action === 'skip') continue;
     await tx.update(goals).set({ parentId: g.parent ? (ids.goals.get(g.parent) ?? null) : null }).where(eq(goals.id, ids.goals.get(g.slug)!));
   }
-  const goalId = (slug: string | null) => (slug ? (ids.goals.get(slug) ?? null) : null);
+}
 
+/** Projects with their goals and workspaces. */
+async function applyProjects(run: ApplyRun): Promise<void> {
+  const { tx, model, plan, warnings, existing, companyId, secretIds, ids } = run;
   // Projects with their goals and workspaces (a replaced project's workspaces are the bundle's).
   const projectTaken = new Set(existing.projects.keys());
   for (const p of model.projects) projectTaken.add(p.slug);
@@ -238,7 +323,7 @@ async function carryOut(
       continue;
     }
     const linked = p.goals.map((g) => ids.goals.get(g)).filter((g): g is string => Boolean(g));
-    const values = { companyId, name: entry.plannedName, description: p.description, status: p.status, color: p.color, targetDate: p.targetDate, leadAgentId: agentId(p.lead), goalId: linked[0] ?? null, env: importEnv(p.env, secretIds) };
+    const values = { companyId, name: entry.plannedName, description: p.description, status: p.status, color: p.color, targetDate: p.targetDate, leadAgentId: idOf(ids.agents, p.lead), goalId: linked[0] ?? null, env: importEnv(p.env, secretIds) };
     let id: string;
     if (entry.action === 'update') {
       id = entry.existingId!;
@@ -257,8 +342,11 @@ async function carryOut(
     if (usable.length < p.workspaces.length) warnings.push(`projects/${p.slug}: ${p.workspaces.length - usable.length} workspace(s) without a path or repository were not created`);
     if (usable.length > 0) await tx.insert(projectWorkspaces).values(usable.map((w) => ({ ...w, companyId, projectId: id })));
   }
-  const projectId = (slug: string | null) => (slug ? (ids.projects.get(slug) ?? null) : null);
+}
 
+/** Tasks (issues) with their documents and attachments, then their parents. */
+async function applyTasks(run: ApplyRun): Promise<void> {
+  const { tx, actor, deps, model, plan, companyId, ids } = run;
   // Tasks: numbers taken in one counter bump, then parents, documents and attachments.
   const creates = plan.issuePlans.filter((e) => e.action === 'create').length;
   let next = 0;
@@ -281,9 +369,9 @@ async function carryOut(
       description: t.description,
       status,
       priority: t.priority,
-      projectId: projectId(t.project),
-      goalId: goalId(t.goal),
-      assigneeAgentId: agentId(t.assignee),
+      projectId: idOf(ids.projects, t.project),
+      goalId: idOf(ids.goals, t.goal),
+      assigneeAgentId: idOf(ids.agents, t.assignee),
       billingCode: t.billingCode,
       completedAt: status === 'done' ? new Date() : null,
       cancelledAt: status === 'cancelled' ? new Date() : null,
@@ -296,7 +384,7 @@ async function carryOut(
       const number = next++;
       const [row] = await tx
         .insert(issues)
-        .values({ ...values, companyId, number, identifier: `${prefix}-${number}`, originKind: 'manual', createdByUserId: actor.kind === 'board' ? actor.userId : null, createdByAgentId: actor.kind === 'agent' ? actor.agentId : null })
+        .values({ ...values, companyId, number, identifier: `${prefix}-${number}`, originKind: 'manual', ...createdBy(actor) })
         .returning({ id: issues.id });
       id = row!.id;
     }
@@ -314,9 +402,12 @@ async function carryOut(
     if (plan.issuePlans[i]!.action === 'skip' || !t.parent) continue;
     await tx.update(issues).set({ parentId: ids.issues.get(t.parent) ?? null }).where(eq(issues.id, ids.issues.get(t.slug)!));
   }
+}
 
+/** Routines, paused, and their triggers. */
+async function applyRoutines(run: ApplyRun): Promise<void> {
+  const { tx, actor, deps, model, plan, companyId, ids } = run;
   // Routines, paused, with their triggers (a webhook gets a new public id and secret: rotate it to read it).
-  const routineIds = new Map<string, string>();
   for (const [i, r] of model.routines.entries()) {
     const entry = plan.routinePlans[i]!;
     if (entry.action === 'skip') continue;
@@ -324,9 +415,9 @@ async function carryOut(
       companyId,
       title: entry.plannedName,
       description: r.description,
-      assigneeAgentId: agentId(r.assignee),
-      projectId: projectId(r.project),
-      goalId: goalId(r.goal),
+      assigneeAgentId: idOf(ids.agents, r.assignee),
+      projectId: idOf(ids.projects, r.project),
+      goalId: idOf(ids.goals, r.goal),
       priority: r.priority,
       status: 'paused',
       concurrencyPolicy: r.concurrencyPolicy,
@@ -339,10 +430,10 @@ async function carryOut(
       await tx.update(routines).set({ ...values, updatedAt: sql`now()` }).where(eq(routines.id, id));
       await tx.delete(routineTriggers).where(eq(routineTriggers.routineId, id));
     } else {
-      const [row] = await tx.insert(routines).values({ ...values, createdByUserId: actor.kind === 'board' ? actor.userId : null, createdByAgentId: actor.kind === 'agent' ? actor.agentId : null }).returning({ id: routines.id });
+      const [row] = await tx.insert(routines).values({ ...values, ...createdBy(actor) }).returning({ id: routines.id });
       id = row!.id;
     }
-    routineIds.set(r.slug, id);
+    ids.routines.set(r.slug, id);
     for (const t of r.triggers) {
       const triggerId = randomUUID();
       const webhook = t.kind === 'webhook';
@@ -365,45 +456,15 @@ async function carryOut(
       });
     }
   }
-
-  const out: ApplyResult = {
-    company: { id: companyId, name: plan.companyName, action: companyAction },
-    agents: result(plan.agentPlans, ids.agents),
-    projects: result(plan.projectPlans, ids.projects),
-    goals: result(plan.goalPlans, ids.goals),
-    issues: result(plan.issuePlans, ids.issues),
-    routines: result(plan.routinePlans, routineIds),
-    skills: result(plan.skillPlans, ids.skills),
-    warnings,
-  };
-  const count = (entries: PlanEntry[]) => ({ created: entries.filter((e) => e.action === 'create').length, updated: entries.filter((e) => e.action === 'update').length, skipped: entries.filter((e) => e.action === 'skip').length });
-  await recordActivity(tx, actor, {
-    companyId,
-    action: 'company.imported',
-    entityType: 'company',
-    entityId: companyId,
-    details: {
-      collisionStrategy: opts.collisionStrategy,
-      companyAction,
-      agents: count(plan.agentPlans),
-      projects: count(plan.projectPlans),
-      goals: count(plan.goalPlans),
-      issues: count(plan.issuePlans),
-      routines: count(plan.routinePlans),
-      skills: count(plan.skillPlans),
-      secretsCreated: [...secretIds.keys()].filter((k) => !existing.secrets.has(k)).length,
-    },
-  });
-  return out;
 }
+
 
 /** A document of a task: created at revision 1, or (replace) given the bundle's body as its next revision. */
 async function putDocument(tx: Tx, actor: Actor, companyId: string, issueId: string, d: CompanyModel['issues'][number]['documents'][number]): Promise<void> {
-  const by = { createdByUserId: actor.kind === 'board' ? actor.userId : null, createdByAgentId: actor.kind === 'agent' ? actor.agentId : null };
   const [current] = await tx.select().from(issueDocuments).where(and(eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, d.key))).for('update');
   const documentId = current?.id ?? randomUUID();
   if (!current) await tx.insert(issueDocuments).values({ id: documentId, companyId, issueId, key: d.key, title: d.title, format: d.format });
   const number = (current?.latestRevisionNumber ?? 0) + 1;
-  const [revision] = await tx.insert(issueDocumentRevisions).values({ companyId, documentId, revisionNumber: number, title: d.title, body: d.body, changeSummary: 'imported', ...by }).returning({ id: issueDocumentRevisions.id });
+  const [revision] = await tx.insert(issueDocumentRevisions).values({ companyId, documentId, revisionNumber: number, title: d.title, body: d.body, changeSummary: 'imported', ...createdBy(actor) }).returning({ id: issueDocumentRevisions.id });
   await tx.update(issueDocuments).set({ title: d.title, latestRevisionId: revision!.id, latestRevisionNumber: number, updatedAt: sql`now()` }).where(eq(issueDocuments.id, documentId));
 }
