@@ -1,4 +1,5 @@
-// The `boardroom` command: run (default), doctor, board-key create, db migrate, db url, mcp.
+// The `boardroom` command: run (default), doctor, board-key create, db migrate, db url, company
+// export|import, mcp.
 // Heavy modules are imported inside the commands so `run` can start the database while they load.
 import path from 'node:path';
 import { Command, Help, Option } from 'commander';
@@ -19,7 +20,7 @@ interface GlobalOptions {
 
 // The flags are global (accepted before or after the command), but each matters to some commands
 // only: the top-level help names them, and `<command> --help` lists just the ones it reads.
-const ALL = ['run', 'doctor', 'board-key create', 'db migrate', 'db url'];
+const ALL = ['run', 'doctor', 'board-key create', 'db migrate', 'db url', 'company export', 'company import'];
 const SERVER = ['run', 'doctor'];
 const GLOBAL_FLAGS: [Option, string[]][] = [
   [new Option('--data-dir <dir>', 'data directory (default BOARDROOM_HOME or ~/.boardroom)'), ALL],
@@ -168,6 +169,37 @@ db.command('url')
     const found = await embeddedDatabaseUrl(dir);
     if ('missing' in found) throw new Error(`${found.missing}; start the server on it first (boardroom run --data-dir ${dir}), or set DATABASE_URL`);
     process.stdout.write(`${found.url}\n`);
+  });
+
+const company = program.command('company').description('move a company between instances as a bundle of markdown files (docs/portability.md)');
+company
+  .command('export')
+  .description('write a company as a bundle folder, or a .zip, as the instance owner')
+  .argument('<companyId>', 'the company to export')
+  .requiredOption('--out <dir|file.zip>', 'a folder (created when missing) or a file ending in .zip')
+  .option('--include <kinds>', 'what to include, comma-separated', 'company,agents,projects,goals,issues,skills,routines')
+  .action(async (companyId: string, opts: { out: string; include: string }) => {
+    requireInstance({ hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one` });
+    const { exportCompanyCommand, parseInclude } = await import('./company.ts');
+    const include = parseInclude(opts.include);
+    const config = await loadConfig(configInput());
+    process.stdout.write(`${await withDatabase((database) => exportCompanyCommand(database, config, companyId, opts.out, include))}\n`);
+  });
+company
+  .command('import')
+  .description('import a bundle folder or .zip as a new company (or into one with --into); agents and routines arrive paused')
+  .argument('<source>', 'a bundle folder or a .zip')
+  .option('--into <companyId>', 'import into this existing company instead of a new one')
+  .option('--dry-run', 'print the plan and change nothing')
+  .option('--strategy <strategy>', 'when a record exists: rename, skip or replace', 'rename')
+  .option('--name <name>', 'the new company\'s name (default: the bundle\'s)')
+  .option('--secret <KEY=VALUE>', 'a value for a declared input; repeat for more', (value: string, all: string[]) => [...all, value], [] as string[])
+  .action(async (source: string, opts: { into?: string; dryRun?: boolean; strategy: string; name?: string; secret: string[] }) => {
+    requireInstance({ hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one` });
+    const { importCompanyCommand } = await import('./company.ts');
+    const config = await loadConfig(configInput());
+    const out = await withDatabase((database) => importCompanyCommand(database, config, source, { into: opts.into, dryRun: opts.dryRun === true, strategy: opts.strategy, name: opts.name, secrets: opts.secret }));
+    process.stdout.write(`${out}\n`);
   });
 
 program

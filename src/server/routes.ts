@@ -31,6 +31,7 @@ import { registerFinanceRoutes } from '../modules/finance/routes.ts';
 import { registerSkillRoutes } from '../modules/skills/routes.ts';
 import { registerAgentSkillRoutes } from '../modules/agents/skill-routes.ts';
 import { registerAdapterRoutes } from '../modules/adapter-registry/routes.ts';
+import { registerPortabilityRoutes } from '../modules/portability/routes.ts';
 import type { AdapterManager } from '../modules/adapter-registry/service.ts';
 import type { App, AppDeps } from '../http/deps.ts';
 
@@ -42,6 +43,7 @@ export interface AppServices {
 export async function registerRoutes(app: App, deps: AppDeps, services: AppServices): Promise<void> {
   registerSystemRoutes(app, deps);
   registerCompanyRoutes(app, deps);
+  registerPortabilityRoutes(app, deps);
   registerFeedbackRoutes(app, deps);
   registerGoalRoutes(app, deps);
   registerProjectRoutes(app, deps);

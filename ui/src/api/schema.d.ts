@@ -10550,6 +10550,607 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/{companyId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a company as a bundle
+         * @description Any caller with access to the company (its board members and its agents; 403 for another company). The bundle (`agentcompanies/v1`, docs/portability.md): COMPANY.md, agents/<slug>/AGENTS.md, projects/, goals/, tasks/ (issues with their documents, routines with `recurring: true`), skills/, images/logo, blobs/<sha256> for attachments, README.md and .boardroom.yaml. `include` defaults to the company and its agents. Secrets never leave: a secret reference in an env, and a plain env value whose name looks sensitive, become declared inputs (`manifest.envInputs`) with no value. Absolute paths and commands are listed in `manifest.systemDependent`; workspace paths are left out unless `includeWorkspacePaths`. Read in one consistent snapshot. At most 2000 issues and 1000 agents a bundle (413 beyond: export a selection). Bundle limits: at most 5000 files, 10485760 bytes a file, 26214400 bytes in all (413 beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "include": {
+                     *         "company": true,
+                     *         "agents": true,
+                     *         "projects": true,
+                     *         "goals": true,
+                     *         "issues": true,
+                     *         "skills": true,
+                     *         "routines": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description only these agents (ids or slugs); absent: all */
+                        agents?: string[];
+                        /** @description what the bundle holds; omitted keys: `company` and `agents` true, the others false */
+                        include?: {
+                            agents?: boolean;
+                            company?: boolean;
+                            goals?: boolean;
+                            issues?: boolean;
+                            projects?: boolean;
+                            routines?: boolean;
+                            skills?: boolean;
+                        };
+                        /** @description keep project workspaces' absolute local paths (flagged `system_dependent`); default false: left out */
+                        includeWorkspacePaths?: boolean;
+                        /** @description only these issues (ids or identifiers such as ACM-12); absent: all */
+                        issues?: string[];
+                        /** @description only these projects (ids or slugs); absent: all */
+                        projects?: string[];
+                        /** @description only these skills (ids or slugs); absent: all */
+                        skills?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The bundle: files by path, a manifest and warnings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description path inside the bundle -> UTF-8 text or base64 bytes; at most 5000 files, 10485760 bytes a file and 26214400 in all (413 beyond); "..", absolute paths and NUL are 400 */
+                            files: {
+                                [key: string]: string | {
+                                    /** @description media type (images, attachments) */
+                                    contentType?: string;
+                                    /** @description the bytes, base64 */
+                                    data: string;
+                                    /** @enum {string} */
+                                    encoding: "base64";
+                                };
+                            };
+                            manifest: {
+                                company: {
+                                    name: string;
+                                    slug: string;
+                                } | null;
+                                counts: {
+                                    agents: number;
+                                    blobs: number;
+                                    goals: number;
+                                    issues: number;
+                                    projects: number;
+                                    routines: number;
+                                    skills: number;
+                                };
+                                /** @description values the bundle declares and does not carry: secrets never leave */
+                                envInputs: {
+                                    /** @description the input's name: the secret's name at export, or the env name */
+                                    key: string;
+                                    /** @enum {string} */
+                                    kind: "secret";
+                                    /** @enum {string} */
+                                    requirement: "required" | "optional";
+                                    /** @description where the value goes: `agents/<slug>` or `projects/<slug>` and the env name */
+                                    usedBy: {
+                                        env: string;
+                                        path: string;
+                                    }[];
+                                }[];
+                                /** @description bundle schema, `agentcompanies/v1` */
+                                schema: string;
+                                systemDependent: {
+                                    field: string;
+                                    path: string;
+                                    value: string;
+                                }[];
+                            };
+                            /** @description the folder name to write the bundle under */
+                            rootPath: string;
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is larger than a bundle may be (see the description): export a selection */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a company as a bundle (board or CEO)
+         * @description The board, or the company's CEO agent (other agents 403). The same bundle as POST /export. The bundle (`agentcompanies/v1`, docs/portability.md): COMPANY.md, agents/<slug>/AGENTS.md, projects/, goals/, tasks/ (issues with their documents, routines with `recurring: true`), skills/, images/logo, blobs/<sha256> for attachments, README.md and .boardroom.yaml. `include` defaults to the company and its agents. Secrets never leave: a secret reference in an env, and a plain env value whose name looks sensitive, become declared inputs (`manifest.envInputs`) with no value. Absolute paths and commands are listed in `manifest.systemDependent`; workspace paths are left out unless `includeWorkspacePaths`. Read in one consistent snapshot. At most 2000 issues and 1000 agents a bundle (413 beyond: export a selection). Bundle limits: at most 5000 files, 10485760 bytes a file, 26214400 bytes in all (413 beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "include": {
+                     *         "company": true,
+                     *         "agents": true,
+                     *         "projects": true,
+                     *         "goals": true,
+                     *         "issues": true,
+                     *         "skills": true,
+                     *         "routines": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description only these agents (ids or slugs); absent: all */
+                        agents?: string[];
+                        /** @description what the bundle holds; omitted keys: `company` and `agents` true, the others false */
+                        include?: {
+                            agents?: boolean;
+                            company?: boolean;
+                            goals?: boolean;
+                            issues?: boolean;
+                            projects?: boolean;
+                            routines?: boolean;
+                            skills?: boolean;
+                        };
+                        /** @description keep project workspaces' absolute local paths (flagged `system_dependent`); default false: left out */
+                        includeWorkspacePaths?: boolean;
+                        /** @description only these issues (ids or identifiers such as ACM-12); absent: all */
+                        issues?: string[];
+                        /** @description only these projects (ids or slugs); absent: all */
+                        projects?: string[];
+                        /** @description only these skills (ids or slugs); absent: all */
+                        skills?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The bundle */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description path inside the bundle -> UTF-8 text or base64 bytes; at most 5000 files, 10485760 bytes a file and 26214400 in all (413 beyond); "..", absolute paths and NUL are 400 */
+                            files: {
+                                [key: string]: string | {
+                                    /** @description media type (images, attachments) */
+                                    contentType?: string;
+                                    /** @description the bytes, base64 */
+                                    data: string;
+                                    /** @enum {string} */
+                                    encoding: "base64";
+                                };
+                            };
+                            manifest: {
+                                company: {
+                                    name: string;
+                                    slug: string;
+                                } | null;
+                                counts: {
+                                    agents: number;
+                                    blobs: number;
+                                    goals: number;
+                                    issues: number;
+                                    projects: number;
+                                    routines: number;
+                                    skills: number;
+                                };
+                                /** @description values the bundle declares and does not carry: secrets never leave */
+                                envInputs: {
+                                    /** @description the input's name: the secret's name at export, or the env name */
+                                    key: string;
+                                    /** @enum {string} */
+                                    kind: "secret";
+                                    /** @enum {string} */
+                                    requirement: "required" | "optional";
+                                    /** @description where the value goes: `agents/<slug>` or `projects/<slug>` and the env name */
+                                    usedBy: {
+                                        env: string;
+                                        path: string;
+                                    }[];
+                                }[];
+                                /** @description bundle schema, `agentcompanies/v1` */
+                                schema: string;
+                                systemDependent: {
+                                    field: string;
+                                    path: string;
+                                    value: string;
+                                }[];
+                            };
+                            /** @description the folder name to write the bundle under */
+                            rootPath: string;
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's, or the caller is an agent other than its CEO */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is larger than a bundle may be (see the description): export a selection */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/exports/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a company export
+         * @description The board, or the company's CEO agent (other agents 403). What POST /exports would answer, without file contents: each file's path, kind and size, and the counts. The bundle (`agentcompanies/v1`, docs/portability.md): COMPANY.md, agents/<slug>/AGENTS.md, projects/, goals/, tasks/ (issues with their documents, routines with `recurring: true`), skills/, images/logo, blobs/<sha256> for attachments, README.md and .boardroom.yaml. `include` defaults to the company and its agents. Secrets never leave: a secret reference in an env, and a plain env value whose name looks sensitive, become declared inputs (`manifest.envInputs`) with no value. Absolute paths and commands are listed in `manifest.systemDependent`; workspace paths are left out unless `includeWorkspacePaths`. Read in one consistent snapshot. At most 2000 issues and 1000 agents a bundle (413 beyond: export a selection). Bundle limits: at most 5000 files, 10485760 bytes a file, 26214400 bytes in all (413 beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "include": {
+                     *         "company": true,
+                     *         "agents": true,
+                     *         "projects": true,
+                     *         "goals": true,
+                     *         "issues": true,
+                     *         "skills": true,
+                     *         "routines": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description only these agents (ids or slugs); absent: all */
+                        agents?: string[];
+                        /** @description what the bundle holds; omitted keys: `company` and `agents` true, the others false */
+                        include?: {
+                            agents?: boolean;
+                            company?: boolean;
+                            goals?: boolean;
+                            issues?: boolean;
+                            projects?: boolean;
+                            routines?: boolean;
+                            skills?: boolean;
+                        };
+                        /** @description keep project workspaces' absolute local paths (flagged `system_dependent`); default false: left out */
+                        includeWorkspacePaths?: boolean;
+                        /** @description only these issues (ids or identifiers such as ACM-12); absent: all */
+                        issues?: string[];
+                        /** @description only these projects (ids or slugs); absent: all */
+                        projects?: string[];
+                        /** @description only these skills (ids or slugs); absent: all */
+                        skills?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The bundle's inventory and manifest */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: {
+                                bytes: number;
+                                files: number;
+                            };
+                            fileInventory: {
+                                bytes: number;
+                                /** @description company, agent, project, goal, task, document, skill, image, blob, readme or meta */
+                                kind: string;
+                                path: string;
+                            }[];
+                            manifest: {
+                                company: {
+                                    name: string;
+                                    slug: string;
+                                } | null;
+                                counts: {
+                                    agents: number;
+                                    blobs: number;
+                                    goals: number;
+                                    issues: number;
+                                    projects: number;
+                                    routines: number;
+                                    skills: number;
+                                };
+                                /** @description values the bundle declares and does not carry: secrets never leave */
+                                envInputs: {
+                                    /** @description the input's name: the secret's name at export, or the env name */
+                                    key: string;
+                                    /** @enum {string} */
+                                    kind: "secret";
+                                    /** @enum {string} */
+                                    requirement: "required" | "optional";
+                                    /** @description where the value goes: `agents/<slug>` or `projects/<slug>` and the env name */
+                                    usedBy: {
+                                        env: string;
+                                        path: string;
+                                    }[];
+                                }[];
+                                /** @description bundle schema, `agentcompanies/v1` */
+                                schema: string;
+                                systemDependent: {
+                                    field: string;
+                                    path: string;
+                                    value: string;
+                                }[];
+                            };
+                            rootPath: string;
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's, or the caller is an agent other than its CEO */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is larger than a bundle may be (see the description): export a selection */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyId}/feedback-traces": {
         parameters: {
             query?: never;
@@ -11329,6 +11930,582 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/imports/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a bundle into this company
+         * @description The board, or the company's CEO agent (other agents 403). Like POST /api/companies/import with the target fixed to this company; the `replace` strategy is refused (422). Collision strategies: `rename` (default) creates a record whose key is taken under a new name (`Name 2`, `slug-2`), `skip` keeps the existing one (references resolve to it), `replace` overwrites it. Keys: agents and projects by slug, skills by key, goals, tasks and routines by title. Imported agents and routines start paused. `secretValues` become company secrets the envs reference at `latest`. Paths with "..", absolute paths or NUL are 400; an unknown future bundle schema is 422 naming it. Bundle limits: at most 5000 files, 10485760 bytes a file, 26214400 bytes in all (413 beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description agent slug -> adapter type and config used instead of the bundle's */
+                        adapterOverrides?: {
+                            [key: string]: {
+                                /** @description free-form JSON; at most 32 levels deep and 65536 bytes serialised; no U+0000 */
+                                adapterConfig?: {
+                                    [key: string]: unknown;
+                                };
+                                adapterType: string;
+                            };
+                        };
+                        /**
+                         * @description a record whose key the target already has: `rename` creates it under a new name, `skip` keeps the existing one, `replace` overwrites it
+                         * @default rename
+                         * @enum {string}
+                         */
+                        collisionStrategy?: "rename" | "skip" | "replace";
+                        nameOverrides?: {
+                            /** @description agent slug -> name */
+                            agents?: {
+                                [key: string]: string;
+                            };
+                            company?: string;
+                            /** @description project slug -> name */
+                            projects?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description input key -> value: each becomes a company secret the env references at `latest` */
+                        secretValues?: {
+                            [key: string]: string;
+                        };
+                        /** @description the bundle: inline files, or a folder on the server */
+                        source: {
+                            /** @description path inside the bundle -> UTF-8 text or base64 bytes; at most 5000 files, 10485760 bytes a file and 26214400 in all (413 beyond); "..", absolute paths and NUL are 400 */
+                            files: {
+                                [key: string]: string | {
+                                    /** @description media type (images, attachments) */
+                                    contentType?: string;
+                                    /** @description the bytes, base64 */
+                                    data: string;
+                                    /** @enum {string} */
+                                    encoding: "base64";
+                                };
+                            };
+                            rootPath?: string;
+                            /** @enum {string} */
+                            type: "inline";
+                        } | {
+                            /** @description a bundle folder on the server's disk (instance owner only) */
+                            path: string;
+                            /** @enum {string} */
+                            type: "path";
+                        };
+                        /** @description omitted or `existing_company` with this company's id: these routes import only into their own company */
+                        target?: {
+                            /** @enum {string} */
+                            mode: "new_company";
+                            /** @description default: the name in COMPANY.md */
+                            newCompanyName?: string;
+                        } | {
+                            /** Format: uuid */
+                            companyId: string;
+                            /** @enum {string} */
+                            mode: "existing_company";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description What was created, updated or skipped */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agents: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            company: {
+                                /** @enum {string} */
+                                action: "created" | "updated" | "unchanged";
+                                id: string;
+                                name: string;
+                            };
+                            goals: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            issues: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            projects: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            routines: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            skills: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's, or the caller is an agent other than its CEO */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the target company does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description a write broke a database rule the plan does not check (two primary workspaces of one project, a record created at the same moment): nothing was imported */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the bundle is beyond the limits (see the description) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the bundle's logo is not an accepted image type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description `replace`, a `target` other than this company, the plan has errors, an unknown bundle schema, or a file the bundle cannot parse */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/imports/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an import into this company
+         * @description The board, or the company's CEO agent (other agents 403). Like POST /api/companies/import/preview with the target fixed to this company; `replace` shows as a plan error, since /imports/apply refuses it. Collision strategies: `rename` (default) creates a record whose key is taken under a new name (`Name 2`, `slug-2`), `skip` keeps the existing one (references resolve to it), `replace` overwrites it. Keys: agents and projects by slug, skills by key, goals, tasks and routines by title. Imported agents and routines start paused. `secretValues` become company secrets the envs reference at `latest`. Paths with "..", absolute paths or NUL are 400; an unknown future bundle schema is 422 naming it. Bundle limits: at most 5000 files, 10485760 bytes a file, 26214400 bytes in all (413 beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description agent slug -> adapter type and config used instead of the bundle's */
+                        adapterOverrides?: {
+                            [key: string]: {
+                                /** @description free-form JSON; at most 32 levels deep and 65536 bytes serialised; no U+0000 */
+                                adapterConfig?: {
+                                    [key: string]: unknown;
+                                };
+                                adapterType: string;
+                            };
+                        };
+                        /**
+                         * @description a record whose key the target already has: `rename` creates it under a new name, `skip` keeps the existing one, `replace` overwrites it
+                         * @default rename
+                         * @enum {string}
+                         */
+                        collisionStrategy?: "rename" | "skip" | "replace";
+                        nameOverrides?: {
+                            /** @description agent slug -> name */
+                            agents?: {
+                                [key: string]: string;
+                            };
+                            company?: string;
+                            /** @description project slug -> name */
+                            projects?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description input key -> value: each becomes a company secret the env references at `latest` */
+                        secretValues?: {
+                            [key: string]: string;
+                        };
+                        /** @description the bundle: inline files, or a folder on the server */
+                        source: {
+                            /** @description path inside the bundle -> UTF-8 text or base64 bytes; at most 5000 files, 10485760 bytes a file and 26214400 in all (413 beyond); "..", absolute paths and NUL are 400 */
+                            files: {
+                                [key: string]: string | {
+                                    /** @description media type (images, attachments) */
+                                    contentType?: string;
+                                    /** @description the bytes, base64 */
+                                    data: string;
+                                    /** @enum {string} */
+                                    encoding: "base64";
+                                };
+                            };
+                            rootPath?: string;
+                            /** @enum {string} */
+                            type: "inline";
+                        } | {
+                            /** @description a bundle folder on the server's disk (instance owner only) */
+                            path: string;
+                            /** @enum {string} */
+                            type: "path";
+                        };
+                        /** @description omitted or `existing_company` with this company's id: these routes import only into their own company */
+                        target?: {
+                            /** @enum {string} */
+                            mode: "new_company";
+                            /** @description default: the name in COMPANY.md */
+                            newCompanyName?: string;
+                        } | {
+                            /** Format: uuid */
+                            companyId: string;
+                            /** @enum {string} */
+                            mode: "existing_company";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The plan */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            envInputs: {
+                                /** @description the input's name: the secret's name at export, or the env name */
+                                key: string;
+                                /** @enum {string} */
+                                kind: "secret";
+                                /** @enum {string} */
+                                requirement: "required" | "optional";
+                                /** @description a value is given in secretValues, or the target has a secret of that name */
+                                supplied: boolean;
+                                /** @description where the value goes: `agents/<slug>` or `projects/<slug>` and the env name */
+                                usedBy: {
+                                    env: string;
+                                    path: string;
+                                }[];
+                            }[];
+                            /** @description apply refuses with 422 while there are any */
+                            errors: string[];
+                            plan: {
+                                agentPlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                /** @enum {string} */
+                                companyAction: "create" | "update" | "none";
+                                companyName: string;
+                                goalPlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                issuePlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                projectPlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                routinePlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                skillPlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                            };
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's, or the caller is an agent other than its CEO */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the target company does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description a write broke a database rule the plan does not check (two primary workspaces of one project, a record created at the same moment): nothing was imported */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the bundle is beyond the limits (see the description) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the bundle's logo is not an accepted image type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description a `target` other than this company, an unknown bundle schema, or a file the bundle cannot parse */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -15484,6 +16661,608 @@ export interface paths {
                     };
                 };
                 /** @description a project or workspace id not in this company */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a bundle
+         * @description Board only (agents 403); an existing target must be one of the caller's companies. Plans again and applies the plan in one transaction: nothing is half-imported on failure. 422 while the plan has errors (`details.errors`). Collision strategies: `rename` (default) creates a record whose key is taken under a new name (`Name 2`, `slug-2`), `skip` keeps the existing one (references resolve to it), `replace` overwrites it. Keys: agents and projects by slug, skills by key, goals, tasks and routines by title. Imported agents and routines start paused. `secretValues` become company secrets the envs reference at `latest`. Paths with "..", absolute paths or NUL are 400; an unknown future bundle schema is 422 naming it. Bundle limits: at most 5000 files, 10485760 bytes a file, 26214400 bytes in all (413 beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "source": {
+                     *         "type": "inline",
+                     *         "rootPath": "acme",
+                     *         "files": {
+                     *           "COMPANY.md": "---\nschema: agentcompanies/v1\nname: Acme\n---\n"
+                     *         }
+                     *       },
+                     *       "target": {
+                     *         "mode": "new_company",
+                     *         "newCompanyName": "Acme copy"
+                     *       },
+                     *       "collisionStrategy": "rename"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description agent slug -> adapter type and config used instead of the bundle's */
+                        adapterOverrides?: {
+                            [key: string]: {
+                                /** @description free-form JSON; at most 32 levels deep and 65536 bytes serialised; no U+0000 */
+                                adapterConfig?: {
+                                    [key: string]: unknown;
+                                };
+                                adapterType: string;
+                            };
+                        };
+                        /**
+                         * @description a record whose key the target already has: `rename` creates it under a new name, `skip` keeps the existing one, `replace` overwrites it
+                         * @default rename
+                         * @enum {string}
+                         */
+                        collisionStrategy?: "rename" | "skip" | "replace";
+                        nameOverrides?: {
+                            /** @description agent slug -> name */
+                            agents?: {
+                                [key: string]: string;
+                            };
+                            company?: string;
+                            /** @description project slug -> name */
+                            projects?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description input key -> value: each becomes a company secret the env references at `latest` */
+                        secretValues?: {
+                            [key: string]: string;
+                        };
+                        /** @description the bundle: inline files, or a folder on the server */
+                        source: {
+                            /** @description path inside the bundle -> UTF-8 text or base64 bytes; at most 5000 files, 10485760 bytes a file and 26214400 in all (413 beyond); "..", absolute paths and NUL are 400 */
+                            files: {
+                                [key: string]: string | {
+                                    /** @description media type (images, attachments) */
+                                    contentType?: string;
+                                    /** @description the bytes, base64 */
+                                    data: string;
+                                    /** @enum {string} */
+                                    encoding: "base64";
+                                };
+                            };
+                            rootPath?: string;
+                            /** @enum {string} */
+                            type: "inline";
+                        } | {
+                            /** @description a bundle folder on the server's disk (instance owner only) */
+                            path: string;
+                            /** @enum {string} */
+                            type: "path";
+                        };
+                        /** @description a new company, or an existing one the bundle merges into */
+                        target: {
+                            /** @enum {string} */
+                            mode: "new_company";
+                            /** @description default: the name in COMPANY.md */
+                            newCompanyName?: string;
+                        } | {
+                            /** Format: uuid */
+                            companyId: string;
+                            /** @enum {string} */
+                            mode: "existing_company";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description What was created, updated or skipped */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agents: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            company: {
+                                /** @enum {string} */
+                                action: "created" | "updated" | "unchanged";
+                                id: string;
+                                name: string;
+                            };
+                            goals: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            issues: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            projects: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            routines: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            skills: {
+                                /** @enum {string} */
+                                action: "create" | "update" | "skip";
+                                id: string | null;
+                                slug: string;
+                            }[];
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the caller is an agent, the target company is not one of the caller's, or a `path` source from a caller other than the instance owner */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the target company does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description a write broke a database rule the plan does not check (two primary workspaces of one project, a record created at the same moment): nothing was imported */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the bundle is beyond the limits (see the description) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the bundle's logo is not an accepted image type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the plan has errors, an unknown bundle schema, or a file the bundle cannot parse */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an import
+         * @description Board only (agents 403); an existing target must be one of the caller's companies. Plans the import without writing anything: per record create, update or skip, with the name it would get and why; the warnings, the errors that would stop apply, and the inputs the bundle declares. Collision strategies: `rename` (default) creates a record whose key is taken under a new name (`Name 2`, `slug-2`), `skip` keeps the existing one (references resolve to it), `replace` overwrites it. Keys: agents and projects by slug, skills by key, goals, tasks and routines by title. Imported agents and routines start paused. `secretValues` become company secrets the envs reference at `latest`. Paths with "..", absolute paths or NUL are 400; an unknown future bundle schema is 422 naming it. Bundle limits: at most 5000 files, 10485760 bytes a file, 26214400 bytes in all (413 beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "source": {
+                     *         "type": "inline",
+                     *         "rootPath": "acme",
+                     *         "files": {
+                     *           "COMPANY.md": "---\nschema: agentcompanies/v1\nname: Acme\n---\n"
+                     *         }
+                     *       },
+                     *       "target": {
+                     *         "mode": "new_company",
+                     *         "newCompanyName": "Acme copy"
+                     *       },
+                     *       "collisionStrategy": "rename"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description agent slug -> adapter type and config used instead of the bundle's */
+                        adapterOverrides?: {
+                            [key: string]: {
+                                /** @description free-form JSON; at most 32 levels deep and 65536 bytes serialised; no U+0000 */
+                                adapterConfig?: {
+                                    [key: string]: unknown;
+                                };
+                                adapterType: string;
+                            };
+                        };
+                        /**
+                         * @description a record whose key the target already has: `rename` creates it under a new name, `skip` keeps the existing one, `replace` overwrites it
+                         * @default rename
+                         * @enum {string}
+                         */
+                        collisionStrategy?: "rename" | "skip" | "replace";
+                        nameOverrides?: {
+                            /** @description agent slug -> name */
+                            agents?: {
+                                [key: string]: string;
+                            };
+                            company?: string;
+                            /** @description project slug -> name */
+                            projects?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description input key -> value: each becomes a company secret the env references at `latest` */
+                        secretValues?: {
+                            [key: string]: string;
+                        };
+                        /** @description the bundle: inline files, or a folder on the server */
+                        source: {
+                            /** @description path inside the bundle -> UTF-8 text or base64 bytes; at most 5000 files, 10485760 bytes a file and 26214400 in all (413 beyond); "..", absolute paths and NUL are 400 */
+                            files: {
+                                [key: string]: string | {
+                                    /** @description media type (images, attachments) */
+                                    contentType?: string;
+                                    /** @description the bytes, base64 */
+                                    data: string;
+                                    /** @enum {string} */
+                                    encoding: "base64";
+                                };
+                            };
+                            rootPath?: string;
+                            /** @enum {string} */
+                            type: "inline";
+                        } | {
+                            /** @description a bundle folder on the server's disk (instance owner only) */
+                            path: string;
+                            /** @enum {string} */
+                            type: "path";
+                        };
+                        /** @description a new company, or an existing one the bundle merges into */
+                        target: {
+                            /** @enum {string} */
+                            mode: "new_company";
+                            /** @description default: the name in COMPANY.md */
+                            newCompanyName?: string;
+                        } | {
+                            /** Format: uuid */
+                            companyId: string;
+                            /** @enum {string} */
+                            mode: "existing_company";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The plan */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            envInputs: {
+                                /** @description the input's name: the secret's name at export, or the env name */
+                                key: string;
+                                /** @enum {string} */
+                                kind: "secret";
+                                /** @enum {string} */
+                                requirement: "required" | "optional";
+                                /** @description a value is given in secretValues, or the target has a secret of that name */
+                                supplied: boolean;
+                                /** @description where the value goes: `agents/<slug>` or `projects/<slug>` and the env name */
+                                usedBy: {
+                                    env: string;
+                                    path: string;
+                                }[];
+                            }[];
+                            /** @description apply refuses with 422 while there are any */
+                            errors: string[];
+                            plan: {
+                                agentPlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                /** @enum {string} */
+                                companyAction: "create" | "update" | "none";
+                                companyName: string;
+                                goalPlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                issuePlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                projectPlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                routinePlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                                skillPlans: {
+                                    /** @enum {string} */
+                                    action: "create" | "update" | "skip";
+                                    /** @description the target's record it collides with */
+                                    existingId: string | null;
+                                    /** @description the name (a skill: the key) it will have */
+                                    plannedName: string;
+                                    reason: string | null;
+                                    slug: string;
+                                }[];
+                            };
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the caller is an agent, the target company is not one of the caller's, or a `path` source from a caller other than the instance owner */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the target company does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description a write broke a database rule the plan does not check (two primary workspaces of one project, a record created at the same moment): nothing was imported */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the bundle is beyond the limits (see the description) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the bundle's logo is not an accepted image type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an unknown bundle schema, or a file the bundle cannot parse */
                 422: {
                     headers: {
                         [name: string]: unknown;
