@@ -32,6 +32,7 @@ export const PLACES: PlaceCommand[] = [
   { label: 'Skills', path: 'skills', keywords: ['library', 'import'], nav: 'company' },
   { label: 'Secrets', path: 'secrets', keywords: ['keys', 'credentials', 'env'], nav: 'company' },
   { label: 'Company settings', path: 'settings', keywords: ['name', 'brand', 'logo', 'archive'], nav: 'company' },
+  { label: 'Export and import', path: 'portability', keywords: ['export', 'import', 'bundle', 'zip', 'template'], nav: 'company' },
   { label: 'Instance settings', path: 'instance', keywords: ['adapters', 'doctor', 'version'], nav: 'company' },
   { label: 'New company', path: '/onboarding', keywords: ['onboarding', 'create company', 'start'] },
 ];

@@ -39,6 +39,7 @@ export const router = createBrowserRouter([
           { path: 'skills/:skillId', lazy: () => import('../pages/skill/SkillPage').then((m) => ({ Component: m.SkillPage })) },
           { path: 'secrets', lazy: () => import('../pages/secrets/SecretsPage').then((m) => ({ Component: m.SecretsPage })) },
           { path: 'settings', lazy: () => import('../pages/settings/CompanySettingsPage').then((m) => ({ Component: m.CompanySettingsPage })) },
+          { path: 'portability', lazy: () => import('../pages/portability/PortabilityPage').then((m) => ({ Component: m.PortabilityPage })) },
           { path: 'instance', lazy: () => import('../pages/instance/InstanceSettingsPage').then((m) => ({ Component: m.InstanceSettingsPage })) },
         ],
       },
