@@ -1,14 +1,10 @@
-// The company's agents by name, for pages that name agents by id (approvals, activity): one cached,
-// live query ('agents' resource) under its own key, apart from the agents page's queries.
+// The company's agents by name, for pages that name agents by id (approvals, activity): the one agents
+// query every page shares (live through the 'agents' resource).
 import { useQuery } from '@tanstack/react-query';
-import { api, data } from './client';
-import { companyKey } from './keys';
+import { agentsQuery } from '../components/agents/queries';
 
 export function useAgentNames(companyId: string) {
-  const agents = useQuery({
-    queryKey: companyKey(companyId, 'agents', 'names'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/agents', { params: { path: { companyId } } })),
-  });
+  const agents = useQuery(agentsQuery(companyId));
   /** The agent's name; a short id for one not listed (terminated) or before the list loads. */
   const nameOf = (agentId: string): string => agents.data?.find((agent) => agent.id === agentId)?.name ?? `agent ${agentId.slice(0, 8)}`;
   return { agents: agents.data ?? [], nameOf };

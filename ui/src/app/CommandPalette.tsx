@@ -11,6 +11,7 @@ import { companyKey } from '../api/keys';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useCompanies } from './session';
 import { PLACES, placeHref } from './places';
+import { agentsQuery } from '../components/agents/queries';
 
 const ISSUE_RESULTS = 8;
 const DEBOUNCE_MS = 150;
@@ -140,10 +141,7 @@ function IssueItems({ companyId, search, onPick }: { companyId: string; search: 
 }
 
 function AgentItems({ companyId, onPick }: { companyId: string; onPick: (agentId: string) => void }) {
-  const agents = useQuery({
-    queryKey: companyKey(companyId, 'agents'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/agents', { params: { path: { companyId } } })),
-  });
+  const agents = useQuery(agentsQuery(companyId));
   if (agents.isError) return <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="Agents could not be listed" />;
   if (!agents.data?.length) return null;
   return (

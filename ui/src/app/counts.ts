@@ -1,9 +1,16 @@
 // The sidebar's live counts. Each comes from a bounded read and is refreshed by the live layer
 // (resources 'counts', 'dashboard' and 'inbox').
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, data } from '../api/client';
 import { companyKey } from '../api/keys';
 import { inboxQuery } from '../pages/inbox/inbox-query';
+
+/** The dashboard snapshot: the sidebar's counts and the dashboard's cards read this one query. */
+export const dashboardQuery = (companyId: string) =>
+  queryOptions({
+    queryKey: companyKey(companyId, 'dashboard'),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/dashboard', { params: { path: { companyId } } })),
+  });
 
 export interface SidebarCounts {
   openIssues: number;
@@ -14,10 +21,7 @@ export interface SidebarCounts {
 }
 
 export function useSidebarCounts(companyId: string) {
-  const dashboard = useQuery({
-    queryKey: companyKey(companyId, 'dashboard'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/dashboard', { params: { path: { companyId } } })),
-  });
+  const dashboard = useQuery(dashboardQuery(companyId));
   const running = useQuery({
     queryKey: companyKey(companyId, 'counts', 'running-runs'),
     queryFn: async () =>

@@ -1,6 +1,7 @@
 // The latest activity entries, each in words and leading to its subject. Live: the 'activity'
 // resource is refreshed on every activity event.
 import { useQuery } from '@tanstack/react-query';
+import { agentsQuery } from '../../components/agents/queries';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
@@ -16,10 +17,7 @@ export function RecentActivity({ companyId }: { companyId: string }) {
     queryKey: companyKey(companyId, 'activity', { limit: RECENT }),
     queryFn: async () => data(await api.GET('/api/companies/{companyId}/activity', { params: { path: { companyId }, query: { limit: RECENT } } })),
   });
-  const agents = useQuery({
-    queryKey: companyKey(companyId, 'agents'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/agents', { params: { path: { companyId } } })),
-  });
+  const agents = useQuery(agentsQuery(companyId));
   const names = new Map((agents.data ?? []).map((agent) => [agent.id, agent.name]));
   return (
     <section className="card recent-activity" aria-labelledby="activity-heading">

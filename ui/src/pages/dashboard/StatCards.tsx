@@ -2,17 +2,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { dashboardQuery } from '../../app/counts';
 import { Loading } from '../../components/Loading';
 import { cents } from '../../lib/format';
 
 export function StatCards({ companyId }: { companyId: string }) {
-  const snapshot = useQuery({
-    queryKey: companyKey(companyId, 'dashboard'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/dashboard', { params: { path: { companyId } } })),
-  });
+  const snapshot = useQuery(dashboardQuery(companyId));
   if (snapshot.isPending) return <Loading label="Loading the dashboard" />;
   if (snapshot.isError) return <ErrorNotice error={snapshot.error} retry={() => snapshot.refetch()} title="The dashboard could not be loaded" />;
   const { agents, tasks, costs, pendingApprovals, budgets } = snapshot.data;

@@ -2,6 +2,7 @@
 // 'runs', 'issues', 'agents'), so the company event stream refreshes them: nothing here polls.
 import { useQuery } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
+import { agentsQuery } from '../../components/agents/queries';
 import { companyKey } from '../../api/keys';
 import type { paths } from '../../api/schema';
 
@@ -36,10 +37,7 @@ export function useIssue(companyId: string, issueRef: string) {
 }
 
 export function useAgents(companyId: string) {
-  return useQuery({
-    queryKey: companyKey(companyId, 'agents'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/agents', { params: { path: { companyId } } })),
-  });
+  return useQuery(agentsQuery(companyId));
 }
 
 export function agentName(agents: Agent[] | undefined, agentId: string | null | undefined): string {

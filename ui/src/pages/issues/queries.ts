@@ -4,6 +4,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api, data } from '../../api/client';
+import { agentsQuery } from '../../components/agents/queries';
 import { companyKey } from '../../api/keys';
 import type { Issue, IssueStatus } from './model';
 import type { listQuery } from './url-state';
@@ -42,10 +43,7 @@ export function useIssuePages(companyId: string, query: ListQuery, column?: Issu
 }
 
 export function useAgents(companyId: string) {
-  return useQuery({
-    queryKey: companyKey(companyId, 'agents', 'list'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/agents', { params: { path: { companyId } } })),
-  });
+  return useQuery(agentsQuery(companyId));
 }
 
 export function useProjects(companyId: string) {
