@@ -99,7 +99,9 @@ describe('instance settings', () => {
     const dialog = page.getByRole('dialog', { name: `Remove ${TYPE}?` });
     await checkAccessibility(page, 'remove adapter dialog');
     await dialog.getByRole('button', { name: 'Remove adapter' }).click();
-    await waitFor('the adapter left the list', async () => (await card(TYPE).count()) === 0);
+    // While the modal is open the page behind it is hidden from the accessibility tree: wait for it to close.
+    await dialog.waitFor({ state: 'hidden' });
+    await waitFor('the adapter left the list', async () => (await page.getByRole('heading', { name: 'Adapters' }).isVisible()) && (await card(TYPE).count()) === 0);
     assert.equal((await board.api('GET', '/api/adapters')).some((adapter: { type: string }) => adapter.type === TYPE), false);
   });
 });

@@ -158,9 +158,10 @@ function RemoveAdapterButton({ adapter }: { adapter: Adapter }) {
   const changed = useAdaptersChanged();
   const remove = useMutation({
     mutationFn: async () => data(await api.DELETE('/api/adapters/{type}', { params: { path: { type: adapter.type } } })),
+    // The dialog closes once the list no longer shows the adapter.
     onSuccess: async () => {
-      setOpen(false);
       await changed();
+      setOpen(false);
     },
   });
   return (
