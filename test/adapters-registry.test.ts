@@ -307,6 +307,12 @@ describe('adapter registry: an external package from a local path', () => {
     assert.deepEqual(res.body.config, { greeting: 'bonjour', apiKey: '[redacted]' });
     assert.equal(res.body.environment.checks[0].detail, 'greeting=bonjour');
     assert.deepEqual((await sql('select config from adapter_installs where type = $1', [TYPE]))[0].config, { greeting: 'bonjour', apiKey: 'sk-live-123' });
+    // The board's form saves what it was shown: a `[redacted]` keeps the stored secret; a new value replaces it.
+    const resaved = await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: { greeting: 'salut', apiKey: '[redacted]', nested: { token: '[redacted]' } } } });
+    assert.equal(resaved.status, 200, JSON.stringify(resaved.body));
+    assert.deepEqual((await sql('select config from adapter_installs where type = $1', [TYPE]))[0].config, { greeting: 'salut', apiKey: 'sk-live-123', nested: { token: '[redacted]' } });
+    await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: { greeting: 'bonjour', apiKey: 'sk-live-456' } } });
+    assert.deepEqual((await sql('select config from adapter_installs where type = $1', [TYPE]))[0].config, { greeting: 'bonjour', apiKey: 'sk-live-456' });
     assert.equal((await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: 'nope' } })).status, 400);
     assert.equal((await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: { big: 'x'.repeat(70_000) } } })).status, 400);
 

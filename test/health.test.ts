@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { databaseErrorOf } from '../src/core/errors.ts';
 import { useTestApp } from './helpers/app.ts';
+import { companyWithAgent } from './helpers/factories.ts';
 
 const t = await useTestApp();
 const dbName = new URL(t.database.pool.options.connectionString!).pathname.slice(1);
@@ -22,6 +23,40 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
     await client.end();
   }
 }
+
+describe('GET /api/instance/doctor', () => {
+  it("runs the doctor's node, data dir and database checks for a board caller", async () => {
+    const res = await t.request('GET', '/api/instance/doctor', { token: t.ownerToken });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.ok, true);
+    assert.deepEqual(res.body.checks.map((c: { name: string }) => c.name), ['node', 'data dir', 'database']);
+    const [node, dataDir, database] = res.body.checks;
+    assert.equal(node.detail, `v${process.versions.node} (needs 20.19+)`);
+    assert.equal(dataDir.detail, `${t.config.dataDir} (writable)`);
+    assert.match(database.detail, /^(external|embedded) PostgreSQL \d+.* reachable$/);
+  });
+
+  it('reports an unusable data directory as a failed check, not an error', async () => {
+    const { dataDir } = t.config;
+    t.config.dataDir = path.join(dataDir, 'missing-dir');
+    try {
+      const res = await t.request('GET', '/api/instance/doctor', { token: t.ownerToken });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.ok, false);
+      const check = res.body.checks.find((c: { name: string }) => c.name === 'data dir');
+      assert.equal(check.ok, false);
+      assert.match(check.detail, /does not exist/);
+    } finally {
+      t.config.dataDir = dataDir;
+    }
+  });
+
+  it('is for board callers only', async () => {
+    const { agent } = await companyWithAgent(t);
+    assert.equal((await t.request('GET', '/api/instance/doctor', { token: agent.token })).status, 403);
+    assert.equal((await t.request('GET', '/api/instance/doctor')).status, 401);
+  });
+});
 
 describe('GET /api/health', () => {
   it('reports status, database reachability and runtime metadata without credentials', async () => {

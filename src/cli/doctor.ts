@@ -3,19 +3,15 @@
 // use it, and an agent's own adapterConfig (command, env) can differ.
 // Doctor only reads: it creates no data directory, key file or database, so a typo in --data-dir
 // is reported ("does not exist", "no Boardroom instance") instead of becoming a new instance.
-import { randomBytes } from 'node:crypto';
-import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { hasEmbeddedCluster, listenError } from '../db/embedded.ts';
 import { readKeys, readSettings, resolveDataDir, type ConfigInput, type Settings } from '../core/config.ts';
 import { attachDatabase } from '../server/start.ts';
 import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../adapters/registry.ts';
+import { checkDatabaseAnswers, checkDataDir, checkNode, doctorMessage as message, type Check } from '../core/doctor-checks.ts';
 
-const MIN_NODE = [20, 19];
 const CONNECT_TIMEOUT_MS = 5_000;
-
-type Check = [name: string, ok: boolean, detail: string];
 
 export async function runDoctor(input: ConfigInput): Promise<boolean> {
   const dataDir = resolveDataDir(input.dataDir);
@@ -41,34 +37,6 @@ export async function runDoctor(input: ConfigInput): Promise<boolean> {
   return results.every(([, ok]) => ok);
 }
 
-function checkNode(): Check {
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  const ok = major > MIN_NODE[0]! || (major === MIN_NODE[0] && minor >= MIN_NODE[1]!);
-  return ['node', ok, `v${process.versions.node} (needs ${MIN_NODE.join('.')}+)`];
-}
-
-/**
- * The data directory must already exist: doctor only reads, and a typo in --data-dir must not
- * become a new instance. Writable means a file can really be created in it (root passes permission
- * checks that users fail): a probe file, removed at once.
- */
-async function checkDataDir(dir: string): Promise<Check> {
-  const info = await stat(dir).catch((err: NodeJS.ErrnoException) => err);
-  if (info instanceof Error) {
-    const missing = info.code === 'ENOENT' || info.code === 'ENOTDIR';
-    return ['data dir', false, missing ? `${dir} does not exist (a typo in --data-dir or BOARDROOM_HOME?); \`boardroom run\` would create it` : `${dir}: ${info.message}`];
-  }
-  if (!info.isDirectory()) return ['data dir', false, `${dir} is not a directory`];
-  try {
-    const probe = path.join(dir, `.doctor-${randomBytes(4).toString('hex')}`);
-    await writeFile(probe, '');
-    await rm(probe);
-    return ['data dir', true, `${dir} (writable)`];
-  } catch (err) {
-    return ['data dir', false, `${dir}: ${message(err)}`];
-  }
-}
-
 async function checkDatabase(settings: Settings): Promise<Check> {
   const pgDir = path.join(settings.dataDir, 'db');
   // Starting the embedded cluster of a directory that has none would initialise one: an instance.
@@ -81,8 +49,7 @@ async function checkDatabase(settings: Settings): Promise<Check> {
       const client = new pg.Client({ connectionString: handle.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       await client.connect();
       try {
-        const { rows } = await client.query<{ v: string }>(`select current_setting('server_version') as v`);
-        return ['database', true, `${settings.databaseUrl ? 'external' : 'embedded'} PostgreSQL ${rows[0]?.v ?? ''} reachable`];
+        return await checkDatabaseAnswers((sql) => client.query<{ v: string }>(sql), !!settings.databaseUrl);
       } finally {
         await client.end();
       }
@@ -110,5 +77,3 @@ async function checkPort(config: Settings): Promise<Check> {
   }
   return ['port', false, `${where} in use by another program (run would take the next free port; --strict-port would fail)`];
 }
-
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));

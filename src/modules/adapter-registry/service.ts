@@ -16,6 +16,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/pro
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { conflict, notFound, unprocessable } from '../../core/errors.ts';
+import { REDACTED } from '../../lib/redact.ts';
 import type { Db } from '../../db/client.ts';
 import { adapterInstalls, type AdapterOverride } from '../../db/schema/index.ts';
 import type { AdapterRegistry } from '../../adapters/registry.ts';
@@ -309,11 +310,12 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
     async setConfig(type, config) {
       await requireKnown(type);
       return exclusive(async () => {
-        await requireKnown(type);
+        const previous = (await requireKnown(type))?.config ?? {};
+        const next = keepRedacted(config, previous) as Record<string, unknown>;
         const [row] = await db
           .insert(adapterInstalls)
-          .values({ type, config })
-          .onConflictDoUpdate({ target: adapterInstalls.type, set: { config, updatedAt: new Date() } })
+          .values({ type, config: next })
+          .onConflictDoUpdate({ target: adapterInstalls.type, set: { config: next, updatedAt: new Date() } })
           .returning();
         return entry(type, row!);
       });
@@ -365,3 +367,17 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
 
   return manager;
 }
+
+/**
+ * A config read from GET /api/adapters comes back with sensitive values as `[redacted]`; saving that
+ * form again must not replace the stored secret with the placeholder. A `[redacted]` where the
+ * stored config has a value keeps that value (in nested objects too); any other value replaces it.
+ */
+function keepRedacted(next: unknown, previous: unknown): unknown {
+  if (next === REDACTED) return previous === undefined ? next : previous;
+  if (!isPlainObject(next)) return next;
+  const before = isPlainObject(previous) ? previous : {};
+  return Object.fromEntries(Object.entries(next).map(([key, value]) => [key, keepRedacted(value, before[key])]));
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);

@@ -1,6 +1,7 @@
 // Instance-level routes: health, OpenAPI document, browser login, board keys, cli-auth.
 import { z } from 'zod';
 import { isDatabaseReachable } from '../../db/client.ts';
+import { checkDatabaseAnswers, checkDataDir, checkNode, type Check } from '../../core/doctor-checks.ts';
 import { VERSION } from '../../paths.ts';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard } from '../../core/access.ts';
@@ -28,6 +29,28 @@ const redirectResponse = z.null().meta({
 const createBoardKeyBody = z
   .object({ name: z.string().trim().min(1).max(200).default('board key').describe('a label to recognise the key by (default `board key`)') })
   .meta({ examples: [{ name: 'laptop' }] });
+
+const DOCTOR_CHECK_MS = 5_000;
+
+const doctorResponse = z
+  .object({
+    ok: z.boolean().describe('every check passed'),
+    checks: z.array(z.object({ name: z.string().describe('`node`, `data dir` or `database`'), ok: z.boolean(), detail: z.string().describe('what was found, in the words `boardroom doctor` prints') })),
+  })
+  .describe('The checks, in the order `boardroom doctor` prints them');
+
+/** A check that does not answer in time is a failed check (a hung disk or database must not hang the page). */
+async function bounded(name: string, check: () => Promise<Check>): Promise<Check> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Check>((resolve) => {
+    timer = setTimeout(() => resolve([name, false, `no answer within ${DOCTOR_CHECK_MS / 1000} s`]), DOCTOR_CHECK_MS);
+  });
+  try {
+    return await Promise.race([check(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function registerSystemRoutes(app: App, deps: AppDeps): void {
   const { db, pool } = deps.database;
@@ -59,6 +82,31 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
         features: { companyDeletion: true },
       };
       return reply.status(databaseReachable ? 200 : 503).send(body);
+    },
+  );
+
+  app.get(
+    '/api/instance/doctor',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Run the doctor checks in the running server',
+        description: [
+          `${BOARD_ONLY} The checks of \`boardroom doctor\` that apply to a running server, by the same functions the CLI runs: \`node\` (version), \`data dir\` (exists and writable) and \`database\` (answers a query, with its version).`,
+          `Each check is bounded to ${DOCTOR_CHECK_MS / 1000} s; one that takes longer is reported as failed, never as an error of the route. The CLI's \`config\` and \`port\` checks are about starting a server and hold for a running one; the local CLI runtimes' checks are each adapter's \`environment\` in GET /api/adapters.`,
+        ].join(' '),
+        response: { 200: doctorResponse, ...authenticated(), ...boardOnly() },
+      },
+    },
+    async (request) => {
+      requireBoard(actorOf(request));
+      const checks = await Promise.all([
+        bounded('node', async () => checkNode()),
+        bounded('data dir', () => checkDataDir(deps.config.dataDir)),
+        bounded('database', () => checkDatabaseAnswers((sql) => pool.query<{ v: string }>(sql), !!deps.config.databaseUrl)),
+      ]);
+      const list = checks.map(([name, ok, detail]) => ({ name, ok, detail }));
+      return { ok: list.every((check) => check.ok), checks: list };
     },
   );
 

@@ -29,4 +29,6 @@ export const instanceKeys = {
   me: ['me'] as const,
   companies: ['companies'] as const,
   adapters: ['adapters'] as const,
+  health: ['health'] as const,
+  doctor: ['instance', 'doctor'] as const,
 };

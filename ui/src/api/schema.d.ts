@@ -18678,6 +18678,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/instance/doctor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run the doctor checks in the running server
+         * @description Board callers only (a board key, the browser session or local_trusted); agents get 403. The checks of `boardroom doctor` that apply to a running server, by the same functions the CLI runs: `node` (version), `data dir` (exists and writable) and `database` (answers a query, with its version). Each check is bounded to 5 s; one that takes longer is reported as failed, never as an error of the route. The CLI's `config` and `port` checks are about starting a server and hold for a running one; the local CLI runtimes' checks are each adapter's `environment` in GET /api/adapters.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The checks, in the order `boardroom doctor` prints them */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            checks: {
+                                /** @description what was found, in the words `boardroom doctor` prints */
+                                detail: string;
+                                /** @description `node`, `data dir` or `database` */
+                                name: string;
+                                ok: boolean;
+                            }[];
+                            /** @description every check passed */
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the caller is an agent: board callers only */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/issues/{issueId}": {
         parameters: {
             query?: never;

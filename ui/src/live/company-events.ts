@@ -5,7 +5,7 @@
 // every drop (a network error, a restarting server, an ended session) we open the stream again
 // ourselves from the last id seen (`?lastEventId=`), backing off from 0.5 s up to 10 s.
 import type { QueryClient } from '@tanstack/react-query';
-import type { Resource } from '../api/keys';
+import { instanceKeys, type Resource } from '../api/keys';
 import { RUN_LOG_RESOURCES, RUN_STATUS_RESOURCES, resourcesForActivity, type ActivityEvent } from './invalidation';
 
 const MIN_FLUSH_INTERVAL_MS = 1_000;
@@ -135,6 +135,8 @@ export class CompanyEvents {
       void this.queryClient.invalidateQueries({
         predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId && stale.has(query.queryKey[2] as Resource),
       });
+      // The companies list (switcher, palette) is instance-level: a rename or archive reaches it too.
+      if (stale.has('company')) void this.queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
     }
     this.schedule();
   }

@@ -7,8 +7,8 @@ import { companyKey, instanceKeys } from '../../api/keys';
 import type { AgentDetail } from '../../components/agents/queries';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-import { ConfigForm } from './ConfigForm';
-import type { JsonSchema } from './schema-form';
+import { ConfigForm } from '../../components/schema-form/ConfigForm';
+import type { JsonSchema } from '../../components/schema-form/schema-form';
 
 // The runtime settings of the agent PATCH schema (modules/agents/schemas.ts runtimeConfig); the
 // server checks the bounds and answers 400 naming the field.

@@ -4,7 +4,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { ErrorNotice } from '../ErrorNotice';
 import { fieldId, fieldPaths, fromDraft, otherKeys, serverFieldErrors, toDraft, type JsonSchema } from './schema-form';
 import { SchemaFields } from './SchemaFields';
 
