@@ -1,0 +1,121 @@
+// Skills in a real browser: a skill imported from a local folder (the import's result and a warning
+// shown), seen in the library, its files viewed and edited (a refused SKILL.md shows the server's
+// reason), attached to an agent whose desired skills then hold it (through the API), and detached.
+// axe on every state visited.
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+
+const board = await startBoard();
+const company = await board.api('POST', '/api/companies', { name: 'Skills Co' });
+const C = company.id;
+const agent = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Rita Researcher', role: 'engineer', adapterType: 'process', adapterConfig: {} });
+await board.api('POST', `/api/companies/${C}/agents`, { name: 'Otto Ops', role: 'engineer', adapterType: 'process', adapterConfig: {} });
+
+async function skillFolder(): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'board-skill-'));
+  const folder = path.join(root, 'market-research');
+  await mkdir(path.join(folder, 'references'), { recursive: true });
+  await writeFile(path.join(folder, 'SKILL.md'), '---\nname: Market Research\ndescription: How to size a market from public sources.\n---\n\n# Market research\n\nStart with the census tables.\n');
+  await writeFile(path.join(folder, 'references', 'sources.md'), '# Sources\n\n- National statistics office\n');
+  return folder;
+}
+
+describe('skills', () => {
+  it('imports a local folder, shows it in the library, edits a file, and attaches it to an agent', async () => {
+    const folder = await skillFolder();
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/skills`);
+    await page.getByRole('heading', { name: 'Skills', level: 1 }).waitFor();
+    // The bundled skill the server ships is in the library from the start.
+    await page.getByRole('cell', { name: 'boardroom/skills/boardroom-api' }).waitFor();
+    await checkAccessibility(page, 'the skills library');
+
+    await page.getByLabel('Source').fill(folder);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const result = page.getByRole('status').filter({ hasText: 'imported from' });
+    await result.getByText(`1 skill imported from ${folder}`).waitFor();
+    await result.getByText('(added)').waitFor();
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Market Research' }) });
+    await row.getByText('Local folder').waitFor();
+    await row.getByText('Markdown only').waitFor();
+    assert.match((await row.getByRole('cell').first().textContent()) ?? '', /^local\/[0-9a-f]{12}\/market-research$/);
+    await checkAccessibility(page, 'the skills library after an import');
+    await screenshot(page, 'skills');
+
+    // An import that finds nothing says why.
+    await page.getByLabel('Source').fill(path.join(folder, 'nowhere'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Nothing was imported' }).waitFor();
+
+    // The detail: the file tree, a file, editing it (a refused SKILL.md keeps the text and says why).
+    await page.getByRole('link', { name: 'Market Research' }).click();
+    await page.getByRole('heading', { name: 'Market Research', level: 1 }).waitFor();
+    await page.getByLabel('Contents of SKILL.md').getByText('Start with the census tables.').waitFor();
+    await page.getByRole('navigation', { name: 'Skill files' }).getByRole('button', { name: 'sources.md' }).click();
+    await page.getByLabel('Contents of references/sources.md').getByText('National statistics office').waitFor();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Contents of references/sources.md').fill('# Sources\n\n- Trade association reports\n');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByLabel('Contents of references/sources.md').getByText('Trade association reports').waitFor();
+    await page.getByRole('navigation', { name: 'Skill files' }).getByRole('button', { name: 'SKILL.md' }).click();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Contents of SKILL.md').fill('---\nname: [unclosed\n---\n');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: 'SKILL.md was not saved' }).waitFor();
+    await checkAccessibility(page, 'a skill file refused by the server');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    // The updates section answers for a local skill with the server's reason.
+    await page.getByRole('region', { name: 'Updates' }).locator('p').waitFor();
+    await page.getByRole('region', { name: 'Agents' }).getByText('Not attached to any agent.').waitFor();
+    await checkAccessibility(page, 'a skill detail');
+
+    // Attach to one agent: its desired skills hold the key, and its sync state shows.
+    const skills = await board.api<any[]>('GET', `/api/companies/${C}/skills`);
+    const skill = skills.find((s) => s.name === 'Market Research');
+    const agents = page.getByRole('region', { name: 'Agents' });
+    await agents.getByRole('checkbox', { name: 'Rita Researcher' }).check();
+    await agents.getByRole('button', { name: 'Attach' }).click();
+    const attachedRow = agents.getByRole('row').filter({ has: page.getByRole('link', { name: 'Rita Researcher' }) });
+    await attachedRow.getByText('Stored only: this adapter does not load skills').waitFor();
+    await attachedRow.getByText('Stored', { exact: true }).waitFor();
+    const snapshot = await board.api<any>('GET', `/api/agents/${agent.id}/skills`);
+    assert.ok(snapshot.desiredSkills.includes(skill.key), JSON.stringify(snapshot.desiredSkills));
+    assert.ok(snapshot.desiredSkills.includes('boardroom/skills/boardroom-api'), 'the required bundled skill is kept');
+    assert.equal(await agents.getByRole('checkbox', { name: 'Rita Researcher' }).count(), 0);
+    await agents.getByRole('checkbox', { name: 'Otto Ops' }).waitFor();
+    await checkAccessibility(page, 'a skill attached to an agent');
+
+    await agents.getByRole('button', { name: 'Detach from Rita Researcher' }).click();
+    await agents.getByText('Not attached to any agent.').waitFor();
+    const after = await board.api<any>('GET', `/api/agents/${agent.id}/skills`);
+    assert.ok(!after.desiredSkills.includes(skill.key));
+  });
+
+  it('creates a managed skill, writes a new file in it, and deletes it', async () => {
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/skills`);
+    await page.getByLabel('Name').fill('Weekly Report');
+    await page.getByLabel('Description').fill('How to write the weekly report.');
+    await page.getByRole('button', { name: 'Create and edit' }).click();
+    await page.getByRole('heading', { name: 'Weekly Report', level: 1 }).waitFor();
+    await page.getByText('Managed here').waitFor();
+    await page.getByLabel('New file').fill('references/template.md');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByLabel('Contents of references/template.md').fill('# This week\n');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('navigation', { name: 'Skill files' }).getByRole('button', { name: 'template.md' }).waitFor();
+    await page.getByLabel('Contents of references/template.md').getByText('# This week').waitFor();
+
+    await page.getByRole('button', { name: 'Delete skill' }).click();
+    await page.getByRole('dialog', { name: 'Delete Weekly Report?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(new RegExp(`/c/${C}/skills$`));
+    await page.getByRole('heading', { name: 'Skills', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Weekly Report' }).waitFor({ state: 'detached' });
+    const skills = await board.api<any[]>('GET', `/api/companies/${C}/skills`);
+    assert.ok(!skills.some((s) => s.name === 'Weekly Report'));
+  });
+});
