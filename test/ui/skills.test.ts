@@ -1,15 +1,44 @@
 // Skills in a real browser: a skill imported from a local folder (the import's result and a warning
 // shown), seen in the library, its files viewed and edited (a refused SKILL.md shows the server's
-// reason), attached to an agent whose desired skills then hold it (through the API), and detached.
-// axe on every state visited.
+// reason), attached to an agent whose desired skills then hold it (through the API), and detached;
+// a code-host skill (against a local stand-in for the code host's API and raw host) checked for an
+// update from the library and updated from its page. axe on every state visited.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
 
-const board = await startBoard();
+// The code host: one repository, acme/playbooks, whose main branch moves when a test commits.
+const commits = new Map<string, Record<string, string>>();
+let main = '';
+function commit(files: Record<string, string>): string {
+  main = createHash('sha1').update(`${JSON.stringify(files)}\0${commits.size}`).digest('hex');
+  commits.set(main, files);
+  return main;
+}
+const codeHost = createServer((req, res) => {
+  const parts = new URL(req.url ?? '/', 'http://x').pathname.split('/').filter(Boolean);
+  const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  if (parts[0] === 'api' && parts.slice(2, 4).join('/') === 'acme/playbooks') {
+    if (parts.length === 4) return json(200, { default_branch: 'main' });
+    if (parts[4] === 'commits') return parts[5] === 'main' ? json(200, { sha: main }) : json(422, { message: 'No commit found' });
+    const files = commits.get(parts[6] ?? '');
+    if (parts[4] === 'git' && files) return json(200, { sha: parts[6], truncated: false, tree: Object.entries(files).map(([p, text]) => ({ path: p, type: 'blob', size: Buffer.byteLength(text) })) });
+  }
+  const text = parts[0] === 'raw' ? commits.get(parts[3] ?? '')?.[parts.slice(4).join('/')] : undefined;
+  if (text !== undefined) return void res.writeHead(200, { 'content-type': 'text/plain' }).end(text);
+  json(404, { message: 'Not Found' });
+});
+await new Promise<void>((resolve) => codeHost.listen(0, '127.0.0.1', resolve));
+const host = `http://127.0.0.1:${(codeHost.address() as AddressInfo).port}`;
+after(() => new Promise((resolve) => codeHost.close(resolve)));
+
+const board = await startBoard({ BOARDROOM_CODEHOST_API_URL: `${host}/api`, BOARDROOM_CODEHOST_RAW_URL: `${host}/raw` });
 const company = await board.api('POST', '/api/companies', { name: 'Skills Co' });
 const C = company.id;
 const agent = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Rita Researcher', role: 'engineer', adapterType: 'process', adapterConfig: {} });
@@ -117,5 +146,34 @@ describe('skills', () => {
     await page.getByRole('link', { name: 'Weekly Report' }).waitFor({ state: 'detached' });
     const skills = await board.api<any[]>('GET', `/api/companies/${C}/skills`);
     assert.ok(!skills.some((s) => s.name === 'Weekly Report'));
+  });
+
+  it('imports from the code host, finds an update from the library, and installs it from the skill page', async () => {
+    const skillMd = (step: string) => `---\nname: Onboarding\ndescription: Bring a new hire up to speed.\n---\n\n# Onboarding\n\n${step}\n`;
+    const first = commit({ 'skills/onboarding/SKILL.md': skillMd('Send the welcome pack.') });
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/skills`);
+    await page.getByLabel('Source').fill('acme/playbooks');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('status').getByText('1 skill imported from acme/playbooks').waitFor();
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Onboarding' }) });
+    await row.getByText('GitHub').waitFor();
+    await row.getByText(first.slice(0, 7)).waitFor();
+    await row.getByRole('cell', { name: 'acme/playbooks/onboarding' }).waitFor();
+
+    await row.getByRole('button', { name: 'Check Onboarding for an update' }).click();
+    await row.getByText('Up to date').waitFor();
+
+    const second = commit({ 'skills/onboarding/SKILL.md': skillMd('Book the first one-to-one.') });
+    await page.reload();
+    await row.getByRole('button', { name: 'Check Onboarding for an update' }).click();
+    await row.getByRole('link', { name: 'Update available' }).click();
+    const updates = page.getByRole('region', { name: 'Updates' });
+    await updates.getByText('Update available').waitFor();
+    await checkAccessibility(page, 'a code-host skill with an update');
+    await updates.getByRole('button', { name: 'Install update' }).click();
+    await updates.getByText(`Updated from ${first.slice(0, 7)} to ${second.slice(0, 7)}.`).waitFor();
+    await updates.getByText('Up to date').waitFor();
+    await page.getByLabel('Contents of SKILL.md').getByText('Book the first one-to-one.').waitFor();
   });
 });

@@ -7,22 +7,16 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { fullTime, timeAgo } from '../../lib/format';
 import { shortCommit, type Skill } from '../skills/skill-labels';
+import { updateStatusQuery } from '../skills/update-status';
 
 export function SkillUpdate({ companyId, skill }: { companyId: string; skill: Skill }) {
   const queryClient = useQueryClient();
   const path = { companyId, skillId: skill.id };
-  // Outside the company's live keys: each check calls the code host, so activity must not repeat it.
-  const statusKey = ['skill-update-status', skill.id] as const;
-  const status = useQuery({
-    queryKey: statusKey,
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/skills/{skillId}/update-status', { params: { path } })),
-    // One call to the code host per check; a failure is shown with its retry rather than repeated.
-    retry: false,
-    staleTime: 60_000,
-  });
+  const statusQuery = updateStatusQuery(companyId, skill.id);
+  const status = useQuery(statusQuery);
   const install = useMutation({
     mutationFn: async () => data(await api.POST('/api/companies/{companyId}/skills/{skillId}/install-update', { params: { path } })),
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') }), queryClient.invalidateQueries({ queryKey: statusKey })]),
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') }), queryClient.invalidateQueries({ queryKey: statusQuery.queryKey })]),
   });
 
   return (

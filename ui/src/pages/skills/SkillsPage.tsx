@@ -1,6 +1,7 @@
 // The company's skill library: every skill with its key, source and pin; import from any source the
 // server reads (with what it warned about), and a new empty skill to write here.
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
@@ -9,7 +10,8 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { fullTime, timeAgo } from '../../lib/format';
 import { CreateSkillForm, ImportSkillsForm } from './ImportSkills';
-import { pinnedCommit, shortCommit, SOURCE_LABELS, TRUST_LABELS, trustBadge } from './skill-labels';
+import { pinnedCommit, shortCommit, SOURCE_LABELS, TRUST_LABELS, trustBadge, type Skill } from './skill-labels';
+import { isTracked, updateStatusQuery } from './update-status';
 
 export function SkillsPage() {
   const { companyId = '' } = useParams();
@@ -58,7 +60,10 @@ export function SkillsPage() {
                     {SOURCE_LABELS[skill.sourceKind]}
                     {skill.sourceLocator && <div className="muted mono skills-locator">{skill.sourceLocator}</div>}
                   </td>
-                  <td>{commit ? <span className="mono" title={commit}>{shortCommit(commit)}</span> : <span className="muted">{skill.sourceKind === 'service_bundled' ? 'Server release' : 'Not tracked'}</span>}</td>
+                  <td>
+                    {commit ? <span className="mono" title={commit}>{shortCommit(commit)}</span> : <span className="muted">{skill.sourceKind === 'service_bundled' ? 'Server release' : 'Not tracked'}</span>}
+                    {isTracked(skill.sourceKind) && <UpdateCheck companyId={companyId} skill={skill} />}
+                  </td>
                   <td>
                     <span className={`badge ${trustBadge(skill.trustLevel)}`}>{TRUST_LABELS[skill.trustLevel]}</span>
                   </td>
@@ -72,6 +77,33 @@ export function SkillsPage() {
             })}
           </tbody>
         </table>
+      )}
+    </div>
+  );
+}
+
+/** A code-host skill's update status, checked when asked (one code-host call each). */
+function UpdateCheck({ companyId, skill }: { companyId: string; skill: Skill }) {
+  const [asked, setAsked] = useState(false);
+  const status = useQuery({ ...updateStatusQuery(companyId, skill.id), enabled: asked });
+  if (!asked && !status.data)
+    return (
+      <div>
+        <button type="button" className="skills-check" onClick={() => setAsked(true)} aria-label={`Check ${skill.name} for an update`}>
+          Check
+        </button>
+      </div>
+    );
+  if (status.isError) return <ErrorNotice error={status.error} title="The update status could not be checked" retry={() => status.refetch()} />;
+  if (!status.data) return <div className="muted">Checking…</div>;
+  return (
+    <div>
+      {status.data.updateAvailable ? (
+        <Link to={`/c/${companyId}/skills/${skill.id}`} className="badge badge-warning">
+          Update available
+        </Link>
+      ) : (
+        <span className="badge badge-success">Up to date</span>
       )}
     </div>
   );
