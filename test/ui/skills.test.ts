@@ -124,6 +124,33 @@ describe('skills', () => {
     assert.ok(!after.desiredSkills.includes(skill.key));
   });
 
+  it("shows an import's warnings, and why nothing was imported when every skill was skipped", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'board-skills-'));
+    const write = async (folder: string, frontmatter: string) => {
+      await mkdir(path.join(root, folder), { recursive: true });
+      await writeFile(path.join(root, folder, 'SKILL.md'), `---\n${frontmatter}\n---\n\nBody.\n`);
+    };
+    await write('mixed/pricing', 'name: Pricing');
+    await write('mixed/impostor', 'name: Impostor\nkey: boardroom/skills/boardroom-api');
+    await write('only-impostor/impostor', 'name: Impostor\nkey: boardroom/skills/boardroom-api');
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/skills`);
+    await page.getByLabel('Source').fill(path.join(root, 'mixed'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const result = page.getByRole('status').filter({ hasText: 'imported from' });
+    await result.getByText('1 skill imported from').waitFor();
+    await result.getByRole('link', { name: 'Pricing' }).waitFor();
+    await result.getByText('Warnings').waitFor();
+    await result.getByRole('listitem').filter({ hasText: 'boardroom/skills/boardroom-api' }).waitFor();
+    await checkAccessibility(page, 'an import with warnings');
+
+    await page.getByLabel('Source').fill(path.join(root, 'only-impostor'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'Nothing was imported' });
+    await refused.getByRole('listitem').filter({ hasText: 'boardroom/skills/boardroom-api' }).waitFor();
+    await checkAccessibility(page, 'an import where every skill was skipped');
+  });
+
   it('creates a managed skill, writes a new file in it, and deletes it', async () => {
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/skills`);
