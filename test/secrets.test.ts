@@ -111,6 +111,36 @@ describe('secrets: routes', () => {
     assert.equal((await req('GET', `/api/companies/${c.company.id}/secrets?limit=5000`, { token: c.token })).status, 400);
   });
 
+  it("lists where each secret is referenced: live agents' env variables, pinned or latest, bounded per secret", async () => {
+    const { company, token } = await t.newCompany();
+    const used = await createSecret(company.id, token, { name: 'USED' });
+    await createSecret(company.id, token, { name: 'UNUSED' });
+    const ref = (version?: 'latest' | number) => ({ type: 'secret_ref', secretId: used.id, ...(version !== undefined && { version }) });
+    await newAgent(t, token, company.id, { name: 'Bea', adapterConfig: { env: { API_KEY: ref(), PLAIN: 'x' } } });
+    await newAgent(t, token, company.id, { name: 'Al', adapterConfig: { env: { OLD_KEY: ref(1), NEW_KEY: ref('latest') } } });
+    const gone = await newAgent(t, token, company.id, { name: 'Cy', adapterConfig: { env: { API_KEY: ref() } } });
+    assert.equal((await req('POST', `/api/agents/${gone.agent.id}/terminate`, { token })).status, 200);
+    // Another company's agent cannot reference it (422 at write), so only this company is read.
+    const list = await req('GET', `/api/companies/${company.id}/secrets`, { token });
+    assert.equal(list.status, 200);
+    const byName = new Map<string, any>(list.body.map((s: any) => [s.name, s]));
+    assert.deepEqual(byName.get('UNUSED').references, { count: 0, agents: [] });
+    assert.deepEqual(
+      byName.get('USED').references.agents.map((r: any) => [r.agentName, r.envKey, r.version]),
+      [['Al', 'NEW_KEY', 'latest'], ['Al', 'OLD_KEY', 1], ['Bea', 'API_KEY', 'latest']],
+    );
+    assert.equal(byName.get('USED').references.count, 3);
+
+    const many = await createSecret(company.id, token, { name: 'MANY' });
+    const env = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`K${String(i).padStart(2, '0')}`, { type: 'secret_ref', secretId: many.id }]));
+    await newAgent(t, token, company.id, { name: 'Ed', adapterConfig: { env } });
+    const again = await req('GET', `/api/companies/${company.id}/secrets`, { token });
+    const manyRefs = again.body.find((s: any) => s.name === 'MANY').references;
+    assert.equal(manyRefs.count, 25);
+    assert.equal(manyRefs.agents.length, 20);
+    assert.equal(manyRefs.agents[0].envKey, 'K00');
+  });
+
   it('patches metadata without touching the value or the version; a rename collision is 409', async () => {
     const original = value('patch');
     const secret = await createSecret(a.company.id, a.token, { name: 'PATCH_ME', value: original });

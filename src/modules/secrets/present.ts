@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { secrets } from '../../db/schema/index.ts';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { SecretProvider } from './providers.ts';
+import { MAX_REFERENCES_PER_SECRET, type SecretReferences } from './references.ts';
 
 export type Secret = typeof secrets.$inferSelect;
 
@@ -39,6 +40,30 @@ export function presentSecret(s: Secret): SecretResponse {
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
   };
+}
+
+export const secretListItemResponse = secretResponse
+  .extend({
+    references: z
+      .object({
+        count: z.number().int().describe('how many environment variables of live agents reference this secret'),
+        agents: z
+          .array(
+            z.object({
+              agentId: uuidOut(),
+              agentName: z.string(),
+              envKey: z.string().describe('the variable of `adapterConfig.env` bound to the secret'),
+              version: z.union([z.literal('latest'), z.number().int()]).describe('`latest`, or the pinned version'),
+            }),
+          )
+          .describe(`the first ${MAX_REFERENCES_PER_SECRET}, by agent name then variable`),
+      })
+      .describe("where the secret is used: live (non-terminated) agents whose `adapterConfig.env` binds a variable to it"),
+  })
+  .describe('The secret, metadata only (never the value), with where it is referenced');
+
+export function presentSecretListItem(s: Secret, references: SecretReferences): z.output<typeof secretListItemResponse> {
+  return { ...presentSecret(s), references };
 }
 
 export const secretProviderResponse = z

@@ -4,7 +4,8 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
-import { deletedSecretResponse, presentSecret, presentSecretProvider, secretProviderResponse, secretResponse } from './present.ts';
+import { deletedSecretResponse, presentSecret, presentSecretListItem, presentSecretProvider, secretListItemResponse, secretProviderResponse, secretResponse } from './present.ts';
+import { MAX_REFERENCES_PER_SECRET, secretReferences } from './references.ts';
 import { DEFAULT_SECRET_PROVIDER, SECRET_PROVIDERS } from './providers.ts';
 import { createSecretBody, listSecretsQuery, patchSecretBody, rotateSecretBody } from './schemas.ts';
 import { createSecret, deleteSecret, findSecret, listSecrets, rotateSecret, updateSecret } from './service.ts';
@@ -60,15 +61,21 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: "List a company's secrets",
-        description: `Metadata only, never values; newest first, up to \`limit\` (default and maximum 1000). ${BOARD_ONLY}`,
+        description: [
+          'Metadata only, never values; newest first, up to `limit` (default and maximum 1000).',
+          'Each secret says where it is referenced: the live agents whose `adapterConfig.env` binds a variable to it (`references.count`, and the first',
+          `${MAX_REFERENCES_PER_SECRET} as agent and variable). ${BOARD_ONLY}`,
+        ].join(' '),
         params: companyParams,
         querystring: listSecretsQuery,
-        response: { 200: z.array(secretResponse).describe('The secrets, newest first, without values'), ...authenticated(), ...COMPANY_ERRORS() },
+        response: { 200: z.array(secretListItemResponse).describe('The secrets, newest first, without values'), ...authenticated(), ...COMPANY_ERRORS() },
       },
     },
     async (request) => {
       const company = await boardCompany(request, request.params.companyId);
-      return (await listSecrets(db, company.id, request.query.limit)).map(presentSecret);
+      const list = await listSecrets(db, company.id, request.query.limit);
+      const references = await secretReferences(db, company.id, list.map((s) => s.id));
+      return list.map((s) => presentSecretListItem(s, references.get(s.id)!));
     },
   );
 

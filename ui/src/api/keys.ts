@@ -21,7 +21,9 @@ export type Resource =
   | 'run'
   | 'costs'
   | 'budgets'
-  | 'company';
+  | 'company'
+  | 'skills'
+  | 'secrets';
 
 export const companyKey = (companyId: string, resource: Resource, ...params: unknown[]) => ['c', companyId, resource, ...params] as const;
 

@@ -14895,7 +14895,7 @@ export interface paths {
         };
         /**
          * List a company's secrets
-         * @description Metadata only, never values; newest first, up to `limit` (default and maximum 1000). Board only: agents get 403 (they receive secret values only through references resolved into their runtime environment).
+         * @description Metadata only, never values; newest first, up to `limit` (default and maximum 1000). Each secret says where it is referenced: the live agents whose `adapterConfig.env` binds a variable to it (`references.count`, and the first 20 as agent and variable). Board only: agents get 403 (they receive secret values only through references resolved into their runtime environment).
          */
         get: {
             parameters: {
@@ -14939,6 +14939,21 @@ export interface paths {
                             name: string;
                             /** @description where the value is kept (`local_encrypted`: AES-256-GCM in the database); see GET .../secret-providers */
                             provider: string;
+                            /** @description where the secret is used: live (non-terminated) agents whose `adapterConfig.env` binds a variable to it */
+                            references: {
+                                /** @description the first 20, by agent name then variable */
+                                agents: {
+                                    /** Format: uuid */
+                                    agentId: string;
+                                    agentName: string;
+                                    /** @description the variable of `adapterConfig.env` bound to the secret */
+                                    envKey: string;
+                                    /** @description `latest`, or the pinned version */
+                                    version: "latest" | number;
+                                }[];
+                                /** @description how many environment variables of live agents reference this secret */
+                                count: number;
+                            };
                             /**
                              * Format: date-time
                              * @description ISO 8601 timestamp

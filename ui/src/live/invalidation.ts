@@ -16,7 +16,8 @@ const BY_ENTITY: Record<string, Resource[]> = {
   comment: ['issue'],
   document: ['issue', 'documents'],
   attachment: ['issue'],
-  agent: ['agents', 'agent', 'org'],
+  // An agent's env references secrets and its skill sync changes who uses a skill.
+  agent: ['agents', 'agent', 'org', 'secrets', 'skills'],
   approval: ['approvals', 'approval', 'agents', 'org'],
   heartbeat_run: ['runs', 'run', 'issue', 'agent', 'agents'],
   cost_event: ['costs', 'agents', 'agent', 'budgets'],
@@ -26,11 +27,19 @@ const BY_ENTITY: Record<string, Resource[]> = {
   goal: ['goals'],
   label: ['labels'],
   company: ['company'],
+  skill: ['skills'],
+  secret: ['secrets'],
+};
+
+// Imports and updates are recorded on the company (one entry for many skills), not on a skill.
+const BY_ACTION: Record<string, Resource[]> = {
+  'company.skills_imported': ['skills'],
+  'company.skill_updated': ['skills'],
 };
 
 export function resourcesForActivity(event: ActivityEvent): Resource[] {
   const own = BY_ENTITY[event.entityType] ?? BY_ENTITY[event.action.split('.')[0] ?? ''] ?? [];
-  return [...ALWAYS, ...own];
+  return [...ALWAYS, ...own, ...(BY_ACTION[event.action] ?? [])];
 }
 
 /** A run changed status: its lists, its issue and agent, and the "now" views. */

@@ -1,0 +1,161 @@
+// The agents a skill is attached to, each with its sync state (how its adapter receives skills), and
+// attaching or detaching: an agent's selection is set whole (POST /api/agents/{id}/skills/sync), so
+// each change reads the agent's current desired skills and adds or removes this one.
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import type { paths } from '../../api/schema';
+import { agentsQuery } from '../../components/agents/queries';
+import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+type SkillDetail = Json<paths['/api/companies/{companyId}/skills/{skillId}']['get']['responses'][200]>;
+type Snapshot = Json<paths['/api/agents/{agentId}/skills']['get']['responses'][200]>;
+
+const MODE_LABELS: Record<Snapshot['mode'], string> = {
+  persistent: 'Installed in the runtime',
+  ephemeral: 'Handed over before each run',
+  unsupported: 'Stored only: this adapter does not load skills',
+};
+
+const snapshotKey = (companyId: string, agentId: string) => companyKey(companyId, 'agent', agentId, 'skills');
+const readSnapshot = async (agentId: string) => data(await api.GET('/api/agents/{agentId}/skills', { params: { path: { agentId } } }));
+
+export function SkillAgents({ companyId, skill }: { companyId: string; skill: SkillDetail }) {
+  const queryClient = useQueryClient();
+  const attached = skill.usage.agents;
+  const snapshots = useQueries({
+    queries: attached.map((agent) => ({ queryKey: snapshotKey(companyId, agent.id), queryFn: () => readSnapshot(agent.id) })),
+  });
+
+  /** Sets each agent's selection to its current one with this skill added or removed. */
+  const change = useMutation({
+    mutationFn: async ({ agentIds, attach }: { agentIds: string[]; attach: boolean }) => {
+      for (const agentId of agentIds) {
+        const current = await queryClient.fetchQuery({ queryKey: snapshotKey(companyId, agentId), queryFn: () => readSnapshot(agentId), staleTime: 0 });
+        const others = current.desiredSkills.filter((key) => key !== skill.key);
+        const desiredSkills = attach ? [...others, skill.key] : others;
+        const next = data(await api.POST('/api/agents/{agentId}/skills/sync', { params: { path: { agentId } }, body: { desiredSkills } }));
+        queryClient.setQueryData(snapshotKey(companyId, agentId), next);
+      }
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills', skill.id), exact: true }),
+  });
+
+  return (
+    <section className="skill-section" aria-labelledby="skill-agents-heading">
+      <h2 id="skill-agents-heading">Agents</h2>
+      {attached.length === 0 ? (
+        <p className="muted">Not attached to any agent.</p>
+      ) : (
+        <table className="table">
+          <caption className="visually-hidden">Agents with {skill.name} attached</caption>
+          <thead>
+            <tr>
+              <th scope="col">Agent</th>
+              <th scope="col">Status</th>
+              <th scope="col">Sync</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {attached.map((agent, index) => {
+              const snapshot = snapshots[index]!;
+              return (
+                <tr key={agent.id}>
+                  <th scope="row">
+                    <Link to={`/c/${companyId}/agents/${agent.id}`}>{agent.name}</Link>
+                  </th>
+                  <td>
+                    <AgentStatusBadge status={agent.status as Parameters<typeof AgentStatusBadge>[0]['status']} />
+                  </td>
+                  <td>
+                    <SyncState snapshot={snapshot.data} skillKey={skill.key} error={snapshot.error} loading={snapshot.isPending} />
+                  </td>
+                  <td>
+                    {!skill.required && (
+                      <button type="button" onClick={() => change.mutate({ agentIds: [agent.id], attach: false })} disabled={change.isPending} aria-label={`Detach from ${agent.name}`}>
+                        Detach
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {change.isError && <ErrorNotice error={change.error} title="The agents' skills were not all changed" />}
+      <AttachForm companyId={companyId} skill={skill} busy={change.isPending} onAttach={(agentIds) => change.mutate({ agentIds, attach: true })} />
+    </section>
+  );
+}
+
+function SyncState({ snapshot, skillKey, error, loading }: { snapshot: Snapshot | undefined; skillKey: string; error: unknown; loading: boolean }) {
+  if (loading) return <span className="muted">Checking…</span>;
+  if (!snapshot) return <ErrorNotice error={error} title="The agent's skills could not be read" />;
+  const entry = snapshot.entries.find((e) => e.key === skillKey);
+  return (
+    <div>
+      <span className={`badge ${snapshot.supported ? 'badge-success' : ''}`}>{entry?.state === 'configured' ? 'Configured' : entry ? 'Stored' : 'Not in its selection'}</span>{' '}
+      <span className="muted">
+        {snapshot.adapterType}: {MODE_LABELS[snapshot.mode]}
+      </span>
+      {snapshot.warnings.length > 0 && (
+        <ul className="skill-sync-warnings">
+          {snapshot.warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function AttachForm({ companyId, skill, busy, onAttach }: { companyId: string; skill: SkillDetail; busy: boolean; onAttach: (agentIds: string[]) => void }) {
+  const agents = useQuery(agentsQuery(companyId));
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const attachedIds = new Set(skill.usage.agents.map((a) => a.id));
+  const candidates = (agents.data ?? []).filter((agent) => !attachedIds.has(agent.id) && agent.status !== 'terminated');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onAttach([...chosen]);
+    setChosen(new Set());
+  };
+  const toggle = (agentId: string, on: boolean) =>
+    setChosen((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(agentId);
+      else next.delete(agentId);
+      return next;
+    });
+
+  if (agents.isPending) return <Loading label="Loading agents" />;
+  if (agents.isError) return <ErrorNotice error={agents.error} title="Agents could not be loaded" retry={() => agents.refetch()} />;
+  if (candidates.length === 0) return <p className="muted">Every agent has it.</p>;
+  return (
+    <form className="skill-attach" onSubmit={submit}>
+      <fieldset>
+        <legend>Attach to agents</legend>
+        <ul>
+          {candidates.map((agent) => (
+            <li key={agent.id}>
+              <label>
+                <input type="checkbox" checked={chosen.has(agent.id)} onChange={(event) => toggle(agent.id, event.target.checked)} /> {agent.name}
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <button type="submit" className="primary" disabled={busy || chosen.size === 0}>
+        {busy ? 'Saving…' : chosen.size > 1 ? `Attach to ${chosen.size} agents` : 'Attach'}
+      </button>
+    </form>
+  );
+}
