@@ -21,6 +21,7 @@ export type Resource =
   | 'run'
   | 'costs'
   | 'budgets'
+  | 'finance'
   | 'company';
 
 export const companyKey = (companyId: string, resource: Resource, ...params: unknown[]) => ['c', companyId, resource, ...params] as const;
