@@ -3,6 +3,7 @@ import { budgetAmount } from '../../components/budgets/amounts';
 import { ResolveIncidentButton } from '../../components/budgets/ResolveIncidentButton';
 import { fullTime, timeAgo } from '../../lib/format';
 import type { Incident } from './budget-queries';
+import { TableScroll } from '../../components/TableScroll';
 
 export function IncidentList({ companyId, incidents, nameOf }: { companyId: string; incidents: Incident[]; nameOf: (type: string, id: string) => string }) {
   return (
@@ -11,7 +12,7 @@ export function IncidentList({ companyId, incidents, nameOf }: { companyId: stri
       {incidents.length === 0 ? (
         <p className="muted">No open incidents: every budget is under its warn threshold, or its incident was resolved.</p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label={'Open incidents'}>
           <table className="table">
             <thead>
               <tr>
@@ -48,7 +49,7 @@ export function IncidentList({ companyId, incidents, nameOf }: { companyId: stri
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

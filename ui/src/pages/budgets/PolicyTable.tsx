@@ -2,6 +2,7 @@
 import { budgetAmount } from '../../components/budgets/amounts';
 import { BudgetBar } from '../../components/budgets/BudgetBar';
 import type { Policy } from './budget-queries';
+import { TableScroll } from '../../components/TableScroll';
 
 const SCOPES = [
   { type: 'company', heading: 'Company' },
@@ -22,7 +23,7 @@ export function PolicyTable({ policies, nameOf, onEdit }: { policies: Policy[]; 
             {rows.length === 0 ? (
               <p className="muted">No {type} budget. Use “New budget…” to add one.</p>
             ) : (
-              <div className="table-scroll">
+              <TableScroll label={`${heading} budgets`}>
                 <table className="table">
                   <thead>
                     <tr>
@@ -63,7 +64,7 @@ export function PolicyTable({ policies, nameOf, onEdit }: { policies: Policy[]; 
                     })}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             )}
           </section>
         );

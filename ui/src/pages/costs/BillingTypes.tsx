@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { cents, tokenCount } from '../../lib/format';
 import { billingTypeQuery, type WindowId } from './cost-queries';
+import { TableScroll } from '../../components/TableScroll';
 
 const LABEL: Record<string, string> = {
   metered_api: 'Metered API',
@@ -40,7 +41,7 @@ export function BillingTypes({ companyId, window }: { companyId: string; window:
         </div>
       </div>
       {types.data.length > 0 && (
-        <div className="table-scroll">
+        <TableScroll label={'Spend by billing type'}>
           <table className="table cost-table">
             <caption className="visually-hidden">Spend by billing type</caption>
             <thead>
@@ -64,7 +65,7 @@ export function BillingTypes({ companyId, window }: { companyId: string; window:
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

@@ -11,6 +11,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { cents, tokenCount } from '../../lib/format';
 import { breakdownQuery, GROUPINGS, WINDOWS, type GroupingId, type WindowId } from './cost-queries';
+import { TableScroll } from '../../components/TableScroll';
 
 export function Breakdown({ companyId, grouping, window }: { companyId: string; grouping: GroupingId; window: WindowId }) {
   const rows = useQuery({ ...breakdownQuery(companyId, grouping, window), placeholderData: (previous) => previous });
@@ -32,7 +33,7 @@ export function Breakdown({ companyId, grouping, window }: { companyId: string; 
   return (
     <section className="card cost-breakdown" aria-label={title}>
       <BarChart title={title} tableId={tableId} bars={rows.data.map((r) => ({ key: r.key, label: r.label, value: r.costCents, shown: cents(r.costCents) }))} />
-      <div className="table-scroll">
+      <TableScroll label={title}>
         <table className="table cost-table cost-breakdown-table" id={tableId}>
           <caption className="visually-hidden">{title}</caption>
           <thead>
@@ -70,7 +71,7 @@ export function Breakdown({ companyId, grouping, window }: { companyId: string; 
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { fullTime, moneyIn, timeAgo } from '../../lib/format';
 import { FINANCE_MAX, FINANCE_PAGE, financeEventsQuery } from './finance-queries';
+import { TableScroll } from '../../components/TableScroll';
 
 export function FinanceEvents({ companyId }: { companyId: string }) {
   const [limit, setLimit] = useState(FINANCE_PAGE);
@@ -16,7 +17,7 @@ export function FinanceEvents({ companyId }: { companyId: string }) {
       {events.isPending && <Loading label="Loading finance events" />}
       {events.data?.length === 0 && <p className="muted">None recorded yet.</p>}
       {events.data && events.data.length > 0 && (
-        <div className="table-scroll">
+        <TableScroll label={'Finance events'}>
           <table className="table">
             <caption className="visually-hidden">Finance events, newest first</caption>
             <thead>
@@ -48,7 +49,7 @@ export function FinanceEvents({ companyId }: { companyId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {events.data && events.data.length === limit && limit < FINANCE_MAX && (
         <button type="button" onClick={() => setLimit(Math.min(FINANCE_MAX, limit + FINANCE_PAGE))}>

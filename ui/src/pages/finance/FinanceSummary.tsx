@@ -4,6 +4,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { moneyIn } from '../../lib/format';
 import { financeSummaryQuery } from './finance-queries';
+import { TableScroll } from '../../components/TableScroll';
 
 interface Totals {
   currency: string;
@@ -15,7 +16,7 @@ interface Totals {
 
 function TotalsTable<T extends Totals>({ caption, keyLabel, rows, keyOf }: { caption: string; keyLabel: string | null; rows: T[]; keyOf: (row: T) => string }) {
   return (
-    <div className="table-scroll">
+    <TableScroll label={caption}>
       <table className="table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -41,7 +42,7 @@ function TotalsTable<T extends Totals>({ caption, keyLabel, rows, keyOf }: { cap
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
