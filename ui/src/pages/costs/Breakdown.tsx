@@ -14,25 +14,26 @@ import { breakdownQuery, GROUPINGS, WINDOWS, type GroupingId, type WindowId } fr
 import { TableScroll } from '../../components/TableScroll';
 
 export function Breakdown({ companyId, grouping, window }: { companyId: string; grouping: GroupingId; window: WindowId }) {
-  const rows = useQuery({ ...breakdownQuery(companyId, grouping, window), placeholderData: (previous) => previous });
+  const breakdown = useQuery({ ...breakdownQuery(companyId, grouping, window), placeholderData: (previous) => previous });
   const agents = useQuery({ ...agentsQuery(companyId), enabled: grouping === 'agent' });
   const tableId = useId();
-  const groupLabel = GROUPINGS.find((g) => g.id === grouping)!.label;
-  const title = `Spend by ${groupLabel.toLowerCase()}, ${WINDOWS.find((w) => w.id === window)!.label.toLowerCase()}`;
 
-  if (rows.isError) return <ErrorNotice error={rows.error} title="The breakdown could not be loaded" retry={() => void rows.refetch()} />;
-  if (!rows.data) return <Loading label="Loading the breakdown" />;
-  if (rows.data.length === 0) {
+  if (breakdown.isError) return <ErrorNotice error={breakdown.error} title="The breakdown could not be loaded" retry={() => void breakdown.refetch()} />;
+  if (!breakdown.data) return <Loading label="Loading the breakdown" />;
+  const { rows } = breakdown.data;
+  const groupLabel = GROUPINGS.find((g) => g.id === breakdown.data.grouping)!.label;
+  const title = `Spend by ${groupLabel.toLowerCase()}, ${WINDOWS.find((w) => w.id === breakdown.data.window)!.label.toLowerCase()}`;
+  if (rows.length === 0) {
     return (
-      <section className="card cost-breakdown" aria-label={title}>
+      <section className="card cost-breakdown" aria-label={title} aria-busy={breakdown.isPlaceholderData}>
         <p className="muted">No spend in this window. Runs report cost as they run; other usage can be recorded with POST /api/companies/{'{companyId}'}/cost-events.</p>
       </section>
     );
   }
   const agentById = new Map((agents.data ?? []).map((a) => [a.id, a]));
   return (
-    <section className="card cost-breakdown" aria-label={title}>
-      <BarChart title={title} tableId={tableId} bars={rows.data.map((r) => ({ key: r.key, label: r.label, value: r.costCents, shown: cents(r.costCents) }))} />
+    <section className="card cost-breakdown" aria-label={title} aria-busy={breakdown.isPlaceholderData}>
+      <BarChart title={title} tableId={tableId} bars={rows.map((r) => ({ key: r.key, label: r.label, value: r.costCents, shown: cents(r.costCents) }))} />
       <TableScroll label={title}>
         <table className="table cost-table cost-breakdown-table" id={tableId}>
           <caption className="visually-hidden">{title}</caption>
@@ -47,7 +48,7 @@ export function Breakdown({ companyId, grouping, window }: { companyId: string; 
             </tr>
           </thead>
           <tbody>
-            {rows.data.map((r) => {
+            {rows.map((r) => {
               const agent = r.agentId ? agentById.get(r.agentId) : undefined;
               return (
                 <tr key={r.key}>

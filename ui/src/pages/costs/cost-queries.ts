@@ -104,5 +104,7 @@ function byModel(rows: (Usage & { provider: string; model: string })[]): CostRow
 export const breakdownQuery = (companyId: string, grouping: GroupingId, window: WindowId) =>
   queryOptions({
     queryKey: companyKey(companyId, 'costs', 'by', grouping, window),
-    queryFn: () => breakdown(companyId, grouping, windowStart(window)),
+    // The rows say what they are of: while another window or grouping loads, the previous rows stay
+    // on screen under their own title, never under the new one.
+    queryFn: async () => ({ grouping, window, rows: await breakdown(companyId, grouping, windowStart(window)) }),
   });
