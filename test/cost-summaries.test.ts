@@ -383,7 +383,7 @@ describe('GET /api/companies/{companyId}/costs/quota-windows', () => {
 });
 
 describe('who may read summaries', () => {
-  const PATHS = ['summary', 'by-agent', 'by-agent-model', 'by-provider', 'by-biller', 'by-project', 'window-spend'];
+  const PATHS = ['summary', 'by-agent', 'by-agent-model', 'by-provider', 'by-biller', 'by-billing-type', 'by-project', 'window-spend'];
 
   it('the board and any agent of the company: 200; another company: 403; a missing company: 404', async () => {
     const other = await t.newCompany();

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-import { cents, tokenCount } from '../../lib/format';
+import { cents, plural, tokenCount } from '../../lib/format';
 import { billingTypeQuery, type WindowId } from './cost-queries';
 import { TableScroll } from '../../components/TableScroll';
 
@@ -37,7 +37,7 @@ export function BillingTypes({ companyId, window }: { companyId: string; window:
         <div className="stat">
           <span className="muted">Included in subscriptions</span>
           <span className="value">{tokenCount(sum(included, 'inputTokens') + sum(included, 'outputTokens'))} tokens</span>
-          <span className="muted">{sum(included, 'eventCount').toLocaleString()} events, no metered cost</span>
+          <span className="muted">{plural(sum(included, 'eventCount'), 'event')}, no metered cost</span>
         </div>
       </div>
       {types.data.length > 0 && (
