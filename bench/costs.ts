@@ -31,13 +31,13 @@ async function ok(res: { status: number; body: any }, what: string, status = 201
 }
 
 /**
- * 1M events evenly over the last 90 days (one every 7.8 s). Agent i % 25; each agent has one
- * provider and alternates its two models; the project moves every 1,000 events through five
- * projects and "none", so every agent touches every project each day (a pessimistic rollup
+ * `events` (1M by default: one every 7.8 s) evenly over the last 90 days. Agent i % the agents
+ * (25 here); each agent has one provider and alternates its two models; the project moves every
+ * 1,000 events through the projects (five here) and "none", so every agent touches every project each day (a pessimistic rollup
  * cardinality); anthropic usage is subscription-included (0 cents, tokens kept), the rest metered;
  * google is billed through openrouter.
  */
-async function seedEvents(databaseUrl: string, companyId: string, agentIds: string[], projectIds: string[]): Promise<void> {
+export async function seedEvents(databaseUrl: string, companyId: string, agentIds: string[], projectIds: string[], events = EVENTS): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -54,7 +54,7 @@ async function seedEvents(databaseUrl: string, companyId: string, agentIds: stri
             lateral (select now() - make_interval(secs => (i::float8 / $4::int) * $7::int * 86400) as ts) t,
             lateral (select (array['anthropic','openai','google'])[1 + (i % $5::int) % 3] as provider,
                             (array[array['claude-sonnet-4','claude-haiku-4'], array['gpt-5','gpt-5-mini'], array['gemini-2.5-pro','gemini-2.5-flash']])[1 + (i % $5::int) % 3][1 + (i / $5::int) % 2] as model) p`,
-      [companyId, agentIds, [...projectIds, null], EVENTS, AGENTS, PROJECTS, DAYS],
+      [companyId, agentIds, [...projectIds, null], events, agentIds.length, projectIds.length, DAYS],
     );
   } finally {
     await db.end();

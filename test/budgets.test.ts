@@ -376,6 +376,45 @@ describe('POST /api/companies/{companyId}/budgets/policies', () => {
   });
 });
 
+describe('PATCH /api/companies/{companyId}/budgets/policies/{policyId}', () => {
+  it('changes amount and thresholds, evaluated at once (lowered below the spend: a stop); 400, 403, 404 and 409', async () => {
+    const { company, token } = await t.newCompany();
+    const { agent, token: agentToken } = await newAgent(t, token, company.id);
+    const created = await createPolicy(company.id, token, { scopeType: 'agent', scopeId: agent.id, amount: 1000 });
+    assert.equal(created.status, 201);
+    const id = created.body.id;
+    const patch = async (body: unknown, as = token, companyId = company.id, policyId = id) => {
+      const res = await t.request('PATCH', `/api/companies/${companyId}/budgets/policies/${policyId}`, { token: as, body });
+      await budgetStopsApplied(t, company.id);
+      return res;
+    };
+    await spend(company.id, token, agent.id, 300);
+
+    assert.equal((await patch({})).status, 400, 'nothing to change');
+    const tooHigh = await patch({ warnPercent: 100 });
+    assert.equal(tooHigh.status, 400);
+    assert.equal(tooHigh.body.details[0].path, '/warnPercent');
+    assert.equal((await patch({ amount: 5 }, agentToken)).status, 403);
+    assert.equal((await patch({ amount: 5 }, token, company.id, MISSING)).status, 404);
+    const other = await t.newCompany();
+    assert.equal((await patch({ amount: 5 }, other.token, other.company.id)).status, 404, "another company's policy is not found");
+
+    const warned = await patch({ warnPercent: 25, amount: 1100 });
+    assert.equal(warned.status, 200, JSON.stringify(warned.body));
+    assert.deepEqual([warned.body.amount, warned.body.warnPercent, warned.body.hardStopEnabled], [1100, 25, true]);
+    assert.deepEqual((await incidentRows(company.id)).map((i) => i.kind), ['soft']);
+    assert.equal((await getAgent(agent.id, token)).status, 'idle');
+
+    assert.equal((await patch({ amount: 200 })).status, 200);
+    assert.equal(Number((await openHard(company.id)).observed), 300);
+    assert.equal((await getAgent(agent.id, token)).pauseReason, 'budget');
+
+    assert.equal((await patch({ isActive: false })).body.isActive, false);
+    assert.equal((await createPolicy(company.id, token, { scopeType: 'agent', scopeId: agent.id, amount: 5000 })).status, 201);
+    assert.equal((await patch({ isActive: true })).status, 409, 'another active policy has the scope, metric and window');
+  });
+});
+
 describe('PATCH /api/companies/{companyId}/budgets', () => {
   it('evaluates the new amount at once: past the warn line a soft incident, below the spend an immediate stop; agents get 403', async () => {
     const { company, token } = await t.newCompany();

@@ -211,9 +211,19 @@ describe('breakdowns', () => {
     );
   });
 
+  it('by-billing-type: subscription-included usage apart from metered spend, with its tokens at 0 cents', async () => {
+    assert.deepEqual(
+      (await get('by-billing-type', q('2026-10-05T10:30:00Z', '2026-10-07T12:20:00Z'))).body.map((r: any) => [r.billingType, r.costCents, r.inputTokens, r.outputTokens, r.eventCount]),
+      [
+        ['unknown', 506, 200, 10, 7],
+        ['subscription_included', 0, 5000, 700, 1],
+      ],
+    );
+  });
+
   it('every breakdown and the rolling windows name their sum costCents, as the cost event does, and it adds up to the summary', async () => {
     const total = (await summary(s.company.id, s.token)).body.spendCents;
-    for (const path of ['by-agent', 'by-agent-model', 'by-provider', 'by-biller', 'by-project']) {
+    for (const path of ['by-agent', 'by-agent-model', 'by-provider', 'by-biller', 'by-billing-type', 'by-project']) {
       const rows = (await get(path)).body;
       assert.ok(rows.length > 0, path);
       for (const row of rows) assert.deepEqual([typeof row.costCents, 'spendCents' in row], ['number', false], `${path}: ${JSON.stringify(row)}`);
@@ -373,7 +383,7 @@ describe('GET /api/companies/{companyId}/costs/quota-windows', () => {
 });
 
 describe('who may read summaries', () => {
-  const PATHS = ['summary', 'by-agent', 'by-agent-model', 'by-provider', 'by-biller', 'by-project', 'window-spend'];
+  const PATHS = ['summary', 'by-agent', 'by-agent-model', 'by-provider', 'by-biller', 'by-billing-type', 'by-project', 'window-spend'];
 
   it('the board and any agent of the company: 200; another company: 403; a missing company: 404', async () => {
     const other = await t.newCompany();

@@ -8,10 +8,10 @@ import { preparedPerDb } from '../../db/prepared.ts';
 import { agents, budgetPolicies, projects } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
-import { conflict, unprocessable } from '../../core/errors.ts';
+import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { evaluatePolicyNow } from './evaluate.ts';
-import type { CreatePolicy } from './schemas.ts';
+import type { CreatePolicy, UpdatePolicy } from './schemas.ts';
 import { utcMonth } from '../../lib/month.ts';
 import type { BudgetScope, WindowKind } from './usage.ts';
 
@@ -109,6 +109,32 @@ export async function createPolicy(ctx: Ctx, companyId: string, input: CreatePol
       details: { scopeType: policy.scopeType, scopeId, metric, windowKind, amount: policy.amount },
     });
     if (isActive) await evaluatePolicyNow(tx, ctx.actor, policy);
+    return policy;
+  });
+}
+
+/**
+ * Changes a policy's amount, thresholds or switches; evaluated at once like a new one, so an amount
+ * lowered below what the window has observed stops the scope. Another company's policy is 404.
+ */
+export async function updatePolicy(ctx: Ctx, companyId: string, policyId: string, input: UpdatePolicy): Promise<BudgetPolicy> {
+  return ctx.db.transaction(async (tx) => {
+    // Activating a policy whose scope, metric and window already has an active one breaks the
+    // partial unique index: a 409 (conflict) through the database error mapping.
+    const [policy] = await tx
+      .update(budgetPolicies)
+      .set({ ...input, updatedAt: sql`now()` })
+      .where(and(eq(budgetPolicies.id, policyId), eq(budgetPolicies.companyId, companyId)))
+      .returning();
+    if (!policy) throw notFound('budget policy');
+    await recordActivity(tx, ctx.actor, {
+      companyId,
+      action: 'budget.policy_updated',
+      entityType: 'budget_policy',
+      entityId: policy.id,
+      details: { ...input, scopeType: policy.scopeType, scopeId: policy.scopeId },
+    });
+    await evaluatePolicyNow(tx, ctx.actor, policy);
     return policy;
   });
 }

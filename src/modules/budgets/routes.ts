@@ -4,9 +4,9 @@ import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { requireIncident, resolveIncident } from './incidents.ts';
 import { budgetOverview } from './overview.ts';
-import { createPolicy } from './budget-policies.ts';
+import { createPolicy, updatePolicy } from './budget-policies.ts';
 import { incidentResponse, overviewResponse, policyResponse, presentIncident, presentPolicy } from './present.ts';
-import { BOARD_COMPANY_ERRORS, companyParams, createPolicyBody, HARD_STOP_NOTE, incidentParams, resolveIncidentBody } from './schemas.ts';
+import { BOARD_COMPANY_ERRORS, companyParams, createPolicyBody, HARD_STOP_NOTE, incidentParams, policyParams, resolveIncidentBody, updatePolicyBody } from './schemas.ts';
 
 const tags = ['budgets'];
 
@@ -39,6 +39,32 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
       const company = await requireCompanyAccess(db, actor, request.params.companyId);
       const policy = await createPolicy({ db, actor }, company.id, request.body);
       return reply.status(201).send(presentPolicy(policy));
+    },
+  );
+
+  app.patch(
+    '/api/companies/:companyId/budgets/policies/:policyId',
+    {
+      schema: {
+        tags,
+        summary: 'Change a budget policy',
+        description: [
+          'Board only. Changes `amount`, `warnPercent`, `hardStopEnabled`, `notifyEnabled` or `isActive` (false switches the policy off; true back on, 409 when another active policy has its scope, metric and window). Scope, metric and window are fixed: create another policy for another one.',
+          `Evaluated at once against what the window has observed, like a new policy. ${HARD_STOP_NOTE}`,
+        ].join(' '),
+        params: policyParams,
+        body: updatePolicyBody,
+        response: {
+          200: policyResponse,
+          ...authenticated(),
+          ...errors(BOARD_COMPANY_ERRORS[0]!, [404, 'no such company, or no such policy in it'], [409, 'another active policy has this scope, metric and window']),
+        },
+      },
+    },
+    async (request) => {
+      const actor = requireBoard(actorOf(request));
+      const company = await requireCompanyAccess(db, actor, request.params.companyId);
+      return presentPolicy(await updatePolicy({ db, actor }, company.id, request.params.policyId, request.body));
     },
   );
 

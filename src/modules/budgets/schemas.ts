@@ -43,6 +43,20 @@ export const createPolicyBody = z
   .meta({ examples: [{ scopeType: 'project', scopeId: '0b1e4f7a-6a53-4f0e-9d55-3f1a2b4c5d6e', amount: 250000 }, { scopeType: 'agent', scopeId: '7d9f7c8e-5d43-4b7a-9f1e-2c1d2b3a4f5e', metric: 'tokens', amount: 50000000 }] });
 export type CreatePolicy = z.output<typeof createPolicyBody>;
 
+export const policyParams = companyParams.extend({ policyId: z.uuid().describe('budget policy UUID') });
+
+export const updatePolicyBody = z
+  .object({
+    amount: z.number().int().min(1).max(MAX_AMOUNT).optional().describe('the budget, in the metric\'s unit (cents, tokens, runs)'),
+    warnPercent: z.number().int().min(1).max(99).optional().describe('soft incident at this share of the amount'),
+    hardStopEnabled: z.boolean().optional().describe('at 100 percent pause the scope and cancel its running work'),
+    notifyEnabled: z.boolean().optional().describe('raise soft incidents at the warn threshold'),
+    isActive: z.boolean().optional().describe('false switches the policy off; true switches it back on (409 when another active policy has its scope, metric and window)'),
+  })
+  .refine((body) => Object.values(body).some((v) => v !== undefined), { message: 'name at least one field to change' })
+  .meta({ examples: [{ amount: 120000, warnPercent: 90 }, { hardStopEnabled: false }] });
+export type UpdatePolicy = z.output<typeof updatePolicyBody>;
+
 export const resolveIncidentBody = z
   .object({
     action: z.enum(INCIDENT_RESOLUTIONS).describe('`keep_paused`: close the incident, the scope stays paused; `raise_budget_and_resume`: set the policy to `amount` and resume what the stop paused'),

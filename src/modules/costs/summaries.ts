@@ -1,5 +1,5 @@
 // Cost summaries: what the company's cost events add up to over a time range, in total and broken
-// down by agent, agent and model, provider, biller or project, plus the rolling windows.
+// down by agent, agent and model, provider, biller, billing type or project, plus the rolling windows.
 //
 // What is summed: every cost event of the company whose occurredAt lies in [from, to) (from
 // inclusive, to exclusive; an omitted bound is open), whatever its billing type, so
@@ -50,7 +50,7 @@ export function planSpans({ from, to }: Range, grains: readonly Grain[] = GRAINS
 }
 
 /** Columns a summary can group on; the same names in cost_rollups and cost_events. */
-export type GroupColumn = 'agent_id' | 'project_id' | 'provider' | 'biller' | 'model';
+export type GroupColumn = 'agent_id' | 'project_id' | 'provider' | 'biller' | 'model' | 'billing_type';
 
 /** One SELECT per span, each already summed per group; rollup rows of `breakdown`, which must hold `columns`. */
 function spanSelects(companyId: string, breakdown: RollupBreakdown, range: Range, label: string, columns: GroupColumn[]): SQL[] {
@@ -146,6 +146,7 @@ const BREAKDOWNS = {
   },
   provider: { rollup: 'provider', columns: ['provider'], keys: 'g.provider', join: () => sql``, groupBy: 'g.provider', orderBy: 'g.provider' },
   biller: { rollup: 'provider', columns: ['biller'], keys: 'g.biller', join: () => sql``, groupBy: 'g.biller', orderBy: 'g.biller' },
+  billingType: { rollup: 'provider', columns: ['billing_type'], keys: 'g.billing_type as "billingType"', join: () => sql``, groupBy: 'g.billing_type', orderBy: 'g.billing_type' },
   project: {
     rollup: 'project',
     columns: ['project_id'],
@@ -163,6 +164,7 @@ export interface BreakdownRows {
   agentModel: Usage & { agentId: string | null; agentName: string | null; provider: string; model: string };
   provider: Usage & { provider: string };
   biller: Usage & { biller: string };
+  billingType: Usage & { billingType: string };
   project: Usage & { projectId: string | null; projectName: string | null };
 }
 

@@ -11,6 +11,7 @@ import {
   byAgentModelResponse,
   byAgentResponse,
   byBillerResponse,
+  byBillingTypeResponse,
   byProjectResponse,
   byProviderResponse,
   costSummaryResponse,
@@ -47,6 +48,13 @@ const BREAKDOWNS: { path: string; kind: BreakdownKind; summary: string; keys: st
   },
   { path: 'by-provider', kind: 'provider', summary: 'Cost breakdown by provider', keys: 'One row per `provider` (who served the model).', response: byProviderResponse },
   { path: 'by-biller', kind: 'biller', summary: 'Cost breakdown by biller', keys: 'One row per `biller` (who bills for the usage; an event\'s biller defaults to its provider).', response: byBillerResponse },
+  {
+    path: 'by-billing-type',
+    kind: 'billingType',
+    summary: 'Cost breakdown by billing type',
+    keys: 'One row per `billingType` of the events: metered spend apart from subscription-included usage (recorded at 0 cents, with its tokens).',
+    response: byBillingTypeResponse,
+  },
   {
     path: 'by-project',
     kind: 'project',

@@ -1,6 +1,7 @@
 // The query and response schemas of the cost summaries (summary-routes.ts).
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
+import { BILLING_TYPES } from '../../core/cost-bounds.ts';
 import { MAX_BREAKDOWN_ROWS, SPEND_WINDOWS, type Range } from './summaries.ts';
 
 const instant = (what: string) =>
@@ -61,6 +62,10 @@ export const byAgentResponse = rows(agentKeys, 'Spend per agent');
 export const byAgentModelResponse = rows({ ...agentKeys, provider: z.string(), model: z.string() }, 'Spend per agent, provider and model');
 export const byProviderResponse = rows({ provider: z.string() }, 'Spend per provider');
 export const byBillerResponse = rows({ biller: z.string().describe('who bills for the usage (the event\'s biller, which defaults to its provider)') }, 'Spend per biller');
+export const byBillingTypeResponse = rows(
+  { billingType: z.enum(BILLING_TYPES).describe('the events\' billingType: `subscription_included` usage is covered by a subscription (0 cents, tokens kept); the others are billed') },
+  'Spend per billing type',
+);
 export const byProjectResponse = rows(
   { projectId: uuidOut().nullable().describe('null for events with no project (or of a project since deleted)'), projectName: z.string().nullable() },
   'Spend per project',

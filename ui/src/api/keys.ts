@@ -21,6 +21,7 @@ export type Resource =
   | 'run'
   | 'costs'
   | 'budgets'
+  | 'finance'
   | 'company'
   | 'skills'
   | 'secrets';

@@ -8620,6 +8620,164 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/{companyId}/budgets/policies/{policyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a budget policy
+         * @description Board only. Changes `amount`, `warnPercent`, `hardStopEnabled`, `notifyEnabled` or `isActive` (false switches the policy off; true back on, 409 when another active policy has its scope, metric and window). Scope, metric and window are fixed: create another policy for another one. Evaluated at once against what the window has observed, like a new policy. A budget reached (100 percent) with hardStopEnabled stops its scope as soon as this commits (the engine applies the stop, typically within tens of milliseconds of the answer): the agent, the project, or every working agent of the company is paused with reason `budget`, its waiting wakes and running runs are cancelled (process groups killed within seconds), new wakes and checkouts get 409, and a budget_override_required approval asks the board.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                    /** @description budget policy UUID */
+                    policyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the budget, in the metric's unit (cents, tokens, runs) */
+                        amount?: number;
+                        /** @description at 100 percent pause the scope and cancel its running work */
+                        hardStopEnabled?: boolean;
+                        /** @description false switches the policy off; true switches it back on (409 when another active policy has its scope, metric and window) */
+                        isActive?: boolean;
+                        /** @description raise soft incidents at the warn threshold */
+                        notifyEnabled?: boolean;
+                        /** @description soft incident at this share of the amount */
+                        warnPercent?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description A budget policy */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description in the metric's unit: cents, tokens or runs */
+                            amount: number;
+                            /** Format: uuid */
+                            companyId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            hardStopEnabled: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            isActive: boolean;
+                            /** @enum {string} */
+                            metric: "billed_cents" | "tokens" | "runs";
+                            notifyEnabled: boolean;
+                            /** Format: uuid */
+                            scopeId: string;
+                            /** @enum {string} */
+                            scopeType: "company" | "agent" | "project";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                            warnPercent: number;
+                            /** @enum {string} */
+                            windowKind: "calendar_month_utc" | "lifetime";
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description board access required, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company, or no such policy in it */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description another active policy has this scope, metric and window */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/companies/{companyId}/cost-events": {
         parameters: {
             query?: never;
@@ -9136,6 +9294,125 @@ export interface paths {
                         "application/json": {
                             /** @description who bills for the usage (the event's biller, which defaults to its provider) */
                             biller: string;
+                            /** @description sum of cachedInputTokens, the part of inputTokens served from cache */
+                            cachedInputTokens: number;
+                            /** @description sum of the events' costCents */
+                            costCents: number;
+                            /** @description number of cost events */
+                            eventCount: number;
+                            /** @description sum of inputTokens (cached input included) */
+                            inputTokens: number;
+                            /** @description sum of outputTokens */
+                            outputTokens: number;
+                        }[];
+                    };
+                };
+                /** @description a malformed `from` or `to` (an ISO 8601 date-time with Z or an offset), or `from` after `to` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/costs/by-billing-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cost breakdown by billing type
+         * @description One row per `billingType` of the events: metered spend apart from subscription-included usage (recorded at 0 cents, with its tokens). Sums every cost event of the company whose `occurredAt` lies in [`from`, `to`): `from` inclusive, `to` exclusive, either omitted for an open bound (all-time when both are). Every billing type counts (subscription-included usage at the 0 cents it was recorded at, with its tokens); finance events are not cost events and are not included. Whole UTC months, days and hours come from rollups kept in the transaction of each cost event; only the partial first and last hours are read from the events. `costCents` sums the events' `costCents`; the token fields sum the events' token counts; `eventCount` counts events. Rows are ordered by `costCents`, largest first (ties by key); at most 500 rows are answered, the top ones by spend. Any caller with access to the company: the board, or any agent of the company.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description start of the range, inclusive; omitted: from the first event: an ISO 8601 date-time with `Z` or an offset, e.g. `2026-11-01T00:00:00Z` (precision beyond milliseconds is dropped) */
+                    from?: string;
+                    /** @description end of the range, exclusive; omitted: up to the latest event: an ISO 8601 date-time with `Z` or an offset, e.g. `2026-11-01T00:00:00Z` (precision beyond milliseconds is dropped) */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Spend per billing type, largest costCents first (then by key); at most 500 rows */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description the events' billingType: `subscription_included` usage is covered by a subscription (0 cents, tokens kept); the others are billed
+                             * @enum {string}
+                             */
+                            billingType: "metered_api" | "subscription_included" | "subscription_overage" | "credits" | "fixed" | "unknown";
                             /** @description sum of cachedInputTokens, the part of inputTokens served from cache */
                             cachedInputTokens: number;
                             /** @description sum of the events' costCents */

@@ -34,3 +34,13 @@ export const cents = (value: number): string => money.format(value / 100);
 
 /** A full timestamp for a title attribute (hover) next to a relative time. */
 export const fullTime = (iso: string | Date): string => new Date(iso).toLocaleString();
+
+const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+/** A token count, short: "1.2M", "830". */
+export const tokenCount = (value: number): string => compact.format(value);
+
+/** Cents (hundredths of the unit) in any ISO 4217 currency: "€12.34". */
+export const moneyIn = (value: number, currency: string): string => new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(value / 100);
+
+/** "1 event", "3 events". */
+export const plural = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString()} ${count === 1 ? one : many}`;

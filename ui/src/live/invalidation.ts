@@ -23,6 +23,7 @@ const BY_ENTITY: Record<string, Resource[]> = {
   cost_event: ['costs', 'agents', 'agent', 'budgets'],
   budget_policy: ['budgets', 'costs'],
   budget_incident: ['budgets', 'agents', 'agent'],
+  finance_event: ['finance'],
   project: ['projects'],
   goal: ['goals'],
   label: ['labels'],

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { APPROVAL_TYPE_LABELS } from '../../lib/approval-labels';
 import { cents, fullTime, timeAgo } from '../../lib/format';
 import type { InboxItem } from './inbox-query';
-import { ResolveIncidentButton } from './ResolveIncidentButton';
+import { ResolveIncidentButton } from '../../components/budgets/ResolveIncidentButton';
 import { RetryRunButton } from './RetryRunButton';
 
 export function InboxRow({ companyId, item, onRead }: { companyId: string; item: InboxItem; onRead: () => void }) {

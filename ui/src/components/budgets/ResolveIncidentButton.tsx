@@ -1,16 +1,24 @@
 // Resolving a budget incident as the API allows: keep the scope paused (for a warning: close it), or
-// raise the budget above what was spent and resume what the stop paused.
+// raise the budget above what was spent and resume what the stop paused. Used by the inbox and the
+// budgets page, which both list open incidents.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
-import { Dialog } from '../../components/Dialog';
-import { ErrorNotice } from '../../components/ErrorNotice';
-import type { InboxItem } from './inbox-query';
+import { Dialog } from '../Dialog';
+import { ErrorNotice } from '../ErrorNotice';
 
-type IncidentItem = Extract<InboxItem, { kind: 'budget_incident' }>;
+/** What the dialog needs of an incident: the inbox item and the budgets page's row both have it. */
+export interface IncidentToResolve {
+  incidentId: string;
+  incidentKind: 'soft' | 'hard';
+  scopeType: string;
+  scopeName: string | null;
+  metric: string;
+  observed: number;
+}
 
-export function ResolveIncidentButton({ companyId, item }: { companyId: string; item: IncidentItem }) {
+export function ResolveIncidentButton({ companyId, item }: { companyId: string; item: IncidentToResolve }) {
   const [open, setOpen] = useState(false);
   const money = item.metric === 'billed_cents';
   const hard = item.incidentKind === 'hard';
@@ -27,7 +35,7 @@ export function ResolveIncidentButton({ companyId, item }: { companyId: string; 
       ),
     onSuccess: () => {
       setOpen(false);
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'inbox') });
+      for (const resource of ['inbox', 'budgets', 'agents'] as const) void queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) });
     },
   });
   const submit = (event: FormEvent) => {

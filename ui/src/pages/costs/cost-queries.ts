@@ -1,0 +1,110 @@
+// The costs page's reads. Keys name the window, never an instant: a rolling window's `from` is
+// computed when the query runs, so a live refetch (resource 'costs') reads the window as of now.
+import { queryOptions } from '@tanstack/react-query';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+
+export const WINDOWS = [
+  { id: 'mtd', label: 'Month to date', hours: null },
+  { id: '5h', label: 'Last 5 hours', hours: 5 },
+  { id: '24h', label: 'Last 24 hours', hours: 24 },
+  { id: '7d', label: 'Last 7 days', hours: 168 },
+] as const;
+export type WindowId = (typeof WINDOWS)[number]['id'];
+
+export const GROUPINGS = [
+  { id: 'agent', label: 'Agent' },
+  { id: 'provider', label: 'Provider' },
+  { id: 'biller', label: 'Biller' },
+  { id: 'model', label: 'Model' },
+  { id: 'project', label: 'Project' },
+] as const;
+export type GroupingId = (typeof GROUPINGS)[number]['id'];
+
+export const windowOf = (value: string | null): WindowId => WINDOWS.find((w) => w.id === value)?.id ?? 'mtd';
+export const groupingOf = (value: string | null): GroupingId => GROUPINGS.find((g) => g.id === value)?.id ?? 'agent';
+
+/** The start of a window as of `now`: the UTC month's first instant, or now minus its hours. */
+export function windowStart(id: WindowId, now = new Date()): string {
+  const hours = WINDOWS.find((w) => w.id === id)!.hours;
+  if (hours === null) return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+  return new Date(now.getTime() - hours * 3_600_000).toISOString();
+}
+
+export interface Usage {
+  costCents: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  eventCount: number;
+}
+
+/** One row of a breakdown, whatever it groups by. */
+export interface CostRow extends Usage {
+  key: string;
+  label: string;
+  agentId?: string | null;
+}
+
+const path = (companyId: string) => ({ path: { companyId } });
+
+/** The month's spend against the company budget (the summary) and the three rolling windows. */
+export const overviewQuery = (companyId: string) =>
+  queryOptions({
+    queryKey: companyKey(companyId, 'costs', 'overview'),
+    queryFn: async () => {
+      const [month, windows] = await Promise.all([
+        api.GET('/api/companies/{companyId}/costs/summary', { params: { ...path(companyId), query: { from: windowStart('mtd') } } }).then(data),
+        api.GET('/api/companies/{companyId}/costs/window-spend', { params: path(companyId) }).then(data),
+      ]);
+      return { month, windows };
+    },
+  });
+
+export const billingTypeQuery = (companyId: string, window: WindowId) =>
+  queryOptions({
+    queryKey: companyKey(companyId, 'costs', 'by-billing-type', window),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/costs/by-billing-type', { params: { ...path(companyId), query: { from: windowStart(window) } } })),
+  });
+
+const usage = (row: Usage): Usage => ({ costCents: row.costCents, inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: row.outputTokens, eventCount: row.eventCount });
+
+async function breakdown(companyId: string, grouping: GroupingId, from: string): Promise<CostRow[]> {
+  const params = { ...path(companyId), query: { from } };
+  switch (grouping) {
+    case 'agent':
+      return data(await api.GET('/api/companies/{companyId}/costs/by-agent', { params })).map((r) => ({ ...usage(r), key: r.agentId ?? 'deleted', label: r.agentName ?? 'Deleted agents', agentId: r.agentId }));
+    case 'provider':
+      return data(await api.GET('/api/companies/{companyId}/costs/by-provider', { params })).map((r) => ({ ...usage(r), key: r.provider, label: r.provider }));
+    case 'biller':
+      return data(await api.GET('/api/companies/{companyId}/costs/by-biller', { params })).map((r) => ({ ...usage(r), key: r.biller, label: r.biller }));
+    case 'project':
+      return data(await api.GET('/api/companies/{companyId}/costs/by-project', { params })).map((r) => ({ ...usage(r), key: r.projectId ?? 'none', label: r.projectName ?? 'No project' }));
+    case 'model':
+      return byModel(data(await api.GET('/api/companies/{companyId}/costs/by-agent-model', { params })));
+  }
+}
+
+/** by-agent-model rows summed per provider and model (the API keeps the agent in the key). */
+function byModel(rows: (Usage & { provider: string; model: string })[]): CostRow[] {
+  const models = new Map<string, CostRow>();
+  for (const r of rows) {
+    const key = `${r.provider}/${r.model}`;
+    const row = models.get(key) ?? { key, label: `${r.model} (${r.provider})`, costCents: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, eventCount: 0 };
+    row.costCents += r.costCents;
+    row.inputTokens += r.inputTokens;
+    row.cachedInputTokens += r.cachedInputTokens;
+    row.outputTokens += r.outputTokens;
+    row.eventCount += r.eventCount;
+    models.set(key, row);
+  }
+  return [...models.values()].sort((a, b) => b.costCents - a.costCents || a.label.localeCompare(b.label));
+}
+
+export const breakdownQuery = (companyId: string, grouping: GroupingId, window: WindowId) =>
+  queryOptions({
+    queryKey: companyKey(companyId, 'costs', 'by', grouping, window),
+    // The rows say what they are of: while another window or grouping loads, the previous rows stay
+    // on screen under their own title, never under the new one.
+    queryFn: async () => ({ grouping, window, rows: await breakdown(companyId, grouping, windowStart(window)) }),
+  });
