@@ -91,3 +91,16 @@ describe('an agent in error says why', () => {
     assert.equal(row.error_reason, null, 'the stored reason goes with the error');
   });
 });
+
+describe("a run's activity entries name its agent", () => {
+  it('the engine writes started and succeeded as the system, involving the run\'s agent, so the agent filter finds them', async () => {
+    const { agent } = await newAgent(t, board, companyId, { adapterConfig: worker() });
+    await wake(agent.id);
+    const run = await lastFinishedRun(agent.id, 1);
+    const entries = (await get(`/api/companies/${companyId}/activity?agentId=${agent.id}&entityType=heartbeat_run`)) as any[];
+    assert.deepEqual(entries.map((entry) => [entry.action, entry.entityId, entry.actorType, entry.agentId]).sort(), [
+      ['heartbeat_run.started', run.runId, 'system', agent.id],
+      ['heartbeat_run.succeeded', run.runId, 'system', agent.id],
+    ]);
+  });
+});

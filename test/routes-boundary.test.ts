@@ -49,6 +49,7 @@ const EXEMPT: Partial<Record<Op, string>> = {
   'GET /api/board-keys': "the calling board user's own keys",
   'POST /api/board-keys': 'creates a key for the calling board user',
   'GET /api/cli-auth/me': 'the calling board user itself',
+  'GET /api/instance/doctor': 'instance-level checks (node, data dir, database), no company record',
   // Adapters are instance-level (SPEC "Adapters"): no company owns one (adapters-registry.test.ts covers access).
   'GET /api/adapters': 'instance-level registry, no company record',
   'POST /api/adapters/install': 'instance-level registry, no company record',

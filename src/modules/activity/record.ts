@@ -12,16 +12,20 @@ export interface ActivityInput {
   entityType: string;
   entityId: string;
   details?: Record<string, unknown> | null;
+  /** The agent the entry involves when the actor is someone else (the engine ending an agent's run); default the acting agent. */
+  agentId?: string;
 }
 
 export async function recordActivity(tx: DbOrTx, actor: Actor, entry: ActivityInput): Promise<void> {
-  await appendActivity(tx, { ...actorStamp(actor), ...entry });
+  const { agentId, ...rest } = entry;
+  const stamp = actorStamp(actor);
+  await appendActivity(tx, { ...stamp, ...rest, agentId: agentId ?? stamp.agentId });
 }
 
 /** The one insert into activity_log: details are always redacted before they are stored. */
 export async function appendActivity(
   tx: DbOrTx,
-  entry: ActivityInput & { actorType: string; actorId: string; agentId: string | null; runId: string | null },
+  entry: Omit<ActivityInput, 'agentId'> & { actorType: string; actorId: string; agentId: string | null; runId: string | null },
 ): Promise<ActivityEntry> {
   const [row] = await tx
     .insert(activityLog)

@@ -66,6 +66,7 @@ export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { le
     action: 'heartbeat_run.started',
     entityType: 'heartbeat_run',
     entityId: run.id,
+    agentId: run.agentId,
     details: { agentId: run.agentId, issueId: run.issueId, invocationSource: run.invocationSource, wakeReason: run.wakeReason },
   });
   return run;
@@ -122,6 +123,7 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
     action: `heartbeat_run.${run.status}`,
     entityType: 'heartbeat_run',
     entityId: run.id,
+    agentId: run.agentId,
     details: { agentId: run.agentId, issueId: run.issueId, error: run.error, exitCode: run.exitCode, signal: run.signal },
   });
   return run;
