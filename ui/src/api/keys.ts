@@ -17,7 +17,6 @@ export type Resource =
   | 'projects'
   | 'routines'
   | 'routine'
-  | 'workspaces'
   | 'goals'
   | 'labels'
   | 'runs'

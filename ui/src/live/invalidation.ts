@@ -25,7 +25,7 @@ const BY_ENTITY: Record<string, Resource[]> = {
   budget_incident: ['budgets', 'agents', 'agent'],
   routine: ['routines', 'routine'],
   project: ['projects'],
-  project_workspace: ['workspaces'],
+  project_workspace: ['projects'],
   goal: ['goals'],
   label: ['labels'],
   company: ['company'],
