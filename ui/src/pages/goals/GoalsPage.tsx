@@ -22,13 +22,15 @@ export function GoalsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Goals">
-        <p className="muted">What the company works towards, from company goals down to tasks. Projects and issues point at them.</p>
-        <div className="page-actions">
+      <PageHeader
+        title="Goals"
+        actions={
           <button type="button" className="primary" onClick={() => setDialog({ mode: 'create', parentId: null })}>
             New goal
           </button>
-        </div>
+        }
+      >
+        <p className="muted">What the company works towards, from company goals down to tasks. Projects and issues point at them.</p>
       </PageHeader>
       {dialog && goals.data && <GoalDialog companyId={companyId} goals={goals.data} state={dialog} onClose={() => setDialog(null)} />}
       {goals.isPending ? (

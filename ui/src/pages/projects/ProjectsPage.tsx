@@ -21,13 +21,15 @@ export function ProjectsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Projects">
-        <p className="muted">Bodies of work with their goals, issues, workspaces and budget.</p>
-        <div className="page-actions">
+      <PageHeader
+        title="Projects"
+        actions={
           <button type="button" className="primary" onClick={() => setCreating(true)}>
             New project
           </button>
-        </div>
+        }
+      >
+        <p className="muted">Bodies of work with their goals, issues, workspaces and budget.</p>
       </PageHeader>
       <Dialog open={creating} onOpenChange={setCreating} title="New project">
         {creating && <CreateProjectForm companyId={companyId} onDone={() => setCreating(false)} />}

@@ -47,7 +47,7 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
 
   return (
     <div className="page routine-page">
-      <PageHeader title={routine.title}>
+      <PageHeader title={routine.title} actions={<RunNowButton companyId={companyId} routine={routine} />}>
         <p className="routine-subtitle">
           <Link to={`/c/${companyId}/routines`}>Routines</Link>
           <span className={`badge ${routine.status === 'active' ? 'badge-success' : ''}`}>{routine.status}</span>
@@ -57,9 +57,6 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
             </span>
           )}
         </p>
-        <div className="page-actions">
-          <RunNowButton companyId={companyId} routine={routine} />
-        </div>
       </PageHeader>
 
       <section className="card routine-section" aria-labelledby="routine-settings">

@@ -25,13 +25,15 @@ export function RoutinesPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Routines">
-        <p className="muted">Recurring work for one agent, fired by a schedule, a webhook or an API call. Each run opens (or joins) an issue.</p>
-        <div className="page-actions">
+      <PageHeader
+        title="Routines"
+        actions={
           <button type="button" className="primary" onClick={() => setCreating(true)}>
             New routine
           </button>
-        </div>
+        }
+      >
+        <p className="muted">Recurring work for one agent, fired by a schedule, a webhook or an API call. Each run opens (or joins) an issue.</p>
       </PageHeader>
       <CreateRoutineDialog companyId={companyId} open={creating} onOpenChange={setCreating} />
       {routines.isPending ? (
