@@ -101,7 +101,7 @@ describe('routines', () => {
     await screenshot(page, 'routines');
   });
 
-  it('adds a webhook trigger and shows its URL and secret once', async () => {
+  it('adds a webhook trigger, shows its URL and secret once, rotates the secret and deletes the trigger', async () => {
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/routines/${routineId}`);
     await page.getByLabel('Kind').selectOption('webhook');
@@ -124,6 +124,24 @@ describe('routines', () => {
     await issued.waitFor({ state: 'detached' });
     await triggers(page).getByText('rotate the secret to see the URL again').waitFor();
     assert.equal(await page.getByText(secret).count(), 0, 'the secret is gone once dismissed');
+
+    // Rotating shows the same URL with a new secret, once more; the old secret stops working.
+    const webhook = triggers(page).getByRole('listitem').filter({ hasText: 'HMAC-SHA256' });
+    await webhook.getByRole('button', { name: 'Rotate secret' }).click();
+    await issued.waitFor();
+    assert.equal(await issued.locator('code').first().textContent(), url);
+    const rotated = (await issued.locator('code').nth(1).textContent()) ?? '';
+    assert.notEqual(rotated, secret);
+    const stale = await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': createHmac('sha256', secret).update(body).digest('hex') }, body });
+    assert.equal(stale.status, 401);
+    await issued.getByRole('button', { name: 'I have copied them' }).click();
+
+    // Deleting asks once more, then the trigger is gone and its URL answers 404.
+    await webhook.getByRole('button', { name: 'Delete', exact: true }).click();
+    await webhook.getByRole('button', { name: 'Delete Webhook trigger' }).click();
+    await webhook.waitFor({ state: 'detached' });
+    assert.equal((await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status, 404);
+    await checkAccessibility(page, 'a routine after its webhook was deleted');
   });
 
   it('is usable at 390 px: the list and the detail, Run now within reach', async () => {
