@@ -1,7 +1,8 @@
 // Routines in a real browser: a routine created from the board, a cron trigger with a timezone whose
 // previewed first fire time is the nextRunAt the server then reports, "Run now" and the run's issue
 // opened from the run history; a webhook trigger showing its URL (once); the policies explained in
-// place; the list and the detail usable at 390 px. axe on every state visited.
+// place; the title and description each run's issue gets edited; the list and the detail usable at
+// 390 px. axe on every state visited.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/server-process.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const board = await startBoard();
 const work = await tempDir('boardroom-ui-routines-');
@@ -142,6 +144,14 @@ describe('routines', () => {
     await webhook.waitFor({ state: 'detached' });
     assert.equal((await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status, 404);
     await checkAccessibility(page, 'a routine after its webhook was deleted');
+
+    // The work each run's issue gets: description saved through the API.
+    await page.getByLabel('Issue description').fill('Summarise **yesterday**.');
+    await page.getByRole('button', { name: 'Save title and description' }).click();
+    await waitFor('the description saved', async () => (await board.api('GET', `/api/routines/${routineId}`)).description === 'Summarise **yesterday**.');
+    // Saved, the form starts from the saved values: nothing left to save.
+    await page.getByRole('button', { name: 'Save title and description' }).and(page.locator(':disabled')).waitFor();
+    assert.equal(await page.getByLabel('Issue description').inputValue(), 'Summarise **yesterday**.');
   });
 
   it('is usable at 390 px: the list and the detail, Run now within reach', async () => {

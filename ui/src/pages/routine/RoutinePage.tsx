@@ -14,6 +14,7 @@ import type { RoutineDetail } from '../routines/model';
 import { RunHistory } from './RunHistory';
 import { RunNowButton } from './RunNowButton';
 import { Triggers } from './Triggers';
+import { WorkFields } from './WorkFields';
 
 type RoutinePatch = NonNullable<paths['/api/routines/{routineId}']['patch']['requestBody']>['content']['application/json'];
 
@@ -44,6 +45,10 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
     onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }),
   });
   const archived = routine.status === 'archived';
+  const saveWork = useMutation({
+    mutationFn: async (body: RoutinePatch) => data(await api.PATCH('/api/routines/{routineId}', { params: { path: { routineId: routine.id } }, body })),
+    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }), queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') })]),
+  });
 
   return (
     <div className="page routine-page">
@@ -58,6 +63,12 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
           )}
         </p>
       </PageHeader>
+
+      <section className="card routine-section" aria-labelledby="routine-work">
+        <h2 id="routine-work">Work</h2>
+        {/* Keyed by the saved values: a save (or a change elsewhere) starts the form from them again. */}
+        <WorkFields key={`${routine.title}\u0000${routine.description ?? ''}`} routine={routine} pending={saveWork.isPending} error={saveWork.error} onSave={(body) => saveWork.mutate(body)} />
+      </section>
 
       <section className="card routine-section" aria-labelledby="routine-settings">
         <h2 id="routine-settings">Settings</h2>
