@@ -282,6 +282,33 @@ describe('routine triggers', () => {
     assert.equal((await t.request('PATCH', `/api/routine-triggers/${api.id}`, { token: board, body: { replayWindowSec: 60 } })).status, 422);
   });
 
+  it('previews the next fire times of a cron in a zone, the first being the nextRunAt a trigger gets', async () => {
+    const preview = (query: string, token = board, companyId = A) => t.request('GET', `/api/companies/${companyId}/routines/schedule-preview?${query}`, { token });
+    const after = '2026-03-27T12:00:00Z';
+    // Europe/Berlin springs forward on 2026-03-29 (02:00 -> 03:00): 09:00 local is 08:00 UTC before, 07:00 UTC after.
+    const berlin = await preview(`cronExpression=${encodeURIComponent('0 9 * * *')}&timezone=Europe/Berlin&after=${after}`);
+    assert.equal(berlin.status, 200, JSON.stringify(berlin.body));
+    assert.equal(berlin.body.timezone, 'Europe/Berlin');
+    assert.deepEqual(berlin.body.fireTimes, ['2026-03-28T08:00:00.000Z', '2026-03-29T07:00:00.000Z', '2026-03-30T07:00:00.000Z', '2026-03-31T07:00:00.000Z', '2026-04-01T07:00:00.000Z']);
+    const three = await preview(`cronExpression=${encodeURIComponent('*/15 * * * *')}&count=3&after=${after}`);
+    assert.deepEqual(three.body, { cronExpression: '*/15 * * * *', timezone: 'UTC', fireTimes: ['2026-03-27T12:15:00.000Z', '2026-03-27T12:30:00.000Z', '2026-03-27T12:45:00.000Z'] });
+    // Without `after`: from now, the first time equals the nextRunAt a trigger saved now gets.
+    const r = await routine({ assigneeAgentId: a1.agent.id });
+    const saved = await trigger(r.id, { kind: 'schedule', cronExpression: '7 3 * * *', timezone: 'America/New_York' });
+    const fromNow = await preview(`cronExpression=${encodeURIComponent('7 3 * * *')}&timezone=America/New_York`);
+    assert.equal(fromNow.body.fireTimes.length, 5);
+    assert.equal(fromNow.body.fireTimes[0], saved.nextRunAt);
+    // Bad input: 422 with croner's reason, 400 for the shape; other companies 403.
+    const bad = await preview('cronExpression=61%20*%20*%20*%20*');
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.error, /invalid cron expression/);
+    assert.equal((await preview('cronExpression=0%209%20*%20*%20*&timezone=Mars/Olympus_Mons')).status, 422);
+    assert.equal((await preview('timezone=UTC')).status, 400);
+    assert.equal((await preview('cronExpression=0%209%20*%20*%20*&count=21')).status, 400);
+    assert.equal((await preview('cronExpression=0%209%20*%20*%20*&after=yesterday')).status, 400);
+    assert.equal((await preview('cronExpression=0%209%20*%20*%20*', b.token)).status, 403);
+  });
+
   it('shows the webhook URL and secret only on create and rotate', async () => {
     const r = await routine({ assigneeAgentId: a1.agent.id });
     const created = await t.request('POST', `/api/routines/${r.id}/triggers`, { token: board, body: { kind: 'webhook', signingMode: 'hmac_sha256' } });

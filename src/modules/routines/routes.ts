@@ -2,14 +2,15 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { authorize, requireCompanyAccess } from '../../core/access.ts';
-import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
+import { authenticated, errors, timestampOut, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
 import { runRoutine } from './fire.ts';
 import { canAssignRoutineTo, canManageRoutine } from './policy.ts';
 import { issuedTriggerResponse, presentIssuedTrigger, presentRoutine, presentRun, routineDetailResponse, routineListItemResponse, routineResponse, runResponse, presentTrigger } from './present.ts';
 import { listRoutines, routineDetail } from './read.ts';
 import { listRuns } from './routine-runs.ts';
-import { companyParams, createRoutineBody, createTriggerBody, listRoutinesQuery, listRunsQuery, MAX_TRIGGERS_PER_ROUTINE, patchRoutineBody, patchTriggerBody, routineParams, runRoutineBody, triggerParams } from './schemas.ts';
+import { companyParams, createRoutineBody, schedulePreviewQuery, MAX_PREVIEW_TICKS, createTriggerBody, listRoutinesQuery, listRunsQuery, MAX_TRIGGERS_PER_ROUTINE, patchRoutineBody, patchTriggerBody, routineParams, runRoutineBody, triggerParams } from './schemas.ts';
+import { upcomingTicks } from './schedule.ts';
 import { createRoutine, createTrigger, deleteTrigger, requireRoutine, requireTrigger, rotateWebhookSecret, updateRoutine, updateTrigger, type IssuedWebhook } from './service.ts';
 
 const tags = ['routines'];
@@ -51,6 +52,40 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       return listRoutines(db, company.id, request.query);
+    },
+  );
+
+  app.get(
+    '/api/companies/:companyId/routines/schedule-preview',
+    {
+      schema: {
+        tags,
+        summary: 'Preview the fire times of a cron schedule',
+        description: [
+          `The next \`count\` (1 to ${MAX_PREVIEW_TICKS}, default 5) fire times of \`cronExpression\` read in \`timezone\`, strictly after \`after\` (default now),`,
+          'computed by the scheduler\'s own cron reading (croner, daylight-saving rules included), so the first one is what a schedule trigger saved now gets as `nextRunAt`.',
+          'An invalid expression or unknown timezone is 422 with the reason, as on a trigger. Fewer times when the expression runs out. Any caller with access to the company; nothing is saved.',
+        ].join(' '),
+        params: companyParams,
+        querystring: schedulePreviewQuery,
+        response: {
+          200: z
+            .object({
+              cronExpression: z.string(),
+              timezone: z.string(),
+              fireTimes: z.array(timestampOut()).describe('ascending'),
+            })
+            .describe('The upcoming fire times'),
+          ...authenticated(),
+          ...errors(...COMPANY_ERRORS, [422, 'invalid cron expression or unknown timezone']),
+        },
+      },
+    },
+    async (request) => {
+      await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      const { cronExpression, timezone, count, after } = request.query;
+      const fireTimes = upcomingTicks(cronExpression, timezone, after ? new Date(after) : new Date(), count);
+      return { cronExpression, timezone, fireTimes };
     },
   );
 

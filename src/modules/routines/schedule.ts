@@ -37,6 +37,12 @@ export function nextTick(expression: string, timezone: string, after: Date): Dat
   return cron(expression, timezone).nextRun(after);
 }
 
+/** The first `count` ticks strictly after `after` (fewer when the expression runs out): what a schedule will do, for people to check before saving it. */
+export function upcomingTicks(expression: string, timezone: string, after: Date, count: number): Date[] {
+  assertValidSchedule(expression, timezone);
+  return cron(expression, timezone).nextRuns(count, after);
+}
+
 /**
  * The ticks in [from, until]: `from` itself (a due nextRunAt) and every later one up to `until`,
  * at most `limit` of them, whether more were left uncounted, and the first tick after `until`

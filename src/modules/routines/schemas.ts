@@ -139,3 +139,11 @@ export type ListRoutinesQuery = z.output<typeof listRoutinesQuery>;
 export const listRunsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_RUNS_PAGE).default(DEFAULT_RUNS_PAGE).describe(`1 to ${MAX_RUNS_PAGE} (default ${DEFAULT_RUNS_PAGE})`),
 });
+
+export const MAX_PREVIEW_TICKS = 20;
+export const schedulePreviewQuery = z.object({
+  cronExpression: z.string().trim().min(1).max(200).describe('5 fields (minute hour day month weekday), or 6 with seconds first'),
+  timezone: z.string().trim().min(1).max(100).default('UTC').describe('IANA zone the expression is read in (default `UTC`)'),
+  count: z.coerce.number().int().min(1).max(MAX_PREVIEW_TICKS).default(5).describe(`how many fire times, 1 to ${MAX_PREVIEW_TICKS} (default 5)`),
+  after: z.iso.datetime({ offset: true }).optional().describe('list the fire times strictly after this instant (default: now)'),
+});

@@ -15,6 +15,8 @@ export type Resource =
   | 'issues'
   | 'org'
   | 'projects'
+  | 'routines'
+  | 'routine'
   | 'goals'
   | 'labels'
   | 'runs'

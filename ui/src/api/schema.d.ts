@@ -15059,6 +15059,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/{companyId}/routines/schedule-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview the fire times of a cron schedule
+         * @description The next `count` (1 to 20, default 5) fire times of `cronExpression` read in `timezone`, strictly after `after` (default now), computed by the scheduler's own cron reading (croner, daylight-saving rules included), so the first one is what a schedule trigger saved now gets as `nextRunAt`. An invalid expression or unknown timezone is 422 with the reason, as on a trigger. Fewer times when the expression runs out. Any caller with access to the company; nothing is saved.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description list the fire times strictly after this instant (default: now) */
+                    after?: string;
+                    /** @description how many fire times, 1 to 20 (default 5) */
+                    count?: number;
+                    /** @description 5 fields (minute hour day month weekday), or 6 with seconds first */
+                    cronExpression: string;
+                    /** @description IANA zone the expression is read in (default `UTC`) */
+                    timezone?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The upcoming fire times */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cronExpression: string;
+                            /** @description ascending */
+                            fireTimes: string[];
+                            timezone: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description invalid cron expression or unknown timezone */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyId}/secret-providers": {
         parameters: {
             query?: never;

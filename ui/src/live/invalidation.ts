@@ -12,7 +12,8 @@ export interface ActivityEvent {
 const ALWAYS: Resource[] = ['activity', 'dashboard', 'counts', 'inbox'];
 
 const BY_ENTITY: Record<string, Resource[]> = {
-  issue: ['issues', 'issue', 'documents'],
+  // A routine run follows its execution issue (done completes it, cancelled fails it).
+  issue: ['issues', 'issue', 'documents', 'routines', 'routine'],
   comment: ['issue'],
   document: ['issue', 'documents'],
   attachment: ['issue'],
@@ -24,7 +25,9 @@ const BY_ENTITY: Record<string, Resource[]> = {
   budget_policy: ['budgets', 'costs'],
   budget_incident: ['budgets', 'agents', 'agent'],
   finance_event: ['finance'],
+  routine: ['routines', 'routine'],
   project: ['projects'],
+  project_workspace: ['projects'],
   goal: ['goals'],
   label: ['labels'],
   company: ['company'],

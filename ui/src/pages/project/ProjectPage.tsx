@@ -1,9 +1,104 @@
+// One project: its goals, its issues (a short list and the issues page filtered to it), its
+// workspaces with their runtime services, and its budget.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import type { paths } from '../../api/schema';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { useGoals } from '../issues/queries';
+import { projectStatusLabel } from '../projects/model';
+import { ProjectBudget } from './ProjectBudget';
+import { ProjectIssues } from './ProjectIssues';
+import { Workspaces } from './Workspaces';
+
+export type Project = paths['/api/projects/{projectId}']['get']['responses'][200]['content']['application/json'];
 
 export function ProjectPage() {
+  const { companyId = '', projectId = '' } = useParams();
+  const project = useQuery({
+    queryKey: companyKey(companyId, 'projects', 'detail', projectId),
+    queryFn: async () => data(await api.GET('/api/projects/{projectId}', { params: { path: { projectId } } })),
+  });
+
+  if (project.isPending) return <Loading label="Loading project" />;
+  if (project.isError)
+    return (
+      <div className="page">
+        <PageHeader title="Project" />
+        <ErrorNotice error={project.error} title="The project could not be loaded" retry={() => project.refetch()} />
+        <Link to={`/c/${companyId}/projects`}>All projects</Link>
+      </div>
+    );
+  const p = project.data;
   return (
     <div className="page">
-      <PageHeader title="Project" />
+      <PageHeader title={p.name}>
+        <p className="routine-subtitle">
+          <Link to={`/c/${companyId}/projects`}>Projects</Link>
+          <span className="badge">{projectStatusLabel(p.status)}</span>
+          {p.pauseReason && <span className="badge badge-danger">paused: {p.pauseReason}</span>}
+        </p>
+      </PageHeader>
+      {p.description && <p>{p.description}</p>}
+      <div className="project-columns">
+        <ProjectGoals companyId={companyId} project={p} />
+        <ProjectBudget companyId={companyId} projectId={p.id} />
+      </div>
+      <ProjectIssues companyId={companyId} projectId={p.id} />
+      <Workspaces companyId={companyId} project={p} />
     </div>
+  );
+}
+
+function ProjectGoals({ companyId, project }: { companyId: string; project: Project }) {
+  const queryClient = useQueryClient();
+  const goals = useGoals(companyId);
+  const [adding, setAdding] = useState('');
+  const link = useMutation({
+    mutationFn: async (goalIds: string[]) => data(await api.PATCH('/api/projects/{projectId}', { params: { path: { projectId: project.id } }, body: { goalIds } })),
+    onSuccess: () => setAdding(''),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
+  });
+  const unlinked = (goals.data ?? []).filter((goal) => !project.goalIds.includes(goal.id));
+  return (
+    <section className="card routine-section" aria-labelledby="project-goals">
+      <h2 id="project-goals">Goals</h2>
+      {project.goals.length === 0 ? (
+        <p className="muted">Not linked to any goal.</p>
+      ) : (
+        <ul className="compact-list">
+          {project.goals.map((goal) => (
+            <li key={goal.id}>
+              <Link to={`/c/${companyId}/goals`}>{goal.title}</Link> <span className="badge">{goal.status}</span>{' '}
+              <button type="button" disabled={link.isPending} onClick={() => link.mutate(project.goalIds.filter((id) => id !== goal.id))}>
+                Unlink<span className="visually-hidden"> {goal.title}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {unlinked.length > 0 && (
+        <div className="field field-inline">
+          <label htmlFor="project-link-goal">Link a goal</label>
+          <select id="project-link-goal" value={adding} onChange={(event) => setAdding(event.target.value)}>
+            <option value="">Choose…</option>
+            {unlinked.map((goal) => (
+              <option key={goal.id} value={goal.id}>
+                {goal.title}
+              </option>
+            ))}
+          </select>
+          <button type="button" disabled={!adding || link.isPending} onClick={() => link.mutate([...project.goalIds, adding])}>
+            Link
+          </button>
+        </div>
+      )}
+      {goals.isError && <ErrorNotice error={goals.error} title="The company's goals could not be loaded" retry={() => goals.refetch()} />}
+      {link.isError && <ErrorNotice error={link.error} title="The goals were not changed" />}
+    </section>
   );
 }

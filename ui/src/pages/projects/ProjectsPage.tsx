@@ -1,9 +1,113 @@
+// The company's projects: status, goals and workspaces at a glance; "New project" creates one.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { Dialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { PROJECT_STATUSES, projectPath, projectStatusLabel, type ProjectStatus } from './model';
+
 
 export function ProjectsPage() {
+  const { companyId = '' } = useParams();
+  const [creating, setCreating] = useState(false);
+  const projects = useQuery({
+    queryKey: companyKey(companyId, 'projects', 'list'),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
+  });
+
   return (
     <div className="page">
-      <PageHeader title="Projects" />
+      <PageHeader
+        title="Projects"
+        actions={
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New project
+          </button>
+        }
+      >
+        <p className="muted">Bodies of work with their goals, issues, workspaces and budget.</p>
+      </PageHeader>
+      <Dialog open={creating} onOpenChange={setCreating} title="New project">
+        {creating && <CreateProjectForm companyId={companyId} onDone={() => setCreating(false)} />}
+      </Dialog>
+      {projects.isPending ? (
+        <Loading label="Loading projects" />
+      ) : projects.isError ? (
+        <ErrorNotice error={projects.error} title="Projects could not be loaded" retry={() => projects.refetch()} />
+      ) : projects.data.length === 0 ? (
+        <p className="project-empty">No projects yet. A project groups issues towards goals and holds the workspaces agents work in.</p>
+      ) : (
+        <ul className="project-list" aria-label="Projects">
+          {projects.data.map((project) => (
+            <li key={project.id} className="project-row">
+              <span className="project-swatch" style={{ background: project.color }} aria-hidden="true" />
+              <Link to={projectPath(companyId, project.id)} className="routine-title">
+                {project.name}
+              </Link>
+              <span className="badge">{projectStatusLabel(project.status)}</span>
+              <span className="routine-meta">{project.goals.length === 0 ? <span className="muted">no goals</span> : project.goals.map((goal) => goal.title).join(', ')}</span>
+              <span className="routine-meta muted">
+                {project.workspaces.length} workspace{project.workspaces.length === 1 ? '' : 's'}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
+  );
+}
+
+function CreateProjectForm({ companyId, onDone }: { companyId: string; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [status, setStatus] = useState<ProjectStatus>('backlog');
+  const create = useMutation({
+    mutationFn: async () => data(await api.POST('/api/companies/{companyId}/projects', { params: { path: { companyId } }, body: { name: name.trim(), status, ...(description.trim() && { description }) } })),
+    onSuccess: (project) => {
+      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') });
+      onDone();
+      void navigate(projectPath(companyId, project.id));
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!create.isPending) create.mutate();
+  };
+  return (
+    <form onSubmit={submit}>
+      <div className="field">
+        <label htmlFor="project-name">Name</label>
+        <input id="project-name" autoFocus required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="project-description">Description</label>
+        <textarea id="project-description" value={description} onChange={(event) => setDescription(event.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="project-status">Status</label>
+        <select id="project-status" value={status} onChange={(event) => setStatus(event.target.value as ProjectStatus)}>
+          {PROJECT_STATUSES.map((known) => (
+            <option key={known} value={known}>
+              {projectStatusLabel(known)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {create.isError && <ErrorNotice error={create.error} title="The project was not created" />}
+      <div className="dialog-actions">
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={create.isPending || !name.trim()}>
+          Create project
+        </button>
+      </div>
+    </form>
   );
 }

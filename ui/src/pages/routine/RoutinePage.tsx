@@ -1,9 +1,116 @@
+// One routine: its settings and policies (explained in place), its triggers, "Run now" and its run
+// history with the issue each run created or joined.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { api, data } from '../../api/client';
+import type { paths } from '../../api/schema';
+import { companyKey } from '../../api/keys';
+import { useAgentNames } from '../../api/agent-names';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { PolicyFields } from '../routines/PolicyFields';
+import type { RoutineDetail } from '../routines/model';
+import { RunHistory } from './RunHistory';
+import { RunNowButton } from './RunNowButton';
+import { Triggers } from './Triggers';
+import { WorkFields } from './WorkFields';
+
+type RoutinePatch = NonNullable<paths['/api/routines/{routineId}']['patch']['requestBody']>['content']['application/json'];
 
 export function RoutinePage() {
+  const { companyId = '', routineId = '' } = useParams();
+  const routine = useQuery({
+    queryKey: companyKey(companyId, 'routine', routineId),
+    queryFn: async () => data(await api.GET('/api/routines/{routineId}', { params: { path: { routineId } } })),
+  });
+
+  if (routine.isPending) return <Loading label="Loading routine" />;
+  if (routine.isError)
+    return (
+      <div className="page">
+        <PageHeader title="Routine" />
+        <ErrorNotice error={routine.error} title="The routine could not be loaded" retry={() => routine.refetch()} />
+        <Link to={`/c/${companyId}/routines`}>All routines</Link>
+      </div>
+    );
+  return <RoutineView companyId={companyId} routine={routine.data} />;
+}
+
+function RoutineView({ companyId, routine }: { companyId: string; routine: RoutineDetail }) {
+  const queryClient = useQueryClient();
+  const { agents } = useAgentNames(companyId);
+  const update = useMutation({
+    mutationFn: async (body: RoutinePatch) => data(await api.PATCH('/api/routines/{routineId}', { params: { path: { routineId: routine.id } }, body })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }),
+  });
+  const archived = routine.status === 'archived';
+  const saveWork = useMutation({
+    mutationFn: async (body: RoutinePatch) => data(await api.PATCH('/api/routines/{routineId}', { params: { path: { routineId: routine.id } }, body })),
+    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }), queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') })]),
+  });
+
   return (
-    <div className="page">
-      <PageHeader title="Routine" />
+    <div className="page routine-page">
+      <PageHeader title={routine.title} actions={<RunNowButton companyId={companyId} routine={routine} />}>
+        <p className="routine-subtitle">
+          <Link to={`/c/${companyId}/routines`}>Routines</Link>
+          <span className={`badge ${routine.status === 'active' ? 'badge-success' : ''}`}>{routine.status}</span>
+          {routine.activeExecutionIssue && (
+            <span>
+              Open issue: <Link to={`/c/${companyId}/issues/${routine.activeExecutionIssue.identifier}`}>{routine.activeExecutionIssue.identifier}</Link>
+            </span>
+          )}
+        </p>
+      </PageHeader>
+
+      <section className="card routine-section" aria-labelledby="routine-work">
+        <h2 id="routine-work">Work</h2>
+        {/* Keyed by the saved values: a save (or a change elsewhere) starts the form from them again. */}
+        <WorkFields key={`${routine.title}\u0000${routine.description ?? ''}`} routine={routine} pending={saveWork.isPending} error={saveWork.error} onSave={(body) => saveWork.mutate(body)} />
+      </section>
+
+      <section className="card routine-section" aria-labelledby="routine-settings">
+        <h2 id="routine-settings">Settings</h2>
+        <div className="routine-settings">
+          <div className="field">
+            <label htmlFor="routine-status">Status</label>
+            <select id="routine-status" value={routine.status} disabled={archived || update.isPending} aria-describedby="routine-status-help" onChange={(event) => update.mutate({ status: event.target.value as RoutineDetail['status'] })}>
+              <option value="active">Active</option>
+              <option value="paused">Paused</option>
+              {archived && <option value="archived">Archived</option>}
+            </select>
+            <span id="routine-status-help" className="hint">
+              {archived ? 'Archived routines never fire again.' : 'Paused routines fire only when run by hand; on resuming, schedules restart from now.'}
+            </span>
+          </div>
+          <div className="field">
+            <label htmlFor="routine-agent">Agent</label>
+            <select id="routine-agent" value={routine.assigneeAgentId ?? ''} disabled={archived || update.isPending} onChange={(event) => update.mutate({ assigneeAgentId: event.target.value || null })}>
+              <option value="">No one (pauses the routine)</option>
+              {agents
+                .filter((agent) => agent.id === routine.assigneeAgentId || (agent.status !== 'terminated' && agent.status !== 'pending_approval'))
+                .map((agent) => (
+                  <option key={agent.id} value={agent.id}>
+                    {agent.name}
+                  </option>
+                ))}
+            </select>
+          </div>
+        </div>
+        <PolicyFields
+          idPrefix="routine"
+          concurrency={routine.concurrencyPolicy}
+          catchUp={routine.catchUpPolicy}
+          disabled={archived || update.isPending}
+          onConcurrency={(concurrencyPolicy) => update.mutate({ concurrencyPolicy })}
+          onCatchUp={(catchUpPolicy) => update.mutate({ catchUpPolicy })}
+        />
+        {update.isError && <ErrorNotice error={update.error} title="The change was not saved" />}
+      </section>
+
+      <Triggers companyId={companyId} routine={routine} />
+      <RunHistory companyId={companyId} routineId={routine.id} />
     </div>
   );
 }

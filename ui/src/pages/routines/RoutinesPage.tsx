@@ -1,9 +1,93 @@
+// The company's routines: what fires next and how the last run went; "New routine" creates one.
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { useAgentNames } from '../../api/agent-names';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { fullTime, timeAgo } from '../../lib/format';
+import { CreateRoutineDialog } from './CreateRoutineDialog';
+import { nextFire, routinePath, runStatus, SOURCE_LABELS, type RoutineListItem } from './model';
+
+const LIMIT = 200;
 
 export function RoutinesPage() {
+  const { companyId = '' } = useParams();
+  const [creating, setCreating] = useState(false);
+  const { nameOf } = useAgentNames(companyId);
+  const routines = useQuery({
+    queryKey: companyKey(companyId, 'routines', 'list'),
+    queryFn: async () => data(await api.GET('/api/companies/{companyId}/routines', { params: { path: { companyId }, query: { limit: LIMIT } } })),
+  });
+
   return (
     <div className="page">
-      <PageHeader title="Routines" />
+      <PageHeader
+        title="Routines"
+        actions={
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New routine
+          </button>
+        }
+      >
+        <p className="muted">Recurring work for one agent, fired by a schedule, a webhook or an API call. Each run opens (or joins) an issue.</p>
+      </PageHeader>
+      <CreateRoutineDialog companyId={companyId} open={creating} onOpenChange={setCreating} />
+      {routines.isPending ? (
+        <Loading label="Loading routines" />
+      ) : routines.isError ? (
+        <ErrorNotice error={routines.error} title="Routines could not be loaded" retry={() => routines.refetch()} />
+      ) : routines.data.length === 0 ? (
+        <p className="routine-empty">No routines yet. Create one to have an agent do recurring work on a schedule, on a webhook or on demand.</p>
+      ) : (
+        <ul className="routine-list" aria-label="Routines, latest change first">
+          {routines.data.map((routine) => (
+            <RoutineRow key={routine.id} companyId={companyId} routine={routine} agentName={routine.assigneeAgentId ? nameOf(routine.assigneeAgentId) : 'No assignee'} />
+          ))}
+        </ul>
+      )}
+      {routines.data && routines.data.length === LIMIT && <p className="muted">Showing the {LIMIT} most recently changed.</p>}
     </div>
+  );
+}
+
+function RoutineRow({ companyId, routine, agentName }: { companyId: string; routine: RoutineListItem; agentName: string }) {
+  const next = nextFire(routine.triggers);
+  const last = routine.latestRun;
+  return (
+    <li className="routine-row">
+      <Link to={routinePath(companyId, routine.id)} className="routine-title">
+        {routine.title}
+      </Link>
+      <span className={`badge ${routine.status === 'active' ? 'badge-success' : ''}`}>{routine.status}</span>
+      <span className="routine-meta">{agentName}</span>
+      <span className="routine-meta">
+        Next:{' '}
+        {next ? (
+          <time dateTime={next} title={fullTime(next)}>
+            {timeAgo(next)}
+          </time>
+        ) : (
+          <span className="muted">{routine.status === 'active' ? 'no schedule' : `not while ${routine.status}`}</span>
+        )}
+      </span>
+      <span className="routine-meta">
+        Last run:{' '}
+        {last ? (
+          <>
+            <span className={`badge ${runStatus(last.status).badge}`}>{runStatus(last.status).label}</span>{' '}
+            <time dateTime={last.createdAt} title={fullTime(last.createdAt)}>
+              {timeAgo(last.createdAt)}
+            </time>
+            <span className="muted"> · {SOURCE_LABELS[last.source]}</span>
+          </>
+        ) : (
+          <span className="muted">never</span>
+        )}
+      </span>
+    </li>
   );
 }

@@ -1,0 +1,120 @@
+// Goals and projects in a real browser: the goal tree (create, add a sub-goal, edit); the project
+// list and a project's detail with its goals, issues (and the issues page filtered to it), budget
+// bar, and workspaces whose runtime service is started, shows its output, is restarted and stopped,
+// while a workspace without a command has its start refused with the server's reason. axe on every
+// page and state visited.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { tempDir } from '../helpers/server-process.ts';
+
+const board = await startBoard();
+const work = await tempDir('boardroom-ui-projects-');
+const company = await board.api('POST', '/api/companies', { name: 'Structure Co' });
+const C = company.id;
+
+describe('goals', () => {
+  it('builds a goal tree: a top-level goal, a sub-goal under it, then an edit', async () => {
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/goals`);
+    await page.getByText('No goals yet.').waitFor();
+    await checkAccessibility(page, 'the empty goals page');
+
+    await page.getByRole('button', { name: 'New goal' }).click();
+    let dialog = page.getByRole('dialog', { name: 'New goal' });
+    await dialog.getByLabel('Title').fill('Grow revenue');
+    await checkAccessibility(page, 'the new goal dialog');
+    await dialog.getByRole('button', { name: 'Create goal' }).click();
+    const tree = page.getByRole('list', { name: 'Goal tree' });
+    await tree.locator('strong', { hasText: 'Grow revenue' }).waitFor();
+
+    await page.getByRole('button', { name: 'Add sub-goal to Grow revenue' }).click();
+    dialog = page.getByRole('dialog', { name: 'New sub-goal of Grow revenue' });
+    await dialog.getByLabel('Title').fill('Launch in Spain');
+    assert.equal(await dialog.getByLabel('Parent goal').inputValue(), (await board.api('GET', `/api/companies/${C}/goals`))[0].id);
+    await dialog.getByRole('button', { name: 'Create goal' }).click();
+    await page.getByRole('list', { name: 'Sub-goals of Grow revenue' }).locator('strong', { hasText: 'Launch in Spain' }).waitFor();
+    const goals = await board.api('GET', `/api/companies/${C}/goals`);
+    const parent = goals.find((goal: { title: string }) => goal.title === 'Grow revenue');
+    const child = goals.find((goal: { title: string }) => goal.title === 'Launch in Spain');
+    assert.equal(child.parentId, parent.id);
+
+    await page.getByRole('button', { name: 'Edit Launch in Spain' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit Launch in Spain' });
+    // A goal cannot be moved under itself.
+    assert.equal(await dialog.getByLabel('Parent goal').locator('option', { hasText: 'Launch in Spain' }).count(), 0);
+    await dialog.getByLabel('Status').selectOption('active');
+    await dialog.getByRole('button', { name: 'Save goal' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('list', { name: 'Sub-goals of Grow revenue' }).getByText('active', { exact: true }).waitFor();
+    assert.equal((await board.api('GET', `/api/goals/${child.id}`)).status, 'active');
+    await checkAccessibility(page, 'a goal tree with a sub-goal');
+  });
+});
+
+describe('projects', () => {
+  it('lists projects and creates one', async () => {
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/projects`);
+    await page.getByText('No projects yet.').waitFor();
+    await checkAccessibility(page, 'the empty projects list');
+    await page.getByRole('button', { name: 'New project' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New project' });
+    await dialog.getByLabel('Name').fill('Website');
+    await dialog.getByLabel('Status').selectOption('in_progress');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: 'Website' }).waitFor();
+    await page.goto(`/c/${C}/projects`);
+    await page.getByRole('link', { name: 'Website' }).waitFor();
+    await checkAccessibility(page, 'the projects list');
+    await screenshot(page, 'projects');
+  });
+
+  it('shows a project with goals, issues, budget and workspaces; runs a runtime service and refuses one without a command', async () => {
+    const [goal] = await board.api('GET', `/api/companies/${C}/goals`);
+    const project = await board.api('POST', `/api/companies/${C}/projects`, { name: 'Backend', status: 'in_progress', goalIds: [goal.id] });
+    const issue = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Add a health check', projectId: project.id });
+    await board.api('POST', `/api/companies/${C}/issues`, { title: 'Not in the project' });
+    await board.api('POST', `/api/companies/${C}/budgets/policies`, { scopeType: 'project', scopeId: project.id, amount: 5000 });
+    const serviceCommand = `"${process.execPath}" -e "console.log('service up'); setInterval(() => {}, 1000)"`;
+    await board.api('POST', `/api/projects/${project.id}/workspaces`, { name: 'api', cwd: work, runtimeConfig: { command: serviceCommand } });
+    await board.api('POST', `/api/projects/${project.id}/workspaces`, { name: 'docs', cwd: work });
+
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/projects/${project.id}`);
+    await page.getByRole('heading', { name: 'Backend' }).waitFor();
+    await page.getByRole('region', { name: 'Goals' }).getByRole('link', { name: 'Grow revenue' }).waitFor();
+    const issues = page.getByRole('region', { name: 'Issues' });
+    await issues.getByRole('link', { name: `${issue.identifier} Add a health check` }).waitFor();
+    assert.equal(await issues.getByText('Not in the project').count(), 0);
+    await page.getByRole('region', { name: 'Budget' }).getByText('$0.00 of $50.00').waitFor();
+    const api = page.getByRole('listitem', { name: 'Workspace api' });
+    const docs = page.getByRole('listitem', { name: 'Workspace docs' });
+    await api.getByText('not started').waitFor();
+    await checkAccessibility(page, 'a project with workspaces');
+
+    // A workspace without a command: start is refused, with the server's reason.
+    await docs.getByRole('button', { name: 'Start' }).click();
+    await docs.getByRole('alert').filter({ hasText: 'The runtime service was not changed' }).waitFor();
+    await checkAccessibility(page, 'a refused runtime-service start');
+
+    // The other one starts, shows its output, restarts and stops.
+    await api.getByRole('button', { name: 'Start' }).click();
+    await api.getByText('running', { exact: true }).waitFor({ timeout: 30_000 });
+    await api.getByRole('button', { name: 'Logs' }).click();
+    await api.getByLabel('Runtime service output').filter({ hasText: 'service up' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'project-detail');
+    const pid = (await board.api('GET', `/api/projects/${project.id}/workspaces`)).find((w: { name: string }) => w.name === 'api').runtimeService.pid;
+    await api.getByRole('button', { name: 'Restart' }).click();
+    await api.getByText(new RegExp(`pid (?!${pid}\\b)\\d+`)).waitFor({ timeout: 30_000 });
+    await api.getByText('running', { exact: true }).waitFor({ timeout: 30_000 });
+    await api.getByRole('button', { name: 'Stop' }).click();
+    await api.getByText('stopped', { exact: true }).waitFor({ timeout: 30_000 });
+    await checkAccessibility(page, 'a project after its runtime service stopped');
+
+    await issues.getByRole('link', { name: 'All issues of this project' }).click();
+    await page.waitForURL(new RegExp(`/issues\\?project=${project.id}$`));
+    await page.getByRole('link', { name: /Add a health check/ }).waitFor();
+  });
+});

@@ -1,0 +1,38 @@
+// The company's goals as a tree: children under their parent, in the server's order (oldest first).
+// A goal whose parent is not in the list (beyond the page) is shown at the top rather than lost.
+import type { paths } from '../../api/schema';
+
+export type Goal = paths['/api/companies/{companyId}/goals']['get']['responses'][200]['content']['application/json'][number];
+export interface GoalNode {
+  goal: Goal;
+  children: GoalNode[];
+}
+
+export function goalTree(goals: Goal[]): GoalNode[] {
+  const nodes = new Map(goals.map((goal) => [goal.id, { goal, children: [] as GoalNode[] }]));
+  const roots: GoalNode[] = [];
+  for (const node of nodes.values()) {
+    const parent = node.goal.parentId ? nodes.get(node.goal.parentId) : undefined;
+    (parent ? parent.children : roots).push(node);
+  }
+  return roots;
+}
+
+/** The goal and everything under it: not offered as its new parent (the server refuses cycles). */
+export function subtreeIds(goals: Goal[], rootId: string): Set<string> {
+  const ids = new Set([rootId]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const goal of goals)
+      if (goal.parentId && ids.has(goal.parentId) && !ids.has(goal.id)) {
+        ids.add(goal.id);
+        grew = true;
+      }
+  }
+  return ids;
+}
+
+export const GOAL_LEVELS = ['company', 'team', 'agent', 'task'] as const satisfies readonly Goal['level'][];
+export const GOAL_STATUSES = ['planned', 'active', 'achieved', 'cancelled'] as const satisfies readonly Goal['status'][];
+export const goalStatusBadge = (status: Goal['status']): string => (status === 'achieved' ? 'badge-success' : status === 'active' ? 'badge-accent' : status === 'cancelled' ? 'badge-danger' : '');

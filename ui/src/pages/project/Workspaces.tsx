@@ -1,0 +1,234 @@
+// The project's workspaces, each with its runtime service: status, start / restart / stop (refusals
+// shown with the server's reason) and its output; and a form to add a workspace.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, data } from '../../api/client';
+import { companyKey } from '../../api/keys';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { fullTime, timeAgo } from '../../lib/format';
+import type { Project } from './ProjectPage';
+
+type Workspace = Project['workspaces'][number];
+type Action = 'start' | 'stop' | 'restart';
+
+interface Awaited {
+  action: Action;
+  /** When the server recorded the operation (server clock, like the service's startedAt). */
+  since: string;
+  until: number;
+}
+
+/** Whether the service shows the outcome of the action: running in a process started after it, or stopped. */
+function reached(workspace: Workspace, awaited: Awaited): boolean {
+  const service = workspace.runtimeService;
+  if (awaited.action === 'stop') return !service || service.status === 'stopped';
+  return service?.status === 'running' && service.startedAt !== null && new Date(service.startedAt) >= new Date(awaited.since);
+}
+
+/** How long the board follows an action's outcome before leaving it to the next visit (the engine converges within about a second). */
+const FOLLOW_MS = 30_000;
+
+/**
+ * Runtime services change state in the engine without an activity entry, so after an action the
+ * workspace is read again each second until it shows the outcome (or FOLLOW_MS pass).
+ */
+function useFollowOutcome(companyId: string, projectId: string, workspace: Workspace) {
+  const queryClient = useQueryClient();
+  const [awaited, setAwaited] = useState<Awaited | null>(null);
+  const done = !awaited || reached(workspace, awaited);
+  useEffect(() => {
+    if (!awaited || done) return;
+    const timer = setInterval(() => {
+      if (Date.now() > awaited.until) setAwaited(null);
+      else void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects', 'detail', projectId) });
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [awaited, done, queryClient, companyId, projectId]);
+  return { follow: (action: Action, since: string) => setAwaited({ action, since, until: Date.now() + FOLLOW_MS }), following: !done };
+}
+
+const STATUS_BADGE: Record<string, string> = { running: 'badge-success', starting: 'badge-accent', backoff: 'badge-warning', crashed: 'badge-danger', stopped: '' };
+
+export function Workspaces({ companyId, project }: { companyId: string; project: Project }) {
+  return (
+    <section className="card routine-section" aria-labelledby="project-workspaces">
+      <h2 id="project-workspaces">Workspaces</h2>
+      {project.workspaces.length === 0 ? (
+        <p className="muted">No workspaces: agents have no working directory for this project&apos;s tasks.</p>
+      ) : (
+        <ul className="routine-triggers" aria-label="Workspaces">
+          {project.workspaces.map((workspace) => (
+            <WorkspaceItem key={workspace.id} companyId={companyId} projectId={project.id} workspace={workspace} />
+          ))}
+        </ul>
+      )}
+      <AddWorkspace companyId={companyId} projectId={project.id} />
+    </section>
+  );
+}
+
+function WorkspaceItem({ companyId, projectId, workspace }: { companyId: string; projectId: string; workspace: Workspace }) {
+  const queryClient = useQueryClient();
+  const [showLogs, setShowLogs] = useState(false);
+  const { follow, following } = useFollowOutcome(companyId, projectId, workspace);
+  const service = workspace.runtimeService;
+  const command = typeof workspace.runtimeConfig?.command === 'string' ? workspace.runtimeConfig.command : null;
+  const act = useMutation({
+    mutationFn: async (action: Action) =>
+      data(await api.POST('/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/{action}', { params: { path: { projectId, workspaceId: workspace.id, action } } })),
+    onSuccess: (result, action) => follow(action, result.operation.createdAt),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects', 'detail', projectId) }),
+  });
+  const running = service?.status === 'running' || service?.status === 'starting' || service?.status === 'backoff';
+  return (
+    <li className="workspace-item" aria-label={`Workspace ${workspace.name}`}>
+      <div className="routine-trigger-head">
+        <strong>{workspace.name}</strong>
+        {workspace.isPrimary && <span className="badge badge-accent">primary</span>}
+        <span className="muted">{workspace.sourceType.replace('_', ' ')}</span>
+      </div>
+      <p className="routine-trigger-body">
+        {workspace.cwd && <code>{workspace.cwd}</code>}
+        {workspace.repoUrl && (
+          <>
+            {' '}
+            · {workspace.repoUrl}
+            {workspace.repoRef && ` @ ${workspace.repoRef}`}
+          </>
+        )}
+      </p>
+      <div className="routine-trigger-head">
+        <span>
+          Runtime service:{' '}
+          {service ? (
+            <>
+              <span className={`badge ${STATUS_BADGE[service.status] ?? ''}`}>{service.status}</span>
+              {service.pid !== null && <span className="muted"> pid {service.pid}</span>}
+              {service.startedAt && (
+                <span className="muted">
+                  {' '}
+                  · started <time dateTime={service.startedAt} title={fullTime(service.startedAt)}>{timeAgo(service.startedAt)}</time>
+                </span>
+              )}
+              {service.restarts > 0 && <span className="muted"> · {service.restarts} restarts after crashes</span>}
+              {following && <span className="muted"> · applying…</span>}
+            </>
+          ) : (
+            <span className="muted">{workspace.desiredState === 'running' ? 'starting…' : 'not started'}</span>
+          )}
+        </span>
+        <span className="routine-trigger-actions">
+          {running ? (
+            <>
+              <button type="button" disabled={act.isPending} onClick={() => act.mutate('restart')}>
+                Restart
+              </button>
+              <button type="button" disabled={act.isPending} onClick={() => act.mutate('stop')}>
+                Stop
+              </button>
+            </>
+          ) : (
+            <button type="button" disabled={act.isPending} onClick={() => act.mutate('start')}>
+              Start
+            </button>
+          )}
+          <button type="button" aria-expanded={showLogs} onClick={() => setShowLogs(!showLogs)}>
+            {showLogs ? 'Hide logs' : 'Logs'}
+          </button>
+        </span>
+      </div>
+      <p className="routine-trigger-body muted">{command ? <>Command: <code>{command}</code></> : 'No runtime command configured (runtimeConfig.command): start and restart are refused.'}</p>
+      {service?.lastError && <p className="run-error">Last exit: {service.lastError}</p>}
+      {act.isError && <ErrorNotice error={act.error} title="The runtime service was not changed" />}
+      {showLogs && <RuntimeLogs companyId={companyId} projectId={projectId} workspaceId={workspace.id} status={service?.status} />}
+    </li>
+  );
+}
+
+const LOG_LIMIT = 16_384;
+
+function RuntimeLogs({ companyId, projectId, workspaceId, status }: { companyId: string; projectId: string; workspaceId: string; status?: string }) {
+  const live = status === 'running' || status === 'starting' || status === 'backoff';
+  const logs = useQuery({
+    // The status is part of the key: a start, restart or crash reads the output again.
+    queryKey: companyKey(companyId, 'projects', 'runtime-logs', workspaceId, status),
+    queryFn: async () => data(await api.GET('/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/logs', { params: { path: { projectId, workspaceId }, query: { limit: LOG_LIMIT } } })),
+    // No event announces runtime-service output: while the panel is open on a live service it follows
+    // the output every 2 s (one bounded read); closed or stopped, it reads nothing.
+    refetchInterval: live ? 2000 : false,
+  });
+  if (logs.isPending) return <p className="muted">Loading logs…</p>;
+  if (logs.isError) return <ErrorNotice error={logs.error} title="The logs could not be loaded" retry={() => logs.refetch()} />;
+  return (
+    <>
+      <pre className="transcript" aria-label="Runtime service output" tabIndex={0}>
+        {logs.data.content || 'No output yet.'}
+      </pre>
+      <p className="muted">
+        {logs.data.truncated && 'Older output was dropped. '}
+        {logs.data.nextOffset < logs.data.totalChars ? `Showing the first ${LOG_LIMIT} characters kept of ${logs.data.totalChars}. ` : ''}
+        <button type="button" onClick={() => logs.refetch()}>
+          Refresh logs
+        </button>
+      </p>
+    </>
+  );
+}
+
+function AddWorkspace({ companyId, projectId }: { companyId: string; projectId: string }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [cwd, setCwd] = useState('');
+  const [repoUrl, setRepoUrl] = useState('');
+  const [command, setCommand] = useState('');
+  const add = useMutation({
+    mutationFn: async () =>
+      data(
+        await api.POST('/api/projects/{projectId}/workspaces', {
+          params: { path: { projectId } },
+          body: { ...(name.trim() && { name: name.trim() }), ...(cwd.trim() && { cwd: cwd.trim() }), ...(repoUrl.trim() && { repoUrl: repoUrl.trim() }), ...(command.trim() && { runtimeConfig: { command: command.trim() } }) },
+        }),
+      ),
+    onSuccess: () => {
+      setName('');
+      setCwd('');
+      setRepoUrl('');
+      setCommand('');
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!add.isPending) add.mutate();
+  };
+  return (
+    <form className="routine-add-trigger" onSubmit={submit} aria-labelledby="add-workspace-title">
+      <h3 id="add-workspace-title">Add a workspace</h3>
+      <div className="routine-schedule-fields">
+        <div className="field">
+          <label htmlFor="workspace-name">Name</label>
+          <input id="workspace-name" value={name} placeholder="default: the folder's name" onChange={(event) => setName(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="workspace-cwd">Local directory</label>
+          <input id="workspace-cwd" value={cwd} placeholder="/srv/acme/web" onChange={(event) => setCwd(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="workspace-repo">Repository URL</label>
+          <input id="workspace-repo" value={repoUrl} placeholder="optional" onChange={(event) => setRepoUrl(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="workspace-command">Runtime service command</label>
+          <input id="workspace-command" className="mono" value={command} placeholder="e.g. npm run dev" aria-describedby="workspace-command-hint" onChange={(event) => setCommand(event.target.value)} />
+          <span id="workspace-command-hint" className="hint">
+            Optional: a long-running process (dev server, worker) run in the directory; started on demand.
+          </span>
+        </div>
+      </div>
+      {add.isError && <ErrorNotice error={add.error} title="The workspace was not added" />}
+      <button type="submit" className="primary" disabled={add.isPending || (!cwd.trim() && !repoUrl.trim())}>
+        Add workspace
+      </button>
+    </form>
+  );
+}
