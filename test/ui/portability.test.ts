@@ -23,7 +23,7 @@ before(async () => {
   const ceo = await board.api('POST', `/api/companies/${companyId}/agents`, { name: 'Ada', role: 'ceo', title: 'Chief executive', adapterType: 'process', adapterConfig: { command: 'true', env: { OPENAI_API_KEY: 'sk-not-leaving' } } });
   await board.api('POST', `/api/companies/${companyId}/agents`, { name: 'Bob', role: 'engineer', reportsTo: ceo.id, adapterType: 'process', adapterConfig: { command: 'true' } });
   for (const title of ['Wire the arm', 'Calibrate sensors', 'Write the manual']) await board.api('POST', `/api/companies/${companyId}/issues`, { title, description: `About: ${title}` });
-  page = await board.signedInPage({ width: 1440, height: 1000 });
+  page = await board.signedInPage({ width: 1440, height: 1300 });
 });
 
 describe('export and import', () => {

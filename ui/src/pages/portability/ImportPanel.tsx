@@ -23,9 +23,9 @@ interface ChosenZip {
 }
 
 const STRATEGIES: { value: Strategy; label: string }[] = [
-  { value: 'rename', label: 'Rename: create beside the existing record (Name 2)' },
-  { value: 'skip', label: 'Skip: keep the existing record' },
-  { value: 'replace', label: 'Replace: overwrite the existing record' },
+  { value: 'rename', label: 'Rename: create beside it (Name 2)' },
+  { value: 'skip', label: 'Skip: keep the existing one' },
+  { value: 'replace', label: 'Replace: overwrite it' },
 ];
 
 export function ImportPanel({ companyId }: { companyId: string }) {
@@ -192,7 +192,7 @@ export function ImportPanel({ companyId }: { companyId: string }) {
           {plan.envInputs.length > 0 && (
             <fieldset className="portability-inputs">
               <legend>Inputs the bundle declares</legend>
-              <p className="muted">Each value becomes a company secret its envs reference. Left empty, the env entry stays unset.</p>
+              <p className="muted">Each value becomes a company secret its envs reference. Left empty, the env entry stays unset. The warnings above are from the last preview: preview again to check them with these values.</p>
               {plan.envInputs.map((input) => (
                 <div className="field" key={input.key}>
                   <label htmlFor={`${ids}-input-${input.key}`}>
