@@ -110,10 +110,29 @@ describe('export and import', () => {
     assert.ok((secrets.items ?? secrets).some((secret: { name: string }) => secret.name === 'OPENAI_API_KEY'));
   });
 
-  it('into this company: no replace strategy, and a plan with errors cannot be applied', async () => {
+  it('into this company: no replace strategy; colliding records renamed as the plan said', async () => {
     await page.goto(`/c/${companyId}/portability`);
     await page.getByLabel('This company').check();
     assert.deepEqual(await page.getByLabel('When a record already exists').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)), ['rename', 'skip']);
+    await page.getByLabel('Bundle (.zip)').setInputFiles(zipUpload('acme.zip', zipBytes));
+    await page.getByText(/acme\.zip: \d+ files/).waitFor();
+    await page.getByRole('button', { name: 'Preview import' }).click();
+    const plan = page.getByRole('region', { name: 'Import plan' });
+    // With rename, the company's own settings stay: only replace overwrites them.
+    await plan.getByText('Into this company, its settings unchanged').waitFor();
+    const ada = plan.getByRole('table', { name: /Agents/ }).getByRole('row', { name: /^ada create Ada 2/ });
+    await ada.waitFor();
+    assert.notEqual((await ada.innerText()).split('\t').at(-1)?.trim(), '', 'a renamed record says why');
+    await plan.getByRole('button', { name: 'Apply import' }).click();
+    await page.getByRole('status').filter({ hasText: 'Imported into Acme Robotics' }).waitFor();
+    const agents = await board.api('GET', `/api/companies/${companyId}/agents`);
+    assert.deepEqual((agents.items ?? agents).map((agent: { name: string }) => agent.name).sort(), ['Ada', 'Ada 2', 'Bob', 'Bob 2']);
+    await checkAccessibility(page, 'an import into this company, applied');
+  });
+
+  it('a plan with errors cannot be applied', async () => {
+    await page.goto(`/c/${companyId}/portability`);
+    await page.getByLabel('This company').check();
     const broken = writeZip([
       { name: 'broken/COMPANY.md', data: Buffer.from('---\nschema: agentcompanies/v1\nname: Broken\n---\n') },
       { name: 'broken/agents/eve/AGENTS.md', data: Buffer.from('---\nname: Eve\nreportsTo: nobody\nadapter:\n  type: process\n---\n') },
