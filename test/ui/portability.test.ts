@@ -1,7 +1,7 @@
 // Export and import in a real browser: the export preview's file tree, the .zip built in the browser
 // (read back in Node with the server's zip reader), that zip imported as a new company with the plan
 // shown before apply (agents arrive paused, the supplied input becomes a secret), a plan with errors
-// blocking apply, a `../` path refused by the server, an unreadable zip refused by the browser, axe.
+// blocking apply (the zip dropped on the field), a `../` path refused by the server, an unreadable zip refused by the browser, axe.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { before, describe, it } from 'node:test';
@@ -130,14 +130,20 @@ describe('export and import', () => {
     await checkAccessibility(page, 'an import into this company, applied');
   });
 
-  it('a plan with errors cannot be applied', async () => {
+  it('a dropped zip whose plan has errors cannot be applied', async () => {
     await page.goto(`/c/${companyId}/portability`);
     await page.getByLabel('This company').check();
     const broken = writeZip([
       { name: 'broken/COMPANY.md', data: Buffer.from('---\nschema: agentcompanies/v1\nname: Broken\n---\n') },
       { name: 'broken/agents/eve/AGENTS.md', data: Buffer.from('---\nname: Eve\nreportsTo: nobody\nadapter:\n  type: process\n---\n') },
     ]);
-    await page.getByLabel('Bundle (.zip)').setInputFiles(zipUpload('broken.zip', broken));
+    // Dropped on the field rather than chosen: the drop path reads the same way.
+    const transfer = await page.evaluateHandle(`(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(atob('${broken.toString('base64')}'), (c) => c.charCodeAt(0))], 'broken.zip', { type: 'application/zip' }));
+      return transfer;
+    })()`);
+    await page.getByText('Choose a file or drop one here.').dispatchEvent('drop', { dataTransfer: transfer });
     await page.getByText('broken.zip: 2 files under broken/').waitFor();
     await page.getByRole('button', { name: 'Preview import' }).click();
     const plan = page.getByRole('region', { name: 'Import plan' });

@@ -2,7 +2,7 @@
 // written, the inputs (secrets) to supply, and apply. Into a new company (POST /api/companies/import)
 // or into this one (the company-scoped routes, which refuse `replace`).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ChangeEvent } from 'react';
+import { useId, useState, type DragEvent } from 'react';
 import { api, data } from '../../api/client';
 import { instanceKeys } from '../../api/keys';
 import type { paths } from '../../api/schema';
@@ -75,8 +75,8 @@ export function ImportPanel({ companyId }: { companyId: string }) {
     preview.reset();
     apply.reset();
   };
-  const choose = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
+  const [dragging, setDragging] = useState(false);
+  const choose = (file: File | undefined) => {
     reset();
     setZip(null);
     setSecretValues({});
@@ -120,9 +120,23 @@ export function ImportPanel({ companyId }: { companyId: string }) {
         </label>
       </fieldset>
       <div className="field-row">
-        <div className="field">
+        {/* The file input is the keyboard's way; dropping a .zip anywhere on this field works too. */}
+        <div
+          className={`field portability-drop${dragging ? ' portability-drop-active' : ''}`}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(event: DragEvent) => {
+            event.preventDefault();
+            setDragging(false);
+            choose(event.dataTransfer.files[0]);
+          }}
+        >
           <label htmlFor={`${ids}-file`}>Bundle (.zip)</label>
-          <input id={`${ids}-file`} type="file" accept=".zip,application/zip" onChange={choose} />
+          <input id={`${ids}-file`} type="file" accept=".zip,application/zip" onChange={(event) => choose(event.target.files?.[0])} />
+          <span className="hint">Choose a file or drop one here.</span>
           {zip && (
             <span className="hint">
               {zip.fileName}: {zip.fileCount} files{zip.rootPath ? ` under ${zip.rootPath}/` : ''}
