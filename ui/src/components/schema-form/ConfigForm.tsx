@@ -5,7 +5,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client';
 import { ErrorNotice } from '../ErrorNotice';
-import { fieldId, fieldPaths, fromDraft, otherKeys, serverFieldErrors, toDraft, type JsonSchema } from './schema-form';
+import { fieldErrorsByPath } from '../../api/field-errors';
+import { fieldId, fieldPaths, fromDraft, otherKeys, toDraft, type JsonSchema } from './schema-form';
 import { SchemaFields } from './SchemaFields';
 
 interface ConfigFormProps {
@@ -31,7 +32,7 @@ export function ConfigForm({ title, description, schema, value, path, withOtherK
       setOtherText(JSON.stringify(otherKeys(schema, saved), null, 2));
     },
   });
-  const serverErrors = mutation.error instanceof ApiError && mutation.error.status === 400 ? serverFieldErrors(mutation.error.details) : {};
+  const serverErrors = mutation.error instanceof ApiError && mutation.error.status === 400 ? fieldErrorsByPath(mutation.error.details) : {};
   const errors = { ...serverErrors, ...formErrors };
   const otherPath = `${path}/(other)`;
   const placed = new Set([...fieldPaths(schema, path), ...(withOtherKeys ? [otherPath] : [])]);

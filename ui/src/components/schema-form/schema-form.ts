@@ -103,16 +103,6 @@ export function otherKeys(schema: JsonSchema, value: Record<string, unknown>): R
   return Object.fromEntries(Object.entries(value).filter(([key]) => !(key in (schema.properties ?? {}))));
 }
 
-/** Field paths ('/adapterConfig/timeoutSec') to messages, from a 400's `details` (`{ path, message }[]`). */
-export function serverFieldErrors(details: unknown): Record<string, string> {
-  if (!Array.isArray(details)) return {};
-  const errors: Record<string, string> = {};
-  for (const detail of details) {
-    if (isPlainObject(detail) && typeof detail.path === 'string' && typeof detail.message === 'string') errors[detail.path] = errors[detail.path] ?? detail.message;
-  }
-  return errors;
-}
-
 export const fieldId = (path: string) => `field${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
 /** The paths of the fields the form draws for `schema` (nested objects' fields included). */

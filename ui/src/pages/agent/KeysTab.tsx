@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
 import type { AgentDetail, AgentKey } from '../../components/agents/queries';
+import { CopyButton } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
@@ -111,15 +112,6 @@ export function KeysTab({ companyId, agent }: { companyId: string; agent: AgentD
 
 /** The new token, once: the server keeps only its hash, so this is the only chance to copy it. */
 function NewToken({ name, token, onDone }: { name: string; token: string; onDone: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  };
   return (
     <section className="notice notice-warning new-token" aria-labelledby="new-token-heading">
       <h3 id="new-token-heading">Key “{name}” created: copy it now</h3>
@@ -129,16 +121,11 @@ function NewToken({ name, token, onDone }: { name: string; token: string; onDone
           The new key
         </label>
         <input id="new-token" className="mono" readOnly value={token} onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
+        <CopyButton text={token} />
         <button type="button" onClick={onDone}>
           Done
         </button>
       </div>
-      <p role="status" className="muted">
-        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'The browser refused the clipboard: select the key and copy it by hand.' : ''}
-      </p>
     </section>
   );
 }

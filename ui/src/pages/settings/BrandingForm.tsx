@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError, api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { serverFieldErrors } from '../../components/schema-form/schema-form';
+import { fieldErrorsByPath } from '../../api/field-errors';
 import { useCompanyChanged, type Company } from './CompanySettingsPage';
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
@@ -35,7 +35,7 @@ export function BrandingForm({ company }: { company: Company }) {
       changed(saved);
     },
   });
-  const serverErrors = save.error instanceof ApiError && save.error.status === 400 ? serverFieldErrors(save.error.details) : {};
+  const serverErrors = save.error instanceof ApiError && save.error.status === 400 ? fieldErrorsByPath(save.error.details) : {};
   const errors: Record<string, string | undefined> = { ...serverErrors, '/brandColor': colorError ?? serverErrors['/brandColor'] };
   const unplaced = Object.keys(serverErrors).filter((path) => !['/name', '/description', '/brandColor'].includes(path));
 
