@@ -74,6 +74,16 @@ describe('board inbox', () => {
     const listed = await board.api<any[]>('GET', `/api/companies/${C}/agents`);
     assert.ok(listed.some((a) => a.id === hire.agent.id && a.name === 'Scout'));
 
+    // The new agent in the org chart (a report of the agent who hired it, which now has reports to
+    // open and close), and a link to it.
+    await page.goto(`/c/${C}/org`);
+    const chart = page.getByRole('tree', { name: 'Org chart' });
+    const scoutNode = chart.getByRole('treeitem', { name: /^Scout / });
+    await scoutNode.waitFor();
+    assert.equal(await chart.getByRole('treeitem', { name: /^Hannah Hirer / }).getAttribute('aria-expanded'), 'true');
+    await scoutNode.getByRole('link', { name: /Scout/ }).first().click();
+    await page.waitForURL(new RegExp(`/c/${C}/agents/${hire.agent.id}`));
+
     // The decided approval has left the inbox (opening it had marked it read already).
     await page.goto(`/c/${C}/inbox?view=all`);
     await page.getByRole('list', { name: 'All inbox items' }).getByRole('link', { name: /Waiting on the lawyers/ }).waitFor();
