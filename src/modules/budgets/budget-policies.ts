@@ -117,6 +117,13 @@ export async function createPolicy(ctx: Ctx, companyId: string, input: CreatePol
  * Changes a policy's amount, thresholds or switches; evaluated at once like a new one, so an amount
  * lowered below what the window has observed stops the scope. Another company's policy is 404.
  */
+/** A policy of this company, or 404 (another company's policy is 404 for every caller). */
+export async function requirePolicy(db: DbOrTx, companyId: string, policyId: string): Promise<BudgetPolicy> {
+  const [policy] = await db.select().from(budgetPolicies).where(and(eq(budgetPolicies.id, policyId), eq(budgetPolicies.companyId, companyId)));
+  if (!policy) throw notFound('budget policy');
+  return policy;
+}
+
 export async function updatePolicy(ctx: Ctx, companyId: string, policyId: string, input: UpdatePolicy): Promise<BudgetPolicy> {
   return ctx.db.transaction(async (tx) => {
     // Activating a policy whose scope, metric and window already has an active one breaks the

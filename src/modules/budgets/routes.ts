@@ -4,7 +4,7 @@ import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { requireIncident, resolveIncident } from './incidents.ts';
 import { budgetOverview } from './overview.ts';
-import { createPolicy, updatePolicy } from './budget-policies.ts';
+import { createPolicy, requirePolicy, updatePolicy } from './budget-policies.ts';
 import { incidentResponse, overviewResponse, policyResponse, presentIncident, presentPolicy } from './present.ts';
 import { BOARD_COMPANY_ERRORS, companyParams, createPolicyBody, HARD_STOP_NOTE, incidentParams, policyParams, resolveIncidentBody, updatePolicyBody } from './schemas.ts';
 
@@ -62,9 +62,11 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      // Looked up inside the caller's company first, as incidents are: another company's is 404 for everyone.
+      const policy = await requirePolicy(db, company.id, request.params.policyId);
       const actor = requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      return presentPolicy(await updatePolicy({ db, actor }, company.id, request.params.policyId, request.body));
+      return presentPolicy(await updatePolicy({ db, actor }, company.id, policy.id, request.body));
     },
   );
 
