@@ -67,6 +67,9 @@ export class CompanyEvents {
     source.onopen = () => {
       this.backoffMs = 500;
       this.setState('live');
+      // A stream opened without an id starts live: a change committed between a page's first read
+      // and this moment has no event. Reads older than the stream are refreshed once.
+      if (!this.lastEventId) this.refreshReadsBefore(Date.now());
     };
     source.addEventListener('activity', (message) => {
       this.lastEventId = message.lastEventId || this.lastEventId;
@@ -97,6 +100,12 @@ export class CompanyEvents {
   private setState(state: LiveState): void {
     this.state = state;
     for (const listener of this.stateListeners) listener(state);
+  }
+
+  private refreshReadsBefore(time: number): void {
+    void this.queryClient.invalidateQueries({
+      predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId && query.state.dataUpdatedAt > 0 && query.state.dataUpdatedAt < time,
+    });
   }
 
   private refreshAll(): void {
