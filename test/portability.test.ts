@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { parse as parseYaml } from 'yaml';
 import { useTestApp } from './helpers/app.ts';
 import { multipartBody, newAgent } from './helpers/factories.ts';
 
@@ -75,8 +76,14 @@ async function richCompany() {
   return { company, token, ceo, managers, reports, issues, secret, skill };
 }
 
-/** A bundle's files with one company's identity replaced by a placeholder, for comparing two companies. */
-const normalised = (files: Record<string, unknown>, companyId: string) => JSON.parse(JSON.stringify(files).replaceAll(companyId, '<company>'));
+/**
+ * A bundle's files with one company's identity replaced by a placeholder, and .boardroom.yaml parsed
+ * without its `ids` (each instance's own record ids), for comparing two companies.
+ */
+const normalised = (files: Record<string, unknown>, companyId: string) => {
+  const { ids: _sourceIds, ...meta } = parseYaml(files['.boardroom.yaml'] as string);
+  return JSON.parse(JSON.stringify({ ...files, '.boardroom.yaml': meta }).replaceAll(companyId, '<company>'));
+};
 
 describe('portability: round trip', () => {
   let source: Awaited<ReturnType<typeof richCompany>>;
@@ -109,6 +116,26 @@ describe('portability: round trip', () => {
     assert.ok(bundle.manifest.systemDependent.some((s: any) => s.field === 'adapterConfig.command' && s.value === '/usr/local/bin/agent'));
     assert.ok(!text.includes('/srv/acme/storefront'));
     assert.match(bundle.files['README.md'], /## Org chart\n\n- \*\*Chief\*\*[^\n]*\n {2}- \*\*Build Lead\*\*/);
+  });
+
+  it('maps every exported record\'s source id to its slug in .boardroom.yaml `ids`', async () => {
+    const { ids } = parseYaml(bundle.files['.boardroom.yaml']);
+    const c = source.company.id;
+    assert.deepEqual(ids.company, { [c]: bundle.rootPath });
+    const agents = await ok<any[]>('GET', `/api/companies/${c}/agents`, source.token, undefined);
+    assert.equal(agents.length, 10);
+    assert.deepEqual(ids.agents, Object.fromEntries(agents.map((a) => [a.id, a.urlKey])));
+    const projects = await ok<any[]>('GET', `/api/companies/${c}/projects`, source.token, undefined);
+    assert.deepEqual(ids.projects, Object.fromEntries(projects.map((p) => [p.id, p.urlKey])));
+    assert.deepEqual(ids.skills, { [source.skill.id]: 'release-notes' });
+    // Goals, tasks and routines get slugs from their titles: each id names the file of its record.
+    const titled = (records: any[], kind: string, file: (slug: string) => string) => {
+      assert.deepEqual(Object.keys(ids[kind]).sort(), records.map((r) => r.id).sort(), kind);
+      for (const r of records) assert.match(bundle.files[file(ids[kind][r.id])] ?? '', new RegExp(`\ntitle: ${r.title}\n`), `${kind} ${r.id}`);
+    };
+    titled(source.issues, 'issues', (slug) => `tasks/${slug}/TASK.md`);
+    titled(await ok<any[]>('GET', `/api/companies/${c}/goals`, source.token, undefined), 'goals', (slug) => `goals/${slug}/GOAL.md`);
+    titled(await ok<any[]>('GET', `/api/companies/${c}/routines`, source.token, undefined), 'routines', (slug) => `tasks/${slug}/TASK.md`);
   });
 
   it('imports as a new company with the same structure, every agent and routine paused', async () => {

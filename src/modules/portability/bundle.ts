@@ -13,7 +13,8 @@
 //   skills/<slug>/SKILL.md (+ its files)
 //   images/logo.<ext>, blobs/<sha256>    bytes (base64 in the JSON form)
 //   README.md                            generated, never read back
-//   .boardroom.yaml                      schema version, env inputs, routine triggers, attachments, skill keys
+//   .boardroom.yaml                      schema version, env inputs, routine triggers, attachments, skill keys,
+//                                        source ids to slugs (never read back)
 import { DomainError } from '../../core/errors.ts';
 
 export const BUNDLE_SCHEMA = 'agentcompanies/v1';
@@ -192,6 +193,13 @@ export interface CompanyModel {
   blobs: BlobModel[];
   envInputs: EnvInput[];
 }
+
+/**
+ * Each exported record's id in the source instance to its slug in the bundle, by kind (`ids` in
+ * .boardroom.yaml): lets scripts and people map references in the source to bundle paths. An
+ * import never reads it: ids belong to the source instance, and nothing is matched by id.
+ */
+export type SourceIds = Record<'company' | 'agents' | 'projects' | 'goals' | 'issues' | 'routines' | 'skills', Record<string, string>>;
 
 export interface Manifest {
   schema: string;

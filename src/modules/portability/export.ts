@@ -36,6 +36,7 @@ import {
   type EnvInput,
   type IssueModel,
   type RenderedBundle,
+  type SourceIds,
   type SystemDependent,
 } from './bundle.ts';
 
@@ -81,8 +82,8 @@ function selected(values: string[] | undefined, idColumn: AnyPgColumn, nameColum
 }
 
 export async function exportCompany(db: Db, storage: Storage, company: Company, opts: ExportOptions): Promise<RenderedBundle> {
-  const { model, warnings, systemDependent } = await db.transaction((tx) => readModel(tx, storage, company, opts), { isolationLevel: 'repeatable read', accessMode: 'read only' });
-  return renderBundle(model, { warnings, systemDependent });
+  const { model, warnings, systemDependent, sourceIds } = await db.transaction((tx) => readModel(tx, storage, company, opts), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+  return renderBundle(model, { warnings, systemDependent, ids: sourceIds });
 }
 
 async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: ExportOptions) {
@@ -101,6 +102,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
   };
 
   const model: CompanyModel = { company: null, agents: [], projects: [], goals: [], issues: [], routines: [], skills: [], logo: null, blobs: [], envInputs: [] };
+  const sourceIds: SourceIds = { company: {}, agents: {}, projects: {}, goals: {}, issues: {}, routines: {}, skills: {} };
   if (include.company) {
     model.company = {
       name: company.name,
@@ -110,6 +112,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
       budgetMonthlyCents: (await monthlyBudgetOf(tx, 'company', companyId)).budgetMonthlyCents,
       requireBoardApprovalForNewAgents: company.requireBoardApprovalForNewAgents,
     };
+    sourceIds.company[companyId] = model.company.slug;
     if (company.logoAssetId) {
       const [logo] = await tx.select().from(assets).where(and(eq(assets.id, company.logoAssetId), eq(assets.companyId, companyId)));
       if (logo) model.logo = await readBlob(logo.sha256, logo.contentType);
@@ -157,6 +160,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
         skills: skillRows.filter((s) => s.agentId === a.id).map((s) => s.key).sort(),
       };
       model.agents.push(agent);
+      sourceIds.agents[a.id] = agent.slug;
     }
   }
 
@@ -168,6 +172,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
   const exportedGoals = new Set(include.goals ? goalSlug.values() : []);
   if (include.goals) {
     for (const g of goalRows) {
+      sourceIds.goals[g.id] = goalSlug.get(g.id)!;
       model.goals.push({ slug: goalSlug.get(g.id)!, title: g.title, description: g.description, level: g.level, status: g.status, parent: ref(goalSlug, exportedGoals, g.parentId, 'parent goal'), owner: ref(agentSlug, exportedAgents, g.ownerAgentId, 'goal owner') });
     }
   }
@@ -184,6 +189,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
     const workspaces = ids.length === 0 ? [] : await tx.select().from(projectWorkspaces).where(and(inArray(projectWorkspaces.projectId, ids), isNull(projectWorkspaces.closedAt))).orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.name), asc(projectWorkspaces.id)).limit(10_000);
     for (const p of chosen) {
       exportedProjects.add(p.urlKey);
+      sourceIds.projects[p.id] = p.urlKey;
       const path = `projects/${p.urlKey}/PROJECT.md`;
       model.projects.push({
         slug: p.urlKey,
@@ -256,6 +262,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
         attachments: files.filter((f) => f.issueId === i.id).map((f) => ({ sha256: f.sha256, contentType: f.contentType, name: f.name })),
       };
       model.issues.push(issue);
+      sourceIds.issues[i.id] = issue.slug;
     }
   }
 
@@ -263,8 +270,10 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
     const rows = capped(await tx.select().from(routines).where(and(eq(routines.companyId, companyId), ne(routines.status, 'archived'))).orderBy(asc(routines.title), asc(routines.createdAt), asc(routines.id)).limit(EXPORT_CAPS.routines + 1), 'routines');
     const triggers = rows.length === 0 ? [] : await tx.select().from(routineTriggers).where(inArray(routineTriggers.routineId, rows.map((r) => r.id))).orderBy(asc(routineTriggers.createdAt), asc(routineTriggers.kind), asc(routineTriggers.label), asc(routineTriggers.id)).limit(10_000);
     for (const r of rows) {
+      const slug = uniqueSlug(slugify(r.title, 'routine'), taskTaken);
+      sourceIds.routines[r.id] = slug;
       model.routines.push({
-        slug: uniqueSlug(slugify(r.title, 'routine'), taskTaken),
+        slug,
         title: r.title,
         description: r.description,
         assignee: ref(agentSlug, exportedAgents, r.assigneeAgentId, 'routine assignee'),
@@ -296,8 +305,10 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
     const skillFiles = rows.length === 0 ? [] : await tx.select().from(companySkillFiles).where(inArray(companySkillFiles.skillId, rows.map((s) => s.id))).orderBy(asc(companySkillFiles.path)).limit(100_000);
     const taken = new Set<string>();
     for (const s of rows) {
+      const slug = uniqueSlug(s.slug, taken);
+      sourceIds.skills[s.id] = slug;
       model.skills.push({
-        slug: uniqueSlug(s.slug, taken),
+        slug,
         key: s.key,
         sourceKind: s.sourceKind,
         files: skillFiles.filter((f) => f.skillId === s.id).map((f) => ({ path: f.path, encoding: f.encoding === 'base64' ? 'base64' : 'utf8', content: f.content })),
@@ -307,5 +318,5 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
 
   if (dropped.size > 0) warnings.push(`references to records left out of the export were dropped (${[...dropped].sort().join(', ')})`);
   model.envInputs = [...inputs.values()];
-  return { model, warnings, systemDependent };
+  return { model, warnings, systemDependent, sourceIds };
 }

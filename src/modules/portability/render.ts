@@ -1,7 +1,7 @@
 // A CompanyModel as bundle files: markdown with YAML frontmatter, the generated README and
 // .boardroom.yaml (the layout is at the top of bundle.ts).
 import { stringify } from 'yaml';
-import { BUNDLE_SCHEMA, type BlobModel, type BundleFile, type BundleFiles, type CompanyModel, type Manifest, type RenderedBundle, type SystemDependent } from './bundle.ts';
+import { BUNDLE_SCHEMA, type BlobModel, type BundleFile, type BundleFiles, type CompanyModel, type Manifest, type RenderedBundle, type SourceIds, type SystemDependent } from './bundle.ts';
 import { flagSystemDependent } from './env.ts';
 
 const markdown = (frontmatter: Record<string, unknown>, body: string | null) => {
@@ -12,8 +12,11 @@ const markdown = (frontmatter: Record<string, unknown>, body: string | null) => 
 const LOGO_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/jpg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif', 'image/svg+xml': 'svg' };
 const blob = (b: BlobModel): BundleFile => ({ encoding: 'base64', data: b.data, contentType: b.contentType });
 
-/** A model as bundle files. `systemDependent` collects values flagged by the caller (workspace paths). */
-export function renderBundle(model: CompanyModel, opts: { warnings?: string[]; systemDependent?: SystemDependent[] } = {}): RenderedBundle {
+/**
+ * A model as bundle files. `systemDependent` collects values flagged by the caller (workspace paths);
+ * `ids` (the source records' ids to their slugs) is written to .boardroom.yaml when given.
+ */
+export function renderBundle(model: CompanyModel, opts: { warnings?: string[]; systemDependent?: SystemDependent[]; ids?: SourceIds } = {}): RenderedBundle {
   const files: BundleFiles = {};
   const warnings = [...(opts.warnings ?? [])];
   const systemDependent = [...(opts.systemDependent ?? [])];
@@ -121,6 +124,7 @@ export function renderBundle(model: CompanyModel, opts: { warnings?: string[]; s
       attachments: Object.fromEntries(model.issues.filter((i) => i.attachments.length > 0).map((i) => [i.slug, i.attachments])),
       skills: Object.fromEntries(model.skills.map((s) => [s.slug, { key: s.key, sourceKind: s.sourceKind }])),
       systemDependent,
+      ids: opts.ids,
     },
     { lineWidth: 0 },
   );
