@@ -12,11 +12,11 @@
 //   with their rollups, as bench/costs.ts loads them), from navigation start to its totals, chart
 //   and table shown, median of 5 fresh pages, target < 1 s. `--only 'ui costs'` runs it alone.
 import { statSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium } from '../scripts/chromium.ts';
 import { UI_DIST_DIR, CLI_BIN } from '../src/paths.ts';
 import { CONCURRENCY, selected, type Bench } from './lib/measure.ts';
@@ -117,10 +117,9 @@ async function seedIssues(bench: Bench, companyId: string, count: number): Promi
   if (res.errors > 0) throw new Error(`seeding issues: ${res.errors} failed`);
 }
 
-async function scriptSeconds(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
+/** The main thread's script time so far, from a CDP session with the Performance domain enabled. */
+async function scriptSeconds(cdp: CDPSession): Promise<number> {
   const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
-  await cdp.detach();
   return metrics.find((metric) => metric.name === 'ScriptDuration')!.value;
 }
 
@@ -131,11 +130,11 @@ async function listScripting(bench: Bench, browser: Browser, companyId: string):
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
     await page.goto(`${bench.server.base.origin}/c/${companyId}/dashboard`, { waitUntil: 'networkidle' });
-    const before = await scriptSeconds(page);
+    const before = await scriptSeconds(cdp);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Issues/ }).click();
     await page.locator('[data-issue-id]').first().waitFor();
     await page.waitForLoadState('networkidle');
-    samples.push((await scriptSeconds(page)) - before);
+    samples.push((await scriptSeconds(cdp)) - before);
     await page.context().close();
   }
   samples.sort((a, b) => a - b);
@@ -183,6 +182,26 @@ async function apiP99(bench: Bench, companyId: string): Promise<number> {
   return percentile(latencies, 99);
 }
 
+/** CPU seconds a process has used (user + system), from /proc. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Busy CPU seconds of the whole machine (all cores), from /proc/stat. */
+async function machineBusySeconds(): Promise<number> {
+  const [, ...ticks] = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const idle = ticks[3]! + ticks[4]!;
+  return (ticks.reduce((sum, tick) => sum + tick, 0) - idle) / 100;
+}
+
+/** Over `ms` with no load: the server's CPU and the machine's busy CPU, each in cores. */
+async function idleCpu(bench: Bench, ms: number): Promise<{ server: number; machine: number }> {
+  const [server0, machine0] = [await cpuSeconds(bench.server.pid), await machineBusySeconds()];
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return { server: ((await cpuSeconds(bench.server.pid)) - server0) / (ms / 1000), machine: ((await machineBusySeconds()) - machine0) / (ms / 1000) };
+}
+
 async function boardsAgainstApi(bench: Bench, browser: Browser, companyId: string): Promise<{ without: number; withBoards: number }> {
   const script = await chattyScript();
   for (let i = 0; i < LIVE_RUNS; i++) {
@@ -199,6 +218,7 @@ async function boardsAgainstApi(bench: Bench, browser: Browser, companyId: strin
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const without = await apiP99(bench, companyId);
+  const quiet = await idleCpu(bench, 5_000);
   const pages: Page[] = [];
   for (let i = 0; i < BOARDS; i++) {
     const page = await signedInPage(bench, browser);
@@ -206,7 +226,14 @@ async function boardsAgainstApi(bench: Bench, browser: Browser, companyId: strin
     pages.push(page);
   }
   await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const busy = await idleCpu(bench, 5_000);
   const withBoards = await apiP99(bench, companyId);
+  // What the boards cost the server itself, apart from what the browser costs the shared machine.
+  bench.figures[`ui ${BOARDS} boards server CPU cores`] = busy.server - quiet.server;
+  bench.figures[`ui ${BOARDS} boards machine CPU cores`] = busy.machine - quiet.machine;
+  process.stdout.write(
+    `ui ${BOARDS} boards, no API load: server CPU ${quiet.server.toFixed(3)} -> ${busy.server.toFixed(3)} cores, whole machine ${quiet.machine.toFixed(2)} -> ${busy.machine.toFixed(2)} cores (the browser shares this machine's 2 cores)\n`,
+  );
   for (const page of pages) await page.context().close();
   process.stdout.write(
     `ui ${BOARDS} boards on a company with ${LIVE_RUNS} live runs: issues list p99 ${without.toFixed(2)} ms without, ${withBoards.toFixed(2)} ms with (+${(((withBoards - without) / without) * 100).toFixed(1)}%, target < 10%)\n`,

@@ -21,6 +21,7 @@ export type Resource =
   | 'labels'
   | 'runs'
   | 'run'
+  | 'live-runs'
   | 'costs'
   | 'budgets'
   | 'finance'

@@ -20,7 +20,7 @@ const BY_ENTITY: Record<string, Resource[]> = {
   // An agent's env references secrets and its skill sync changes who uses a skill.
   agent: ['agents', 'agent', 'org', 'secrets', 'skills'],
   approval: ['approvals', 'approval', 'agents', 'org'],
-  heartbeat_run: ['runs', 'run', 'issue', 'agent', 'agents'],
+  heartbeat_run: ['runs', 'run', 'live-runs', 'issue', 'agent', 'agents'],
   cost_event: ['costs', 'agents', 'agent', 'budgets'],
   budget_policy: ['budgets', 'costs'],
   budget_incident: ['budgets', 'agents', 'agent'],
@@ -47,6 +47,6 @@ export function resourcesForActivity(event: ActivityEvent): Resource[] {
 }
 
 /** A run changed status: its lists, its issue and agent, and the "now" views. */
-export const RUN_STATUS_RESOURCES: Resource[] = ['runs', 'run', 'issue', 'agent', 'agents', 'dashboard', 'counts', 'inbox'];
+export const RUN_STATUS_RESOURCES: Resource[] = ['runs', 'run', 'live-runs', 'issue', 'agent', 'agents', 'dashboard', 'counts', 'inbox'];
 /** A run's log grew: only views showing a last log line. */
-export const RUN_LOG_RESOURCES: Resource[] = ['dashboard', 'run'];
+export const RUN_LOG_RESOURCES: Resource[] = ['live-runs'];

@@ -1,5 +1,5 @@
 // "Now": every live run with its agent, its issue, its elapsed time and its last log line. The list is
-// GET /api/companies/{id}/live-runs under the 'dashboard' resource, which the live layer refreshes
+// GET /api/companies/{id}/live-runs under its own 'live-runs' resource, which the live layer refreshes
 // when a run changes status or its log grows (at most once a second); only the clock ticks locally.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -16,7 +16,7 @@ const SHOWN = 50;
 
 export function LiveRuns({ companyId }: { companyId: string }) {
   const runs = useQuery({
-    queryKey: companyKey(companyId, 'dashboard', 'live-runs', { limit: SHOWN }),
+    queryKey: companyKey(companyId, 'live-runs', { limit: SHOWN }),
     queryFn: async () => data(await api.GET('/api/companies/{companyId}/live-runs', { params: { path: { companyId }, query: { limit: SHOWN } } })),
   });
   const now = useNow(1000, (runs.data?.length ?? 0) > 0);
