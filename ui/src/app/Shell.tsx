@@ -1,5 +1,6 @@
 // The frame of every signed-in page: the sidebar (company switcher, navigation with live counts,
 // the live state) and the page. Outside a company it shows the page alone (onboarding).
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { NavLink, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, api, setUnauthorizedListener } from '../api/client';
@@ -19,7 +20,11 @@ export function Shell() {
   const { companyId } = useParams();
 
   useEffect(() => {
-    setUnauthorizedListener(() => navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true }));
+    setUnauthorizedListener(() => {
+      // Signed out on purpose: the 401s of reads still in flight change nothing.
+      if (signedOut) return;
+      navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true });
+    });
   }, [navigate]);
   useEffect(() => {
     if (companyId) rememberCompany(companyId);
@@ -27,6 +32,7 @@ export function Shell() {
 
   if (me.isPending) return <Loading label="Signing in" />;
   if (me.isError) {
+    if (signedOut) return <Navigate to="/sign-in?reason=signed-out" replace />;
     if (me.error instanceof ApiError && me.error.status === 401) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
     return (
       <main className="page">
@@ -104,17 +110,26 @@ function Sidebar({ companyId }: { companyId: string }) {
   );
 }
 
+/** Set by Sign out, for the rest of this page's life. */
+let signedOut = false;
+
 /** Only for a browser session: a board key or local_trusted has nothing to sign out of. */
 function SignOut() {
   const me = useMe();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   if (me.data?.via !== 'session') return null;
   return (
     <button
       type="button"
       className="sign-out"
       onClick={async () => {
+        // Reads in flight answer 401 once the session ends; they must not turn this into "sign in
+        // again to go back to …". Signing in again is a new page load (the login link), which resets this.
+        signedOut = true;
+        await queryClient.cancelQueries();
         await api.POST('/api/auth/logout');
+        queryClient.clear();
         navigate('/sign-in?reason=signed-out', { replace: true });
       }}
     >
