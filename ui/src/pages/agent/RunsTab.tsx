@@ -8,6 +8,7 @@ import { companyKey } from '../../api/keys';
 import { isLive, type AgentDetail, type Run } from '../../components/agents/queries';
 import { RunIssueLink } from '../../components/agents/RunIssueLink';
 import { useNow } from '../../components/agents/useNow';
+import { runStatusTone } from '../../components/runs/run-status';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
@@ -111,15 +112,6 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
   );
 }
 
-const RUN_TONE: Record<Run['status'], string> = {
-  queued: '',
-  running: 'badge-accent',
-  succeeded: 'badge-success',
-  failed: 'badge-danger',
-  timed_out: 'badge-danger',
-  cancelled: 'badge-warning',
-};
-
 function RunStatus({ run }: { run: Run }) {
-  return <span className={`badge ${RUN_TONE[run.status]}`}>{run.status.replace('_', ' ')}</span>;
+  return <span className={`badge ${runStatusTone(run.status)}`}>{run.status.replace('_', ' ')}</span>;
 }

@@ -9,7 +9,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { duration, fullTime } from '../../lib/format';
-import { useNow } from './use-now';
+import { useNow } from '../../components/agents/useNow';
 
 /** Live runs shown at most (the newest); a company running more is told so. */
 const SHOWN = 50;
@@ -19,7 +19,7 @@ export function LiveRuns({ companyId }: { companyId: string }) {
     queryKey: companyKey(companyId, 'live-runs', { limit: SHOWN }),
     queryFn: async () => data(await api.GET('/api/companies/{companyId}/live-runs', { params: { path: { companyId }, query: { limit: SHOWN } } })),
   });
-  const now = useNow(1000, (runs.data?.length ?? 0) > 0);
+  const now = useNow((runs.data?.length ?? 0) > 0);
   return (
     <section className="card now" aria-labelledby="now-heading">
       <h2 id="now-heading">

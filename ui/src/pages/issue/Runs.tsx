@@ -11,8 +11,8 @@ import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { RunTranscript } from '../../components/runs/RunTranscript';
 import { duration, fullTime, timeAgo } from '../../lib/format';
 import { agentName, LIVE_RUN_STATUSES, RUN_PAGE, useAgents, type Agent, type IssueDetail, type RunSummary } from './queries';
+import { runStatusTone } from '../../components/runs/run-status';
 
-const STATUS_BADGE: Record<string, string> = { running: 'badge-accent', queued: 'badge-accent', succeeded: 'badge-success', failed: 'badge-danger', timed_out: 'badge-danger', cancelled: 'badge-warning' };
 
 /** Runs woken for the issue and runs that checked it out are two lists on the server; one here. */
 function useIssueRuns(companyId: string, issueId: string) {
@@ -83,7 +83,7 @@ function RunItem({ companyId, run, agents }: { companyId: string; run: RunSummar
   return (
     <li className="run" aria-label={`Run ${run.runId.slice(0, 8)} by ${name}: ${run.status}`}>
       <div className="row wrap">
-        <span className={`badge ${STATUS_BADGE[run.status] ?? ''}`}>{run.status.replace('_', ' ')}</span>
+        <span className={`badge ${runStatusTone(run.status)}`}>{run.status.replace('_', ' ')}</span>
         <AgentLink companyId={companyId} agents={agents} agentId={run.agentId} />
         <span className="mono muted">{run.runId.slice(0, 8)}</span>
         <time className="muted" dateTime={run.createdAt} title={fullTime(run.createdAt)}>

@@ -12,6 +12,7 @@ import type { CreatedAgent } from './AgentStep';
 import type { CreatedCompany } from './CompanyStep';
 import type { CreatedIssue } from './IssueStep';
 import { StepActions } from './StepActions';
+import { runStatusTone } from '../../components/runs/run-status';
 
 interface Props {
   company: CreatedCompany;
@@ -28,14 +29,7 @@ export function FirstRunStep(props: Props) {
   );
 }
 
-const STATUS_TEXT: Record<string, { label: string; tone: string }> = {
-  queued: { label: 'Queued', tone: 'badge-warning' },
-  running: { label: 'Running', tone: 'badge-accent' },
-  succeeded: { label: 'Succeeded', tone: 'badge-success' },
-  failed: { label: 'Failed', tone: 'badge-danger' },
-  cancelled: { label: 'Cancelled', tone: '' },
-  timed_out: { label: 'Timed out', tone: 'badge-danger' },
-};
+const STATUS_LABEL: Record<string, string> = { queued: 'Queued', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', cancelled: 'Cancelled', timed_out: 'Timed out' };
 
 function FirstRun({ company, agent, issue, onBack }: Props) {
   const companyId = company.id;
@@ -48,7 +42,7 @@ function FirstRun({ company, agent, issue, onBack }: Props) {
     onSuccess: () => runs.refetch(),
   });
   const run = runs.data?.[0];
-  const status = run ? (STATUS_TEXT[run.status] ?? { label: run.status, tone: '' }) : null;
+  const status = run ? { label: STATUS_LABEL[run.status] ?? run.status, tone: runStatusTone(run.status) } : null;
 
   return (
     <section aria-labelledby="run-step-heading">
