@@ -123,6 +123,9 @@ describe('a hard stop of a live process-adapter run', () => {
     const [incident] = await sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [company.id]);
     assert.deepEqual(incident.paused_agent_ids, [spender.agent.id]);
     assert.ok(incident.approval_id);
+    // The stop's own entry, on the incident: what it paused and the approval it asked for.
+    const applied = await sql("select actor_type, entity_type, entity_id, details from activity_log where company_id = $1 and action = 'budget.stop_applied'", [company.id]);
+    assert.deepEqual(applied, [{ actor_type: 'system', entity_type: 'budget_incident', entity_id: incident.id, details: { pausedAgentIds: [spender.agent.id], pausedProjectId: null, approvalId: incident.approval_id } }]);
 
     // After the stop: new work for the agent is refused.
     const woken = await wake(spender.agent.id, token, second.id);

@@ -109,6 +109,15 @@ export async function applyPendingBudgetStops(db: Db, failed: (incidentId: strin
         },
       });
       await tx.update(budgetIncidents).set({ stopPending: false, pausedAgentIds, pausedProjectId, approvalId: approval.id, updatedAt: sql`now()` }).where(eq(budgetIncidents.id, incident.id));
+      // The incident's own entry: the audit trail says when the stop took effect (a company stop with
+      // no working agent pauses nothing else), and live views of the incident hear that it changed.
+      await recordActivity(tx, budgetActor, {
+        companyId: incident.companyId,
+        action: 'budget.stop_applied',
+        entityType: 'budget_incident',
+        entityId: incident.id,
+        details: { pausedAgentIds, pausedProjectId, approvalId: approval.id },
+      });
       return true;
     }).catch((err: unknown) => {
       if (current === null) throw err;

@@ -2,19 +2,23 @@
 // UI) on a fresh database and data directory, in authenticated mode, and Debian's Chromium driven by
 // playwright-core. Every page the tests open collects its console errors and failed API calls; the
 // file's tests fail at the end on any of them, on any 5xx, and on any server log line at level 50.
+// A test that fails prints what its pages did lately (./page-trace.ts) and keeps their screenshots.
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { after } from 'node:test';
+import { after, afterEach } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.ts';
 import { PROJECT_DIR } from '../../src/paths.ts';
+import { PageTrace } from './page-trace.ts';
 import { freshDatabase, runCli, spawnServer, tempDir, type ServerProcess } from './server-process.ts';
 
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** Where screenshots go: `.build/screenshots`, or docs/screenshots with `npm run ui:screenshots`. */
 const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR ?? path.join(PROJECT_DIR, '.build', 'screenshots');
+/** Where a failing test's pages are photographed (never into docs/). */
+const FAILURE_SCREENSHOTS_DIR = path.join(PROJECT_DIR, '.build', 'screenshots', 'failed');
 
 export interface BoardServer {
   baseUrl: string;
@@ -60,10 +64,24 @@ export async function startBoard(env: Record<string, string> = {}): Promise<Boar
     assert.deepEqual([...problems, ...errorLines], [], 'the board had console errors, failed calls or server error lines');
   });
 
+  // The pages opened since the last test ended: a failing test reports them.
+  let traces: PageTrace[] = [];
+  afterEach(async (t) => {
+    const opened = traces;
+    traces = [];
+    // Node 20.20 has TestContext.passed; @types/node 20.19 does not name it yet.
+    if ((t as { passed?: boolean }).passed !== false) return;
+    for (const [index, trace] of opened.entries()) {
+      const name = `${path.basename(process.argv[1] ?? 'test', '.test.ts')}-${t.name.replace(/\W+/g, '-').slice(0, 60)}-${index + 1}`;
+      console.log(`--- what page ${index + 1} of the failed test "${t.name}" did ---\n${await trace.report(FAILURE_SCREENSHOTS_DIR, name, current().output())}`);
+    }
+  });
+
   const newPage = async (viewport = { width: 1280, height: 800 }) => {
     const context = await browser.newContext({ baseURL: baseUrl, viewport, reducedMotion: 'reduce' });
     contexts.push(context);
     const page = await context.newPage();
+    traces.push(new PageTrace(page));
     page.on('pageerror', (error) => problems.push(`page error on ${page.url()}: ${error.message}`));
     page.on('console', (message) => {
       // A failed fetch logs a console error too; the response check below names those.

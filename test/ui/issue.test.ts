@@ -262,6 +262,20 @@ describe('issue page', () => {
     await work.getByText(/^post-.*\.txt \+2 −0$/).waitFor();
   });
 
+  it('a browser that believes it is offline (the server on this machine, no Wi-Fi) still posts and refreshes', async () => {
+    const page = await board.signedInPage();
+    await openIssue(page);
+    // A string: a function would be compiled with helpers (tsx's __name) the page does not have.
+    await page.evaluate(`Object.defineProperty(navigator, 'onLine', { configurable: true, get() { return false; } }); window.dispatchEvent(new Event('offline'));`);
+    const composer = page.getByRole('textbox', { name: 'New comment' });
+    await composer.fill('Written while the laptop is offline');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.getByRole('region', { name: /Comments/ }).getByText('Written while the laptop is offline').waitFor({ timeout: 5_000 });
+    // A change made elsewhere still arrives: the live refetch is not held back either.
+    await board.api('POST', `/api/issues/${issue.id}/comments`, { body: 'And one from elsewhere' }, 201);
+    await page.getByRole('region', { name: /Comments/ }).getByText('And one from elsewhere').waitFor({ timeout: 5_000 });
+  });
+
   it('an unknown issue says so, with the way back', async () => {
     const page = await board.signedInPage();
     await page.goto(`/c/${companyId}/issues/ACM-999`);

@@ -8,7 +8,12 @@ import './styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
+    // The board's server is often on this machine: the browser's idea of being online (no Wi-Fi)
+    // says nothing about reaching it, and a paused request would leave the page silently stale.
+    // Every call goes out; one that cannot reach the server fails and says so.
+    mutations: { networkMode: 'always' },
     queries: {
+      networkMode: 'always',
       // Live events refresh what changed; a focus refetch on top would only add load.
       refetchOnWindowFocus: false,
       staleTime: 30_000,

@@ -21,8 +21,10 @@ export function Comments({ companyId, issueId }: { companyId: string; issueId: s
   });
   const post = useMutation({
     mutationFn: async (body: string) => data(await api.POST('/api/issues/{issueId}/comments', { params: { path: { issueId } }, body: { body } })),
-    onSuccess: () => {
+    onSuccess: (created) => {
       setDraft('');
+      // Shown at once from the answer; the refetch then brings anything posted meanwhile.
+      queryClient.setQueryData<typeof comments.data>(key, (shown) => (shown && !shown.some((comment) => comment.id === created.id) ? [...shown, created].slice(-COMMENT_PAGE) : shown));
       void queryClient.invalidateQueries({ queryKey: key });
     },
   });
