@@ -297,6 +297,27 @@ describe('events: order and resume', () => {
     stream.close();
   });
 
+  it("is not held back by a long transaction of another database on the same server", async () => {
+    const { company, token } = await a.newCompany();
+    const stream = await connect(a, company.id, token);
+    await stream.ready();
+    // The test cluster's base database stands for a neighbour's database on a shared server.
+    const neighbour = new pg.Client({ connectionString: process.env.BOARDROOM_TEST_DATABASE_URL });
+    await neighbour.connect();
+    try {
+      await neighbour.query('begin');
+      await neighbour.query('select pg_current_xact_id()'); // it has written: it holds a transaction id
+      const [entry] = await sql(`insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id) values ($1::uuid, 'system', 'test', 'test.meanwhile', 'company', $1::text) returning id`, [company.id]);
+      // Polled within a second (./streams.ts backs off from 50 ms): well within the wait below,
+      // while the neighbour's transaction stays open all along.
+      await stream.find((e) => e.event === 'activity' && e.data.id === entry.id, 'the entry written while the neighbour works', 3_000);
+    } finally {
+      await neighbour.query('rollback');
+      await neighbour.end();
+    }
+    stream.close();
+  });
+
   it('resumes from an id the stream has not passed yet (read from the feed) without missing an older transaction', async () => {
     const { company, token } = await a.newCompany();
     const slow = new pg.Client({ connectionString: a.databaseUrl });

@@ -2,6 +2,7 @@
 // pages loaded by scrolling, live rows, the board's refused drag (the server's reason shown inline,
 // the card back in its column), a keyboard move, and a session ending while the page is open.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
@@ -146,6 +147,12 @@ describe('issues page', () => {
     await page.getByLabel('Group by').selectOption('none');
     await checkAccessibility(page, 'the issues list');
     await screenshot(page, 'issues-list');
+
+    // A link naming a project that is not there (deleted, or another company's): the select says so
+    // rather than "Any" over a list it filters.
+    await page.goto(`/c/${company.id}/issues?project=${randomUUID()}`);
+    await page.getByRole('heading', { name: 'No issues match these filters' }).waitFor();
+    assert.equal(await page.getByLabel('Project').locator('option:checked').textContent(), 'Unknown project');
   });
 
   it('the board refuses a drag the SPEC forbids with the server reason next to the card, and moves a card by keyboard', async () => {

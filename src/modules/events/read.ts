@@ -6,20 +6,28 @@
 // may commit later, after a reader has moved past its createdAt, so a createdAt cursor skips it
 // (an overlap window only narrows that race, and cannot say which re-read entries a reconnecting
 // client already has). A transaction id alone has the same race: xid 100 may commit after xid 101.
-// What closes it is the reader's snapshot: `pg_snapshot_xmin(pg_current_snapshot())`, the horizon,
-// is the oldest transaction still running, so every transaction below it has ended and no entry
-// with a txId below it can appear any more. A reader therefore takes only the entries below the
-// horizon ("settled"), in (txId, id) order, and stops at the first one above it: those wait for
-// the next read. No entry is ever skipped, every reader sees the same order, and "after entry X"
-// means exactly the entries a reader that stopped at X has not had, so `Last-Event-ID` replays
-// exactly what was missed.
+// What closes it is the reader's snapshot: the oldest transaction in it still running (that has
+// written anything) is the horizon, so every transaction below it has ended and no entry with a
+// txId below it can appear any more. A reader therefore takes only the entries below the horizon
+// ("settled"), in (txId, id) order, and stops at the first one above it: those wait for the next
+// read. No entry is ever skipped, every reader sees the same order, and "after entry X" means
+// exactly the entries a reader that stopped at X has not had, so `Last-Event-ID` replays exactly
+// what was missed.
 //
-// The price: an entry becomes readable only when every transaction older than its own (that has
-// written anything) has ended, anywhere in the database cluster. Transactions here are short
-// (statement timeout 15 s, idle in transaction 30 s, src/db/client.ts), so that is usually a
-// matter of milliseconds; a long transaction delays every stream until it ends, and loses nothing.
-// Meanwhile readers poll with a back-off (./streams.ts), since the ending of a transaction that
-// wrote no entry raises no notification.
+// Transaction ids are the cluster's, but only a transaction in this database can write an entry:
+// the horizon passes over the running transactions known to be another database's (a session of
+// another database holds that xid in pg_stat_activity; ids are never reused while they run). One
+// that cannot be placed (it ended after the snapshot, or its session is hidden from our role)
+// still holds the horizon, for that read only. So a neighbour's long batch on a shared PostgreSQL
+// server never holds up the board's live events. (The tests have one in each run: every test file
+// has its own database in one cluster, and a cost test's writes wait up to 3 s on locks.)
+//
+// The price: an entry becomes readable only when every transaction of this database older than
+// its own (that has written anything) has ended. Transactions here are short (statement timeout
+// 15 s, idle in transaction 30 s, src/db/client.ts), so that is usually a matter of milliseconds;
+// a long one delays every stream until it ends, and loses nothing. Meanwhile readers poll with a
+// back-off (./streams.ts), since the ending of a transaction that wrote no entry raises no
+// notification.
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog } from '../../db/schema/index.ts';
@@ -48,7 +56,15 @@ export interface StreamBatch {
 }
 
 const MAX_UUID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
-const horizon = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text`;
+/** The oldest running transaction of the statement's snapshot not known to be another database's; else the snapshot's xmax. */
+const horizon = sql<string>`(
+  select coalesce(
+    (select min(running) from pg_snapshot_xip(snap.snapshot) as running
+      where running::xid <> all(array(
+        select backend_xid from pg_stat_activity
+        where backend_xid is not null and datid <> (select oid from pg_database where datname = current_database())))),
+    pg_snapshot_xmax(snap.snapshot))::text
+  from (select pg_current_snapshot() as snapshot) snap)`;
 
 export function cursorKey(c: Cursor): string {
   return `${c.txId}:${c.id}`;

@@ -46,6 +46,7 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
           <select id={id} value={filters.assignee ?? ''} onChange={(event) => update({ assignee: event.target.value })}>
             <option value="">Anyone</option>
             <option value="me">Me</option>
+            <ChosenOption value={filters.assignee === 'me' ? undefined : filters.assignee} known={agents.data?.some((agent) => agent.id === filters.assignee)} noun="agent" />
             {agents.data?.map((agent) => (
               <option key={agent.id} value={agent.id}>
                 {agent.name}
@@ -58,6 +59,7 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
         {(id) => (
           <select id={id} value={filters.project ?? ''} onChange={(event) => update({ project: event.target.value })}>
             <option value="">Any</option>
+            <ChosenOption value={filters.project} known={projects.data?.some((project) => project.id === filters.project)} noun="project" />
             {projects.data?.map((project) => (
               <option key={project.id} value={project.id}>
                 {project.name}
@@ -70,6 +72,7 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
         {(id) => (
           <select id={id} value={filters.goal ?? ''} onChange={(event) => update({ goal: event.target.value })}>
             <option value="">Any</option>
+            <ChosenOption value={filters.goal} known={goals.data?.some((goal) => goal.id === filters.goal)} noun="goal" />
             {goals.data?.map((goal) => (
               <option key={goal.id} value={goal.id}>
                 {goal.title}
@@ -95,6 +98,16 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
       {failed && <ErrorNotice error={failed.error} title="The filter choices could not be loaded" retry={() => void failed.refetch()} />}
     </div>
   );
+}
+
+/**
+ * The filter in the address while its choices are loading, or when it names none of them (a
+ * deleted project, a link from elsewhere): a select cannot show a value it has no option for, and
+ * would claim "Any" while the list is filtered.
+ */
+function ChosenOption({ value, known, noun }: { value: string | undefined; known: boolean | undefined; noun: string }) {
+  if (!value || known) return null;
+  return <option value={value}>{known === undefined ? 'Loading…' : `Unknown ${noun}`}</option>;
 }
 
 /** A labelled control: the label names it by id (wrapped in a label, a select's options would join its name). */
