@@ -25,6 +25,8 @@ async function assertNoValues(page: Page, where: string) {
   }
 }
 
+const storedSecret = async (id: string) => (await board.api<{ id: string; name: string; description: string | null; latestVersion: number }[]>('GET', `/api/companies/${C}/secrets`)).find((s) => s.id === id);
+
 describe('secrets', () => {
   it('creates, references and rotates a secret without its value ever staying in the page', async () => {
     const page = await board.signedInPage();
@@ -97,5 +99,43 @@ describe('secrets', () => {
     await alert.getByText('a secret named DUPLICATE already exists in this company').waitFor();
     assert.equal(await page.getByLabel('Value').inputValue(), '');
     await checkAccessibility(page, 'a refused secret');
+  });
+
+  it('renames and describes a secret (a taken name refused with the reason), then deletes it, naming who references it', async () => {
+    const secret = await board.api('POST', `/api/companies/${C}/secrets`, { name: 'GITHUB_TOKEN', value: 'ghp-value-1', description: 'Old words' });
+    await board.api('POST', `/api/companies/${C}/agents`, { name: 'Rex Releases', role: 'engineer', adapterType: 'process', adapterConfig: { env: { GH_TOKEN: { type: 'secret_ref', secretId: secret.id, version: 'latest' } } } });
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/secrets`);
+    const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+
+    await row('GITHUB_TOKEN').getByRole('button', { name: 'Edit GITHUB_TOKEN' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit GITHUB_TOKEN' });
+    await edit.getByLabel('Name').fill('DUPLICATE');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByRole('alert').filter({ hasText: 'The secret was not changed' }).getByText(/already exists/).waitFor();
+    await edit.getByLabel('Name').fill('GH_RELEASE_TOKEN');
+    await edit.getByLabel('Description').fill('Publishes releases');
+    await checkAccessibility(page, 'the edit secret dialog');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await row('GH_RELEASE_TOKEN').getByText('Publishes releases').waitFor();
+    const stored = await storedSecret(secret.id);
+    assert.deepEqual([stored?.name, stored?.description, stored?.latestVersion], ['GH_RELEASE_TOKEN', 'Publishes releases', 1]);
+
+    await row('GH_RELEASE_TOKEN').getByRole('button', { name: 'Delete GH_RELEASE_TOKEN' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete GH_RELEASE_TOKEN?' });
+    await confirm.getByText('Rex Releases (GH_TOKEN)').waitFor();
+    await checkAccessibility(page, 'the delete secret dialog');
+    await screenshot(page, 'secret-delete');
+    // Cancel is the default: Enter on the opened dialog deletes nothing.
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    assert.ok(await storedSecret(secret.id), 'Enter on the dialog deleted the secret');
+
+    await row('GH_RELEASE_TOKEN').getByRole('button', { name: 'Delete GH_RELEASE_TOKEN' }).click();
+    await confirm.getByRole('button', { name: 'Delete for good' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await row('GH_RELEASE_TOKEN').waitFor({ state: 'detached' });
+    assert.equal(await storedSecret(secret.id), undefined);
   });
 });

@@ -10731,7 +10731,7 @@ export interface paths {
          *     - `ready` `{}`: the stream is set up; the entries missed since the given id (if any) come next, in order, then new ones.
          *
          *     Resuming: `Last-Event-ID` (EventSource sends it on reconnect), or `lastEventId` in the query (a client that starts again with an id it kept), sends first the entries that came after that one in the stream, in order, then new ones; at most 500, else `reset`. Any activity id of the company works (one read from the feed too): an entry the stream has not passed yet resumes a little earlier, so an entry may come twice, never be missed; apply entries by id. Without either, the stream starts live: exactly the entries committed after it started.
-         *     Entries come in the order of the transactions that wrote them, the same for every client on every replica; an entry is sent once every older transaction has ended (usually within milliseconds), so none is ever skipped.
+         *     Entries come in the order of the transactions that wrote them, the same for every client on every replica; an entry is sent once every older transaction of this database has ended (usually within milliseconds), so none is ever skipped.
          *     A `: keepalive` comment every 15 s. Nothing is buffered for a slow client: while 1 MiB wait unsent in its connection, entries wait in the database; a client that takes nothing for 10 s, or lets 2 MiB pile up, is disconnected (it resumes with `Last-Event-ID`). Access is checked again every 30 s: a revoked credential, a locked-out agent or a lost membership ends the stream.
          */
         get: {

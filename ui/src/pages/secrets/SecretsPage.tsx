@@ -1,4 +1,5 @@
-// The company's secrets: metadata, version and where each is referenced; create and rotate. A value
+// The company's secrets: metadata, version and where each is referenced; create, rotate, rename or
+// describe, delete. A value
 // lives only in a password field until it is sent, then the field is cleared: the server never
 // returns it, and the page never shows it.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -28,6 +29,8 @@ export function SecretsPage() {
   });
   const [rotating, setRotating] = useState<Secret | null>(null);
   const [using, setUsing] = useState<Secret | null>(null);
+  const [editing, setEditing] = useState<Secret | null>(null);
+  const [deleting, setDeleting] = useState<Secret | null>(null);
 
   return (
     <div className="page">
@@ -81,6 +84,12 @@ export function SecretsPage() {
                   <button type="button" onClick={() => setUsing(secret)} aria-label={`Use ${secret.name} in an agent`} title="The binding to put in an agent's env">
                     Use
                   </button>
+                  <button type="button" onClick={() => setEditing(secret)} aria-label={`Edit ${secret.name}`}>
+                    Edit
+                  </button>
+                  <button type="button" className="danger" onClick={() => setDeleting(secret)} aria-label={`Delete ${secret.name}`}>
+                    Delete
+                  </button>
                 </td>
               </tr>
             ))}
@@ -89,6 +98,8 @@ export function SecretsPage() {
       )}
       {rotating && <RotateDialog companyId={companyId} secret={rotating} onClose={() => setRotating(null)} />}
       {using && <UseDialog companyId={companyId} secret={using} onClose={() => setUsing(null)} />}
+      {editing && <EditDialog companyId={companyId} secret={editing} onClose={() => setEditing(null)} />}
+      {deleting && <DeleteDialog companyId={companyId} secret={deleting} onClose={() => setDeleting(null)} />}
     </div>
   );
 }
@@ -243,6 +254,86 @@ function UseDialog({ companyId, secret, onClose }: { companyId: string; secret: 
             Open its configuration
           </button>
         )}
+      </div>
+    </Dialog>
+  );
+}
+
+/** Name and description (PATCH): the value and its versions stay; references hold the id, not the name. */
+function EditDialog({ companyId, secret, onClose }: { companyId: string; secret: Secret; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(secret.name);
+  const [description, setDescription] = useState(secret.description ?? '');
+  const edit = useMutation({
+    mutationFn: async (body: { name: string; description: string | null }) => data(await api.PATCH('/api/secrets/{secretId}', { params: { path: { secretId: secret.id } }, body })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: secretsKey(companyId) });
+      onClose();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    edit.mutate({ name: name.trim(), description: description.trim() || null });
+  };
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Edit ${secret.name}`} description="Agents reference a secret by its id, so a new name changes no agent's configuration.">
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="edit-secret-name">Name</label>
+          <input id="edit-secret-name" className="mono" required maxLength={200} autoFocus value={name} onChange={(event) => setName(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="edit-secret-description">Description</label>
+          <input id="edit-secret-description" maxLength={10_000} value={description} onChange={(event) => setDescription(event.target.value)} />
+        </div>
+        {edit.isError && <ErrorNotice error={edit.error} title="The secret was not changed" />}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={edit.isPending}>
+            {edit.isPending ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Deletion is for good (every version); the dialog names who still references the secret. */
+function DeleteDialog({ companyId, secret, onClose }: { companyId: string; secret: Secret; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: async () => data(await api.DELETE('/api/secrets/{secretId}', { params: { path: { secretId: secret.id } } })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: secretsKey(companyId) });
+      onClose();
+    },
+  });
+  const { count } = secret.references;
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Delete ${secret.name}?`}
+      description={secret.latestVersion === 1 ? 'Its value is deleted for good.' : `All ${secret.latestVersion} versions of its value are deleted for good.`}
+    >
+      {count > 0 ? (
+        <p className="notice notice-warning">
+          {count} agent binding{count === 1 ? '' : 's'} still reference{count === 1 ? 's' : ''} it: {secret.references.agents.map((ref) => `${ref.agentName} (${ref.envKey})`).join(', ')}
+          {count > secret.references.agents.length ? ' and more' : ''}. Their runs fail when they resolve it, until the binding is changed.
+        </p>
+      ) : (
+        <p className="muted">No agent references it.</p>
+      )}
+      {remove.isError && <ErrorNotice error={remove.error} title="The secret was not deleted" />}
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
+          {remove.isPending ? 'Deleting…' : 'Delete for good'}
+        </button>
       </div>
     </Dialog>
   );
