@@ -20,3 +20,20 @@ export function Dialog({ open, onOpenChange, title, description, children }: { o
     </RadixDialog.Root>
   );
 }
+
+/**
+ * A dialog form's footer: Cancel, then the submit button, disabled while the call is out and saying
+ * so (`busyLabel`), or while the form cannot be sent (`disabled`).
+ */
+export function DialogActions({ onCancel, label, busyLabel, busy, disabled = false, tone = 'primary' }: { onCancel: () => void; label: string; busyLabel: string; busy: boolean; disabled?: boolean; tone?: 'primary' | 'danger' }) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className={tone} disabled={busy || disabled}>
+        {busy ? busyLabel : label}
+      </button>
+    </div>
+  );
+}

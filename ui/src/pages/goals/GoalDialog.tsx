@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
 import { useAgentNames } from '../../api/agent-names';
-import { Dialog } from '../../components/Dialog';
+import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { GOAL_LEVELS, GOAL_STATUSES, subtreeIds, type Goal } from './goal-tree';
 
@@ -108,14 +108,7 @@ function GoalForm({ companyId, goals, state, onDone }: { companyId: string; goal
         </select>
       </label>
       {save.isError && <ErrorNotice error={save.error} title={editing ? 'The goal was not saved' : 'The goal was not created'} />}
-      <div className="dialog-actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending || !title.trim()}>
-          {editing ? 'Save goal' : 'Create goal'}
-        </button>
-      </div>
+      <DialogActions onCancel={onDone} label={editing ? 'Save goal' : 'Create goal'} busyLabel={editing ? 'Saving…' : 'Creating…'} busy={save.isPending} disabled={!title.trim()} />
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
-import { Dialog } from '../../components/Dialog';
+import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
@@ -100,14 +100,7 @@ function CreateProjectForm({ companyId, onDone }: { companyId: string; onDone: (
         </select>
       </div>
       {create.isError && <ErrorNotice error={create.error} title="The project was not created" />}
-      <div className="dialog-actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={create.isPending || !name.trim()}>
-          Create project
-        </button>
-      </div>
+      <DialogActions onCancel={onDone} label="Create project" busyLabel="Creating…" busy={create.isPending} disabled={!name.trim()} />
     </form>
   );
 }

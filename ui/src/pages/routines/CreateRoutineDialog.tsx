@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
 import { useAgentNames } from '../../api/agent-names';
-import { Dialog } from '../../components/Dialog';
+import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PolicyFields } from './PolicyFields';
 import { routinePath, type CatchUpPolicy, type ConcurrencyPolicy } from './model';
@@ -78,14 +78,7 @@ function CreateRoutineForm({ companyId, onDone }: { companyId: string; onDone: (
       </div>
       <PolicyFields idPrefix="new-routine" concurrency={concurrencyPolicy} catchUp={catchUpPolicy} onConcurrency={setConcurrency} onCatchUp={setCatchUp} />
       {create.isError && <ErrorNotice error={create.error} title="The routine was not created" />}
-      <div className="dialog-actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={create.isPending || !title.trim()}>
-          {create.isPending ? 'Creating…' : 'Create routine'}
-        </button>
-      </div>
+      <DialogActions onCancel={onDone} label="Create routine" busyLabel="Creating…" busy={create.isPending} disabled={!title.trim()} />
     </form>
   );
 }

@@ -9,7 +9,7 @@ import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
 import type { paths } from '../../api/schema';
 import { agentsQuery } from '../../components/agents/queries';
-import { Dialog } from '../../components/Dialog';
+import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
@@ -202,14 +202,7 @@ function RotateDialog({ companyId, secret, onClose }: { companyId: string; secre
           )}
         </div>
         {rotate.isError && <ErrorNotice error={rotate.error} title="The secret was not rotated: enter the value again" />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={rotate.isPending}>
-            {rotate.isPending ? 'Rotating…' : 'Rotate'}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} label="Rotate" busyLabel="Rotating…" busy={rotate.isPending} />
       </form>
     </Dialog>
   );
@@ -287,14 +280,7 @@ function EditDialog({ companyId, secret, onClose }: { companyId: string; secret:
           <input id="edit-secret-description" maxLength={10_000} value={description} onChange={(event) => setDescription(event.target.value)} />
         </div>
         {edit.isError && <ErrorNotice error={edit.error} title="The secret was not changed" />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={edit.isPending}>
-            {edit.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} label="Save" busyLabel="Saving…" busy={edit.isPending} />
       </form>
     </Dialog>
   );

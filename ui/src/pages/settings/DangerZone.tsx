@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { api, data } from '../../api/client';
 import { instanceKeys } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { Dialog } from '../../components/Dialog';
+import { Dialog, DialogActions } from '../../components/Dialog';
 import { useCompanyChanged, type Company } from './CompanySettingsPage';
 
 const ARCHIVE_MEANS =
@@ -123,14 +123,7 @@ function DeleteButton({ company }: { company: Company }) {
             <input id="delete-confirm" type="text" autoComplete="off" spellCheck={false} value={typed} onChange={(event) => setTyped(event.target.value)} />
           </div>
           {remove.isError && <ErrorNotice error={remove.error} title="The company was not deleted" />}
-          <div className="dialog-actions">
-            <button type="button" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-            <button type="submit" className="danger" disabled={!matches || remove.isPending}>
-              {remove.isPending ? 'Deleting…' : 'Delete company'}
-            </button>
-          </div>
+          <DialogActions onCancel={() => setOpen(false)} label="Delete company" busyLabel="Deleting…" busy={remove.isPending} disabled={!matches} tone="danger" />
         </form>
       </Dialog>
     </>

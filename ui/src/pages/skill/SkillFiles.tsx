@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
 import type { paths } from '../../api/schema';
+import { DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 
@@ -189,14 +190,7 @@ function FileEditor({ companyId, skillId, path, initial, onDone }: { companyId: 
         }}
       />
       {save.isError && <ErrorNotice error={save.error} title={`${path} was not saved`} />}
-      <div className="dialog-actions">
-        <button type="button" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save'}
-        </button>
-      </div>
+      <DialogActions onCancel={() => onDone(false)} label="Save" busyLabel="Saving…" busy={save.isPending} />
       <p className="muted">⌘/Ctrl+Enter saves.</p>
     </form>
   );
