@@ -2,7 +2,7 @@
 // server bundle (bin/bundle.js) it is rebuilt whenever a file under ui/ (or package.json, for a
 // changed dependency) is newer than the build, so a board older than its sources is never served.
 // `npm run ui:build` builds it by hand; bin/boardroom.js builds it before the server starts.
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -11,6 +11,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const UI_DIR = path.join(root, 'ui');
 export const UI_DIST = path.join(root, '.build', 'ui');
 const MARKER = path.join(UI_DIST, 'index.html');
+/** How long the files of an earlier build stay beside a new one. */
+const CARRY_OVER_MS = 24 * 60 * 60 * 1000;
 
 function newestMtime(target) {
   const stat = statSync(target);
@@ -36,11 +38,30 @@ export async function buildUi() {
     const { build } = await import('vite');
     await build({ configFile: path.join(UI_DIR, 'vite.config.ts'), root: UI_DIR, logLevel: 'warn', build: { outDir: temporary, emptyOutDir: true } });
     precompress(path.join(temporary, 'assets'));
+    carryOverAssets(path.join(UI_DIST, 'assets'), path.join(temporary, 'assets'));
     if (existsSync(UI_DIST)) renameSync(UI_DIST, previous);
     renameSync(temporary, UI_DIST);
   } finally {
     rmSync(temporary, { recursive: true, force: true });
     rmSync(previous, { recursive: true, force: true });
+  }
+}
+
+// A page loaded from the previous build still asks for its own chunks (each page's code loads when
+// first opened), and a rebuild under a running server (ui/ edited while it runs, another instance
+// starting) would answer those 404 and leave the page blank. Hashed names never collide, so the
+// previous build's files are copied beside the new ones, keeping their age, and dropped a day
+// after they were built.
+export function carryOverAssets(fromDir, toDir) {
+  if (!existsSync(fromDir)) return;
+  const now = Date.now();
+  for (const name of readdirSync(fromDir)) {
+    const source = path.join(fromDir, name);
+    const target = path.join(toDir, name);
+    const { mtime, atime } = statSync(source);
+    if (existsSync(target) || now - mtime.getTime() > CARRY_OVER_MS) continue;
+    copyFileSync(source, target);
+    utimesSync(target, atime, mtime);
   }
 }
 

@@ -1,8 +1,9 @@
 // Routines in a real browser: a routine created from the board, a cron trigger with a timezone whose
 // previewed first fire time is the nextRunAt the server then reports, "Run now" and the run's issue
 // opened from the run history; a webhook trigger showing its URL (once); the policies explained in
-// place; the title and description each run's issue gets edited; the list and the detail usable at
-// 390 px. axe on every state visited.
+// place; the title and description each run's issue gets edited, and a variable declared for a
+// placeholder and asked for on Run now; the list and the detail usable at 390 px. axe on every
+// state visited.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -147,11 +148,50 @@ describe('routines', () => {
 
     // The work each run's issue gets: description saved through the API.
     await page.getByLabel('Issue description').fill('Summarise **yesterday**.');
-    await page.getByRole('button', { name: 'Save title and description' }).click();
+    await page.getByRole('button', { name: 'Save the work' }).click();
     await waitFor('the description saved', async () => (await board.api('GET', `/api/routines/${routineId}`)).description === 'Summarise **yesterday**.');
     // Saved, the form starts from the saved values: nothing left to save.
-    await page.getByRole('button', { name: 'Save title and description' }).and(page.locator(':disabled')).waitFor();
+    await page.getByRole('button', { name: 'Save the work' }).and(page.locator(':disabled')).waitFor();
     assert.equal(await page.getByLabel('Issue description').inputValue(), 'Summarise **yesterday**.');
+  });
+
+  it('declares a variable for a placeholder, refuses a placeholder left undeclared with the reason, and asks for the value on Run now', async () => {
+    const [rita] = await board.api('GET', `/api/companies/${C}/agents`);
+    const routine = await board.api('POST', `/api/companies/${C}/routines`, { title: 'Deploy', assigneeAgentId: rita.id }, 201);
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/routines/${routine.id}`);
+    await page.getByLabel('Issue title').fill('Deploy {{service}}');
+    await page.getByRole('button', { name: 'Declare service' }).click();
+    await page.getByLabel('Label of service').fill('Service');
+    await page.getByLabel('service is required').check();
+    await page.getByLabel('Default of service').fill('web');
+    await checkAccessibility(page, 'a routine with a variable being declared');
+    await page.getByRole('group', { name: 'Variables' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'routine-variables');
+    await page.getByRole('button', { name: 'Save the work' }).click();
+    await waitFor('the title and its variable saved together', async () => (await board.api('GET', `/api/routines/${routine.id}`)).title === 'Deploy {{service}}');
+    assert.deepEqual((await board.api('GET', `/api/routines/${routine.id}`)).variables, [{ name: 'service', label: 'Service', type: 'text', required: true, defaultValue: 'web' }]);
+
+    // Removing the variable while the title still uses it: the page says so, the server refuses it.
+    await page.getByRole('button', { name: 'Remove service' }).click();
+    await page.getByRole('button', { name: 'Declare service' }).waitFor();
+    await page.getByRole('button', { name: 'Save the work' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The work was not saved' }).getByText(/service/).waitFor();
+    await page.reload();
+
+    // Run now asks for the value, the default filled in.
+    await page.getByRole('button', { name: 'Run now…' }).click();
+    const ask = page.getByRole('dialog', { name: 'Run Deploy {{service}} now' });
+    const value = ask.getByLabel('Service (required)');
+    assert.equal(await value.inputValue(), 'web');
+    await value.fill('api');
+    await checkAccessibility(page, 'the run-now dialog asking for a variable');
+    await screenshot(page, 'routine-run-variables');
+    await ask.getByRole('button', { name: 'Run', exact: true }).click();
+    await ask.waitFor({ state: 'detached' });
+    await page.getByRole('status').filter({ hasText: 'Last manual run: issue created' }).waitFor();
+    const [run] = await board.api('GET', `/api/routines/${routine.id}/runs`);
+    assert.equal((await board.api('GET', `/api/issues/${run.linkedIssueId}`)).title, 'Deploy api');
   });
 
   it('is usable at 390 px: the list and the detail, Run now within reach', async () => {

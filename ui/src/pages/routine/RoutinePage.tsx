@@ -67,7 +67,7 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
       <section className="card routine-section" aria-labelledby="routine-work">
         <h2 id="routine-work">Work</h2>
         {/* Keyed by the saved values: a save (or a change elsewhere) starts the form from them again. */}
-        <WorkFields key={`${routine.title}\u0000${routine.description ?? ''}`} routine={routine} pending={saveWork.isPending} error={saveWork.error} onSave={(body) => saveWork.mutate(body)} />
+        <WorkFields key={JSON.stringify([routine.title, routine.description, routine.variables])} routine={routine} pending={saveWork.isPending} error={saveWork.error} onSave={(body) => saveWork.mutate(body)} />
       </section>
 
       <section className="card routine-section" aria-labelledby="routine-settings">
