@@ -113,6 +113,38 @@ describe('projects', () => {
     await api.getByText('stopped', { exact: true }).waitFor({ timeout: 30_000 });
     await checkAccessibility(page, 'a project after its runtime service stopped');
 
+    // Edit: rename docs, give it a command and make it primary.
+    await docs.getByRole('button', { name: 'Edit workspace docs' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit workspace docs' });
+    await edit.getByLabel('Name').fill('handbook');
+    await edit.getByLabel('Runtime service command').fill('npm run docs');
+    await edit.getByLabel(/Primary workspace/).check();
+    await checkAccessibility(page, 'the edit workspace dialog');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    const handbook = page.getByRole('listitem', { name: 'Workspace handbook' });
+    await handbook.getByText('primary', { exact: true }).waitFor();
+    const stored = (await board.api('GET', `/api/projects/${project.id}/workspaces`)) as { name: string; isPrimary: boolean; runtimeConfig: { command?: string } | null }[];
+    assert.deepEqual(stored.map((w) => [w.name, w.isPrimary, w.runtimeConfig?.command ?? null]), [['api', false, serviceCommand], ['handbook', true, 'npm run docs']]);
+
+    // Delete api, after a confirmation that says what it does.
+    await api.getByRole('button', { name: 'Delete workspace api' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete workspace api?' });
+    await confirm.getByText('its directory and repository are not touched').waitFor();
+    await confirm.getByRole('button', { name: 'Delete workspace' }).click();
+    // (While the dialog is open the page behind it is hidden from roles: wait for it to close first.)
+    await confirm.waitFor({ state: 'detached' });
+    await api.waitFor({ state: 'detached' });
+    assert.deepEqual(((await board.api('GET', `/api/projects/${project.id}/workspaces`)) as { name: string }[]).map((w) => w.name), ['handbook']);
+
+    // The only workspace stays primary: the server's refusal is shown in the dialog.
+    await handbook.getByRole('button', { name: 'Edit workspace handbook' }).click();
+    const last = page.getByRole('dialog', { name: 'Edit workspace handbook' });
+    await last.getByLabel(/Primary workspace/).uncheck();
+    await last.getByRole('button', { name: 'Save' }).click();
+    await last.getByRole('alert').filter({ hasText: 'The workspace was not changed' }).getByText(/primary/).waitFor();
+    await last.getByRole('button', { name: 'Cancel' }).click();
+
     await issues.getByRole('link', { name: 'All issues of this project' }).click();
     await page.waitForURL(new RegExp(`/issues\\?project=${project.id}$`));
     await page.getByRole('link', { name: /Add a health check/ }).waitFor();

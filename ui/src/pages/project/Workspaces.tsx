@@ -1,9 +1,10 @@
 // The project's workspaces, each with its runtime service: status, start / restart / stop (refusals
-// shown with the server's reason) and its output; and a form to add a workspace.
+// shown with the server's reason) and its output; editing and deleting one; and a form to add one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
+import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { fullTime, timeAgo } from '../../lib/format';
 import type { Project } from './ProjectPage';
@@ -70,6 +71,7 @@ export function Workspaces({ companyId, project }: { companyId: string; project:
 function WorkspaceItem({ companyId, projectId, workspace }: { companyId: string; projectId: string; workspace: Workspace }) {
   const queryClient = useQueryClient();
   const [showLogs, setShowLogs] = useState(false);
+  const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
   const { follow, following } = useFollowOutcome(companyId, projectId, workspace);
   const service = workspace.runtimeService;
   const command = typeof workspace.runtimeConfig?.command === 'string' ? workspace.runtimeConfig.command : null;
@@ -135,12 +137,20 @@ function WorkspaceItem({ companyId, projectId, workspace }: { companyId: string;
           <button type="button" aria-expanded={showLogs} onClick={() => setShowLogs(!showLogs)}>
             {showLogs ? 'Hide logs' : 'Logs'}
           </button>
+          <button type="button" aria-label={`Edit workspace ${workspace.name}`} onClick={() => setDialog('edit')}>
+            Edit
+          </button>
+          <button type="button" className="danger" aria-label={`Delete workspace ${workspace.name}`} onClick={() => setDialog('delete')}>
+            Delete
+          </button>
         </span>
       </div>
       <p className="routine-trigger-body muted">{command ? <>Command: <code>{command}</code></> : 'No runtime command configured (runtimeConfig.command): start and restart are refused.'}</p>
       {service?.lastError && <p className="run-error">Last exit: {service.lastError}</p>}
       {act.isError && <ErrorNotice error={act.error} title="The runtime service was not changed" />}
       {showLogs && <RuntimeLogs companyId={companyId} projectId={projectId} workspaceId={workspace.id} status={service?.status} />}
+      {dialog === 'edit' && <EditWorkspace companyId={companyId} projectId={projectId} workspace={workspace} onClose={() => setDialog(null)} />}
+      {dialog === 'delete' && <DeleteWorkspace companyId={companyId} projectId={projectId} workspace={workspace} onClose={() => setDialog(null)} />}
     </li>
   );
 }
@@ -230,5 +240,96 @@ function AddWorkspace({ companyId, projectId }: { companyId: string; projectId: 
         Add workspace
       </button>
     </form>
+  );
+}
+
+/** The fields a person sets here (PATCH: the ones left alone stay); the runtime command keeps its env. */
+function EditWorkspace({ companyId, projectId, workspace, onClose }: { companyId: string; projectId: string; workspace: Workspace; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(workspace.name);
+  const [cwd, setCwd] = useState(workspace.cwd ?? '');
+  const [repoUrl, setRepoUrl] = useState(workspace.repoUrl ?? '');
+  const [repoRef, setRepoRef] = useState(workspace.repoRef ?? '');
+  const [command, setCommand] = useState(typeof workspace.runtimeConfig?.command === 'string' ? workspace.runtimeConfig.command : '');
+  const [isPrimary, setPrimary] = useState(workspace.isPrimary);
+  const save = useMutation({
+    mutationFn: async () =>
+      data(
+        await api.PATCH('/api/projects/{projectId}/workspaces/{workspaceId}', {
+          params: { path: { projectId, workspaceId: workspace.id } },
+          body: {
+            name: name.trim(),
+            cwd: cwd.trim() || null,
+            repoUrl: repoUrl.trim() || null,
+            repoRef: repoRef.trim() || null,
+            runtimeConfig: command.trim() ? { ...workspace.runtimeConfig, command: command.trim() } : null,
+            isPrimary,
+          },
+        }),
+      ),
+    onSuccess: onClose,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Edit workspace ${workspace.name}`} description="A new directory or command applies to the next start of its runtime service and the next runs.">
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="edit-workspace-name">Name</label>
+          <input id="edit-workspace-name" required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="edit-workspace-cwd">Local directory</label>
+          <input id="edit-workspace-cwd" maxLength={4096} value={cwd} onChange={(event) => setCwd(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="edit-workspace-repo">Repository URL</label>
+          <input id="edit-workspace-repo" maxLength={2048} value={repoUrl} onChange={(event) => setRepoUrl(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="edit-workspace-ref">Branch, tag or commit</label>
+          <input id="edit-workspace-ref" maxLength={255} value={repoRef} onChange={(event) => setRepoRef(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="edit-workspace-command">Runtime service command</label>
+          <input id="edit-workspace-command" className="mono" value={command} onChange={(event) => setCommand(event.target.value)} />
+        </div>
+        <label className="checkbox-field">
+          <input type="checkbox" checked={isPrimary} onChange={(event) => setPrimary(event.target.checked)} /> Primary workspace (where the project&apos;s runs work by default)
+        </label>
+        {save.isError && <ErrorNotice error={save.error} title="The workspace was not changed" />}
+        <DialogActions onCancel={onClose} label="Save" busyLabel="Saving…" busy={save.isPending} />
+      </form>
+    </Dialog>
+  );
+}
+
+function DeleteWorkspace({ companyId, projectId, workspace, onClose }: { companyId: string; projectId: string; workspace: Workspace; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: async () => data(await api.DELETE('/api/projects/{projectId}/workspaces/{workspaceId}', { params: { path: { projectId, workspaceId: workspace.id } } })),
+    onSuccess: onClose,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
+  });
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Delete workspace ${workspace.name}?`}>
+      <p>
+        The workspace leaves the project; its directory and repository are not touched.
+        {workspace.runtimeService && ' Its runtime service is stopped.'}
+        {workspace.isPrimary && ' It is the primary workspace: the oldest remaining one becomes primary.'}
+      </p>
+      {remove.isError && <ErrorNotice error={remove.error} title="The workspace was not deleted" />}
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
+          {remove.isPending ? 'Deleting…' : 'Delete workspace'}
+        </button>
+      </div>
+    </Dialog>
   );
 }
