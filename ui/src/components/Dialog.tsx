@@ -22,16 +22,17 @@ export function Dialog({ open, onOpenChange, title, description, children }: { o
 }
 
 /**
- * A dialog form's footer: Cancel, then the submit button, disabled while the call is out and saying
- * so (`busyLabel`), or while the form cannot be sent (`disabled`).
+ * A dialog's footer: Cancel, then the action, disabled while its call is out and saying so
+ * (`busyLabel`), or while it cannot be taken (`disabled`). In a form the action submits it; with
+ * `onConfirm` (a confirmation, no form) it calls that.
  */
-export function DialogActions({ onCancel, label, busyLabel, busy, disabled = false, tone = 'primary' }: { onCancel: () => void; label: string; busyLabel: string; busy: boolean; disabled?: boolean; tone?: 'primary' | 'danger' }) {
+export function DialogActions({ onCancel, onConfirm, label, busyLabel, busy, disabled = false, tone = 'primary' }: { onCancel: () => void; onConfirm?: () => void; label: string; busyLabel: string; busy: boolean; disabled?: boolean; tone?: 'primary' | 'danger' }) {
   return (
     <div className="dialog-actions">
       <button type="button" onClick={onCancel}>
         Cancel
       </button>
-      <button type="submit" className={tone} disabled={busy || disabled}>
+      <button type={onConfirm ? 'button' : 'submit'} className={tone} disabled={busy || disabled} onClick={onConfirm}>
         {busy ? busyLabel : label}
       </button>
     </div>

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { instanceKeys } from '../../api/keys';
-import { Dialog } from '../../components/Dialog';
+import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { ConfigForm } from '../../components/schema-form/ConfigForm';
@@ -171,14 +171,7 @@ function RemoveAdapterButton({ adapter }: { adapter: Adapter }) {
       </button>
       <Dialog open={open} onOpenChange={(next) => (setOpen(next), remove.reset())} title={`Remove ${adapter.type}?`} description="Its files and record are removed; runs of agents of this type fail until it is installed again.">
         {remove.isError && <ErrorNotice error={remove.error} title={`${adapter.type} was not removed`} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={() => setOpen(false)}>
-            Cancel
-          </button>
-          <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            {remove.isPending ? 'Removing…' : 'Remove adapter'}
-          </button>
-        </div>
+        <DialogActions onCancel={() => setOpen(false)} onConfirm={() => remove.mutate()} label="Remove adapter" busyLabel="Removing…" busy={remove.isPending} tone="danger" />
       </Dialog>
     </>
   );

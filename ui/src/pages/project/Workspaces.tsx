@@ -322,14 +322,7 @@ function DeleteWorkspace({ companyId, projectId, workspace, onClose }: { company
         {workspace.isPrimary && ' It is the primary workspace: the oldest remaining one becomes primary.'}
       </p>
       {remove.isError && <ErrorNotice error={remove.error} title="The workspace was not deleted" />}
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-          {remove.isPending ? 'Deleting…' : 'Delete workspace'}
-        </button>
-      </div>
+      <DialogActions onCancel={onClose} onConfirm={() => remove.mutate()} label="Delete workspace" busyLabel="Deleting…" busy={remove.isPending} tone="danger" />
     </Dialog>
   );
 }

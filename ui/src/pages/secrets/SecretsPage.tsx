@@ -313,14 +313,7 @@ function DeleteDialog({ companyId, secret, onClose }: { companyId: string; secre
         <p className="muted">No agent references it.</p>
       )}
       {remove.isError && <ErrorNotice error={remove.error} title="The secret was not deleted" />}
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose} autoFocus>
-          Cancel
-        </button>
-        <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-          {remove.isPending ? 'Deleting…' : 'Delete for good'}
-        </button>
-      </div>
+      <DialogActions onCancel={onClose} onConfirm={() => remove.mutate()} label="Delete for good" busyLabel="Deleting…" busy={remove.isPending} tone="danger" />
     </Dialog>
   );
 }

@@ -52,14 +52,7 @@ function ArchiveButton({ company }: { company: Company }) {
       </button>
       <Dialog open={open} onOpenChange={(next) => (setOpen(next), archive.reset())} title={`Archive ${company.name}?`} description={ARCHIVE_MEANS}>
         {archive.isError && <ErrorNotice error={archive.error} title="The company was not archived" />}
-        <div className="dialog-actions">
-          <button type="button" onClick={() => setOpen(false)}>
-            Cancel
-          </button>
-          <button type="button" className="primary" disabled={archive.isPending} onClick={() => archive.mutate()}>
-            {archive.isPending ? 'Archiving…' : 'Archive company'}
-          </button>
-        </div>
+        <DialogActions onCancel={() => setOpen(false)} onConfirm={() => archive.mutate()} label="Archive company" busyLabel="Archiving…" busy={archive.isPending} />
       </Dialog>
     </>
   );

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
-import { Dialog } from '../../components/Dialog';
+import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
@@ -79,14 +79,7 @@ function DeleteSkill({ companyId, skillId, name, attached }: { companyId: string
       </button>
       <Dialog open={confirming} onOpenChange={setConfirming} title={`Delete ${name}?`} description={attached > 0 ? `Its files go, and it is detached from ${attached} agent${attached === 1 ? '' : 's'}.` : 'Its files go with it.'}>
         {remove.isError && <ErrorNotice error={remove.error} title="The skill was not deleted" />}
-        <div className="dialog-actions">
-          <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-          <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            {remove.isPending ? 'Deleting…' : 'Delete'}
-          </button>
-        </div>
+        <DialogActions onCancel={() => setConfirming(false)} onConfirm={() => remove.mutate()} label="Delete" busyLabel="Deleting…" busy={remove.isPending} tone="danger" />
       </Dialog>
     </section>
   );
