@@ -71,11 +71,10 @@ describe('costs page', () => {
     // The crossing: 3.50 + 2.00 reaches the 5.00 budget.
     await report(spender.id, 200);
     await agentPage.getByText(/^Run ended: /).waitFor({ timeout: 15_000 });
-    await agentPage.getByText('paused: budget').waitFor({ timeout: 10_000 });
+    await agentPage.getByText('Paused by budget').waitFor({ timeout: 10_000 });
     const spenderRow = agentRow(costs, 'Spender');
     await spenderRow.getByRole('cell', { name: '$5.50' }).waitFor({ timeout: 10_000 });
-    await spenderRow.getByText('Paused').waitFor({ timeout: 10_000 });
-    await spenderRow.getByText('by budget').waitFor();
+    await spenderRow.getByText('Paused by budget').waitFor({ timeout: 10_000 });
     const run = (await board.api<any[]>('GET', `/api/companies/${C}/heartbeat-runs?agentId=${spender.id}`))[0];
     assert.equal(run.status, 'cancelled');
     assert.equal((await board.api('GET', `/api/agents/${spender.id}`)).pauseReason, 'budget');

@@ -20,7 +20,8 @@ const LABEL: Record<AgentStatus, string> = {
   terminated: 'Terminated',
 };
 
-/** An agent's status, worded and coloured alike on every page. */
-export function AgentStatusBadge({ status }: { status: AgentStatus }) {
-  return <span className={`badge ${TONE[status]}`}>{LABEL[status]}</span>;
+/** An agent's status, worded and coloured alike on every page; a paused agent says why (a budget stop, or the reason given). */
+export function AgentStatusBadge({ status, pauseReason }: { status: AgentStatus; pauseReason?: string | null }) {
+  const why = status === 'paused' && pauseReason ? (pauseReason === 'budget' ? ' by budget' : `: ${pauseReason}`) : '';
+  return <span className={`badge ${TONE[status]}`}>{LABEL[status] + why}</span>;
 }

@@ -44,8 +44,7 @@ export function AgentPage() {
     <div className="page">
       <PageHeader title={a.name} actions={<AgentActions agent={a} />}>
         <p className="agent-subtitle">
-          <AgentStatusBadge status={a.status} /> <span className="muted">{[a.title, a.role].filter(Boolean).join(' · ')}</span>
-          {a.pauseReason && a.status === 'paused' && <span className="muted"> · paused: {a.pauseReason}</span>}
+          <AgentStatusBadge status={a.status} pauseReason={a.pauseReason} /> <span className="muted">{[a.title, a.role].filter(Boolean).join(' · ')}</span>
         </p>
       </PageHeader>
       {a.status === 'error' && a.errorReason && <p className="notice notice-warning">{a.errorReason}</p>}

@@ -18,7 +18,7 @@ export function OverviewTab({ companyId, agent }: { companyId: string; agent: Ag
       <dl className="facts">
         <dt>Status</dt>
         <dd>
-          <AgentStatusBadge status={agent.status} />
+          <AgentStatusBadge status={agent.status} pauseReason={agent.pauseReason} />
         </dd>
         <dt>Manager</dt>
         <dd>{manager ? <Link to={agentLink(manager.id)}>{manager.name}</Link> : <span className="muted">None: top of the org</span>}</dd>
@@ -59,7 +59,7 @@ export function OverviewTab({ companyId, agent }: { companyId: string; agent: Ag
           <ul className="reports">
             {reports.map((report) => (
               <li key={report.id}>
-                <Link to={agentLink(report.id)}>{report.name}</Link> <AgentStatusBadge status={report.status} />
+                <Link to={agentLink(report.id)}>{report.name}</Link> <AgentStatusBadge status={report.status} pauseReason={report.pauseReason} />
                 {report.title && <span className="muted"> · {report.title}</span>}
               </li>
             ))}

@@ -60,7 +60,7 @@ export function AgentsPage() {
                   </th>
                   <td>{agent.role}</td>
                   <td>
-                    <AgentStatusBadge status={agent.status} />
+                    <AgentStatusBadge status={agent.status} pauseReason={agent.pauseReason} />
                   </td>
                   <td className="mono">{agent.adapterType}</td>
                   <td>{run ? <CurrentRun companyId={companyId} agentId={agent.id} run={run} now={now} /> : <span className="muted">None</span>}</td>

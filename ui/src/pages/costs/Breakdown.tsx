@@ -57,8 +57,7 @@ export function Breakdown({ companyId, grouping, window }: { companyId: string; 
                     {agent && agent.status !== 'idle' && (
                       <>
                         {' '}
-                        <AgentStatusBadge status={agent.status} />
-                        {agent.status === 'paused' && agent.pauseReason === 'budget' && <span className="muted"> by budget</span>}
+                        <AgentStatusBadge status={agent.status} pauseReason={agent.pauseReason} />
                       </>
                     )}
                   </th>

@@ -128,7 +128,7 @@ function OrgTreeItem({ node, level, companyId, collapsed, onToggle, tabStop, onF
         </span>{' '}
         <span className="org-meta">
           <span id={`${id}-status`}>
-            <AgentStatusBadge status={agent.status} />
+            <AgentStatusBadge status={agent.status} pauseReason={agent.pauseReason} />
           </span>
           {hasChildren && (
             // Its sign is CSS content (data-sign), so it adds nothing to the box's visible text; the
