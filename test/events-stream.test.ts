@@ -243,22 +243,40 @@ describe('events: delivery', () => {
     }
   });
 
-  it('throttles run_log events to one per run per second, always with the latest offset', async () => {
+  it('throttles run_log events to one per run per second, always with the latest offset and last line', async () => {
     const { company, token } = await a.newCompany();
     const stream = await connect(b, company.id, token);
     await stream.ready();
     const runId = randomUUID();
-    const notify = (offset: number) => sql(`select pg_notify('boardroom_run_log', $1)`, [JSON.stringify({ runId, companyId: company.id, offset })]);
-    for (const offset of [10, 20, 30, 40]) await notify(offset);
+    const notify = (offset: number, lastLine: string | null) => sql(`select pg_notify('boardroom_run_log', $1)`, [JSON.stringify({ runId, companyId: company.id, offset, lastLine })]);
+    // The third notice stored only blank lines (no line of its own): the line before it stands.
+    for (const [offset, line] of [[10, 'one'], [20, 'two'], [30, 'three'], [40, null]] as const) await notify(offset, line);
     const first = await stream.find((e) => e.event === 'run_log', 'the first run_log event');
-    assert.deepEqual(first.data, { runId, offset: 10 });
+    assert.deepEqual(first.data, { runId, offset: 10, lastLine: 'one' });
     const firstAt = Date.now();
     const second = await stream.find((e) => e.event === 'run_log' && e.data.offset === 40, 'the latest offset');
     assert.ok(Date.now() - firstAt >= 800, `second event after ${Date.now() - firstAt} ms`);
+    assert.equal(second.data.lastLine, 'three');
     await sleep(300);
     assert.deepEqual(stream.events.filter((e) => e.event === 'run_log').map((e) => e.data.offset), [10, 40]);
     assert.equal(second.id, undefined);
     stream.close();
+  });
+
+  it("carries a real run's last line in its run_log events, as the live-runs list shows it", async () => {
+    const engineApp = await startTestApp({ replicaOf: a, engine: { pollMs: 200, reaperIntervalMs: 200, leaseSec: 3 } });
+    try {
+      const { company, token } = await a.newCompany();
+      const stream = await connect(a, company.id, token);
+      await stream.ready();
+      const { agent } = await newAgent(a, token, company.id, { adapterConfig: { command: process.execPath, args: ['-e', "console.log('first line'); console.log('\\x1b[32mthe last line\\x1b[0m\\n\\n')"] } });
+      assert.equal((await a.request('POST', `/api/agents/${agent.id}/wakeup`, { token, body: {} })).status, 202);
+      const event = await stream.find((e) => e.event === 'run_log' && e.data.lastLine === 'the last line', 'the last line, escapes removed, in a run_log event', 20_000);
+      assert.equal(typeof event.data.offset, 'number');
+      stream.close();
+    } finally {
+      await engineApp.close();
+    }
   });
 
   it('leaves out entries about hidden issues, as the feed does', async () => {

@@ -3,7 +3,7 @@
 // sequences removed, long lines cut), and it leaves the list when it ends. Bounds and access too.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lastLine, LAST_LINE_MAX } from '../src/modules/runs/live-runs.ts';
+import { lastLine, LAST_LINE_MAX } from '../src/modules/runs/last-line.ts';
 import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
 import { steppingAgent } from './helpers/stepping-agent.ts';

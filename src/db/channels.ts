@@ -30,6 +30,8 @@ const runLogGrew = z.object({
   runId: id,
   companyId: id,
   offset: z.number().int().nonnegative(),
+  /** The last non-blank line of the text stored (null: none in it); absent from a replica of an older release. */
+  lastLine: z.string().nullable().optional(),
 });
 
 /** An activity entry was written (trigger boardroom_notify_activity, src/db/sql/events-notify.sql). */

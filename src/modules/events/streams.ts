@@ -11,9 +11,12 @@
 // - `run` (no id, not replayed): a run changed status, {runId, agentId, issueId, status}, from the
 //   run notification (src/db/channels.ts): the fast signal; the heartbeat_run.* entries are the record. It
 //   may arrive before or after the matching entry.
-// - `run_log` (no id, not replayed): {runId, offset}, the run's log grew to `offset` bytes; the text
-//   is at GET /api/heartbeat-runs/{runId}/log. At most one per run per second (throttled per
-//   company, so per client), always with the latest offset heard.
+// - `run_log` (no id, not replayed): {runId, offset, lastLine}, the run's log grew to `offset`
+//   bytes and its last non-blank line is `lastLine` (null before any); the text is at
+//   GET /api/heartbeat-runs/{runId}/log. At most one per run per second (throttled per company, so
+//   per client), always with the latest offset and line heard. The line rides on the notification
+//   the run's owner raises as it stores the text: a dashboard following N runs reads nothing per
+//   run per second, however many boards are open.
 // - `reset` {reason}: the stream cannot resume from the client's Last-Event-ID (an unknown id, or
 //   more than `replayLimit` entries written since): reload; the stream goes on live from here.
 // - `ready` {}: the stream is set up; the entries missed since Last-Event-ID (if any) come next,
@@ -131,7 +134,7 @@ export class EventStreams {
       notifications.on('run', (run) => {
         this.hubs.get(run.companyId)?.broadcast(jsonFrame('run', { runId: run.runId, agentId: run.agentId, issueId: run.issueId, status: run.status }));
       }),
-      notifications.on('runLog', (log) => this.hubs.get(log.companyId)?.runLog(log.runId, log.offset)),
+      notifications.on('runLog', (log) => this.hubs.get(log.companyId)?.runLog(log.runId, log.offset, log.lastLine)),
       // Anything written while nobody listened is read now, from each client's cursor.
       notifications.onReconnect(() => {
         for (const hub of this.hubs.values()) hub.wake();
@@ -225,7 +228,7 @@ class CompanyHub {
   private retryMs = RETRY_MIN_MS;
   private readonly tick: NodeJS.Timeout;
   private rechecking = false;
-  private readonly runLogs = new Map<string, { sentAt: number; offset: number; timer: NodeJS.Timeout | undefined }>();
+  private readonly runLogs = new Map<string, { sentAt: number; offset: number; lastLine: string | null; timer: NodeJS.Timeout | undefined }>();
 
   constructor(
     readonly companyId: string,
@@ -363,12 +366,14 @@ class CompanyHub {
   }
 
   /** Throttled: the first change of a run goes out at once, later ones at most once per interval. */
-  runLog(runId: string, offset: number): void {
+  runLog(runId: string, offset: number, lastLine: string | null | undefined): void {
     let state = this.runLogs.get(runId);
     if (!state) {
-      state = { sentAt: 0, offset, timer: undefined };
+      state = { sentAt: 0, offset, lastLine: null, timer: undefined };
       this.runLogs.set(runId, state);
     }
+    // Notices may arrive out of order across replicas: the line goes with the largest offset.
+    if (offset >= state.offset && lastLine) state.lastLine = lastLine;
     state.offset = Math.max(state.offset, offset);
     if (state.timer) return;
     const wait = state.sentAt + this.limits.runLogIntervalMs - Date.now();
@@ -385,7 +390,7 @@ class CompanyHub {
     if (!state) return;
     state.timer = undefined;
     state.sentAt = Date.now();
-    this.broadcast(jsonFrame('run_log', { runId, offset: state.offset }));
+    this.broadcast(jsonFrame('run_log', { runId, offset: state.offset, lastLine: state.lastLine }));
   }
 
   private onTick(): void {

@@ -9,12 +9,11 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { authenticated, errors, timestampOut, uuidOut } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
+import { LAST_LINE_MAX, lastLine } from './last-line.ts';
 
 export const LIVE_RUNS_MAX = 100;
 /** Characters read from the end of each of a run's last two log chunks: enough for a long line. */
 const TAIL_CHARS = 4096;
-/** A last line longer than this is cut (with an ellipsis): the view shows one line. */
-export const LAST_LINE_MAX = 300;
 
 const liveRunResponse = z
   .object({
@@ -76,19 +75,6 @@ export async function listLiveRuns(db: DbOrTx, companyId: string, limit: number)
   }));
 }
 
-// CSI and OSC sequences (colours, cursor moves, titles) and the other C0 controls but tab.
-const TERMINAL_CONTROLS = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|[\x00-\x08\x0b-\x1f\x7f]/g;
-
-/** The last non-blank line of a log tail, as a person would read it on one line. */
-export function lastLine(tail: string | null): string | null {
-  if (!tail) return null;
-  const lines = tail.split(/\r?\n|\r/);
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!.replace(TERMINAL_CONTROLS, '').trim();
-    if (line) return line.length > LAST_LINE_MAX ? `${line.slice(0, LAST_LINE_MAX - 1)}…` : line;
-  }
-  return null;
-}
 
 export function registerLiveRunRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;

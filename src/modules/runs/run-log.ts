@@ -13,12 +13,14 @@
 // FLUSH_BYTES are pending; one INSERT per flush (rows of at most CHUNK_BYTES, cut on character
 // boundaries), and in the same statement the run's logBytes (so a live run shows its log's size)
 // and a `runLog` notification (src/db/channels.ts: { runId, companyId, offset: the log's size
-// after it }) so live readers on every replica hear of it. Flushes never overlap, so
+// after it, lastLine: the last non-blank line of the text stored }) so live readers on every
+// replica hear of it. Flushes never overlap, so
 // rows arrive in order. PostgreSQL text refuses U+0000: NUL becomes U+FFFD before it is counted.
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { notifyCall } from '../../db/channels.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { lastLine } from './last-line.ts';
 
 export const DEFAULT_MAX_LOG_BYTES = 5 * 1024 * 1024;
 /** Bound of one read from the log route: a client pages through a large log, it never gets it whole. */
@@ -120,7 +122,7 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
       insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ${values} returning 1
     ), sized as (
       update heartbeat_runs set log_bytes = ${end} where id = ${runId} returning 1
-    ) select ${notifyCall('runLog', { runId, companyId, offset: end })}`);
+    ) select ${notifyCall('runLog', { runId, companyId, offset: end, lastLine: lastLine(text) })}`);
     seq += rows.length;
     stored = end;
   }

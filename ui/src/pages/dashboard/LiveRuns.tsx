@@ -1,6 +1,7 @@
 // "Now": every live run with its agent, its issue, its elapsed time and its last log line. The list is
-// GET /api/companies/{id}/live-runs under its own 'live-runs' resource, which the live layer refreshes
-// when a run changes status or its log grows (at most once a second); only the clock ticks locally.
+// GET /api/companies/{id}/live-runs under its own 'live-runs' resource, which the live layer reads
+// again when a run changes status; a growing log's last line comes in its run_log event and is put
+// in the rows as it is (live/company-events.ts); the clock ticks locally.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
