@@ -43,7 +43,7 @@ async function writeAll(chunks: string[], options: { secrets?: string[]; maxByte
 }
 
 // What the writers announce on boardroom_run_log, heard through a LISTEN of our own.
-const notices: { runId: string; companyId: string; offset: number }[] = [];
+const notices: { runId: string; companyId: string; offset: number; lastLine: string | null }[] = [];
 let listener: pg.Client;
 before(async () => {
   listener = new pg.Client({ connectionString: t.databaseUrl });
@@ -152,7 +152,7 @@ describe('run log: size cap', () => {
 });
 
 describe('run log: batching', () => {
-  it('stores what was written within the flush interval as one row with one NOTIFY of the new end', async () => {
+  it('stores what was written within the flush interval as one row with one NOTIFY of the new end and its last line', async () => {
     const runId = await newRun();
     const log = open(runId, { flushIntervalMs: 300 });
     for (let i = 0; i < 20; i++) log.write(`line ${i}\n`);
@@ -166,7 +166,7 @@ describe('run log: batching', () => {
     const body = Array.from({ length: 20 }, (_, i) => `line ${i}\n`).join('');
     assert.equal(rows[0].content, body);
     await eventually('the notice', () => noticesOf(runId).length === 1);
-    assert.deepEqual(noticesOf(runId), [{ runId, companyId: company.id, offset: Buffer.byteLength(body) }]);
+    assert.deepEqual(noticesOf(runId), [{ runId, companyId: company.id, offset: Buffer.byteLength(body), lastLine: 'line 19' }]);
     assert.deepEqual(await log.close(), { bytes: Buffer.byteLength(body), truncated: false });
     assert.equal(noticesOf(runId).length, 1, 'close had nothing more to store');
   });

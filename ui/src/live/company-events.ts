@@ -14,7 +14,7 @@ const MAX_BACKOFF_MS = 10_000;
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting';
 
-export interface RunLogEvent {
+interface RunLogEvent {
   runId: string;
   offset: number;
   /** The run's last non-blank line; absent from a server of an older release. */
@@ -41,7 +41,6 @@ export class CompanyEvents {
   private backoffMs = 500;
   private closed = false;
   private stateListeners = new Set<Listener<LiveState>>();
-  private runLogListeners = new Set<Listener<RunLogEvent>>();
   state: LiveState = 'connecting';
 
   constructor(
@@ -54,12 +53,6 @@ export class CompanyEvents {
   onState(listener: Listener<LiveState>): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
-  }
-
-  /** Run log growth, for a transcript that is open (it reads the new bytes itself). */
-  onRunLog(listener: Listener<RunLogEvent>): () => void {
-    this.runLogListeners.add(listener);
-    return () => this.runLogListeners.delete(listener);
   }
 
   close(): void {
@@ -87,7 +80,6 @@ export class CompanyEvents {
     source.addEventListener('run', () => this.mark(RUN_STATUS_RESOURCES));
     source.addEventListener('run_log', (message) => {
       const event = JSON.parse(message.data) as RunLogEvent;
-      for (const listener of this.runLogListeners) listener(event);
       // The event carries the run's last line: the live-runs lists take it as it comes, with no
       // read (10 open boards on 20 chatty runs were 10 list reads a second, on the API's CPU). A
       // server of an older release sends no line: the lists are read again instead.
