@@ -1,7 +1,7 @@
 // A markdown text area that completes `@Agent Name` from the company's agents: typing `@` and a few
 // letters lists the matches; arrows move, Enter or Tab picks, Escape closes. The server wakes every
 // agent named this way in a comment (SPEC comment rules), so the full name is inserted.
-import { useId, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import type { Agent } from './queries';
 
 const MATCHES = 8;
@@ -14,6 +14,17 @@ export function MentionComposer({ agents, value, onChange, onSubmit, label }: { 
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  /** Where the caret goes once a picked name is in the text. */
+  const caretAfterPick = useRef<number | null>(null);
+
+  // Set in the same commit as the new text, before the next key is handled: a caret placed a frame
+  // later (requestAnimationFrame, as this did) moved under keys typed meanwhile and scrambled them
+  // ("@Scribe thanks" came out "@Scribe hankst" when the frame came late on a busy machine).
+  useLayoutEffect(() => {
+    if (caretAfterPick.current === null) return;
+    area.current?.setSelectionRange(caretAfterPick.current, caretAfterPick.current);
+    caretAfterPick.current = null;
+  });
 
   const typed = MENTION_AT_CARET.exec(value.slice(0, caret));
   const query = typed?.[2]?.toLowerCase() ?? '';
@@ -24,9 +35,9 @@ export function MentionComposer({ agents, value, onChange, onSubmit, label }: { 
     const start = caret - (typed?.[2]?.length ?? 0) - 1;
     const next = `${value.slice(0, start)}@${agent.name} ${value.slice(caret)}`;
     const nextCaret = start + agent.name.length + 2;
+    caretAfterPick.current = nextCaret;
     onChange(next);
     setCaret(nextCaret);
-    requestAnimationFrame(() => area.current?.setSelectionRange(nextCaret, nextCaret));
   };
 
   return (
