@@ -28,6 +28,8 @@ export const MAX_READ_BYTES = 256 * 1024;
 export const MASK = '***';
 export const FLUSH_INTERVAL_MS = 250;
 export const FLUSH_BYTES = 64 * 1024;
+/** The end of a flush looked at for the notice's last line: every flush of every run pays for it, so not all 64 KiB. */
+const NOTICE_LINE_SCAN_CHARS = 4096;
 /** Bound of one stored row, so a read at any offset touches a few rows, never the whole log. */
 export const CHUNK_BYTES = 64 * 1024;
 /** A flush that failed is retried on the next tick; after this many failures in a row the log stops. */
@@ -122,7 +124,7 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
       insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ${values} returning 1
     ), sized as (
       update heartbeat_runs set log_bytes = ${end} where id = ${runId} returning 1
-    ) select ${notifyCall('runLog', { runId, companyId, offset: end, lastLine: lastLine(text) })}`);
+    ) select ${notifyCall('runLog', { runId, companyId, offset: end, lastLine: lastLine(text.slice(-NOTICE_LINE_SCAN_CHARS)) })}`);
     seq += rows.length;
     stored = end;
   }
