@@ -7,13 +7,12 @@
 // - `ui 1000-row list scripting ms`: the main thread's script time (CDP Performance.ScriptDuration)
 //   from a click on "Issues" in a loaded board until 1,000 issues' list is shown, target < 100 ms;
 // - `ui 10 boards API p99 +%`: the p99 of an issues list read at 10 connections with 20 live runs,
-//   without and then with 10 boards open on the dashboard, target < 10% more;
+//   with 10 boards open on the dashboard against without them, target < 10% more (ui-boards.ts says
+//   how the browser's own CPU is kept out of it);
 // - `ui costs first render ms`: the costs page of a company with 100,000 cost events (seeded by SQL
 //   with their rollups, as bench/costs.ts loads them), from navigation start to its totals, chart
 //   and table shown, median of 5 fresh pages, target < 1 s. `--only 'ui costs'` runs it alone.
 import { statSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
@@ -22,10 +21,9 @@ import { UI_DIST_DIR, CLI_BIN } from '../src/paths.ts';
 import { CONCURRENCY, selected, type Bench } from './lib/measure.ts';
 import { percentile } from './lib/load.ts';
 import { seedEvents } from './costs.ts';
+import { boardsAgainstApi } from './ui-boards.ts';
 
 const NAME = 'ui';
-const LIVE_RUNS = 20;
-const BOARDS = 10;
 const LIST_ROWS = 1_000;
 const EVENT_SAMPLES = 20;
 const COSTS_NAME = 'ui costs first render';
@@ -45,10 +43,7 @@ export async function benchUi(bench: Bench): Promise<void> {
     await seedIssues(bench, company.id, LIST_ROWS);
     bench.figures['ui 1000-row list scripting ms'] = await listScripting(bench, browser, company.id);
     bench.figures['ui event to visible p95 ms'] = await eventToVisible(bench, browser, company.id);
-    const { without, withBoards } = await boardsAgainstApi(bench, browser, company.id);
-    bench.figures['ui API p99 ms, no boards'] = without;
-    bench.figures[`ui API p99 ms, ${BOARDS} boards`] = withBoards;
-    bench.figures[`ui ${BOARDS} boards API p99 +%`] = ((withBoards - without) / without) * 100;
+    await boardsAgainstApi(bench, company.id, () => signedInPage(bench, browser));
   } finally {
     await browser.close();
   }
@@ -165,124 +160,3 @@ async function eventToVisible(bench: Bench, browser: Browser, companyId: string)
   return p95;
 }
 
-/** A process agent's script that prints a line every 250 ms for two minutes: a run that stays live. */
-async function chattyScript(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-bench-ui-'));
-  const file = path.join(dir, 'chatty.mjs');
-  await writeFile(file, "let n = 0;\nconst timer = setInterval(() => { console.log(`step ${++n}: reading the ledger`); if (n >= 480) clearInterval(timer); }, 250);\n");
-  return file;
-}
-
-/**
- * The issue list's p99 at CONCURRENCY connections: the median of five 2 s windows' p99s, after a
- * warm-up. One p99 over a few seconds moves by tens of percent from run to run on two cores that the
- * server, the database, the load and here a browser share; the median of windows moves less.
- */
-async function apiP99(bench: Bench, companyId: string): Promise<number> {
-  const spec = { method: 'GET' as const, path: `/api/companies/${companyId}/issues?limit=50` };
-  await bench.client.load(() => spec, { concurrency: CONCURRENCY, durationMs: 1_500 });
-  const windows: number[] = [];
-  for (let round = 0; round < 5; round++) {
-    const latencies = (await bench.client.load(() => spec, { concurrency: CONCURRENCY, durationMs: 2_000 })).latencies.sort((a, b) => a - b);
-    windows.push(percentile(latencies, 99));
-  }
-  return windows.sort((a, b) => a - b)[2]!;
-}
-
-/** Sets the CPU affinity (taskset list, e.g. `0` or `0-1`) of this process and every process below it whose command line `matches`. */
-function pinProcesses(matches: (command: string) => boolean, cpus: string): void {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args=']).toString().trim().split('\n');
-  const parentOf = new Map<number, number>();
-  const commandOf = new Map<number, string>();
-  for (const row of rows) {
-    const [, pid, ppid, args] = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(row) ?? [];
-    if (!pid) continue;
-    parentOf.set(Number(pid), Number(ppid));
-    commandOf.set(Number(pid), args ?? '');
-  }
-  const below = (pid: number): boolean => {
-    for (let at = parentOf.get(pid); at !== undefined && at > 1; at = parentOf.get(at)) if (at === process.pid) return true;
-    return false;
-  };
-  for (const [pid, command] of commandOf) {
-    if (pid !== process.pid && !below(pid)) continue;
-    if (!matches(command)) continue;
-    try {
-      execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
-    } catch {
-      // Gone meanwhile (a short-lived child): nothing to pin.
-    }
-  }
-}
-
-/** CPU seconds a process has used (user + system), from /proc. */
-async function cpuSeconds(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Busy CPU seconds of the whole machine (all cores), from /proc/stat. */
-async function machineBusySeconds(): Promise<number> {
-  const [, ...ticks] = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).map(Number);
-  const idle = ticks[3]! + ticks[4]!;
-  return (ticks.reduce((sum, tick) => sum + tick, 0) - idle) / 100;
-}
-
-/** Over `ms` with no load: the server's CPU and the machine's busy CPU, each in cores. */
-async function idleCpu(bench: Bench, ms: number): Promise<{ server: number; machine: number }> {
-  const [server0, machine0] = [await cpuSeconds(bench.server.pid), await machineBusySeconds()];
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  return { server: ((await cpuSeconds(bench.server.pid)) - server0) / (ms / 1000), machine: ((await machineBusySeconds()) - machine0) / (ms / 1000) };
-}
-
-async function boardsAgainstApi(bench: Bench, browser: Browser, companyId: string): Promise<{ without: number; withBoards: number }> {
-  const script = await chattyScript();
-  for (let i = 0; i < LIVE_RUNS; i++) {
-    const agent = (
-      await bench.client.request({ method: 'POST', path: `/api/companies/${companyId}/agents`, body: { name: `Live ${i}`, adapterType: 'process', adapterConfig: { command: process.execPath, args: [script], timeoutSec: 300 } } })
-    ).body as { id: string };
-    await bench.client.request({ method: 'POST', path: `/api/agents/${agent.id}/wakeup`, body: {} });
-  }
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const running = (await bench.client.request({ method: 'GET', path: `/api/companies/${companyId}/heartbeat-runs?status=running&limit=100` })).body as unknown[];
-    if (running.length >= LIVE_RUNS) break;
-    if (Date.now() > deadline) throw new Error(`only ${running.length} of ${LIVE_RUNS} runs started within 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  // The boards stand for operators' browsers, which run on their own machines: here the browser gets
-  // a core of its own and the server, its database and the load the other, in both phases, so the
-  // figure is what the boards' requests cost the API rather than Chromium taking the API's CPU (on
-  // two shared cores that alone added 8% to 68% from run to run). On one core nothing is pinned.
-  const pinned = os.availableParallelism() >= 2;
-  if (pinned) pinProcesses((command) => !command.includes('chromium'), '0');
-  const without = await apiP99(bench, companyId);
-  const quiet = await idleCpu(bench, 5_000);
-  const pages: Page[] = [];
-  for (let i = 0; i < BOARDS; i++) {
-    const page = await signedInPage(bench, browser);
-    await page.goto(`${bench.server.base.origin}/c/${companyId}/dashboard`);
-    pages.push(page);
-  }
-  if (pinned) pinProcesses((command) => command.includes('chromium'), '1');
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
-  const busy = await idleCpu(bench, 5_000);
-  const withBoards = await apiP99(bench, companyId);
-  // What the boards cost the server itself, apart from what the browser costs the shared machine.
-  bench.figures[`ui ${BOARDS} boards server CPU cores`] = busy.server - quiet.server;
-  bench.figures[`ui ${BOARDS} boards machine CPU cores`] = busy.machine - quiet.machine;
-  process.stdout.write(
-    `ui ${BOARDS} boards, no API load: server CPU ${quiet.server.toFixed(3)} -> ${busy.server.toFixed(3)} cores, whole machine ${quiet.machine.toFixed(2)} -> ${busy.machine.toFixed(2)} cores (the browser shares this machine's 2 cores)\n`,
-  );
-  for (const page of pages) await page.context().close();
-  // Without the boards again, after: the baseline is the mean of before and after, so a drift over
-  // the minute (the live runs' logs growing, the database warming) is not put on the boards.
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
-  const after = await apiP99(bench, companyId);
-  if (pinned) pinProcesses(() => true, `0-${os.availableParallelism() - 1}`);
-  const baseline = (without + after) / 2;
-  process.stdout.write(
-    `ui ${BOARDS} boards on a company with ${LIVE_RUNS} live runs: issues list p99 (median of 5 windows) ${without.toFixed(2)} ms before, ${withBoards.toFixed(2)} ms with, ${after.toFixed(2)} ms after (+${(((withBoards - baseline) / baseline) * 100).toFixed(1)}% over the mean of before and after, target < 10%)${pinned ? '; the browser on core 1, the server, database and load on core 0' : ''}\n`,
-  );
-  return { without: baseline, withBoards };
-}

@@ -147,4 +147,47 @@ describe('dashboard', () => {
     await page.getByText('Nothing is running.').waitFor({ timeout: 15_000 });
     await checkAccessibility(page, 'the dashboard with nothing running');
   });
+
+  it('puts the lines of many chatty runs in together, at most once a second, changing nothing else in the rows', async () => {
+    const C = (await board.api('POST', '/api/companies', { name: 'Chatty Co' })).id;
+    // Five agents printing every 100 ms: the server sends each run's line at most once a second, at
+    // its own phase, so a board that put each line in as it came rendered "Now" five times a second.
+    const chatty = { command: process.execPath, args: ['-e', 'let n = 0; setInterval(() => console.log(`step ${++n}`), 100); setTimeout(() => process.exit(0), 60000);'] };
+    for (let i = 0; i < 5; i++) {
+      const agent = await board.api('POST', `/api/companies/${C}/agents`, { name: `Chatty ${i}`, adapterType: 'process', adapterConfig: chatty });
+      await board.api('POST', `/api/agents/${agent.id}/wakeup`, {});
+    }
+    try {
+      const page = await board.signedInPage({ width: 1280, height: 800 });
+      await page.goto(`/c/${C}/dashboard`);
+      await waitFor('five runs printing on the dashboard', async () => (await page.getByTestId('last-log-line').filter({ hasText: /^step \d+/ }).count()) === 5, 30_000);
+      // Every DOM update of "Now" over 5 s: how many last lines it changed, and whether it touched
+      // anything beside the lines and the clocks (a row replaced, a badge flickering).
+      const updates = await page.evaluate<{ lines: number[]; other: number }>(`new Promise((resolve) => {
+        const list = document.querySelector('.live-runs');
+        const lines = [];
+        let other = 0;
+        const observer = new MutationObserver((records) => {
+          let changed = 0;
+          for (const record of records) {
+            const target = record.target.nodeType === Node.TEXT_NODE ? record.target.parentElement : record.target;
+            if (target.closest('[data-testid="last-log-line"]')) changed++;
+            else if (!target.closest('time.elapsed')) other++;
+          }
+          if (changed > 0) lines.push(changed);
+        });
+        observer.observe(list, { subtree: true, childList: true, characterData: true, attributes: true });
+        setTimeout(() => { observer.disconnect(); resolve({ lines, other }); }, 5000);
+      })`);
+      // Two or three puts a second at most, depending on phases, not one per run per second (~25).
+      assert.ok(updates.lines.length <= 8, `the run lines were put in ${updates.lines.length} times in 5 s`);
+      assert.ok(updates.lines.length >= 3, `the run lines changed only ${updates.lines.length} times in 5 s: not live`);
+      // Several runs' lines in one put: they are batched, not only throttled.
+      assert.ok(Math.max(...updates.lines) >= 3, `at most ${Math.max(...updates.lines)} lines changed in one update`);
+      assert.equal(updates.other, 0, 'only the last lines and the clocks change');
+    } finally {
+      const live: { runId: string }[] = await board.api('GET', `/api/companies/${C}/live-runs`);
+      for (const { runId } of live) await board.api('POST', `/api/heartbeat-runs/${runId}/cancel`, {}).catch(() => undefined);
+    }
+  });
 });

@@ -1,7 +1,9 @@
 // One EventSource per open company (GET /api/companies/{id}/events). Events mark query resources
-// stale (a run_log event instead brings the live-runs rows its line); each resource is refetched at most once a second whatever the event rate, and the first
+// stale; each resource is refetched at most once a second whatever the event rate, and the first
 // change to it after a quiet second within 50 ms. The second counts per resource: a run log growing
-// every second keeps the dashboard busy without holding back an issue change behind it. After
+// every second keeps the dashboard busy without holding back an issue change behind it. A run_log
+// event instead brings the live-runs rows its line, with no read; the lines of all runs go in
+// together, on the same one-a-second rule, so 20 chatty runs are one render a second, not 20. After
 // every drop (a network error, a restarting server, an ended session) we open the stream again
 // ourselves from the last id seen (`?lastEventId=`), backing off from 0.5 s up to 10 s.
 import type { QueryClient } from '@tanstack/react-query';
@@ -38,6 +40,10 @@ export class CompanyEvents {
   private lastRefetchAt = new Map<Resource, number>();
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private reopenTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Run lines heard since the rows were last updated, latest per run. */
+  private runLines = new Map<string, { offset: number; lastLine: string | null }>();
+  private runLinesTimer: ReturnType<typeof setTimeout> | null = null;
+  private runLinesPutAt = 0;
   private backoffMs = 500;
   private closed = false;
   private stateListeners = new Set<Listener<LiveState>>();
@@ -60,6 +66,7 @@ export class CompanyEvents {
     this.source?.close();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.reopenTimer) clearTimeout(this.reopenTimer);
+    if (this.runLinesTimer) clearTimeout(this.runLinesTimer);
   }
 
   private open(): void {
@@ -84,7 +91,7 @@ export class CompanyEvents {
       // read (10 open boards on 20 chatty runs were 10 list reads a second, on the API's CPU). A
       // server of an older release sends no line: the lists are read again instead.
       if (event.lastLine === undefined) this.mark(RUN_LOG_RESOURCES);
-      else this.applyRunLog(event);
+      else this.applyRunLog(event.runId, event.offset, event.lastLine);
     });
     // The stream could not resume from our id: everything may be stale.
     source.addEventListener('reset', () => this.refreshAll());
@@ -102,9 +109,24 @@ export class CompanyEvents {
     };
   }
 
-  private applyRunLog({ runId, offset, lastLine }: RunLogEvent): void {
+  private applyRunLog(runId: string, offset: number, lastLine: string | null): void {
+    const heard = this.runLines.get(runId);
+    if (!heard || offset >= heard.offset) this.runLines.set(runId, { offset, lastLine: lastLine ?? heard?.lastLine ?? null });
+    // Like a resource's refetch: within 50 ms after a quiet second, else a second after the last put.
+    this.runLinesTimer ??= setTimeout(() => this.putRunLines(), Math.max(BURST_WINDOW_MS, this.runLinesPutAt + MIN_FLUSH_INTERVAL_MS - Date.now()));
+  }
+
+  /** Every run line heard, into the live-runs rows in one update; rows of other runs stay the same objects. */
+  private putRunLines(): void {
+    const lines = this.runLines;
+    this.runLines = new Map();
+    this.runLinesTimer = null;
+    this.runLinesPutAt = Date.now();
     this.queryClient.setQueriesData<LiveRunRow[]>({ queryKey: companyKey(this.companyId, 'live-runs') }, (runs) =>
-      runs?.map((run) => (run.runId === runId && offset >= run.logBytes ? { ...run, logBytes: offset, lastLogLine: lastLine ?? run.lastLogLine } : run)),
+      runs?.map((run) => {
+        const heard = lines.get(run.runId);
+        return heard && heard.offset >= run.logBytes ? { ...run, logBytes: heard.offset, lastLogLine: heard.lastLine ?? run.lastLogLine } : run;
+      }),
     );
   }
 

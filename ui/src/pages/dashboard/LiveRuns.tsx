@@ -2,9 +2,11 @@
 // GET /api/companies/{id}/live-runs under its own 'live-runs' resource, which the live layer reads
 // again when a run changes status; a growing log's last line comes in its run_log event and is put
 // in the rows as it is (live/company-events.ts); the clock ticks locally.
+import { memo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
+import type { paths } from '../../api/schema';
 import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
@@ -15,12 +17,13 @@ import { useNow } from '../../components/agents/useNow';
 /** Live runs shown at most (the newest); a company running more is told so. */
 const SHOWN = 50;
 
+type LiveRun = paths['/api/companies/{companyId}/live-runs']['get']['responses'][200]['content']['application/json'][number];
+
 export function LiveRuns({ companyId }: { companyId: string }) {
   const runs = useQuery({
     queryKey: companyKey(companyId, 'live-runs', { limit: SHOWN }),
     queryFn: async () => data(await api.GET('/api/companies/{companyId}/live-runs', { params: { path: { companyId }, query: { limit: SHOWN } } })),
   });
-  const now = useNow((runs.data?.length ?? 0) > 0);
   return (
     <section className="card now" aria-labelledby="now-heading">
       <h2 id="now-heading">
@@ -34,35 +37,50 @@ export function LiveRuns({ companyId }: { companyId: string }) {
         <p className="muted empty">Nothing is running. Assign an issue to an agent, or wake one from its page, and its run shows here.</p>
       ) : (
         <ul className="live-runs">
-          {runs.data.map((run) => {
-            const since = run.startedAt ?? run.createdAt;
-            return (
-              <li key={run.runId} data-run-id={run.runId} className="live-run">
-                <div className="live-run-head">
-                  <span className={`badge ${run.status === 'running' ? 'badge-success' : 'badge-warning'}`}>{run.status === 'running' ? 'Running' : 'Queued'}</span>
-                  <Link to={`/c/${companyId}/agents/${run.agentId}/runs`} className="live-run-agent">
-                    {run.agentName}
-                  </Link>
-                  {run.issueId ? (
-                    <Link to={`/c/${companyId}/issues/${run.issueId}`} className="live-run-issue">
-                      <span className="mono">{run.issueIdentifier}</span> {run.issueTitle}
-                    </Link>
-                  ) : (
-                    <span className="muted live-run-issue">no issue</span>
-                  )}
-                  <time className="elapsed" dateTime={since} title={`${run.startedAt ? 'Started' : 'Queued'} ${fullTime(since)}`} aria-label={`elapsed ${duration(now - new Date(since).getTime())}`}>
-                    {duration(now - new Date(since).getTime())}
-                  </time>
-                  <CancelRunButton runId={run.runId} />
-                </div>
-                <p className="last-line mono" data-testid="last-log-line" title={run.lastLogLine ?? undefined}>
-                  {run.lastLogLine ?? (run.status === 'queued' ? 'Waiting to start…' : 'No output yet…')}
-                </p>
-              </li>
-            );
-          })}
+          {runs.data.map((run) => (
+            <LiveRunItem key={run.runId} run={run} companyId={companyId} />
+          ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * One run's row. Memoised on the row object: a run line put in replaces only that run's object
+ * (live/company-events.ts), so the other rows are not rendered again; the clock ticks in Elapsed.
+ */
+const LiveRunItem = memo(function LiveRunItem({ run, companyId }: { run: LiveRun; companyId: string }) {
+  const since = run.startedAt ?? run.createdAt;
+  return (
+    <li data-run-id={run.runId} className="live-run">
+      <div className="live-run-head">
+        <span className={`badge ${run.status === 'running' ? 'badge-success' : 'badge-warning'}`}>{run.status === 'running' ? 'Running' : 'Queued'}</span>
+        <Link to={`/c/${companyId}/agents/${run.agentId}/runs`} className="live-run-agent">
+          {run.agentName}
+        </Link>
+        {run.issueId ? (
+          <Link to={`/c/${companyId}/issues/${run.issueId}`} className="live-run-issue">
+            <span className="mono">{run.issueIdentifier}</span> {run.issueTitle}
+          </Link>
+        ) : (
+          <span className="muted live-run-issue">no issue</span>
+        )}
+        <Elapsed since={since} started={run.startedAt !== null} />
+        <CancelRunButton runId={run.runId} />
+      </div>
+      <p className="last-line mono" data-testid="last-log-line" title={run.lastLogLine ?? undefined}>
+        {run.lastLogLine ?? (run.status === 'queued' ? 'Waiting to start…' : 'No output yet…')}
+      </p>
+    </li>
+  );
+});
+
+function Elapsed({ since, started }: { since: string; started: boolean }) {
+  const elapsed = duration(useNow(true) - new Date(since).getTime());
+  return (
+    <time className="elapsed" dateTime={since} title={`${started ? 'Started' : 'Queued'} ${fullTime(since)}`} aria-label={`elapsed ${elapsed}`}>
+      {elapsed}
+    </time>
   );
 }
