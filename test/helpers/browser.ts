@@ -1,6 +1,6 @@
 // The board as its users meet it: the real server (`bin/boardroom.js run`, the bundle and the built
 // UI) on a fresh database and data directory, in authenticated mode, and Debian's Chromium driven by
-// playwright-core. Every page the tests open collects its console errors and failed API calls; the
+// playwright-core. Every page the tests open collects its console errors and warnings and failed API calls; the
 // file's tests fail at the end on any of them, on any 5xx, and on any server log line at level 50.
 // A test that fails prints what its pages did lately (./page-trace.ts) and keeps their screenshots.
 import assert from 'node:assert/strict';
@@ -84,8 +84,10 @@ export async function startBoard(env: Record<string, string> = {}): Promise<Boar
     traces.push(new PageTrace(page));
     page.on('pageerror', (error) => problems.push(`page error on ${page.url()}: ${error.message}`));
     page.on('console', (message) => {
-      // A failed fetch logs a console error too; the response check below names those.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console error on ${page.url()}: ${message.text()}`);
+      // A failed fetch logs a console error too; the response check below names those. A warning
+      // counts as much as an error: the production build logs none unless something is amiss.
+      const type = message.type();
+      if ((type === 'error' || type === 'warning') && !message.text().startsWith('Failed to load resource')) problems.push(`console ${type} on ${page.url()}: ${message.text()}`);
     });
     page.on('response', (response) => {
       if (response.status() >= 500) problems.push(`${response.request().method()} ${response.url()} answered ${response.status()}`);

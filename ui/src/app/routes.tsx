@@ -3,12 +3,17 @@ import { createBrowserRouter, redirect } from 'react-router';
 import { Shell } from './Shell';
 import { RouteError } from '../components/RouteError';
 import { HomeRedirect } from './HomeRedirect';
+import { Loading } from '../components/Loading';
+
+/** Shown while the first page's chunk loads on a fresh start (the router renders nothing before it otherwise). */
+const starting = <Loading label="Loading the board" />;
 
 export const router = createBrowserRouter([
-  { path: '/sign-in', lazy: () => import('../pages/sign-in/SignInPage').then((m) => ({ Component: m.SignInPage })) },
+  { path: '/sign-in', hydrateFallbackElement: starting, lazy: () => import('../pages/sign-in/SignInPage').then((m) => ({ Component: m.SignInPage })) },
   {
     path: '/',
     Component: Shell,
+    hydrateFallbackElement: starting,
     errorElement: <RouteError />,
     children: [
       { index: true, Component: HomeRedirect },
