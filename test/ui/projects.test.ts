@@ -77,7 +77,9 @@ describe('projects', () => {
     const issue = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Add a health check', projectId: project.id });
     await board.api('POST', `/api/companies/${C}/issues`, { title: 'Not in the project' });
     await board.api('POST', `/api/companies/${C}/budgets/policies`, { scopeType: 'project', scopeId: project.id, amount: 5000 });
-    const serviceCommand = `"${process.execPath}" -e "console.log('service up'); setInterval(() => {}, 1000)"`;
+    // About 28 KB of output, more than the panel shows, then a line a second later: the panel shows
+    // the newest output and follows it.
+    const serviceCommand = `"${process.execPath}" -e "console.log('service up'); for (let i = 0; i < 400; i++) console.log('warming the cache ' + '.'.repeat(50) + ' ' + i); setTimeout(() => console.log('ready on port 4000'), 1500); setInterval(() => {}, 1000)"`;
     await board.api('POST', `/api/projects/${project.id}/workspaces`, { name: 'api', cwd: work, runtimeConfig: { command: serviceCommand } });
     await board.api('POST', `/api/projects/${project.id}/workspaces`, { name: 'docs', cwd: work });
 
@@ -103,7 +105,10 @@ describe('projects', () => {
     await api.getByRole('button', { name: 'Start' }).click();
     await api.getByText('running', { exact: true }).waitFor({ timeout: 30_000 });
     await api.getByRole('button', { name: 'Logs' }).click();
-    await api.getByLabel('Runtime service output').filter({ hasText: 'service up' }).waitFor({ timeout: 30_000 });
+    const output = api.getByLabel('Runtime service output');
+    await output.filter({ hasText: 'ready on port 4000' }).waitFor({ timeout: 30_000 });
+    assert.equal(await output.filter({ hasText: 'service up' }).count(), 0, 'the oldest output is beyond the last 16,384 characters');
+    await api.getByText(/Showing the last 16,384 of 2\d,\d{3} characters written\./).waitFor();
     await screenshot(page, 'project-detail');
     const pid = (await board.api('GET', `/api/projects/${project.id}/workspaces`)).find((w: { name: string }) => w.name === 'api').runtimeService.pid;
     await api.getByRole('button', { name: 'Restart' }).click();
