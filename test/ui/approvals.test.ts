@@ -1,5 +1,6 @@
 // Approvals in a real browser: the list and its status filter (kept in the URL), the detail with a
-// readable payload and its raw JSON, comments, request revision and reject with notes, a decision
+// readable payload and its raw JSON, comments, request revision and reject with notes, a resubmission
+// by the board with the request edited, a decision
 // refused because the approval was decided meanwhile (the server's reason shown), and a decision
 // at 390 px wide. axe on every state visited.
 import assert from 'node:assert/strict';
@@ -89,6 +90,32 @@ describe('approvals', () => {
     await decision(page).getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
     stored = await board.api('GET', `/api/approvals/${approval.id}`);
     assert.deepEqual([stored.status, stored.decisionNote], ['rejected', 'Not this year.']);
+  });
+
+  it('resubmits an approval waiting on a revision with its request edited; text that is not JSON is refused before anything is sent', async () => {
+    const approval = await file('Lease a van', { amountCents: 120_000 });
+    await board.api('POST', `/api/approvals/${approval.id}/request-revision`, { decisionNote: 'Cheaper, please.' });
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/approvals/${approval.id}`);
+    const form = decision(page).getByRole('form', { name: 'Resubmit' });
+    const editor = form.getByLabel('Request (JSON)');
+    await editor.waitFor();
+    const asStored = JSON.parse(await editor.inputValue());
+    assert.deepEqual(asStored, approval.payload);
+
+    await editor.fill('{ "title": "Lease a van", ');
+    await form.getByRole('button', { name: 'Resubmit' }).click();
+    await form.getByRole('alert').filter({ hasText: 'The payload is not valid JSON' }).waitFor();
+    assert.equal((await board.api('GET', `/api/approvals/${approval.id}`)).status, 'revision_requested');
+    await checkAccessibility(page, 'a resubmission refused as not JSON');
+
+    await editor.fill(JSON.stringify({ ...asStored, amountCents: 90_000 }, null, 2));
+    await form.getByRole('button', { name: 'Resubmit' }).click();
+    await form.waitFor({ state: 'detached' });
+    // Pending again: every decision is open, request revision included.
+    await decision(page).getByRole('button', { name: 'Request revision' }).waitFor();
+    const stored = await board.api('GET', `/api/approvals/${approval.id}`);
+    assert.deepEqual([stored.status, stored.payload], ['pending', { ...asStored, amountCents: 90_000 }]);
   });
 
   it('a decision on an approval decided meanwhile is refused with the server\'s reason, and the page catches up', async () => {

@@ -1,13 +1,15 @@
-// The board's decision: approve, reject or request a revision, each with an optional note. A refusal
+// The board's decision: approve, reject or request a revision, each with an optional note; an
+// approval waiting on a revision can also be resubmitted by the board (ResubmitForm). A refusal
 // (an approval decided meanwhile: 422) is shown in the server's words, and the approval is reloaded
 // so the page shows where it stands now.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey, type Resource } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { APPROVAL_STATUS_LABELS } from '../../lib/approval-labels';
 import { fullTime, timeAgo } from '../../lib/format';
+import { useRefreshAfterDecision } from './refresh';
+import { ResubmitForm } from './ResubmitForm';
 
 type Decision = 'approve' | 'reject' | 'request-revision';
 interface Approval {
@@ -15,14 +17,12 @@ interface Approval {
   status: string;
   decisionNote: string | null;
   decidedAt: string | null;
+  payload: Record<string, unknown>;
 }
-
-const DECIDED_BY: Resource[] = ['approval', 'approvals', 'inbox', 'agents', 'org', 'counts', 'dashboard'];
 
 export function DecisionPanel({ companyId, approval }: { companyId: string; approval: Approval }) {
   const [note, setNote] = useState('');
-  const queryClient = useQueryClient();
-  const refresh = () => Promise.all(DECIDED_BY.map((resource) => queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) })));
+  const refresh = useRefreshAfterDecision(companyId);
   const decide = useMutation({
     mutationFn: async (decision: Decision) => {
       const params = { path: { approvalId: approval.id } };
@@ -81,6 +81,7 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
       ) : (
         !approval.decidedAt && <p className="muted">No decision is open.</p>
       )}
+      {approval.status === 'revision_requested' && <ResubmitForm key={approval.decidedAt} companyId={companyId} approvalId={approval.id} payload={approval.payload} />}
     </section>
   );
 }
