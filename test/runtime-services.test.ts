@@ -90,6 +90,11 @@ describe('workspace runtime services', () => {
     const page = await s.logs('?offset=2&limit=3');
     assert.equal(page.content, log.content.slice(2, 5));
     assert.equal(page.nextOffset, 5);
+    // The newest output in one read: the last `limit` characters, and where they start.
+    const newest = await s.logs('?at=end&limit=3');
+    assert.deepEqual([newest.content, newest.offset, newest.nextOffset, newest.totalChars, newest.truncated], [log.content.slice(-3), log.totalChars - 3, log.totalChars, log.totalChars, false]);
+    const all = await s.logs('?at=end');
+    assert.deepEqual([all.content, all.offset], [log.content, 0]);
     const child = Number(/(?:^|\n)child (\d+)/.exec(log.content)![1]);
     const grandchild = Number(/grandchild (\d+)/.exec(log.content)![1]);
     assert.ok(await alive(child));
@@ -172,6 +177,10 @@ describe('workspace runtime services', () => {
     assert.deepEqual({ content: empty.content, totalChars: empty.totalChars }, { content: '', totalChars: 0 });
     const limit = await t.request('GET', `${s.base}/runtime-services/logs?limit=100000`, { token: a.boardToken });
     assert.equal(limit.status, 400);
+    for (const query of ['at=end&offset=0', 'at=start']) {
+      const res = await t.request('GET', `${s.base}/runtime-services/logs?${query}`, { token: a.boardToken });
+      assert.equal(res.status, 400, query);
+    }
     const missing = await t.request('GET', `${s.base.replace(/[^/]+$/, '00000000-0000-4000-8000-000000000000')}/runtime-services/logs`, { token: a.boardToken });
     assert.equal(missing.status, 404);
   });

@@ -277,14 +277,15 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         summary: "Read a workspace's runtime-service output",
         description: [
           `stdout and stderr of the runtime service, interleaved as written; the last ${LOG_TAIL_CHARS} characters are kept.`,
-          'Offsets count characters of everything ever written: pass `nextOffset` back as `offset` to follow. An offset older than the kept tail starts at the oldest kept character (`truncated: true`).',
+          'Offsets count characters of everything ever written: pass `nextOffset` back as `offset` to follow. An offset older than the kept tail starts at the oldest kept character (`truncated: true`). `at=end` reads the last `limit` characters instead (the newest output, in one read); it cannot be combined with `offset` (400).',
           `Empty before the service first ran. ${LOOKUP} ${ACCESS}`,
         ].join(' '),
         params: workspaceParams,
         querystring: projectQuery.extend({
-          offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('absolute character offset (default 0)'),
+          offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('absolute character offset (default 0)'),
+          at: z.literal('end').optional().describe('`end`: the last `limit` characters written, wherever they start'),
           limit: z.coerce.number().int().min(1).max(65_536).default(65_536).describe('characters, 1 to 65536 (default 65536)'),
-        }),
+        }).refine((query) => !(query.at && query.offset !== undefined), { message: '`at` and `offset` cannot be combined: `at=end` reads the newest output, `offset` a given place', path: ['at'] }),
         response: {
           200: z
             .object({
@@ -302,7 +303,8 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return readRuntimeServiceLog(db, await project(request), request.params.workspaceId, request.query.offset, request.query.limit);
+      const { offset, at, limit } = request.query;
+      return readRuntimeServiceLog(db, await project(request), request.params.workspaceId, at ? { at } : { offset: offset ?? 0 }, limit);
     },
   );
 }

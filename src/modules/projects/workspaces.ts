@@ -204,22 +204,29 @@ export interface RuntimeServiceLog {
   content: string;
 }
 
-/** A slice of the runtime service's log tail, by absolute offset; empty before the service first ran. */
-export async function readRuntimeServiceLog(db: DbOrTx, project: Project, workspaceId: string, offset: number, limit: number): Promise<RuntimeServiceLog> {
+/**
+ * A slice of the runtime service's log tail: from the absolute character `offset`, or (`at: 'end'`)
+ * the last `limit` characters written, so a reader of the newest output needs no second read to
+ * learn the total. Empty before the service first ran.
+ */
+export async function readRuntimeServiceLog(db: DbOrTx, project: Project, workspaceId: string, from: { offset: number } | { at: 'end' }, limit: number): Promise<RuntimeServiceLog> {
   const ws = await loadWorkspace(db, project, workspaceId);
   const t = workspaceRuntimeServices;
   const firstKept = sql`${t.logWritten} - length(${t.log})`;
+  const asked = 'offset' in from ? sql`${from.offset}::bigint` : sql`greatest(${t.logWritten} - ${limit}, 0)`;
   const [row] = await db
     .select({
       total: t.logWritten,
       firstKept: firstKept.mapWith(Number),
-      content: sql<string>`substr(${t.log}, least(greatest(${offset}::bigint - (${firstKept}), 0), length(${t.log}))::int + 1, ${limit})`,
+      asked: asked.mapWith(Number),
+      content: sql<string>`substr(${t.log}, least(greatest(${asked} - (${firstKept}), 0), length(${t.log}))::int + 1, ${limit})`,
     })
     .from(t)
     .where(eq(t.workspaceId, ws.id));
   const total = row?.total ?? 0;
-  const from = Math.min(Math.max(offset, row?.firstKept ?? 0), total);
+  const askedOffset = row?.asked ?? ('offset' in from ? from.offset : 0);
+  const start = Math.min(Math.max(askedOffset, row?.firstKept ?? 0), total);
   const content = row?.content ?? '';
   // Offsets count code points, as PostgreSQL's length() does (not UTF-16 units).
-  return { workspaceId: ws.id, offset: from, nextOffset: from + [...content].length, totalChars: total, truncated: offset < (row?.firstKept ?? 0), content };
+  return { workspaceId: ws.id, offset: start, nextOffset: start + [...content].length, totalChars: total, truncated: askedOffset < (row?.firstKept ?? 0), content };
 }

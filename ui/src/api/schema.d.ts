@@ -24171,11 +24171,13 @@ export interface paths {
         };
         /**
          * Read a workspace's runtime-service output
-         * @description stdout and stderr of the runtime service, interleaved as written; the last 1048576 characters are kept. Offsets count characters of everything ever written: pass `nextOffset` back as `offset` to follow. An offset older than the kept tail starts at the oldest kept character (`truncated: true`). Empty before the service first ran. The project is named by UUID or shortname; a shortname matching projects of several of the caller's companies is 409 (pass the UUID or `companyId`). Any caller with access to the company (board or its agents).
+         * @description stdout and stderr of the runtime service, interleaved as written; the last 1048576 characters are kept. Offsets count characters of everything ever written: pass `nextOffset` back as `offset` to follow. An offset older than the kept tail starts at the oldest kept character (`truncated: true`). `at=end` reads the last `limit` characters instead (the newest output, in one read); it cannot be combined with `offset` (400). Empty before the service first ran. The project is named by UUID or shortname; a shortname matching projects of several of the caller's companies is 409 (pass the UUID or `companyId`). Any caller with access to the company (board or its agents).
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description `end`: the last `limit` characters written, wherever they start */
+                    at?: "end";
                     /** @description company UUID: look the project up in this company only (403 when it is not the caller's) */
                     companyId?: string;
                     /** @description characters, 1 to 65536 (default 65536) */

@@ -162,16 +162,11 @@ function RuntimeLogs({ companyId, projectId, workspaceId, status }: { companyId:
   const logs = useQuery({
     // The status is part of the key: a start, restart or crash reads the output again.
     queryKey: companyKey(companyId, 'projects', 'runtime-logs', workspaceId, status),
-    queryFn: async () => {
-      // The newest output is what an operator looks for. The route counts offsets over everything
-      // ever written, so a one-character read gives the total, then the last LOG_LIMIT are read.
-      const read = async (query: { offset?: number; limit: number }) =>
-        data(await api.GET('/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/logs', { params: { path: { projectId, workspaceId }, query } }));
-      const { totalChars } = await read({ limit: 1 });
-      return read({ offset: Math.max(0, totalChars - LOG_LIMIT), limit: LOG_LIMIT });
-    },
+    // The newest output is what an operator looks for: the last LOG_LIMIT characters, in one read.
+    queryFn: async () =>
+      data(await api.GET('/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/logs', { params: { path: { projectId, workspaceId }, query: { at: 'end', limit: LOG_LIMIT } } })),
     // No event announces runtime-service output: while the panel is open on a live service it follows
-    // the output every 2 s (two bounded reads); closed or stopped, it reads nothing.
+    // the output every 2 s (one bounded read); closed or stopped, it reads nothing.
     refetchInterval: live ? 2000 : false,
   });
   if (logs.isPending) return <p className="muted">Loading logs…</p>;
