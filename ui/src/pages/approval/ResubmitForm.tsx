@@ -21,7 +21,8 @@ function parsePayload(text: string): { payload: Payload } | { problem: string } 
 }
 
 export function ResubmitForm({ companyId, approvalId, payload }: { companyId: string; approvalId: string; payload: Payload }) {
-  const original = JSON.stringify(payload, null, 2);
+  // Formatted once: a payload may be up to 256 KiB, and this renders on every key.
+  const [original] = useState(() => JSON.stringify(payload, null, 2));
   const [text, setText] = useState(original);
   const [problem, setProblem] = useState<string | null>(null);
   const refresh = useRefreshAfterDecision(companyId);

@@ -8,9 +8,9 @@ import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { runStatus, type RoutineDetail } from '../routines/model';
 import { ValueInput } from './VariableFields';
-import { fromInput, toInput } from './variables';
+import { fromInput, toInput, type VariableValue } from './variables';
 
-type Values = Record<string, NonNullable<ReturnType<typeof fromInput>>>;
+type Values = Record<string, VariableValue>;
 
 export function RunNowButton({ companyId, routine }: { companyId: string; routine: RoutineDetail }) {
   const queryClient = useQueryClient();

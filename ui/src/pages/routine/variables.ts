@@ -4,7 +4,7 @@ import type { RoutineDetail } from '../routines/model';
 
 export type Variable = RoutineDetail['variables'][number];
 export type VariableType = Variable['type'];
-type Value = NonNullable<Variable['defaultValue']>;
+export type VariableValue = NonNullable<Variable['defaultValue']>;
 
 export interface VariableDraft {
   name: string;
@@ -21,7 +21,7 @@ export function toInput(value: Variable['defaultValue'] | undefined): string {
 }
 
 /** The input's text as a value of `type`; null for an empty input. A number the browser let through unparsed stays text, for the server to refuse with its reason. */
-export function fromInput(text: string, type: VariableType): Value | null {
+export function fromInput(text: string, type: VariableType): VariableValue | null {
   if (text === '') return null;
   if (type === 'boolean') return text === 'true';
   if (type === 'number') return Number.isFinite(Number(text)) ? Number(text) : text;
