@@ -37,7 +37,13 @@ async function ok(res: { status: number; body: any }, what: string, status = 201
  * cardinality); anthropic usage is subscription-included (0 cents, tokens kept), the rest metered;
  * google is billed through openrouter.
  */
-export async function seedEvents(databaseUrl: string, companyId: string, agentIds: string[], projectIds: string[], events = EVENTS): Promise<void> {
+export async function seedEvents(
+  databaseUrl: string,
+  companyId: string,
+  agentIds: string[],
+  projectIds: string[],
+  events = EVENTS,
+): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -72,19 +78,55 @@ export async function seedEvents(databaseUrl: string, companyId: string, agentId
   }
 }
 
-const SCENARIOS = ['costs summary all-time', 'costs summary 30 days', 'costs by-agent 30 days', 'costs by-provider all-time', 'costs window-spend', 'costs ingest'];
+const SCENARIOS = [
+  'costs summary all-time',
+  'costs summary 30 days',
+  'costs by-agent 30 days',
+  'costs by-provider all-time',
+  'costs window-spend',
+  'costs ingest',
+];
 
 export async function benchCosts(bench: Bench): Promise<void> {
   if (!SCENARIOS.some((name) => selected(bench, name))) return;
   const { client, server } = bench;
-  const company = await ok(await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Cost Works', budgetMonthlyCents: 5_000_000 } }), 'company');
+  const company = await ok(
+    await client.request({
+      method: 'POST',
+      path: '/api/companies',
+      body: { name: 'Cost Works', budgetMonthlyCents: 5_000_000 },
+    }),
+    'company',
+  );
   const agentIds: string[] = [];
   for (let i = 0; i < AGENTS; i++) {
-    agentIds.push((await ok(await client.request({ method: 'POST', path: `/api/companies/${company.id}/agents`, body: { name: `Spender ${i}`, role: 'engineer', adapterType: 'process' } }), 'agent')).id);
+    agentIds.push(
+      (
+        await ok(
+          await client.request({
+            method: 'POST',
+            path: `/api/companies/${company.id}/agents`,
+            body: { name: `Spender ${i}`, role: 'engineer', adapterType: 'process' },
+          }),
+          'agent',
+        )
+      ).id,
+    );
   }
   const projectIds: string[] = [];
   for (let i = 0; i < PROJECTS; i++) {
-    projectIds.push((await ok(await client.request({ method: 'POST', path: `/api/companies/${company.id}/projects`, body: { name: `Project ${i}` } }), 'project')).id);
+    projectIds.push(
+      (
+        await ok(
+          await client.request({
+            method: 'POST',
+            path: `/api/companies/${company.id}/projects`,
+            body: { name: `Project ${i}` },
+          }),
+          'project',
+        )
+      ).id,
+    );
   }
 
   const seedStart = performance.now();
@@ -111,12 +153,21 @@ export async function benchCosts(bench: Bench): Promise<void> {
   const range = `from=${from.toISOString()}&to=${to.toISOString()}`;
   await sequential(bench, 'costs summary all-time', { method: 'GET', path: `${base}/summary` }, TARGET_P99_MS);
   await sequential(bench, 'costs summary 30 days', { method: 'GET', path: `${base}/summary?${range}` }, TARGET_P99_MS);
-  await sequential(bench, 'costs by-agent 30 days', { method: 'GET', path: `${base}/by-agent?${range}` }, TARGET_P99_MS);
+  await sequential(
+    bench,
+    'costs by-agent 30 days',
+    { method: 'GET', path: `${base}/by-agent?${range}` },
+    TARGET_P99_MS,
+  );
   await sequential(bench, 'costs by-provider all-time', { method: 'GET', path: `${base}/by-provider` }, TARGET_P99_MS);
   await sequential(bench, 'costs window-spend', { method: 'GET', path: `${base}/window-spend` }, TARGET_P99_MS);
 
   if (selected(bench, 'costs ingest')) {
-    const before = await ok(await client.request({ method: 'GET', path: `${base}/summary` }), 'summary before ingest', 200);
+    const before = await ok(
+      await client.request({ method: 'GET', path: `${base}/summary` }),
+      'summary before ingest',
+      200,
+    );
     // Distinct events (agents, models and instants within the last minute rotating) at 10 connections.
     const started = Date.now();
     const ingest = await client.load(
@@ -137,10 +188,17 @@ export async function benchCosts(bench: Bench): Promise<void> {
       { concurrency: CONCURRENCY, total: INGEST_EVENTS },
     );
     record(bench, 'costs ingest POST cost-events', ingest);
-    process.stdout.write(`costs ingest: ${INGEST_EVENTS} events at ${CONCURRENCY} connections, ${ingest.rps.toFixed(0)} events/s (each: the event, its nine rollup rows, month counters and activity in one transaction)\n`);
+    process.stdout.write(
+      `costs ingest: ${INGEST_EVENTS} events at ${CONCURRENCY} connections, ${ingest.rps.toFixed(0)} events/s (each: the event, its nine rollup rows, month counters and activity in one transaction)\n`,
+    );
     // Every ingested cent shows in the summary at once (sum of i % 40 over the events sent).
     const added = Array.from({ length: INGEST_EVENTS }, (_, i) => i % 40).reduce((a, b) => a + b, 0);
-    const after = await ok(await client.request({ method: 'GET', path: `${base}/summary` }), 'summary after ingest', 200);
-    if (after.spendCents - before.spendCents !== added) throw new Error(`summary grew by ${after.spendCents - before.spendCents} cents, ${added} were ingested`);
+    const after = await ok(
+      await client.request({ method: 'GET', path: `${base}/summary` }),
+      'summary after ingest',
+      200,
+    );
+    if (after.spendCents - before.spendCents !== added)
+      throw new Error(`summary grew by ${after.spendCents - before.spendCents} cents, ${added} were ingested`);
   }
 }

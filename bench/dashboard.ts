@@ -13,10 +13,20 @@ const TARGET_P99_MS = 10;
 export async function benchDashboard(bench: Bench): Promise<void> {
   if (!selected(bench, NAME)) return;
   const { client } = bench;
-  const company = (await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Dashboard bench', budgetMonthlyCents: 5_000_000 } })).body;
+  const company = (
+    await client.request({
+      method: 'POST',
+      path: '/api/companies',
+      body: { name: 'Dashboard bench', budgetMonthlyCents: 5_000_000 },
+    })
+  ).body;
   const agents: string[] = [];
   for (let i = 0; i < 10; i++) {
-    const res = await client.request({ method: 'POST', path: `/api/companies/${company.id}/agents`, body: { name: `Spender ${i}`, adapterType: 'process' } });
+    const res = await client.request({
+      method: 'POST',
+      path: `/api/companies/${company.id}/agents`,
+      body: { name: `Spender ${i}`, adapterType: 'process' },
+    });
     agents.push(res.body.id);
   }
   const started = performance.now();
@@ -45,6 +55,8 @@ export async function benchDashboard(bench: Bench): Promise<void> {
   } finally {
     await db.end();
   }
-  process.stdout.write(`dashboard bench: seeded 100000 issues and ${COST_EVENTS} cost events in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `dashboard bench: seeded 100000 issues and ${COST_EVENTS} cost events in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
   await sequential(bench, NAME, { method: 'GET', path: `/api/companies/${company.id}/dashboard` }, TARGET_P99_MS);
 }

@@ -11,7 +11,9 @@ export async function benchFoundation(bench: Bench): Promise<void> {
   const idle = await memoryMiB(bench.server);
   figures['idle server RSS MiB'] = idle.serverRss;
   figures['idle database PSS MiB'] = idle.databasePss;
-  process.stdout.write(`idle memory: server RSS ${idle.serverRss.toFixed(1)} MiB, database PSS ${idle.databasePss.toFixed(1)} MiB\n`);
+  process.stdout.write(
+    `idle memory: server RSS ${idle.serverRss.toFixed(1)} MiB, database PSS ${idle.databasePss.toFixed(1)} MiB\n`,
+  );
 
   const companyIds: string[] = [];
   for (let i = 0; i < COMPANIES; i++) {
@@ -21,16 +23,27 @@ export async function benchFoundation(bench: Bench): Promise<void> {
   }
   // Seeding the 500 agents is itself the agent-create measurement (a fixed count, so no ceiling beside it).
   const create = await client.load(
-    (i) => ({ method: 'POST', path: `/api/companies/${companyIds[i % COMPANIES]}/agents`, body: { name: `Agent ${i}`, role: 'engineer', adapterType: 'process', adapterConfig: { command: 'echo' } } }),
+    (i) => ({
+      method: 'POST',
+      path: `/api/companies/${companyIds[i % COMPANIES]}/agents`,
+      body: { name: `Agent ${i}`, role: 'engineer', adapterType: 'process', adapterConfig: { command: 'echo' } },
+    }),
     { concurrency: CONCURRENCY, total: COMPANIES * AGENTS_PER_COMPANY },
   );
   record(bench, 'POST /api/companies/{id}/agents', create);
   const agents = await client.request({ method: 'GET', path: `/api/companies/${companyIds[0]}/agents` });
   const agentIds: string[] = agents.body.map((a: { id: string }) => a.id);
-  if (agentIds.length !== AGENTS_PER_COMPANY) throw new Error(`expected ${AGENTS_PER_COMPANY} agents, got ${agentIds.length}`);
+  if (agentIds.length !== AGENTS_PER_COMPANY)
+    throw new Error(`expected ${AGENTS_PER_COMPANY} agents, got ${agentIds.length}`);
 
   // A probe sends no credential, and then the route does one SELECT 1, like the ceiling.
   await measure(bench, 'GET /api/health', () => ({ method: 'GET', path: '/api/health' }), { client: bench.anonymous });
-  await measure(bench, 'GET /api/companies/{id}/agents', (i) => ({ method: 'GET', path: `/api/companies/${companyIds[i % COMPANIES]}/agents` }));
-  await measure(bench, 'GET /api/agents/{id}', (i) => ({ method: 'GET', path: `/api/agents/${agentIds[i % agentIds.length]}` }));
+  await measure(bench, 'GET /api/companies/{id}/agents', (i) => ({
+    method: 'GET',
+    path: `/api/companies/${companyIds[i % COMPANIES]}/agents`,
+  }));
+  await measure(bench, 'GET /api/agents/{id}', (i) => ({
+    method: 'GET',
+    path: `/api/agents/${agentIds[i % agentIds.length]}`,
+  }));
 }

@@ -23,14 +23,25 @@ const seconds = Number(process.argv[3] && !process.argv[3].startsWith('--') ? pr
 const out = option('--out') ?? `/tmp/boardroom-prof-${scenario}-${Date.now()}`;
 await mkdir(out, { recursive: true });
 
-const server = await startBenchServer(await freePort(3900), { root: option('--server-root'), nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${out}`] });
+const server = await startBenchServer(await freePort(3900), {
+  root: option('--server-root'),
+  nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${out}`],
+});
 const client = new Client(server.base, server.token);
 // The health probe carries no credential (as in the bench).
 const anonymous = new Client(server.base, '');
 try {
-  const company = (await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Profile Works' } })).body;
-  const agent = (await client.request({ method: 'POST', path: `/api/companies/${company.id}/agents`, body: { name: 'Profiled', role: 'engineer', adapterType: 'process' } })).body;
-  if (scenario === 'list' || scenario === 'search') await seedIssues(server.databaseUrl, company.id, company.issuePrefix, [agent.id]);
+  const company = (await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Profile Works' } }))
+    .body;
+  const agent = (
+    await client.request({
+      method: 'POST',
+      path: `/api/companies/${company.id}/agents`,
+      body: { name: 'Profiled', role: 'engineer', adapterType: 'process' },
+    })
+  ).body;
+  if (scenario === 'list' || scenario === 'search')
+    await seedIssues(server.databaseUrl, company.id, company.issuePrefix, [agent.id]);
   const paths: Record<Exclude<Scenario, 'create'>, string> = {
     health: '/api/health',
     agent: `/api/agents/${agent.id}`,
@@ -40,11 +51,17 @@ try {
   const r = await (scenario === 'health' ? anonymous : client).load(
     (i) =>
       scenario === 'create'
-        ? { method: 'POST', path: `/api/companies/${company.id}/issues`, body: { title: `Created issue ${i}`, description: 'created by the benchmark', priority: 'high' } }
+        ? {
+            method: 'POST',
+            path: `/api/companies/${company.id}/issues`,
+            body: { title: `Created issue ${i}`, description: 'created by the benchmark', priority: 'high' },
+          }
         : { method: 'GET', path: paths[scenario] },
     { concurrency: CONCURRENCY, durationMs: seconds * 1000 },
   );
-  process.stdout.write(`${scenario}: ${r.requests} requests, ${r.errors} errors, ${r.rps.toFixed(0)} req/s (under the profiler), p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms\n`);
+  process.stdout.write(
+    `${scenario}: ${r.requests} requests, ${r.errors} errors, ${r.rps.toFixed(0)} req/s (under the profiler), p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms\n`,
+  );
 } finally {
   client.close();
   anonymous.close();

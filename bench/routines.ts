@@ -39,7 +39,11 @@ export async function benchRoutines(bench: Bench): Promise<void> {
     const company = await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Routines bench' } });
     const companyId: string = company.body.id;
     const newAgent = async (name: string, adapterConfig: Record<string, unknown>) => {
-      const res = await client.request({ method: 'POST', path: `/api/companies/${companyId}/agents`, body: { name, adapterType: 'process', adapterConfig, runtimeConfig: UNCAPPED } });
+      const res = await client.request({
+        method: 'POST',
+        path: `/api/companies/${companyId}/agents`,
+        body: { name, adapterType: 'process', adapterConfig, runtimeConfig: UNCAPPED },
+      });
       if (res.status !== 201) throw new Error(`routines bench agent: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.id as string;
     };
@@ -51,9 +55,18 @@ export async function benchRoutines(bench: Bench): Promise<void> {
     const hooks: { path: string; secret: string }[] = [];
     for (let i = 0; i < FIRE_ROUTINES; i++) {
       const agentId = await newAgent(`Webhook worker ${i}`, { command: 'true' });
-      const routine = await client.request({ method: 'POST', path: `/api/companies/${companyId}/routines`, body: { title: `Delivery ${i}`, assigneeAgentId: agentId, concurrencyPolicy: 'always_enqueue' } });
-      const trigger = await client.request({ method: 'POST', path: `/api/routines/${routine.body.id}/triggers`, body: { kind: 'webhook', signingMode: 'hmac_sha256' } });
-      if (trigger.status !== 201) throw new Error(`routines bench trigger: ${trigger.status} ${JSON.stringify(trigger.body)}`);
+      const routine = await client.request({
+        method: 'POST',
+        path: `/api/companies/${companyId}/routines`,
+        body: { title: `Delivery ${i}`, assigneeAgentId: agentId, concurrencyPolicy: 'always_enqueue' },
+      });
+      const trigger = await client.request({
+        method: 'POST',
+        path: `/api/routines/${routine.body.id}/triggers`,
+        body: { kind: 'webhook', signingMode: 'hmac_sha256' },
+      });
+      if (trigger.status !== 201)
+        throw new Error(`routines bench trigger: ${trigger.status} ${JSON.stringify(trigger.body)}`);
       hooks.push({ path: new URL(trigger.body.webhookUrl).pathname, secret: trigger.body.webhookSecret });
     }
     const latencies: number[] = [];
@@ -62,8 +75,14 @@ export async function benchRoutines(bench: Bench): Promise<void> {
       const body = { payload: { delivery: i, ref: 'refs/heads/main' } };
       const signature = createHmac('sha256', hook.secret).update(JSON.stringify(body)).digest('hex');
       const sentMs = Date.now();
-      const res = await bench.anonymous.request({ method: 'POST', path: hook.path, body, headers: { 'x-hub-signature-256': `sha256=${signature}` } });
-      if (res.status !== 202 || res.body.status !== 'issue_created') throw new Error(`routines bench fire: ${res.status} ${JSON.stringify(res.body)}`);
+      const res = await bench.anonymous.request({
+        method: 'POST',
+        path: hook.path,
+        body,
+        headers: { 'x-hub-signature-256': `sha256=${signature}` },
+      });
+      if (res.status !== 202 || res.body.status !== 'issue_created')
+        throw new Error(`routines bench fire: ${res.status} ${JSON.stringify(res.body)}`);
       const startedMs = await until(
         `the run of delivery ${i}`,
         async () => {
@@ -104,8 +123,13 @@ export async function benchRoutines(bench: Bench): Promise<void> {
     );
     // What autovacuum does shortly after a bulk load; done now so the plan does not depend on its timing.
     await query('analyze routine_triggers');
-    const active = Number((await query("select count(*) as n from routine_triggers where kind = 'schedule' and next_run_at is not null"))[0].n);
-    process.stdout.write(`routines scheduler: ${active} active schedule triggers seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`);
+    const active = Number(
+      (await query("select count(*) as n from routine_triggers where kind = 'schedule' and next_run_at is not null"))[0]
+        .n,
+    );
+    process.stdout.write(
+      `routines scheduler: ${active} active schedule triggers seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`,
+    );
 
     // The bench's clock: an hour ahead of the server's, and still before every seeded tick.
     const nowMs = Date.now() + 3_600_000;
@@ -115,7 +139,8 @@ export async function benchRoutines(bench: Bench): Promise<void> {
       const took = performance.now() - started;
       // A due trigger's nextRunAt is set to an arbitrary instant here, so a real tick of its cron can
       // also fall before nowMs and fire as well: at least `expected`, and none when none is due.
-      if (expected === 0 ? fired.length !== 0 : fired.length < expected) throw new Error(`routines bench: a pass fired ${fired.length} runs, expected ${expected}`);
+      if (expected === 0 ? fired.length !== 0 : fired.length < expected)
+        throw new Error(`routines bench: a pass fired ${fired.length} runs, expected ${expected}`);
       return took;
     };
     for (let i = 0; i < 20; i++) await pass(0); // warm-up: connections, statement plans
@@ -158,8 +183,12 @@ export async function benchRoutines(bench: Bench): Promise<void> {
     const burstStart = Date.now();
     const burst = await fireDueSchedules(database.db, nowMs);
     const burstMs = Date.now() - burstStart;
-    if (burst.length < BURST) throw new Error(`routines bench: the burst fired ${burst.length} runs, expected ${BURST}`);
-    const [lag] = await query('select extract(epoch from max(created_at)) * 1000 as last_ms from routine_runs where id = any($1)', [burst]);
+    if (burst.length < BURST)
+      throw new Error(`routines bench: the burst fired ${burst.length} runs, expected ${BURST}`);
+    const [lag] = await query(
+      'select extract(epoch from max(created_at)) * 1000 as last_ms from routine_runs where id = any($1)',
+      [burst],
+    );
     figures['routines scheduler 500 due at one tick: last run recorded after ms'] = Number(lag.last_ms) - burstStart;
     process.stdout.write(
       `routines scheduler ${BURST} due at one tick: the last run recorded ${figures['routines scheduler 500 due at one tick: last run recorded after ms']!.toFixed(0)} ms after the pass started; all decided after ${burstMs} ms\n`,
@@ -173,8 +202,12 @@ export async function benchRoutines(bench: Bench): Promise<void> {
       [new Date(nowMs).toISOString()],
     );
     const lines = plan.map((r) => r['QUERY PLAN'] as string);
-    const usesIndex = lines.some((l) => l.includes('routine_triggers_due_idx')) && !lines.some((l) => /Seq Scan on routine_triggers/.test(l));
-    process.stdout.write(`routines scheduler due query plan (${usesIndex ? 'reads routine_triggers_due_idx' : 'DOES NOT read routine_triggers_due_idx'}):\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+    const usesIndex =
+      lines.some((l) => l.includes('routine_triggers_due_idx')) &&
+      !lines.some((l) => /Seq Scan on routine_triggers/.test(l));
+    process.stdout.write(
+      `routines scheduler due query plan (${usesIndex ? 'reads routine_triggers_due_idx' : 'DOES NOT read routine_triggers_due_idx'}):\n${lines.map((l) => `  ${l}`).join('\n')}\n`,
+    );
   } finally {
     await database.close();
   }

@@ -43,9 +43,18 @@ const client = new Client(server.base, server.token);
 const anonymous = new Client(server.base, '');
 const ceilingClient = new Client(ceiling.base, '');
 const figures: Figures = {};
-const bench: Bench = { server, client, anonymous, ceiling: { client: ceilingClient, path: ceiling.path }, figures, only: only ? new RegExp(only) : null };
+const bench: Bench = {
+  server,
+  client,
+  anonymous,
+  ceiling: { client: ceilingClient, path: ceiling.path },
+  figures,
+  only: only ? new RegExp(only) : null,
+};
 try {
-  process.stdout.write(`boardroom bench against ${server.base.href} (pid ${server.pid}), ceiling ${ceiling.base.href} (pid ${ceiling.pid})\n`);
+  process.stdout.write(
+    `boardroom bench against ${server.base.href} (pid ${server.pid}), ceiling ${ceiling.base.href} (pid ${ceiling.pid})\n`,
+  );
   await benchFoundation(bench);
   await benchWork(bench);
   await benchEngine(bench);

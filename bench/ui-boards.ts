@@ -62,18 +62,32 @@ export async function boardsAgainstApi(bench: Bench, companyId: string, newBoard
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
         if (boards && !busy) busy = await cpuOver(bench, 5_000);
       }
-      const window = (await bench.client.load(() => spec, { concurrency: CONCURRENCY, durationMs: WINDOW_MS })).latencies;
+      const window = (await bench.client.load(() => spec, { concurrency: CONCURRENCY, durationMs: WINDOW_MS }))
+        .latencies;
       (boards ? latencies.with : latencies.without).push(...window);
-      windowP99s.push(percentile([...window].sort((a, b) => a - b), 99));
+      windowP99s.push(
+        percentile(
+          [...window].sort((a, b) => a - b),
+          99,
+        ),
+      );
       const live = await runningRuns(bench, companyId);
-      if (live.length < LIVE_RUNS) throw new Error(`only ${live.length} of ${LIVE_RUNS} runs still live during the boards' windows: the figure would compare unlike loads`);
+      if (live.length < LIVE_RUNS)
+        throw new Error(
+          `only ${live.length} of ${LIVE_RUNS} runs still live during the boards' windows: the figure would compare unlike loads`,
+        );
     }
   } finally {
     for (const page of pages) await page.context().close();
-    for (const runId of runs) await bench.client.request({ method: 'POST', path: `/api/heartbeat-runs/${runId}/cancel`, body: {} });
+    for (const runId of runs)
+      await bench.client.request({ method: 'POST', path: `/api/heartbeat-runs/${runId}/cancel`, body: {} });
     if (pinned) pinProcesses(() => true, `0-${os.availableParallelism() - 1}`);
   }
-  const p99 = (values: number[]) => percentile(values.sort((a, b) => a - b), 99);
+  const p99 = (values: number[]) =>
+    percentile(
+      values.sort((a, b) => a - b),
+      99,
+    );
   const [without, withBoards] = [p99(latencies.without), p99(latencies.with)];
   const added = ((withBoards - without) / without) * 100;
   bench.figures[`ui ${BOARDS} boards server CPU cores`] = busy!.server - quiet.server;
@@ -100,13 +114,21 @@ async function openBoard(bench: Bench, page: Page, companyId: string): Promise<v
 async function chattyScript(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-bench-ui-'));
   const file = path.join(dir, 'chatty.mjs');
-  await writeFile(file, "let n = 0;\nconst timer = setInterval(() => { console.log(`step ${++n}: reading the ledger`); if (n >= 2400) clearInterval(timer); }, 250);\n");
+  await writeFile(
+    file,
+    'let n = 0;\nconst timer = setInterval(() => { console.log(`step ${++n}: reading the ledger`); if (n >= 2400) clearInterval(timer); }, 250);\n',
+  );
   return file;
 }
 
 /** The company's running runs' ids; the figure is only meaningful while all LIVE_RUNS are. */
 async function runningRuns(bench: Bench, companyId: string): Promise<string[]> {
-  const running = (await bench.client.request({ method: 'GET', path: `/api/companies/${companyId}/heartbeat-runs?status=running&limit=100` })).body as { id: string }[];
+  const running = (
+    await bench.client.request({
+      method: 'GET',
+      path: `/api/companies/${companyId}/heartbeat-runs?status=running&limit=100`,
+    })
+  ).body as { id: string }[];
   return running.map((run) => run.id);
 }
 
@@ -114,7 +136,15 @@ async function startLiveRuns(bench: Bench, companyId: string): Promise<string[]>
   const script = await chattyScript();
   for (let i = 0; i < LIVE_RUNS; i++) {
     const agent = (
-      await bench.client.request({ method: 'POST', path: `/api/companies/${companyId}/agents`, body: { name: `Live ${i}`, adapterType: 'process', adapterConfig: { command: process.execPath, args: [script], timeoutSec: 900 } } })
+      await bench.client.request({
+        method: 'POST',
+        path: `/api/companies/${companyId}/agents`,
+        body: {
+          name: `Live ${i}`,
+          adapterType: 'process',
+          adapterConfig: { command: process.execPath, args: [script], timeoutSec: 900 },
+        },
+      })
     ).body as { id: string };
     await bench.client.request({ method: 'POST', path: `/api/agents/${agent.id}/wakeup`, body: {} });
   }
@@ -150,7 +180,8 @@ function ownProcesses(matches: (command: string) => boolean): number[] {
     });
   const parentOf = new Map(rows.map((row) => [row.pid, row.ppid]));
   const isOwn = (pid: number): boolean => {
-    for (let at: number | undefined = pid; at !== undefined && at > 1; at = parentOf.get(at)) if (at === process.pid) return true;
+    for (let at: number | undefined = pid; at !== undefined && at > 1; at = parentOf.get(at))
+      if (at === process.pid) return true;
     return false;
   };
   return rows.filter((row) => isOwn(row.pid) && matches(row.command)).map((row) => row.pid);

@@ -38,7 +38,8 @@ export async function benchUi(bench: Bench): Promise<void> {
   try {
     if (costs) bench.figures['ui costs first render ms'] = await costsFirstRender(bench, browser);
     if (!selected(bench, NAME)) return;
-    const company = (await client.request({ method: 'POST', path: '/api/companies', body: { name: 'UI bench' } })).body as { id: string };
+    const company = (await client.request({ method: 'POST', path: '/api/companies', body: { name: 'UI bench' } }))
+      .body as { id: string };
     bench.figures['ui first screen JS KB gzip'] = await firstScreenScripts(bench, browser, company.id);
     await seedIssues(bench, company.id, LIST_ROWS);
     bench.figures['ui 1000-row list scripting ms'] = await listScripting(bench, browser, company.id);
@@ -51,7 +52,11 @@ export async function benchUi(bench: Bench): Promise<void> {
 
 /** A signed-in page: a login link from the CLI, opened as a person opens it. */
 async function signedInPage(bench: Bench, browser: Browser): Promise<Page> {
-  const link = execFileSync(process.execPath, [CLI_BIN, '--data-dir', bench.server.dataDir, 'login-link', '--url', bench.server.base.origin], { env: { ...process.env, BOARDROOM_LOG_LEVEL: 'warn', DATABASE_URL: '' } })
+  const link = execFileSync(
+    process.execPath,
+    [CLI_BIN, '--data-dir', bench.server.dataDir, 'login-link', '--url', bench.server.base.origin],
+    { env: { ...process.env, BOARDROOM_LOG_LEVEL: 'warn', DATABASE_URL: '' } },
+  )
     .toString()
     .trim();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -62,12 +67,17 @@ async function signedInPage(bench: Bench, browser: Browser): Promise<Page> {
 
 /** The costs page of a company with COST_EVENTS cost events: navigation start to its figures shown. */
 async function costsFirstRender(bench: Bench, browser: Browser): Promise<number> {
-  const post = async (path: string, body: unknown) => (await bench.client.request({ method: 'POST', path, body })).body as { id: string };
+  const post = async (path: string, body: unknown) =>
+    (await bench.client.request({ method: 'POST', path, body })).body as { id: string };
   const company = await post('/api/companies', { name: 'UI costs bench', budgetMonthlyCents: 5_000_000 });
   const agents: string[] = [];
-  for (let i = 0; i < 25; i++) agents.push((await post(`/api/companies/${company.id}/agents`, { name: `Spender ${i}`, adapterType: 'process' })).id);
+  for (let i = 0; i < 25; i++)
+    agents.push(
+      (await post(`/api/companies/${company.id}/agents`, { name: `Spender ${i}`, adapterType: 'process' })).id,
+    );
   const projects: string[] = [];
-  for (let i = 0; i < 5; i++) projects.push((await post(`/api/companies/${company.id}/projects`, { name: `Project ${i}` })).id);
+  for (let i = 0; i < 5; i++)
+    projects.push((await post(`/api/companies/${company.id}/projects`, { name: `Project ${i}` })).id);
   await seedEvents(bench.server.databaseUrl, company.id, agents, projects, COST_EVENTS);
   const samples: number[] = [];
   for (let round = 0; round < 5; round++) {
@@ -77,7 +87,10 @@ async function costsFirstRender(bench: Bench, browser: Browser): Promise<number>
     await page.getByRole('img', { name: /^Spend by agent/ }).waitFor({ timeout: 30_000 });
     await page.getByRole('table', { name: /^Spend by agent/ }).waitFor();
     await page.getByRole('region', { name: 'Metered spend and subscription usage' }).getByRole('table').waitFor();
-    await page.getByRole('navigation', { name: 'Window' }).getByRole('link', { name: /Month to date\s*\$/ }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Window' })
+      .getByRole('link', { name: /Month to date\s*\$/ })
+      .waitFor();
     samples.push(await page.evaluate(() => performance.now()));
     await page.context().close();
   }
@@ -98,17 +111,26 @@ async function firstScreenScripts(bench: Bench, browser: Browser, companyId: str
   });
   await page.goto(`${bench.server.base.origin}/c/${companyId}/dashboard`, { waitUntil: 'networkidle' });
   const bytes = [...scripts].reduce((sum, asset) => sum + statSync(path.join(UI_DIST_DIR, `${asset}.gz`)).size, 0);
-  process.stdout.write(`ui first screen: ${scripts.size} scripts, ${(bytes / 1024).toFixed(1)} KB gzip (target <= 250 KB: ${bytes <= 250 * 1024 ? 'met' : 'NOT met'})\n`);
+  process.stdout.write(
+    `ui first screen: ${scripts.size} scripts, ${(bytes / 1024).toFixed(1)} KB gzip (target <= 250 KB: ${bytes <= 250 * 1024 ? 'met' : 'NOT met'})\n`,
+  );
   await page.context().close();
   return bytes / 1024;
 }
 
 async function seedIssues(bench: Bench, companyId: string, count: number): Promise<void> {
-  const res = await bench.client.load((i) => ({ method: 'POST', path: `/api/companies/${companyId}/issues`, body: { title: `Bench issue ${i}: tidy the invoice export`, priority: ['low', 'medium', 'high'][i % 3] } }), {
-    concurrency: CONCURRENCY,
-    total: count,
-    okStatus: [201],
-  });
+  const res = await bench.client.load(
+    (i) => ({
+      method: 'POST',
+      path: `/api/companies/${companyId}/issues`,
+      body: { title: `Bench issue ${i}: tidy the invoice export`, priority: ['low', 'medium', 'high'][i % 3] },
+    }),
+    {
+      concurrency: CONCURRENCY,
+      total: count,
+      okStatus: [201],
+    },
+  );
   if (res.errors > 0) throw new Error(`seeding issues: ${res.errors} failed`);
 }
 
@@ -126,7 +148,10 @@ async function listScripting(bench: Bench, browser: Browser, companyId: string):
     await cdp.send('Performance.enable');
     await page.goto(`${bench.server.base.origin}/c/${companyId}/dashboard`, { waitUntil: 'networkidle' });
     const before = await scriptSeconds(cdp);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Issues/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /Issues/ })
+      .click();
     await page.locator('[data-issue-id]').first().waitFor();
     await page.waitForLoadState('networkidle');
     samples.push((await scriptSeconds(cdp)) - before);
@@ -134,7 +159,9 @@ async function listScripting(bench: Bench, browser: Browser, companyId: string):
   }
   samples.sort((a, b) => a - b);
   const median = samples[Math.floor(samples.length / 2)]! * 1000;
-  process.stdout.write(`ui ${LIST_ROWS}-row issue list: scripting median ${median.toFixed(1)} ms of 5 (target < 100 ms: ${median < 100 ? 'met' : 'NOT met'})\n`);
+  process.stdout.write(
+    `ui ${LIST_ROWS}-row issue list: scripting median ${median.toFixed(1)} ms of 5 (target < 100 ms: ${median < 100 ? 'met' : 'NOT met'})\n`,
+  );
   return median;
 }
 
@@ -148,7 +175,13 @@ async function eventToVisible(bench: Bench, browser: Browser, companyId: string)
     await new Promise((resolve) => setTimeout(resolve, 1_100 + Math.random() * 1_000));
     const started = performance.now();
     // Urgent sorts first in the list, so the new issue lands in the rendered (virtualised) rows.
-    const created = (await bench.client.request({ method: 'POST', path: `/api/companies/${companyId}/issues`, body: { title: `Live ${i}`, priority: 'critical' } })).body as { id: string };
+    const created = (
+      await bench.client.request({
+        method: 'POST',
+        path: `/api/companies/${companyId}/issues`,
+        body: { title: `Live ${i}`, priority: 'critical' },
+      })
+    ).body as { id: string };
     await page.locator(`[data-issue-id="${created.id}"]`).waitFor({ timeout: 10_000 });
     latencies.push(performance.now() - started);
   }
@@ -156,7 +189,8 @@ async function eventToVisible(bench: Bench, browser: Browser, companyId: string)
   latencies.sort((a, b) => a - b);
   const p50 = percentile(latencies, 50);
   const p95 = percentile(latencies, 95);
-  process.stdout.write(`ui event to visible: ${EVENT_SAMPLES} issues, p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (target p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'NOT met'})\n`);
+  process.stdout.write(
+    `ui event to visible: ${EVENT_SAMPLES} issues, p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (target p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'NOT met'})\n`,
+  );
   return p95;
 }
-

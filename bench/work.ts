@@ -10,14 +10,42 @@ const RACE_ISSUES = 50;
 const RACERS = 10;
 
 // Words the seeded titles and descriptions are built from; "quasar" is rare on purpose.
-const WORDS = ['deploy', 'billing', 'crash', 'login', 'invoice', 'latency', 'report', 'refactor', 'docs', 'onboarding', 'search', 'export', 'cache', 'timeout', 'payment', 'webhook', 'queue', 'memory', 'upgrade', 'review'];
+const WORDS = [
+  'deploy',
+  'billing',
+  'crash',
+  'login',
+  'invoice',
+  'latency',
+  'report',
+  'refactor',
+  'docs',
+  'onboarding',
+  'search',
+  'export',
+  'cache',
+  'timeout',
+  'payment',
+  'webhook',
+  'queue',
+  'memory',
+  'upgrade',
+  'review',
+];
 
-export async function seedIssues(databaseUrl: string, companyId: string, prefix: string, agentIds: string[]): Promise<void> {
+export async function seedIssues(
+  databaseUrl: string,
+  companyId: string,
+  prefix: string,
+  agentIds: string[],
+): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     const words = `(array[${WORDS.map((w) => `'${w}'`).join(',')}])`;
-    const { rows } = await db.query<{ next: number }>('select issue_counter as next from companies where id = $1', [companyId]);
+    const { rows } = await db.query<{ next: number }>('select issue_counter as next from companies where id = $1', [
+      companyId,
+    ]);
     const first = rows[0]!.next;
     await db.query(
       `insert into issues (company_id, number, identifier, title, description, status, priority, assignee_agent_id, created_at, updated_at)
@@ -92,21 +120,39 @@ export async function benchWork(bench: Bench): Promise<void> {
   // Seeding takes most of a minute: skip it when --only leaves nothing here to measure.
   if (![...LISTS.map(([name]) => name), CREATE, RACE, COMMENT].some((name) => selected(bench, name))) return;
   const { client, server, figures } = bench;
-  const company = await ok(await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Scale Works' } }), 'company');
+  const company = await ok(
+    await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Scale Works' } }),
+    'company',
+  );
   const agentIds: string[] = [];
   const agentTokens: string[] = [];
   for (let i = 0; i < RACERS; i++) {
-    const agent = await ok(await client.request({ method: 'POST', path: `/api/companies/${company.id}/agents`, body: { name: `Racer ${i}`, role: 'engineer', adapterType: 'process' } }), 'agent');
-    const key = await ok(await client.request({ method: 'POST', path: `/api/agents/${agent.id}/keys`, body: { name: 'bench' } }), 'key');
+    const agent = await ok(
+      await client.request({
+        method: 'POST',
+        path: `/api/companies/${company.id}/agents`,
+        body: { name: `Racer ${i}`, role: 'engineer', adapterType: 'process' },
+      }),
+      'agent',
+    );
+    const key = await ok(
+      await client.request({ method: 'POST', path: `/api/agents/${agent.id}/keys`, body: { name: 'bench' } }),
+      'key',
+    );
     agentIds.push(agent.id);
     agentTokens.push(key.token);
   }
 
   const seedStart = performance.now();
-  const noise = await ok(await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Noise Tenant' } }), 'noise company');
+  const noise = await ok(
+    await client.request({ method: 'POST', path: '/api/companies', body: { name: 'Noise Tenant' } }),
+    'noise company',
+  );
   await seedNoiseTenant(server.databaseUrl, noise.id, noise.issuePrefix);
   await seedIssues(server.databaseUrl, company.id, company.issuePrefix, agentIds);
-  process.stdout.write(`seeded ${SEEDED_ISSUES} issues and ${SEEDED_COMMENTS} comments in each of two companies in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `seeded ${SEEDED_ISSUES} issues and ${SEEDED_COMMENTS} comments in each of two companies in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`,
+  );
 
   for (const [name, template] of LISTS) {
     const query = template.replace('AGENT3', agentIds[3]!).replace('AGENT5', agentIds[5]!);
@@ -124,7 +170,18 @@ export async function benchWork(bench: Bench): Promise<void> {
   // Checkout race: RACERS agents race for each of RACE_ISSUES fresh issues; exactly one may win each.
   const raceIssues: string[] = [];
   for (let i = 0; i < RACE_ISSUES; i++) {
-    raceIssues.push((await ok(await client.request({ method: 'POST', path: `/api/companies/${company.id}/issues`, body: { title: `Race ${i}`, status: 'todo' } }), 'race issue')).id);
+    raceIssues.push(
+      (
+        await ok(
+          await client.request({
+            method: 'POST',
+            path: `/api/companies/${company.id}/issues`,
+            body: { title: `Race ${i}`, status: 'todo' },
+          }),
+          'race issue',
+        )
+      ).id,
+    );
   }
   if (selected(bench, RACE)) {
     const raceStart = performance.now();
@@ -137,7 +194,11 @@ export async function benchWork(bench: Bench): Promise<void> {
           const t0 = performance.now();
           const res = await fetch(new URL(`/api/issues/${issueId}/checkout`, server.base), {
             method: 'POST',
-            headers: { authorization: `Bearer ${agentTokens[a]}`, 'content-type': 'application/json', 'x-service-run-id': randomUUID() },
+            headers: {
+              authorization: `Bearer ${agentTokens[a]}`,
+              'content-type': 'application/json',
+              'x-service-run-id': randomUUID(),
+            },
             body: JSON.stringify({ agentId, expectedStatuses: ['todo'] }),
           });
           latencies.push(performance.now() - t0);
@@ -149,12 +210,19 @@ export async function benchWork(bench: Bench): Promise<void> {
       conflicts += results.filter((s) => s === 409).length;
     }
     const raceSeconds = (performance.now() - raceStart) / 1000;
-    if (winners !== RACE_ISSUES || conflicts !== RACE_ISSUES * (RACERS - 1)) throw new Error(`checkout race: ${winners} winners, ${conflicts} conflicts`);
+    if (winners !== RACE_ISSUES || conflicts !== RACE_ISSUES * (RACERS - 1))
+      throw new Error(`checkout race: ${winners} winners, ${conflicts} conflicts`);
     const sorted = latencies.sort((x, y) => x - y);
     figures['checkout race attempts/s'] = (RACE_ISSUES * RACERS) / raceSeconds;
     figures['checkout race p99 ms'] = sorted[Math.ceil(0.99 * sorted.length) - 1]!;
-    process.stdout.write(`checkout race: ${RACE_ISSUES} issues x ${RACERS} agents, exactly one winner each, ${figures['checkout race attempts/s']!.toFixed(0)} attempts/s, p99 ${figures['checkout race p99 ms']!.toFixed(2)} ms\n`);
+    process.stdout.write(
+      `checkout race: ${RACE_ISSUES} issues x ${RACERS} agents, exactly one winner each, ${figures['checkout race attempts/s']!.toFixed(0)} attempts/s, p99 ${figures['checkout race p99 ms']!.toFixed(2)} ms\n`,
+    );
   }
 
-  await measure(bench, COMMENT, (i) => ({ method: 'POST', path: `/api/issues/${raceIssues[i % RACE_ISSUES]}/comments`, body: { body: `Progress note ${i}` } }));
+  await measure(bench, COMMENT, (i) => ({
+    method: 'POST',
+    path: `/api/issues/${raceIssues[i % RACE_ISSUES]}/comments`,
+    body: { body: `Progress note ${i}` },
+  }));
 }

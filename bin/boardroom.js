@@ -16,7 +16,9 @@ const command = process.argv[2];
 const startsServer = command === undefined || command === 'run' || command.startsWith('-');
 if (startsServer && !uiBuildIsFresh()) {
   await buildUi().catch((err) => {
-    process.stderr.write(`boardroom: could not build the board web UI (ui/); the API still runs:\n${String(err?.message ?? err).trim()}\n`);
+    process.stderr.write(
+      `boardroom: could not build the board web UI (ui/); the API still runs:\n${String(err?.message ?? err).trim()}\n`,
+    );
     if (process.env.BOARDROOM_REQUIRE_BUNDLE === '1') process.exit(1);
   });
 }
@@ -29,10 +31,14 @@ if (failure === null) {
 } else {
   const reason = String(failure?.message ?? failure).trim();
   if (process.env.BOARDROOM_REQUIRE_BUNDLE === '1') {
-    process.stderr.write(`boardroom: could not build ${BUNDLE}, and BOARDROOM_REQUIRE_BUNDLE=1 forbids running the sources instead:\n${reason}\n`);
+    process.stderr.write(
+      `boardroom: could not build ${BUNDLE}, and BOARDROOM_REQUIRE_BUNDLE=1 forbids running the sources instead:\n${reason}\n`,
+    );
     process.exit(1);
   }
-  process.stderr.write(`boardroom: could not build ${BUNDLE}; running the TypeScript sources through tsx instead:\n${reason}\n`);
+  process.stderr.write(
+    `boardroom: could not build ${BUNDLE}; running the TypeScript sources through tsx instead:\n${reason}\n`,
+  );
   const { register } = await import('tsx/esm/api');
   register();
   await import(pathToFileURL(ENTRY).href);

@@ -13,7 +13,11 @@ function newestSourceMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    const mtime = entry.isDirectory() ? newestSourceMtime(full) : entry.name.endsWith('.ts') ? statSync(full).mtimeMs : 0;
+    const mtime = entry.isDirectory()
+      ? newestSourceMtime(full)
+      : entry.name.endsWith('.ts')
+        ? statSync(full).mtimeMs
+        : 0;
     if (mtime > newest) newest = mtime;
   }
   return newest;
@@ -32,7 +36,18 @@ export async function buildBundle() {
     mkdirSync(path.dirname(BUNDLE), { recursive: true });
     const esbuild = await import('esbuild');
     // stop(): esbuild's service process would otherwise live as long as the server does.
-    await esbuild.build({ entryPoints: [ENTRY], outfile: temporary, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' }).finally(() => esbuild.stop());
+    await esbuild
+      .build({
+        entryPoints: [ENTRY],
+        outfile: temporary,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        packages: 'external',
+        logLevel: 'silent',
+      })
+      .finally(() => esbuild.stop());
     renameSync(temporary, BUNDLE);
   } catch (err) {
     rmSync(temporary, { force: true });

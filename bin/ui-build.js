@@ -2,7 +2,17 @@
 // server bundle (bin/bundle.js) it is rebuilt whenever a file under ui/ (or package.json, for a
 // changed dependency) is newer than the build, so a board older than its sources is never served.
 // `npm run ui:build` builds it by hand; bin/boardroom.js builds it before the server starts.
-import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -36,7 +46,12 @@ export async function buildUi() {
   const previous = `${UI_DIST}.${process.pid}.old`;
   try {
     const { build } = await import('vite');
-    await build({ configFile: path.join(UI_DIR, 'vite.config.ts'), root: UI_DIR, logLevel: 'warn', build: { outDir: temporary, emptyOutDir: true } });
+    await build({
+      configFile: path.join(UI_DIR, 'vite.config.ts'),
+      root: UI_DIR,
+      logLevel: 'warn',
+      build: { outDir: temporary, emptyOutDir: true },
+    });
     precompress(path.join(temporary, 'assets'));
     carryOverAssets(path.join(UI_DIST, 'assets'), path.join(temporary, 'assets'));
     if (existsSync(UI_DIST)) renameSync(UI_DIST, previous);

@@ -8,7 +8,15 @@ import { existsSync } from 'node:fs';
 export const CHROMIUM_PATH = process.env.BOARDROOM_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Flags for a quiet, headless, sandbox-less run in a container (the sandbox needs user namespaces). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const INSTALL_HINT = `the browser tests need Chromium at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\` (as root), or point BOARDROOM_CHROMIUM at a Chromium binary`;
 
@@ -22,7 +30,10 @@ export function ensureChromium(): void {
   }
   console.log('installing Chromium for the browser tests: apt-get install -y chromium');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'chromium']]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', 'chromium'],
+  ]) {
     const result = spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
     if (result.status !== 0) {
       console.error(`apt-get ${args.join(' ')} failed (status ${result.status}); ${INSTALL_HINT}`);

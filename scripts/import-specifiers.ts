@@ -35,7 +35,8 @@ export function specifiersOf(source: string): Specifier[] {
 }
 
 /** A specifier that names a file of this repository (package imports and node: builtins are not). */
-export const isRelative = (specifier: string) => specifier === '.' || specifier === '..' || specifier.startsWith('./') || specifier.startsWith('../');
+export const isRelative = (specifier: string) =>
+  specifier === '.' || specifier === '..' || specifier.startsWith('./') || specifier.startsWith('../');
 
 export const CODE_EXTENSIONS = ['.ts', '.js', '.mjs'];
 

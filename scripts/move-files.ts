@@ -37,9 +37,11 @@ function readTable(file: string): Move[] {
   const rows = JSON.parse(readFileSync(file, 'utf8')) as unknown;
   if (!Array.isArray(rows)) throw new Error(`${file}: expected an array of { from, to }`);
   return (rows as { from?: unknown; to?: unknown }[]).map((row) => {
-    if (typeof row.from !== 'string' || typeof row.to !== 'string') throw new Error(`${file}: row ${JSON.stringify(row)} needs string from and to`);
+    if (typeof row.from !== 'string' || typeof row.to !== 'string')
+      throw new Error(`${file}: row ${JSON.stringify(row)} needs string from and to`);
     const move = { from: path.resolve(ROOT, row.from), to: path.resolve(ROOT, row.to) };
-    if (!move.from.startsWith(ROOT + path.sep) || !move.to.startsWith(ROOT + path.sep)) throw new Error(`${row.from} -> ${row.to}: outside the repository`);
+    if (!move.from.startsWith(ROOT + path.sep) || !move.to.startsWith(ROOT + path.sep))
+      throw new Error(`${row.from} -> ${row.to}: outside the repository`);
     return move;
   });
 }
@@ -53,8 +55,13 @@ const label = (move: Move) => `${path.relative(ROOT, move.from)} -> ${path.relat
 function pendingFileMoves(table: Move[]): Move[] {
   const todo: Move[] = [];
   for (const row of table) {
-    if (todo.some((earlier) => earlier.to === row.from || row.from.startsWith(earlier.to + path.sep))) throw new Error(`${label(row)}: moves what an earlier row moved; name the final place instead`);
-    const tracked = existsSync(row.from) ? execFileSync('git', ['ls-files', '-z', '--', path.relative(ROOT, row.from)], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean) : [];
+    if (todo.some((earlier) => earlier.to === row.from || row.from.startsWith(earlier.to + path.sep)))
+      throw new Error(`${label(row)}: moves what an earlier row moved; name the final place instead`);
+    const tracked = existsSync(row.from)
+      ? execFileSync('git', ['ls-files', '-z', '--', path.relative(ROOT, row.from)], { cwd: ROOT, encoding: 'utf8' })
+          .split('\0')
+          .filter(Boolean)
+      : [];
     // Done already: the source is gone (or an empty folder) and the destination is there.
     if (tracked.length === 0 && existsSync(row.to)) continue;
     if (tracked.length === 0) throw new Error(`${label(row)}: nothing tracked by git at either place`);
@@ -128,7 +135,19 @@ function removeEmptyFolders(folder: string): void {
 function oldMentions(table: Move[]): string {
   const names = table.map((row) => path.relative(ROOT, row.from).split(path.sep).slice(-2).join('/'));
   try {
-    return execFileSync('git', ['grep', '-n', '-F', ...names.flatMap((name) => ['-e', name]), '--', ...SCANNED.flatMap((dir) => CODE_EXTENSIONS.map((ext) => `${dir}/*${ext}`)), 'README.md'], { cwd: ROOT, encoding: 'utf8' });
+    return execFileSync(
+      'git',
+      [
+        'grep',
+        '-n',
+        '-F',
+        ...names.flatMap((name) => ['-e', name]),
+        '--',
+        ...SCANNED.flatMap((dir) => CODE_EXTENSIONS.map((ext) => `${dir}/*${ext}`)),
+        'README.md',
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
   } catch {
     return ''; // git grep exits 1 when nothing matches
   }
@@ -154,7 +173,10 @@ function main(): number {
   }
   for (const move of moves) {
     mkdirSync(path.dirname(move.to), { recursive: true });
-    execFileSync('git', ['mv', path.relative(ROOT, move.from), path.relative(ROOT, move.to)], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync('git', ['mv', path.relative(ROOT, move.from), path.relative(ROOT, move.to)], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
     console.log(`moved     ${label(move)}`);
   }
   // git mv leaves the emptied folders behind.

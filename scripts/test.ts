@@ -50,10 +50,14 @@ async function main(): Promise<number> {
 
     const files = filter.length > 0 ? filter : await testFiles('test');
     const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(2, os.availableParallelism()));
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
-      stdio: 'inherit',
-      env: { ...process.env, BOARDROOM_TEST_DATABASE_URL: baseUrl, BOARDROOM_TEST_TEMPLATE: TEMPLATE },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, BOARDROOM_TEST_DATABASE_URL: baseUrl, BOARDROOM_TEST_TEMPLATE: TEMPLATE },
+      },
+    );
     // On Ctrl-C or a CI timeout the runner stops first, then the finally below removes the cluster.
     process.removeAllListeners('SIGINT');
     process.removeAllListeners('SIGTERM');

@@ -29,7 +29,8 @@ export const SQL_DIR = path.join(PROJECT_DIR, 'src', 'db', 'sql');
 export const BUNDLED_SKILLS_DIR = path.join(PROJECT_DIR, 'src', 'skills', 'bundled');
 
 /** The release, from package.json: shown by `--version`, the health route and the API document. */
-export const VERSION = (JSON.parse(readFileSync(path.join(PROJECT_DIR, 'package.json'), 'utf8')) as { version: string }).version;
+export const VERSION = (JSON.parse(readFileSync(path.join(PROJECT_DIR, 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 /** The board web UI as built by bin/ui-build.js from ui/ (rebuilt at start whenever ui/ is newer). */
 export const UI_DIST_DIR = path.join(PROJECT_DIR, '.build', 'ui');

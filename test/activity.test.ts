@@ -13,7 +13,13 @@ let b: { company: any; token: string };
 let agentA: AgentFixture;
 let agentB: AgentFixture;
 
-const entry = (fields: Record<string, unknown> = {}) => ({ actorId: 'ops-bot', action: 'ops.noted', entityType: 'note', entityId: randomUUID(), ...fields });
+const entry = (fields: Record<string, unknown> = {}) => ({
+  actorId: 'ops-bot',
+  action: 'ops.noted',
+  entityType: 'note',
+  entityId: randomUUID(),
+  ...fields,
+});
 
 async function post(companyId: string, token: string, body: Record<string, unknown>, headers?: Record<string, string>) {
   return t.request('POST', `/api/companies/${companyId}/activity`, { token, body, headers });
@@ -40,7 +46,10 @@ describe('activity: POST', () => {
       apiKey: 'sk-live-123',
       nested: { password: 'hunter2', count: 3 },
       secretId: 'c0ffee00-0000-4000-8000-000000000000',
-      env: { DATABASE_URL: 'postgres://u:p@db/x', TOKEN: { type: 'secret_ref', secretId: 'c0ffee00-0000-4000-8000-000000000000', version: 2, value: 'smuggled' } },
+      env: {
+        DATABASE_URL: 'postgres://u:p@db/x',
+        TOKEN: { type: 'secret_ref', secretId: 'c0ffee00-0000-4000-8000-000000000000', version: 2, value: 'smuggled' },
+      },
       header: 'Bearer abc.def',
       key: 'svc_board_abcdef',
     };
@@ -60,17 +69,25 @@ describe('activity: POST', () => {
       apiKey: '[redacted]',
       nested: { password: '[redacted]', count: 3 },
       secretId: 'c0ffee00-0000-4000-8000-000000000000',
-      env: { DATABASE_URL: '[redacted]', TOKEN: { type: 'secret_ref', secretId: 'c0ffee00-0000-4000-8000-000000000000', version: 2 } },
+      env: {
+        DATABASE_URL: '[redacted]',
+        TOKEN: { type: 'secret_ref', secretId: 'c0ffee00-0000-4000-8000-000000000000', version: 2 },
+      },
       header: '[redacted]',
       key: '[redacted]',
     });
     // Redacted before storage, not only on the way out.
     const { rows } = await pool.query('select details::text as d from activity_log where id = $1', [res.body.id]);
-    for (const leaked of ['sk-live-123', 'hunter2', 'postgres://u:p@db/x', 'smuggled', 'abc.def', 'svc_board_abcdef']) assert.ok(!rows[0].d.includes(leaked), leaked);
+    for (const leaked of ['sk-live-123', 'hunter2', 'postgres://u:p@db/x', 'smuggled', 'abc.def', 'svc_board_abcdef'])
+      assert.ok(!rows[0].d.includes(leaked), leaked);
   });
 
   it('accepts agent and user actor types, an agent of the company and null details', async () => {
-    const res = await post(a.company.id, a.token, entry({ actorType: 'agent', actorId: agentA.agent.id, agentId: agentA.agent.id, details: null }));
+    const res = await post(
+      a.company.id,
+      a.token,
+      entry({ actorType: 'agent', actorId: agentA.agent.id, agentId: agentA.agent.id, details: null }),
+    );
     assert.equal(res.status, 201);
     assert.equal(res.body.actorType, 'agent');
     assert.equal(res.body.agentId, agentA.agent.id);
@@ -96,13 +113,17 @@ describe('activity: POST', () => {
   });
 
   it('is board only and company scoped', async () => {
-    const before = Number((await pool.query('select count(*) from activity_log where company_id = $1', [a.company.id])).rows[0].count);
+    const before = Number(
+      (await pool.query('select count(*) from activity_log where company_id = $1', [a.company.id])).rows[0].count,
+    );
     assert.equal((await post(a.company.id, agentA.token, entry())).status, 403);
     assert.equal((await post(a.company.id, agentB.token, entry())).status, 403);
     assert.equal((await post(a.company.id, b.token, entry())).status, 403);
     assert.equal((await t.request('POST', `/api/companies/${a.company.id}/activity`, { body: entry() })).status, 401);
     assert.equal((await post(randomUUID(), a.token, entry())).status, 404);
-    const afterCount = Number((await pool.query('select count(*) from activity_log where company_id = $1', [a.company.id])).rows[0].count);
+    const afterCount = Number(
+      (await pool.query('select count(*) from activity_log where company_id = $1', [a.company.id])).rows[0].count,
+    );
     assert.equal(afterCount, before);
   });
 });
@@ -127,10 +148,22 @@ describe('activity: GET', () => {
 
   it('lists newest first, with exact filters', async () => {
     const all = await feed(c.company.id, c.token, '?entityType=issue');
-    assert.deepEqual(all.map((e) => e.id), [ids[3], ids[1], ids[0]]);
-    assert.deepEqual((await feed(c.company.id, c.token, '?entityType=issue&entityId=ID-1')).map((e) => e.id), [ids[3], ids[0]]);
-    assert.deepEqual((await feed(c.company.id, c.token, `?agentId=${agentC.agent.id}`)).map((e) => e.id), [ids[3], ids[2]]);
-    assert.deepEqual((await feed(c.company.id, c.token, `?agentId=${agentC.agent.id}&entityType=project`)).map((e) => e.id), [ids[2]]);
+    assert.deepEqual(
+      all.map((e) => e.id),
+      [ids[3], ids[1], ids[0]],
+    );
+    assert.deepEqual(
+      (await feed(c.company.id, c.token, '?entityType=issue&entityId=ID-1')).map((e) => e.id),
+      [ids[3], ids[0]],
+    );
+    assert.deepEqual(
+      (await feed(c.company.id, c.token, `?agentId=${agentC.agent.id}`)).map((e) => e.id),
+      [ids[3], ids[2]],
+    );
+    assert.deepEqual(
+      (await feed(c.company.id, c.token, `?agentId=${agentC.agent.id}&entityType=project`)).map((e) => e.id),
+      [ids[2]],
+    );
     // Exact, not prefix or case-insensitive.
     assert.deepEqual(await feed(c.company.id, c.token, '?entityId=ID'), []);
     assert.deepEqual(await feed(c.company.id, c.token, '?entityType=ISSUE'), []);
@@ -142,23 +175,61 @@ describe('activity: GET', () => {
   });
 
   it('filters by action, actor type and actor id (exact), combined with the others', async () => {
-    const byAgent = (await post(c.company.id, c.token, entry({ actorType: 'agent', actorId: agentC.agent.id, action: 'ops.checked' }))).body.id;
-    const byUser = (await post(c.company.id, c.token, entry({ actorType: 'user', actorId: 'user-7', action: 'ops.checked' }))).body.id;
-    assert.deepEqual((await feed(c.company.id, c.token, '?action=ops.checked')).map((e) => e.id), [byUser, byAgent]);
-    assert.deepEqual((await feed(c.company.id, c.token, '?action=ops.checked&actorType=agent')).map((e) => e.id), [byAgent]);
-    assert.deepEqual((await feed(c.company.id, c.token, `?actorId=${agentC.agent.id}`)).map((e) => e.id), [byAgent]);
-    assert.deepEqual((await feed(c.company.id, c.token, '?actorId=user-7&entityType=note')).map((e) => e.id), [byUser]);
-    assert.deepEqual((await feed(c.company.id, c.token, '?action=ops.noted&entityType=issue')).map((e) => e.id), [ids[3], ids[1], ids[0]]);
+    const byAgent = (
+      await post(c.company.id, c.token, entry({ actorType: 'agent', actorId: agentC.agent.id, action: 'ops.checked' }))
+    ).body.id;
+    const byUser = (
+      await post(c.company.id, c.token, entry({ actorType: 'user', actorId: 'user-7', action: 'ops.checked' }))
+    ).body.id;
+    assert.deepEqual(
+      (await feed(c.company.id, c.token, '?action=ops.checked')).map((e) => e.id),
+      [byUser, byAgent],
+    );
+    assert.deepEqual(
+      (await feed(c.company.id, c.token, '?action=ops.checked&actorType=agent')).map((e) => e.id),
+      [byAgent],
+    );
+    assert.deepEqual(
+      (await feed(c.company.id, c.token, `?actorId=${agentC.agent.id}`)).map((e) => e.id),
+      [byAgent],
+    );
+    assert.deepEqual(
+      (await feed(c.company.id, c.token, '?actorId=user-7&entityType=note')).map((e) => e.id),
+      [byUser],
+    );
+    assert.deepEqual(
+      (await feed(c.company.id, c.token, '?action=ops.noted&entityType=issue')).map((e) => e.id),
+      [ids[3], ids[1], ids[0]],
+    );
     assert.deepEqual(await feed(c.company.id, c.token, '?action=ops'), []);
-    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity?actorType=robot`, { token: c.token })).status, 400);
-    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity?action=${'x'.repeat(201)}`, { token: c.token })).status, 400);
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.company.id}/activity?actorType=robot`, { token: c.token })).status,
+      400,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.company.id}/activity?action=${'x'.repeat(201)}`, { token: c.token }))
+        .status,
+      400,
+    );
   });
 
   it('is bounded: limit picks the newest, at most 1000', async () => {
-    assert.deepEqual((await feed(c.company.id, c.token, '?entityType=issue&limit=2')).map((e) => e.id), [ids[3], ids[1]]);
-    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity?limit=1001`, { token: c.token })).status, 400);
-    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity?limit=0`, { token: c.token })).status, 400);
-    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity?agentId=x`, { token: c.token })).status, 400);
+    assert.deepEqual(
+      (await feed(c.company.id, c.token, '?entityType=issue&limit=2')).map((e) => e.id),
+      [ids[3], ids[1]],
+    );
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.company.id}/activity?limit=1001`, { token: c.token })).status,
+      400,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.company.id}/activity?limit=0`, { token: c.token })).status,
+      400,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.company.id}/activity?agentId=x`, { token: c.token })).status,
+      400,
+    );
   });
 
   it('filters out entries about hidden issues', async () => {
@@ -166,7 +237,13 @@ describe('activity: GET', () => {
       const identifier = `${c.company.issuePrefix}-H${randomBytes(3).toString('hex')}`;
       const [row] = await t.database.db
         .insert(issues)
-        .values({ companyId: c.company.id, number: Math.floor(Math.random() * 1e9), identifier, title: 'x', hiddenAt: hidden ? new Date() : null })
+        .values({
+          companyId: c.company.id,
+          number: Math.floor(Math.random() * 1e9),
+          identifier,
+          title: 'x',
+          hiddenAt: hidden ? new Date() : null,
+        })
         .returning();
       return row!.id;
     };
@@ -188,7 +265,10 @@ describe('activity: GET', () => {
 
   it('is readable by agents of the company, not by other companies', async () => {
     assert.ok((await feed(c.company.id, agentC.token)).length > 0);
-    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity`, { token: agentA.token })).status, 403);
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.company.id}/activity`, { token: agentA.token })).status,
+      403,
+    );
     assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity`, { token: a.token })).status, 403);
     assert.equal((await t.request('GET', `/api/companies/${c.company.id}/activity`)).status, 401);
     assert.equal((await t.request('GET', `/api/companies/${randomUUID()}/activity`, { token: a.token })).status, 404);
@@ -219,7 +299,8 @@ describe('activity: append-only', () => {
     const doomed = await t.newCompany();
     await newAgent(t, doomed.token, doomed.company.id);
     await post(doomed.company.id, doomed.token, entry());
-    const count = async (companyId: string) => Number((await pool.query('select count(*) from activity_log where company_id = $1', [companyId])).rows[0].count);
+    const count = async (companyId: string) =>
+      Number((await pool.query('select count(*) from activity_log where company_id = $1', [companyId])).rows[0].count);
     assert.ok((await count(doomed.company.id)) >= 3);
     const othersBefore = await count(a.company.id);
     const res = await t.request('DELETE', `/api/companies/${doomed.company.id}`, { token: doomed.token });

@@ -34,7 +34,8 @@ after(async () => {
 });
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
-const install = (body: Record<string, unknown>, token = owner) => t.request('POST', '/api/adapters/install', { token, body });
+const install = (body: Record<string, unknown>, token = owner) =>
+  t.request('POST', '/api/adapters/install', { token, body });
 const list = async () => {
   const res = await t.request('GET', '/api/adapters', { token: owner });
   assert.equal(res.status, 200);
@@ -57,9 +58,20 @@ const adapterSource = (type: string, extra: string) => `export function createSe
 /** Wakes a new agent of `adapterType` and waits for its run to end. */
 async function runAgent(adapterType: string, adapterConfig: Record<string, unknown> = {}) {
   const { agent } = await newAgent(t, owner, companyId, { adapterType, adapterConfig });
-  const wake = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: owner, body: { reason: 'adapter test' } });
+  const wake = await t.request('POST', `/api/agents/${agent.id}/wakeup`, {
+    token: owner,
+    body: { reason: 'adapter test' },
+  });
   assert.equal(wake.status, 202, JSON.stringify(wake.body));
-  return waitFor('the run to end', async () => (await sql("select * from heartbeat_runs where agent_id = $1 and status not in ('queued', 'running')", [agent.id]))[0]);
+  return waitFor(
+    'the run to end',
+    async () =>
+      (
+        await sql("select * from heartbeat_runs where agent_id = $1 and status not in ('queued', 'running')", [
+          agent.id,
+        ])
+      )[0],
+  );
 }
 
 /** Every route that names an adapter type, called with a type that is neither built in nor installed. */
@@ -77,7 +89,12 @@ describe('adapter registry: access', () => {
   it('is board only: 401 without credentials, 403 for an agent, mutations for the instance owner only', async () => {
     assert.equal((await t.request('GET', '/api/adapters')).status, 401);
     const { token: agentToken } = await newAgent(t, owner, companyId);
-    for (const [method, url] of [['GET', '/api/adapters'], ['GET', '/api/adapters/process/config-schema'], ['POST', '/api/adapters/process/reload'], ['DELETE', `/api/adapters/${TYPE}`]] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/adapters'],
+      ['GET', '/api/adapters/process/config-schema'],
+      ['POST', '/api/adapters/process/reload'],
+      ['DELETE', `/api/adapters/${TYPE}`],
+    ] as const) {
       assert.equal((await t.request(method, url, { token: agentToken })).status, 403, `${method} ${url}`);
     }
     assert.equal((await install({ packageName: FIXTURE }, agentToken)).status, 403);
@@ -102,13 +119,20 @@ describe('adapter registry: access', () => {
     const del = await t.request('DELETE', '/api/adapters/process', { token: owner });
     assert.equal(del.status, 409);
     assert.match(del.body.error, /built in/);
-    const over = await install({ packageName: await writePackage('over', { 'package.json': manifest('over'), 'index.js': adapterSource('process', 'async testEnvironment() { return { ok: true, checks: [] }; }') }) });
+    const over = await install({
+      packageName: await writePackage('over', {
+        'package.json': manifest('over'),
+        'index.js': adapterSource('process', 'async testEnvironment() { return { ok: true, checks: [] }; }'),
+      }),
+    });
     assert.equal(over.status, 409);
     assert.match(over.body.error, /built in/);
     assert.deepEqual(await dirEntries(), []);
     assert.equal((await t.request('POST', '/api/adapters/http/reload', { token: owner })).status, 409);
     assert.equal((await t.request('GET', '/api/adapters/process/ui-parser.js', { token: owner })).status, 404);
-    assert.deepEqual((await t.request('GET', '/api/adapters/process/config-schema', { token: owner })).body.required, ['command']);
+    assert.deepEqual((await t.request('GET', '/api/adapters/process/config-schema', { token: owner })).body.required, [
+      'command',
+    ]);
   });
 
   it('answers 404 for a type that is neither built in nor installed', async () => {
@@ -129,7 +153,7 @@ describe('adapter registry: access', () => {
       'index.js': `import { existsSync, writeFileSync } from 'node:fs';
 writeFileSync(${JSON.stringify(importing)}, '');
 while (!existsSync(${JSON.stringify(hold)})) await new Promise((r) => setTimeout(r, 20));
-${adapterSource('held_slow', "async testEnvironment() { return { ok: true, checks: [] }; }")}`,
+${adapterSource('held_slow', 'async testEnvironment() { return { ok: true, checks: [] }; }')}`,
     });
     const installing = install({ packageName: dir });
     await waitFor('the install to reach the import', async () => existsSync(importing));
@@ -181,14 +205,27 @@ describe('adapter registry: the config schema of each built-in', () => {
       assert.equal(schema.type, 'object', type);
       assert.deepEqual(Object.keys(schema.properties).sort(), [...fields].sort(), type);
       for (const [name, field] of Object.entries<any>(schema.properties)) {
-        assert.ok(['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(field.type), `${type}.${name} has a type`);
-        assert.ok(typeof field.description === 'string' && field.description.length > 10, `${type}.${name} has a description`);
+        assert.ok(
+          ['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(field.type),
+          `${type}.${name} has a type`,
+        );
+        assert.ok(
+          typeof field.description === 'string' && field.description.length > 10,
+          `${type}.${name} has a description`,
+        );
       }
       assert.equal(schema.properties.timeoutSec.default, 1800, type);
       assert.equal(schema.properties.graceSec.default, 15, type);
     }
     const claude = await schemaOf('claude_local');
-    assert.deepEqual([claude.properties.command.default, claude.properties.inactivityTimeoutSec.default, claude.properties.mcp.default], ['claude', 300, true]);
+    assert.deepEqual(
+      [
+        claude.properties.command.default,
+        claude.properties.inactivityTimeoutSec.default,
+        claude.properties.mcp.default,
+      ],
+      ['claude', 300, true],
+    );
     assert.equal((await schemaOf('opencode_local')).properties.command.default, 'opencode');
     assert.deepEqual((await schemaOf('http')).required, ['url']);
     assert.equal((await schemaOf('http')).properties.requestTimeoutSec.default, 15);
@@ -196,7 +233,9 @@ describe('adapter registry: the config schema of each built-in', () => {
 
   it('a config the schema rejects, the adapter refuses too; one it accepts, the adapter takes', async () => {
     const ajv = new Ajv2020({ strict: false });
-    const adapters = new Map(BUILTIN_ADAPTER_MODULES.map((m) => [m.createServerAdapter().type, m.createServerAdapter()]));
+    const adapters = new Map(
+      BUILTIN_ADAPTER_MODULES.map((m) => [m.createServerAdapter().type, m.createServerAdapter()]),
+    );
     const spots: [string, Record<string, unknown>, boolean][] = [
       ['process', { command: 'node', args: ['-e', '1'], timeoutSec: 60 }, true],
       ['process', { command: '' }, false],
@@ -205,22 +244,44 @@ describe('adapter registry: the config schema of each built-in', () => {
       ['http', { url: 'http://127.0.0.1:9/hook', requestTimeoutSec: 30, headers: { 'X-Route': 'blue' } }, true],
       ['http', { url: 'http://127.0.0.1:9/hook', requestTimeoutSec: 301 }, false],
       ['http', { url: 'http://127.0.0.1:9/hook', headers: { 'bad header': 'x' } }, false],
-      ['claude_local', { command: 'no-such-claude-boardroom', maxTurns: 30, permissionMode: 'acceptEdits', inactivityTimeoutSec: 0, mcp: false }, true],
+      [
+        'claude_local',
+        {
+          command: 'no-such-claude-boardroom',
+          maxTurns: 30,
+          permissionMode: 'acceptEdits',
+          inactivityTimeoutSec: 0,
+          mcp: false,
+        },
+        true,
+      ],
       ['claude_local', { maxTurns: 1.5 }, false],
       ['claude_local', { permissionMode: 'rm -rf' }, false],
       ['codex_local', { command: 'no-such-codex-boardroom', inactivityTimeoutSec: -1 }, false],
       ['codex_local', { command: 'no-such-codex-boardroom', mcp: 'no' }, false],
       ['gemini_local', { command: 'no-such-gemini-boardroom', billingType: 'free' }, false],
-      ['gemini_local', { command: 'no-such-gemini-boardroom', billingType: 'subscription_included', model: 'gemini-2.5-pro' }, true],
+      [
+        'gemini_local',
+        { command: 'no-such-gemini-boardroom', billingType: 'subscription_included', model: 'gemini-2.5-pro' },
+        true,
+      ],
       ['opencode_local', { command: 'no-such-opencode-boardroom', args: [1] }, false],
       ['opencode_local', { command: 'no-such-opencode-boardroom', inactivityTimeoutSec: 2.5 }, false],
     ];
     const validators = new Map<string, ReturnType<typeof ajv.compile>>();
     for (const [type, config, valid] of spots) {
       if (!validators.has(type)) validators.set(type, ajv.compile(await schemaOf(type)));
-      assert.equal(validators.get(type)!(config), valid, `${type} ${JSON.stringify(config)}: the schema says ${!valid ? 'valid' : 'invalid'}`);
+      assert.equal(
+        validators.get(type)!(config),
+        valid,
+        `${type} ${JSON.stringify(config)}: the schema says ${!valid ? 'valid' : 'invalid'}`,
+      );
       const check = await adapters.get(type)!.testEnvironment(config);
-      assert.deepEqual([check.checks[0]!.name, check.checks[0]!.ok], ['config', valid], `${type} ${JSON.stringify(config)}: the adapter says ${JSON.stringify(check.checks[0])}`);
+      assert.deepEqual(
+        [check.checks[0]!.name, check.checks[0]!.ok],
+        ['config', valid],
+        `${type} ${JSON.stringify(config)}: the adapter says ${JSON.stringify(check.checks[0])}`,
+      );
     }
   });
 });
@@ -228,12 +289,61 @@ describe('adapter registry: the config schema of each built-in', () => {
 describe('adapter registry: broken packages', () => {
   it('refuses each with a 4xx and its reason, leaving nothing in the data directory or the table', async () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ['no factory', { packageName: await writePackage('nofactory', { 'package.json': manifest('nofactory'), 'index.js': 'export const x = 1;' }) }, /createServerAdapter/],
-      ['invalid shape', { packageName: await writePackage('shape', { 'package.json': manifest('shape'), 'index.js': 'export function createServerAdapter() { return { type: "shape_bad", models: [], agentConfigurationDoc: "" }; }' }) }, /execute\(\), testEnvironment\(\)/],
-      ['syntax error', { packageName: await writePackage('syntax', { 'package.json': manifest('syntax'), 'index.js': 'export function (' }) }, /could not import/],
-      ['factory throws', { packageName: await writePackage('throws', { 'package.json': manifest('throws'), 'index.js': 'export function createServerAdapter() { throw new Error("boom"); }' }) }, /boom/],
-      ['no package.json', { packageName: await writePackage('nomanifest', { 'index.js': adapterSource('nomanifest', '') }) }, /package\.json/],
-      ['entry escapes', { packageName: await writePackage('escape', { 'package.json': JSON.stringify({ name: 'escape', main: '../../etc/passwd' }) }) }, /outside the package/],
+      [
+        'no factory',
+        {
+          packageName: await writePackage('nofactory', {
+            'package.json': manifest('nofactory'),
+            'index.js': 'export const x = 1;',
+          }),
+        },
+        /createServerAdapter/,
+      ],
+      [
+        'invalid shape',
+        {
+          packageName: await writePackage('shape', {
+            'package.json': manifest('shape'),
+            'index.js':
+              'export function createServerAdapter() { return { type: "shape_bad", models: [], agentConfigurationDoc: "" }; }',
+          }),
+        },
+        /execute\(\), testEnvironment\(\)/,
+      ],
+      [
+        'syntax error',
+        {
+          packageName: await writePackage('syntax', {
+            'package.json': manifest('syntax'),
+            'index.js': 'export function (',
+          }),
+        },
+        /could not import/,
+      ],
+      [
+        'factory throws',
+        {
+          packageName: await writePackage('throws', {
+            'package.json': manifest('throws'),
+            'index.js': 'export function createServerAdapter() { throw new Error("boom"); }',
+          }),
+        },
+        /boom/,
+      ],
+      [
+        'no package.json',
+        { packageName: await writePackage('nomanifest', { 'index.js': adapterSource('nomanifest', '') }) },
+        /package\.json/,
+      ],
+      [
+        'entry escapes',
+        {
+          packageName: await writePackage('escape', {
+            'package.json': JSON.stringify({ name: 'escape', main: '../../etc/passwd' }),
+          }),
+        },
+        /outside the package/,
+      ],
       ['missing path', { packageName: path.join(scratch, 'does-not-exist') }, /not a directory/],
       ['relative path', { packageName: './fixtures/adapter-package', isLocalPath: true }, /absolute/],
       ['bad npm name', { packageName: '--registry=http://evil' }, /not a valid npm package name/],
@@ -249,9 +359,19 @@ describe('adapter registry: broken packages', () => {
   });
 
   it('reports a testEnvironment() that throws or hangs as failed, without failing the list', async () => {
-    const hang = await install({ packageName: await writePackage('hang', { 'package.json': manifest('hang'), 'index.js': adapterSource('fixture_hang', 'testEnvironment() { return new Promise(() => {}); }') }) });
+    const hang = await install({
+      packageName: await writePackage('hang', {
+        'package.json': manifest('hang'),
+        'index.js': adapterSource('fixture_hang', 'testEnvironment() { return new Promise(() => {}); }'),
+      }),
+    });
     assert.equal(hang.status, 201, JSON.stringify(hang.body));
-    const thrower = await install({ packageName: await writePackage('throw', { 'package.json': manifest('throw'), 'index.js': adapterSource('fixture_throw', 'testEnvironment() { throw new Error("no credentials"); }') }) });
+    const thrower = await install({
+      packageName: await writePackage('throw', {
+        'package.json': manifest('throw'),
+        'index.js': adapterSource('fixture_throw', 'testEnvironment() { throw new Error("no credentials"); }'),
+      }),
+    });
     assert.equal(thrower.status, 201, JSON.stringify(thrower.body));
     const started = Date.now();
     const adapters = await list();
@@ -262,7 +382,8 @@ describe('adapter registry: broken packages', () => {
     const threw = adapters.find((a) => a.type === 'fixture_throw');
     assert.equal(threw.environment.ok, false);
     assert.match(threw.environment.checks[0].detail, /no credentials/);
-    for (const type of ['fixture_hang', 'fixture_throw']) assert.equal((await t.request('DELETE', `/api/adapters/${type}`, { token: owner })).status, 200);
+    for (const type of ['fixture_hang', 'fixture_throw'])
+      assert.equal((await t.request('DELETE', `/api/adapters/${type}`, { token: owner })).status, 200);
     assert.deepEqual(await dirEntries(), []);
   });
 });
@@ -277,10 +398,18 @@ describe('adapter registry: an external package from a local path', () => {
     assert.equal(res.body.label, 'Echo fixture');
     assert.deepEqual(res.body.models, [{ id: 'echo-1', label: 'Echo 1' }]);
     assert.equal(res.body.builtin, false);
-    assert.deepEqual(res.body.source, { kind: 'local', packageName: 'boardroom-adapter-fixture-echo', version: '1.2.3', localPath: FIXTURE });
+    assert.deepEqual(res.body.source, {
+      kind: 'local',
+      packageName: 'boardroom-adapter-fixture-echo',
+      version: '1.2.3',
+      localPath: FIXTURE,
+    });
     assert.deepEqual(res.body.status, { enabled: true, disabled: false, pinnedVersion: null, overridden: false });
     assert.equal(res.body.hasUiParser, true);
-    assert.deepEqual(res.body.environment, { ok: true, checks: [{ name: 'config', ok: true, detail: 'greeting=(none)' }] });
+    assert.deepEqual(res.body.environment, {
+      ok: true,
+      checks: [{ name: 'config', ok: true, detail: 'greeting=(none)' }],
+    });
     const [row] = await sql('select * from adapter_installs where type = $1', [TYPE]);
     installDir = row.install_dir;
     assert.equal(installDir, path.join(adaptersDir(), TYPE));
@@ -302,19 +431,49 @@ describe('adapter registry: an external package from a local path', () => {
   });
 
   it('persists the instance config (redacted in the list), passes it to testEnvironment, and serves config schema and UI parser', async () => {
-    const res = await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: { greeting: 'bonjour', apiKey: 'sk-live-123' } } });
+    const res = await t.request('PATCH', `/api/adapters/${TYPE}`, {
+      token: owner,
+      body: { config: { greeting: 'bonjour', apiKey: 'sk-live-123' } },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.config, { greeting: 'bonjour', apiKey: '[redacted]' });
     assert.equal(res.body.environment.checks[0].detail, 'greeting=bonjour');
-    assert.deepEqual((await sql('select config from adapter_installs where type = $1', [TYPE]))[0].config, { greeting: 'bonjour', apiKey: 'sk-live-123' });
+    assert.deepEqual((await sql('select config from adapter_installs where type = $1', [TYPE]))[0].config, {
+      greeting: 'bonjour',
+      apiKey: 'sk-live-123',
+    });
     // The board's form saves what it was shown: a `[redacted]` keeps the stored secret; a new value replaces it.
-    const resaved = await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: { greeting: 'salut', apiKey: '[redacted]', nested: { token: '[redacted]' } } } });
+    const resaved = await t.request('PATCH', `/api/adapters/${TYPE}`, {
+      token: owner,
+      body: { config: { greeting: 'salut', apiKey: '[redacted]', nested: { token: '[redacted]' } } },
+    });
     assert.equal(resaved.status, 200, JSON.stringify(resaved.body));
-    assert.deepEqual((await sql('select config from adapter_installs where type = $1', [TYPE]))[0].config, { greeting: 'salut', apiKey: 'sk-live-123', nested: { token: '[redacted]' } });
-    await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: { greeting: 'bonjour', apiKey: 'sk-live-456' } } });
-    assert.deepEqual((await sql('select config from adapter_installs where type = $1', [TYPE]))[0].config, { greeting: 'bonjour', apiKey: 'sk-live-456' });
-    assert.equal((await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: 'nope' } })).status, 400);
-    assert.equal((await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: { big: 'x'.repeat(70_000) } } })).status, 400);
+    assert.deepEqual((await sql('select config from adapter_installs where type = $1', [TYPE]))[0].config, {
+      greeting: 'salut',
+      apiKey: 'sk-live-123',
+      nested: { token: '[redacted]' },
+    });
+    await t.request('PATCH', `/api/adapters/${TYPE}`, {
+      token: owner,
+      body: { config: { greeting: 'bonjour', apiKey: 'sk-live-456' } },
+    });
+    assert.deepEqual((await sql('select config from adapter_installs where type = $1', [TYPE]))[0].config, {
+      greeting: 'bonjour',
+      apiKey: 'sk-live-456',
+    });
+    assert.equal(
+      (await t.request('PATCH', `/api/adapters/${TYPE}`, { token: owner, body: { config: 'nope' } })).status,
+      400,
+    );
+    assert.equal(
+      (
+        await t.request('PATCH', `/api/adapters/${TYPE}`, {
+          token: owner,
+          body: { config: { big: 'x'.repeat(70_000) } },
+        })
+      ).status,
+      400,
+    );
 
     const schema = await t.request('GET', `/api/adapters/${TYPE}/config-schema`, { token: owner });
     assert.equal(schema.status, 200);
@@ -325,7 +484,10 @@ describe('adapter registry: an external package from a local path', () => {
     assert.equal(parser.body, await readFile(path.join(FIXTURE, 'ui-parser.js'), 'utf8'));
 
     // A built-in's config is persisted the same way.
-    const builtin = await t.request('PATCH', '/api/adapters/process', { token: owner, body: { config: { note: 'instance default' } } });
+    const builtin = await t.request('PATCH', '/api/adapters/process', {
+      token: owner,
+      body: { config: { note: 'instance default' } },
+    });
     assert.equal(builtin.status, 200);
     assert.deepEqual(builtin.body.config, { note: 'instance default' });
     assert.equal(builtin.body.builtin, true);
@@ -335,23 +497,35 @@ describe('adapter registry: an external package from a local path', () => {
     const res = await t.request('PATCH', `/api/adapters/${TYPE}/override`, { token: owner, body: { disabled: true } });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.status, { enabled: false, disabled: true, pinnedVersion: null, overridden: true });
-    assert.deepEqual((await sql('select override from adapter_installs where type = $1', [TYPE]))[0].override, { disabled: true });
+    assert.deepEqual((await sql('select override from adapter_installs where type = $1', [TYPE]))[0].override, {
+      disabled: true,
+    });
     const failed = await runAgent(TYPE);
     assert.equal(failed.status, 'failed');
     assert.equal(failed.error, `adapter type ${TYPE} is disabled`);
-    assert.equal((await t.request('PATCH', `/api/adapters/${TYPE}/override`, { token: owner, body: { disabled: false } })).status, 200);
+    assert.equal(
+      (await t.request('PATCH', `/api/adapters/${TYPE}/override`, { token: owner, body: { disabled: false } })).status,
+      200,
+    );
     assert.equal((await runAgent(TYPE)).status, 'succeeded');
   });
 
   it('pin: a reinstall that yields another version is refused and the install stays; unpinned it reinstalls', async () => {
-    const pinned = await t.request('PATCH', `/api/adapters/${TYPE}/override`, { token: owner, body: { pinnedVersion: '9.9.9' } });
+    const pinned = await t.request('PATCH', `/api/adapters/${TYPE}/override`, {
+      token: owner,
+      body: { pinnedVersion: '9.9.9' },
+    });
     assert.equal(pinned.body.status.pinnedVersion, '9.9.9');
     const refused = await t.request('POST', `/api/adapters/${TYPE}/reinstall`, { token: owner });
     assert.equal(refused.status, 422);
     assert.match(refused.body.error, /pinned to version 9\.9\.9/);
     assert.deepEqual(await dirEntries(), [TYPE]);
     assert.equal((await runAgent(TYPE)).status, 'succeeded');
-    assert.equal((await t.request('PATCH', `/api/adapters/${TYPE}/override`, { token: owner, body: { pinnedVersion: null } })).body.status.overridden, false);
+    assert.equal(
+      (await t.request('PATCH', `/api/adapters/${TYPE}/override`, { token: owner, body: { pinnedVersion: null } })).body
+        .status.overridden,
+      false,
+    );
   });
 
   it('reload evaluates the installed entry again; a broken edit is 422 and the previous registration keeps running; reinstall restores the source', async () => {
@@ -374,7 +548,11 @@ describe('adapter registry: an external package from a local path', () => {
     assert.equal(reinstalled.body.label, 'Echo fixture');
     assert.equal(await readFile(entry, 'utf8'), original);
     assert.deepEqual(await dirEntries(), [TYPE]);
-    assert.deepEqual(reinstalled.body.config, { greeting: 'bonjour', apiKey: '[redacted]' }, 'config survives a reinstall');
+    assert.deepEqual(
+      reinstalled.body.config,
+      { greeting: 'bonjour', apiKey: '[redacted]' },
+      'config survives a reinstall',
+    );
   });
 
   it('is registered again when a server starts on the same database', async () => {

@@ -23,9 +23,19 @@ before(async () => {
 });
 
 const me = (token: string, headers?: Record<string, string>) => t.request('GET', '/api/agents/me', { token, headers });
-const setStatus = (agentId: string, status: string) => t.database.pool.query('update agents set status = $2 where id = $1', [agentId, status]);
-const jwtFor = (agent: any, over: Partial<{ agentId: string; companyId: string; runId: string }> = {}, ttl?: number, secret = t.config.jwtSecret) =>
-  mintAgentJwt(secret, { agentId: agent.id, companyId: agent.companyId, adapterType: agent.adapterType, runId: randomUUID(), ...over }, ttl);
+const setStatus = (agentId: string, status: string) =>
+  t.database.pool.query('update agents set status = $2 where id = $1', [agentId, status]);
+const jwtFor = (
+  agent: any,
+  over: Partial<{ agentId: string; companyId: string; runId: string }> = {},
+  ttl?: number,
+  secret = t.config.jwtSecret,
+) =>
+  mintAgentJwt(
+    secret,
+    { agentId: agent.id, companyId: agent.companyId, adapterType: agent.adapterType, runId: randomUUID(), ...over },
+    ttl,
+  );
 
 describe('agent API keys', () => {
   it('authenticate as the agent and set lastUsedAt', async () => {
@@ -63,7 +73,10 @@ describe('agent API keys', () => {
   });
 
   it('are limited to the agent company', async () => {
-    assert.equal((await t.request('GET', `/api/companies/${otherCompanyId}/agents`, { token: worker.token })).status, 403);
+    assert.equal(
+      (await t.request('GET', `/api/companies/${otherCompanyId}/agents`, { token: worker.token })).status,
+      403,
+    );
     assert.equal((await t.request('GET', `/api/companies/${companyId}/agents`, { token: worker.token })).status, 200);
   });
 });
@@ -75,9 +88,14 @@ describe('agent JWTs', () => {
     const res = await me(token);
     assert.equal(res.status, 200);
     assert.equal(res.body.id, worker.agent.id);
-    const patched = await t.request('PATCH', `/api/agents/${worker.agent.id}`, { token, body: { title: `jwt ${runId}` } });
+    const patched = await t.request('PATCH', `/api/agents/${worker.agent.id}`, {
+      token,
+      body: { title: `jwt ${runId}` },
+    });
     assert.equal(patched.status, 200);
-    const entry = (await activityRows(t, companyId, 'agent.updated')).find((r) => r.details.changes?.title === `jwt ${runId}`);
+    const entry = (await activityRows(t, companyId, 'agent.updated')).find(
+      (r) => r.details.changes?.title === `jwt ${runId}`,
+    );
     assert.equal(entry.run_id, runId);
     assert.equal(entry.actor_type, 'agent');
     assert.equal(entry.actor_id, worker.agent.id);
@@ -103,7 +121,8 @@ describe('agent JWTs', () => {
         .setExpirationTime(now + iatOffset + 3600)
         .sign(t.config.jwtSecret);
     };
-    for (const ahead of [120, 3600, 365 * 24 * 3600]) assert.equal((await me(await mint(ahead))).status, 401, `iat ${ahead}s ahead`);
+    for (const ahead of [120, 3600, 365 * 24 * 3600])
+      assert.equal((await me(await mint(ahead))).status, 401, `iat ${ahead}s ahead`);
     assert.equal((await me(await mint(30))).status, 200, 'iat 30 s ahead is clock skew');
     assert.equal((await me(await mint(-30))).status, 200);
   });
@@ -123,9 +142,17 @@ describe('agent JWTs', () => {
 describe('X-Service-Run-Id', () => {
   it('is attached to agent and board actors and lands in activity', async () => {
     const agentRun = `run-${randomUUID()}`;
-    await t.request('PATCH', `/api/agents/${worker.agent.id}`, { token: worker.token, body: { title: agentRun }, headers: { 'x-service-run-id': agentRun } });
+    await t.request('PATCH', `/api/agents/${worker.agent.id}`, {
+      token: worker.token,
+      body: { title: agentRun },
+      headers: { 'x-service-run-id': agentRun },
+    });
     const boardRun = `run-${randomUUID()}`;
-    await t.request('PATCH', `/api/agents/${worker.agent.id}`, { token: board, body: { title: boardRun }, headers: { 'x-service-run-id': boardRun } });
+    await t.request('PATCH', `/api/agents/${worker.agent.id}`, {
+      token: board,
+      body: { title: boardRun },
+      headers: { 'x-service-run-id': boardRun },
+    });
     const rows = await activityRows(t, companyId, 'agent.updated');
     assert.equal(rows.find((r) => r.details.changes?.title === agentRun).run_id, agentRun);
     const boardEntry = rows.find((r) => r.details.changes?.title === boardRun);

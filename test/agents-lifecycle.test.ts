@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { useTestApp } from './helpers/app.ts';
-import { activityRows, companyWithAgent, newAgent, newIssue, newSecret, type AgentFixture } from './helpers/factories.ts';
+import {
+  activityRows,
+  companyWithAgent,
+  newAgent,
+  newIssue,
+  newSecret,
+  type AgentFixture,
+} from './helpers/factories.ts';
 
 const t = await useTestApp();
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -21,7 +28,12 @@ before(async () => {
   worker = a.agent;
   ceo = await newAgent(t, board, companyId, { name: 'Chief', role: 'ceo' });
   const b = await companyWithAgent(t);
-  other = { companyId: b.company.id, board: b.boardToken, agent: b.agent, ceo: await newAgent(t, b.boardToken, b.company.id, { role: 'ceo' }) };
+  other = {
+    companyId: b.company.id,
+    board: b.boardToken,
+    agent: b.agent,
+    ceo: await newAgent(t, b.boardToken, b.company.id, { role: 'ceo' }),
+  };
 });
 
 /** Puts an agent into pending_approval the way a hire with required approval leaves it. */
@@ -50,11 +62,17 @@ describe('agents: pause, resume, terminate', () => {
 
   it('a status PATCH pauses and resumes as the routes do: pauseReason manual, waiting wakes cancelled, reason cleared on leaving', async () => {
     const { agent } = await newAgent(t, board, companyId);
-    assert.equal((await post(`/api/agents/${agent.id}/wakeup`, board, { reason: 'queued before the pause' })).status, 202);
+    assert.equal(
+      (await post(`/api/agents/${agent.id}/wakeup`, board, { reason: 'queued before the pause' })).status,
+      202,
+    );
     const paused = await t.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { status: 'paused' } });
     assert.equal(paused.status, 200);
     assert.deepEqual([paused.body.status, paused.body.pauseReason], ['paused', 'manual']);
-    const waiting = await t.database.pool.query("select status, outcome_reason from agent_wakeup_requests where agent_id = $1", [agent.id]);
+    const waiting = await t.database.pool.query(
+      'select status, outcome_reason from agent_wakeup_requests where agent_id = $1',
+      [agent.id],
+    );
     assert.deepEqual(waiting.rows, [{ status: 'cancelled', outcome_reason: 'agent_paused' }]);
     const idle = await t.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { status: 'idle' } });
     assert.deepEqual([idle.body.status, idle.body.pauseReason], ['idle', null]);
@@ -76,7 +94,10 @@ describe('agents: pause, resume, terminate', () => {
     assert.equal((await post(`/api/agents/${agent.id}/pause`, board)).status, 409);
     assert.equal((await post(`/api/agents/${agent.id}/resume`, board)).status, 409);
     assert.equal((await post(`/api/agents/${agent.id}/terminate`, board)).status, 200);
-    assert.equal((await activityRows(t, companyId, 'agent.terminated')).filter((r) => r.entity_id === agent.id).length, 1);
+    assert.equal(
+      (await activityRows(t, companyId, 'agent.terminated')).filter((r) => r.entity_id === agent.id).length,
+      1,
+    );
     // Its name is free again for a new agent.
     assert.equal((await newAgent(t, board, companyId, { name: 'Doomed' })).agent.name, 'Doomed');
   });
@@ -108,7 +129,11 @@ describe('agents: hard delete', () => {
   it('removes the agent, its keys, wakeups and runs; board only', async () => {
     const { agent, token } = await newAgent(t, board, companyId);
     assert.equal((await post(`/api/agents/${agent.id}/wakeup`, board, {})).status, 202);
-    await t.database.pool.query('insert into heartbeat_runs (company_id, agent_id, status) values ($1, $2, $3)', [companyId, agent.id, 'succeeded']);
+    await t.database.pool.query('insert into heartbeat_runs (company_id, agent_id, status) values ($1, $2, $3)', [
+      companyId,
+      agent.id,
+      'succeeded',
+    ]);
     for (const caller of [token, ceo.token, other.board, other.agent.token]) {
       assert.equal((await t.request('DELETE', `/api/agents/${agent.id}`, { token: caller })).status, 403);
     }
@@ -116,7 +141,9 @@ describe('agents: hard delete', () => {
     assert.equal(res.status, 200);
     assert.equal((await t.request('GET', `/api/agents/${agent.id}`, { token: board })).status, 404);
     for (const table of ['agent_api_keys', 'agent_wakeup_requests', 'heartbeat_runs']) {
-      const { rows } = await t.database.pool.query(`select count(*)::int as n from ${table} where agent_id = $1`, [agent.id]);
+      const { rows } = await t.database.pool.query(`select count(*)::int as n from ${table} where agent_id = $1`, [
+        agent.id,
+      ]);
       assert.equal(rows[0].n, 0, table);
     }
     assert.equal((await activityRows(t, companyId, 'agent.deleted')).filter((r) => r.entity_id === agent.id).length, 1);
@@ -131,7 +158,9 @@ describe('agents: API keys', () => {
     assert.equal(created.status, 201);
     assert.match(created.body.token, /^svc_agent_[A-Za-z0-9_-]{43}$/);
     assert.equal(created.body.name, 'ci');
-    const { rows } = await t.database.pool.query('select key_hash from agent_api_keys where id = $1', [created.body.id]);
+    const { rows } = await t.database.pool.query('select key_hash from agent_api_keys where id = $1', [
+      created.body.id,
+    ]);
     assert.notEqual(rows[0].key_hash, created.body.token);
     assert.ok(!rows[0].key_hash.includes(created.body.token));
     const list = await t.request('GET', `/api/agents/${agent.id}/keys`, { token: board });
@@ -150,8 +179,14 @@ describe('agents: API keys', () => {
     const after = await t.request('GET', `/api/agents/${agent.id}/keys`, { token: board });
     assert.equal(after.body.length, 2);
     assert.equal((await t.request('GET', '/api/agents/me', { token: created.body.token })).status, 401);
-    assert.equal((await activityRows(t, companyId, 'agent.key_created')).filter((r) => r.entity_id === agent.id).length, 2);
-    assert.equal((await activityRows(t, companyId, 'agent.key_revoked')).filter((r) => r.entity_id === agent.id).length, 1);
+    assert.equal(
+      (await activityRows(t, companyId, 'agent.key_created')).filter((r) => r.entity_id === agent.id).length,
+      2,
+    );
+    assert.equal(
+      (await activityRows(t, companyId, 'agent.key_revoked')).filter((r) => r.entity_id === agent.id).length,
+      1,
+    );
     assert.doesNotMatch(JSON.stringify(await activityRows(t, companyId, 'agent.key_created')), /svc_agent_/);
   });
 
@@ -168,7 +203,10 @@ describe('agents: API keys', () => {
     const [own] = (await t.request('GET', `/api/agents/${agent.id}/keys`, { token: board })).body;
     for (const caller of [token, ceo.token, other.board, other.agent.token]) {
       assert.equal((await post(`/api/agents/${agent.id}/keys`, caller, { name: 'x' })).status, 403);
-      assert.equal((await t.request('DELETE', `/api/agents/${agent.id}/keys/${own.id}`, { token: caller })).status, 403);
+      assert.equal(
+        (await t.request('DELETE', `/api/agents/${agent.id}/keys/${own.id}`, { token: caller })).status,
+        403,
+      );
     }
     assert.equal((await t.request('GET', `/api/agents/${agent.id}/keys`, { token: other.board })).status, 403);
     assert.equal((await t.request('GET', `/api/agents/${agent.id}/keys`, { token: other.agent.token })).status, 403);
@@ -177,7 +215,10 @@ describe('agents: API keys', () => {
     assert.equal((await t.request('DELETE', `/api/agents/${agent.id}/keys/${MISSING}`, { token: board })).status, 404);
     // A key id of another agent does not resolve under this agent.
     const [workerKey] = (await t.request('GET', `/api/agents/${worker.agent.id}/keys`, { token: board })).body;
-    assert.equal((await t.request('DELETE', `/api/agents/${agent.id}/keys/${workerKey.id}`, { token: board })).status, 404);
+    assert.equal(
+      (await t.request('DELETE', `/api/agents/${agent.id}/keys/${workerKey.id}`, { token: board })).status,
+      404,
+    );
     assert.equal((await t.request('DELETE', `/api/agents/${agent.id}/keys/nope`, { token: board })).status, 400);
     assert.equal((await post(`/api/agents/${agent.id}/keys`, board, { name: '' })).status, 400);
     assert.equal((await post(`/api/agents/${agent.id}/keys`, board, { name: 'x'.repeat(201) })).status, 400);
@@ -186,17 +227,31 @@ describe('agents: API keys', () => {
 
 describe('agents: wakeup', () => {
   it('records a queued wakeup request (202) for the board or the agent itself', async () => {
-    const res = await post(`/api/agents/${worker.agent.id}/wakeup`, board, { source: 'on_demand', triggerDetail: 'ping', reason: 'look at this', payload: { issue: 'X-1' }, forceFreshSession: true });
+    const res = await post(`/api/agents/${worker.agent.id}/wakeup`, board, {
+      source: 'on_demand',
+      triggerDetail: 'ping',
+      reason: 'look at this',
+      payload: { issue: 'X-1' },
+      forceFreshSession: true,
+    });
     assert.equal(res.status, 202);
     assert.equal(res.body.status, 'queued');
     assert.equal(res.body.source, 'on_demand');
     assert.equal(res.body.triggerDetail, 'ping');
     assert.equal(res.body.forceFreshSession, true);
-    const { rows } = await t.database.pool.query('select status, reason from agent_wakeup_requests where id = $1', [res.body.id]);
+    const { rows } = await t.database.pool.query('select status, reason from agent_wakeup_requests where id = $1', [
+      res.body.id,
+    ]);
     assert.deepEqual(rows, [{ status: 'queued', reason: 'look at this' }]);
-    const self = await t.request('POST', `/api/agents/${worker.agent.id}/wakeup`, { token: worker.token, body: { source: 'automation' }, headers: { 'x-service-run-id': 'run-77' } });
+    const self = await t.request('POST', `/api/agents/${worker.agent.id}/wakeup`, {
+      token: worker.token,
+      body: { source: 'automation' },
+      headers: { 'x-service-run-id': 'run-77' },
+    });
     assert.equal(self.status, 202);
-    const entry = (await activityRows(t, companyId, 'agent.wakeup_requested')).find((r) => r.details.wakeupRequestId === self.body.id);
+    const entry = (await activityRows(t, companyId, 'agent.wakeup_requested')).find(
+      (r) => r.details.wakeupRequestId === self.body.id,
+    );
     assert.equal(entry.run_id, 'run-77');
     assert.equal(entry.actor_type, 'agent');
   });
@@ -208,7 +263,10 @@ describe('agents: wakeup', () => {
     assert.equal(first.status, 202);
     assert.equal(second.status, 202);
     assert.equal(second.body.id, first.body.id);
-    const { rows } = await t.database.pool.query('select count(*)::int as n from agent_wakeup_requests where idempotency_key = $1', [body.idempotencyKey]);
+    const { rows } = await t.database.pool.query(
+      'select count(*)::int as n from agent_wakeup_requests where idempotency_key = $1',
+      [body.idempotencyKey],
+    );
     assert.equal(rows[0].n, 1);
   });
 
@@ -217,9 +275,15 @@ describe('agents: wakeup', () => {
     const skipped = await post(`/api/agents/${agent.id}/wakeup`, board, { source: 'timer' });
     assert.equal(skipped.status, 202);
     assert.deepEqual(skipped.body, { skipped: true, reason: 'heartbeat_disabled', agentId: agent.id, source: 'timer' });
-    const { rows } = await t.database.pool.query('select count(*)::int as n from agent_wakeup_requests where agent_id = $1', [agent.id]);
+    const { rows } = await t.database.pool.query(
+      'select count(*)::int as n from agent_wakeup_requests where agent_id = $1',
+      [agent.id],
+    );
     assert.equal(rows[0].n, 0);
-    await t.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { runtimeConfig: { heartbeat: { enabled: true } } } });
+    await t.request('PATCH', `/api/agents/${agent.id}`, {
+      token: board,
+      body: { runtimeConfig: { heartbeat: { enabled: true } } },
+    });
     const queued = await post(`/api/agents/${agent.id}/wakeup`, board, { source: 'timer' });
     assert.equal(queued.status, 202);
     assert.equal(queued.body.status, 'queued');
@@ -251,7 +315,8 @@ describe('agents: wakeup', () => {
 
   it('refuses other agents (403), other companies (403), missing agents (404) and bad bodies (400)', async () => {
     const url = `/api/agents/${worker.agent.id}/wakeup`;
-    for (const caller of [ceo.token, other.board, other.agent.token]) assert.equal((await post(url, caller, {})).status, 403);
+    for (const caller of [ceo.token, other.board, other.agent.token])
+      assert.equal((await post(url, caller, {})).status, 403);
     assert.equal((await post(`/api/agents/${MISSING}/wakeup`, board, {})).status, 404);
     assert.equal((await post(url, board, { source: 'whenever' })).status, 400);
     assert.equal((await post(url, board, { triggerDetail: 'loud' })).status, 400);
@@ -263,16 +328,27 @@ describe('agents: wakeup', () => {
 describe('agents: hires', () => {
   async function insertIssue(cid: string): Promise<string> {
     const n = Math.floor(Math.random() * 1e9);
-    const { rows } = await t.database.pool.query('insert into issues (company_id, number, identifier, title) values ($1, $2, $3, $4) returning id', [cid, n, `HIRE${n}-1`, 'hire source']);
+    const { rows } = await t.database.pool.query(
+      'insert into issues (company_id, number, identifier, title) values ($1, $2, $3, $4) returning id',
+      [cid, n, `HIRE${n}-1`, 'hire source'],
+    );
     return rows[0].id;
   }
 
   it('creates the agent directly when the company does not require approval', async () => {
-    const res = await post(`/api/companies/${companyId}/agent-hires`, board, { name: 'Hire', adapterType: 'process', budgetMonthlyCents: 100 });
+    const res = await post(`/api/companies/${companyId}/agent-hires`, board, {
+      name: 'Hire',
+      adapterType: 'process',
+      budgetMonthlyCents: 100,
+    });
     assert.equal(res.status, 201);
     assert.equal(res.body.agent.status, 'idle');
     assert.equal(res.body.approval, null);
-    assert.equal((await activityRows(t, companyId, 'agent.hire_requested')).filter((r) => r.entity_id === res.body.agent.id).length, 1);
+    assert.equal(
+      (await activityRows(t, companyId, 'agent.hire_requested')).filter((r) => r.entity_id === res.body.agent.id)
+        .length,
+      1,
+    );
   });
 
   it('creates a pending_approval draft and a hire_agent approval with a redacted snapshot linked to the source issues', async () => {
@@ -286,7 +362,10 @@ describe('agents: hires', () => {
       title: 'Backend',
       reportsTo: manager.id,
       adapterType: 'process',
-      adapterConfig: { env: { TOKEN: 'plain-secret-value', REF: { type: 'secret_ref', secretId: secret.id } }, model: 'm' },
+      adapterConfig: {
+        env: { TOKEN: 'plain-secret-value', REF: { type: 'secret_ref', secretId: secret.id } },
+        model: 'm',
+      },
       budgetMonthlyCents: 900,
       sourceIssueId: i1,
       sourceIssueIds: [i1, i2],
@@ -306,10 +385,18 @@ describe('agents: hires', () => {
     assert.equal(approval.payload.adapterConfig.model, 'm');
     assert.equal(approval.payload.adapterConfig.env.TOKEN, '[redacted]');
     assert.doesNotMatch(JSON.stringify(approval), /plain-secret-value/);
-    const links = await t.database.pool.query('select issue_id from approval_issues where approval_id = $1 order by issue_id', [approval.id]);
-    assert.deepEqual(links.rows.map((r) => r.issue_id), [i1, i2].sort());
+    const links = await t.database.pool.query(
+      'select issue_id from approval_issues where approval_id = $1 order by issue_id',
+      [approval.id],
+    );
+    assert.deepEqual(
+      links.rows.map((r) => r.issue_id),
+      [i1, i2].sort(),
+    );
     // The proposed budget is the draft's policy at once (inert: a draft cannot run); no keys for a draft.
-    const policies = await t.database.pool.query('select 1 from budget_policies where scope_id = $1 and is_active', [res.body.agent.id]);
+    const policies = await t.database.pool.query('select 1 from budget_policies where scope_id = $1 and is_active', [
+      res.body.agent.id,
+    ]);
     assert.equal(policies.rowCount, 1);
     assert.equal((await post(`/api/agents/${res.body.agent.id}/keys`, token, { name: 'x' })).status, 409);
   });
@@ -317,7 +404,11 @@ describe('agents: hires', () => {
   it('rejects source issues of another company (422) and rolls the draft back', async () => {
     const { company, token } = await t.newCompany(undefined, { requireBoardApprovalForNewAgents: true });
     const foreignIssue = await insertIssue(other.companyId);
-    const res = await post(`/api/companies/${company.id}/agent-hires`, token, { name: 'Rollback', adapterType: 'process', sourceIssueIds: [foreignIssue] });
+    const res = await post(`/api/companies/${company.id}/agent-hires`, token, {
+      name: 'Rollback',
+      adapterType: 'process',
+      sourceIssueIds: [foreignIssue],
+    });
     assert.equal(res.status, 422);
     const list = await t.request('GET', `/api/companies/${company.id}/agents`, { token });
     assert.deepEqual(list.body, []);
@@ -329,7 +420,11 @@ describe('agents: hires', () => {
     const body = { name: 'Hired', adapterType: 'process' };
     const byRecruiter = await post(url, recruiter.token, body);
     assert.equal(byRecruiter.status, 201);
-    assert.equal((await activityRows(t, companyId, 'agent.hire_requested')).find((r) => r.entity_id === byRecruiter.body.agent.id).actor_type, 'agent');
+    assert.equal(
+      (await activityRows(t, companyId, 'agent.hire_requested')).find((r) => r.entity_id === byRecruiter.body.agent.id)
+        .actor_type,
+      'agent',
+    );
     assert.equal((await post(url, ceo.token, body)).status, 201);
     assert.equal((await post(url, worker.token, body)).status, 403);
     assert.equal((await post(url, other.board, body)).status, 403);

@@ -10,7 +10,11 @@ const t = await useTestApp();
 // A company that requires board approval for new agents, with an agent allowed to hire.
 const { company, token: board } = await t.newCompany();
 const C = company.id;
-assert.equal((await t.request('PATCH', `/api/companies/${C}`, { token: board, body: { requireBoardApprovalForNewAgents: true } })).status, 200);
+assert.equal(
+  (await t.request('PATCH', `/api/companies/${C}`, { token: board, body: { requireBoardApprovalForNewAgents: true } }))
+    .status,
+  200,
+);
 const hirer = await newAgent(t, board, C, { permissions: { canCreateAgents: true } });
 const other = await t.newCompany();
 const otherAgent = await newAgent(t, other.token, other.company.id);
@@ -18,7 +22,12 @@ const otherAgent = await newAgent(t, other.token, other.company.id);
 async function hire(token: string, fields: Record<string, unknown> = {}) {
   const res = await t.request('POST', `/api/companies/${C}/agent-hires`, {
     token,
-    body: { name: `Hire ${Math.random().toString(36).slice(2, 8)}`, role: 'engineer', adapterType: 'process', ...fields },
+    body: {
+      name: `Hire ${Math.random().toString(36).slice(2, 8)}`,
+      role: 'engineer',
+      adapterType: 'process',
+      ...fields,
+    },
   });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   assert.equal(res.body.agent.status, 'pending_approval');
@@ -30,25 +39,55 @@ async function hire(token: string, fields: Record<string, unknown> = {}) {
 
 const agentStatus = async (id: string) => (await t.request('GET', `/api/agents/${id}`, { token: board })).body;
 const policiesOf = (agentId: string) =>
-  t.database.db.select().from(budgetPolicies).where(and(eq(budgetPolicies.scopeType, 'agent'), eq(budgetPolicies.scopeId, agentId), eq(budgetPolicies.isActive, true)));
+  t.database.db
+    .select()
+    .from(budgetPolicies)
+    .where(
+      and(
+        eq(budgetPolicies.scopeType, 'agent'),
+        eq(budgetPolicies.scopeId, agentId),
+        eq(budgetPolicies.isActive, true),
+      ),
+    );
 const wakesFor = async (agentId: string, approvalId: string) =>
-  (await t.database.db.select().from(agentWakeupRequests).where(eq(agentWakeupRequests.agentId, agentId))).filter((w) => (w.payload as any)?.approvalId === approvalId);
-const activity = (entityId: string, action: string) => t.database.db.select().from(activityLog).where(and(eq(activityLog.entityId, entityId), eq(activityLog.action, action)));
+  (await t.database.db.select().from(agentWakeupRequests).where(eq(agentWakeupRequests.agentId, agentId))).filter(
+    (w) => (w.payload as any)?.approvalId === approvalId,
+  );
+const activity = (entityId: string, action: string) =>
+  t.database.db
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.entityId, entityId), eq(activityLog.action, action)));
 
 describe('hire_agent approvals', () => {
   it('approve activates the draft, creates its budget policy and wakes the hiring agent', async () => {
-    const { agent, approval } = await hire(hirer.token, { budgetMonthlyCents: 4200, adapterConfig: { env: { GH_PAT: 'ghp_plain' } } });
+    const { agent, approval } = await hire(hirer.token, {
+      budgetMonthlyCents: 4200,
+      adapterConfig: { env: { GH_PAT: 'ghp_plain' } },
+    });
     assert.equal(approval.requestedByAgentId, hirer.agent.id);
     assert.equal(approval.payload.adapterConfig.env.GH_PAT, '[redacted]');
     // The proposed budget is the draft's policy from the start: a pending agent cannot run, so it binds nothing until approval.
     assert.equal((await policiesOf(agent.id)).length, 1, 'the budget policy is written with the draft');
     // Other companies cannot see or decide it.
     assert.equal((await t.request('GET', `/api/approvals/${approval.id}`, { token: other.token })).status, 404);
-    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: other.token })).status, 404);
-    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: otherAgent.token })).status, 403);
-    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: hirer.token })).status, 403);
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: other.token })).status,
+      404,
+    );
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: otherAgent.token })).status,
+      403,
+    );
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: hirer.token })).status,
+      403,
+    );
 
-    const res = await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: board, body: { decisionNote: 'welcome' } });
+    const res = await t.request('POST', `/api/approvals/${approval.id}/approve`, {
+      token: board,
+      body: { decisionNote: 'welcome' },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'approved');
     assert.equal((await agentStatus(agent.id)).status, 'idle');
@@ -59,7 +98,10 @@ describe('hire_agent approvals', () => {
     assert.equal(policies[0]!.companyId, C);
     const wakes = await wakesFor(hirer.agent.id, approval.id);
     assert.equal(wakes.length, 1);
-    assert.deepEqual((wakes[0]!.payload as any).env, { SERVICE_APPROVAL_ID: approval.id, SERVICE_APPROVAL_STATUS: 'approved' });
+    assert.deepEqual((wakes[0]!.payload as any).env, {
+      SERVICE_APPROVAL_ID: approval.id,
+      SERVICE_APPROVAL_STATUS: 'approved',
+    });
     assert.equal(wakes[0]!.source, 'automation');
     assert.equal(wakes[0]!.reason, 'approval_resolved');
     assert.equal((await activity(agent.id, 'agent.activated')).length, 1);
@@ -71,7 +113,10 @@ describe('hire_agent approvals', () => {
 
   it('reject terminates the draft and wakes the hiring agent with the rejected status', async () => {
     const { agent, approval } = await hire(hirer.token, { budgetMonthlyCents: 1000 });
-    const res = await t.request('POST', `/api/approvals/${approval.id}/reject`, { token: board, body: { decisionNote: 'not now' } });
+    const res = await t.request('POST', `/api/approvals/${approval.id}/reject`, {
+      token: board,
+      body: { decisionNote: 'not now' },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'rejected');
     const after = await agentStatus(agent.id);
@@ -79,7 +124,10 @@ describe('hire_agent approvals', () => {
     assert.ok(after.terminatedAt);
     assert.equal((await policiesOf(agent.id)).length, 0);
     const wakes = await wakesFor(hirer.agent.id, approval.id);
-    assert.deepEqual(wakes.map((w) => (w.payload as any).env.SERVICE_APPROVAL_STATUS), ['rejected']);
+    assert.deepEqual(
+      wakes.map((w) => (w.payload as any).env.SERVICE_APPROVAL_STATUS),
+      ['rejected'],
+    );
     assert.equal((await activity(agent.id, 'agent.terminated')).length, 1);
   });
 
@@ -96,10 +144,24 @@ describe('hire_agent approvals', () => {
   it('revision keeps the draft pending and a resubmitted payload cannot retarget another agent', async () => {
     const { agent, approval } = await hire(hirer.token);
     const decoy = await hire(hirer.token);
-    assert.equal((await t.request('POST', `/api/approvals/${approval.id}/request-revision`, { token: board, body: { decisionNote: 'cheaper model' } })).status, 200);
+    assert.equal(
+      (
+        await t.request('POST', `/api/approvals/${approval.id}/request-revision`, {
+          token: board,
+          body: { decisionNote: 'cheaper model' },
+        })
+      ).status,
+      200,
+    );
     assert.equal((await agentStatus(agent.id)).status, 'pending_approval');
-    assert.deepEqual((await wakesFor(hirer.agent.id, approval.id)).map((w) => (w.payload as any).status), ['revision_requested']);
-    const resubmitted = await t.request('POST', `/api/approvals/${approval.id}/resubmit`, { token: hirer.token, body: { payload: { agentId: decoy.agent.id, model: 'small' } } });
+    assert.deepEqual(
+      (await wakesFor(hirer.agent.id, approval.id)).map((w) => (w.payload as any).status),
+      ['revision_requested'],
+    );
+    const resubmitted = await t.request('POST', `/api/approvals/${approval.id}/resubmit`, {
+      token: hirer.token,
+      body: { payload: { agentId: decoy.agent.id, model: 'small' } },
+    });
     assert.equal(resubmitted.status, 200);
     assert.deepEqual(resubmitted.body.payload, { agentId: agent.id, model: 'small' });
     assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: board })).status, 200);
@@ -118,11 +180,20 @@ describe('hire_agent approvals', () => {
 
   it('accepts a hand-made hire_agent approval only for a draft of the same company', async () => {
     const { agent } = await hire(hirer.token);
-    const ok = await t.request('POST', `/api/companies/${C}/approvals`, { token: board, body: { type: 'hire_agent', payload: { agentId: agent.id } } });
+    const ok = await t.request('POST', `/api/companies/${C}/approvals`, {
+      token: board,
+      body: { type: 'hire_agent', payload: { agentId: agent.id } },
+    });
     assert.equal(ok.status, 201);
-    const active = await t.request('POST', `/api/companies/${C}/approvals`, { token: board, body: { type: 'hire_agent', payload: { agentId: hirer.agent.id } } });
+    const active = await t.request('POST', `/api/companies/${C}/approvals`, {
+      token: board,
+      body: { type: 'hire_agent', payload: { agentId: hirer.agent.id } },
+    });
     assert.equal(active.status, 422);
-    const foreign = await t.request('POST', `/api/companies/${other.company.id}/approvals`, { token: other.token, body: { type: 'hire_agent', payload: { agentId: agent.id } } });
+    const foreign = await t.request('POST', `/api/companies/${other.company.id}/approvals`, {
+      token: other.token,
+      body: { type: 'hire_agent', payload: { agentId: agent.id } },
+    });
     assert.equal(foreign.status, 422);
     // Rejecting the duplicate terminates the draft once; the original hire approval then finds nothing to change.
     assert.equal((await t.request('POST', `/api/approvals/${ok.body.id}/reject`, { token: board })).status, 200);
@@ -132,9 +203,18 @@ describe('hire_agent approvals', () => {
   it('sourceIssueId(s) are checked with and without approval: unknown 404, another company 422, nothing written', async () => {
     const { randomUUID } = await import('node:crypto');
     const plain = await t.newCompany(); // requireBoardApprovalForNewAgents: false (the default)
-    const own = await t.request('POST', `/api/companies/${plain.company.id}/issues`, { token: plain.token, body: { title: 'why we hire' } });
-    const ownApproval = await t.request('POST', `/api/companies/${C}/issues`, { token: board, body: { title: 'why we hire too' } });
-    const foreign = await t.request('POST', `/api/companies/${other.company.id}/issues`, { token: other.token, body: { title: 'not yours' } });
+    const own = await t.request('POST', `/api/companies/${plain.company.id}/issues`, {
+      token: plain.token,
+      body: { title: 'why we hire' },
+    });
+    const ownApproval = await t.request('POST', `/api/companies/${C}/issues`, {
+      token: board,
+      body: { title: 'why we hire too' },
+    });
+    const foreign = await t.request('POST', `/api/companies/${other.company.id}/issues`, {
+      token: other.token,
+      body: { title: 'not yours' },
+    });
     assert.equal(own.status, 201);
     assert.equal(ownApproval.status, 201);
     assert.equal(foreign.status, 201);
@@ -145,7 +225,10 @@ describe('hire_agent approvals', () => {
     ];
     for (const { companyId, token, ownIssue } of cases) {
       const post = (fields: Record<string, unknown>) =>
-        t.request('POST', `/api/companies/${companyId}/agent-hires`, { token, body: { name: `Hire ${randomUUID().slice(0, 6)}`, role: 'engineer', adapterType: 'process', ...fields } });
+        t.request('POST', `/api/companies/${companyId}/agent-hires`, {
+          token,
+          body: { name: `Hire ${randomUUID().slice(0, 6)}`, role: 'engineer', adapterType: 'process', ...fields },
+        });
       const before = (await t.request('GET', `/api/companies/${companyId}/agents`, { token })).body.length;
       for (const [fields, status] of [
         [{ sourceIssueId: randomUUID() }, 404],
@@ -154,10 +237,21 @@ describe('hire_agent approvals', () => {
         [{ sourceIssueId: ownIssue, sourceIssueIds: [foreign.body.id] }, 422],
       ] as const) {
         const res = await post(fields);
-        assert.equal(res.status, status, `${companyId === C ? 'with' : 'without'} approval, ${JSON.stringify(fields)}: ${JSON.stringify(res.body)}`);
+        assert.equal(
+          res.status,
+          status,
+          `${companyId === C ? 'with' : 'without'} approval, ${JSON.stringify(fields)}: ${JSON.stringify(res.body)}`,
+        );
       }
-      assert.equal((await t.request('GET', `/api/companies/${companyId}/agents`, { token })).body.length, before, 'refused hires create no agent');
-      const logged = await t.database.pool.query(`select 1 from activity_log where company_id = $1 and action = 'agent.hire_requested' and details::text like $2`, [companyId, `%${foreign.body.id}%`]);
+      assert.equal(
+        (await t.request('GET', `/api/companies/${companyId}/agents`, { token })).body.length,
+        before,
+        'refused hires create no agent',
+      );
+      const logged = await t.database.pool.query(
+        `select 1 from activity_log where company_id = $1 and action = 'agent.hire_requested' and details::text like $2`,
+        [companyId, `%${foreign.body.id}%`],
+      );
       assert.equal(logged.rowCount, 0, 'another company issue id never reaches the activity log');
 
       const ok = await post({ sourceIssueId: ownIssue });
@@ -168,24 +262,56 @@ describe('hire_agent approvals', () => {
   });
 
   it('a hire keeps desiredSkills: the draft has them attached and the approval shows them; approval keeps them; an unknown one is 422 with no draft or approval', async () => {
-    const skill = await t.request('POST', `/api/companies/${C}/skills`, { token: board, body: { name: 'Hiring Playbook' } });
+    const skill = await t.request('POST', `/api/companies/${C}/skills`, {
+      token: board,
+      body: { name: 'Hiring Playbook' },
+    });
     assert.equal(skill.status, 201, JSON.stringify(skill.body));
     const keys = ['boardroom/skills/boardroom-api', skill.body.key];
-    const { agent, approval } = await hire(hirer.token, { adapterType: 'claude_local', desiredSkills: ['hiring-playbook'] });
-    assert.deepEqual(approval.payload.adapterConfig.serviceSkillSync.desiredSkills, keys, 'the board sees the skills it approves');
-    assert.deepEqual((await t.request('GET', `/api/agents/${agent.id}/skills`, { token: board })).body.desiredSkills, keys);
+    const { agent, approval } = await hire(hirer.token, {
+      adapterType: 'claude_local',
+      desiredSkills: ['hiring-playbook'],
+    });
+    assert.deepEqual(
+      approval.payload.adapterConfig.serviceSkillSync.desiredSkills,
+      keys,
+      'the board sees the skills it approves',
+    );
+    assert.deepEqual(
+      (await t.request('GET', `/api/agents/${agent.id}/skills`, { token: board })).body.desiredSkills,
+      keys,
+    );
     assert.equal((await t.request('POST', `/api/approvals/${approval.id}/approve`, { token: board })).status, 200);
     const approved = await agentStatus(agent.id);
     assert.equal(approved.status, 'idle');
     assert.deepEqual(approved.adapterConfig.serviceSkillSync.desiredSkills, keys);
-    assert.deepEqual((await t.request('GET', `/api/agents/${agent.id}/skills`, { token: board })).body.desiredSkills, keys);
+    assert.deepEqual(
+      (await t.request('GET', `/api/agents/${agent.id}/skills`, { token: board })).body.desiredSkills,
+      keys,
+    );
 
-    const approvalsBefore = (await t.database.pool.query('select count(*)::int as n from approvals where company_id = $1', [C])).rows[0].n;
-    const refused = await t.request('POST', `/api/companies/${C}/agent-hires`, { token: hirer.token, body: { name: 'Unskilled Hire', adapterType: 'process', desiredSkills: ['hiring-playbook', 'no-such-skill'] } });
+    const approvalsBefore = (
+      await t.database.pool.query('select count(*)::int as n from approvals where company_id = $1', [C])
+    ).rows[0].n;
+    const refused = await t.request('POST', `/api/companies/${C}/agent-hires`, {
+      token: hirer.token,
+      body: { name: 'Unskilled Hire', adapterType: 'process', desiredSkills: ['hiring-playbook', 'no-such-skill'] },
+    });
     assert.equal(refused.status, 422, JSON.stringify(refused.body));
     assert.deepEqual(refused.body.details.unknown, ['no-such-skill']);
-    assert.equal((await t.database.pool.query('select count(*)::int as n from agents where company_id = $1 and name = $2', [C, 'Unskilled Hire'])).rows[0].n, 0);
-    assert.equal((await t.database.pool.query('select count(*)::int as n from approvals where company_id = $1', [C])).rows[0].n, approvalsBefore);
+    assert.equal(
+      (
+        await t.database.pool.query('select count(*)::int as n from agents where company_id = $1 and name = $2', [
+          C,
+          'Unskilled Hire',
+        ])
+      ).rows[0].n,
+      0,
+    );
+    assert.equal(
+      (await t.database.pool.query('select count(*)::int as n from approvals where company_id = $1', [C])).rows[0].n,
+      approvalsBefore,
+    );
   });
 });
 
@@ -195,7 +321,9 @@ describe('no escalation through hiring', () => {
     const creator = await newAgent(t, open.token, open.company.id, { permissions: { canCreateAgents: true } });
     const ceo = await newAgent(t, open.token, open.company.id, { role: 'ceo' });
     const url = `/api/companies/${open.company.id}/agent-hires`;
-    const body = (fields: Record<string, unknown>) => ({ body: { name: `Hire ${Math.random().toString(36).slice(2, 8)}`, adapterType: 'process', ...fields } });
+    const body = (fields: Record<string, unknown>) => ({
+      body: { name: `Hire ${Math.random().toString(36).slice(2, 8)}`, adapterType: 'process', ...fields },
+    });
     for (const companyUrl of [url, `/api/companies/${C}/agent-hires`]) {
       const token = companyUrl === url ? creator.token : hirer.token;
       for (const fields of [{ role: 'ceo' }, { role: ' CEO ' }, { permissions: { canCreateAgents: true } }]) {
@@ -203,10 +331,17 @@ describe('no escalation through hiring', () => {
         assert.equal(res.status, 403, `${companyUrl} ${JSON.stringify(fields)}: ${JSON.stringify(res.body)}`);
       }
     }
-    const before = (await t.request('GET', `/api/companies/${open.company.id}/agents`, { token: open.token })).body.length;
-    assert.equal((await t.request('POST', url, { token: ceo.token, ...body({ permissions: { canCreateAgents: true } }) })).status, 201);
+    const before = (await t.request('GET', `/api/companies/${open.company.id}/agents`, { token: open.token })).body
+      .length;
+    assert.equal(
+      (await t.request('POST', url, { token: ceo.token, ...body({ permissions: { canCreateAgents: true } }) })).status,
+      201,
+    );
     assert.equal((await t.request('POST', url, { token: open.token, ...body({ role: 'ceo' }) })).status, 201);
     assert.equal((await t.request('POST', url, { token: creator.token, ...body({ role: 'engineer' }) })).status, 201);
-    assert.equal((await t.request('GET', `/api/companies/${open.company.id}/agents`, { token: open.token })).body.length, before + 3);
+    assert.equal(
+      (await t.request('GET', `/api/companies/${open.company.id}/agents`, { token: open.token })).body.length,
+      before + 3,
+    );
   });
 });

@@ -15,7 +15,10 @@ const A = a.company.id;
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 async function approval(token: string, body: Record<string, unknown> = {}, companyId = A) {
-  const res = await t.request('POST', `/api/companies/${companyId}/approvals`, { token, body: { type: 'request_board_approval', payload: { title: 'Buy a GPU' }, ...body } });
+  const res = await t.request('POST', `/api/companies/${companyId}/approvals`, {
+    token,
+    body: { type: 'request_board_approval', payload: { title: 'Buy a GPU' }, ...body },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
@@ -26,10 +29,15 @@ async function issue(token: string, companyId: string) {
   return res.body;
 }
 
-const decide = (id: string, action: string, token: string, body?: unknown) => t.request('POST', `/api/approvals/${id}/${action}`, { token, body });
-const wakeupsFor = (agentId: string) => t.database.db.select().from(agentWakeupRequests).where(eq(agentWakeupRequests.agentId, agentId));
+const decide = (id: string, action: string, token: string, body?: unknown) =>
+  t.request('POST', `/api/approvals/${id}/${action}`, { token, body });
+const wakeupsFor = (agentId: string) =>
+  t.database.db.select().from(agentWakeupRequests).where(eq(agentWakeupRequests.agentId, agentId));
 const activityFor = (entityId: string, action: string) =>
-  t.database.db.select().from(activityLog).where(and(eq(activityLog.entityId, entityId), eq(activityLog.action, action)));
+  t.database.db
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.entityId, entityId), eq(activityLog.action, action)));
 
 describe('approvals: create', () => {
   it('creates a pending approval as the board, with an optional requesting agent of the company', async () => {
@@ -49,13 +57,19 @@ describe('approvals: create', () => {
     assert.equal(own.requestedByUserId, null);
     const explicit = await approval(a.agent.token, { requestedByAgentId: a.agent.agent.id });
     assert.equal(explicit.requestedByAgentId, a.agent.agent.id);
-    const other = await t.request('POST', `/api/companies/${A}/approvals`, { token: a.agent.token, body: { type: 'request_board_approval', payload: {}, requestedByAgentId: a2.agent.id } });
+    const other = await t.request('POST', `/api/companies/${A}/approvals`, {
+      token: a.agent.token,
+      body: { type: 'request_board_approval', payload: {}, requestedByAgentId: a2.agent.id },
+    });
     assert.equal(other.status, 403);
   });
 
   it('refuses a requesting agent outside the company or missing (422)', async () => {
     for (const requestedByAgentId of [b.agent.agent.id, MISSING]) {
-      const res = await t.request('POST', `/api/companies/${A}/approvals`, { token: a.boardToken, body: { type: 'request_board_approval', payload: {}, requestedByAgentId } });
+      const res = await t.request('POST', `/api/companies/${A}/approvals`, {
+        token: a.boardToken,
+        body: { type: 'request_board_approval', payload: {}, requestedByAgentId },
+      });
       assert.equal(res.status, 422, requestedByAgentId);
     }
   });
@@ -70,7 +84,12 @@ describe('approvals: create', () => {
       { type: 'request_board_approval', payload: {}, issueIds: ['not-a-uuid'] },
       { type: 'request_board_approval', payload: { blob: 'x'.repeat(300 * 1024) } },
     ];
-    for (const body of bodies) assert.equal((await t.request('POST', `/api/companies/${A}/approvals`, { token: a.boardToken, body })).status, 400, JSON.stringify(body).slice(0, 80));
+    for (const body of bodies)
+      assert.equal(
+        (await t.request('POST', `/api/companies/${A}/approvals`, { token: a.boardToken, body })).status,
+        400,
+        JSON.stringify(body).slice(0, 80),
+      );
   });
 
   it('links issues once each; a missing issue is 404 and another company issue 422', async () => {
@@ -79,19 +98,31 @@ describe('approvals: create', () => {
     const linked = await approval(a.agent.token, { issueIds: [i1.id, i2.id, i1.id] });
     const issues = await t.request('GET', `/api/approvals/${linked.id}/issues`, { token: a.agent.token });
     assert.equal(issues.status, 200);
-    assert.deepEqual(issues.body.map((i: any) => i.id), [i1.id, i2.id]);
+    assert.deepEqual(
+      issues.body.map((i: any) => i.id),
+      [i1.id, i2.id],
+    );
     assert.equal(issues.body[0].identifier, i1.identifier);
     assert.equal(issues.body[0].title, 'Linked work');
-    const missing = await t.request('POST', `/api/companies/${A}/approvals`, { token: a.boardToken, body: { type: 'request_board_approval', payload: {}, issueIds: [i1.id, MISSING] } });
+    const missing = await t.request('POST', `/api/companies/${A}/approvals`, {
+      token: a.boardToken,
+      body: { type: 'request_board_approval', payload: {}, issueIds: [i1.id, MISSING] },
+    });
     assert.equal(missing.status, 404);
     const foreign = await issue(b.boardToken, b.company.id);
-    const cross = await t.request('POST', `/api/companies/${A}/approvals`, { token: a.boardToken, body: { type: 'request_board_approval', payload: {}, issueIds: [i1.id, foreign.id] } });
+    const cross = await t.request('POST', `/api/companies/${A}/approvals`, {
+      token: a.boardToken,
+      body: { type: 'request_board_approval', payload: {}, issueIds: [i1.id, foreign.id] },
+    });
     assert.equal(cross.status, 422);
   });
 
   it('refuses a hire_agent approval whose agentId is not a draft agent of the company (422)', async () => {
     for (const agentId of [a2.agent.id, b.agent.agent.id, MISSING]) {
-      const res = await t.request('POST', `/api/companies/${A}/approvals`, { token: a.boardToken, body: { type: 'hire_agent', payload: { agentId } } });
+      const res = await t.request('POST', `/api/companies/${A}/approvals`, {
+        token: a.boardToken,
+        body: { type: 'hire_agent', payload: { agentId } },
+      });
       assert.equal(res.status, 422, agentId);
     }
   });
@@ -100,8 +131,14 @@ describe('approvals: create', () => {
     const body = { type: 'request_board_approval', payload: {} };
     assert.equal((await t.request('POST', `/api/companies/${A}/approvals`, { body })).status, 401);
     assert.equal((await t.request('POST', `/api/companies/${A}/approvals`, { token: b.boardToken, body })).status, 403);
-    assert.equal((await t.request('POST', `/api/companies/${A}/approvals`, { token: b.agent.token, body })).status, 403);
-    assert.equal((await t.request('POST', `/api/companies/${MISSING}/approvals`, { token: a.boardToken, body })).status, 404);
+    assert.equal(
+      (await t.request('POST', `/api/companies/${A}/approvals`, { token: b.agent.token, body })).status,
+      403,
+    );
+    assert.equal(
+      (await t.request('POST', `/api/companies/${MISSING}/approvals`, { token: a.boardToken, body })).status,
+      404,
+    );
   });
 });
 
@@ -114,16 +151,41 @@ describe('approvals: read', () => {
     assert.equal((await decide(second.id, 'approve', c.boardToken)).status, 200);
     const all = await t.request('GET', `/api/companies/${c.company.id}/approvals`, { token: c.agent.token });
     assert.equal(all.status, 200);
-    assert.deepEqual(all.body.map((x: any) => x.id), [third.id, second.id, first.id]);
-    const pending = await t.request('GET', `/api/companies/${c.company.id}/approvals?status=pending`, { token: c.boardToken });
-    assert.deepEqual(pending.body.map((x: any) => x.id), [third.id, first.id]);
-    const approved = await t.request('GET', `/api/companies/${c.company.id}/approvals?status=approved`, { token: c.boardToken });
-    assert.deepEqual(approved.body.map((x: any) => x.id), [second.id]);
+    assert.deepEqual(
+      all.body.map((x: any) => x.id),
+      [third.id, second.id, first.id],
+    );
+    const pending = await t.request('GET', `/api/companies/${c.company.id}/approvals?status=pending`, {
+      token: c.boardToken,
+    });
+    assert.deepEqual(
+      pending.body.map((x: any) => x.id),
+      [third.id, first.id],
+    );
+    const approved = await t.request('GET', `/api/companies/${c.company.id}/approvals?status=approved`, {
+      token: c.boardToken,
+    });
+    assert.deepEqual(
+      approved.body.map((x: any) => x.id),
+      [second.id],
+    );
     const limited = await t.request('GET', `/api/companies/${c.company.id}/approvals?limit=1`, { token: c.boardToken });
-    assert.deepEqual(limited.body.map((x: any) => x.id), [third.id]);
-    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/approvals?status=maybe`, { token: c.boardToken })).status, 400);
-    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/approvals?limit=0`, { token: c.boardToken })).status, 400);
-    assert.equal((await t.request('GET', `/api/companies/${c.company.id}/approvals?limit=501`, { token: c.boardToken })).status, 400);
+    assert.deepEqual(
+      limited.body.map((x: any) => x.id),
+      [third.id],
+    );
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.company.id}/approvals?status=maybe`, { token: c.boardToken })).status,
+      400,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.company.id}/approvals?limit=0`, { token: c.boardToken })).status,
+      400,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.company.id}/approvals?limit=501`, { token: c.boardToken })).status,
+      400,
+    );
   });
 
   it('redacts sensitive keys, plain env bindings and credentials for every reader, keeping secret references', async () => {
@@ -153,7 +215,10 @@ describe('approvals: read', () => {
       assert.deepEqual(list.body.find((x: any) => x.id === hire.id).payload, expected);
     }
     await decide(hire.id, 'request-revision', a.boardToken);
-    const resubmitted = await t.request('POST', `/api/approvals/${hire.id}/resubmit`, { token: a.agent.token, body: { payload: { token: 'x', ok: 1 } } });
+    const resubmitted = await t.request('POST', `/api/approvals/${hire.id}/resubmit`, {
+      token: a.agent.token,
+      body: { payload: { token: 'x', ok: 1 } },
+    });
     assert.deepEqual(resubmitted.body.payload, { token: '[redacted]', ok: 1 });
   });
 
@@ -194,8 +259,12 @@ describe('approvals: decisions', () => {
     assert.equal(res.body.decisionNote, 'go ahead');
     assert.equal(typeof res.body.decidedByUserId, 'string');
     assert.ok(!Number.isNaN(Date.parse(res.body.decidedAt)));
-    for (const action of ['approve', 'reject', 'request-revision']) assert.equal((await decide(target.id, action, a.boardToken)).status, 422, action);
-    assert.equal((await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: a.boardToken })).status, 422);
+    for (const action of ['approve', 'reject', 'request-revision'])
+      assert.equal((await decide(target.id, action, a.boardToken)).status, 422, action);
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: a.boardToken })).status,
+      422,
+    );
     assert.equal((await activityFor(target.id, 'approval.approved')).length, 1);
   });
 
@@ -205,7 +274,8 @@ describe('approvals: decisions', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'rejected');
     assert.equal(res.body.decisionNote, null);
-    for (const action of ['approve', 'reject', 'request-revision']) assert.equal((await decide(target.id, action, a.boardToken)).status, 422, action);
+    for (const action of ['approve', 'reject', 'request-revision'])
+      assert.equal((await decide(target.id, action, a.boardToken)).status, 422, action);
     assert.equal((await activityFor(target.id, 'approval.rejected')).length, 1);
   });
 
@@ -233,11 +303,19 @@ describe('approvals: decisions', () => {
   it('applies exactly one of two concurrent decisions; the loser gets 422', async () => {
     for (let round = 0; round < 5; round++) {
       const target = await approval(a.agent.token);
-      const [approve, reject] = await Promise.all([decide(target.id, 'approve', a.boardToken), decide(target.id, 'reject', a.boardToken)]);
+      const [approve, reject] = await Promise.all([
+        decide(target.id, 'approve', a.boardToken),
+        decide(target.id, 'reject', a.boardToken),
+      ]);
       assert.deepEqual([approve.status, reject.status].sort(), [200, 422]);
       const winner = approve.status === 200 ? 'approved' : 'rejected';
-      assert.equal((await t.request('GET', `/api/approvals/${target.id}`, { token: a.boardToken })).body.status, winner);
-      const decisions = (await activityFor(target.id, 'approval.approved')).length + (await activityFor(target.id, 'approval.rejected')).length;
+      assert.equal(
+        (await t.request('GET', `/api/approvals/${target.id}`, { token: a.boardToken })).body.status,
+        winner,
+      );
+      const decisions =
+        (await activityFor(target.id, 'approval.approved')).length +
+        (await activityFor(target.id, 'approval.rejected')).length;
       assert.equal(decisions, 1);
       const wakes = (await wakeupsFor(a.agent.agent.id)).filter((w) => (w.payload as any)?.approvalId === target.id);
       assert.equal(wakes.length, 1);
@@ -257,7 +335,10 @@ describe('approvals: decisions', () => {
     const second = await approval(c.agent.token, {}, c.company.id);
     assert.equal((await decide(second.id, 'reject', c.boardToken)).status, 200);
     const wakes = await wakeupsFor(agentId);
-    const seen = wakes.map((w) => ({ id: (w.payload as any).env.SERVICE_APPROVAL_ID, status: (w.payload as any).env.SERVICE_APPROVAL_STATUS }));
+    const seen = wakes.map((w) => ({
+      id: (w.payload as any).env.SERVICE_APPROVAL_ID,
+      status: (w.payload as any).env.SERVICE_APPROVAL_STATUS,
+    }));
     assert.deepEqual(
       seen.sort((x, y) => `${x.id}${x.status}`.localeCompare(`${y.id}${y.status}`)),
       [
@@ -284,14 +365,25 @@ describe('approvals: decisions', () => {
 describe('approvals: resubmit', () => {
   it('resubmits from revision_requested as the requesting agent, replacing the payload', async () => {
     const target = await approval(a.agent.token, { payload: { title: 'v1' } });
-    assert.equal((await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: a.agent.token })).status, 422, 'pending cannot be resubmitted');
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: a.agent.token })).status,
+      422,
+      'pending cannot be resubmitted',
+    );
     await decide(target.id, 'request-revision', a.boardToken, { decisionNote: 'say why' });
-    const res = await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: a.agent.token, body: { payload: { title: 'v2', why: 'speed' } } });
+    const res = await t.request('POST', `/api/approvals/${target.id}/resubmit`, {
+      token: a.agent.token,
+      body: { payload: { title: 'v2', why: 'speed' } },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'pending');
     assert.deepEqual(res.body.payload, { title: 'v2', why: 'speed' });
     assert.equal((await activityFor(target.id, 'approval.resubmitted')).length, 1);
-    assert.equal((await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: a.agent.token })).status, 422, 'already pending again');
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: a.agent.token })).status,
+      422,
+      'already pending again',
+    );
   });
 
   it('lets the board resubmit and keeps the payload when none is given', async () => {
@@ -307,14 +399,34 @@ describe('approvals: resubmit', () => {
     const target = await approval(a.agent.token);
     await decide(target.id, 'request-revision', a.boardToken);
     assert.equal((await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: a2.token })).status, 403);
-    assert.equal((await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: b.agent.token })).status, 404);
-    assert.equal((await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: b.boardToken })).status, 404);
-    assert.equal((await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: a.agent.token, body: { payload: 'nope' } })).status, 400);
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: b.agent.token })).status,
+      404,
+    );
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${target.id}/resubmit`, { token: b.boardToken })).status,
+      404,
+    );
+    assert.equal(
+      (
+        await t.request('POST', `/api/approvals/${target.id}/resubmit`, {
+          token: a.agent.token,
+          body: { payload: 'nope' },
+        })
+      ).status,
+      400,
+    );
     // A board-requested approval has no requesting agent: no agent may resubmit it.
     const boardOwn = await approval(a.boardToken);
     await decide(boardOwn.id, 'request-revision', a.boardToken);
-    assert.equal((await t.request('POST', `/api/approvals/${boardOwn.id}/resubmit`, { token: a.agent.token })).status, 403);
-    assert.equal((await t.request('GET', `/api/approvals/${target.id}`, { token: a.boardToken })).body.status, 'revision_requested');
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${boardOwn.id}/resubmit`, { token: a.agent.token })).status,
+      403,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/approvals/${target.id}`, { token: a.boardToken })).body.status,
+      'revision_requested',
+    );
   });
 });
 
@@ -336,20 +448,50 @@ describe('approvals: comments', () => {
     assert.equal(posted[1].authorAgentId, a.agent.agent.id);
     const list = await t.request('GET', `/api/approvals/${target.id}/comments`, { token: a2.token });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((c: any) => c.id), posted.map((c) => c.id));
-    const page = await t.request('GET', `/api/approvals/${target.id}/comments?limit=1&afterCommentId=${posted[0].id}`, { token: a.boardToken });
-    assert.deepEqual(page.body.map((c: any) => c.id), [posted[1].id]);
-    assert.equal((await t.request('GET', `/api/approvals/${target.id}/comments?afterCommentId=${MISSING}`, { token: a.boardToken })).status, 404);
-    assert.equal((await t.request('GET', `/api/approvals/${target.id}/comments?limit=501`, { token: a.boardToken })).status, 400);
+    assert.deepEqual(
+      list.body.map((c: any) => c.id),
+      posted.map((c) => c.id),
+    );
+    const page = await t.request('GET', `/api/approvals/${target.id}/comments?limit=1&afterCommentId=${posted[0].id}`, {
+      token: a.boardToken,
+    });
+    assert.deepEqual(
+      page.body.map((c: any) => c.id),
+      [posted[1].id],
+    );
+    assert.equal(
+      (
+        await t.request('GET', `/api/approvals/${target.id}/comments?afterCommentId=${MISSING}`, {
+          token: a.boardToken,
+        })
+      ).status,
+      404,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/approvals/${target.id}/comments?limit=501`, { token: a.boardToken })).status,
+      400,
+    );
     assert.equal((await activityFor(target.id, 'approval.comment_added')).length, 3);
   });
 
   it('accepts comments on decided approvals and validates the body', async () => {
     const target = await approval(a.agent.token);
     await decide(target.id, 'reject', a.boardToken);
-    assert.equal((await t.request('POST', `/api/approvals/${target.id}/comments`, { token: a.agent.token, body: { body: 'understood' } })).status, 201);
+    assert.equal(
+      (
+        await t.request('POST', `/api/approvals/${target.id}/comments`, {
+          token: a.agent.token,
+          body: { body: 'understood' },
+        })
+      ).status,
+      201,
+    );
     for (const body of [{}, { body: '' }, { body: '   ' }, { body: 7 }]) {
-      assert.equal((await t.request('POST', `/api/approvals/${target.id}/comments`, { token: a.agent.token, body })).status, 400, JSON.stringify(body));
+      assert.equal(
+        (await t.request('POST', `/api/approvals/${target.id}/comments`, { token: a.agent.token, body })).status,
+        400,
+        JSON.stringify(body),
+      );
     }
   });
 
@@ -357,9 +499,19 @@ describe('approvals: comments', () => {
     const target = await approval(a.agent.token);
     for (const token of [b.boardToken, b.agent.token]) {
       assert.equal((await t.request('GET', `/api/approvals/${target.id}/comments`, { token })).status, 404);
-      assert.equal((await t.request('POST', `/api/approvals/${target.id}/comments`, { token, body: { body: 'hi' } })).status, 404);
+      assert.equal(
+        (await t.request('POST', `/api/approvals/${target.id}/comments`, { token, body: { body: 'hi' } })).status,
+        404,
+      );
     }
-    assert.equal((await t.request('POST', `/api/approvals/${MISSING}/comments`, { token: a.boardToken, body: { body: 'hi' } })).status, 404);
-    assert.equal((await t.request('GET', `/api/approvals/${target.id}/comments`, { token: a.boardToken })).body.length, 0);
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${MISSING}/comments`, { token: a.boardToken, body: { body: 'hi' } }))
+        .status,
+      404,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/approvals/${target.id}/comments`, { token: a.boardToken })).body.length,
+      0,
+    );
   });
 });

@@ -22,13 +22,23 @@ function upload(app: TestApp, companyId: string, issueId: string, token: string,
   return app.request('POST', uploadUrl(companyId, issueId), { token, payload, headers });
 }
 
-const file = (data: Buffer | string, filename = 'data.bin', contentType = 'application/octet-stream'): MultipartPart[] => [{ name: 'file', data, filename, contentType }];
+const file = (
+  data: Buffer | string,
+  filename = 'data.bin',
+  contentType = 'application/octet-stream',
+): MultipartPart[] => [{ name: 'file', data, filename, contentType }];
 
 describe('POST /api/companies/{companyId}/issues/{issueId}/attachments', () => {
   it('stores any bytes and content type, lists them and downloads the exact bytes', async () => {
     const issue = await newIssue(t, a.token, a.company.id);
     const bytes = randomBytes(200 * 1024);
-    const res = await upload(t, a.company.id, issue.identifier, uploader.token, file(bytes, 'Bericht ü (final).bin', 'application/x-custom-thing'));
+    const res = await upload(
+      t,
+      a.company.id,
+      issue.identifier,
+      uploader.token,
+      file(bytes, 'Bericht ü (final).bin', 'application/x-custom-thing'),
+    );
     assert.equal(res.status, 201);
     assert.equal(res.body.issueId, issue.id);
     assert.equal(res.body.companyId, a.company.id);
@@ -48,9 +58,15 @@ describe('POST /api/companies/{companyId}/issues/{issueId}/attachments', () => {
     assert.ok(download.raw.equals(bytes), 'downloaded bytes equal the uploaded bytes');
     assert.equal(download.headers['content-type'], 'application/x-custom-thing');
     assert.equal(download.headers['x-content-type-options'], 'nosniff');
-    assert.equal(download.headers['content-disposition'], `attachment; filename="Bericht _ (final).bin"; filename*=UTF-8''Bericht%20%C3%BC%20%28final%29.bin`);
+    assert.equal(
+      download.headers['content-disposition'],
+      `attachment; filename="Bericht _ (final).bin"; filename*=UTF-8''Bericht%20%C3%BC%20%28final%29.bin`,
+    );
 
-    const [entry] = await db.select().from(activityLog).where(and(eq(activityLog.entityId, issue.id), eq(activityLog.action, 'issue.attachment_added')));
+    const [entry] = await db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.entityId, issue.id), eq(activityLog.action, 'issue.attachment_added')));
     assert.equal((entry!.details as any).attachmentId, res.body.id);
     assert.equal(entry!.agentId, uploader.agent.id);
   });
@@ -77,8 +93,18 @@ describe('POST /api/companies/{companyId}/issues/{issueId}/attachments', () => {
 
   it('rejects a missing or misnamed file part and a non-multipart body', async () => {
     const issue = await newIssue(t, a.token, a.company.id);
-    assert.equal((await upload(t, a.company.id, issue.id, a.token, [{ name: 'note', data: 'just a field' }])).status, 400);
-    assert.equal((await upload(t, a.company.id, issue.id, a.token, [{ name: 'upload', data: 'x', filename: 'x.txt', contentType: 'text/plain' }])).status, 400);
+    assert.equal(
+      (await upload(t, a.company.id, issue.id, a.token, [{ name: 'note', data: 'just a field' }])).status,
+      400,
+    );
+    assert.equal(
+      (
+        await upload(t, a.company.id, issue.id, a.token, [
+          { name: 'upload', data: 'x', filename: 'x.txt', contentType: 'text/plain' },
+        ])
+      ).status,
+      400,
+    );
     const json = await t.request('POST', uploadUrl(a.company.id, issue.id), { token: a.token, body: { file: 'x' } });
     assert.equal(json.status, 415);
     assert.deepEqual((await t.request('GET', `/api/issues/${issue.id}/attachments`, { token: a.token })).body, []);
@@ -100,15 +126,27 @@ describe('DELETE /api/attachments/{attachmentId}', () => {
     const issue = await newIssue(t, a.token, a.company.id);
     const byAgent = await upload(t, a.company.id, issue.id, uploader.token, file('agent file'));
     const byBoard = await upload(t, a.company.id, issue.id, a.token, file('board file'));
-    assert.equal((await t.request('DELETE', `/api/attachments/${byAgent.body.id}`, { token: colleague.token })).status, 403);
-    assert.equal((await t.request('DELETE', `/api/attachments/${byBoard.body.id}`, { token: uploader.token })).status, 403);
-    assert.equal((await t.request('DELETE', `/api/attachments/${byAgent.body.id}`, { token: uploader.token })).status, 200);
+    assert.equal(
+      (await t.request('DELETE', `/api/attachments/${byAgent.body.id}`, { token: colleague.token })).status,
+      403,
+    );
+    assert.equal(
+      (await t.request('DELETE', `/api/attachments/${byBoard.body.id}`, { token: uploader.token })).status,
+      403,
+    );
+    assert.equal(
+      (await t.request('DELETE', `/api/attachments/${byAgent.body.id}`, { token: uploader.token })).status,
+      200,
+    );
     assert.equal((await t.request('DELETE', `/api/attachments/${byBoard.body.id}`, { token: a.token })).status, 200);
     assert.equal((await t.request('GET', byAgent.body.contentPath, { token: a.token })).status, 404);
     assert.equal((await t.request('DELETE', `/api/attachments/${byBoard.body.id}`, { token: a.token })).status, 404);
     assert.deepEqual((await t.request('GET', `/api/issues/${issue.id}/attachments`, { token: a.token })).body, []);
     assert.deepEqual(await db.select().from(assets).where(eq(assets.id, byAgent.body.assetId)), []);
-    const deletions = await db.select().from(activityLog).where(and(eq(activityLog.entityId, issue.id), eq(activityLog.action, 'issue.attachment_deleted')));
+    const deletions = await db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.entityId, issue.id), eq(activityLog.action, 'issue.attachment_deleted')));
     assert.equal(deletions.length, 2);
   });
 
@@ -137,7 +175,10 @@ describe('company boundary', () => {
     const { payload, headers } = multipartBody(file('anon'));
     assert.equal((await t.request('POST', uploadUrl(a.company.id, issue.id), { payload, headers })).status, 401);
     const list = await t.request('GET', `/api/issues/${issue.id}/attachments`, { token: a.token });
-    assert.deepEqual(list.body.map((x: any) => x.id), [att.body.id]);
+    assert.deepEqual(
+      list.body.map((x: any) => x.id),
+      [att.body.id],
+    );
   });
 });
 

@@ -53,7 +53,9 @@ describe('login link and session', () => {
   it('sends a browser with a used link to the sign-in page, which says why', async () => {
     const token = await createLoginToken(t.database.db, await ownerId(t));
     assert.equal((await t.request('GET', `/api/auth/login?token=${token}`)).status, 302);
-    const again = await t.request('GET', `/api/auth/login?token=${token}`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    const again = await t.request('GET', `/api/auth/login?token=${token}`, {
+      headers: { accept: 'text/html,application/xhtml+xml' },
+    });
     assert.equal(again.status, 302);
     assert.equal(again.headers.location, '/sign-in?reason=link-invalid');
     assert.equal(again.headers['set-cookie'], undefined);
@@ -71,11 +73,17 @@ describe('login link and session', () => {
 
   it('refuses an expired login token and an expired or unknown session', async () => {
     const token = await createLoginToken(t.database.db, await ownerId(t));
-    await t.database.db.update(boardSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(boardSessions.tokenHash, hashToken(token)));
+    await t.database.db
+      .update(boardSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(boardSessions.tokenHash, hashToken(token)));
     assert.equal((await t.request('GET', `/api/auth/login?token=${token}`)).status, 401);
 
     const session = await sessionFor(t, await ownerId(t));
-    await t.database.db.update(boardSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(boardSessions.tokenHash, hashToken(session)));
+    await t.database.db
+      .update(boardSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(boardSessions.tokenHash, hashToken(session)));
     assert.equal((await t.request('GET', '/api/companies', { headers: cookie(session) })).status, 401);
     assert.equal((await t.request('GET', '/api/companies', { headers: cookie('sess_made_up') })).status, 401);
   });
@@ -90,7 +98,10 @@ describe('credential resolution', () => {
     assert.equal(me.status, 200);
     assert.equal(me.body.user.id, bob.userId);
     assert.equal(me.body.via, 'board_key');
-    assert.equal((await t.request('GET', '/api/cli-auth/me', { headers: cookie(aliceSession) })).body.user.id, alice.userId);
+    assert.equal(
+      (await t.request('GET', '/api/cli-auth/me', { headers: cookie(aliceSession) })).body.user.id,
+      alice.userId,
+    );
   });
 
   it('an invalid, revoked or malformed bearer answers 401 even with a valid cookie', async () => {
@@ -98,7 +109,14 @@ describe('credential resolution', () => {
     const session = await sessionFor(t, alice.userId);
     const created = await t.request('POST', '/api/board-keys', { token: alice.token, body: { name: 'to revoke' } });
     assert.equal((await t.request('DELETE', `/api/board-keys/${created.body.id}`, { token: alice.token })).status, 200);
-    for (const authorization of ['Bearer svc_board_not-a-real-key', `Bearer ${created.body.token}`, 'Bearer svc_agent_unknown', 'Bearer a.b.c', 'Basic YWxpY2U6eA==', 'Bearer']) {
+    for (const authorization of [
+      'Bearer svc_board_not-a-real-key',
+      `Bearer ${created.body.token}`,
+      'Bearer svc_agent_unknown',
+      'Bearer a.b.c',
+      'Basic YWxpY2U6eA==',
+      'Bearer',
+    ]) {
       const res = await t.request('GET', '/api/companies', { headers: { authorization, ...cookie(session) } });
       assert.equal(res.status, 401, authorization);
       assert.equal(typeof res.body.error, 'string');
@@ -121,20 +139,52 @@ describe('credential resolution', () => {
 
   it('agents are refused board-only identity routes with 403', async () => {
     const { company, agent } = await companyWithAgent(t);
-    for (const [method, url] of [['GET', '/api/cli-auth/me'], ['GET', '/api/board-keys'], ['POST', '/api/board-keys'], ['DELETE', '/api/board-keys/00000000-0000-4000-8000-000000000000']] as const) {
-      assert.equal((await t.request(method, url, { token: agent.token, body: method === 'POST' ? { name: 'x' } : undefined })).status, 403, `${method} ${url}`);
+    for (const [method, url] of [
+      ['GET', '/api/cli-auth/me'],
+      ['GET', '/api/board-keys'],
+      ['POST', '/api/board-keys'],
+      ['DELETE', '/api/board-keys/00000000-0000-4000-8000-000000000000'],
+    ] as const) {
+      assert.equal(
+        (await t.request(method, url, { token: agent.token, body: method === 'POST' ? { name: 'x' } : undefined }))
+          .status,
+        403,
+        `${method} ${url}`,
+      );
     }
-    const jwt = await mintAgentJwt(t.config.jwtSecret, { agentId: agent.agent.id, companyId: company.id, adapterType: 'process', runId: 'run-jwt' });
+    const jwt = await mintAgentJwt(t.config.jwtSecret, {
+      agentId: agent.agent.id,
+      companyId: company.id,
+      adapterType: 'process',
+      runId: 'run-jwt',
+    });
     assert.equal((await t.request('GET', '/api/cli-auth/me', { token: jwt })).status, 403);
-    assert.equal((await t.request('GET', `/api/companies/${company.id}/agents`, { token: jwt })).status, 200, 'the JWT authenticates the agent');
+    assert.equal(
+      (await t.request('GET', `/api/companies/${company.id}/agents`, { token: jwt })).status,
+      200,
+      'the JWT authenticates the agent',
+    );
   });
 
   it('attaches X-Service-Run-Id to the actor (recorded on activity); an agent JWT keeps its own run id', async () => {
     const { company, boardToken, agent } = await companyWithAgent(t);
-    const patched = await t.request('PATCH', `/api/companies/${company.id}`, { token: boardToken, headers: { 'x-service-run-id': 'run-board-1' }, body: { description: 'by run' } });
+    const patched = await t.request('PATCH', `/api/companies/${company.id}`, {
+      token: boardToken,
+      headers: { 'x-service-run-id': 'run-board-1' },
+      body: { description: 'by run' },
+    });
     assert.equal(patched.status, 200);
-    const jwt = await mintAgentJwt(t.config.jwtSecret, { agentId: agent.agent.id, companyId: company.id, adapterType: 'process', runId: 'run-from-claim' });
-    const byJwt = await t.request('PATCH', `/api/agents/${agent.agent.id}`, { token: jwt, headers: { 'x-service-run-id': 'run-spoofed' }, body: { title: 'Updated by run' } });
+    const jwt = await mintAgentJwt(t.config.jwtSecret, {
+      agentId: agent.agent.id,
+      companyId: company.id,
+      adapterType: 'process',
+      runId: 'run-from-claim',
+    });
+    const byJwt = await t.request('PATCH', `/api/agents/${agent.agent.id}`, {
+      token: jwt,
+      headers: { 'x-service-run-id': 'run-spoofed' },
+      body: { title: 'Updated by run' },
+    });
     assert.equal(byJwt.status, 200);
     const activity = await t.request('GET', `/api/companies/${company.id}/activity`, { token: boardToken });
     assert.equal(activity.status, 200);
@@ -171,16 +221,28 @@ describe('board keys', () => {
     assert.ok(list.body.every((k: any) => !('token' in k)));
     const used = list.body.find((k: any) => k.id === created.body.id);
     assert.notEqual(used.lastUsedAt, null, 'lastUsedAt is recorded');
-    assert.equal((await t.request('GET', '/api/board-keys', { token: bob.token })).body.length, 1, 'only the caller’s own keys');
+    assert.equal(
+      (await t.request('GET', '/api/board-keys', { token: bob.token })).body.length,
+      1,
+      'only the caller’s own keys',
+    );
 
-    assert.equal((await t.request('DELETE', `/api/board-keys/${created.body.id}`, { token: bob.token })).status, 404, 'another user cannot revoke it');
+    assert.equal(
+      (await t.request('DELETE', `/api/board-keys/${created.body.id}`, { token: bob.token })).status,
+      404,
+      'another user cannot revoke it',
+    );
     const revoked = await t.request('DELETE', `/api/board-keys/${created.body.id}`, { token: alice.token });
     assert.equal(revoked.status, 200);
     assert.notEqual(revoked.body.revokedAt, null);
     assert.equal((await t.request('GET', '/api/companies', { token: created.body.token })).status, 401);
     const again = await t.request('DELETE', `/api/board-keys/${created.body.id}`, { token: alice.token });
     assert.equal(again.body.revokedAt, revoked.body.revokedAt, 'revoking twice keeps the first time');
-    assert.equal((await t.request('DELETE', '/api/board-keys/00000000-0000-4000-8000-000000000000', { token: alice.token })).status, 404);
+    assert.equal(
+      (await t.request('DELETE', '/api/board-keys/00000000-0000-4000-8000-000000000000', { token: alice.token }))
+        .status,
+      404,
+    );
     assert.equal((await t.request('POST', '/api/board-keys', { body: { name: 'x' } })).status, 401);
   });
 });
@@ -188,7 +250,8 @@ describe('board keys', () => {
 describe('deployment modes', () => {
   it('authenticated (default): every non-public route needs a credential', async () => {
     assert.equal(t.config.deploymentMode, 'authenticated');
-    for (const url of ['/api/companies', '/api/cli-auth/me', '/api/board-keys']) assert.equal((await t.request('GET', url)).status, 401, url);
+    for (const url of ['/api/companies', '/api/cli-auth/me', '/api/board-keys'])
+      assert.equal((await t.request('GET', url)).status, 401, url);
     assert.equal((await t.request('GET', '/api/health')).status, 200);
   });
 
@@ -223,7 +286,11 @@ describe('deployment modes', () => {
       const asBob = await local.request('GET', '/api/cli-auth/me', { token: bob.token });
       assert.equal(asBob.body.user.id, bob.userId, 'a valid key still identifies its own user');
       const { agent } = await companyWithAgent(local);
-      assert.equal((await local.request('GET', '/api/cli-auth/me', { token: agent.token })).status, 403, 'an agent stays an agent');
+      assert.equal(
+        (await local.request('GET', '/api/cli-auth/me', { token: agent.token })).status,
+        403,
+        'an agent stays an agent',
+      );
     } finally {
       await local.close();
     }

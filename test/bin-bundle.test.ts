@@ -16,25 +16,39 @@ describe('bin/boardroom.js when the bundle cannot be built', () => {
     const root = await tempDir('boardroom-broken-bundle-');
     await mkdir(path.join(root, 'bin'));
     await mkdir(path.join(root, 'src', 'cli'), { recursive: true });
-    for (const file of ['boardroom.js', 'bundle.js', 'ui-build.js']) await copyFile(path.join(PROJECT_DIR, 'bin', file), path.join(root, 'bin', file));
+    for (const file of ['boardroom.js', 'bundle.js', 'ui-build.js'])
+      await copyFile(path.join(PROJECT_DIR, 'bin', file), path.join(root, 'bin', file));
     await copyFile(path.join(PROJECT_DIR, 'package.json'), path.join(root, 'package.json'));
     await symlink(path.join(PROJECT_DIR, 'node_modules'), path.join(root, 'node_modules'));
-    await writeFile(path.join(root, 'src', 'cli', 'index.ts'), "console.log('ran the sources');\nif (process.env.NEVER_SET_ANYWHERE) await import('./missing.ts');\n");
+    await writeFile(
+      path.join(root, 'src', 'cli', 'index.ts'),
+      "console.log('ran the sources');\nif (process.env.NEVER_SET_ANYWHERE) await import('./missing.ts');\n",
+    );
     return root;
   }
-  const run = (root: string, env: Record<string, string>) => spawnSync(process.execPath, [path.join(root, 'bin', 'boardroom.js')], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  const run = (root: string, env: Record<string, string>) =>
+    spawnSync(process.execPath, [path.join(root, 'bin', 'boardroom.js')], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      encoding: 'utf8',
+    });
 
   it('runs the sources through tsx, saying why on stderr', async () => {
     const out = run(await brokenCheckout(), {});
     assert.equal(out.status, 0, out.stderr);
     assert.equal(out.stdout, 'ran the sources\n');
-    assert.match(out.stderr, /could not build .*cli\.mjs; running the TypeScript sources through tsx instead:\n.*Could not resolve "\.\/missing\.ts"/s);
+    assert.match(
+      out.stderr,
+      /could not build .*cli\.mjs; running the TypeScript sources through tsx instead:\n.*Could not resolve "\.\/missing\.ts"/s,
+    );
   });
 
   it('with BOARDROOM_REQUIRE_BUNDLE=1, exits with status 1 instead', async () => {
     const out = run(await brokenCheckout(), { BOARDROOM_REQUIRE_BUNDLE: '1' });
     assert.equal(out.status, 1);
     assert.equal(out.stdout, '');
-    assert.match(out.stderr, /BOARDROOM_REQUIRE_BUNDLE=1 forbids running the sources instead:\n.*Could not resolve "\.\/missing\.ts"/s);
+    assert.match(
+      out.stderr,
+      /BOARDROOM_REQUIRE_BUNDLE=1 forbids running the sources instead:\n.*Could not resolve "\.\/missing\.ts"/s,
+    );
   });
 });

@@ -21,11 +21,18 @@ const inbox = async (token = board, companyId = C) => {
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body as { items: any[]; unreadCount: number };
 };
-const markRead = (keys: string[], token = board) => t.request('POST', `/api/companies/${C}/inbox/read`, { token, body: { keys } });
+const markRead = (keys: string[], token = board) =>
+  t.request('POST', `/api/companies/${C}/inbox/read`, { token, body: { keys } });
 const item = async (key: string, token = board) => (await inbox(token)).items.find((i) => i.key === key);
 
 /** A finished run as the engine records it, `minutesAgo` after its creation. */
-async function finishedRun(agentId: string, status: string, issueId: string | null, minutesAgo = 1, error: string | null = 'exit code 1') {
+async function finishedRun(
+  agentId: string,
+  status: string,
+  issueId: string | null,
+  minutesAgo = 1,
+  error: string | null = 'exit code 1',
+) {
   const [row] = await sql(
     `insert into heartbeat_runs (company_id, agent_id, status, issue_id, error, exit_code, started_at, finished_at, created_at)
      values ($1, $2, $3, $4, $5, 1, now() - make_interval(mins => $6), now() - make_interval(mins => $6), now() - make_interval(mins => $6)) returning id`,
@@ -36,25 +43,72 @@ async function finishedRun(agentId: string, status: string, issueId: string | nu
 
 describe('board inbox: items', () => {
   it('lists pending and revision_requested approvals, not decided ones, with the requester and a summary', async () => {
-    assert.equal((await t.request('PATCH', `/api/companies/${C}`, { token: board, body: { requireBoardApprovalForNewAgents: true } })).status, 200);
+    assert.equal(
+      (
+        await t.request('PATCH', `/api/companies/${C}`, {
+          token: board,
+          body: { requireBoardApprovalForNewAgents: true },
+        })
+      ).status,
+      200,
+    );
     const hirer = await newAgent(t, board, C, { name: 'Hirer', permissions: { canCreateAgents: true } });
-    const hire = await t.request('POST', `/api/companies/${C}/agent-hires`, { token: hirer.token, body: { name: 'Scout', role: 'researcher', adapterType: 'process' } });
+    const hire = await t.request('POST', `/api/companies/${C}/agent-hires`, {
+      token: hirer.token,
+      body: { name: 'Scout', role: 'researcher', adapterType: 'process' },
+    });
     assert.equal(hire.status, 201, JSON.stringify(hire.body));
-    const revise = await t.request('POST', `/api/companies/${C}/approvals`, { token: board, body: { type: 'request_board_approval', payload: { title: 'Open an office' } } });
-    const decided = await t.request('POST', `/api/companies/${C}/approvals`, { token: board, body: { type: 'request_board_approval', payload: { title: 'Done deal' } } });
-    assert.equal((await t.request('POST', `/api/approvals/${revise.body.id}/request-revision`, { token: board, body: { decisionNote: 'more detail' } })).status, 200);
-    assert.equal((await t.request('POST', `/api/approvals/${decided.body.id}/approve`, { token: board, body: {} })).status, 200);
+    const revise = await t.request('POST', `/api/companies/${C}/approvals`, {
+      token: board,
+      body: { type: 'request_board_approval', payload: { title: 'Open an office' } },
+    });
+    const decided = await t.request('POST', `/api/companies/${C}/approvals`, {
+      token: board,
+      body: { type: 'request_board_approval', payload: { title: 'Done deal' } },
+    });
+    assert.equal(
+      (
+        await t.request('POST', `/api/approvals/${revise.body.id}/request-revision`, {
+          token: board,
+          body: { decisionNote: 'more detail' },
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${decided.body.id}/approve`, { token: board, body: {} })).status,
+      200,
+    );
 
     const { items } = await inbox();
     const hireItem = items.find((i) => i.key === `approval:${hire.body.approval.id}`);
     assert.deepEqual(
-      { kind: hireItem.kind, approvalType: hireItem.approvalType, status: hireItem.status, requestedByAgentId: hireItem.requestedByAgentId, requestedByAgentName: hireItem.requestedByAgentName, summary: hireItem.summary, read: hireItem.read },
-      { kind: 'approval', approvalType: 'hire_agent', status: 'pending', requestedByAgentId: hirer.agent.id, requestedByAgentName: 'Hirer', summary: 'Scout', read: false },
+      {
+        kind: hireItem.kind,
+        approvalType: hireItem.approvalType,
+        status: hireItem.status,
+        requestedByAgentId: hireItem.requestedByAgentId,
+        requestedByAgentName: hireItem.requestedByAgentName,
+        summary: hireItem.summary,
+        read: hireItem.read,
+      },
+      {
+        kind: 'approval',
+        approvalType: 'hire_agent',
+        status: 'pending',
+        requestedByAgentId: hirer.agent.id,
+        requestedByAgentName: 'Hirer',
+        summary: 'Scout',
+        read: false,
+      },
     );
     const revised = items.find((i) => i.key === `approval:${revise.body.id}`);
     assert.equal(revised.status, 'revision_requested');
     assert.equal(revised.summary, 'Open an office');
-    assert.equal(items.find((i) => i.key === `approval:${decided.body.id}`), undefined);
+    assert.equal(
+      items.find((i) => i.key === `approval:${decided.body.id}`),
+      undefined,
+    );
   });
 
   it('lists a failed or timed-out run until a later run of the agent on the same issue exists; old and successful runs are left out', async () => {
@@ -69,22 +123,53 @@ describe('board inbox: items', () => {
     assert.deepEqual(runs.map((r) => r.runId).sort(), [failed, timedOut].sort());
     const f = runs.find((r) => r.runId === failed);
     assert.deepEqual(
-      { status: f.status, agentId: f.agentId, agentName: f.agentName, issueId: f.issueId, issueIdentifier: f.issueIdentifier, issueTitle: f.issueTitle, error: f.error },
-      { status: 'failed', agentId: worker.agent.id, agentName: 'Worker', issueId: issue.id, issueIdentifier: issue.identifier, issueTitle: 'Flaky job', error: 'exit code 1' },
+      {
+        status: f.status,
+        agentId: f.agentId,
+        agentName: f.agentName,
+        issueId: f.issueId,
+        issueIdentifier: f.issueIdentifier,
+        issueTitle: f.issueTitle,
+        error: f.error,
+      },
+      {
+        status: 'failed',
+        agentId: worker.agent.id,
+        agentName: 'Worker',
+        issueId: issue.id,
+        issueIdentifier: issue.identifier,
+        issueTitle: 'Flaky job',
+        error: 'exit code 1',
+      },
     );
     assert.equal(runs.find((r) => r.runId === timedOut).issueId, null);
 
     // The retry's run (on the same issue) takes the failure out; the issue-less one stays.
     await finishedRun(worker.agent.id, 'succeeded', issue.id, 0, null);
     runs = (await inbox()).items.filter((i) => i.kind === 'run');
-    assert.deepEqual(runs.map((r) => r.runId), [timedOut]);
+    assert.deepEqual(
+      runs.map((r) => r.runId),
+      [timedOut],
+    );
   });
 
   it('lists open budget incidents with the scope named, not resolved ones', async () => {
     const spender = await newAgent(t, board, C, { name: 'Spender' });
-    const policy = await t.request('POST', `/api/companies/${C}/budgets/policies`, { token: board, body: { scopeType: 'agent', scopeId: spender.agent.id, amount: 100 } });
+    const policy = await t.request('POST', `/api/companies/${C}/budgets/policies`, {
+      token: board,
+      body: { scopeType: 'agent', scopeId: spender.agent.id, amount: 100 },
+    });
     assert.equal(policy.status, 201, JSON.stringify(policy.body));
-    const cost = await t.request('POST', `/api/companies/${C}/cost-events`, { token: board, body: { agentId: spender.agent.id, provider: 'acme', model: 'm1', costCents: 150, occurredAt: new Date().toISOString() } });
+    const cost = await t.request('POST', `/api/companies/${C}/cost-events`, {
+      token: board,
+      body: {
+        agentId: spender.agent.id,
+        provider: 'acme',
+        model: 'm1',
+        costCents: 150,
+        occurredAt: new Date().toISOString(),
+      },
+    });
     assert.equal(cost.status, 201, JSON.stringify(cost.body));
     await budgetStopsApplied(t, C);
 
@@ -92,11 +177,28 @@ describe('board inbox: items', () => {
     const hard = incidents.find((i) => i.incidentKind === 'hard');
     assert.ok(hard, JSON.stringify(incidents));
     assert.deepEqual(
-      { scopeType: hard.scopeType, scopeId: hard.scopeId, scopeName: hard.scopeName, metric: hard.metric, amount: hard.amount, observed: hard.observed },
-      { scopeType: 'agent', scopeId: spender.agent.id, scopeName: 'Spender', metric: 'billed_cents', amount: 100, observed: 150 },
+      {
+        scopeType: hard.scopeType,
+        scopeId: hard.scopeId,
+        scopeName: hard.scopeName,
+        metric: hard.metric,
+        amount: hard.amount,
+        observed: hard.observed,
+      },
+      {
+        scopeType: 'agent',
+        scopeId: spender.agent.id,
+        scopeName: 'Spender',
+        metric: 'billed_cents',
+        amount: 100,
+        observed: 150,
+      },
     );
 
-    const resolved = await t.request('POST', `/api/companies/${C}/budget-incidents/${hard.incidentId}/resolve`, { token: board, body: { action: 'keep_paused' } });
+    const resolved = await t.request('POST', `/api/companies/${C}/budget-incidents/${hard.incidentId}/resolve`, {
+      token: board,
+      body: { action: 'keep_paused' },
+    });
     assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
     assert.equal(await item(hard.key), undefined);
   });
@@ -105,13 +207,23 @@ describe('board inbox: items', () => {
     const user = await t.newBoardUser('Second');
     await t.database.db.insert(companyMemberships).values({ companyId: C, userId: user.userId });
     const blocked = await newIssue(t, board, C, { title: 'Waiting on legal', status: 'blocked' });
-    const mine = await newIssue(t, board, C, { title: 'For the second user', status: 'todo', assigneeUserId: user.userId });
+    const mine = await newIssue(t, board, C, {
+      title: 'For the second user',
+      status: 'todo',
+      assigneeUserId: user.userId,
+    });
     const closed = await newIssue(t, board, C, { status: 'done', assigneeUserId: user.userId });
     const hidden = await newIssue(t, board, C, { status: 'blocked' });
     await sql('update issues set hidden_at = now() where id = $1', [hidden.id]);
 
     const second = (await inbox(user.token)).items.filter((i) => i.kind === 'issue');
-    assert.deepEqual(second.map((i) => [i.issueId, i.reason]).sort(), [[blocked.id, 'blocked'], [mine.id, 'assigned']].sort());
+    assert.deepEqual(
+      second.map((i) => [i.issueId, i.reason]).sort(),
+      [
+        [blocked.id, 'blocked'],
+        [mine.id, 'assigned'],
+      ].sort(),
+    );
     assert.equal(second.find((i) => i.issueId === blocked.id).identifier, blocked.identifier);
     const owners = (await inbox()).items.filter((i) => i.kind === 'issue').map((i) => i.issueId);
     assert.ok(owners.includes(blocked.id) && !owners.includes(mine.id) && !owners.includes(closed.id));
@@ -139,7 +251,10 @@ describe('board inbox: read marks', () => {
     assert.equal((await item(key, user.token)).read, false);
 
     // The issue changes: unread again, until marked again.
-    assert.equal((await t.request('PATCH', `/api/issues/${issue.id}`, { token: board, body: { title: 'Stuck harder' } })).status, 200);
+    assert.equal(
+      (await t.request('PATCH', `/api/issues/${issue.id}`, { token: board, body: { title: 'Stuck harder' } })).status,
+      200,
+    );
     assert.equal((await item(key)).read, false);
     await markRead([key]);
     assert.equal((await item(key)).read, true);
@@ -153,7 +268,13 @@ describe('board inbox: read marks', () => {
   });
 
   it('validates keys: kind and uuid, 1 to 200 of them', async () => {
-    for (const keys of [[], ['issue:nope'], ['robot:' + randomUUID()], [randomUUID()], Array.from({ length: 201 }, () => `issue:${randomUUID()}`)]) {
+    for (const keys of [
+      [],
+      ['issue:nope'],
+      ['robot:' + randomUUID()],
+      [randomUUID()],
+      Array.from({ length: 201 }, () => `issue:${randomUUID()}`),
+    ]) {
       const res = await markRead(keys);
       assert.equal(res.status, 400, `${JSON.stringify(keys).slice(0, 80)}: ${JSON.stringify(res.body)}`);
       assert.equal(typeof res.body.error, 'string');

@@ -40,19 +40,36 @@ after(async () => {
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 const getAgent = async (id: string, token: string) => (await t.request('GET', `/api/agents/${id}`, { token })).body;
-const wake = (agentId: string, token: string, issueId?: string) => t.request('POST', `/api/agents/${agentId}/wakeup`, { token, body: issueId ? { payload: { issueId } } : {} });
+const wake = (agentId: string, token: string, issueId?: string) =>
+  t.request('POST', `/api/agents/${agentId}/wakeup`, { token, body: issueId ? { payload: { issueId } } : {} });
 const checkoutAs = (issueId: string, agent: { agent: any; token: string }) =>
-  t.request('POST', `/api/issues/${issueId}/checkout`, { token: agent.token, headers: { 'x-service-run-id': randomUUID() }, body: { agentId: agent.agent.id, expectedStatuses: ['todo'] } });
+  t.request('POST', `/api/issues/${issueId}/checkout`, {
+    token: agent.token,
+    headers: { 'x-service-run-id': randomUUID() },
+    body: { agentId: agent.agent.id, expectedStatuses: ['todo'] },
+  });
 
 /** Two reports of 60 cents, 500 ms apart, then a minute of lingering; SIGTERM is ignored. */
 const stubbornSpender = () => ({
   command: process.execPath,
-  args: [SPENDER, JSON.stringify([60, 60].map((costCents) => ({ provider: 'acme', model: 'm1', costCents, inputTokens: 10, outputTokens: 1 }))), '500', '60000', 'stubborn'],
+  args: [
+    SPENDER,
+    JSON.stringify(
+      [60, 60].map((costCents) => ({ provider: 'acme', model: 'm1', costCents, inputTokens: 10, outputTokens: 1 })),
+    ),
+    '500',
+    '60000',
+    'stubborn',
+  ],
   graceSec: 30,
 });
 
 /** Reports nothing and lingers a minute; SIGTERM is ignored. Its spend comes from elsewhere. */
-const stubbornIdler = () => ({ command: process.execPath, args: [SPENDER, '[]', '100', '60000', 'stubborn'], graceSec: 30 });
+const stubbornIdler = () => ({
+  command: process.execPath,
+  args: [SPENDER, '[]', '100', '60000', 'stubborn'],
+  graceSec: 30,
+});
 
 function alive(pid: number): boolean {
   try {
@@ -67,7 +84,10 @@ function alive(pid: number): boolean {
 /** The live run of an agent once its process is spawned (pid recorded). */
 const spawnedRun = (agentId: string) =>
   waitFor(`a running run of ${agentId} with a pid`, async () => {
-    const [run] = await sql("select * from heartbeat_runs where agent_id = $1 and status = 'running' and pid is not null", [agentId]);
+    const [run] = await sql(
+      "select * from heartbeat_runs where agent_id = $1 and status = 'running' and pid is not null",
+      [agentId],
+    );
     if (run) spawned.add(run.pid);
     return run;
   });
@@ -84,7 +104,9 @@ async function goneAt(pid: number, timeoutMs = 15_000): Promise<number> {
 
 /** The cost event of `agentId` that brought the running total to `amount` or over. */
 async function crossingEvent(agentId: string, amount: number) {
-  const events = await sql('select cost_cents, created_at from cost_events where agent_id = $1 order by created_at', [agentId]);
+  const events = await sql('select cost_cents, created_at from cost_events where agent_id = $1 order by created_at', [
+    agentId,
+  ]);
   let total = 0;
   const crossing = events.find((e) => (total += Number(e.cost_cents)) >= amount);
   assert.ok(crossing, `no event reached ${amount}`);
@@ -95,7 +117,15 @@ describe('a hard stop of a live process-adapter run', () => {
   it('agent scope: the run is cancelled (budget), its SIGTERM-deaf process killed within 5 s, waiting wakes cancelled; then wakes and checkouts get 409', async () => {
     const { company, token } = await t.newCompany();
     const spender = await newAgent(t, token, company.id, { adapterConfig: stubbornSpender() });
-    assert.equal((await t.request('PATCH', `/api/agents/${spender.agent.id}/budgets`, { token, body: { budgetMonthlyCents: 100 } })).status, 200);
+    assert.equal(
+      (
+        await t.request('PATCH', `/api/agents/${spender.agent.id}/budgets`, {
+          token,
+          body: { budgetMonthlyCents: 100 },
+        })
+      ).status,
+      200,
+    );
     const first = await newIssue(t, token, company.id, { status: 'todo' });
     const second = await newIssue(t, token, company.id, { status: 'todo' });
     assert.equal((await wake(spender.agent.id, token, first.id)).status, 202);
@@ -105,10 +135,16 @@ describe('a hard stop of a live process-adapter run', () => {
     const gone = await goneAt(run.pid);
     const { crossing, events } = await crossingEvent(spender.agent.id, 100);
     const elapsed = gone - new Date(crossing.created_at).getTime();
-    console.log(`budget hard stop (agent scope): crossing cost event -> process gone in ${elapsed} ms (graceSec 30, SIGTERM ignored)`);
+    console.log(
+      `budget hard stop (agent scope): crossing cost event -> process gone in ${elapsed} ms (graceSec 30, SIGTERM ignored)`,
+    );
     assert.ok(elapsed < 5000, `process gone ${elapsed} ms after the crossing event`);
     assert.ok(elapsed >= 1000, 'the fixture ignores SIGTERM: only the SIGKILL, 1 s after it, ended the process');
-    assert.deepEqual(events.map((e) => Number(e.cost_cents)), [60, 60], 'both reports arrived: the process was alive at the crossing');
+    assert.deepEqual(
+      events.map((e) => Number(e.cost_cents)),
+      [60, 60],
+      'both reports arrived: the process was alive at the crossing',
+    );
 
     const [ended] = await sql('select status, error, finished_at from heartbeat_runs where id = $1', [run.id]);
     assert.equal(ended.status, 'cancelled');
@@ -116,16 +152,30 @@ describe('a hard stop of a live process-adapter run', () => {
     const agent = await getAgent(spender.agent.id, token);
     assert.equal(agent.status, 'paused');
     assert.equal(agent.pauseReason, 'budget');
-    const wakes = await sql('select status, outcome_reason, run_id from agent_wakeup_requests where agent_id = $1', [spender.agent.id]);
+    const wakes = await sql('select status, outcome_reason, run_id from agent_wakeup_requests where agent_id = $1', [
+      spender.agent.id,
+    ]);
     const waiting = wakes.filter((w) => w.run_id !== run.id);
     assert.equal(waiting.length, 1, JSON.stringify(wakes));
     assert.deepEqual([waiting[0].status, waiting[0].outcome_reason], ['cancelled', 'budget']);
-    const [incident] = await sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [company.id]);
+    const [incident] = await sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [
+      company.id,
+    ]);
     assert.deepEqual(incident.paused_agent_ids, [spender.agent.id]);
     assert.ok(incident.approval_id);
     // The stop's own entry, on the incident: what it paused and the approval it asked for.
-    const applied = await sql("select actor_type, entity_type, entity_id, details from activity_log where company_id = $1 and action = 'budget.stop_applied'", [company.id]);
-    assert.deepEqual(applied, [{ actor_type: 'system', entity_type: 'budget_incident', entity_id: incident.id, details: { pausedAgentIds: [spender.agent.id], pausedProjectId: null, approvalId: incident.approval_id } }]);
+    const applied = await sql(
+      "select actor_type, entity_type, entity_id, details from activity_log where company_id = $1 and action = 'budget.stop_applied'",
+      [company.id],
+    );
+    assert.deepEqual(applied, [
+      {
+        actor_type: 'system',
+        entity_type: 'budget_incident',
+        entity_id: incident.id,
+        details: { pausedAgentIds: [spender.agent.id], pausedProjectId: null, approvalId: incident.approval_id },
+      },
+    ]);
 
     // After the stop: new work for the agent is refused.
     const woken = await wake(spender.agent.id, token, second.id);
@@ -134,14 +184,31 @@ describe('a hard stop of a live process-adapter run', () => {
     const checkout = await checkoutAs(second.id, spender);
     assert.equal(checkout.status, 409);
     assert.equal(checkout.body.details.agentStatus, 'paused');
-    assert.equal((await t.request('POST', `/api/issues/${second.id}/checkout`, { token, body: { agentId: spender.agent.id, expectedStatuses: ['todo'] } })).status, 409, 'nor may the board check out for it');
+    assert.equal(
+      (
+        await t.request('POST', `/api/issues/${second.id}/checkout`, {
+          token,
+          body: { agentId: spender.agent.id, expectedStatuses: ['todo'] },
+        })
+      ).status,
+      409,
+      'nor may the board check out for it',
+    );
     assert.equal((await sql('select status from issues where id = $1', [second.id]))[0].status, 'todo');
   });
 
   it('project scope: the project is paused, its run killed and its waiting wakes cancelled, the agent keeps working; checkouts and wakes into the project get 409 project_paused', async () => {
     const { company, token } = await t.newCompany();
-    const project = (await t.request('POST', `/api/companies/${company.id}/projects`, { token, body: { name: `Budgeted ${randomUUID()}` } })).body;
-    const policy = await t.request('POST', `/api/companies/${company.id}/budgets/policies`, { token, body: { scopeType: 'project', scopeId: project.id, amount: 100 } });
+    const project = (
+      await t.request('POST', `/api/companies/${company.id}/projects`, {
+        token,
+        body: { name: `Budgeted ${randomUUID()}` },
+      })
+    ).body;
+    const policy = await t.request('POST', `/api/companies/${company.id}/budgets/policies`, {
+      token,
+      body: { scopeType: 'project', scopeId: project.id, amount: 100 },
+    });
     assert.equal(policy.status, 201);
     assert.equal(policy.body.windowKind, 'lifetime');
     const spender = await newAgent(t, token, company.id, { adapterConfig: stubbornSpender() });
@@ -164,9 +231,16 @@ describe('a hard stop of a live process-adapter run', () => {
     assert.equal(paused.pauseReason, 'budget');
     const [ended] = await sql('select status, error from heartbeat_runs where id = $1', [run.id]);
     assert.deepEqual([ended.status, ended.error], ['cancelled', 'budget']);
-    const waiting = (await sql('select status, outcome_reason from agent_wakeup_requests where agent_id = $1 and issue_id = $2', [spender.agent.id, alsoInProject.id]))[0];
+    const waiting = (
+      await sql('select status, outcome_reason from agent_wakeup_requests where agent_id = $1 and issue_id = $2', [
+        spender.agent.id,
+        alsoInProject.id,
+      ])
+    )[0];
     assert.deepEqual([waiting.status, waiting.outcome_reason], ['cancelled', 'budget']);
-    const [incident] = await sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [company.id]);
+    const [incident] = await sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [
+      company.id,
+    ]);
     assert.equal(incident.scope_type, 'project');
     assert.equal(incident.paused_project_id, project.id);
     assert.deepEqual(incident.paused_agent_ids, []);
@@ -182,13 +256,33 @@ describe('a hard stop of a live process-adapter run', () => {
     const woken = await wake(spender.agent.id, token, alsoInProject.id);
     assert.equal(woken.status, 409);
     assert.equal(woken.body.details.reason, 'project_paused');
-    assert.equal((await t.request('POST', `/api/issues/${outside.id}/checkout`, { token, body: { agentId: spender.agent.id, expectedStatuses: ['todo'] } })).status, 200, 'outside the project the agent works');
+    assert.equal(
+      (
+        await t.request('POST', `/api/issues/${outside.id}/checkout`, {
+          token,
+          body: { agentId: spender.agent.id, expectedStatuses: ['todo'] },
+        })
+      ).status,
+      200,
+      'outside the project the agent works',
+    );
 
     // Raising the project budget releases the project.
-    const raised = await t.request('POST', `/api/companies/${company.id}/budget-incidents/${incident.id}/resolve`, { token, body: { action: 'raise_budget_and_resume', amount: 1000 } });
+    const raised = await t.request('POST', `/api/companies/${company.id}/budget-incidents/${incident.id}/resolve`, {
+      token,
+      body: { action: 'raise_budget_and_resume', amount: 1000 },
+    });
     assert.equal(raised.status, 200, JSON.stringify(raised.body));
     assert.equal((await t.request('GET', `/api/projects/${project.id}`, { token })).body.pausedAt, null);
-    assert.equal((await t.request('POST', `/api/issues/${alsoInProject.id}/checkout`, { token, body: { agentId: spender.agent.id, expectedStatuses: ['todo'] } })).status, 200);
+    assert.equal(
+      (
+        await t.request('POST', `/api/issues/${alsoInProject.id}/checkout`, {
+          token,
+          body: { agentId: spender.agent.id, expectedStatuses: ['todo'] },
+        })
+      ).status,
+      200,
+    );
   });
 });
 
@@ -197,7 +291,15 @@ describe('a hard stop crossed outside the run, while its process runs', () => {
   async function runningIdler(budgetCents: number) {
     const { company, token } = await t.newCompany();
     const idler = await newAgent(t, token, company.id, { adapterConfig: stubbornIdler() });
-    assert.equal((await t.request('PATCH', `/api/agents/${idler.agent.id}/budgets`, { token, body: { budgetMonthlyCents: budgetCents } })).status, 200);
+    assert.equal(
+      (
+        await t.request('PATCH', `/api/agents/${idler.agent.id}/budgets`, {
+          token,
+          body: { budgetMonthlyCents: budgetCents },
+        })
+      ).status,
+      200,
+    );
     const issue = await newIssue(t, token, company.id, { status: 'todo' });
     assert.equal((await wake(idler.agent.id, token, issue.id)).status, 202);
     const run = await spawnedRun(idler.agent.id);
@@ -214,16 +316,36 @@ describe('a hard stop crossed outside the run, while its process runs', () => {
     return elapsed;
   }
 
-  const costEvent = (agentId: string, costCents: number) => ({ agentId, provider: 'acme', model: 'm1', costCents, occurredAt: new Date().toISOString() });
+  const costEvent = (agentId: string, costCents: number) => ({
+    agentId,
+    provider: 'acme',
+    model: 'm1',
+    costCents,
+    occurredAt: new Date().toISOString(),
+  });
 
   it('a cost event posted through the API on the replica running the process', async () => {
     const { company, token, idler, run } = await runningIdler(100);
     const crossedAt = Date.now();
-    const posted = await t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: costEvent(idler.agent.id, 100) });
+    const posted = await t.request('POST', `/api/companies/${company.id}/cost-events`, {
+      token,
+      body: costEvent(idler.agent.id, 100),
+    });
     assert.equal(posted.status, 201);
     const answeredAt = Date.now();
-    await waitFor('the stop applied', async () => (await sql("select 1 from budget_incidents where company_id = $1 and kind = 'hard' and not stop_pending", [company.id])).length > 0, 5_000);
-    console.log(`budget hard stop: applied by the engine within ${Date.now() - answeredAt} ms of the cost event's answer (polled every 50 ms)`);
+    await waitFor(
+      'the stop applied',
+      async () =>
+        (
+          await sql("select 1 from budget_incidents where company_id = $1 and kind = 'hard' and not stop_pending", [
+            company.id,
+          ])
+        ).length > 0,
+      5_000,
+    );
+    console.log(
+      `budget hard stop: applied by the engine within ${Date.now() - answeredAt} ms of the cost event's answer (polled every 50 ms)`,
+    );
     await stoppedWithin5s(run, crossedAt, 'cost event through the API, same replica');
     const agent = await getAgent(idler.agent.id, token);
     assert.deepEqual([agent.status, agent.pauseReason], ['paused', 'budget']);
@@ -234,13 +356,26 @@ describe('a hard stop crossed outside the run, while its process runs', () => {
     try {
       const { company, token, idler, run } = await runningIdler(100);
       const crossedAt = Date.now();
-      const posted = await other.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: costEvent(idler.agent.id, 100) });
+      const posted = await other.request('POST', `/api/companies/${company.id}/cost-events`, {
+        token,
+        body: costEvent(idler.agent.id, 100),
+      });
       assert.equal(posted.status, 201);
       await stoppedWithin5s(run, crossedAt, 'cost event through another replica');
-      const [incident] = await sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [company.id]);
+      const [incident] = await sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [
+        company.id,
+      ]);
       assert.deepEqual([incident.stop_pending, incident.paused_agent_ids], [false, [idler.agent.id]]);
       assert.ok(incident.approval_id, 'one override approval asked for');
-      assert.equal((await sql("select count(*)::int as n from approvals where company_id = $1 and type = 'budget_override_required'", [company.id]))[0].n, 1);
+      assert.equal(
+        (
+          await sql(
+            "select count(*)::int as n from approvals where company_id = $1 and type = 'budget_override_required'",
+            [company.id],
+          )
+        )[0].n,
+        1,
+      );
     } finally {
       await other.close();
     }
@@ -248,10 +383,29 @@ describe('a hard stop crossed outside the run, while its process runs', () => {
 
   it('a budget lowered below the spend stops the running work at once', async () => {
     const { company, token, idler, run } = await runningIdler(1000);
-    assert.equal((await t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: costEvent(idler.agent.id, 50) })).status, 201);
-    assert.equal((await sql("select count(*)::int as n from budget_incidents where company_id = $1 and kind = 'hard'", [company.id]))[0].n, 0, '50 of 1000: no stop yet');
+    assert.equal(
+      (
+        await t.request('POST', `/api/companies/${company.id}/cost-events`, {
+          token,
+          body: costEvent(idler.agent.id, 50),
+        })
+      ).status,
+      201,
+    );
+    assert.equal(
+      (
+        await sql("select count(*)::int as n from budget_incidents where company_id = $1 and kind = 'hard'", [
+          company.id,
+        ])
+      )[0].n,
+      0,
+      '50 of 1000: no stop yet',
+    );
     const crossedAt = Date.now();
-    const lowered = await t.request('PATCH', `/api/agents/${idler.agent.id}/budgets`, { token, body: { budgetMonthlyCents: 40 } });
+    const lowered = await t.request('PATCH', `/api/agents/${idler.agent.id}/budgets`, {
+      token,
+      body: { budgetMonthlyCents: 40 },
+    });
     assert.equal(lowered.status, 200);
     await stoppedWithin5s(run, crossedAt, 'budget lowered below the spend');
     const agent = await getAgent(idler.agent.id, token);
@@ -262,35 +416,58 @@ describe('a hard stop crossed outside the run, while its process runs', () => {
 describe('the runs metric', () => {
   it('a budget of 2 runs: the 2nd finished run raises the hard incident and stops the agent, without cutting that run short', async () => {
     const { company, token } = await t.newCompany();
-    const { agent } = await newAgent(t, token, company.id, { adapterConfig: { command: process.execPath, args: [WORKER, '0'] } });
-    const policy = await t.request('POST', `/api/companies/${company.id}/budgets/policies`, { token, body: { scopeType: 'agent', scopeId: agent.id, metric: 'runs', amount: 2 } });
+    const { agent } = await newAgent(t, token, company.id, {
+      adapterConfig: { command: process.execPath, args: [WORKER, '0'] },
+    });
+    const policy = await t.request('POST', `/api/companies/${company.id}/budgets/policies`, {
+      token,
+      body: { scopeType: 'agent', scopeId: agent.id, metric: 'runs', amount: 2 },
+    });
     assert.equal(policy.status, 201);
     assert.equal(policy.body.windowKind, 'calendar_month_utc');
     const finished = (n: number) =>
       waitFor(`${n} finished runs`, async () => {
-        const runs = await sql("select id, status from heartbeat_runs where agent_id = $1 and status not in ('queued', 'running') order by created_at", [agent.id]);
+        const runs = await sql(
+          "select id, status from heartbeat_runs where agent_id = $1 and status not in ('queued', 'running') order by created_at",
+          [agent.id],
+        );
         return runs.length >= n ? runs : null;
       });
-    const hardIncidents = () => sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [company.id]);
+    const hardIncidents = () =>
+      sql("select * from budget_incidents where company_id = $1 and kind = 'hard'", [company.id]);
 
     assert.equal((await wake(agent.id, token)).status, 202);
-    assert.deepEqual((await finished(1)).map((r) => r.status), ['succeeded']);
+    assert.deepEqual(
+      (await finished(1)).map((r) => r.status),
+      ['succeeded'],
+    );
     // A finished run is counted, and evaluated, in the transaction that ends it: one run is below both lines.
     assert.deepEqual(await sql('select kind from budget_incidents where company_id = $1', [company.id]), []);
     assert.equal((await getAgent(agent.id, token)).status, 'idle');
 
     assert.equal((await wake(agent.id, token)).status, 202);
-    assert.deepEqual((await finished(2)).map((r) => r.status), ['succeeded', 'succeeded'], 'the 2nd run was allowed to finish');
-    const stopped = await waitFor('the agent paused for the budget', async () => {
-      const a = await getAgent(agent.id, token);
-      return a.status === 'paused' ? a : null;
-    }, 5000);
+    assert.deepEqual(
+      (await finished(2)).map((r) => r.status),
+      ['succeeded', 'succeeded'],
+      'the 2nd run was allowed to finish',
+    );
+    const stopped = await waitFor(
+      'the agent paused for the budget',
+      async () => {
+        const a = await getAgent(agent.id, token);
+        return a.status === 'paused' ? a : null;
+      },
+      5000,
+    );
     assert.equal(stopped.pauseReason, 'budget');
     const incidents = await hardIncidents();
     assert.equal(incidents.length, 1);
     assert.deepEqual([incidents[0].metric, Number(incidents[0].observed), Number(incidents[0].amount)], ['runs', 2, 2]);
     assert.equal((await wake(agent.id, token)).status, 409);
-    const usage = await sql("select runs from budget_scope_usage where scope_type = 'agent' and scope_id = $1 and window_key = 'lifetime'", [agent.id]);
+    const usage = await sql(
+      "select runs from budget_scope_usage where scope_type = 'agent' and scope_id = $1 and window_key = 'lifetime'",
+      [agent.id],
+    );
     assert.equal(Number(usage[0].runs), 2);
   });
 });

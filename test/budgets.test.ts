@@ -18,24 +18,46 @@ const t = await useTestApp();
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
-const event = (agentId: string, fields: Record<string, unknown> = {}) => ({ agentId, provider: 'acme', model: 'm1', costCents: 20, occurredAt: new Date().toISOString(), ...fields });
+const event = (agentId: string, fields: Record<string, unknown> = {}) => ({
+  agentId,
+  provider: 'acme',
+  model: 'm1',
+  costCents: 20,
+  occurredAt: new Date().toISOString(),
+  ...fields,
+});
 
-async function spend(companyId: string, token: string, agentId: string, costCents: number, fields: Record<string, unknown> = {}) {
-  const res = await t.request('POST', `/api/companies/${companyId}/cost-events`, { token, body: event(agentId, { costCents, ...fields }) });
+async function spend(
+  companyId: string,
+  token: string,
+  agentId: string,
+  costCents: number,
+  fields: Record<string, unknown> = {},
+) {
+  const res = await t.request('POST', `/api/companies/${companyId}/cost-events`, {
+    token,
+    body: event(agentId, { costCents, ...fields }),
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   await budgetStopsApplied(t, companyId);
   return res.body;
 }
 
 async function setAgentBudget(agentId: string, token: string, cents: number) {
-  const res = await t.request('PATCH', `/api/agents/${agentId}/budgets`, { token, body: { budgetMonthlyCents: cents } });
+  const res = await t.request('PATCH', `/api/agents/${agentId}/budgets`, {
+    token,
+    body: { budgetMonthlyCents: cents },
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   await budgetStopsApplied(t, res.body.companyId);
   return res.body;
 }
 
 async function setCompanyBudget(companyId: string, token: string, cents: number) {
-  const res = await t.request('PATCH', `/api/companies/${companyId}/budgets`, { token, body: { budgetMonthlyCents: cents } });
+  const res = await t.request('PATCH', `/api/companies/${companyId}/budgets`, {
+    token,
+    body: { budgetMonthlyCents: cents },
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   await budgetStopsApplied(t, companyId);
   return res.body;
@@ -46,11 +68,17 @@ async function createPolicy(companyId: string, token: string, body: Record<strin
   await budgetStopsApplied(t, companyId);
   return res;
 }
-const resolve = (companyId: string, incidentId: string, token: string, body: unknown) => t.request('POST', `/api/companies/${companyId}/budget-incidents/${incidentId}/resolve`, { token, body });
+const resolve = (companyId: string, incidentId: string, token: string, body: unknown) =>
+  t.request('POST', `/api/companies/${companyId}/budget-incidents/${incidentId}/resolve`, { token, body });
 const getAgent = async (id: string, token: string) => (await t.request('GET', `/api/agents/${id}`, { token })).body;
-const getApproval = async (id: string, token: string) => (await t.request('GET', `/api/approvals/${id}`, { token })).body;
-const incidentRows = (companyId: string) => sql('select * from budget_incidents where company_id = $1 order by created_at, kind', [companyId]);
-const overrideApprovals = (companyId: string) => sql("select * from approvals where company_id = $1 and type = 'budget_override_required' order by created_at", [companyId]);
+const getApproval = async (id: string, token: string) =>
+  (await t.request('GET', `/api/approvals/${id}`, { token })).body;
+const incidentRows = (companyId: string) =>
+  sql('select * from budget_incidents where company_id = $1 order by created_at, kind', [companyId]);
+const overrideApprovals = (companyId: string) =>
+  sql("select * from approvals where company_id = $1 and type = 'budget_override_required' order by created_at", [
+    companyId,
+  ]);
 const policyRow = async (id: string) => (await sql('select * from budget_policies where id = $1', [id]))[0];
 
 /** The one open hard incident of a company (asserted to be the only one). */
@@ -61,7 +89,10 @@ async function openHard(companyId: string) {
 }
 
 async function newProject(companyId: string, token: string) {
-  const res = await t.request('POST', `/api/companies/${companyId}/projects`, { token, body: { name: `Project ${randomUUID()}` } });
+  const res = await t.request('POST', `/api/companies/${companyId}/projects`, {
+    token,
+    body: { name: `Project ${randomUUID()}` },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
@@ -72,8 +103,19 @@ describe('exactly once under concurrency', () => {
     const { agent } = await newAgent(t, token, company.id);
     assert.equal((await setAgentBudget(agent.id, token, 1000)).budgetMonthlyCents, 1000);
 
-    const answers = await Promise.all(Array.from({ length: 100 }, () => t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: event(agent.id, { costCents: 20 }) })));
-    assert.deepEqual(answers.map((r) => r.status), Array(100).fill(201), 'every event is accepted, also those after the stop');
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        t.request('POST', `/api/companies/${company.id}/cost-events`, {
+          token,
+          body: event(agent.id, { costCents: 20 }),
+        }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      Array(100).fill(201),
+      'every event is accepted, also those after the stop',
+    );
     await budgetStopsApplied(t, company.id);
 
     const incidents = await incidentRows(company.id);
@@ -101,10 +143,32 @@ describe('exactly once under concurrency', () => {
     assert.equal(after.pauseReason, 'budget');
     assert.equal(after.spentMonthlyCents, 2000);
     assert.equal((await t.request('GET', `/api/companies/${company.id}`, { token })).body.spentMonthlyCents, 2000);
-    assert.equal(Number((await sql('select count(*) from cost_events where agent_id = $1', [agent.id]))[0].count), 100, 'all 100 events stored');
-    assert.equal((await sql("select * from activity_log where company_id = $1 and action = 'budget.hard_limit_reached'", [company.id])).length, 1);
-    assert.equal((await sql("select * from activity_log where company_id = $1 and action = 'budget.warn_threshold_reached'", [company.id])).length, 1);
-    assert.equal((await sql("select * from activity_log where company_id = $1 and action = 'agent.paused'", [company.id])).length, 1, 'paused once');
+    assert.equal(
+      Number((await sql('select count(*) from cost_events where agent_id = $1', [agent.id]))[0].count),
+      100,
+      'all 100 events stored',
+    );
+    assert.equal(
+      (
+        await sql("select * from activity_log where company_id = $1 and action = 'budget.hard_limit_reached'", [
+          company.id,
+        ])
+      ).length,
+      1,
+    );
+    assert.equal(
+      (
+        await sql("select * from activity_log where company_id = $1 and action = 'budget.warn_threshold_reached'", [
+          company.id,
+        ])
+      ).length,
+      1,
+    );
+    assert.equal(
+      (await sql("select * from activity_log where company_id = $1 and action = 'agent.paused'", [company.id])).length,
+      1,
+      'paused once',
+    );
   });
 });
 
@@ -131,8 +195,16 @@ describe('POST /api/companies/{companyId}/budget-incidents/{incidentId}/resolve'
     const byAgent = await resolve(company.id, incident.id, agentToken, { action: 'keep_paused' });
     assert.equal(byAgent.status, 403);
     const foreign = await t.newCompany();
-    assert.equal((await resolve(foreign.company.id, incident.id, foreign.token, { action: 'keep_paused' })).status, 404, 'another company\'s incident');
-    assert.equal((await resolve(company.id, incident.id, foreign.token, { action: 'keep_paused' })).status, 403, 'a company that is not the caller\'s');
+    assert.equal(
+      (await resolve(foreign.company.id, incident.id, foreign.token, { action: 'keep_paused' })).status,
+      404,
+      "another company's incident",
+    );
+    assert.equal(
+      (await resolve(company.id, incident.id, foreign.token, { action: 'keep_paused' })).status,
+      403,
+      "a company that is not the caller's",
+    );
     assert.equal((await resolve(company.id, MISSING, token, { action: 'keep_paused' })).status, 404);
 
     // Nothing refused changed anything.
@@ -140,7 +212,11 @@ describe('POST /api/companies/{companyId}/budget-incidents/{incidentId}/resolve'
     assert.equal((await getAgent(agent.id, token)).status, 'paused');
     assert.equal((await getApproval(incident.approval_id, token)).status, 'pending');
 
-    const raised = await resolve(company.id, incident.id, token, { action: 'raise_budget_and_resume', amount: 151, note: 'one more cent' });
+    const raised = await resolve(company.id, incident.id, token, {
+      action: 'raise_budget_and_resume',
+      amount: 151,
+      note: 'one more cent',
+    });
     assert.equal(raised.status, 200, JSON.stringify(raised.body));
     assert.equal(raised.body.status, 'resolved');
     assert.equal(raised.body.resolution, 'raise_budget_and_resume');
@@ -153,7 +229,11 @@ describe('POST /api/companies/{companyId}/budget-incidents/{incidentId}/resolve'
     const approval = await getApproval(incident.approval_id, token);
     assert.equal(approval.status, 'approved');
     assert.equal(approval.decisionNote, 'one more cent');
-    assert.equal((await t.request('POST', `/api/approvals/${incident.approval_id}/reject`, { token })).status, 422, 'the approval was decided with the incident');
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${incident.approval_id}/reject`, { token })).status,
+      422,
+      'the approval was decided with the incident',
+    );
 
     const again = await resolve(company.id, incident.id, token, { action: 'keep_paused' });
     assert.equal(again.status, 409, 'resolved twice');
@@ -183,7 +263,11 @@ describe('POST /api/companies/{companyId}/budget-incidents/{incidentId}/resolve'
     assert.equal(still.budgetMonthlyCents, 50, 'the budget is unchanged');
     assert.equal((await getApproval(incident.approval_id, token)).status, 'rejected');
     assert.equal((await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token, body: {} })).status, 409);
-    assert.equal((await resolve(company.id, incident.id, token, { action: 'raise_budget_and_resume', amount: 500 })).status, 409, 'resolved already');
+    assert.equal(
+      (await resolve(company.id, incident.id, token, { action: 'raise_budget_and_resume', amount: 500 })).status,
+      409,
+      'resolved already',
+    );
     assert.equal((await getAgent(agent.id, token)).status, 'paused');
   });
 
@@ -193,7 +277,10 @@ describe('POST /api/companies/{companyId}/budget-incidents/{incidentId}/resolve'
     const handPaused = await newAgent(t, token, company.id, { name: 'Hand paused' });
     const repaused = await newAgent(t, token, company.id, { name: 'Paused again by hand' });
     const active = await newAgent(t, token, company.id, { name: 'Active' });
-    assert.equal((await t.request('PATCH', `/api/agents/${active.agent.id}`, { token, body: { status: 'active' } })).body.status, 'active');
+    assert.equal(
+      (await t.request('PATCH', `/api/agents/${active.agent.id}`, { token, body: { status: 'active' } })).body.status,
+      'active',
+    );
     assert.equal((await setCompanyBudget(company.id, token, 100)).budgetMonthlyCents, 100);
     const paused = await t.request('POST', `/api/agents/${handPaused.agent.id}/pause`, { token });
     assert.equal(paused.body.pauseReason, 'manual');
@@ -201,13 +288,20 @@ describe('POST /api/companies/{companyId}/budget-incidents/{incidentId}/resolve'
     await spend(company.id, token, worker.agent.id, 100);
     const incident = await openHard(company.id);
     assert.equal(incident.scope_type, 'company');
-    assert.deepEqual([...incident.paused_agent_ids].sort(), [worker.agent.id, repaused.agent.id, active.agent.id].sort(), 'every working agent, any working status');
+    assert.deepEqual(
+      [...incident.paused_agent_ids].sort(),
+      [worker.agent.id, repaused.agent.id, active.agent.id].sort(),
+      'every working agent, any working status',
+    );
     for (const a of [worker, repaused, active]) assert.equal((await getAgent(a.agent.id, token)).pauseReason, 'budget');
     assert.equal((await getAgent(handPaused.agent.id, token)).pauseReason, 'manual', 'a hand pause is not taken over');
 
     // The board takes one of the stopped agents over: resumed, then paused by hand.
     assert.equal((await t.request('POST', `/api/agents/${repaused.agent.id}/resume`, { token })).body.status, 'idle');
-    assert.equal((await t.request('POST', `/api/agents/${repaused.agent.id}/pause`, { token })).body.pauseReason, 'manual');
+    assert.equal(
+      (await t.request('POST', `/api/agents/${repaused.agent.id}/pause`, { token })).body.pauseReason,
+      'manual',
+    );
 
     const raised = await resolve(company.id, incident.id, token, { action: 'raise_budget_and_resume', amount: 1000 });
     assert.equal(raised.status, 200);
@@ -230,7 +324,10 @@ describe('the budget_override_required approval', () => {
     await spend(company.id, token, agent.id, 90);
     await spend(company.id, token, agent.id, 30);
     const incident = await openHard(company.id);
-    const approved = await t.request('POST', `/api/approvals/${incident.approval_id}/approve`, { token, body: { decisionNote: 'finish the sprint' } });
+    const approved = await t.request('POST', `/api/approvals/${incident.approval_id}/approve`, {
+      token,
+      body: { decisionNote: 'finish the sprint' },
+    });
     assert.equal(approved.status, 200);
     assert.equal(approved.body.status, 'approved');
     const resumed = await getAgent(agent.id, token);
@@ -242,7 +339,10 @@ describe('the budget_override_required approval', () => {
     assert.equal(closed.status, 'resolved');
     assert.equal(closed.resolution, 'override_approved');
     assert.ok(closed.resolved_by_user_id);
-    assert.ok(rows.every((i) => i.status === 'resolved'), 'the soft incident of that window is closed with it');
+    assert.ok(
+      rows.every((i) => i.status === 'resolved'),
+      'the soft incident of that window is closed with it',
+    );
     assert.equal((await resolve(company.id, incident.id, token, { action: 'keep_paused' })).status, 409);
     // Over budget by decision: more spend crosses no line, so it does not stop again this month.
     await spend(company.id, token, agent.id, 10);
@@ -264,7 +364,10 @@ describe('the budget_override_required approval', () => {
     const closed = (await incidentRows(company.id)).find((i) => i.id === incident.id);
     assert.equal(closed.status, 'resolved');
     assert.equal(closed.resolution, 'keep_paused');
-    assert.equal((await resolve(company.id, incident.id, token, { action: 'raise_budget_and_resume', amount: 1000 })).status, 409);
+    assert.equal(
+      (await resolve(company.id, incident.id, token, { action: 'raise_budget_and_resume', amount: 1000 })).status,
+      409,
+    );
   });
 });
 
@@ -273,11 +376,29 @@ describe('POST /api/companies/{companyId}/budgets/policies', () => {
     const { company, token } = await t.newCompany();
     const { agent } = await newAgent(t, token, company.id);
     const project = await newProject(company.id, token);
-    const forProject = await createPolicy(company.id, token, { scopeType: 'project', scopeId: project.id, amount: 5000 });
+    const forProject = await createPolicy(company.id, token, {
+      scopeType: 'project',
+      scopeId: project.id,
+      amount: 5000,
+    });
     assert.equal(forProject.status, 201, JSON.stringify(forProject.body));
     assert.deepEqual(
       { ...forProject.body, id: undefined, createdAt: undefined, updatedAt: undefined },
-      { id: undefined, companyId: company.id, scopeType: 'project', scopeId: project.id, metric: 'billed_cents', windowKind: 'lifetime', amount: 5000, warnPercent: 80, hardStopEnabled: true, notifyEnabled: true, isActive: true, createdAt: undefined, updatedAt: undefined },
+      {
+        id: undefined,
+        companyId: company.id,
+        scopeType: 'project',
+        scopeId: project.id,
+        metric: 'billed_cents',
+        windowKind: 'lifetime',
+        amount: 5000,
+        warnPercent: 80,
+        hardStopEnabled: true,
+        notifyEnabled: true,
+        isActive: true,
+        createdAt: undefined,
+        updatedAt: undefined,
+      },
     );
     const forCompany = await createPolicy(company.id, token, { scopeType: 'company', amount: 7000 });
     assert.equal(forCompany.status, 201);
@@ -285,14 +406,36 @@ describe('POST /api/companies/{companyId}/budgets/policies', () => {
     assert.equal(forCompany.body.windowKind, 'calendar_month_utc');
     assert.equal(forCompany.body.metric, 'billed_cents');
     assert.equal(forCompany.body.warnPercent, 80);
-    assert.equal((await t.request('GET', `/api/companies/${company.id}`, { token })).body.budgetMonthlyCents, 7000, 'the monthly cents policy is the company budget');
+    assert.equal(
+      (await t.request('GET', `/api/companies/${company.id}`, { token })).body.budgetMonthlyCents,
+      7000,
+      'the monthly cents policy is the company budget',
+    );
     const forAgent = await createPolicy(company.id, token, { scopeType: 'agent', scopeId: agent.id, amount: 300 });
     assert.equal(forAgent.status, 201);
     assert.equal(forAgent.body.windowKind, 'calendar_month_utc');
     assert.equal((await getAgent(agent.id, token)).budgetMonthlyCents, 300);
-    const custom = await createPolicy(company.id, token, { scopeType: 'agent', scopeId: agent.id, metric: 'tokens', windowKind: 'lifetime', amount: 10, warnPercent: 50, hardStopEnabled: false, notifyEnabled: false });
+    const custom = await createPolicy(company.id, token, {
+      scopeType: 'agent',
+      scopeId: agent.id,
+      metric: 'tokens',
+      windowKind: 'lifetime',
+      amount: 10,
+      warnPercent: 50,
+      hardStopEnabled: false,
+      notifyEnabled: false,
+    });
     assert.equal(custom.status, 201);
-    assert.deepEqual([custom.body.metric, custom.body.windowKind, custom.body.warnPercent, custom.body.hardStopEnabled, custom.body.notifyEnabled], ['tokens', 'lifetime', 50, false, false]);
+    assert.deepEqual(
+      [
+        custom.body.metric,
+        custom.body.windowKind,
+        custom.body.warnPercent,
+        custom.body.hardStopEnabled,
+        custom.body.notifyEnabled,
+      ],
+      ['tokens', 'lifetime', 50, false, false],
+    );
   });
 
   it('400 for malformed bodies, 422 for scopes outside the company, 409 for a second active policy, 403 for agents', async () => {
@@ -327,14 +470,57 @@ describe('POST /api/companies/{companyId}/budgets/policies', () => {
       assert.equal(res.status, 422, JSON.stringify(body));
       assert.match(res.body.error, /scopeId/);
     }
-    assert.equal((await createPolicy(company.id, token, { scopeType: 'project', scopeId: project.id, amount: 100 })).status, 201);
+    assert.equal(
+      (await createPolicy(company.id, token, { scopeType: 'project', scopeId: project.id, amount: 100 })).status,
+      201,
+    );
     const duplicate = await createPolicy(company.id, token, { scopeType: 'project', scopeId: project.id, amount: 900 });
     assert.equal(duplicate.status, 409);
-    assert.equal((await createPolicy(company.id, token, { scopeType: 'project', scopeId: project.id, windowKind: 'calendar_month_utc', amount: 900 })).status, 201, 'another window is another policy');
-    assert.equal((await createPolicy(company.id, token, { scopeType: 'project', scopeId: project.id, metric: 'tokens', amount: 900 })).status, 201, 'another metric too');
-    assert.equal((await createPolicy(company.id, token, { scopeType: 'project', scopeId: project.id, amount: 900, isActive: false })).status, 201, 'an inactive one does not compete');
-    assert.equal((await createPolicy(company.id, agentToken, { scopeType: 'agent', scopeId: agent.id, amount: 100 })).status, 403);
-    assert.equal((await createPolicy(foreign.company.id, token, { scopeType: 'company', amount: 100 })).status, 403, 'another company');
+    assert.equal(
+      (
+        await createPolicy(company.id, token, {
+          scopeType: 'project',
+          scopeId: project.id,
+          windowKind: 'calendar_month_utc',
+          amount: 900,
+        })
+      ).status,
+      201,
+      'another window is another policy',
+    );
+    assert.equal(
+      (
+        await createPolicy(company.id, token, {
+          scopeType: 'project',
+          scopeId: project.id,
+          metric: 'tokens',
+          amount: 900,
+        })
+      ).status,
+      201,
+      'another metric too',
+    );
+    assert.equal(
+      (
+        await createPolicy(company.id, token, {
+          scopeType: 'project',
+          scopeId: project.id,
+          amount: 900,
+          isActive: false,
+        })
+      ).status,
+      201,
+      'an inactive one does not compete',
+    );
+    assert.equal(
+      (await createPolicy(company.id, agentToken, { scopeType: 'agent', scopeId: agent.id, amount: 100 })).status,
+      403,
+    );
+    assert.equal(
+      (await createPolicy(foreign.company.id, token, { scopeType: 'company', amount: 100 })).status,
+      403,
+      'another company',
+    );
     assert.equal((await createPolicy(MISSING, token, { scopeType: 'company', amount: 100 })).status, 404);
     const active = await sql('select * from budget_policies where company_id = $1 and is_active', [company.id]);
     assert.equal(active.length, 3, 'only the three accepted active policies exist');
@@ -344,13 +530,30 @@ describe('POST /api/companies/{companyId}/budgets/policies', () => {
   it('tokens metric: input plus output tokens crossing the amount stop the agent', async () => {
     const { company, token } = await t.newCompany();
     const { agent } = await newAgent(t, token, company.id);
-    const policy = await createPolicy(company.id, token, { scopeType: 'agent', scopeId: agent.id, metric: 'tokens', amount: 1000 });
+    const policy = await createPolicy(company.id, token, {
+      scopeType: 'agent',
+      scopeId: agent.id,
+      metric: 'tokens',
+      amount: 1000,
+    });
     assert.equal(policy.status, 201);
     await spend(company.id, token, agent.id, 0, { inputTokens: 400, cachedInputTokens: 300, outputTokens: 390 });
-    assert.deepEqual((await incidentRows(company.id)).map((i) => i.kind), [], '790 tokens: below the warn line');
-    await spend(company.id, token, agent.id, 0, { inputTokens: 5, outputTokens: 5, billingType: 'subscription_included' });
+    assert.deepEqual(
+      (await incidentRows(company.id)).map((i) => i.kind),
+      [],
+      '790 tokens: below the warn line',
+    );
+    await spend(company.id, token, agent.id, 0, {
+      inputTokens: 5,
+      outputTokens: 5,
+      billingType: 'subscription_included',
+    });
     const soft = await incidentRows(company.id);
-    assert.deepEqual(soft.map((i) => [i.kind, i.metric, Number(i.observed)]), [['soft', 'tokens', 800]], 'subscription tokens count');
+    assert.deepEqual(
+      soft.map((i) => [i.kind, i.metric, Number(i.observed)]),
+      [['soft', 'tokens', 800]],
+      'subscription tokens count',
+    );
     assert.equal((await getAgent(agent.id, token)).status, 'idle');
     await spend(company.id, token, agent.id, 0, { inputTokens: 150, outputTokens: 50 });
     const hard = await openHard(company.id);
@@ -365,7 +568,18 @@ describe('POST /api/companies/{companyId}/budgets/policies', () => {
   it('a policy with hardStopEnabled false raises the hard incident but stops nothing', async () => {
     const { company, token } = await t.newCompany();
     const { agent } = await newAgent(t, token, company.id);
-    assert.equal((await createPolicy(company.id, token, { scopeType: 'agent', scopeId: agent.id, amount: 100, hardStopEnabled: false, notifyEnabled: false })).status, 201);
+    assert.equal(
+      (
+        await createPolicy(company.id, token, {
+          scopeType: 'agent',
+          scopeId: agent.id,
+          amount: 100,
+          hardStopEnabled: false,
+          notifyEnabled: false,
+        })
+      ).status,
+      201,
+    );
     await spend(company.id, token, agent.id, 90);
     assert.deepEqual(await incidentRows(company.id), [], 'notifyEnabled false: no soft incident');
     await spend(company.id, token, agent.id, 20);
@@ -384,7 +598,10 @@ describe('PATCH /api/companies/{companyId}/budgets/policies/{policyId}', () => {
     assert.equal(created.status, 201);
     const id = created.body.id;
     const patch = async (body: unknown, as = token, companyId = company.id, policyId = id) => {
-      const res = await t.request('PATCH', `/api/companies/${companyId}/budgets/policies/${policyId}`, { token: as, body });
+      const res = await t.request('PATCH', `/api/companies/${companyId}/budgets/policies/${policyId}`, {
+        token: as,
+        body,
+      });
       await budgetStopsApplied(t, company.id);
       return res;
     };
@@ -397,12 +614,19 @@ describe('PATCH /api/companies/{companyId}/budgets/policies/{policyId}', () => {
     assert.equal((await patch({ amount: 5 }, agentToken)).status, 403);
     assert.equal((await patch({ amount: 5 }, token, company.id, MISSING)).status, 404);
     const other = await t.newCompany();
-    assert.equal((await patch({ amount: 5 }, other.token, other.company.id)).status, 404, "another company's policy is not found");
+    assert.equal(
+      (await patch({ amount: 5 }, other.token, other.company.id)).status,
+      404,
+      "another company's policy is not found",
+    );
 
     const warned = await patch({ warnPercent: 25, amount: 1100 });
     assert.equal(warned.status, 200, JSON.stringify(warned.body));
     assert.deepEqual([warned.body.amount, warned.body.warnPercent, warned.body.hardStopEnabled], [1100, 25, true]);
-    assert.deepEqual((await incidentRows(company.id)).map((i) => i.kind), ['soft']);
+    assert.deepEqual(
+      (await incidentRows(company.id)).map((i) => i.kind),
+      ['soft'],
+    );
     assert.equal((await getAgent(agent.id, token)).status, 'idle');
 
     assert.equal((await patch({ amount: 200 })).status, 200);
@@ -410,8 +634,15 @@ describe('PATCH /api/companies/{companyId}/budgets/policies/{policyId}', () => {
     assert.equal((await getAgent(agent.id, token)).pauseReason, 'budget');
 
     assert.equal((await patch({ isActive: false })).body.isActive, false);
-    assert.equal((await createPolicy(company.id, token, { scopeType: 'agent', scopeId: agent.id, amount: 5000 })).status, 201);
-    assert.equal((await patch({ isActive: true })).status, 409, 'another active policy has the scope, metric and window');
+    assert.equal(
+      (await createPolicy(company.id, token, { scopeType: 'agent', scopeId: agent.id, amount: 5000 })).status,
+      201,
+    );
+    assert.equal(
+      (await patch({ isActive: true })).status,
+      409,
+      'another active policy has the scope, metric and window',
+    );
   });
 });
 
@@ -425,12 +656,18 @@ describe('PATCH /api/companies/{companyId}/budgets', () => {
     await spend(company.id, token, b.agent.id, 100);
     assert.deepEqual(await incidentRows(company.id), []);
 
-    const byAgent = await t.request('PATCH', `/api/companies/${company.id}/budgets`, { token: a.token, body: { budgetMonthlyCents: 1 } });
+    const byAgent = await t.request('PATCH', `/api/companies/${company.id}/budgets`, {
+      token: a.token,
+      body: { budgetMonthlyCents: 1 },
+    });
     assert.equal(byAgent.status, 403);
     assert.equal((await t.request('GET', `/api/companies/${company.id}`, { token })).body.budgetMonthlyCents, 1000);
 
     await setCompanyBudget(company.id, token, 350);
-    assert.deepEqual((await incidentRows(company.id)).map((i) => [i.kind, Number(i.observed)]), [['soft', 300]]);
+    assert.deepEqual(
+      (await incidentRows(company.id)).map((i) => [i.kind, Number(i.observed)]),
+      [['soft', 300]],
+    );
     assert.equal((await getAgent(a.agent.id, token)).status, 'idle');
 
     const lowered = await setCompanyBudget(company.id, token, 200);
@@ -459,8 +696,14 @@ describe('GET /api/companies/{companyId}/budgets/overview', () => {
     await setCompanyBudget(company.id, token, 1000);
     await setAgentBudget(a.agent.id, token, 700);
     await setAgentBudget(b.agent.id, token, 30);
-    assert.equal((await createPolicy(company.id, token, { scopeType: 'project', scopeId: p.id, amount: 300 })).status, 201);
-    assert.equal((await createPolicy(company.id, token, { scopeType: 'project', scopeId: q.id, amount: 10 })).status, 201);
+    assert.equal(
+      (await createPolicy(company.id, token, { scopeType: 'project', scopeId: p.id, amount: 300 })).status,
+      201,
+    );
+    assert.equal(
+      (await createPolicy(company.id, token, { scopeType: 'project', scopeId: q.id, amount: 10 })).status,
+      201,
+    );
     const issueInP = await newIssue(t, token, company.id, { projectId: p.id });
 
     await spend(company.id, token, a.agent.id, 100, { issueId: issueInP.id }); // counts for project P through its issue
@@ -485,7 +728,13 @@ describe('GET /api/companies/{companyId}/budgets/overview', () => {
       assert.deepEqual([policy.observed, policy.utilizationPercent], [observed, utilizationPercent], scopeId);
     }
     assert.equal((byScope.get(p.id) as any).windowKind, 'lifetime');
-    assert.deepEqual(view.activeIncidents.map((i: any) => [i.scopeId, i.kind, i.status]).sort(), [[b.agent.id, 'hard', 'open'], [q.id, 'hard', 'open']].sort());
+    assert.deepEqual(
+      view.activeIncidents.map((i: any) => [i.scopeId, i.kind, i.status]).sort(),
+      [
+        [b.agent.id, 'hard', 'open'],
+        [q.id, 'hard', 'open'],
+      ].sort(),
+    );
     assert.equal(view.pausedAgentCount, 2);
     assert.equal(view.budgetPausedAgentCount, 1);
     assert.equal(view.pausedProjectCount, 1);
@@ -493,9 +742,16 @@ describe('GET /api/companies/{companyId}/budgets/overview', () => {
     assert.ok((await t.request('GET', `/api/projects/${q.id}`, { token })).body.pausedAt, 'project Q is paused');
     assert.equal((await t.request('GET', `/api/projects/${p.id}`, { token })).body.pausedAt, null);
 
-    assert.equal((await t.request('GET', `/api/companies/${company.id}/budgets/overview`, { token: a.token })).status, 200, 'its agents read it');
+    assert.equal(
+      (await t.request('GET', `/api/companies/${company.id}/budgets/overview`, { token: a.token })).status,
+      200,
+      'its agents read it',
+    );
     const foreign = await t.newCompany();
-    assert.equal((await t.request('GET', `/api/companies/${company.id}/budgets/overview`, { token: foreign.token })).status, 403);
+    assert.equal(
+      (await t.request('GET', `/api/companies/${company.id}/budgets/overview`, { token: foreign.token })).status,
+      403,
+    );
     assert.equal((await t.request('GET', `/api/companies/${MISSING}/budgets/overview`, { token })).status, 404);
     assert.equal((await t.request('GET', `/api/companies/${company.id}/budgets/overview`)).status, 401);
   });
@@ -511,12 +767,20 @@ describe('the UTC month boundary (clock under test control)', () => {
     const ctx = { db: t.database.db, actor: systemActor('test') };
     const lateNovember = new Date('2025-11-30T23:50:00Z');
     const earlyDecember = new Date('2025-12-01T00:10:00Z');
-    const at = (agentId: string, cents: number, occurredAt: Date) => event(agentId, { costCents: cents, occurredAt: occurredAt.toISOString() });
+    const at = (agentId: string, cents: number, occurredAt: Date) =>
+      event(agentId, { costCents: cents, occurredAt: occurredAt.toISOString() });
 
     // Both agents at 90 percent in November (a soft incident each, in window 2025-11).
     const hardIncidents = async () => (await incidentRows(company.id)).filter((i) => i.kind === 'hard');
-    for (const { agent } of [december, control]) await recordCostEvent(ctx, company.id, at(agent.id, 90, lateNovember), lateNovember);
-    assert.deepEqual((await incidentRows(company.id)).map((i) => [i.kind, i.window_key]), [['soft', '2025-11'], ['soft', '2025-11']]);
+    for (const { agent } of [december, control])
+      await recordCostEvent(ctx, company.id, at(agent.id, 90, lateNovember), lateNovember);
+    assert.deepEqual(
+      (await incidentRows(company.id)).map((i) => [i.kind, i.window_key]),
+      [
+        ['soft', '2025-11'],
+        ['soft', '2025-11'],
+      ],
+    );
 
     // December: 10 cents is 10 percent of December's budget, not 100 of November's.
     await recordCostEvent(ctx, company.id, at(december.agent.id, 10, earlyDecember), earlyDecember);
@@ -527,15 +791,30 @@ describe('the UTC month boundary (clock under test control)', () => {
     // The control: the same 10 cents in November reach November's budget.
     await recordCostEvent(ctx, company.id, at(control.agent.id, 10, lateNovember), lateNovember);
     // Its stop is the engine's (here the app's budget-stop consumer): applied once, within the bound.
-    await waitFor('the control agent stopped', async () => (await hardIncidents()).some((i) => i.stop_pending === false && i.approval_id !== null));
+    await waitFor('the control agent stopped', async () =>
+      (await hardIncidents()).some((i) => i.stop_pending === false && i.approval_id !== null),
+    );
 
     const incidents = await incidentRows(company.id);
     const hard = incidents.filter((i) => i.kind === 'hard');
-    assert.deepEqual(hard.map((i) => [i.scope_id, i.window_key, Number(i.observed)]), [[control.agent.id, '2025-11', 100]]);
+    assert.deepEqual(
+      hard.map((i) => [i.scope_id, i.window_key, Number(i.observed)]),
+      [[control.agent.id, '2025-11', 100]],
+    );
     assert.equal(incidents.length, 3);
     assert.equal((await getAgent(december.agent.id, token)).status, 'idle');
     assert.equal((await getAgent(control.agent.id, token)).pauseReason, 'budget');
-    const usage = await sql("select window_key, billed_cents from budget_scope_usage where scope_type = 'agent' and scope_id = $1 order by window_key", [december.agent.id]);
-    assert.deepEqual(usage.map((u) => [u.window_key, Number(u.billed_cents)]), [['2025-11', 120], ['2025-12', 10], ['lifetime', 130]]);
+    const usage = await sql(
+      "select window_key, billed_cents from budget_scope_usage where scope_type = 'agent' and scope_id = $1 order by window_key",
+      [december.agent.id],
+    );
+    assert.deepEqual(
+      usage.map((u) => [u.window_key, Number(u.billed_cents)]),
+      [
+        ['2025-11', 120],
+        ['2025-12', 10],
+        ['lifetime', 130],
+      ],
+    );
   });
 });

@@ -18,7 +18,11 @@ describe('checkout race', () => {
     const racers: AgentFixture[] = [];
     // Created ten at a time: fast, and light on the shared two-core runner.
     for (let i = 0; i < RACERS; i += 10) {
-      racers.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => newAgent(t, token, company.id, { name: `Racer ${i + j}` })))));
+      racers.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, (_, j) => newAgent(t, token, company.id, { name: `Racer ${i + j}` })),
+        )),
+      );
     }
     const issue = await newIssue(t, token, company.id, { status: 'todo' });
     const runIds = racers.map(() => randomUUID());
@@ -45,25 +49,46 @@ describe('checkout race', () => {
     }
 
     // The database holds exactly the winner: the issue row, one touched-run row, one activity entry.
-    const { rows: [row] } = await t.database.pool.query('select status, assignee_agent_id, checkout_run_id from issues where id = $1', [issue.id]);
+    const {
+      rows: [row],
+    } = await t.database.pool.query('select status, assignee_agent_id, checkout_run_id from issues where id = $1', [
+      issue.id,
+    ]);
     assert.deepEqual(row, { status: 'in_progress', assignee_agent_id: winner.agent.id, checkout_run_id: runIds[w] });
-    const touched = await t.database.pool.query('select run_id from heartbeat_run_issues where issue_id = $1', [issue.id]);
-    assert.deepEqual(touched.rows.map((r) => r.run_id), [runIds[w]]);
-    const activity = await t.database.pool.query(`select agent_id, run_id from activity_log where entity_id = $1 and action = 'issue.checked_out'`, [issue.id]);
+    const touched = await t.database.pool.query('select run_id from heartbeat_run_issues where issue_id = $1', [
+      issue.id,
+    ]);
+    assert.deepEqual(
+      touched.rows.map((r) => r.run_id),
+      [runIds[w]],
+    );
+    const activity = await t.database.pool.query(
+      `select agent_id, run_id from activity_log where entity_id = $1 and action = 'issue.checked_out'`,
+      [issue.id],
+    );
     assert.deepEqual(activity.rows, [{ agent_id: winner.agent.id, run_id: runIds[w] }]);
     // Losers' transactions rolled back: only the winner's run was recorded.
     const runs = await t.database.pool.query('select id from heartbeat_runs where company_id = $1', [company.id]);
-    assert.deepEqual(runs.rows.map((r) => r.id), [runIds[w]]);
+    assert.deepEqual(
+      runs.rows.map((r) => r.id),
+      [runIds[w]],
+    );
 
     const checkout = (racer: AgentFixture, runId: string, expectedStatuses: string[]) =>
-      t.request('POST', `/api/issues/${issue.id}/checkout`, { token: racer.token, headers: { 'x-service-run-id': runId }, body: { agentId: racer.agent.id, expectedStatuses } });
+      t.request('POST', `/api/issues/${issue.id}/checkout`, {
+        token: racer.token,
+        headers: { 'x-service-run-id': runId },
+        body: { agentId: racer.agent.id, expectedStatuses },
+      });
 
     const repeat = await checkout(winner, runIds[w]!, ['in_progress']);
     assert.equal(repeat.status, 200);
     assert.equal(repeat.body.checkoutRunId, runIds[w]);
 
     // The engine marks the winner's run failed: the lock is stale, the same assignee adopts it.
-    await t.database.pool.query(`update heartbeat_runs set status = 'failed', finished_at = now() where id = $1`, [runIds[w]]);
+    await t.database.pool.query(`update heartbeat_runs set status = 'failed', finished_at = now() where id = $1`, [
+      runIds[w],
+    ]);
     const other = racers[(w + 1) % RACERS]!;
     const stolen = await checkout(other, randomUUID(), ['todo', 'in_progress']);
     assert.equal(stolen.status, 409);
@@ -108,13 +133,23 @@ describe('checkout race', () => {
         assert.equal(r.body.details.retryable, false);
       }
 
-      const { rows: [row] } = await t.database.pool.query('select status, assignee_agent_id, checkout_run_id from issues where id = $1', [issue.id]);
+      const {
+        rows: [row],
+      } = await t.database.pool.query('select status, assignee_agent_id, checkout_run_id from issues where id = $1', [
+        issue.id,
+      ]);
       assert.deepEqual(row, { status: 'in_progress', assignee_agent_id: agent.agent.id, checkout_run_id: winnerRun });
       const runs = await t.request('GET', `/api/issues/${issue.id}/runs`, { token });
       assert.equal(runs.status, 200);
-      assert.deepEqual(runs.body.map((r: any) => [r.runId, r.status]), [[winnerRun, 'running']]);
+      assert.deepEqual(
+        runs.body.map((r: any) => [r.runId, r.status]),
+        [[winnerRun, 'running']],
+      );
       // Refused runs left no run record: only the winner of each issue so far is running.
-      const running = await t.database.pool.query(`select id from heartbeat_runs where agent_id = $1 and status = 'running'`, [agent.agent.id]);
+      const running = await t.database.pool.query(
+        `select id from heartbeat_runs where agent_id = $1 and status = 'running'`,
+        [agent.agent.id],
+      );
       assert.equal(running.rowCount, n + 1);
       assert.ok(running.rows.some((r) => r.id === winnerRun));
     }

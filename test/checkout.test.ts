@@ -16,7 +16,13 @@ const b1 = await newAgent(t, b.token, b.company.id, { name: 'Foreign' });
 
 const runHeader = (runId: string) => ({ 'x-service-run-id': runId });
 
-function checkout(issue: any, agent: AgentFixture, runId: string | null, expectedStatuses: string[], extra: Record<string, unknown> = {}) {
+function checkout(
+  issue: any,
+  agent: AgentFixture,
+  runId: string | null,
+  expectedStatuses: string[],
+  extra: Record<string, unknown> = {},
+) {
   return t.request('POST', `/api/issues/${issue.identifier ?? issue.id}/checkout`, {
     token: agent.token,
     headers: runId ? runHeader(runId) : {},
@@ -24,10 +30,16 @@ function checkout(issue: any, agent: AgentFixture, runId: string | null, expecte
   });
 }
 
-const boardCheckout = (issue: any, agentId: string, expectedStatuses: string[], token = a.token, extra: Record<string, unknown> = {}) =>
-  t.request('POST', `/api/issues/${issue.id}/checkout`, { token, body: { agentId, expectedStatuses, ...extra } });
+const boardCheckout = (
+  issue: any,
+  agentId: string,
+  expectedStatuses: string[],
+  token = a.token,
+  extra: Record<string, unknown> = {},
+) => t.request('POST', `/api/issues/${issue.id}/checkout`, { token, body: { agentId, expectedStatuses, ...extra } });
 
-const release = (issue: any, token: string, runId?: string) => t.request('POST', `/api/issues/${issue.id}/release`, { token, headers: runId ? runHeader(runId) : {} });
+const release = (issue: any, token: string, runId?: string) =>
+  t.request('POST', `/api/issues/${issue.id}/release`, { token, headers: runId ? runHeader(runId) : {} });
 
 async function issueRow(id: string) {
   return (await sql('select * from issues where id = $1', [id])).rows[0];
@@ -67,7 +79,10 @@ describe('POST /api/issues/{issueId}/checkout', () => {
     assert.equal(run.status, 'running');
     assert.equal(run.invocation_source, 'checkout');
     assert.equal(run.adapter_type, 'process');
-    assert.equal((await sql('select 1 from heartbeat_run_issues where run_id = $1 and issue_id = $2', [runId, issue.id])).rowCount, 1);
+    assert.equal(
+      (await sql('select 1 from heartbeat_run_issues where run_id = $1 and issue_id = $2', [runId, issue.id])).rowCount,
+      1,
+    );
     const entries = (await activityRows(t, a.company.id, 'issue.checked_out')).filter((r) => r.entity_id === issue.id);
     assert.equal(entries.length, 1);
     assert.equal(entries[0].agent_id, a1.agent.id);
@@ -90,7 +105,10 @@ describe('POST /api/issues/{issueId}/checkout', () => {
     const after = await issueRow(issue.id);
     assert.deepEqual(after.updated_at, before.updated_at);
     assert.deepEqual(after.started_at, before.started_at);
-    assert.equal((await activityRows(t, a.company.id, 'issue.checked_out')).filter((r) => r.entity_id === issue.id).length, 1);
+    assert.equal(
+      (await activityRows(t, a.company.id, 'issue.checked_out')).filter((r) => r.entity_id === issue.id).length,
+      1,
+    );
   });
 
   it('409 owned_by_another_agent with the holder and whether its run is live', async () => {
@@ -141,7 +159,8 @@ describe('POST /api/issues/{issueId}/checkout', () => {
     for (const runStatus of ['failed', 'cancelled', 'timed_out', 'succeeded', 'missing']) {
       const { issue, runId } = await checkedOut();
       const before = await issueRow(issue.id);
-      if (runStatus === 'missing') await sql('update issues set checkout_run_id = $2 where id = $1', [issue.id, randomUUID()]);
+      if (runStatus === 'missing')
+        await sql('update issues set checkout_run_id = $2 where id = $1', [issue.id, randomUUID()]);
       else await sql('update heartbeat_runs set status = $2, finished_at = now() where id = $1', [runId, runStatus]);
 
       const refused = await checkout(issue, a1, randomUUID(), ['todo']);
@@ -161,10 +180,24 @@ describe('POST /api/issues/{issueId}/checkout', () => {
   });
 
   it('409 project_paused and workspace_closed (set as the budget and workspace areas will)', async () => {
-    const project = (await t.request('POST', `/api/companies/${a.company.id}/projects`, { token: a.token, body: { name: `Paused ${randomUUID()}` } })).body;
-    const ws = (await t.request('POST', `/api/projects/${project.id}/workspaces`, { token: a.token, body: { name: 'iso', cwd: '/tmp/iso' } })).body;
+    const project = (
+      await t.request('POST', `/api/companies/${a.company.id}/projects`, {
+        token: a.token,
+        body: { name: `Paused ${randomUUID()}` },
+      })
+    ).body;
+    const ws = (
+      await t.request('POST', `/api/projects/${project.id}/workspaces`, {
+        token: a.token,
+        body: { name: 'iso', cwd: '/tmp/iso' },
+      })
+    ).body;
     const inProject = await newIssue(t, a.token, a.company.id, { status: 'todo', projectId: project.id });
-    const inWorkspace = await newIssue(t, a.token, a.company.id, { status: 'todo', projectId: project.id, executionWorkspaceId: ws.id });
+    const inWorkspace = await newIssue(t, a.token, a.company.id, {
+      status: 'todo',
+      projectId: project.id,
+      executionWorkspaceId: ws.id,
+    });
 
     await sql('update projects set paused_at = now() where id = $1', [project.id]);
     assertConflict(await checkout(inProject, a1, randomUUID(), ['todo']), 'project_paused');
@@ -175,19 +208,36 @@ describe('POST /api/issues/{issueId}/checkout', () => {
     const closed = await checkout(inWorkspace, a1, randomUUID(), ['todo']);
     assertConflict(closed, 'workspace_closed');
     assert.equal((await issueRow(inWorkspace.id)).status, 'todo');
-    assert.equal((await checkout(inProject, a1, randomUUID(), ['todo'])).status, 200, 'other issues of the project are unaffected');
+    assert.equal(
+      (await checkout(inProject, a1, randomUUID(), ['todo'])).status,
+      200,
+      'other issues of the project are unaffected',
+    );
     await sql('update project_workspaces set closed_at = null where id = $1', [ws.id]);
     assert.equal((await checkout(inWorkspace, a1, randomUUID(), ['todo'])).status, 200);
   });
 
   it('an agent checks out only as itself (403) and only with a UUID X-Service-Run-Id header (400)', async () => {
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
-    const asOther = await t.request('POST', `/api/issues/${issue.id}/checkout`, { token: a1.token, headers: runHeader(randomUUID()), body: { agentId: a2.agent.id, expectedStatuses: ['todo'] } });
+    const asOther = await t.request('POST', `/api/issues/${issue.id}/checkout`, {
+      token: a1.token,
+      headers: runHeader(randomUUID()),
+      body: { agentId: a2.agent.id, expectedStatuses: ['todo'] },
+    });
     assert.equal(asOther.status, 403);
     const noHeader = await checkout(issue, a1, null, ['todo']);
     assert.equal(noHeader.status, 400);
     assert.match(noHeader.body.error, /X-Service-Run-Id/);
-    assert.equal((await t.request('POST', `/api/issues/${issue.id}/checkout`, { token: a1.token, headers: runHeader('not-a-uuid'), body: { agentId: a1.agent.id, expectedStatuses: ['todo'] } })).status, 400);
+    assert.equal(
+      (
+        await t.request('POST', `/api/issues/${issue.id}/checkout`, {
+          token: a1.token,
+          headers: runHeader('not-a-uuid'),
+          body: { agentId: a1.agent.id, expectedStatuses: ['todo'] },
+        })
+      ).status,
+      400,
+    );
     assert.equal((await issueRow(issue.id)).status, 'todo');
   });
 
@@ -195,9 +245,21 @@ describe('POST /api/issues/{issueId}/checkout', () => {
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
     const bodyRun = randomUUID();
     for (const field of ['runId', 'checkoutRunId']) {
-      assert.equal((await checkout(issue, a1, null, ['todo'], { [field]: bodyRun })).status, 400, `agent without header, ${field}`);
-      assert.equal((await checkout(issue, a1, randomUUID(), ['todo'], { [field]: bodyRun })).status, 400, `agent with header, ${field}`);
-      assert.equal((await boardCheckout(issue, a1.agent.id, ['todo'], a.token, { [field]: bodyRun })).status, 400, `board, ${field}`);
+      assert.equal(
+        (await checkout(issue, a1, null, ['todo'], { [field]: bodyRun })).status,
+        400,
+        `agent without header, ${field}`,
+      );
+      assert.equal(
+        (await checkout(issue, a1, randomUUID(), ['todo'], { [field]: bodyRun })).status,
+        400,
+        `agent with header, ${field}`,
+      );
+      assert.equal(
+        (await boardCheckout(issue, a1.agent.id, ['todo'], a.token, { [field]: bodyRun })).status,
+        400,
+        `board, ${field}`,
+      );
     }
     const row = await issueRow(issue.id);
     assert.equal(row.status, 'todo');
@@ -210,7 +272,10 @@ describe('POST /api/issues/{issueId}/checkout', () => {
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
     assert.equal((await checkout(issue, a2, runId, ['todo'])).status, 403);
     const finished = randomUUID();
-    await sql(`insert into heartbeat_runs (id, company_id, agent_id, status, finished_at) values ($1, $2, $3, 'succeeded', now())`, [finished, a.company.id, a1.agent.id]);
+    await sql(
+      `insert into heartbeat_runs (id, company_id, agent_id, status, finished_at) values ($1, $2, $3, 'succeeded', now())`,
+      [finished, a.company.id, a1.agent.id],
+    );
     const res = await checkout(issue, a1, finished, ['todo']);
     assert.equal(res.status, 409);
     assert.equal(res.body.details.runStatus, 'succeeded');
@@ -219,10 +284,17 @@ describe('POST /api/issues/{issueId}/checkout', () => {
 
   it('a known queued run of the agent is accepted and its lease clock moves', async () => {
     const runId = randomUUID();
-    await sql(`insert into heartbeat_runs (id, company_id, agent_id, status, updated_at) values ($1, $2, $3, 'queued', now() - interval '1 hour')`, [runId, a.company.id, a1.agent.id]);
+    await sql(
+      `insert into heartbeat_runs (id, company_id, agent_id, status, updated_at) values ($1, $2, $3, 'queued', now() - interval '1 hour')`,
+      [runId, a.company.id, a1.agent.id],
+    );
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
     assert.equal((await checkout(issue, a1, runId, ['todo'])).status, 200);
-    const [run] = (await sql('select status, updated_at > now() - interval \'1 minute\' as fresh from heartbeat_runs where id = $1', [runId])).rows;
+    const [run] = (
+      await sql("select status, updated_at > now() - interval '1 minute' as fresh from heartbeat_runs where id = $1", [
+        runId,
+      ])
+    ).rows;
     assert.deepEqual(run, { status: 'queued', fresh: true });
   });
 
@@ -249,7 +321,11 @@ describe('POST /api/issues/{issueId}/checkout', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.assigneeAgentId, a1.agent.id);
     assert.equal(res.body.checkoutRunId, null);
-    assert.equal((await boardCheckout(issue, a1.agent.id, ['in_progress'])).status, 200, 'idempotent for the board too');
+    assert.equal(
+      (await boardCheckout(issue, a1.agent.id, ['in_progress'])).status,
+      200,
+      'idempotent for the board too',
+    );
     assertConflict(await checkout(issue, a2, randomUUID(), ['in_progress']), 'owned_by_another_agent');
     const runId = randomUUID();
     const taken = await checkout(issue, a1, runId, ['in_progress']);
@@ -264,7 +340,11 @@ describe('POST /api/issues/{issueId}/checkout', () => {
     assert.equal((await boardCheckout(issue, a1.agent.id, [])).status, 400);
     assert.equal((await boardCheckout(issue, a1.agent.id, ['started'])).status, 400);
     assert.equal((await boardCheckout(issue, 'nope', ['todo'])).status, 400);
-    assert.equal((await t.request('POST', `/api/issues/${issue.id}/checkout`, { token: a.token, body: { agentId: a1.agent.id } })).status, 400);
+    assert.equal(
+      (await t.request('POST', `/api/issues/${issue.id}/checkout`, { token: a.token, body: { agentId: a1.agent.id } }))
+        .status,
+      400,
+    );
   });
 
   it('404 for a missing issue; 403 for a board user and an agent of another company', async () => {
@@ -281,7 +361,8 @@ describe('POST /api/issues/{issueId}/checkout', () => {
 describe('POST /api/issues/{issueId}/release', () => {
   it('the assignee releases from its checkout run: todo, agent and run cleared, assigneeUserId kept, activity', async () => {
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
-    const [membership] = (await sql('select user_id from company_memberships where company_id = $1', [a.company.id])).rows;
+    const [membership] = (await sql('select user_id from company_memberships where company_id = $1', [a.company.id]))
+      .rows;
     await sql('update issues set assignee_user_id = $2 where id = $1', [issue.id, membership.user_id]);
     const runId = randomUUID();
     assert.equal((await checkout(issue, a1, runId, ['todo'])).status, 200);
@@ -342,7 +423,11 @@ describe('POST /api/issues/{issueId}/release', () => {
 
 describe('PATCH of a checked-out issue (assertMayUpdateCheckedOutIssue)', () => {
   const patch = (issue: any, token: string, runId?: string) =>
-    t.request('PATCH', `/api/issues/${issue.id}`, { token, headers: runId ? runHeader(runId) : {}, body: { title: `Renamed ${randomUUID()}` } });
+    t.request('PATCH', `/api/issues/${issue.id}`, {
+      token,
+      headers: runId ? runHeader(runId) : {},
+      body: { title: `Renamed ${randomUUID()}` },
+    });
 
   it('the assignee passes with the holding run id; another run, no header or another agent is 409 with the holder', async () => {
     const { issue, runId } = await checkedOut(a1);

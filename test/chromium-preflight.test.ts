@@ -6,11 +6,20 @@ import { test } from 'node:test';
 import { PROJECT_DIR } from '../src/paths.ts';
 
 test('a missing Chromium stops the run with one line naming what to install', () => {
-  const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', "import('./scripts/chromium.ts').then((m) => { m.ensureChromium(); console.log('went on'); })"], {
-    cwd: PROJECT_DIR,
-    env: { ...process.env, BOARDROOM_CHROMIUM: '/nonexistent/chromium' },
-    encoding: 'utf8',
-  });
+  const out = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      "import('./scripts/chromium.ts').then((m) => { m.ensureChromium(); console.log('went on'); })",
+    ],
+    {
+      cwd: PROJECT_DIR,
+      env: { ...process.env, BOARDROOM_CHROMIUM: '/nonexistent/chromium' },
+      encoding: 'utf8',
+    },
+  );
   assert.equal(out.status, 1);
   assert.equal(out.stdout, '');
   const lines = out.stderr.trim().split('\n');

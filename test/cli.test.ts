@@ -13,7 +13,15 @@ import pg from 'pg';
 import { freePort } from '../src/db/embedded.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { isLoopback, loadConfig } from '../src/core/config.ts';
-import { freshDatabase, isAlive, runCli, sleep, spawnServer, tempDir, waitForHealth } from './helpers/server-process.ts';
+import {
+  freshDatabase,
+  isAlive,
+  runCli,
+  sleep,
+  spawnServer,
+  tempDir,
+  waitForHealth,
+} from './helpers/server-process.ts';
 import { waitFor } from './helpers/wait.ts';
 
 async function count(url: string, sql: string): Promise<number> {
@@ -38,11 +46,17 @@ describe('DATABASE_URL mode', () => {
       assert.equal(health.database.reachable, true);
       assert.equal(existsSync(path.join(dataDir, 'db')), false, 'no embedded cluster is created');
       assert.ok((await count(databaseUrl, 'select count(*) as n from drizzle.__drizzle_migrations')) >= 1);
-      assert.equal(await count(databaseUrl, 'select count(*) as n from users where is_instance_owner'), 1, 'the first start creates the instance owner');
+      assert.equal(
+        await count(databaseUrl, 'select count(*) as n from users where is_instance_owner'),
+        1,
+        'the first start creates the instance owner',
+      );
 
       const migrate = await runCli(['db', 'migrate', '--data-dir', dataDir], { DATABASE_URL: databaseUrl });
       assert.equal(migrate.code, 0, migrate.stderr);
-      const key = await runCli(['board-key', 'create', '--data-dir', dataDir, '--name', 'ops'], { DATABASE_URL: databaseUrl });
+      const key = await runCli(['board-key', 'create', '--data-dir', dataDir, '--name', 'ops'], {
+        DATABASE_URL: databaseUrl,
+      });
       assert.equal(key.code, 0, key.stderr);
       const token = key.stdout.trim();
       assert.match(token, /^svc_board_/);
@@ -50,7 +64,11 @@ describe('DATABASE_URL mode', () => {
       assert.equal(me.status, 200);
       assert.equal((await me.json()).user.isInstanceOwner, true);
       assert.equal(await count(databaseUrl, `select count(*) as n from board_api_keys where name = 'ops'`), 1);
-      assert.equal(await count(databaseUrl, 'select count(*) as n from users where is_instance_owner'), 1, 'restarts and the CLI reuse the owner');
+      assert.equal(
+        await count(databaseUrl, 'select count(*) as n from users where is_instance_owner'),
+        1,
+        'restarts and the CLI reuse the owner',
+      );
 
       server.child.kill('SIGTERM');
       assert.equal((await server.exited).code, 0);
@@ -65,7 +83,11 @@ describe('DATABASE_URL mode', () => {
     const applied = await count(url, 'select count(*) as n from drizzle.__drizzle_migrations');
     assert.ok(applied >= 1);
     await migrateDatabase(url);
-    assert.equal(await count(url, 'select count(*) as n from drizzle.__drizzle_migrations'), applied, 'a third run applies nothing');
+    assert.equal(
+      await count(url, 'select count(*) as n from drizzle.__drizzle_migrations'),
+      applied,
+      'a third run applies nothing',
+    );
   });
 });
 
@@ -78,15 +100,36 @@ describe('boardroom doctor', () => {
     const res = await runCli(['doctor', '--data-dir', path.join(file, 'data'), '--port', String(await freePort(0))]);
     assert.equal(res.code, 1);
     const lines = res.stdout.trim().split('\n');
-    assert.deepEqual(lines.map((l) => l.replace(/:.*$/, '')), ['ok   node', 'FAIL data dir', 'ok   config', 'FAIL database', 'ok   port', 'info claude_local', 'info codex_local', 'info gemini_local', 'info opencode_local']);
+    assert.deepEqual(
+      lines.map((l) => l.replace(/:.*$/, '')),
+      [
+        'ok   node',
+        'FAIL data dir',
+        'ok   config',
+        'FAIL database',
+        'ok   port',
+        'info claude_local',
+        'info codex_local',
+        'info gemini_local',
+        'info opencode_local',
+      ],
+    );
   });
 
   it('creates nothing on a data directory that does not exist (a typo), says no instance is there and exits non-zero', async () => {
     const typo = path.join(await tempDir('boardroom-doctor-'), 'boardrom');
     const res = await runCli(['doctor', '--data-dir', typo, '--port', String(await freePort(0))]);
     assert.equal(res.code, 1, res.stdout);
-    assert.ok(res.stdout.includes(`FAIL data dir: ${typo} does not exist (a typo in --data-dir or BOARDROOM_HOME?)`), res.stdout);
-    assert.ok(res.stdout.includes(`FAIL database: no Boardroom instance at ${typo} (no embedded database in ${typo}/db; DATABASE_URL is not set)`), res.stdout);
+    assert.ok(
+      res.stdout.includes(`FAIL data dir: ${typo} does not exist (a typo in --data-dir or BOARDROOM_HOME?)`),
+      res.stdout,
+    );
+    assert.ok(
+      res.stdout.includes(
+        `FAIL database: no Boardroom instance at ${typo} (no embedded database in ${typo}/db; DATABASE_URL is not set)`,
+      ),
+      res.stdout,
+    );
     assert.equal(existsSync(typo), false, 'no data directory, key or database was created');
 
     // Nor does anything that would act on it: no key, no migration, no instance.
@@ -111,9 +154,14 @@ describe('boardroom doctor', () => {
   it('fails the database check when DATABASE_URL does not connect, and the port check when another program holds it', async () => {
     const dir = await tempDir('boardroom-doctor-');
     const closedPort = await freePort(0);
-    const res = await runCli(['doctor', '--data-dir', dir, '--port', String(closedPort)], { DATABASE_URL: `postgres://nobody:x@127.0.0.1:${closedPort}/nothing` });
+    const res = await runCli(['doctor', '--data-dir', dir, '--port', String(closedPort)], {
+      DATABASE_URL: `postgres://nobody:x@127.0.0.1:${closedPort}/nothing`,
+    });
     assert.equal(res.code, 1);
-    const lines = res.stdout.trim().split('\n').filter((l) => !l.startsWith('info '));
+    const lines = res.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('info '));
     assert.equal(lines.length, 5);
     assert.match(lines[3]!, /^FAIL database: .*ECONNREFUSED/);
     assert.match(lines[4]!, /^ok   port: .* free$/);
@@ -138,16 +186,35 @@ describe('boardroom doctor', () => {
     await symlink(path.join(import.meta.dirname, 'fixtures', 'clis', 'fake-claude.mjs'), path.join(bin, 'claude'));
     // PATH: the fake claude, and node for its shebang; no codex.
     const doctor = async () =>
-      runCli(['doctor', '--data-dir', dir, '--port', String(await freePort(0))], { PATH: `${bin}:${path.dirname(process.execPath)}`, HOME: dir, DATABASE_URL: await freshDatabase() });
+      runCli(['doctor', '--data-dir', dir, '--port', String(await freePort(0))], {
+        PATH: `${bin}:${path.dirname(process.execPath)}`,
+        HOME: dir,
+        DATABASE_URL: await freshDatabase(),
+      });
     // ~/.claude exists, but the CLI itself says it is not logged in: not ready, and why.
     await mkdir(path.join(dir, '.claude'));
     const out = await doctor();
-    assert.match(out.stdout, new RegExp(`^info claude_local: not ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials not logged in \\(claude auth status\\): log in with`, 'm'));
-    assert.match(out.stdout, /^info codex_local: not ready: command codex not found or not executable; credentials login not checked: codex not found$/m);
+    assert.match(
+      out.stdout,
+      new RegExp(
+        `^info claude_local: not ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials not logged in \\(claude auth status\\): log in with`,
+        'm',
+      ),
+    );
+    assert.match(
+      out.stdout,
+      /^info codex_local: not ready: command codex not found or not executable; credentials login not checked: codex not found$/m,
+    );
     assert.equal(out.code, 0, out.stdout);
     await writeFile(path.join(dir, '.claude', '.credentials.json'), '{}');
     const res = await doctor();
-    assert.match(res.stdout, new RegExp(`^info claude_local: ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials logged in \\(claude auth status: auth method claude\\.ai\\)$`, 'm'));
+    assert.match(
+      res.stdout,
+      new RegExp(
+        `^info claude_local: ready: command found at ${bin}/claude; version 2\\.0\\.0 \\(Claude Code, fake\\); credentials logged in \\(claude auth status: auth method claude\\.ai\\)$`,
+        'm',
+      ),
+    );
     assert.equal(res.code, 0, res.stdout);
   });
 });
@@ -155,29 +222,63 @@ describe('boardroom doctor', () => {
 describe('configuration', () => {
   it('local_trusted is refused on a non-loopback bind, by loadConfig and by the CLI', async () => {
     const dataDir = await tempDir('boardroom-config-');
-    await assert.rejects(loadConfig({ dataDir, deploymentMode: 'local_trusted', host: '0.0.0.0' }, {}), /only on a loopback bind/);
-    await assert.rejects(loadConfig({ dataDir }, { BOARDROOM_DEPLOYMENT_MODE: 'local_trusted', BOARDROOM_HOST: '192.168.1.5' }), /only on a loopback bind/);
-    const ok = await loadConfig({ dataDir }, { BOARDROOM_DEPLOYMENT_MODE: 'local_trusted', BOARDROOM_HOST: '127.0.0.1' });
+    await assert.rejects(
+      loadConfig({ dataDir, deploymentMode: 'local_trusted', host: '0.0.0.0' }, {}),
+      /only on a loopback bind/,
+    );
+    await assert.rejects(
+      loadConfig({ dataDir }, { BOARDROOM_DEPLOYMENT_MODE: 'local_trusted', BOARDROOM_HOST: '192.168.1.5' }),
+      /only on a loopback bind/,
+    );
+    const ok = await loadConfig(
+      { dataDir },
+      { BOARDROOM_DEPLOYMENT_MODE: 'local_trusted', BOARDROOM_HOST: '127.0.0.1' },
+    );
     assert.equal(ok.deploymentMode, 'local_trusted');
     for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) assert.equal(isLoopback(host), true, host);
     for (const host of ['0.0.0.0', '::', '10.0.0.1', '127.example.com']) assert.equal(isLoopback(host), false, host);
 
-    const cli = await runCli(['run', '--data-dir', dataDir, '--mode', 'local_trusted', '--host', '0.0.0.0', '--port', '0']);
+    const cli = await runCli([
+      'run',
+      '--data-dir',
+      dataDir,
+      '--mode',
+      'local_trusted',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+    ]);
     assert.equal(cli.code, 1);
     assert.match(cli.stderr, /local_trusted mode is allowed only on a loopback bind, not 0\.0\.0\.0/);
   });
 
   it('reads flags over environment over defaults, and rejects bad values', async () => {
     const dataDir = await tempDir('boardroom-config-');
-    const fromEnv = await loadConfig({}, { BOARDROOM_HOME: dataDir, BOARDROOM_PORT: '4100', BOARDROOM_HOST: '127.0.0.2', BOARDROOM_LOG_LEVEL: 'warn', BOARDROOM_MAX_UPLOAD_BYTES: '1000' });
-    assert.deepEqual([fromEnv.dataDir, fromEnv.port, fromEnv.host, fromEnv.logLevel, fromEnv.maxUploadBytes, fromEnv.deploymentMode], [dataDir, 4100, '127.0.0.2', 'warn', 1000, 'authenticated']);
+    const fromEnv = await loadConfig(
+      {},
+      {
+        BOARDROOM_HOME: dataDir,
+        BOARDROOM_PORT: '4100',
+        BOARDROOM_HOST: '127.0.0.2',
+        BOARDROOM_LOG_LEVEL: 'warn',
+        BOARDROOM_MAX_UPLOAD_BYTES: '1000',
+      },
+    );
+    assert.deepEqual(
+      [fromEnv.dataDir, fromEnv.port, fromEnv.host, fromEnv.logLevel, fromEnv.maxUploadBytes, fromEnv.deploymentMode],
+      [dataDir, 4100, '127.0.0.2', 'warn', 1000, 'authenticated'],
+    );
     const fromFlags = await loadConfig({ dataDir, port: 4200, host: '127.0.0.3' }, { BOARDROOM_PORT: '4100' });
     assert.deepEqual([fromFlags.port, fromFlags.host], [4200, '127.0.0.3']);
     // Keys are generated once into the data dir and reused.
     assert.deepEqual(fromFlags.masterKey, fromEnv.masterKey);
     assert.equal(fromEnv.masterKey.length, 32);
     const explicit = Buffer.alloc(32, 7).toString('base64');
-    assert.deepEqual((await loadConfig({ dataDir }, { BOARDROOM_SECRETS_MASTER_KEY: explicit })).masterKey, Buffer.alloc(32, 7));
+    assert.deepEqual(
+      (await loadConfig({ dataDir }, { BOARDROOM_SECRETS_MASTER_KEY: explicit })).masterKey,
+      Buffer.alloc(32, 7),
+    );
     await assert.rejects(loadConfig({ dataDir }, { BOARDROOM_SECRETS_MASTER_KEY: 'c2hvcnQ=' }), /32 bytes/);
     await assert.rejects(loadConfig({ dataDir }, { BOARDROOM_PORT: 'eighty' }), /invalid port/);
     await assert.rejects(loadConfig({ dataDir, deploymentMode: 'open' }, {}), /unknown deployment mode/);
@@ -201,7 +302,8 @@ describe('boardroom --version, help and unknown commands', () => {
   it('`run --help` lists the flags run reads; other commands list only theirs', async () => {
     const run = await runCli(['run', '--help']);
     assert.equal(run.code, 0, run.stderr);
-    for (const flag of ['--data-dir <dir>', '--port <port>', '--strict-port', '--host <host>', '--mode <mode>']) assert.ok(run.stdout.includes(flag), `${flag} in:\n${run.stdout}`);
+    for (const flag of ['--data-dir <dir>', '--port <port>', '--strict-port', '--host <host>', '--mode <mode>'])
+      assert.ok(run.stdout.includes(flag), `${flag} in:\n${run.stdout}`);
     const key = await runCli(['board-key', 'create', '--help']);
     assert.equal(key.code, 0, key.stderr);
     assert.match(key.stdout, /--init/);
@@ -313,9 +415,22 @@ describe('boardroom db url', () => {
 function npm(args: string[], opts: { cwd: string; detached?: boolean }) {
   const cli = process.env.npm_execpath;
   const env = { ...process.env };
-  for (const name of ['DATABASE_URL', 'BOARDROOM_HOME', 'BOARDROOM_PORT', 'BOARDROOM_HOST', 'BOARDROOM_DEPLOYMENT_MODE', 'BOARDROOM_LOG_LEVEL']) delete env[name];
+  for (const name of [
+    'DATABASE_URL',
+    'BOARDROOM_HOME',
+    'BOARDROOM_PORT',
+    'BOARDROOM_HOST',
+    'BOARDROOM_DEPLOYMENT_MODE',
+    'BOARDROOM_LOG_LEVEL',
+  ])
+    delete env[name];
   const [command, argv] = cli ? [process.execPath, [cli, ...args]] : ['npm', args];
-  return spawn(command, argv, { cwd: opts.cwd, env, detached: opts.detached ?? false, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(command, argv, {
+    cwd: opts.cwd,
+    env,
+    detached: opts.detached ?? false,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 describe('npm start', () => {
@@ -327,7 +442,9 @@ describe('npm start', () => {
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     try {
       const deadline = Date.now() + 120_000;
       while (!/listening on http/.test(out)) {
@@ -339,23 +456,42 @@ describe('npm start', () => {
       const key = await runCli(['board-key', 'create', '--data-dir', dataDir]);
       assert.equal(key.code, 0, key.stderr);
       const api = async (url: string, body: unknown) => {
-        const res = await fetch(`${base}${url}`, { method: 'POST', headers: { authorization: `Bearer ${key.stdout.trim()}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`${base}${url}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key.stdout.trim()}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         assert.ok(res.ok, `${url}: ${res.status}`);
         return res.json();
       };
       const company = await api('/api/companies', { name: 'PATH check' });
       const script = `require('fs').writeFileSync(${JSON.stringify(pathFile)}, process.env.PATH)`;
-      const agent = await api(`/api/companies/${company.id}/agents`, { name: 'Path printer', role: 'engineer', adapterType: 'process', adapterConfig: { command: process.execPath, args: ['-e', script] } });
+      const agent = await api(`/api/companies/${company.id}/agents`, {
+        name: 'Path printer',
+        role: 'engineer',
+        adapterType: 'process',
+        adapterConfig: { command: process.execPath, args: ['-e', script] },
+      });
       await api(`/api/agents/${agent.id}/wakeup`, {});
-      const agentPath = await waitFor('the agent to write its PATH', async () => (existsSync(pathFile) ? readFile(pathFile, 'utf8') : undefined), 60_000);
+      const agentPath = await waitFor(
+        'the agent to write its PATH',
+        async () => (existsSync(pathFile) ? readFile(pathFile, 'utf8') : undefined),
+        60_000,
+      );
       // npm put <dir>/node_modules/.bin for the checkout and each parent, and its node-gyp-bin, in front.
       const entries = agentPath.split(':');
       for (let dir = ROOT; ; dir = path.dirname(dir)) {
-        assert.ok(!entries.includes(path.join(dir, 'node_modules', '.bin')), `${dir}/node_modules/.bin in the agent's PATH ${agentPath}`);
+        assert.ok(
+          !entries.includes(path.join(dir, 'node_modules', '.bin')),
+          `${dir}/node_modules/.bin in the agent's PATH ${agentPath}`,
+        );
         if (path.dirname(dir) === dir) break;
       }
       assert.ok(!entries.some((e) => e.endsWith('node-gyp-bin')), agentPath);
-      assert.ok(agentPath.length > 0 && process.env.PATH!.endsWith(agentPath), `the operator's PATH, only npm's leading entries removed: ${agentPath}`);
+      assert.ok(
+        agentPath.length > 0 && process.env.PATH!.endsWith(agentPath),
+        `the operator's PATH, only npm's leading entries removed: ${agentPath}`,
+      );
 
       const serverPid = Number(await readFile(path.join(dataDir, 'boardroom.pid'), 'utf8'));
       child.kill('SIGTERM');
@@ -376,9 +512,22 @@ describe('dependencies', () => {
   // Meaningful on Node 20, the supported floor: npm checks engines against the Node running it.
   it('npm ci installs no package whose engines exclude this Node (no EBADENGINE)', async () => {
     const dir = await tempDir('boardroom-engines-');
-    for (const file of ['package.json', 'package-lock.json']) await copyFile(path.join(ROOT, file), path.join(dir, file));
+    for (const file of ['package.json', 'package-lock.json'])
+      await copyFile(path.join(ROOT, file), path.join(dir, file));
     // A dry run from the lockfile fetches nothing; --engine-strict turns EBADENGINE into a failure.
-    const child = npm(['ci', '--dry-run', '--offline', '--engine-strict', '--no-audit', '--no-fund', '--cache', path.join(dir, 'cache')], { cwd: dir });
+    const child = npm(
+      [
+        'ci',
+        '--dry-run',
+        '--offline',
+        '--engine-strict',
+        '--no-audit',
+        '--no-fund',
+        '--cache',
+        path.join(dir, 'cache'),
+      ],
+      { cwd: dir },
+    );
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));

@@ -26,10 +26,7 @@ const post = (issueId: string, body: Record<string, unknown>, token = a.token, h
   t.request('POST', `/api/issues/${issueId}/comments`, { token, body, headers });
 
 async function wakeupsOf(commentId: string) {
-  return db
-    .select()
-    .from(agentWakeupRequests)
-    .where(sql`${agentWakeupRequests.payload}->>'commentId' = ${commentId}`);
+  return db.select().from(agentWakeupRequests).where(sql`${agentWakeupRequests.payload}->>'commentId' = ${commentId}`);
 }
 
 async function issueRow(id: string) {
@@ -38,7 +35,10 @@ async function issueRow(id: string) {
 }
 
 async function activityActions(issueId: string) {
-  const rows = await db.select({ action: activityLog.action, details: activityLog.details }).from(activityLog).where(eq(activityLog.entityId, issueId));
+  const rows = await db
+    .select({ action: activityLog.action, details: activityLog.details })
+    .from(activityLog)
+    .where(eq(activityLog.entityId, issueId));
   return rows;
 }
 
@@ -76,7 +76,10 @@ describe('POST /api/issues/{issueId}/comments', () => {
     assert.equal((await post(issue.id, { body: 'x'.repeat(100 * 1024) })).status, 201);
     assert.equal((await post(issue.id, { body: 'ok', reopen: 'yes' })).status, 400);
     assert.equal((await post(issue.id, { body: 'ok', interrupt: 1 })).status, 400);
-    const stored = await db.select({ id: issueComments.id }).from(issueComments).where(eq(issueComments.issueId, issue.id));
+    const stored = await db
+      .select({ id: issueComments.id })
+      .from(issueComments)
+      .where(eq(issueComments.issueId, issue.id));
     assert.equal(stored.length, 1);
   });
 
@@ -90,8 +93,14 @@ describe('POST /api/issues/{issueId}/comments', () => {
     assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments`, { token: b.token })).status, 403);
     assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments`, { token: bBob.token })).status, 403);
     const own = await post(issue.id, { body: 'mine' });
-    assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments/${own.body.id}`, { token: b.token })).status, 403);
-    assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments/${own.body.id}`, { token: bBob.token })).status, 403);
+    assert.equal(
+      (await t.request('GET', `/api/issues/${issue.id}/comments/${own.body.id}`, { token: b.token })).status,
+      403,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/issues/${issue.id}/comments/${own.body.id}`, { token: bBob.token })).status,
+      403,
+    );
   });
 });
 
@@ -99,7 +108,10 @@ describe('reopen', () => {
   it('moves a done or cancelled issue to todo and clears completedAt', async () => {
     for (const status of ['done', 'cancelled']) {
       const issue = await newIssue(t, a.token, a.company.id);
-      await db.update(issues).set({ status, completedAt: sql`now()`, cancelledAt: status === 'cancelled' ? sql`now()` : null }).where(eq(issues.id, issue.id));
+      await db
+        .update(issues)
+        .set({ status, completedAt: sql`now()`, cancelledAt: status === 'cancelled' ? sql`now()` : null })
+        .where(eq(issues.id, issue.id));
       const res = await post(issue.id, { body: 'not finished yet', reopen: true });
       assert.equal(res.status, 201);
       const row = await issueRow(issue.id);
@@ -130,7 +142,9 @@ describe('reopen', () => {
     await db.update(issues).set({ status: 'done', completedAt: sql`now()` }).where(eq(issues.id, issue.id));
     const board = { kind: 'board', userId: randomUUID(), isInstanceOwner: true, via: 'board_key' } as const;
     const row = await issueRow(issue.id);
-    const comment = await db.transaction((tx) => createComment({ db: tx, actor: board }, row, { body: 'closing note', reopen: true, statusExplicit: true }));
+    const comment = await db.transaction((tx) =>
+      createComment({ db: tx, actor: board }, row, { body: 'closing note', reopen: true, statusExplicit: true }),
+    );
     assert.equal(comment.issueId, issue.id);
     assert.equal((await issueRow(issue.id)).status, 'done');
   });
@@ -139,8 +153,14 @@ describe('reopen', () => {
 describe('interrupt', () => {
   async function issueHeldByLiveRun(runStatus: string) {
     const issue = await newIssue(t, a.token, a.company.id);
-    const [run] = await db.insert(heartbeatRuns).values({ companyId: a.company.id, agentId: bob.agent.id, status: runStatus }).returning();
-    await db.update(issues).set({ status: 'in_progress', assigneeAgentId: bob.agent.id, checkoutRunId: run!.id }).where(eq(issues.id, issue.id));
+    const [run] = await db
+      .insert(heartbeatRuns)
+      .values({ companyId: a.company.id, agentId: bob.agent.id, status: runStatus })
+      .returning();
+    await db
+      .update(issues)
+      .set({ status: 'in_progress', assigneeAgentId: bob.agent.id, checkoutRunId: run!.id })
+      .where(eq(issues.id, issue.id));
     return { issue, runId: run!.id };
   }
 
@@ -196,10 +216,15 @@ describe('mentions', () => {
 
   it('matches whole names only, preferring the longest name at one at-sign', async () => {
     const issue = await newIssue(t, a.token, a.company.id);
-    assert.deepEqual(await woken((await post(issue.id, { body: '@Bob Smith can you check?' })).body.id), [bobSmith.agent.id]);
+    assert.deepEqual(await woken((await post(issue.id, { body: '@Bob Smith can you check?' })).body.id), [
+      bobSmith.agent.id,
+    ]);
     assert.deepEqual(await woken((await post(issue.id, { body: '@Bobby and @Bob2 are not agents' })).body.id), []);
     assert.deepEqual(await woken((await post(issue.id, { body: 'cc @Bob' })).body.id), [bob.agent.id]);
-    assert.deepEqual(await woken((await post(issue.id, { body: 'Bob without an at-sign, ada lovelace too' })).body.id), []);
+    assert.deepEqual(
+      await woken((await post(issue.id, { body: 'Bob without an at-sign, ada lovelace too' })).body.id),
+      [],
+    );
   });
 
   it('never wakes the author, a terminated agent or an agent of another company', async () => {
@@ -240,45 +265,100 @@ describe('GET comments', () => {
     }
     const asc = await t.request('GET', `/api/issues/${issue.id}/comments`, { token: ada.token });
     assert.equal(asc.status, 200);
-    assert.deepEqual(asc.body.map((c: any) => c.id), ids);
+    assert.deepEqual(
+      asc.body.map((c: any) => c.id),
+      ids,
+    );
     const desc = await t.request('GET', `/api/issues/${issue.identifier}/comments?order=desc`, { token: a.token });
-    assert.deepEqual(desc.body.map((c: any) => c.id), [...ids].reverse());
+    assert.deepEqual(
+      desc.body.map((c: any) => c.id),
+      [...ids].reverse(),
+    );
     const limited = await t.request('GET', `/api/issues/${issue.id}/comments?limit=2`, { token: a.token });
-    assert.deepEqual(limited.body.map((c: any) => c.id), ids.slice(0, 2));
-    const limitedDesc = await t.request('GET', `/api/issues/${issue.id}/comments?limit=2&order=desc`, { token: a.token });
-    assert.deepEqual(limitedDesc.body.map((c: any) => c.id), [ids[4], ids[3]]);
+    assert.deepEqual(
+      limited.body.map((c: any) => c.id),
+      ids.slice(0, 2),
+    );
+    const limitedDesc = await t.request('GET', `/api/issues/${issue.id}/comments?limit=2&order=desc`, {
+      token: a.token,
+    });
+    assert.deepEqual(
+      limitedDesc.body.map((c: any) => c.id),
+      [ids[4], ids[3]],
+    );
   });
 
   it('pages with afterCommentId and after', async () => {
     const issue = await issueP;
-    const afterId = await t.request('GET', `/api/issues/${issue.id}/comments?afterCommentId=${ids[1]}`, { token: a.token });
+    const afterId = await t.request('GET', `/api/issues/${issue.id}/comments?afterCommentId=${ids[1]}`, {
+      token: a.token,
+    });
     assert.equal(afterId.status, 200);
-    assert.deepEqual(afterId.body.map((c: any) => c.id), ids.slice(2));
-    const afterLast = await t.request('GET', `/api/issues/${issue.id}/comments?afterCommentId=${ids[4]}`, { token: a.token });
+    assert.deepEqual(
+      afterId.body.map((c: any) => c.id),
+      ids.slice(2),
+    );
+    const afterLast = await t.request('GET', `/api/issues/${issue.id}/comments?afterCommentId=${ids[4]}`, {
+      token: a.token,
+    });
     assert.deepEqual(afterLast.body, []);
-    const afterIdDesc = await t.request('GET', `/api/issues/${issue.id}/comments?afterCommentId=${ids[1]}&order=desc&limit=2`, { token: a.token });
-    assert.deepEqual(afterIdDesc.body.map((c: any) => c.id), [ids[4], ids[3]]);
-    const afterTs = await t.request('GET', `/api/issues/${issue.id}/comments?after=${encodeURIComponent(bodies[2].createdAt)}`, { token: a.token });
+    const afterIdDesc = await t.request(
+      'GET',
+      `/api/issues/${issue.id}/comments?afterCommentId=${ids[1]}&order=desc&limit=2`,
+      { token: a.token },
+    );
+    assert.deepEqual(
+      afterIdDesc.body.map((c: any) => c.id),
+      [ids[4], ids[3]],
+    );
+    const afterTs = await t.request(
+      'GET',
+      `/api/issues/${issue.id}/comments?after=${encodeURIComponent(bodies[2].createdAt)}`,
+      { token: a.token },
+    );
     assert.equal(afterTs.status, 200);
-    assert.deepEqual(afterTs.body.map((c: any) => c.id), ids.slice(3));
+    assert.deepEqual(
+      afterTs.body.map((c: any) => c.id),
+      ids.slice(3),
+    );
     const offset = new Date(bodies[0].createdAt).getTime() - 1;
     const withOffset = new Date(offset).toISOString().replace('Z', '+00:00');
-    const afterOffset = await t.request('GET', `/api/issues/${issue.id}/comments?after=${encodeURIComponent(withOffset)}`, { token: a.token });
-    assert.deepEqual(afterOffset.body.map((c: any) => c.id), ids);
+    const afterOffset = await t.request(
+      'GET',
+      `/api/issues/${issue.id}/comments?after=${encodeURIComponent(withOffset)}`,
+      { token: a.token },
+    );
+    assert.deepEqual(
+      afterOffset.body.map((c: any) => c.id),
+      ids,
+    );
   });
 
   it('after also takes a comment id (the cursor a client holds); an unknown id or one of another issue is 404, never the whole list', async () => {
     const issue = await issueP;
     const byId = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[1]}`, { token: a.token });
     assert.equal(byId.status, 200, JSON.stringify(byId.body));
-    assert.deepEqual(byId.body.map((c: any) => c.id), ids.slice(2));
-    const byIdDesc = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[1]}&order=desc&limit=2`, { token: a.token });
-    assert.deepEqual(byIdDesc.body.map((c: any) => c.id), [ids[4], ids[3]]);
+    assert.deepEqual(
+      byId.body.map((c: any) => c.id),
+      ids.slice(2),
+    );
+    const byIdDesc = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[1]}&order=desc&limit=2`, {
+      token: a.token,
+    });
+    assert.deepEqual(
+      byIdDesc.body.map((c: any) => c.id),
+      [ids[4], ids[3]],
+    );
     const last = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[4]}`, { token: a.token });
     assert.deepEqual(last.body, []);
     // Both cursors given: both apply.
-    const both = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[0]}&afterCommentId=${ids[2]}`, { token: a.token });
-    assert.deepEqual(both.body.map((c: any) => c.id), ids.slice(3));
+    const both = await t.request('GET', `/api/issues/${issue.id}/comments?after=${ids[0]}&afterCommentId=${ids[2]}`, {
+      token: a.token,
+    });
+    assert.deepEqual(
+      both.body.map((c: any) => c.id),
+      ids.slice(3),
+    );
 
     const other = await newIssue(t, a.token, a.company.id);
     const otherComment = await post(other.id, { body: 'elsewhere too' });
@@ -288,7 +368,11 @@ describe('GET comments', () => {
       assert.match(res.body.error, /comment/);
     }
     for (const q of ['after=not-a-cursor', `after=${ids[1]!.slice(0, 30)}`]) {
-      assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments?${q}`, { token: a.token })).status, 400, q);
+      assert.equal(
+        (await t.request('GET', `/api/issues/${issue.id}/comments?${q}`, { token: a.token })).status,
+        400,
+        q,
+      );
     }
   });
 
@@ -300,24 +384,52 @@ describe('GET comments', () => {
       .values(['x', 'y', 'z'].map((body) => ({ companyId: a.company.id, issueId: issue.id, body, createdAt: at })))
       .returning({ id: issueComments.id });
     const sorted = tied.map((r) => r.id).sort();
-    const res = await t.request('GET', `/api/issues/${issue.id}/comments?afterCommentId=${sorted[0]}`, { token: a.token });
-    assert.deepEqual(res.body.map((c: any) => c.id), sorted.slice(1));
+    const res = await t.request('GET', `/api/issues/${issue.id}/comments?afterCommentId=${sorted[0]}`, {
+      token: a.token,
+    });
+    assert.deepEqual(
+      res.body.map((c: any) => c.id),
+      sorted.slice(1),
+    );
   });
 
   it('rejects bad query values and an afterCommentId from another issue', async () => {
     const issue = await issueP;
     const other = await newIssue(t, a.token, a.company.id);
     const otherComment = await post(other.id, { body: 'elsewhere' });
-    for (const q of ['limit=0', 'limit=-1', 'limit=abc', 'limit=1.5', 'order=sideways', 'after=yesterday', 'afterCommentId=nope']) {
-      assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments?${q}`, { token: a.token })).status, 400, q);
+    for (const q of [
+      'limit=0',
+      'limit=-1',
+      'limit=abc',
+      'limit=1.5',
+      'order=sideways',
+      'after=yesterday',
+      'afterCommentId=nope',
+    ]) {
+      assert.equal(
+        (await t.request('GET', `/api/issues/${issue.id}/comments?${q}`, { token: a.token })).status,
+        400,
+        q,
+      );
     }
-    assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments?afterCommentId=${otherComment.body.id}`, { token: a.token })).status, 404);
+    assert.equal(
+      (
+        await t.request('GET', `/api/issues/${issue.id}/comments?afterCommentId=${otherComment.body.id}`, {
+          token: a.token,
+        })
+      ).status,
+      404,
+    );
     assert.equal((await t.request('GET', `/api/issues/${randomUUID()}/comments`, { token: a.token })).status, 404);
   });
 
   it('clamps limit to 500', async () => {
     const issue = await newIssue(t, a.token, a.company.id);
-    await db.insert(issueComments).values(Array.from({ length: 505 }, (_, i) => ({ companyId: a.company.id, issueId: issue.id, body: `bulk ${i}` })));
+    await db
+      .insert(issueComments)
+      .values(
+        Array.from({ length: 505 }, (_, i) => ({ companyId: a.company.id, issueId: issue.id, body: `bulk ${i}` })),
+      );
     const res = await t.request('GET', `/api/issues/${issue.id}/comments?limit=100000`, { token: a.token });
     assert.equal(res.status, 200);
     assert.equal(res.body.length, 500);
@@ -331,8 +443,17 @@ describe('GET comments', () => {
     assert.equal(one.status, 200);
     assert.deepEqual(one.body, bodies[0]);
     const other = await newIssue(t, a.token, a.company.id);
-    assert.equal((await t.request('GET', `/api/issues/${other.id}/comments/${ids[0]}`, { token: a.token })).status, 404);
-    assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments/${randomUUID()}`, { token: a.token })).status, 404);
-    assert.equal((await t.request('GET', `/api/issues/${issue.id}/comments/not-a-uuid`, { token: a.token })).status, 400);
+    assert.equal(
+      (await t.request('GET', `/api/issues/${other.id}/comments/${ids[0]}`, { token: a.token })).status,
+      404,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/issues/${issue.id}/comments/${randomUUID()}`, { token: a.token })).status,
+      404,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/issues/${issue.id}/comments/not-a-uuid`, { token: a.token })).status,
+      400,
+    );
   });
 });

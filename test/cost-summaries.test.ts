@@ -29,7 +29,17 @@ interface Ev {
 const EVENTS: Ev[] = [
   { agent: 'ada', at: '2026-10-05T10:15:00Z', cents: 1, input: 100, cached: 10, output: 5, project: true },
   { agent: 'ada', at: '2026-10-05T10:45:00Z', cents: 2, input: 200, cached: 20, output: 10, project: true },
-  { agent: 'bob', at: '2026-10-05T11:30:00Z', cents: 0, provider: 'zeta', model: 'z1', biller: 'router', billingType: 'subscription_included', input: 5000, output: 700 },
+  {
+    agent: 'bob',
+    at: '2026-10-05T11:30:00Z',
+    cents: 0,
+    provider: 'zeta',
+    model: 'z1',
+    biller: 'router',
+    billingType: 'subscription_included',
+    input: 5000,
+    output: 700,
+  },
   { agent: 'bob', at: '2026-10-05T23:59:59.999Z', cents: 8, model: 'm2' },
   { agent: 'ada', at: '2026-10-06T00:00:00Z', cents: 16, project: true },
   { agent: 'bob', at: '2026-10-06T13:00:00Z', cents: 32, provider: 'zeta', model: 'z1', biller: 'router' },
@@ -77,7 +87,8 @@ function expected(from?: string, to?: string) {
   return EVENTS.filter((e) => Date.parse(e.at) >= lo && Date.parse(e.at) < hi).reduce((sum, e) => sum + e.cents, 0);
 }
 
-const summary = (companyId: string, token: string, query = '') => t.request('GET', `/api/companies/${companyId}/costs/summary${query}`, { token });
+const summary = (companyId: string, token: string, query = '') =>
+  t.request('GET', `/api/companies/${companyId}/costs/summary${query}`, { token });
 const q = (from?: string, to?: string) => `?${new URLSearchParams({ ...(from && { from }), ...(to && { to }) })}`;
 
 const s = await seeded(3000);
@@ -96,7 +107,11 @@ describe('GET /api/companies/{companyId}/costs/summary', () => {
     assert.equal(res.body.spendCents, 2);
     assert.equal(res.body.from, '2026-10-05T10:30:00.000Z');
     assert.equal(res.body.to, '2026-10-05T11:00:00.000Z');
-    assert.equal((await summary(s.company.id, s.token, q('2026-10-05T10:30:00Z'))).body.spendCents, 2042, 'from 10:30 onwards');
+    assert.equal(
+      (await summary(s.company.id, s.token, q('2026-10-05T10:30:00Z'))).body.spendCents,
+      2042,
+      'from 10:30 onwards',
+    );
   });
 
   it('adds edge minutes, whole hours and whole days exactly, to exclusive', async () => {
@@ -134,16 +149,27 @@ describe('GET /api/companies/{companyId}/costs/summary', () => {
       for (const to of [undefined, ...instants]) {
         if (from && to && Date.parse(from) > Date.parse(to)) continue;
         const res = await summary(s.company.id, s.token, q(from, to));
-        if (res.status !== 200 || res.body.spendCents !== expected(from, to)) wrong.push(`${from} .. ${to}: ${res.status} ${res.body.spendCents}, want ${expected(from, to)}`);
+        if (res.status !== 200 || res.body.spendCents !== expected(from, to))
+          wrong.push(`${from} .. ${to}: ${res.status} ${res.body.spendCents}, want ${expected(from, to)}`);
       }
     }
     assert.deepEqual(wrong, []);
   });
 
   it('answers 0 for an empty range and a company with no events, and 0 percent without a budget', async () => {
-    assert.equal((await summary(s.company.id, s.token, q('2026-10-05T10:45:00Z', '2026-10-05T10:45:00Z'))).body.spendCents, 0, 'from = to');
+    assert.equal(
+      (await summary(s.company.id, s.token, q('2026-10-05T10:45:00Z', '2026-10-05T10:45:00Z'))).body.spendCents,
+      0,
+      'from = to',
+    );
     const empty = await t.newCompany();
-    assert.deepEqual((await summary(empty.company.id, empty.token)).body, { from: null, to: null, spendCents: 0, budgetCents: 0, utilizationPercent: 0 });
+    assert.deepEqual((await summary(empty.company.id, empty.token)).body, {
+      from: null,
+      to: null,
+      spendCents: 0,
+      budgetCents: 0,
+      utilizationPercent: 0,
+    });
   });
 
   it('refuses malformed dates and from after to with 400', async () => {
@@ -159,31 +185,64 @@ describe('GET /api/companies/{companyId}/costs/summary', () => {
       assert.equal(res.status, 400, query);
       assert.equal(typeof res.body.error, 'string');
     }
-    const reversed = await t.request('GET', `/api/companies/${s.company.id}/costs/by-agent${q('2026-10-06T00:00:00Z', '2026-10-05T00:00:00Z')}`, { token: s.token });
+    const reversed = await t.request(
+      'GET',
+      `/api/companies/${s.company.id}/costs/by-agent${q('2026-10-06T00:00:00Z', '2026-10-05T00:00:00Z')}`,
+      { token: s.token },
+    );
     assert.equal(reversed.status, 400);
     assert.match(JSON.stringify(reversed.body), /must not be after/);
   });
 });
 
 describe('breakdowns', () => {
-  const get = (path: string, query = '') => t.request('GET', `/api/companies/${s.company.id}/costs/${path}${query}`, { token: s.token });
+  const get = (path: string, query = '') =>
+    t.request('GET', `/api/companies/${s.company.id}/costs/${path}${query}`, { token: s.token });
 
   it('by-agent: agentId, agentName and sums, largest spend first', async () => {
     const res = await get('by-agent');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, [
-      { agentId: s.bob.agent.id, agentName: 'Bob', costCents: 1192, inputTokens: 5000, cachedInputTokens: 0, outputTokens: 709, eventCount: 5 },
-      { agentId: s.ada.agent.id, agentName: 'Ada', costCents: 851, inputTokens: 300, cachedInputTokens: 30, outputTokens: 15, eventCount: 6 },
+      {
+        agentId: s.bob.agent.id,
+        agentName: 'Bob',
+        costCents: 1192,
+        inputTokens: 5000,
+        cachedInputTokens: 0,
+        outputTokens: 709,
+        eventCount: 5,
+      },
+      {
+        agentId: s.ada.agent.id,
+        agentName: 'Ada',
+        costCents: 851,
+        inputTokens: 300,
+        cachedInputTokens: 30,
+        outputTokens: 15,
+        eventCount: 6,
+      },
     ]);
     // Before 9 October Ada leads.
     const early = await get('by-agent', q(undefined, '2026-10-09T00:00:00Z'));
-    assert.deepEqual(early.body.map((r: any) => [r.agentName, r.costCents]), [['Ada', 851], ['Bob', 168]]);
+    assert.deepEqual(
+      early.body.map((r: any) => [r.agentName, r.costCents]),
+      [
+        ['Ada', 851],
+        ['Bob', 168],
+      ],
+    );
   });
 
   it('by-agent-model, by-provider, by-biller and by-project over a range with partial hours', async () => {
     const range = q('2026-10-05T10:30:00Z', '2026-10-07T12:20:00Z');
     assert.deepEqual(
-      (await get('by-agent-model', range)).body.map((r: any) => [r.agentName, r.provider, r.model, r.costCents, r.eventCount]),
+      (await get('by-agent-model', range)).body.map((r: any) => [
+        r.agentName,
+        r.provider,
+        r.model,
+        r.costCents,
+        r.eventCount,
+      ]),
       [
         ['Ada', 'acme', 'm1', 338, 4],
         ['Bob', 'acme', 'm2', 136, 2],
@@ -213,7 +272,13 @@ describe('breakdowns', () => {
 
   it('by-billing-type: subscription-included usage apart from metered spend, with its tokens at 0 cents', async () => {
     assert.deepEqual(
-      (await get('by-billing-type', q('2026-10-05T10:30:00Z', '2026-10-07T12:20:00Z'))).body.map((r: any) => [r.billingType, r.costCents, r.inputTokens, r.outputTokens, r.eventCount]),
+      (await get('by-billing-type', q('2026-10-05T10:30:00Z', '2026-10-07T12:20:00Z'))).body.map((r: any) => [
+        r.billingType,
+        r.costCents,
+        r.inputTokens,
+        r.outputTokens,
+        r.eventCount,
+      ]),
       [
         ['unknown', 506, 200, 10, 7],
         ['subscription_included', 0, 5000, 700, 1],
@@ -226,10 +291,20 @@ describe('breakdowns', () => {
     for (const path of ['by-agent', 'by-agent-model', 'by-provider', 'by-biller', 'by-billing-type', 'by-project']) {
       const rows = (await get(path)).body;
       assert.ok(rows.length > 0, path);
-      for (const row of rows) assert.deepEqual([typeof row.costCents, 'spendCents' in row], ['number', false], `${path}: ${JSON.stringify(row)}`);
-      assert.equal(rows.reduce((sum: number, r: any) => sum + r.costCents, 0), total, `${path} adds up to the summary`);
+      for (const row of rows)
+        assert.deepEqual(
+          [typeof row.costCents, 'spendCents' in row],
+          ['number', false],
+          `${path}: ${JSON.stringify(row)}`,
+        );
+      assert.equal(
+        rows.reduce((sum: number, r: any) => sum + r.costCents, 0),
+        total,
+        `${path} adds up to the summary`,
+      );
     }
-    for (const window of (await get('window-spend')).body) assert.deepEqual([typeof window.costCents, 'spendCents' in window], ['number', false]);
+    for (const window of (await get('window-spend')).body)
+      assert.deepEqual([typeof window.costCents, 'spendCents' in window], ['number', false]);
   });
 
   it('orders ties by key and answers [] for an empty range', async () => {
@@ -237,42 +312,72 @@ describe('breakdowns', () => {
     const zed = await newAgent(t, token, company.id, { name: 'Zed' });
     const amy = await newAgent(t, token, company.id, { name: 'Amy' });
     for (const a of [zed, amy]) {
-      await t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: { agentId: a.agent.id, provider: 'p', model: 'm', costCents: 5, occurredAt: '2026-10-01T00:00:00Z' } });
+      await t.request('POST', `/api/companies/${company.id}/cost-events`, {
+        token,
+        body: { agentId: a.agent.id, provider: 'p', model: 'm', costCents: 5, occurredAt: '2026-10-01T00:00:00Z' },
+      });
     }
-    assert.deepEqual((await t.request('GET', `/api/companies/${company.id}/costs/by-agent`, { token })).body.map((r: any) => r.agentName), ['Amy', 'Zed']);
-    assert.deepEqual((await t.request('GET', `/api/companies/${company.id}/costs/by-provider${q('2020-01-01T00:00:00Z', '2020-01-02T00:00:00Z')}`, { token })).body, []);
+    assert.deepEqual(
+      (await t.request('GET', `/api/companies/${company.id}/costs/by-agent`, { token })).body.map(
+        (r: any) => r.agentName,
+      ),
+      ['Amy', 'Zed'],
+    );
+    assert.deepEqual(
+      (
+        await t.request(
+          'GET',
+          `/api/companies/${company.id}/costs/by-provider${q('2020-01-01T00:00:00Z', '2020-01-02T00:00:00Z')}`,
+          { token },
+        )
+      ).body,
+      [],
+    );
   });
 
-  it('reports a deleted agent\'s spend under null, from rollups and edge events alike, and keeps the totals', async () => {
+  it("reports a deleted agent's spend under null, from rollups and edge events alike, and keeps the totals", async () => {
     const { company, token } = await t.newCompany();
     const gone = await newAgent(t, token, company.id, { name: 'Gone' });
     const stays = await newAgent(t, token, company.id, { name: 'Stays' });
     const post = (agentId: string, costCents: number, occurredAt: string) =>
-      t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: { agentId, provider: 'p', model: 'm', costCents, occurredAt } });
+      t.request('POST', `/api/companies/${company.id}/cost-events`, {
+        token,
+        body: { agentId, provider: 'p', model: 'm', costCents, occurredAt },
+      });
     await post(gone.agent.id, 10, '2026-10-01T05:10:00Z');
     await post(gone.agent.id, 20, '2026-10-02T05:10:00Z');
     await post(stays.agent.id, 7, '2026-10-02T05:20:00Z');
     assert.equal((await t.request('DELETE', `/api/agents/${gone.agent.id}`, { token })).status, 200);
     // The 1st's event comes from the hour rollups, the 2nd's from the events of the partial last hour.
-    const rows = (await t.request('GET', `/api/companies/${company.id}/costs/by-agent${q('2026-10-01T05:00:00Z', '2026-10-02T05:15:00Z')}`, { token })).body;
-    assert.deepEqual(rows.map((r: any) => [r.agentId, r.agentName, r.costCents, r.eventCount]), [[null, null, 30, 2]]);
+    const rows = (
+      await t.request(
+        'GET',
+        `/api/companies/${company.id}/costs/by-agent${q('2026-10-01T05:00:00Z', '2026-10-02T05:15:00Z')}`,
+        { token },
+      )
+    ).body;
+    assert.deepEqual(
+      rows.map((r: any) => [r.agentId, r.agentName, r.costCents, r.eventCount]),
+      [[null, null, 30, 2]],
+    );
     assert.equal((await summary(company.id, token)).body.spendCents, 37);
   });
 });
 
 describe('rollups', () => {
   const read = async () =>
-      (
-        await t.database.pool.query(
-          `select breakdown, grain, bucket_start, agent_id, project_id, provider, biller, model, billing_type, cost_cents, input_tokens, cached_input_tokens, output_tokens, event_count
+    (
+      await t.database.pool.query(
+        `select breakdown, grain, bucket_start, agent_id, project_id, provider, biller, model, billing_type, cost_cents, input_tokens, cached_input_tokens, output_tokens, event_count
            from cost_rollups where company_id = $1 order by 1, 2, 3, 4, 5, 6, 7, 8, 9`,
-          [s.company.id],
-        )
-      ).rows;
+        [s.company.id],
+      )
+    ).rows;
 
   it('match, row for row, a rebuild from the events (the shape the benchmark loads)', async () => {
     const incremental = await read();
-    const count = (breakdown: string, grain: string) => incremental.filter((r) => r.breakdown === breakdown && r.grain === grain).length;
+    const count = (breakdown: string, grain: string) =>
+      incremental.filter((r) => r.breakdown === breakdown && r.grain === grain).length;
     // Days: the 5th (Ada m1, Bob z1, Bob m2), the 6th (Ada m1, Bob z1), the 7th (Ada m1, Bob m2), the 9th (Bob m1).
     assert.equal(count('agent_model', 'day'), 8);
     assert.equal(count('agent_model', 'month'), 4, 'Ada m1, Bob z1, Bob m2, Bob m1 in October');
@@ -283,7 +388,10 @@ describe('rollups', () => {
   });
 
   it("match the migration's backfill of events recorded before the table existed", async () => {
-    const migration = await readFile(new URL('../src/db/migrations/0010_cost_rollups_finance.sql', import.meta.url), 'utf8');
+    const migration = await readFile(
+      new URL('../src/db/migrations/0010_cost_rollups_finance.sql', import.meta.url),
+      'utf8',
+    );
     const backfill = migration.split('--> statement-breakpoint').at(-1)!;
     assert.match(backfill, /INSERT INTO "cost_rollups"/);
     const incremental = await read();
@@ -297,13 +405,36 @@ describe('rollups', () => {
     const { company, token } = await t.newCompany();
     const { agent } = await newAgent(t, token, company.id);
     const results = await Promise.all(
-      Array.from({ length: 40 }, () => t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: { agentId: agent.id, provider: 'p', model: 'm', costCents: 3, occurredAt: '2026-10-03T04:05:06Z', outputTokens: 2 } })),
+      Array.from({ length: 40 }, () =>
+        t.request('POST', `/api/companies/${company.id}/cost-events`, {
+          token,
+          body: {
+            agentId: agent.id,
+            provider: 'p',
+            model: 'm',
+            costCents: 3,
+            occurredAt: '2026-10-03T04:05:06Z',
+            outputTokens: 2,
+          },
+        }),
+      ),
     );
     assert.deepEqual(new Set(results.map((r) => r.status)), new Set([201]));
-    const { rows } = await t.database.pool.query('select breakdown, grain, cost_cents, output_tokens, event_count from cost_rollups where company_id = $1 order by 1, 2', [company.id]);
+    const { rows } = await t.database.pool.query(
+      'select breakdown, grain, cost_cents, output_tokens, event_count from cost_rollups where company_id = $1 order by 1, 2',
+      [company.id],
+    );
     assert.equal(rows.length, 9, 'three breakdowns x three grains');
-    for (const row of rows) assert.deepEqual([row.cost_cents, row.output_tokens, row.event_count], ['120', '80', '40'], `${row.breakdown} ${row.grain}`);
-    assert.equal((await summary(company.id, token, q('2026-10-03T04:05:06Z', '2026-10-03T04:05:06.001Z'))).body.spendCents, 120);
+    for (const row of rows)
+      assert.deepEqual(
+        [row.cost_cents, row.output_tokens, row.event_count],
+        ['120', '80', '40'],
+        `${row.breakdown} ${row.grain}`,
+      );
+    assert.equal(
+      (await summary(company.id, token, q('2026-10-03T04:05:06Z', '2026-10-03T04:05:06.001Z'))).body.spendCents,
+      120,
+    );
   });
 });
 
@@ -322,7 +453,10 @@ describe('GET /api/companies/{companyId}/costs/window-spend', () => {
       [500000, 7 * 24 * 60 + 30], // 7d and a half hour ago: out of every window
     ];
     for (const [costCents, minutes] of cases) {
-      const res = await t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: { agentId: agent.id, provider: 'p', model: 'm', costCents, occurredAt: ago(minutes), inputTokens: 1 } });
+      const res = await t.request('POST', `/api/companies/${company.id}/cost-events`, {
+        token,
+        body: { agentId: agent.id, provider: 'p', model: 'm', costCents, occurredAt: ago(minutes), inputTokens: 1 },
+      });
       assert.equal(res.status, 201);
     }
     const before = Date.now();
@@ -343,7 +477,14 @@ describe('GET /api/companies/{companyId}/costs/window-spend', () => {
   it('is all zeros for a company without events', async () => {
     const { company, token } = await t.newCompany();
     const res = await t.request('GET', `/api/companies/${company.id}/costs/window-spend`, { token });
-    assert.deepEqual(res.body.map((w: any) => [w.window, w.costCents, w.eventCount]), [['5h', 0, 0], ['24h', 0, 0], ['7d', 0, 0]]);
+    assert.deepEqual(
+      res.body.map((w: any) => [w.window, w.costCents, w.eventCount]),
+      [
+        ['5h', 0, 0],
+        ['24h', 0, 0],
+        ['7d', 0, 0],
+      ],
+    );
   });
 });
 
@@ -353,8 +494,26 @@ describe('GET /api/companies/{companyId}/costs/quota-windows', () => {
     const { agent } = await newAgent(t, token, company.id);
     const now = Date.now();
     const at = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
-    const post = (provider: string, minutes: number, costCents: number, inputTokens: number, billingType = 'subscription_included') =>
-      t.request('POST', `/api/companies/${company.id}/cost-events`, { token, body: { agentId: agent.id, provider, model: 'm', costCents, occurredAt: at(minutes), inputTokens, outputTokens: 1, billingType } });
+    const post = (
+      provider: string,
+      minutes: number,
+      costCents: number,
+      inputTokens: number,
+      billingType = 'subscription_included',
+    ) =>
+      t.request('POST', `/api/companies/${company.id}/cost-events`, {
+        token,
+        body: {
+          agentId: agent.id,
+          provider,
+          model: 'm',
+          costCents,
+          occurredAt: at(minutes),
+          inputTokens,
+          outputTokens: 1,
+          billingType,
+        },
+      });
     await post('anthropic', 4 * 60, 0, 1000); // in 5h: the oldest there
     await post('anthropic', 30, 0, 500);
     await post('anthropic', 6 * 60, 0, 2000); // 7d only
@@ -362,28 +521,60 @@ describe('GET /api/companies/{companyId}/costs/quota-windows', () => {
     await post('mistral', 8 * 24 * 60, 5, 10, 'metered_api'); // older than 7 days: not listed
     const res = await t.request('GET', `/api/companies/${company.id}/costs/quota-windows`, { token });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.map((r: any) => r.provider), ['anthropic', 'openai']);
+    assert.deepEqual(
+      res.body.map((r: any) => r.provider),
+      ['anthropic', 'openai'],
+    );
     const [anthropic, openai] = res.body;
-    assert.deepEqual([anthropic.fiveHour.inputTokens, anthropic.fiveHour.outputTokens, anthropic.fiveHour.eventCount], [1500, 2, 2]);
-    assert.deepEqual([anthropic.sevenDay.inputTokens, anthropic.sevenDay.eventCount, anthropic.sevenDay.costCents], [3500, 3, 0]);
+    assert.deepEqual(
+      [anthropic.fiveHour.inputTokens, anthropic.fiveHour.outputTokens, anthropic.fiveHour.eventCount],
+      [1500, 2, 2],
+    );
+    assert.deepEqual(
+      [anthropic.sevenDay.inputTokens, anthropic.sevenDay.eventCount, anthropic.sevenDay.costCents],
+      [3500, 3, 0],
+    );
     assert.equal(anthropic.fiveHour.oldestEventAt, at(4 * 60));
     assert.equal(anthropic.fiveHour.oldestEventLeavesAt, at(4 * 60 - 5 * 60));
-    assert.deepEqual([openai.fiveHour.eventCount, openai.fiveHour.oldestEventAt, openai.fiveHour.oldestEventLeavesAt], [0, null, null]);
+    assert.deepEqual(
+      [openai.fiveHour.eventCount, openai.fiveHour.oldestEventAt, openai.fiveHour.oldestEventLeavesAt],
+      [0, null, null],
+    );
     assert.deepEqual([openai.sevenDay.costCents, openai.sevenDay.inputTokens], [9, 40]);
   });
 
   it('is board only (agents 403), and the company must exist (404)', async () => {
-    const agentRes = await t.request('GET', `/api/companies/${s.company.id}/costs/quota-windows`, { token: s.ada.token });
+    const agentRes = await t.request('GET', `/api/companies/${s.company.id}/costs/quota-windows`, {
+      token: s.ada.token,
+    });
     assert.equal(agentRes.status, 403);
-    assert.equal((await t.request('GET', `/api/companies/${MISSING}/costs/quota-windows`, { token: t.ownerToken })).status, 404);
+    assert.equal(
+      (await t.request('GET', `/api/companies/${MISSING}/costs/quota-windows`, { token: t.ownerToken })).status,
+      404,
+    );
     const other = await t.newCompany();
-    assert.equal((await t.request('GET', `/api/companies/${s.company.id}/costs/quota-windows`, { token: other.token })).status, 403);
-    assert.deepEqual((await t.request('GET', `/api/companies/${other.company.id}/costs/quota-windows`, { token: other.token })).body, []);
+    assert.equal(
+      (await t.request('GET', `/api/companies/${s.company.id}/costs/quota-windows`, { token: other.token })).status,
+      403,
+    );
+    assert.deepEqual(
+      (await t.request('GET', `/api/companies/${other.company.id}/costs/quota-windows`, { token: other.token })).body,
+      [],
+    );
   });
 });
 
 describe('who may read summaries', () => {
-  const PATHS = ['summary', 'by-agent', 'by-agent-model', 'by-provider', 'by-biller', 'by-billing-type', 'by-project', 'window-spend'];
+  const PATHS = [
+    'summary',
+    'by-agent',
+    'by-agent-model',
+    'by-provider',
+    'by-biller',
+    'by-billing-type',
+    'by-project',
+    'window-spend',
+  ];
 
   it('the board and any agent of the company: 200; another company: 403; a missing company: 404', async () => {
     const other = await t.newCompany();
@@ -392,9 +583,21 @@ describe('who may read summaries', () => {
       const url = `/api/companies/${s.company.id}/costs/${path}`;
       assert.equal((await t.request('GET', url, { token: s.token })).status, 200, `${path} board`);
       assert.equal((await t.request('GET', url, { token: s.bob.token })).status, 200, `${path} agent of the company`);
-      assert.equal((await t.request('GET', url, { token: other.token })).status, 403, `${path} board of another company`);
-      assert.equal((await t.request('GET', url, { token: outsider.token })).status, 403, `${path} agent of another company`);
-      assert.equal((await t.request('GET', `/api/companies/${MISSING}/costs/${path}`, { token: t.ownerToken })).status, 404, `${path} missing company`);
+      assert.equal(
+        (await t.request('GET', url, { token: other.token })).status,
+        403,
+        `${path} board of another company`,
+      );
+      assert.equal(
+        (await t.request('GET', url, { token: outsider.token })).status,
+        403,
+        `${path} agent of another company`,
+      );
+      assert.equal(
+        (await t.request('GET', `/api/companies/${MISSING}/costs/${path}`, { token: t.ownerToken })).status,
+        404,
+        `${path} missing company`,
+      );
       assert.equal((await t.request('GET', url)).status, 401, `${path} no credential`);
     }
     const agentView = await summary(s.company.id, s.ada.token);

@@ -8,7 +8,8 @@ import { newAgent, newIssue } from './helpers/factories.ts';
 import { budgetStopsApplied } from './helpers/budget-stops.ts';
 
 const t = await useTestApp();
-const dashboard = (companyId: string, token: string) => t.request('GET', `/api/companies/${companyId}/dashboard`, { token });
+const dashboard = (companyId: string, token: string) =>
+  t.request('GET', `/api/companies/${companyId}/dashboard`, { token });
 
 describe('dashboard', () => {
   it('is all zeros for a new company', async () => {
@@ -32,18 +33,62 @@ describe('dashboard', () => {
     await newAgent(t, token, C);
     const sleeper = await newAgent(t, token, C);
     assert.equal((await t.request('POST', `/api/agents/${sleeper.agent.id}/pause`, { token })).status, 200);
-    for (const status of ['backlog', 'backlog', 'todo', 'blocked', 'done', 'cancelled']) await newIssue(t, token, C, { status });
+    for (const status of ['backlog', 'backlog', 'todo', 'blocked', 'done', 'cancelled'])
+      await newIssue(t, token, C, { status });
     const held = await newIssue(t, token, C, { status: 'todo' });
-    const checkout = await t.request('POST', `/api/issues/${held.id}/checkout`, { token: worker.token, headers: { 'x-service-run-id': randomUUID() }, body: { agentId: worker.agent.id, expectedStatuses: ['todo'] } });
+    const checkout = await t.request('POST', `/api/issues/${held.id}/checkout`, {
+      token: worker.token,
+      headers: { 'x-service-run-id': randomUUID() },
+      body: { agentId: worker.agent.id, expectedStatuses: ['todo'] },
+    });
     assert.equal(checkout.status, 200);
-    assert.equal((await t.request('PATCH', `/api/companies/${C}/budgets`, { token, body: { budgetMonthlyCents: 300 } })).status, 200);
-    const spend = await t.request('POST', `/api/companies/${C}/cost-events`, { token, body: { agentId: worker.agent.id, provider: 'acme', model: 'm1', costCents: 100, occurredAt: new Date().toISOString() } });
+    assert.equal(
+      (await t.request('PATCH', `/api/companies/${C}/budgets`, { token, body: { budgetMonthlyCents: 300 } })).status,
+      200,
+    );
+    const spend = await t.request('POST', `/api/companies/${C}/cost-events`, {
+      token,
+      body: {
+        agentId: worker.agent.id,
+        provider: 'acme',
+        model: 'm1',
+        costCents: 100,
+        occurredAt: new Date().toISOString(),
+      },
+    });
     assert.equal(spend.status, 201);
-    assert.equal((await t.request('POST', `/api/companies/${C}/approvals`, { token, body: { type: 'request_board_approval', payload: { title: 'Go?' } } })).status, 201);
+    assert.equal(
+      (
+        await t.request('POST', `/api/companies/${C}/approvals`, {
+          token,
+          body: { type: 'request_board_approval', payload: { title: 'Go?' } },
+        })
+      ).status,
+      201,
+    );
     // A project whose one-cent lifetime budget is reached: an incident, a paused project, an override approval.
-    const project = (await t.request('POST', `/api/companies/${C}/projects`, { token, body: { name: 'Moonshot' } })).body;
-    assert.equal((await t.request('POST', `/api/companies/${C}/budgets/policies`, { token, body: { scopeType: 'project', scopeId: project.id, amount: 1 } })).status, 201);
-    const over = await t.request('POST', `/api/companies/${C}/cost-events`, { token, body: { agentId: worker.agent.id, provider: 'acme', model: 'm1', costCents: 1, occurredAt: new Date().toISOString(), projectId: project.id } });
+    const project = (await t.request('POST', `/api/companies/${C}/projects`, { token, body: { name: 'Moonshot' } }))
+      .body;
+    assert.equal(
+      (
+        await t.request('POST', `/api/companies/${C}/budgets/policies`, {
+          token,
+          body: { scopeType: 'project', scopeId: project.id, amount: 1 },
+        })
+      ).status,
+      201,
+    );
+    const over = await t.request('POST', `/api/companies/${C}/cost-events`, {
+      token,
+      body: {
+        agentId: worker.agent.id,
+        provider: 'acme',
+        model: 'm1',
+        costCents: 1,
+        occurredAt: new Date().toISOString(),
+        projectId: project.id,
+      },
+    });
     assert.equal(over.status, 201);
     await budgetStopsApplied(t, C);
 
@@ -60,12 +105,30 @@ describe('dashboard', () => {
 
   it('keeps task counts equal to the issues under concurrent creates and status changes', async () => {
     const { company, token } = await t.newCompany();
-    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => newIssue(t, token, company.id, { status: i % 2 ? 'todo' : 'backlog' })));
-    await Promise.all(created.slice(0, 10).map((issue, i) => t.request('PATCH', `/api/issues/${issue.id}`, { token, body: { status: i % 2 ? 'done' : 'blocked' } })));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => newIssue(t, token, company.id, { status: i % 2 ? 'todo' : 'backlog' })),
+    );
+    await Promise.all(
+      created
+        .slice(0, 10)
+        .map((issue, i) =>
+          t.request('PATCH', `/api/issues/${issue.id}`, { token, body: { status: i % 2 ? 'done' : 'blocked' } }),
+        ),
+    );
     // No route deletes an issue; a delete in SQL is counted too (here: one backlog, one todo).
     await t.database.pool.query('delete from issues where id = any($1)', [[created[18].id, created[19].id]]);
-    const truth = (await t.database.pool.query('select status, count(*)::int as n from issues where company_id = $1 group by status order by status', [company.id])).rows;
-    const kept = (await t.database.pool.query('select status, sum(count)::int as n from company_issue_counts where company_id = $1 group by status having sum(count) > 0 order by status', [company.id])).rows;
+    const truth = (
+      await t.database.pool.query(
+        'select status, count(*)::int as n from issues where company_id = $1 group by status order by status',
+        [company.id],
+      )
+    ).rows;
+    const kept = (
+      await t.database.pool.query(
+        'select status, sum(count)::int as n from company_issue_counts where company_id = $1 group by status having sum(count) > 0 order by status',
+        [company.id],
+      )
+    ).rows;
     assert.deepEqual(kept, truth);
     const res = await dashboard(company.id, token);
     assert.deepEqual(res.body.tasks, { open: 13, inProgress: 0, blocked: 5, done: 5 });

@@ -21,7 +21,10 @@ let dir: string;
 
 before(async () => {
   // A price for the model the first test uses: the CLI's own cost must not be priced a second time from the tokens.
-  t = await startTestApp({ engine: { pollMs: 200, reaperIntervalMs: 500, leaseSec: 5 }, modelPrices: { 'anthropic/claude-opus-4-1': { inputCentsPerMTok: 10_000, outputCentsPerMTok: 100_000 } } });
+  t = await startTestApp({
+    engine: { pollMs: 200, reaperIntervalMs: 500, leaseSec: 5 },
+    modelPrices: { 'anthropic/claude-opus-4-1': { inputCentsPerMTok: 10_000, outputCentsPerMTok: 100_000 } },
+  });
   const c = await t.newCompany();
   board = c.token;
   companyId = c.company.id;
@@ -38,7 +41,10 @@ const claudeAgent = (name: string, extra: Record<string, unknown> = {}, env: Rec
   fakeCliAgent(t, board, companyId, { adapterType: 'claude_local', fake: FAKE, dir, name, extra, env });
 
 const costsOf = (runId: string) =>
-  sql('select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1 order by occurred_at, id', [runId]);
+  sql(
+    'select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1 order by occurred_at, id',
+    [runId],
+  );
 
 describe('claude_local', () => {
   it('passes the boardroom MCP server with --mcp-config unless mcp is false, credentials forwarded from its environment, not in the argument', async () => {
@@ -52,8 +58,18 @@ describe('claude_local', () => {
     const server = JSON.parse(call!.argv[at + 1]!).mcpServers.boardroom;
     assert.equal(server.command, process.execPath);
     assert.deepEqual(server.args, [path.resolve(CLIS, '..', '..', '..', 'bin', 'boardroom.js'), 'mcp']);
-    assert.deepEqual(server.env, { SERVICE_API_URL: '${SERVICE_API_URL}', SERVICE_API_KEY: '${SERVICE_API_KEY}', SERVICE_RUN_ID: '${SERVICE_RUN_ID}', SERVICE_AGENT_ID: '${SERVICE_AGENT_ID}', SERVICE_COMPANY_ID: '${SERVICE_COMPANY_ID}', SERVICE_TASK_ID: '${SERVICE_TASK_ID:-}' });
-    assert.ok(!call!.argv.some((arg) => arg.includes('svc_') || arg.includes(run.id)), 'no credential or run id on the command line');
+    assert.deepEqual(server.env, {
+      SERVICE_API_URL: '${SERVICE_API_URL}',
+      SERVICE_API_KEY: '${SERVICE_API_KEY}',
+      SERVICE_RUN_ID: '${SERVICE_RUN_ID}',
+      SERVICE_AGENT_ID: '${SERVICE_AGENT_ID}',
+      SERVICE_COMPANY_ID: '${SERVICE_COMPANY_ID}',
+      SERVICE_TASK_ID: '${SERVICE_TASK_ID:-}',
+    });
+    assert.ok(
+      !call!.argv.some((arg) => arg.includes('svc_') || arg.includes(run.id)),
+      'no credential or run id on the command line',
+    );
 
     const invalid = await claudeAgent('mcp-invalid', { mcp: 'no' });
     const failedRun = await wakeAndFinish(t, board, invalid.agent.id);
@@ -62,45 +78,124 @@ describe('claude_local', () => {
   });
 
   it('runs claude with stream-json flags and the prompt on stdin, keeps the session, records usage once and the cost once, and the summary', async () => {
-    const { agent, argsFile } = await claudeAgent('first', { model: 'claude-opus-4-1', maxTurns: 12, permissionMode: 'acceptEdits', skillsDir: '/srv/skills', args: ['--debug-to-stderr'], mcp: false });
+    const { agent, argsFile } = await claudeAgent('first', {
+      model: 'claude-opus-4-1',
+      maxTurns: 12,
+      permissionMode: 'acceptEdits',
+      skillsDir: '/srv/skills',
+      args: ['--debug-to-stderr'],
+      mcp: false,
+    });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
     assert.equal(run.status, 'succeeded', run.error);
 
     const [call] = await invocations(argsFile);
-    assert.deepEqual(call!.argv, ['--print', '--output-format', 'stream-json', '--verbose', '--model', 'claude-opus-4-1', '--max-turns', '12', '--permission-mode', 'acceptEdits', '--add-dir', '/srv/skills', '--debug-to-stderr']);
+    assert.deepEqual(call!.argv, [
+      '--print',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--model',
+      'claude-opus-4-1',
+      '--max-turns',
+      '12',
+      '--permission-mode',
+      'acceptEdits',
+      '--add-dir',
+      '/srv/skills',
+      '--debug-to-stderr',
+    ]);
     assert.ok(call!.stdin.length > 0, 'the wake prompt arrives on stdin');
 
     const sessions = await sessionsOf(t, agent.id);
     assert.equal(sessions.length, 1);
     assert.equal(sessions[0].task_key, issue.id);
     assert.equal(sessions[0].adapter_type, 'claude_local');
-    assert.deepEqual(run.result_json, { summary: 'Listed the files.', sessionId: sessions[0].session_id, numTurns: 2, costUsd: 0.0421 });
+    assert.deepEqual(run.result_json, {
+      summary: 'Listed the files.',
+      sessionId: sessions[0].session_id,
+      numTurns: 2,
+      costUsd: 0.0421,
+    });
 
     // msg_01 once; msg_02's usage repeated on two blocks counted once, then its growth (15 output
     // tokens); then the CLI's total cost with no tokens: 4.21 cents, rounded up.
     assert.deepEqual(await costsOf(run.id), [
-      { provider: 'anthropic', model: 'claude-opus-4-1', billing_type: 'unknown', input_tokens: 2150, cached_input_tokens: 2000, output_tokens: 20, cost_cents: 0 },
-      { provider: 'anthropic', model: 'claude-opus-4-1', billing_type: 'unknown', input_tokens: 2110, cached_input_tokens: 2100, output_tokens: 30, cost_cents: 0 },
-      { provider: 'anthropic', model: 'claude-opus-4-1', billing_type: 'unknown', input_tokens: 0, cached_input_tokens: 0, output_tokens: 15, cost_cents: 0 },
-      { provider: 'anthropic', model: 'claude-opus-4-1', billing_type: 'metered_api', input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, cost_cents: 5 },
+      {
+        provider: 'anthropic',
+        model: 'claude-opus-4-1',
+        billing_type: 'unknown',
+        input_tokens: 2150,
+        cached_input_tokens: 2000,
+        output_tokens: 20,
+        cost_cents: 0,
+      },
+      {
+        provider: 'anthropic',
+        model: 'claude-opus-4-1',
+        billing_type: 'unknown',
+        input_tokens: 2110,
+        cached_input_tokens: 2100,
+        output_tokens: 30,
+        cost_cents: 0,
+      },
+      {
+        provider: 'anthropic',
+        model: 'claude-opus-4-1',
+        billing_type: 'unknown',
+        input_tokens: 0,
+        cached_input_tokens: 0,
+        output_tokens: 15,
+        cost_cents: 0,
+      },
+      {
+        provider: 'anthropic',
+        model: 'claude-opus-4-1',
+        billing_type: 'metered_api',
+        input_tokens: 0,
+        cached_input_tokens: 0,
+        output_tokens: 0,
+        cost_cents: 5,
+      },
     ]);
-    assert.deepEqual(run.usage_json, { provider: 'anthropic', model: 'claude-opus-4-1', billingType: 'metered_api', inputTokens: 4260, cachedInputTokens: 4100, outputTokens: 65, costCents: 5, reports: 4 });
+    assert.deepEqual(run.usage_json, {
+      provider: 'anthropic',
+      model: 'claude-opus-4-1',
+      billingType: 'metered_api',
+      inputTokens: 4260,
+      cachedInputTokens: 4100,
+      outputTokens: 65,
+      costCents: 5,
+      reports: 4,
+    });
   });
 
   it("writes the agent's attached skills into its skills directory before each run and passes it with --add-dir", async () => {
     const { agent, argsFile } = await claudeAgent('skills');
-    const made = await t.request('POST', `/api/companies/${companyId}/skills`, { token: board, body: { name: 'Runbook' } });
+    const made = await t.request('POST', `/api/companies/${companyId}/skills`, {
+      token: board,
+      body: { name: 'Runbook' },
+    });
     assert.equal(made.status, 201);
-    await t.request('PATCH', `/api/companies/${companyId}/skills/${made.body.id}/files`, { token: board, body: { path: 'scripts/check.sh', content: 'echo ok' } });
-    const synced = await t.request('POST', `/api/agents/${agent.id}/skills/sync`, { token: board, body: { desiredSkills: ['runbook'] } });
+    await t.request('PATCH', `/api/companies/${companyId}/skills/${made.body.id}/files`, {
+      token: board,
+      body: { path: 'scripts/check.sh', content: 'echo ok' },
+    });
+    const synced = await t.request('POST', `/api/agents/${agent.id}/skills/sync`, {
+      token: board,
+      body: { desiredSkills: ['runbook'] },
+    });
     assert.equal(synced.status, 200, JSON.stringify(synced.body));
 
     const first = await wakeAndFinish(t, board, agent.id);
     assert.equal(first.status, 'succeeded', first.error);
     const skillsDir = path.join(t.config.dataDir, 'agents', agent.id, 'skills');
     const [call] = await invocations(argsFile);
-    assert.deepEqual(call!.argv.slice(call!.argv.indexOf('--add-dir'), call!.argv.indexOf('--add-dir') + 2), ['--add-dir', skillsDir]);
+    assert.deepEqual(call!.argv.slice(call!.argv.indexOf('--add-dir'), call!.argv.indexOf('--add-dir') + 2), [
+      '--add-dir',
+      skillsDir,
+    ]);
     assert.equal(await readFile(path.join(skillsDir, 'runbook', 'scripts', 'check.sh'), 'utf8'), 'echo ok');
     assert.match(await readFile(path.join(skillsDir, 'boardroom-api', 'SKILL.md'), 'utf8'), /inbox-lite/);
 
@@ -113,7 +208,10 @@ describe('claude_local', () => {
 
   it('resumes the session of the same issue, not of another issue, and starts fresh on forceFreshSession', async () => {
     const { agent, argsFile } = await claudeAgent('resume');
-    const [a, b] = [await newIssue(t, board, companyId, { status: 'todo' }), await newIssue(t, board, companyId, { status: 'todo' })];
+    const [a, b] = [
+      await newIssue(t, board, companyId, { status: 'todo' }),
+      await newIssue(t, board, companyId, { status: 'todo' }),
+    ];
     const first = await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
     assert.equal(first.status, 'succeeded', first.error);
     const sessionA = (await sessionsOf(t, agent.id))[0].session_id;
@@ -129,11 +227,16 @@ describe('claude_local', () => {
     assert.equal(fresh.status, 'succeeded', fresh.error);
 
     const calls = await invocations(argsFile);
-    const resumed = (i: number) => (calls[i]!.argv.includes('--resume') ? calls[i]!.argv[calls[i]!.argv.indexOf('--resume') + 1] : null);
+    const resumed = (i: number) =>
+      calls[i]!.argv.includes('--resume') ? calls[i]!.argv[calls[i]!.argv.indexOf('--resume') + 1] : null;
     assert.deepEqual([0, 1, 2, 3, 4].map(resumed), [null, sessionA, null, null, null]);
 
     const sessions = await sessionsOf(t, agent.id);
-    assert.deepEqual(sessions.map((s) => s.task_key).sort(), ['', a.id, b.id].sort(), 'one session per issue, and one for runs about no issue');
+    assert.deepEqual(
+      sessions.map((s) => s.task_key).sort(),
+      ['', a.id, b.id].sort(),
+      'one session per issue, and one for runs about no issue',
+    );
     const newA = sessions.find((s) => s.task_key === a.id).session_id;
     assert.notEqual(newA, sessionA, 'the fresh session replaced the old one');
     assert.equal(fresh.result_json.sessionId, newA);
@@ -164,7 +267,10 @@ describe('claude_local', () => {
     // the adapter) still gets one through args, so it fails the same way and is not retried again.
     const { agent, argsFile } = await claudeAgent('twice', { args: ['--resume', 'always-unknown'] });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
-    await t.database.pool.query("insert into agent_task_sessions (company_id, agent_id, task_key, adapter_type, session_id) values ($1, $2, $3, 'claude_local', 'stored-unknown')", [companyId, agent.id, issue.id]);
+    await t.database.pool.query(
+      "insert into agent_task_sessions (company_id, agent_id, task_key, adapter_type, session_id) values ($1, $2, $3, 'claude_local', 'stored-unknown')",
+      [companyId, agent.id, issue.id],
+    );
     const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
     assert.equal(run.status, 'failed');
     assert.match(run.error, /No conversation found with session ID: (stored-unknown|always-unknown)/);
@@ -185,11 +291,20 @@ describe('claude_local', () => {
     const res = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: {} });
     assert.equal(res.status, 202);
     const live = await waitFor('usage recorded while running', async () => {
-      const [row] = await sql('select r.status, c.output_tokens::int from heartbeat_runs r join cost_events c on c.heartbeat_run_id = r.id where r.wakeup_request_id = $1', [res.body.id]);
+      const [row] = await sql(
+        'select r.status, c.output_tokens::int from heartbeat_runs r join cost_events c on c.heartbeat_run_id = r.id where r.wakeup_request_id = $1',
+        [res.body.id],
+      );
       return row;
     });
     assert.deepEqual(live, { status: 'running', output_tokens: 3 });
-    const run = await waitFor('the timeout', async () => (await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status <> 'running'", [res.body.id]))[0]);
+    const run = await waitFor(
+      'the timeout',
+      async () =>
+        (
+          await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status <> 'running'", [res.body.id])
+        )[0],
+    );
     assert.equal(run.status, 'timed_out');
     assert.match(run.error, /deadline of 2s passed/);
   });
@@ -202,7 +317,10 @@ describe('claude_local', () => {
     assert.equal(run.result_json.summary, 'huge done');
     // 20 messages of 100 blocks each: 20 reports of (10 in, 5 out), not 2000; the 10 MB line's
     // usage is not parsed (past the line bound); then 1 cent of cost.
-    const [sum] = await sql('select count(*)::int as n, sum(input_tokens)::int as input, sum(output_tokens)::int as output, sum(cost_cents)::int as cents from cost_events where heartbeat_run_id = $1', [run.id]);
+    const [sum] = await sql(
+      'select count(*)::int as n, sum(input_tokens)::int as input, sum(output_tokens)::int as output, sum(cost_cents)::int as cents from cost_events where heartbeat_run_id = $1',
+      [run.id],
+    );
     assert.deepEqual(sum, { n: 21, input: 200, output: 100, cents: 1 });
     assert.ok(Date.now() - t0 < 60_000);
   });
@@ -217,7 +335,8 @@ describe('claude_local', () => {
 
 describe('claude_local: testEnvironment', () => {
   const adapter = createServerAdapter();
-  const credentials = (check: { checks: { name: string; ok: boolean; detail: string }[] }) => check.checks.find((c) => c.name === 'credentials')!;
+  const credentials = (check: { checks: { name: string; ok: boolean; detail: string }[] }) =>
+    check.checks.find((c) => c.name === 'credentials')!;
 
   it('finds the binary, reads its version, asks the CLI whether it is logged in and checks the working directory', async () => {
     const home = await mkdtemp(path.join(dir, 'home-'));
@@ -225,35 +344,58 @@ describe('claude_local: testEnvironment', () => {
     await mkdir(path.join(home, '.claude'));
     const out = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: home } });
     assert.equal(out.ok, false, JSON.stringify(out));
-    assert.deepEqual(out.checks.map((c) => c.name), ['config', 'command', 'version', 'credentials', 'cwd']);
+    assert.deepEqual(
+      out.checks.map((c) => c.name),
+      ['config', 'command', 'version', 'credentials', 'cwd'],
+    );
     assert.equal(out.checks[2]!.detail, '2.0.0 (Claude Code, fake)');
-    assert.deepEqual(credentials(out), { name: 'credentials', ok: false, detail: 'not logged in (fake-claude.mjs auth status): log in with `claude auth login` (or `claude`, then /login) as the user the server runs as, or set ANTHROPIC_API_KEY in adapterConfig.env (a secret reference)' });
+    assert.deepEqual(credentials(out), {
+      name: 'credentials',
+      ok: false,
+      detail:
+        'not logged in (fake-claude.mjs auth status): log in with `claude auth login` (or `claude`, then /login) as the user the server runs as, or set ANTHROPIC_API_KEY in adapterConfig.env (a secret reference)',
+    });
 
     await writeFile(path.join(home, '.claude', '.credentials.json'), '{}');
     const logged = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: home } });
     assert.equal(logged.ok, true, JSON.stringify(logged));
     assert.equal(credentials(logged).detail, 'logged in (fake-claude.mjs auth status: auth method claude.ai)');
 
-    const keyed = await adapter.testEnvironment({ command: FAKE, env: { ANTHROPIC_API_KEY: { type: 'secret_ref', secretId: '00000000-0000-4000-8000-000000000000' } } });
-    assert.deepEqual(credentials(keyed), { name: 'credentials', ok: true, detail: 'ANTHROPIC_API_KEY is set in adapterConfig.env' });
+    const keyed = await adapter.testEnvironment({
+      command: FAKE,
+      env: { ANTHROPIC_API_KEY: { type: 'secret_ref', secretId: '00000000-0000-4000-8000-000000000000' } },
+    });
+    assert.deepEqual(credentials(keyed), {
+      name: 'credentials',
+      ok: true,
+      detail: 'ANTHROPIC_API_KEY is set in adapterConfig.env',
+    });
   });
 
   it('says the login is unknown, and why, when the CLI hangs or answers something unreadable', async () => {
     const t0 = Date.now();
     const hung = await adapter.testEnvironment({ command: FAKE, env: { HOME: dir, FAKE_LOGIN: 'hang' } });
-    assert.deepEqual(credentials(hung), { name: 'credentials', ok: false, detail: 'login unknown: fake-claude.mjs auth status: no answer within 4 s' });
+    assert.deepEqual(credentials(hung), {
+      name: 'credentials',
+      ok: false,
+      detail: 'login unknown: fake-claude.mjs auth status: no answer within 4 s',
+    });
     assert.ok(Date.now() - t0 < 4_000 + 3_000, 'bounded by the probe timeout');
     assert.equal(hung.ok, false);
     const garbled = await adapter.testEnvironment({ command: FAKE, env: { HOME: dir, FAKE_LOGIN: 'garbled' } });
     assert.deepEqual(credentials(garbled), {
       name: 'credentials',
       ok: false,
-      detail: "login unknown: fake-claude.mjs auth status exited with 2 and an answer this adapter cannot read: error: unknown command 'auth status'",
+      detail:
+        "login unknown: fake-claude.mjs auth status exited with 2 and an answer this adapter cannot read: error: unknown command 'auth status'",
     });
   });
 
   it('reports a missing binary, a missing cwd and a bad config', async () => {
-    const missing = await adapter.testEnvironment({ command: path.join(dir, 'no-claude'), cwd: path.join(dir, 'nope') });
+    const missing = await adapter.testEnvironment({
+      command: path.join(dir, 'no-claude'),
+      cwd: path.join(dir, 'nope'),
+    });
     assert.equal(missing.ok, false);
     assert.equal(missing.checks.find((c) => c.name === 'command')!.ok, false);
     assert.match(missing.checks.find((c) => c.name === 'cwd')!.detail, /does not exist/);

@@ -11,7 +11,15 @@ import { createServerAdapter } from '../src/adapters/codex.ts';
 import { createActivityTracker } from '../src/adapters/supervise.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
-import { assertRejectedResumeRunsFresh, CLIS, fakeCliAgent, invocations, sessionsOf, usageWhileRunningThenEnd, wakeAndFinish } from './helpers/fake-cli.ts';
+import {
+  assertRejectedResumeRunsFresh,
+  CLIS,
+  fakeCliAgent,
+  invocations,
+  sessionsOf,
+  usageWhileRunningThenEnd,
+  wakeAndFinish,
+} from './helpers/fake-cli.ts';
 
 const FAKE = path.join(CLIS, 'fake-codex.mjs');
 let t: TestApp;
@@ -21,7 +29,12 @@ let dir: string;
 
 before(async () => {
   // A price for the model: Codex reports no cost, so its tokens are priced by the table.
-  t = await startTestApp({ engine: { pollMs: 200, reaperIntervalMs: 500, leaseSec: 5 }, modelPrices: { 'openai/gpt-5-codex': { inputCentsPerMTok: 10_000, cachedInputCentsPerMTok: 1_000, outputCentsPerMTok: 100_000 } } });
+  t = await startTestApp({
+    engine: { pollMs: 200, reaperIntervalMs: 500, leaseSec: 5 },
+    modelPrices: {
+      'openai/gpt-5-codex': { inputCentsPerMTok: 10_000, cachedInputCentsPerMTok: 1_000, outputCentsPerMTok: 100_000 },
+    },
+  });
   const c = await t.newCompany();
   board = c.token;
   companyId = c.company.id;
@@ -49,18 +62,30 @@ describe('codex_local', () => {
   });
 
   it('runs codex exec --json with the prompt on stdin, keeps the thread, records the turn usage and the last message as summary', async () => {
-    const { agent, argsFile } = await codexAgent('first', { model: 'gpt-5-codex', args: ['--sandbox', 'workspace-write'] });
+    const { agent, argsFile } = await codexAgent('first', {
+      model: 'gpt-5-codex',
+      args: ['--sandbox', 'workspace-write'],
+    });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
     assert.equal(run.status, 'succeeded', run.error);
     const [call] = await invocations(argsFile);
     const bin = path.resolve(CLIS, '..', '..', '..', 'bin', 'boardroom.js');
     assert.deepEqual(call!.argv, [
-      'exec', '--json', '--skip-git-repo-check',
-      '-c', `mcp_servers.boardroom.command=${JSON.stringify(process.execPath)}`,
-      '-c', `mcp_servers.boardroom.args=${JSON.stringify([bin, 'mcp'])}`,
-      '-c', 'mcp_servers.boardroom.env_vars=["SERVICE_API_URL","SERVICE_API_KEY","SERVICE_RUN_ID","SERVICE_AGENT_ID","SERVICE_COMPANY_ID","SERVICE_TASK_ID"]',
-      '--model', 'gpt-5-codex', '--sandbox', 'workspace-write', '-',
+      'exec',
+      '--json',
+      '--skip-git-repo-check',
+      '-c',
+      `mcp_servers.boardroom.command=${JSON.stringify(process.execPath)}`,
+      '-c',
+      `mcp_servers.boardroom.args=${JSON.stringify([bin, 'mcp'])}`,
+      '-c',
+      'mcp_servers.boardroom.env_vars=["SERVICE_API_URL","SERVICE_API_KEY","SERVICE_RUN_ID","SERVICE_AGENT_ID","SERVICE_COMPANY_ID","SERVICE_TASK_ID"]',
+      '--model',
+      'gpt-5-codex',
+      '--sandbox',
+      'workspace-write',
+      '-',
     ]);
     assert.ok(call!.stdin.length > 0);
 
@@ -69,8 +94,21 @@ describe('codex_local', () => {
     assert.equal(session.adapter_type, 'codex_local');
     assert.deepEqual(run.result_json, { summary: 'Listed the files.', threadId: session.session_id });
     // 400 uncached at 100 USD/M, 2000 cached at 10 USD/M, 80 out at 1000 USD/M: 4 + 2 + 8 cents.
-    const costs = await sql('select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1', [run.id]);
-    assert.deepEqual(costs, [{ provider: 'openai', model: 'gpt-5-codex', billing_type: 'unknown', input_tokens: 2400, cached_input_tokens: 2000, output_tokens: 80, cost_cents: 14 }]);
+    const costs = await sql(
+      'select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1',
+      [run.id],
+    );
+    assert.deepEqual(costs, [
+      {
+        provider: 'openai',
+        model: 'gpt-5-codex',
+        billing_type: 'unknown',
+        input_tokens: 2400,
+        cached_input_tokens: 2000,
+        output_tokens: 80,
+        cost_cents: 14,
+      },
+    ]);
   });
 
   it("hands Codex the agent's attached skills as $CODEX_HOME/skills/<name>/SKILL.md, rebuilt every run", async () => {
@@ -79,9 +117,15 @@ describe('codex_local', () => {
     await mkdir(path.join(home, '.codex'), { recursive: true });
     await writeFile(path.join(home, '.codex', 'auth.json'), '{"token":"x"}');
     const { agent, argsFile } = await codexAgent('skills', {}, { HOME: home });
-    const made = await t.request('POST', `/api/companies/${companyId}/skills`, { token: board, body: { name: 'Codex Runbook' } });
+    const made = await t.request('POST', `/api/companies/${companyId}/skills`, {
+      token: board,
+      body: { name: 'Codex Runbook' },
+    });
     assert.equal(made.status, 201);
-    const synced = await t.request('POST', `/api/agents/${agent.id}/skills/sync`, { token: board, body: { desiredSkills: ['codex-runbook'] } });
+    const synced = await t.request('POST', `/api/agents/${agent.id}/skills/sync`, {
+      token: board,
+      body: { desiredSkills: ['codex-runbook'] },
+    });
     assert.equal(synced.status, 200, JSON.stringify(synced.body));
     assert.deepEqual([synced.body.mode, synced.body.supported], ['ephemeral', true]);
 
@@ -99,14 +143,23 @@ describe('codex_local', () => {
 
     // The agent's own CODEX_HOME wins: nothing is written into it or swapped for it.
     const own = await codexAgent('own-home', {}, { CODEX_HOME: path.join(dir, 'own-codex-home') });
-    await t.request('POST', `/api/agents/${own.agent.id}/skills/sync`, { token: board, body: { desiredSkills: ['codex-runbook'] } });
+    await t.request('POST', `/api/agents/${own.agent.id}/skills/sync`, {
+      token: board,
+      body: { desiredSkills: ['codex-runbook'] },
+    });
     assert.equal((await wakeAndFinish(t, board, own.agent.id)).status, 'succeeded');
-    assert.deepEqual((await invocations(own.argsFile)).map((c) => [c.codexHome, c.skills]), [[path.join(dir, 'own-codex-home'), []]]);
+    assert.deepEqual(
+      (await invocations(own.argsFile)).map((c) => [c.codexHome, c.skills]),
+      [[path.join(dir, 'own-codex-home'), []]],
+    );
   });
 
   it('resumes the thread of the same issue only, and starts fresh on forceFreshSession', async () => {
     const { agent, argsFile } = await codexAgent('resume');
-    const [a, b] = [await newIssue(t, board, companyId, { status: 'todo' }), await newIssue(t, board, companyId, { status: 'todo' })];
+    const [a, b] = [
+      await newIssue(t, board, companyId, { status: 'todo' }),
+      await newIssue(t, board, companyId, { status: 'todo' }),
+    ];
     await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
     const threadA = (await sessionsOf(t, agent.id))[0].session_id;
     const again = await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
@@ -116,7 +169,10 @@ describe('codex_local', () => {
     await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id }, forceFreshSession: true });
 
     const calls = await invocations(argsFile);
-    assert.deepEqual(calls.map((c) => resumedThread(c.argv)), [null, threadA, null, null]);
+    assert.deepEqual(
+      calls.map((c) => resumedThread(c.argv)),
+      [null, threadA, null, null],
+    );
     assert.deepEqual(calls[1]!.argv.slice(-3), ['resume', threadA, '-']);
     const sessions = await sessionsOf(t, agent.id);
     assert.equal(sessions.length, 2);
@@ -139,7 +195,10 @@ describe('codex_local', () => {
   it('records usage while codex still runs, and times it out at the deadline', async () => {
     const { agent } = await codexAgent('hang', { timeoutSec: 2, graceSec: 1 }, { FAKE_SCENARIO: 'hang' });
     const { live, run } = await usageWhileRunningThenEnd(t, board, agent.id);
-    assert.deepEqual({ status: live.status, output_tokens: live.output_tokens }, { status: 'running', output_tokens: 3 });
+    assert.deepEqual(
+      { status: live.status, output_tokens: live.output_tokens },
+      { status: 'running', output_tokens: 3 },
+    );
     assert.equal(run.status, 'timed_out');
   });
 });
@@ -149,10 +208,17 @@ describe('codex_local: a CLI that hangs', () => {
   const took = (run: any) => (new Date(run.finished_at).getTime() - new Date(run.started_at).getTime()) / 1000;
 
   it('offline: a reconnect line repeated on stderr is no activity, so the run ends at the inactivity limit with that line in its error', async () => {
-    const { agent } = await codexAgent('offline', { timeoutSec: 120, inactivityTimeoutSec: 2 }, { FAKE_SCENARIO: 'offline' });
+    const { agent } = await codexAgent(
+      'offline',
+      { timeoutSec: 120, inactivityTimeoutSec: 2 },
+      { FAKE_SCENARIO: 'offline' },
+    );
     const run = await wakeAndFinish(t, board, agent.id, {}, 60_000);
     assert.equal(run.status, 'timed_out');
-    assert.equal(run.error, "no new output for 2s (inactivityTimeoutSec); the CLI's last error line: Reconnecting... waiting for network");
+    assert.equal(
+      run.error,
+      "no new output for 2s (inactivityTimeoutSec); the CLI's last error line: Reconnecting... waiting for network",
+    );
     assert.ok(took(run) < 30, `ended long before the 120 s deadline (${took(run)} s)`);
   });
 
@@ -170,15 +236,23 @@ describe('codex_local: a CLI that hangs', () => {
   });
 
   it('silent: no output at all ends the run at the inactivity limit', async () => {
-    const { agent } = await codexAgent('silent', { timeoutSec: 120, inactivityTimeoutSec: 2 }, { FAKE_SCENARIO: 'silent' });
+    const { agent } = await codexAgent(
+      'silent',
+      { timeoutSec: 120, inactivityTimeoutSec: 2 },
+      { FAKE_SCENARIO: 'silent' },
+    );
     const run = await wakeAndFinish(t, board, agent.id, {}, 60_000);
     assert.equal(run.status, 'timed_out');
     assert.equal(run.error, 'no new output for 2s (inactivityTimeoutSec)');
     assert.ok(took(run) < 30, `${took(run)} s`);
   });
 
-  it('inactivityTimeoutSec 0 disables the limit: the deadline ends the run, and its error keeps the CLI\'s last line', async () => {
-    const { agent } = await codexAgent('offline-deadline', { timeoutSec: 3, inactivityTimeoutSec: 0 }, { FAKE_SCENARIO: 'offline' });
+  it("inactivityTimeoutSec 0 disables the limit: the deadline ends the run, and its error keeps the CLI's last line", async () => {
+    const { agent } = await codexAgent(
+      'offline-deadline',
+      { timeoutSec: 3, inactivityTimeoutSec: 0 },
+      { FAKE_SCENARIO: 'offline' },
+    );
     const run = await wakeAndFinish(t, board, agent.id, {}, 60_000);
     assert.equal(run.status, 'timed_out');
     assert.equal(run.error, "deadline of 3s passed; the CLI's last error line: Reconnecting... waiting for network");
@@ -187,10 +261,15 @@ describe('codex_local: a CLI that hangs', () => {
 
 describe('codex_local: testEnvironment', () => {
   const adapter = createServerAdapter();
-  const credentials = (check: { checks: { name: string; ok: boolean; detail: string }[] }) => check.checks.find((c) => c.name === 'credentials')!;
+  const credentials = (check: { checks: { name: string; ok: boolean; detail: string }[] }) =>
+    check.checks.find((c) => c.name === 'credentials')!;
 
   it('finds the binary, reads its version, asks codex login status and checks the working directory', async () => {
-    const check = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: dir, OPENAI_API_KEY: 'sk-test' } });
+    const check = await adapter.testEnvironment({
+      command: FAKE,
+      cwd: dir,
+      env: { HOME: dir, OPENAI_API_KEY: 'sk-test' },
+    });
     assert.equal(check.ok, true, JSON.stringify(check));
     assert.equal(check.checks.find((c) => c.name === 'version')!.detail, 'codex-cli 0.50.0');
     assert.match(credentials(check).detail, /OPENAI_API_KEY is set/);
@@ -202,7 +281,11 @@ describe('codex_local: testEnvironment', () => {
     assert.match(credentials(out).detail, /^not logged in \(fake-codex.mjs login status\): log in with `codex login`/);
     await writeFile(path.join(home, '.codex', 'auth.json'), '{}');
     const logged = await adapter.testEnvironment({ command: FAKE, env: { HOME: home } });
-    assert.deepEqual(credentials(logged), { name: 'credentials', ok: true, detail: 'logged in (fake-codex.mjs login status: Logged in using ChatGPT)' });
+    assert.deepEqual(credentials(logged), {
+      name: 'credentials',
+      ok: true,
+      detail: 'logged in (fake-codex.mjs login status: Logged in using ChatGPT)',
+    });
 
     const missing = await adapter.testEnvironment({ command: 'no-such-codex-boardroom' });
     assert.equal(missing.ok, false);

@@ -47,7 +47,10 @@ describe('engine: 20 agents, 5 runs each at once, 200 wakes', () => {
   it('every run ends as its process ended: no deadlock, no run failed by the engine, no error logged', async () => {
     const agents = await Promise.all(
       Array.from({ length: AGENTS }, () =>
-        newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [BARRIER, '250', 'checkout'] }, runtimeConfig: { maxConcurrentRuns: 5, maxRunsPerHour: 1000 } }),
+        newAgent(t, board, companyId, {
+          adapterConfig: { command: process.execPath, args: [BARRIER, '250', 'checkout'] },
+          runtimeConfig: { maxConcurrentRuns: 5, maxRunsPerHour: 1000 },
+        }),
       ),
     );
     // One issue per wake so runs of one agent go side by side; each process checks its issue out (as
@@ -64,7 +67,14 @@ describe('engine: 20 agents, 5 runs each at once, 200 wakes', () => {
     }
 
     const started = Date.now();
-    const responses = await Promise.all(wakes.map((w) => t.request('POST', `/api/agents/${w.agentId}/wakeup`, { token: board, body: { payload: { issueId: w.issueId } } })));
+    const responses = await Promise.all(
+      wakes.map((w) =>
+        t.request('POST', `/api/agents/${w.agentId}/wakeup`, {
+          token: board,
+          body: { payload: { issueId: w.issueId } },
+        }),
+      ),
+    );
     assert.ok(responses.every((r) => r.status === 202));
     const wakeIds = responses.map((r) => r.body.id);
     const runs = await waitFor(
@@ -74,32 +84,53 @@ describe('engine: 20 agents, 5 runs each at once, 200 wakes', () => {
           `select w.status as wake_status, r.* from agent_wakeup_requests w left join heartbeat_runs r on r.id = w.run_id where w.id = any($1)`,
           [wakeIds],
         );
-        return rows.length === wakes.length && rows.every((r) => r.wake_status === 'completed' && r.status && !['queued', 'running'].includes(r.status)) ? rows : null;
+        return rows.length === wakes.length &&
+          rows.every((r) => r.wake_status === 'completed' && r.status && !['queued', 'running'].includes(r.status))
+          ? rows
+          : null;
       },
       240_000,
     );
     const elapsedMs = Date.now() - started;
 
     const engineFailures = runs.filter((r) => /engine error|deadlock/.test(r.error ?? ''));
-    assert.deepEqual(engineFailures.map((r) => r.error), [], 'no run failed by the engine');
+    assert.deepEqual(
+      engineFailures.map((r) => r.error),
+      [],
+      'no run failed by the engine',
+    );
     for (const run of runs) {
       const exitCode = expected.get(run.issue_id);
       assert.equal(run.exit_code, exitCode, `run ${run.id}`);
       assert.equal(run.status, exitCode === 0 ? 'succeeded' : 'failed', `run ${run.id}: ${run.error}`);
     }
     // Each process checked its issue out with its run, and the run is listed on its issue.
-    const held = await sql(`select i.id, i.checkout_run_id, exists (select 1 from heartbeat_run_issues l where l.issue_id = i.id and l.run_id = i.checkout_run_id) as linked from issues i where i.id = any($1)`, [[...expected.keys()]]);
+    const held = await sql(
+      `select i.id, i.checkout_run_id, exists (select 1 from heartbeat_run_issues l where l.issue_id = i.id and l.run_id = i.checkout_run_id) as linked from issues i where i.id = any($1)`,
+      [[...expected.keys()]],
+    );
     const runOfIssue = new Map(runs.map((r) => [r.issue_id, r.id]));
-    assert.ok(held.every((i) => i.checkout_run_id === runOfIssue.get(i.id) && i.linked), 'every issue checked out by its run and linked to it');
+    assert.ok(
+      held.every((i) => i.checkout_run_id === runOfIssue.get(i.id) && i.linked),
+      'every issue checked out by its run and linked to it',
+    );
     const errors = logLines.filter((line) => line.includes('"level":50'));
     assert.deepEqual(errors, [], 'no error logged');
     // Each agent's status follows its last run; none is left running.
     const statuses = await sql(`select status from agents where company_id = $1`, [companyId]);
-    assert.ok(statuses.every((a) => a.status === 'idle' || a.status === 'error'), JSON.stringify(statuses));
-    const perRun = await sql(`select max(c) as most from (select count(*) as c from heartbeat_runs where company_id = $1 and status in ('queued', 'running') group by agent_id) x`, [companyId]);
+    assert.ok(
+      statuses.every((a) => a.status === 'idle' || a.status === 'error'),
+      JSON.stringify(statuses),
+    );
+    const perRun = await sql(
+      `select max(c) as most from (select count(*) as c from heartbeat_runs where company_id = $1 and status in ('queued', 'running') group by agent_id) x`,
+      [companyId],
+    );
     assert.equal(perRun[0].most, null);
     const retries = logLines.filter((line) => line.includes('retrying the transaction')).length;
-    console.log(`200 wakes of 20 agents: ${elapsedMs} ms from the first wake to the last finished run; ${retries} transaction retries logged`);
+    console.log(
+      `200 wakes of 20 agents: ${elapsedMs} ms from the first wake to the last finished run; ${retries} transaction retries logged`,
+    );
   });
 });
 
@@ -109,9 +140,15 @@ describe('engine: the lock order (agent, issue, run, wakeup)', () => {
   // and PostgreSQL aborted one (40P01). Here the two sides are held apart on purpose, so the cycle
   // forms every time when the order is wrong. Plain transactions, no retry: the order alone must do it.
   it("a run's finish waits for its agent's lock before it takes the run's: no deadlock with a pause ending that run", async () => {
-    const { agent } = await newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [path.join(FIXTURES, 'worker.mjs'), '60000'] } });
+    const { agent } = await newAgent(t, board, companyId, {
+      adapterConfig: { command: process.execPath, args: [path.join(FIXTURES, 'worker.mjs'), '60000'] },
+    });
     await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: {} });
-    const run = await waitFor('the run to start', async () => (await sql(`select id from heartbeat_runs where agent_id = $1 and status = 'running'`, [agent.id]))[0]);
+    const run = await waitFor(
+      'the run to start',
+      async () =>
+        (await sql(`select id from heartbeat_runs where agent_id = $1 and status = 'running'`, [agent.id]))[0],
+    );
 
     const pause = new pg.Client({ connectionString: t.databaseUrl });
     await pause.connect();
@@ -120,13 +157,31 @@ describe('engine: the lock order (agent, issue, run, wakeup)', () => {
       await pause.query('select id from agents where id = $1 for no key update', [agent.id]);
       const finishing = t.database.db
         .transaction((tx) => finishRun(tx, systemActor('test'), run.id, { status: 'succeeded' }))
-        .then((ended) => ({ ended, error: null }), (error: Error) => ({ ended: null, error }));
-      await waitFor('the finish to wait for a lock', async () => (await sql(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%heartbeat_runs%'`)).length > 0);
+        .then(
+          (ended) => ({ ended, error: null }),
+          (error: Error) => ({ ended: null, error }),
+        );
+      await waitFor(
+        'the finish to wait for a lock',
+        async () =>
+          (
+            await sql(
+              `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%heartbeat_runs%'`,
+            )
+          ).length > 0,
+      );
       // The pause's second step: end the run.
-      await pause.query(`update heartbeat_runs set status = 'cancelled', error = 'agent_paused', finished_at = now() where id = $1 and status in ('queued', 'running')`, [run.id]);
+      await pause.query(
+        `update heartbeat_runs set status = 'cancelled', error = 'agent_paused', finished_at = now() where id = $1 and status in ('queued', 'running')`,
+        [run.id],
+      );
       await pause.query('commit');
       const { ended, error } = await finishing;
-      assert.equal(error, null, `the finish failed: ${error?.message} ${(error?.cause as Error | undefined)?.message ?? ''}`);
+      assert.equal(
+        error,
+        null,
+        `the finish failed: ${error?.message} ${(error?.cause as Error | undefined)?.message ?? ''}`,
+      );
       assert.equal(ended, null, 'the pause ended the run first; the finish found nothing live');
     } finally {
       await pause.end();
@@ -140,13 +195,17 @@ describe('engine: transactionWithRetry', () => {
   // A real cycle between two transactions: the retried one waits first, so its deadlock check fires
   // first and PostgreSQL aborts it; the second try runs after the other side committed.
   it('runs a transaction again when PostgreSQL aborts it for a deadlock (40P01), and only then', async () => {
-    const [{ agent: first }, { agent: second }] = [await newAgent(t, board, companyId), await newAgent(t, board, companyId)];
+    const [{ agent: first }, { agent: second }] = [
+      await newAgent(t, board, companyId),
+      await newAgent(t, board, companyId),
+    ];
     const other = new pg.Client({ connectionString: t.databaseUrl });
     await other.connect();
     const retries: string[] = [];
     let attempts = 0;
     try {
-      const lockRow = (tx: Parameters<Parameters<typeof transactionWithRetry>[1]>[0], id: string) => tx.execute(sqlTag`select id from agents where id = ${id} for no key update`);
+      const lockRow = (tx: Parameters<Parameters<typeof transactionWithRetry>[1]>[0], id: string) =>
+        tx.execute(sqlTag`select id from agents where id = ${id} for no key update`);
       let otherDone: Promise<unknown> = Promise.resolve();
       const result = await transactionWithRetry(
         t.database.db,
@@ -175,10 +234,12 @@ describe('engine: transactionWithRetry', () => {
     }
     // Anything else fails at once, untried.
     attempts = 0;
-    await assert.rejects(transactionWithRetry(t.database.db, async (tx) => {
-      attempts++;
-      await tx.execute(sqlTag`select 1 / 0`);
-    }));
+    await assert.rejects(
+      transactionWithRetry(t.database.db, async (tx) => {
+        attempts++;
+        await tx.execute(sqlTag`select 1 / 0`);
+      }),
+    );
     assert.equal(attempts, 1);
   });
 });

@@ -32,7 +32,8 @@ after(async () => {
   for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
 });
 
-const waitFor = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000) => waitForBounded(what, probe, timeoutMs);
+const waitFor = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000) =>
+  waitForBounded(what, probe, timeoutMs);
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 
 /** The environment of a server process on the test's database, sharing its keys, with a short run lease. */
@@ -66,10 +67,28 @@ async function groupMembers(pgid: number): Promise<number[]> {
 
 /** An agent whose run starts a grandchild `sleep` and waits forever, woken about a new issue; returns once it runs. */
 async function runningSleeper(): Promise<{ agentId: string; issueId: string; run: any }> {
-  const { agent } = await newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [SLEEPER], graceSec: 1 } });
+  const { agent } = await newAgent(t, board, companyId, {
+    adapterConfig: { command: process.execPath, args: [SLEEPER], graceSec: 1 },
+  });
   const issue = await newIssue(t, board, companyId, { status: 'todo' });
-  assert.equal((await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: { payload: { issueId: issue.id } } })).status, 202);
-  const run = await waitFor('the run to have its process', async () => (await sql("select * from heartbeat_runs where agent_id = $1 and status = 'running' and pid is not null", [agent.id]))[0]);
+  assert.equal(
+    (
+      await t.request('POST', `/api/agents/${agent.id}/wakeup`, {
+        token: board,
+        body: { payload: { issueId: issue.id } },
+      })
+    ).status,
+    202,
+  );
+  const run = await waitFor(
+    'the run to have its process',
+    async () =>
+      (
+        await sql("select * from heartbeat_runs where agent_id = $1 and status = 'running' and pid is not null", [
+          agent.id,
+        ])
+      )[0],
+  );
   await waitFor('the grandchild to start', async () => (await groupMembers(run.pid)).length >= 2);
   return { agentId: agent.id, issueId: issue.id, run };
 }
@@ -93,7 +112,10 @@ describe('kill -9 of the server that owns a run', () => {
     await waitFor('the process group to be gone', async () => (await groupMembers(run.pid)).length === 0, 5_000);
     assert.ok(Date.now() - restarted < 30_000);
     // The issue is free for the next run.
-    const [live] = await sql("select count(*)::int as n from heartbeat_runs where issue_id = $1 and status in ('queued', 'running')", [issueId]);
+    const [live] = await sql(
+      "select count(*)::int as n from heartbeat_runs where issue_id = $1 and status in ('queued', 'running')",
+      [issueId],
+    );
     assert.equal(live.n, 0);
     again.child.kill('SIGTERM');
     await again.exited;
@@ -106,7 +128,10 @@ describe('kill -9 of the server that owns a run', () => {
     await server.exited;
     const killedAt = Date.now();
 
-    const other = await startTestApp({ replicaOf: t, engine: { pollMs: 200, reaperIntervalMs: 200, leaseSec: LEASE_SEC } });
+    const other = await startTestApp({
+      replicaOf: t,
+      engine: { pollMs: 200, reaperIntervalMs: 200, leaseSec: LEASE_SEC },
+    });
     try {
       const [ended] = await waitFor('the lease to lapse and the run to be reaped', async () => {
         const rows = await sql("select * from heartbeat_runs where id = $1 and status <> 'running'", [run.id]);
@@ -115,14 +140,29 @@ describe('kill -9 of the server that owns a run', () => {
       const reapedAfterMs = Date.now() - killedAt;
       assert.equal(ended.status, 'failed');
       assert.match(ended.error, /lease expired/);
-      assert.ok(reapedAfterMs < (LEASE_SEC + 1 + 5) * 1000, `reaped ${reapedAfterMs} ms after the kill (lease ${LEASE_SEC} s)`);
+      assert.ok(
+        reapedAfterMs < (LEASE_SEC + 1 + 5) * 1000,
+        `reaped ${reapedAfterMs} ms after the kill (lease ${LEASE_SEC} s)`,
+      );
       await waitFor('the process group to be gone', async () => (await groupMembers(run.pid)).length === 0, 5_000);
       assert.notEqual((await t.request('GET', `/api/agents/${agentId}`, { token: board })).body.status, 'running');
 
       // The issue's execution lock is free: a new wake about it becomes a new run.
-      await t.request('PATCH', `/api/agents/${agentId}`, { token: board, body: { adapterConfig: { command: 'true' } } });
+      await t.request('PATCH', `/api/agents/${agentId}`, {
+        token: board,
+        body: { adapterConfig: { command: 'true' } },
+      });
       await t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body: { payload: { issueId } } });
-      await waitFor('a new run on the issue', async () => (await sql("select 1 from heartbeat_runs where issue_id = $1 and id <> $2 and status = 'succeeded'", [issueId, run.id])).length > 0);
+      await waitFor(
+        'a new run on the issue',
+        async () =>
+          (
+            await sql("select 1 from heartbeat_runs where issue_id = $1 and id <> $2 and status = 'succeeded'", [
+              issueId,
+              run.id,
+            ])
+          ).length > 0,
+      );
     } finally {
       await other.close();
     }
@@ -134,14 +174,22 @@ describe('kill -9 of the server that owns a run', () => {
     const { server, dataDir } = await startServer();
     const { run } = await runningSleeper();
     const pidFile = path.join(dataDir, 'boardroom.pid');
-    const before = { pid: await readFile(pidFile, 'utf8'), replica: await readFile(path.join(dataDir, 'replica-id'), 'utf8') };
+    const before = {
+      pid: await readFile(pidFile, 'utf8'),
+      replica: await readFile(path.join(dataDir, 'replica-id'), 'utf8'),
+    };
 
     // Bounded: a twin that is not refused runs on (and is killed by the helper's clean-up).
     const twin = spawnServer(['--data-dir', dataDir, '--port', '0'], serverEnv());
     const twinExit = await Promise.race([twin.exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
     twin.child.kill('SIGKILL');
     assert.equal(twinExit?.code, 1, twin.output());
-    assert.match(twin.output(), new RegExp(`Boardroom is already running for .* \\(pid ${server.child.pid}\\)\\. A data directory belongs to one running server`));
+    assert.match(
+      twin.output(),
+      new RegExp(
+        `Boardroom is already running for .* \\(pid ${server.child.pid}\\)\\. A data directory belongs to one running server`,
+      ),
+    );
     // The first server's run, its process and its files are as they were.
     const [still] = await sql('select status from heartbeat_runs where id = $1', [run.id]);
     assert.equal(still.status, 'running');
@@ -154,7 +202,11 @@ describe('kill -9 of the server that owns a run', () => {
     server.child.kill('SIGKILL');
     await server.exited;
     const { server: again } = await startServer(dataDir);
-    await waitFor('the run of the killed server to be ended', async () => (await sql("select 1 from heartbeat_runs where id = $1 and status <> 'running'", [run.id])).length > 0);
+    await waitFor(
+      'the run of the killed server to be ended',
+      async () =>
+        (await sql("select 1 from heartbeat_runs where id = $1 and status <> 'running'", [run.id])).length > 0,
+    );
     await waitFor('the process group to be gone', async () => (await groupMembers(run.pid)).length === 0, 5_000);
     again.child.kill('SIGTERM');
     assert.equal((await again.exited).code, 0);

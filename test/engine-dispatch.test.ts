@@ -23,8 +23,10 @@ before(async () => {
 after(() => t.close());
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
-const runsOf = (agentId: string) => sql('select * from heartbeat_runs where agent_id = $1 order by created_at', [agentId]);
-const wake = (agentId: string, body: Record<string, unknown> = {}) => t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body });
+const runsOf = (agentId: string) =>
+  sql('select * from heartbeat_runs where agent_id = $1 order by created_at', [agentId]);
+const wake = (agentId: string, body: Record<string, unknown> = {}) =>
+  t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body });
 const finished = (run: { status: string }) => !['queued', 'running'].includes(run.status);
 
 describe('engine: a wakeup becomes a run', () => {
@@ -35,7 +37,9 @@ describe('engine: a wakeup becomes a run', () => {
     assert.equal(res.status, 202);
     assert.equal(res.body.issueId, issue.id);
 
-    const running = await waitFor('the run to start', async () => (await runsOf(agent.id)).find((r) => r.status === 'running'));
+    const running = await waitFor('the run to start', async () =>
+      (await runsOf(agent.id)).find((r) => r.status === 'running'),
+    );
     assert.equal(running.issue_id, issue.id);
     assert.equal(running.wakeup_request_id, res.body.id);
     assert.ok(running.lease_expires_at && running.deadline_at);
@@ -52,7 +56,10 @@ describe('engine: a wakeup becomes a run', () => {
     assert.ok(done.log_bytes > 0);
     const page = await t.request('GET', `/api/heartbeat-runs/${done.id}/log`, { token: board });
     assert.equal(page.status, 200);
-    assert.deepEqual([page.body.offset, page.body.nextOffset, page.body.logBytes, page.body.finished, page.body.complete], [0, done.log_bytes, done.log_bytes, true, true]);
+    assert.deepEqual(
+      [page.body.offset, page.body.nextOffset, page.body.logBytes, page.body.finished, page.body.complete],
+      [0, done.log_bytes, done.log_bytes, true, true],
+    );
     const log: string = page.body.content;
     assert.match(log, /Issue [A-Z]+-\d+: Write the report/);
     assert.match(log, /reason please look/);
@@ -73,26 +80,38 @@ describe('engine: a wakeup becomes a run', () => {
     assert.equal((await t.request('GET', `/api/agents/${agent.id}`, { token: board })).body.status, 'error');
     await t.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { adapterConfig: worker('0', '0') } });
     await wake(agent.id);
-    await waitFor('the agent to recover', async () => (await t.request('GET', `/api/agents/${agent.id}`, { token: board })).body.status === 'idle' && (await runsOf(agent.id)).length === 2);
+    await waitFor(
+      'the agent to recover',
+      async () =>
+        (await t.request('GET', `/api/agents/${agent.id}`, { token: board })).body.status === 'idle' &&
+        (await runsOf(agent.id)).length === 2,
+    );
   });
 
   it('a 50-way wake storm on one issue gives exactly one run; the rest coalesce into it', async () => {
     const { agent } = await newAgent(t, board, companyId, { adapterConfig: worker('1500') });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
-    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => wake(agent.id, { reason: `storm ${i}`, payload: { issueId: issue.id } })));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => wake(agent.id, { reason: `storm ${i}`, payload: { issueId: issue.id } })),
+    );
     assert.ok(responses.every((r) => r.status === 202));
     // The claim here is one run, not speed: the bound leaves room for a machine busy with other files
     // (it took over 10 s once under four parallel suites).
     const rows = await waitFor(
       'every wake to be decided',
       async () => {
-        const wakes = await sql('select status, outcome_reason, run_id from agent_wakeup_requests where agent_id = $1', [agent.id]);
+        const wakes = await sql(
+          'select status, outcome_reason, run_id from agent_wakeup_requests where agent_id = $1',
+          [agent.id],
+        );
         return wakes.length === 50 && wakes.every((w) => !['queued', 'claimed'].includes(w.status)) ? wakes : null;
       },
       30_000,
     );
     // (A follow-up run may come later for the wakes that arrived while the run worked: not one of these.)
-    const runs = await sql('select id from heartbeat_runs where wakeup_request_id = any($1)', [responses.map((r) => r.body.id)]);
+    const runs = await sql('select id from heartbeat_runs where wakeup_request_id = any($1)', [
+      responses.map((r) => r.body.id),
+    ]);
     assert.equal(runs.length, 1, 'one run');
     assert.equal(rows.filter((w) => w.status === 'completed').length, 1);
     const coalesced = rows.filter((w) => w.status === 'coalesced');
@@ -106,9 +125,15 @@ describe('engine: a wakeup becomes a run', () => {
     const { agent: waiter } = await newAgent(t, board, companyId, { adapterConfig: worker('0') });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     await wake(holder.id, { payload: { issueId: issue.id } });
-    const holderRun = await waitFor('the holder to run', async () => (await runsOf(holder.id)).find((r) => r.status === 'running'));
+    const holderRun = await waitFor('the holder to run', async () =>
+      (await runsOf(holder.id)).find((r) => r.status === 'running'),
+    );
     const deferred = await wake(waiter.id, { payload: { issueId: issue.id } });
-    const row = await waitFor('the deferral', async () => (await sql("select * from agent_wakeup_requests where id = $1 and status = 'deferred'", [deferred.body.id]))[0]);
+    const row = await waitFor(
+      'the deferral',
+      async () =>
+        (await sql("select * from agent_wakeup_requests where id = $1 and status = 'deferred'", [deferred.body.id]))[0],
+    );
     assert.equal(row.outcome_reason, 'issue_busy');
     assert.equal((await runsOf(waiter.id)).length, 0, 'no run while the issue is held');
     const [waiterRun] = await waitFor('the promoted wake to run', async () => {
@@ -116,40 +141,58 @@ describe('engine: a wakeup becomes a run', () => {
       return runs.length === 1 && finished(runs[0]) ? runs : null;
     });
     const [holderDone] = await sql('select finished_at from heartbeat_runs where id = $1', [holderRun.id]);
-    assert.ok(new Date(waiterRun.created_at) >= new Date(holderDone.finished_at), 'the waiter ran after the holder finished');
+    assert.ok(
+      new Date(waiterRun.created_at) >= new Date(holderDone.finished_at),
+      'the waiter ran after the holder finished',
+    );
     assert.equal(waiterRun.status, 'succeeded');
   });
 
   it('an agent runs at most maxConcurrentRuns at once (default 1); the rest wait their turn', async () => {
     const { agent } = await newAgent(t, board, companyId, { adapterConfig: worker('400') });
-    for (let i = 0; i < 3; i++) await wake(agent.id, { payload: { issueId: (await newIssue(t, board, companyId, { status: 'todo' })).id } });
+    for (let i = 0; i < 3; i++)
+      await wake(agent.id, { payload: { issueId: (await newIssue(t, board, companyId, { status: 'todo' })).id } });
     let peak = 0;
-    await waitFor('three runs to finish', async () => {
-      const runs = await runsOf(agent.id);
-      peak = Math.max(peak, runs.filter((r) => r.status === 'running' || r.status === 'queued').length);
-      return runs.length === 3 && runs.every(finished);
-    }, 15_000);
+    await waitFor(
+      'three runs to finish',
+      async () => {
+        const runs = await runsOf(agent.id);
+        peak = Math.max(peak, runs.filter((r) => r.status === 'running' || r.status === 'queued').length);
+        return runs.length === 3 && runs.every(finished);
+      },
+      15_000,
+    );
     assert.equal(peak, 1);
   });
 
   it('wakes for a paused agent are refused, and pausing cancels queued wakes and running runs', async () => {
     const { agent } = await newAgent(t, board, companyId, { adapterConfig: worker('20000') });
     await wake(agent.id);
-    const run = await waitFor('the run to start', async () => (await runsOf(agent.id)).find((r) => r.status === 'running' && r.pid));
+    const run = await waitFor('the run to start', async () =>
+      (await runsOf(agent.id)).find((r) => r.status === 'running' && r.pid),
+    );
     assert.equal((await t.request('POST', `/api/agents/${agent.id}/pause`, { token: board })).status, 200);
-    const [cancelled] = await waitFor('the run to be cancelled', async () => {
-      const rows = await sql("select * from heartbeat_runs where id = $1 and status = 'cancelled'", [run.id]);
-      return rows.length ? rows : null;
-    }, 5_000);
+    const [cancelled] = await waitFor(
+      'the run to be cancelled',
+      async () => {
+        const rows = await sql("select * from heartbeat_runs where id = $1 and status = 'cancelled'", [run.id]);
+        return rows.length ? rows : null;
+      },
+      5_000,
+    );
     assert.ok(cancelled.finished_at);
-    await waitFor('the process group to be gone', async () => {
-      try {
-        process.kill(-run.pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 20_000);
+    await waitFor(
+      'the process group to be gone',
+      async () => {
+        try {
+          process.kill(-run.pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      20_000,
+    );
     assert.equal((await wake(agent.id)).status, 409);
     assert.equal((await t.request('GET', `/api/agents/${agent.id}`, { token: board })).body.status, 'paused');
   });

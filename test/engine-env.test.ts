@@ -41,14 +41,28 @@ const sql = async (text: string, params: unknown[] = []) => (await t.database.po
 async function runOnce(agentId: string, payload: Record<string, unknown> = {}): Promise<any> {
   const res = await t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body: { payload } });
   assert.equal(res.status, 202);
-  return waitFor('the run to finish', async () => (await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status not in ('queued', 'running')", [res.body.id]))[0]);
+  return waitFor(
+    'the run to finish',
+    async () =>
+      (
+        await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status not in ('queued', 'running')", [
+          res.body.id,
+        ])
+      )[0],
+  );
 }
 
 describe('the run environment', () => {
   it('carries the SERVICE_* contract, a run JWT that covers the deadline, and no server environment', async () => {
     const out = path.join(dir, 'contract.json');
     const { agent } = await newAgent(t, board, companyId, {
-      adapterConfig: { command: process.execPath, args: [ENV_TO_FILE, out], timeoutSec: 600, graceSec: 5, env: { PLAIN: 'plain-value', SERVICE_RUN_ID: 'spoofed' } },
+      adapterConfig: {
+        command: process.execPath,
+        args: [ENV_TO_FILE, out],
+        timeoutSec: 600,
+        graceSec: 5,
+        env: { PLAIN: 'plain-value', SERVICE_RUN_ID: 'spoofed' },
+      },
     });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const run = await runOnce(agent.id, { issueId: issue.id, commentId: '00000000-0000-4000-8000-000000000001' });
@@ -69,7 +83,10 @@ describe('the run environment', () => {
     assert.deepEqual(claims, { agentId: agent.id, companyId, adapterType: 'process', runId: run.id });
     const [, payload] = env.SERVICE_API_KEY.split('.');
     const { iat, exp } = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    assert.ok(exp - iat >= 605 && exp - iat <= 605 + 120, `token lifetime ${exp - iat} s for a 600 s deadline plus 5 s grace`);
+    assert.ok(
+      exp - iat >= 605 && exp - iat <= 605 + 120,
+      `token lifetime ${exp - iat} s for a 600 s deadline plus 5 s grace`,
+    );
   });
 
   it('resolves secrets at spawn: latest follows rotation, a pinned version stays, values are masked in the log', async () => {
@@ -79,7 +96,10 @@ describe('the run environment', () => {
       adapterConfig: {
         command: process.execPath,
         args: [ENV_TO_FILE, out, 'LATEST'],
-        env: { LATEST: { type: 'secret_ref', secretId: secret.id, version: 'latest' }, PINNED: { type: 'secret_ref', secretId: secret.id, version: 1 } },
+        env: {
+          LATEST: { type: 'secret_ref', secretId: secret.id, version: 'latest' },
+          PINNED: { type: 'secret_ref', secretId: secret.id, version: 1 },
+        },
       },
     });
     const first = await runOnce(agent.id);
@@ -87,7 +107,11 @@ describe('the run environment', () => {
     let env = JSON.parse(await readFile(out, 'utf8'));
     assert.deepEqual([env.LATEST, env.PINNED], ['s3cr3t-value', 's3cr3t-value']);
 
-    assert.equal((await t.request('POST', `/api/secrets/${secret.id}/rotate`, { token: board, body: { value: 'rotated-value' } })).status, 200);
+    assert.equal(
+      (await t.request('POST', `/api/secrets/${secret.id}/rotate`, { token: board, body: { value: 'rotated-value' } }))
+        .status,
+      200,
+    );
     const second = await runOnce(agent.id);
     env = JSON.parse(await readFile(out, 'utf8'));
     assert.deepEqual([env.LATEST, env.PINNED], ['rotated-value', 's3cr3t-value']);
@@ -100,14 +124,26 @@ describe('the run environment', () => {
 
   it('an approval decision wakes its requester with SERVICE_APPROVAL_ID and SERVICE_APPROVAL_STATUS', async () => {
     const out = path.join(dir, 'approval.json');
-    const { agent, token } = await newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [ENV_TO_FILE, out] } });
+    const { agent, token } = await newAgent(t, board, companyId, {
+      adapterConfig: { command: process.execPath, args: [ENV_TO_FILE, out] },
+    });
     const approval = await t.request('POST', `/api/companies/${companyId}/approvals`, {
       token,
-      body: { type: 'request_board_approval', payload: { title: 'Ship it', summary: 'Ready', recommendedAction: 'Approve', risks: [] } },
+      body: {
+        type: 'request_board_approval',
+        payload: { title: 'Ship it', summary: 'Ready', recommendedAction: 'Approve', risks: [] },
+      },
     });
     assert.equal(approval.status, 201);
-    assert.equal((await t.request('POST', `/api/approvals/${approval.body.id}/approve`, { token: board, body: {} })).status, 200);
-    await waitFor('the requester run', async () => (await sql("select 1 from heartbeat_runs where agent_id = $1 and status = 'succeeded'", [agent.id])).length > 0);
+    assert.equal(
+      (await t.request('POST', `/api/approvals/${approval.body.id}/approve`, { token: board, body: {} })).status,
+      200,
+    );
+    await waitFor(
+      'the requester run',
+      async () =>
+        (await sql("select 1 from heartbeat_runs where agent_id = $1 and status = 'succeeded'", [agent.id])).length > 0,
+    );
     const env = JSON.parse(await readFile(out, 'utf8'));
     assert.equal(env.SERVICE_APPROVAL_ID, approval.body.id);
     assert.equal(env.SERVICE_APPROVAL_STATUS, 'approved');
@@ -118,7 +154,11 @@ describe('the run environment', () => {
     const secret = await newSecret(t, board, companyId);
     const out = path.join(dir, 'deleted.json');
     const { agent } = await newAgent(t, board, companyId, {
-      adapterConfig: { command: process.execPath, args: [ENV_TO_FILE, out], env: { GONE: { type: 'secret_ref', secretId: secret.id } } },
+      adapterConfig: {
+        command: process.execPath,
+        args: [ENV_TO_FILE, out],
+        env: { GONE: { type: 'secret_ref', secretId: secret.id } },
+      },
     });
     assert.equal((await t.request('DELETE', `/api/secrets/${secret.id}`, { token: board })).status, 200);
     const run = await runOnce(agent.id);
@@ -136,7 +176,12 @@ describe("the run environment's PATH", () => {
   it("drops only the entries npm put in front, when started through npm; the operator's own stay", () => {
     const npmPath = ['/srv/app/node_modules/.bin', '/srv/node_modules/.bin', '/node_modules/.bin', gyp];
     const operator = ['/home/op/tools/node_modules/.bin', '/srv/app/node_modules/.bin', '/usr/bin'];
-    const viaNpm = { npm_lifecycle_event: 'start', npm_config_local_prefix: '/srv/app', PATH: [...npmPath, ...npmPath, ...operator].join(':'), HOME: '/home/op' };
+    const viaNpm = {
+      npm_lifecycle_event: 'start',
+      npm_config_local_prefix: '/srv/app',
+      PATH: [...npmPath, ...npmPath, ...operator].join(':'),
+      HOME: '/home/op',
+    };
     assert.deepEqual(safeBaseEnv(viaNpm), { PATH: operator.join(':'), HOME: '/home/op' });
     // Not started through npm: PATH is the operator's as it is, whatever it holds.
     assert.equal(safeBaseEnv({ PATH: [...npmPath, ...operator].join(':') }).PATH, [...npmPath, ...operator].join(':'));

@@ -10,7 +10,15 @@ import { after, before, describe, it } from 'node:test';
 import { createServerAdapter } from '../src/adapters/gemini.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
-import { assertRejectedResumeRunsFresh, CLIS, fakeCliAgent, invocations, sessionsOf, usageWhileRunningThenEnd, wakeAndFinish } from './helpers/fake-cli.ts';
+import {
+  assertRejectedResumeRunsFresh,
+  CLIS,
+  fakeCliAgent,
+  invocations,
+  sessionsOf,
+  usageWhileRunningThenEnd,
+  wakeAndFinish,
+} from './helpers/fake-cli.ts';
 
 const FAKE = path.join(CLIS, 'fake-gemini.mjs');
 let t: TestApp;
@@ -20,7 +28,16 @@ let dir: string;
 
 before(async () => {
   // A price for the model the CLI names in its init event: Gemini reports no cost.
-  t = await startTestApp({ engine: { pollMs: 200, reaperIntervalMs: 500, leaseSec: 5 }, modelPrices: { 'google/gemini-2.5-pro': { inputCentsPerMTok: 10_000, cachedInputCentsPerMTok: 1_000, outputCentsPerMTok: 100_000 } } });
+  t = await startTestApp({
+    engine: { pollMs: 200, reaperIntervalMs: 500, leaseSec: 5 },
+    modelPrices: {
+      'google/gemini-2.5-pro': {
+        inputCentsPerMTok: 10_000,
+        cachedInputCentsPerMTok: 1_000,
+        outputCentsPerMTok: 100_000,
+      },
+    },
+  });
   const c = await t.newCompany();
   board = c.token;
   companyId = c.company.id;
@@ -40,12 +57,22 @@ const resumed = (argv: string[]) => (argv.includes('--resume') ? argv[argv.index
 
 describe('gemini_local', () => {
   it('runs gemini --output-format stream-json with the prompt on stdin, keeps the session, records the usage and the answer as summary', async () => {
-    const { agent, argsFile } = await geminiAgent('first', { model: 'gemini-2.5-pro', args: ['--approval-mode', 'yolo'] });
+    const { agent, argsFile } = await geminiAgent('first', {
+      model: 'gemini-2.5-pro',
+      args: ['--approval-mode', 'yolo'],
+    });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
     assert.equal(run.status, 'succeeded', run.error);
     const [call] = await invocations(argsFile);
-    assert.deepEqual(call!.argv, ['--output-format', 'stream-json', '--model', 'gemini-2.5-pro', '--approval-mode', 'yolo']);
+    assert.deepEqual(call!.argv, [
+      '--output-format',
+      'stream-json',
+      '--model',
+      'gemini-2.5-pro',
+      '--approval-mode',
+      'yolo',
+    ]);
     assert.ok(call!.stdin.length > 0);
 
     const [session] = await sessionsOf(t, agent.id);
@@ -54,13 +81,29 @@ describe('gemini_local', () => {
     // The narration before the tool call is not the answer.
     assert.deepEqual(run.result_json, { summary: 'Listed the files.', sessionId: session.session_id });
     // 400 uncached at 100 USD/M, 2000 cached at 10 USD/M, 80 out at 1000 USD/M: 4 + 2 + 8 cents.
-    const costs = await sql('select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1', [run.id]);
-    assert.deepEqual(costs, [{ provider: 'google', model: 'gemini-2.5-pro', billing_type: 'unknown', input_tokens: 2400, cached_input_tokens: 2000, output_tokens: 80, cost_cents: 14 }]);
+    const costs = await sql(
+      'select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1',
+      [run.id],
+    );
+    assert.deepEqual(costs, [
+      {
+        provider: 'google',
+        model: 'gemini-2.5-pro',
+        billing_type: 'unknown',
+        input_tokens: 2400,
+        cached_input_tokens: 2000,
+        output_tokens: 80,
+        cost_cents: 14,
+      },
+    ]);
   });
 
   it('resumes the session of the same issue only, and starts fresh on forceFreshSession', async () => {
     const { agent, argsFile } = await geminiAgent('resume');
-    const [a, b] = [await newIssue(t, board, companyId, { status: 'todo' }), await newIssue(t, board, companyId, { status: 'todo' })];
+    const [a, b] = [
+      await newIssue(t, board, companyId, { status: 'todo' }),
+      await newIssue(t, board, companyId, { status: 'todo' }),
+    ];
     await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
     const sessionA = (await sessionsOf(t, agent.id))[0].session_id;
     const again = await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
@@ -70,7 +113,10 @@ describe('gemini_local', () => {
     await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id }, forceFreshSession: true });
 
     const calls = await invocations(argsFile);
-    assert.deepEqual(calls.map((c) => resumed(c.argv)), [null, sessionA, null, null]);
+    assert.deepEqual(
+      calls.map((c) => resumed(c.argv)),
+      [null, sessionA, null, null],
+    );
     assert.deepEqual(calls[1]!.argv, ['--output-format', 'stream-json', '--resume', sessionA]);
     const sessions = await sessionsOf(t, agent.id);
     assert.equal(sessions.length, 2);
@@ -93,7 +139,10 @@ describe('gemini_local', () => {
   it('records usage while gemini still runs, and times it out at the deadline', async () => {
     const { agent } = await geminiAgent('hang', { timeoutSec: 2, graceSec: 1 }, { FAKE_SCENARIO: 'hang' });
     const { live, run } = await usageWhileRunningThenEnd(t, board, agent.id);
-    assert.deepEqual({ status: live.status, output_tokens: live.output_tokens }, { status: 'running', output_tokens: 3 });
+    assert.deepEqual(
+      { status: live.status, output_tokens: live.output_tokens },
+      { status: 'running', output_tokens: 3 },
+    );
     assert.equal(run.status, 'timed_out');
   });
 });
@@ -101,7 +150,11 @@ describe('gemini_local', () => {
 describe('gemini_local: testEnvironment', () => {
   const adapter = createServerAdapter();
   it('finds the binary, reads its version, hints at credentials and checks the working directory', async () => {
-    const check = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: dir, GEMINI_API_KEY: 'test-key' } });
+    const check = await adapter.testEnvironment({
+      command: FAKE,
+      cwd: dir,
+      env: { HOME: dir, GEMINI_API_KEY: 'test-key' },
+    });
     assert.equal(check.ok, true, JSON.stringify(check));
     assert.equal(check.checks.find((c) => c.name === 'version')!.detail, '0.18.4');
     assert.match(check.checks.find((c) => c.name === 'credentials')!.detail, /GEMINI_API_KEY is set/);

@@ -24,7 +24,10 @@ interface Received {
 
 // The receiver: records every request; answers per path (default 202), optionally with a body.
 const received: Received[] = [];
-const answers = new Map<string, { status: number; body?: (r: Received) => string; headers?: Record<string, string>; hang?: boolean }>();
+const answers = new Map<
+  string,
+  { status: number; body?: (r: Received) => string; headers?: Record<string, string>; hang?: boolean }
+>();
 const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
@@ -65,15 +68,21 @@ after(async () => {
 });
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
-const runsOf = (agentId: string) => sql('select * from heartbeat_runs where agent_id = $1 order by created_at', [agentId]);
+const runsOf = (agentId: string) =>
+  sql('select * from heartbeat_runs where agent_id = $1 order by created_at', [agentId]);
 const finished = (run: { status: string }) => !['queued', 'running'].includes(run.status);
-const wake = (agentId: string, body: Record<string, unknown> = {}) => t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body });
-const rotate = (agentId: string, token = board) => t.request('POST', `/api/agents/${agentId}/signing-secret`, { token });
+const wake = (agentId: string, body: Record<string, unknown> = {}) =>
+  t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body });
+const rotate = (agentId: string, token = board) =>
+  t.request('POST', `/api/agents/${agentId}/signing-secret`, { token });
 
 /** An http agent whose receiver path is its own; `secret: false` leaves it without a signing secret. */
 async function httpAgent(config: Record<string, unknown> = {}, opts: { secret?: boolean } = {}) {
   const hook = `/hook/${randomUUID()}`;
-  const fixture = await newAgent(t, board, companyId, { adapterType: 'http', adapterConfig: { url: `${hookBase}${hook}`, ...config } });
+  const fixture = await newAgent(t, board, companyId, {
+    adapterType: 'http',
+    adapterConfig: { url: `${hookBase}${hook}`, ...config },
+  });
   let secret: string | null = null;
   if (opts.secret !== false) {
     const res = await rotate(fixture.agent.id);
@@ -84,7 +93,8 @@ async function httpAgent(config: Record<string, unknown> = {}, opts: { secret?: 
 }
 
 const requestsTo = (hook: string) => received.filter((r) => r.path === hook);
-const nextRequest = (hook: string, count: number) => waitFor(`request ${count} at ${hook}`, () => requestsTo(hook)[count - 1]);
+const nextRequest = (hook: string, count: number) =>
+  waitFor(`request ${count} at ${hook}`, () => requestsTo(hook)[count - 1]);
 
 /** Whether `header` is the HMAC-SHA256 of the raw body under `secret`, checked as a receiver would. */
 function verifies(secret: string, raw: Buffer, header: unknown): boolean {
@@ -115,7 +125,10 @@ const secretsSeen: string[] = [];
 
 describe('signing secret route', () => {
   it('is board only, 404 for an unknown agent, shows the secret once and rotates it; the activity entry has no secret', async () => {
-    const { agent, token: agentKey } = await newAgent(t, board, companyId, { adapterType: 'http', adapterConfig: { url: `${hookBase}/nowhere` } });
+    const { agent, token: agentKey } = await newAgent(t, board, companyId, {
+      adapterType: 'http',
+      adapterConfig: { url: `${hookBase}/nowhere` },
+    });
     assert.equal((await rotate(agent.id, agentKey)).status, 403);
     assert.equal((await rotate(randomUUID())).status, 404);
     const first = await rotate(agent.id);
@@ -137,7 +150,10 @@ describe('signing secret route', () => {
     const entries = await activityRows(t, companyId, 'agent.signing_secret_rotated');
     const mine = entries.filter((e) => e.entity_id === agent.id);
     assert.equal(mine.length, 2);
-    assert.deepEqual(mine.map((e) => e.details), [{ replacedPrevious: false }, { replacedPrevious: true }]);
+    assert.deepEqual(
+      mine.map((e) => e.details),
+      [{ replacedPrevious: false }, { replacedPrevious: true }],
+    );
     // A terminated agent gets none.
     assert.equal((await t.request('POST', `/api/agents/${agent.id}/terminate`, { token: board })).status, 200);
     assert.equal((await rotate(agent.id)).status, 409);
@@ -155,7 +171,10 @@ describe('http adapter: a run end to end', () => {
     // The signature verifies over the exact raw bytes, with the secret from the rotate route.
     assert.ok(verifies(secret!, req.raw, req.headers['x-service-signature']), 'signature verifies');
     assert.equal(req.headers['x-service-signature'], signBody(secret!, req.raw));
-    assert.ok(!verifies(secret!, Buffer.concat([req.raw, Buffer.from(' ')]), req.headers['x-service-signature']), 'a changed body does not verify');
+    assert.ok(
+      !verifies(secret!, Buffer.concat([req.raw, Buffer.from(' ')]), req.headers['x-service-signature']),
+      'a changed body does not verify',
+    );
     assert.equal(req.headers['content-type'], 'application/json');
     assert.equal(req.headers['x-route'], 'blue');
 
@@ -163,7 +182,18 @@ describe('http adapter: a run end to end', () => {
     assert.equal(run.status, 'running');
     const body = req.body;
     assert.equal(req.headers['x-service-run-id'], run.id);
-    assert.deepEqual(Object.keys(body).sort(), ['agent', 'apiUrl', 'companyId', 'completeUrl', 'heartbeatContextUrl', 'issueId', 'prompt', 'runId', 'runToken', 'wakeReason']);
+    assert.deepEqual(Object.keys(body).sort(), [
+      'agent',
+      'apiUrl',
+      'companyId',
+      'completeUrl',
+      'heartbeatContextUrl',
+      'issueId',
+      'prompt',
+      'runId',
+      'runToken',
+      'wakeReason',
+    ]);
     assert.equal(body.runId, run.id);
     assert.deepEqual(body.agent, { id: agent.id, name: agent.name });
     assert.equal(body.companyId, companyId);
@@ -180,17 +210,40 @@ describe('http adapter: a run end to end', () => {
     assert.equal(context.status, 200);
 
     // Anything but this run's token is refused, and leaves the run running.
-    const otherRunToken = await mintAgentJwt(t.config.jwtSecret, { agentId: agent.id, companyId, adapterType: 'http', runId: randomUUID() });
+    const otherRunToken = await mintAgentJwt(t.config.jwtSecret, {
+      agentId: agent.id,
+      companyId,
+      adapterType: 'http',
+      runId: randomUUID(),
+    });
     assert.equal((await complete(body.completeUrl, otherRunToken, { status: 'succeeded' })).status, 403);
     assert.equal((await complete(body.completeUrl, board, { status: 'succeeded' })).status, 403);
-    assert.equal((await complete(body.completeUrl, agentKey, { status: 'succeeded' }, { 'x-service-run-id': run.id })).status, 403);
+    assert.equal(
+      (await complete(body.completeUrl, agentKey, { status: 'succeeded' }, { 'x-service-run-id': run.id })).status,
+      403,
+    );
     assert.equal((await complete(body.completeUrl, null, { status: 'succeeded' })).status, 401);
     assert.equal((await complete(body.completeUrl, body.runToken, { status: 'done' })).status, 400);
-    assert.equal((await complete(body.completeUrl, body.runToken, { status: 'succeeded', usage: { inputTokens: -1 } })).status, 400);
+    assert.equal(
+      (await complete(body.completeUrl, body.runToken, { status: 'succeeded', usage: { inputTokens: -1 } })).status,
+      400,
+    );
     assert.equal((await runsOf(agent.id))[0].status, 'running');
 
-    const usage = { provider: 'acme', model: 'm1', inputTokens: 1200, cachedInputTokens: 100, outputTokens: 300, costCents: 4, billingType: 'metered_api' };
-    const done = await complete(body.completeUrl, body.runToken, { status: 'succeeded', result: { summary: 'answered', replies: 1 }, usage });
+    const usage = {
+      provider: 'acme',
+      model: 'm1',
+      inputTokens: 1200,
+      cachedInputTokens: 100,
+      outputTokens: 300,
+      costCents: 4,
+      billingType: 'metered_api',
+    };
+    const done = await complete(body.completeUrl, body.runToken, {
+      status: 'succeeded',
+      result: { summary: 'answered', replies: 1 },
+      usage,
+    });
     assert.equal(done.status, 200);
     assert.equal(done.body.runId, run.id);
     assert.equal(done.body.status, 'succeeded');
@@ -265,10 +318,12 @@ describe('http adapter: a run end to end', () => {
     await wake(moved.agent.id);
     await wake(slow.agent.id);
     const ended = async (agentId: string) =>
-      (await waitFor('the failed run', async () => {
-        const runs = await runsOf(agentId);
-        return runs.length === 1 && finished(runs[0]) ? runs : null;
-      }))[0];
+      (
+        await waitFor('the failed run', async () => {
+          const runs = await runsOf(agentId);
+          return runs.length === 1 && finished(runs[0]) ? runs : null;
+        })
+      )[0];
     const redirected = await ended(moved.agent.id);
     assert.equal(redirected.status, 'failed');
     assert.match(redirected.error, /status 307 \(redirects are not followed\)/);
@@ -308,12 +363,19 @@ describe('http adapter: a run end to end', () => {
     const second = await nextRequest(hook, 2);
     assert.ok(verifies(newSecret, second.raw, second.headers['x-service-signature']), 'the new secret verifies');
     assert.ok(!verifies(oldSecret!, second.raw, second.headers['x-service-signature']), 'the old secret does not');
-    assert.equal((await complete(second.body.completeUrl, second.body.runToken, { status: 'failed', error: 'the customer left' })).status, 200);
+    assert.equal(
+      (await complete(second.body.completeUrl, second.body.runToken, { status: 'failed', error: 'the customer left' }))
+        .status,
+      200,
+    );
     const runs = await waitFor('both runs finished', async () => {
       const rows = await runsOf(agent.id);
       return rows.length === 2 && rows.every(finished) ? rows : null;
     });
-    assert.deepEqual(runs.map((r) => r.status), ['succeeded', 'failed']);
+    assert.deepEqual(
+      runs.map((r) => r.status),
+      ['succeeded', 'failed'],
+    );
     assert.equal(runs[1].error, 'the customer left');
   });
 
@@ -339,7 +401,10 @@ describe('http adapter: a run end to end', () => {
       const onReplica = req.body.completeUrl.replace(t.baseUrl!, replica.baseUrl!);
       assert.notEqual(onReplica, req.body.completeUrl);
       const t0 = Date.now();
-      const done = await complete(onReplica, req.body.runToken, { status: 'succeeded', result: { summary: 'from afar' } });
+      const done = await complete(onReplica, req.body.runToken, {
+        status: 'succeeded',
+        result: { summary: 'from afar' },
+      });
       assert.equal(done.status, 200);
       // The first replica hears of it and stops waiting long before the 60 s deadline.
       await waitFor('the owner to let the run go', () => t.engine!.activeRuns() === 0, 5_000);
@@ -383,7 +448,12 @@ describe('http adapter: configuration and environment check', () => {
     assert.ok(bad({ url: 'https://example.test/', headers: { 'X-Service-Signature': 'forged' } }));
     assert.ok(bad({ url: 'https://example.test/', headers: { 'content-type': 'text/plain' } }));
     assert.ok(bad({ url: 'https://example.test/', headers: { 'X-Bad': 'a\r\nInjected: 1' } }));
-    assert.ok(bad({ url: 'https://example.test/', headers: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`X-H${i}`, 'v'])) }));
+    assert.ok(
+      bad({
+        url: 'https://example.test/',
+        headers: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`X-H${i}`, 'v'])),
+      }),
+    );
   });
 
   it('testEnvironment checks the config and that the URL answers (any HTTP status)', async () => {

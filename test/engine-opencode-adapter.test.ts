@@ -10,7 +10,15 @@ import { after, before, describe, it } from 'node:test';
 import { createServerAdapter } from '../src/adapters/opencode.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newIssue } from './helpers/factories.ts';
-import { assertRejectedResumeRunsFresh, CLIS, fakeCliAgent, invocations, sessionsOf, usageWhileRunningThenEnd, wakeAndFinish } from './helpers/fake-cli.ts';
+import {
+  assertRejectedResumeRunsFresh,
+  CLIS,
+  fakeCliAgent,
+  invocations,
+  sessionsOf,
+  usageWhileRunningThenEnd,
+  wakeAndFinish,
+} from './helpers/fake-cli.ts';
 
 const FAKE = path.join(CLIS, 'fake-opencode.mjs');
 let t: TestApp;
@@ -20,7 +28,16 @@ let dir: string;
 
 before(async () => {
   // A price for the model that would give other cents: opencode's own cost must win, not the table.
-  t = await startTestApp({ engine: { pollMs: 200, reaperIntervalMs: 500, leaseSec: 5 }, modelPrices: { 'anthropic/claude-sonnet-4-5': { inputCentsPerMTok: 10_000, cachedInputCentsPerMTok: 1_000, outputCentsPerMTok: 100_000 } } });
+  t = await startTestApp({
+    engine: { pollMs: 200, reaperIntervalMs: 500, leaseSec: 5 },
+    modelPrices: {
+      'anthropic/claude-sonnet-4-5': {
+        inputCentsPerMTok: 10_000,
+        cachedInputCentsPerMTok: 1_000,
+        outputCentsPerMTok: 100_000,
+      },
+    },
+  });
   const c = await t.newCompany();
   board = c.token;
   companyId = c.company.id;
@@ -40,12 +57,23 @@ const resumed = (argv: string[]) => (argv.includes('--session') ? argv[argv.inde
 
 describe('opencode_local', () => {
   it('runs opencode run --format json with the prompt on stdin, keeps the session, records each step with its cost and the last text as summary', async () => {
-    const { agent, argsFile } = await opencodeAgent('first', { model: 'anthropic/claude-sonnet-4-5', args: ['--agent', 'build'] });
+    const { agent, argsFile } = await opencodeAgent('first', {
+      model: 'anthropic/claude-sonnet-4-5',
+      args: ['--agent', 'build'],
+    });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const run = await wakeAndFinish(t, board, agent.id, { payload: { issueId: issue.id } });
     assert.equal(run.status, 'succeeded', run.error);
     const [call] = await invocations(argsFile);
-    assert.deepEqual(call!.argv, ['run', '--format', 'json', '--model', 'anthropic/claude-sonnet-4-5', '--agent', 'build']);
+    assert.deepEqual(call!.argv, [
+      'run',
+      '--format',
+      'json',
+      '--model',
+      'anthropic/claude-sonnet-4-5',
+      '--agent',
+      'build',
+    ]);
     assert.ok(call!.stdin.length > 0);
 
     const [session] = await sessionsOf(t, agent.id);
@@ -55,16 +83,38 @@ describe('opencode_local', () => {
     assert.deepEqual(run.result_json, { summary: 'Listed the files.', sessionId: session.session_id });
     // Steps of 0.0123 and 0.015 USD: 3 cents in all (2 then 1), not 2 + 2 from rounding each step up,
     // nor the table's price of the tokens. input = input + cache read + cache write; output = output + reasoning.
-    const costs = await sql('select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1 order by input_tokens', [run.id]);
+    const costs = await sql(
+      'select provider, model, billing_type, input_tokens::int, cached_input_tokens::int, output_tokens::int, cost_cents from cost_events where heartbeat_run_id = $1 order by input_tokens',
+      [run.id],
+    );
     assert.deepEqual(costs, [
-      { provider: 'anthropic', model: 'claude-sonnet-4-5', billing_type: 'unknown', input_tokens: 1600, cached_input_tokens: 500, output_tokens: 40, cost_cents: 2 },
-      { provider: 'anthropic', model: 'claude-sonnet-4-5', billing_type: 'unknown', input_tokens: 1700, cached_input_tokens: 1500, output_tokens: 40, cost_cents: 1 },
+      {
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        billing_type: 'unknown',
+        input_tokens: 1600,
+        cached_input_tokens: 500,
+        output_tokens: 40,
+        cost_cents: 2,
+      },
+      {
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        billing_type: 'unknown',
+        input_tokens: 1700,
+        cached_input_tokens: 1500,
+        output_tokens: 40,
+        cost_cents: 1,
+      },
     ]);
   });
 
   it('resumes the session of the same issue only, and starts fresh on forceFreshSession', async () => {
     const { agent, argsFile } = await opencodeAgent('resume');
-    const [a, b] = [await newIssue(t, board, companyId, { status: 'todo' }), await newIssue(t, board, companyId, { status: 'todo' })];
+    const [a, b] = [
+      await newIssue(t, board, companyId, { status: 'todo' }),
+      await newIssue(t, board, companyId, { status: 'todo' }),
+    ];
     await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
     const sessionA = (await sessionsOf(t, agent.id))[0].session_id;
     const again = await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id } });
@@ -74,7 +124,10 @@ describe('opencode_local', () => {
     await wakeAndFinish(t, board, agent.id, { payload: { issueId: a.id }, forceFreshSession: true });
 
     const calls = await invocations(argsFile);
-    assert.deepEqual(calls.map((c) => resumed(c.argv)), [null, sessionA, null, null]);
+    assert.deepEqual(
+      calls.map((c) => resumed(c.argv)),
+      [null, sessionA, null, null],
+    );
     assert.deepEqual(calls[1]!.argv, ['run', '--format', 'json', '--session', sessionA]);
     const sessions = await sessionsOf(t, agent.id);
     assert.equal(sessions.length, 2);
@@ -108,7 +161,10 @@ describe('opencode_local: testEnvironment', () => {
     const check = await adapter.testEnvironment({ command: FAKE, cwd: dir, env: { HOME: dir } });
     assert.equal(check.ok, true, JSON.stringify(check));
     assert.equal(check.checks.find((c) => c.name === 'version')!.detail, '1.14.19');
-    assert.match(check.checks.find((c) => c.name === 'credentials')!.detail, /^login not asked \(fake-opencode.mjs has no login status command\); no .*opencode: log the CLI in or set OPENCODE_API_KEY/);
+    assert.match(
+      check.checks.find((c) => c.name === 'credentials')!.detail,
+      /^login not asked \(fake-opencode.mjs has no login status command\); no .*opencode: log the CLI in or set OPENCODE_API_KEY/,
+    );
     const missing = await adapter.testEnvironment({ command: 'no-such-opencode-boardroom' });
     assert.equal(missing.ok, false);
   });

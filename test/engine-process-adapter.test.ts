@@ -55,7 +55,10 @@ function runCtx(adapterConfig: Record<string, unknown>, over: Partial<AdapterRun
   return { ctx, captured };
 }
 
-const node = (script: string, ...args: string[]) => ({ command: process.execPath, args: [path.join(AGENTS, script), ...args] });
+const node = (script: string, ...args: string[]) => ({
+  command: process.execPath,
+  args: [path.join(AGENTS, script), ...args],
+});
 
 // A zombie is dead: where PID 1 does not reap orphans (this container), kill(pid, 0) still succeeds on one.
 async function isAlive(pid: number): Promise<boolean> {
@@ -86,7 +89,15 @@ describe('process adapter: execute', () => {
     assert.equal(captured.stderr, 'a warning on stderr\n');
     // The usage line arrived in two writes; the 200 KiB line in between did not break the parser.
     assert.deepEqual(captured.usage, [
-      { provider: 'acme', model: 'm1', inputTokens: 10, cachedInputTokens: 2, outputTokens: 5, costCents: 3, billingType: 'metered_api' },
+      {
+        provider: 'acme',
+        model: 'm1',
+        inputTokens: 10,
+        cachedInputTokens: 2,
+        outputTokens: 5,
+        costCents: 3,
+        billingType: 'metered_api',
+      },
       { outputTokens: 7 },
     ]);
     // The last line had no newline: parsed at end of output.
@@ -98,9 +109,19 @@ describe('process adapter: execute', () => {
 
   it('fails with the exit code on a non-zero exit, and with the signal when killed by one', async () => {
     const a = runCtx(node('talker.mjs', '3'));
-    assert.deepEqual(await adapter.execute(a.ctx), { status: 'failed', exitCode: 3, signal: null, error: 'process exited with code 3' });
+    assert.deepEqual(await adapter.execute(a.ctx), {
+      status: 'failed',
+      exitCode: 3,
+      signal: null,
+      error: 'process exited with code 3',
+    });
     const b = runCtx(node('die.mjs', 'SIGKILL'));
-    assert.deepEqual(await adapter.execute(b.ctx), { status: 'failed', exitCode: null, signal: 'SIGKILL', error: 'process killed by SIGKILL' });
+    assert.deepEqual(await adapter.execute(b.ctx), {
+      status: 'failed',
+      exitCode: null,
+      signal: 'SIGKILL',
+      error: 'process killed by SIGKILL',
+    });
   });
 
   it('turns a bad config or a missing command into a failed outcome with a clear error, never a throw', async () => {
@@ -171,7 +192,10 @@ describe('process adapter: testEnvironment', () => {
   it('passes for a command on PATH and a writable cwd', async () => {
     const check = await adapter.testEnvironment({ command: 'node', cwd: tmp });
     assert.equal(check.ok, true, JSON.stringify(check));
-    assert.deepEqual(check.checks.map((c) => c.name), ['config', 'command', 'cwd']);
+    assert.deepEqual(
+      check.checks.map((c) => c.name),
+      ['config', 'command', 'cwd'],
+    );
   });
 
   it('finds a command given as a path only when it is executable, and reports a missing cwd', async () => {
@@ -231,10 +255,18 @@ describe('run env contract', () => {
       assert.equal(printed.PLAIN, 'x');
       // The server's PATH, less what npm put in front of it when `npm test` started this process (run-env.ts).
       assert.ok(printed.PATH && process.env.PATH!.endsWith(printed.PATH), printed.PATH);
-      for (const absent of ['SERVICE_APPROVAL_ID', 'SERVICE_APPROVAL_STATUS', 'SERVICE_WAKE_COMMENT_ID', 'BOARDROOM_SECRETS_MASTER_KEY']) {
+      for (const absent of [
+        'SERVICE_APPROVAL_ID',
+        'SERVICE_APPROVAL_STATUS',
+        'SERVICE_WAKE_COMMENT_ID',
+        'BOARDROOM_SECRETS_MASTER_KEY',
+      ]) {
         assert.equal(absent in printed, false, `${absent} reached the agent`);
       }
-      assert.equal(Object.keys(printed).some((k) => k.startsWith('BOARDROOM_')), false);
+      assert.equal(
+        Object.keys(printed).some((k) => k.startsWith('BOARDROOM_')),
+        false,
+      );
       assert.deepEqual(secrets, ['jwt-secret-token', 'resolved-secret']);
     } finally {
       delete process.env.BOARDROOM_SECRETS_MASTER_KEY;
@@ -270,7 +302,17 @@ describe('adapter registry', () => {
   it('registers the built-in adapters (process, http, claude_local, codex_local, gemini_local, opencode_local) through the package door and protects them', () => {
     const registry = createAdapterRegistry();
     assert.equal(registry.get('process')?.type, 'process');
-    assert.deepEqual(registry.list().map((e) => [e.adapter.type, e.builtin]), [['process', true], ['http', true], ['claude_local', true], ['codex_local', true], ['gemini_local', true], ['opencode_local', true]]);
+    assert.deepEqual(
+      registry.list().map((e) => [e.adapter.type, e.builtin]),
+      [
+        ['process', true],
+        ['http', true],
+        ['claude_local', true],
+        ['codex_local', true],
+        ['gemini_local', true],
+        ['opencode_local', true],
+      ],
+    );
     assert.throws(() => registry.register({ createServerAdapter }), /built in and cannot be replaced/);
     assert.throws(() => registry.unregister('process'), /cannot be removed/);
   });
@@ -282,6 +324,9 @@ describe('adapter registry', () => {
     assert.equal(registry.get('ext-echo')?.label, 'Echo');
     registry.unregister('ext-echo');
     assert.equal(registry.get('ext-echo'), undefined);
-    assert.throws(() => registry.register({ createServerAdapter: () => ({ type: 'Bad Type' }) as never }), /type, execute\(\), testEnvironment\(\), models, agentConfigurationDoc/);
+    assert.throws(
+      () => registry.register({ createServerAdapter: () => ({ type: 'Bad Type' }) as never }),
+      /type, execute\(\), testEnvironment\(\), models, agentConfigurationDoc/,
+    );
   });
 });

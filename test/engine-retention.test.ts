@@ -23,11 +23,23 @@ describe('pruneRunHistory', () => {
     const recent = randomUUID();
     const liveOld = randomUUID();
     for (const id of old) {
-      await sql(`insert into heartbeat_runs (id, company_id, agent_id, status, created_at, finished_at) values ($1, $2, $3, 'succeeded', now() - interval '40 days', now() - interval '40 days')`, [id, company.id, agent.id]);
-      await sql(`insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ($1, 0, 0, 'old log')`, [id]);
+      await sql(
+        `insert into heartbeat_runs (id, company_id, agent_id, status, created_at, finished_at) values ($1, $2, $3, 'succeeded', now() - interval '40 days', now() - interval '40 days')`,
+        [id, company.id, agent.id],
+      );
+      await sql(
+        `insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ($1, 0, 0, 'old log')`,
+        [id],
+      );
     }
-    await sql(`insert into heartbeat_runs (id, company_id, agent_id, status, finished_at) values ($1, $2, $3, 'failed', now() - interval '2 days')`, [recent, company.id, agent.id]);
-    await sql(`insert into heartbeat_runs (id, company_id, agent_id, status, created_at, lease_expires_at) values ($1, $2, $3, 'running', now() - interval '40 days', now() + interval '1 minute')`, [liveOld, company.id, agent.id]);
+    await sql(
+      `insert into heartbeat_runs (id, company_id, agent_id, status, finished_at) values ($1, $2, $3, 'failed', now() - interval '2 days')`,
+      [recent, company.id, agent.id],
+    );
+    await sql(
+      `insert into heartbeat_runs (id, company_id, agent_id, status, created_at, lease_expires_at) values ($1, $2, $3, 'running', now() - interval '40 days', now() + interval '1 minute')`,
+      [liveOld, company.id, agent.id],
+    );
     await sql(
       `insert into agent_wakeup_requests (company_id, agent_id, source, status, requested_by_actor_type, requested_by_actor_id, created_at, finished_at) values
         ($1, $2, 'on_demand', 'completed', 'system', 'test', now() - interval '40 days', now() - interval '40 days'),
@@ -43,8 +55,16 @@ describe('pruneRunHistory', () => {
 
     const runs = (await sql('select id from heartbeat_runs where agent_id = $1', [agent.id])).map((r) => r.id).sort();
     assert.deepEqual(runs, [recent, liveOld].sort());
-    assert.equal((await sql('select count(*)::int as n from heartbeat_run_log_chunks where run_id = any($1)', [old]))[0].n, 0, 'logs go with their runs');
+    assert.equal(
+      (await sql('select count(*)::int as n from heartbeat_run_log_chunks where run_id = any($1)', [old]))[0].n,
+      0,
+      'logs go with their runs',
+    );
     const wakes = await sql('select status from agent_wakeup_requests where agent_id = $1', [agent.id]);
-    assert.deepEqual(wakes.map((w) => w.status), ['queued'], 'a waiting wake is never pruned');
+    assert.deepEqual(
+      wakes.map((w) => w.status),
+      ['queued'],
+      'a waiting wake is never pruned',
+    );
   });
 });

@@ -38,7 +38,12 @@ const finishedRunOf = (agentId: string) =>
   waitFor(
     'the run to finish',
     async () => {
-      const runs = (await t.database.pool.query(`select id, status, issue_id, invocation_source from heartbeat_runs where agent_id = $1`, [agentId])).rows;
+      const runs = (
+        await t.database.pool.query(
+          `select id, status, issue_id, invocation_source from heartbeat_runs where agent_id = $1`,
+          [agentId],
+        )
+      ).rows;
       return runs.length === 1 && !['queued', 'running'].includes(runs[0].status) ? runs[0] : null;
     },
     30_000,
@@ -73,7 +78,10 @@ describe('engine: a run is recorded against its issue when it is created', () =>
     const name = `Reviewer ${Math.random().toString(36).slice(2, 8)}`;
     const { agent } = await newAgent(t, board, companyId, { name, adapterConfig: reviewer });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
-    const comment = await t.request('POST', `/api/issues/${issue.id}/comments`, { token: board, body: { body: `@${name} please review` } });
+    const comment = await t.request('POST', `/api/issues/${issue.id}/comments`, {
+      token: board,
+      body: { body: `@${name} please review` },
+    });
     assert.equal(comment.status, 201);
     const run = await finishedRunOf(agent.id);
     assert.equal(run.issue_id, issue.id);
@@ -81,9 +89,14 @@ describe('engine: a run is recorded against its issue when it is created', () =>
   });
 
   it('manual wake with payload.issueId: on the issue while it is still live, and after', async () => {
-    const { agent } = await newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [WORKER, '1500'] } });
+    const { agent } = await newAgent(t, board, companyId, {
+      adapterConfig: { command: process.execPath, args: [WORKER, '1500'] },
+    });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
-    const wake = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: { payload: { issueId: issue.id } } });
+    const wake = await t.request('POST', `/api/agents/${agent.id}/wakeup`, {
+      token: board,
+      body: { payload: { issueId: issue.id } },
+    });
     assert.equal(wake.status, 202);
     const live = await waitFor('the run to exist', async () => (await get(`/api/issues/${issue.id}/runs`))[0]);
     assert.ok(['queued', 'running'].includes(live.status), `listed while ${live.status}`);
@@ -95,7 +108,10 @@ describe('engine: a run is recorded against its issue when it is created', () =>
   it('a run whose process never starts is on its issue too', async () => {
     const { agent } = await newAgent(t, board, companyId, { adapterConfig: { command: '/nonexistent/agent-binary' } });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
-    await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: { payload: { issueId: issue.id } } });
+    await t.request('POST', `/api/agents/${agent.id}/wakeup`, {
+      token: board,
+      body: { payload: { issueId: issue.id } },
+    });
     const run = await finishedRunOf(agent.id);
     assert.equal(run.status, 'failed');
     await assertListedBothWays(run.id, issue.id);
@@ -103,11 +119,19 @@ describe('engine: a run is recorded against its issue when it is created', () =>
 
   it('routine run: the run of the assignee is on the execution issue the routine created', async () => {
     const { agent } = await newAgent(t, board, companyId, { adapterConfig: reviewer });
-    const routine = await t.request('POST', `/api/companies/${companyId}/routines`, { token: board, body: { title: 'Daily review', assigneeAgentId: agent.id } });
+    const routine = await t.request('POST', `/api/companies/${companyId}/routines`, {
+      token: board,
+      body: { title: 'Daily review', assigneeAgentId: agent.id },
+    });
     assert.equal(routine.status, 201);
-    assert.equal((await t.request('POST', `/api/routines/${routine.body.id}/run`, { token: board, body: {} })).status, 202);
+    assert.equal(
+      (await t.request('POST', `/api/routines/${routine.body.id}/run`, { token: board, body: {} })).status,
+      202,
+    );
     const run = await finishedRunOf(agent.id);
-    const [execution] = (await get(`/api/companies/${companyId}/issues?originKind=routine_execution&originId=${routine.body.id}`)) as { id: string }[];
+    const [execution] = (await get(
+      `/api/companies/${companyId}/issues?originKind=routine_execution&originId=${routine.body.id}`,
+    )) as { id: string }[];
     assert.ok(execution, 'the routine created its execution issue');
     assert.equal(run.issue_id, execution.id);
     await assertListedBothWays(run.id, execution.id);
@@ -131,18 +155,46 @@ describe('a run first seen on a checkout (README quick start, step 5)', () => {
 
     // A second issue checked out with the same run: linked too; the run keeps naming the first.
     const second = await newIssue(t, board, companyId, { status: 'todo' });
-    assert.equal((await t.request('POST', `/api/issues/${second.id}/checkout`, { token, headers: { 'x-service-run-id': runId }, body: { agentId: agent.id, expectedStatuses: ['todo'] } })).status, 200);
+    assert.equal(
+      (
+        await t.request('POST', `/api/issues/${second.id}/checkout`, {
+          token,
+          headers: { 'x-service-run-id': runId },
+          body: { agentId: agent.id, expectedStatuses: ['todo'] },
+        })
+      ).status,
+      200,
+    );
     assert.equal((await get(`/api/heartbeat-runs/${runId}`)).issueId, issue.id);
-    assert.deepEqual((await get(`/api/issues/${second.id}/runs`)).map((r: { runId: string }) => r.runId), [runId]);
+    assert.deepEqual(
+      (await get(`/api/issues/${second.id}/runs`)).map((r: { runId: string }) => r.runId),
+      [runId],
+    );
 
     // Released, the issue is free for the engine at once: a wake about it runs, it does not wait for
     // (or merge into) the still-live checkout run.
-    assert.equal((await t.request('POST', `/api/issues/${issue.id}/release`, { token, headers: { 'x-service-run-id': runId } })).status, 200);
-    const wake = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: { payload: { issueId: issue.id } } });
-    const engineRun = await waitFor('the wake to become a finished run', async () => {
-      const [row] = (await t.database.pool.query(`select r.id, r.status from agent_wakeup_requests w join heartbeat_runs r on r.id = w.run_id where w.id = $1 and w.status = 'completed'`, [wake.body.id])).rows;
-      return row && !['queued', 'running'].includes(row.status) ? row : null;
-    }, 30_000);
+    assert.equal(
+      (await t.request('POST', `/api/issues/${issue.id}/release`, { token, headers: { 'x-service-run-id': runId } }))
+        .status,
+      200,
+    );
+    const wake = await t.request('POST', `/api/agents/${agent.id}/wakeup`, {
+      token: board,
+      body: { payload: { issueId: issue.id } },
+    });
+    const engineRun = await waitFor(
+      'the wake to become a finished run',
+      async () => {
+        const [row] = (
+          await t.database.pool.query(
+            `select r.id, r.status from agent_wakeup_requests w join heartbeat_runs r on r.id = w.run_id where w.id = $1 and w.status = 'completed'`,
+            [wake.body.id],
+          )
+        ).rows;
+        return row && !['queued', 'running'].includes(row.status) ? row : null;
+      },
+      30_000,
+    );
     assert.notEqual(engineRun.id, runId);
     assert.equal(engineRun.status, 'succeeded');
   });
@@ -151,16 +203,32 @@ describe('a run first seen on a checkout (README quick start, step 5)', () => {
     const { agent, token } = await newAgent(t, board, companyId, { adapterConfig: reviewer });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const runId = randomUUID();
-    await t.request('POST', `/api/issues/${issue.id}/checkout`, { token, headers: { 'x-service-run-id': runId }, body: { agentId: agent.id, expectedStatuses: ['todo'] } });
-    const lease = (await t.database.pool.query(`select extract(epoch from lease_expires_at - now()) as sec from heartbeat_runs where id = $1`, [runId])).rows[0];
+    await t.request('POST', `/api/issues/${issue.id}/checkout`, {
+      token,
+      headers: { 'x-service-run-id': runId },
+      body: { agentId: agent.id, expectedStatuses: ['todo'] },
+    });
+    const lease = (
+      await t.database.pool.query(
+        `select extract(epoch from lease_expires_at - now()) as sec from heartbeat_runs where id = $1`,
+        [runId],
+      )
+    ).rows[0];
     assert.ok(Number(lease.sec) > 29 * 60 && Number(lease.sec) <= 30 * 60, `lease ${lease.sec} s`);
     // The 30 minutes pass (the lease is moved back instead of waiting for them).
-    await t.database.pool.query(`update heartbeat_runs set lease_expires_at = now() - interval '1 second' where id = $1`, [runId]);
+    await t.database.pool.query(
+      `update heartbeat_runs set lease_expires_at = now() - interval '1 second' where id = $1`,
+      [runId],
+    );
     const ended = await waitFor('the reaper to end it', async () => {
       const run = await get(`/api/heartbeat-runs/${runId}`);
       return run.status !== 'running' ? run : null;
     });
     assert.deepEqual([ended.status, ended.error], ['failed', CHECKOUT_RUN_LAPSED]);
-    assert.equal((await get(`/api/agents/${agent.id}`)).status, 'idle', 'not error: the engine never learnt how that work went');
+    assert.equal(
+      (await get(`/api/agents/${agent.id}`)).status,
+      'idle',
+      'not error: the engine never learnt how that work went',
+    );
   });
 });

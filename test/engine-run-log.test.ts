@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { CHUNK_BYTES, createMasker, FLUSH_BYTES, MAX_READ_BYTES, openRunLog, readRunLog, type RunLogOptions } from '../src/modules/runs/run-log.ts';
+import {
+  CHUNK_BYTES,
+  createMasker,
+  FLUSH_BYTES,
+  MAX_READ_BYTES,
+  openRunLog,
+  readRunLog,
+  type RunLogOptions,
+} from '../src/modules/runs/run-log.ts';
 import { startTestApp } from './helpers/app.ts';
 import { newAgent } from './helpers/factories.ts';
 
@@ -16,15 +24,22 @@ const db = t.database.db;
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 
 async function newRun(): Promise<string> {
-  const [row] = await sql(`insert into heartbeat_runs (company_id, agent_id, status, invocation_source, adapter_type, started_at) values ($1, $2, 'running', 'on_demand', 'process', now()) returning id`, [company.id, agent.id]);
+  const [row] = await sql(
+    `insert into heartbeat_runs (company_id, agent_id, status, invocation_source, adapter_type, started_at) values ($1, $2, 'running', 'on_demand', 'process', now()) returning id`,
+    [company.id, agent.id],
+  );
   return row.id;
 }
 
-const open = (runId: string, options: Partial<RunLogOptions> = {}) => openRunLog({ db, runId, companyId: company.id, ...options });
+const open = (runId: string, options: Partial<RunLogOptions> = {}) =>
+  openRunLog({ db, runId, companyId: company.id, ...options });
 
 /** The stored log, every row in order; checks that the rows' byte offsets follow each other. */
 async function storedLog(runId: string): Promise<string> {
-  const rows = await sql('select seq, byte_offset, content from heartbeat_run_log_chunks where run_id = $1 order by seq', [runId]);
+  const rows = await sql(
+    'select seq, byte_offset, content from heartbeat_run_log_chunks where run_id = $1 order by seq',
+    [runId],
+  );
   let offset = 0;
   rows.forEach((row, i) => {
     assert.equal(row.seq, i);
@@ -59,7 +74,11 @@ after(async () => {
 const noticesOf = (runId: string) => notices.filter((n) => n.runId === runId);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 5_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 5_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -126,7 +145,9 @@ describe('run log: masking', () => {
 
 describe('run log: size cap', () => {
   it('stops at the cap, records truncated and ends with one marker line', async () => {
-    const { summary, text } = await writeAll(['0123456789'.repeat(5), 'abcdefghij'.repeat(5), 'more after the cap\n'], { maxBytes: 64 });
+    const { summary, text } = await writeAll(['0123456789'.repeat(5), 'abcdefghij'.repeat(5), 'more after the cap\n'], {
+      maxBytes: 64,
+    });
     assert.equal(summary.truncated, true);
     const [kept, marker, ...rest] = text.split('\n');
     assert.equal(kept, ('0123456789'.repeat(5) + 'abcdefghij'.repeat(5)).slice(0, 64));
@@ -157,7 +178,11 @@ describe('run log: batching', () => {
     const log = open(runId, { flushIntervalMs: 300 });
     for (let i = 0; i < 20; i++) log.write(`line ${i}\n`);
     await sleep(100);
-    assert.equal((await sql('select count(*)::int as n from heartbeat_run_log_chunks where run_id = $1', [runId]))[0].n, 0, 'nothing stored before the interval');
+    assert.equal(
+      (await sql('select count(*)::int as n from heartbeat_run_log_chunks where run_id = $1', [runId]))[0].n,
+      0,
+      'nothing stored before the interval',
+    );
     const rows = await eventually('the flush', async () => {
       const r = await sql('select * from heartbeat_run_log_chunks where run_id = $1', [runId]);
       return r.length > 0 ? r : null;
@@ -166,7 +191,9 @@ describe('run log: batching', () => {
     const body = Array.from({ length: 20 }, (_, i) => `line ${i}\n`).join('');
     assert.equal(rows[0].content, body);
     await eventually('the notice', () => noticesOf(runId).length === 1);
-    assert.deepEqual(noticesOf(runId), [{ runId, companyId: company.id, offset: Buffer.byteLength(body), lastLine: 'line 19' }]);
+    assert.deepEqual(noticesOf(runId), [
+      { runId, companyId: company.id, offset: Buffer.byteLength(body), lastLine: 'line 19' },
+    ]);
     assert.deepEqual(await log.close(), { bytes: Buffer.byteLength(body), truncated: false });
     assert.equal(noticesOf(runId).length, 1, 'close had nothing more to store');
   });
@@ -181,11 +208,18 @@ describe('run log: batching', () => {
       return text.length > 0 ? text : null;
     });
     assert.equal(stored, big);
-    const rows = await sql('select octet_length(content) as bytes from heartbeat_run_log_chunks where run_id = $1 order by seq', [runId]);
+    const rows = await sql(
+      'select octet_length(content) as bytes from heartbeat_run_log_chunks where run_id = $1 order by seq',
+      [runId],
+    );
     assert.equal(rows.length, 3);
     assert.ok(rows.every((r) => r.bytes <= CHUNK_BYTES));
     await eventually('the notice', () => noticesOf(runId).length === 1);
-    assert.equal(noticesOf(runId)[0]!.offset, Buffer.byteLength(big), 'one notice for the one INSERT, with the end offset');
+    assert.equal(
+      noticesOf(runId)[0]!.offset,
+      Buffer.byteLength(big),
+      'one notice for the one INSERT, with the end offset',
+    );
     const summary = await log.close();
     assert.equal(summary.bytes, Buffer.byteLength(big));
   });
@@ -202,7 +236,10 @@ describe('run log: reads', () => {
     const body = Array.from({ length: 30000 }, (_, i) => `line ${i}\n`).join('');
     const { runId } = await writeAll([body]);
     const first = await readRunLog(db, runId, 0, 16);
-    assert.deepEqual([first.content, first.offset, first.nextOffset, first.eof, first.size], ['line 0\nline 1\nli', 0, 16, false, body.length]);
+    assert.deepEqual(
+      [first.content, first.offset, first.nextOffset, first.eof, first.size],
+      ['line 0\nline 1\nli', 0, 16, false, body.length],
+    );
     const second = await readRunLog(db, runId, first.nextOffset, 12);
     assert.equal(second.content, 'ne 2\nline 3\n');
     const huge = await readRunLog(db, runId, 0, 10 * 1024 * 1024);
@@ -234,6 +271,12 @@ describe('run log: reads', () => {
     assert.deepEqual(pages, ['aé', '€', '😀', 'b']);
     const inside = await readRunLog(db, runId, 8, 100); // the third byte of 😀 (bytes 6 to 9)
     assert.deepEqual([inside.offset, inside.content, inside.nextOffset], [6, '😀b', 11]);
-    assert.deepEqual(await readRunLog(db, randomUUID(), 0), { content: '', offset: 0, nextOffset: 0, size: 0, eof: true });
+    assert.deepEqual(await readRunLog(db, randomUUID(), 0), {
+      content: '',
+      offset: 0,
+      nextOffset: 0,
+      size: 0,
+      eof: true,
+    });
   });
 });

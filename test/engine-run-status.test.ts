@@ -29,12 +29,17 @@ const get = async (url: string) => {
   return res.body;
 };
 const wake = (agentId: string) => t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body: {} });
-const runsOf = async (agentId: string) => (await get(`/api/companies/${companyId}/heartbeat-runs?agentId=${agentId}`)) as any[];
+const runsOf = async (agentId: string) =>
+  (await get(`/api/companies/${companyId}/heartbeat-runs?agentId=${agentId}`)) as any[];
 const lastFinishedRun = (agentId: string, count: number) =>
-  waitFor('the run to finish', async () => {
-    const runs = await runsOf(agentId);
-    return runs.length === count && !['queued', 'running'].includes(runs[0].status) ? runs[0] : null;
-  }, 30_000);
+  waitFor(
+    'the run to finish',
+    async () => {
+      const runs = await runsOf(agentId);
+      return runs.length === count && !['queued', 'running'].includes(runs[0].status) ? runs[0] : null;
+    },
+    30_000,
+  );
 
 describe('a live run shows the size of its log', () => {
   it('logBytes grows with the stored log while the run is running, and ends as the whole log', async () => {
@@ -81,7 +86,10 @@ describe('an agent in error says why', () => {
     // In error again, then a success clears it.
     await wake(agent.id);
     const again = await lastFinishedRun(agent.id, 2);
-    assert.equal((await get(`/api/agents/${agent.id}`)).errorReason, `run ${again.runId} failed: process exited with code 3`);
+    assert.equal(
+      (await get(`/api/agents/${agent.id}`)).errorReason,
+      `run ${again.runId} failed: process exited with code 3`,
+    );
     await t.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { adapterConfig: worker('0', '0') } });
     await wake(agent.id);
     await lastFinishedRun(agent.id, 3);
@@ -93,11 +101,13 @@ describe('an agent in error says why', () => {
 });
 
 describe("a run's activity entries name its agent", () => {
-  it('the engine writes started and succeeded as the system, involving the run\'s agent, so the agent filter finds them', async () => {
+  it("the engine writes started and succeeded as the system, involving the run's agent, so the agent filter finds them", async () => {
     const { agent } = await newAgent(t, board, companyId, { adapterConfig: worker() });
     await wake(agent.id);
     const run = await lastFinishedRun(agent.id, 1);
-    const entries = (await get(`/api/companies/${companyId}/activity?agentId=${agent.id}&entityType=heartbeat_run`)) as any[];
+    const entries = (await get(
+      `/api/companies/${companyId}/activity?agentId=${agent.id}&entityType=heartbeat_run`,
+    )) as any[];
     assert.deepEqual(entries.map((entry) => [entry.action, entry.entityId, entry.actorType, entry.agentId]).sort(), [
       ['heartbeat_run.started', run.runId, 'system', agent.id],
       ['heartbeat_run.succeeded', run.runId, 'system', agent.id],

@@ -17,11 +17,17 @@ import { newAgent, newIssue, type AgentFixture } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents');
-const node = (script: string, ...args: string[]) => ({ command: process.execPath, args: [path.join(FIXTURES, script), ...args] });
+const node = (script: string, ...args: string[]) => ({
+  command: process.execPath,
+  args: [path.join(FIXTURES, script), ...args],
+});
 /** Prints `tick 0` .. `tick <count-1>`, one every `everyMs`, then exits 0. */
 const ticker = (count: number, everyMs: number) => ({
   command: process.execPath,
-  args: ['-e', `let i = 0; const t = setInterval(() => { console.log('tick ' + i); if (++i === ${count}) clearInterval(t); }, ${everyMs});`],
+  args: [
+    '-e',
+    `let i = 0; const t = setInterval(() => { console.log('tick ' + i); if (++i === ${count}) clearInterval(t); }, ${everyMs});`,
+  ],
 });
 
 let t: TestApp;
@@ -50,29 +56,49 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 const get = (url: string, token = board) => t.request('GET', url, { token });
-const wake = (agentId: string, body: Record<string, unknown> = {}) => t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body });
+const wake = (agentId: string, body: Record<string, unknown> = {}) =>
+  t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body });
 const isFinished = (status: string) => !['queued', 'running'].includes(status);
 
 /** Wakes the agent and returns its run id once the run exists. */
 async function startRun(agentId: string, body: Record<string, unknown> = {}): Promise<string> {
   const res = await wake(agentId, body);
   assert.equal(res.status, 202, JSON.stringify(res.body));
-  const [row] = await waitFor('the run', () => sql('select id from heartbeat_runs where wakeup_request_id = $1', [res.body.id]).then((r) => (r.length ? r : null)));
+  const [row] = await waitFor('the run', () =>
+    sql('select id from heartbeat_runs where wakeup_request_id = $1', [res.body.id]).then((r) => (r.length ? r : null)),
+  );
   return row.id;
 }
 
 const finishedRun = (runId: string, timeoutMs = 15_000) =>
-  waitFor('the run to finish', async () => {
-    const res = await get(`/api/heartbeat-runs/${runId}`);
-    return isFinished(res.body.status) ? res.body : null;
-  }, timeoutMs);
+  waitFor(
+    'the run to finish',
+    async () => {
+      const res = await get(`/api/heartbeat-runs/${runId}`);
+      return isFinished(res.body.status) ? res.body : null;
+    },
+    timeoutMs,
+  );
 
 /** Inserts runs straight into the table (for the list): fields over sensible defaults. */
-async function insertRun(fields: { agentId: string; status?: string; issueId?: string | null; createdAt?: string; error?: string | null }): Promise<string> {
+async function insertRun(fields: {
+  agentId: string;
+  status?: string;
+  issueId?: string | null;
+  createdAt?: string;
+  error?: string | null;
+}): Promise<string> {
   const [row] = await sql(
     `insert into heartbeat_runs (company_id, agent_id, status, issue_id, error, invocation_source, adapter_type, created_at, finished_at)
      values ($1, $2, $3, $4, $5, 'on_demand', 'process', coalesce($6::timestamptz, now()), case when $3 in ('queued', 'running') then null else now() end) returning id`,
-    [companyId, fields.agentId, fields.status ?? 'succeeded', fields.issueId ?? null, fields.error ?? null, fields.createdAt ?? null],
+    [
+      companyId,
+      fields.agentId,
+      fields.status ?? 'succeeded',
+      fields.issueId ?? null,
+      fields.error ?? null,
+      fields.createdAt ?? null,
+    ],
   );
   return row.id;
 }
@@ -97,10 +123,26 @@ interface SseStream {
   abort(): void;
 }
 
-async function openSse(baseUrl: string, url: string, headers: Record<string, string> = {}, token = board): Promise<SseStream> {
+async function openSse(
+  baseUrl: string,
+  url: string,
+  headers: Record<string, string> = {},
+  token = board,
+): Promise<SseStream> {
   const controller = new AbortController();
-  const res = await fetch(`${baseUrl}${url}`, { headers: { authorization: `Bearer ${token}`, ...headers }, signal: controller.signal });
-  const stream: SseStream = { status: res.status, headers: res.headers, events: [], comments: [], closed: Promise.resolve(), body: null, abort: () => controller.abort() };
+  const res = await fetch(`${baseUrl}${url}`, {
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    signal: controller.signal,
+  });
+  const stream: SseStream = {
+    status: res.status,
+    headers: res.headers,
+    events: [],
+    comments: [],
+    closed: Promise.resolve(),
+    body: null,
+    abort: () => controller.abort(),
+  };
   if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
     stream.body = await res.json();
     return stream;
@@ -179,13 +221,34 @@ async function processGone(pid: number): Promise<boolean> {
 }
 
 const RUN_DETAIL_FIELDS = [
-  'runId', 'status', 'agentId', 'adapterType', 'startedAt', 'finishedAt', 'createdAt', 'invocationSource', 'usageJson', 'resultJson', 'logBytes',
-  'issueId', 'wakeReason', 'wakeupRequestId', 'exitCode', 'signal', 'error', 'logTruncated', 'leaseExpiresAt', 'deadlineAt', 'updatedAt',
+  'runId',
+  'status',
+  'agentId',
+  'adapterType',
+  'startedAt',
+  'finishedAt',
+  'createdAt',
+  'invocationSource',
+  'usageJson',
+  'resultJson',
+  'logBytes',
+  'issueId',
+  'wakeReason',
+  'wakeupRequestId',
+  'exitCode',
+  'signal',
+  'error',
+  'logTruncated',
+  'leaseExpiresAt',
+  'deadlineAt',
+  'updatedAt',
 ];
 
 describe('GET /api/heartbeat-runs/{runId}', () => {
   it('the detail of an engine run, for the board and the agents of its company', async () => {
-    const { agent, token: agentToken } = await newAgent(t, board, companyId, { adapterConfig: node('worker.mjs', '100') });
+    const { agent, token: agentToken } = await newAgent(t, board, companyId, {
+      adapterConfig: node('worker.mjs', '100'),
+    });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const runId = await startRun(agent.id, { reason: 'look at it', payload: { issueId: issue.id } });
     const live = await get(`/api/heartbeat-runs/${runId}`);
@@ -210,7 +273,8 @@ describe('GET /api/heartbeat-runs/{runId}', () => {
     assert.equal(run.wakeupRequestId, wakeRow.id);
 
     const colleague = await newAgent(t, board, companyId);
-    for (const token of [agentToken, colleague.token]) assert.equal((await get(`/api/heartbeat-runs/${runId}`, token)).status, 200);
+    for (const token of [agentToken, colleague.token])
+      assert.equal((await get(`/api/heartbeat-runs/${runId}`, token)).status, 200);
   });
 
   it('404 for an unknown run or a non-UUID id, 403 for another company', async () => {
@@ -245,20 +309,33 @@ describe('GET /api/companies/{companyId}/heartbeat-runs', () => {
       ];
       const tie = [runs[2]!, runs[3]!].sort().reverse();
       const newestFirst = [runs[4]!, ...tie, runs[1]!, runs[0]!];
-      const list = (query = '', as = token) => t.request('GET', `/api/companies/${company.id}/heartbeat-runs${query}`, { token: as });
+      const list = (query = '', as = token) =>
+        t.request('GET', `/api/companies/${company.id}/heartbeat-runs${query}`, { token: as });
 
       const all = await list();
       assert.equal(all.status, 200);
-      assert.deepEqual(all.body.map((r: any) => r.runId), newestFirst);
+      assert.deepEqual(
+        all.body.map((r: any) => r.runId),
+        newestFirst,
+      );
       const failed = all.body.find((r: any) => r.runId === runs[0]);
       assert.equal(failed.error, 'boom');
       assert.equal(failed.issueId, null);
       assert.equal(all.body.find((r: any) => r.runId === runs[1]).issueId, issue.id);
       assert.ok(['runId', 'status', 'agentId', 'logBytes', 'createdAt', 'issueId', 'error'].every((k) => k in failed));
 
-      assert.deepEqual((await list(`?agentId=${one.agent.id}`)).body.map((r: any) => r.runId), [runs[4], runs[2], runs[0]]);
-      assert.deepEqual((await list(`?issueId=${issue.id}`)).body.map((r: any) => r.runId), [runs[2], runs[1]]);
-      assert.deepEqual((await list('?status=succeeded')).body.map((r: any) => r.runId), newestFirst.filter((id) => id === runs[1] || id === runs[3]));
+      assert.deepEqual(
+        (await list(`?agentId=${one.agent.id}`)).body.map((r: any) => r.runId),
+        [runs[4], runs[2], runs[0]],
+      );
+      assert.deepEqual(
+        (await list(`?issueId=${issue.id}`)).body.map((r: any) => r.runId),
+        [runs[2], runs[1]],
+      );
+      assert.deepEqual(
+        (await list('?status=succeeded')).body.map((r: any) => r.runId),
+        newestFirst.filter((id) => id === runs[1] || id === runs[3]),
+      );
       assert.deepEqual((await list(`?status=running&agentId=${two.agent.id}`)).body, []);
 
       // Keyset pages of two, through the tie: every run exactly once, in order.
@@ -271,7 +348,10 @@ describe('GET /api/companies/{companyId}/heartbeat-runs', () => {
         before = page.body.at(-1).runId;
       }
       assert.deepEqual(seen, newestFirst);
-      assert.deepEqual((await list(`?before=${tie[0]}`)).body.map((r: any) => r.runId), [tie[1], runs[1], runs[0]]);
+      assert.deepEqual(
+        (await list(`?before=${tie[0]}`)).body.map((r: any) => r.runId),
+        [tie[1], runs[1], runs[0]],
+      );
 
       // Agents of the company may list too.
       assert.equal((await list('', one.token)).status, 200);
@@ -281,14 +361,19 @@ describe('GET /api/companies/{companyId}/heartbeat-runs', () => {
   });
 
   it('404 for an unknown cursor (or one of another company) and an unknown company; 403 outside; 400 for bad filters', async () => {
-    const list = (query = '', as = board, company = companyId) => t.request('GET', `/api/companies/${company}/heartbeat-runs${query}`, { token: as });
+    const list = (query = '', as = board, company = companyId) =>
+      t.request('GET', `/api/companies/${company}/heartbeat-runs${query}`, { token: as });
     assert.equal((await list(`?before=${randomUUID()}`)).status, 404);
-    const [foreign] = await sql(`insert into heartbeat_runs (company_id, agent_id, status) values ($1, $2, 'succeeded') returning id`, [other.company.id, otherAgent.agent.id]);
+    const [foreign] = await sql(
+      `insert into heartbeat_runs (company_id, agent_id, status) values ($1, $2, 'succeeded') returning id`,
+      [other.company.id, otherAgent.agent.id],
+    );
     assert.equal((await list(`?before=${foreign.id}`)).status, 404);
     assert.equal((await list('', board, randomUUID())).status, 404);
     assert.equal((await list('', other.token)).status, 403);
     assert.equal((await list('', otherAgent.token)).status, 403);
-    for (const query of ['?status=done', '?limit=0', '?limit=201', '?before=nope', '?agentId=x']) assert.equal((await list(query)).status, 400, query);
+    for (const query of ['?status=done', '?limit=0', '?limit=201', '?before=nope', '?agentId=x'])
+      assert.equal((await list(query)).status, 400, query);
   });
 });
 
@@ -301,14 +386,27 @@ describe('GET /api/heartbeat-runs/{runId}/log', () => {
     assert.equal(run.logBytes, expected.length);
 
     const first = await get(`/api/heartbeat-runs/${runId}/log?limit=10`);
-    assert.deepEqual(first.body, { runId, offset: 0, nextOffset: 10, content: expected.slice(0, 10), logBytes: expected.length, truncated: false, finished: true, complete: false });
+    assert.deepEqual(first.body, {
+      runId,
+      offset: 0,
+      nextOffset: 10,
+      content: expected.slice(0, 10),
+      logBytes: expected.length,
+      truncated: false,
+      finished: true,
+      complete: false,
+    });
     const rest = await get(`/api/heartbeat-runs/${runId}/log?offset=10`);
-    assert.deepEqual([rest.body.content, rest.body.nextOffset, rest.body.complete], [expected.slice(10), expected.length, true]);
+    assert.deepEqual(
+      [rest.body.content, rest.body.nextOffset, rest.body.complete],
+      [expected.slice(10), expected.length, true],
+    );
     const past = await get(`/api/heartbeat-runs/${runId}/log?offset=${expected.length + 100}`);
     assert.deepEqual([past.body.content, past.body.complete], ['', true]);
     assert.equal(await fullLog(runId), expected);
 
-    for (const query of ['?offset=-1', '?limit=0', `?limit=${256 * 1024 + 1}`]) assert.equal((await get(`/api/heartbeat-runs/${runId}/log${query}`)).status, 400, query);
+    for (const query of ['?offset=-1', '?limit=0', `?limit=${256 * 1024 + 1}`])
+      assert.equal((await get(`/api/heartbeat-runs/${runId}/log${query}`)).status, 400, query);
     assert.equal((await get(`/api/heartbeat-runs/${runId}/log`, other.token)).status, 403);
     assert.equal((await get(`/api/heartbeat-runs/${randomUUID()}/log`)).status, 404);
   });
@@ -353,9 +451,14 @@ describe('GET /api/heartbeat-runs/{runId}/log/stream', () => {
     const fromHeader = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, { 'last-event-id': '24' });
     await fromHeader.closed;
     assert.equal(logText(fromHeader.events), expected.slice(24));
-    const atEnd = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, { 'last-event-id': String(expected.length) });
+    const atEnd = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, {
+      'last-event-id': String(expected.length),
+    });
     await atEnd.closed;
-    assert.deepEqual(atEnd.events.map((e) => e.event), ['end']);
+    assert.deepEqual(
+      atEnd.events.map((e) => e.event),
+      ['end'],
+    );
   });
 
   it('answers JSON errors before the stream starts: 404, 403, 401, 400', async () => {
@@ -365,8 +468,14 @@ describe('GET /api/heartbeat-runs/{runId}/log/stream', () => {
     assert.equal(unknown.status, 404);
     assert.equal(typeof unknown.body.error, 'string');
     assert.equal((await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, {}, other.token)).status, 403);
-    assert.equal((await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, {}, 'svc_board_nope')).status, 401);
-    assert.equal((await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, { 'last-event-id': 'x' })).status, 400);
+    assert.equal(
+      (await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, {}, 'svc_board_nope')).status,
+      401,
+    );
+    assert.equal(
+      (await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`, { 'last-event-id': 'x' })).status,
+      400,
+    );
   });
 
   it('follows a run executing on another replica, live, until `end`', async () => {
@@ -420,7 +529,9 @@ describe('GET /api/heartbeat-runs/{runId}/log/stream', () => {
     socket.on('error', () => undefined);
     const closed = new Promise<boolean>((resolve) => socket.once('close', () => resolve(true)));
     const started = Date.now();
-    socket.write(`HEAD /api/heartbeat-runs/${runId}/log/stream HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${board}\r\n\r\n`);
+    socket.write(
+      `HEAD /api/heartbeat-runs/${runId}/log/stream HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${board}\r\n\r\n`,
+    );
     const ended = await Promise.race([closed, sleep(5_000).then(() => false)]);
     socket.destroy();
     assert.equal(ended, true, `the HEAD answer did not end: ${JSON.stringify(received)}`);
@@ -442,7 +553,11 @@ describe('the log stream and server shutdown', () => {
     await third.close();
     await stream.closed;
     assert.ok(Date.now() - closing < 3_000, `closed after ${Date.now() - closing} ms`);
-    assert.equal(stream.events.some((e) => e.event === 'end'), false, 'no `end`: the run is still live');
+    assert.equal(
+      stream.events.some((e) => e.event === 'end'),
+      false,
+      'no `end`: the run is still live',
+    );
     assert.equal((await t.request('POST', `/api/heartbeat-runs/${runId}/cancel`, { token: board })).status, 200);
   });
 });
@@ -486,7 +601,11 @@ describe('the log stream itself (followRunLog)', () => {
       handlers.add(h);
       return () => handlers.delete(h);
     };
-    return { count: () => handlers.size, on: (_channel: string, h: (payload: never) => void) => add(h), onReconnect: (h: () => void) => add(h) };
+    return {
+      count: () => handlers.size,
+      on: (_channel: string, h: (payload: never) => void) => add(h),
+      onReconnect: (h: () => void) => add(h),
+    };
   }
 
   async function runWithLog(text: string, status = 'running'): Promise<string> {
@@ -513,7 +632,14 @@ describe('the log stream itself (followRunLog)', () => {
   it('waits for a slow client to drain between pages, and drops one that takes nothing for too long', async () => {
     const runId = await runWithLog('y'.repeat(600 * 1024), 'succeeded');
     const sink = new FakeSink();
-    const stream = followRunLog({ db: t.database.db, notifications: fakeNotifications(), runId, from: 0, sink, stallMs: 60_000 });
+    const stream = followRunLog({
+      db: t.database.db,
+      notifications: fakeNotifications(),
+      runId,
+      from: 0,
+      sink,
+      stallMs: 60_000,
+    });
     await waitFor('the first page', () => sink.buffered > 0);
     await sleep(100);
     assert.equal((sink.written.match(/event: log/g) ?? []).length, 1, 'one page until the client drains');
@@ -525,7 +651,14 @@ describe('the log stream itself (followRunLog)', () => {
     assert.match(sink.written, /event: end\ndata: succeeded\n\n$/);
 
     const stalled = new FakeSink();
-    const dropped = followRunLog({ db: t.database.db, notifications: fakeNotifications(), runId, from: 0, sink: stalled, stallMs: 200 });
+    const dropped = followRunLog({
+      db: t.database.db,
+      notifications: fakeNotifications(),
+      runId,
+      from: 0,
+      sink: stalled,
+      stallMs: 200,
+    });
     assert.equal(await dropped.done, 'dropped');
   });
 
@@ -536,7 +669,9 @@ describe('the log stream itself (followRunLog)', () => {
     const url = new URL(t.baseUrl!);
     const socket = net.connect(Number(url.port), url.hostname);
     socket.on('error', () => undefined);
-    socket.write(`GET /api/heartbeat-runs/${runId}/log/stream HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${board}\r\n\r\n`);
+    socket.write(
+      `GET /api/heartbeat-runs/${runId}/log/stream HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${board}\r\n\r\n`,
+    );
     socket.pause();
     const opened = Date.now();
     // Long enough to be dropped (10 s and a 0.5 s look), short of anything else ending the stream.
@@ -546,7 +681,10 @@ describe('the log stream itself (followRunLog)', () => {
     let received = '';
     socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
     socket.resume();
-    const closed = await Promise.race([new Promise((r) => socket.once('close', () => r(true))), sleep(5_000).then(() => false)]);
+    const closed = await Promise.race([
+      new Promise((r) => socket.once('close', () => r(true))),
+      sleep(5_000).then(() => false),
+    ]);
     socket.destroy();
     assert.equal(closed, true, 'the stream was still open: a client that never read was kept');
     assert.match(received, /event: log/);
@@ -574,7 +712,9 @@ describe('the log stream itself (followRunLog)', () => {
 describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
   async function grandchildOf(runId: string): Promise<number> {
     return waitFor('the grandchild pid in the log', async () => {
-      const m = /"type":"grandchild","pid":(\d+)/.exec((await get(`/api/heartbeat-runs/${runId}/log`)).body.content ?? '');
+      const m = /"type":"grandchild","pid":(\d+)/.exec(
+        (await get(`/api/heartbeat-runs/${runId}/log`)).body.content ?? '',
+      );
       return m ? Number(m[1]) : null;
     });
   }
@@ -582,7 +722,9 @@ describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
   for (const mode of ['plain', 'stubborn'] as const) {
     it(`stops a real ${mode} process group (grandchild included) within grace`, async () => {
       const graceSec = 1;
-      const { agent } = await newAgent(t, board, companyId, { adapterConfig: { ...node('sleeper.mjs', mode), graceSec } });
+      const { agent } = await newAgent(t, board, companyId, {
+        adapterConfig: { ...node('sleeper.mjs', mode), graceSec },
+      });
       const runId = await startRun(agent.id);
       const grandchild = await grandchildOf(runId);
       const [{ pid }] = await sql('select pid from heartbeat_runs where id = $1', [runId]);
@@ -599,11 +741,16 @@ describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
       assert.equal((await get(`/api/heartbeat-runs/${runId}`)).body.status, 'cancelled');
       assert.ok(Date.now() - cancelledAt < 5_000);
 
-      await waitFor('the process group to be gone', async () => !(await groupAlive(pid)) && (await processGone(grandchild)), (graceSec + 3) * 1000);
+      await waitFor(
+        'the process group to be gone',
+        async () => !(await groupAlive(pid)) && (await processGone(grandchild)),
+        (graceSec + 3) * 1000,
+      );
       const elapsed = Date.now() - cancelledAt;
       // Within grace (plus the way of the notification to the owner and of our polling).
       assert.ok(elapsed < graceSec * 1000 + 1_500, `gone after ${elapsed} ms`);
-      if (mode === 'stubborn') assert.ok(elapsed >= graceSec * 1000 - 100, `SIGTERM was ignored until grace passed: gone after ${elapsed} ms`);
+      if (mode === 'stubborn')
+        assert.ok(elapsed >= graceSec * 1000 - 100, `SIGTERM was ignored until grace passed: gone after ${elapsed} ms`);
 
       // The owner records what it saw afterwards (SIGTERM was enough, or SIGKILL after grace); the status stays cancelled.
       const late = await waitFor('the late outcome', async () => {
@@ -619,7 +766,7 @@ describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
     });
   }
 
-  it('the run\'s own agent may cancel it; other agents, other companies and unknown runs may not', async () => {
+  it("the run's own agent may cancel it; other agents, other companies and unknown runs may not", async () => {
     const owner = await newAgent(t, board, companyId);
     const colleague = await newAgent(t, board, companyId);
     const runId = await insertRun({ agentId: owner.agent.id, status: 'running' });
@@ -635,14 +782,19 @@ describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
     const again = await cancel(runId, owner.token);
     assert.equal(again.status, 409);
     assert.equal(again.body.details.status, 'cancelled');
-    const [activity] = await sql(`select actor_type, actor_id from activity_log where entity_id = $1 and action = 'heartbeat_run.cancelled'`, [runId]);
+    const [activity] = await sql(
+      `select actor_type, actor_id from activity_log where entity_id = $1 and action = 'heartbeat_run.cancelled'`,
+      [runId],
+    );
     assert.deepEqual(activity, { actor_type: 'agent', actor_id: owner.agent.id });
   });
 });
 
 describe('run and issue lists fed by engine runs', () => {
   it('a run that checks out its issue shows in GET /issues/{id}/runs and GET /heartbeat-runs/{id}/issues', async () => {
-    const { agent } = await newAgent(t, board, companyId, { adapterConfig: node('worker.mjs', '100', '0', 'checkout') });
+    const { agent } = await newAgent(t, board, companyId, {
+      adapterConfig: node('worker.mjs', '100', '0', 'checkout'),
+    });
     const issue = await newIssue(t, board, companyId, { status: 'todo' });
     const runId = await startRun(agent.id, { payload: { issueId: issue.id } });
     const run = await finishedRun(runId);
@@ -651,11 +803,17 @@ describe('run and issue lists fed by engine runs', () => {
 
     const runs = await get(`/api/issues/${issue.id}/runs`);
     assert.equal(runs.status, 200);
-    assert.deepEqual(runs.body.map((r: any) => r.runId), [runId]);
+    assert.deepEqual(
+      runs.body.map((r: any) => r.runId),
+      [runId],
+    );
     assert.equal(runs.body[0].status, 'succeeded');
     assert.equal(runs.body[0].invocationSource, run.invocationSource);
     const issues = await get(`/api/heartbeat-runs/${runId}/issues`);
-    assert.deepEqual(issues.body.map((i: any) => i.id), [issue.id]);
+    assert.deepEqual(
+      issues.body.map((i: any) => i.id),
+      [issue.id],
+    );
     assert.equal(issues.body[0].status, 'in_progress');
   });
 });

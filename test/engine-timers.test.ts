@@ -32,37 +32,70 @@ const sql = async (text: string, params: unknown[] = []) => (await a.database.po
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const live = (r: { status: string }) => r.status === 'queued' || r.status === 'running';
 
-const heartbeat = (intervalSec: number, extra: Record<string, unknown> = {}) => ({ heartbeat: { enabled: true, intervalSec, ...extra } });
+const heartbeat = (intervalSec: number, extra: Record<string, unknown> = {}) => ({
+  heartbeat: { enabled: true, intervalSec, ...extra },
+});
 
 describe('timers', () => {
   it('wake a heartbeat agent exactly once per interval across two replicas, never while its run is live', async () => {
-    const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('0'), runtimeConfig: heartbeat(1, { skipWhenIdle: false }) });
+    const { agent } = await newAgent(a, board, companyId, {
+      adapterConfig: worker('0'),
+      runtimeConfig: heartbeat(1, { skipWhenIdle: false }),
+    });
     const started = Date.now();
     await sleep(4_500);
-    await a.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { runtimeConfig: { heartbeat: { enabled: false } } } });
+    await a.request('PATCH', `/api/agents/${agent.id}`, {
+      token: board,
+      body: { runtimeConfig: { heartbeat: { enabled: false } } },
+    });
     const elapsedSlots = Math.ceil((Date.now() - started) / 1000) + 1;
-    const wakes = await sql("select idempotency_key, status from agent_wakeup_requests where agent_id = $1 and source = 'timer'", [agent.id]);
+    const wakes = await sql(
+      "select idempotency_key, status from agent_wakeup_requests where agent_id = $1 and source = 'timer'",
+      [agent.id],
+    );
     const keys = new Set(wakes.map((w) => w.idempotency_key));
     assert.equal(keys.size, wakes.length, 'one wake per slot, whichever replica queued it');
-    assert.ok(wakes.length >= 3 && wakes.length <= elapsedSlots, `${wakes.length} timer wakes in ${elapsedSlots} slots`);
-    const runs = await sql('select created_at, finished_at from heartbeat_runs where agent_id = $1 order by created_at', [agent.id]);
+    assert.ok(
+      wakes.length >= 3 && wakes.length <= elapsedSlots,
+      `${wakes.length} timer wakes in ${elapsedSlots} slots`,
+    );
+    const runs = await sql(
+      'select created_at, finished_at from heartbeat_runs where agent_id = $1 order by created_at',
+      [agent.id],
+    );
     assert.ok(runs.length >= 3);
-    for (let i = 1; i < runs.length; i++) assert.ok(new Date(runs[i].created_at) >= new Date(runs[i - 1].finished_at), 'runs never overlap');
+    for (let i = 1; i < runs.length; i++)
+      assert.ok(new Date(runs[i].created_at) >= new Date(runs[i - 1].finished_at), 'runs never overlap');
   });
 
   it('do not pile up behind a long run: a timer wake while a run is live is skipped, not queued', async () => {
-    const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('2500'), runtimeConfig: heartbeat(1, { skipWhenIdle: false }) });
-    await waitFor('a run', async () => (await sql('select 1 from heartbeat_runs where agent_id = $1', [agent.id])).length > 0);
+    const { agent } = await newAgent(a, board, companyId, {
+      adapterConfig: worker('2500'),
+      runtimeConfig: heartbeat(1, { skipWhenIdle: false }),
+    });
+    await waitFor(
+      'a run',
+      async () => (await sql('select 1 from heartbeat_runs where agent_id = $1', [agent.id])).length > 0,
+    );
     await sleep(2_000);
-    await a.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { runtimeConfig: { heartbeat: { enabled: false } } } });
+    await a.request('PATCH', `/api/agents/${agent.id}`, {
+      token: board,
+      body: { runtimeConfig: { heartbeat: { enabled: false } } },
+    });
     const runs = await sql('select status from heartbeat_runs where agent_id = $1', [agent.id]);
     assert.equal(runs.length, 1, 'the second interval found the first run still working');
-    const waiting = await sql("select 1 from agent_wakeup_requests where agent_id = $1 and status in ('queued', 'deferred')", [agent.id]);
+    const waiting = await sql(
+      "select 1 from agent_wakeup_requests where agent_id = $1 and status in ('queued', 'deferred')",
+      [agent.id],
+    );
     assert.equal(waiting.length, 0, 'nothing piled up behind it');
   });
 
   it('never wake a disabled agent', async () => {
-    const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('0'), runtimeConfig: { heartbeat: { enabled: false, intervalSec: 1 } } });
+    const { agent } = await newAgent(a, board, companyId, {
+      adapterConfig: worker('0'),
+      runtimeConfig: { heartbeat: { enabled: false, intervalSec: 1 } },
+    });
     await sleep(2_500);
     assert.equal((await sql('select 1 from agent_wakeup_requests where agent_id = $1', [agent.id])).length, 0);
   });
@@ -75,14 +108,28 @@ describe('timers', () => {
       return runs.length >= 1 && !runs.some(live);
     });
     const idle = await waitFor('timer wakes skipped as idle', async () => {
-      const rows = await sql("select 1 from agent_wakeup_requests where agent_id = $1 and source = 'timer' and status = 'skipped' and outcome_reason = 'idle'", [agent.id]);
+      const rows = await sql(
+        "select 1 from agent_wakeup_requests where agent_id = $1 and source = 'timer' and status = 'skipped' and outcome_reason = 'idle'",
+        [agent.id],
+      );
       return rows.length >= 2 ? rows : null;
     });
     assert.ok(idle.length >= 2);
     const before = (await sql('select count(*)::int as n from heartbeat_runs where agent_id = $1', [agent.id]))[0].n;
-    assert.equal((await a.request('POST', `/api/issues/${issue.id}/comments`, { token: board, body: { body: 'Any news?' } })).status, 201);
-    await waitFor('a timer run after the comment', async () => (await sql('select count(*)::int as n from heartbeat_runs where agent_id = $1', [agent.id]))[0].n > before);
-    await a.request('PATCH', `/api/agents/${agent.id}`, { token: board, body: { runtimeConfig: { heartbeat: { enabled: false } } } });
+    assert.equal(
+      (await a.request('POST', `/api/issues/${issue.id}/comments`, { token: board, body: { body: 'Any news?' } }))
+        .status,
+      201,
+    );
+    await waitFor(
+      'a timer run after the comment',
+      async () =>
+        (await sql('select count(*)::int as n from heartbeat_runs where agent_id = $1', [agent.id]))[0].n > before,
+    );
+    await a.request('PATCH', `/api/agents/${agent.id}`, {
+      token: board,
+      body: { runtimeConfig: { heartbeat: { enabled: false } } },
+    });
   });
 });
 
@@ -91,22 +138,44 @@ describe('two replicas', () => {
     const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('1000') });
     const issue = await newIssue(a, board, companyId, { status: 'todo' });
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => (i % 2 ? b : a).request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: { reason: `storm ${i}`, payload: { issueId: issue.id } } })),
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? b : a).request('POST', `/api/agents/${agent.id}/wakeup`, {
+          token: board,
+          body: { reason: `storm ${i}`, payload: { issueId: issue.id } },
+        }),
+      ),
     );
     assert.ok(responses.every((r) => r.status === 202));
     const ids = responses.map((r) => r.body.id);
-    await waitFor('every wake to be decided', async () => (await sql("select 1 from agent_wakeup_requests where id = any($1) and status in ('queued', 'claimed')", [ids])).length === 0);
+    await waitFor(
+      'every wake to be decided',
+      async () =>
+        (await sql("select 1 from agent_wakeup_requests where id = any($1) and status in ('queued', 'claimed')", [ids]))
+          .length === 0,
+    );
     const runs = await sql('select id from heartbeat_runs where wakeup_request_id = any($1)', [ids]);
     assert.equal(runs.length, 1);
-    const outcomes = await sql('select status, count(*)::int as n from agent_wakeup_requests where id = any($1) group by status order by status', [ids]);
-    assert.deepEqual(outcomes, [{ status: 'coalesced', n: 49 }, { status: 'completed', n: 1 }]);
-    await waitFor('the runs to finish', async () => !(await sql('select status from heartbeat_runs where agent_id = $1', [agent.id])).some(live));
+    const outcomes = await sql(
+      'select status, count(*)::int as n from agent_wakeup_requests where id = any($1) group by status order by status',
+      [ids],
+    );
+    assert.deepEqual(outcomes, [
+      { status: 'coalesced', n: 49 },
+      { status: 'completed', n: 1 },
+    ]);
+    await waitFor(
+      'the runs to finish',
+      async () => !(await sql('select status from heartbeat_runs where agent_id = $1', [agent.id])).some(live),
+    );
   });
 });
 
 describe('wake guards', () => {
   it('a spent wake budget skips further wakes, records agent.wake_rate_limited once and shows on the agent', async () => {
-    const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('0'), runtimeConfig: { maxRunsPerHour: 2 } });
+    const { agent } = await newAgent(a, board, companyId, {
+      adapterConfig: worker('0'),
+      runtimeConfig: { maxRunsPerHour: 2 },
+    });
     const wake = () => a.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: {} });
     for (let i = 0; i < 2; i++) {
       assert.equal((await wake()).status, 202);
@@ -116,22 +185,48 @@ describe('wake guards', () => {
       });
     }
     const third = await wake();
-    const decided = await waitFor('the third wake to be decided', async () => (await sql("select * from agent_wakeup_requests where id = $1 and status <> 'queued' and status <> 'claimed'", [third.body.id]))[0]);
+    const decided = await waitFor(
+      'the third wake to be decided',
+      async () =>
+        (
+          await sql(
+            "select * from agent_wakeup_requests where id = $1 and status <> 'queued' and status <> 'claimed'",
+            [third.body.id],
+          )
+        )[0],
+    );
     assert.equal(decided.status, 'skipped');
     assert.equal(decided.outcome_reason, 'wake_rate_limited');
     const shown = (await a.request('GET', `/api/agents/${agent.id}`, { token: board })).body;
     assert.ok(shown.wakeRateLimitedUntil && new Date(shown.wakeRateLimitedUntil).getTime() > Date.now());
     const fourth = await wake();
     assert.equal(fourth.status, 202);
-    assert.deepEqual({ skipped: fourth.body.skipped, reason: fourth.body.reason }, { skipped: true, reason: 'wake_rate_limited' });
-    assert.equal((await activityRows(a, companyId, 'agent.wake_rate_limited')).filter((r) => r.entity_id === agent.id).length, 1);
+    assert.deepEqual(
+      { skipped: fourth.body.skipped, reason: fourth.body.reason },
+      { skipped: true, reason: 'wake_rate_limited' },
+    );
+    assert.equal(
+      (await activityRows(a, companyId, 'agent.wake_rate_limited')).filter((r) => r.entity_id === agent.id).length,
+      1,
+    );
     assert.equal((await sql('select count(*)::int as n from heartbeat_runs where agent_id = $1', [agent.id]))[0].n, 2);
   });
 
   it("an agent's own comment mentioning itself does not wake it", async () => {
-    const { agent, token } = await newAgent(a, board, companyId, { name: `Selfie ${Date.now()}`, adapterConfig: worker('0') });
+    const { agent, token } = await newAgent(a, board, companyId, {
+      name: `Selfie ${Date.now()}`,
+      adapterConfig: worker('0'),
+    });
     const issue = await newIssue(a, board, companyId, { status: 'todo' });
-    assert.equal((await a.request('POST', `/api/issues/${issue.id}/comments`, { token, body: { body: `note to @${agent.name}: done` } })).status, 201);
+    assert.equal(
+      (
+        await a.request('POST', `/api/issues/${issue.id}/comments`, {
+          token,
+          body: { body: `note to @${agent.name}: done` },
+        })
+      ).status,
+      201,
+    );
     await sleep(500);
     assert.equal((await sql('select 1 from agent_wakeup_requests where agent_id = $1', [agent.id])).length, 0);
   });
@@ -139,15 +234,23 @@ describe('wake guards', () => {
   it('an interrupt comment stops the live run holding the issue and starts a fresh one', async () => {
     const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('20000', '0', 'checkout') });
     const issue = await newIssue(a, board, companyId, { status: 'todo' });
-    await a.request('POST', `/api/agents/${agent.id}/wakeup`, { token: board, body: { payload: { issueId: issue.id } } });
+    await a.request('POST', `/api/agents/${agent.id}/wakeup`, {
+      token: board,
+      body: { payload: { issueId: issue.id } },
+    });
     const first = await waitFor('the run to hold the checkout', async () => {
       const [row] = await sql('select checkout_run_id from issues where id = $1', [issue.id]);
       return row.checkout_run_id;
     });
-    const res = await a.request('POST', `/api/issues/${issue.id}/comments`, { token: board, body: { body: 'Stop, do this instead', interrupt: true } });
+    const res = await a.request('POST', `/api/issues/${issue.id}/comments`, {
+      token: board,
+      body: { body: 'Stop, do this instead', interrupt: true },
+    });
     assert.equal(res.status, 201);
     await waitFor('the first run cancelled and a second one started', async () => {
-      const runs = await sql('select id, status from heartbeat_runs where agent_id = $1 order by created_at', [agent.id]);
+      const runs = await sql('select id, status from heartbeat_runs where agent_id = $1 order by created_at', [
+        agent.id,
+      ]);
       return runs.length === 2 && runs[0].id === first && runs[0].status === 'cancelled' && live(runs[1]);
     });
     await a.request('POST', `/api/agents/${agent.id}/pause`, { token: board });

@@ -34,24 +34,33 @@ class SseClient {
     private readonly req: http.ClientRequest,
   ) {}
 
-  static open(baseUrl: string, path: string, token: string | null, headers: Record<string, string> = {}): Promise<SseClient> {
+  static open(
+    baseUrl: string,
+    path: string,
+    token: string | null,
+    headers: Record<string, string> = {},
+  ): Promise<SseClient> {
     return new Promise((resolve, reject) => {
-      const req = http.get(`${baseUrl}${path}`, { agent: false, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } }, (res) => {
-        const client = new SseClient(res.statusCode ?? 0, res.headers, req);
-        res.setEncoding('utf8');
-        if (client.status !== 200) {
-          let text = '';
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => {
-            client.body = JSON.parse(text);
-            client.ended = true;
-            resolve(client);
-          });
-          return;
-        }
-        client.consume(res);
-        resolve(client);
-      });
+      const req = http.get(
+        `${baseUrl}${path}`,
+        { agent: false, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } },
+        (res) => {
+          const client = new SseClient(res.statusCode ?? 0, res.headers, req);
+          res.setEncoding('utf8');
+          if (client.status !== 200) {
+            let text = '';
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => {
+              client.body = JSON.parse(text);
+              client.ended = true;
+              resolve(client);
+            });
+            return;
+          }
+          client.consume(res);
+          resolve(client);
+        },
+      );
       req.on('error', reject);
     });
   }
@@ -72,7 +81,12 @@ class SseClient {
           else if (line.startsWith('id: ')) event.id = line.slice(4);
           else if (line.startsWith('data: ')) data = line.slice(6);
         }
-        if (data !== undefined) this.events.push({ event: event.event ?? 'message', ...(event.id && { id: event.id }), data: JSON.parse(data) });
+        if (data !== undefined)
+          this.events.push({
+            event: event.event ?? 'message',
+            ...(event.id && { id: event.id }),
+            data: JSON.parse(data),
+          });
       }
     });
     const ended = () => (this.ended = true);
@@ -116,7 +130,13 @@ after(async () => {
   await a.close();
 });
 
-async function connect(app: TestApp, companyId: string, token: string | null, headers: Record<string, string> = {}, query = '') {
+async function connect(
+  app: TestApp,
+  companyId: string,
+  token: string | null,
+  headers: Record<string, string> = {},
+  query = '',
+) {
   const client = await SseClient.open(app.baseUrl!, `/api/companies/${companyId}/events${query}`, token, headers);
   opened.push(client);
   return client;
@@ -173,7 +193,10 @@ describe('events: access', () => {
     assert.equal(stream.headers['x-accel-buffering'], 'no');
     assert.deepEqual((await stream.ready()).data, {});
     const issue = await newIssue(a, c.boardToken, c.company.id);
-    const event = await stream.find((e) => e.event === 'activity' && e.data.entityId === issue.id, 'the issue.created entry');
+    const event = await stream.find(
+      (e) => e.event === 'activity' && e.data.entityId === issue.id,
+      'the issue.created entry',
+    );
     assert.equal(event.data.action, 'issue.created');
     stream.close();
   });
@@ -192,13 +215,20 @@ describe('events: delivery', () => {
     });
     assert.equal(res.status, 201);
     const issue = (await res.json()) as { id: string };
-    const event = await stream.find((e) => e.event === 'activity' && e.data.entityId === issue.id, 'the entry on replica B', 5_000);
+    const event = await stream.find(
+      (e) => e.event === 'activity' && e.data.entityId === issue.id,
+      'the entry on replica B',
+      5_000,
+    );
     assert.ok(Date.now() - started < 5_000);
     assert.equal(event.data.action, 'issue.created');
     assert.equal(event.data.entityType, 'issue');
     assert.equal(event.id, event.data.id);
     const feed = (await a.request('GET', `/api/companies/${company.id}/activity?entityId=${issue.id}`, { token })).body;
-    assert.deepEqual(event.data, feed.find((e: any) => e.id === event.id));
+    assert.deepEqual(
+      event.data,
+      feed.find((e: any) => e.id === event.id),
+    );
     stream.close();
   });
 
@@ -209,15 +239,25 @@ describe('events: delivery', () => {
     const onB = await connect(b, c.company.id, c.boardToken);
     await Promise.all([onA.ready(), onB.ready()]);
     const runId = randomUUID();
-    await sql(`insert into heartbeat_runs (id, company_id, agent_id, status) values ($1, $2, $3, 'queued')`, [runId, c.company.id, c.agent.agent.id]);
+    await sql(`insert into heartbeat_runs (id, company_id, agent_id, status) values ($1, $2, $3, 'queued')`, [
+      runId,
+      c.company.id,
+      c.agent.agent.id,
+    ]);
     await sql(`update heartbeat_runs set status = 'running' where id = $1`, [runId]);
-    await sql(`insert into heartbeat_runs (company_id, agent_id, status) values ($1, $2, 'queued')`, [other.company.id, other.agent.agent.id]);
+    await sql(`insert into heartbeat_runs (company_id, agent_id, status) values ($1, $2, 'queued')`, [
+      other.company.id,
+      other.agent.agent.id,
+    ]);
     for (const stream of [onA, onB]) {
       const running = await stream.find((e) => e.event === 'run' && e.data.status === 'running', 'the running event');
       assert.deepEqual(running.data, { runId, agentId: c.agent.agent.id, issueId: null, status: 'running' });
       assert.equal(running.id, undefined);
       const runs = stream.events.filter((e) => e.event === 'run');
-      assert.deepEqual(runs.map((e) => e.data.status), ['queued', 'running']);
+      assert.deepEqual(
+        runs.map((e) => e.data.status),
+        ['queued', 'running'],
+      );
     }
     onA.close();
     onB.close();
@@ -228,14 +268,26 @@ describe('events: delivery', () => {
     try {
       const { company, token } = await a.newCompany();
       const worker = new URL('./fixtures/agents/worker.mjs', import.meta.url).pathname;
-      const { agent } = await newAgent(a, token, company.id, { adapterConfig: { command: process.execPath, args: [worker, '100'] } });
+      const { agent } = await newAgent(a, token, company.id, {
+        adapterConfig: { command: process.execPath, args: [worker, '100'] },
+      });
       const stream = await connect(a, company.id, token);
       await stream.ready();
-      const wake = await a.request('POST', `/api/agents/${agent.id}/wakeup`, { token, body: { reason: 'stream test' } });
+      const wake = await a.request('POST', `/api/agents/${agent.id}/wakeup`, {
+        token,
+        body: { reason: 'stream test' },
+      });
       assert.equal(wake.status, 202);
-      const done = await stream.find((e) => e.event === 'run' && e.data.status === 'succeeded', 'the run to succeed', 20_000);
+      const done = await stream.find(
+        (e) => e.event === 'run' && e.data.status === 'succeeded',
+        'the run to succeed',
+        20_000,
+      );
       assert.equal(done.data.agentId, agent.id);
-      const started = await stream.find((e) => e.event === 'activity' && e.data.action === 'heartbeat_run.started', 'the heartbeat_run.started entry');
+      const started = await stream.find(
+        (e) => e.event === 'activity' && e.data.action === 'heartbeat_run.started',
+        'the heartbeat_run.started entry',
+      );
       assert.equal(started.data.entityId, done.data.runId);
       stream.close();
     } finally {
@@ -248,9 +300,18 @@ describe('events: delivery', () => {
     const stream = await connect(b, company.id, token);
     await stream.ready();
     const runId = randomUUID();
-    const notify = (offset: number, lastLine: string | null) => sql(`select pg_notify('boardroom_run_log', $1)`, [JSON.stringify({ runId, companyId: company.id, offset, lastLine })]);
+    const notify = (offset: number, lastLine: string | null) =>
+      sql(`select pg_notify('boardroom_run_log', $1)`, [
+        JSON.stringify({ runId, companyId: company.id, offset, lastLine }),
+      ]);
     // The third notice stored only blank lines (no line of its own): the line before it stands.
-    for (const [offset, line] of [[10, 'one'], [20, 'two'], [30, 'three'], [40, null]] as const) await notify(offset, line);
+    for (const [offset, line] of [
+      [10, 'one'],
+      [20, 'two'],
+      [30, 'three'],
+      [40, null],
+    ] as const)
+      await notify(offset, line);
     const first = await stream.find((e) => e.event === 'run_log', 'the first run_log event');
     assert.deepEqual(first.data, { runId, offset: 10, lastLine: 'one' });
     const firstAt = Date.now();
@@ -258,7 +319,10 @@ describe('events: delivery', () => {
     assert.ok(Date.now() - firstAt >= 800, `second event after ${Date.now() - firstAt} ms`);
     assert.equal(second.data.lastLine, 'three');
     await sleep(300);
-    assert.deepEqual(stream.events.filter((e) => e.event === 'run_log').map((e) => e.data.offset), [10, 40]);
+    assert.deepEqual(
+      stream.events.filter((e) => e.event === 'run_log').map((e) => e.data.offset),
+      [10, 40],
+    );
     assert.equal(second.id, undefined);
     stream.close();
   });
@@ -269,9 +333,18 @@ describe('events: delivery', () => {
       const { company, token } = await a.newCompany();
       const stream = await connect(a, company.id, token);
       await stream.ready();
-      const { agent } = await newAgent(a, token, company.id, { adapterConfig: { command: process.execPath, args: ['-e', "console.log('first line'); console.log('\\x1b[32mthe last line\\x1b[0m\\n\\n')"] } });
+      const { agent } = await newAgent(a, token, company.id, {
+        adapterConfig: {
+          command: process.execPath,
+          args: ['-e', "console.log('first line'); console.log('\\x1b[32mthe last line\\x1b[0m\\n\\n')"],
+        },
+      });
       assert.equal((await a.request('POST', `/api/agents/${agent.id}/wakeup`, { token, body: {} })).status, 202);
-      const event = await stream.find((e) => e.event === 'run_log' && e.data.lastLine === 'the last line', 'the last line, escapes removed, in a run_log event', 20_000);
+      const event = await stream.find(
+        (e) => e.event === 'run_log' && e.data.lastLine === 'the last line',
+        'the last line, escapes removed, in a run_log event',
+        20_000,
+      );
       assert.equal(typeof event.data.offset, 'number');
       stream.close();
     } finally {
@@ -284,10 +357,17 @@ describe('events: delivery', () => {
     const hidden = await newIssue(a, token, company.id);
     const stream = await connect(a, company.id, token);
     await stream.ready();
-    assert.equal((await a.request('PATCH', `/api/issues/${hidden.id}`, { token, body: { hiddenAt: new Date().toISOString() } })).status, 200);
+    assert.equal(
+      (await a.request('PATCH', `/api/issues/${hidden.id}`, { token, body: { hiddenAt: new Date().toISOString() } }))
+        .status,
+      200,
+    );
     const visible = await newIssue(a, token, company.id);
     await stream.find((e) => e.event === 'activity' && e.data.entityId === visible.id, 'the visible issue');
-    assert.equal(stream.activity().some((e) => e.data.entityId === hidden.id), false);
+    assert.equal(
+      stream.activity().some((e) => e.data.entityId === hidden.id),
+      false,
+    );
     stream.close();
   });
 });
@@ -302,20 +382,31 @@ describe('events: order and resume', () => {
     try {
       // The slow transaction writes first (older transaction id, earlier createdAt) and commits last.
       await slow.query('begin');
-      const [early] = (await slow.query(`insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id) values ($1::uuid, 'system', 'test', 'test.early', 'company', $1::text) returning id`, [company.id])).rows;
-      const [late] = await sql(`insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id) values ($1::uuid, 'system', 'test', 'test.late', 'company', $1::text) returning id`, [company.id]);
+      const [early] = (
+        await slow.query(
+          `insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id) values ($1::uuid, 'system', 'test', 'test.early', 'company', $1::text) returning id`,
+          [company.id],
+        )
+      ).rows;
+      const [late] = await sql(
+        `insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id) values ($1::uuid, 'system', 'test', 'test.late', 'company', $1::text) returning id`,
+        [company.id],
+      );
       await sleep(300);
       assert.deepEqual(stream.activity(), [], 'the later entry waits for the older transaction');
       await slow.query('commit');
       await stream.find((e) => e.event === 'activity' && e.data.id === late.id, 'the later entry');
-      assert.deepEqual(stream.activity().map((e) => e.id), [early.id, late.id]);
+      assert.deepEqual(
+        stream.activity().map((e) => e.id),
+        [early.id, late.id],
+      );
     } finally {
       await slow.end();
     }
     stream.close();
   });
 
-  it("is not held back by a long transaction of another database on the same server", async () => {
+  it('is not held back by a long transaction of another database on the same server', async () => {
     const { company, token } = await a.newCompany();
     const stream = await connect(a, company.id, token);
     await stream.ready();
@@ -325,10 +416,17 @@ describe('events: order and resume', () => {
     try {
       await neighbour.query('begin');
       await neighbour.query('select pg_current_xact_id()'); // it has written: it holds a transaction id
-      const [entry] = await sql(`insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id) values ($1::uuid, 'system', 'test', 'test.meanwhile', 'company', $1::text) returning id`, [company.id]);
+      const [entry] = await sql(
+        `insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id) values ($1::uuid, 'system', 'test', 'test.meanwhile', 'company', $1::text) returning id`,
+        [company.id],
+      );
       // Polled within a second (./streams.ts backs off from 50 ms): well within the wait below,
       // while the neighbour's transaction stays open all along.
-      await stream.find((e) => e.event === 'activity' && e.data.id === entry.id, 'the entry written while the neighbour works', 3_000);
+      await stream.find(
+        (e) => e.event === 'activity' && e.data.id === entry.id,
+        'the entry written while the neighbour works',
+        3_000,
+      );
     } finally {
       await neighbour.query('rollback');
       await neighbour.end();
@@ -342,7 +440,12 @@ describe('events: order and resume', () => {
     await slow.connect();
     try {
       await slow.query('begin');
-      const [early] = (await slow.query(`insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id) values ($1::uuid, 'system', 'test', 'test.early', 'company', $1::text) returning id`, [company.id])).rows;
+      const [early] = (
+        await slow.query(
+          `insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id) values ($1::uuid, 'system', 'test', 'test.early', 'company', $1::text) returning id`,
+          [company.id],
+        )
+      ).rows;
       const issue = await newIssue(a, token, company.id);
       const [newest] = (await a.request('GET', `/api/companies/${company.id}/activity?limit=1`, { token })).body;
       assert.equal(newest.entityId, issue.id);
@@ -366,13 +469,22 @@ describe('events: order and resume', () => {
     await first.find((e) => e.event === 'activity' && e.data.entityId === two.id, 'the second issue');
     await sleep(100);
     const seen = first.activity();
-    assert.deepEqual(seen.map((e) => e.data.entityId), [one.id, two.id]);
+    assert.deepEqual(
+      seen.map((e) => e.data.entityId),
+      [one.id, two.id],
+    );
     first.close();
 
     // Missed while disconnected: an issue, a comment, an update.
     const three = await newIssue(a, token, company.id);
-    assert.equal((await a.request('POST', `/api/issues/${one.id}/comments`, { token, body: { body: 'while away' } })).status, 201);
-    assert.equal((await a.request('PATCH', `/api/issues/${two.id}`, { token, body: { title: 'renamed while away' } })).status, 200);
+    assert.equal(
+      (await a.request('POST', `/api/issues/${one.id}/comments`, { token, body: { body: 'while away' } })).status,
+      201,
+    );
+    assert.equal(
+      (await a.request('PATCH', `/api/issues/${two.id}`, { token, body: { title: 'renamed while away' } })).status,
+      200,
+    );
     const missed = await idsAfter(company.id, seen.at(-1)!.id!);
     assert.ok(missed.length >= 3, `missed ${missed.length}`);
 
@@ -381,10 +493,17 @@ describe('events: order and resume', () => {
     await waitFor('the missed entries', async () => resumed.activity().length >= missed.length);
     await sleep(200);
     const replayed = resumed.activity();
-    assert.deepEqual(replayed.map((e) => e.id), missed);
+    assert.deepEqual(
+      replayed.map((e) => e.id),
+      missed,
+    );
     assert.equal(resumed.events[0]!.event, 'ready');
     assert.ok(replayed.some((e) => e.data.entityId === three.id && e.data.action === 'issue.created'));
-    assert.equal(replayed.some((e) => seen.some((s) => s.id === e.id)), false, 'nothing already seen is sent again');
+    assert.equal(
+      replayed.some((e) => seen.some((s) => s.id === e.id)),
+      false,
+      'nothing already seen is sent again',
+    );
 
     const four = await newIssue(a, token, company.id);
     await resumed.find((e) => e.event === 'activity' && e.data.entityId === four.id, 'a live entry after the replay');
@@ -394,7 +513,10 @@ describe('events: order and resume', () => {
     const newest = (await a.request('GET', `/api/companies/${company.id}/activity?limit=1`, { token })).body[0];
     const byQuery = await connect(a, company.id, token, {}, `?lastEventId=${seen.at(-1)!.id}`);
     await byQuery.find((e) => e.id === newest.id, 'the newest entry');
-    assert.deepEqual(byQuery.activity().map((e) => e.id), await idsAfter(company.id, seen.at(-1)!.id!));
+    assert.deepEqual(
+      byQuery.activity().map((e) => e.id),
+      await idsAfter(company.id, seen.at(-1)!.id!),
+    );
     byQuery.close();
   });
 
@@ -410,8 +532,14 @@ describe('events: order and resume', () => {
     const exactly = await connect(a, company.id, token, { 'last-event-id': mark.id! });
     await waitFor('500 entries', async () => exactly.activity().length >= 500);
     await sleep(200);
-    assert.deepEqual(exactly.activity().map((e) => e.id), await idsAfter(company.id, mark.id!));
-    assert.equal(exactly.events.some((e) => e.event === 'reset'), false);
+    assert.deepEqual(
+      exactly.activity().map((e) => e.id),
+      await idsAfter(company.id, mark.id!),
+    );
+    assert.equal(
+      exactly.events.some((e) => e.event === 'reset'),
+      false,
+    );
     const last = exactly.activity().at(-1)!;
     exactly.close();
 
@@ -431,7 +559,7 @@ describe('events: order and resume', () => {
     tooMany.close();
   });
 
-  it('sends reset for an unknown Last-Event-ID (not an entry, or another company\'s), then goes on live', async () => {
+  it("sends reset for an unknown Last-Event-ID (not an entry, or another company's), then goes on live", async () => {
     const { company, token } = await a.newCompany();
     const other = await a.newCompany();
     await newIssue(a, other.token, other.company.id);
@@ -439,7 +567,13 @@ describe('events: order and resume', () => {
     for (const lastEventId of [randomUUID(), foreign.id, 'not-an-id']) {
       const stream = await connect(a, company.id, token, { 'last-event-id': lastEventId });
       await stream.ready();
-      assert.deepEqual(stream.events.map((e) => [e.event, e.data.reason]), [['reset', 'unknown_last_event_id'], ['ready', undefined]]);
+      assert.deepEqual(
+        stream.events.map((e) => [e.event, e.data.reason]),
+        [
+          ['reset', 'unknown_last_event_id'],
+          ['ready', undefined],
+        ],
+      );
       stream.close();
     }
   });
@@ -448,7 +582,11 @@ describe('events: order and resume', () => {
 describe('events: slow clients, revoked access, clean-up', () => {
   let tuned: TestApp;
   before(async () => {
-    tuned = await startTestApp({ replicaOf: a, listen: true, events: { stallMs: 2_000, keepaliveMs: 100, recheckMs: 200 } });
+    tuned = await startTestApp({
+      replicaOf: a,
+      listen: true,
+      events: { stallMs: 2_000, keepaliveMs: 100, recheckMs: 200 },
+    });
   });
   after(() => tuned.close());
 
@@ -457,7 +595,9 @@ describe('events: slow clients, revoked access, clean-up', () => {
     const url = new URL(app.baseUrl!);
     const socket = net.connect(Number(url.port), url.hostname);
     socket.on('error', () => undefined);
-    socket.write(`GET /api/companies/${companyId}/events HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${token}\r\n\r\n`);
+    socket.write(
+      `GET /api/companies/${companyId}/events HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${token}\r\n\r\n`,
+    );
     socket.pause();
     return socket;
   }
@@ -468,11 +608,17 @@ describe('events: slow clients, revoked access, clean-up', () => {
     await reading.ready();
     const before = tuned.app.eventStreams.stats();
     const stuck = neverReading(tuned, company.id, token);
-    await waitFor('the raw client to be connected', async () => tuned.app.eventStreams.stats().clients === before.clients + 1);
+    await waitFor(
+      'the raw client to be connected',
+      async () => tuned.app.eventStreams.stats().clients === before.clients + 1,
+    );
 
     // About 26 MB of events: more than the socket buffers of both ends and the 1 MiB bound.
     await insertEntries(company.id, 400, 64 * 1024);
-    await waitFor('the stuck client to be dropped', async () => tuned.app.eventStreams.stats().dropped === before.dropped + 1);
+    await waitFor(
+      'the stuck client to be dropped',
+      async () => tuned.app.eventStreams.stats().dropped === before.dropped + 1,
+    );
     await waitFor(
       'every entry at the reading client',
       async () => {
@@ -534,7 +680,9 @@ describe('events: slow clients, revoked access, clean-up', () => {
           if (droppedAfterMs === null && stats().dropped === 1) droppedAfterMs = Date.now() - started;
           await sleep(200);
         }
-        console.log(`a client that never reads was dropped ${droppedAfterMs} ms after the first entries; the slow reader took ${slowBytes} bytes and stayed`);
+        console.log(
+          `a client that never reads was dropped ${droppedAfterMs} ms after the first entries; the slow reader took ${slowBytes} bytes and stayed`,
+        );
         assert.notEqual(droppedAfterMs, null, 'the client that never reads was dropped');
         assert.ok(droppedAfterMs! >= 9_500 && droppedAfterMs! <= 12_000, `dropped after ${droppedAfterMs} ms`);
         assert.equal(stats().dropped, 1, 'the slow reader was not dropped');
@@ -571,7 +719,11 @@ describe('events: slow clients, revoked access, clean-up', () => {
         [company.id],
       );
       // "At once" means long before stallMs (60 s); the bound leaves room for a machine busy with other files.
-      await waitFor('the stuck client to be dropped', async () => strict.app.eventStreams.stats().dropped === 1, 15_000);
+      await waitFor(
+        'the stuck client to be dropped',
+        async () => strict.app.eventStreams.stats().dropped === 1,
+        15_000,
+      );
       assert.equal(strict.app.eventStreams.stats().clients, 0);
       stuck.destroy();
     } finally {
@@ -620,7 +772,11 @@ describe('events: slow clients, revoked access, clean-up', () => {
   it('answers HEAD with the stream headers at once and opens no stream', async () => {
     const { company, token } = await a.newCompany();
     const baseline = a.app.eventStreams.stats();
-    const res = await fetch(`${a.baseUrl}/api/companies/${company.id}/events`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${a.baseUrl}/api/companies/${company.id}/events`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(5000),
+    });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
     assert.deepEqual(a.app.eventStreams.stats(), baseline);

@@ -25,7 +25,11 @@ let repo: string;
 let baseCommit: string;
 let project: any;
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], { cwd, encoding: 'utf8' }).trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], {
+    cwd,
+    encoding: 'utf8',
+  }).trim();
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 
 before(async () => {
@@ -58,13 +62,28 @@ after(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-const committer = (prefix: string) => newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [COMMITTER, prefix], timeoutSec: 60 } });
+const committer = (prefix: string) =>
+  newAgent(t, board, companyId, {
+    adapterConfig: { command: process.execPath, args: [COMMITTER, prefix], timeoutSec: 60 },
+  });
 
 /** Wakes the agent about the issue and returns its finished run. */
 async function runOn(agentId: string, issueId: string): Promise<any> {
-  const res = await t.request('POST', `/api/agents/${agentId}/wakeup`, { token: board, body: { payload: { issueId } } });
+  const res = await t.request('POST', `/api/agents/${agentId}/wakeup`, {
+    token: board,
+    body: { payload: { issueId } },
+  });
   assert.equal(res.status, 202, JSON.stringify(res.body));
-  return waitFor('the run to finish', async () => (await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status not in ('queued', 'running')", [res.body.id]))[0], 30_000);
+  return waitFor(
+    'the run to finish',
+    async () =>
+      (
+        await sql("select * from heartbeat_runs where wakeup_request_id = $1 and status not in ('queued', 'running')", [
+          res.body.id,
+        ])
+      )[0],
+    30_000,
+  );
 }
 
 const detail = async (issueId: string) => {
@@ -115,8 +134,14 @@ describe('isolated execution workspaces', () => {
       { filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, deletions: wp.diffStat.deletions },
       { filesChanged: 1, insertions: 2, deletions: 0 },
     );
-    assert.deepEqual(wp.diffStat.files, [{ path: run.result_json.file, insertions: 2, deletions: 0, uncommitted: false }]);
-    assert.deepEqual(wp.diffStat.uncommitted, { filesChanged: 0, insertions: 0, deletions: 0 }, 'everything is committed');
+    assert.deepEqual(wp.diffStat.files, [
+      { path: run.result_json.file, insertions: 2, deletions: 0, uncommitted: false },
+    ]);
+    assert.deepEqual(
+      wp.diffStat.uncommitted,
+      { filesChanged: 0, insertions: 0, deletions: 0 },
+      'everything is committed',
+    );
   });
 
   it('reuses the same worktree on the next run of the issue, and the branch grows', async () => {
@@ -127,7 +152,10 @@ describe('isolated execution workspaces', () => {
     assert.equal(d.currentExecutionWorkspace.path, firstPath);
     assert.equal(d.workProducts[0].commitsAhead, 2);
     assert.equal(d.workProducts[0].diffStat.filesChanged, 2);
-    assert.equal((await sql('select count(*)::int as n from execution_workspaces where issue_id = $1', [first.id]))[0].n, 1);
+    assert.equal(
+      (await sql('select count(*)::int as n from execution_workspaces where issue_id = $1', [first.id]))[0].n,
+      1,
+    );
   });
 
   it('two agents on two issues of one repository, at the same time, never share a working tree', async () => {
@@ -150,20 +178,32 @@ describe('isolated execution workspaces', () => {
 
   it('counts what the agent left uncommitted (staged, unstaged, untracked) in the diff stat, marked uncommitted, until the worktree is removed', async () => {
     const issue = await newIssue(t, board, companyId, { projectId: project.id, status: 'todo' });
-    const editor = (await newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: [EDITOR], timeoutSec: 60 } })).agent;
+    const editor = (
+      await newAgent(t, board, companyId, {
+        adapterConfig: { command: process.execPath, args: [EDITOR], timeoutSec: 60 },
+      })
+    ).agent;
     const edited = await runOn(editor.id, issue.id);
     assert.equal(edited.status, 'succeeded', edited.error);
     const { staged, notes, binary, big } = edited.result_json.files;
     const worktree = edited.result_json.cwd;
-    assert.equal(git(worktree, 'status', '--porcelain').split('\n').length, 5, 'the worktree holds five changed files and no commit');
+    assert.equal(
+      git(worktree, 'status', '--porcelain').split('\n').length,
+      5,
+      'the worktree holds five changed files and no commit',
+    );
 
     let wp = (await detail(issue.id)).workProducts[0];
     assert.equal(wp.commitsAhead, 0);
     // README.md +1, staged +1, notes +3 (a last line without newline counts); the binary and the 2 MiB file count as changed with unknown lines.
     const allPending = { filesChanged: 5, insertions: 5, deletions: 0 };
-    assert.deepEqual({ filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, deletions: wp.diffStat.deletions }, allPending);
+    assert.deepEqual(
+      { filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, deletions: wp.diffStat.deletions },
+      allPending,
+    );
     assert.deepEqual(wp.diffStat.uncommitted, allPending);
-    const byPath = (files: any[]) => Object.fromEntries(files.map((f) => [f.path, [f.insertions, f.deletions, f.uncommitted]]));
+    const byPath = (files: any[]) =>
+      Object.fromEntries(files.map((f) => [f.path, [f.insertions, f.deletions, f.uncommitted]]));
     assert.deepEqual(byPath(wp.diffStat.files), {
       'README.md': [1, 0, true],
       [staged]: [1, 0, true],
@@ -178,7 +218,10 @@ describe('isolated execution workspaces', () => {
     assert.equal(committed.status, 'succeeded', committed.error);
     wp = (await detail(issue.id)).workProducts[0];
     assert.equal(wp.commitsAhead, 1);
-    assert.deepEqual({ filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, deletions: wp.diffStat.deletions }, { filesChanged: 6, insertions: 7, deletions: 0 });
+    assert.deepEqual(
+      { filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, deletions: wp.diffStat.deletions },
+      { filesChanged: 6, insertions: 7, deletions: 0 },
+    );
     assert.deepEqual(wp.diffStat.uncommitted, { filesChanged: 4, insertions: 4, deletions: 0 });
     assert.deepEqual(byPath(wp.diffStat.files), {
       'README.md': [1, 0, true],
@@ -190,17 +233,38 @@ describe('isolated execution workspaces', () => {
     });
 
     // Closed and removed, the uncommitted changes are gone: the last snapshot counts the commits alone.
-    assert.equal((await t.request('PATCH', `/api/issues/${issue.id}`, { token: board, body: { status: 'done' } })).status, 200);
-    await waitFor('the worktree to be removed', async () => (await sql('select removed_at from execution_workspaces where issue_id = $1', [issue.id]))[0]?.removed_at, 15_000);
+    assert.equal(
+      (await t.request('PATCH', `/api/issues/${issue.id}`, { token: board, body: { status: 'done' } })).status,
+      200,
+    );
+    await waitFor(
+      'the worktree to be removed',
+      async () =>
+        (await sql('select removed_at from execution_workspaces where issue_id = $1', [issue.id]))[0]?.removed_at,
+      15_000,
+    );
     wp = (await detail(issue.id)).workProducts[0];
-    assert.deepEqual({ filesChanged: wp.diffStat.filesChanged, insertions: wp.diffStat.insertions, uncommitted: wp.diffStat.uncommitted }, { filesChanged: 2, insertions: 3, uncommitted: { filesChanged: 0, insertions: 0, deletions: 0 } });
-    assert.deepEqual(byPath(wp.diffStat.files), { [staged]: [1, 0, false], [committed.result_json.file]: [2, 0, false] });
+    assert.deepEqual(
+      {
+        filesChanged: wp.diffStat.filesChanged,
+        insertions: wp.diffStat.insertions,
+        uncommitted: wp.diffStat.uncommitted,
+      },
+      { filesChanged: 2, insertions: 3, uncommitted: { filesChanged: 0, insertions: 0, deletions: 0 } },
+    );
+    assert.deepEqual(byPath(wp.diffStat.files), {
+      [staged]: [1, 0, false],
+      [committed.result_json.file]: [2, 0, false],
+    });
   });
 
   it('a snapshot stored before uncommitted changes were counted reads as commits only', async () => {
     const issue = await newIssue(t, board, companyId, { projectId: project.id, status: 'todo' });
     assert.equal((await runOn(agentA.id, issue.id)).status, 'succeeded');
-    await sql(`update execution_workspaces set work_product = jsonb_set(work_product #- '{diffStat,uncommitted}', '{diffStat,files}', '[{"path": "old.txt", "insertions": 2, "deletions": 0}]') where issue_id = $1`, [issue.id]);
+    await sql(
+      `update execution_workspaces set work_product = jsonb_set(work_product #- '{diffStat,uncommitted}', '{diffStat,files}', '[{"path": "old.txt", "insertions": 2, "deletions": 0}]') where issue_id = $1`,
+      [issue.id],
+    );
     const wp = (await detail(issue.id)).workProducts[0];
     assert.deepEqual(wp.diffStat.uncommitted, { filesChanged: 0, insertions: 0, deletions: 0 });
     assert.deepEqual(wp.diffStat.files, [{ path: 'old.txt', insertions: 2, deletions: 0, uncommitted: false }]);
@@ -211,7 +275,12 @@ describe('isolated execution workspaces', () => {
     const tip = git(repo, 'rev-parse', branch);
     const done = await t.request('PATCH', `/api/issues/${first.id}`, { token: board, body: { status: 'done' } });
     assert.equal(done.status, 200, JSON.stringify(done.body));
-    await waitFor('the worktree to be removed', async () => (await sql('select removed_at from execution_workspaces where issue_id = $1', [first.id]))[0]?.removed_at, 15_000);
+    await waitFor(
+      'the worktree to be removed',
+      async () =>
+        (await sql('select removed_at from execution_workspaces where issue_id = $1', [first.id]))[0]?.removed_at,
+      15_000,
+    );
     assert.equal(existsSync(firstPath), false);
     assert.equal(git(repo, 'rev-parse', branch), tip, 'the branch and its commits are kept');
     assert.ok(!git(repo, 'worktree', 'list', '--porcelain').includes(firstPath));
@@ -223,8 +292,14 @@ describe('isolated execution workspaces', () => {
     assert.equal(d.workProducts[0].commitsAhead, 2, 'the work product outlives the worktree');
 
     // Reopened, the issue still cannot be checked out: its isolated workspace is closed.
-    assert.equal((await t.request('PATCH', `/api/issues/${first.id}`, { token: board, body: { status: 'todo' } })).status, 200);
-    const checkout = await t.request('POST', `/api/issues/${first.id}/checkout`, { token: board, body: { agentId: agentA.id, expectedStatuses: ['todo'] } });
+    assert.equal(
+      (await t.request('PATCH', `/api/issues/${first.id}`, { token: board, body: { status: 'todo' } })).status,
+      200,
+    );
+    const checkout = await t.request('POST', `/api/issues/${first.id}/checkout`, {
+      token: board,
+      body: { agentId: agentA.id, expectedStatuses: ['todo'] },
+    });
     assert.equal(checkout.status, 409, JSON.stringify(checkout.body));
     assert.equal(checkout.body.details.reason, 'workspace_closed');
     // And a run woken about it fails clearly instead of working in the shared repository.
@@ -237,11 +312,24 @@ describe('isolated execution workspaces', () => {
   it('a project without the policy keeps running in its primary workspace, and an isolated one over a non-git directory fails the run', async () => {
     const plainDir = path.join(tmp, 'plain');
     execFileSync('mkdir', ['-p', plainDir]);
-    const shared = await t.request('POST', `/api/companies/${companyId}/projects`, { token: board, body: { name: 'Shared', workspace: { cwd: plainDir } } });
+    const shared = await t.request('POST', `/api/companies/${companyId}/projects`, {
+      token: board,
+      body: { name: 'Shared', workspace: { cwd: plainDir } },
+    });
     assert.equal(shared.status, 201);
-    const notGit = await t.request('POST', `/api/companies/${companyId}/projects`, { token: board, body: { name: 'Not git', executionWorkspacePolicy: { mode: 'isolated' }, workspace: { cwd: plainDir } } });
+    const notGit = await t.request('POST', `/api/companies/${companyId}/projects`, {
+      token: board,
+      body: { name: 'Not git', executionWorkspacePolicy: { mode: 'isolated' }, workspace: { cwd: plainDir } },
+    });
     assert.equal(notGit.status, 201);
-    const envAgent = (await newAgent(t, board, companyId, { adapterConfig: { command: process.execPath, args: ['-e', 'process.stdout.write(JSON.stringify({type:"result",cwd:process.cwd()})+"\\n")'] } })).agent;
+    const envAgent = (
+      await newAgent(t, board, companyId, {
+        adapterConfig: {
+          command: process.execPath,
+          args: ['-e', 'process.stdout.write(JSON.stringify({type:"result",cwd:process.cwd()})+"\\n")'],
+        },
+      })
+    ).agent;
 
     const sharedIssue = await newIssue(t, board, companyId, { projectId: shared.body.id, status: 'todo' });
     const sharedRun = await runOn(envAgent.id, sharedIssue.id);
@@ -257,11 +345,20 @@ describe('isolated execution workspaces', () => {
   });
 
   it('a policy mode other than shared or isolated is refused with 400 (a typo would silently share one checkout)', async () => {
-    const bad = await t.request('POST', `/api/companies/${companyId}/projects`, { token: board, body: { name: 'Typo', executionWorkspacePolicy: { mode: 'isolatd' } } });
+    const bad = await t.request('POST', `/api/companies/${companyId}/projects`, {
+      token: board,
+      body: { name: 'Typo', executionWorkspacePolicy: { mode: 'isolatd' } },
+    });
     assert.equal(bad.status, 400, JSON.stringify(bad.body));
-    const patched = await t.request('PATCH', `/api/projects/${project.id}`, { token: board, body: { executionWorkspacePolicy: { mode: 'per-issue' } } });
+    const patched = await t.request('PATCH', `/api/projects/${project.id}`, {
+      token: board,
+      body: { executionWorkspacePolicy: { mode: 'per-issue' } },
+    });
     assert.equal(patched.status, 400, JSON.stringify(patched.body));
-    const shared = await t.request('PATCH', `/api/projects/${project.id}`, { token: board, body: { executionWorkspacePolicy: { mode: 'shared', note: 'kept' } } });
+    const shared = await t.request('PATCH', `/api/projects/${project.id}`, {
+      token: board,
+      body: { executionWorkspacePolicy: { mode: 'shared', note: 'kept' } },
+    });
     assert.equal(shared.status, 200, JSON.stringify(shared.body));
     assert.deepEqual(shared.body.executionWorkspacePolicy, { mode: 'shared', note: 'kept' });
   });

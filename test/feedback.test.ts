@@ -11,16 +11,37 @@ const b = await companyWithAgent(t);
 const ISSUE = '11111111-1111-4111-8111-111111111111';
 const PROJECT = '22222222-2222-4222-8222-222222222222';
 
-async function trace(companyId: string, fields: { targetType?: string; vote?: string; status?: string; issueId?: string | null; projectId?: string | null; shared?: boolean; createdAt?: string }) {
+async function trace(
+  companyId: string,
+  fields: {
+    targetType?: string;
+    vote?: string;
+    status?: string;
+    issueId?: string | null;
+    projectId?: string | null;
+    shared?: boolean;
+    createdAt?: string;
+  },
+) {
   const { rows } = await t.database.pool.query(
     `insert into feedback_traces (company_id, target_type, target_id, issue_id, project_id, vote, status, shared_at, payload, created_at)
      values ($1, $2, 'x', $3, $4, $5, $6, case when $7 then now() end, '{"excerpt":"the answer"}', coalesce($8::timestamptz, now())) returning id`,
-    [companyId, fields.targetType ?? 'issue_comment', fields.issueId ?? null, fields.projectId ?? null, fields.vote ?? 'up', fields.status ?? 'pending', fields.shared ?? false, fields.createdAt ?? null],
+    [
+      companyId,
+      fields.targetType ?? 'issue_comment',
+      fields.issueId ?? null,
+      fields.projectId ?? null,
+      fields.vote ?? 'up',
+      fields.status ?? 'pending',
+      fields.shared ?? false,
+      fields.createdAt ?? null,
+    ],
   );
   return rows[0].id as string;
 }
 
-const list = (query: string, token = a.boardToken, companyId = a.company.id) => t.request('GET', `/api/companies/${companyId}/feedback-traces?${query}`, { token });
+const list = (query: string, token = a.boardToken, companyId = a.company.id) =>
+  t.request('GET', `/api/companies/${companyId}/feedback-traces?${query}`, { token });
 const ids = async (query: string) => {
   const res = await list(query);
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -30,8 +51,17 @@ const ids = async (query: string) => {
 describe('feedback traces', () => {
   it('filters by every SPEC query parameter, newest first, payload only on request', async () => {
     const old = await trace(a.company.id, { createdAt: '2026-01-01T00:00:00Z', vote: 'down', targetType: 'run' });
-    const onIssue = await trace(a.company.id, { issueId: ISSUE, status: 'shared', shared: true, createdAt: '2026-06-01T00:00:00Z' });
-    const onProject = await trace(a.company.id, { projectId: PROJECT, status: 'withheld', createdAt: '2026-09-01T00:00:00Z' });
+    const onIssue = await trace(a.company.id, {
+      issueId: ISSUE,
+      status: 'shared',
+      shared: true,
+      createdAt: '2026-06-01T00:00:00Z',
+    });
+    const onProject = await trace(a.company.id, {
+      projectId: PROJECT,
+      status: 'withheld',
+      createdAt: '2026-09-01T00:00:00Z',
+    });
     await trace(b.company.id, { issueId: ISSUE });
 
     assert.deepEqual(await ids(''), [onProject, onIssue, old]);
@@ -50,7 +80,15 @@ describe('feedback traces', () => {
   });
 
   it('validates its query', async () => {
-    for (const bad of ['vote=sideways', 'status=lost', 'issueId=nope', 'from=yesterday', 'limit=0', 'limit=501', 'sharedOnly=maybe']) {
+    for (const bad of [
+      'vote=sideways',
+      'status=lost',
+      'issueId=nope',
+      'from=yesterday',
+      'limit=0',
+      'limit=501',
+      'sharedOnly=maybe',
+    ]) {
       assert.equal((await list(bad)).status, 400, bad);
     }
   });

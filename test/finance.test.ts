@@ -8,14 +8,27 @@ import { newAgent } from './helpers/factories.ts';
 const t = await useTestApp();
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
-const valid = (fields: Record<string, unknown> = {}) => ({ kind: 'platform_fee', direction: 'debit', amountCents: 1500, currency: 'USD', occurredAt: '2026-10-05T10:00:00Z', ...fields });
-const record = (companyId: string, token: string, body: unknown) => t.request('POST', `/api/companies/${companyId}/finance-events`, { token, body });
-const read = (companyId: string, token: string, path: string, query = '') => t.request('GET', `/api/companies/${companyId}/costs/${path}${query}`, { token });
+const valid = (fields: Record<string, unknown> = {}) => ({
+  kind: 'platform_fee',
+  direction: 'debit',
+  amountCents: 1500,
+  currency: 'USD',
+  occurredAt: '2026-10-05T10:00:00Z',
+  ...fields,
+});
+const record = (companyId: string, token: string, body: unknown) =>
+  t.request('POST', `/api/companies/${companyId}/finance-events`, { token, body });
+const read = (companyId: string, token: string, path: string, query = '') =>
+  t.request('GET', `/api/companies/${companyId}/costs/${path}${query}`, { token });
 
 describe('POST /api/companies/{companyId}/finance-events', () => {
   it('stores the event with its defaults and writes finance.recorded in the activity log', async () => {
     const { company, token } = await t.newCompany();
-    const res = await record(company.id, token, valid({ biller: 'openrouter', description: 'October platform fee', metadata: { invoice: 'INV-7' } }));
+    const res = await record(
+      company.id,
+      token,
+      valid({ biller: 'openrouter', description: 'October platform fee', metadata: { invoice: 'INV-7' } }),
+    );
     assert.equal(res.status, 201);
     const { id, createdAt, ...rest } = res.body;
     assert.match(id, /^[0-9a-f-]{36}$/);
@@ -32,14 +45,30 @@ describe('POST /api/companies/{companyId}/finance-events', () => {
       metadata: { invoice: 'INV-7' },
       occurredAt: '2026-10-05T10:00:00.000Z',
     });
-    const minimal = await record(company.id, token, valid({ amountCents: 0, estimated: true, kind: 'a kind of our own' }));
+    const minimal = await record(
+      company.id,
+      token,
+      valid({ amountCents: 0, estimated: true, kind: 'a kind of our own' }),
+    );
     assert.equal(minimal.status, 201);
-    assert.deepEqual([minimal.body.amountCents, minimal.body.estimated, minimal.body.biller, minimal.body.metadata], [0, true, null, null]);
-    const activity = (await t.request('GET', `/api/companies/${company.id}/activity?action=finance.recorded`, { token })).body.filter((a: any) => a.action === 'finance.recorded');
+    assert.deepEqual(
+      [minimal.body.amountCents, minimal.body.estimated, minimal.body.biller, minimal.body.metadata],
+      [0, true, null, null],
+    );
+    const activity = (
+      await t.request('GET', `/api/companies/${company.id}/activity?action=finance.recorded`, { token })
+    ).body.filter((a: any) => a.action === 'finance.recorded');
     assert.equal(activity.length, 2);
     const entry = activity.find((a: any) => a.entityId === id);
     assert.equal(entry.entityType, 'finance_event');
-    assert.deepEqual(entry.details, { kind: 'platform_fee', direction: 'debit', amountCents: 1500, currency: 'USD', estimated: false, biller: 'openrouter' });
+    assert.deepEqual(entry.details, {
+      kind: 'platform_fee',
+      direction: 'debit',
+      amountCents: 1500,
+      currency: 'USD',
+      estimated: false,
+      biller: 'openrouter',
+    });
   });
 
   it('refuses missing and malformed fields with 400, storing nothing', async () => {
@@ -77,7 +106,8 @@ describe('POST /api/companies/{companyId}/finance-events', () => {
     assert.equal((await record(company.id, token, undefined)).status, 400, 'no body');
     assert.deepEqual((await read(company.id, token, 'finance-events')).body, []);
     // Codes the runtime knows are accepted, whatever their region.
-    for (const currency of ['EUR', 'JPY', 'CHF', 'BRL']) assert.equal((await record(company.id, token, valid({ currency }))).status, 201, currency);
+    for (const currency of ['EUR', 'JPY', 'CHF', 'BRL'])
+      assert.equal((await record(company.id, token, valid({ currency }))).status, 201, currency);
   });
 
   it('a retried idempotencyKey returns the first event (200) and records the money once, also when the retries race', async () => {
@@ -87,16 +117,25 @@ describe('POST /api/companies/{companyId}/finance-events', () => {
     const again = await record(company.id, token, valid({ amountCents: 50_000, idempotencyKey: 'INV-1042' }));
     assert.equal(again.status, 200);
     assert.equal(again.body.id, first.body.id);
-    const racing = await Promise.all(Array.from({ length: 10 }, () => record(company.id, token, valid({ amountCents: 700, idempotencyKey: 'INV-2000' }))));
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        record(company.id, token, valid({ amountCents: 700, idempotencyKey: 'INV-2000' })),
+      ),
+    );
     assert.deepEqual(racing.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     assert.equal(new Set(racing.map((r) => r.body.id)).size, 1);
     const summary = await read(company.id, token, 'finance-summary');
-    assert.deepEqual(summary.body.currencies.map((c: any) => [c.currency, c.debitCents, c.eventCount]), [["USD", 50_700, 2]]);
+    assert.deepEqual(
+      summary.body.currencies.map((c: any) => [c.currency, c.debitCents, c.eventCount]),
+      [['USD', 50_700, 2]],
+    );
     // Keys are per company; a key is not a field of the event, and may not be empty.
     const other = await t.newCompany();
     assert.equal((await record(other.company.id, other.token, valid({ idempotencyKey: 'INV-1042' }))).status, 201);
     assert.equal((await record(company.id, token, valid({ idempotencyKey: '' }))).status, 400);
-    const activity = await t.request('GET', `/api/companies/${company.id}/activity?entityType=finance_event`, { token });
+    const activity = await t.request('GET', `/api/companies/${company.id}/activity?entityType=finance_event`, {
+      token,
+    });
     assert.equal(activity.body.length, 2, 'one finance.recorded entry per event');
   });
 
@@ -119,11 +158,29 @@ describe('finance reads', () => {
     const { company, token } = await t.newCompany();
     const events = [
       valid({ kind: 'credit_purchase', amountCents: 10_000, biller: 'openrouter', occurredAt: '2026-10-01T00:00:00Z' }),
-      valid({ kind: 'credit_refund', direction: 'credit', amountCents: 2_500, biller: 'openrouter', occurredAt: '2026-10-02T00:00:00Z' }),
+      valid({
+        kind: 'credit_refund',
+        direction: 'credit',
+        amountCents: 2_500,
+        biller: 'openrouter',
+        occurredAt: '2026-10-02T00:00:00Z',
+      }),
       valid({ kind: 'platform_fee', amountCents: 700, occurredAt: '2026-10-03T00:00:00Z' }),
       valid({ kind: 'platform_fee', amountCents: 300, biller: 'vercel', occurredAt: '2026-10-04T00:00:00Z' }),
-      valid({ kind: 'inference_charge', amountCents: 4_000, currency: 'EUR', biller: 'mistral', occurredAt: '2026-10-05T00:00:00Z' }),
-      valid({ kind: 'manual_adjustment', direction: 'credit', amountCents: 1_000, currency: 'EUR', occurredAt: '2026-10-06T00:00:00Z' }),
+      valid({
+        kind: 'inference_charge',
+        amountCents: 4_000,
+        currency: 'EUR',
+        biller: 'mistral',
+        occurredAt: '2026-10-05T00:00:00Z',
+      }),
+      valid({
+        kind: 'manual_adjustment',
+        direction: 'credit',
+        amountCents: 1_000,
+        currency: 'EUR',
+        occurredAt: '2026-10-06T00:00:00Z',
+      }),
     ];
     const ids: string[] = [];
     for (const body of events) {
@@ -146,8 +203,15 @@ describe('finance reads', () => {
         { currency: 'USD', debitCents: 11_000, creditCents: 2_500, netCents: 8_500, eventCount: 4 },
       ],
     });
-    const range = await read(company.id, token, 'finance-summary', '?from=2026-10-02T00:00:00Z&to=2026-10-05T00:00:00Z');
-    assert.deepEqual(range.body.currencies, [{ currency: 'USD', debitCents: 1_000, creditCents: 2_500, netCents: -1_500, eventCount: 3 }]);
+    const range = await read(
+      company.id,
+      token,
+      'finance-summary',
+      '?from=2026-10-02T00:00:00Z&to=2026-10-05T00:00:00Z',
+    );
+    assert.deepEqual(range.body.currencies, [
+      { currency: 'USD', debitCents: 1_000, creditCents: 2_500, netCents: -1_500, eventCount: 3 },
+    ]);
   });
 
   it('finance-by-biller and finance-by-kind: per key and currency, largest first', async () => {
@@ -181,11 +245,28 @@ describe('finance reads', () => {
     const { company, token, ids } = await seed();
     const all = await read(company.id, token, 'finance-events');
     assert.equal(all.status, 200);
-    assert.deepEqual(all.body.map((e: any) => e.id), [...ids].reverse());
-    assert.deepEqual((await read(company.id, token, 'finance-events', '?limit=2')).body.map((e: any) => e.id), [ids[5], ids[4]]);
+    assert.deepEqual(
+      all.body.map((e: any) => e.id),
+      [...ids].reverse(),
+    );
+    assert.deepEqual(
+      (await read(company.id, token, 'finance-events', '?limit=2')).body.map((e: any) => e.id),
+      [ids[5], ids[4]],
+    );
     const range = await read(company.id, token, 'finance-events', '?from=2026-10-02T00:00:00Z&to=2026-10-04T00:00:00Z');
-    assert.deepEqual(range.body.map((e: any) => e.id), [ids[2], ids[1]]);
-    for (const query of ['?limit=0', '?limit=501', '?limit=-1', '?limit=2.5', '?limit=ten', '?from=soon', '?from=2026-10-04T00:00:00Z&to=2026-10-02T00:00:00Z']) {
+    assert.deepEqual(
+      range.body.map((e: any) => e.id),
+      [ids[2], ids[1]],
+    );
+    for (const query of [
+      '?limit=0',
+      '?limit=501',
+      '?limit=-1',
+      '?limit=2.5',
+      '?limit=ten',
+      '?from=soon',
+      '?from=2026-10-04T00:00:00Z&to=2026-10-02T00:00:00Z',
+    ]) {
       const res = await read(company.id, token, 'finance-events', query);
       assert.equal(res.status, 400, query);
     }

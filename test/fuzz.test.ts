@@ -29,9 +29,15 @@ const REQUEST_TIMEOUT_MS = 30_000;
  */
 function exclusionOf(opName: string, spec: RequestSpec, world: World): string | undefined {
   const uses = (id: string | undefined) => id !== undefined && spec.path.includes(id);
-  if (opName === 'DELETE /api/companies/{companyId}' && (uses(world.a.company) || uses(world.b.company))) return 'deletes a seeded company: every later case would only see 404s';
-  if (opName === 'DELETE /api/agents/{agentId}/keys/{keyId}' && uses(world.a.agentKey)) return 'revokes the agent key the agent cases authenticate with';
-  if ((opName === 'DELETE /api/agents/{agentId}' || opName === 'POST /api/agents/{agentId}/terminate') && uses(world.a.agent)) return 'ends the agent whose key the agent cases use';
+  if (opName === 'DELETE /api/companies/{companyId}' && (uses(world.a.company) || uses(world.b.company)))
+    return 'deletes a seeded company: every later case would only see 404s';
+  if (opName === 'DELETE /api/agents/{agentId}/keys/{keyId}' && uses(world.a.agentKey))
+    return 'revokes the agent key the agent cases authenticate with';
+  if (
+    (opName === 'DELETE /api/agents/{agentId}' || opName === 'POST /api/agents/{agentId}/terminate') &&
+    uses(world.a.agent)
+  )
+    return 'ends the agent whose key the agent cases use';
   return undefined;
 }
 
@@ -47,10 +53,21 @@ interface World {
   spareBoardKeyId: string;
 }
 
-async function api(base: string, token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
+async function api(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<any> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -58,37 +75,94 @@ async function api(base: string, token: string, method: string, path: string, bo
   return text ? JSON.parse(text) : undefined;
 }
 
-async function upload(base: string, token: string, path: string, filename: string, contentType: string, data: Buffer): Promise<any> {
+async function upload(
+  base: string,
+  token: string,
+  path: string,
+  filename: string,
+  contentType: string,
+  data: Buffer,
+): Promise<any> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(data)], { type: contentType }), filename);
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`seed upload ${path}: ${res.status} ${await res.text()}`);
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  if (res.status !== 201 && res.status !== 200)
+    throw new Error(`seed upload ${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
 /** One company's worth of records, each through the API; the agent checks out its issue, so a run exists. */
-async function seedCompany(base: string, board: string, name: string, workspaceDir: string): Promise<{ ids: SeededIds & { publicId?: string }; agentToken: string }> {
+async function seedCompany(
+  base: string,
+  board: string,
+  name: string,
+  workspaceDir: string,
+): Promise<{ ids: SeededIds & { publicId?: string }; agentToken: string }> {
   const company = await api(base, board, 'POST', '/api/companies', { name });
   const c = company.id as string;
-  const agent = await api(base, board, 'POST', `/api/companies/${c}/agents`, { name: `${name} agent`, role: 'engineer', adapterType: 'process', adapterConfig: {} });
+  const agent = await api(base, board, 'POST', `/api/companies/${c}/agents`, {
+    name: `${name} agent`,
+    role: 'engineer',
+    adapterType: 'process',
+    adapterConfig: {},
+  });
   const key = await api(base, board, 'POST', `/api/agents/${agent.id}/keys`, { name: 'fuzz' });
   const goal = await api(base, board, 'POST', `/api/companies/${c}/goals`, { title: `${name} goal` });
   const project = await api(base, board, 'POST', `/api/companies/${c}/projects`, { name: `${name} project` });
-  const workspace = await api(base, board, 'POST', `/api/projects/${project.id}/workspaces`, { name: 'main', cwd: workspaceDir });
-  const issue = await api(base, board, 'POST', `/api/companies/${c}/issues`, { title: `${name} issue`, status: 'todo', assigneeAgentId: agent.id, projectId: project.id, goalId: goal.id });
+  const workspace = await api(base, board, 'POST', `/api/projects/${project.id}/workspaces`, {
+    name: 'main',
+    cwd: workspaceDir,
+  });
+  const issue = await api(base, board, 'POST', `/api/companies/${c}/issues`, {
+    title: `${name} issue`,
+    status: 'todo',
+    assigneeAgentId: agent.id,
+    projectId: project.id,
+    goalId: goal.id,
+  });
   const comment = await api(base, board, 'POST', `/api/issues/${issue.id}/comments`, { body: 'a comment' });
   const document = await api(base, board, 'PUT', `/api/issues/${issue.id}/documents/plan`, { body: '# Plan' });
-  const attachment = await upload(base, board, `/api/companies/${c}/issues/${issue.id}/attachments`, 'note.png', 'image/png', PNG);
+  const attachment = await upload(
+    base,
+    board,
+    `/api/companies/${c}/issues/${issue.id}/attachments`,
+    'note.png',
+    'image/png',
+    PNG,
+  );
   const logo = await upload(base, board, `/api/companies/${c}/logo`, 'logo.png', 'image/png', PNG);
-  const secret = await api(base, board, 'POST', `/api/companies/${c}/secrets`, { name: 'FUZZ_SECRET', value: 'fuzz-secret-value' });
-  const skill = await api(base, board, 'POST', `/api/companies/${c}/skills`, { name: `fuzz-skill-${name.toLowerCase()}` });
-  const routine = await api(base, board, 'POST', `/api/companies/${c}/routines`, { title: `${name} routine`, assigneeAgentId: agent.id, projectId: project.id });
+  const secret = await api(base, board, 'POST', `/api/companies/${c}/secrets`, {
+    name: 'FUZZ_SECRET',
+    value: 'fuzz-secret-value',
+  });
+  const skill = await api(base, board, 'POST', `/api/companies/${c}/skills`, {
+    name: `fuzz-skill-${name.toLowerCase()}`,
+  });
+  const routine = await api(base, board, 'POST', `/api/companies/${c}/routines`, {
+    title: `${name} routine`,
+    assigneeAgentId: agent.id,
+    projectId: project.id,
+  });
   const trigger = await api(base, board, 'POST', `/api/routines/${routine.id}/triggers`, { kind: 'webhook' });
-  const approval = await api(base, board, 'POST', `/api/companies/${c}/approvals`, { type: 'request_board_approval', payload: { reason: 'fuzz' } });
+  const approval = await api(base, board, 'POST', `/api/companies/${c}/approvals`, {
+    type: 'request_board_approval',
+    payload: { reason: 'fuzz' },
+  });
   const runId = randomUUID();
-  await api(base, key.token, 'POST', `/api/issues/${issue.id}/checkout`, { agentId: agent.id, expectedStatuses: ['todo'] }, { 'x-service-run-id': runId });
+  await api(
+    base,
+    key.token,
+    'POST',
+    `/api/issues/${issue.id}/checkout`,
+    { agentId: agent.id, expectedStatuses: ['todo'] },
+    { 'x-service-run-id': runId },
+  );
   const ids = {
     company: c,
     agent: agent.id,
@@ -134,7 +208,12 @@ async function send(base: string, token: string, spec: RequestSpec): Promise<Out
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...spec.headers };
   if (headers.authorization === '') delete headers.authorization;
   if (spec.raw) return sendRaw(base, { ...spec, headers });
-  const res = await fetch(`${base}${spec.path}`, { method: spec.method, headers, body: typeof spec.body === 'string' || spec.body === undefined ? spec.body : new Uint8Array(spec.body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const res = await fetch(`${base}${spec.path}`, {
+    method: spec.method,
+    headers,
+    body: typeof spec.body === 'string' || spec.body === undefined ? spec.body : new Uint8Array(spec.body),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
   // Streams stay open by design: the status and headers are the answer; the body is let go.
   if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
     await res.body?.cancel();
@@ -157,7 +236,13 @@ function sendRaw(base: string, spec: RequestSpec): Promise<Outcome> {
       resolve({ status, body: data.split('\r\n\r\n').slice(1).join('\r\n\r\n') });
     });
     const body = spec.body === undefined ? Buffer.alloc(0) : Buffer.from(spec.body);
-    const head = [`${spec.method} ${spec.path} HTTP/1.1`, `host: ${url.host}`, 'connection: close', `content-length: ${body.length}`, ...Object.entries(spec.headers).map(([k, v]) => `${k}: ${v}`)];
+    const head = [
+      `${spec.method} ${spec.path} HTTP/1.1`,
+      `host: ${url.host}`,
+      'connection: close',
+      `content-length: ${body.length}`,
+      ...Object.entries(spec.headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
   });
 }
@@ -205,7 +290,10 @@ interface HealthSample {
 }
 
 function startHealthProbe(base: string) {
-  const worker = new Worker(PROBE, { eval: true, workerData: { url: `${base}/api/health`, intervalMs: PROBE_INTERVAL_MS } });
+  const worker = new Worker(PROBE, {
+    eval: true,
+    workerData: { url: `${base}/api/health`, intervalMs: PROBE_INTERVAL_MS },
+  });
   return {
     stop: () =>
       new Promise<{ samples: HealthSample[]; failures: number }>((resolve) => {
@@ -225,7 +313,11 @@ interface Planned {
 }
 
 /** Every (operation, actor) pair gets the valid call and a seeded sample of its hostile cases. */
-function plan(spec: { paths: Record<string, Record<string, Operation>> }, world: World, rng: ReturnType<typeof prng>): { planned: Planned[]; total: number; operations: number } {
+function plan(
+  spec: { paths: Record<string, Record<string, Operation>> },
+  world: World,
+  rng: ReturnType<typeof prng>,
+): { planned: Planned[]; total: number; operations: number } {
   const operations = Object.entries(spec.paths).flatMap(([path, methods]) =>
     Object.entries(methods)
       .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
@@ -245,10 +337,14 @@ function plan(spec: { paths: Record<string, Record<string, Operation>> }, world:
       });
       total += all.length;
       const [valid, ...hostile] = all;
-      for (const fuzzCase of [valid!, ...rng.shuffle(hostile).slice(0, perPair - 1)]) planned.push({ opName: `${method} ${path}`, actor, fuzzCase });
+      for (const fuzzCase of [valid!, ...rng.shuffle(hostile).slice(0, perPair - 1)])
+        planned.push({ opName: `${method} ${path}`, actor, fuzzCase });
     }
   }
-  const ordered = [...rng.shuffle(planned.filter((p) => !isDestructive(p.opName))), ...rng.shuffle(planned.filter((p) => isDestructive(p.opName)))];
+  const ordered = [
+    ...rng.shuffle(planned.filter((p) => !isDestructive(p.opName))),
+    ...rng.shuffle(planned.filter((p) => isDestructive(p.opName))),
+  ];
   return { planned: ordered, total, operations: operations.length };
 }
 
@@ -261,7 +357,9 @@ function percentile(values: number[], p: number): number {
 // rest may see the close (EPIPE, ECONNRESET) before it reads the answer. Accepted only for such bodies.
 const BODY_LIMIT = 2 * 1024 * 1024;
 const isCutOff = (spec: RequestSpec, err: unknown) =>
-  spec.body !== undefined && spec.body.length > BODY_LIMIT && /EPIPE|ECONNRESET|other side closed/.test(`${(err as Error).message} ${String((err as Error).cause)}`);
+  spec.body !== undefined &&
+  spec.body.length > BODY_LIMIT &&
+  /EPIPE|ECONNRESET|other side closed/.test(`${(err as Error).message} ${String((err as Error).cause)}`);
 
 /** Sends the planned cases CONCURRENCY at a time; collects 5xx, hangs and what was excluded. */
 async function runCases(planned: Planned[], world: World) {
@@ -295,10 +393,14 @@ async function runCases(planned: Planned[], world: World) {
             if (outcome.status < 300) valid.succeeded++;
             if (outcome.status === 400) valid.refusedAsInvalid.push(`${what}: ${outcome.body.slice(0, 200)}`);
           }
-          if (outcome.status >= 500 || outcome.status === 0) failures.push(`${what}: ${outcome.status} ${outcome.body.slice(0, 300)}`);
+          if (outcome.status >= 500 || outcome.status === 0)
+            failures.push(`${what}: ${outcome.status} ${outcome.body.slice(0, 300)}`);
         } catch (err) {
           if (isCutOff(spec, err)) dropped++;
-          else failures.push(`${what}: no answer (${(err as Error).message}${(err as Error).cause ? `: ${String((err as Error).cause)}` : ''})`);
+          else
+            failures.push(
+              `${what}: no answer (${(err as Error).message}${(err as Error).cause ? `: ${String((err as Error).cause)}` : ''})`,
+            );
         }
         windows.push({ what, start, end: Date.now() });
       }
@@ -308,7 +410,9 @@ async function runCases(planned: Planned[], world: World) {
 }
 
 describe('fuzz: every OpenAPI operation against a running server', () => {
-  it(`answers hostile input with 4xx, never 5xx, logs no error and keeps health fast (FUZZ_SEED=${SEED})`, { timeout: 15 * 60_000 }, async () => {
+  it(`answers hostile input with 4xx, never 5xx, logs no error and keeps health fast (FUZZ_SEED=${SEED})`, {
+    timeout: 15 * 60_000,
+  }, async () => {
     console.log(`# fuzz seed: FUZZ_SEED=${SEED} FUZZ_CASES=${TOTAL_CASES}`);
     const dataDir = await tempDir('boardroom-fuzz-');
     const closed = String(await freePort(0));
@@ -332,7 +436,14 @@ describe('fuzz: every OpenAPI operation against a running server', () => {
       const spare = await api(base, boardKey, 'POST', '/api/board-keys', { name: 'fuzz-spare' });
       const seededA = await seedCompany(base, boardKey, 'Alpha', path.join(dataDir, 'alpha'));
       const seededB = await seedCompany(base, boardKey, 'Beta', path.join(dataDir, 'beta'));
-      const world: World = { base, boardKey, agentKey: seededA.agentToken, a: seededA.ids, b: seededB.ids, spareBoardKeyId: spare.id };
+      const world: World = {
+        base,
+        boardKey,
+        agentKey: seededA.agentToken,
+        a: seededA.ids,
+        b: seededB.ids,
+        spareBoardKeyId: spare.id,
+      };
       const openapi = await (await fetch(`${base}/api/openapi.json`)).json();
 
       const rng = prng(SEED);
@@ -349,33 +460,68 @@ describe('fuzz: every OpenAPI operation against a running server', () => {
         .output()
         .split('\n')
         .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { level: number; msg?: string; responseTime?: number; err?: { message?: string; stack?: string }; req?: { method?: string; url?: string } });
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              level: number;
+              msg?: string;
+              responseTime?: number;
+              err?: { message?: string; stack?: string };
+              req?: { method?: string; url?: string };
+            },
+        );
       const errorLines = logEntries
         .filter((entry) => entry.level >= 50)
-        .map((entry) => `${entry.msg} ${entry.req ? `${entry.req.method} ${entry.req.url}` : ''} ${entry.err?.stack ?? entry.err?.message ?? ''}`.slice(0, 800));
+        .map((entry) =>
+          `${entry.msg} ${entry.req ? `${entry.req.method} ${entry.req.url}` : ''} ${entry.err?.stack ?? entry.err?.message ?? ''}`.slice(
+            0,
+            800,
+          ),
+        );
       const latencies = health.samples.map((l) => l.ms);
       const excess = health.samples.map((l) => l.ms - l.control);
       const maxExcess = Math.max(...excess);
       const max = Math.max(...latencies);
-      console.log(`# fuzz: ${operations} operations, ${total} cases generated, ${sent} sent in ${seconds.toFixed(1)} s (${CONCURRENCY} at a time)`);
-      console.log(`# fuzz: valid calls ${valid.succeeded} of ${valid.sent} succeeded, ${valid.refusedAsInvalid.length} answered 400`);
-      if (process.env.FUZZ_VERBOSE) for (const line of valid.refusedAsInvalid) console.log(`# fuzz: valid call refused: ${line}`);
+      console.log(
+        `# fuzz: ${operations} operations, ${total} cases generated, ${sent} sent in ${seconds.toFixed(1)} s (${CONCURRENCY} at a time)`,
+      );
+      console.log(
+        `# fuzz: valid calls ${valid.succeeded} of ${valid.sent} succeeded, ${valid.refusedAsInvalid.length} answered 400`,
+      );
+      if (process.env.FUZZ_VERBOSE)
+        for (const line of valid.refusedAsInvalid) console.log(`# fuzz: valid call refused: ${line}`);
       console.log(`# fuzz: server log ${logEntries.length} lines, ${errorLines.length} at error level or above`);
       if (process.env.FUZZ_VERBOSE) {
         const warnings = new Map<string, number>();
-        for (const e of logEntries.filter((entry) => entry.level === 40)) warnings.set(`${e.msg} ${e.err?.message ?? ''}`.slice(0, 300), (warnings.get(`${e.msg} ${e.err?.message ?? ''}`.slice(0, 300)) ?? 0) + 1);
+        for (const e of logEntries.filter((entry) => entry.level === 40))
+          warnings.set(
+            `${e.msg} ${e.err?.message ?? ''}`.slice(0, 300),
+            (warnings.get(`${e.msg} ${e.err?.message ?? ''}`.slice(0, 300)) ?? 0) + 1,
+          );
         for (const [line, count] of warnings) console.log(`# fuzz: warning ${count}x ${line}`);
-        const slowest = logEntries.filter((e) => e.responseTime !== undefined).sort((x, y) => y.responseTime! - x.responseTime!);
-        for (const e of slowest.slice(0, 15)) console.log(`# fuzz: slow ${e.responseTime!.toFixed(0)} ms ${e.req?.method} ${e.req?.url?.slice(0, 150)}`);
+        const slowest = logEntries
+          .filter((e) => e.responseTime !== undefined)
+          .sort((x, y) => y.responseTime! - x.responseTime!);
+        for (const e of slowest.slice(0, 15))
+          console.log(`# fuzz: slow ${e.responseTime!.toFixed(0)} ms ${e.req?.method} ${e.req?.url?.slice(0, 150)}`);
       }
       console.log(`# fuzz: statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([x], [y]) => x - y)))}`);
-      console.log(`# fuzz: health ${latencies.length} probes, max ${max.toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, p50 ${percentile(latencies, 50).toFixed(1)} ms, ${health.failures} failed; over the control at worst ${maxExcess.toFixed(1)} ms (control max ${Math.max(...health.samples.map((l) => l.control)).toFixed(1)} ms)`);
+      console.log(
+        `# fuzz: health ${latencies.length} probes, max ${max.toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, p50 ${percentile(latencies, 50).toFixed(1)} ms, ${health.failures} failed; over the control at worst ${maxExcess.toFixed(1)} ms (control max ${Math.max(...health.samples.map((l) => l.control)).toFixed(1)} ms)`,
+      );
       for (const [what, count] of excluded) console.log(`# fuzz: excluded ${count}x ${what}`);
-      if (dropped > 0) console.log(`# fuzz: ${dropped} bodies over the limit were cut off by the server's 413 and connection close before the client read the answer`);
+      if (dropped > 0)
+        console.log(
+          `# fuzz: ${dropped} bodies over the limit were cut off by the server's 413 and connection close before the client read the answer`,
+        );
       // A slow probe names the requests in flight with it: the suspects for a blocked event loop.
       for (const slow of health.samples.filter((l) => l.ms >= HEALTH_BUDGET_MS)) {
-        const during = windows.filter((w) => w.start < slow.at + slow.ms && w.end > slow.at).map((w) => `${w.what} ${w.end - w.start} ms`);
-        console.log(`# fuzz: health took ${slow.ms.toFixed(0)} ms (control ${slow.control.toFixed(0)} ms) while: ${during.join('; ') || 'nothing was in flight'}`);
+        const during = windows
+          .filter((w) => w.start < slow.at + slow.ms && w.end > slow.at)
+          .map((w) => `${w.what} ${w.end - w.start} ms`);
+        console.log(
+          `# fuzz: health took ${slow.ms.toFixed(0)} ms (control ${slow.control.toFixed(0)} ms) while: ${during.join('; ') || 'nothing was in flight'}`,
+        );
       }
 
       assert.deepEqual(failures, [], `5xx or no answer (FUZZ_SEED=${SEED})`);
@@ -384,7 +530,10 @@ describe('fuzz: every OpenAPI operation against a running server', () => {
       assert.deepEqual(errorLines, [], `error-level log lines (FUZZ_SEED=${SEED})`);
       assert.equal(health.failures, 0, 'every health probe answered 200');
       assert.ok(latencies.length > 10, 'the probe ran throughout');
-      assert.ok(maxExcess < HEALTH_BUDGET_MS, `GET /api/health took ${maxExcess.toFixed(1)} ms longer than the control at worst (budget ${HEALTH_BUDGET_MS} ms)`);
+      assert.ok(
+        maxExcess < HEALTH_BUDGET_MS,
+        `GET /api/health took ${maxExcess.toFixed(1)} ms longer than the control at worst (budget ${HEALTH_BUDGET_MS} ms)`,
+      );
     } finally {
       server.child.kill('SIGKILL');
       await server.exited;

@@ -24,7 +24,11 @@ async function goal(body: Record<string, unknown>, token = a.boardToken, company
 }
 
 async function actions(entityId: string): Promise<string[]> {
-  const rows = await t.database.db.select().from(activityLog).where(eq(activityLog.entityId, entityId)).orderBy(asc(activityLog.createdAt));
+  const rows = await t.database.db
+    .select()
+    .from(activityLog)
+    .where(eq(activityLog.entityId, entityId))
+    .orderBy(asc(activityLog.createdAt));
   return rows.map((r) => r.action);
 }
 
@@ -38,7 +42,10 @@ describe('goals', () => {
     assert.equal(g.companyId, a.company.id);
     assert.deepEqual(await actions(g.id), ['goal.created']);
 
-    const byAgent = await goal({ title: 'Agent goal', level: 'agent', status: 'active', ownerAgentId: a.agent.agent.id }, a.agent.token);
+    const byAgent = await goal(
+      { title: 'Agent goal', level: 'agent', status: 'active', ownerAgentId: a.agent.agent.id },
+      a.agent.token,
+    );
     assert.equal(byAgent.level, 'agent');
     assert.equal(byAgent.status, 'active');
     assert.equal(byAgent.ownerAgentId, a.agent.agent.id);
@@ -51,14 +58,29 @@ describe('goals', () => {
     const url = `/api/companies/${a.company.id}/goals`;
     assert.equal((await t.request('POST', url, { token: a.boardToken, body: {} })).status, 400);
     assert.equal((await t.request('POST', url, { token: a.boardToken, body: { title: '   ' } })).status, 400);
-    assert.equal((await t.request('POST', url, { token: a.boardToken, body: { title: 'x', level: 'galaxy' } })).status, 400);
-    assert.equal((await t.request('POST', url, { token: a.boardToken, body: { title: 'x', status: 'done' } })).status, 400);
-    assert.equal((await t.request('POST', url, { token: a.boardToken, body: { title: 'x', parentId: 'nope' } })).status, 400);
+    assert.equal(
+      (await t.request('POST', url, { token: a.boardToken, body: { title: 'x', level: 'galaxy' } })).status,
+      400,
+    );
+    assert.equal(
+      (await t.request('POST', url, { token: a.boardToken, body: { title: 'x', status: 'done' } })).status,
+      400,
+    );
+    assert.equal(
+      (await t.request('POST', url, { token: a.boardToken, body: { title: 'x', parentId: 'nope' } })).status,
+      400,
+    );
     assert.equal((await t.request('POST', url, { token: a.boardToken, body: { title: 'x'.repeat(501) } })).status, 400);
     assert.equal((await t.request('GET', '/api/goals/not-a-uuid', { token: a.boardToken })).status, 400);
     const g = await goal({ title: 'Patch me' });
-    assert.equal((await t.request('PATCH', `/api/goals/${g.id}`, { token: a.boardToken, body: { status: 'exploded' } })).status, 400);
-    assert.equal((await t.request('PATCH', `/api/goals/${g.id}`, { token: a.boardToken, body: { title: null } })).status, 400);
+    assert.equal(
+      (await t.request('PATCH', `/api/goals/${g.id}`, { token: a.boardToken, body: { status: 'exploded' } })).status,
+      400,
+    );
+    assert.equal(
+      (await t.request('PATCH', `/api/goals/${g.id}`, { token: a.boardToken, body: { title: null } })).status,
+      400,
+    );
   });
 
   it('lists only the company goals, oldest first, bounded by limit', async () => {
@@ -68,9 +90,15 @@ describe('goals', () => {
     await goal({ title: 'Elsewhere' }, b.boardToken, b.company.id);
     const list = await t.request('GET', `/api/companies/${company.id}/goals`, { token });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((g: any) => g.id), [first.id, second.id]);
+    assert.deepEqual(
+      list.body.map((g: any) => g.id),
+      [first.id, second.id],
+    );
     const limited = await t.request('GET', `/api/companies/${company.id}/goals?limit=1`, { token });
-    assert.deepEqual(limited.body.map((g: any) => g.id), [first.id]);
+    assert.deepEqual(
+      limited.body.map((g: any) => g.id),
+      [first.id],
+    );
     assert.equal((await t.request('GET', `/api/companies/${company.id}/goals?limit=0`, { token })).status, 400);
     assert.equal((await t.request('GET', `/api/companies/${MISSING}/goals`, { token })).status, 404);
   });
@@ -93,32 +121,53 @@ describe('goals', () => {
     assert.equal(res.body.description, 'Why');
     assert.equal(res.body.level, 'team');
     assert.equal(res.body.ownerAgentId, a.agent.agent.id);
-    const cleared = await t.request('PATCH', `/api/goals/${g.id}`, { token: a.boardToken, body: { description: null, ownerAgentId: null, title: 'Renamed' } });
+    const cleared = await t.request('PATCH', `/api/goals/${g.id}`, {
+      token: a.boardToken,
+      body: { description: null, ownerAgentId: null, title: 'Renamed' },
+    });
     assert.equal(cleared.body.description, null);
     assert.equal(cleared.body.ownerAgentId, null);
     assert.equal(cleared.body.title, 'Renamed');
     assert.equal(cleared.body.level, 'team');
     assert.deepEqual(await actions(g.id), ['goal.created', 'goal.updated', 'goal.updated']);
-    assert.equal((await t.request('PATCH', `/api/goals/${MISSING}`, { token: a.boardToken, body: { title: 'x' } })).status, 404);
+    assert.equal(
+      (await t.request('PATCH', `/api/goals/${MISSING}`, { token: a.boardToken, body: { title: 'x' } })).status,
+      404,
+    );
   });
 
   it('parentId must be a goal of the same company (422), on create and on PATCH', async () => {
     const foreign = await goal({ title: 'B goal' }, b.boardToken, b.company.id);
     const url = `/api/companies/${a.company.id}/goals`;
-    assert.equal((await t.request('POST', url, { token: a.boardToken, body: { title: 'x', parentId: foreign.id } })).status, 422);
+    assert.equal(
+      (await t.request('POST', url, { token: a.boardToken, body: { title: 'x', parentId: foreign.id } })).status,
+      422,
+    );
     // A missing parent is treated like a foreign one: 422, revealing nothing about other companies.
-    assert.equal((await t.request('POST', url, { token: a.boardToken, body: { title: 'x', parentId: MISSING } })).status, 422);
+    assert.equal(
+      (await t.request('POST', url, { token: a.boardToken, body: { title: 'x', parentId: MISSING } })).status,
+      422,
+    );
     const parent = await goal({ title: 'Parent', level: 'company' });
     const child = await goal({ title: 'Child', parentId: parent.id });
     assert.equal(child.parentId, parent.id);
-    const bad = await t.request('PATCH', `/api/goals/${child.id}`, { token: a.boardToken, body: { parentId: foreign.id } });
+    const bad = await t.request('PATCH', `/api/goals/${child.id}`, {
+      token: a.boardToken,
+      body: { parentId: foreign.id },
+    });
     assert.equal(bad.status, 422);
     assert.equal(typeof bad.body.error, 'string');
-    assert.equal((await t.request('PATCH', `/api/goals/${child.id}`, { token: a.boardToken, body: { parentId: MISSING } })).status, 422);
+    assert.equal(
+      (await t.request('PATCH', `/api/goals/${child.id}`, { token: a.boardToken, body: { parentId: MISSING } })).status,
+      422,
+    );
     // The failed PATCHes left the goal and the audit trail untouched.
     assert.equal((await t.request('GET', `/api/goals/${child.id}`, { token: a.boardToken })).body.parentId, parent.id);
     assert.deepEqual(await actions(child.id), ['goal.created']);
-    const detached = await t.request('PATCH', `/api/goals/${child.id}`, { token: a.boardToken, body: { parentId: null } });
+    const detached = await t.request('PATCH', `/api/goals/${child.id}`, {
+      token: a.boardToken,
+      body: { parentId: null },
+    });
     assert.equal(detached.body.parentId, null);
   });
 
@@ -127,38 +176,77 @@ describe('goals', () => {
     const mid = await goal({ title: 'Mid', parentId: root.id });
     const leaf = await goal({ title: 'Leaf', parentId: mid.id });
     const deep = await goal({ title: 'Deep', parentId: leaf.id });
-    assert.equal((await t.request('PATCH', `/api/goals/${root.id}`, { token: a.boardToken, body: { parentId: root.id } })).status, 422);
-    assert.equal((await t.request('PATCH', `/api/goals/${root.id}`, { token: a.boardToken, body: { parentId: mid.id } })).status, 422);
-    assert.equal((await t.request('PATCH', `/api/goals/${root.id}`, { token: a.boardToken, body: { parentId: deep.id } })).status, 422);
-    assert.equal((await t.request('PATCH', `/api/goals/${mid.id}`, { token: a.boardToken, body: { parentId: deep.id } })).status, 422);
+    assert.equal(
+      (await t.request('PATCH', `/api/goals/${root.id}`, { token: a.boardToken, body: { parentId: root.id } })).status,
+      422,
+    );
+    assert.equal(
+      (await t.request('PATCH', `/api/goals/${root.id}`, { token: a.boardToken, body: { parentId: mid.id } })).status,
+      422,
+    );
+    assert.equal(
+      (await t.request('PATCH', `/api/goals/${root.id}`, { token: a.boardToken, body: { parentId: deep.id } })).status,
+      422,
+    );
+    assert.equal(
+      (await t.request('PATCH', `/api/goals/${mid.id}`, { token: a.boardToken, body: { parentId: deep.id } })).status,
+      422,
+    );
     // Moving a subtree somewhere that is not below itself is fine.
     const other = await goal({ title: 'Other' });
-    const moved = await t.request('PATCH', `/api/goals/${mid.id}`, { token: a.boardToken, body: { parentId: other.id } });
+    const moved = await t.request('PATCH', `/api/goals/${mid.id}`, {
+      token: a.boardToken,
+      body: { parentId: other.id },
+    });
     assert.equal(moved.status, 200);
     assert.equal(moved.body.parentId, other.id);
-    assert.equal((await t.request('PATCH', `/api/goals/${root.id}`, { token: a.boardToken, body: { parentId: deep.id } })).status, 200);
+    assert.equal(
+      (await t.request('PATCH', `/api/goals/${root.id}`, { token: a.boardToken, body: { parentId: deep.id } })).status,
+      200,
+    );
   });
 
   it('concurrent re-parentings cannot build a cycle together', async () => {
     // Each pair alone passes the cycle check; only serialising hierarchy changes stops both winning.
-    const pairs = await Promise.all(Array.from({ length: 20 }, async (_, i) => [await goal({ title: `X${i}` }), await goal({ title: `Y${i}` })]));
+    const pairs = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => [await goal({ title: `X${i}` }), await goal({ title: `Y${i}` })]),
+    );
     const results = await Promise.all(
       pairs.flatMap(([x, y]) => [
         t.request('PATCH', `/api/goals/${x.id}`, { token: a.boardToken, body: { parentId: y.id } }),
         t.request('PATCH', `/api/goals/${y.id}`, { token: a.boardToken, body: { parentId: x.id } }),
       ]),
     );
-    for (let i = 0; i < results.length; i += 2) assert.deepEqual([results[i]!.status, results[i + 1]!.status].sort(), [200, 422]);
+    for (let i = 0; i < results.length; i += 2)
+      assert.deepEqual([results[i]!.status, results[i + 1]!.status].sort(), [200, 422]);
   });
 
   it('ownerAgentId must be an agent of the same company (422)', async () => {
     const url = `/api/companies/${a.company.id}/goals`;
-    assert.equal((await t.request('POST', url, { token: a.boardToken, body: { title: 'x', ownerAgentId: b.agent.agent.id } })).status, 422);
-    assert.equal((await t.request('POST', url, { token: a.boardToken, body: { title: 'x', ownerAgentId: MISSING } })).status, 422);
+    assert.equal(
+      (await t.request('POST', url, { token: a.boardToken, body: { title: 'x', ownerAgentId: b.agent.agent.id } }))
+        .status,
+      422,
+    );
+    assert.equal(
+      (await t.request('POST', url, { token: a.boardToken, body: { title: 'x', ownerAgentId: MISSING } })).status,
+      422,
+    );
     const g = await goal({ title: 'Owned' });
-    assert.equal((await t.request('PATCH', `/api/goals/${g.id}`, { token: a.boardToken, body: { ownerAgentId: b.agent.agent.id } })).status, 422);
+    assert.equal(
+      (
+        await t.request('PATCH', `/api/goals/${g.id}`, {
+          token: a.boardToken,
+          body: { ownerAgentId: b.agent.agent.id },
+        })
+      ).status,
+      422,
+    );
     const other = await newAgent(t, a.boardToken, a.company.id);
-    const ok = await t.request('PATCH', `/api/goals/${g.id}`, { token: a.boardToken, body: { ownerAgentId: other.agent.id } });
+    const ok = await t.request('PATCH', `/api/goals/${g.id}`, {
+      token: a.boardToken,
+      body: { ownerAgentId: other.agent.id },
+    });
     assert.equal(ok.body.ownerAgentId, other.agent.id);
   });
 
@@ -186,7 +274,11 @@ describe('goals', () => {
         await t.request('PATCH', `/api/goals/${g.id}`, { token, body: { title: 'Hijacked' } }),
         await t.request('DELETE', `/api/goals/${g.id}`, { token }),
       ];
-      assert.deepEqual(attempts.map((r) => r.status), [403, 403, 403, 403, 403], who);
+      assert.deepEqual(
+        attempts.map((r) => r.status),
+        [403, 403, 403, 403, 403],
+        who,
+      );
     }
     const still = await t.request('GET', `/api/goals/${g.id}`, { token: a.boardToken });
     assert.equal(still.body.title, 'Private');

@@ -29,7 +29,10 @@ describe('GET /api/instance/doctor', () => {
     const res = await t.request('GET', '/api/instance/doctor', { token: t.ownerToken });
     assert.equal(res.status, 200);
     assert.equal(res.body.ok, true);
-    assert.deepEqual(res.body.checks.map((c: { name: string }) => c.name), ['node', 'data dir', 'database']);
+    assert.deepEqual(
+      res.body.checks.map((c: { name: string }) => c.name),
+      ['node', 'data dir', 'database'],
+    );
     const [node, dataDir, database] = res.body.checks;
     assert.equal(node.detail, `v${process.versions.node} (needs 20.19+)`);
     assert.equal(dataDir.detail, `${t.config.dataDir} (writable)`);
@@ -78,7 +81,10 @@ describe('GET /api/health', () => {
     after(() => admin((c) => c.query(`alter database ${dbName} allow_connections true`)));
     await admin(async (c) => {
       await c.query(`alter database ${dbName} allow_connections false`);
-      await c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName]);
+      await c.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [dbName],
+      );
     });
     const down = await t.request('GET', '/api/health');
     assert.equal(down.status, 503);
@@ -96,19 +102,34 @@ describe('GET /api/health', () => {
     const backendPid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
     const ended = new Promise((resolve) => client.once('end', resolve));
     await admin((c) => c.query('select pg_terminate_backend($1)', [backendPid]));
-    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the client never ended: its error was thrown')), 5000).unref());
+    const timeout = new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('the client never ended: its error was thrown')), 5000).unref(),
+    );
     await Promise.race([ended, timeout]);
     client.release(true);
-    assert.equal((await t.request('GET', '/api/health')).status, 200, 'the process lives on, the pool opens a new connection');
+    assert.equal(
+      (await t.request('GET', '/api/health')).status,
+      200,
+      'the process lives on, the pool opens a new connection',
+    );
   });
 });
 
 describe('database errors', () => {
   it('maps real connection failures to unavailable (503), SQLSTATEs to their status, and nothing else', async () => {
     // While the embedded database is down its socket file does not exist: connect fails with ENOENT.
-    const client = new pg.Client({ host: '/nonexistent-boardroom-socket-dir', port: 5432, user: 'boardroom', database: 'boardroom', password: 'x' });
+    const client = new pg.Client({
+      host: '/nonexistent-boardroom-socket-dir',
+      port: 5432,
+      user: 'boardroom',
+      database: 'boardroom',
+      password: 'x',
+    });
     client.on('error', () => undefined);
-    const socketGone = await client.connect().then(() => null, (err: unknown) => err);
+    const socketGone = await client.connect().then(
+      () => null,
+      (err: unknown) => err,
+    );
     assert.equal((socketGone as { code?: string }).code, 'ENOENT');
     assert.equal(databaseErrorOf(socketGone)?.code, 'unavailable');
     // A query written on a connection the database closed: EPIPE, five capitals like a SQLSTATE,
@@ -137,7 +158,11 @@ describe('database errors', () => {
     assert.equal(databaseErrorOf(new Error('Failed query: rollback', { cause: notQueryable }))?.code, 'unavailable');
     await dropped.end().catch(() => undefined);
     // A SQLSTATE the API knows keeps its meaning; a missing file is not the database.
-    const duplicate = await admin((c) => c.query('create temporary table t (id int primary key); insert into t values (1), (1)').catch((err: unknown) => err));
+    const duplicate = await admin((c) =>
+      c
+        .query('create temporary table t (id int primary key); insert into t values (1), (1)')
+        .catch((err: unknown) => err),
+    );
     assert.equal(databaseErrorOf(duplicate)?.code, 'conflict');
     const fileGone = await readFile('/nonexistent-boardroom-file').catch((err: unknown) => err);
     assert.equal(databaseErrorOf(fileGone), undefined);
@@ -150,7 +175,14 @@ describe('OpenAPI document and docs', () => {
     assert.equal(res.status, 200);
     assert.match(res.body.openapi, /^3\./);
     const paths = Object.keys(res.body.paths);
-    for (const p of ['/api/health', '/api/board-keys', '/api/board-keys/{keyId}', '/api/cli-auth/me', '/api/companies', '/api/companies/{companyId}']) {
+    for (const p of [
+      '/api/health',
+      '/api/board-keys',
+      '/api/board-keys/{keyId}',
+      '/api/cli-auth/me',
+      '/api/companies',
+      '/api/companies/{companyId}',
+    ]) {
       assert.ok(paths.includes(p), `${p} documented`);
     }
     // Every registered /api route shows up, except the document itself and the docs UI.
@@ -195,22 +227,36 @@ describe('request ids', () => {
 
 describe('errors (SPEC section 7)', () => {
   it('answers malformed JSON, wrong types, unknown enum values and unknown fields with 400 {error, details?}', async () => {
-    const malformed = await t.request('POST', '/api/board-keys', { token: t.ownerToken, payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.request('POST', '/api/board-keys', {
+      token: t.ownerToken,
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(malformed.status, 400);
     assert.deepEqual(Object.keys(malformed.body), ['error']);
     const wrongType = await t.request('POST', '/api/board-keys', { token: t.ownerToken, body: { name: 5 } });
     assert.equal(wrongType.status, 400);
     assert.equal(typeof wrongType.body.error, 'string');
     assert.ok(Array.isArray(wrongType.body.details) && wrongType.body.details.length > 0);
-    const tooLong = await t.request('POST', '/api/board-keys', { token: t.ownerToken, body: { name: 'x'.repeat(201) } });
+    const tooLong = await t.request('POST', '/api/board-keys', {
+      token: t.ownerToken,
+      body: { name: 'x'.repeat(201) },
+    });
     assert.equal(tooLong.status, 400);
     const { company } = await t.newCompany(t.ownerToken);
-    const badEnum = await t.request('PATCH', `/api/companies/${company.id}`, { token: t.ownerToken, body: { status: 'exploded' } });
+    const badEnum = await t.request('PATCH', `/api/companies/${company.id}`, {
+      token: t.ownerToken,
+      body: { status: 'exploded' },
+    });
     assert.equal(badEnum.status, 400);
     assert.equal(typeof badEnum.body.error, 'string');
     const badUuid = await t.request('DELETE', '/api/board-keys/not-a-uuid', { token: t.ownerToken });
     assert.equal(badUuid.status, 400);
-    const wrongMedia = await t.request('POST', '/api/board-keys', { token: t.ownerToken, payload: '<name>x</name>', headers: { 'content-type': 'application/xml' } });
+    const wrongMedia = await t.request('POST', '/api/board-keys', {
+      token: t.ownerToken,
+      payload: '<name>x</name>',
+      headers: { 'content-type': 'application/xml' },
+    });
     assert.equal(wrongMedia.status, 415);
     assert.equal(typeof wrongMedia.body.error, 'string');
   });

@@ -29,8 +29,17 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = path.join(ROOT, 'src');
 
 /** Band of each top-level entry of src/, by index: 0 is the top. */
-const BANDS: string[][] = [['cli'], ['server', 'mcp'], ['engine'], ['modules'], ['http'], ['adapters'], ['core'], ['db', 'storage'], ['lib', 'paths.ts', 'skills']];
-
+const BANDS: string[][] = [
+  ['cli'],
+  ['server', 'mcp'],
+  ['engine'],
+  ['modules'],
+  ['http'],
+  ['adapters'],
+  ['core'],
+  ['db', 'storage'],
+  ['lib', 'paths.ts', 'skills'],
+];
 
 const started = performance.now();
 
@@ -52,7 +61,9 @@ for (const file of codeFilesUnder(SRC)) {
   graph.set(relative(file), targets);
 }
 
-const unplaced = [...new Set([...graph.keys()].map((file) => file.split('/')[0]!))].filter((top) => !BANDS.some((band) => band.includes(top)));
+const unplaced = [...new Set([...graph.keys()].map((file) => file.split('/')[0]!))].filter(
+  (top) => !BANDS.some((band) => band.includes(top)),
+);
 const bandOf = (file: string) => BANDS.findIndex((band) => band.includes(file.split('/')[0]!));
 
 const backward: string[] = [];
@@ -124,7 +135,10 @@ describe('import bands', () => {
     const violations =
       report('backward imports (a file imports a higher band)', backward) +
       report('areas under src/modules/ importing each other', areaPairs) +
-      report('import circles between files (the files of each)', circles.map((circle) => circle.join(', ')));
+      report(
+        'import circles between files (the files of each)',
+        circles.map((circle) => circle.join(', ')),
+      );
     if (violations) assert.fail(`layout violations:\n${violations}`);
   });
 });

@@ -70,19 +70,28 @@ describe('issue list keyset pages', () => {
   it('pages with each kind of filter: one status, several statuses, a label, a participant agent', async () => {
     const { company, token } = await crowdedCompany();
     const { agent } = await newAgent(t, token, company.id);
-    for (let i = 0; i < 12; i++) await newIssue(t, token, company.id, { assigneeAgentId: agent.id, priority: i % 2 ? 'high' : 'low' });
-    for (const query of ['status=todo', 'status=todo,blocked', `labelId=${LABEL}`, `status=backlog&labelId=${LABEL}`, `participantAgentId=${agent.id}`]) {
+    for (let i = 0; i < 12; i++)
+      await newIssue(t, token, company.id, { assigneeAgentId: agent.id, priority: i % 2 ? 'high' : 'low' });
+    for (const query of [
+      'status=todo',
+      'status=todo,blocked',
+      `labelId=${LABEL}`,
+      `status=backlog&labelId=${LABEL}`,
+      `participantAgentId=${agent.id}`,
+    ]) {
       const all = await wholeList(token, company.id, query);
       assert.ok(all.length > 5, `${query} has issues to page`);
       assert.deepEqual(await walk(token, company.id, query, 5), all, query);
     }
   });
 
-  it('filters by goal (the issue\'s own goalId) and pages through it', async () => {
+  it("filters by goal (the issue's own goalId) and pages through it", async () => {
     const { company, token } = await t.newCompany();
-    const goal = (await t.request('POST', `/api/companies/${company.id}/goals`, { token, body: { title: 'Ship v1' } })).body;
+    const goal = (await t.request('POST', `/api/companies/${company.id}/goals`, { token, body: { title: 'Ship v1' } }))
+      .body;
     const mine = [];
-    for (let i = 0; i < 5; i++) mine.push((await newIssue(t, token, company.id, { goalId: goal.id, priority: i % 2 ? 'low' : 'high' })).id);
+    for (let i = 0; i < 5; i++)
+      mine.push((await newIssue(t, token, company.id, { goalId: goal.id, priority: i % 2 ? 'low' : 'high' })).id);
     await newIssue(t, token, company.id);
     const all = await wholeList(token, company.id, `goalId=${goal.id}`);
     assert.deepEqual([...all].sort(), [...mine].sort());
@@ -95,7 +104,11 @@ describe('issue list keyset pages', () => {
     for (let i = 0; i < 4; i++) await newIssue(t, token, company.id);
     const first = await t.request('GET', `/api/companies/${company.id}/issues?limit=4`, { token });
     assert.equal(first.body.length, 4);
-    const next = await t.request('GET', `/api/companies/${company.id}/issues?limit=4&cursor=${first.headers['x-next-cursor']}`, { token });
+    const next = await t.request(
+      'GET',
+      `/api/companies/${company.id}/issues?limit=4&cursor=${first.headers['x-next-cursor']}`,
+      { token },
+    );
     assert.equal(next.status, 200);
     assert.deepEqual(next.body, []);
     assert.equal(next.headers['x-next-cursor'], undefined);
@@ -108,7 +121,9 @@ describe('issue list keyset pages', () => {
     const forged = [
       'not-base64-json',
       Buffer.from('[1,2]').toString('base64url'),
-      Buffer.from(JSON.stringify([1, '2026-01-01T00:00:00Z', '11111111-1111-4111-8111-111111111111'])).toString('base64url'),
+      Buffer.from(JSON.stringify([1, '2026-01-01T00:00:00Z', '11111111-1111-4111-8111-111111111111'])).toString(
+        'base64url',
+      ),
       Buffer.from(JSON.stringify([1, '2026-01-01T00:00:00.000000Z', 'nope'])).toString('base64url'),
       'x'.repeat(300),
     ];

@@ -25,9 +25,18 @@ describe('issue list filters', () => {
     const blocked = await newIssue(t, token, c.id, { status: 'blocked' });
     await newIssue(t, token, c.id, { status: 'done' });
     const l = (q: string) => t.request('GET', `/api/companies/${c.id}/issues?${q}`, { token });
-    sameSet((await l('status=todo')).body.map((i: any) => i.id), [todo.id]);
-    sameSet((await l('status=todo,blocked')).body.map((i: any) => i.id), [todo.id, blocked.id]);
-    sameSet((await l('status=todo,%20blocked')).body.map((i: any) => i.id), [todo.id, blocked.id]);
+    sameSet(
+      (await l('status=todo')).body.map((i: any) => i.id),
+      [todo.id],
+    );
+    sameSet(
+      (await l('status=todo,blocked')).body.map((i: any) => i.id),
+      [todo.id, blocked.id],
+    );
+    sameSet(
+      (await l('status=todo,%20blocked')).body.map((i: any) => i.id),
+      [todo.id, blocked.id],
+    );
     assert.equal((await l('status=todo,bogus')).status, 400);
     assert.equal((await l('status=')).status, 400);
     assert.equal((await l('')).body.length, 3);
@@ -35,13 +44,32 @@ describe('issue list filters', () => {
 
   it('filters by assignee, participant, project, workspace, parent, label, origin', async () => {
     const worker = await newAgent(t, boardToken, company.id);
-    const project = (await t.request('POST', `/api/companies/${company.id}/projects`, { token: boardToken, body: { name: 'Filters' } })).body;
-    const ws = (await t.request('POST', `/api/projects/${project.id}/workspaces`, { token: boardToken, body: { name: 'w', cwd: '/tmp/f' } })).body;
+    const project = (
+      await t.request('POST', `/api/companies/${company.id}/projects`, { token: boardToken, body: { name: 'Filters' } })
+    ).body;
+    const ws = (
+      await t.request('POST', `/api/projects/${project.id}/workspaces`, {
+        token: boardToken,
+        body: { name: 'w', cwd: '/tmp/f' },
+      })
+    ).body;
     const label = '33333333-3333-4333-8333-333333333333';
-    const assigned = await newIssue(t, boardToken, company.id, { assigneeAgentId: worker.agent.id, projectId: project.id, labelIds: [label] });
+    const assigned = await newIssue(t, boardToken, company.id, {
+      assigneeAgentId: worker.agent.id,
+      projectId: project.id,
+      labelIds: [label],
+    });
     const created = await newIssue(t, worker.token, company.id, { executionWorkspaceId: ws.id, parentId: assigned.id });
     const commented = await newIssue(t, boardToken, company.id);
-    assert.equal((await t.request('POST', `/api/issues/${commented.id}/comments`, { token: worker.token, body: { body: 'I looked at this' } })).status, 201);
+    assert.equal(
+      (
+        await t.request('POST', `/api/issues/${commented.id}/comments`, {
+          token: worker.token,
+          body: { body: 'I looked at this' },
+        })
+      ).status,
+      201,
+    );
     await newIssue(t, boardToken, company.id);
 
     sameSet(await ids(`assigneeAgentId=${worker.agent.id}`), [assigned.id]);
@@ -54,7 +82,9 @@ describe('issue list filters', () => {
     assert.equal((await list('assigneeAgentId=nope')).status, 400);
     assert.equal((await list('labelId=x')).status, 400);
 
-    await sql(`update issues set origin_kind = 'routine_execution', origin_id = 'routine-1' where id = $1`, [created.id]);
+    await sql(`update issues set origin_kind = 'routine_execution', origin_id = 'routine-1' where id = $1`, [
+      created.id,
+    ]);
     assert.ok(!(await ids('limit=500')).includes(created.id), 'routine executions excluded by default');
     assert.ok((await ids('limit=500&includeRoutineExecutions=true')).includes(created.id));
     sameSet(await ids('originKind=routine_execution'), [created.id]);
@@ -64,7 +94,7 @@ describe('issue list filters', () => {
   });
 
   it('user filters: assignee, touched, unread, inbox archive; `me` only for board callers', async () => {
-    const { company: c, token, } = await t.newCompany();
+    const { company: c, token } = await t.newCompany();
     const me = (await t.request('GET', '/api/cli-auth/me', { token })).body;
     const userId: string = me.userId ?? me.user?.id;
     assert.ok(userId, JSON.stringify(me));
@@ -85,19 +115,33 @@ describe('issue list filters', () => {
     sameSet(await l('touchedByUserId=me'), [mine.id, assignedToMe.id, commentedByMe.id]);
     assert.ok(!(await l('touchedByUserId=me')).includes(untouched.id));
     for (const param of ['assigneeUserId', 'touchedByUserId', 'inboxArchivedByUserId', 'unreadForUserId']) {
-      assert.equal((await t.request('GET', `/api/companies/${c.id}/issues?${param}=me`, { token: colleague.token })).status, 403, param);
-      assert.equal((await t.request('GET', `/api/companies/${c.id}/issues?${param}=someone`, { token })).status, 400, param);
+      assert.equal(
+        (await t.request('GET', `/api/companies/${c.id}/issues?${param}=me`, { token: colleague.token })).status,
+        403,
+        param,
+      );
+      assert.equal(
+        (await t.request('GET', `/api/companies/${c.id}/issues?${param}=someone`, { token })).status,
+        400,
+        param,
+      );
     }
 
     // Unread: touched issues changed by someone else since the user last touched them.
     sameSet(await l('unreadForUserId=me'), [assignedToMe.id]);
     await t.request('PATCH', `/api/issues/${mine.id}`, { token: colleague.token, body: { priority: 'high' } });
     sameSet(await l('unreadForUserId=me'), [assignedToMe.id, mine.id]);
-    await sql(`insert into issue_user_states (company_id, issue_id, user_id, last_read_at) values ($1, $2, $3, now())`, [c.id, assignedToMe.id, userId]);
+    await sql(
+      `insert into issue_user_states (company_id, issue_id, user_id, last_read_at) values ($1, $2, $3, now())`,
+      [c.id, assignedToMe.id, userId],
+    );
     sameSet(await l('unreadForUserId=me'), [mine.id]);
 
     // Inbox archive hides an issue until it changes again.
-    await sql(`update issue_user_states set archived_at = now() where issue_id = $1 and user_id = $2`, [mine.id, userId]);
+    await sql(`update issue_user_states set archived_at = now() where issue_id = $1 and user_id = $2`, [
+      mine.id,
+      userId,
+    ]);
     const inbox = await l('touchedByUserId=me&inboxArchivedByUserId=me');
     assert.ok(!inbox.includes(mine.id) && inbox.includes(assignedToMe.id));
     await t.request('PATCH', `/api/issues/${mine.id}`, { token: colleague.token, body: { priority: 'low' } });
@@ -113,10 +157,19 @@ describe('issue list filters', () => {
     const medium2 = await newIssue(t, token, c.id);
     await t.request('PATCH', `/api/issues/${medium1.id}`, { token, body: { title: 'touched last' } });
     const l = (q: string) => t.request('GET', `/api/companies/${c.id}/issues?${q}`, { token });
-    assert.deepEqual((await l('')).body.map((i: any) => i.id), [critical.id, high.id, medium1.id, medium2.id, low.id]);
-    assert.deepEqual((await l('limit=2')).body.map((i: any) => i.id), [critical.id, high.id]);
+    assert.deepEqual(
+      (await l('')).body.map((i: any) => i.id),
+      [critical.id, high.id, medium1.id, medium2.id, low.id],
+    );
+    assert.deepEqual(
+      (await l('limit=2')).body.map((i: any) => i.id),
+      [critical.id, high.id],
+    );
     for (const bad of ['limit=0', 'limit=-1', 'limit=1.5', 'limit=abc']) assert.equal((await l(bad)).status, 400, bad);
-    await sql(`insert into issues (company_id, number, identifier, title) select $1, 1000 + g, $2 || '-' || (1000 + g), 'bulk ' || g from generate_series(1, 520) g`, [c.id, c.issuePrefix]);
+    await sql(
+      `insert into issues (company_id, number, identifier, title) select $1, 1000 + g, $2 || '-' || (1000 + g), 'bulk ' || g from generate_series(1, 520) g`,
+      [c.id, c.issuePrefix],
+    );
     assert.equal((await l('')).body.length, 50);
     assert.equal((await l('limit=10000')).body.length, 500);
   });
@@ -124,7 +177,11 @@ describe('issue list filters', () => {
   it('checks the company boundary', async () => {
     assert.equal((await list('', other.boardToken)).status, 403);
     assert.equal((await list('', other.agent.token)).status, 403);
-    assert.equal((await t.request('GET', '/api/companies/00000000-0000-4000-8000-000000000000/issues', { token: boardToken })).status, 404);
+    assert.equal(
+      (await t.request('GET', '/api/companies/00000000-0000-4000-8000-000000000000/issues', { token: boardToken }))
+        .status,
+      404,
+    );
     assert.equal((await list('', main.agent.token)).status, 200);
   });
 });
@@ -139,9 +196,15 @@ describe('issue search (q)', () => {
       return res.body.map((i: any) => i.id) as string[];
     };
     const byTitle = await newIssue(t, token, c.id, { title: 'Migrate billing database', priority: 'low' });
-    const byDescription = await newIssue(t, token, c.id, { title: 'Quarterly cleanup', description: 'Also migrating the billing exports' });
+    const byDescription = await newIssue(t, token, c.id, {
+      title: 'Quarterly cleanup',
+      description: 'Also migrating the billing exports',
+    });
     const byComment = await newIssue(t, token, c.id, { title: 'Unrelated chores', priority: 'critical' });
-    await t.request('POST', `/api/issues/${byComment.id}/comments`, { token: agent.token, body: { body: 'Blocked on the billing migration window' } });
+    await t.request('POST', `/api/issues/${byComment.id}/comments`, {
+      token: agent.token,
+      body: { body: 'Blocked on the billing migration window' },
+    });
     const noise = await newIssue(t, token, c.id, { title: 'Paint the office' });
     await newIssue(t, other.boardToken, other.company.id, { title: 'Migrate billing database elsewhere' });
 
@@ -161,7 +224,11 @@ describe('issue search (q)', () => {
     await t.request('PATCH', `/api/issues/${byTitle.id}`, { token, body: { hiddenAt: new Date().toISOString() } });
     assert.ok(!(await s('billing')).includes(byTitle.id));
     assert.equal((await t.request('GET', `/api/companies/${c.id}/issues?q=${'x'.repeat(501)}`, { token })).status, 400);
-    assert.equal((await t.request('GET', `/api/companies/${c.id}/issues?q=`, { token })).body.length, 3, 'empty q: plain list (the hidden one left out)');
+    assert.equal(
+      (await t.request('GET', `/api/companies/${c.id}/issues?q=`, { token })).body.length,
+      3,
+      'empty q: plain list (the hidden one left out)',
+    );
   });
 
   it('applies filters before the search candidate bound: a match among hundreds of others is found', async () => {
@@ -174,13 +241,22 @@ describe('issue search (q)', () => {
       [c.id, c.issuePrefix],
     );
     // ...and one low-priority match that is assigned: the filtered search must still find it.
-    const target = await newIssue(t, token, c.id, { title: 'Invoice corrections', priority: 'low', assigneeAgentId: agent.agent.id });
-    const res = await t.request('GET', `/api/companies/${c.id}/issues?q=invoice&assigneeAgentId=${agent.agent.id}`, { token });
+    const target = await newIssue(t, token, c.id, {
+      title: 'Invoice corrections',
+      priority: 'low',
+      assigneeAgentId: agent.agent.id,
+    });
+    const res = await t.request('GET', `/api/companies/${c.id}/issues?q=invoice&assigneeAgentId=${agent.agent.id}`, {
+      token,
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(res.body.map((i: any) => i.id), [target.id]);
+    assert.deepEqual(
+      res.body.map((i: any) => i.id),
+      [target.id],
+    );
   });
 
-  it('takes a common word\'s candidates in list order: the highest-priority, newest matches, not the oldest rows', async () => {
+  it("takes a common word's candidates in list order: the highest-priority, newest matches, not the oldest rows", async () => {
     const { company: c, token } = await t.newCompany();
     // 400 older low-priority matches, written first (they come first in table order)...
     await sql(
@@ -214,6 +290,9 @@ describe('issue search (q)', () => {
     const res = await t.request('GET', `/api/companies/${c.id}/issues?q=ledger&limit=50`, { token });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.length, 31);
-    assert.ok(res.body.some((i: any) => i.id === late.id), 'the low-priority match beyond the walk is found');
+    assert.ok(
+      res.body.some((i: any) => i.id === late.id),
+      'the low-priority match beyond the walk is found',
+    );
   });
 });

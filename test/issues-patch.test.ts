@@ -9,30 +9,64 @@ const t = await useTestApp();
 const main = await companyWithAgent(t);
 const { company, boardToken } = main;
 const other = await companyWithAgent(t);
-const patch = (token: string, id: string, body: unknown, headers?: Record<string, string>) => t.request('PATCH', `/api/issues/${id}`, { token, body, headers });
+const patch = (token: string, id: string, body: unknown, headers?: Record<string, string>) =>
+  t.request('PATCH', `/api/issues/${id}`, { token, body, headers });
 const get = async (id: string) => (await t.request('GET', `/api/issues/${id}`, { token: boardToken })).body;
-const listIds = async (query = '') => (await t.request('GET', `/api/companies/${company.id}/issues?limit=500${query}`, { token: boardToken })).body.map((i: any) => i.id);
+const listIds = async (query = '') =>
+  (await t.request('GET', `/api/companies/${company.id}/issues?limit=500${query}`, { token: boardToken })).body.map(
+    (i: any) => i.id,
+  );
 
 async function wakeupsOf(agentId: string): Promise<{ source: string; reason: string; issue_id: string }[]> {
-  return (await t.database.pool.query('select source, reason, issue_id from agent_wakeup_requests where agent_id = $1 order by created_at', [agentId])).rows;
+  return (
+    await t.database.pool.query(
+      'select source, reason, issue_id from agent_wakeup_requests where agent_id = $1 order by created_at',
+      [agentId],
+    )
+  ).rows;
 }
 
 /** Puts an issue into the state checkout leaves it in (in_progress, assignee, holding run). */
 async function checkedOut(agentId: string, runStatus = 'running') {
   const issue = await newIssue(t, boardToken, company.id, { status: 'todo', assigneeAgentId: agentId });
   const runId = randomUUID();
-  await t.database.pool.query(`insert into heartbeat_runs (id, company_id, agent_id, status) values ($1, $2, $3, $4)`, [runId, company.id, agentId, runStatus]);
-  await t.database.pool.query(`update issues set status = 'in_progress', checkout_run_id = $2, started_at = now() where id = $1`, [issue.id, runId]);
+  await t.database.pool.query(`insert into heartbeat_runs (id, company_id, agent_id, status) values ($1, $2, $3, $4)`, [
+    runId,
+    company.id,
+    agentId,
+    runStatus,
+  ]);
+  await t.database.pool.query(
+    `update issues set status = 'in_progress', checkout_run_id = $2, started_at = now() where id = $1`,
+    [issue.id, runId],
+  );
   return { issue, runId };
 }
 
 describe('PATCH fields (rule 6) and status side effects', () => {
   it('updates the short-form fields and records the changed fields in activity', async () => {
-    const goal = (await t.request('POST', `/api/companies/${company.id}/goals`, { token: boardToken, body: { title: 'g' } })).body;
-    const project = (await t.request('POST', `/api/companies/${company.id}/projects`, { token: boardToken, body: { name: 'Patch project' } })).body;
+    const goal = (
+      await t.request('POST', `/api/companies/${company.id}/goals`, { token: boardToken, body: { title: 'g' } })
+    ).body;
+    const project = (
+      await t.request('POST', `/api/companies/${company.id}/projects`, {
+        token: boardToken,
+        body: { name: 'Patch project' },
+      })
+    ).body;
     const parent = await newIssue(t, boardToken, company.id);
     const issue = await newIssue(t, boardToken, company.id);
-    const body = { title: 'Renamed', description: 'new text', status: 'todo', priority: 'low', projectId: project.id, goalId: goal.id, parentId: parent.id, billingCode: 'B-1', labelIds: [goal.id] };
+    const body = {
+      title: 'Renamed',
+      description: 'new text',
+      status: 'todo',
+      priority: 'low',
+      projectId: project.id,
+      goalId: goal.id,
+      parentId: parent.id,
+      billingCode: 'B-1',
+      labelIds: [goal.id],
+    };
     const res = await patch(boardToken, issue.id, body);
     assert.equal(res.status, 200);
     for (const [k, v] of Object.entries(body)) assert.deepEqual(res.body[k], v, k);
@@ -40,7 +74,18 @@ describe('PATCH fields (rule 6) and status side effects', () => {
     assert.deepEqual(Object.keys(entry.details.changes).sort(), Object.keys(body).sort());
     assert.deepEqual(entry.details.changes.priority, { from: 'medium', to: 'low' });
     // Cross-company references are 422, bad shapes 400.
-    for (const bad of [{ projectId: (await t.request('POST', `/api/companies/${other.company.id}/projects`, { token: other.boardToken, body: { name: 'X' } })).body.id }, { assigneeAgentId: other.agent.agent.id }, { parentId: (await newIssue(t, other.boardToken, other.company.id)).id }]) {
+    for (const bad of [
+      {
+        projectId: (
+          await t.request('POST', `/api/companies/${other.company.id}/projects`, {
+            token: other.boardToken,
+            body: { name: 'X' },
+          })
+        ).body.id,
+      },
+      { assigneeAgentId: other.agent.agent.id },
+      { parentId: (await newIssue(t, other.boardToken, other.company.id)).id },
+    ]) {
       assert.equal((await patch(boardToken, issue.id, bad)).status, 422, JSON.stringify(bad));
     }
     assert.equal((await patch(boardToken, issue.id, { status: 'nope' })).status, 400);
@@ -74,16 +119,26 @@ describe('PATCH with comment, reopen, interrupt (rules 1 and 2)', () => {
   it('adds the comment in the same call, and wakes a mentioned agent', async () => {
     const mentioned = await newAgent(t, boardToken, company.id, { name: 'Reviewer Rita' });
     const issue = await newIssue(t, boardToken, company.id);
-    const res = await patch(boardToken, issue.id, { priority: 'high', comment: 'Escalating, @reviewer rita please look' });
+    const res = await patch(boardToken, issue.id, {
+      priority: 'high',
+      comment: 'Escalating, @reviewer rita please look',
+    });
     assert.equal(res.status, 200);
     const comments = (await t.request('GET', `/api/issues/${issue.id}/comments`, { token: boardToken })).body;
-    assert.deepEqual(comments.map((c: any) => c.body), ['Escalating, @reviewer rita please look']);
+    assert.deepEqual(
+      comments.map((c: any) => c.body),
+      ['Escalating, @reviewer rita please look'],
+    );
     assert.ok((await wakeupsOf(mentioned.agent.id)).some((w) => w.issue_id === issue.id));
   });
 
   it('rolls the whole PATCH back when a part fails', async () => {
     const issue = await newIssue(t, boardToken, company.id);
-    const res = await patch(boardToken, issue.id, { title: 'should not stick', comment: 'nor this', blockedByIssueIds: [issue.id] });
+    const res = await patch(boardToken, issue.id, {
+      title: 'should not stick',
+      comment: 'nor this',
+      blockedByIssueIds: [issue.id],
+    });
     assert.equal(res.status, 422);
     assert.equal((await get(issue.id)).title, issue.title);
     assert.deepEqual((await t.request('GET', `/api/issues/${issue.id}/comments`, { token: boardToken })).body, []);
@@ -91,12 +146,19 @@ describe('PATCH with comment, reopen, interrupt (rules 1 and 2)', () => {
 
   it('reopens a closed issue to todo with a comment unless a status is given', async () => {
     const issue = await newIssue(t, boardToken, company.id, { status: 'done' });
-    assert.equal((await patch(boardToken, issue.id, { reopen: true })).body.status, 'done', 'reopen without a comment has no effect');
+    assert.equal(
+      (await patch(boardToken, issue.id, { reopen: true })).body.status,
+      'done',
+      'reopen without a comment has no effect',
+    );
     assert.equal((await patch(boardToken, issue.id, { reopen: true, comment: 'again' })).body.status, 'todo');
     const cancelled = await newIssue(t, boardToken, company.id, { status: 'cancelled' });
     assert.equal((await patch(main.agent.token, cancelled.id, { reopen: true, comment: 'back' })).body.status, 'todo');
     const explicit = await newIssue(t, boardToken, company.id, { status: 'done' });
-    assert.equal((await patch(boardToken, explicit.id, { reopen: true, comment: 'x', status: 'blocked' })).body.status, 'blocked');
+    assert.equal(
+      (await patch(boardToken, explicit.id, { reopen: true, comment: 'x', status: 'blocked' })).body.status,
+      'blocked',
+    );
     const open = await newIssue(t, boardToken, company.id, { status: 'in_review' });
     assert.equal((await patch(boardToken, open.id, { reopen: true, comment: 'x' })).body.status, 'in_review');
   });
@@ -118,9 +180,17 @@ describe('PATCH on a checked-out issue (rule 3)', () => {
   it('lets the holding run through and stops another agent or a missing run header', async () => {
     const holder = await newAgent(t, boardToken, company.id);
     const { issue, runId } = await checkedOut(holder.agent.id);
-    assert.equal((await patch(main.agent.token, issue.id, { title: 'not mine' }, { 'x-service-run-id': randomUUID() })).status, 409);
+    assert.equal(
+      (await patch(main.agent.token, issue.id, { title: 'not mine' }, { 'x-service-run-id': randomUUID() })).status,
+      409,
+    );
     assert.equal((await patch(holder.token, issue.id, { title: 'no header' })).status, 409);
-    const ok = await patch(holder.token, issue.id, { title: 'with header', status: 'in_review' }, { 'x-service-run-id': runId });
+    const ok = await patch(
+      holder.token,
+      issue.id,
+      { title: 'with header', status: 'in_review' },
+      { 'x-service-run-id': runId },
+    );
     assert.equal(ok.status, 200);
     assert.equal(ok.body.status, 'in_review');
     assert.equal(ok.body.checkoutRunId, null, 'leaving in_progress drops the lock');
@@ -136,7 +206,11 @@ describe('hiddenAt (rule 4)', () => {
     const hidden = await patch(boardToken, issue.id, { hiddenAt: '2030-01-01T00:00:00.000Z' });
     assert.equal(hidden.body.hiddenAt, '2030-01-01T00:00:00.000Z');
     assert.ok(!(await listIds()).includes(issue.id));
-    assert.equal((await t.request('GET', `/api/issues/${issue.id}`, { token: boardToken })).status, 200, 'still readable by id');
+    assert.equal(
+      (await t.request('GET', `/api/issues/${issue.id}`, { token: boardToken })).status,
+      200,
+      'still readable by id',
+    );
     assert.equal((await patch(boardToken, issue.id, { hiddenAt: 'yesterday' })).status, 400);
     assert.equal((await patch(boardToken, issue.id, { hiddenAt: null })).body.hiddenAt, null);
     assert.ok((await listIds()).includes(issue.id));
@@ -145,12 +219,24 @@ describe('hiddenAt (rule 4)', () => {
 
 describe('blockedByIssueIds (rule 5) and blocker resolution wakeups', () => {
   it('replaces the relations, validating company, self-block and cycles at any depth', async () => {
-    const [a, b, c, d] = [await newIssue(t, boardToken, company.id), await newIssue(t, boardToken, company.id), await newIssue(t, boardToken, company.id), await newIssue(t, boardToken, company.id)];
+    const [a, b, c, d] = [
+      await newIssue(t, boardToken, company.id),
+      await newIssue(t, boardToken, company.id),
+      await newIssue(t, boardToken, company.id),
+      await newIssue(t, boardToken, company.id),
+    ];
     assert.equal((await patch(boardToken, a.id, { blockedByIssueIds: [b.id, c.id] })).status, 200);
     assert.deepEqual((await get(a.id)).blockedBy.map((x: any) => x.id).sort(), [b.id, c.id].sort());
     assert.equal((await patch(boardToken, a.id, { blockedByIssueIds: [d.id] })).status, 200);
-    assert.deepEqual((await get(a.id)).blockedBy.map((x: any) => x.id), [d.id], 'replaced, not merged');
-    assert.deepEqual((await get(d.id)).blocks.map((x: any) => x.id), [a.id]);
+    assert.deepEqual(
+      (await get(a.id)).blockedBy.map((x: any) => x.id),
+      [d.id],
+      'replaced, not merged',
+    );
+    assert.deepEqual(
+      (await get(d.id)).blocks.map((x: any) => x.id),
+      [a.id],
+    );
     // a <- d; d <- c; then c <- a would close a <- d <- c <- a.
     assert.equal((await patch(boardToken, d.id, { blockedByIssueIds: [c.id] })).status, 200);
     const cycle = await patch(boardToken, c.id, { blockedByIssueIds: [a.id] });
@@ -168,12 +254,19 @@ describe('blockedByIssueIds (rule 5) and blocker resolution wakeups', () => {
     const worker = await newAgent(t, boardToken, company.id);
     const b1 = await newIssue(t, boardToken, company.id, { status: 'todo' });
     const b2 = await newIssue(t, boardToken, company.id, { status: 'todo' });
-    const blocked = await newIssue(t, boardToken, company.id, { status: 'blocked', assigneeAgentId: worker.agent.id, blockedByIssueIds: [b1.id, b2.id] });
+    const blocked = await newIssue(t, boardToken, company.id, {
+      status: 'blocked',
+      assigneeAgentId: worker.agent.id,
+      blockedByIssueIds: [b1.id, b2.id],
+    });
     const resolved = async () => (await wakeupsOf(worker.agent.id)).filter((w) => w.reason === 'blockers_resolved');
     await patch(boardToken, b1.id, { status: 'done' });
     assert.equal((await resolved()).length, 0, 'one blocker still open');
     await patch(boardToken, b2.id, { status: 'cancelled' });
-    assert.deepEqual((await resolved()).map((w) => [w.source, w.issue_id]), [['automation', blocked.id]]);
+    assert.deepEqual(
+      (await resolved()).map((w) => [w.source, w.issue_id]),
+      [['automation', blocked.id]],
+    );
     await patch(boardToken, b2.id, { title: 'still cancelled' });
     assert.equal((await resolved()).length, 1, 'no second wakeup without a new resolution');
   });
@@ -183,7 +276,10 @@ describe('blockedByIssueIds (rule 5) and blocker resolution wakeups', () => {
     const second = await newAgent(t, boardToken, company.id);
     const issue = await newIssue(t, boardToken, company.id, { assigneeAgentId: first.agent.id });
     assert.equal((await patch(boardToken, issue.id, { assigneeAgentId: second.agent.id })).status, 200);
-    assert.deepEqual((await wakeupsOf(second.agent.id)).map((w) => [w.source, w.issue_id]), [['assignment', issue.id]]);
+    assert.deepEqual(
+      (await wakeupsOf(second.agent.id)).map((w) => [w.source, w.issue_id]),
+      [['assignment', issue.id]],
+    );
     // An agent without the permission may take an issue for itself (no self-wakeup) but not hand it on.
     assert.equal((await patch(first.token, issue.id, { assigneeAgentId: first.agent.id })).status, 200);
     assert.equal((await wakeupsOf(first.agent.id)).length, 1, 'only the create-time assignment');
@@ -199,9 +295,18 @@ describe('issue activity route', () => {
     await patch(boardToken, issue.id, { title: 'two' });
     const res = await t.request('GET', `/api/issues/${issue.identifier}/activity`, { token: boardToken });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.map((a: any) => a.action), ['issue.updated', 'issue.updated', 'issue.created']);
+    assert.deepEqual(
+      res.body.map((a: any) => a.action),
+      ['issue.updated', 'issue.updated', 'issue.created'],
+    );
     assert.equal(res.body[0].details.changes.title.to, 'two');
-    assert.equal((await t.request('GET', `/api/issues/${issue.id}/activity?limit=1`, { token: boardToken })).body.length, 1);
-    assert.equal((await t.request('GET', `/api/issues/${issue.id}/activity?limit=0`, { token: boardToken })).status, 400);
+    assert.equal(
+      (await t.request('GET', `/api/issues/${issue.id}/activity?limit=1`, { token: boardToken })).body.length,
+      1,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/issues/${issue.id}/activity?limit=0`, { token: boardToken })).status,
+      400,
+    );
   });
 });

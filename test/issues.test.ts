@@ -6,7 +6,12 @@ import { activityRows, companyWithAgent, newAgent, newIssue } from './helpers/fa
 const t = await useTestApp();
 
 async function wakeupsOf(agentId: string): Promise<{ source: string; reason: string; issue_id: string }[]> {
-  return (await t.database.pool.query('select source, reason, issue_id from agent_wakeup_requests where agent_id = $1 order by created_at', [agentId])).rows;
+  return (
+    await t.database.pool.query(
+      'select source, reason, issue_id from agent_wakeup_requests where agent_id = $1 order by created_at',
+      [agentId],
+    )
+  ).rows;
 }
 
 const post = (token: string, url: string, body: unknown) => t.request('POST', url, { token, body });
@@ -29,7 +34,11 @@ describe('issue create', () => {
     assert.deepEqual(res.body.labelIds, []);
     const created = await activityRows(t, company.id, 'issue.created');
     assert.ok(created.some((a) => a.entity_id === res.body.id && a.details.identifier === res.body.identifier));
-    const byAgent = await post(main.agent.token, issuesUrl, { title: 'Agent filed', priority: 'critical', labelIds: ['11111111-1111-4111-8111-111111111111'] });
+    const byAgent = await post(main.agent.token, issuesUrl, {
+      title: 'Agent filed',
+      priority: 'critical',
+      labelIds: ['11111111-1111-4111-8111-111111111111'],
+    });
     assert.equal(byAgent.status, 201);
     assert.equal(byAgent.body.createdByAgentId, main.agent.agent.id);
     assert.equal(byAgent.body.priority, 'critical');
@@ -51,8 +60,12 @@ describe('issue create', () => {
   it('rejects references to another company (or to nothing) with 422', async () => {
     const foreignIssue = await newIssue(t, other.boardToken, other.company.id);
     const foreignGoal = (await post(other.boardToken, `/api/companies/${other.company.id}/goals`, { title: 'g' })).body;
-    const foreignProject = (await post(other.boardToken, `/api/companies/${other.company.id}/projects`, { name: 'Foreign' })).body;
-    const foreignWs = (await post(other.boardToken, `/api/projects/${foreignProject.id}/workspaces`, { name: 'w', cwd: '/tmp/w' })).body;
+    const foreignProject = (
+      await post(other.boardToken, `/api/companies/${other.company.id}/projects`, { name: 'Foreign' })
+    ).body;
+    const foreignWs = (
+      await post(other.boardToken, `/api/projects/${foreignProject.id}/workspaces`, { name: 'w', cwd: '/tmp/w' })
+    ).body;
     const missing = '00000000-0000-4000-8000-000000000000';
     for (const body of [
       { projectId: foreignProject.id },
@@ -79,8 +92,12 @@ describe('issue create', () => {
 
     const goal = (await post(boardToken, `/api/companies/${company.id}/goals`, { title: 'Grow' })).body;
     const project = (await post(boardToken, `/api/companies/${company.id}/projects`, { name: 'Linked fields' })).body;
-    const ws = (await post(boardToken, `/api/projects/${project.id}/workspaces`, { name: 'main', cwd: '/tmp/linked' })).body;
-    const parent = await newIssue(t, boardToken, company.id, { executionWorkspaceId: ws.id, executionWorkspaceSettings: { mode: 'isolated' } });
+    const ws = (await post(boardToken, `/api/projects/${project.id}/workspaces`, { name: 'main', cwd: '/tmp/linked' }))
+      .body;
+    const parent = await newIssue(t, boardToken, company.id, {
+      executionWorkspaceId: ws.id,
+      executionWorkspaceSettings: { mode: 'isolated' },
+    });
     const blocker = await newIssue(t, boardToken, company.id);
     const res = await post(boardToken, issuesUrl, {
       title: 'child',
@@ -102,7 +119,10 @@ describe('issue create', () => {
     assert.deepEqual(res.body.executionPolicy, { review: 'required' });
     assert.equal(res.body.assigneeUserId, '22222222-2222-4222-8222-222222222222');
     const detail = await t.request('GET', `/api/issues/${res.body.id}`, { token: boardToken });
-    assert.deepEqual(detail.body.blockedBy.map((b: any) => b.id), [blocker.id]);
+    assert.deepEqual(
+      detail.body.blockedBy.map((b: any) => b.id),
+      [blocker.id],
+    );
   });
 
   it('needs task-assignment permission for assignee fields and wakes the assignee', async () => {
@@ -117,28 +137,57 @@ describe('issue create', () => {
     );
     // A plain agent: itself yes (and no wakeup for itself), others or users no.
     assert.equal((await post(plain.token, issuesUrl, { title: 'x', assigneeAgentId: worker.agent.id })).status, 403);
-    assert.equal((await post(plain.token, issuesUrl, { title: 'x', assigneeUserId: '22222222-2222-4222-8222-222222222222' })).status, 403);
+    assert.equal(
+      (await post(plain.token, issuesUrl, { title: 'x', assigneeUserId: '22222222-2222-4222-8222-222222222222' }))
+        .status,
+      403,
+    );
     assert.equal((await post(plain.token, issuesUrl, { title: 'mine', assigneeAgentId: plain.agent.id })).status, 201);
     assert.equal((await wakeupsOf(plain.agent.id)).length, 0);
     // Granted: canAssignTasks, canCreateAgents, or role ceo.
-    assert.equal((await t.request('PATCH', `/api/agents/${plain.agent.id}/permissions`, { token: boardToken, body: { canAssignTasks: true } })).status, 200);
-    assert.equal((await post(plain.token, issuesUrl, { title: 'delegated', assigneeAgentId: worker.agent.id })).status, 201);
+    assert.equal(
+      (
+        await t.request('PATCH', `/api/agents/${plain.agent.id}/permissions`, {
+          token: boardToken,
+          body: { canAssignTasks: true },
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (await post(plain.token, issuesUrl, { title: 'delegated', assigneeAgentId: worker.agent.id })).status,
+      201,
+    );
     const creator = await newAgent(t, boardToken, company.id);
-    await t.request('PATCH', `/api/agents/${creator.agent.id}/permissions`, { token: boardToken, body: { canCreateAgents: true } });
-    assert.equal((await post(creator.token, issuesUrl, { title: 'delegated 2', assigneeAgentId: worker.agent.id })).status, 201);
+    await t.request('PATCH', `/api/agents/${creator.agent.id}/permissions`, {
+      token: boardToken,
+      body: { canCreateAgents: true },
+    });
+    assert.equal(
+      (await post(creator.token, issuesUrl, { title: 'delegated 2', assigneeAgentId: worker.agent.id })).status,
+      201,
+    );
     const ceo = await newAgent(t, boardToken, company.id, { role: 'ceo' });
-    assert.equal((await post(ceo.token, issuesUrl, { title: 'delegated 3', assigneeAgentId: worker.agent.id })).status, 201);
+    assert.equal(
+      (await post(ceo.token, issuesUrl, { title: 'delegated 3', assigneeAgentId: worker.agent.id })).status,
+      201,
+    );
     assert.equal((await wakeupsOf(worker.agent.id)).length, 4);
   });
 
   it('hands out 200 distinct identifiers to 200 concurrent creates', async () => {
     const { company: busy, token } = await t.newCompany();
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => post(token, `/api/companies/${busy.id}/issues`, { title: `race ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post(token, `/api/companies/${busy.id}/issues`, { title: `race ${i}` })),
+    );
     assert.deepEqual([...new Set(results.map((r) => r.status))], [201]);
     const identifiers = new Set(results.map((r) => r.body.identifier));
     assert.equal(identifiers.size, 200);
     const numbers = results.map((r) => r.body.issueNumber).sort((a, b) => a - b);
-    assert.deepEqual(numbers, Array.from({ length: 200 }, (_, i) => i + 1));
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: 200 }, (_, i) => i + 1),
+    );
     const after = await t.request('GET', `/api/companies/${busy.id}`, { token });
     assert.equal(after.body.issueCounter, 201);
   });
@@ -146,7 +195,10 @@ describe('issue create', () => {
   it('a refused create gives its number back, so a quiet company has no gap; a later number stays taken', async () => {
     const { company: quiet, token } = await t.newCompany();
     const { company: foreign, token: foreignToken } = await t.newCompany();
-    const project = await t.request('POST', `/api/companies/${foreign.id}/projects`, { token: foreignToken, body: { name: 'Elsewhere' } });
+    const project = await t.request('POST', `/api/companies/${foreign.id}/projects`, {
+      token: foreignToken,
+      body: { name: 'Elsewhere' },
+    });
     const url = `/api/companies/${quiet.id}/issues`;
     assert.equal((await post(token, url, { title: 'one' })).body.issueNumber, 1);
     // The reference check runs after the number is taken (inside the create transaction).
@@ -168,7 +220,10 @@ describe('issue routes by UUID or identifier, and the company boundary', () => {
     assert.equal(patched.status, 200);
     assert.equal(patched.body.priority, 'high');
     assert.equal((await t.request('GET', '/api/issues/ZZZ-999999', { token: boardToken })).status, 404);
-    assert.equal((await t.request('GET', '/api/issues/00000000-0000-4000-8000-000000000000', { token: boardToken })).status, 404);
+    assert.equal(
+      (await t.request('GET', '/api/issues/00000000-0000-4000-8000-000000000000', { token: boardToken })).status,
+      404,
+    );
     assert.equal((await patch(boardToken, 'not-an-issue', { title: 'x' })).status, 404);
   });
 
@@ -189,11 +244,23 @@ describe('issue routes by UUID or identifier, and the company boundary', () => {
 
 describe('issue detail', () => {
   it('returns project, resolved goal, ancestors, relations, documents, mentions and workspace', async () => {
-    const companyGoal = (await post(boardToken, `/api/companies/${company.id}/goals`, { title: 'Company mission', level: 'company' })).body;
-    const projectGoal = (await post(boardToken, `/api/companies/${company.id}/goals`, { title: 'Ship v2', level: 'team' })).body;
-    const ownGoal = (await post(boardToken, `/api/companies/${company.id}/goals`, { title: 'Fix login', level: 'task' })).body;
-    const project = (await post(boardToken, `/api/companies/${company.id}/projects`, { name: 'Website Relaunch', goalIds: [projectGoal.id] })).body;
-    const ws = (await post(boardToken, `/api/projects/${project.id}/workspaces`, { name: 'main', cwd: '/tmp/site' })).body;
+    const companyGoal = (
+      await post(boardToken, `/api/companies/${company.id}/goals`, { title: 'Company mission', level: 'company' })
+    ).body;
+    const projectGoal = (
+      await post(boardToken, `/api/companies/${company.id}/goals`, { title: 'Ship v2', level: 'team' })
+    ).body;
+    const ownGoal = (
+      await post(boardToken, `/api/companies/${company.id}/goals`, { title: 'Fix login', level: 'task' })
+    ).body;
+    const project = (
+      await post(boardToken, `/api/companies/${company.id}/projects`, {
+        name: 'Website Relaunch',
+        goalIds: [projectGoal.id],
+      })
+    ).body;
+    const ws = (await post(boardToken, `/api/projects/${project.id}/workspaces`, { name: 'main', cwd: '/tmp/site' }))
+      .body;
 
     const root = await newIssue(t, boardToken, company.id);
     const middle = await newIssue(t, boardToken, company.id, { parentId: root.id, projectId: project.id });
@@ -211,33 +278,63 @@ describe('issue detail', () => {
     const d = (await t.request('GET', `/api/issues/${issue.identifier}`, { token: boardToken })).body;
     assert.equal(d.project.id, project.id);
     assert.equal(d.goal.id, ownGoal.id);
-    assert.deepEqual(d.ancestors.map((a: any) => a.id), [middle.id, root.id]);
+    assert.deepEqual(
+      d.ancestors.map((a: any) => a.id),
+      [middle.id, root.id],
+    );
     assert.equal(d.ancestors[0].project.id, project.id);
     assert.equal(d.ancestors[0].goal.id, projectGoal.id, 'no own goal: the project goal');
     assert.equal(d.ancestors[1].project, null);
     assert.equal(d.ancestors[1].goal.id, companyGoal.id, 'no project: the company default goal');
-    assert.deepEqual(d.blockedBy.map((b: any) => b.identifier), [blocker.identifier]);
-    assert.deepEqual(d.blocks.map((b: any) => b.id), [dependent.id]);
+    assert.deepEqual(
+      d.blockedBy.map((b: any) => b.identifier),
+      [blocker.identifier],
+    );
+    assert.deepEqual(
+      d.blocks.map((b: any) => b.id),
+      [dependent.id],
+    );
     assert.equal(d.planDocument, null);
     assert.deepEqual(d.legacyPlanDocument, { body: '1. old plan step', source: 'description' });
-    assert.deepEqual(d.mentionedProjects.map((p: any) => p.id), [project.id]);
+    assert.deepEqual(
+      d.mentionedProjects.map((p: any) => p.id),
+      [project.id],
+    );
     assert.equal(d.currentExecutionWorkspace.id, ws.id);
     assert.deepEqual(d.workProducts, []);
     assert.deepEqual(d.documentSummaries, []);
 
     // Goal resolution on the issue itself: project goal, then company goal.
-    assert.equal((await t.request('GET', `/api/issues/${middle.id}`, { token: boardToken })).body.goal.id, projectGoal.id);
-    assert.equal((await t.request('GET', `/api/issues/${root.id}`, { token: boardToken })).body.goal.id, companyGoal.id);
+    assert.equal(
+      (await t.request('GET', `/api/issues/${middle.id}`, { token: boardToken })).body.goal.id,
+      projectGoal.id,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/issues/${root.id}`, { token: boardToken })).body.goal.id,
+      companyGoal.id,
+    );
 
     // A plan document replaces the legacy fallback and shows in the summaries.
-    const put = await t.request('PUT', `/api/issues/${issue.id}/documents/plan`, { token: boardToken, body: { title: 'Plan', format: 'markdown', body: '# Real plan' } });
+    const put = await t.request('PUT', `/api/issues/${issue.id}/documents/plan`, {
+      token: boardToken,
+      body: { title: 'Plan', format: 'markdown', body: '# Real plan' },
+    });
     assert.equal(put.status, 201);
-    await t.request('PUT', `/api/issues/${issue.id}/documents/notes`, { token: boardToken, body: { format: 'markdown', body: 'n' } });
+    await t.request('PUT', `/api/issues/${issue.id}/documents/notes`, {
+      token: boardToken,
+      body: { format: 'markdown', body: 'n' },
+    });
     const d2 = (await t.request('GET', `/api/issues/${issue.id}`, { token: boardToken })).body;
     assert.equal(d2.planDocument.body, '# Real plan');
     assert.equal(d2.planDocument.key, 'plan');
     assert.equal(d2.legacyPlanDocument, null);
-    assert.deepEqual(d2.documentSummaries.map((s: any) => [s.key, s.latestRevisionNumber]), [['notes', 1], ['plan', 1]]);
+    assert.deepEqual(
+      d2.documentSummaries.map((s: any) => [s.key, s.latestRevisionNumber]),
+      [
+        ['notes', 1],
+        ['plan', 1],
+      ],
+    );
   });
 
   it('reads a <plan> block as the legacy plan', async () => {
@@ -245,6 +342,9 @@ describe('issue detail', () => {
     const d = (await t.request('GET', `/api/issues/${issue.id}`, { token: boardToken })).body;
     assert.deepEqual(d.legacyPlanDocument, { body: 'step one', source: 'description' });
     const plain = await newIssue(t, boardToken, company.id, { description: 'no plan here' });
-    assert.equal((await t.request('GET', `/api/issues/${plain.id}`, { token: boardToken })).body.legacyPlanDocument, null);
+    assert.equal(
+      (await t.request('GET', `/api/issues/${plain.id}`, { token: boardToken })).body.legacyPlanDocument,
+      null,
+    );
   });
 });

@@ -14,10 +14,17 @@ const t = await useTestApp({ engine: { pollMs: 200 } });
 describe('live runs', () => {
   it('lists a live run with its agent, issue and last log line, following the log, until it ends', async () => {
     const { company, token } = await t.newCompany();
-    const { adapterConfig, go } = await steppingAgent([['\x1b[32mstarting\x1b[0m work'], ['reading the issue', '', '   '], ['y'.repeat(LAST_LINE_MAX + 50)]]);
+    const { adapterConfig, go } = await steppingAgent([
+      ['\x1b[32mstarting\x1b[0m work'],
+      ['reading the issue', '', '   '],
+      ['y'.repeat(LAST_LINE_MAX + 50)],
+    ]);
     const { agent } = await newAgent(t, token, company.id, { name: 'Scout', adapterConfig });
     const issue = await newIssue(t, token, company.id, { title: 'Map the coast' });
-    const wake = await t.request('POST', `/api/agents/${agent.id}/wakeup`, { token, body: { payload: { issueId: issue.id } } });
+    const wake = await t.request('POST', `/api/agents/${agent.id}/wakeup`, {
+      token,
+      body: { payload: { issueId: issue.id } },
+    });
     assert.equal(wake.status, 202, JSON.stringify(wake.body));
     const live = () => t.request('GET', `/api/companies/${company.id}/live-runs`, { token });
 
@@ -58,16 +65,42 @@ describe('live runs', () => {
       );
     const older = (await insert('2026-01-01T00:00:00Z')).rows[0].id;
     const newer = (await insert('2026-01-02T00:00:00Z')).rows[0].id;
-    await t.database.pool.query(`insert into heartbeat_runs (company_id, agent_id, status, invocation_source, adapter_type, finished_at) values ($1, $2, 'succeeded', 'on_demand', 'process', now())`, [company.id, agent.id]);
+    await t.database.pool.query(
+      `insert into heartbeat_runs (company_id, agent_id, status, invocation_source, adapter_type, finished_at) values ($1, $2, 'succeeded', 'on_demand', 'process', now())`,
+      [company.id, agent.id],
+    );
     const all = await t.request('GET', `/api/companies/${company.id}/live-runs`, { token });
-    assert.deepEqual(all.body.map((run: { runId: string }) => run.runId), [newer, older]);
+    assert.deepEqual(
+      all.body.map((run: { runId: string }) => run.runId),
+      [newer, older],
+    );
     assert.deepEqual(
       { ...all.body[0], runId: undefined, createdAt: undefined },
-      { runId: undefined, createdAt: undefined, status: 'queued', agentId: agent.id, agentName: 'Idle', issueId: null, issueIdentifier: null, issueTitle: null, startedAt: null, logBytes: 0, lastLogLine: null },
+      {
+        runId: undefined,
+        createdAt: undefined,
+        status: 'queued',
+        agentId: agent.id,
+        agentName: 'Idle',
+        issueId: null,
+        issueIdentifier: null,
+        issueTitle: null,
+        startedAt: null,
+        logBytes: 0,
+        lastLogLine: null,
+      },
     );
     const one = await t.request('GET', `/api/companies/${company.id}/live-runs?limit=1`, { token });
-    assert.deepEqual(one.body.map((run: { runId: string }) => run.runId), [newer]);
-    for (const limit of ['0', '101', 'x']) assert.equal((await t.request('GET', `/api/companies/${company.id}/live-runs?limit=${limit}`, { token })).status, 400, limit);
+    assert.deepEqual(
+      one.body.map((run: { runId: string }) => run.runId),
+      [newer],
+    );
+    for (const limit of ['0', '101', 'x'])
+      assert.equal(
+        (await t.request('GET', `/api/companies/${company.id}/live-runs?limit=${limit}`, { token })).status,
+        400,
+        limit,
+      );
   });
 
   it('is for callers with access to the company', async () => {
@@ -75,7 +108,10 @@ describe('live runs', () => {
     const other = await t.newCompany();
     const { token: agentToken } = await newAgent(t, token, company.id);
     assert.equal((await t.request('GET', `/api/companies/${company.id}/live-runs`, { token: agentToken })).status, 200);
-    assert.equal((await t.request('GET', `/api/companies/${company.id}/live-runs`, { token: other.token })).status, 403);
+    assert.equal(
+      (await t.request('GET', `/api/companies/${company.id}/live-runs`, { token: other.token })).status,
+      403,
+    );
     assert.equal((await t.request('GET', `/api/companies/${company.id}/live-runs`)).status, 401);
     assert.equal((await t.request('GET', '/api/companies/not-a-uuid/live-runs', { token })).status, 400);
   });

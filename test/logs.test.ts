@@ -31,17 +31,30 @@ function jsonLinesOf(log: (logger: ReturnType<typeof createLogger>) => void): st
 describe('the readable log format', () => {
   it('shows time, level, message and the key fields of a request line, credentials still masked', () => {
     const [line] = jsonLinesOf((logger) =>
-      logger.info({ reqId: 'req-7', req: { method: 'GET', url: '/api/auth/login?token=secret123', socket: {} }, res: { statusCode: 302 }, responseTime: 1.234 }, 'request completed'),
+      logger.info(
+        {
+          reqId: 'req-7',
+          req: { method: 'GET', url: '/api/auth/login?token=secret123', socket: {} },
+          res: { statusCode: 302 },
+          responseTime: 1.234,
+        },
+        'request completed',
+      ),
     );
     const at = new Date(JSON.parse(line!).time as number);
     const hhmmss = [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
-    assert.equal(formatLogLine(line!, false), `${hhmmss} INFO  request completed GET /api/auth/login?token=[redacted] 302 1.2ms reqId=req-7\n`);
+    assert.equal(
+      formatLogLine(line!, false),
+      `${hhmmss} INFO  request completed GET /api/auth/login?token=[redacted] 302 1.2ms reqId=req-7\n`,
+    );
     assert.doesNotMatch(formatLogLine(line!, true), /secret123/);
   });
 
   it('shows control characters from requests and agents as \\xNN: no escape sequence or forged line reaches the terminal', () => {
     const err = new Error('bad\x1b]52;c;cGFzdGU=\x07');
-    const [line] = jsonLinesOf((logger) => logger.warn({ err, agentText: '\x1b[2Jcleared', bare: 'a\x1bb' }, 'run said\nFAKE 00:00:00 ERROR forged'));
+    const [line] = jsonLinesOf((logger) =>
+      logger.warn({ err, agentText: '\x1b[2Jcleared', bare: 'a\x1bb' }, 'run said\nFAKE 00:00:00 ERROR forged'),
+    );
     const plain = formatLogLine(line!, false);
     assert.doesNotMatch(plain, /[\x00-\x08\x0b-\x1f\x7f]/);
     assert.equal(plain.split('\n')[0]!.includes('run said\\x0aFAKE'), true);
@@ -52,7 +65,9 @@ describe('the readable log format', () => {
 
   it('colours the level, prints an error with its stack indented below, and passes a non-JSON line through', () => {
     const err = new Error('boom');
-    const [line] = jsonLinesOf((logger) => logger.error({ err, runId: 'r1', detail: 'two words' }, 'engine: run failed'));
+    const [line] = jsonLinesOf((logger) =>
+      logger.error({ err, runId: 'r1', detail: 'two words' }, 'engine: run failed'),
+    );
     const text = formatLogLine(line!, true);
     assert.match(text, /^\x1b\[90m\d\d:\d\d:\d\d\x1b\[0m \x1b\[31mERROR\x1b\[0m engine: run failed /);
     assert.match(text, /\x1b\[90mrunId=\x1b\[0mr1 \x1b\[90mdetail=\x1b\[0m"two words"\n {4}Error: boom\n {8}at /);
@@ -67,7 +82,10 @@ describe('the log format of a running server', () => {
     const server = spawnServer(['--data-dir', await tempDir('boardroom-logs-'), '--port', '0']);
     try {
       await waitForHealth(await server.baseUrl());
-      const listening = server.output().split('\n').find((l) => l.includes('listening on'))!;
+      const listening = server
+        .output()
+        .split('\n')
+        .find((l) => l.includes('listening on'))!;
       assert.equal(JSON.parse(listening).level, 30);
       server.child.kill('SIGTERM');
       assert.equal((await server.exited).code, 0);
@@ -76,13 +94,28 @@ describe('the log format of a running server', () => {
     }
   });
 
-  it('is readable, level-coloured lines on a terminal (a real pseudo-terminal)', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+  it('is readable, level-coloured lines on a terminal (a real pseudo-terminal)', {
+    skip: !hasScript && 'util-linux script is not installed',
+  }, async () => {
     const dataDir = await tempDir('boardroom-logs-tty-');
     // script runs the server on a new pseudo-terminal and copies what it prints to our pipe.
     const command = [process.execPath, BIN, 'run', '--data-dir', dataDir, '--port', '0'].map((a) => `'${a}'`).join(' ');
     const env = { ...process.env };
-    for (const name of ['DATABASE_URL', 'BOARDROOM_HOME', 'BOARDROOM_PORT', 'BOARDROOM_HOST', 'BOARDROOM_DEPLOYMENT_MODE', 'BOARDROOM_LOG_LEVEL', 'NO_COLOR']) delete env[name];
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    for (const name of [
+      'DATABASE_URL',
+      'BOARDROOM_HOME',
+      'BOARDROOM_PORT',
+      'BOARDROOM_HOST',
+      'BOARDROOM_DEPLOYMENT_MODE',
+      'BOARDROOM_LOG_LEVEL',
+      'NO_COLOR',
+    ])
+      delete env[name];
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
@@ -90,7 +123,10 @@ describe('the log format of a running server', () => {
     try {
       await waitFor('the listening line', () => /listening on http/.test(out) && /one-time link/.test(out), 120_000);
       const listening = out.split(/\r?\n/).find((l) => l.includes('listening on'))!;
-      assert.match(listening, /^\x1b\[90m\d\d:\d\d:\d\d\x1b\[0m \x1b\[32mINFO \x1b\[0m listening on http:\/\/127\.0\.0\.1:\d+ .*deploymentMode=\x1b\[0mauthenticated/);
+      assert.match(
+        listening,
+        /^\x1b\[90m\d\d:\d\d:\d\d\x1b\[0m \x1b\[32mINFO \x1b\[0m listening on http:\/\/127\.0\.0\.1:\d+ .*deploymentMode=\x1b\[0mauthenticated/,
+      );
       assert.doesNotMatch(out, /\{"level"/, 'no JSON line on the terminal');
       const pidFile = path.join(dataDir, 'boardroom.pid');
       const serverPid = Number(await readFile(pidFile, 'utf8'));

@@ -12,7 +12,19 @@ import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
 
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'boardroom.js');
-const TOOLS = ['inbox', 'heartbeat_context', 'checkout_issue', 'release_issue', 'update_issue', 'add_comment', 'read_document', 'write_document', 'create_sub_issue', 'request_approval', 'report_usage'];
+const TOOLS = [
+  'inbox',
+  'heartbeat_context',
+  'checkout_issue',
+  'release_issue',
+  'update_issue',
+  'add_comment',
+  'read_document',
+  'write_document',
+  'create_sub_issue',
+  'request_approval',
+  'report_usage',
+];
 
 const t = await useTestApp({ listen: true });
 const a = await t.newCompany();
@@ -26,7 +38,14 @@ const transport = new StdioClientTransport({
   command: process.execPath,
   args: [BIN, 'mcp'],
   // Only the run's contract: no agent or company id, so the server asks GET /api/agents/me.
-  env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SERVICE_API_URL: t.baseUrl!, SERVICE_API_KEY: agent.token, SERVICE_RUN_ID: runId, SERVICE_TASK_ID: task.id },
+  env: {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    SERVICE_API_URL: t.baseUrl!,
+    SERVICE_API_KEY: agent.token,
+    SERVICE_RUN_ID: runId,
+    SERVICE_TASK_ID: task.id,
+  },
   stderr: 'pipe',
 });
 const client = new Client({ name: 'boardroom-test', version: '1.0.0' });
@@ -34,7 +53,10 @@ await client.connect(transport);
 after(() => client.close());
 
 async function call(name: string, args: Record<string, unknown> = {}) {
-  const res = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[] };
+  const res = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: { type: string; text: string }[];
+  };
   const text = res.content[0]!.text;
   return { isError: res.isError === true, text, json: () => JSON.parse(text) };
 }
@@ -47,7 +69,11 @@ describe('boardroom mcp', () => {
   });
 
   it('checkout_issue checks out under the run; inbox, heartbeat_context, add_comment and update_issue act as the agent', async () => {
-    const issue = await newIssue(t, a.token, a.company.id, { status: 'todo', assigneeAgentId: agent.agent.id, title: 'Ship the MCP server' });
+    const issue = await newIssue(t, a.token, a.company.id, {
+      status: 'todo',
+      assigneeAgentId: agent.agent.id,
+      title: 'Ship the MCP server',
+    });
     const inbox = await call('inbox');
     assert.equal(inbox.isError, false, inbox.text);
     assert.ok(inbox.json().some((item: any) => item.id === issue.id));
@@ -74,43 +100,67 @@ describe('boardroom mcp', () => {
     assert.equal(stored.authorAgentId, agent.agent.id);
 
     // Updating a checked-out issue passes the ownership check only with this run's id.
-    const updated = await call('update_issue', { issueId: issue.id, status: 'in_review', comment: 'Ready for review.' });
+    const updated = await call('update_issue', {
+      issueId: issue.id,
+      status: 'in_review',
+      comment: 'Ready for review.',
+    });
     assert.equal(updated.isError, false, updated.text);
     assert.equal(updated.json().status, 'in_review');
   });
 
   it('write_document then read_document; a stale base revision is a tool error with the status', async () => {
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
-    const written = await call('write_document', { issueId: issue.id, key: 'plan', title: 'Plan', body: '# Plan\n\n1. Tools' });
+    const written = await call('write_document', {
+      issueId: issue.id,
+      key: 'plan',
+      title: 'Plan',
+      body: '# Plan\n\n1. Tools',
+    });
     assert.equal(written.isError, false, written.text);
     const read = await call('read_document', { issueId: issue.id, key: 'plan' });
     assert.equal(read.isError, false, read.text);
     assert.equal(read.json().body, '# Plan\n\n1. Tools');
     assert.equal(read.json().latestRevisionId, written.json().latestRevisionId);
-    const stale = await call('write_document', { issueId: issue.id, key: 'plan', body: 'again', baseRevisionId: randomUUID() });
+    const stale = await call('write_document', {
+      issueId: issue.id,
+      key: 'plan',
+      body: 'again',
+      baseRevisionId: randomUUID(),
+    });
     assert.equal(stale.isError, true);
     assert.match(stale.text, /^HTTP 409: /);
   });
 
-  it('create_sub_issue, request_approval and report_usage post in the agent\'s company, as the agent', async () => {
+  it("create_sub_issue, request_approval and report_usage post in the agent's company, as the agent", async () => {
     const parent = await newIssue(t, a.token, a.company.id, { status: 'todo' });
     const child = await call('create_sub_issue', { parentId: parent.id, title: 'A piece of it' });
     assert.equal(child.isError, false, child.text);
     assert.equal(child.json().parentId, parent.id);
     assert.equal(child.json().companyId, a.company.id);
 
-    const approval = await call('request_approval', { type: 'request_board_approval', payload: { title: 'Buy a domain', summary: '12 USD a year' }, issueIds: [parent.id] });
+    const approval = await call('request_approval', {
+      type: 'request_board_approval',
+      payload: { title: 'Buy a domain', summary: '12 USD a year' },
+      issueIds: [parent.id],
+    });
     assert.equal(approval.isError, false, approval.text);
     assert.equal(approval.json().status, 'pending');
     assert.equal(approval.json().requestedByAgentId, agent.agent.id);
 
-    const usage = await call('report_usage', { provider: 'anthropic', model: 'claude-sonnet-4', costCents: 7, inputTokens: 1000, outputTokens: 50 });
+    const usage = await call('report_usage', {
+      provider: 'anthropic',
+      model: 'claude-sonnet-4',
+      costCents: 7,
+      inputTokens: 1000,
+      outputTokens: 50,
+    });
     assert.equal(usage.isError, false, usage.text);
     assert.equal(usage.json().agentId, agent.agent.id);
     assert.equal(usage.json().costCents, 7);
   });
 
-  it('API errors are tool errors naming the status: another company\'s issue, a missing issue, invalid input', async () => {
+  it("API errors are tool errors naming the status: another company's issue, a missing issue, invalid input", async () => {
     const foreign = await newIssue(t, b.token, b.company.id, { status: 'todo' });
     const cross = await call('checkout_issue', { issueId: foreign.id });
     assert.equal(cross.isError, true);
@@ -125,7 +175,10 @@ describe('boardroom mcp', () => {
   });
 
   it('without the run environment the process exits non-zero and names what is missing', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp'], { env: { PATH: process.env.PATH ?? '', SERVICE_API_URL: t.baseUrl! }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', SERVICE_API_URL: t.baseUrl! },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -24,8 +24,10 @@ describe('the channels are named only in src/db', () => {
       const rel = path.relative(SRC, file).split(path.sep).join('/');
       if (rel.startsWith('db/')) continue;
       const text = readFileSync(file, 'utf8');
-      for (const needle of [...names, 'pg_notify', 'LISTEN ${', 'NOTIFY ${']) if (text.includes(needle)) offenders.push(`${rel}: ${needle}`);
-      if (/\b(UN)?LISTEN\s+boardroom_|\bNOTIFY\s+boardroom_/i.test(text)) offenders.push(`${rel}: a LISTEN or NOTIFY statement`);
+      for (const needle of [...names, 'pg_notify', 'LISTEN ${', 'NOTIFY ${'])
+        if (text.includes(needle)) offenders.push(`${rel}: ${needle}`);
+      if (/\b(UN)?LISTEN\s+boardroom_|\bNOTIFY\s+boardroom_/i.test(text))
+        offenders.push(`${rel}: a LISTEN or NOTIFY statement`);
     }
     assert.deepEqual(offenders, []);
   });
@@ -52,7 +54,8 @@ describe('the listener', () => {
     await t.close();
   });
 
-  const notify = (channel: string, payload: string) => t.database.pool.query('select pg_notify($1, $2)', [channel, payload]);
+  const notify = (channel: string, payload: string) =>
+    t.database.pool.query('select pg_notify($1, $2)', [channel, payload]);
 
   it('hands every subscriber the parsed payload; drops a malformed one with a warning; a failing subscriber harms no other', async () => {
     const heard: RunChange[] = [];
@@ -67,11 +70,26 @@ describe('the listener', () => {
     const agentId = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
     await notify(CHANNELS.run.name, 'not json');
     await notify(CHANNELS.run.name, JSON.stringify({ runId: 'not-a-uuid', companyId, agentId, status: 'running' }));
-    await notify(CHANNELS.run.name, JSON.stringify({ runId, companyId, agentId, issueId: null, status: 'cancelled', error: 'cancelled by the board' }));
+    await notify(
+      CHANNELS.run.name,
+      JSON.stringify({
+        runId,
+        companyId,
+        agentId,
+        issueId: null,
+        status: 'cancelled',
+        error: 'cancelled by the board',
+      }),
+    );
     await waitFor('the valid payload', async () => heard.length === 1, 5_000);
-    assert.deepEqual(heard, [{ runId, companyId, agentId, issueId: null, status: 'cancelled', error: 'cancelled by the board' }]);
+    assert.deepEqual(heard, [
+      { runId, companyId, agentId, issueId: null, status: 'cancelled', error: 'cancelled by the board' },
+    ]);
     const dropped = warnings.filter((w) => w.msg === 'notifications: malformed payload dropped');
-    assert.deepEqual(dropped.map((w) => w.channel), [CHANNELS.run.name, CHANNELS.run.name]);
+    assert.deepEqual(
+      dropped.map((w) => w.channel),
+      [CHANNELS.run.name, CHANNELS.run.name],
+    );
     assert.equal(warnings.filter((w) => w.msg === 'notifications: a subscriber failed').length, 1);
     for (const off of offs) off();
   });

@@ -17,7 +17,10 @@ interface Operation {
   responses: Record<string, { description: string; content?: Record<string, { schema?: unknown }> }>;
 }
 
-const spec = (await t.request('GET', '/api/openapi.json')).body as { openapi: string; paths: Record<string, Record<string, Operation>> };
+const spec = (await t.request('GET', '/api/openapi.json')).body as {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+};
 const operations = Object.entries(spec.paths).flatMap(([path, methods]) =>
   Object.entries(methods)
     .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
@@ -41,7 +44,8 @@ describe('OpenAPI document', () => {
       const statuses = Object.keys(op.responses);
       if (!statuses.some((s) => /^[23]/.test(s))) bad.push(`${name}: no success response`);
       for (const [status, response] of Object.entries(op.responses)) {
-        if (response.description === 'Default Response' || !response.description) bad.push(`${name} ${status}: undescribed`);
+        if (response.description === 'Default Response' || !response.description)
+          bad.push(`${name} ${status}: undescribed`);
         // 204 and redirects carry no body; everything else declares what it returns.
         if (status !== '204' && !/^3/.test(status) && !response.content) bad.push(`${name} ${status}: no schema`);
       }
@@ -52,17 +56,25 @@ describe('OpenAPI document', () => {
   });
 
   it('declares X-Service-Run-Id where the server reads it', () => {
-    for (const name of ['POST /api/issues/{issueId}/checkout', 'POST /api/issues/{issueId}/release', 'PATCH /api/issues/{issueId}']) {
+    for (const name of [
+      'POST /api/issues/{issueId}/checkout',
+      'POST /api/issues/{issueId}/release',
+      'PATCH /api/issues/{issueId}',
+    ]) {
       const op = operations.find((o) => o.name === name)?.op;
       assert.ok(op, `${name} is documented`);
-      assert.ok(op.parameters?.some((p) => p.in === 'header' && p.name === 'x-service-run-id'), `${name} declares X-Service-Run-Id`);
+      assert.ok(
+        op.parameters?.some((p) => p.in === 'header' && p.name === 'x-service-run-id'),
+        `${name} declares X-Service-Run-Id`,
+      );
     }
   });
 
   it('describes multipart bodies', () => {
     const uploads = operations.filter(({ op }) => op.requestBody?.content['multipart/form-data']);
     assert.ok(uploads.length >= 2, `multipart operations: ${uploads.map((u) => u.name).join(', ')}`);
-    for (const { name, op } of uploads) assert.ok(op.requestBody!.content['multipart/form-data']!.schema, `${name} has a multipart schema`);
+    for (const { name, op } of uploads)
+      assert.ok(op.requestBody!.content['multipart/form-data']!.schema, `${name} has a multipart schema`);
   });
 
   it('shows a checkout example that the server accepts', async () => {
@@ -71,9 +83,18 @@ describe('OpenAPI document', () => {
     assert.ok(example, 'checkout has an example body');
     assert.equal('runId' in example, false);
     const { company, token } = await t.newCompany();
-    const agent = await t.request('POST', `/api/companies/${company.id}/agents`, { token, body: { name: 'Doc Agent', role: 'engineer', adapterType: 'process' } });
-    const issue = await t.request('POST', `/api/companies/${company.id}/issues`, { token, body: { title: 'From the docs', status: 'todo' } });
-    const res = await t.request('POST', `/api/issues/${issue.body.id}/checkout`, { token, body: { ...example, agentId: agent.body.id } });
+    const agent = await t.request('POST', `/api/companies/${company.id}/agents`, {
+      token,
+      body: { name: 'Doc Agent', role: 'engineer', adapterType: 'process' },
+    });
+    const issue = await t.request('POST', `/api/companies/${company.id}/issues`, {
+      token,
+      body: { title: 'From the docs', status: 'todo' },
+    });
+    const res = await t.request('POST', `/api/issues/${issue.body.id}/checkout`, {
+      token,
+      body: { ...example, agentId: agent.body.id },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.status, 'in_progress');
   });
@@ -113,9 +134,19 @@ describe('route contract', () => {
   it('refuses to register an API route without a summary, a description and a success response schema', () => {
     const app = Fastify();
     installRouteContract(app);
-    assert.throws(() => app.get('/api/undocumented', async () => ({ secret: 'leaks' })), /lacks summary, description, a success response schema/);
-    assert.throws(() => app.get('/api/half', { schema: { summary: 's', description: 'd' } }, async () => ({})), /a success response schema/);
-    app.get('/api/documented', { schema: { summary: 's', description: 'd', response: { 200: { type: 'object' } } } }, async () => ({}));
+    assert.throws(
+      () => app.get('/api/undocumented', async () => ({ secret: 'leaks' })),
+      /lacks summary, description, a success response schema/,
+    );
+    assert.throws(
+      () => app.get('/api/half', { schema: { summary: 's', description: 'd' } }, async () => ({})),
+      /a success response schema/,
+    );
+    app.get(
+      '/api/documented',
+      { schema: { summary: 's', description: 'd', response: { 200: { type: 'object' } } } },
+      async () => ({}),
+    );
     app.get('/', { schema: { hide: true } }, async () => ({}));
   });
 });

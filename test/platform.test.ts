@@ -7,7 +7,15 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { freePort } from '../src/db/embedded.ts';
-import { isAlive, runCli, sleep, spawnServer, tempDir, waitForHealth, type ServerProcess } from './helpers/server-process.ts';
+import {
+  isAlive,
+  runCli,
+  sleep,
+  spawnServer,
+  tempDir,
+  waitForHealth,
+  type ServerProcess,
+} from './helpers/server-process.ts';
 
 const dataDir = await tempDir('boardroom-platform-');
 const postmasterPidFile = path.join(dataDir, 'db', 'postmaster.pid');
@@ -73,20 +81,49 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       assert.equal(who.headers.get('x-request-id'), 'platform-req-1');
       assert.equal((await who.json()).user.isInstanceOwner, true);
 
-      const company = await (await fetch(`${base}/api/companies`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Log Check Inc' }) })).json();
+      const company = await (
+        await fetch(`${base}/api/companies`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ name: 'Log Check Inc' }),
+        })
+      ).json();
       const secretValue = `sk-live-${Math.random().toString(36).slice(2)}-do-not-log`;
-      const secret = await fetch(`${base}/api/companies/${company.id}/secrets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'OPENAI_KEY', value: secretValue }) });
+      const secret = await fetch(`${base}/api/companies/${company.id}/secrets`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: 'OPENAI_KEY', value: secretValue }),
+      });
       assert.equal(secret.status, 201);
-      const created = await fetch(`${base}/api/board-keys`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'api-issued' }) });
+      const created = await fetch(`${base}/api/board-keys`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: 'api-issued' }),
+      });
       const issuedKey = (await created.json()).token as string;
-      assert.equal((await fetch(`${base}/api/companies`, { headers: { authorization: `Bearer ${issuedKey}` } })).status, 200);
-      assert.equal((await fetch(`${base}/api/companies`, { headers: { authorization: 'Bearer svc_board_wrong-key-123' } })).status, 401);
+      assert.equal(
+        (await fetch(`${base}/api/companies`, { headers: { authorization: `Bearer ${issuedKey}` } })).status,
+        200,
+      );
+      assert.equal(
+        (await fetch(`${base}/api/companies`, { headers: { authorization: 'Bearer svc_board_wrong-key-123' } })).status,
+        401,
+      );
 
       await sleep(200); // let pino flush the last lines
       const logs = server.output();
-      const entries = logs.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-      assert.ok(entries.some((e) => e.reqId === 'platform-req-1' && e.req?.url === '/api/cli-auth/me'), 'request ids are logged');
-      assert.ok(entries.some((e) => typeof e.req?.url === 'string' && e.req.url.includes('token=[redacted]')), 'the login request is logged, its token masked');
+      const entries = logs
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
+      assert.ok(
+        entries.some((e) => e.reqId === 'platform-req-1' && e.req?.url === '/api/cli-auth/me'),
+        'request ids are logged',
+      );
+      assert.ok(
+        entries.some((e) => typeof e.req?.url === 'string' && e.req.url.includes('token=[redacted]')),
+        'the login request is logged, its token masked',
+      );
       for (const [what, value] of Object.entries({ boardKey, issuedKey, sessionToken, loginToken, secretValue })) {
         assert.ok(!logs.includes(value), `${what} appears in the logs`);
       }
@@ -95,7 +132,23 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       const doctor = await runCli(['doctor', '--data-dir', dataDir, '--port', new URL(base).port]);
       assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
       // The local agent runtimes are reported as information (their CLIs need not be installed here).
-      assert.deepEqual(doctor.stdout.trim().split('\n').map((l) => l.split(':')[0]), ['ok   node', 'ok   data dir', 'ok   config', 'ok   database', 'ok   port', 'info claude_local', 'info codex_local', 'info gemini_local', 'info opencode_local']);
+      assert.deepEqual(
+        doctor.stdout
+          .trim()
+          .split('\n')
+          .map((l) => l.split(':')[0]),
+        [
+          'ok   node',
+          'ok   data dir',
+          'ok   config',
+          'ok   database',
+          'ok   port',
+          'info claude_local',
+          'info codex_local',
+          'info gemini_local',
+          'info opencode_local',
+        ],
+      );
       assert.match(doctor.stdout, /in use by a running Boardroom server/);
 
       // A second server on the same data directory refuses, and leaves the first one alone.
@@ -154,7 +207,9 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       // Health answers before the start is over; "listening on" is logged once the engine runs too
       // (a database lost before that fails the start: exit 1 with the reason).
       await again.baseUrl();
-      const me = await fetch(`http://127.0.0.1:${port}/api/cli-auth/me`, { headers: { authorization: `Bearer ${offline.stdout.trim()}` } });
+      const me = await fetch(`http://127.0.0.1:${port}/api/cli-auth/me`, {
+        headers: { authorization: `Bearer ${offline.stdout.trim()}` },
+      });
       assert.equal(me.status, 200, 'the key made while no server ran works');
 
       assert.equal((await stopWith(again, 'SIGTERM')).code, 0, again.output());
@@ -187,7 +242,13 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       await waitForHealth(base);
       const key = (await runCli(['board-key', 'create', '--data-dir', dataDir, '--name', 'load'])).stdout.trim();
       const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-      const company = await (await fetch(`${base}/api/companies`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Restart Load Inc' }) })).json();
+      const company = await (
+        await fetch(`${base}/api/companies`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ name: 'Restart Load Inc' }),
+        })
+      ).json();
 
       // Two clients creating issues back to back; every answer is recorded with its time.
       const acknowledged: string[] = [];
@@ -195,7 +256,11 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       let loading = true;
       const client = async (name: string) => {
         for (let i = 0; loading && i < 100_000; i++) {
-          const res = await fetch(`${base}/api/companies/${company.id}/issues`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `${name} ${i}` }) });
+          const res = await fetch(`${base}/api/companies/${company.id}/issues`, {
+            method: 'POST',
+            headers: auth,
+            body: JSON.stringify({ title: `${name} ${i}` }),
+          });
           const body = await res.text();
           answers.push({ at: Date.now(), status: res.status, retryAfter: res.headers.get('retry-after'), body });
           if (res.status === 201) acknowledged.push(JSON.parse(body).id);
@@ -211,7 +276,8 @@ describe('boardroom run (embedded PostgreSQL)', () => {
         process.kill(await postmasterPid(), signal);
         const deadline = killedAt + 30_000;
         while ((await (await fetch(`${base}/api/health`)).json()).database.embedded.restarts < restarts) {
-          if (Date.now() > deadline) throw new Error(`no restart within 30 s of ${signal}:\n${server.output().slice(-4000)}`);
+          if (Date.now() > deadline)
+            throw new Error(`no restart within 30 s of ${signal}:\n${server.output().slice(-4000)}`);
           await sleep(20);
         }
         await waitFor201s(answers, 20);
@@ -224,27 +290,41 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       await waitFor201s(answers, 20);
       loading = false;
       await Promise.all(clients);
-      console.log(`embedded database restart under write load: back ${recovered.SIGINT} ms after SIGINT, ${recovered.SIGKILL} ms after SIGKILL; ${acknowledged.length} issues acknowledged, ${answers.filter((a) => a.status === 503).length} answers 503`);
+      console.log(
+        `embedded database restart under write load: back ${recovered.SIGINT} ms after SIGINT, ${recovered.SIGKILL} ms after SIGKILL; ${acknowledged.length} issues acknowledged, ${answers.filter((a) => a.status === 503).length} answers 503`,
+      );
 
-      const errorLines = server.output().split('\n').filter((l) => l.includes('"level":50')).join('\n').slice(-4000);
+      const errorLines = server
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"level":50'))
+        .join('\n')
+        .slice(-4000);
       const others = answers.filter((a) => a.status !== 201 && a.status !== 503);
       assert.deepEqual(others, [], `only 503 while the database is down\n${errorLines}`);
       for (const a of answers.filter((x) => x.status === 503)) {
         assert.equal(a.retryAfter, '5');
         assert.deepEqual(JSON.parse(a.body), { error: 'database unavailable, retry' });
       }
-      assert.ok(answers.some((a) => a.status === 503), 'the outage was seen');
+      assert.ok(
+        answers.some((a) => a.status === 503),
+        'the outage was seen',
+      );
       for (const [signal, ms] of Object.entries(recovered)) assert.ok(ms < 5_000, `back ${ms} ms after ${signal}`);
 
       // Every acknowledged write is there.
-      for (const id of acknowledged) assert.equal((await fetch(`${base}/api/issues/${id}`, { headers: auth })).status, 200, `issue ${id}`);
+      for (const id of acknowledged)
+        assert.equal((await fetch(`${base}/api/issues/${id}`, { headers: auth })).status, 200, `issue ${id}`);
 
       const health = await (await fetch(`${base}/api/health`)).json();
       assert.equal(health.status, 'ok');
       assert.equal(health.database.embedded.state, 'running');
       assert.equal(health.database.embedded.restarts, 2);
       assert.ok(Date.parse(health.database.embedded.lastRestartAt) >= Date.parse(health.database.embedded.lastExitAt));
-      const restartLines = server.output().split('\n').filter((l) => l.includes('embedded database restarted after'));
+      const restartLines = server
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('embedded database restarted after'));
       console.log(`supervisor: ${restartLines.map((l) => JSON.parse(l).msg).join('; ')}`);
       assert.equal(restartLines.length, 2);
       for (const line of restartLines) assert.equal(JSON.parse(line).level, 40, 'a restart is a warning');
@@ -270,7 +350,11 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       const exit = await Promise.race([server.exited, sleep(60_000).then(() => null)]);
       assert.ok(exit, `the server is still running a minute after its database went:\n${server.output().slice(-4000)}`);
       assert.equal(exit.code, 1, server.output().slice(-4000));
-      const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
       assert.ok(lines.some((l) => l.level === 40 && l.msg === 'embedded database restart failed'));
       assert.ok(lines.some((l) => l.level === 50 && /could not be restarted/.test(l.msg)));
       console.log(`embedded database beyond restart: server exited 1 after ${Date.now() - killedAt} ms`);

@@ -11,21 +11,137 @@ import { assertSafePath, assertSchema, parseBundle } from '../src/modules/portab
 import { renderBundle } from '../src/modules/portability/render.ts';
 
 const model: CompanyModel = {
-  company: { name: 'Acme', slug: 'acme', description: 'We build things.', brandColor: '#112233', budgetMonthlyCents: 1000, requireBoardApprovalForNewAgents: true },
+  company: {
+    name: 'Acme',
+    slug: 'acme',
+    description: 'We build things.',
+    brandColor: '#112233',
+    budgetMonthlyCents: 1000,
+    requireBoardApprovalForNewAgents: true,
+  },
   agents: [
-    { slug: 'boss', name: 'Boss', role: 'ceo', title: 'CEO', capabilities: 'Leads.', reportsTo: null, adapterType: 'process', adapterConfig: { command: 'node', env: { A: '1' } }, runtimeConfig: { heartbeat: { enabled: false } }, permissions: { canCreateAgents: true, canAssignTasks: false }, budgetMonthlyCents: 500, skills: ['company/x/notes'] },
-    { slug: 'dev', name: 'Dev', role: 'engineer', title: null, capabilities: null, reportsTo: 'boss', adapterType: 'process', adapterConfig: {}, runtimeConfig: {}, permissions: { canCreateAgents: false, canAssignTasks: true }, budgetMonthlyCents: 0, skills: [] },
+    {
+      slug: 'boss',
+      name: 'Boss',
+      role: 'ceo',
+      title: 'CEO',
+      capabilities: 'Leads.',
+      reportsTo: null,
+      adapterType: 'process',
+      adapterConfig: { command: 'node', env: { A: '1' } },
+      runtimeConfig: { heartbeat: { enabled: false } },
+      permissions: { canCreateAgents: true, canAssignTasks: false },
+      budgetMonthlyCents: 500,
+      skills: ['company/x/notes'],
+    },
+    {
+      slug: 'dev',
+      name: 'Dev',
+      role: 'engineer',
+      title: null,
+      capabilities: null,
+      reportsTo: 'boss',
+      adapterType: 'process',
+      adapterConfig: {},
+      runtimeConfig: {},
+      permissions: { canCreateAgents: false, canAssignTasks: true },
+      budgetMonthlyCents: 0,
+      skills: [],
+    },
   ],
-  projects: [{ slug: 'web', name: 'Web', description: 'The site.', status: 'planned', color: '#0ea5e9', targetDate: '2026-01-01', lead: 'dev', goals: ['grow'], env: { REGION: 'eu' }, workspaces: [{ name: 'repo', sourceType: 'git_repo', cwd: null, repoUrl: 'https://example.com/r.git', repoRef: 'main', defaultRef: null, isPrimary: true, setupCommand: 'npm ci', cleanupCommand: null }] }],
-  goals: [{ slug: 'grow', title: 'Grow', description: null, level: 'company', status: 'active', parent: null, owner: 'boss' }],
+  projects: [
+    {
+      slug: 'web',
+      name: 'Web',
+      description: 'The site.',
+      status: 'planned',
+      color: '#0ea5e9',
+      targetDate: '2026-01-01',
+      lead: 'dev',
+      goals: ['grow'],
+      env: { REGION: 'eu' },
+      workspaces: [
+        {
+          name: 'repo',
+          sourceType: 'git_repo',
+          cwd: null,
+          repoUrl: 'https://example.com/r.git',
+          repoRef: 'main',
+          defaultRef: null,
+          isPrimary: true,
+          setupCommand: 'npm ci',
+          cleanupCommand: null,
+        },
+      ],
+    },
+  ],
+  goals: [
+    { slug: 'grow', title: 'Grow', description: null, level: 'company', status: 'active', parent: null, owner: 'boss' },
+  ],
   issues: [
-    { slug: 'ship-it', title: 'Ship it', description: 'Now.', status: 'todo', priority: 'high', project: 'web', goal: 'grow', parent: null, assignee: 'dev', billingCode: 'B-1', documents: [{ key: 'plan', title: 'Plan', format: 'markdown', body: '# Plan\n' }], attachments: [{ sha256: 'ab'.repeat(32), contentType: 'text/plain', name: 'a.txt' }] },
+    {
+      slug: 'ship-it',
+      title: 'Ship it',
+      description: 'Now.',
+      status: 'todo',
+      priority: 'high',
+      project: 'web',
+      goal: 'grow',
+      parent: null,
+      assignee: 'dev',
+      billingCode: 'B-1',
+      documents: [{ key: 'plan', title: 'Plan', format: 'markdown', body: '# Plan\n' }],
+      attachments: [{ sha256: 'ab'.repeat(32), contentType: 'text/plain', name: 'a.txt' }],
+    },
   ],
-  routines: [{ slug: 'weekly', title: 'Weekly', description: null, assignee: 'boss', project: null, goal: null, priority: 'medium', concurrencyPolicy: 'skip_if_active', catchUpPolicy: 'skip_missed', variables: [], triggers: [{ kind: 'schedule', label: 'Mon', cronExpression: '0 9 * * 1', timezone: 'UTC', signingMode: null, replayWindowSec: null }, { kind: 'webhook', label: null, cronExpression: null, timezone: null, signingMode: 'bearer', replayWindowSec: 300 }] }],
-  skills: [{ slug: 'notes', key: 'company/x/notes', sourceKind: 'managed_local', files: [{ path: 'SKILL.md', encoding: 'utf8', content: '---\nname: Notes\n---\n# Notes\n' }, { path: 'assets/x.bin', encoding: 'base64', content: 'AAEC' }] }],
+  routines: [
+    {
+      slug: 'weekly',
+      title: 'Weekly',
+      description: null,
+      assignee: 'boss',
+      project: null,
+      goal: null,
+      priority: 'medium',
+      concurrencyPolicy: 'skip_if_active',
+      catchUpPolicy: 'skip_missed',
+      variables: [],
+      triggers: [
+        {
+          kind: 'schedule',
+          label: 'Mon',
+          cronExpression: '0 9 * * 1',
+          timezone: 'UTC',
+          signingMode: null,
+          replayWindowSec: null,
+        },
+        {
+          kind: 'webhook',
+          label: null,
+          cronExpression: null,
+          timezone: null,
+          signingMode: 'bearer',
+          replayWindowSec: 300,
+        },
+      ],
+    },
+  ],
+  skills: [
+    {
+      slug: 'notes',
+      key: 'company/x/notes',
+      sourceKind: 'managed_local',
+      files: [
+        { path: 'SKILL.md', encoding: 'utf8', content: '---\nname: Notes\n---\n# Notes\n' },
+        { path: 'assets/x.bin', encoding: 'base64', content: 'AAEC' },
+      ],
+    },
+  ],
   logo: null,
   blobs: [{ sha256: 'ab'.repeat(32), contentType: 'application/octet-stream', data: 'aGk=' }],
-  envInputs: [{ key: 'TOKEN', kind: 'secret', requirement: 'required', usedBy: [{ path: 'agents/boss', env: 'TOKEN' }] }],
+  envInputs: [
+    { key: 'TOKEN', kind: 'secret', requirement: 'required', usedBy: [{ path: 'agents/boss', env: 'TOKEN' }] },
+  ],
 };
 
 describe('bundle: render and parse', () => {
@@ -39,27 +155,55 @@ describe('bundle: render and parse', () => {
 
   it('ignores files outside the layout with a warning, and documents without a task', () => {
     const { warnings } = parseBundle({ 'notes.txt': 'x', 'tasks/ghost/documents/a.md': '---\nkey: a\n---\n' });
-    assert.deepEqual(warnings, ['notes.txt: not part of the bundle layout; ignored', 'tasks/ghost/documents/a.md: no task ghost to hold it; ignored']);
+    assert.deepEqual(warnings, [
+      'notes.txt: not part of the bundle layout; ignored',
+      'tasks/ghost/documents/a.md: no task ghost to hold it; ignored',
+    ]);
   });
 
   it('refuses broken frontmatter with 422 naming the file', () => {
-    assert.throws(() => parseBundle({ 'agents/a/AGENTS.md': '---\nname: [unclosed\n---\n' }), (err: DomainError) => err.status === 422 && /agents\/a\/AGENTS\.md/.test(err.message));
+    assert.throws(
+      () => parseBundle({ 'agents/a/AGENTS.md': '---\nname: [unclosed\n---\n' }),
+      (err: DomainError) => err.status === 422 && /agents\/a\/AGENTS\.md/.test(err.message),
+    );
   });
 });
 
 describe('bundle: bounds and schema', () => {
   it('accepts relative paths and refuses the rest with 400', () => {
     assertSafePath('agents/a/AGENTS.md');
-    for (const bad of ['../x', 'a/../../x', '/etc/passwd', 'C:/x', 'a\\b', 'a//b', './a', 'a/', '', 'a\u0000b', 'x'.repeat(513)]) {
-      assert.throws(() => assertSafePath(bad), (err: DomainError) => err.status === 400, bad);
+    for (const bad of [
+      '../x',
+      'a/../../x',
+      '/etc/passwd',
+      'C:/x',
+      'a\\b',
+      'a//b',
+      './a',
+      'a/',
+      '',
+      'a\u0000b',
+      'x'.repeat(513),
+    ]) {
+      assert.throws(
+        () => assertSafePath(bad),
+        (err: DomainError) => err.status === 400,
+        bad,
+      );
     }
   });
 
   it('knows v1, takes no schema as v1, and refuses later or unknown ones with 422 naming them', () => {
     assertSchema('agentcompanies/v1', 'x');
     assertSchema(undefined, 'x');
-    assert.throws(() => assertSchema('agentcompanies/v2', 'COMPANY.md'), (err: DomainError) => err.status === 422 && err.message.includes('agentcompanies/v2'));
-    assert.throws(() => assertSchema('othercompanies/v1', 'COMPANY.md'), (err: DomainError) => err.status === 422 && err.message.includes('othercompanies/v1'));
+    assert.throws(
+      () => assertSchema('agentcompanies/v2', 'COMPANY.md'),
+      (err: DomainError) => err.status === 422 && err.message.includes('agentcompanies/v2'),
+    );
+    assert.throws(
+      () => assertSchema('othercompanies/v1', 'COMPANY.md'),
+      (err: DomainError) => err.status === 422 && err.message.includes('othercompanies/v1'),
+    );
   });
 });
 
@@ -69,20 +213,46 @@ describe('bundle: env values', () => {
     const warnings: string[] = [];
     const secretId = '11111111-1111-4111-8111-111111111111';
     const out = exportEnv(
-      { KEY_REF: { type: 'secret_ref', secretId, version: 'latest' }, DB_PASSWORD: 'pw', DATABASE: 'postgres://u:p@h/db', LEVEL: 'debug', MODE: { type: 'plain', value: 'fast' } },
+      {
+        KEY_REF: { type: 'secret_ref', secretId, version: 'latest' },
+        DB_PASSWORD: 'pw',
+        DATABASE: 'postgres://u:p@h/db',
+        LEVEL: 'debug',
+        MODE: { type: 'plain', value: 'fast' },
+      },
       'agents/a',
       new Map([[secretId, 'OPENAI_KEY']]),
       inputs,
       warnings,
     );
-    assert.deepEqual(out, { KEY_REF: { input: 'OPENAI_KEY' }, DB_PASSWORD: { input: 'DB_PASSWORD' }, DATABASE: { input: 'DATABASE' }, LEVEL: 'debug', MODE: { type: 'plain', value: 'fast' } });
+    assert.deepEqual(out, {
+      KEY_REF: { input: 'OPENAI_KEY' },
+      DB_PASSWORD: { input: 'DB_PASSWORD' },
+      DATABASE: { input: 'DATABASE' },
+      LEVEL: 'debug',
+      MODE: { type: 'plain', value: 'fast' },
+    });
     assert.deepEqual([...inputs.keys()], ['OPENAI_KEY', 'DB_PASSWORD', 'DATABASE']);
     assert.equal(warnings.length, 2);
-    assert.deepEqual(importEnv(out, new Map([['OPENAI_KEY', secretId]])), { KEY_REF: { type: 'secret_ref', secretId, version: 'latest' }, LEVEL: 'debug', MODE: { type: 'plain', value: 'fast' } });
+    assert.deepEqual(importEnv(out, new Map([['OPENAI_KEY', secretId]])), {
+      KEY_REF: { type: 'secret_ref', secretId, version: 'latest' },
+      LEVEL: 'debug',
+      MODE: { type: 'plain', value: 'fast' },
+    });
   });
 
   it('judges sensitivity by the name, or by credentials in a URL', () => {
-    for (const key of ['API_TOKEN', 'GITHUB_SECRET', 'PASSWORD', 'SESSION_COOKIE', 'AWS_ACCESS_KEY_ID', 'PRIVATE_KEY', 'DATABASE_URL', 'CONNECTION_STRING']) assert.ok(looksSensitive(key, 'x'), key);
+    for (const key of [
+      'API_TOKEN',
+      'GITHUB_SECRET',
+      'PASSWORD',
+      'SESSION_COOKIE',
+      'AWS_ACCESS_KEY_ID',
+      'PRIVATE_KEY',
+      'DATABASE_URL',
+      'CONNECTION_STRING',
+    ])
+      assert.ok(looksSensitive(key, 'x'), key);
     for (const key of ['LOG_LEVEL', 'REGION', 'NODE_ENV', 'MONKEY']) assert.ok(!looksSensitive(key, 'x'), key);
     assert.ok(looksSensitive('UPSTREAM', 'https://user:pass@example.com'));
   });
@@ -90,18 +260,38 @@ describe('bundle: env values', () => {
 
 describe('zip', () => {
   it('writes and reads back deflated and stored entries', () => {
-    const entries = [{ name: 'a/COMPANY.md', data: Buffer.from('---\nname: A\n---\n'.repeat(50)) }, { name: 'a/blobs/x', data: Buffer.from([0, 1, 2, 3]) }];
+    const entries = [
+      { name: 'a/COMPANY.md', data: Buffer.from('---\nname: A\n---\n'.repeat(50)) },
+      { name: 'a/blobs/x', data: Buffer.from([0, 1, 2, 3]) },
+    ];
     assert.deepEqual(readZip(writeZip(entries), { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }), entries);
   });
 
   it('stops at its limits and on corrupt input', () => {
-    const zip = writeZip([{ name: 'big', data: Buffer.alloc(10_000) }, { name: 'b', data: Buffer.from('x') }]);
+    const zip = writeZip([
+      { name: 'big', data: Buffer.alloc(10_000) },
+      { name: 'b', data: Buffer.from('x') },
+    ]);
     assert.throws(() => readZip(zip, { maxEntries: 1, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }), ZipError);
     assert.throws(() => readZip(zip, { maxEntries: 10, maxEntryBytes: 9_999, maxTotalBytes: 1e6 }), /at most 9999/);
-    assert.throws(() => readZip(zip, { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 10_000 }), /more than 10000 bytes/);
-    assert.throws(() => readZip(Buffer.from('not a zip at all, not even close'), { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }), /not a ZIP/);
+    assert.throws(
+      () => readZip(zip, { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 10_000 }),
+      /more than 10000 bytes/,
+    );
+    assert.throws(
+      () =>
+        readZip(Buffer.from('not a zip at all, not even close'), {
+          maxEntries: 10,
+          maxEntryBytes: 1e6,
+          maxTotalBytes: 1e6,
+        }),
+      /not a ZIP/,
+    );
     const lying = Buffer.from(zip);
     lying.writeUInt32LE(100, lying.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 24); // the central size of 'big' says 100
-    assert.throws(() => readZip(lying, { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }), /cannot inflate|does not match/);
+    assert.throws(
+      () => readZip(lying, { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }),
+      /cannot inflate|does not match/,
+    );
   });
 });

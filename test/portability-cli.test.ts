@@ -23,26 +23,50 @@ describe('boardroom company export and import', () => {
       const key = await runCli(['board-key', 'create', '--data-dir', dataDir], env);
       assert.equal(key.code, 0, key.stderr);
       const api = async (method: string, url: string, body?: unknown) => {
-        const res = await fetch(`${base}${url}`, { method, headers: { authorization: `Bearer ${key.stdout.trim()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+        const res = await fetch(`${base}${url}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${key.stdout.trim()}`,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+          },
+          body: body ? JSON.stringify(body) : undefined,
+        });
         assert.ok(res.ok, `${method} ${url}: ${res.status} ${await res.clone().text()}`);
         return res.json();
       };
       const company = await api('POST', '/api/companies', { name: 'Cli Works' });
-      const ceo = await api('POST', `/api/companies/${company.id}/agents`, { name: 'Boss', role: 'ceo', adapterType: 'process', adapterConfig: { env: { API_TOKEN: 'plain-token-value' } } });
+      const ceo = await api('POST', `/api/companies/${company.id}/agents`, {
+        name: 'Boss',
+        role: 'ceo',
+        adapterType: 'process',
+        adapterConfig: { env: { API_TOKEN: 'plain-token-value' } },
+      });
       await api('POST', `/api/companies/${company.id}/issues`, { title: 'First task', assigneeAgentId: ceo.id });
       const form = new FormData();
       form.append('file', new Blob(['attached bytes'], { type: 'text/plain' }), 'notes.txt');
       const issue = await api('POST', `/api/companies/${company.id}/issues`, { title: 'With a file' });
-      const upload = await fetch(`${base}/api/companies/${company.id}/issues/${issue.id}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${key.stdout.trim()}` }, body: form });
+      const upload = await fetch(`${base}/api/companies/${company.id}/issues/${issue.id}/attachments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.stdout.trim()}` },
+        body: form,
+      });
       assert.equal(upload.status, 201);
 
       const folder = path.join(dataDir, 'out', 'cli-works');
       const exported = await runCli(['company', 'export', company.id, '--out', folder, '--data-dir', dataDir], env);
       assert.equal(exported.code, 0, exported.stderr);
-      assert.match(exported.stdout, /^exported Cli Works to .*: 1 agents, 0 projects, 0 goals, 2 issues, 0 routines, 0 skills, 1 blobs\nwarning: agents\/boss: env API_TOKEN looks sensitive/);
-      assert.match(await readFile(path.join(folder, 'COMPANY.md'), 'utf8'), /^---\nschema: agentcompanies\/v1\nname: Cli Works\n/);
+      assert.match(
+        exported.stdout,
+        /^exported Cli Works to .*: 1 agents, 0 projects, 0 goals, 2 issues, 0 routines, 0 skills, 1 blobs\nwarning: agents\/boss: env API_TOKEN looks sensitive/,
+      );
+      assert.match(
+        await readFile(path.join(folder, 'COMPANY.md'), 'utf8'),
+        /^---\nschema: agentcompanies\/v1\nname: Cli Works\n/,
+      );
       assert.ok(existsSync(path.join(folder, 'agents', 'boss', 'AGENTS.md')));
-      assert.ok(!(await readFile(path.join(folder, 'agents', 'boss', 'AGENTS.md'), 'utf8')).includes('plain-token-value'));
+      assert.ok(
+        !(await readFile(path.join(folder, 'agents', 'boss', 'AGENTS.md'), 'utf8')).includes('plain-token-value'),
+      );
 
       const zip = path.join(dataDir, 'out', 'cli-works.zip');
       const zipped = await runCli(['company', 'export', company.id, '--out', zip, '--data-dir', dataDir], env);
@@ -58,20 +82,51 @@ describe('boardroom company export and import', () => {
       assert.equal(dry.code, 0, dry.stderr);
       const plan = JSON.parse(dry.stdout);
       assert.equal(plan.plan.companyAction, 'create');
-      assert.deepEqual(plan.plan.issuePlans.map((p: any) => p.action), ['create', 'create']);
+      assert.deepEqual(
+        plan.plan.issuePlans.map((p: any) => p.action),
+        ['create', 'create'],
+      );
       assert.equal(await companies(), before, 'a dry run creates nothing');
 
-      const fromZip = await runCli(['company', 'import', zip, '--name', 'Cli Works Copy', '--secret', 'API_TOKEN=new-token', '--data-dir', dataDir], env);
+      const fromZip = await runCli(
+        [
+          'company',
+          'import',
+          zip,
+          '--name',
+          'Cli Works Copy',
+          '--secret',
+          'API_TOKEN=new-token',
+          '--data-dir',
+          dataDir,
+        ],
+        env,
+      );
       assert.equal(fromZip.code, 0, fromZip.stderr);
       const created = JSON.parse(fromZip.stdout);
       assert.equal(created.company.name, 'Cli Works Copy');
-      assert.equal((await client.query('select status from agents where company_id = $1', [created.company.id])).rows[0].status, 'paused');
-      assert.equal(Number((await client.query('select count(*) from issue_attachments where company_id = $1', [created.company.id])).rows[0].count), 1);
+      assert.equal(
+        (await client.query('select status from agents where company_id = $1', [created.company.id])).rows[0].status,
+        'paused',
+      );
+      assert.equal(
+        Number(
+          (await client.query('select count(*) from issue_attachments where company_id = $1', [created.company.id]))
+            .rows[0].count,
+        ),
+        1,
+      );
 
-      const into = await runCli(['company', 'import', folder, '--into', created.company.id, '--strategy', 'skip', '--data-dir', dataDir], env);
+      const into = await runCli(
+        ['company', 'import', folder, '--into', created.company.id, '--strategy', 'skip', '--data-dir', dataDir],
+        env,
+      );
       assert.equal(into.code, 0, into.stderr);
       const skipped = JSON.parse(into.stdout);
-      assert.deepEqual([...skipped.agents, ...skipped.issues].map((e: any) => e.action), ['skip', 'skip', 'skip']);
+      assert.deepEqual(
+        [...skipped.agents, ...skipped.issues].map((e: any) => e.action),
+        ['skip', 'skip', 'skip'],
+      );
 
       // Refusals: a future schema, a bad strategy, a missing source; nothing is created.
       const future = path.join(dataDir, 'future');

@@ -29,13 +29,20 @@ async function goal(title: string, token = a.boardToken, companyId = a.company.i
 }
 
 async function secret(name: string, token = a.boardToken, companyId = a.company.id) {
-  const res = await t.request('POST', `/api/companies/${companyId}/secrets`, { token, body: { name, value: 'hunter2' } });
+  const res = await t.request('POST', `/api/companies/${companyId}/secrets`, {
+    token,
+    body: { name, value: 'hunter2' },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
 
 async function actions(entityId: string): Promise<string[]> {
-  const rows = await t.database.db.select().from(activityLog).where(eq(activityLog.entityId, entityId)).orderBy(asc(activityLog.createdAt));
+  const rows = await t.database.db
+    .select()
+    .from(activityLog)
+    .where(eq(activityLog.entityId, entityId))
+    .orderBy(asc(activityLog.createdAt));
   return rows.map((r) => r.action);
 }
 
@@ -57,7 +64,18 @@ describe('projects', () => {
     assert.deepEqual(await actions(first.id), ['project.created']);
     const second = await project({ name: 'Mobile app' }, token, company.id);
     assert.equal(second.color, PROJECT_PALETTE[1]);
-    const chosen = await project({ name: 'Coloured', color: '#123abc', status: 'in_progress', targetDate: '2030-01-31', description: 'd', executionWorkspacePolicy: { mode: 'isolated' } }, token, company.id);
+    const chosen = await project(
+      {
+        name: 'Coloured',
+        color: '#123abc',
+        status: 'in_progress',
+        targetDate: '2030-01-31',
+        description: 'd',
+        executionWorkspacePolicy: { mode: 'isolated' },
+      },
+      token,
+      company.id,
+    );
     assert.equal(chosen.color, '#123abc');
     assert.equal(chosen.status, 'in_progress');
     assert.equal(chosen.targetDate, '2030-01-31');
@@ -68,7 +86,11 @@ describe('projects', () => {
     const p = await project({ name: 'Agent made' }, a.agent.token);
     const [entry] = await t.database.db.select().from(activityLog).where(eq(activityLog.entityId, p.id));
     assert.equal(entry!.actorType, 'agent');
-    assert.equal((await t.request('PATCH', `/api/projects/${p.id}`, { token: a.agent.token, body: { status: 'planned' } })).body.status, 'planned');
+    assert.equal(
+      (await t.request('PATCH', `/api/projects/${p.id}`, { token: a.agent.token, body: { status: 'planned' } })).body
+        .status,
+      'planned',
+    );
     assert.equal((await t.request('DELETE', `/api/projects/${p.id}`, { token: a.agent.token })).status, 200);
   });
 
@@ -89,11 +111,22 @@ describe('projects', () => {
       { name: 'x', workspace: { cwd: 42 } },
       { name: 'x', workspace: { cwd: '/x', sourceType: 'ftp' } },
     ];
-    for (const body of bad) assert.equal((await t.request('POST', url, { token: a.boardToken, body })).status, 400, JSON.stringify(body));
+    for (const body of bad)
+      assert.equal((await t.request('POST', url, { token: a.boardToken, body })).status, 400, JSON.stringify(body));
     const p = await project({ name: 'Valid' });
-    assert.equal((await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body: { archivedAt: 'yesterday' } })).status, 400);
-    assert.equal((await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body: { name: null } })).status, 400);
-    assert.equal((await t.request('GET', `/api/companies/${a.company.id}/projects?limit=5000`, { token: a.boardToken })).status, 400);
+    assert.equal(
+      (await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body: { archivedAt: 'yesterday' } }))
+        .status,
+      400,
+    );
+    assert.equal(
+      (await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body: { name: null } })).status,
+      400,
+    );
+    assert.equal(
+      (await t.request('GET', `/api/companies/${a.company.id}/projects?limit=5000`, { token: a.boardToken })).status,
+      400,
+    );
     assert.equal((await t.request('GET', `/api/projects/${p.id}?companyId=nope`, { token: a.boardToken })).status, 400);
   });
 
@@ -110,8 +143,15 @@ describe('projects', () => {
 
   it('concurrent creates of one name get distinct shortnames', async () => {
     const { company, token } = await t.newCompany();
-    const results = await Promise.all(Array.from({ length: 8 }, () => t.request('POST', `/api/companies/${company.id}/projects`, { token, body: { name: 'Race' } })));
-    assert.deepEqual(results.map((r) => r.status), Array(8).fill(201));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.request('POST', `/api/companies/${company.id}/projects`, { token, body: { name: 'Race' } }),
+      ),
+    );
+    assert.deepEqual(
+      results.map((r) => r.status),
+      Array(8).fill(201),
+    );
     assert.equal(new Set(results.map((r) => r.body.urlKey)).size, 8);
   });
 
@@ -128,7 +168,10 @@ describe('projects', () => {
     assert.equal((await t.request('GET', '/api/projects/gamma-ray', { token })).body.id, p.id);
     assert.equal((await t.request('GET', '/api/projects/alpha', { token })).status, 404);
     // Renaming to its own shortname is not a collision.
-    assert.equal((await t.request('PATCH', `/api/projects/${p.id}`, { token, body: { name: 'GAMMA ray' } })).status, 200);
+    assert.equal(
+      (await t.request('PATCH', `/api/projects/${p.id}`, { token, body: { name: 'GAMMA ray' } })).status,
+      200,
+    );
   });
 
   it('GET by id or shortname; shortnames search only the caller companies; ambiguity is 409', async () => {
@@ -146,7 +189,10 @@ describe('projects', () => {
     const narrowed = await t.request('GET', `/api/projects/shared-name?companyId=${c2.company.id}`, { token });
     assert.equal(narrowed.status, 200);
     assert.equal(narrowed.body.id, p2.id);
-    assert.equal((await t.request('GET', `/api/projects/Shared-Name?companyId=${c1.company.id}`, { token })).body.id, p1.id);
+    assert.equal(
+      (await t.request('GET', `/api/projects/Shared-Name?companyId=${c1.company.id}`, { token })).body.id,
+      p1.id,
+    );
     // A member of only one of the companies is not confused by the other.
     const single = await t.newBoardUser();
     const { company: c3 } = await t.newCompany(single.token);
@@ -160,8 +206,19 @@ describe('projects', () => {
     // Narrowing to a company the caller cannot access is 403.
     assert.equal((await t.request('GET', `/api/projects/shared-name?companyId=${c3.id}`, { token })).status, 403);
     // Ambiguity applies to every route that takes {projectId}.
-    assert.equal((await t.request('PATCH', '/api/projects/shared-name', { token, body: { status: 'planned' } })).status, 409);
-    assert.equal((await t.request('PATCH', `/api/projects/shared-name?companyId=${c1.company.id}`, { token, body: { status: 'planned' } })).body.status, 'planned');
+    assert.equal(
+      (await t.request('PATCH', '/api/projects/shared-name', { token, body: { status: 'planned' } })).status,
+      409,
+    );
+    assert.equal(
+      (
+        await t.request('PATCH', `/api/projects/shared-name?companyId=${c1.company.id}`, {
+          token,
+          body: { status: 'planned' },
+        })
+      ).body.status,
+      'planned',
+    );
   });
 
   it('goalIds are preferred; legacy goalId stays equal to the first linked goal', async () => {
@@ -210,55 +267,97 @@ describe('projects', () => {
       { name: 'x', env: { API_TOKEN: { type: 'secret_ref', secretId: MISSING } } },
     ];
     for (const body of bad) {
-      assert.equal((await t.request('POST', `/api/companies/${a.company.id}/projects`, { token: a.boardToken, body })).status, 422, JSON.stringify(body));
+      assert.equal(
+        (await t.request('POST', `/api/companies/${a.company.id}/projects`, { token: a.boardToken, body })).status,
+        422,
+        JSON.stringify(body),
+      );
     }
     const p = await project({ name: 'Refs', leadAgentId: a.agent.agent.id });
     assert.equal(p.leadAgentId, a.agent.agent.id);
     for (const body of bad.map(({ name: _n, ...rest }) => rest)) {
-      assert.equal((await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body })).status, 422, JSON.stringify(body));
+      assert.equal(
+        (await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body })).status,
+        422,
+        JSON.stringify(body),
+      );
     }
     assert.deepEqual(await actions(p.id), ['project.created']);
   });
 
   it('env: secret references are normalised (latest when omitted) and plain values kept', async () => {
     const s = await secret(`DB_PASSWORD_${Date.now()}`);
-    const p = await project({ name: 'Env', env: { DB_PASSWORD: { type: 'secret_ref', secretId: s.id }, PINNED: { type: 'secret_ref', secretId: s.id, version: 1 }, MODE: 'prod', FLAG: { type: 'plain', value: 'on' } } });
+    const p = await project({
+      name: 'Env',
+      env: {
+        DB_PASSWORD: { type: 'secret_ref', secretId: s.id },
+        PINNED: { type: 'secret_ref', secretId: s.id, version: 1 },
+        MODE: 'prod',
+        FLAG: { type: 'plain', value: 'on' },
+      },
+    });
     assert.deepEqual(p.env, {
       DB_PASSWORD: { type: 'secret_ref', secretId: s.id, version: 'latest' },
       PINNED: { type: 'secret_ref', secretId: s.id, version: 1 },
       MODE: 'prod',
       FLAG: { type: 'plain', value: 'on' },
     });
-    const patched = await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body: { env: { ONLY: { type: 'secret_ref', secretId: s.id } } } });
+    const patched = await t.request('PATCH', `/api/projects/${p.id}`, {
+      token: a.boardToken,
+      body: { env: { ONLY: { type: 'secret_ref', secretId: s.id } } },
+    });
     assert.deepEqual(patched.body.env, { ONLY: { type: 'secret_ref', secretId: s.id, version: 'latest' } });
     const cleared = await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body: { env: null } });
     assert.equal(cleared.body.env, null);
     // The audit trail names env keys, never values.
-    const entries = await t.database.db.select().from(activityLog).where(eq(activityLog.entityId, p.id)).orderBy(asc(activityLog.createdAt));
-    assert.deepEqual(entries.map((e) => (e.details as any).envKeys), [['DB_PASSWORD', 'PINNED', 'MODE', 'FLAG'], ['ONLY'], null]);
+    const entries = await t.database.db
+      .select()
+      .from(activityLog)
+      .where(eq(activityLog.entityId, p.id))
+      .orderBy(asc(activityLog.createdAt));
+    assert.deepEqual(
+      entries.map((e) => (e.details as any).envKeys),
+      [['DB_PASSWORD', 'PINNED', 'MODE', 'FLAG'], ['ONLY'], null],
+    );
     assert.ok(!JSON.stringify(entries.map((e) => e.details)).includes('prod'));
   });
 
   it('archive and unarchive through archivedAt', async () => {
     const p = await project({ name: 'Archivable' });
     const at = '2030-05-01T10:00:00.000Z';
-    const archived = await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body: { archivedAt: at } });
+    const archived = await t.request('PATCH', `/api/projects/${p.id}`, {
+      token: a.boardToken,
+      body: { archivedAt: at },
+    });
     assert.equal(archived.status, 200);
     assert.equal(new Date(archived.body.archivedAt).toISOString(), at);
     const listed = await t.request('GET', `/api/companies/${a.company.id}/projects`, { token: a.boardToken });
     assert.ok(listed.body.some((x: any) => x.id === p.id && x.archivedAt !== null));
-    const restored = await t.request('PATCH', `/api/projects/${p.id}`, { token: a.boardToken, body: { archivedAt: null } });
+    const restored = await t.request('PATCH', `/api/projects/${p.id}`, {
+      token: a.boardToken,
+      body: { archivedAt: null },
+    });
     assert.equal(restored.body.archivedAt, null);
     assert.deepEqual(await actions(p.id), ['project.created', 'project.archived', 'project.updated']);
   });
 
   it('create with a workspace makes both in one transaction', async () => {
-    const p = await project({ name: 'With code', workspace: { cwd: '/srv/code/app', repoUrl: 'https://example.test/app.git', repoRef: 'main' } });
+    const p = await project({
+      name: 'With code',
+      workspace: { cwd: '/srv/code/app', repoUrl: 'https://example.test/app.git', repoRef: 'main' },
+    });
     assert.equal(p.workspaces.length, 1);
     assert.equal(p.workspaces[0].isPrimary, true);
     assert.equal(p.workspaces[0].name, 'app');
     assert.equal(p.primaryWorkspace.id, p.workspaces[0].id);
-    assert.deepEqual(p.codebase, { workspaceId: p.workspaces[0].id, sourceType: 'local_path', cwd: '/srv/code/app', repoUrl: 'https://example.test/app.git', repoRef: 'main', defaultRef: null });
+    assert.deepEqual(p.codebase, {
+      workspaceId: p.workspaces[0].id,
+      sourceType: 'local_path',
+      cwd: '/srv/code/app',
+      repoUrl: 'https://example.test/app.git',
+      repoRef: 'main',
+      defaultRef: null,
+    });
     assert.deepEqual(await actions(p.id), ['project.created']);
     assert.deepEqual(await actions(p.workspaces[0].id), ['project.workspace_created']);
   });
@@ -267,13 +366,19 @@ describe('projects', () => {
     const { company, token } = await t.newCompany();
     const invalid = [{ name: 'Empty' }, { sourceType: 'remote_managed', cwd: '/srv/x' }];
     for (const workspace of invalid) {
-      const res = await t.request('POST', `/api/companies/${company.id}/projects`, { token, body: { name: 'Rolled Back', workspace } });
+      const res = await t.request('POST', `/api/companies/${company.id}/projects`, {
+        token,
+        body: { name: 'Rolled Back', workspace },
+      });
       assert.equal(res.status, 422, JSON.stringify(res.body));
     }
     assert.deepEqual((await t.request('GET', `/api/companies/${company.id}/projects`, { token })).body, []);
     assert.deepEqual(await t.database.db.select().from(projects).where(eq(projects.companyId, company.id)), []);
     const entries = await t.database.db.select().from(activityLog).where(eq(activityLog.companyId, company.id));
-    assert.deepEqual(entries.map((e) => e.action), ['company.created']);
+    assert.deepEqual(
+      entries.map((e) => e.action),
+      ['company.created'],
+    );
     // The shortname was not consumed either.
     assert.equal((await project({ name: 'Rolled Back' }, token, company.id)).urlKey, 'rolled-back');
   });
@@ -285,7 +390,10 @@ describe('projects', () => {
     const p2 = await project({ name: 'L2' }, token, company.id);
     const list = await t.request('GET', `/api/companies/${company.id}/projects`, { token });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((p: any) => p.id), [p1.id, p2.id]);
+    assert.deepEqual(
+      list.body.map((p: any) => p.id),
+      [p1.id, p2.id],
+    );
     assert.deepEqual(list.body[0].goalIds, [g.id]);
     assert.equal(list.body[0].workspaces.length, 1);
     assert.equal(list.body[0].primaryWorkspace.cwd, '/a');
@@ -320,11 +428,17 @@ describe('projects', () => {
       await t.request('DELETE', ws, { token: a.boardToken }),
       await t.request('POST', `${ws}/runtime-services/stop`, { token: a.boardToken }),
     ];
-    assert.deepEqual(attempts.map((r) => r.status), Array(8).fill(404));
+    assert.deepEqual(
+      attempts.map((r) => r.status),
+      Array(8).fill(404),
+    );
   });
 
   it('refuses every project route to a board user or an agent of another company (403)', async () => {
-    const p = await project({ name: 'Secret plans', workspace: { cwd: '/srv/secret', runtimeConfig: { command: 'run' } } });
+    const p = await project({
+      name: 'Secret plans',
+      workspace: { cwd: '/srv/secret', runtimeConfig: { command: 'run' } },
+    });
     const wsId = p.workspaces[0].id;
     const ws = `/api/projects/${p.id}/workspaces/${wsId}`;
     for (const { who, token } of outsiders) {
@@ -341,10 +455,18 @@ describe('projects', () => {
         await t.request('POST', `${ws}/runtime-services/start`, { token }),
         await t.request('POST', `${ws}/runtime-services/stop`, { token }),
       ];
-      assert.deepEqual(attempts.map((r) => r.status), Array(11).fill(403), who);
+      assert.deepEqual(
+        attempts.map((r) => r.status),
+        Array(11).fill(403),
+        who,
+      );
       // By shortname the project of another company is simply not found.
       assert.equal((await t.request('GET', `/api/projects/${p.urlKey}`, { token })).status, 404, who);
-      assert.equal((await t.request('GET', `/api/projects/${p.urlKey}?companyId=${a.company.id}`, { token })).status, 403, who);
+      assert.equal(
+        (await t.request('GET', `/api/projects/${p.urlKey}?companyId=${a.company.id}`, { token })).status,
+        403,
+        who,
+      );
     }
     const after = await t.request('GET', `/api/projects/${p.id}`, { token: a.boardToken });
     assert.equal(after.body.name, 'Secret plans');

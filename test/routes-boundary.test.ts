@@ -24,26 +24,41 @@ interface Route {
   hasRequestBody: boolean;
 }
 
-const spec = (await t.request('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+const spec = (await t.request('GET', '/api/openapi.json')).body as {
+  paths: Record<string, Record<string, { requestBody?: unknown }>>;
+};
 const routes: Route[] = Object.entries(spec.paths)
   .filter(([path]) => !path.startsWith('/api/docs'))
   .flatMap(([path, methods]) =>
     Object.entries(methods)
       .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
-      .map(([m, operation]) => ({ op: `${m.toUpperCase()} ${path}` as Op, method: m.toUpperCase(), path, hasRequestBody: operation.requestBody !== undefined })),
+      .map(([m, operation]) => ({
+        op: `${m.toUpperCase()} ${path}` as Op,
+        method: m.toUpperCase(),
+        path,
+        hasRequestBody: operation.requestBody !== undefined,
+      })),
   );
 const paramsOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-const fill = (path: string, values: Record<string, string> = {}) => path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? randomUUID());
+const fill = (path: string, values: Record<string, string> = {}) =>
+  path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? randomUUID());
 
-const PUBLIC = new Set<string>(['GET /api/health', 'GET /api/auth/login', 'POST /api/auth/logout', 'POST /api/routine-triggers/public/{publicId}/fire']);
+const PUBLIC = new Set<string>([
+  'GET /api/health',
+  'GET /api/auth/login',
+  'POST /api/auth/logout',
+  'POST /api/routine-triggers/public/{publicId}/fire',
+]);
 
 /** Operations that name nothing a company owns, and why they cannot leak another company's records. */
 const EXEMPT: Partial<Record<Op, string>> = {
   'GET /api/companies': "lists only the caller's companies (companies.test.ts)",
   'GET /api/companies/stats': "counts only the caller's companies (companies.test.ts)",
   'POST /api/companies': 'creates a new company; names no existing one',
-  'POST /api/companies/import': 'an existing target company is named in the body: one outside the caller\'s answers 403 (portability.test.ts, "who may call")',
-  'POST /api/companies/import/preview': 'an existing target company is named in the body: one outside the caller\'s answers 403 (portability.test.ts, "who may call")',
+  'POST /api/companies/import':
+    'an existing target company is named in the body: one outside the caller\'s answers 403 (portability.test.ts, "who may call")',
+  'POST /api/companies/import/preview':
+    'an existing target company is named in the body: one outside the caller\'s answers 403 (portability.test.ts, "who may call")',
   'GET /api/agents/me': 'the calling agent itself',
   'GET /api/agents/me/inbox-lite': "the calling agent's own assignments",
   'GET /api/board-keys': "the calling board user's own keys",
@@ -74,28 +89,63 @@ async function companyA(t: TestApp) {
   };
   const issue = await newIssue(t, a.boardToken, company);
   const comment = await post(`/api/issues/${issue.id}/comments`, { body: 'a comment' });
-  const document = await t.request('PUT', `/api/issues/${issue.id}/documents/plan`, { ...as, body: { body: '# Plan' } });
+  const document = await t.request('PUT', `/api/issues/${issue.id}/documents/plan`, {
+    ...as,
+    body: { body: '# Plan' },
+  });
   assert.equal(document.status, 201);
   const [revision] = (await t.request('GET', `/api/issues/${issue.id}/documents/plan/revisions`, as)).body;
-  const attachment = await t.request('POST', `/api/companies/${company}/issues/${issue.id}/attachments`, { ...as, ...multipartBody([{ name: 'file', data: 'notes', filename: 'notes.txt', contentType: 'text/plain' }]) });
+  const attachment = await t.request('POST', `/api/companies/${company}/issues/${issue.id}/attachments`, {
+    ...as,
+    ...multipartBody([{ name: 'file', data: 'notes', filename: 'notes.txt', contentType: 'text/plain' }]),
+  });
   assert.equal(attachment.status, 201);
   // A run of A's agent: its checkout with a run header records the run.
   const runId = randomUUID();
   const held = await newIssue(t, a.boardToken, company);
-  await post(`/api/issues/${held.id}/checkout`, { agentId: a.agent.agent.id, expectedStatuses: ['backlog'] }, { token: a.agent.token, headers: { 'x-service-run-id': runId } });
-  const project = await post(`/api/companies/${company}/projects`, { name: 'Boundary', workspace: { name: 'main', cwd: '/tmp/boundary' } });
+  await post(
+    `/api/issues/${held.id}/checkout`,
+    { agentId: a.agent.agent.id, expectedStatuses: ['backlog'] },
+    { token: a.agent.token, headers: { 'x-service-run-id': runId } },
+  );
+  const project = await post(`/api/companies/${company}/projects`, {
+    name: 'Boundary',
+    workspace: { name: 'main', cwd: '/tmp/boundary' },
+  });
   const goal = await post(`/api/companies/${company}/goals`, { title: 'Boundary goal' });
   const secret = await newSecret(t, a.boardToken, company);
-  const approval = await post(`/api/companies/${company}/approvals`, { type: 'request_board_approval', payload: { ask: 'ship it' } });
-  const logo = await t.request('POST', `/api/companies/${company}/logo`, { ...as, ...multipartBody([{ name: 'file', data: PNG, filename: 'logo.png', contentType: 'image/png' }]) });
+  const approval = await post(`/api/companies/${company}/approvals`, {
+    type: 'request_board_approval',
+    payload: { ask: 'ship it' },
+  });
+  const logo = await t.request('POST', `/api/companies/${company}/logo`, {
+    ...as,
+    ...multipartBody([{ name: 'file', data: PNG, filename: 'logo.png', contentType: 'image/png' }]),
+  });
   assert.equal(logo.status, 201);
   const [agentKey] = (await t.request('GET', `/api/agents/${a.agent.agent.id}/keys`, as)).body;
   const boardKey = await post('/api/board-keys', { name: 'A board key' });
   // A budget incident: a one-cent lifetime budget on the project, reached by one cost event.
-  const policy = await post(`/api/companies/${company}/budgets/policies`, { scopeType: 'project', scopeId: project.id, amount: 1 });
-  await post(`/api/companies/${company}/cost-events`, { agentId: a.agent.agent.id, provider: 'acme', model: 'm1', costCents: 1, occurredAt: new Date().toISOString(), projectId: project.id });
-  const [incident] = (await t.database.pool.query("select id from budget_incidents where company_id = $1 and kind = 'hard'", [company])).rows;
-  const routine = await post(`/api/companies/${company}/routines`, { title: 'Boundary routine', assigneeAgentId: a.agent.agent.id });
+  const policy = await post(`/api/companies/${company}/budgets/policies`, {
+    scopeType: 'project',
+    scopeId: project.id,
+    amount: 1,
+  });
+  await post(`/api/companies/${company}/cost-events`, {
+    agentId: a.agent.agent.id,
+    provider: 'acme',
+    model: 'm1',
+    costCents: 1,
+    occurredAt: new Date().toISOString(),
+    projectId: project.id,
+  });
+  const [incident] = (
+    await t.database.pool.query("select id from budget_incidents where company_id = $1 and kind = 'hard'", [company])
+  ).rows;
+  const routine = await post(`/api/companies/${company}/routines`, {
+    title: 'Boundary routine',
+    assigneeAgentId: a.agent.agent.id,
+  });
   const trigger = await post(`/api/routines/${routine.id}/triggers`, { kind: 'webhook' });
   const skill = await post(`/api/companies/${company}/skills`, { name: 'Boundary skill' });
   return {
@@ -131,14 +181,19 @@ async function companyA(t: TestApp) {
 }
 
 // A 1x1 PNG (the logo route accepts images only).
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const NO_BODY = Symbol('no body');
 type Fixtures = Awaited<ReturnType<typeof companyA>>;
 type Body = typeof NO_BODY | { json: unknown } | { multipart: Parameters<typeof multipartBody>[0] };
 
 /** A minimal valid body for every operation that takes one (NO_BODY: a POST that takes none). */
 const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
-  'POST /api/companies/{companyId}/activity': () => ({ json: { actorId: 'boundary', action: 'test.done', entityType: 'issue', entityId: 'x' } }),
+  'POST /api/companies/{companyId}/activity': () => ({
+    json: { actorId: 'boundary', action: 'test.done', entityType: 'issue', entityId: 'x' },
+  }),
   'POST /api/companies/{companyId}/inbox/read': (a) => ({ json: { keys: [`issue:${a.issue.id}`] } }),
   'POST /api/companies/{companyId}/agent-hires': () => ({ json: { name: 'Hire', adapterType: 'process' } }),
   'POST /api/companies/{companyId}/agents': () => ({ json: { name: 'Intruder', adapterType: 'process' } }),
@@ -148,17 +203,27 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/companies/{companyId}/export': () => ({ json: {} }),
   'POST /api/companies/{companyId}/exports': () => ({ json: { include: { issues: true } } }),
   'POST /api/companies/{companyId}/exports/preview': () => ({ json: {} }),
-  'POST /api/companies/{companyId}/imports/preview': () => ({ json: { source: { type: 'inline', files: { 'goals/g/GOAL.md': '---\ntitle: Intruder goal\n---\n' } } } }),
-  'POST /api/companies/{companyId}/imports/apply': () => ({ json: { source: { type: 'inline', files: { 'goals/g/GOAL.md': '---\ntitle: Intruder goal\n---\n' } } } }),
+  'POST /api/companies/{companyId}/imports/preview': () => ({
+    json: { source: { type: 'inline', files: { 'goals/g/GOAL.md': '---\ntitle: Intruder goal\n---\n' } } },
+  }),
+  'POST /api/companies/{companyId}/imports/apply': () => ({
+    json: { source: { type: 'inline', files: { 'goals/g/GOAL.md': '---\ntitle: Intruder goal\n---\n' } } },
+  }),
   'POST /api/companies/{companyId}/skills': () => ({ json: { name: 'Intruder skill' } }),
   'POST /api/companies/{companyId}/skills/import': () => ({ json: { source: '/tmp' } }),
   'POST /api/companies/{companyId}/skills/scan-projects': () => ({ json: {} }),
-  'PATCH /api/companies/{companyId}/skills/{skillId}/files': () => ({ json: { path: 'SKILL.md', content: '# taken over' } }),
+  'PATCH /api/companies/{companyId}/skills/{skillId}/files': () => ({
+    json: { path: 'SKILL.md', content: '# taken over' },
+  }),
   'POST /api/companies/{companyId}/skills/{skillId}/install-update': () => NO_BODY,
   'POST /api/agents/{agentId}/skills/sync': () => ({ json: { desiredSkills: [] } }),
   'POST /api/companies/{companyId}/issues': () => ({ json: { title: 'Issue' } }),
-  'POST /api/companies/{companyId}/issues/{issueId}/attachments': () => ({ multipart: [{ name: 'file', data: 'x', filename: 'x.txt', contentType: 'text/plain' }] }),
-  'POST /api/companies/{companyId}/logo': () => ({ multipart: [{ name: 'file', data: PNG, filename: 'logo.png', contentType: 'image/png' }] }),
+  'POST /api/companies/{companyId}/issues/{issueId}/attachments': () => ({
+    multipart: [{ name: 'file', data: 'x', filename: 'x.txt', contentType: 'text/plain' }],
+  }),
+  'POST /api/companies/{companyId}/logo': () => ({
+    multipart: [{ name: 'file', data: PNG, filename: 'logo.png', contentType: 'image/png' }],
+  }),
   'POST /api/companies/{companyId}/projects': () => ({ json: { name: 'Project' } }),
   'POST /api/companies/{companyId}/secrets': () => ({ json: { name: 'STOLEN', value: 'x' } }),
   'PATCH /api/companies/{companyId}': () => ({ json: { description: 'changed' } }),
@@ -172,8 +237,18 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/companies/{companyId}/budgets/policies': () => ({ json: { scopeType: 'company', amount: 100 } }),
   'PATCH /api/companies/{companyId}/budgets/policies/{policyId}': () => ({ json: { amount: 200 } }),
   'POST /api/companies/{companyId}/budget-incidents/{incidentId}/resolve': () => ({ json: { action: 'keep_paused' } }),
-  'POST /api/companies/{companyId}/cost-events': (a) => ({ json: { agentId: a.agentId, provider: 'acme', model: 'm1', costCents: 1, occurredAt: new Date().toISOString() } }),
-  'POST /api/companies/{companyId}/finance-events': () => ({ json: { kind: 'platform_fee', direction: 'debit', amountCents: 1, currency: 'USD', occurredAt: new Date().toISOString() } }),
+  'POST /api/companies/{companyId}/cost-events': (a) => ({
+    json: { agentId: a.agentId, provider: 'acme', model: 'm1', costCents: 1, occurredAt: new Date().toISOString() },
+  }),
+  'POST /api/companies/{companyId}/finance-events': () => ({
+    json: {
+      kind: 'platform_fee',
+      direction: 'debit',
+      amountCents: 1,
+      currency: 'USD',
+      occurredAt: new Date().toISOString(),
+    },
+  }),
   'POST /api/companies/{companyId}/routines': () => ({ json: { title: 'Intruder routine' } }),
   'PATCH /api/routines/{routineId}': () => ({ json: { title: 'changed' } }),
   'POST /api/routines/{routineId}/triggers': () => ({ json: { kind: 'api' } }),
@@ -192,7 +267,9 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/heartbeat-runs/{runId}/cancel': () => NO_BODY,
   'PATCH /api/goals/{goalId}': () => ({ json: { title: 'changed' } }),
   'PATCH /api/issues/{issueId}': () => ({ json: { title: 'changed' } }),
-  'POST /api/issues/{issueId}/checkout': (a) => ({ json: { agentId: a.agentId, expectedStatuses: ['backlog', 'todo'] } }),
+  'POST /api/issues/{issueId}/checkout': (a) => ({
+    json: { agentId: a.agentId, expectedStatuses: ['backlog', 'todo'] },
+  }),
   'POST /api/issues/{issueId}/release': () => NO_BODY,
   'POST /api/issues/{issueId}/comments': () => ({ json: { body: 'hello' } }),
   'PUT /api/issues/{issueId}/documents/{key}': () => ({ json: { body: 'overwritten' } }),
@@ -245,7 +322,13 @@ const covered = routes.filter((r) => !isPublic(r) && EXEMPT[r.op] === undefined)
 const ORDER = ['GET', 'PUT', 'PATCH', 'POST', 'DELETE'];
 covered.sort((x, y) => ORDER.indexOf(x.method) - ORDER.indexOf(y.method));
 
-async function send(r: Route, a: Fixtures, params: Record<string, string>, token: string, headers: Record<string, string> = {}) {
+async function send(
+  r: Route,
+  a: Fixtures,
+  params: Record<string, string>,
+  token: string,
+  headers: Record<string, string> = {},
+) {
   const body = BODIES[r.op]?.(a) ?? NO_BODY;
   const url = fill(r.path, { ...params, ...PARAM_OVERRIDES[r.op]?.(a) }) + (QUERIES[r.op] ?? '');
   if (body === NO_BODY) return t.request(r.method, url, { token, headers });
@@ -276,7 +359,9 @@ describe('route-wide guards', () => {
     const open: string[] = [];
     for (const r of routes) {
       if (isPublic(r)) continue;
-      const res = await t.request(r.method, fill(r.path), { body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      const res = await t.request(r.method, fill(r.path), {
+        body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      });
       if (res.status !== 401) open.push(`${r.op} -> ${res.status}`);
     }
     assert.deepEqual(open, []);
@@ -284,25 +369,33 @@ describe('route-wide guards', () => {
 });
 
 describe('company boundary, every operation', () => {
-
   it('covers every operation: public, exempt with a reason, or with fixtures for its ids and a valid body', (ctx) => {
     const gaps: string[] = [];
     for (const r of covered) {
       const unknown = paramsOf(r.path).filter((p) => a.params[p] === undefined);
       if (unknown.length > 0) gaps.push(`${r.op}: no company-A fixture for {${unknown.join('}, {')}}`);
-      if (paramsOf(r.path).length === 0) gaps.push(`${r.op}: names no company record; cover it or add it to EXEMPT with the reason`);
+      if (paramsOf(r.path).length === 0)
+        gaps.push(`${r.op}: names no company record; cover it or add it to EXEMPT with the reason`);
       const entry = BODIES[r.op];
       if (needsBodyEntry(r) && !entry) gaps.push(`${r.op}: takes a body but has no BODIES entry`);
       if (r.hasRequestBody && entry?.(a) === NO_BODY) gaps.push(`${r.op}: declares a body but BODIES says NO_BODY`);
     }
     // Tables naming operations that no longer exist would hide a rename.
     const known = new Set(routes.map((r) => r.op));
-    for (const op of [...Object.keys(EXEMPT), ...Object.keys(BODIES), ...Object.keys(EXPECTED), ...Object.keys(PARAM_OVERRIDES), ...Object.keys(QUERIES)]) {
+    for (const op of [
+      ...Object.keys(EXEMPT),
+      ...Object.keys(BODIES),
+      ...Object.keys(EXPECTED),
+      ...Object.keys(PARAM_OVERRIDES),
+      ...Object.keys(QUERIES),
+    ]) {
       if (!known.has(op as Op)) gaps.push(`${op}: listed in a table but not in the OpenAPI document`);
     }
     assert.deepEqual(gaps, []);
     assert.ok(covered.length >= 75, `only ${covered.length} operations covered`);
-    ctx.diagnostic(`${covered.length} operations covered x ${callers.length} callers; ${Object.keys(EXEMPT).length} exempt, ${routes.filter(isPublic).length} public`);
+    ctx.diagnostic(
+      `${covered.length} operations covered x ${callers.length} callers; ${Object.keys(EXEMPT).length} exempt, ${routes.filter(isPublic).length} public`,
+    );
   });
 
   const check = async (params: Record<string, string>, expectedOf: (r: Route) => Expected, selected: Route[]) => {
@@ -312,7 +405,10 @@ describe('company boundary, every operation', () => {
         const want = expectedOf(r)[caller.who];
         const res = await send(r, a, params, caller.token, caller.headers);
         const boundaryAnswered = !(caller.who === 'board' && want === 403) || res.body?.error === BOUNDARY_ERROR;
-        if (res.status !== want || !boundaryAnswered) leaks.push(`${r.op} (${caller.who} of B) -> ${res.status} ${JSON.stringify(res.body?.error ?? '')}, want ${want}`);
+        if (res.status !== want || !boundaryAnswered)
+          leaks.push(
+            `${r.op} (${caller.who} of B) -> ${res.status} ${JSON.stringify(res.body?.error ?? '')}, want ${want}`,
+          );
       }
     }
     return leaks;
@@ -326,7 +422,10 @@ describe('company boundary, every operation', () => {
   it('the same when the issue is named by its identifier', async () => {
     const withIssue = covered.filter((r) => paramsOf(r.path).includes('issueId'));
     assert.ok(withIssue.length >= 15);
-    assert.deepEqual(await check({ ...a.params, issueId: a.issue.identifier }, (r) => EXPECTED[r.op] ?? FORBIDDEN, withIssue), []);
+    assert.deepEqual(
+      await check({ ...a.params, issueId: a.issue.identifier }, (r) => EXPECTED[r.op] ?? FORBIDDEN, withIssue),
+      [],
+    );
   });
 
   it("a project shortname is looked up only among the caller's companies: 404", async () => {

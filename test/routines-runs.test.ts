@@ -14,7 +14,10 @@ const t = await useTestApp();
 const { A, board, a1, a2, bAgent, bProject } = await routineCompanies(t);
 
 async function routine(body: Record<string, unknown> = {}, token = board): Promise<any> {
-  const res = await t.request('POST', `/api/companies/${A}/routines`, { token, body: { title: `Routine ${Math.random().toString(36).slice(2, 8)}`, assigneeAgentId: a1.agent.id, ...body } });
+  const res = await t.request('POST', `/api/companies/${A}/routines`, {
+    token,
+    body: { title: `Routine ${Math.random().toString(36).slice(2, 8)}`, assigneeAgentId: a1.agent.id, ...body },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
@@ -25,7 +28,8 @@ async function trigger(routineId: string, body: Record<string, unknown>): Promis
   return res.body;
 }
 
-const run = (routineId: string, body: Record<string, unknown> = {}, token = board) => t.request('POST', `/api/routines/${routineId}/run`, { token, body });
+const run = (routineId: string, body: Record<string, unknown> = {}, token = board) =>
+  t.request('POST', `/api/routines/${routineId}/run`, { token, body });
 
 /** A manual run that must be accepted (202); returns the run. */
 async function accepted(routineId: string, body: Record<string, unknown> = {}, token = board): Promise<any> {
@@ -46,7 +50,11 @@ const setIssueStatus = async (id: string, status: string) => {
   assert.equal(res.status, 200, JSON.stringify(res.body));
 };
 const executionIssueIds = async (routineId: string) =>
-  (await t.database.pool.query(`select id from issues where origin_kind = 'routine_execution' and origin_id = $1`, [routineId])).rows.map((r) => r.id as string);
+  (
+    await t.database.pool.query(`select id from issues where origin_kind = 'routine_execution' and origin_id = $1`, [
+      routineId,
+    ])
+  ).rows.map((r) => r.id as string);
 
 describe('manual runs', () => {
   it('accepts a run (202) that creates an execution issue; source api is accepted', async () => {
@@ -103,7 +111,10 @@ describe('manual runs', () => {
     assert.equal((await executionIssueIds(r.id)).length, 3);
     // Concurrent repeats of a new key still make one run.
     const burst = await Promise.all(Array.from({ length: 5 }, () => run(r.id, { idempotencyKey: 'burst' })));
-    assert.deepEqual(burst.map((res) => res.status), Array(5).fill(202));
+    assert.deepEqual(
+      burst.map((res) => res.status),
+      Array(5).fill(202),
+    );
     assert.equal(new Set(burst.map((res) => res.body.id)).size, 1);
     assert.equal((await runs(r.id)).length, 4);
     assert.equal((await executionIssueIds(r.id)).length, 4);
@@ -120,21 +131,29 @@ describe('manual runs', () => {
         { name: 'dry', type: 'boolean' },
       ],
     });
-    const given = await issue((await accepted(r.id, { variables: { repo: 'api', count: 7, dry: true } })).linkedIssueId);
+    const given = await issue(
+      (await accepted(r.id, { variables: { repo: 'api', count: 7, dry: true } })).linkedIssueId,
+    );
     assert.equal(given.title, 'Report for api #7');
     assert.equal(given.description, 'Check api (dry run: true)');
     const defaults = await issue((await accepted(r.id)).linkedIssueId);
     assert.equal(defaults.title, 'Report for web #1');
     assert.equal(defaults.description, 'Check web (dry run: )');
     // An empty value is not given: the default fills it.
-    assert.equal((await issue((await accepted(r.id, { variables: { repo: '' } })).linkedIssueId)).title, 'Report for web #1');
+    assert.equal(
+      (await issue((await accepted(r.id, { variables: { repo: '' } })).linkedIssueId)).title,
+      'Report for web #1',
+    );
     for (const variables of [{ branch: 'main' }, { count: 'abc' }, { dry: 'maybe' }]) {
       assert.equal((await run(r.id, { variables })).status, 422, JSON.stringify(variables));
     }
     const strict = await routine({ title: 'Ship {{tag}}', variables: [{ name: 'tag', required: true }] });
     assert.equal((await run(strict.id)).status, 422);
     assert.equal((await run(strict.id, { variables: { tag: '' } })).status, 422);
-    assert.equal((await issue((await accepted(strict.id, { variables: { tag: 'v1.2' } })).linkedIssueId)).title, 'Ship v1.2');
+    assert.equal(
+      (await issue((await accepted(strict.id, { variables: { tag: 'v1.2' } })).linkedIssueId)).title,
+      'Ship v1.2',
+    );
     assert.equal((await runs(r.id)).length, 3, 'refused runs are not recorded');
   });
 
@@ -210,7 +229,10 @@ describe('concurrency policies', () => {
   it('ten concurrent runs under coalesce_if_active make one issue and nine coalesced runs', async () => {
     const r = await routine({ concurrencyPolicy: 'coalesce_if_active' });
     const results = await Promise.all(Array.from({ length: 10 }, () => run(r.id)));
-    assert.deepEqual(results.map((res) => res.status), Array(10).fill(202));
+    assert.deepEqual(
+      results.map((res) => res.status),
+      Array(10).fill(202),
+    );
     const created = results.filter((res) => res.body.status === 'issue_created');
     const coalesced = results.filter((res) => res.body.status === 'coalesced');
     assert.equal(created.length, 1);
@@ -274,14 +296,19 @@ describe('run lifecycle and the execution issue', () => {
   it('creates a routine_execution issue hidden from the default list, and wakes the assignee', async () => {
     const c = await t.newCompany();
     const agent = await newAgent(t, c.token, c.company.id);
-    const project = (await t.request('POST', `/api/companies/${c.company.id}/projects`, { token: c.token, body: { name: 'Ops' } })).body;
+    const project = (
+      await t.request('POST', `/api/companies/${c.company.id}/projects`, { token: c.token, body: { name: 'Ops' } })
+    ).body;
     const res = await t.request('POST', `/api/companies/${c.company.id}/routines`, {
       token: c.token,
       body: { title: 'Nightly check', assigneeAgentId: agent.agent.id, projectId: project.id, priority: 'high' },
     });
     assert.equal(res.status, 201);
     const r = res.body;
-    const manual = await t.request('POST', `/api/companies/${c.company.id}/issues`, { token: c.token, body: { title: 'Hand-made' } });
+    const manual = await t.request('POST', `/api/companies/${c.company.id}/issues`, {
+      token: c.token,
+      body: { title: 'Hand-made' },
+    });
     assert.equal(manual.status, 201);
     const started = await t.request('POST', `/api/routines/${r.id}/run`, { token: c.token, body: {} });
     assert.equal(started.status, 202);
@@ -307,7 +334,10 @@ describe('run lifecycle and the execution issue', () => {
     assert.equal(detail.activeExecutionIssue.id, issueId);
     assert.equal(detail.recentRuns[0].id, started.body.id);
 
-    const wakes = await t.database.pool.query('select source, reason, payload, issue_id from agent_wakeup_requests where agent_id = $1', [agent.agent.id]);
+    const wakes = await t.database.pool.query(
+      'select source, reason, payload, issue_id from agent_wakeup_requests where agent_id = $1',
+      [agent.agent.id],
+    );
     assert.equal(wakes.rows.length, 1, JSON.stringify(wakes.rows));
     assert.equal(wakes.rows[0].source, 'automation');
     assert.equal(wakes.rows[0].reason, 'routine_run');
@@ -323,7 +353,10 @@ describe('runs list and activity', () => {
     for (let i = 0; i < 55; i++) made.push((await accepted(r.id)).id);
     const page = await runs(r.id);
     assert.equal(page.length, 50);
-    assert.deepEqual(page.map((x) => x.id), made.slice(5).reverse());
+    assert.deepEqual(
+      page.map((x) => x.id),
+      made.slice(5).reverse(),
+    );
     assert.equal(page.filter((x) => x.status === 'skipped').length, 50);
     const all = await runs(r.id, '?limit=200');
     assert.equal(all.length, 55);
@@ -335,7 +368,10 @@ describe('runs list and activity', () => {
     }
     // The detail shows the latest ten.
     const detail = (await t.request('GET', `/api/routines/${r.id}`, { token: board })).body;
-    assert.deepEqual(detail.recentRuns.map((x: any) => x.id), made.slice(45).reverse());
+    assert.deepEqual(
+      detail.recentRuns.map((x: any) => x.id),
+      made.slice(45).reverse(),
+    );
   });
 
   it('records routine.run_recorded for each decided run', async () => {
@@ -345,10 +381,13 @@ describe('runs list and activity', () => {
     const res = await t.request('GET', `/api/companies/${A}/activity?entityId=${r.id}`, { token: board });
     assert.equal(res.status, 200);
     const recorded = res.body.filter((e: any) => e.action === 'routine.run_recorded');
-    assert.deepEqual(recorded.map((e: any) => [e.details.runId, e.details.status]).sort(), [
-      [first.id, 'issue_created'],
-      [second.id, 'skipped'],
-    ].sort());
+    assert.deepEqual(
+      recorded.map((e: any) => [e.details.runId, e.details.status]).sort(),
+      [
+        [first.id, 'issue_created'],
+        [second.id, 'skipped'],
+      ].sort(),
+    );
     assert.equal(res.body.filter((e: any) => e.action === 'routine.created').length, 1);
   });
 });

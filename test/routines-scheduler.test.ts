@@ -19,7 +19,8 @@ const { agent } = await newAgent(t, board, company.id, { adapterConfig: { comman
 const MINUTE = 60_000;
 const ms = (iso: string) => Date.parse(iso);
 const iso = (value: number | string | Date) => new Date(value).toISOString();
-const query = async (app: TestApp, text: string, params: unknown[] = []) => (await app.database.pool.query(text, params)).rows;
+const query = async (app: TestApp, text: string, params: unknown[] = []) =>
+  (await app.database.pool.query(text, params)).rows;
 const sql = (text: string, params: unknown[] = []) => query(t, text, params);
 const fire = (nowMs: number) => fireDueSchedules(t.database.db, nowMs);
 
@@ -27,13 +28,19 @@ const fire = (nowMs: number) => fireDueSchedules(t.database.db, nowMs);
 afterEach(() => sql('update routine_triggers set next_run_at = null'));
 
 async function newRoutine(app: TestApp, token: string, assigneeAgentId: string, fields: Record<string, unknown> = {}) {
-  const res = await app.request('POST', `/api/companies/${company.id}/routines`, { token, body: { title: 'Nightly report', assigneeAgentId, ...fields } });
+  const res = await app.request('POST', `/api/companies/${company.id}/routines`, {
+    token,
+    body: { title: 'Nightly report', assigneeAgentId, ...fields },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
 
 async function newSchedule(app: TestApp, token: string, routineId: string, cronExpression: string, timezone?: string) {
-  const res = await app.request('POST', `/api/routines/${routineId}/triggers`, { token, body: { kind: 'schedule', cronExpression, ...(timezone && { timezone }) } });
+  const res = await app.request('POST', `/api/routines/${routineId}/triggers`, {
+    token,
+    body: { kind: 'schedule', cronExpression, ...(timezone && { timezone }) },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
@@ -51,11 +58,14 @@ async function triggerOf(routineId: string, triggerId: string) {
   assert.equal(res.status, 200);
   return res.body.triggers.find((x: any) => x.id === triggerId);
 }
-const nextRunAt = async (routineId: string, triggerId: string) => (await triggerOf(routineId, triggerId)).nextRunAt as string | null;
+const nextRunAt = async (routineId: string, triggerId: string) =>
+  (await triggerOf(routineId, triggerId)).nextRunAt as string | null;
 
 /** Pretends the trigger was last scheduled for `at` (as if the scheduler had computed it then). */
-const dueAt = (triggerId: string, at: number, app = t) => query(app, 'update routine_triggers set next_run_at = $2 where id = $1', [triggerId, new Date(at)]);
-const runsOfTrigger = (triggerId: string) => sql('select * from routine_runs where trigger_id = $1 order by scheduled_for, created_at', [triggerId]);
+const dueAt = (triggerId: string, at: number, app = t) =>
+  query(app, 'update routine_triggers set next_run_at = $2 where id = $1', [triggerId, new Date(at)]);
+const runsOfTrigger = (triggerId: string) =>
+  sql('select * from routine_runs where trigger_id = $1 order by scheduled_for, created_at', [triggerId]);
 
 describe('schedule triggers: nextRunAt', () => {
   it('is computed in the trigger zone, recomputed on PATCH, null while disabled or paused and back after', async () => {
@@ -83,15 +93,26 @@ describe('schedule triggers: nextRunAt', () => {
 
     assert.equal(await patchTrigger({ enabled: false }), null);
     assert.equal(await patchTrigger({ enabled: true }), tokyo);
-    for (const status of ['paused', 'active']) assert.equal((await t.request('PATCH', `/api/routines/${routine.id}`, { token: board, body: { status } })).status, 200);
+    for (const status of ['paused', 'active'])
+      assert.equal(
+        (await t.request('PATCH', `/api/routines/${routine.id}`, { token: board, body: { status } })).status,
+        200,
+      );
     assert.equal(await nextRunAt(routine.id, trigger.id), tokyo);
     await t.request('PATCH', `/api/routines/${routine.id}`, { token: board, body: { status: 'paused' } });
     assert.equal(await nextRunAt(routine.id, trigger.id), null);
     await t.request('PATCH', `/api/routines/${routine.id}`, { token: board, body: { status: 'active' } });
 
     // Refused changes leave it as it was.
-    for (const body of [{ timezone: 'Mars/Olympus' }, { cronExpression: '61 * * * *' }, { cronExpression: 'every day' }]) {
-      assert.equal((await t.request('PATCH', `/api/routine-triggers/${trigger.id}`, { token: board, body })).status, 422);
+    for (const body of [
+      { timezone: 'Mars/Olympus' },
+      { cronExpression: '61 * * * *' },
+      { cronExpression: 'every day' },
+    ]) {
+      assert.equal(
+        (await t.request('PATCH', `/api/routine-triggers/${trigger.id}`, { token: board, body })).status,
+        422,
+      );
     }
     assert.equal(await nextRunAt(routine.id, trigger.id), tokyo);
   });
@@ -106,7 +127,11 @@ describe('schedule triggers: nextRunAt', () => {
       seen.push((await nextRunAt(routine.id, trigger.id))!);
     }
     const runs = await runsOfTrigger(trigger.id);
-    assert.deepEqual(runs.map((r) => iso(r.scheduled_for)), seen.slice(0, steps), 'one run per tick, each for its tick');
+    assert.deepEqual(
+      runs.map((r) => iso(r.scheduled_for)),
+      seen.slice(0, steps),
+      'one run per tick, each for its tick',
+    );
     return seen;
   }
 
@@ -134,7 +159,11 @@ describe('schedule triggers: nextRunAt', () => {
 
   it('America/New_York: 09:00 moves from 14:00Z to 13:00Z on 14 March 2027; 01:30 fires once on 1 November 2026', async () => {
     // EST is UTC-5, EDT UTC-4; spring forward is the second Sunday of March, fall back the first Sunday of November.
-    assert.deepEqual(await walk('0 9 * * *', 'America/New_York', '2027-03-13T14:00:00.000Z', 2), ['2027-03-13T14:00:00.000Z', '2027-03-14T13:00:00.000Z', '2027-03-15T13:00:00.000Z']);
+    assert.deepEqual(await walk('0 9 * * *', 'America/New_York', '2027-03-13T14:00:00.000Z', 2), [
+      '2027-03-13T14:00:00.000Z',
+      '2027-03-14T13:00:00.000Z',
+      '2027-03-15T13:00:00.000Z',
+    ]);
     // 1 November 2026: 01:30 EDT = 05:30Z, then 02:00 EDT -> 01:00 EST and 01:30 EST (06:30Z) is not a second tick.
     assert.deepEqual(await walk('30 1 * * *', 'America/New_York', '2026-10-31T05:30:00.000Z', 3), [
       '2026-10-31T05:30:00.000Z',
@@ -166,7 +195,9 @@ describe('scheduler: exactly once', () => {
     const after = await triggerOf(routine.id, trigger.id);
     assert.equal(after.nextRunAt, iso(tick + 5 * MINUTE));
     assert.ok(after.lastFiredAt);
-    const [issue] = await sql('select origin_kind, origin_id, assignee_agent_id from issues where id = $1', [runs[0].linkedIssueId]);
+    const [issue] = await sql('select origin_kind, origin_id, assignee_agent_id from issues where id = $1', [
+      runs[0].linkedIssueId,
+    ]);
     assert.deepEqual(issue, { origin_kind: 'routine_execution', origin_id: routine.id, assignee_agent_id: agent.id });
   });
 
@@ -183,7 +214,10 @@ describe('scheduler: exactly once', () => {
     const ids = passes.flat();
     assert.equal(ids.length, 15);
     assert.equal(new Set(ids).size, 15);
-    const rows = await sql('select trigger_id, scheduled_for, count(*)::int as n from routine_runs where trigger_id = any($1) group by 1, 2', [triggers]);
+    const rows = await sql(
+      'select trigger_id, scheduled_for, count(*)::int as n from routine_runs where trigger_id = any($1) group by 1, 2',
+      [triggers],
+    );
     assert.equal(rows.length, 15);
     assert.ok(rows.every((r) => r.n === 1));
     const nexts = await sql('select next_run_at from routine_triggers where id = any($1)', [triggers]);
@@ -198,11 +232,22 @@ describe('scheduler: exactly once', () => {
     try {
       const c = await a.newCompany();
       const worker = await newAgent(a, c.token, c.company.id, { adapterConfig: { command: 'true' } });
-      const routine = (await a.request('POST', `/api/companies/${c.company.id}/routines`, { token: c.token, body: { title: 'Every minute', assigneeAgentId: worker.agent.id } })).body;
-      const trigger = (await a.request('POST', `/api/routines/${routine.id}/triggers`, { token: c.token, body: { kind: 'schedule', cronExpression: '* * * * *' } })).body;
+      const routine = (
+        await a.request('POST', `/api/companies/${c.company.id}/routines`, {
+          token: c.token,
+          body: { title: 'Every minute', assigneeAgentId: worker.agent.id },
+        })
+      ).body;
+      const trigger = (
+        await a.request('POST', `/api/routines/${routine.id}/triggers`, {
+          token: c.token,
+          body: { kind: 'schedule', cronExpression: '* * * * *' },
+        })
+      ).body;
       const start = ms('2031-01-01T00:00:00Z');
       await dueAt(trigger.id, start, a);
-      const count = async () => Number((await query(a, 'select count(*) from routine_runs where trigger_id = $1', [trigger.id]))[0].count);
+      const count = async () =>
+        Number((await query(a, 'select count(*) from routine_runs where trigger_id = $1', [trigger.id]))[0].count);
       for (let i = 0; i < 20; i++) {
         if (i === 10) {
           // A restart: replica b stops, a new one takes its place on the same database.
@@ -214,7 +259,11 @@ describe('scheduler: exactly once', () => {
         // Both replicas get several passes at the same clock before it moves on.
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      const rows = await query(a, 'select scheduled_for, count(*)::int as n from routine_runs where trigger_id = $1 group by scheduled_for order by scheduled_for', [trigger.id]);
+      const rows = await query(
+        a,
+        'select scheduled_for, count(*)::int as n from routine_runs where trigger_id = $1 group by scheduled_for order by scheduled_for',
+        [trigger.id],
+      );
       assert.deepEqual(
         rows.map((r) => [iso(r.scheduled_for), r.n]),
         Array.from({ length: 20 }, (_, i) => [iso(start + i * MINUTE), 1]),
@@ -237,9 +286,17 @@ describe('scheduler: catch-up after an outage', () => {
     const { routine, trigger } = await scheduled('* * * * *', { catchUpPolicy, concurrencyPolicy: 'always_enqueue' });
     await dueAt(trigger.id, start);
     const ids = await fire(now);
-    assert.equal(await nextRunAt(routine.id, trigger.id), iso(start + 31 * MINUTE), 'next tick after now, in the future');
+    assert.equal(
+      await nextRunAt(routine.id, trigger.id),
+      iso(start + 31 * MINUTE),
+      'next tick after now, in the future',
+    );
     const runs = await runsOfTrigger(trigger.id);
-    return { ids, skipped: runs.filter((r) => r.status === 'skipped'), fired: runs.filter((r) => r.status !== 'skipped') };
+    return {
+      ids,
+      skipped: runs.filter((r) => r.status === 'skipped'),
+      fired: runs.filter((r) => r.status !== 'skipped'),
+    };
   }
 
   it('skip_missed: the 30 missed ticks are one skipped run that says so; the on-time tick fires', async () => {
@@ -251,8 +308,14 @@ describe('scheduler: catch-up after an outage', () => {
     assert.match(skipped[0].failure_reason, /\b30 scheduled ticks\b/);
     assert.match(skipped[0].failure_reason, /skip_missed/);
     assert.ok(skipped[0].completed_at);
-    assert.deepEqual(fired.map((r) => [iso(r.scheduled_for), r.status]), [[iso(start + 30 * MINUTE), 'issue_created']]);
-    assert.deepEqual(ids, fired.map((r) => r.id));
+    assert.deepEqual(
+      fired.map((r) => [iso(r.scheduled_for), r.status]),
+      [[iso(start + 30 * MINUTE), 'issue_created']],
+    );
+    assert.deepEqual(
+      ids,
+      fired.map((r) => r.id),
+    );
   });
 
   it('enqueue_missed_with_cap: the latest 10 missed ticks fire, the 20 older ones are one skipped run; the on-time tick fires', async () => {
@@ -292,11 +355,18 @@ describe('scheduler: concurrency policy against a live execution issue', () => {
       if (policy === 'always_enqueue') assert.notEqual(second.linked_issue_id, first.linked_issue_id);
       else assert.equal(second.linked_issue_id, first.linked_issue_id);
       assert.equal(second.coalesced_into_run_id, policy === 'coalesce_if_active' ? first.id : null);
-      const open = await sql("select count(*)::int as n from issues where origin_id = $1 and status not in ('done', 'cancelled')", [routine.id]);
+      const open = await sql(
+        "select count(*)::int as n from issues where origin_id = $1 and status not in ('done', 'cancelled')",
+        [routine.id],
+      );
       assert.equal(open[0].n, policy === 'always_enqueue' ? 2 : 1);
 
       // Once the execution issue is done, the next tick makes a new one whatever the policy.
-      assert.equal((await t.request('PATCH', `/api/issues/${first.linked_issue_id}`, { token: board, body: { status: 'done' } })).status, 200);
+      assert.equal(
+        (await t.request('PATCH', `/api/issues/${first.linked_issue_id}`, { token: board, body: { status: 'done' } }))
+          .status,
+        200,
+      );
       assert.equal((await runsOfTrigger(trigger.id)).find((r) => r.id === first.id).status, 'completed');
       if (policy === 'always_enqueue') return;
       const [thirdId] = await fire(tick + 10 * MINUTE);
@@ -313,12 +383,26 @@ describe('scheduler: the real clock and stranded runs', () => {
     try {
       const c = await app.newCompany();
       const worker = await newAgent(app, c.token, c.company.id, { adapterConfig: { command: 'true' } });
-      const routine = (await app.request('POST', `/api/companies/${c.company.id}/routines`, { token: c.token, body: { title: 'Every 2 s', assigneeAgentId: worker.agent.id } })).body;
-      const trigger = (await app.request('POST', `/api/routines/${routine.id}/triggers`, { token: c.token, body: { kind: 'schedule', cronExpression: '*/2 * * * * *' } })).body;
+      const routine = (
+        await app.request('POST', `/api/companies/${c.company.id}/routines`, {
+          token: c.token,
+          body: { title: 'Every 2 s', assigneeAgentId: worker.agent.id },
+        })
+      ).body;
+      const trigger = (
+        await app.request('POST', `/api/routines/${routine.id}/triggers`, {
+          token: c.token,
+          body: { kind: 'schedule', cronExpression: '*/2 * * * * *' },
+        })
+      ).body;
       const rows = await waitFor(
         'three schedule runs',
         async () => {
-          const found = await query(app, 'select scheduled_for, extract(epoch from created_at - scheduled_for) * 1000 as lag_ms from routine_runs where trigger_id = $1 order by scheduled_for', [trigger.id]);
+          const found = await query(
+            app,
+            'select scheduled_for, extract(epoch from created_at - scheduled_for) * 1000 as lag_ms from routine_runs where trigger_id = $1 order by scheduled_for',
+            [trigger.id],
+          );
           return found.length >= 3 ? found : null;
         },
         15_000,
@@ -340,11 +424,18 @@ describe('scheduler: the real clock and stranded runs', () => {
     const db = t.database.db;
     const [routineRow] = await db.select().from(routines).where(eq(routines.id, routine.id));
     const [triggerRow] = await db.select().from(routineTriggers).where(eq(routineTriggers.id, trigger.id));
-    const record = (scheduledFor: string) => db.transaction((tx) => recordRun(tx, systemActor('scheduler'), routineRow!, triggerRow!, { source: 'schedule', scheduledFor: new Date(scheduledFor) }));
+    const record = (scheduledFor: string) =>
+      db.transaction((tx) =>
+        recordRun(tx, systemActor('scheduler'), routineRow!, triggerRow!, {
+          source: 'schedule',
+          scheduledFor: new Date(scheduledFor),
+        }),
+      );
     const old = (await record('2030-05-01T00:00:00Z')).run;
     const recent = (await record('2030-05-02T00:00:00Z')).run;
     await sql("update routine_runs set created_at = now() - interval '10 seconds' where id = $1", [old.id]);
-    const status = async (id: string) => (await sql('select status, linked_issue_id from routine_runs where id = $1', [id]))[0];
+    const status = async (id: string) =>
+      (await sql('select status, linked_issue_id from routine_runs where id = $1', [id]))[0];
     assert.equal((await status(old.id)).status, 'received');
 
     assert.equal(await decideStrandedRuns(db), 1);

@@ -24,13 +24,26 @@ interface Hook {
 }
 
 async function newHook(signingMode: string, fields: Record<string, unknown> = {}): Promise<Hook> {
-  const routine = await t.request('POST', `/api/companies/${companyId}/routines`, { token: board, body: { title: 'Handle a delivery', assigneeAgentId: agentId, concurrencyPolicy: 'always_enqueue' } });
+  const routine = await t.request('POST', `/api/companies/${companyId}/routines`, {
+    token: board,
+    body: { title: 'Handle a delivery', assigneeAgentId: agentId, concurrencyPolicy: 'always_enqueue' },
+  });
   assert.equal(routine.status, 201, JSON.stringify(routine.body));
-  const res = await t.request('POST', `/api/routines/${routine.body.id}/triggers`, { token: board, body: { kind: 'webhook', signingMode, ...fields } });
+  const res = await t.request('POST', `/api/routines/${routine.body.id}/triggers`, {
+    token: board,
+    body: { kind: 'webhook', signingMode, ...fields },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   assert.equal(res.body.signingMode, signingMode);
   const url = res.body.webhookUrl as string;
-  return { routineId: routine.body.id, triggerId: res.body.id, mode: signingMode, path: new URL(url).pathname, url, secret: res.body.webhookSecret };
+  return {
+    routineId: routine.body.id,
+    triggerId: res.body.id,
+    mode: signingMode,
+    path: new URL(url).pathname,
+    url,
+    secret: res.body.webhookSecret,
+  };
 }
 
 const hmac = (secret: string, ...parts: string[]) => {
@@ -49,7 +62,11 @@ function signed(hook: Hook, body: string, timestamp = nowSec()): Record<string, 
   const secret = hook.secret!;
   if (hook.mode === 'bearer') return { authorization: `Bearer ${secret}` };
   if (hook.mode === 'hmac_sha256') return { 'x-service-signature': hmac(secret, body) };
-  if (hook.mode === 'codehost_hmac') return { 'x-hub-signature-256': `sha256=${hmac(secret, `${timestamp}.`, body)}`, 'x-service-timestamp': String(timestamp) };
+  if (hook.mode === 'codehost_hmac')
+    return {
+      'x-hub-signature-256': `sha256=${hmac(secret, `${timestamp}.`, body)}`,
+      'x-service-timestamp': String(timestamp),
+    };
   return {};
 }
 
@@ -58,12 +75,18 @@ function refused(res: Response, status: number, hook: Hook): void {
   assert.equal(res.status, status, JSON.stringify(res.body));
   assert.equal(typeof res.body.error, 'string');
   const text = JSON.stringify(res.body);
-  for (const secretThing of [hook.routineId, hook.triggerId, hook.secret].filter(Boolean)) assert.ok(!text.includes(secretThing!), `error body leaks ${secretThing}: ${text}`);
-  assert.doesNotMatch(text, /bearer|hmac_sha256|codehost_hmac|signingMode|signing mode/i, `error body names the signing mode: ${text}`);
+  for (const secretThing of [hook.routineId, hook.triggerId, hook.secret].filter(Boolean))
+    assert.ok(!text.includes(secretThing!), `error body leaks ${secretThing}: ${text}`);
+  assert.doesNotMatch(
+    text,
+    /bearer|hmac_sha256|codehost_hmac|signingMode|signing mode/i,
+    `error body names the signing mode: ${text}`,
+  );
   if (hook.mode === 'none') assert.doesNotMatch(text, /\bnone\b/i);
 }
 
-const runsOf = async (routineId: string) => (await t.request('GET', `/api/routines/${routineId}/runs?limit=200`, { token: board })).body as any[];
+const runsOf = async (routineId: string) =>
+  (await t.request('GET', `/api/routines/${routineId}/runs?limit=200`, { token: board })).body as any[];
 
 async function accepted(res: Response, hook: Hook): Promise<any> {
   assert.equal(res.status, 202, JSON.stringify(res.body));
@@ -99,7 +122,12 @@ describe('public fire: each signing mode', () => {
     const answers = new Set<string>();
     for (const mode of ['bearer', 'hmac_sha256', 'codehost_hmac']) {
       const hook = await newHook(mode);
-      const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer nope' }, { 'x-service-signature': 'ab' }, { 'x-hub-signature-256': 'sha256=ab', 'x-service-timestamp': String(nowSec()) }];
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer nope' },
+        { 'x-service-signature': 'ab' },
+        { 'x-hub-signature-256': 'sha256=ab', 'x-service-timestamp': String(nowSec()) },
+      ];
       for (const headers of attempts) {
         const res = await fire(hook, body, headers);
         refused(res, 401, hook);
@@ -119,7 +147,12 @@ describe('public fire: each signing mode', () => {
   it('hmac_sha256 accepts X-Service-Signature and X-Hub-Signature-256, with or without sha256=', async () => {
     const hook = await newHook('hmac_sha256');
     const sig = hmac(hook.secret!, body);
-    const variants: Record<string, string>[] = [{ 'x-service-signature': sig }, { 'x-service-signature': `sha256=${sig}` }, { 'x-hub-signature-256': sig }, { 'x-hub-signature-256': `sha256=${sig}` }];
+    const variants: Record<string, string>[] = [
+      { 'x-service-signature': sig },
+      { 'x-service-signature': `sha256=${sig}` },
+      { 'x-hub-signature-256': sig },
+      { 'x-hub-signature-256': `sha256=${sig}` },
+    ];
     const runIds = new Set<string>();
     for (const headers of variants) runIds.add((await accepted(await fire(hook, body, headers), hook)).id);
     assert.equal(runIds.size, 4, 'no idempotency without a key: four deliveries, four runs');
@@ -136,7 +169,11 @@ describe('public fire: each signing mode', () => {
     refused(await fire(hook, body, { 'x-service-signature': hmac(hook.secret!, `${ts}.`, body) }), 401, hook);
     refused(await fire(hook, body, { 'x-service-timestamp': String(ts) }), 401, hook);
     // The HMAC of the body alone (hmac_sha256 style) is not enough.
-    refused(await fire(hook, body, { 'x-service-signature': hmac(hook.secret!, body), 'x-service-timestamp': String(ts) }), 401, hook);
+    refused(
+      await fire(hook, body, { 'x-service-signature': hmac(hook.secret!, body), 'x-service-timestamp': String(ts) }),
+      401,
+      hook,
+    );
     assert.equal((await runsOf(hook.routineId)).length, 0);
 
     const delivery = at(ts);
@@ -171,7 +208,9 @@ describe('public fire: secrets and bytes', () => {
     for (const mode of ['bearer', 'hmac_sha256']) {
       const hook = await newHook(mode);
       const body = '{"payload":{"n":1}}';
-      const rotated = await t.request('POST', `/api/routine-triggers/${hook.triggerId}/rotate-secret`, { token: board });
+      const rotated = await t.request('POST', `/api/routine-triggers/${hook.triggerId}/rotate-secret`, {
+        token: board,
+      });
       assert.equal(rotated.status, 200);
       assert.equal(rotated.body.webhookUrl, hook.url);
       assert.notEqual(rotated.body.webhookSecret, hook.secret);
@@ -201,7 +240,10 @@ describe('public fire: secrets and bytes', () => {
     const again = await fire(hook, body, headers);
     assert.equal(again.status, 202);
     assert.equal(again.body.runId, first.id);
-    assert.notEqual((await accepted(await fire(hook, body, { ...headers, 'idempotency-key': 'delivery-43' }), hook)).id, first.id);
+    assert.notEqual(
+      (await accepted(await fire(hook, body, { ...headers, 'idempotency-key': 'delivery-43' }), hook)).id,
+      first.id,
+    );
     assert.equal((await runsOf(hook.routineId)).length, 2);
   });
 
@@ -219,7 +261,11 @@ describe('public fire: secrets and bytes', () => {
 describe('public fire: refusals', () => {
   it('404 for an unknown public id and for a deleted trigger', async () => {
     const hook = await newHook('none');
-    refused(await t.request('POST', hook.path.replace(/public\/[^/]+/, 'public/nosuchtrigger123'), { payload: '{}' }), 404, hook);
+    refused(
+      await t.request('POST', hook.path.replace(/public\/[^/]+/, 'public/nosuchtrigger123'), { payload: '{}' }),
+      404,
+      hook,
+    );
     const del = await t.request('DELETE', `/api/routine-triggers/${hook.triggerId}`, { token: board });
     assert.equal(del.status, 204);
     refused(await fire(hook, '{}'), 404, hook);
@@ -228,14 +274,30 @@ describe('public fire: refusals', () => {
   it('409 for a disabled trigger or a paused routine, with a valid signature; 401 first without one', async () => {
     const hook = await newHook('hmac_sha256');
     const body = '{"payload":{}}';
-    assert.equal((await t.request('PATCH', `/api/routine-triggers/${hook.triggerId}`, { token: board, body: { enabled: false } })).status, 200);
+    assert.equal(
+      (await t.request('PATCH', `/api/routine-triggers/${hook.triggerId}`, { token: board, body: { enabled: false } }))
+        .status,
+      200,
+    );
     refused(await fire(hook, body, signed(hook, body)), 409, hook);
     refused(await fire(hook, body), 401, hook);
-    assert.equal((await t.request('PATCH', `/api/routine-triggers/${hook.triggerId}`, { token: board, body: { enabled: true } })).status, 200);
-    assert.equal((await t.request('PATCH', `/api/routines/${hook.routineId}`, { token: board, body: { status: 'paused' } })).status, 200);
+    assert.equal(
+      (await t.request('PATCH', `/api/routine-triggers/${hook.triggerId}`, { token: board, body: { enabled: true } }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (await t.request('PATCH', `/api/routines/${hook.routineId}`, { token: board, body: { status: 'paused' } }))
+        .status,
+      200,
+    );
     refused(await fire(hook, body, signed(hook, body)), 409, hook);
     assert.equal((await runsOf(hook.routineId)).length, 0);
-    assert.equal((await t.request('PATCH', `/api/routines/${hook.routineId}`, { token: board, body: { status: 'active' } })).status, 200);
+    assert.equal(
+      (await t.request('PATCH', `/api/routines/${hook.routineId}`, { token: board, body: { status: 'active' } }))
+        .status,
+      200,
+    );
     await accepted(await fire(hook, body, signed(hook, body)), hook);
   });
 

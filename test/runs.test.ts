@@ -15,22 +15,44 @@ const b = await t.newCompany();
 const b1 = await newAgent(t, b.token, b.company.id, { name: 'Outsider' });
 
 const checkout = (issue: any, agent: AgentFixture, runId: string, expectedStatuses: string[]) =>
-  t.request('POST', `/api/issues/${issue.id}/checkout`, { token: agent.token, headers: { 'x-service-run-id': runId }, body: { agentId: agent.agent.id, expectedStatuses } });
+  t.request('POST', `/api/issues/${issue.id}/checkout`, {
+    token: agent.token,
+    headers: { 'x-service-run-id': runId },
+    body: { agentId: agent.agent.id, expectedStatuses },
+  });
 
-const RUN_SUMMARY_FIELDS = ['runId', 'status', 'agentId', 'adapterType', 'startedAt', 'finishedAt', 'createdAt', 'invocationSource', 'usageJson', 'resultJson', 'logBytes'];
+const RUN_SUMMARY_FIELDS = [
+  'runId',
+  'status',
+  'agentId',
+  'adapterType',
+  'startedAt',
+  'finishedAt',
+  'createdAt',
+  'invocationSource',
+  'usageJson',
+  'resultJson',
+  'logBytes',
+];
 
 describe('GET /api/issues/{issueId}/runs', () => {
   it('lists the runs that touched the issue, newest first, with the run summary fields; limit bounds it', async () => {
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
     const first = randomUUID();
     assert.equal((await checkout(issue, a1, first, ['todo'])).status, 200);
-    await sql(`update heartbeat_runs set status = 'succeeded', finished_at = now(), usage_json = '{"inputTokens":5}', result_json = '{"ok":true}', log_bytes = 42, created_at = now() - interval '1 minute' where id = $1`, [first]);
+    await sql(
+      `update heartbeat_runs set status = 'succeeded', finished_at = now(), usage_json = '{"inputTokens":5}', result_json = '{"ok":true}', log_bytes = 42, created_at = now() - interval '1 minute' where id = $1`,
+      [first],
+    );
     const second = randomUUID();
     assert.equal((await checkout(issue, a1, second, ['in_progress'])).status, 200);
 
     const res = await t.request('GET', `/api/issues/${issue.identifier}/runs`, { token: a.token });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.map((r: any) => r.runId), [second, first]);
+    assert.deepEqual(
+      res.body.map((r: any) => r.runId),
+      [second, first],
+    );
     assert.deepEqual(Object.keys(res.body[1]).sort(), [...RUN_SUMMARY_FIELDS].sort());
     assert.equal(res.body[1].status, 'succeeded');
     assert.equal(res.body[1].agentId, a1.agent.id);
@@ -43,7 +65,10 @@ describe('GET /api/issues/{issueId}/runs', () => {
     assert.equal(res.body[0].status, 'running');
 
     const limited = await t.request('GET', `/api/issues/${issue.id}/runs?limit=1`, { token: a1.token });
-    assert.deepEqual(limited.body.map((r: any) => r.runId), [second]);
+    assert.deepEqual(
+      limited.body.map((r: any) => r.runId),
+      [second],
+    );
     assert.equal((await t.request('GET', `/api/issues/${issue.id}/runs?limit=0`, { token: a.token })).status, 400);
     assert.equal((await t.request('GET', `/api/issues/${issue.id}/runs?limit=201`, { token: a.token })).status, 400);
   });
@@ -81,7 +106,10 @@ describe('GET /api/heartbeat-runs/{runId}/issues', () => {
       goalId: null,
       parentId: null,
     });
-    assert.equal((await t.request('GET', `/api/heartbeat-runs/${runId}/issues?limit=1`, { token: a.token })).body.length, 1);
+    assert.equal(
+      (await t.request('GET', `/api/heartbeat-runs/${runId}/issues?limit=1`, { token: a.token })).body.length,
+      1,
+    );
   });
 
   it('an unknown run (or a run id that is not a UUID) is an empty array', async () => {
@@ -98,7 +126,10 @@ describe('GET /api/heartbeat-runs/{runId}/issues', () => {
     assert.equal((await checkout(issue, a1, runId, ['todo'])).status, 200);
     assert.equal((await t.request('GET', `/api/heartbeat-runs/${runId}/issues`, { token: b.token })).status, 403);
     assert.equal((await t.request('GET', `/api/heartbeat-runs/${runId}/issues`, { token: b1.token })).status, 403);
-    assert.equal((await t.request('GET', `/api/heartbeat-runs/${runId}/issues`, { token: (await t.newBoardUser()).token })).status, 403);
+    assert.equal(
+      (await t.request('GET', `/api/heartbeat-runs/${runId}/issues`, { token: (await t.newBoardUser()).token })).status,
+      403,
+    );
   });
 });
 
@@ -109,7 +140,10 @@ describe('reapExpiredRuns (lease sweep)', () => {
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
     assert.equal((await checkout(issue, a1, stale, ['todo'])).status, 200);
     await sql(`update heartbeat_runs set lease_expires_at = now() - interval '1 second' where id = $1`, [stale]);
-    assert.equal((await checkout(await newIssue(t, a.token, a.company.id, { status: 'todo' }), a1, fresh, ['todo'])).status, 200);
+    assert.equal(
+      (await checkout(await newIssue(t, a.token, a.company.id, { status: 'todo' }), a1, fresh, ['todo'])).status,
+      200,
+    );
     const queued = randomUUID();
     const finished = randomUUID();
     const overdue = randomUUID();
@@ -125,7 +159,13 @@ describe('reapExpiredRuns (lease sweep)', () => {
     const ids = reaped.map((r) => r.id);
     assert.deepEqual(ids.sort(), [stale, overdue].sort());
 
-    const rows = new Map((await sql('select id, status, finished_at, error from heartbeat_runs where id = any($1)', [[stale, fresh, queued, finished, overdue]])).rows.map((r) => [r.id, r]));
+    const rows = new Map(
+      (
+        await sql('select id, status, finished_at, error from heartbeat_runs where id = any($1)', [
+          [stale, fresh, queued, finished, overdue],
+        ])
+      ).rows.map((r) => [r.id, r]),
+    );
     assert.equal(rows.get(stale).status, 'failed');
     assert.ok(rows.get(stale).finished_at);
     assert.match(rows.get(stale).error, /no checkout with this run for 30 minutes/);
@@ -140,6 +180,10 @@ describe('reapExpiredRuns (lease sweep)', () => {
     assert.equal(busy.body.details.holder.runStatus, 'failed');
     assert.equal(busy.body.details.holder.runLive, false);
     assert.equal((await checkout(issue, a1, randomUUID(), ['in_progress'])).status, 200);
-    assert.deepEqual(((await reapExpiredRuns(t.database.db)) ?? []).map((r) => r.id).filter((id) => id === stale), [], 'a reaped run is not reaped twice');
+    assert.deepEqual(
+      ((await reapExpiredRuns(t.database.db)) ?? []).map((r) => r.id).filter((id) => id === stale),
+      [],
+      'a reaped run is not reaped twice',
+    );
   });
 });

@@ -27,14 +27,21 @@ async function alive(pid: number): Promise<boolean> {
 }
 
 async function setup(command: string, app = t, company = a) {
-  const p = await app.request('POST', `/api/companies/${company.company.id}/projects`, { token: company.boardToken, body: { name: 'Runtime' } });
+  const p = await app.request('POST', `/api/companies/${company.company.id}/projects`, {
+    token: company.boardToken,
+    body: { name: 'Runtime' },
+  });
   assert.equal(p.status, 201, JSON.stringify(p.body));
-  const ws = await app.request('POST', `/api/projects/${p.body.id}/workspaces`, { token: company.boardToken, body: { cwd, runtimeConfig: { command, env: { RT_GREETING: 'hi' } } } });
+  const ws = await app.request('POST', `/api/projects/${p.body.id}/workspaces`, {
+    token: company.boardToken,
+    body: { cwd, runtimeConfig: { command, env: { RT_GREETING: 'hi' } } },
+  });
   assert.equal(ws.status, 201, JSON.stringify(ws.body));
   const base = `/api/projects/${p.body.id}/workspaces/${ws.body.id}`;
   return {
     base,
-    action: (act: string, app2 = app) => app2.request('POST', `${base}/runtime-services/${act}`, { token: company.boardToken }),
+    action: (act: string, app2 = app) =>
+      app2.request('POST', `${base}/runtime-services/${act}`, { token: company.boardToken }),
     service: async (app2 = app) => {
       const list = await app2.request('GET', `/api/projects/${p.body.id}/workspaces`, { token: company.boardToken });
       assert.equal(list.status, 200);
@@ -92,7 +99,10 @@ describe('workspace runtime services', () => {
     assert.equal(page.nextOffset, 5);
     // The newest output in one read: the last `limit` characters, and where they start.
     const newest = await s.logs('?at=end&limit=3');
-    assert.deepEqual([newest.content, newest.offset, newest.nextOffset, newest.totalChars, newest.truncated], [log.content.slice(-3), log.totalChars - 3, log.totalChars, log.totalChars, false]);
+    assert.deepEqual(
+      [newest.content, newest.offset, newest.nextOffset, newest.totalChars, newest.truncated],
+      [log.content.slice(-3), log.totalChars - 3, log.totalChars, log.totalChars, false],
+    );
     const all = await s.logs('?at=end');
     assert.deepEqual([all.content, all.offset], [log.content, 0]);
     const child = Number(/(?:^|\n)child (\d+)/.exec(log.content)![1]);
@@ -105,7 +115,10 @@ describe('workspace runtime services', () => {
       const svc = await s.service();
       return svc?.status === 'running' && svc.pid && svc.pid !== running.pid ? svc : null;
     });
-    await waitFor('the old group gone after restart', async () => !(await alive(running.pid)) && !(await alive(child)) && !(await alive(grandchild)));
+    await waitFor(
+      'the old group gone after restart',
+      async () => !(await alive(running.pid)) && !(await alive(child)) && !(await alive(grandchild)),
+    );
     assert.equal(restarted.restarts, 0, 'a restart is not a crash');
 
     const fresh = await waitFor('the new tree in the log', async () => {
@@ -127,10 +140,14 @@ describe('workspace runtime services', () => {
     const s = await setup('echo crashing; sleep 0.2; exit 3');
     assert.equal((await s.action('start')).status, 200);
     const restartsReach = (n: number) =>
-      waitFor(`${n} restarts`, async () => {
-        const svc = await s.service();
-        return svc && svc.restarts >= n ? svc : null;
-      }, 15_000);
+      waitFor(
+        `${n} restarts`,
+        async () => {
+          const svc = await s.service();
+          return svc && svc.restarts >= n ? svc : null;
+        },
+        15_000,
+      );
     await restartsReach(1);
     const firstAt = Date.now();
     const crashed = await restartsReach(3);
@@ -142,14 +159,22 @@ describe('workspace runtime services', () => {
     const runs = (await s.logs()).content.match(/crashing/g) ?? [];
     assert.ok(runs.length >= 3, `ran ${runs.length} times`);
     assert.equal((await s.action('stop')).status, 200);
-    const stopped = await waitFor('stopped', async () => ((await s.service())?.status === 'stopped' ? await s.service() : null));
+    const stopped = await waitFor('stopped', async () =>
+      (await s.service())?.status === 'stopped' ? await s.service() : null,
+    );
     // Backoff grew: 0.5 s, 1 s, 2 s ... so a few seconds give only a few restarts.
     assert.ok(stopped.restarts < 8, `restarts ${stopped.restarts}`);
   });
 
   it('a command that cannot start (cwd gone) is in backoff with the reason; a config without command is 422', async () => {
-    const p = await t.request('POST', `/api/companies/${a.company.id}/projects`, { token: a.boardToken, body: { name: 'Gone' } });
-    const gone = await t.request('POST', `/api/projects/${p.body.id}/workspaces`, { token: a.boardToken, body: { cwd: path.join(cwd, 'missing'), runtimeConfig: { command: 'sleep 300' } } });
+    const p = await t.request('POST', `/api/companies/${a.company.id}/projects`, {
+      token: a.boardToken,
+      body: { name: 'Gone' },
+    });
+    const gone = await t.request('POST', `/api/projects/${p.body.id}/workspaces`, {
+      token: a.boardToken,
+      body: { cwd: path.join(cwd, 'missing'), runtimeConfig: { command: 'sleep 300' } },
+    });
     const url = `/api/projects/${p.body.id}/workspaces/${gone.body.id}/runtime-services`;
     assert.equal((await t.request('POST', `${url}/start`, { token: a.boardToken })).status, 200);
     const svc = await waitFor('the backoff', async () => {
@@ -159,8 +184,15 @@ describe('workspace runtime services', () => {
     });
     assert.match(svc.lastError, /could not start/);
     assert.equal((await t.request('POST', `${url}/stop`, { token: a.boardToken })).status, 200);
-    const noCommand = await t.request('POST', `/api/projects/${p.body.id}/workspaces`, { token: a.boardToken, body: { cwd, runtimeConfig: { port: 3000 } } });
-    const refused = await t.request('POST', `/api/projects/${p.body.id}/workspaces/${noCommand.body.id}/runtime-services/start`, { token: a.boardToken });
+    const noCommand = await t.request('POST', `/api/projects/${p.body.id}/workspaces`, {
+      token: a.boardToken,
+      body: { cwd, runtimeConfig: { port: 3000 } },
+    });
+    const refused = await t.request(
+      'POST',
+      `/api/projects/${p.body.id}/workspaces/${noCommand.body.id}/runtime-services/start`,
+      { token: a.boardToken },
+    );
     assert.equal(refused.status, 422);
     assert.equal(refused.body.details.hasRuntimeConfig, false);
   });
@@ -181,7 +213,11 @@ describe('workspace runtime services', () => {
       const res = await t.request('GET', `${s.base}/runtime-services/logs?${query}`, { token: a.boardToken });
       assert.equal(res.status, 400, query);
     }
-    const missing = await t.request('GET', `${s.base.replace(/[^/]+$/, '00000000-0000-4000-8000-000000000000')}/runtime-services/logs`, { token: a.boardToken });
+    const missing = await t.request(
+      'GET',
+      `${s.base.replace(/[^/]+$/, '00000000-0000-4000-8000-000000000000')}/runtime-services/logs`,
+      { token: a.boardToken },
+    );
     assert.equal(missing.status, 404);
   });
 
@@ -197,7 +233,9 @@ describe('workspace runtime services', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const started = ((await s.logs()).content.match(/out-line/g) ?? []).length;
     assert.equal(started, 1, 'started once across both replicas');
-    const row = await t.database.pool.query('select owner_boot from workspace_runtime_services where pid = $1', [first.pid]);
+    const row = await t.database.pool.query('select owner_boot from workspace_runtime_services where pid = $1', [
+      first.pid,
+    ]);
     const [owner, other] = row.rows[0].owner_boot === second.engine!.identity.boot ? [second, t] : [t, second];
     // The owner's engine stops (its server shutting down): the group dies, the other replica starts it.
     await owner.engine!.stop();
@@ -207,7 +245,9 @@ describe('workspace runtime services', () => {
       return svc?.status === 'running' && svc.pid !== first.pid ? svc : null;
     });
     assert.ok(await alive(taken.pid));
-    const claimed = await t.database.pool.query('select owner_boot from workspace_runtime_services where pid = $1', [taken.pid]);
+    const claimed = await t.database.pool.query('select owner_boot from workspace_runtime_services where pid = $1', [
+      taken.pid,
+    ]);
     assert.equal(claimed.rows[0].owner_boot, other.engine!.identity.boot);
     assert.equal((await s.action('stop', other)).status, 200);
     await waitFor('stopped', async () => (await s.service(other))?.status === 'stopped');
@@ -217,7 +257,11 @@ describe('workspace runtime services', () => {
   it("a replica's start kills the services its previous boot left running and frees their rows", async () => {
     const s = await setup('sleep 300');
     const workspaceId = s.base.split('/').pop()!;
-    const leftover = spawn('sh', ['-c', 'sleep 300 & wait'], { detached: true, stdio: 'ignore', env: { ...process.env, BOARDROOM_RUNTIME_SERVICE: workspaceId } });
+    const leftover = spawn('sh', ['-c', 'sleep 300 & wait'], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, BOARDROOM_RUNTIME_SERVICE: workspaceId },
+    });
     await waitFor('the leftover started', () => leftover.pid);
     const decoy = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' }); // same machine, not marked: must survive
     after(() => process.kill(-decoy.pid!, 'SIGKILL'));
@@ -226,7 +270,12 @@ describe('workspace runtime services', () => {
        values ($1, $2, 'replica-x', 'boot-old', now() + interval '1 hour', 'running', $3)`,
       [workspaceId, a.company.id, leftover.pid],
     );
-    const services = await startRuntimeServices(t.database.db, { replica: 'replica-x', boot: 'boot-new' }, { leaseSec: 30, graceMs: 500, backoffMs: 500, maxBackoffMs: 1000, stableMs: 1000 }, pino({ level: 'silent' }));
+    const services = await startRuntimeServices(
+      t.database.db,
+      { replica: 'replica-x', boot: 'boot-new' },
+      { leaseSec: 30, graceMs: 500, backoffMs: 500, maxBackoffMs: 1000, stableMs: 1000 },
+      pino({ level: 'silent' }),
+    );
     await waitFor('the leftover killed', async () => !(await alive(leftover.pid!)));
     assert.ok(await alive(decoy.pid!));
     const svc = await s.service();

@@ -41,8 +41,15 @@ describe('one writer each (issue 17, section 2)', () => {
       // raw SQL: update agents / update ${agents} ... set ... status
       ...writesIn(/update\s+(?:agents|\$\{agents\})\s+set\b/gi, /\bstatus\s*=/),
     ];
-    assert.ok(found.some((where) => where.startsWith('core/agent-status.ts:')), 'the owner itself is found (the patterns still match)');
-    assert.deepEqual(outside('core/agent-status.ts', found), [], 'agents.status written outside core/agent-status.ts: send an event to transitionAgent instead');
+    assert.ok(
+      found.some((where) => where.startsWith('core/agent-status.ts:')),
+      'the owner itself is found (the patterns still match)',
+    );
+    assert.deepEqual(
+      outside('core/agent-status.ts', found),
+      [],
+      'agents.status written outside core/agent-status.ts: send an event to transitionAgent instead',
+    );
   });
 
   it('writes wakeup queue rows only in modules/wakeups/queue.ts', () => {
@@ -50,7 +57,14 @@ describe('one writer each (issue 17, section 2)', () => {
       ...writesIn(/\.(?:update|insert|delete)\(\s*agentWakeupRequests\s*\)/g),
       ...writesIn(/(?:update|insert\s+into|delete\s+from)\s+(?:agent_wakeup_requests|\$\{agentWakeupRequests\})/gi),
     ];
-    assert.ok(found.some((where) => where.startsWith('modules/wakeups/queue.ts:')), 'the owner itself is found (the patterns still match)');
-    assert.deepEqual(outside('modules/wakeups/queue.ts', found), [], 'wakeup rows written outside modules/wakeups/queue.ts: call its writers instead');
+    assert.ok(
+      found.some((where) => where.startsWith('modules/wakeups/queue.ts:')),
+      'the owner itself is found (the patterns still match)',
+    );
+    assert.deepEqual(
+      outside('modules/wakeups/queue.ts', found),
+      [],
+      'wakeup rows written outside modules/wakeups/queue.ts: call its writers instead',
+    );
   });
 });

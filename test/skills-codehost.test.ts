@@ -42,7 +42,8 @@ function commit(fullName: string, branch: string, files: Files): string {
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
-  const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (status: number, body: unknown) =>
+    void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   if (hostDown) return json(503, { message: 'down' });
   const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'api' && parts[1] === 'repos') {
@@ -57,7 +58,11 @@ const server = createServer((req, res) => {
     if (parts[4] === 'git' && parts[5] === 'trees' && url.searchParams.get('recursive') === '1') {
       const files = repo.commits[parts[6]!];
       if (!files) return json(404, { message: 'Not Found' });
-      return json(200, { sha: parts[6], truncated: false, tree: Object.entries(files).map(([p, text]) => ({ path: p, type: 'blob', size: Buffer.byteLength(text) })) });
+      return json(200, {
+        sha: parts[6],
+        truncated: false,
+        tree: Object.entries(files).map(([p, text]) => ({ path: p, type: 'blob', size: Buffer.byteLength(text) })),
+      });
     }
   }
   if (parts[0] === 'raw' && rawGate) {
@@ -75,12 +80,21 @@ await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const fake = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 after(() => new Promise((resolve) => server.close(resolve)));
 
-const t = await useTestApp({ codeHost: { apiUrl: `${fake}/api`, rawUrl: `${fake}/raw`, catalogUrl: `${fake}/catalog` } });
+const t = await useTestApp({
+  codeHost: { apiUrl: `${fake}/api`, rawUrl: `${fake}/raw`, catalogUrl: `${fake}/catalog` },
+});
 const { company, token: board } = await t.newCompany();
 const skillsUrl = `/api/companies/${company.id}/skills`;
 const importSource = (source: string) => t.request('POST', `${skillsUrl}/import`, { token: board, body: { source } });
-const fileOf = async (skillId: string, p: string) => (await t.request('GET', `${skillsUrl}/${skillId}/files?path=${encodeURIComponent(p)}`, { token: board })).body.content as string;
-const telemetry = () => t.database.db.select().from(telemetryEvents).where(and(eq(telemetryEvents.companyId, company.id), eq(telemetryEvents.name, 'skill_imported'))).orderBy(asc(telemetryEvents.createdAt));
+const fileOf = async (skillId: string, p: string) =>
+  (await t.request('GET', `${skillsUrl}/${skillId}/files?path=${encodeURIComponent(p)}`, { token: board })).body
+    .content as string;
+const telemetry = () =>
+  t.database.db
+    .select()
+    .from(telemetryEvents)
+    .where(and(eq(telemetryEvents.companyId, company.id), eq(telemetryEvents.name, 'skill_imported')))
+    .orderBy(asc(telemetryEvents.createdAt));
 
 const acmeMain = commit('acme/tools', 'main', {
   'README.md': '# tools',
@@ -90,7 +104,10 @@ const acmeMain = commit('acme/tools', 'main', {
   'skills/review/references/guide.md': 'be kind',
   'other/ignored/SKILL.md': skillMd('name: Ignored'),
 });
-commit('acme/tools', 'next', { 'skills/deploy/SKILL.md': skillMd('name: Deploy\ndescription: next'), 'other/ignored/SKILL.md': skillMd('name: Ignored') });
+commit('acme/tools', 'next', {
+  'skills/deploy/SKILL.md': skillMd('name: Deploy\ndescription: next'),
+  'other/ignored/SKILL.md': skillMd('name: Ignored'),
+});
 
 describe('code-host skills', () => {
   it('imports every skill of owner/repo at the default branch, pinned to its commit', async () => {
@@ -98,11 +115,23 @@ describe('code-host skills', () => {
     const res = await importSource('acme/tools');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.imported.map((s: any) => s.key).sort(), ['acme/tools/deploy', 'acme/tools/review']);
-    assert.deepEqual({ kind: res.body.source.kind, commit: res.body.source.commit, trackingRef: res.body.source.trackingRef }, { kind: 'codehost', commit: acmeMain, trackingRef: 'main' });
+    assert.deepEqual(
+      { kind: res.body.source.kind, commit: res.body.source.commit, trackingRef: res.body.source.trackingRef },
+      { kind: 'codehost', commit: acmeMain, trackingRef: 'main' },
+    );
     const deploy = res.body.imported.find((s: any) => s.slug === 'deploy');
     assert.equal(deploy.sourceKind, 'codehost');
     assert.equal(deploy.trustLevel, 'scripts_executables');
-    assert.deepEqual(deploy.metadata.sources, [{ kind: 'github-dir', repo: 'acme/tools', path: 'skills/deploy', commit: acmeMain, trackingRef: 'main', hostname: 'github.com' }]);
+    assert.deepEqual(deploy.metadata.sources, [
+      {
+        kind: 'github-dir',
+        repo: 'acme/tools',
+        path: 'skills/deploy',
+        commit: acmeMain,
+        trackingRef: 'main',
+        hostname: 'github.com',
+      },
+    ]);
     assert.equal(await fileOf(deploy.id, 'scripts/run.sh'), 'echo deploy');
     const events = await telemetry();
     assert.equal(events.length, before + 1);
@@ -114,31 +143,49 @@ describe('code-host skills', () => {
   it('owner/repo/skill imports one; tree and blob URLs pin their ref and path', async () => {
     const one = await importSource('acme/tools/review');
     assert.equal(one.status, 200, JSON.stringify(one.body));
-    assert.deepEqual(one.body.imported.map((s: any) => s.key), ['acme/tools/review']);
+    assert.deepEqual(
+      one.body.imported.map((s: any) => s.key),
+      ['acme/tools/review'],
+    );
 
     const tree = await importSource('https://github.com/acme/tools/tree/next/skills');
     assert.equal(tree.status, 200, JSON.stringify(tree.body));
-    assert.deepEqual(tree.body.imported.map((s: any) => [s.key, s.description]), [['acme/tools/deploy', 'next']]);
+    assert.deepEqual(
+      tree.body.imported.map((s: any) => [s.key, s.description]),
+      [['acme/tools/deploy', 'next']],
+    );
     assert.equal(tree.body.imported[0].metadata.sources[0].trackingRef, 'next');
 
     const blob = await importSource('https://github.com/acme/tools/blob/main/other/ignored/SKILL.md');
     assert.equal(blob.status, 200, JSON.stringify(blob.body));
-    assert.deepEqual(blob.body.imported.map((s: any) => s.key), ['acme/tools/ignored']);
+    assert.deepEqual(
+      blob.body.imported.map((s: any) => s.key),
+      ['acme/tools/ignored'],
+    );
     assert.equal(blob.body.imported[0].metadata.sources[0].kind, 'github-file');
     assert.equal(blob.body.imported[0].metadata.sources[0].path, 'other/ignored/SKILL.md');
   });
 
   it('catalog URLs and install commands resolve to the code host, recorded as catalog with the locator kept', async () => {
-    commit('zed/kit', 'trunk', { 'skills/lint/SKILL.md': skillMd('name: Lint'), 'skills/fmt/SKILL.md': skillMd('name: Fmt') });
+    commit('zed/kit', 'trunk', {
+      'skills/lint/SKILL.md': skillMd('name: Lint'),
+      'skills/fmt/SKILL.md': skillMd('name: Fmt'),
+    });
     const byUrl = await importSource(`${fake}/catalog/zed/kit/lint`);
     assert.equal(byUrl.status, 200, JSON.stringify(byUrl.body));
     assert.equal(byUrl.body.source.kind, 'catalog');
     const lint = byUrl.body.imported[0];
-    assert.deepEqual([lint.key, lint.sourceKind, lint.sourceLocator, lint.metadata.catalogLocator], ['zed/kit/lint', 'catalog', `${fake}/catalog/zed/kit/lint`, `${fake}/catalog/zed/kit/lint`]);
+    assert.deepEqual(
+      [lint.key, lint.sourceKind, lint.sourceLocator, lint.metadata.catalogLocator],
+      ['zed/kit/lint', 'catalog', `${fake}/catalog/zed/kit/lint`, `${fake}/catalog/zed/kit/lint`],
+    );
     for (const cmd of ['npx skills add zed/kit --skill fmt', 'npx skills add https://github.com/zed/kit --skill fmt']) {
       const res = await importSource(cmd);
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.deepEqual(res.body.imported.map((s: any) => [s.key, s.sourceKind, s.sourceLocator]), [['zed/kit/fmt', 'catalog', cmd]]);
+      assert.deepEqual(
+        res.body.imported.map((s: any) => [s.key, s.sourceKind, s.sourceLocator]),
+        [['zed/kit/fmt', 'catalog', cmd]],
+      );
     }
   });
 
@@ -151,7 +198,11 @@ describe('code-host skills', () => {
     assert.equal((await importSource('https://github.com/acme/tools/blob/main/README.md')).status, 422);
     assert.equal((await importSource('npx skills add')).status, 422);
     // A malformed percent escape in a repository or catalog URL, or a direct URL: bad input, not a 500.
-    for (const source of ['https://github.com/acme/%zz', 'https://github.com/acme/tools/tree/%E0', 'https://example.test/%zz/SKILL.md']) {
+    for (const source of [
+      'https://github.com/acme/%zz',
+      'https://github.com/acme/tools/tree/%E0',
+      'https://example.test/%zz/SKILL.md',
+    ]) {
       const res = await importSource(source);
       assert.ok(res.status === 400 || res.status === 422, `${source}: ${res.status} ${JSON.stringify(res.body)}`);
     }
@@ -175,16 +226,28 @@ describe('code-host skills', () => {
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.deepEqual([first.body.supported, first.body.updateAvailable, first.body.trackingRef], [true, false, 'main']);
 
-    const moved = commit('mov/repo', 'main', { 'skills/s/SKILL.md': skillMd('name: S', 'v2'), 'skills/s/references/b.md': 'new' });
+    const moved = commit('mov/repo', 'main', {
+      'skills/s/SKILL.md': skillMd('name: S', 'v2'),
+      'skills/s/references/b.md': 'new',
+    });
     const second = await t.request('GET', statusUrl, { token: board });
-    assert.deepEqual([second.body.updateAvailable, second.body.pinnedCommit, second.body.latestCommit], [true, skill.metadata.sources[0].commit, moved]);
+    assert.deepEqual(
+      [second.body.updateAvailable, second.body.pinnedCommit, second.body.latestCommit],
+      [true, skill.metadata.sources[0].commit, moved],
+    );
 
     const installed = await t.request('POST', `${skillsUrl}/${skill.id}/install-update`, { token: board });
     assert.equal(installed.status, 200, JSON.stringify(installed.body));
-    assert.deepEqual([installed.body.status, installed.body.commit, installed.body.skill.id], ['updated', moved, skill.id]);
+    assert.deepEqual(
+      [installed.body.status, installed.body.commit, installed.body.skill.id],
+      ['updated', moved, skill.id],
+    );
     assert.match(await fileOf(skill.id, 'SKILL.md'), /v2/);
     const detail = await t.request('GET', `${skillsUrl}/${skill.id}`, { token: board });
-    assert.deepEqual(detail.body.files.map((f: any) => f.path), ['SKILL.md', 'references/b.md']);
+    assert.deepEqual(
+      detail.body.files.map((f: any) => f.path),
+      ['SKILL.md', 'references/b.md'],
+    );
     assert.equal(detail.body.metadata.sources[0].commit, moved);
     const third = await t.request('GET', statusUrl, { token: board });
     assert.deepEqual([third.body.updateAvailable, third.body.pinnedCommit], [false, moved]);
@@ -209,7 +272,11 @@ describe('code-host skills', () => {
     assert.equal((await update).status, 404);
     assert.equal((await t.request('GET', `${skillsUrl}/${skill.id}`, { token: board })).status, 404);
     const list = await t.request('GET', skillsUrl, { token: board });
-    assert.equal(list.body.some((s: any) => s.key === skill.key), false, 'no record under its key either');
+    assert.equal(
+      list.body.some((s: any) => s.key === skill.key),
+      false,
+      'no record under its key either',
+    );
   });
 
   it('other kinds: update-status is supported false with a reason; install-update 409', async () => {
@@ -219,7 +286,10 @@ describe('code-host skills', () => {
     assert.equal(status.status, 200);
     assert.equal(status.body.supported, false);
     assert.equal(typeof status.body.reason, 'string');
-    assert.equal((await t.request('POST', `${skillsUrl}/${created.body.id}/install-update`, { token: board })).status, 409);
+    assert.equal(
+      (await t.request('POST', `${skillsUrl}/${created.body.id}/install-update`, { token: board })).status,
+      409,
+    );
   });
 
   it('a local import records skill_imported too, and an unchanged re-import of a pinned skill still counts', async () => {
@@ -232,7 +302,13 @@ describe('code-host skills', () => {
       assert.equal(again.body.imported[0].status, 'unchanged');
       const events = await telemetry();
       assert.equal(events.length, before + 2);
-      assert.deepEqual(events.map((e) => e.properties.sourceKind).slice(-2).sort(), ['codehost', 'local_path']);
+      assert.deepEqual(
+        events
+          .map((e) => e.properties.sourceKind)
+          .slice(-2)
+          .sort(),
+        ['codehost', 'local_path'],
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -45,7 +45,8 @@ const list = async (token = board, cid = companyId) => {
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body as any[];
 };
-const importSource = (source: string, token = board, cid = companyId) => t.request('POST', `${skillsUrl(cid)}/import`, { token, body: { source } });
+const importSource = (source: string, token = board, cid = companyId) =>
+  t.request('POST', `${skillsUrl(cid)}/import`, { token, body: { source } });
 
 /** Writes `files` (relative path -> text) under a new folder of the scratch dir. */
 async function folder(name: string, files: Record<string, string>): Promise<string> {
@@ -70,26 +71,43 @@ describe('skills: bundled', () => {
     assert.equal(api.trustLevel, 'markdown_only');
     const file = await t.request('GET', `${skillsUrl()}/${api.id}/files?path=SKILL.md`, { token: board });
     assert.equal(file.status, 200);
-    for (const topic of ['inbox-lite', '/checkout', '/comments', '/documents/', '/release']) assert.ok(file.body.content.includes(topic), topic);
+    for (const topic of ['inbox-lite', '/checkout', '/comments', '/documents/', '/release'])
+      assert.ok(file.body.content.includes(topic), topic);
 
     // A fresh company listed by many callers at once: every call answers, one record results.
     const fresh = await t.newCompany();
-    const statuses = await Promise.all(Array.from({ length: 6 }, () => t.request('GET', skillsUrl(fresh.company.id), { token: fresh.token }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        t.request('GET', skillsUrl(fresh.company.id), { token: fresh.token }).then((r) => r.status),
+      ),
+    );
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200]);
-    const { rows } = await t.database.pool.query('select count(*)::int as n from company_skills where company_id = $1', [fresh.company.id]);
+    const { rows } = await t.database.pool.query(
+      'select count(*)::int as n from company_skills where company_id = $1',
+      [fresh.company.id],
+    );
     assert.equal(rows[0].n, 1);
 
     // Removed behind the server's back: the next list brings it back.
     await t.database.pool.query('delete from company_skills where id = $1', [api.id]);
     assert.ok((await list()).some((s) => s.key === api.key));
     // Tampered content is restored too (the hash differs).
-    await t.database.pool.query("update company_skill_files set content = 'tampered' where company_id = $1 and path = 'SKILL.md' and skill_id = (select id from company_skills where company_id = $1 and key = $2)", [companyId, api.key]);
-    await t.database.pool.query("update company_skills set content_hash = 'x' where company_id = $1 and key = $2", [companyId, api.key]);
+    await t.database.pool.query(
+      "update company_skill_files set content = 'tampered' where company_id = $1 and path = 'SKILL.md' and skill_id = (select id from company_skills where company_id = $1 and key = $2)",
+      [companyId, api.key],
+    );
+    await t.database.pool.query("update company_skills set content_hash = 'x' where company_id = $1 and key = $2", [
+      companyId,
+      api.key,
+    ]);
     const again = (await list()).find((s) => s.key === api.key);
     const restored = await t.request('GET', `${skillsUrl()}/${again.id}/files?path=SKILL.md`, { token: board });
     assert.ok(restored.body.content.includes('inbox-lite'));
 
-    const edit = await t.request('PATCH', `${skillsUrl()}/${again.id}/files`, { token: board, body: { path: 'SKILL.md', content: 'x' } });
+    const edit = await t.request('PATCH', `${skillsUrl()}/${again.id}/files`, {
+      token: board,
+      body: { path: 'SKILL.md', content: 'x' },
+    });
     assert.equal(edit.status, 403);
     const del = await t.request('DELETE', `${skillsUrl()}/${again.id}`, { token: board });
     assert.equal(del.status, 403);
@@ -98,7 +116,10 @@ describe('skills: bundled', () => {
 
 describe('skills: managed skills and files', () => {
   it('creates an empty managed skill, writes files, reclassifies trust, deletes', async () => {
-    const created = await t.request('POST', skillsUrl(), { token: board, body: { name: 'Release Notes', description: 'Write release notes' } });
+    const created = await t.request('POST', skillsUrl(), {
+      token: board,
+      body: { name: 'Release Notes', description: 'Write release notes' },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.key, `company/${companyId}/release-notes`);
     assert.equal(created.body.sourceKind, 'managed_local');
@@ -110,27 +131,51 @@ describe('skills: managed skills and files', () => {
     const md = await t.request('GET', `${skillsUrl()}/${id}/files`, { token: board });
     assert.match(md.body.content, /^---\nname: "Release Notes"/);
 
-    const asset = await t.request('PATCH', `${skillsUrl()}/${id}/files`, { token: board, body: { path: 'assets/template.json', content: '{}' } });
+    const asset = await t.request('PATCH', `${skillsUrl()}/${id}/files`, {
+      token: board,
+      body: { path: 'assets/template.json', content: '{}' },
+    });
     assert.equal(asset.status, 200);
     assert.equal(asset.body.trustLevel, 'assets');
-    const script = await t.request('PATCH', `${skillsUrl()}/${id}/files`, { token: board, body: { path: 'scripts/run.sh', content: 'echo hi' } });
+    const script = await t.request('PATCH', `${skillsUrl()}/${id}/files`, {
+      token: board,
+      body: { path: 'scripts/run.sh', content: 'echo hi' },
+    });
     assert.equal(script.body.trustLevel, 'scripts_executables');
-    const renamed = await t.request('PATCH', `${skillsUrl()}/${id}/files`, { token: board, body: { path: 'SKILL.md', content: skillMd('name: Notes v2\ndescription: new text\nslug: other-slug') } });
+    const renamed = await t.request('PATCH', `${skillsUrl()}/${id}/files`, {
+      token: board,
+      body: { path: 'SKILL.md', content: skillMd('name: Notes v2\ndescription: new text\nslug: other-slug') },
+    });
     assert.equal(renamed.status, 200);
     assert.equal(renamed.body.name, 'Notes v2');
     assert.equal(renamed.body.slug, 'release-notes', 'slug and key are the identity: they stay');
-    const bad = await t.request('PATCH', `${skillsUrl()}/${id}/files`, { token: board, body: { path: 'SKILL.md', content: skillMd('name: &anchor x') } });
+    const bad = await t.request('PATCH', `${skillsUrl()}/${id}/files`, {
+      token: board,
+      body: { path: 'SKILL.md', content: skillMd('name: &anchor x') },
+    });
     assert.equal(bad.status, 422);
 
     const detail = await t.request('GET', `${skillsUrl()}/${id}`, { token: board });
     assert.equal(detail.status, 200);
-    assert.deepEqual(detail.body.files.map((f: any) => [f.path, f.kind]), [['SKILL.md', 'skill'], ['assets/template.json', 'asset'], ['scripts/run.sh', 'script']]);
+    assert.deepEqual(
+      detail.body.files.map((f: any) => [f.path, f.kind]),
+      [
+        ['SKILL.md', 'skill'],
+        ['assets/template.json', 'asset'],
+        ['scripts/run.sh', 'script'],
+      ],
+    );
     assert.equal(detail.body.usage.agentCount, 0);
 
     for (const bad of ['../etc/passwd', '/etc/passwd', 'a/../../b', 'a\\b', './SKILL.md']) {
-      const res = await t.request('GET', `${skillsUrl()}/${id}/files?path=${encodeURIComponent(bad)}`, { token: board });
+      const res = await t.request('GET', `${skillsUrl()}/${id}/files?path=${encodeURIComponent(bad)}`, {
+        token: board,
+      });
       assert.equal(res.status, 400, bad);
-      const write = await t.request('PATCH', `${skillsUrl()}/${id}/files`, { token: board, body: { path: bad, content: 'x' } });
+      const write = await t.request('PATCH', `${skillsUrl()}/${id}/files`, {
+        token: board,
+        body: { path: bad, content: 'x' },
+      });
       assert.equal(write.status, 400, bad);
     }
     assert.equal((await t.request('GET', `${skillsUrl()}/${id}/files?path=nope.md`, { token: board })).status, 404);
@@ -144,8 +189,14 @@ describe('skills: managed skills and files', () => {
     const other = await t.newCompany();
     const [api] = await list();
     assert.equal((await t.request('GET', `${skillsUrl()}/${api.id}`, { token: other.token })).status, 403);
-    assert.equal((await t.request('GET', `${skillsUrl(other.company.id)}/${api.id}`, { token: other.token })).status, 404);
-    assert.equal((await t.request('GET', `${skillsUrl(other.company.id)}/${api.id}`, { token: t.ownerToken })).status, 404);
+    assert.equal(
+      (await t.request('GET', `${skillsUrl(other.company.id)}/${api.id}`, { token: other.token })).status,
+      404,
+    );
+    assert.equal(
+      (await t.request('GET', `${skillsUrl(other.company.id)}/${api.id}`, { token: t.ownerToken })).status,
+      404,
+    );
   });
 });
 
@@ -179,10 +230,22 @@ describe('skills: import', () => {
     assert.equal(skill.status, 'created');
     assert.equal(skill.trustLevel, 'markdown_only');
     assert.equal(skill.description, 'Review diffs: find bugs');
-    assert.deepEqual(skill.metadata, { owner: 'acme', tags: ['review', 'git'], sources: [{ kind: 'url', url: 'https://example.invalid/x' }], nested: { deep: 3 } });
+    assert.deepEqual(skill.metadata, {
+      owner: 'acme',
+      tags: ['review', 'git'],
+      sources: [{ kind: 'url', url: 'https://example.invalid/x' }],
+      nested: { deep: 3 },
+    });
     assert.equal(file.body.source.kind, 'local_path');
     const detail = await t.request('GET', `${skillsUrl()}/${skill.id}`, { token: board });
-    assert.deepEqual(detail.body.files.map((f: any) => [f.path, f.kind]), [['SKILL.md', 'skill'], ['notes.txt', 'other'], ['references/checklist.md', 'reference']]);
+    assert.deepEqual(
+      detail.body.files.map((f: any) => [f.path, f.kind]),
+      [
+        ['SKILL.md', 'skill'],
+        ['notes.txt', 'other'],
+        ['references/checklist.md', 'reference'],
+      ],
+    );
 
     // The folder form of the same skill: same key, same record (its locator moves to the folder);
     // again unchanged; then changed on disk: updated in place.
@@ -243,7 +306,10 @@ describe('skills: import', () => {
     const res = await importSource(linked);
     assert.equal(res.status, 200);
     const detail = await t.request('GET', `${skillsUrl()}/${res.body.imported[0].id}`, { token: board });
-    assert.deepEqual(detail.body.files.map((f: any) => f.path), ['SKILL.md']);
+    assert.deepEqual(
+      detail.body.files.map((f: any) => f.path),
+      ['SKILL.md'],
+    );
   });
 
   it('an import naming a bundled key is skipped, never overwrites it (409 when nothing else)', async () => {
@@ -282,9 +348,19 @@ describe('skills: import', () => {
     assert.equal((await importSource(path.join(scratch, 'single'), plain.token)).status, 403);
     const made = await t.request('POST', skillsUrl(), { token: creator.token, body: { name: 'By Creator' } });
     assert.equal(made.status, 201);
-    assert.equal((await t.request('PATCH', `${skillsUrl()}/${made.body.id}/files`, { token: plain.token, body: { path: 'a.md', content: 'x' } })).status, 403);
+    assert.equal(
+      (
+        await t.request('PATCH', `${skillsUrl()}/${made.body.id}/files`, {
+          token: plain.token,
+          body: { path: 'a.md', content: 'x' },
+        })
+      ).status,
+      403,
+    );
     assert.equal((await t.request('DELETE', `${skillsUrl()}/${made.body.id}`, { token: plain.token })).status, 403);
-    const [entry] = (await activityRows(t, companyId, 'company.skill_created')).filter((r) => r.entity_id === made.body.id);
+    const [entry] = (await activityRows(t, companyId, 'company.skill_created')).filter(
+      (r) => r.entity_id === made.body.id,
+    );
     assert.equal(entry.actor_type, 'agent');
   });
 });
@@ -303,20 +379,32 @@ describe('skills: scan-projects', () => {
       '.claude/skills/tool/SKILL.md': skillMd('name: Tool'),
       'docs/nested/SKILL.md': skillMd('name: Not Well Known'),
     });
-    const project = await t.request('POST', `/api/companies/${companyId}/projects`, { token: board, body: { name: 'Scanned', workspace: { name: 'main', cwd: ws } } });
+    const project = await t.request('POST', `/api/companies/${companyId}/projects`, {
+      token: board,
+      body: { name: 'Scanned', workspace: { name: 'main', cwd: ws } },
+    });
     assert.equal(project.status, 201, JSON.stringify(project.body));
     const workspaceId = project.body.workspaces[0].id;
-    const scan = () => t.request('POST', `${skillsUrl()}/scan-projects`, { token: board, body: { projectIds: [project.body.id] } });
+    const scan = () =>
+      t.request('POST', `${skillsUrl()}/scan-projects`, { token: board, body: { projectIds: [project.body.id] } });
 
     const first = await scan();
     assert.equal(first.status, 200, JSON.stringify(first.body));
-    assert.deepEqual(first.body.imported.map((i: any) => i.key).sort(), ['format', 'lint', 'repo-root', 'tool'].map((slug) => `project/${workspaceId}/${slug}`).sort());
+    assert.deepEqual(
+      first.body.imported.map((i: any) => i.key).sort(),
+      ['format', 'lint', 'repo-root', 'tool'].map((slug) => `project/${workspaceId}/${slug}`).sort(),
+    );
     const root = first.body.imported.find((i: any) => i.skill.slug === 'repo-root');
     assert.equal(root.skill.sourceKind, 'project_scan');
     assert.equal(root.skill.trustLevel, 'scripts_executables');
-    const rootFiles = (await t.request('GET', `${skillsUrl()}/${root.skill.id}`, { token: board })).body.files.map((f: any) => f.path);
+    const rootFiles = (await t.request('GET', `${skillsUrl()}/${root.skill.id}`, { token: board })).body.files.map(
+      (f: any) => f.path,
+    );
     assert.deepEqual(rootFiles, ['SKILL.md', 'scripts/build.sh'], 'at a root only the three subfolders are walked');
-    assert.deepEqual(first.body.conflicts.map((c: any) => c.key).sort(), [managed.body.key, `project/${workspaceId}/lint`].sort());
+    assert.deepEqual(
+      first.body.conflicts.map((c: any) => c.key).sort(),
+      [managed.body.key, `project/${workspaceId}/lint`].sort(),
+    );
     const kept = await t.request('GET', `${skillsUrl()}/${managed.body.id}`, { token: board });
     assert.equal(kept.body.name, 'Kept');
     assert.equal(kept.body.sourceKind, 'managed_local');
@@ -324,15 +412,32 @@ describe('skills: scan-projects', () => {
     await writeFile(path.join(ws, 'skills/lint/SKILL.md'), skillMd('name: Lint\ndescription: stricter'));
     const second = await scan();
     assert.deepEqual(second.body.imported, []);
-    assert.deepEqual(second.body.updated.map((i: any) => i.skill.description), ['stricter']);
+    assert.deepEqual(
+      second.body.updated.map((i: any) => i.skill.description),
+      ['stricter'],
+    );
     assert.equal(second.body.skipped.length, 3);
-    assert.equal(await readFile(path.join(ws, 'src/app.ts'), 'utf8'), 'not part of the root skill', 'workspace files untouched');
-    assert.ok((await activityRows(t, companyId, 'company.skills_imported')).some((r) => r.details.source.kind === 'project_scan'));
+    assert.equal(
+      await readFile(path.join(ws, 'src/app.ts'), 'utf8'),
+      'not part of the root skill',
+      'workspace files untouched',
+    );
+    assert.ok(
+      (await activityRows(t, companyId, 'company.skills_imported')).some(
+        (r) => r.details.source.kind === 'project_scan',
+      ),
+    );
 
-    const foreign = await t.request('POST', `${skillsUrl()}/scan-projects`, { token: board, body: { workspaceIds: [crypto.randomUUID()] } });
+    const foreign = await t.request('POST', `${skillsUrl()}/scan-projects`, {
+      token: board,
+      body: { workspaceIds: [crypto.randomUUID()] },
+    });
     assert.equal(foreign.status, 422);
     const plain = await newAgent(t, board, companyId);
-    assert.equal((await t.request('POST', `${skillsUrl()}/scan-projects`, { token: plain.token, body: {} })).status, 403);
+    assert.equal(
+      (await t.request('POST', `${skillsUrl()}/scan-projects`, { token: plain.token, body: {} })).status,
+      403,
+    );
   });
 });
 
@@ -340,9 +445,17 @@ describe('agent skills', () => {
   it('concurrent identical syncs of one agent all succeed and leave one set of attachments', async () => {
     const agent = await newAgent(t, board, companyId, { adapterType: 'claude_local' });
     const url = `/api/agents/${agent.agent.id}/skills`;
-    const answers = await Promise.all(Array.from({ length: 8 }, () => t.request('POST', `${url}/sync`, { token: board, body: { desiredSkills: [] } })));
-    assert.deepEqual(answers.map((a) => a.status), Array(8).fill(200), JSON.stringify(answers.find((a) => a.status !== 200)?.body));
-    assert.deepEqual((await t.request('GET', url, { token: board })).body.desiredSkills, ['boardroom/skills/boardroom-api']);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => t.request('POST', `${url}/sync`, { token: board, body: { desiredSkills: [] } })),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(8).fill(200),
+      JSON.stringify(answers.find((a) => a.status !== 200)?.body),
+    );
+    assert.deepEqual((await t.request('GET', url, { token: board })).body.desiredSkills, [
+      'boardroom/skills/boardroom-api',
+    ]);
   });
 
   it('sync sets exactly the list sent plus required bundled skills; unknown or ambiguous fail with 422', async () => {
@@ -359,15 +472,22 @@ describe('agent skills', () => {
     assert.equal(initial.body.supported, true);
     assert.equal(initial.body.mode, 'ephemeral');
 
-    const synced = await t.request('POST', `${url}/sync`, { token: board, body: { desiredSkills: [one.id, 'deploy'] } });
+    const synced = await t.request('POST', `${url}/sync`, {
+      token: board,
+      body: { desiredSkills: [one.id, 'deploy'] },
+    });
     assert.equal(synced.status, 200, JSON.stringify(synced.body));
     assert.deepEqual(synced.body.desiredSkills.sort(), ['boardroom/skills/boardroom-api', deploy.key, one.key].sort());
     assert.equal(synced.body.entries.find((e: any) => e.key === 'boardroom/skills/boardroom-api').required, true);
     // The agent keeps the selection under adapterConfig.serviceSkillSync.desiredSkills (SPEC), in the snapshot's order.
-    const stored = (await t.request('GET', `/api/agents/${agent.agent.id}`, { token: board })).body.adapterConfig.serviceSkillSync;
+    const stored = (await t.request('GET', `/api/agents/${agent.agent.id}`, { token: board })).body.adapterConfig
+      .serviceSkillSync;
     assert.deepEqual(stored, { desiredSkills: (await t.request('GET', url, { token: board })).body.desiredSkills });
 
-    const ambiguous = await t.request('POST', `${url}/sync`, { token: board, body: { desiredSkills: ['twin', 'nope'] } });
+    const ambiguous = await t.request('POST', `${url}/sync`, {
+      token: board,
+      body: { desiredSkills: ['twin', 'nope'] },
+    });
     assert.equal(ambiguous.status, 422);
     assert.deepEqual(ambiguous.body.details.unknown, ['nope']);
     assert.deepEqual(ambiguous.body.details.ambiguous[0].keys.sort(), [one.key, two.key].sort());
@@ -384,7 +504,10 @@ describe('agent skills', () => {
 
     // Another agent (no CEO role) may not set this agent's skills.
     const peer = await newAgent(t, board, companyId);
-    assert.equal((await t.request('POST', `${url}/sync`, { token: peer.token, body: { desiredSkills: [] } })).status, 403);
+    assert.equal(
+      (await t.request('POST', `${url}/sync`, { token: peer.token, body: { desiredSkills: [] } })).status,
+      403,
+    );
     const processAgent = await t.request('GET', `/api/agents/${peer.agent.id}/skills`, { token: board });
     assert.equal(processAgent.body.mode, 'unsupported');
     assert.equal(processAgent.body.supported, false);

@@ -8,6 +8,9 @@ describe('sseFrame', () => {
   it('writes event, id and data lines, one data line per line of the data (CR, LF or CRLF)', () => {
     assert.equal(sseFrame('log', '{"offset":0}', 12), 'event: log\nid: 12\ndata: {"offset":0}\n\n');
     assert.equal(sseFrame('end', 'succeeded'), 'event: end\ndata: succeeded\n\n');
-    assert.equal(sseFrame('note', 'one\ntwo\r\nthree\rfour'), 'event: note\ndata: one\ndata: two\ndata: three\ndata: four\n\n');
+    assert.equal(
+      sseFrame('note', 'one\ntwo\r\nthree\rfour'),
+      'event: note\ndata: one\ndata: two\ndata: three\ndata: four\n\n',
+    );
   });
 });

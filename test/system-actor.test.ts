@@ -26,7 +26,11 @@ describe('the system actor', () => {
   it('creates an issue and a comment through the same use cases as the routes, recorded as system', async () => {
     const { company, boardToken, agent } = await companyWithAgent(t);
     const ctx = { db: t.database.db, actor: system };
-    const issue = await createIssue(ctx, company.id, { title: 'Nightly report', status: 'todo', assigneeAgentId: agent.agent.id });
+    const issue = await createIssue(ctx, company.id, {
+      title: 'Nightly report',
+      status: 'todo',
+      assigneeAgentId: agent.agent.id,
+    });
     await createComment(ctx, issue, { body: 'opened by the scheduler' });
 
     const read = await t.request('GET', `/api/issues/${issue.identifier}`, { token: boardToken });
@@ -36,7 +40,12 @@ describe('the system actor', () => {
     const created = activity.body.find((e: { action: string }) => e.action === 'issue.created');
     assert.equal(created.actorType, 'system');
     assert.equal(created.actorId, 'scheduler');
-    assert.ok(activity.body.some((e: { action: string; actorType: string }) => e.action === 'issue.comment_added' && e.actorType === 'system'), JSON.stringify(activity.body.map((e: { action: string }) => e.action)));
+    assert.ok(
+      activity.body.some(
+        (e: { action: string; actorType: string }) => e.action === 'issue.comment_added' && e.actorType === 'system',
+      ),
+      JSON.stringify(activity.body.map((e: { action: string }) => e.action)),
+    );
   });
 
   it('is still held to the domain rules (no in_progress without a checkout)', async () => {

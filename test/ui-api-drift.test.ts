@@ -17,5 +17,8 @@ test('the committed ui/src/api/schema.d.ts is what the OpenAPI document generate
     return;
   }
   const committed = await readFile(UI_API_SCHEMA_FILE, 'utf8').catch(() => '');
-  assert.ok(committed === generated, 'ui/src/api/schema.d.ts is out of date with the API: run `npm run ui:api` and commit the result');
+  assert.ok(
+    committed === generated,
+    'ui/src/api/schema.d.ts is out of date with the API: run `npm run ui:api` and commit the result',
+  );
 });

@@ -34,7 +34,10 @@ describe('ui build: files of the previous build', () => {
 
     assert.equal(await readFile(path.join(next, 'IssuesPage-old.js'), 'utf8'), 'old chunk');
     const carriedAge = Date.now() - (await stat(path.join(next, 'IssuesPage-old.js'))).mtimeMs;
-    assert.ok(Math.abs(carriedAge - 60 * 60 * 1000) < 60_000, `a carried file keeps its age, so it goes a day after its own build (${carriedAge} ms)`);
+    assert.ok(
+      Math.abs(carriedAge - 60 * 60 * 1000) < 60_000,
+      `a carried file keeps its age, so it goes a day after its own build (${carriedAge} ms)`,
+    );
     assert.equal(await readFile(path.join(next, 'shared-same.js'), 'utf8'), 'new bytes');
     await assert.rejects(stat(path.join(next, 'Ancient-old.js')), { code: 'ENOENT' });
   });

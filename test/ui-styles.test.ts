@@ -7,11 +7,14 @@ import { test } from 'node:test';
 import { PROJECT_DIR } from '../src/paths.ts';
 
 test('ui/src/styles.css closes every block it opens, and each page section starts at the top level', async () => {
-  const css = (await readFile(`${PROJECT_DIR}/ui/src/styles.css`, 'utf8')).replace(/\/\*[\s\S]*?\*\//g, (comment) => (comment.startsWith('/* ---') ? '@section' : ''));
+  const css = (await readFile(`${PROJECT_DIR}/ui/src/styles.css`, 'utf8')).replace(/\/\*[\s\S]*?\*\//g, (comment) =>
+    comment.startsWith('/* ---') ? '@section' : '',
+  );
   let depth = 0;
   const lines = css.split('\n');
   lines.forEach((line, index) => {
-    if (line.startsWith('@section')) assert.equal(depth, 0, `a page section starts inside an open block (line ${index + 1})`);
+    if (line.startsWith('@section'))
+      assert.equal(depth, 0, `a page section starts inside an open block (line ${index + 1})`);
     for (const char of line) {
       if (char === '{') depth++;
       if (char === '}') depth--;

@@ -48,7 +48,11 @@ function errorLines(of: ServerProcess = server): string[] {
 }
 
 /** One HTTP request as an outside client; a 5xx fails the test here, with the server's error lines. */
-async function call(method: string, url: string, opts: { token?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  url: string,
+  opts: { token?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | FormData | undefined;
@@ -70,14 +74,22 @@ async function call(method: string, url: string, opts: { token?: string; body?: 
 }
 
 /** `call`, asserting the status; returns the parsed body. */
-async function expect(status: number, method: string, url: string, opts: Parameters<typeof call>[2] = {}): Promise<any> {
+async function expect(
+  status: number,
+  method: string,
+  url: string,
+  opts: Parameters<typeof call>[2] = {},
+): Promise<any> {
   const res = await call(method, url, opts);
   assert.equal(res.status, status, `${method} ${url}: ${res.text}`);
   return res.body;
 }
 
 /** A Server-Sent Events response read as it arrives (node:http, a socket of its own, closed by `close`). */
-function openEventStream(url: string, token: string): Promise<{ status: number; text: () => string; close: () => void }> {
+function openEventStream(
+  url: string,
+  token: string,
+): Promise<{ status: number; text: () => string; close: () => void }> {
   return new Promise((resolve, reject) => {
     const req = http.get(`${base}${url}`, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
       let text = '';
@@ -159,7 +171,8 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
     assert.ok(listed.some((c: any) => c.id === companyId));
     assert.equal((await expect(200, 'GET', `/api/companies/${companyId}`, { token: board })).name, 'Bundle Works');
     const form = new FormData();
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><script>alert(1)</script><rect width="4" height="4" fill="#123456"/></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><script>alert(1)</script><rect width="4" height="4" fill="#123456"/></svg>';
     form.append('file', new Blob([svg], { type: 'image/svg+xml' }), 'logo.svg');
     const logo = await expect(201, 'POST', `/api/companies/${companyId}/logo`, { token: board, form });
     const stored = await call('GET', logo.contentPath, { token: board });
@@ -169,9 +182,15 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
   });
 
   it('secrets: create and list', async () => {
-    const secret = await expect(201, 'POST', `/api/companies/${companyId}/secrets`, { token: board, body: { name: 'GREETING', value: 'hello-from-a-secret' } });
+    const secret = await expect(201, 'POST', `/api/companies/${companyId}/secrets`, {
+      token: board,
+      body: { name: 'GREETING', value: 'hello-from-a-secret' },
+    });
     const listed = await expect(200, 'GET', `/api/companies/${companyId}/secrets`, { token: board });
-    assert.deepEqual(listed.map((s: any) => s.id), [secret.id]);
+    assert.deepEqual(
+      listed.map((s: any) => s.id),
+      [secret.id],
+    );
     assert.ok(!JSON.stringify(listed).includes('hello-from-a-secret'));
   });
 
@@ -184,7 +203,7 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
         "let prompt = '';",
         'for await (const chunk of process.stdin) prompt += chunk;',
         'console.log(`woken with a ${prompt.length}-character prompt; greeting ${process.env.GREETING}`);',
-        "const me = await fetch(`${process.env.SERVICE_API_URL}/api/agents/me`, { headers: { authorization: `Bearer ${process.env.SERVICE_API_KEY}` } });",
+        'const me = await fetch(`${process.env.SERVICE_API_URL}/api/agents/me`, { headers: { authorization: `Bearer ${process.env.SERVICE_API_KEY}` } });',
         'console.log(`agents/me answered ${me.status} for ${(await me.json()).name}`);',
         "console.log(JSON.stringify({ type: 'usage', provider: 'acme', model: 'm1', inputTokens: 10, outputTokens: 5, costCents: 3 }));",
         "console.log(JSON.stringify({ type: 'result', summary: 'done' }));",
@@ -197,23 +216,39 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
         name: 'Worker',
         role: 'engineer',
         adapterType: 'process',
-        adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60, env: { GREETING: { type: 'secret_ref', secretId: secrets[0].id, version: 'latest' } } },
+        adapterConfig: {
+          command: process.execPath,
+          args: [script],
+          timeoutSec: 60,
+          env: { GREETING: { type: 'secret_ref', secretId: secrets[0].id, version: 'latest' } },
+        },
       },
     });
-    const key = await expect(201, 'POST', `/api/agents/${worker.id}/keys`, { token: board, body: { name: 'user-start' } });
+    const key = await expect(201, 'POST', `/api/agents/${worker.id}/keys`, {
+      token: board,
+      body: { name: 'user-start' },
+    });
     agentKey = key.token;
     assert.equal((await expect(200, 'GET', '/api/agents/me', { token: agentKey })).id, worker.id);
     const listed = await expect(200, 'GET', `/api/companies/${companyId}/agents`, { token: board });
-    assert.deepEqual(listed.map((a: any) => a.name), ['Worker']);
+    assert.deepEqual(
+      listed.map((a: any) => a.name),
+      ['Worker'],
+    );
   });
 
   it('runs: a wakeup becomes a real process run; its log is read back', async () => {
-    const wake = await expect(202, 'POST', `/api/agents/${worker.id}/wakeup`, { token: board, body: { source: 'on_demand', triggerDetail: 'manual', reason: 'bundle check' } });
+    const wake = await expect(202, 'POST', `/api/agents/${worker.id}/wakeup`, {
+      token: board,
+      body: { source: 'on_demand', triggerDetail: 'manual', reason: 'bundle check' },
+    });
     assert.notEqual(wake.skipped, true, JSON.stringify(wake));
     const run = await waitFor(
       'the run to finish',
       async () => {
-        const runs = await expect(200, 'GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${worker.id}`, { token: board });
+        const runs = await expect(200, 'GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${worker.id}`, {
+          token: board,
+        });
         return runs.length > 0 && !['queued', 'running'].includes(runs[0].status) ? runs[0] : null;
       },
       RUN_TIMEOUT_MS,
@@ -221,17 +256,31 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
     const detail = await expect(200, 'GET', `/api/heartbeat-runs/${run.runId}`, { token: board });
     const log = await expect(200, 'GET', `/api/heartbeat-runs/${run.runId}/log`, { token: board });
     assert.equal(detail.status, 'succeeded', `${JSON.stringify(detail)}\n${log.content}`);
-    assert.match(log.content, /woken with a \d+-character prompt; greeting \*\*\*/, 'the secret reached the process, masked in the log');
+    assert.match(
+      log.content,
+      /woken with a \d+-character prompt; greeting \*\*\*/,
+      'the secret reached the process, masked in the log',
+    );
     assert.match(log.content, /agents\/me answered 200 for Worker/, 'the run token works against the bundled server');
     assert.ok(!log.content.includes('hello-from-a-secret'));
   });
 
   it('routines: create, run by hand, and fire a webhook trigger', async () => {
-    const routine = await expect(201, 'POST', `/api/companies/${companyId}/routines`, { token: board, body: { title: 'Weekly bundle check', assigneeAgentId: worker.id } });
+    const routine = await expect(201, 'POST', `/api/companies/${companyId}/routines`, {
+      token: board,
+      body: { title: 'Weekly bundle check', assigneeAgentId: worker.id },
+    });
     await expect(202, 'POST', `/api/routines/${routine.id}/run`, { token: board, body: {} });
     // A webhook trigger, fired from outside with its bearer secret (the one unauthenticated write).
-    const trigger = await expect(201, 'POST', `/api/routines/${routine.id}/triggers`, { token: board, body: { kind: 'webhook', signingMode: 'bearer' } });
-    const fired = await fetch(trigger.webhookUrl, { method: 'POST', headers: { authorization: `Bearer ${trigger.webhookSecret}`, 'content-type': 'application/json' }, body: '{}' });
+    const trigger = await expect(201, 'POST', `/api/routines/${routine.id}/triggers`, {
+      token: board,
+      body: { kind: 'webhook', signingMode: 'bearer' },
+    });
+    const fired = await fetch(trigger.webhookUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${trigger.webhookSecret}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(fired.status, 202, await fired.text());
     const runs = await expect(200, 'GET', `/api/routines/${routine.id}/runs`, { token: board });
     assert.equal(runs.length, 2);
@@ -246,20 +295,28 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
     );
   });
 
-  it('costs: a cost event, then the summary holds it and the run\'s reported usage', async () => {
+  it("costs: a cost event, then the summary holds it and the run's reported usage", async () => {
     await expect(201, 'POST', `/api/companies/${companyId}/cost-events`, {
       token: board,
       body: { agentId: worker.id, provider: 'acme', model: 'm1', costCents: 25, occurredAt: new Date().toISOString() },
     });
     const summary = await expect(200, 'GET', `/api/companies/${companyId}/costs/summary`, { token: board });
     // 25 reported here, 3 by each run of the script (its usage line).
-    const runs = await expect(200, 'GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${worker.id}&status=succeeded`, { token: board });
+    const runs = await expect(
+      200,
+      'GET',
+      `/api/companies/${companyId}/heartbeat-runs?agentId=${worker.id}&status=succeeded`,
+      { token: board },
+    );
     assert.ok(runs.length >= 2);
     assert.equal(summary.spendCents, 25 + 3 * runs.length, JSON.stringify(summary));
   });
 
   it('issues: create, read, and an agent checks one out under its run', async () => {
-    issue = await expect(201, 'POST', `/api/companies/${companyId}/issues`, { token: board, body: { title: 'Ship the bundle', status: 'todo' } });
+    issue = await expect(201, 'POST', `/api/companies/${companyId}/issues`, {
+      token: board,
+      body: { title: 'Ship the bundle', status: 'todo' },
+    });
     assert.equal((await expect(200, 'GET', `/api/issues/${issue.identifier}`, { token: agentKey })).id, issue.id);
     const out = await expect(200, 'POST', `/api/issues/${issue.identifier}/checkout`, {
       token: agentKey,
@@ -268,35 +325,73 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
     });
     assert.equal(out.status, 'in_progress');
     const listed = await expect(200, 'GET', `/api/companies/${companyId}/issues?status=in_progress`, { token: board });
-    assert.deepEqual(listed.map((i: any) => i.id), [issue.id]);
+    assert.deepEqual(
+      listed.map((i: any) => i.id),
+      [issue.id],
+    );
   });
 
-  it('comments, documents, an attachment in storage, the agent\'s inbox and heartbeat context', async () => {
-    await expect(201, 'POST', `/api/issues/${issue.id}/comments`, { token: board, body: { body: 'Looks good, ship it.' } });
+  it("comments, documents, an attachment in storage, the agent's inbox and heartbeat context", async () => {
+    await expect(201, 'POST', `/api/issues/${issue.id}/comments`, {
+      token: board,
+      body: { body: 'Looks good, ship it.' },
+    });
     const comments = await expect(200, 'GET', `/api/issues/${issue.id}/comments`, { token: agentKey });
-    assert.deepEqual(comments.map((c: any) => c.body), ['Looks good, ship it.']);
-    await expect(201, 'PUT', `/api/issues/${issue.id}/documents/plan`, { token: board, body: { title: 'Plan', format: 'markdown', body: '# Plan' } });
-    assert.equal((await expect(200, 'GET', `/api/issues/${issue.id}/documents/plan`, { token: agentKey })).body, '# Plan');
+    assert.deepEqual(
+      comments.map((c: any) => c.body),
+      ['Looks good, ship it.'],
+    );
+    await expect(201, 'PUT', `/api/issues/${issue.id}/documents/plan`, {
+      token: board,
+      body: { title: 'Plan', format: 'markdown', body: '# Plan' },
+    });
+    assert.equal(
+      (await expect(200, 'GET', `/api/issues/${issue.id}/documents/plan`, { token: agentKey })).body,
+      '# Plan',
+    );
     const form = new FormData();
     form.append('file', new Blob(['release checklist'], { type: 'text/plain' }), 'checklist.txt');
-    const attachment = await expect(201, 'POST', `/api/companies/${companyId}/issues/${issue.id}/attachments`, { token: board, form });
+    const attachment = await expect(201, 'POST', `/api/companies/${companyId}/issues/${issue.id}/attachments`, {
+      token: board,
+      form,
+    });
     const content = await call('GET', `/api/attachments/${attachment.id}/content`, { token: agentKey });
     assert.equal(content.status, 200);
     assert.equal(content.text, 'release checklist');
     const inbox = await expect(200, 'GET', '/api/agents/me/inbox-lite', { token: agentKey });
-    assert.ok(inbox.some((item: any) => item.id === issue.id), JSON.stringify(inbox));
-    assert.equal((await expect(200, 'GET', `/api/issues/${issue.id}/heartbeat-context`, { token: agentKey })).issue.id, issue.id);
+    assert.ok(
+      inbox.some((item: any) => item.id === issue.id),
+      JSON.stringify(inbox),
+    );
+    assert.equal(
+      (await expect(200, 'GET', `/api/issues/${issue.id}/heartbeat-context`, { token: agentKey })).issue.id,
+      issue.id,
+    );
   });
 
   it('skills: the bundled ones are listed; a local folder is imported', async () => {
     const skills = await expect(200, 'GET', `/api/companies/${companyId}/skills`, { token: board });
-    assert.ok(skills.some((s: any) => s.slug === 'boardroom-api'), JSON.stringify(skills.map((s: any) => s.slug)));
+    assert.ok(
+      skills.some((s: any) => s.slug === 'boardroom-api'),
+      JSON.stringify(skills.map((s: any) => s.slug)),
+    );
     const folder = path.join(work, 'skills', 'release-notes');
     await mkdir(folder, { recursive: true });
-    await writeFile(path.join(folder, 'SKILL.md'), '---\nname: Release Notes\ndescription: Write release notes from merged work\n---\n\n# Release notes\n\nList what changed.\n');
-    const imported = await expect(200, 'POST', `/api/companies/${companyId}/skills/import`, { token: board, body: { source: folder } });
+    await writeFile(
+      path.join(folder, 'SKILL.md'),
+      '---\nname: Release Notes\ndescription: Write release notes from merged work\n---\n\n# Release notes\n\nList what changed.\n',
+    );
+    const imported = await expect(200, 'POST', `/api/companies/${companyId}/skills/import`, {
+      token: board,
+      body: { source: folder },
+    });
     assert.equal(imported.imported[0].slug, 'release-notes');
-    const file = await expect(200, 'GET', `/api/companies/${companyId}/skills/${imported.imported[0].id}/files?path=SKILL.md`, { token: board });
+    const file = await expect(
+      200,
+      'GET',
+      `/api/companies/${companyId}/skills/${imported.imported[0].id}/files?path=SKILL.md`,
+      { token: board },
+    );
     assert.match(JSON.stringify(file), /List what changed/);
   });
 
@@ -304,14 +399,28 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
     const argsFile = path.join(work, 'claude.args');
     const claude = await expect(201, 'POST', `/api/companies/${companyId}/agents`, {
       token: board,
-      body: { name: 'Claude', role: 'engineer', adapterType: 'claude_local', adapterConfig: { command: path.join(CLIS, 'fake-claude.mjs'), timeoutSec: 60, env: { FAKE_ARGS_FILE: argsFile, FAKE_STATE_DIR: path.join(work, 'claude.state') } } },
+      body: {
+        name: 'Claude',
+        role: 'engineer',
+        adapterType: 'claude_local',
+        adapterConfig: {
+          command: path.join(CLIS, 'fake-claude.mjs'),
+          timeoutSec: 60,
+          env: { FAKE_ARGS_FILE: argsFile, FAKE_STATE_DIR: path.join(work, 'claude.state') },
+        },
+      },
     });
-    await expect(200, 'POST', `/api/agents/${claude.id}/skills/sync`, { token: board, body: { desiredSkills: ['release-notes'] } });
+    await expect(200, 'POST', `/api/agents/${claude.id}/skills/sync`, {
+      token: board,
+      body: { desiredSkills: ['release-notes'] },
+    });
     await expect(202, 'POST', `/api/agents/${claude.id}/wakeup`, { token: board, body: {} });
     const run = await waitFor(
       'the claude run to finish',
       async () => {
-        const runs = await expect(200, 'GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${claude.id}`, { token: board });
+        const runs = await expect(200, 'GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${claude.id}`, {
+          token: board,
+        });
         return runs.length > 0 && !['queued', 'running'].includes(runs[0].status) ? runs[0] : null;
       },
       RUN_TIMEOUT_MS,
@@ -334,11 +443,20 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
     // stdout is not a terminal here: the login link went to the data directory.
     const login = await fetch((await readFile(path.join(dataDir, 'login-url'), 'utf8')).trim(), { redirect: 'manual' });
     assert.equal(login.status, 302);
-    await expect(200, 'PATCH', `/api/companies/${companyId}/budgets`, { token: board, body: { budgetMonthlyCents: 100_000 } });
+    await expect(200, 'PATCH', `/api/companies/${companyId}/budgets`, {
+      token: board,
+      body: { budgetMonthlyCents: 100_000 },
+    });
     await expect(200, 'GET', `/api/companies/${companyId}/budgets/overview`, { token: board });
     await expect(201, 'POST', `/api/companies/${companyId}/finance-events`, {
       token: board,
-      body: { kind: 'platform_fee', direction: 'debit', amountCents: 500, currency: 'USD', occurredAt: new Date().toISOString() },
+      body: {
+        kind: 'platform_fee',
+        direction: 'debit',
+        amountCents: 500,
+        currency: 'USD',
+        occurredAt: new Date().toISOString(),
+      },
     });
     await expect(200, 'GET', `/api/companies/${companyId}/costs/finance-summary`, { token: board });
     await expect(200, 'GET', `/api/companies/${companyId}/feedback-traces`, { token: board });
@@ -349,10 +467,19 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
     assert.ok(activity.some((a: any) => a.action === 'company.skills_imported'));
     await expect(200, 'GET', `/api/companies/${companyId}/dashboard`, { token: board });
     await expect(201, 'POST', `/api/companies/${companyId}/goals`, { token: board, body: { title: 'Ship it' } });
-    await expect(201, 'POST', `/api/companies/${companyId}/projects`, { token: board, body: { name: 'Bundle', workspace: { cwd: work } } });
-    await expect(201, 'POST', `/api/companies/${companyId}/approvals`, { token: agentKey, body: { type: 'request_board_approval', payload: { title: 'Ship' } } });
+    await expect(201, 'POST', `/api/companies/${companyId}/projects`, {
+      token: board,
+      body: { name: 'Bundle', workspace: { cwd: work } },
+    });
+    await expect(201, 'POST', `/api/companies/${companyId}/approvals`, {
+      token: agentKey,
+      body: { type: 'request_board_approval', payload: { title: 'Ship' } },
+    });
     // An external adapter package is imported by file URL from the bundle as from the sources.
-    const installed = await expect(201, 'POST', '/api/adapters/install', { token: board, body: { packageName: ADAPTER_FIXTURE, isLocalPath: true } });
+    const installed = await expect(201, 'POST', '/api/adapters/install', {
+      token: board,
+      body: { packageName: ADAPTER_FIXTURE, isLocalPath: true },
+    });
     assert.equal(installed.type, 'fixture_echo');
     const adapters = await expect(200, 'GET', '/api/adapters', { token: board });
     assert.equal(adapters.find((a: any) => a.type === 'fixture_echo')?.loaded, true, JSON.stringify(adapters));
@@ -371,15 +498,28 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI_BIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...REQUIRE_BUNDLE, SERVICE_API_URL: base, SERVICE_API_KEY: agentKey, SERVICE_RUN_ID: randomUUID() },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ...REQUIRE_BUNDLE,
+        SERVICE_API_URL: base,
+        SERVICE_API_KEY: agentKey,
+        SERVICE_RUN_ID: randomUUID(),
+      },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'user-start-test', version: '1.0.0' });
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      assert.ok(tools.some((tool) => tool.name === 'checkout_issue'), JSON.stringify(tools.map((tool) => tool.name)));
-      const inbox = (await client.callTool({ name: 'inbox', arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+      assert.ok(
+        tools.some((tool) => tool.name === 'checkout_issue'),
+        JSON.stringify(tools.map((tool) => tool.name)),
+      );
+      const inbox = (await client.callTool({ name: 'inbox', arguments: {} })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
       assert.notEqual(inbox.isError, true, inbox.content[0]?.text);
       assert.match(inbox.content[0]!.text, /Ship the bundle/);
     } finally {

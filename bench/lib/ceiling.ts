@@ -25,10 +25,14 @@ const WARMUP_MS = 3_000;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export async function startCeiling(databaseUrl: string, port: number, poolSize: number): Promise<Ceiling> {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, databaseUrl, String(port), String(poolSize)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', import.meta.filename, databaseUrl, String(port), String(poolSize)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -32,7 +32,15 @@ export function percentile(sortedMs: number[], p: number): number {
 
 export function summarize(latencies: number[], errors: number, seconds: number): LoadResult {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { requests: latencies.length, errors, seconds, rps: latencies.length / seconds, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), latencies };
+  return {
+    requests: latencies.length,
+    errors,
+    seconds,
+    rps: latencies.length / seconds,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    latencies,
+  };
 }
 
 /** Several measurement rounds of one scenario as one result: their requests over their summed time. */
@@ -54,7 +62,10 @@ export class Client {
     private token: string,
   ) {}
 
-  private send<T>(spec: RequestSpec, onResponse: (res: http.IncomingMessage, resolve: (value: T) => void) => void): Promise<T> {
+  private send<T>(
+    spec: RequestSpec,
+    onResponse: (res: http.IncomingMessage, resolve: (value: T) => void) => void,
+  ): Promise<T> {
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -102,13 +113,17 @@ export class Client {
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     let head = `${spec.method} ${spec.path} HTTP/1.1\r\nhost: ${this.base.host}\r\n`;
     if (this.token) head += `authorization: Bearer ${this.token}\r\n`;
-    if (payload !== undefined) head += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`;
+    if (payload !== undefined)
+      head += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`;
     for (const [name, value] of Object.entries(spec.headers ?? {})) head += `${name}: ${value}\r\n`;
     return Buffer.from(`${head}\r\n${payload ?? ''}`);
   }
 
   /** Runs `make(i)` requests over `concurrency` connections until `durationMs` passes or `total` are sent. */
-  async load(make: (i: number) => RequestSpec, opts: { concurrency: number; durationMs?: number; total?: number; okStatus?: number[]; first?: number }): Promise<LoadResult> {
+  async load(
+    make: (i: number) => RequestSpec,
+    opts: { concurrency: number; durationMs?: number; total?: number; okStatus?: number[]; first?: number },
+  ): Promise<LoadResult> {
     const latencies: number[] = [];
     let errors = 0;
     // `first`: where `i` starts, so rounds of one scenario keep making distinct requests.

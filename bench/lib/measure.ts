@@ -42,16 +42,27 @@ export function selected(bench: Bench, name: string): boolean {
 }
 
 /** Measures `make` at CONCURRENCY connections beside the ceiling and records both and their ratio. */
-export async function measure(bench: Bench, name: string, make: (i: number) => RequestSpec, opts: { okStatus?: number[]; client?: Client } = {}): Promise<void> {
+export async function measure(
+  bench: Bench,
+  name: string,
+  make: (i: number) => RequestSpec,
+  opts: { okStatus?: number[]; client?: Client } = {},
+): Promise<void> {
   if (!selected(bench, name)) return;
   const ceilingSpec: RequestSpec = { method: 'GET', path: bench.ceiling.path };
   let sent = 0;
   const runScenario = async (durationMs: number) => {
-    const r = await (opts.client ?? bench.client).load(make, { concurrency: CONCURRENCY, durationMs, first: sent, okStatus: opts.okStatus });
+    const r = await (opts.client ?? bench.client).load(make, {
+      concurrency: CONCURRENCY,
+      durationMs,
+      first: sent,
+      okStatus: opts.okStatus,
+    });
     sent += r.requests;
     return r;
   };
-  const runCeiling = (durationMs: number) => bench.ceiling.client.load(() => ceilingSpec, { concurrency: CONCURRENCY, durationMs });
+  const runCeiling = (durationMs: number) =>
+    bench.ceiling.client.load(() => ceilingSpec, { concurrency: CONCURRENCY, durationMs });
   await runCeiling(WARMUP_MS);
   await runScenario(WARMUP_MS);
   const scenario: LoadResult[] = [];
@@ -68,7 +79,9 @@ export async function measure(bench: Bench, name: string, make: (i: number) => R
   const s = merge(scenario);
   const c = merge(ceiling);
   const ratio = s.rps / c.rps;
-  process.stdout.write(`${line(name, s)} | ceiling ${c.rps.toFixed(0)} req/s | ${(ratio * 100).toFixed(0)}% of the ceiling\n`);
+  process.stdout.write(
+    `${line(name, s)} | ceiling ${c.rps.toFixed(0)} req/s | ${(ratio * 100).toFixed(0)}% of the ceiling\n`,
+  );
   if (s.errors > 0) throw new Error(`${name}: ${s.errors} requests failed`);
   if (c.errors > 0) throw new Error(`${name} (ceiling): ${c.errors} requests failed`);
   bench.figures[`${name} req/s`] = s.rps;

@@ -52,8 +52,12 @@ function targets(figures: Figures, baseline: Figures): void {
     } else {
       const before = baseline[t.key];
       const rpsKey = t.key.replace(/ \/ ceiling$/, ' req/s');
-      const rpsFactor = baseline[rpsKey] ? ` (req/s ${(figures[rpsKey]! / baseline[rpsKey]!).toFixed(2)}x baseline)` : '';
-      goal = before ? `>= ${t.timesBaseline}x baseline ${before.toFixed(3)}: ${(value / before).toFixed(2)}x${rpsFactor}` : `>= ${t.timesBaseline}x baseline (no baseline)`;
+      const rpsFactor = baseline[rpsKey]
+        ? ` (req/s ${(figures[rpsKey]! / baseline[rpsKey]!).toFixed(2)}x baseline)`
+        : '';
+      goal = before
+        ? `>= ${t.timesBaseline}x baseline ${before.toFixed(3)}: ${(value / before).toFixed(2)}x${rpsFactor}`
+        : `>= ${t.timesBaseline}x baseline (no baseline)`;
       met = before ? value >= t.timesBaseline! * before : undefined;
     }
     const verdict = met === undefined ? '' : met ? 'met' : 'NOT met';
@@ -73,6 +77,8 @@ export async function report(figures: Figures, save: boolean): Promise<void> {
     await writeFile(BASELINE, `${JSON.stringify(figures, null, 2)}\n`);
     process.stdout.write(`saved as the new baseline (${BASELINE})\n`);
   } else if (Object.keys(baseline).length === 0) {
-    process.stdout.write('no baseline yet: `npm run bench -- --save-baseline` stores these figures for later comparison\n');
+    process.stdout.write(
+      'no baseline yet: `npm run bench -- --save-baseline` stores these figures for later comparison\n',
+    );
   }
 }

@@ -19,7 +19,6 @@ export interface BenchServer {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-
 export interface BenchServerOptions {
   /** A checkout whose bin/boardroom.js to run (default: this one), e.g. a snapshot of the code before a change. */
   root?: string;
@@ -48,13 +47,21 @@ export async function startBenchServer(port: number, opts: BenchServerOptions = 
   const bin = path.join(opts.root ?? ROOT, 'bin/boardroom.js');
   const env = { ...process.env, BOARDROOM_LOG_LEVEL: opts.logLevel ?? 'info', DATABASE_URL: '' };
   // Logs go to /dev/null: serialized and written like anywhere, with no reader to compete for the cores.
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), bin, '--data-dir', dataDir, '--port', String(port), '--strict-port', 'run'], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), bin, '--data-dir', dataDir, '--port', String(port), '--strict-port', 'run'],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const base = new URL(`http://127.0.0.1:${port}`);
   await waitForHealth(base, child);
-  const token = execFileSync(process.execPath, [bin, '--data-dir', dataDir, 'board-key', 'create', '--name', 'bench'], { env: { ...env, BOARDROOM_LOG_LEVEL: 'warn' } }).toString().trim();
+  const token = execFileSync(process.execPath, [bin, '--data-dir', dataDir, 'board-key', 'create', '--name', 'bench'], {
+    env: { ...env, BOARDROOM_LOG_LEVEL: 'warn' },
+  })
+    .toString()
+    .trim();
   const cluster = await startEmbeddedCluster({ dataDir, attach: true });
   return {
     base,
@@ -74,7 +81,11 @@ export async function startBenchServer(port: number, opts: BenchServerOptions = 
 export async function memoryMiB(server: BenchServer): Promise<{ serverRss: number; databasePss: number }> {
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
   const postmaster = Number((await readFile(path.join(server.dataDir, 'db', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)]).toString().trim().split(/\s+/).map(Number);
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)])
+    .toString()
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   let pssKb = 0;
   for (const pid of [postmaster, ...children]) {
     try {

@@ -18,7 +18,18 @@
 // Resume rejected: with a session to resume, a failure whose stderr or result says
 // "No conversation found with session ID" forgets the session and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, executeLocalCli, lastLine, localCliConfigFields, mcpField, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
+import {
+  bounded,
+  executeLocalCli,
+  lastLine,
+  localCliConfigFields,
+  mcpField,
+  record,
+  testCliEnvironment,
+  tokens,
+  usableSessionId,
+  usdToCents,
+} from './local-cli.ts';
 import { claudeLoginProbe } from './cli-login.ts';
 import { configJsonSchema } from './config-fields.ts';
 import { claudeMcpArgs } from './mcp-config.ts';
@@ -26,7 +37,13 @@ import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.t
 
 export const claudeConfigSchema = z.object({
   ...localCliConfigFields('claude'),
-  maxTurns: z.number().int().positive().max(10_000).optional().describe("--max-turns: the most agentic turns of one run; unset: the CLI's own limit"),
+  maxTurns: z
+    .number()
+    .int()
+    .positive()
+    .max(10_000)
+    .optional()
+    .describe("--max-turns: the most agentic turns of one run; unset: the CLI's own limit"),
   // Claude Code's modes (default, acceptEdits, plan, bypassPermissions, ...): a word, passed as is.
   permissionMode: z
     .string()
@@ -34,7 +51,12 @@ export const claudeConfigSchema = z.object({
     .regex(/^[A-Za-z]{1,50}$/, 'must be a single word such as acceptEdits')
     .optional()
     .describe("--permission-mode: default, acceptEdits, plan, bypassPermissions, ...; unset: the CLI's own"),
-  skillsDir: z.string().min(1).max(4096).optional().describe("a directory made readable to the CLI with --add-dir (the engine sets the agent's skills directory)"),
+  skillsDir: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe("a directory made readable to the CLI with --add-dir (the engine sets the agent's skills directory)"),
   mcp: mcpField,
 });
 export type ClaudeConfig = z.output<typeof claudeConfigSchema>;
@@ -53,7 +75,10 @@ export function claudeArgs(config: ClaudeConfig, sessionId: string | null): stri
 }
 
 /** The stream-json parser of one run: turns events into ctx reports; `finish` gives the outcome. */
-export function createClaudeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>, config: ClaudeConfig) {
+export function createClaudeStream(
+  ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>,
+  config: ClaudeConfig,
+) {
   const counted = new Map<string, { input: number; cached: number; output: number }>();
   let model: string | undefined;
   let sessionId: string | null = null;
@@ -74,14 +99,26 @@ export function createClaudeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onR
       if (!message || !usage) return;
       if (typeof message.model === 'string' && message.model.length <= 200) model = message.model;
       const cached = tokens(usage.cache_read_input_tokens);
-      const now = { input: tokens(usage.input_tokens) + cached + tokens(usage.cache_creation_input_tokens), cached, output: tokens(usage.output_tokens) };
+      const now = {
+        input: tokens(usage.input_tokens) + cached + tokens(usage.cache_creation_input_tokens),
+        cached,
+        output: tokens(usage.output_tokens),
+      };
       const key = typeof message.id === 'string' ? message.id : null;
       const before = (key && counted.get(key)) || { input: 0, cached: 0, output: 0 };
-      const delta = { input: Math.max(0, now.input - before.input), cached: Math.max(0, now.cached - before.cached), output: Math.max(0, now.output - before.output) };
+      const delta = {
+        input: Math.max(0, now.input - before.input),
+        cached: Math.max(0, now.cached - before.cached),
+        output: Math.max(0, now.output - before.output),
+      };
       if (key) {
         // Bounded: a run has few messages in flight; old ids are never reported again.
         if (counted.size >= 1000) counted.delete(counted.keys().next().value!);
-        counted.set(key, { input: Math.max(now.input, before.input), cached: Math.max(now.cached, before.cached), output: Math.max(now.output, before.output) });
+        counted.set(key, {
+          input: Math.max(now.input, before.input),
+          cached: Math.max(now.cached, before.cached),
+          output: Math.max(now.output, before.output),
+        });
       }
       if (delta.input + delta.output === 0) return;
       ctx.onUsage({
@@ -105,7 +142,12 @@ export function createClaudeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onR
       });
       const usd = obj.total_cost_usd;
       if (typeof usd === 'number' && Number.isFinite(usd) && usd > 0) {
-        ctx.onUsage({ provider: 'anthropic', ...(model && { model }), costCents: Math.min(usdToCents(usd), 1_000_000), billingType: config.billingType ?? 'metered_api' });
+        ctx.onUsage({
+          provider: 'anthropic',
+          ...(model && { model }),
+          costCents: Math.min(usdToCents(usd), 1_000_000),
+          billingType: config.billingType ?? 'metered_api',
+        });
       }
     }
   };
@@ -116,9 +158,20 @@ export function createClaudeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onR
     const errorText = [resultError ?? '', stderrTail].join('\n');
     if (outcome.status === 'timed_out' || outcome.status === 'cancelled') return { outcome, errorText };
     if (resultError !== null || outcome.status === 'failed') {
-      return { outcome: { ...outcome, status: 'failed', error: resultError ?? lastLine(stderrTail) ?? outcome.error }, errorText };
+      return {
+        outcome: { ...outcome, status: 'failed', error: resultError ?? lastLine(stderrTail) ?? outcome.error },
+        errorText,
+      };
     }
-    if (!r) return { outcome: { ...outcome, status: 'failed', error: 'claude ended without a result event: is its stream-json format still the one this adapter parses?' }, errorText };
+    if (!r)
+      return {
+        outcome: {
+          ...outcome,
+          status: 'failed',
+          error: 'claude ended without a result event: is its stream-json format still the one this adapter parses?',
+        },
+        errorText,
+      };
     return { outcome, errorText };
   };
   return { onObject, finish };
@@ -126,12 +179,21 @@ export function createClaudeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onR
 
 function resultErrorText(result: Record<string, unknown>): string {
   const errors = Array.isArray(result.errors) ? result.errors.filter((e): e is string => typeof e === 'string') : [];
-  const text = typeof result.result === 'string' && result.result.trim() ? result.result.trim() : errors.join('; ') || `claude reported ${String(result.subtype ?? 'an error')}`;
+  const text =
+    typeof result.result === 'string' && result.result.trim()
+      ? result.result.trim()
+      : errors.join('; ') || `claude reported ${String(result.subtype ?? 'an error')}`;
   return bounded(text, 4000);
 }
 
 const execute = (ctx: AdapterRunContext) =>
-  executeLocalCli(ctx, { type: 'claude_local', schema: claudeConfigSchema, args: claudeArgs, stream: createClaudeStream, resumeRejected: CLAUDE_RESUME_REJECTED });
+  executeLocalCli(ctx, {
+    type: 'claude_local',
+    schema: claudeConfigSchema,
+    args: claudeArgs,
+    stream: createClaudeStream,
+    resumeRejected: CLAUDE_RESUME_REJECTED,
+  });
 
 const AGENT_CONFIGURATION_DOC = `claude_local: runs Claude Code (\`claude --print --output-format stream-json --verbose\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--resume).
 adapterConfig: command (default "claude"), args (string[], after the adapter's flags), cwd, env (values may be secret references, e.g. ANTHROPIC_API_KEY),
@@ -146,6 +208,11 @@ export function createServerAdapter(): ServerAdapter {
     agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
     configSchema: configJsonSchema(claudeConfigSchema),
     execute,
-    testEnvironment: (config) => testCliEnvironment(config, { schema: claudeConfigSchema, apiKeyEnv: 'ANTHROPIC_API_KEY', login: claudeLoginProbe }),
+    testEnvironment: (config) =>
+      testCliEnvironment(config, {
+        schema: claudeConfigSchema,
+        apiKeyEnv: 'ANTHROPIC_API_KEY',
+        login: claudeLoginProbe,
+      }),
   };
 }

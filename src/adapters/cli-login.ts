@@ -20,16 +20,26 @@ export interface ProbeResult {
 }
 
 /** Runs `file args` with `env`, bounded; never throws. */
-export function probeCli(file: string, args: string[], env: Record<string, string>, timeoutMs = CLI_PROBE_TIMEOUT_MS): Promise<ProbeResult> {
+export function probeCli(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = CLI_PROBE_TIMEOUT_MS,
+): Promise<ProbeResult> {
   return new Promise((resolve) => {
-    execFile(file, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (err, stdout, stderr) => {
-      const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
-      const code = typeof e?.code === 'number' ? e.code : e ? null : 0;
-      let failure: string | null = null;
-      if (e?.killed) failure = `no answer within ${timeoutMs / 1000} s`;
-      else if (e && typeof e.code !== 'number') failure = e.message.split('\n')[0] ?? 'could not run';
-      resolve({ code, stdout: `${stdout}`, stderr: `${stderr}`, failure });
-    });
+    execFile(
+      file,
+      args,
+      { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 },
+      (err, stdout, stderr) => {
+        const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+        const code = typeof e?.code === 'number' ? e.code : e ? null : 0;
+        let failure: string | null = null;
+        if (e?.killed) failure = `no answer within ${timeoutMs / 1000} s`;
+        else if (e && typeof e.code !== 'number') failure = e.message.split('\n')[0] ?? 'could not run';
+        resolve({ code, stdout: `${stdout}`, stderr: `${stderr}`, failure });
+      },
+    );
   });
 }
 
@@ -58,7 +68,10 @@ export const claudeLoginProbe: LoginProbe = {
     const loggedIn = (answer as { loggedIn?: unknown } | null)?.loggedIn;
     if (typeof loggedIn !== 'boolean') return null;
     const method = (answer as { authMethod?: unknown }).authMethod;
-    return { loggedIn, detail: typeof method === 'string' && method !== 'none' ? `auth method ${method.slice(0, 100)}` : '' };
+    return {
+      loggedIn,
+      detail: typeof method === 'string' && method !== 'none' ? `auth method ${method.slice(0, 100)}` : '',
+    };
   },
   loginHint: '`claude auth login` (or `claude`, then /login)',
 };
@@ -76,12 +89,24 @@ export const codexLoginProbe: LoginProbe = {
   loginHint: '`codex login`',
 };
 
-export async function askLogin(file: string, command: string, env: Record<string, string>, probe: LoginProbe): Promise<LoginState> {
+export async function askLogin(
+  file: string,
+  command: string,
+  env: Record<string, string>,
+  probe: LoginProbe,
+): Promise<LoginState> {
   const asked = `${path.basename(command)} ${probe.args.join(' ')}`;
   const result = await probeCli(file, probe.args, env);
   if (result.failure) return { state: 'unknown', detail: `${asked}: ${result.failure}` };
   const read = probe.read(result);
-  if (read) return { state: read.loggedIn ? 'logged_in' : 'logged_out', detail: read.detail ? `${asked}: ${read.detail}` : asked };
+  if (read)
+    return {
+      state: read.loggedIn ? 'logged_in' : 'logged_out',
+      detail: read.detail ? `${asked}: ${read.detail}` : asked,
+    };
   const said = firstLine(result.stderr) || firstLine(result.stdout) || '(no output)';
-  return { state: 'unknown', detail: `${asked} exited with ${result.code} and an answer this adapter cannot read: ${said}` };
+  return {
+    state: 'unknown',
+    detail: `${asked} exited with ${result.code} and an answer this adapter cannot read: ${said}`,
+  };
 }

@@ -13,7 +13,17 @@
 // Resume rejected: with a thread to resume, a failure whose error or stderr says the
 // thread/session/conversation/rollout was not found forgets it and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, executeLocalCli, lastLine, localCliConfigFields, mcpField, record, testCliEnvironment, tokens, usableSessionId } from './local-cli.ts';
+import {
+  bounded,
+  executeLocalCli,
+  lastLine,
+  localCliConfigFields,
+  mcpField,
+  record,
+  testCliEnvironment,
+  tokens,
+  usableSessionId,
+} from './local-cli.ts';
 import { codexLoginProbe } from './cli-login.ts';
 import { configJsonSchema } from './config-fields.ts';
 import { codexMcpArgs } from './mcp-config.ts';
@@ -22,7 +32,8 @@ import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.t
 export const codexConfigSchema = z.object({ ...localCliConfigFields('codex'), mcp: mcpField });
 export type CodexConfig = z.output<typeof codexConfigSchema>;
 
-export const CODEX_RESUME_REJECTED = /\b(thread|session|conversation|rollout)\b[^\n]{0,120}\bnot found\b|\bno (thread|session|conversation|rollout)\b[^\n]{0,60}\bfound\b/i;
+export const CODEX_RESUME_REJECTED =
+  /\b(thread|session|conversation|rollout)\b[^\n]{0,120}\bnot found\b|\bno (thread|session|conversation|rollout)\b[^\n]{0,60}\bfound\b/i;
 
 export function codexArgs(config: CodexConfig, threadId: string | null): string[] {
   const args = ['exec', '--json', '--skip-git-repo-check'];
@@ -33,7 +44,10 @@ export function codexArgs(config: CodexConfig, threadId: string | null): string[
   return [...args, '-'];
 }
 
-export function createCodexStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>, config: CodexConfig) {
+export function createCodexStream(
+  ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>,
+  config: CodexConfig,
+) {
   let threadId: string | null = null;
   let summary: string | null = null;
   let completed = false;
@@ -78,21 +92,43 @@ export function createCodexStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onRe
     }
   };
   const finish = (outcome: AdapterOutcome, stderrTail: string): { outcome: AdapterOutcome; errorText: string } => {
-    if (summary !== null || threadId) ctx.onResult({ ...(summary !== null && { summary }), ...(threadId && { threadId }) });
+    if (summary !== null || threadId)
+      ctx.onResult({ ...(summary !== null && { summary }), ...(threadId && { threadId }) });
     const streamError = turnFailed ?? (completed ? null : lastError);
     const errorText = [turnFailed ?? '', lastError ?? '', stderrTail].join('\n');
     if (outcome.status === 'timed_out' || outcome.status === 'cancelled') return { outcome, errorText };
     if (streamError !== null || outcome.status === 'failed') {
-      return { outcome: { ...outcome, status: 'failed', error: streamError ?? lastError ?? lastLine(stderrTail) ?? outcome.error }, errorText };
+      return {
+        outcome: {
+          ...outcome,
+          status: 'failed',
+          error: streamError ?? lastError ?? lastLine(stderrTail) ?? outcome.error,
+        },
+        errorText,
+      };
     }
-    if (!completed) return { outcome: { ...outcome, status: 'failed', error: 'codex ended without a turn.completed event: is its --json format still the one this adapter parses?' }, errorText };
+    if (!completed)
+      return {
+        outcome: {
+          ...outcome,
+          status: 'failed',
+          error: 'codex ended without a turn.completed event: is its --json format still the one this adapter parses?',
+        },
+        errorText,
+      };
     return { outcome, errorText };
   };
   return { onObject, finish };
 }
 
 const execute = (ctx: AdapterRunContext) =>
-  executeLocalCli(ctx, { type: 'codex_local', schema: codexConfigSchema, args: codexArgs, stream: createCodexStream, resumeRejected: CODEX_RESUME_REJECTED });
+  executeLocalCli(ctx, {
+    type: 'codex_local',
+    schema: codexConfigSchema,
+    args: codexArgs,
+    stream: createCodexStream,
+    resumeRejected: CODEX_RESUME_REJECTED,
+  });
 
 const AGENT_CONFIGURATION_DOC = `codex_local: runs Codex (\`codex exec --json\`) per heartbeat, the wake prompt on stdin, resuming this agent's thread for the issue (exec resume <threadId>).
 adapterConfig: command (default "codex"), args (string[], before "resume"), cwd, env (values may be secret references, e.g. OPENAI_API_KEY),
@@ -106,6 +142,7 @@ export function createServerAdapter(): ServerAdapter {
     agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
     configSchema: configJsonSchema(codexConfigSchema),
     execute,
-    testEnvironment: (config) => testCliEnvironment(config, { schema: codexConfigSchema, apiKeyEnv: 'OPENAI_API_KEY', login: codexLoginProbe }),
+    testEnvironment: (config) =>
+      testCliEnvironment(config, { schema: codexConfigSchema, apiKeyEnv: 'OPENAI_API_KEY', login: codexLoginProbe }),
   };
 }

@@ -18,7 +18,17 @@
 // Resume rejected: the CLI prints `Error resuming session: Invalid session identifier "<id>"` (or
 // `No previous sessions found`) and exits: that forgets the session and runs once more, fresh.
 import { z } from 'zod';
-import { bounded, executeLocalCli, MAX_SUMMARY_CHARS, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId } from './local-cli.ts';
+import {
+  bounded,
+  executeLocalCli,
+  MAX_SUMMARY_CHARS,
+  lastLine,
+  localCliConfigFields,
+  record,
+  testCliEnvironment,
+  tokens,
+  usableSessionId,
+} from './local-cli.ts';
 import { configJsonSchema } from './config-fields.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
@@ -34,7 +44,10 @@ export function geminiArgs(config: GeminiConfig, sessionId: string | null): stri
   return [...args, ...config.args];
 }
 
-export function createGeminiStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>, config: GeminiConfig) {
+export function createGeminiStream(
+  ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>,
+  config: GeminiConfig,
+) {
   let sessionId: string | null = null;
   let model = config.model;
   let answer = '';
@@ -53,7 +66,11 @@ export function createGeminiStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onR
       }
       case 'message':
         // An answer stops growing at the bound: later chunks cost nothing (no copy of it).
-        if (obj.role === 'assistant' && typeof obj.content === 'string' && (obj.delta !== true || answer.length <= MAX_SUMMARY_CHARS)) {
+        if (
+          obj.role === 'assistant' &&
+          typeof obj.content === 'string' &&
+          (obj.delta !== true || answer.length <= MAX_SUMMARY_CHARS)
+        ) {
           answer = bounded((obj.delta === true ? answer : '') + obj.content);
         }
         break;
@@ -82,22 +99,49 @@ export function createGeminiStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onR
   };
   const finish = (outcome: AdapterOutcome, stderrTail: string): { outcome: AdapterOutcome; errorText: string } => {
     const summary = answer.trim();
-    if (summary.length > 0 || sessionId) ctx.onResult({ ...(summary.length > 0 && { summary }), ...(sessionId && { sessionId }) });
+    if (summary.length > 0 || sessionId)
+      ctx.onResult({ ...(summary.length > 0 && { summary }), ...(sessionId && { sessionId }) });
     const r = result as Record<string, unknown> | null;
-    const resultError = r && r.status !== 'success' ? bounded(String(record(r.error)?.message ?? `result status ${String(r.status)}`), 4000) : null;
+    const resultError =
+      r && r.status !== 'success'
+        ? bounded(String(record(r.error)?.message ?? `result status ${String(r.status)}`), 4000)
+        : null;
     const errorText = [resultError ?? '', lastError ?? '', stderrTail].join('\n');
     if (outcome.status === 'timed_out' || outcome.status === 'cancelled') return { outcome, errorText };
     if (resultError !== null || outcome.status === 'failed') {
-      return { outcome: { ...outcome, status: 'failed', error: resultError ?? lastError ?? lastLine(stderrTail) ?? outcome.error }, errorText };
+      return {
+        outcome: {
+          ...outcome,
+          status: 'failed',
+          error: resultError ?? lastError ?? lastLine(stderrTail) ?? outcome.error,
+        },
+        errorText,
+      };
     }
-    if (!r) return { outcome: { ...outcome, status: 'failed', error: lastError ?? 'gemini ended without a result event: is its stream-json format still the one this adapter parses?' }, errorText };
+    if (!r)
+      return {
+        outcome: {
+          ...outcome,
+          status: 'failed',
+          error:
+            lastError ??
+            'gemini ended without a result event: is its stream-json format still the one this adapter parses?',
+        },
+        errorText,
+      };
     return { outcome, errorText };
   };
   return { onObject, finish };
 }
 
 const execute = (ctx: AdapterRunContext) =>
-  executeLocalCli(ctx, { type: 'gemini_local', schema: geminiConfigSchema, args: geminiArgs, stream: createGeminiStream, resumeRejected: GEMINI_RESUME_REJECTED });
+  executeLocalCli(ctx, {
+    type: 'gemini_local',
+    schema: geminiConfigSchema,
+    args: geminiArgs,
+    stream: createGeminiStream,
+    resumeRejected: GEMINI_RESUME_REJECTED,
+  });
 
 const AGENT_CONFIGURATION_DOC = `gemini_local: runs the Gemini CLI (\`gemini --output-format stream-json\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--resume <sessionId>).
 adapterConfig: command (default "gemini"), args (string[], after the adapter's flags, e.g. ["--approval-mode", "yolo"]), cwd, env (values may be secret references, e.g. GEMINI_API_KEY),
@@ -111,6 +155,11 @@ export function createServerAdapter(): ServerAdapter {
     agentConfigurationDoc: AGENT_CONFIGURATION_DOC,
     configSchema: configJsonSchema(geminiConfigSchema),
     execute,
-    testEnvironment: (config) => testCliEnvironment(config, { schema: geminiConfigSchema, apiKeyEnv: 'GEMINI_API_KEY', login: { configDir: '.gemini' } }),
+    testEnvironment: (config) =>
+      testCliEnvironment(config, {
+        schema: geminiConfigSchema,
+        apiKeyEnv: 'GEMINI_API_KEY',
+        login: { configDir: '.gemini' },
+      }),
   };
 }

@@ -28,7 +28,15 @@ export const MAX_REQUEST_TIMEOUT_SEC = 300;
 /** Extra headers: a few, for routing or a gateway's own key, never the ones the adapter owns. */
 export const MAX_EXTRA_HEADERS = 32;
 /** Headers the adapter sets itself (or that frame the request): a configured one could forge or break it. */
-export const RESERVED_HEADERS = ['content-type', 'content-length', 'x-service-signature', 'x-service-run-id', 'host', 'transfer-encoding', 'connection'];
+export const RESERVED_HEADERS = [
+  'content-type',
+  'content-length',
+  'x-service-signature',
+  'x-service-run-id',
+  'host',
+  'transfer-encoding',
+  'connection',
+];
 /** How much of a refusing receiver's answer goes to the run log. */
 const ANSWER_LOG_BYTES = 1024;
 /** testEnvironment's reachability probe. */
@@ -50,8 +58,10 @@ const url = z
       ctx.addIssue({ code: 'custom', message: 'is not a valid URL' });
       return;
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
-    if (parsed.username || parsed.password) ctx.addIssue({ code: 'custom', message: 'must not carry credentials (use headers)' });
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
+    if (parsed.username || parsed.password)
+      ctx.addIssue({ code: 'custom', message: 'must not carry credentials (use headers)' });
   });
 
 const headers = z
@@ -64,15 +74,24 @@ const headers = z
   )
   .superRefine((value, ctx) => {
     const names = Object.keys(value);
-    if (names.length > MAX_EXTRA_HEADERS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_EXTRA_HEADERS} headers` });
+    if (names.length > MAX_EXTRA_HEADERS)
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_EXTRA_HEADERS} headers` });
     const reserved = names.filter((name) => RESERVED_HEADERS.includes(name.toLowerCase()));
-    if (reserved.length > 0) ctx.addIssue({ code: 'custom', message: `${reserved.join(', ')}: set by the adapter, cannot be configured` });
+    if (reserved.length > 0)
+      ctx.addIssue({ code: 'custom', message: `${reserved.join(', ')}: set by the adapter, cannot be configured` });
   });
 
 export const httpConfigSchema = z.object({
   url: url.describe('the receiver: an http or https URL without credentials; each run is POSTed there, signed'),
-  requestTimeoutSec: z.number().positive().max(MAX_REQUEST_TIMEOUT_SEC).default(DEFAULT_REQUEST_TIMEOUT_SEC).describe('seconds the POST itself may take before the run fails'),
-  headers: headers.optional().describe(`extra request headers (at most ${MAX_EXTRA_HEADERS}; not ${RESERVED_HEADERS.join(', ')})`),
+  requestTimeoutSec: z
+    .number()
+    .positive()
+    .max(MAX_REQUEST_TIMEOUT_SEC)
+    .default(DEFAULT_REQUEST_TIMEOUT_SEC)
+    .describe('seconds the POST itself may take before the run fails'),
+  headers: headers
+    .optional()
+    .describe(`extra request headers (at most ${MAX_EXTRA_HEADERS}; not ${RESERVED_HEADERS.join(', ')})`),
   // The run's deadline and grace, read by the engine (grace has nothing to stop here).
   ...runLimitFields,
 });
@@ -112,7 +131,9 @@ export function buildRunRequest(ctx: AdapterRunContext): HttpRunRequest | null {
     wakeReason: ctx.wakeReason,
     prompt: ctx.prompt,
     apiUrl,
-    heartbeatContextUrl: ctx.issueId ? `${apiUrl}/api/issues/${encodeURIComponent(ctx.issueId)}/heartbeat-context` : null,
+    heartbeatContextUrl: ctx.issueId
+      ? `${apiUrl}/api/issues/${encodeURIComponent(ctx.issueId)}/heartbeat-context`
+      : null,
     completeUrl: `${apiUrl}/api/heartbeat-runs/${encodeURIComponent(ctx.runId)}/complete`,
     runToken,
   };
@@ -159,7 +180,9 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
   if (!parsed.success) return failed(`invalid http adapter config: ${formatZodError(parsed.error)}`);
   const config = parsed.data;
   if (!ctx.signingSecret) {
-    return failed(`the agent has no signing secret, so nothing was sent: generate one with POST /api/agents/${ctx.agent.id}/signing-secret`);
+    return failed(
+      `the agent has no signing secret, so nothing was sent: generate one with POST /api/agents/${ctx.agent.id}/signing-secret`,
+    );
   }
   const runRequest = buildRunRequest(ctx);
   if (!runRequest) return failed('the run environment lacks SERVICE_API_URL or SERVICE_API_KEY');
@@ -190,7 +213,12 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
   const onAbort = () => stopWith('cancelled');
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   const deadline = setTimeout(() => stopWith('timed_out'), Math.max(0, ctx.timeoutSec) * 1000);
-  const timedOut = (after: string): AdapterOutcome => ({ status: 'timed_out', exitCode: null, signal: null, error: `deadline of ${ctx.timeoutSec}s passed ${after}` });
+  const timedOut = (after: string): AdapterOutcome => ({
+    status: 'timed_out',
+    exitCode: null,
+    signal: null,
+    error: `deadline of ${ctx.timeoutSec}s passed ${after}`,
+  });
 
   try {
     ctx.onLog('stdout', `sending run ${ctx.runId} to ${origin}\n`);
@@ -198,13 +226,20 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
     // Bounds the POST and, for a refusal, the read of its answer.
     const requestTimer = setTimeout(() => stopWith('request_timeout'), config.requestTimeoutSec * 1000);
     try {
-      response = await fetch(target, { method: 'POST', headers: requestHeaders, body, redirect: 'manual', signal: request.signal });
+      response = await fetch(target, {
+        method: 'POST',
+        headers: requestHeaders,
+        body,
+        redirect: 'manual',
+        signal: request.signal,
+      });
     } catch (err) {
       clearTimeout(requestTimer);
       const reason = stop as Stop | null;
       if (reason === 'cancelled') return cancelled();
       if (reason === 'timed_out') return timedOut(`before ${origin} answered`);
-      if (reason === 'request_timeout') return failed(`no answer from ${origin} within ${config.requestTimeoutSec}s (requestTimeoutSec)`);
+      if (reason === 'request_timeout')
+        return failed(`no answer from ${origin} within ${config.requestTimeoutSec}s (requestTimeoutSec)`);
       return failed(`could not reach ${origin}: ${networkError(err)}`);
     }
 
@@ -217,7 +252,10 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
     }
     clearTimeout(requestTimer);
     await response.body?.cancel().catch(() => undefined);
-    ctx.onLog('stdout', `accepted by ${origin}, status ${response.status}; waiting for POST ${new URL(runRequest.completeUrl).pathname}\n`);
+    ctx.onLog(
+      'stdout',
+      `accepted by ${origin}, status ${response.status}; waiting for POST ${new URL(runRequest.completeUrl).pathname}\n`,
+    );
 
     // Accepted: the receiver owns the work now. Wait for the run to be finished elsewhere (the
     // engine aborts ctx.signal) or for the deadline.
@@ -239,16 +277,31 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
  */
 async function testEnvironment(raw: Record<string, unknown>): Promise<EnvironmentCheck> {
   const parsed = httpConfigSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, checks: [{ name: 'config', ok: false, detail: formatZodError(parsed.error) }] };
+  if (!parsed.success)
+    return { ok: false, checks: [{ name: 'config', ok: false, detail: formatZodError(parsed.error) }] };
   const target = new URL(parsed.data.url);
   const checks: EnvironmentCheck['checks'] = [{ name: 'config', ok: true, detail: 'valid' }];
   try {
-    const response = await fetch(target, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const response = await fetch(target, {
+      method: 'HEAD',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
     await response.body?.cancel().catch(() => undefined);
-    checks.push({ name: 'reachable', ok: true, detail: `${target.origin} answered HEAD with status ${response.status}` });
+    checks.push({
+      name: 'reachable',
+      ok: true,
+      detail: `${target.origin} answered HEAD with status ${response.status}`,
+    });
   } catch (err) {
     const timeout = (err as { name?: string } | null)?.name === 'TimeoutError';
-    checks.push({ name: 'reachable', ok: false, detail: timeout ? `no answer from ${target.origin} within ${PROBE_TIMEOUT_MS / 1000}s` : `could not reach ${target.origin}: ${networkError(err)}` });
+    checks.push({
+      name: 'reachable',
+      ok: false,
+      detail: timeout
+        ? `no answer from ${target.origin} within ${PROBE_TIMEOUT_MS / 1000}s`
+        : `could not reach ${target.origin}: ${networkError(err)}`,
+    });
   }
   return { ok: checks.every((c) => c.ok), checks };
 }

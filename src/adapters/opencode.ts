@@ -23,7 +23,18 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_EVENT_COST_CENTS } from '../core/cost-bounds.ts';
-import { bounded, executeLocalCli, MAX_SUMMARY_CHARS, lastLine, localCliConfigFields, record, testCliEnvironment, tokens, usableSessionId, usdToCents } from './local-cli.ts';
+import {
+  bounded,
+  executeLocalCli,
+  MAX_SUMMARY_CHARS,
+  lastLine,
+  localCliConfigFields,
+  record,
+  testCliEnvironment,
+  tokens,
+  usableSessionId,
+  usdToCents,
+} from './local-cli.ts';
 import { configJsonSchema } from './config-fields.ts';
 import type { AdapterOutcome, AdapterRunContext, ServerAdapter } from './types.ts';
 
@@ -42,10 +53,15 @@ export function opencodeArgs(config: OpencodeConfig, sessionId: string | null): 
 /** "provider/model" (opencode's --model) as the usage's provider and model. */
 function providerAndModel(model: string | undefined): { provider: string; model?: string } {
   const at = model?.indexOf('/') ?? -1;
-  return model && at > 0 ? { provider: model.slice(0, at), model: model.slice(at + 1) } : { provider: 'opencode', ...(model && { model }) };
+  return model && at > 0
+    ? { provider: model.slice(0, at), model: model.slice(at + 1) }
+    : { provider: 'opencode', ...(model && { model }) };
 }
 
-export function createOpencodeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>, config: OpencodeConfig) {
+export function createOpencodeStream(
+  ctx: Pick<AdapterRunContext, 'onUsage' | 'onResult' | 'onSession'>,
+  config: OpencodeConfig,
+) {
   const source = providerAndModel(config.model);
   let sessionId: string | null = null;
   let stepText = '';
@@ -109,14 +125,27 @@ export function createOpencodeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'o
   };
   const finish = (outcome: AdapterOutcome, stderrTail: string): { outcome: AdapterOutcome; errorText: string } => {
     const text = summary.trim();
-    if (text.length > 0 || sessionId) ctx.onResult({ ...(text.length > 0 && { summary: text }), ...(sessionId && { sessionId }) });
+    if (text.length > 0 || sessionId)
+      ctx.onResult({ ...(text.length > 0 && { summary: text }), ...(sessionId && { sessionId }) });
     const errorText = [pendingError ?? '', stderrTail].join('\n');
     if (outcome.status === 'timed_out' || outcome.status === 'cancelled') return { outcome, errorText };
     if (pendingError !== null || outcome.status === 'failed') {
-      return { outcome: { ...outcome, status: 'failed', error: pendingError ?? lastLine(stderrTail) ?? outcome.error }, errorText };
+      return {
+        outcome: { ...outcome, status: 'failed', error: pendingError ?? lastLine(stderrTail) ?? outcome.error },
+        errorText,
+      };
     }
     if (steps === 0) {
-      return { outcome: { ...outcome, status: 'failed', error: lastLine(stderrTail) ?? 'opencode ended without a step_finish event: is its --format json output still the one this adapter parses?' }, errorText };
+      return {
+        outcome: {
+          ...outcome,
+          status: 'failed',
+          error:
+            lastLine(stderrTail) ??
+            'opencode ended without a step_finish event: is its --format json output still the one this adapter parses?',
+        },
+        errorText,
+      };
     }
     return { outcome, errorText };
   };
@@ -124,7 +153,13 @@ export function createOpencodeStream(ctx: Pick<AdapterRunContext, 'onUsage' | 'o
 }
 
 const execute = (ctx: AdapterRunContext) =>
-  executeLocalCli(ctx, { type: 'opencode_local', schema: opencodeConfigSchema, args: opencodeArgs, stream: createOpencodeStream, resumeRejected: OPENCODE_RESUME_REJECTED });
+  executeLocalCli(ctx, {
+    type: 'opencode_local',
+    schema: opencodeConfigSchema,
+    args: opencodeArgs,
+    stream: createOpencodeStream,
+    resumeRejected: OPENCODE_RESUME_REJECTED,
+  });
 
 const AGENT_CONFIGURATION_DOC = `opencode_local: runs opencode (\`opencode run --format json\`) per heartbeat, the wake prompt on stdin, resuming this agent's session for the issue (--session <sessionId>).
 adapterConfig: command (default "opencode"), args (string[], after the adapter's flags, e.g. ["--agent", "build"]), cwd, env (values may be secret references, e.g. ANTHROPIC_API_KEY),
@@ -139,6 +174,11 @@ export function createServerAdapter(): ServerAdapter {
     configSchema: configJsonSchema(opencodeConfigSchema),
     execute,
     // opencode keeps provider logins in ~/.local/share/opencode (auth.json); keys may also be in env.
-    testEnvironment: (config) => testCliEnvironment(config, { schema: opencodeConfigSchema, apiKeyEnv: 'OPENCODE_API_KEY', login: { configDir: path.join('.local', 'share', 'opencode') } }),
+    testEnvironment: (config) =>
+      testCliEnvironment(config, {
+        schema: opencodeConfigSchema,
+        apiKeyEnv: 'OPENCODE_API_KEY',
+        login: { configDir: path.join('.local', 'share', 'opencode') },
+      }),
   };
 }

@@ -5,7 +5,15 @@
 // left behind) is supervise.ts, shared with the CLI runtime adapters.
 import { z } from 'zod';
 import type { AdapterOutcome, AdapterRunContext, AdapterUsage, EnvironmentCheck, ServerAdapter } from './types.ts';
-import { checkCwd, createLineParser, failed, findExecutable, formatZodError, MAX_LINE_CHARS, superviseProcess } from './supervise.ts';
+import {
+  checkCwd,
+  createLineParser,
+  failed,
+  findExecutable,
+  formatZodError,
+  MAX_LINE_CHARS,
+  superviseProcess,
+} from './supervise.ts';
 import { usageReport } from './usage.ts';
 import { configJsonSchema, localProcessFields } from './config-fields.ts';
 
@@ -13,7 +21,12 @@ import { configJsonSchema, localProcessFields } from './config-fields.ts';
 export { createLineParser, MAX_LINE_CHARS };
 
 export const processConfigSchema = z.object({
-  command: z.string().trim().min(1).max(4096).describe('the command to run: a name looked up on PATH, or a path (relative to cwd)'),
+  command: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4096)
+    .describe('the command to run: a name looked up on PATH, or a path (relative to cwd)'),
   args: z.array(z.string().max(65536)).max(512).default([]).describe('its arguments'),
   ...localProcessFields,
 });
@@ -38,7 +51,11 @@ function dispatchStructured(ctx: AdapterRunContext, obj: Record<string, unknown>
 async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
   const config = processConfigSchema.safeParse(ctx.agent.adapterConfig);
   if (!config.success) return failed(`invalid process adapter config: ${formatZodError(config.error)}`);
-  const { outcome } = await superviseProcess(ctx, { command: config.data.command, args: config.data.args, onObject: (obj) => dispatchStructured(ctx, obj) });
+  const { outcome } = await superviseProcess(ctx, {
+    command: config.data.command,
+    args: config.data.args,
+    onObject: (obj) => dispatchStructured(ctx, obj),
+  });
   return outcome;
 }
 

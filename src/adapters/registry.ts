@@ -29,8 +29,17 @@ export interface AdapterRegistry {
 }
 
 /** The local coding-CLI runtimes: their environment (binary, version, login) is the machine's, so `boardroom doctor` reports it. */
-export const LOCAL_RUNTIME_ADAPTER_MODULES: readonly AdapterModule[] = [claudeAdapter, codexAdapter, geminiAdapter, opencodeAdapter];
-export const BUILTIN_ADAPTER_MODULES: readonly AdapterModule[] = [processAdapter, httpAdapter, ...LOCAL_RUNTIME_ADAPTER_MODULES];
+export const LOCAL_RUNTIME_ADAPTER_MODULES: readonly AdapterModule[] = [
+  claudeAdapter,
+  codexAdapter,
+  geminiAdapter,
+  opencodeAdapter,
+];
+export const BUILTIN_ADAPTER_MODULES: readonly AdapterModule[] = [
+  processAdapter,
+  httpAdapter,
+  ...LOCAL_RUNTIME_ADAPTER_MODULES,
+];
 
 // A package is foreign code: check the shape once here rather than fail mid-run in the engine.
 function checkShape(adapter: unknown): ServerAdapter {
@@ -54,7 +63,8 @@ export function createAdapterRegistry(builtins: readonly AdapterModule[] = BUILT
   const registry: AdapterRegistry = {
     register(module, options = {}) {
       const adapter = checkShape(module.createServerAdapter());
-      if (entries.get(adapter.type)?.builtin) throw new Error(`adapter type ${adapter.type} is built in and cannot be replaced`);
+      if (entries.get(adapter.type)?.builtin)
+        throw new Error(`adapter type ${adapter.type} is built in and cannot be replaced`);
       entries.set(adapter.type, { adapter, builtin: options.builtin ?? false });
       return adapter;
     },

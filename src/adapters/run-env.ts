@@ -73,9 +73,11 @@ export function safeBaseEnv(base: NodeJS.ProcessEnv = process.env): Record<strin
  */
 export function operatorPath(base: NodeJS.ProcessEnv = process.env): string | undefined {
   const value = base.PATH;
-  const viaNpm = base.npm_lifecycle_event !== undefined || Object.keys(base).some((key) => key.startsWith('npm_config_'));
+  const viaNpm =
+    base.npm_lifecycle_event !== undefined || Object.keys(base).some((key) => key.startsWith('npm_config_'));
   if (value === undefined || !viaNpm) return value;
-  const packageDir = base.npm_config_local_prefix || (base.npm_package_json ? path.dirname(base.npm_package_json) : process.cwd());
+  const packageDir =
+    base.npm_config_local_prefix || (base.npm_package_json ? path.dirname(base.npm_package_json) : process.cwd());
   const added = new Set<string>();
   for (let dir = path.resolve(packageDir); ; dir = path.dirname(dir)) {
     added.add(path.join(dir, 'node_modules', '.bin'));

@@ -16,7 +16,11 @@ export interface TaskSessionKey {
 export const MAX_SESSION_ID_CHARS = 512;
 
 const where = (key: TaskSessionKey) =>
-  and(eq(agentTaskSessions.agentId, key.agentId), eq(agentTaskSessions.taskKey, key.issueId ?? ''), eq(agentTaskSessions.adapterType, key.adapterType));
+  and(
+    eq(agentTaskSessions.agentId, key.agentId),
+    eq(agentTaskSessions.taskKey, key.issueId ?? ''),
+    eq(agentTaskSessions.adapterType, key.adapterType),
+  );
 
 export async function loadTaskSession(db: Db, key: TaskSessionKey): Promise<string | null> {
   const [row] = await db.select({ sessionId: agentTaskSessions.sessionId }).from(agentTaskSessions).where(where(key));
@@ -31,7 +35,13 @@ export async function saveTaskSession(db: Db, key: TaskSessionKey, sessionId: st
   }
   await db
     .insert(agentTaskSessions)
-    .values({ companyId: key.companyId, agentId: key.agentId, taskKey: key.issueId ?? '', adapterType: key.adapterType, sessionId })
+    .values({
+      companyId: key.companyId,
+      agentId: key.agentId,
+      taskKey: key.issueId ?? '',
+      adapterType: key.adapterType,
+      sessionId,
+    })
     .onConflictDoUpdate({
       target: [agentTaskSessions.agentId, agentTaskSessions.taskKey, agentTaskSessions.adapterType],
       set: { sessionId, updatedAt: sql`now()` },

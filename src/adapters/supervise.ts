@@ -34,7 +34,12 @@ export function createLineParser(onObject: (obj: Record<string, unknown>) => voi
     if (!text.startsWith('{')) return;
     try {
       const obj: unknown = JSON.parse(text);
-      if (obj && typeof obj === 'object' && !Array.isArray(obj) && typeof (obj as { type?: unknown }).type === 'string') {
+      if (
+        obj &&
+        typeof obj === 'object' &&
+        !Array.isArray(obj) &&
+        typeof (obj as { type?: unknown }).type === 'string'
+      ) {
         onObject(obj as Record<string, unknown>);
       }
     } catch {
@@ -126,7 +131,10 @@ const COMPARED_LINE_CHARS = 4096;
  * A line that changes (a counter, a timestamp) counts.
  */
 export function createActivityTracker() {
-  const streams = { stdout: { partial: '', last: null as string | null }, stderr: { partial: '', last: null as string | null } };
+  const streams = {
+    stdout: { partial: '', last: null as string | null },
+    stderr: { partial: '', last: null as string | null },
+  };
   return {
     push(stream: 'stdout' | 'stderr', chunk: string): boolean {
       const state = streams[stream];
@@ -171,7 +179,12 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
   if (ctx.signal.aborted) return done({ status: 'cancelled', exitCode: null, signal: null, error: null });
 
   const graceMs = Math.max(0, ctx.graceSec) * 1000;
-  const child = spawn(spec.command, spec.args, { cwd: ctx.cwd, env: ctx.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(spec.command, spec.args, {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   // Listen before the first await so neither an early exit nor a late 'error' goes unheard.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
@@ -182,7 +195,8 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
     child.on('error', (err) => resolve(err));
   });
   const pgid = child.pid;
-  if (spawnError || pgid === undefined) return done(failed(`could not start ${spec.command}: ${spawnError?.message ?? 'no pid'}`));
+  if (spawnError || pgid === undefined)
+    return done(failed(`could not start ${spec.command}: ${spawnError?.message ?? 'no pid'}`));
   ctx.onSpawn?.(pgid);
 
   // A command that never reads stdin closes it early: EPIPE is not a failure of the run.
@@ -212,7 +226,10 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
     if (terminating) return;
     terminating = true;
     signalGroup(pgid, 'SIGTERM');
-    killTimer = setTimeout(() => signalGroup(pgid, 'SIGKILL'), ctx.signal.reason === HARD_STOP ? Math.min(graceMs, HARD_STOP_GRACE_MS) : graceMs);
+    killTimer = setTimeout(
+      () => signalGroup(pgid, 'SIGKILL'),
+      ctx.signal.reason === HARD_STOP ? Math.min(graceMs, HARD_STOP_GRACE_MS) : graceMs,
+    );
   };
   let leaderDone = false;
   const stop = (reason: 'deadline' | 'inactive' | 'cancelled') => {
@@ -256,8 +273,15 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
 
   const signal = exit.signal ?? null;
   if (stopReason === 'cancelled') return done({ status: 'cancelled', exitCode: exit.code, signal, error: null });
-  if (stopReason === 'deadline') return done({ status: 'timed_out', exitCode: exit.code, signal, error: `deadline of ${ctx.timeoutSec}s passed` });
-  if (stopReason === 'inactive') return done({ status: 'timed_out', exitCode: exit.code, signal, error: `no new output for ${spec.inactivitySec}s (inactivityTimeoutSec)` });
+  if (stopReason === 'deadline')
+    return done({ status: 'timed_out', exitCode: exit.code, signal, error: `deadline of ${ctx.timeoutSec}s passed` });
+  if (stopReason === 'inactive')
+    return done({
+      status: 'timed_out',
+      exitCode: exit.code,
+      signal,
+      error: `no new output for ${spec.inactivitySec}s (inactivityTimeoutSec)`,
+    });
   if (exit.code === 0) return done({ status: 'succeeded', exitCode: 0, signal: null, error: null });
   const error = signal ? `process killed by ${signal}` : `process exited with code ${exit.code}`;
   return done({ status: 'failed', exitCode: exit.code, signal, error });
@@ -268,7 +292,11 @@ export function failed(error: string): AdapterOutcome {
 }
 
 /** The executable `command` names: a path (relative to cwd), or the first match on `envPath`. */
-export async function findExecutable(command: string, cwd: string | undefined, envPath: string | undefined): Promise<string | null> {
+export async function findExecutable(
+  command: string,
+  cwd: string | undefined,
+  envPath: string | undefined,
+): Promise<string | null> {
   const isExecFile = async (file: string) => {
     try {
       await access(file, fsConstants.X_OK);
@@ -290,7 +318,8 @@ export async function findExecutable(command: string, cwd: string | undefined, e
 
 /** The `cwd` check of testEnvironment: unset (the engine picks one), or an existing writable directory. */
 export async function checkCwd(cwd: string | undefined): Promise<{ name: string; ok: boolean; detail: string }> {
-  if (cwd === undefined) return { name: 'cwd', ok: true, detail: 'not set: the engine uses the project or agent workspace' };
+  if (cwd === undefined)
+    return { name: 'cwd', ok: true, detail: 'not set: the engine uses the project or agent workspace' };
   let detail = 'exists and is writable';
   try {
     if (!(await stat(cwd)).isDirectory()) detail = `${cwd} is not a directory`;

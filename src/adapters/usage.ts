@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { BILLING_TYPES, MAX_EVENT_COST_CENTS, MAX_TOKENS } from '../core/cost-bounds.ts';
 
 const count = (max: number) => z.number().int().nonnegative().max(max);
-const isBillingType = (value: string): value is (typeof BILLING_TYPES)[number] => (BILLING_TYPES as readonly string[]).includes(value);
+const isBillingType = (value: string): value is (typeof BILLING_TYPES)[number] =>
+  (BILLING_TYPES as readonly string[]).includes(value);
 
 export const usageReport = z.object({
   provider: z.string().max(200).optional(),

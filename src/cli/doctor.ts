@@ -9,7 +9,13 @@ import { hasEmbeddedCluster, listenError } from '../db/embedded.ts';
 import { readKeys, readSettings, resolveDataDir, type ConfigInput, type Settings } from '../core/config.ts';
 import { attachDatabase } from '../server/start.ts';
 import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../adapters/registry.ts';
-import { checkDatabaseAnswers, checkDataDir, checkNode, doctorMessage as message, type Check } from '../core/doctor-checks.ts';
+import {
+  checkDatabaseAnswers,
+  checkDataDir,
+  checkNode,
+  doctorMessage as message,
+  type Check,
+} from '../core/doctor-checks.ts';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -20,18 +26,27 @@ export async function runDoctor(input: ConfigInput): Promise<boolean> {
   try {
     settings = readSettings(input);
     await readKeys(settings.dataDir);
-    results.push(['config', true, `${settings.deploymentMode} mode, ${settings.databaseUrl ? 'external database (DATABASE_URL)' : 'embedded database'}`]);
+    results.push([
+      'config',
+      true,
+      `${settings.deploymentMode} mode, ${settings.databaseUrl ? 'external database (DATABASE_URL)' : 'embedded database'}`,
+    ]);
   } catch (err) {
     results.push(['config', false, message(err)]);
   }
-  results.push(settings ? await checkDatabase(settings) : ['database', false, 'not checked: the configuration is invalid']);
+  results.push(
+    settings ? await checkDatabase(settings) : ['database', false, 'not checked: the configuration is invalid'],
+  );
   results.push(settings ? await checkPort(settings) : ['port', false, 'not checked: the configuration is invalid']);
 
   for (const [name, ok, detail] of results) process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}\n`);
   for (const module of LOCAL_RUNTIME_ADAPTER_MODULES) {
     const adapter = module.createServerAdapter();
     const env = await adapter.testEnvironment({});
-    const detail = env.checks.filter((c) => c.name !== 'config' && c.name !== 'cwd').map((c) => `${c.name} ${c.detail}`).join('; ');
+    const detail = env.checks
+      .filter((c) => c.name !== 'config' && c.name !== 'cwd')
+      .map((c) => `${c.name} ${c.detail}`)
+      .join('; ');
     process.stdout.write(`info ${adapter.type}: ${env.ok ? 'ready' : 'not ready'}: ${detail}\n`);
   }
   return results.every(([, ok]) => ok);
@@ -41,7 +56,11 @@ async function checkDatabase(settings: Settings): Promise<Check> {
   const pgDir = path.join(settings.dataDir, 'db');
   // Starting the embedded cluster of a directory that has none would initialise one: an instance.
   if (!settings.databaseUrl && !hasEmbeddedCluster(settings.dataDir)) {
-    return ['database', false, `no Boardroom instance at ${settings.dataDir} (no embedded database in ${pgDir}; DATABASE_URL is not set)`];
+    return [
+      'database',
+      false,
+      `no Boardroom instance at ${settings.dataDir} (no embedded database in ${pgDir}; DATABASE_URL is not set)`,
+    ];
   }
   try {
     const handle = await attachDatabase(settings, () => undefined);
@@ -69,11 +88,17 @@ async function checkPort(config: Settings): Promise<Check> {
   if (error !== 'EADDRINUSE') return ['port', false, `${where} cannot be used (${error})`];
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   try {
-    const res = await fetch(`http://${host}:${config.port}/api/health`, { signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) });
+    const res = await fetch(`http://${host}:${config.port}/api/health`, {
+      signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS),
+    });
     const body = (await res.json()) as { deploymentMode?: unknown };
     if (typeof body.deploymentMode === 'string') return ['port', true, `${where} in use by a running Boardroom server`];
   } catch {
     // Not an HTTP server that answers like Boardroom.
   }
-  return ['port', false, `${where} in use by another program (run would take the next free port; --strict-port would fail)`];
+  return [
+    'port',
+    false,
+    `${where} in use by another program (run would take the next free port; --strict-port would fail)`,
+  ];
 }

@@ -17,7 +17,6 @@ interface GlobalOptions {
   strictPort?: boolean;
 }
 
-
 // The flags are global (accepted before or after the command), but each matters to some commands
 // only: the top-level help names them, and `<command> --help` lists just the ones it reads.
 const ALL = ['run', 'doctor', 'board-key create', 'db migrate', 'db url', 'company export', 'company import'];
@@ -27,7 +26,13 @@ const GLOBAL_FLAGS: [Option, string[]][] = [
   [new Option('--port <port>', 'API port (default BOARDROOM_PORT or 3100)'), SERVER],
   [new Option('--strict-port', 'fail instead of taking the next free port when the port is taken'), ['run']],
   [new Option('--host <host>', 'bind address (default BOARDROOM_HOST or 127.0.0.1)'), SERVER],
-  [new Option('--mode <mode>', 'deployment mode (default BOARDROOM_DEPLOYMENT_MODE or authenticated)').choices(['authenticated', 'local_trusted']), SERVER],
+  [
+    new Option('--mode <mode>', 'deployment mode (default BOARDROOM_DEPLOYMENT_MODE or authenticated)').choices([
+      'authenticated',
+      'local_trusted',
+    ]),
+    SERVER,
+  ],
 ];
 const appliesTo = new Map(GLOBAL_FLAGS.map(([option, commands]) => [option.attributeName(), commands]));
 
@@ -42,7 +47,9 @@ const program = new Command('boardroom')
     showGlobalOptions: true,
     visibleGlobalOptions(cmd) {
       const here = commandPath(cmd);
-      return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => appliesTo.get(o.attributeName())?.some((c) => c === here || c.startsWith(`${here} `)));
+      return Help.prototype.visibleGlobalOptions
+        .call(this, cmd)
+        .filter((o) => appliesTo.get(o.attributeName())?.some((c) => c === here || c.startsWith(`${here} `)));
     },
   });
 for (const [option, commands] of GLOBAL_FLAGS) {
@@ -61,7 +68,12 @@ program.hook('preSubcommand', (_program, sub) => {
 
 function configInput(): ConfigInput {
   const o = program.opts<GlobalOptions>();
-  return { dataDir: o.dataDir, host: o.host, port: o.port === undefined ? undefined : Number(o.port), deploymentMode: o.mode };
+  return {
+    dataDir: o.dataDir,
+    host: o.host,
+    port: o.port === undefined ? undefined : Number(o.port),
+    deploymentMode: o.mode,
+  };
 }
 
 const quietLog = (line: string) => process.stderr.write(`boardroom: ${line}\n`);
@@ -90,7 +102,10 @@ async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<
   const config = await loadConfig(configInput());
   const handle = await attachDatabase(config, quietLog);
   try {
-    const [{ connectDatabase }, { migrateDatabase }] = await Promise.all([import('../db/client.ts'), import('../db/migrate.ts')]);
+    const [{ connectDatabase }, { migrateDatabase }] = await Promise.all([
+      import('../db/client.ts'),
+      import('../db/migrate.ts'),
+    ]);
     await migrateDatabase(handle.url);
     const database = connectDatabase(handle.url, 2);
     try {
@@ -139,12 +154,18 @@ program
 
 program
   .command('login-link')
-  .description('print a new one-time link that signs a browser in to the board as the instance owner (works once, for 24 hours)')
+  .description(
+    'print a new one-time link that signs a browser in to the board as the instance owner (works once, for 24 hours)',
+  )
   .option('--url <base>', 'the address the board is reached at', '')
   .action(async (opts: { url: string }) => {
-    requireInstance({ hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one` });
+    requireInstance({
+      hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one`,
+    });
     const config = await loadConfig(configInput());
-    const base = opts.url.replace(/\/+$/, '') || `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+    const base =
+      opts.url.replace(/\/+$/, '') ||
+      `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
     const { createLoginToken, ensureInstanceOwner } = await import('../modules/auth/service.ts');
     const token = await withDatabase(async ({ db }) => createLoginToken(db, (await ensureInstanceOwner(db)).id));
     process.stdout.write(`${base}/api/auth/login?token=${token}\n`);
@@ -154,12 +175,16 @@ const db = program.command('db').description('database maintenance');
 db.command('migrate')
   .description('apply pending migrations')
   .action(async () => {
-    requireInstance({ hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one` });
+    requireInstance({
+      hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one`,
+    });
     await withDatabase(async () => undefined);
     process.stdout.write('migrations applied\n');
   });
 db.command('url')
-  .description('print the database connection string: DATABASE_URL, or the running embedded database (for psql, backups, replicas)')
+  .description(
+    'print the database connection string: DATABASE_URL, or the running embedded database (for psql, backups, replicas)',
+  )
   .action(async () => {
     if (process.env.DATABASE_URL) {
       process.stdout.write(`${process.env.DATABASE_URL}\n`);
@@ -167,44 +192,81 @@ db.command('url')
     }
     const dir = resolveDataDir(program.opts<GlobalOptions>().dataDir);
     const found = await embeddedDatabaseUrl(dir);
-    if ('missing' in found) throw new Error(`${found.missing}; start the server on it first (boardroom run --data-dir ${dir}), or set DATABASE_URL`);
+    if ('missing' in found)
+      throw new Error(
+        `${found.missing}; start the server on it first (boardroom run --data-dir ${dir}), or set DATABASE_URL`,
+      );
     process.stdout.write(`${found.url}\n`);
   });
 
-const company = program.command('company').description('move a company between instances as a bundle of markdown files (docs/portability.md)');
+const company = program
+  .command('company')
+  .description('move a company between instances as a bundle of markdown files (docs/portability.md)');
 company
   .command('export')
   .description('write a company as a bundle folder, or a .zip, as the instance owner')
   .argument('<companyId>', 'the company to export')
   .requiredOption('--out <dir|file.zip>', 'a folder (created when missing) or a file ending in .zip')
-  .option('--include <kinds>', 'what to include, comma-separated', 'company,agents,projects,goals,issues,skills,routines')
+  .option(
+    '--include <kinds>',
+    'what to include, comma-separated',
+    'company,agents,projects,goals,issues,skills,routines',
+  )
   .action(async (companyId: string, opts: { out: string; include: string }) => {
-    requireInstance({ hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one` });
+    requireInstance({
+      hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one`,
+    });
     const { exportCompanyCommand, parseInclude } = await import('./company.ts');
     const include = parseInclude(opts.include);
     const config = await loadConfig(configInput());
-    process.stdout.write(`${await withDatabase((database) => exportCompanyCommand(database, config, companyId, opts.out, include))}\n`);
+    process.stdout.write(
+      `${await withDatabase((database) => exportCompanyCommand(database, config, companyId, opts.out, include))}\n`,
+    );
   });
 company
   .command('import')
-  .description('import a bundle folder or .zip as a new company (or into one with --into); agents and routines arrive paused')
+  .description(
+    'import a bundle folder or .zip as a new company (or into one with --into); agents and routines arrive paused',
+  )
   .argument('<source>', 'a bundle folder or a .zip')
   .option('--into <companyId>', 'import into this existing company instead of a new one')
   .option('--dry-run', 'print the plan and change nothing')
   .option('--strategy <strategy>', 'when a record exists: rename, skip or replace', 'rename')
-  .option('--name <name>', 'the new company\'s name (default: the bundle\'s)')
-  .option('--secret <KEY=VALUE>', 'a value for a declared input; repeat for more', (value: string, all: string[]) => [...all, value], [] as string[])
-  .action(async (source: string, opts: { into?: string; dryRun?: boolean; strategy: string; name?: string; secret: string[] }) => {
-    requireInstance({ hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one` });
-    const { importCompanyCommand } = await import('./company.ts');
-    const config = await loadConfig(configInput());
-    const out = await withDatabase((database) => importCompanyCommand(database, config, source, { into: opts.into, dryRun: opts.dryRun === true, strategy: opts.strategy, name: opts.name, secrets: opts.secret }));
-    process.stdout.write(`${out}\n`);
-  });
+  .option('--name <name>', "the new company's name (default: the bundle's)")
+  .option(
+    '--secret <KEY=VALUE>',
+    'a value for a declared input; repeat for more',
+    (value: string, all: string[]) => [...all, value],
+    [] as string[],
+  )
+  .action(
+    async (
+      source: string,
+      opts: { into?: string; dryRun?: boolean; strategy: string; name?: string; secret: string[] },
+    ) => {
+      requireInstance({
+        hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one`,
+      });
+      const { importCompanyCommand } = await import('./company.ts');
+      const config = await loadConfig(configInput());
+      const out = await withDatabase((database) =>
+        importCompanyCommand(database, config, source, {
+          into: opts.into,
+          dryRun: opts.dryRun === true,
+          strategy: opts.strategy,
+          name: opts.name,
+          secrets: opts.secret,
+        }),
+      );
+      process.stdout.write(`${out}\n`);
+    },
+  );
 
 program
   .command('mcp')
-  .description("Model Context Protocol server on stdio for an agent's run: its API as tools (needs SERVICE_API_URL, SERVICE_API_KEY, SERVICE_RUN_ID)")
+  .description(
+    "Model Context Protocol server on stdio for an agent's run: its API as tools (needs SERVICE_API_URL, SERVICE_API_KEY, SERVICE_RUN_ID)",
+  )
   .action(async () => {
     const { runMcpServer } = await import('../mcp/server.ts');
     await runMcpServer();

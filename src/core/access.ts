@@ -12,7 +12,11 @@ import { forbidden, notFound } from './errors.ts';
 export type Company = typeof companies.$inferSelect;
 
 /** The subset of `companyIds` the actor may act in: one query for a list or batch check. */
-export async function accessibleCompanyIds(db: DbOrTx, actor: Actor, companyIds: Iterable<string>): Promise<Set<string>> {
+export async function accessibleCompanyIds(
+  db: DbOrTx,
+  actor: Actor,
+  companyIds: Iterable<string>,
+): Promise<Set<string>> {
   const wanted = [...new Set(companyIds)];
   if (actor.kind === 'system' || (actor.kind === 'board' && actor.isInstanceOwner)) return new Set(wanted);
   if (actor.kind === 'agent') return new Set(wanted.filter((id) => id === actor.companyId));
@@ -31,7 +35,13 @@ export async function accessibleCompanyIds(db: DbOrTx, actor: Actor, companyIds:
 export function accessibleCompanyFilter(db: DbOrTx, actor: Actor, companyId: AnyPgColumn): SQL | undefined {
   if (actor.kind === 'system' || (actor.kind === 'board' && actor.isInstanceOwner)) return undefined;
   if (actor.kind === 'agent') return eq(companyId, actor.companyId);
-  return inArray(companyId, db.select({ id: companyMemberships.companyId }).from(companyMemberships).where(eq(companyMemberships.userId, actor.userId)));
+  return inArray(
+    companyId,
+    db
+      .select({ id: companyMemberships.companyId })
+      .from(companyMemberships)
+      .where(eq(companyMemberships.userId, actor.userId)),
+  );
 }
 
 /** Whether the actor may act inside `companyId` (no existence check). */
@@ -61,7 +71,13 @@ export async function requireAccessible<T extends { companyId: string }>(
 }
 
 // Nearly every company route starts here, so the read is a prepared statement (no SQL building).
-const companyById = preparedPerDb((db: DbOrTx) => db.select().from(companies).where(eq(companies.id, sql.placeholder('id'))).prepare('company_by_id'));
+const companyById = preparedPerDb((db: DbOrTx) =>
+  db
+    .select()
+    .from(companies)
+    .where(eq(companies.id, sql.placeholder('id')))
+    .prepare('company_by_id'),
+);
 
 /** Loads the company named by a caller: 404 when missing, 403 when outside the actor's companies. */
 export async function requireCompanyAccess(db: DbOrTx, actor: Actor, companyId: string): Promise<Company> {

@@ -39,7 +39,12 @@ export function systemActor(component: string, runId?: string): SystemActor {
 }
 
 /** The activity-log view of an actor: actorType, actorId, agentId and runId. */
-export function actorStamp(actor: Actor): { actorType: 'user' | 'agent' | 'system'; actorId: string; agentId: string | null; runId: string | null } {
+export function actorStamp(actor: Actor): {
+  actorType: 'user' | 'agent' | 'system';
+  actorId: string;
+  agentId: string | null;
+  runId: string | null;
+} {
   switch (actor.kind) {
     case 'agent':
       return { actorType: 'agent', actorId: actor.agentId, agentId: actor.agentId, runId: actor.runId ?? null };

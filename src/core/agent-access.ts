@@ -16,11 +16,21 @@ export type CallerAgent = Agent | null;
 
 // Agent lookups run on most agent routes and on every agent caller's permission check.
 const lookups = preparedPerDb((db: DbOrTx) => ({
-  byId: db.select().from(agents).where(eq(agents.id, sql.placeholder('id'))).prepare('agent_by_id'),
+  byId: db
+    .select()
+    .from(agents)
+    .where(eq(agents.id, sql.placeholder('id')))
+    .prepare('agent_by_id'),
   byKey: db
     .select()
     .from(agents)
-    .where(and(eq(agents.companyId, sql.placeholder('companyId')), eq(agents.urlKey, sql.placeholder('urlKey')), ne(agents.status, 'terminated')))
+    .where(
+      and(
+        eq(agents.companyId, sql.placeholder('companyId')),
+        eq(agents.urlKey, sql.placeholder('urlKey')),
+        ne(agents.status, 'terminated'),
+      ),
+    )
     .prepare('agent_by_url_key'),
 }));
 
@@ -49,7 +59,12 @@ export async function findAgent(db: DbOrTx, actor: Actor, idOrKey: string, compa
 }
 
 /** The agent named in a path: 404 when missing, 403 when it belongs to another company. */
-export async function requireAgentAccess(db: DbOrTx, actor: Actor, idOrKey: string, companyId?: string): Promise<Agent> {
+export async function requireAgentAccess(
+  db: DbOrTx,
+  actor: Actor,
+  idOrKey: string,
+  companyId?: string,
+): Promise<Agent> {
   return requireAccessible(db, actor, await findAgent(db, actor, idOrKey, companyId), 'agent');
 }
 
@@ -58,12 +73,23 @@ export async function requireAgentAccess(db: DbOrTx, actor: Actor, idOrKey: stri
  * 422 otherwise. A missing agent and another company's answer the same, so a caller learns nothing
  * about other companies' records.
  */
-export async function assertAgentInCompany(db: DbOrTx, companyId: string, agentId: string, field: string, status?: string): Promise<void> {
+export async function assertAgentInCompany(
+  db: DbOrTx,
+  companyId: string,
+  agentId: string,
+  field: string,
+  status?: string,
+): Promise<void> {
   const [row] = await db
     .select({ id: agents.id })
     .from(agents)
-    .where(and(eq(agents.id, agentId), eq(agents.companyId, companyId), status ? eq(agents.status, status) : undefined));
-  if (!row) throw unprocessable(`${field} must name ${status ? `a ${status} agent` : 'an agent'} of the same company`, { [field]: agentId });
+    .where(
+      and(eq(agents.id, agentId), eq(agents.companyId, companyId), status ? eq(agents.status, status) : undefined),
+    );
+  if (!row)
+    throw unprocessable(`${field} must name ${status ? `a ${status} agent` : 'an agent'} of the same company`, {
+      [field]: agentId,
+    });
 }
 
 /** The calling agent's row (for permission flags), or null for board callers. */

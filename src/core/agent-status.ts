@@ -70,7 +70,8 @@ type Current = Pick<Agent, 'status' | 'pauseReason' | 'errorReason' | 'companyId
 function assertStatusPatch(current: string, next: string): void {
   if (next === current) return;
   if (current === 'terminated') throw conflict('a terminated agent cannot be resumed or changed to another status');
-  if (current === 'pending_approval') throw conflict('a pending_approval agent is activated only by approving its hire');
+  if (current === 'pending_approval')
+    throw conflict('a pending_approval agent is activated only by approving its hire');
   if (next === 'terminated') throw unprocessable('terminate an agent with POST /api/agents/{agentId}/terminate');
   if (next === 'pending_approval') throw unprocessable('an agent cannot be returned to pending_approval');
 }
@@ -95,11 +96,15 @@ function nextAgentState(agent: Current, event: AgentStatusEvent): Change | null 
     case 'approve_hire':
       return status === 'pending_approval' && agent.companyId === event.companyId ? { status: 'idle' } : null;
     case 'reject_hire':
-      return status === 'pending_approval' && agent.companyId === event.companyId ? { status: 'terminated', terminated: true } : null;
+      return status === 'pending_approval' && agent.companyId === event.companyId
+        ? { status: 'terminated', terminated: true }
+        : null;
     case 'budget_stop':
       return canAgentWork(status) ? { status: 'paused', pauseReason: BUDGET_PAUSE_REASON } : null;
     case 'budget_release':
-      return status === 'paused' && agent.pauseReason === BUDGET_PAUSE_REASON ? { status: 'idle', pauseReason: null } : null;
+      return status === 'paused' && agent.pauseReason === BUDGET_PAUSE_REASON
+        ? { status: 'idle', pauseReason: null }
+        : null;
     // Runs move only the statuses that can work: the others are decisions of the board (or a budget) that runs never undo.
     case 'run_started':
       return canAgentWork(status) ? { status: 'running', errorReason: null, heartbeat: true } : null;
@@ -129,7 +134,13 @@ export async function transitionAgent(tx: Tx, agentId: string, event: AgentStatu
   const { status, terminated, heartbeat, ...reasons } = change;
   const [agent] = await tx
     .update(agents)
-    .set({ status, ...reasons, ...(terminated ? { terminatedAt: sql`now()` } : {}), ...(heartbeat ? { lastHeartbeatAt: sql`now()` } : {}), updatedAt: sql`now()` })
+    .set({
+      status,
+      ...reasons,
+      ...(terminated ? { terminatedAt: sql`now()` } : {}),
+      ...(heartbeat ? { lastHeartbeatAt: sql`now()` } : {}),
+      updatedAt: sql`now()`,
+    })
     .where(eq(agents.id, agentId))
     .returning();
   return { before, agent: agent!, changed: true };

@@ -45,7 +45,11 @@ export interface CodeHostConfig {
   catalogUrl: string;
 }
 
-export const DEFAULT_CODE_HOST: CodeHostConfig = { apiUrl: 'https://api.github.com', rawUrl: 'https://raw.githubusercontent.com', catalogUrl: 'https://skills.sh' };
+export const DEFAULT_CODE_HOST: CodeHostConfig = {
+  apiUrl: 'https://api.github.com',
+  rawUrl: 'https://raw.githubusercontent.com',
+  catalogUrl: 'https://skills.sh',
+};
 
 export interface ConfigInput {
   dataDir?: string;
@@ -81,10 +85,14 @@ export function readSettings(input: ConfigInput = {}, env: NodeJS.ProcessEnv = p
   }
   const port = input.port ?? (env.BOARDROOM_PORT ? Number(env.BOARDROOM_PORT) : DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(port)}`);
-  const maxUploadBytes = env.BOARDROOM_MAX_UPLOAD_BYTES ? Number(env.BOARDROOM_MAX_UPLOAD_BYTES) : DEFAULT_MAX_UPLOAD_BYTES;
-  if (!Number.isInteger(maxUploadBytes) || maxUploadBytes <= 0) throw new Error(`invalid BOARDROOM_MAX_UPLOAD_BYTES ${env.BOARDROOM_MAX_UPLOAD_BYTES}`);
+  const maxUploadBytes = env.BOARDROOM_MAX_UPLOAD_BYTES
+    ? Number(env.BOARDROOM_MAX_UPLOAD_BYTES)
+    : DEFAULT_MAX_UPLOAD_BYTES;
+  if (!Number.isInteger(maxUploadBytes) || maxUploadBytes <= 0)
+    throw new Error(`invalid BOARDROOM_MAX_UPLOAD_BYTES ${env.BOARDROOM_MAX_UPLOAD_BYTES}`);
   const logLevel = env.BOARDROOM_LOG_LEVEL ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`invalid BOARDROOM_LOG_LEVEL ${logLevel} (${LOG_LEVELS.join(', ')})`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new Error(`invalid BOARDROOM_LOG_LEVEL ${logLevel} (${LOG_LEVELS.join(', ')})`);
   const runLeaseSec = intFromEnv(env, 'BOARDROOM_RUN_LEASE_SEC', DEFAULT_RUN_LEASE_SEC, 2, 3600);
   const runRetentionDays = intFromEnv(env, 'BOARDROOM_RUN_RETENTION_DAYS', DEFAULT_RUN_RETENTION_DAYS, 1, 3650);
   return {
@@ -103,7 +111,8 @@ export function readSettings(input: ConfigInput = {}, env: NodeJS.ProcessEnv = p
       apiUrl: parseBaseUrl('BOARDROOM_CODEHOST_API_URL', env.BOARDROOM_CODEHOST_API_URL) ?? DEFAULT_CODE_HOST.apiUrl,
       rawUrl: parseBaseUrl('BOARDROOM_CODEHOST_RAW_URL', env.BOARDROOM_CODEHOST_RAW_URL) ?? DEFAULT_CODE_HOST.rawUrl,
       ...(env.BOARDROOM_CODEHOST_TOKEN ? { token: env.BOARDROOM_CODEHOST_TOKEN } : {}),
-      catalogUrl: parseBaseUrl('BOARDROOM_SKILL_CATALOG_URL', env.BOARDROOM_SKILL_CATALOG_URL) ?? DEFAULT_CODE_HOST.catalogUrl,
+      catalogUrl:
+        parseBaseUrl('BOARDROOM_SKILL_CATALOG_URL', env.BOARDROOM_SKILL_CATALOG_URL) ?? DEFAULT_CODE_HOST.catalogUrl,
     },
   };
 }
@@ -112,7 +121,8 @@ const KEY_SOURCES = {
   masterKey: { env: 'BOARDROOM_SECRETS_MASTER_KEY', file: 'master.key' },
   jwtSecret: { env: 'BOARDROOM_JWT_SECRET', file: 'jwt.key' },
 } as const;
-const keyFile = (dataDir: string, name: keyof typeof KEY_SOURCES) => path.join(dataDir, 'secrets', KEY_SOURCES[name].file);
+const keyFile = (dataDir: string, name: keyof typeof KEY_SOURCES) =>
+  path.join(dataDir, 'secrets', KEY_SOURCES[name].file);
 
 /** The settings plus the secrets master key and the JWT key (created in the data directory on first use). */
 export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
@@ -126,7 +136,10 @@ export async function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv
 }
 
 /** Each key from the environment (base64) or its file in the data dir; null where neither holds one. Reads only; throws on a malformed key. */
-export async function readKeys(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Record<keyof typeof KEY_SOURCES, Buffer | null>> {
+export async function readKeys(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Record<keyof typeof KEY_SOURCES, Buffer | null>> {
   const read = async (name: keyof typeof KEY_SOURCES) => readKey(env[KEY_SOURCES[name].env], keyFile(dataDir, name));
   return { masterKey: await read('masterKey'), jwtSecret: await read('jwtSecret') };
 }
@@ -148,7 +161,8 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`invalid ${name} ${raw} (an integer from ${min} to ${max})`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`invalid ${name} ${raw} (an integer from ${min} to ${max})`);
   return value;
 }
 

@@ -24,7 +24,13 @@ export async function checkDataDir(dir: string): Promise<Check> {
   const info = await stat(dir).catch((err: NodeJS.ErrnoException) => err);
   if (info instanceof Error) {
     const missing = info.code === 'ENOENT' || info.code === 'ENOTDIR';
-    return ['data dir', false, missing ? `${dir} does not exist (a typo in --data-dir or BOARDROOM_HOME?); \`boardroom run\` would create it` : `${dir}: ${info.message}`];
+    return [
+      'data dir',
+      false,
+      missing
+        ? `${dir} does not exist (a typo in --data-dir or BOARDROOM_HOME?); \`boardroom run\` would create it`
+        : `${dir}: ${info.message}`,
+    ];
   }
   if (!info.isDirectory()) return ['data dir', false, `${dir} is not a directory`];
   try {
@@ -38,7 +44,10 @@ export async function checkDataDir(dir: string): Promise<Check> {
 }
 
 /** The database answers a query: its server version, from whichever client the caller holds. */
-export async function checkDatabaseAnswers(query: (sql: string) => Promise<{ rows: { v: string }[] }>, external: boolean): Promise<Check> {
+export async function checkDatabaseAnswers(
+  query: (sql: string) => Promise<{ rows: { v: string }[] }>,
+  external: boolean,
+): Promise<Check> {
   try {
     const { rows } = await query(`select current_setting('server_version') as v`);
     return ['database', true, `${external ? 'external' : 'embedded'} PostgreSQL ${rows[0]?.v ?? ''} reachable`];

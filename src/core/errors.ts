@@ -69,7 +69,13 @@ function isDatabaseUnreachable(err: unknown): boolean {
     if (code === 'ENOENT' && syscall === 'connect') return true;
     // The last: a query (a transaction's rollback) on a client whose connection already broke, as
     // when the database restarts under a busy server.
-    if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(message)) return true;
+    if (
+      typeof message === 'string' &&
+      /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(
+        message,
+      )
+    )
+      return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;

@@ -6,9 +6,17 @@ import type { DbOrTx } from '../db/client.ts';
 import { goals } from '../db/schema/index.ts';
 import { unprocessable } from './errors.ts';
 
-export async function assertGoalsInCompany(db: DbOrTx, companyId: string, goalIds: string[], field: string): Promise<void> {
+export async function assertGoalsInCompany(
+  db: DbOrTx,
+  companyId: string,
+  goalIds: string[],
+  field: string,
+): Promise<void> {
   if (goalIds.length === 0) return;
-  const found = await db.select({ id: goals.id }).from(goals).where(and(eq(goals.companyId, companyId), inArray(goals.id, goalIds)));
+  const found = await db
+    .select({ id: goals.id })
+    .from(goals)
+    .where(and(eq(goals.companyId, companyId), inArray(goals.id, goalIds)));
   const foundIds = new Set(found.map((g) => g.id));
   const missing = goalIds.filter((id) => !foundIds.has(id));
   if (missing.length > 0) throw unprocessable(`${field} must name goals of the same company`, { goalIds: missing });

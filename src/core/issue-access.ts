@@ -43,7 +43,10 @@ interface IssueRefs {
 
 export async function assertIssueRefsInCompany(tx: DbOrTx, companyId: string, refs: IssueRefs): Promise<void> {
   if (refs.projectId) {
-    const [row] = await tx.select({ id: projects.id }).from(projects).where(and(eq(projects.id, refs.projectId), eq(projects.companyId, companyId)));
+    const [row] = await tx
+      .select({ id: projects.id })
+      .from(projects)
+      .where(and(eq(projects.id, refs.projectId), eq(projects.companyId, companyId)));
     if (!row) throw unprocessable('projectId must name a project of the same company', { projectId: refs.projectId });
   }
   if (refs.goalId) await assertGoalsInCompany(tx, companyId, [refs.goalId], 'goalId');
@@ -52,20 +55,39 @@ export async function assertIssueRefsInCompany(tx: DbOrTx, companyId: string, re
       .select({ id: projectWorkspaces.id })
       .from(projectWorkspaces)
       .where(and(eq(projectWorkspaces.id, refs.executionWorkspaceId), eq(projectWorkspaces.companyId, companyId)));
-    if (!row) throw unprocessable('executionWorkspaceId must name a workspace of the same company', { executionWorkspaceId: refs.executionWorkspaceId });
+    if (!row)
+      throw unprocessable('executionWorkspaceId must name a workspace of the same company', {
+        executionWorkspaceId: refs.executionWorkspaceId,
+      });
   }
   if (refs.assigneeAgentId) {
-    const [agent] = await tx.select({ status: agents.status }).from(agents).where(and(eq(agents.id, refs.assigneeAgentId), eq(agents.companyId, companyId)));
-    if (!agent) throw unprocessable('assigneeAgentId must name an agent of the same company', { assigneeAgentId: refs.assigneeAgentId });
+    const [agent] = await tx
+      .select({ status: agents.status })
+      .from(agents)
+      .where(and(eq(agents.id, refs.assigneeAgentId), eq(agents.companyId, companyId)));
+    if (!agent)
+      throw unprocessable('assigneeAgentId must name an agent of the same company', {
+        assigneeAgentId: refs.assigneeAgentId,
+      });
     if (UNASSIGNABLE_AGENT_STATUSES.includes(agent.status)) {
-      throw unprocessable(`cannot assign an issue to an agent that is ${agent.status}`, { assigneeAgentId: refs.assigneeAgentId });
+      throw unprocessable(`cannot assign an issue to an agent that is ${agent.status}`, {
+        assigneeAgentId: refs.assigneeAgentId,
+      });
     }
   }
 }
 
 /** Another issue of the same company (422 otherwise). */
-export async function requireSiblingIssue(tx: DbOrTx, companyId: string, issueId: string, field: string): Promise<Issue> {
-  const [row] = await tx.select().from(issues).where(and(eq(issues.id, issueId), eq(issues.companyId, companyId)));
+export async function requireSiblingIssue(
+  tx: DbOrTx,
+  companyId: string,
+  issueId: string,
+  field: string,
+): Promise<Issue> {
+  const [row] = await tx
+    .select()
+    .from(issues)
+    .where(and(eq(issues.id, issueId), eq(issues.companyId, companyId)));
   if (!row) throw unprocessable(`${field} must name an issue of the same company`, { [field]: issueId });
   return row;
 }

@@ -34,7 +34,8 @@ const NUL = '\u0000';
  * second pass that records the path only when there is something to report.
  */
 export function findJsonProblem(value: unknown, maxDepth: number): JsonProblem | null {
-  if (typeof value === 'string') return value.includes(NUL) ? { kind: 'nul', path: '', message: 'contains U+0000 (NUL)' } : null;
+  if (typeof value === 'string')
+    return value.includes(NUL) ? { kind: 'nul', path: '', message: 'contains U+0000 (NUL)' } : null;
   if (value === null || typeof value !== 'object') return null;
   return isClean(value, maxDepth) ? null : locateProblem(value, maxDepth);
 }
@@ -77,7 +78,8 @@ interface Frame {
 
 function pointer(frame: Frame): string {
   const parts: string[] = [];
-  for (let f: Frame | null = frame; f && f.parent; f = f.parent) parts.push(f.key.replace(/~/g, '~0').replace(/\//g, '~1'));
+  for (let f: Frame | null = frame; f && f.parent; f = f.parent)
+    parts.push(f.key.replace(/~/g, '~0').replace(/\//g, '~1'));
   // A NUL inside a key is shown escaped, so the message itself stays storable and printable.
   return parts.length === 0 ? '' : `/${parts.reverse().join('/')}`.replace(/\u0000/g, '\\u0000');
 }
@@ -92,8 +94,11 @@ function locateProblem(root: object, maxDepth: number): JsonProblem | null {
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth > maxDepth) return { kind: 'depth', path: pointer(frame), message: `nested deeper than ${maxDepth} levels` };
-    const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    if (depth > maxDepth)
+      return { kind: 'depth', path: pointer(frame), message: `nested deeper than ${maxDepth} levels` };
+    const entries: [string, unknown][] = Array.isArray(value)
+      ? value.map((v, i) => [String(i), v])
+      : Object.entries(value);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, child] = entries[i]!;
       const childFrame: Frame = { value: child, depth: depth + 1, key, parent: frame };
@@ -130,7 +135,9 @@ export function boundedFreeform<T extends z.ZodType>(schema: T, limits: Freeform
       const problem = freeformProblem(value, limits);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .describe(`free-form JSON; at most ${maxDepth} levels deep and ${limits.maxBytes} bytes serialised; no U+0000`) as T;
+    .describe(
+      `free-form JSON; at most ${maxDepth} levels deep and ${limits.maxBytes} bytes serialised; no U+0000`,
+    ) as T;
 }
 
 /** The one schema for a free-form JSON object field: string keys, any JSON values, bounded. */

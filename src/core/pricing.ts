@@ -21,7 +21,10 @@ export function parsePriceTable(raw: string | undefined): PriceTable {
     throw new Error('BOARDROOM_MODEL_PRICES must be JSON');
   }
   const parsed = priceTable.safeParse(json);
-  if (!parsed.success) throw new Error(`BOARDROOM_MODEL_PRICES: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `BOARDROOM_MODEL_PRICES: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -42,6 +45,9 @@ export function costCentsOf(usage: PricedUsage, table: PriceTable): number {
   const entry = table[`${usage.provider}/${usage.model}`] ?? table[usage.model];
   if (!entry) return 0;
   const uncached = Math.max(0, usage.inputTokens - usage.cachedInputTokens);
-  const microCents = uncached * entry.inputCentsPerMTok + usage.cachedInputTokens * (entry.cachedInputCentsPerMTok ?? entry.inputCentsPerMTok) + usage.outputTokens * entry.outputCentsPerMTok;
+  const microCents =
+    uncached * entry.inputCentsPerMTok +
+    usage.cachedInputTokens * (entry.cachedInputCentsPerMTok ?? entry.inputCentsPerMTok) +
+    usage.outputTokens * entry.outputCentsPerMTok;
   return Math.ceil(microCents / 1_000_000);
 }

@@ -2,7 +2,15 @@
 // happens to write them). The zod enums and the state machines stay with their areas.
 
 /** Agent statuses (SPEC section 3). */
-export const AGENT_STATUSES = ['active', 'paused', 'idle', 'running', 'error', 'pending_approval', 'terminated'] as const;
+export const AGENT_STATUSES = [
+  'active',
+  'paused',
+  'idle',
+  'running',
+  'error',
+  'pending_approval',
+  'terminated',
+] as const;
 
 /**
  * Agent statuses in which an agent may not take work: no checkout, no wakeup (SPEC: conflict for
@@ -19,10 +27,20 @@ export const LIVE_RUN_STATUSES = ['queued', 'running'] as const;
 /** Finished runs: a lock held by one of these (or by a run that no longer exists) is stale. */
 export const TERMINAL_RUN_STATUSES = ['succeeded', 'failed', 'cancelled', 'timed_out'] as const;
 
-export const isLiveRunStatus = (status: string | null | undefined): boolean => (LIVE_RUN_STATUSES as readonly (string | null | undefined)[]).includes(status);
+export const isLiveRunStatus = (status: string | null | undefined): boolean =>
+  (LIVE_RUN_STATUSES as readonly (string | null | undefined)[]).includes(status);
 
 /** Lifecycle of a wakeup queue row; see the agentWakeupRequests table for what each one means. */
-export const WAKEUP_STATUSES = ['queued', 'claimed', 'completed', 'coalesced', 'deferred', 'skipped', 'cancelled', 'failed'] as const;
+export const WAKEUP_STATUSES = [
+  'queued',
+  'claimed',
+  'completed',
+  'coalesced',
+  'deferred',
+  'skipped',
+  'cancelled',
+  'failed',
+] as const;
 
 export const ISSUE_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done', 'cancelled'] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];

@@ -66,8 +66,16 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
   const password = await readOrCreatePassword(opts.dataDir);
   const running = await runningPostmaster(pgDir);
   if (opts.attach) {
-    if (running) return { url: localUrlFor(pgDir, running.port, password), port: running.port, stop: async () => undefined, supervision: () => null };
-    throw new Error(`another Boardroom process holds ${opts.dataDir} and its embedded database is not running (starting, stopping, or on DATABASE_URL): retry, or set DATABASE_URL as that process does`);
+    if (running)
+      return {
+        url: localUrlFor(pgDir, running.port, password),
+        port: running.port,
+        stop: async () => undefined,
+        supervision: () => null,
+      };
+    throw new Error(
+      `another Boardroom process holds ${opts.dataDir} and its embedded database is not running (starting, stopping, or on DATABASE_URL): retry, or set DATABASE_URL as that process does`,
+    );
   }
   if (running) {
     // The caller holds the lock, so the server that started this postmaster is gone: stop it cleanly.
@@ -80,9 +88,22 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
   if (isRoot) await makeTraversableForPostgres(opts.dataDir);
   if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
     opts.log?.(`initialising the embedded database in ${pgDir}`);
-    await new EmbeddedPostgres({ databaseDir: pgDir, user: DB_USER, password, persistent: true, createPostgresUser: isRoot, onLog: () => undefined }).initialise();
+    await new EmbeddedPostgres({
+      databaseDir: pgDir,
+      user: DB_USER,
+      password,
+      persistent: true,
+      createPostgresUser: isRoot,
+      onLog: () => undefined,
+    }).initialise();
   }
-  const launched = await launch(pgDir, password, isRoot, { port: opts.preferredPort ?? DEFAULT_PORT, fixed: false, socketDir: socketDirFor(pgDir) }, opts.log);
+  const launched = await launch(
+    pgDir,
+    password,
+    isRoot,
+    { port: opts.preferredPort ?? DEFAULT_PORT, fixed: false, socketDir: socketDirFor(pgDir) },
+    opts.log,
+  );
   const { port } = launched;
   let postmaster = await runningPostmaster(pgDir);
   let stopping = false;
@@ -117,16 +138,26 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
         supervision.lastRestartAt = new Date();
         supervision.state = 'running';
         const downMs = supervision.lastRestartAt.getTime() - supervision.lastExitAt!.getTime();
-        hooks.warn({ attempt: i + 1, downMs, restarts: supervision.restarts, pid: postmaster?.pid }, `embedded database restarted after ${downMs} ms`);
+        hooks.warn(
+          { attempt: i + 1, downMs, restarts: supervision.restarts, pid: postmaster?.pid },
+          `embedded database restarted after ${downMs} ms`,
+        );
         return true;
       } catch (err) {
         lastError = err as Error;
-        hooks.warn({ attempt: i + 1, of: RESTART_DELAYS_MS.length, err: lastError.message }, 'embedded database restart failed');
+        hooks.warn(
+          { attempt: i + 1, of: RESTART_DELAYS_MS.length, err: lastError.message },
+          'embedded database restart failed',
+        );
       }
     }
     if (stopping) return false;
     supervision.state = 'failed';
-    hooks.gaveUp(new Error(`the embedded database in ${pgDir} exited and could not be restarted (${RESTART_DELAYS_MS.length} attempts): ${lastError.message}`));
+    hooks.gaveUp(
+      new Error(
+        `the embedded database in ${pgDir} exited and could not be restarted (${RESTART_DELAYS_MS.length} attempts): ${lastError.message}`,
+      ),
+    );
     return false;
   };
 
@@ -149,7 +180,12 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
     throw err;
   }
   if (opts.supervise) supervise(opts.supervise);
-  return { url: localUrlFor(pgDir, port, password), port, stop, supervision: () => (opts.supervise ? { ...supervision } : null) };
+  return {
+    url: localUrlFor(pgDir, port, password),
+    port,
+    stop,
+    supervision: () => (opts.supervise ? { ...supervision } : null),
+  };
 }
 
 /**
@@ -178,7 +214,13 @@ function localUrlFor(pgDir: string, port: number, password: string): string {
  * Starts the cluster (already initialised) and returns where it listens. A first start takes
  * another port when this one is taken meanwhile; a restart (`fixed`) keeps its port or fails.
  */
-async function launch(pgDir: string, password: string, isRoot: boolean, where: { port: number; fixed: boolean; socketDir: string | null }, log?: (line: string) => void): Promise<{ port: number; socketDir: string | null }> {
+async function launch(
+  pgDir: string,
+  password: string,
+  isRoot: boolean,
+  where: { port: number; fixed: boolean; socketDir: string | null },
+  log?: (line: string) => void,
+): Promise<{ port: number; socketDir: string | null }> {
   const PORT_ATTEMPTS = 3;
   let socketDir = where.socketDir;
   for (let attempt = 1; ; attempt++) {
@@ -193,7 +235,14 @@ async function launch(pgDir: string, password: string, isRoot: boolean, where: {
       persistent: true,
       createPostgresUser: isRoot,
       // TCP on loopback, and a socket in the cluster's own directory (never /var/run/postgresql).
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ? `"${socketDir}"` : ''}`, '-c', 'max_connections=200'],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=${socketDir ? `"${socketDir}"` : ''}`,
+        '-c',
+        'max_connections=200',
+      ],
       onLog: (line) => {
         output.push(String(line));
         if (output.length > 40) output.shift();
@@ -213,7 +262,9 @@ async function launch(pgDir: string, password: string, isRoot: boolean, where: {
         continue;
       }
       if (/could not bind|address already in use/i.test(text) && attempt < PORT_ATTEMPTS && !where.fixed) continue;
-      throw new Error(`the embedded database in ${pgDir} did not start: ${text.split('\n').slice(-5).join(' | ') || 'it exited early'}`);
+      throw new Error(
+        `the embedded database in ${pgDir} did not start: ${text.split('\n').slice(-5).join(' | ') || 'it exited early'}`,
+      );
     }
   }
 }
@@ -228,7 +279,8 @@ export const hasEmbeddedCluster = (dataDir: string): boolean => existsSync(path.
 export async function embeddedDatabaseUrl(dataDir: string): Promise<{ url: string } | { missing: string }> {
   const pgDir = path.join(dataDir, 'db');
   const passwordFile = path.join(dataDir, 'secrets', 'db.password');
-  if (!existsSync(path.join(pgDir, 'PG_VERSION')) || !existsSync(passwordFile)) return { missing: `no embedded database in ${pgDir}` };
+  if (!existsSync(path.join(pgDir, 'PG_VERSION')) || !existsSync(passwordFile))
+    return { missing: `no embedded database in ${pgDir}` };
   const running = await runningPostmaster(pgDir);
   if (!running) return { missing: `the embedded database in ${pgDir} is not running (its port is chosen at start)` };
   return { url: urlFor(running.port, (await readFile(passwordFile, 'utf8')).trim()) };

@@ -29,7 +29,11 @@ export interface RetryOptions {
   onRetry?: (err: unknown, attempt: number) => void;
 }
 
-export async function transactionWithRetry<T>(db: Db, work: (tx: Tx) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export async function transactionWithRetry<T>(
+  db: Db,
+  work: (tx: Tx) => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
   const attempts = options.attempts ?? MAX_TX_ATTEMPTS;
   for (let attempt = 1; ; attempt++) {
     try {

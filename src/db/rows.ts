@@ -1,6 +1,17 @@
 // Row types of the tables whose rows more than one area handles: they live beside the schema so an
 // area can name another area's row without importing its service or presenter (issue 17).
-import type { activityLog, agentApiKeys, agents, agentWakeupRequests, approvals, assets, goals, heartbeatRuns, issues, projects } from './schema/index.ts';
+import type {
+  activityLog,
+  agentApiKeys,
+  agents,
+  agentWakeupRequests,
+  approvals,
+  assets,
+  goals,
+  heartbeatRuns,
+  issues,
+  projects,
+} from './schema/index.ts';
 
 export type ActivityEntry = typeof activityLog.$inferSelect;
 export type Agent = typeof agents.$inferSelect;

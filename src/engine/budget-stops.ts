@@ -37,7 +37,8 @@ import { cancelWaitingWakes } from '../modules/wakeups/queue.ts';
 const budgetActor = systemActor('budget');
 
 async function pauseAgentsForBudget(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<string[]> {
-  const scope = incident.scopeType === 'agent' ? eq(agents.id, incident.scopeId) : eq(agents.companyId, incident.scopeId);
+  const scope =
+    incident.scopeType === 'agent' ? eq(agents.id, incident.scopeId) : eq(agents.companyId, incident.scopeId);
   // Every agent that can work (canAgentWork: `active` too, which a PATCH may set), not a list of its
   // own; all of them locked first, in one statement in id order (the lock order, runs/lock-order.ts).
   const working = await tx.execute<{ id: string }>(
@@ -48,7 +49,13 @@ async function pauseAgentsForBudget(tx: Tx, actor: Actor, incident: BudgetIncide
     const { agent, changed } = await stopAgent(tx, actor, id, { kind: 'budget_stop' });
     if (!changed) continue;
     paused.push(id);
-    await recordActivity(tx, actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: id, details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id } });
+    await recordActivity(tx, actor, {
+      companyId: agent.companyId,
+      action: 'agent.paused',
+      entityType: 'agent',
+      entityId: id,
+      details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id },
+    });
   }
   return paused;
 }
@@ -68,11 +75,20 @@ async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncid
   // Runs of several agents in one transaction: their agents are locked together first, in id order,
   // so this never holds one agent's usage counters while it waits for the next agent.
   if (live.length > 0) {
-    await tx.execute(sql`select id from ${agents} where id in (select agent_id from ${heartbeatRuns} where id in ${live.map((r) => r.id)}) order by id for no key update`);
+    await tx.execute(
+      sql`select id from ${agents} where id in (select agent_id from ${heartbeatRuns} where id in ${live.map((r) => r.id)}) order by id for no key update`,
+    );
   }
   for (const run of live) await cancelRun(tx, actor, run.id, BUDGET_PAUSE_REASON);
   await cancelWaitingWakes(tx, { issueIds: inProject }, BUDGET_PAUSE_REASON);
-  if (project) await recordActivity(tx, actor, { companyId: project.companyId, action: 'project.paused', entityType: 'project', entityId: project.id, details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id } });
+  if (project)
+    await recordActivity(tx, actor, {
+      companyId: project.companyId,
+      action: 'project.paused',
+      entityType: 'project',
+      entityId: project.id,
+      details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id },
+    });
   return project?.id ?? null;
 }
 
@@ -81,34 +97,54 @@ async function pauseProjectForBudget(tx: Tx, actor: Actor, incident: BudgetIncid
  * incident whose stop fails is reported to `failed` and passed over for the rest of this pass (the
  * next pass tries it again), so one bad row never holds up the stops behind it.
  */
-export async function applyPendingBudgetStops(db: Db, failed: (incidentId: string, err: unknown) => void): Promise<number> {
+export async function applyPendingBudgetStops(
+  db: Db,
+  failed: (incidentId: string, err: unknown) => void,
+): Promise<number> {
   let applied = 0;
   const passedOver: string[] = [];
   for (;;) {
     let current: string | null = null;
     const done = await transactionWithRetry(db, async (tx) => {
-      const pending = passedOver.length === 0 ? eq(budgetIncidents.stopPending, true) : and(eq(budgetIncidents.stopPending, true), notInArray(budgetIncidents.id, passedOver));
-      const [incident] = await tx.select().from(budgetIncidents).where(pending).orderBy(budgetIncidents.createdAt).limit(1).for('update', { skipLocked: true });
+      const pending =
+        passedOver.length === 0
+          ? eq(budgetIncidents.stopPending, true)
+          : and(eq(budgetIncidents.stopPending, true), notInArray(budgetIncidents.id, passedOver));
+      const [incident] = await tx
+        .select()
+        .from(budgetIncidents)
+        .where(pending)
+        .orderBy(budgetIncidents.createdAt)
+        .limit(1)
+        .for('update', { skipLocked: true });
       if (!incident) return false;
       current = incident.id;
-      const pausedAgentIds = incident.scopeType === 'project' ? [] : await pauseAgentsForBudget(tx, budgetActor, incident);
-      const pausedProjectId = incident.scopeType === 'project' ? await pauseProjectForBudget(tx, budgetActor, incident) : null;
-      const approval = await createApproval({ db: tx, actor: budgetActor }, {
-        companyId: incident.companyId,
-        type: 'budget_override_required',
-        payload: {
-          incidentId: incident.id,
-          policyId: incident.policyId,
-          scopeType: incident.scopeType,
-          scopeId: incident.scopeId,
-          metric: incident.metric,
-          windowKey: incident.windowKey,
-          amount: incident.amount,
-          observed: incident.observed,
-          summary: `The ${incident.scopeType} budget (${incident.metric}, ${incident.windowKey}) reached 100 percent: ${incident.observed} of ${incident.amount}. Approve to resume over budget; reject to keep it paused.`,
+      const pausedAgentIds =
+        incident.scopeType === 'project' ? [] : await pauseAgentsForBudget(tx, budgetActor, incident);
+      const pausedProjectId =
+        incident.scopeType === 'project' ? await pauseProjectForBudget(tx, budgetActor, incident) : null;
+      const approval = await createApproval(
+        { db: tx, actor: budgetActor },
+        {
+          companyId: incident.companyId,
+          type: 'budget_override_required',
+          payload: {
+            incidentId: incident.id,
+            policyId: incident.policyId,
+            scopeType: incident.scopeType,
+            scopeId: incident.scopeId,
+            metric: incident.metric,
+            windowKey: incident.windowKey,
+            amount: incident.amount,
+            observed: incident.observed,
+            summary: `The ${incident.scopeType} budget (${incident.metric}, ${incident.windowKey}) reached 100 percent: ${incident.observed} of ${incident.amount}. Approve to resume over budget; reject to keep it paused.`,
+          },
         },
-      });
-      await tx.update(budgetIncidents).set({ stopPending: false, pausedAgentIds, pausedProjectId, approvalId: approval.id, updatedAt: sql`now()` }).where(eq(budgetIncidents.id, incident.id));
+      );
+      await tx
+        .update(budgetIncidents)
+        .set({ stopPending: false, pausedAgentIds, pausedProjectId, approvalId: approval.id, updatedAt: sql`now()` })
+        .where(eq(budgetIncidents.id, incident.id));
       // The incident's own entry: the audit trail says when the stop took effect (a company stop with
       // no working agent pauses nothing else), and live views of the incident hear that it changed.
       await recordActivity(tx, budgetActor, {
@@ -146,7 +182,9 @@ export function startBudgetStops(db: Db, notifications: Notifications, sweepMs: 
       again = true;
       return;
     }
-    applying = applyPendingBudgetStops(db, (incidentId, err) => logger.warn({ err, incidentId }, 'engine: a budget stop failed; it is tried again at the next pass'))
+    applying = applyPendingBudgetStops(db, (incidentId, err) =>
+      logger.warn({ err, incidentId }, 'engine: a budget stop failed; it is tried again at the next pass'),
+    )
       .then(() => undefined)
       .catch((err) => logger.warn({ err }, 'engine: applying budget stops failed'))
       .finally(() => {

@@ -28,7 +28,14 @@ export interface Dispatcher {
 // What a wake decision needs of the runs area: the engine hands it over (wakeups never import runs).
 const RUN_STEPS: RunSteps = { cancelRun, recordRunIssue };
 
-export function startDispatcher(db: Db, notifications: Notifications, executor: Executor, owner: RunOwner, options: DispatcherOptions, logger: Logger): Dispatcher {
+export function startDispatcher(
+  db: Db,
+  notifications: Notifications,
+  executor: Executor,
+  owner: RunOwner,
+  options: DispatcherOptions,
+  logger: Logger,
+): Dispatcher {
   let draining: Promise<void> | null = null;
   let again = false;
   let stopped = false;

@@ -20,7 +20,14 @@ import { systemActor } from '../core/actor.ts';
 import { findAgentById } from '../core/agent-access.ts';
 import { readSigningSecret } from '../modules/agents/signing-secret.ts';
 import { mintAgentJwt } from '../modules/auth/jwt.ts';
-import { finishRun, recordLateOutcome, recordRunProgress, renewLease, startRun, type RunEnd } from '../modules/runs/lifecycle.ts';
+import {
+  finishRun,
+  recordLateOutcome,
+  recordRunProgress,
+  renewLease,
+  startRun,
+  type RunEnd,
+} from '../modules/runs/lifecycle.ts';
 import type { HeartbeatRun } from '../db/rows.ts';
 import { addUsage } from '../modules/runs/usage.ts';
 import { resolveEnvBindings, SecretResolutionError } from '../modules/secrets/resolve.ts';
@@ -35,7 +42,11 @@ import { DEFAULT_GRACE_SEC, DEFAULT_TIMEOUT_SEC } from '../adapters/config-field
 import { HARD_STOP } from '../adapters/types.ts';
 import { adapterRunRefusal } from '../modules/adapter-registry/service.ts';
 import { loadTaskSession, saveTaskSession } from '../adapters/sessions.ts';
-import { isolatedWorkingDirectory, IsolationError, recordWorkProduct } from '../modules/execution-workspaces/service.ts';
+import {
+  isolatedWorkingDirectory,
+  IsolationError,
+  recordWorkProduct,
+} from '../modules/execution-workspaces/service.ts';
 import { materialiseAgentSkills, prepareCodexHome, SKILL_DIR_ADAPTERS } from '../modules/skills/materialise.ts';
 
 export interface ExecutorSettings {
@@ -57,14 +68,21 @@ export interface Executor {
   stop(): Promise<void>;
 }
 
-const positive = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback);
+const positive = (value: unknown, fallback: number) =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
 
-export function createExecutor(db: Db, registry: AdapterRegistry, settings: ExecutorSettings, logger: Logger): Executor {
+export function createExecutor(
+  db: Db,
+  registry: AdapterRegistry,
+  settings: ExecutorSettings,
+  logger: Logger,
+): Executor {
   const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let stopping = false;
 
   const retry = engineRetry(logger);
-  const finish = (runId: string, end: RunEnd) => transactionWithRetry(db, (tx) => finishRun(tx, systemActor('engine', runId), runId, end), retry);
+  const finish = (runId: string, end: RunEnd) =>
+    transactionWithRetry(db, (tx) => finishRun(tx, systemActor('engine', runId), runId, end), retry);
 
   async function work(run: HeartbeatRun, controller: AbortController): Promise<void> {
     const agent = await findAgentById(db, run.agentId);
@@ -76,13 +94,21 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     const refusal = await adapterRunRefusal(db, registry, run.adapterType);
     const adapter = run.adapterType ? registry.get(run.adapterType) : undefined;
     if (refusal || !adapter) {
-      await finish(run.id, { status: 'failed', error: refusal ?? `adapter type ${run.adapterType} is not installed on this server` });
+      await finish(run.id, {
+        status: 'failed',
+        error: refusal ?? `adapter type ${run.adapterType} is not installed on this server`,
+      });
       return;
     }
     const config = agent.adapterConfig;
     const timeoutSec = positive(config.timeoutSec, DEFAULT_TIMEOUT_SEC);
     const graceSec = typeof config.graceSec === 'number' && config.graceSec >= 0 ? config.graceSec : DEFAULT_GRACE_SEC;
-    const started = await transactionWithRetry(db, (tx) => startRun(tx, systemActor('engine', run.id), run.id, { leaseSec: settings.leaseSec, timeoutSec, graceSec }), retry);
+    const started = await transactionWithRetry(
+      db,
+      (tx) =>
+        startRun(tx, systemActor('engine', run.id), run.id, { leaseSec: settings.leaseSec, timeoutSec, graceSec }),
+      retry,
+    );
     if (!started) return; // cancelled while it was queued
 
     const bindings = (config.env && typeof config.env === 'object' ? config.env : {}) as Record<string, unknown>;
@@ -95,7 +121,10 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       return;
     }
     const secretValues = Object.entries(bindings)
-      .filter(([, binding]) => binding !== null && typeof binding === 'object' && (binding as { type?: unknown }).type !== 'plain')
+      .filter(
+        ([, binding]) =>
+          binding !== null && typeof binding === 'object' && (binding as { type?: unknown }).type !== 'plain',
+      )
       .map(([name]) => configEnv[name]!);
     // Only adapters that sign (http) get the agent's signing secret; it is masked like the others.
     let signingSecret: string | null = null;
@@ -103,7 +132,11 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       try {
         signingSecret = await readSigningSecret(db, settings.masterKey, agent);
       } catch {
-        await finish(run.id, { status: 'failed', error: "could not open the agent's signing secret (another master key, or a damaged record): generate a new one" });
+        await finish(run.id, {
+          status: 'failed',
+          error:
+            "could not open the agent's signing secret (another master key, or a damaged record): generate a new one",
+        });
         return;
       }
       if (signingSecret) secretValues.push(signingSecret);
@@ -129,17 +162,30 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     let adapterConfig = config;
     try {
       if (adapter.type === 'codex_local' && configEnv.CODEX_HOME === undefined) {
-        const codexHome = await prepareCodexHome(db, settings.dataDir, agent.id, run.id, configEnv.HOME ?? os.homedir());
+        const codexHome = await prepareCodexHome(
+          db,
+          settings.dataDir,
+          agent.id,
+          run.id,
+          configEnv.HOME ?? os.homedir(),
+        );
         if (codexHome) configEnv = { ...configEnv, CODEX_HOME: codexHome };
       } else if (SKILL_DIR_ADAPTERS.has(adapter.type) && typeof config.skillsDir !== 'string') {
         const skillsDir = await materialiseAgentSkills(db, settings.dataDir, agent.id, run.id);
         if (skillsDir) adapterConfig = { ...config, skillsDir };
       }
     } catch (err) {
-      await finish(run.id, { status: 'failed', error: `could not write the agent's skills: ${err instanceof Error ? err.message : String(err)}` });
+      await finish(run.id, {
+        status: 'failed',
+        error: `could not write the agent's skills: ${err instanceof Error ? err.message : String(err)}`,
+      });
       return;
     }
-    const runToken = await mintAgentJwt(settings.jwtSecret, { agentId: agent.id, companyId: agent.companyId, adapterType: adapter.type, runId: run.id }, Math.ceil(timeoutSec + graceSec + 60));
+    const runToken = await mintAgentJwt(
+      settings.jwtSecret,
+      { agentId: agent.id, companyId: agent.companyId, adapterType: adapter.type, runId: run.id },
+      Math.ceil(timeoutSec + graceSec + 60),
+    );
     const { env, secrets } = buildRunEnv({
       apiUrl: settings.apiUrl,
       runToken,
@@ -162,11 +208,18 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       issueId: run.issueId,
       wakeReason: run.wakeReason,
       wakeSource: run.invocationSource,
-      coalescedWakeups: Array.isArray(payload.coalescedWakeups) ? (payload.coalescedWakeups as { reason: string | null; source: string }[]) : [],
+      coalescedWakeups: Array.isArray(payload.coalescedWakeups)
+        ? (payload.coalescedWakeups as { reason: string | null; source: string }[])
+        : [],
     });
     const log = openRunLog({ db, runId: run.id, companyId: agent.companyId, secrets, logger });
     // The session to resume: this agent's last one for this issue with this adapter, unless the wake asked for a fresh start.
-    const sessionKey = { companyId: agent.companyId, agentId: agent.id, issueId: run.issueId, adapterType: adapter.type };
+    const sessionKey = {
+      companyId: agent.companyId,
+      agentId: agent.id,
+      issueId: run.issueId,
+      adapterType: adapter.type,
+    };
     let session = await loadTaskSession(db, sessionKey);
     const resumeFrom = wake?.forceFreshSession ? null : session;
 
@@ -177,15 +230,20 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
     let progress = Promise.resolve();
     const saveProgress = () => {
       const snapshot = { usageJson: usage, resultJson: result };
-      progress = progress.then(() => recordRunProgress(db, run.id, snapshot)).catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record run progress'));
+      progress = progress
+        .then(() => recordRunProgress(db, run.id, snapshot))
+        .catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record run progress'));
     };
-    const lease = setInterval(() => {
-      renewLease(db, run.id, settings.leaseSec, pid)
-        .then((stillRunning) => {
-          if (!stillRunning) controller.abort();
-        })
-        .catch((err) => logger.warn({ err, runId: run.id }, 'engine: lease renewal failed'));
-    }, (settings.leaseSec * 1000) / 3);
+    const lease = setInterval(
+      () => {
+        renewLease(db, run.id, settings.leaseSec, pid)
+          .then((stillRunning) => {
+            if (!stillRunning) controller.abort();
+          })
+          .catch((err) => logger.warn({ err, runId: run.id }, 'engine: lease renewal failed'));
+      },
+      (settings.leaseSec * 1000) / 3,
+    );
 
     let outcome;
     try {
@@ -212,7 +270,9 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
               // A hard limit it reaches is stopped by the engine's budget-stop consumer (budget-stops.ts).
               await recordRunUsage(db, context, reported, settings.prices ?? {});
             })
-            .catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record a usage report as a cost event'));
+            .catch((err) =>
+              logger.warn({ err, runId: run.id }, 'engine: could not record a usage report as a cost event'),
+            );
         },
         onResult: (reported) => {
           result = reported;
@@ -233,17 +293,32 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
         },
       });
     } catch (err) {
-      outcome = { status: 'failed' as const, exitCode: null, signal: null, error: `adapter error: ${(err as Error).message}` };
+      outcome = {
+        status: 'failed' as const,
+        exitCode: null,
+        signal: null,
+        error: `adapter error: ${(err as Error).message}`,
+      };
     } finally {
       clearInterval(lease);
     }
     const summary = await log.close();
     await progress;
     // The branch as this run left it, recorded before the run's end so a client that sees the run over sees its work.
-    if (run.issueId) await recordWorkProduct(db, run.issueId).catch((err) => logger.warn({ err, runId: run.id }, 'engine: could not record the work product'));
-    const end: RunEnd = { ...outcome, logBytes: summary.bytes, logTruncated: summary.truncated, usageJson: usage, resultJson: result };
+    if (run.issueId)
+      await recordWorkProduct(db, run.issueId).catch((err) =>
+        logger.warn({ err, runId: run.id }, 'engine: could not record the work product'),
+      );
+    const end: RunEnd = {
+      ...outcome,
+      logBytes: summary.bytes,
+      logTruncated: summary.truncated,
+      usageJson: usage,
+      resultJson: result,
+    };
     if (outcome.status === 'timed_out') end.error ??= `deadline of ${timeoutSec}s passed`;
-    if (stopping && outcome.status === 'cancelled') Object.assign(end, { status: 'failed', error: 'the server shut down while the run was live' });
+    if (stopping && outcome.status === 'cancelled')
+      Object.assign(end, { status: 'failed', error: 'the server shut down while the run was live' });
     if (!(await finish(run.id, end))) await recordLateOutcome(db, run.id, end);
   }
 
@@ -253,7 +328,9 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
       const done = work(run, controller)
         .catch(async (err) => {
           logger.error({ err, runId: run.id }, 'engine: run failed in the engine');
-          await finish(run.id, { status: 'failed', error: `engine error: ${(err as Error).message}` }).catch(() => undefined);
+          await finish(run.id, { status: 'failed', error: `engine error: ${(err as Error).message}` }).catch(
+            () => undefined,
+          );
         })
         .finally(() => active.delete(run.id));
       active.set(run.id, { controller, done });
@@ -275,7 +352,13 @@ export function createExecutor(db: Db, registry: AdapterRegistry, settings: Exec
  * the primary workspace of the issue's project, else the agent's own directory. Isolation comes
  * first, before the agent's own cwd: it is the project's promise that no two issues share a tree.
  */
-async function workingDirectory(db: Db, dataDir: string, agentId: string, config: Record<string, unknown>, issueId: string | null): Promise<string> {
+async function workingDirectory(
+  db: Db,
+  dataDir: string,
+  agentId: string,
+  config: Record<string, unknown>,
+  issueId: string | null,
+): Promise<string> {
   const isolated = issueId ? await isolatedWorkingDirectory(db, dataDir, issueId) : null;
   if (isolated) return isolated;
   if (typeof config.cwd === 'string' && config.cwd.length > 0) return config.cwd;
@@ -283,7 +366,10 @@ async function workingDirectory(db: Db, dataDir: string, agentId: string, config
     const [workspace] = await db
       .select({ cwd: projectWorkspaces.cwd })
       .from(issues)
-      .innerJoin(projectWorkspaces, and(eq(projectWorkspaces.projectId, issues.projectId), eq(projectWorkspaces.isPrimary, true)))
+      .innerJoin(
+        projectWorkspaces,
+        and(eq(projectWorkspaces.projectId, issues.projectId), eq(projectWorkspaces.isPrimary, true)),
+      )
       .where(eq(issues.id, issueId));
     if (workspace?.cwd) return workspace.cwd;
   }
@@ -294,5 +380,11 @@ async function workingDirectory(db: Db, dataDir: string, agentId: string, config
 
 /** How the engine's transactions retry: transactionWithRetry, each retry logged (a warning: it worked, but a cycle formed). */
 export function engineRetry(logger: Logger): RetryOptions {
-  return { onRetry: (err, attempt) => logger.warn({ err, attempt }, 'engine: the database aborted a transaction (deadlock or serialization failure); retrying the transaction') };
+  return {
+    onRetry: (err, attempt) =>
+      logger.warn(
+        { err, attempt },
+        'engine: the database aborted a transaction (deadlock or serialization failure); retrying the transaction',
+      ),
+  };
 }

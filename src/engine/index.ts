@@ -65,7 +65,23 @@ export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   clock?: () => number;
 }
 
-export const ENGINE_DEFAULTS = { leaseSec: 30, pollMs: 2_000, reaperIntervalMs: 5_000, deferredRecheckSec: 60, claimBatch: 20, timerTickMs: 1_000, retentionDays: 30, retentionIntervalMs: 60_000, routineTickMs: 500, routineSweepMs: 5_000, budgetStopMs: 500, worktreeSweepMs: 1_000, runtimeServiceTickMs: 1_000, runtimeServiceBackoffMs: 1_000, runtimeServiceGraceMs: 5_000 } as const;
+export const ENGINE_DEFAULTS = {
+  leaseSec: 30,
+  pollMs: 2_000,
+  reaperIntervalMs: 5_000,
+  deferredRecheckSec: 60,
+  claimBatch: 20,
+  timerTickMs: 1_000,
+  retentionDays: 30,
+  retentionIntervalMs: 60_000,
+  routineTickMs: 500,
+  routineSweepMs: 5_000,
+  budgetStopMs: 500,
+  worktreeSweepMs: 1_000,
+  runtimeServiceTickMs: 1_000,
+  runtimeServiceBackoffMs: 1_000,
+  runtimeServiceGraceMs: 5_000,
+} as const;
 
 export interface EngineDeps {
   database: Database;
@@ -104,10 +120,18 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   const retry = engineRetry(logger);
   const previous = await reapPreviousBoot(db, identity, retry);
   await killLeftovers(previous);
-  if (previous.length > 0) logger.warn({ runs: previous.map((r) => r.id) }, 'engine: ended the runs of the previous start');
+  if (previous.length > 0)
+    logger.warn({ runs: previous.map((r) => r.id) }, 'engine: ended the runs of the previous start');
   await notifications.ready;
 
-  const dispatcher = startDispatcher(db, notifications, executor, { ...identity, leaseSec: settings.leaseSec }, settings, logger);
+  const dispatcher = startDispatcher(
+    db,
+    notifications,
+    executor,
+    { ...identity, leaseSec: settings.leaseSec },
+    settings,
+    logger,
+  );
 
   let reaping: Promise<void> | null = null;
   const reap = async () => {
@@ -158,7 +182,13 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   const services = await startRuntimeServices(
     db,
     identity,
-    { leaseSec: settings.leaseSec, graceMs: settings.runtimeServiceGraceMs, backoffMs: settings.runtimeServiceBackoffMs, maxBackoffMs: 60_000, stableMs: 30_000 },
+    {
+      leaseSec: settings.leaseSec,
+      graceMs: settings.runtimeServiceGraceMs,
+      backoffMs: settings.runtimeServiceBackoffMs,
+      maxBackoffMs: 60_000,
+      stableMs: 30_000,
+    },
     logger,
   );
   let converging: Promise<unknown> | null = null;
@@ -200,7 +230,16 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
         clearInterval(worktreeSweep);
         clearInterval(serviceLoop);
         await dispatcher.stop();
-        await Promise.all([reaping, ticking, pruning, scheduling, sweeping, budgetStops.stop(), removingWorktrees, converging]);
+        await Promise.all([
+          reaping,
+          ticking,
+          pruning,
+          scheduling,
+          sweeping,
+          budgetStops.stop(),
+          removingWorktrees,
+          converging,
+        ]);
         await Promise.all([executor.stop(), services.stop()]);
       })();
       return stopping;

@@ -58,17 +58,29 @@ export interface RuntimeServices {
  * After a crash: the count of consecutive crashes (a run that stayed up `stableMs` starts it over)
  * and the delay before the next start, doubling from `backoffMs` up to `maxBackoffMs`.
  */
-export function nextBackoff(crashes: number, upMs: number, settings: Pick<RuntimeServiceSettings, 'backoffMs' | 'maxBackoffMs' | 'stableMs'>): { crashes: number; delayMs: number } {
+export function nextBackoff(
+  crashes: number,
+  upMs: number,
+  settings: Pick<RuntimeServiceSettings, 'backoffMs' | 'maxBackoffMs' | 'stableMs'>,
+): { crashes: number; delayMs: number } {
   const count = upMs >= settings.stableMs ? 1 : crashes + 1;
   return { crashes: count, delayMs: Math.min(settings.backoffMs * 2 ** (count - 1), settings.maxBackoffMs) };
 }
 
-export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, settings: RuntimeServiceSettings, logger: Logger): Promise<RuntimeServices> {
+export async function startRuntimeServices(
+  db: Db,
+  identity: ReplicaIdentity,
+  settings: RuntimeServiceSettings,
+  logger: Logger,
+): Promise<RuntimeServices> {
   const locals = new Map<string, Local>();
   const mine = eq(workspaceRuntimeServices.ownerBoot, identity.boot);
   const lease = sql`now() + make_interval(secs => ${settings.leaseSec})`;
   const setRow = (workspaceId: string, values: PgUpdateSetSource<typeof workspaceRuntimeServices>, onlyIf?: SQL) =>
-    db.update(workspaceRuntimeServices).set({ ...values, updatedAt: sql`now()` }).where(and(eq(workspaceRuntimeServices.workspaceId, workspaceId), mine, onlyIf));
+    db
+      .update(workspaceRuntimeServices)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(workspaceRuntimeServices.workspaceId, workspaceId), mine, onlyIf));
 
   await reapPreviousBoot(db, identity);
 
@@ -78,7 +90,10 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     local.pendingLog = '';
     await db
       .update(workspaceRuntimeServices)
-      .set({ log: sql`right(${workspaceRuntimeServices.log} || ${chunk}, ${LOG_TAIL_CHARS})`, logWritten: sql`${workspaceRuntimeServices.logWritten} + length(${chunk})` })
+      .set({
+        log: sql`right(${workspaceRuntimeServices.log} || ${chunk}, ${LOG_TAIL_CHARS})`,
+        logWritten: sql`${workspaceRuntimeServices.logWritten} + length(${chunk})`,
+      })
       .where(eq(workspaceRuntimeServices.workspaceId, local.workspaceId));
   };
   const appendLog = (local: Local, chunk: string) => {
@@ -101,9 +116,21 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     const { crashes, delayMs: delay } = nextBackoff(local.crashes, Date.now() - local.startedAt, settings);
     local.crashes = crashes;
     const lastError = end.error ?? (end.signal ? `killed by ${end.signal}` : `exited with code ${end.code}`);
-    await setRow(local.workspaceId, { status: 'backoff', pid: null, exitCode: end.code, lastError, restarts: sql`${workspaceRuntimeServices.restarts} + 1` });
-    logger.warn({ workspaceId: local.workspaceId, lastError, delay }, 'runtime services: service ended, starting it again after backoff');
-    local.backoff = setTimeout(() => void launch(local).catch((err) => logger.warn({ err }, 'runtime services: restart failed')), delay);
+    await setRow(local.workspaceId, {
+      status: 'backoff',
+      pid: null,
+      exitCode: end.code,
+      lastError,
+      restarts: sql`${workspaceRuntimeServices.restarts} + 1`,
+    });
+    logger.warn(
+      { workspaceId: local.workspaceId, lastError, delay },
+      'runtime services: service ended, starting it again after backoff',
+    );
+    local.backoff = setTimeout(
+      () => void launch(local).catch((err) => logger.warn({ err }, 'runtime services: restart failed')),
+      delay,
+    );
   };
 
   const launch = async (local: Local): Promise<void> => {
@@ -114,7 +141,12 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     local.startedAt = Date.now();
     const config = parseRuntimeConfig(ws.runtimeConfig);
     // Fixed by a PATCH of the workspace: retried with the backoff like a crash.
-    if (!ws.cwd || !config) return crashed(local, { code: null, signal: null, error: 'the workspace has no local cwd or runtimeConfig.command' });
+    if (!ws.cwd || !config)
+      return crashed(local, {
+        code: null,
+        signal: null,
+        error: 'the workspace has no local cwd or runtimeConfig.command',
+      });
     await setRow(local.workspaceId, { status: 'starting', pid: null });
     if (local.stopping) return;
     const child = spawn('/bin/sh', ['-c', config.command], {
@@ -136,7 +168,11 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     child.once('spawn', () => {
       local.pgid = child.pid ?? null;
       // Only over 'starting': a process that died at once may already have recorded its backoff.
-      setRow(local.workspaceId, { status: 'running', pid: child.pid ?? null, startedAt: new Date(), exitCode: null, lastError: null }, eq(workspaceRuntimeServices.status, 'starting')).catch((err) =>
+      setRow(
+        local.workspaceId,
+        { status: 'running', pid: child.pid ?? null, startedAt: new Date(), exitCode: null, lastError: null },
+        eq(workspaceRuntimeServices.status, 'starting'),
+      ).catch((err) =>
         logger.warn({ err, workspaceId: local.workspaceId }, 'runtime services: recording the start failed'),
       );
     });
@@ -165,10 +201,27 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     }
     locals.delete(local.workspaceId);
     await flushLog(local);
-    if (release) await setRow(local.workspaceId, { status: 'stopped', pid: null, ownerReplica: null, ownerBoot: null, leaseExpiresAt: null });
+    if (release)
+      await setRow(local.workspaceId, {
+        status: 'stopped',
+        pid: null,
+        ownerReplica: null,
+        ownerBoot: null,
+        leaseExpiresAt: null,
+      });
   };
 
-  const newLocal = (workspaceId: string): Local => ({ workspaceId, child: null, pgid: null, startedAt: 0, crashes: 0, backoff: null, stopping: false, exited: Promise.resolve(), pendingLog: '' });
+  const newLocal = (workspaceId: string): Local => ({
+    workspaceId,
+    child: null,
+    pgid: null,
+    startedAt: 0,
+    crashes: 0,
+    backoff: null,
+    stopping: false,
+    exited: Promise.resolve(),
+    pendingLog: '',
+  });
 
   const claim = async (): Promise<string[]> => {
     const rows = await db.execute<{ workspace_id: string }>(sql`
@@ -211,7 +264,9 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
           : await db
               .update(workspaceOperations)
               .set({ status: 'applied' })
-              .where(and(inArray(workspaceOperations.workspaceId, [...held]), eq(workspaceOperations.status, 'requested')))
+              .where(
+                and(inArray(workspaceOperations.workspaceId, [...held]), eq(workspaceOperations.status, 'requested')),
+              )
               .returning({ workspaceId: workspaceOperations.workspaceId, action: workspaceOperations.action });
       const restart = new Set(restarts.filter((op) => op.action === 'restart').map((op) => op.workspaceId));
       // Side by side: a stop waits up to its grace, and the tick must stay well inside the lease.
@@ -233,7 +288,10 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
     }
     for (const id of await claim()) {
       // Operations asked before this start are what it fulfils.
-      await db.update(workspaceOperations).set({ status: 'applied' }).where(and(eq(workspaceOperations.workspaceId, id), eq(workspaceOperations.status, 'requested')));
+      await db
+        .update(workspaceOperations)
+        .set({ status: 'applied' })
+        .where(and(eq(workspaceOperations.workspaceId, id), eq(workspaceOperations.status, 'requested')));
       const local = newLocal(id);
       locals.set(id, local);
       await launch(local);
@@ -243,18 +301,38 @@ export async function startRuntimeServices(db: Db, identity: ReplicaIdentity, se
   return {
     tick,
     async stop() {
-      await Promise.all([...locals.values()].map((local) => halt(local, true).catch((err) => logger.warn({ err, workspaceId: local.workspaceId }, 'runtime services: stopping failed'))));
+      await Promise.all(
+        [...locals.values()].map((local) =>
+          halt(local, true).catch((err) =>
+            logger.warn({ err, workspaceId: local.workspaceId }, 'runtime services: stopping failed'),
+          ),
+        ),
+      );
     },
   };
 }
 
 /** Services this replica ran in its previous life: their leftovers are killed and the rows freed to be claimed again. */
 async function reapPreviousBoot(db: Db, identity: ReplicaIdentity): Promise<void> {
-  const previous = and(eq(workspaceRuntimeServices.ownerReplica, identity.replica), ne(workspaceRuntimeServices.ownerBoot, identity.boot));
-  const rows = await db.select({ id: workspaceRuntimeServices.workspaceId, pid: workspaceRuntimeServices.pid }).from(workspaceRuntimeServices).where(previous);
+  const previous = and(
+    eq(workspaceRuntimeServices.ownerReplica, identity.replica),
+    ne(workspaceRuntimeServices.ownerBoot, identity.boot),
+  );
+  const rows = await db
+    .select({ id: workspaceRuntimeServices.workspaceId, pid: workspaceRuntimeServices.pid })
+    .from(workspaceRuntimeServices)
+    .where(previous);
   for (const row of rows) if (row.pid) await killMarkedProcessGroup(row.pid, `${MARKER}=${row.id}`);
   await db
     .update(workspaceRuntimeServices)
-    .set({ status: 'crashed', pid: null, ownerReplica: null, ownerBoot: null, leaseExpiresAt: null, lastError: 'the replica supervising it stopped', updatedAt: sql`now()` })
+    .set({
+      status: 'crashed',
+      pid: null,
+      ownerReplica: null,
+      ownerBoot: null,
+      leaseExpiresAt: null,
+      lastError: 'the replica supervising it stopped',
+      updatedAt: sql`now()`,
+    })
     .where(previous);
 }

@@ -21,7 +21,10 @@ export async function buildWakePrompt(db: DbOrTx, input: WakePromptInput): Promi
     `You are ${input.agent.name} (agent ${input.agent.id}), woken for run ${input.runId}.`,
     `Wake: source ${input.wakeSource ?? 'unknown'}, reason ${input.wakeReason ?? 'none given'}.`,
   ];
-  for (const wake of input.coalescedWakeups ?? []) lines.push(`While your last run worked you were also woken: source ${wake.source}, reason ${wake.reason ?? 'none given'}.`);
+  for (const wake of input.coalescedWakeups ?? [])
+    lines.push(
+      `While your last run worked you were also woken: source ${wake.source}, reason ${wake.reason ?? 'none given'}.`,
+    );
   const issue = input.issueId ? await findIssue(db, input.issueId) : null;
   if (issue) {
     const description = issue.description ?? '';
@@ -29,11 +32,17 @@ export async function buildWakePrompt(db: DbOrTx, input: WakePromptInput): Promi
       '',
       `Issue ${issue.identifier}: ${issue.title}`,
       `Status ${issue.status}, priority ${issue.priority}.`,
-      description.length > MAX_DESCRIPTION_CHARS ? `${description.slice(0, MAX_DESCRIPTION_CHARS)}\n[description cut; read it in full from the API]` : description,
+      description.length > MAX_DESCRIPTION_CHARS
+        ? `${description.slice(0, MAX_DESCRIPTION_CHARS)}\n[description cut; read it in full from the API]`
+        : description,
       '',
       `Full context: GET $SERVICE_API_URL/api/issues/${issue.id}/heartbeat-context`,
     );
   }
-  lines.push('', 'Call the API at $SERVICE_API_URL with "Authorization: Bearer $SERVICE_API_KEY" and "X-Service-Run-Id: $SERVICE_RUN_ID".', '');
+  lines.push(
+    '',
+    'Call the API at $SERVICE_API_URL with "Authorization: Bearer $SERVICE_API_KEY" and "X-Service-Run-Id: $SERVICE_RUN_ID".',
+    '',
+  );
   return lines.join('\n');
 }

@@ -60,7 +60,8 @@ async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<vo
   const actor = await resolveActor(request.headers.authorization, sessionTokenOf(request), deps);
   const runId = request.headers[RUN_ID_HEADER];
   // An agent JWT's signed run_id claim is authoritative; the header only fills in where none is set.
-  if (actor && !actor.runId && typeof runId === 'string' && runId.length > 0 && runId.length <= 200) actor.runId = runId;
+  if (actor && !actor.runId && typeof runId === 'string' && runId.length > 0 && runId.length <= 200)
+    actor.runId = runId;
   request.actor = actor;
   if (!actor) throw unauthorized();
 }
@@ -74,7 +75,11 @@ async function reauthenticate(request: FastifyRequest, deps: AuthDeps): Promise<
   }
 }
 
-async function resolveActor(authorization: string | undefined, sessionToken: string | undefined, deps: AuthDeps): Promise<Actor | null> {
+async function resolveActor(
+  authorization: string | undefined,
+  sessionToken: string | undefined,
+  deps: AuthDeps,
+): Promise<Actor | null> {
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const actor = match ? await deps.resolvers.bearer(match[1]!) : null;

@@ -7,7 +7,10 @@ import { z } from 'zod';
 
 export const errorBody = z.object({
   error: z.string().describe('what went wrong, for a person'),
-  details: z.unknown().optional().describe('structured context: failing paths for 400, the lock holder for checkout 409s, ...'),
+  details: z
+    .unknown()
+    .optional()
+    .describe('structured context: failing paths for 400, the lock holder for checkout 409s, ...'),
 });
 
 const ERROR_MEANINGS = {
@@ -45,17 +48,26 @@ export const runIdHeader = z
   .string()
   .max(200)
   .optional()
-  .describe('The heartbeat run this agent request belongs to (a UUID). Agent JWTs carry it as the `run_id` claim, which wins.');
+  .describe(
+    'The heartbeat run this agent request belongs to (a UUID). Agent JWTs carry it as the `run_id` claim, which wins.',
+  );
 
 /** The body of a multipart upload, for the docs only (the route reads the parts itself). */
 export function multipartBody(fields: Record<string, { description: string; file?: boolean; required?: boolean }>) {
-  const required = Object.entries(fields).filter(([, f]) => f.required).map(([name]) => name);
+  const required = Object.entries(fields)
+    .filter(([, f]) => f.required)
+    .map(([name]) => name);
   return {
     consumes: ['multipart/form-data'],
     multipartBody: {
       type: 'object',
       properties: Object.fromEntries(
-        Object.entries(fields).map(([name, f]) => [name, f.file ? { type: 'string', format: 'binary', description: f.description } : { type: 'string', description: f.description }]),
+        Object.entries(fields).map(([name, f]) => [
+          name,
+          f.file
+            ? { type: 'string', format: 'binary', description: f.description }
+            : { type: 'string', description: f.description },
+        ]),
       ),
       ...(required.length > 0 && { required }),
     },

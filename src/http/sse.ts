@@ -67,7 +67,11 @@ export function sseFrame(event: string, data: string, id?: string | number): str
  * Takes the reply over and sends the stream's headers (and, with `retryMs`, how long EventSource
  * waits before reconnecting). Null for a HEAD, which is answered by then: headers only.
  */
-export function openSseResponse(request: FastifyRequest, reply: FastifyReply, options: { retryMs?: number } = {}): ServerResponse | null {
+export function openSseResponse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { retryMs?: number } = {},
+): ServerResponse | null {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -101,7 +105,12 @@ export class SseWriter {
     private readonly limits: SseLimits,
     private readonly events: SseEvents,
   ) {
-    this.progress = new ClientProgress(sink, limits.stallMs, () => this.drop(), () => this.maybeResume());
+    this.progress = new ClientProgress(
+      sink,
+      limits.stallMs,
+      () => this.drop(),
+      () => this.maybeResume(),
+    );
     this.keepalive = setInterval(() => {
       if (sink.writableLength === 0) this.write(KEEPALIVE_FRAME);
     }, limits.keepaliveMs);

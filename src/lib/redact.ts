@@ -1,5 +1,6 @@
 // Removes sensitive values from free-form objects before they are stored or shown.
-const SENSITIVE_KEY = /(secret|token|password|passwd|passphrase|api[_-]?key|private[_-]?key|authorization|credential|cookie)/i;
+const SENSITIVE_KEY =
+  /(secret|token|password|passwd|passphrase|api[_-]?key|private[_-]?key|authorization|credential|cookie)/i;
 // Identifiers of sensitive things (secretId, apiKeyId, token_ids) are references, not values: keep them.
 const REFERENCE_KEY = /(Id|Ids|_id|_ids)$/;
 // Our own credentials are recognisable whatever key they sit under; so are bearer headers and JWTs.
@@ -9,7 +10,8 @@ const ENV_KEY = /^env$/i;
 export const REDACTED = '[redacted]';
 const MAX_DEPTH = 8;
 
-const isSecretRef = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && (v as { type?: unknown }).type === 'secret_ref';
+const isSecretRef = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && (v as { type?: unknown }).type === 'secret_ref';
 // Only the reference fields survive, so a value smuggled into a reference object is still dropped.
 const refOnly = (v: Record<string, unknown>) => ({ type: 'secret_ref', secretId: v.secretId, version: v.version });
 
@@ -22,7 +24,8 @@ export function redact(value: unknown, depth = 0): unknown {
     for (const [key, v] of Object.entries(value)) {
       // Secret references are ids, not values: keep them so the audit trail says which secret.
       if (isSecretRef(v)) out[key] = refOnly(v);
-      else if (ENV_KEY.test(key) && v && typeof v === 'object' && !Array.isArray(v)) out[key] = redactEnv(v as Record<string, unknown>);
+      else if (ENV_KEY.test(key) && v && typeof v === 'object' && !Array.isArray(v))
+        out[key] = redactEnv(v as Record<string, unknown>);
       else out[key] = SENSITIVE_KEY.test(key) && !REFERENCE_KEY.test(key) ? REDACTED : redact(v, depth + 1);
     }
     return out;
@@ -31,5 +34,7 @@ export function redact(value: unknown, depth = 0): unknown {
 }
 
 function redactEnv(env: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(env).map(([name, binding]) => [name, isSecretRef(binding) ? refOnly(binding) : REDACTED]));
+  return Object.fromEntries(
+    Object.entries(env).map(([name, binding]) => [name, isSecretRef(binding) ? refOnly(binding) : REDACTED]),
+  );
 }

@@ -24,7 +24,8 @@ function loadPurifier(): Promise<DOMPurify> {
     const purify = createDOMPurify(new JSDOM('').window as unknown as Parameters<typeof createDOMPurify>[0]);
     purify.addHook('afterSanitizeAttributes', (node) => {
       for (const attr of Array.from(node.attributes ?? [])) {
-        if ((REF_ATTRS.has(attr.name) && isExternal(attr.value)) || hasExternalUrl(attr.value)) node.removeAttribute(attr.name);
+        if ((REF_ATTRS.has(attr.name) && isExternal(attr.value)) || hasExternalUrl(attr.value))
+          node.removeAttribute(attr.name);
       }
     });
     return purify;

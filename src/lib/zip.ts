@@ -102,7 +102,8 @@ export function readZip(zip: Buffer, limits: ZipLimits): ZipEntry[] {
     if (size > limits.maxEntryBytes) throw new ZipError(`${name} is ${size} bytes; at most ${limits.maxEntryBytes}`);
     total += size;
     if (total > limits.maxTotalBytes) throw new ZipError(`the archive holds more than ${limits.maxTotalBytes} bytes`);
-    if (localAt + 30 > zip.length || zip.readUInt32LE(localAt) !== LOCAL) throw new ZipError(`corrupt ZIP entry ${name}`);
+    if (localAt + 30 > zip.length || zip.readUInt32LE(localAt) !== LOCAL)
+      throw new ZipError(`corrupt ZIP entry ${name}`);
     const dataAt = localAt + 30 + zip.readUInt16LE(localAt + 26) + zip.readUInt16LE(localAt + 28);
     const body = zip.subarray(dataAt, dataAt + compressed);
     let data: Buffer;
@@ -114,9 +115,9 @@ export function readZip(zip: Buffer, limits: ZipLimits): ZipEntry[] {
       } catch (err) {
         throw new ZipError(`${name}: cannot inflate (${(err as Error).message})`);
       }
-    }
-    else throw new ZipError(`${name}: compression method ${method} is not supported (deflate or stored only)`);
-    if (data.length !== size || crc32(data) !== crc) throw new ZipError(`${name}: size or checksum does not match (corrupt archive)`);
+    } else throw new ZipError(`${name}: compression method ${method} is not supported (deflate or stored only)`);
+    if (data.length !== size || crc32(data) !== crc)
+      throw new ZipError(`${name}: size or checksum does not match (corrupt archive)`);
     entries.push({ name, data });
   }
   return entries;

@@ -27,7 +27,9 @@ export function readMcpEnv(env: NodeJS.ProcessEnv): McpEnv | { missing: string[]
   };
 }
 
-export type ApiResult = { ok: true; status: number; body: unknown } | { ok: false; status: number; error: string; details?: unknown };
+export type ApiResult =
+  | { ok: true; status: number; body: unknown }
+  | { ok: false; status: number; error: string; details?: unknown };
 
 /** A slow or stuck server must not hang the agent's tool call forever. */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -57,7 +59,11 @@ export function createApiClient(env: McpEnv, fetchImpl: typeof fetch = fetch): A
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (err) {
-      return { ok: false, status: 0, error: `cannot reach the Boardroom API at ${env.apiUrl}: ${err instanceof Error ? err.message : String(err)}` };
+      return {
+        ok: false,
+        status: 0,
+        error: `cannot reach the Boardroom API at ${env.apiUrl}: ${err instanceof Error ? err.message : String(err)}`,
+      };
     }
     const text = (await res.text().catch(() => '')).slice(0, MAX_RESPONSE_CHARS);
     let parsed: unknown = text;
@@ -71,7 +77,12 @@ export function createApiClient(env: McpEnv, fetchImpl: typeof fetch = fetch): A
     return {
       ok: false,
       status: res.status,
-      error: typeof payload.error === 'string' ? payload.error : typeof parsed === 'string' && parsed ? parsed.slice(0, 1000) : res.statusText,
+      error:
+        typeof payload.error === 'string'
+          ? payload.error
+          : typeof parsed === 'string' && parsed
+            ? parsed.slice(0, 1000)
+            : res.statusText,
       ...(payload.details !== undefined && { details: payload.details }),
     };
   };

@@ -10,7 +10,9 @@ import { registerTools } from './tools.ts';
 export async function runMcpServer(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const read = readMcpEnv(env);
   if ('missing' in read) {
-    throw new Error(`mcp needs the run's environment: ${read.missing.join(', ')} ${read.missing.length === 1 ? 'is' : 'are'} not set (the engine sets them for every run)`);
+    throw new Error(
+      `mcp needs the run's environment: ${read.missing.join(', ')} ${read.missing.length === 1 ? 'is' : 'are'} not set (the engine sets them for every run)`,
+    );
   }
   const server = new McpServer({ name: 'boardroom', version: VERSION });
   registerTools(server, createApiClient(read));

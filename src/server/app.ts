@@ -30,7 +30,9 @@ const API_DESCRIPTION = [
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app: App = Fastify({
-    ...(deps.logger === false ? { logger: false } : { loggerInstance: typeof deps.logger === 'object' ? deps.logger : createLogger(deps.config.logLevel) }),
+    ...(deps.logger === false
+      ? { logger: false }
+      : { loggerInstance: typeof deps.logger === 'object' ? deps.logger : createLogger(deps.config.logLevel) }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
@@ -53,15 +55,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installInputGuard(app);
   // No parsing hook: only authentication reads a cookie, and parses one only when it is sent.
   await app.register(cookie, { hook: false });
-  await app.register(multipart, { limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20 }, throwFileSizeLimit: true });
+  await app.register(multipart, {
+    limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20 },
+    throwFileSizeLimit: true,
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Boardroom API', version: VERSION, description: API_DESCRIPTION },
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'A board key (`svc_board_...`), an agent key (`svc_agent_...`) or an agent run JWT' },
-          session: { type: 'apiKey', in: 'cookie', name: 'boardroom_session', description: 'The browser session set by the one-time login link' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A board key (`svc_board_...`), an agent key (`svc_agent_...`) or an agent run JWT',
+          },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'boardroom_session',
+            description: 'The browser session set by the one-time login link',
+          },
         },
       },
       security: [{ bearer: [] }, { session: [] }],
@@ -73,9 +87,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (route.url.startsWith('/api/docs')) route.config = { ...(route.config as object), public: true };
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: true } });
-  const resolvers = { bearer: (token: string) => resolveBearer(deps.database.db, deps.config.jwtSecret, token), session: (token: string) => resolveSession(deps.database.db, token) };
+  const resolvers = {
+    bearer: (token: string) => resolveBearer(deps.database.db, deps.config.jwtSecret, token),
+    session: (token: string) => resolveSession(deps.database.db, token),
+  };
   installAuth(app, { config: deps.config, localBoardUserId: deps.localBoardUserId, resolvers });
-  const adapters = createAdapterManager({ db: deps.database.db, registry: deps.adapters ?? createAdapterRegistry(), dataDir: deps.config.dataDir, logger: app.log });
+  const adapters = createAdapterManager({
+    db: deps.database.db,
+    registry: deps.adapters ?? createAdapterRegistry(),
+    dataDir: deps.config.dataDir,
+    logger: app.log,
+  });
   // Installed packages are registered again before the first request (and the engine's first run).
   await adapters.loadInstalled();
   await registerRoutes(app, deps, { adapters });

@@ -22,7 +22,14 @@ export async function installBoardUi(app: App, dir = UI_DIST_DIR): Promise<void>
   });
   if (!existsSync(path.join(dir, INDEX))) {
     app.get('/*', { schema: { hide: true } }, async (request, reply) =>
-      request.url.startsWith('/api/') ? reply.callNotFound() : reply.status(503).type('text/plain').send('The board web UI is not built. `npm start` builds it; or run `npm run ui:build`. The API is at /api (docs at /api/docs).\n'),
+      request.url.startsWith('/api/')
+        ? reply.callNotFound()
+        : reply
+            .status(503)
+            .type('text/plain')
+            .send(
+              'The board web UI is not built. `npm start` builds it; or run `npm run ui:build`. The API is at /api (docs at /api/docs).\n',
+            ),
     );
     return;
   }
@@ -34,14 +41,18 @@ export async function installBoardUi(app: App, dir = UI_DIST_DIR): Promise<void>
     preCompressed: true,
     index: false,
     setHeaders: (reply, filePath) => {
-      reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      reply.header(
+        'cache-control',
+        filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     },
   });
   const index = readFileSync(path.join(dir, INDEX));
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     if (request.url.startsWith('/api/')) return reply.callNotFound();
     // An unknown file (a stale asset after an upgrade) is a 404, not the page.
-    if (path.extname(request.url.split('?')[0] ?? '') !== '') return reply.status(404).send({ error: `no file ${request.url.split('?')[0]}` });
+    if (path.extname(request.url.split('?')[0] ?? '') !== '')
+      return reply.status(404).send({ error: `no file ${request.url.split('?')[0]}` });
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(index);
   });
 }

@@ -63,7 +63,9 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const attempt = await tryLockDataDir(dataDir);
   if ('lock' in attempt) return attempt.lock;
   const who = attempt.heldBy === null ? 'another process' : `pid ${attempt.heldBy}`;
-  throw new Error(`Boardroom is already running for ${dataDir} (${who}). A data directory belongs to one running server: give each replica its own (--data-dir or BOARDROOM_HOME).`);
+  throw new Error(
+    `Boardroom is already running for ${dataDir} (${who}). A data directory belongs to one running server: give each replica its own (--data-dir or BOARDROOM_HOME).`,
+  );
 }
 
 function listenOn(address: string): Promise<net.Server | null> {
@@ -81,7 +83,9 @@ function askHolder(address: string): Promise<number | null | 'refused'> {
     const socket = net.connect(address);
     socket.setTimeout(ASK_TIMEOUT_MS, () => socket.destroy());
     socket.on('data', (d) => (answer += d));
-    socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' || err.code === 'ENOENT' ? 'refused' : null));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      resolve(err.code === 'ECONNREFUSED' || err.code === 'ENOENT' ? 'refused' : null),
+    );
     socket.on('close', () => {
       const pid = Number(answer.trim());
       resolve(Number.isInteger(pid) && pid > 0 ? pid : null);

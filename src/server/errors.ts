@@ -8,7 +8,9 @@ import { databaseErrorOf, DomainError, ERROR_STATUS } from '../core/errors.ts';
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | DomainError | Error, request, reply) => {
     if (err instanceof DomainError) {
-      return reply.status(err.status).send(err.details === undefined ? { error: err.message } : { error: err.message, details: err.details });
+      return reply
+        .status(err.status)
+        .send(err.details === undefined ? { error: err.message } : { error: err.message, details: err.details });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const details = err.validation.map((v) => ({ path: v.instancePath, message: v.message }));
@@ -25,10 +27,17 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (mapped) return reply.status(ERROR_STATUS[mapped.code]).send({ error: mapped.message });
     const status = (err as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return reply.status(status).send({ error: status === 400 && (err as FastifyError).code?.startsWith('FST_ERR_CTP') ? 'malformed request body' : err.message });
+      return reply.status(status).send({
+        error:
+          status === 400 && (err as FastifyError).code?.startsWith('FST_ERR_CTP')
+            ? 'malformed request body'
+            : err.message,
+      });
     }
     request.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ error: 'internal server error' });
   });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: `route ${request.method} ${request.url.split('?')[0]} not found` }));
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: `route ${request.method} ${request.url.split('?')[0]} not found` }),
+  );
 }

@@ -15,7 +15,9 @@ export function installInputGuard(app: FastifyInstance): void {
   // Callback style: no promise per request for checks that never wait.
   // onRequest, before authentication: nothing downstream (auth, routing params, handlers) sees it.
   app.addHook('onRequest', (request, _reply, done) => {
-    done(NUL_IN_URL.test(request.url) ? badRequest('NUL characters (%00) are not accepted in the request URL') : undefined);
+    done(
+      NUL_IN_URL.test(request.url) ? badRequest('NUL characters (%00) are not accepted in the request URL') : undefined,
+    );
   });
   // preValidation: after the body is parsed, before the route's zod schema runs.
   app.addHook('preValidation', (request, _reply, done) => done(bodyProblem(request.body)));
@@ -23,11 +25,18 @@ export function installInputGuard(app: FastifyInstance): void {
 
 function bodyProblem(body: unknown): Error | undefined {
   // Raw bodies (webhook fires keep the bytes to check their signature) are judged by their route.
-  if (body === null || body === undefined || Buffer.isBuffer(body) || (typeof body !== 'object' && typeof body !== 'string')) return undefined;
+  if (
+    body === null ||
+    body === undefined ||
+    Buffer.isBuffer(body) ||
+    (typeof body !== 'object' && typeof body !== 'string')
+  )
+    return undefined;
   const problem = findJsonProblem(body, MAX_BODY_DEPTH);
   if (!problem) return undefined;
   // `path` is a JSON pointer into the body, as in the validation errors' details.
   const details = [{ path: problem.path, message: problem.message }];
-  if (problem.kind === 'nul') return badRequest('NUL characters (U+0000) are not accepted in the request body', details);
+  if (problem.kind === 'nul')
+    return badRequest('NUL characters (U+0000) are not accepted in the request body', details);
   return badRequest(`request body is nested deeper than ${MAX_BODY_DEPTH} levels`, details);
 }

@@ -43,12 +43,17 @@ export function formatLogLine(line: string, colour: boolean): string {
   const paint = (code: string, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
   const level = LEVELS[entry.level as number] ?? { name: String(entry.level ?? '?').toUpperCase(), colour: '0' };
   const at = new Date(typeof entry.time === 'number' ? entry.time : Date.now());
-  const parts = [paint('90', `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`), paint(level.colour, level.name.padEnd(5)), visible(String(entry.msg ?? ''))];
+  const parts = [
+    paint('90', `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`),
+    paint(level.colour, level.name.padEnd(5)),
+    visible(String(entry.msg ?? '')),
+  ];
 
   // A request line: method, URL (already masked by the serializer), status and duration up front.
   const req = entry.req as { method?: unknown; url?: unknown } | undefined;
   const res = entry.res as { statusCode?: unknown } | undefined;
-  if (req && typeof req === 'object') parts.push(visible(`${String(req.method ?? '')} ${String(req.url ?? '')}`.trim()));
+  if (req && typeof req === 'object')
+    parts.push(visible(`${String(req.method ?? '')} ${String(req.url ?? '')}`.trim()));
   if (res && typeof res === 'object' && res.statusCode !== undefined) parts.push(String(res.statusCode));
   if (typeof entry.responseTime === 'number') parts.push(`${entry.responseTime.toFixed(1)}ms`);
   for (const [key, v] of Object.entries(entry)) {

@@ -24,7 +24,8 @@ export function redactUrl(url: string): string {
 function serializeHeaders(headers: Record<string, unknown>) {
   if (headers === null || typeof headers !== 'object') return headers;
   const safe: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(headers)) safe[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
+  for (const [name, value] of Object.entries(headers))
+    safe[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
   return safe;
 }
 
@@ -41,7 +42,12 @@ interface RequestLike {
 }
 
 function serializeRequest(req: RequestLike) {
-  return { method: req.method, url: redactUrl(req.url ?? ''), remoteAddress: req.socket?.remoteAddress, remotePort: req.socket?.remotePort };
+  return {
+    method: req.method,
+    url: redactUrl(req.url ?? ''),
+    remoteAddress: req.socket?.remoteAddress,
+    remotePort: req.socket?.remotePort,
+  };
 }
 
 /**
@@ -68,7 +74,10 @@ function serializeError(err: Error & { cause?: unknown; code?: unknown }) {
  * per request was 15% of the server's CPU on health, one per in-flight batch still 7%). A quiet
  * server's lines appear within 100 ms, and pino flushes what is pending when the process exits.
  */
-export function standardOutput(stdout: NodeJS.WriteStream = process.stdout, env: NodeJS.ProcessEnv = process.env): pino.DestinationStream {
+export function standardOutput(
+  stdout: NodeJS.WriteStream = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): pino.DestinationStream {
   if (stdout.isTTY) return readableDestination(stdout, !env.NO_COLOR);
   return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
 }
@@ -93,7 +102,8 @@ export class OneLineRequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) request.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    if (error)
+      request.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }

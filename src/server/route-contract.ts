@@ -7,7 +7,9 @@ import type { FastifyInstance } from 'fastify';
 export function installRouteContract(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs') || route.method === 'HEAD') return;
-    const schema = route.schema as { hide?: boolean; summary?: string; description?: string; response?: Record<string, unknown> } | undefined;
+    const schema = route.schema as
+      | { hide?: boolean; summary?: string; description?: string; response?: Record<string, unknown> }
+      | undefined;
     if (schema?.hide) return;
     const missing = [
       !schema?.summary && 'summary',

@@ -17,7 +17,11 @@ export interface DatabaseHandle {
 }
 
 /** DATABASE_URL when given, else the embedded cluster under the data directory (the caller holds its lock), supervised. */
-async function openDatabase(config: Config, log: (line: string) => void, supervise: SupervisorHooks): Promise<DatabaseHandle> {
+async function openDatabase(
+  config: Config,
+  log: (line: string) => void,
+  supervise: SupervisorHooks,
+): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
   const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, log, supervise });
   return { url: embedded.url, embedded };
@@ -28,7 +32,10 @@ async function openDatabase(config: Config, log: (line: string) => void, supervi
  * of the process that holds the data directory's lock; else a temporary embedded database, the
  * lock held until it is stopped (so a server started meanwhile refuses instead of taking it over).
  */
-export async function attachDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, log: (line: string) => void): Promise<DatabaseHandle> {
+export async function attachDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  log: (line: string) => void,
+): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
   const attempt = await tryLockDataDir(config.dataDir);
   if (!('lock' in attempt)) {
@@ -68,7 +75,8 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   const logger = createLogger(config.logLevel);
   const log = (line: string) => logger.info(line);
   // Fail before touching the database; listen() still catches a port taken in the meantime.
-  if (opts.strictPort && config.port !== 0 && !(await canListen(config.port, config.host))) throw portInUse(config.port, config);
+  if (opts.strictPort && config.port !== 0 && !(await canListen(config.port, config.host)))
+    throw portInUse(config.port, config);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   // Before anything else touches the data directory: another live server on it refuses this start.
   const lock: DataDirLock = await lockDataDir(config.dataDir);
@@ -99,10 +107,14 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   const step = async (name: string, work: () => Promise<unknown> | undefined, boundMs?: number) => {
     const started = Date.now();
     let bound: NodeJS.Timeout | undefined;
-    const overran = boundMs === undefined ? null : new Promise<'overran'>((resolve) => (bound = setTimeout(() => resolve('overran'), boundMs)));
+    const overran =
+      boundMs === undefined
+        ? null
+        : new Promise<'overran'>((resolve) => (bound = setTimeout(() => resolve('overran'), boundMs)));
     try {
       const outcome = await (overran ? Promise.race([work(), overran]) : work());
-      if (outcome === 'overran') logger.warn(`shutdown: ${name} did not stop within ${boundMs} ms; going on without it`);
+      if (outcome === 'overran')
+        logger.warn(`shutdown: ${name} did not stop within ${boundMs} ms; going on without it`);
       else logger.debug(`shutdown: ${name} stopped in ${Date.now() - started} ms`);
     } catch (err) {
       logger.warn({ err }, `shutdown: stopping ${name} failed after ${Date.now() - started} ms`);
@@ -158,7 +170,16 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
       },
     });
     await writeFile(serverPidFile(config.dataDir), String(process.pid));
-    const [{ buildApp }, { connectDatabase }, { migrateDatabase }, auth, { localStorage }, { startEngine }, { listenForNotifications }, { createAdapterRegistry }] = await modules;
+    const [
+      { buildApp },
+      { connectDatabase },
+      { migrateDatabase },
+      auth,
+      { localStorage },
+      { startEngine },
+      { listenForNotifications },
+      { createAdapterRegistry },
+    ] = await modules;
     await migrateDatabase(handle.url);
     database = connectDatabase(handle.url);
     const owner = await auth.ensureInstanceOwner(database.db);
@@ -167,7 +188,16 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     // One registry for the API and the engine: an adapter installed through the API runs the next wake.
     const adapters = createAdapterRegistry();
     const embedded = handle.embedded;
-    app = await buildApp({ config, database, notifications, adapters, embeddedDatabase: () => embedded?.supervision() ?? null, storage: localStorage(path.join(config.dataDir, 'storage')), localBoardUserId: owner.id, logger });
+    app = await buildApp({
+      config,
+      database,
+      notifications,
+      adapters,
+      embeddedDatabase: () => embedded?.supervision() ?? null,
+      storage: localStorage(path.join(config.dataDir, 'storage')),
+      localBoardUserId: owner.id,
+      logger,
+    });
     const port = await listen(app, config, opts.strictPort, log);
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
@@ -176,10 +206,32 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
       notifications,
       logger,
       registry: adapters,
-      settings: { apiUrl: base, dataDir: config.dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, leaseSec: config.runLeaseSec, retentionDays: config.runRetentionDays, prices: config.modelPrices },
+      settings: {
+        apiUrl: base,
+        dataDir: config.dataDir,
+        jwtSecret: config.jwtSecret,
+        masterKey: config.masterKey,
+        leaseSec: config.runLeaseSec,
+        retentionDays: config.runRetentionDays,
+        prices: config.modelPrices,
+      },
     });
-    logger.info({ url: base, deploymentMode: config.deploymentMode, dataDir: config.dataDir, database: handle.embedded ? 'embedded' : 'external', runningFrom: RUNNING_FROM }, `listening on ${base}`);
-    if (config.deploymentMode === 'authenticated') await announceLoginUrl(`${base}/api/auth/login?token=${await auth.createLoginToken(database.db, owner.id)}`, config, log);
+    logger.info(
+      {
+        url: base,
+        deploymentMode: config.deploymentMode,
+        dataDir: config.dataDir,
+        database: handle.embedded ? 'embedded' : 'external',
+        runningFrom: RUNNING_FROM,
+      },
+      `listening on ${base}`,
+    );
+    if (config.deploymentMode === 'authenticated')
+      await announceLoginUrl(
+        `${base}/api/auth/login?token=${await auth.createLoginToken(database.db, owner.id)}`,
+        config,
+        log,
+      );
   } catch (err) {
     shuttingDown = true;
     await release().catch(() => undefined);
@@ -221,4 +273,6 @@ async function listen(app: App, config: Config, strictPort: boolean, log: (line:
 }
 
 const portInUse = (port: number, config: Config) =>
-  new Error(`port ${port} on ${config.host} is already in use (choose another with --port or BOARDROOM_PORT, or drop --strict-port)`);
+  new Error(
+    `port ${port} on ${config.host} is already in use (choose another with --port or BOARDROOM_PORT, or drop --strict-port)`,
+  );

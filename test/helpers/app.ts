@@ -82,7 +82,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const template = process.env.BOARDROOM_TEST_TEMPLATE;
   if (!baseUrl || !template) throw new Error('run tests with `npm test` (it prepares the test database)');
   const shared = opts.replicaOf;
-  const dbName = shared ? new URL(shared.databaseUrl).pathname.slice(1) : `t_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
+  const dbName = shared
+    ? new URL(shared.databaseUrl).pathname.slice(1)
+    : `t_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
   if (!shared) {
     const admin = new pg.Client({ connectionString: baseUrl });
     await admin.connect();
@@ -113,7 +115,16 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const notifications = listenForNotifications(databaseUrl, logger);
   // Shared by the app and the engine, as in `boardroom run`.
   const adapters = createAdapterRegistry();
-  const app = await buildApp({ config, database, notifications, adapters, storage: localStorage(path.join(dataDir, 'storage')), localBoardUserId: owner.id, eventLimits: opts.events, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    notifications,
+    adapters,
+    storage: localStorage(path.join(dataDir, 'storage')),
+    localBoardUserId: owner.id,
+    eventLimits: opts.events,
+    logger: false,
+  });
   await app.ready();
   const ownerToken = shared?.ownerToken ?? (await createBoardKey(database.db, owner.id, 'test owner')).token;
   let engine: Engine | null = null;
@@ -129,12 +140,21 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       notifications,
       logger,
       registry: adapters,
-      settings: { apiUrl: listenUrl!, dataDir, jwtSecret: config.jwtSecret, masterKey: config.masterKey, prices: config.modelPrices, ...opts.engine },
+      settings: {
+        apiUrl: listenUrl!,
+        dataDir,
+        jwtSecret: config.jwtSecret,
+        masterKey: config.masterKey,
+        prices: config.modelPrices,
+        ...opts.engine,
+      },
     });
   }
   // Every replica's engine applies hard budget stops; an app without one still runs that consumer,
   // as a deployment would, so a stop crossed through the API lands without dispatching any work.
-  const budgetStops: BudgetStops | null = engine ? null : startBudgetStops(database.db, notifications, opts.budgetStopMs ?? ENGINE_DEFAULTS.budgetStopMs, logger);
+  const budgetStops: BudgetStops | null = engine
+    ? null
+    : startBudgetStops(database.db, notifications, opts.budgetStopMs ?? ENGINE_DEFAULTS.budgetStopMs, logger);
 
   const request: TestApp['request'] = async (method, reqUrl, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -146,11 +166,19 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     }
     const res = await app.inject({ method: method as any, url: reqUrl, headers, payload });
     const type = String(res.headers['content-type'] ?? '');
-    return { status: res.statusCode, body: (type.includes("json") ? res.json() : res.body) as any, headers: res.headers, raw: res.rawPayload };
+    return {
+      status: res.statusCode,
+      body: (type.includes('json') ? res.json() : res.body) as any,
+      headers: res.headers,
+      raw: res.rawPayload,
+    };
   };
 
   const newBoardUser: TestApp['newBoardUser'] = async (name = 'Board user') => {
-    const [user] = await database.db.insert(users).values({ name, email: `${randomUUID()}@example.test` }).returning();
+    const [user] = await database.db
+      .insert(users)
+      .values({ name, email: `${randomUUID()}@example.test` })
+      .returning();
     return { userId: user!.id, token: (await createBoardKey(database.db, user!.id, 'test')).token };
   };
 
@@ -176,7 +204,19 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     await cleanup.query(`drop database if exists ${dbName} with (force)`);
     await cleanup.end();
   };
-  return { app, database, config, ownerToken, request, newBoardUser, newCompany, engine, baseUrl: listenUrl, databaseUrl, close };
+  return {
+    app,
+    database,
+    config,
+    ownerToken,
+    request,
+    newBoardUser,
+    newCompany,
+    engine,
+    baseUrl: listenUrl,
+    databaseUrl,
+    close,
+  };
 }
 
 /** startTestApp plus an `after` hook that closes it when the file's tests end. */

@@ -42,7 +42,12 @@ export interface BoardServer {
 export async function startBoard(env: Record<string, string> = {}): Promise<BoardServer> {
   const dataDir = await tempDir('boardroom-ui-');
   const databaseUrl = await freshDatabase();
-  const serverEnv = { DATABASE_URL: databaseUrl, BOARDROOM_DEPLOYMENT_MODE: 'authenticated', BOARDROOM_REQUIRE_BUNDLE: '1', ...env };
+  const serverEnv = {
+    DATABASE_URL: databaseUrl,
+    BOARDROOM_DEPLOYMENT_MODE: 'authenticated',
+    BOARDROOM_REQUIRE_BUNDLE: '1',
+    ...env,
+  };
   const servers = [spawnServer(['--data-dir', dataDir, '--port', '0'], serverEnv)];
   const current = () => servers.at(-1)!;
   const baseUrl = await current().baseUrl();
@@ -61,7 +66,11 @@ export async function startBoard(env: Record<string, string> = {}): Promise<Boar
     const errorLines = servers
       .flatMap((server) => server.output().split('\n'))
       .filter((line) => line.startsWith('{') && (JSON.parse(line) as { level?: number }).level! >= 50);
-    assert.deepEqual([...problems, ...errorLines], [], 'the board had console errors, failed calls or server error lines');
+    assert.deepEqual(
+      [...problems, ...errorLines],
+      [],
+      'the board had console errors, failed calls or server error lines',
+    );
   });
 
   // The pages opened since the last test ended: a failing test reports them.
@@ -73,7 +82,9 @@ export async function startBoard(env: Record<string, string> = {}): Promise<Boar
     if ((t as { passed?: boolean }).passed !== false) return;
     for (const [index, trace] of opened.entries()) {
       const name = `${path.basename(process.argv[1] ?? 'test', '.test.ts')}-${t.name.replace(/\W+/g, '-').slice(0, 60)}-${index + 1}`;
-      console.log(`--- what page ${index + 1} of the failed test "${t.name}" did ---\n${await trace.report(FAILURE_SCREENSHOTS_DIR, name, current().output())}`);
+      console.log(
+        `--- what page ${index + 1} of the failed test "${t.name}" did ---\n${await trace.report(FAILURE_SCREENSHOTS_DIR, name, current().output())}`,
+      );
     }
   });
 
@@ -87,10 +98,12 @@ export async function startBoard(env: Record<string, string> = {}): Promise<Boar
       // A failed fetch logs a console error too; the response check below names those. A warning
       // counts as much as an error: the production build logs none unless something is amiss.
       const type = message.type();
-      if ((type === 'error' || type === 'warning') && !message.text().startsWith('Failed to load resource')) problems.push(`console ${type} on ${page.url()}: ${message.text()}`);
+      if ((type === 'error' || type === 'warning') && !message.text().startsWith('Failed to load resource'))
+        problems.push(`console ${type} on ${page.url()}: ${message.text()}`);
     });
     page.on('response', (response) => {
-      if (response.status() >= 500) problems.push(`${response.request().method()} ${response.url()} answered ${response.status()}`);
+      if (response.status() >= 500)
+        problems.push(`${response.request().method()} ${response.url()} answered ${response.status()}`);
     });
     return page;
   };
@@ -98,7 +111,10 @@ export async function startBoard(env: Record<string, string> = {}): Promise<Boar
   const api = async (method: string, url: string, body?: unknown, expect?: number) => {
     const res = await fetch(`${baseUrl}${url}`, {
       method,
-      headers: { authorization: `Bearer ${ownerToken}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${ownerToken}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -151,8 +167,22 @@ export async function newLoginLink(dataDir: string, env: Record<string, string>)
 export async function checkAccessibility(page: Page, what: string): Promise<void> {
   await page.addScriptTag({ content: await readFile(AXE_SOURCE, 'utf8') });
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe.run();
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(', ')})`,
+      );
   });
   assert.deepEqual(violations, [], `accessibility of ${what}`);
 }

@@ -2,7 +2,18 @@
 // path parameter, query parameter, header and body field, and of the body as a whole (JSON or
 // multipart). Cases are built lazily: a 10 MB string exists only while its request is sent.
 import { randomUUID } from 'node:crypto';
-import { fieldVariants, generate, idFor, idKindOf, TEN_MB, textVariants, type GenContext, type JsonSchema, type Rng, type SeededIds } from './fuzz-schema.ts';
+import {
+  fieldVariants,
+  generate,
+  idFor,
+  idKindOf,
+  TEN_MB,
+  textVariants,
+  type GenContext,
+  type JsonSchema,
+  type Rng,
+  type SeededIds,
+} from './fuzz-schema.ts';
 
 export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
@@ -87,19 +98,28 @@ export function casesFor(method: string, template: string, op: Operation, world:
   const base = (ids: GenContext['ids']): Parts => {
     const path = Object.fromEntries(pathParams.map((p) => [p.name, pathValueOf(p, ids)]));
     const headers: Record<string, string> = {};
-    if (headerParams.some((p) => p.name.toLowerCase() === 'x-service-run-id')) headers['x-service-run-id'] = world.runId;
+    if (headerParams.some((p) => p.name.toLowerCase() === 'x-service-run-id'))
+      headers['x-service-run-id'] = world.runId;
     const parts: Parts = { path, query: validQuery(ids), headers };
     if (jsonSchema) parts.body = generate(jsonSchema, 'body', ctx(ids));
-    if (multipart) parts.payload = multipartPayload([{ name: 'file', filename: 'fuzz.png', contentType: 'image/png', data: PNG }]);
+    if (multipart)
+      parts.payload = multipartPayload([{ name: 'file', filename: 'fuzz.png', contentType: 'image/png', data: PNG }]);
     return parts;
   };
   const toSpec = (parts: Parts): RequestSpec => {
     let url = template;
-    for (const [name, value] of Object.entries(parts.path)) url = url.replace(`{${name}}`, parts.rawPath?.[name] ?? encodeURIComponent(value));
+    for (const [name, value] of Object.entries(parts.path))
+      url = url.replace(`{${name}}`, parts.rawPath?.[name] ?? encodeURIComponent(value));
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(parts.query)) for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
+    for (const [name, value] of Object.entries(parts.query))
+      for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
     const query = search.toString();
-    const spec: RequestSpec = { method, path: query ? `${url}?${query}` : url, headers: { ...parts.headers }, raw: parts.raw };
+    const spec: RequestSpec = {
+      method,
+      path: query ? `${url}?${query}` : url,
+      headers: { ...parts.headers },
+      raw: parts.raw,
+    };
     if (parts.payload) {
       spec.body = parts.payload.body;
       if (parts.payload.contentType) spec.headers['content-type'] = parts.payload.contentType;
@@ -124,11 +144,12 @@ export function casesFor(method: string, template: string, op: Operation, world:
   };
 
   add('valid');
-  add("ids of the other company", undefined, 'other');
+  add('ids of the other company', undefined, 'other');
   add('unknown ids', undefined, 'unknown');
 
   for (const p of pathParams) {
-    for (const v of textVariants(ctx('own'), p.name)) add(`path ${p.name}: ${v.label}`, (parts) => (parts.path[p.name] = String(v.value())));
+    for (const v of textVariants(ctx('own'), p.name))
+      add(`path ${p.name}: ${v.label}`, (parts) => (parts.path[p.name] = String(v.value())));
     add(`path ${p.name}: raw NUL`, (parts) => {
       parts.rawPath = { [p.name]: 'a\u0000b' };
       parts.raw = true;
@@ -137,7 +158,8 @@ export function casesFor(method: string, template: string, op: Operation, world:
     add(`path ${p.name}: 301 characters`, (parts) => (parts.path[p.name] = 'p'.repeat(301)));
   }
   for (const p of queryParams) {
-    for (const v of textVariants(ctx('own'), p.name)) add(`query ${p.name}: ${v.label}`, (parts) => (parts.query[p.name] = String(v.value())));
+    for (const v of textVariants(ctx('own'), p.name))
+      add(`query ${p.name}: ${v.label}`, (parts) => (parts.query[p.name] = String(v.value())));
     add(`query ${p.name}: repeated`, (parts) => (parts.query[p.name] = ['1', 'two', randomUUID()]));
   }
   add('query: unknown parameter', (parts) => (parts.query.fuzzUnknown = 'x'));
@@ -146,19 +168,35 @@ export function casesFor(method: string, template: string, op: Operation, world:
     parts.raw = true;
   });
   for (const p of headerParams) {
-    const values = [['not a uuid', 'not-a-uuid'], ['unknown uuid', randomUUID()], ["other company's run", world.other.run ?? randomUUID()], ['10,000 characters', 'r'.repeat(10_000)], ['negative', '-1'], ['huge number', '99999999999999999999999'], ['fraction', '1.5'], ['empty', '']] as const;
+    const values = [
+      ['not a uuid', 'not-a-uuid'],
+      ['unknown uuid', randomUUID()],
+      ["other company's run", world.other.run ?? randomUUID()],
+      ['10,000 characters', 'r'.repeat(10_000)],
+      ['negative', '-1'],
+      ['huge number', '99999999999999999999999'],
+      ['fraction', '1.5'],
+      ['empty', ''],
+    ] as const;
     for (const [label, value] of values) {
       add(`header ${p.name}: ${label}`, (parts) => (parts.headers[p.name] = value));
     }
   }
 
   // Credentials and headers every route reads: the auth layer and the body parser come before any rule.
-  const credential = (label: string, authorization: string) => add(`auth: ${label}`, (parts) => (parts.headers.authorization = authorization));
+  const credential = (label: string, authorization: string) =>
+    add(`auth: ${label}`, (parts) => (parts.headers.authorization = authorization));
   credential('garbage bearer', 'Bearer garbage');
   credential('10,000-character bearer', `Bearer ${'t'.repeat(10_000)}`);
   credential('malformed JWT', 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOi.garbage');
-  credential('JWT with alg none', `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: world.own.agent, company_id: world.own.company, run_id: world.runId, exp: 9_999_999_999 })}.`);
-  credential('JWT signed with another key', `Bearer ${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ sub: world.own.agent, exp: 9_999_999_999 })}.c2lnbmF0dXJl`);
+  credential(
+    'JWT with alg none',
+    `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: world.own.agent, company_id: world.own.company, run_id: world.runId, exp: 9_999_999_999 })}.`,
+  );
+  credential(
+    'JWT signed with another key',
+    `Bearer ${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ sub: world.own.agent, exp: 9_999_999_999 })}.c2lnbmF0dXJl`,
+  );
   credential('unknown board key shape', 'Bearer svc_board_' + 'a'.repeat(43));
   credential('unknown agent key shape', 'Bearer svc_agent_' + 'a'.repeat(43));
   credential('Basic scheme', 'Basic dXNlcjpwYXNz');
@@ -167,7 +205,10 @@ export function casesFor(method: string, template: string, op: Operation, world:
     parts.headers.authorization = '';
     parts.headers.cookie = 'boardroom_session=garbage; boardroom_session=%ZZ';
   });
-  add('header: idempotency-key of 10,000 characters', (parts) => (parts.headers['idempotency-key'] = 'i'.repeat(10_000)));
+  add(
+    'header: idempotency-key of 10,000 characters',
+    (parts) => (parts.headers['idempotency-key'] = 'i'.repeat(10_000)),
+  );
   add('header: x-request-id with path characters', (parts) => (parts.headers['x-request-id'] = '../../etc/passwd'));
   add('query: __proto__ parameter', (parts) => (parts.query.__proto__ = 'x'));
   if (method === 'GET') {
@@ -205,7 +246,11 @@ export function casesFor(method: string, template: string, op: Operation, world:
       parts.headers['content-encoding'] = 'gzip';
     });
     rawBody('invalid UTF-8', () => Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]));
-    rawBody('multipart to a JSON route', () => multipartPayload([{ name: 'file', filename: 'x.txt', data: 'x' }]).body, multipartPayload([]).contentType);
+    rawBody(
+      'multipart to a JSON route',
+      () => multipartPayload([{ name: 'file', filename: 'x.txt', data: 'x' }]).body,
+      multipartPayload([]).contentType,
+    );
   }
   if (jsonSchema?.properties) {
     add('body: extra unknown field', (parts) => {
@@ -228,26 +273,57 @@ export function casesFor(method: string, template: string, op: Operation, world:
     }
   }
   if (multipart) {
-    const upload = (label: string, payload: () => { body: string | Buffer; contentType?: string }) => add(`multipart: ${label}`, (parts) => (parts.payload = payload()));
-    upload('no boundary', () => ({ body: multipartPayload([{ name: 'file', filename: 'a.png', data: PNG }]).body, contentType: 'multipart/form-data' }));
-    upload('wrong boundary', () => ({ body: multipartPayload([{ name: 'file', filename: 'a.png', data: PNG }]).body, contentType: 'multipart/form-data; boundary=nothere' }));
+    const upload = (label: string, payload: () => { body: string | Buffer; contentType?: string }) =>
+      add(`multipart: ${label}`, (parts) => (parts.payload = payload()));
+    upload('no boundary', () => ({
+      body: multipartPayload([{ name: 'file', filename: 'a.png', data: PNG }]).body,
+      contentType: 'multipart/form-data',
+    }));
+    upload('wrong boundary', () => ({
+      body: multipartPayload([{ name: 'file', filename: 'a.png', data: PNG }]).body,
+      contentType: 'multipart/form-data; boundary=nothere',
+    }));
     upload('truncated', () => {
       const full = multipartPayload([{ name: 'file', filename: 'a.png', contentType: 'image/png', data: PNG }]);
       return { body: full.body.subarray(0, full.body.length - 20), contentType: full.contentType };
     });
     upload('no parts', () => multipartPayload([]));
     upload('field instead of file', () => multipartPayload([{ name: 'file', data: 'not a file' }]));
-    upload('two files', () => multipartPayload([{ name: 'file', filename: 'a.png', contentType: 'image/png', data: PNG }, { name: 'file', filename: 'b.png', contentType: 'image/png', data: PNG }]));
-    upload('empty file', () => multipartPayload([{ name: 'file', filename: 'a.png', contentType: 'image/png', data: '' }]));
-    upload('NUL in file name', () => multipartPayload([{ name: 'file', filename: 'a\u0000.png', contentType: 'image/png', data: PNG }]));
-    upload('10,000-character file name', () => multipartPayload([{ name: 'file', filename: `${'n'.repeat(10_000)}.png`, contentType: 'image/png', data: PNG }]));
-    upload('path in file name', () => multipartPayload([{ name: 'file', filename: '../../etc/passwd', contentType: 'image/png', data: PNG }]));
-    upload('unknown content type', () => multipartPayload([{ name: 'file', filename: 'a.bin', contentType: 'application/x-fuzz', data: 'x' }]));
-    upload('content type that lies', () => multipartPayload([{ name: 'file', filename: 'a.png', contentType: 'image/png', data: '<svg onload=alert(1)>' }]));
-    upload('over the upload limit', () => multipartPayload([{ name: 'file', filename: 'big.png', contentType: 'image/png', data: Buffer.alloc(UPLOAD_LIMIT_PLUS) }]));
+    upload('two files', () =>
+      multipartPayload([
+        { name: 'file', filename: 'a.png', contentType: 'image/png', data: PNG },
+        { name: 'file', filename: 'b.png', contentType: 'image/png', data: PNG },
+      ]),
+    );
+    upload('empty file', () =>
+      multipartPayload([{ name: 'file', filename: 'a.png', contentType: 'image/png', data: '' }]),
+    );
+    upload('NUL in file name', () =>
+      multipartPayload([{ name: 'file', filename: 'a\u0000.png', contentType: 'image/png', data: PNG }]),
+    );
+    upload('10,000-character file name', () =>
+      multipartPayload([{ name: 'file', filename: `${'n'.repeat(10_000)}.png`, contentType: 'image/png', data: PNG }]),
+    );
+    upload('path in file name', () =>
+      multipartPayload([{ name: 'file', filename: '../../etc/passwd', contentType: 'image/png', data: PNG }]),
+    );
+    upload('unknown content type', () =>
+      multipartPayload([{ name: 'file', filename: 'a.bin', contentType: 'application/x-fuzz', data: 'x' }]),
+    );
+    upload('content type that lies', () =>
+      multipartPayload([{ name: 'file', filename: 'a.png', contentType: 'image/png', data: '<svg onload=alert(1)>' }]),
+    );
+    upload('over the upload limit', () =>
+      multipartPayload([
+        { name: 'file', filename: 'big.png', contentType: 'image/png', data: Buffer.alloc(UPLOAD_LIMIT_PLUS) },
+      ]),
+    );
     upload('21 fields', () => multipartPayload(Array.from({ length: 21 }, (_, i) => ({ name: `f${i}`, data: 'x' }))));
     upload('JSON instead of multipart', () => ({ body: '{"file":"x"}', contentType: 'application/json' }));
-    upload('deep JSON instead of multipart', () => ({ body: '['.repeat(5000) + ']'.repeat(5000), contentType: 'application/json' }));
+    upload('deep JSON instead of multipart', () => ({
+      body: '['.repeat(5000) + ']'.repeat(5000),
+      contentType: 'application/json',
+    }));
   }
   return cases;
 }
@@ -277,7 +353,11 @@ function multipartPayload(parts: Part[]): { body: Buffer; contentType: string } 
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
     const type = part.contentType === undefined ? '' : `\r\nContent-Type: ${part.contentType}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`), Buffer.from(part.data), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`),
+      Buffer.from(part.data),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };

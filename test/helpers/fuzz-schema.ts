@@ -53,7 +53,24 @@ export function prng(seed: number) {
 export type Rng = ReturnType<typeof prng>;
 
 /** The kinds of seeded record an id can name; a field or parameter maps to one by its name. */
-export type IdKind = 'company' | 'agent' | 'issue' | 'project' | 'goal' | 'routine' | 'trigger' | 'approval' | 'secret' | 'skill' | 'workspace' | 'run' | 'comment' | 'attachment' | 'asset' | 'revision' | 'agentKey';
+export type IdKind =
+  | 'company'
+  | 'agent'
+  | 'issue'
+  | 'project'
+  | 'goal'
+  | 'routine'
+  | 'trigger'
+  | 'approval'
+  | 'secret'
+  | 'skill'
+  | 'workspace'
+  | 'run'
+  | 'comment'
+  | 'attachment'
+  | 'asset'
+  | 'revision'
+  | 'agentKey';
 export type SeededIds = Partial<Record<IdKind, string>>;
 
 // Order matters: `inheritExecutionWorkspaceFromIssueId` names an issue, `executionWorkspaceId` a workspace.
@@ -181,7 +198,16 @@ function stringFor(schema: JsonSchema, name: string, ctx: GenContext): string {
   if (!schema.pattern) return candidate;
   // Common shapes of our patterns (slugs, env names, keys); the first that fits wins.
   const pattern = new RegExp(schema.pattern, 'u');
-  for (const shape of [candidate, candidate.toUpperCase(), `a${candidate}`, 'plan', 'FUZZ_NAME', 'fuzz-name', 'a', 'A']) {
+  for (const shape of [
+    candidate,
+    candidate.toUpperCase(),
+    `a${candidate}`,
+    'plan',
+    'FUZZ_NAME',
+    'fuzz-name',
+    'a',
+    'A',
+  ]) {
     if (pattern.test(shape) && shape.length >= min && shape.length <= max) return shape;
   }
   return candidate;
@@ -248,11 +274,15 @@ export function fieldVariants(schema: JsonSchema, name: string, ctx: GenContext)
     out.push(
       { label: 'wrong type (string)', value: () => 'abc' },
       { label: '5,000 keys', value: () => Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i])) },
-      { label: '__proto__ key', value: () => JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}') },
+      {
+        label: '__proto__ key',
+        value: () => JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}'),
+      },
     );
   }
   if (type === 'boolean') out.push({ label: 'wrong type (string)', value: () => 'true' });
-  if (schema.enum || branches(schema)?.some((b) => b.enum)) out.push({ label: 'unknown enum value', value: () => 'not_a_value' });
+  if (schema.enum || branches(schema)?.some((b) => b.enum))
+    out.push({ label: 'unknown enum value', value: () => 'not_a_value' });
   return out;
 }
 

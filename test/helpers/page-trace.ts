@@ -29,7 +29,13 @@ export class PageTrace {
       this.waiting.delete(request);
       if (isAsset(request)) return;
       // The status is known once the headers are in; finished means the body is read too.
-      void request.response().then((response) => this.note(`← ${response?.status() ?? '?'} ${request.method()} ${this.short(request.url())}${sentAt ? ` in ${Date.now() - sentAt} ms` : ''}`));
+      void request
+        .response()
+        .then((response) =>
+          this.note(
+            `← ${response?.status() ?? '?'} ${request.method()} ${this.short(request.url())}${sentAt ? ` in ${Date.now() - sentAt} ms` : ''}`,
+          ),
+        );
     });
     page.on('requestfailed', (request) => {
       this.waiting.delete(request);
@@ -52,10 +58,17 @@ export class PageTrace {
     }
     const now = Date.now();
     lines.push(`requests without an answer (${this.waiting.size}):`);
-    for (const [request, sentAt] of this.waiting) lines.push(`  ${request.method()} ${this.short(request.url())}, sent ${now - sentAt} ms ago`);
-    lines.push(`the last ${this.events.length} events (ms since the page opened):`, ...this.events.map((event) => `  ${event}`));
+    for (const [request, sentAt] of this.waiting)
+      lines.push(`  ${request.method()} ${this.short(request.url())}, sent ${now - sentAt} ms ago`);
+    lines.push(
+      `the last ${this.events.length} events (ms since the page opened):`,
+      ...this.events.map((event) => `  ${event}`),
+    );
     const serverLines = serverOutput.trimEnd().split('\n').slice(-SERVER_LINES);
-    lines.push(`the server's last ${serverLines.length} log lines:`, ...serverLines.map((line) => `  ${line.slice(0, SERVER_LINE_CHARS)}`));
+    lines.push(
+      `the server's last ${serverLines.length} log lines:`,
+      ...serverLines.map((line) => `  ${line.slice(0, SERVER_LINE_CHARS)}`),
+    );
     return lines.join('\n');
   }
 

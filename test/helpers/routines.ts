@@ -11,6 +11,8 @@ export async function routineCompanies(t: TestApp) {
   const a2 = await newAgent(t, board, company.id);
   const b = await t.newCompany();
   const bAgent = await newAgent(t, b.token, b.company.id);
-  const bProject = (await t.request('POST', `/api/companies/${b.company.id}/projects`, { token: b.token, body: { name: 'B project' } })).body;
+  const bProject = (
+    await t.request('POST', `/api/companies/${b.company.id}/projects`, { token: b.token, body: { name: 'B project' } })
+  ).body;
   return { A: company.id as string, board, a1, a2, b, bAgent, bProject };
 }

@@ -9,7 +9,14 @@ import pg from 'pg';
 
 const BIN = fileURLToPath(new URL('../../bin/boardroom.js', import.meta.url));
 // Test processes must not inherit the runner's database or mode settings.
-const CLEARED_ENV = ['DATABASE_URL', 'BOARDROOM_HOME', 'BOARDROOM_PORT', 'BOARDROOM_HOST', 'BOARDROOM_DEPLOYMENT_MODE', 'BOARDROOM_LOG_LEVEL'];
+const CLEARED_ENV = [
+  'DATABASE_URL',
+  'BOARDROOM_HOME',
+  'BOARDROOM_PORT',
+  'BOARDROOM_HOST',
+  'BOARDROOM_DEPLOYMENT_MODE',
+  'BOARDROOM_LOG_LEVEL',
+];
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -32,7 +39,10 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 export function spawnServer(args: string[], env: Record<string, string> = {}): ServerProcess {
-  const child = spawn(process.execPath, [BIN, 'run', ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'run', ...args], {
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   live.add(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -74,7 +84,10 @@ export async function waitForHealth(url: string, timeoutMs = 120_000): Promise<v
   throw new Error(`${url}/api/health did not answer 200 within ${timeoutMs} ms`);
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     live.add(child);

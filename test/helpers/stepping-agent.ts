@@ -30,5 +30,8 @@ for (let i = 0; i < groups.length; i++) {
 await reach(groups.length);
 `,
   );
-  return { adapterConfig: { command: process.execPath, args: [script], timeoutSec: 120 }, go: (step) => writeFile(control, String(step)) };
+  return {
+    adapterConfig: { command: process.execPath, args: [script], timeoutSec: 120 },
+    go: (step) => writeFile(control, String(step)),
+  };
 }

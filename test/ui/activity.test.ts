@@ -15,16 +15,37 @@ const company = await board.api('POST', '/api/companies', { name: 'Audit Co' });
 const C = company.id;
 const script = path.join(work, 'ok.mjs');
 await writeFile(script, "process.stdout.write('done\\n');\n");
-const agent = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Ada Auditor', role: 'engineer', adapterType: 'process', adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 } });
+const agent = await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Ada Auditor',
+  role: 'engineer',
+  adapterType: 'process',
+  adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 },
+});
 const issue = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Count the spoons' });
-const approval = await board.api('POST', `/api/companies/${C}/approvals`, { type: 'request_board_approval', requestedByAgentId: agent.id, payload: { title: 'Buy more spoons' } });
+const approval = await board.api('POST', `/api/companies/${C}/approvals`, {
+  type: 'request_board_approval',
+  requestedByAgentId: agent.id,
+  payload: { title: 'Buy more spoons' },
+});
 await board.api('POST', `/api/agents/${agent.id}/wakeup`, { reason: 'count them', payload: { issueId: issue.id } });
-await waitFor('the run finished', async () => {
-  const runs = await board.api<any[]>('GET', `/api/companies/${C}/heartbeat-runs?agentId=${agent.id}`);
-  return runs.some((run) => run.status === 'succeeded');
-}, 60_000);
+await waitFor(
+  'the run finished',
+  async () => {
+    const runs = await board.api<any[]>('GET', `/api/companies/${C}/heartbeat-runs?agentId=${agent.id}`);
+    return runs.some((run) => run.status === 'succeeded');
+  },
+  60_000,
+);
 // An entry by the agent itself (actorType agent), through the board-only activity route.
-await board.api('POST', `/api/companies/${C}/activity`, { actorType: 'agent', actorId: agent.id, agentId: agent.id, action: 'spoons.counted', entityType: 'issue', entityId: issue.id, details: { identifier: issue.identifier, title: issue.title, spoons: 12 } });
+await board.api('POST', `/api/companies/${C}/activity`, {
+  actorType: 'agent',
+  actorId: agent.id,
+  agentId: agent.id,
+  action: 'spoons.counted',
+  entityType: 'issue',
+  entityId: issue.id,
+  details: { identifier: issue.identifier, title: issue.title, spoons: 12 },
+});
 
 const table = (page: import('playwright-core').Page) => page.getByRole('table', { name: /Activity entries/ });
 
@@ -40,21 +61,30 @@ describe('activity', () => {
     await page.getByLabel('Actor').selectOption({ label: 'Ada Auditor' });
     await page.waitForURL(new RegExp(`actor=agent%3A${agent.id}|actor=agent:${agent.id}`));
     await table(page).getByRole('cell', { name: 'spoons.counted' }).waitFor();
-    await waitFor('only the agent\'s issue entries', async () => (await table(page).getByRole('row').count()) === 2);
+    await waitFor("only the agent's issue entries", async () => (await table(page).getByRole('row').count()) === 2);
 
     await page.reload();
     await table(page).getByRole('cell', { name: 'spoons.counted' }).waitFor();
     assert.equal(await page.getByLabel('About').inputValue(), 'issue');
     // The Actor choices (the company's agents) may load after the entries: the select shows the
     // filter from the address once its option exists.
-    await waitFor('the Actor filter restored', async () => (await page.getByLabel('Actor').inputValue()) === `agent:${agent.id}`);
+    await waitFor(
+      'the Actor filter restored',
+      async () => (await page.getByLabel('Actor').inputValue()) === `agent:${agent.id}`,
+    );
     assert.equal(await table(page).getByRole('row').count(), 2, 'header and one entry');
     await checkAccessibility(page, 'the activity page, filtered');
 
     // The issue entry leads to its issue; the actor to the agent.
     const row = table(page).getByRole('row').filter({ hasText: 'spoons.counted' });
-    assert.equal(await row.getByRole('link', { name: `${issue.identifier} Count the spoons` }).getAttribute('href'), `/c/${C}/issues/${issue.id}`);
-    assert.equal(await row.getByRole('link', { name: 'Ada Auditor' }).getAttribute('href'), `/c/${C}/agents/${agent.id}`);
+    assert.equal(
+      await row.getByRole('link', { name: `${issue.identifier} Count the spoons` }).getAttribute('href'),
+      `/c/${C}/issues/${issue.id}`,
+    );
+    assert.equal(
+      await row.getByRole('link', { name: 'Ada Auditor' }).getAttribute('href'),
+      `/c/${C}/agents/${agent.id}`,
+    );
 
     // The action filter, by the board this time: exact match, applied on submit.
     await page.getByRole('button', { name: 'Clear filters' }).click();
@@ -65,7 +95,10 @@ describe('activity', () => {
     const approvalRow = table(page).getByRole('row').filter({ hasText: 'approval.created' });
     await approvalRow.waitFor();
     // The unfiltered rows stay on screen until the filtered read answers.
-    await waitFor('only the header and the approval row', async () => (await table(page).getByRole('row').count()) === 2);
+    await waitFor(
+      'only the header and the approval row',
+      async () => (await table(page).getByRole('row').count()) === 2,
+    );
     await page.reload();
     await approvalRow.waitFor();
     assert.equal(await page.getByLabel('Action').inputValue(), 'approval.created');
@@ -89,12 +122,17 @@ describe('activity', () => {
     await page.goto(`/c/${C}/activity?entityType=agent`);
     const agentRow = table(page).getByRole('row').filter({ hasText: 'agent.created' });
     await agentRow.waitFor();
-    assert.equal(await agentRow.getByRole('link', { name: 'Ada Auditor' }).last().getAttribute('href'), `/c/${C}/agents/${agent.id}`);
+    assert.equal(
+      await agentRow.getByRole('link', { name: 'Ada Auditor' }).last().getAttribute('href'),
+      `/c/${C}/agents/${agent.id}`,
+    );
 
     // Live: an entry written now shows up without a reload, within the filter.
     await page.goto(`/c/${C}/activity?entityType=issue`);
     await table(page).getByRole('cell', { name: 'issue.created' }).first().waitFor();
     const fresh = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Polish the forks' });
-    await table(page).getByRole('link', { name: `${fresh.identifier} Polish the forks` }).waitFor({ timeout: 15_000 });
+    await table(page)
+      .getByRole('link', { name: `${fresh.identifier} Polish the forks` })
+      .waitFor({ timeout: 15_000 });
   });
 });

@@ -24,7 +24,7 @@ async function agentScript(): Promise<string> {
   await writeFile(
     script,
     [
-      "for await (const _ of process.stdin) {}",
+      'for await (const _ of process.stdin) {}',
       "console.log('step 1: reading the backlog');",
       'await new Promise((resolve) => setTimeout(resolve, 8000));',
       "console.log('step 2: all done');",
@@ -42,7 +42,14 @@ const agentStatus = async (agentId: string) => (await board.api('GET', `/api/age
 before(async () => {
   const company = await board.api('POST', '/api/companies', { name: 'Agents Co' });
   companyId = company.id;
-  lead = await board.api('POST', `/api/companies/${companyId}/agents`, { name: 'Lead', role: 'ceo', title: 'Chief executive', adapterType: 'process', adapterConfig: { command: 'true' }, budgetMonthlyCents: 100_000 });
+  lead = await board.api('POST', `/api/companies/${companyId}/agents`, {
+    name: 'Lead',
+    role: 'ceo',
+    title: 'Chief executive',
+    adapterType: 'process',
+    adapterConfig: { command: 'true' },
+    budgetMonthlyCents: 100_000,
+  });
   worker = await board.api('POST', `/api/companies/${companyId}/agents`, {
     name: 'Worker',
     role: 'engineer',
@@ -52,12 +59,18 @@ before(async () => {
     adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 },
     budgetMonthlyCents: 5_000,
   });
-  await board.api('POST', `/api/companies/${companyId}/cost-events`, { agentId: worker.id, provider: 'acme', model: 'm1', costCents: 1_250, occurredAt: new Date().toISOString() });
+  await board.api('POST', `/api/companies/${companyId}/cost-events`, {
+    agentId: worker.id,
+    provider: 'acme',
+    model: 'm1',
+    costCents: 1_250,
+    occurredAt: new Date().toISOString(),
+  });
   page = await board.signedInPage();
 });
 
 describe('agents pages', () => {
-  it('lists the agents with role, status, adapter and this month\'s spend against the budget', async () => {
+  it("lists the agents with role, status, adapter and this month's spend against the budget", async () => {
     await page.goto(`/c/${companyId}/agents`);
     const row = page.getByRole('row', { name: /Worker/ });
     await row.getByText('$12.50').waitFor();
@@ -85,7 +98,9 @@ describe('agents pages', () => {
     await page.getByRole('tab', { name: 'Overview' }).focus();
     await page.keyboard.press('ArrowRight');
     // Radix moves the focus on the next tick; Enter then opens the focused tab.
-    await waitFor('the Runs tab to take the focus', () => page.evaluate(`document.activeElement?.textContent === 'Runs'`));
+    await waitFor('the Runs tab to take the focus', () =>
+      page.evaluate(`document.activeElement?.textContent === 'Runs'`),
+    );
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`${agentPage(worker.id, 'runs')}$`));
     await page.getByRole('tab', { name: 'Runs', selected: true }).waitFor();
@@ -99,7 +114,7 @@ describe('agents pages', () => {
     await page.waitForURL(new RegExp(`${agentPage(worker.id)}$`));
   });
 
-  it('pauses and resumes from the header; waking a paused agent shows the server\'s refusal', async () => {
+  it("pauses and resumes from the header; waking a paused agent shows the server's refusal", async () => {
     await page.goto(agentPage(worker.id));
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByRole('button', { name: 'Resume' }).waitFor();
@@ -120,7 +135,10 @@ describe('agents pages', () => {
 
     const list = await board.signedInPage();
     await list.goto(`/c/${companyId}/agents`);
-    await list.getByRole('row', { name: /Worker/ }).getByRole('link', { name: /Running|Queued/ }).waitFor({ timeout: 20_000 });
+    await list
+      .getByRole('row', { name: /Worker/ })
+      .getByRole('link', { name: /Running|Queued/ })
+      .waitFor({ timeout: 20_000 });
 
     await page.getByRole('tab', { name: 'Runs' }).click();
     await page.waitForURL(new RegExp(`${agentPage(worker.id, 'runs')}$`));
@@ -134,11 +152,14 @@ describe('agents pages', () => {
     await transcript.getByText('step 2: all done').waitFor();
     await page.getByRole('cell', { name: 'succeeded' }).waitFor();
     // Once no longer live, the list shows no current run.
-    await list.getByRole('row', { name: /Worker/ }).getByText('None').waitFor({ timeout: 10_000 });
+    await list
+      .getByRole('row', { name: /Worker/ })
+      .getByText('None')
+      .waitFor({ timeout: 10_000 });
     await list.close();
   });
 
-  it('a finished run\'s transcript opens on demand', async () => {
+  it("a finished run's transcript opens on demand", async () => {
     await page.goto(agentPage(worker.id, 'runs'));
     await page.getByRole('button', { name: 'Show transcript' }).click();
     await page.getByTestId('run-transcript').getByText('step 2: all done').waitFor();
@@ -173,8 +194,13 @@ describe('agents pages', () => {
     await page.getByRole('alert').filter({ hasText: 'Runtime settings were not saved' }).waitFor();
     assert.equal(await concurrent.getAttribute('aria-invalid'), 'true');
     const describedBy = (await concurrent.getAttribute('aria-describedby')) ?? '';
-    const descriptions = await Promise.all(describedBy.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()));
-    assert.ok(descriptions.some((d) => /1|greater|>=|too small/i.test(d ?? '') && !/Live runs at once/.test(d ?? '')), `no error next to the field: ${descriptions.join(' | ')}`);
+    const descriptions = await Promise.all(
+      describedBy.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()),
+    );
+    assert.ok(
+      descriptions.some((d) => /1|greater|>=|too small/i.test(d ?? '') && !/Live runs at once/.test(d ?? '')),
+      `no error next to the field: ${descriptions.join(' | ')}`,
+    );
     await checkAccessibility(page, 'the configuration tab with a validation error');
     await screenshot(page, 'agent-configuration');
 
@@ -214,8 +240,12 @@ describe('agents pages', () => {
     assert.equal((await me(token)).status, 401);
   });
 
-  it('terminates after confirmation; the terminated agent\'s refusals are shown', async () => {
-    const temp = await board.api('POST', `/api/companies/${companyId}/agents`, { name: 'Temp', adapterType: 'process', adapterConfig: { command: 'true' } });
+  it("terminates after confirmation; the terminated agent's refusals are shown", async () => {
+    const temp = await board.api('POST', `/api/companies/${companyId}/agents`, {
+      name: 'Temp',
+      adapterType: 'process',
+      adapterConfig: { command: 'true' },
+    });
     await page.goto(agentPage(temp.id));
     await page.getByRole('button', { name: 'Terminate…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Terminate Temp?' });

@@ -11,7 +11,12 @@ import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.t
 const board = await startBoard();
 const company = await board.api('POST', '/api/companies', { name: 'Approvals Co' });
 const C = company.id;
-const requester = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Cora CEO', role: 'ceo', adapterType: 'process', adapterConfig: {} });
+const requester = await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Cora CEO',
+  role: 'ceo',
+  adapterType: 'process',
+  adapterConfig: {},
+});
 const issue = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Plan the Lisbon office' });
 
 const file = (title: string, extra: Record<string, unknown> = {}) =>
@@ -19,7 +24,13 @@ const file = (title: string, extra: Record<string, unknown> = {}) =>
     type: 'request_board_approval',
     requestedByAgentId: requester.id,
     issueIds: [issue.id],
-    payload: { title, summary: 'Closer to **customers** in Europe.', recommendedAction: 'Approve the lease', risks: ['Hiring takes time', 'Currency risk'], ...extra },
+    payload: {
+      title,
+      summary: 'Closer to **customers** in Europe.',
+      recommendedAction: 'Approve the lease',
+      risks: ['Hiring takes time', 'Currency risk'],
+      ...extra,
+    },
   });
 
 const decision = (page: Page) => page.getByRole('region', { name: 'Decision' });
@@ -42,7 +53,13 @@ describe('approvals', () => {
     await page.reload();
     await page.getByRole('link', { name: 'Board approval: Rename the company' }).waitFor();
     await page.getByRole('link', { name: 'Board approval: Open a Lisbon office' }).waitFor();
-    assert.equal(await page.getByRole('navigation', { name: 'Approval status' }).getByRole('link', { name: 'All' }).getAttribute('aria-current'), 'page');
+    assert.equal(
+      await page
+        .getByRole('navigation', { name: 'Approval status' })
+        .getByRole('link', { name: 'All' })
+        .getAttribute('aria-current'),
+      'page',
+    );
     await page.getByRole('navigation', { name: 'Approval status' }).getByRole('link', { name: 'Approved' }).click();
     await page.waitForURL(/\?status=approved$/);
     await page.getByRole('link', { name: 'Board approval: Rename the company' }).waitFor();
@@ -71,7 +88,10 @@ describe('approvals', () => {
     await page.getByRole('button', { name: 'Comment' }).click();
     await page.getByRole('strong').filter({ hasText: 'boat' }).waitFor();
     const comments = await board.api<any[]>('GET', `/api/approvals/${approval.id}/comments`);
-    assert.deepEqual(comments.map((c) => c.body), ['Which **boat**, exactly?']);
+    assert.deepEqual(
+      comments.map((c) => c.body),
+      ['Which **boat**, exactly?'],
+    );
 
     await decision(page).getByLabel('Decision note').fill('Tell us the running costs.');
     await decision(page).getByRole('button', { name: 'Request revision' }).click();
@@ -118,7 +138,7 @@ describe('approvals', () => {
     assert.deepEqual([stored.status, stored.payload], ['pending', { ...asStored, amountCents: 90_000 }]);
   });
 
-  it('a decision on an approval decided meanwhile is refused with the server\'s reason, and the page catches up', async () => {
+  it("a decision on an approval decided meanwhile is refused with the server's reason, and the page catches up", async () => {
     const approval = await file('Hire a band');
     const page = await board.signedInPage();
     // No live stream on this page: it keeps showing the approval as pending while another board
@@ -145,11 +165,20 @@ describe('approvals', () => {
     await page.goto(`/c/${C}/approvals/${approval.id}`);
     const approve = decision(page).getByRole('button', { name: 'Approve' });
     await approve.waitFor();
-    for (const target of [approve, decision(page).getByLabel('Decision note'), decision(page).getByRole('button', { name: 'Reject' })]) {
+    for (const target of [
+      approve,
+      decision(page).getByLabel('Decision note'),
+      decision(page).getByRole('button', { name: 'Reject' }),
+    ]) {
       const box = await target.boundingBox();
-      assert.ok(box && box.x >= 0 && box.x + box.width <= 390 && box.y < 844, `visible without scrolling sideways or down: ${JSON.stringify(box)}`);
+      assert.ok(
+        box && box.x >= 0 && box.x + box.width <= 390 && box.y < 844,
+        `visible without scrolling sideways or down: ${JSON.stringify(box)}`,
+      );
     }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px)`);
     await checkAccessibility(page, 'an approval at 390 px');
     await screenshot(page, 'approval-narrow');

@@ -9,10 +9,22 @@ import { waitFor } from '../helpers/wait.ts';
 const board = await startBoard();
 const company = await board.api('POST', '/api/companies', { name: 'Budget Co' });
 const C = company.id;
-const ada = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Ada Analyst', role: 'engineer', adapterType: 'process', adapterConfig: { command: 'true' } });
+const ada = await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Ada Analyst',
+  role: 'engineer',
+  adapterType: 'process',
+  adapterConfig: { command: 'true' },
+});
 await board.api('POST', `/api/companies/${C}/projects`, { name: 'Apollo' });
 
-const spend = (costCents: number) => board.api('POST', `/api/companies/${C}/cost-events`, { agentId: ada.id, provider: 'anthropic', model: 'm1', costCents, occurredAt: new Date().toISOString() });
+const spend = (costCents: number) =>
+  board.api('POST', `/api/companies/${C}/cost-events`, {
+    agentId: ada.id,
+    provider: 'anthropic',
+    model: 'm1',
+    costCents,
+    occurredAt: new Date().toISOString(),
+  });
 
 describe('budgets page', () => {
   it('creates and edits a policy, shows server errors at their fields, and resolves a hard stop', async () => {
@@ -41,12 +53,19 @@ describe('budgets page', () => {
     await dialog.waitFor({ state: 'detached' });
     const agents = page.getByRole('region', { name: 'Agents' });
     await agents.getByRole('img', { name: 'Ada Analyst spend budget: $0.00 of $10.00 (0%)' }).waitFor();
-    const policy = (await board.api('GET', `/api/companies/${C}/budgets/overview`)).policies.find((p: any) => p.scopeId === ada.id);
-    assert.deepEqual([policy.amount, policy.warnPercent, policy.hardStopEnabled, policy.windowKind], [1000, 50, true, 'calendar_month_utc']);
+    const policy = (await board.api('GET', `/api/companies/${C}/budgets/overview`)).policies.find(
+      (p: any) => p.scopeId === ada.id,
+    );
+    assert.deepEqual(
+      [policy.amount, policy.warnPercent, policy.hardStopEnabled, policy.windowKind],
+      [1000, 50, true, 'calendar_month_utc'],
+    );
 
     // Live: spend moves the bar.
     await spend(300);
-    await agents.getByRole('img', { name: 'Ada Analyst spend budget: $3.00 of $10.00 (30%)' }).waitFor({ timeout: 10_000 });
+    await agents
+      .getByRole('img', { name: 'Ada Analyst spend budget: $3.00 of $10.00 (30%)' })
+      .waitFor({ timeout: 10_000 });
 
     // Edit: an amount the server refuses, then a valid one.
     await agents.getByRole('button', { name: 'Edit the budget of Ada Analyst' }).click();
@@ -55,8 +74,13 @@ describe('budgets page', () => {
     assert.equal(await amount.inputValue(), '10.00');
     await amount.fill('0');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await waitFor('the amount field marked invalid', async () => (await amount.getAttribute('aria-invalid')) === 'true');
-    assert.ok(((await page.locator(`#${await amount.getAttribute('aria-describedby')}`).textContent()) ?? '').length > 0);
+    await waitFor(
+      'the amount field marked invalid',
+      async () => (await amount.getAttribute('aria-invalid')) === 'true',
+    );
+    assert.ok(
+      ((await page.locator(`#${await amount.getAttribute('aria-describedby')}`).textContent()) ?? '').length > 0,
+    );
     await dialog.getByRole('alert').getByText('The budget was not changed').waitFor();
     await checkAccessibility(page, 'the edit budget dialog with a field error');
     await amount.fill('20');
@@ -64,7 +88,10 @@ describe('budgets page', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     await agents.getByRole('img', { name: 'Ada Analyst spend budget: $3.00 of $20.00 (15%)' }).waitFor();
-    await agents.getByRole('row', { name: /Ada Analyst/ }).getByRole('cell', { name: '90%' }).waitFor();
+    await agents
+      .getByRole('row', { name: /Ada Analyst/ })
+      .getByRole('cell', { name: '90%' })
+      .waitFor();
 
     // A hard stop: the incident appears live; resolving it raises the budget and resumes Ada.
     await spend(1800);
@@ -83,7 +110,9 @@ describe('budgets page', () => {
     await resolve.getByRole('button', { name: 'Resolve' }).click();
     await resolve.waitFor({ state: 'detached' });
     await page.getByText('No open incidents').waitFor({ timeout: 10_000 });
-    await agents.getByRole('img', { name: 'Ada Analyst spend budget: $21.00 of $40.00 (52.5%)' }).waitFor({ timeout: 10_000 });
+    await agents
+      .getByRole('img', { name: 'Ada Analyst spend budget: $21.00 of $40.00 (52.5%)' })
+      .waitFor({ timeout: 10_000 });
     const resumed = await board.api('GET', `/api/agents/${ada.id}`);
     assert.equal(resumed.status, 'idle');
     await checkAccessibility(page, 'the budgets page after the incident was resolved');

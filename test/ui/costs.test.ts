@@ -21,7 +21,7 @@ await writeFile(
   [
     'for await (const _ of process.stdin) {}',
     'for (let i = 1; i <= 200; i++) {',
-    "  console.log(`working: step ${i}`);",
+    '  console.log(`working: step ${i}`);',
     '  await new Promise((resolve) => setTimeout(resolve, 200));',
     '}',
   ].join('\n'),
@@ -29,19 +29,45 @@ await writeFile(
 
 const company = await board.api('POST', '/api/companies', { name: 'Costs Co' });
 const C = company.id;
-const spender = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Spender', role: 'engineer', adapterType: 'process', adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 } });
-const helper = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Helper', role: 'engineer', adapterType: 'process', adapterConfig: { command: 'true' } });
+const spender = await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Spender',
+  role: 'engineer',
+  adapterType: 'process',
+  adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 },
+});
+const helper = await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Helper',
+  role: 'engineer',
+  adapterType: 'process',
+  adapterConfig: { command: 'true' },
+});
 
 const report = (agentId: string, costCents: number, fields: Record<string, unknown> = {}) =>
-  board.api('POST', `/api/companies/${C}/cost-events`, { agentId, provider: 'anthropic', model: 'claude-sonnet-4', costCents, inputTokens: 12_000, outputTokens: 800, billingType: 'metered_api', occurredAt: new Date().toISOString(), ...fields });
+  board.api('POST', `/api/companies/${C}/cost-events`, {
+    agentId,
+    provider: 'anthropic',
+    model: 'claude-sonnet-4',
+    costCents,
+    inputTokens: 12_000,
+    outputTokens: 800,
+    billingType: 'metered_api',
+    occurredAt: new Date().toISOString(),
+    ...fields,
+  });
 
 /** The by-agent table's row of an agent. */
-const agentRow = (page: Page, name: string) => page.getByRole('table', { name: /^Spend by agent/ }).getByRole('row', { name: new RegExp(`^${name}`) });
+const agentRow = (page: Page, name: string) =>
+  page.getByRole('table', { name: /^Spend by agent/ }).getByRole('row', { name: new RegExp(`^${name}`) });
 
 describe('costs page', () => {
   it('a hard-stop budget stops a running run while the costs page shows the spend rise live', async () => {
     // 5 USD for Spender this month, hard stop on.
-    await board.api('POST', `/api/companies/${C}/budgets/policies`, { scopeType: 'agent', scopeId: spender.id, amount: 500, hardStopEnabled: true });
+    await board.api('POST', `/api/companies/${C}/budgets/policies`, {
+      scopeType: 'agent',
+      scopeId: spender.id,
+      amount: 500,
+      hardStopEnabled: true,
+    });
     const costs = await board.signedInPage();
     await costs.goto(`/c/${C}/costs`);
     await costs.getByText(/No spend in this window/).waitFor();
@@ -56,10 +82,18 @@ describe('costs page', () => {
     await report(spender.id, 200);
     await agentRow(costs, 'Spender').getByRole('cell', { name: '$2.00' }).waitFor({ timeout: 10_000 });
     await costs.getByRole('img', { name: /^Spend by agent, month to date/ }).waitFor();
-    await report(helper.id, 40, { billingType: 'subscription_included', costCents: 0, inputTokens: 50_000, outputTokens: 2_000 });
+    await report(helper.id, 40, {
+      billingType: 'subscription_included',
+      costCents: 0,
+      inputTokens: 50_000,
+      outputTokens: 2_000,
+    });
     await report(spender.id, 150);
     await agentRow(costs, 'Spender').getByRole('cell', { name: '$3.50' }).waitFor({ timeout: 10_000 });
-    await costs.getByRole('navigation', { name: 'Window' }).getByRole('link', { name: /Month to date\s*\$3\.50/ }).waitFor();
+    await costs
+      .getByRole('navigation', { name: 'Window' })
+      .getByRole('link', { name: /Month to date\s*\$3\.50/ })
+      .waitFor();
     // Subscription usage is apart: tokens, no cost.
     const billing = costs.getByRole('region', { name: 'Metered spend and subscription usage' });
     await billing.getByRole('row', { name: /Included in a subscription \$0\.00 50K/ }).waitFor({ timeout: 10_000 });
@@ -87,27 +121,49 @@ describe('costs page', () => {
 
   it('window and grouping live in the URL; groupings by provider, biller, model and project', async () => {
     const project = await board.api('POST', `/api/companies/${C}/projects`, { name: 'Apollo' });
-    await report(helper.id, 75, { provider: 'openai', model: 'gpt-5', biller: 'openrouter', projectId: project.id, occurredAt: new Date(Date.now() - 3 * 86_400_000).toISOString() });
+    await report(helper.id, 75, {
+      provider: 'openai',
+      model: 'gpt-5',
+      biller: 'openrouter',
+      projectId: project.id,
+      occurredAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+    });
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/costs`);
     await page.getByRole('navigation', { name: 'Group by' }).getByRole('link', { name: 'Biller' }).click();
     await page.waitForURL(/by=biller/);
-    await page.getByRole('table', { name: /^Spend by biller/ }).getByRole('row', { name: /^openrouter \$0\.75/ }).waitFor();
-    await page.getByRole('navigation', { name: 'Window' }).getByRole('link', { name: /Last 24 hours/ }).click();
+    await page
+      .getByRole('table', { name: /^Spend by biller/ })
+      .getByRole('row', { name: /^openrouter \$0\.75/ })
+      .waitFor();
+    await page
+      .getByRole('navigation', { name: 'Window' })
+      .getByRole('link', { name: /Last 24 hours/ })
+      .click();
     await page.waitForURL(/window=24h/);
     await page.getByRole('table', { name: 'Spend by biller, last 24 hours' }).waitFor();
     assert.equal(await page.getByRole('row', { name: /^openrouter/ }).count(), 0, 'three days ago is outside 24 hours');
     await page.reload();
-    await page.getByRole('navigation', { name: 'Window' }).getByRole('link', { name: /Last 24 hours/ }).and(page.locator('[aria-current="page"]')).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Window' })
+      .getByRole('link', { name: /Last 24 hours/ })
+      .and(page.locator('[aria-current="page"]'))
+      .waitFor();
 
     await page.goto(`/c/${C}/costs?window=7d&by=model`);
     const models = page.getByRole('table', { name: 'Spend by model, last 7 days' });
     await models.getByRole('row', { name: /^gpt-5 \(openai\) \$0\.75/ }).waitFor();
     await models.getByRole('row', { name: /^claude-sonnet-4 \(anthropic\) \$5\.50/ }).waitFor();
     await page.getByRole('navigation', { name: 'Group by' }).getByRole('link', { name: 'Project' }).click();
-    await page.getByRole('table', { name: 'Spend by project, last 7 days' }).getByRole('row', { name: /^Apollo \$0\.75/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Spend by project, last 7 days' })
+      .getByRole('row', { name: /^Apollo \$0\.75/ })
+      .waitFor();
     await page.getByRole('navigation', { name: 'Group by' }).getByRole('link', { name: 'Provider' }).click();
-    await page.getByRole('table', { name: 'Spend by provider, last 7 days' }).getByRole('row', { name: /^anthropic \$5\.50/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Spend by provider, last 7 days' })
+      .getByRole('row', { name: /^anthropic \$5\.50/ })
+      .waitFor();
     await checkAccessibility(page, 'the costs page by provider over 7 days');
     await page.close();
   });
@@ -116,13 +172,18 @@ describe('costs page', () => {
     const page = await board.signedInPage({ width: 390, height: 844 });
     await page.goto(`/c/${C}/costs`);
     await page.getByRole('img', { name: /^Spend by agent/ }).waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
     const chart = await page.getByRole('img', { name: /^Spend by agent/ }).boundingBox();
     assert.ok(chart && chart.width > 250 && chart.x + chart.width <= 390, `chart box ${JSON.stringify(chart)}`);
     await page.getByRole('navigation', { name: 'Group by' }).getByRole('link', { name: 'Project' }).click();
     await page.waitForURL(/by=project/);
-    await page.getByRole('navigation', { name: 'Window' }).getByRole('link', { name: /Last 7 days/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Window' })
+      .getByRole('link', { name: /Last 7 days/ })
+      .click();
     await page.getByRole('table', { name: 'Spend by project, last 7 days' }).waitFor();
     await checkAccessibility(page, 'the costs page at 390 px');
     await screenshot(page, 'costs-narrow');

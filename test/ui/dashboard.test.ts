@@ -37,7 +37,11 @@ const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(va
 
 describe('dashboard', () => {
   it('shows the company at work, live: runs with their last log line and elapsed time, and new activity', async (t) => {
-    const company = await board.api('POST', '/api/companies', { name: 'Acme Robotics', description: 'Warehouse robots, built by agents', budgetMonthlyCents: 500_000 });
+    const company = await board.api('POST', '/api/companies', {
+      name: 'Acme Robotics',
+      description: 'Warehouse robots, built by agents',
+      budgetMonthlyCents: 500_000,
+    });
     const C = company.id;
     const scoutScript = await steppingAgent([
       ['Checking out ACM-4', 'Reading the issue and its comments'],
@@ -49,28 +53,63 @@ describe('dashboard', () => {
       ['Benchmarks: path planning 4.2 ms p95'],
       ['Pushed; asking Ada for review'],
     ]);
-    const quillScript = await steppingAgent([['Drafting the release notes for v0.9', 'Collected 14 merged changes since v0.8']]);
-    const agent = (name: string, role: string, title: string, adapterConfig: object = { command: process.execPath, args: ['-e', ''] }) =>
-      board.api('POST', `/api/companies/${C}/agents`, { name, role, title, adapterType: 'process', adapterConfig, budgetMonthlyCents: 100_000 });
+    const quillScript = await steppingAgent([
+      ['Drafting the release notes for v0.9', 'Collected 14 merged changes since v0.8'],
+    ]);
+    const agent = (
+      name: string,
+      role: string,
+      title: string,
+      adapterConfig: object = { command: process.execPath, args: ['-e', ''] },
+    ) =>
+      board.api('POST', `/api/companies/${C}/agents`, {
+        name,
+        role,
+        title,
+        adapterType: 'process',
+        adapterConfig,
+        budgetMonthlyCents: 100_000,
+      });
     const ada = await agent('Ada', 'ceo', 'Chief executive');
     const scout = await agent('Scout', 'engineer', 'Robotics engineer', scoutScript.adapterConfig);
     const quill = await agent('Quill', 'engineer', 'Technical writer', quillScript.adapterConfig);
     const vega = await agent('Vega', 'engineer', 'Data engineer');
     await board.api('POST', `/api/agents/${vega.id}/pause`);
-    const issue = (title: string, fields: object = {}) => board.api('POST', `/api/companies/${C}/issues`, { title, ...fields });
+    const issue = (title: string, fields: object = {}) =>
+      board.api('POST', `/api/companies/${C}/issues`, { title, ...fields });
     await issue('Quarterly plan for the picking fleet', { status: 'done' });
     await issue('Calibrate the lidar on unit 7', { status: 'in_review' });
     await issue('Order spare grippers', { status: 'blocked' });
-    for (const [model, cents] of [['claude-sonnet', 8_412], ['gpt-5', 4_120], ['claude-haiku', 1_233]] as const) {
-      await board.api('POST', `/api/companies/${C}/cost-events`, { agentId: ada.id, provider: 'acme-llm', model, costCents: cents, occurredAt: new Date().toISOString() });
+    for (const [model, cents] of [
+      ['claude-sonnet', 8_412],
+      ['gpt-5', 4_120],
+      ['claude-haiku', 1_233],
+    ] as const) {
+      await board.api('POST', `/api/companies/${C}/cost-events`, {
+        agentId: ada.id,
+        provider: 'acme-llm',
+        model,
+        costCents: cents,
+        occurredAt: new Date().toISOString(),
+      });
     }
-    await board.api('POST', `/api/companies/${C}/approvals`, { type: 'request_board_approval', payload: { title: 'Hire a hardware designer?' } });
+    await board.api('POST', `/api/companies/${C}/approvals`, {
+      type: 'request_board_approval',
+      payload: { title: 'Hire a hardware designer?' },
+    });
     await issue('Pick-path planner for aisle 3', { assigneeAgentId: scout.id, status: 'todo', priority: 'high' });
     await issue('Release notes for v0.9', { assigneeAgentId: quill.id, status: 'todo' });
-    const runs = await waitFor('both runs to print', async () => {
-      const live: { runId: string; agentName: string; lastLogLine: string | null }[] = await board.api('GET', `/api/companies/${C}/live-runs`);
-      return live.length === 2 && live.every((run) => run.lastLogLine) ? live : null;
-    }, 30_000);
+    const runs = await waitFor(
+      'both runs to print',
+      async () => {
+        const live: { runId: string; agentName: string; lastLogLine: string | null }[] = await board.api(
+          'GET',
+          `/api/companies/${C}/live-runs`,
+        );
+        return live.length === 2 && live.every((run) => run.lastLogLine) ? live : null;
+      },
+      30_000,
+    );
     const scoutRun = runs.find((run) => run.agentName === 'Scout')!;
 
     const page = await board.signedInPage({ width: 1280, height: 800 });
@@ -104,8 +143,22 @@ describe('dashboard', () => {
       }
       return delays;
     };
-    const logBackToBack = await measureLog([[1, 'Running the test suite'], [2, 'Opened branch'], [3, 'Pushing acm-4']], 0);
-    const logPaced = await measureLog([[4, 'Lint: 0 problems'], [5, 'Type check: clean'], [6, 'Benchmarks: path planning']], 1_100);
+    const logBackToBack = await measureLog(
+      [
+        [1, 'Running the test suite'],
+        [2, 'Opened branch'],
+        [3, 'Pushing acm-4'],
+      ],
+      0,
+    );
+    const logPaced = await measureLog(
+      [
+        [4, 'Lint: 0 problems'],
+        [5, 'Type check: clean'],
+        [6, 'Benchmarks: path planning'],
+      ],
+      1_100,
+    );
 
     // Before the probes below fill the activity list.
     await checkAccessibility(page, 'the dashboard with live runs');
@@ -131,12 +184,18 @@ describe('dashboard', () => {
     };
     const backToBack = await measureActivity('A', 0);
     const paced = await measureActivity('B', 1_100);
-    t.diagnostic(`agent output to its visible last log line, back to back, ms: ${logBackToBack.join(', ')} (p95 ${p95(logBackToBack)})`);
-    t.diagnostic(`agent output to its visible last log line, a second apart, ms: ${logPaced.join(', ')} (p95 ${p95(logPaced)})`);
-    t.diagnostic(`API call to its visible activity entry, back to back, ms: ${backToBack.join(', ')} (p95 ${p95(backToBack)})`);
+    t.diagnostic(
+      `agent output to its visible last log line, back to back, ms: ${logBackToBack.join(', ')} (p95 ${p95(logBackToBack)})`,
+    );
+    t.diagnostic(
+      `agent output to its visible last log line, a second apart, ms: ${logPaced.join(', ')} (p95 ${p95(logPaced)})`,
+    );
+    t.diagnostic(
+      `API call to its visible activity entry, back to back, ms: ${backToBack.join(', ')} (p95 ${p95(backToBack)})`,
+    );
     t.diagnostic(`API call to its visible activity entry, a second apart, ms: ${paced.join(', ')} (p95 ${p95(paced)})`);
-    for (const delay of [...logBackToBack, ...logPaced, ...backToBack, ...paced]) assert.ok(delay < VISIBLE_WITHIN_MS, `${delay} ms`);
-
+    for (const delay of [...logBackToBack, ...logPaced, ...backToBack, ...paced])
+      assert.ok(delay < VISIBLE_WITHIN_MS, `${delay} ms`);
 
     // A finished run leaves "Now".
     await scoutScript.go(7);
@@ -152,15 +211,33 @@ describe('dashboard', () => {
     const C = (await board.api('POST', '/api/companies', { name: 'Chatty Co' })).id;
     // Five agents printing every 100 ms: the server sends each run's line at most once a second, at
     // its own phase, so a board that put each line in as it came rendered "Now" five times a second.
-    const chatty = { command: process.execPath, args: ['-e', 'let n = 0; setInterval(() => console.log(`step ${++n}`), 100); setTimeout(() => process.exit(0), 60000);'] };
+    const chatty = {
+      command: process.execPath,
+      args: [
+        '-e',
+        'let n = 0; setInterval(() => console.log(`step ${++n}`), 100); setTimeout(() => process.exit(0), 60000);',
+      ],
+    };
     for (let i = 0; i < 5; i++) {
-      const agent = await board.api('POST', `/api/companies/${C}/agents`, { name: `Chatty ${i}`, adapterType: 'process', adapterConfig: chatty });
+      const agent = await board.api('POST', `/api/companies/${C}/agents`, {
+        name: `Chatty ${i}`,
+        adapterType: 'process',
+        adapterConfig: chatty,
+      });
       await board.api('POST', `/api/agents/${agent.id}/wakeup`, {});
     }
     try {
       const page = await board.signedInPage({ width: 1280, height: 800 });
       await page.goto(`/c/${C}/dashboard`);
-      await waitFor('five runs printing on the dashboard', async () => (await page.getByTestId('last-log-line').filter({ hasText: /^step \d+/ }).count()) === 5, 30_000);
+      await waitFor(
+        'five runs printing on the dashboard',
+        async () =>
+          (await page
+            .getByTestId('last-log-line')
+            .filter({ hasText: /^step \d+/ })
+            .count()) === 5,
+        30_000,
+      );
       // Every DOM update of "Now" over 5 s: how many last lines it changed, and whether it touched
       // anything beside the lines and the clocks (a row replaced, a badge flickering).
       const updates = await page.evaluate<{ lines: number[]; other: number }>(`new Promise((resolve) => {
@@ -187,7 +264,8 @@ describe('dashboard', () => {
       assert.equal(updates.other, 0, 'only the last lines and the clocks change');
     } finally {
       const live: { runId: string }[] = await board.api('GET', `/api/companies/${C}/live-runs`);
-      for (const { runId } of live) await board.api('POST', `/api/heartbeat-runs/${runId}/cancel`, {}).catch(() => undefined);
+      for (const { runId } of live)
+        await board.api('POST', `/api/heartbeat-runs/${runId}/cancel`, {}).catch(() => undefined);
     }
   });
 });

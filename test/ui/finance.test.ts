@@ -26,8 +26,14 @@ describe('finance page', () => {
     await form.getByLabel(/^Biller/).fill('openrouter');
     await form.getByRole('button', { name: 'Record' }).click();
     const currency = form.getByLabel('Currency');
-    await waitFor('the currency field marked invalid', async () => (await currency.getAttribute('aria-invalid')) === 'true');
-    assert.match((await page.locator(`#${await currency.getAttribute('aria-describedby')}`).textContent()) ?? '', /ISO 4217/);
+    await waitFor(
+      'the currency field marked invalid',
+      async () => (await currency.getAttribute('aria-invalid')) === 'true',
+    );
+    assert.match(
+      (await page.locator(`#${await currency.getAttribute('aria-describedby')}`).textContent()) ?? '',
+      /ISO 4217/,
+    );
     await checkAccessibility(page, 'the finance form with a field error');
     await currency.fill('USD');
     await form.getByRole('button', { name: 'Record' }).click();
@@ -35,8 +41,14 @@ describe('finance page', () => {
     const list = page.getByRole('region', { name: 'Events' });
     await list.getByRole('row', { name: /platform_fee openrouter −\$120\.50 debit/ }).waitFor();
     const summary = page.getByRole('region', { name: 'Summary' });
-    await summary.getByRole('table', { name: 'Totals per currency' }).getByRole('row', { name: 'USD $120.50 $0.00 $120.50 1' }).waitFor();
-    await summary.getByRole('table', { name: 'Totals by biller' }).getByRole('row', { name: /^openrouter USD \$120\.50/ }).waitFor();
+    await summary
+      .getByRole('table', { name: 'Totals per currency' })
+      .getByRole('row', { name: 'USD $120.50 $0.00 $120.50 1' })
+      .waitFor();
+    await summary
+      .getByRole('table', { name: 'Totals by biller' })
+      .getByRole('row', { name: /^openrouter USD \$120\.50/ })
+      .waitFor();
 
     // The first submit reaches the server, which records it, but its answer is lost.
     let lost = 0;
@@ -57,16 +69,38 @@ describe('finance page', () => {
 
     await page.unroute('**/api/companies/*/finance-events');
     await form.getByRole('button', { name: 'Record' }).click();
-    await form.getByRole('status').getByText(/^Already recorded: credit_refund, credit \$30\.00\./).waitFor();
-    assert.equal((await events()).filter((e) => e.kind === 'credit_refund').length, 1, 'the retry recorded nothing again');
+    await form
+      .getByRole('status')
+      .getByText(/^Already recorded: credit_refund, credit \$30\.00\./)
+      .waitFor();
+    assert.equal(
+      (await events()).filter((e) => e.kind === 'credit_refund').length,
+      1,
+      'the retry recorded nothing again',
+    );
     await list.getByRole('row', { name: /credit_refund/ }).waitFor();
     assert.equal(await list.getByRole('row', { name: /credit_refund/ }).count(), 1);
-    await summary.getByRole('table', { name: 'Totals per currency' }).getByRole('row', { name: 'USD $120.50 $30.00 $90.50 2' }).waitFor();
-    await summary.getByRole('table', { name: 'Totals by kind' }).getByRole('row', { name: /^credit_refund USD \$0\.00 \$30\.00/ }).waitFor();
+    await summary
+      .getByRole('table', { name: 'Totals per currency' })
+      .getByRole('row', { name: 'USD $120.50 $30.00 $90.50 2' })
+      .waitFor();
+    await summary
+      .getByRole('table', { name: 'Totals by kind' })
+      .getByRole('row', { name: /^credit_refund USD \$0\.00 \$30\.00/ })
+      .waitFor();
 
     // Recorded elsewhere: the page follows live.
-    await board.api('POST', `/api/companies/${C}/finance-events`, { kind: 'credit_purchase', direction: 'debit', amountCents: 5_000, currency: 'EUR', occurredAt: new Date().toISOString() });
-    await summary.getByRole('table', { name: 'Totals per currency' }).getByRole('row', { name: /^EUR €50\.00/ }).waitFor({ timeout: 10_000 });
+    await board.api('POST', `/api/companies/${C}/finance-events`, {
+      kind: 'credit_purchase',
+      direction: 'debit',
+      amountCents: 5_000,
+      currency: 'EUR',
+      occurredAt: new Date().toISOString(),
+    });
+    await summary
+      .getByRole('table', { name: 'Totals per currency' })
+      .getByRole('row', { name: /^EUR €50\.00/ })
+      .waitFor({ timeout: 10_000 });
     await list.getByRole('row', { name: /credit_purchase/ }).waitFor();
     await checkAccessibility(page, 'the finance page with events');
     await screenshot(page, 'finance');

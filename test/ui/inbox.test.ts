@@ -16,19 +16,30 @@ const work = await tempDir('boardroom-ui-inbox-');
 // A company that requires board approval for new agents, and an agent allowed to hire.
 const company = await board.api('POST', '/api/companies', { name: 'Inbox Co', requireBoardApprovalForNewAgents: true });
 const C = company.id;
-const hirer = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Hannah Hirer', role: 'ceo', adapterType: 'process', adapterConfig: {}, permissions: { canCreateAgents: true } });
+const hirer = await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Hannah Hirer',
+  role: 'ceo',
+  adapterType: 'process',
+  adapterConfig: {},
+  permissions: { canCreateAgents: true },
+});
 const hirerKey = (await board.api('POST', `/api/agents/${hirer.id}/keys`, { name: 'test' })).token as string;
 
 /** A call as the hiring agent (agents hire through POST agent-hires). */
 async function asHirer(method: string, url: string, body: unknown) {
-  const res = await fetch(`${board.baseUrl}${url}`, { method, headers: { authorization: `Bearer ${hirerKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${board.baseUrl}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${hirerKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = await res.json();
   assert.ok(res.ok, `${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
 
 const inboxApi = () => board.api<{ items: any[]; unreadCount: number }>('GET', `/api/companies/${C}/inbox`);
-const sidebarInbox = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Inbox/ });
+const sidebarInbox = (page: Page) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Inbox/ });
 const unreadList = (page: Page) => page.getByRole('list', { name: 'Unread inbox items' });
 
 /** The unread count the sidebar shows (0 when it shows none). */
@@ -39,14 +50,26 @@ async function sidebarCount(page: Page): Promise<number> {
 
 describe('board inbox', () => {
   it('a hire approval approved from the inbox creates the agent', async () => {
-    const hire = await asHirer('POST', `/api/companies/${C}/agent-hires`, { name: 'Scout', role: 'researcher', title: 'Market researcher', adapterType: 'process', reportsTo: hirer.id, budgetMonthlyCents: 4200 });
-    const blocked = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Waiting on the lawyers', status: 'blocked' });
+    const hire = await asHirer('POST', `/api/companies/${C}/agent-hires`, {
+      name: 'Scout',
+      role: 'researcher',
+      title: 'Market researcher',
+      adapterType: 'process',
+      reportsTo: hirer.id,
+      budgetMonthlyCents: 4200,
+    });
+    const blocked = await board.api('POST', `/api/companies/${C}/issues`, {
+      title: 'Waiting on the lawyers',
+      status: 'blocked',
+    });
     assert.equal(blocked.status, 'blocked');
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/inbox`);
     const item = unreadList(page).getByRole('link', { name: 'Hire an agent: Scout' });
     await item.waitFor();
-    await unreadList(page).getByRole('link', { name: /Waiting on the lawyers/ }).waitFor();
+    await unreadList(page)
+      .getByRole('link', { name: /Waiting on the lawyers/ })
+      .waitFor();
     await checkAccessibility(page, 'the inbox');
     await screenshot(page, 'inbox');
 
@@ -54,7 +77,8 @@ describe('board inbox', () => {
     await page.waitForURL(new RegExp(`/c/${C}/approvals/${hire.approval.id}$`));
     const card = page.getByLabel('Proposed agent');
     await card.getByText('Scout', { exact: true }).waitFor();
-    for (const text of ['researcher', 'Market researcher', 'process', 'Hannah Hirer', '$42.00']) await card.getByText(text, { exact: true }).waitFor();
+    for (const text of ['researcher', 'Market researcher', 'process', 'Hannah Hirer', '$42.00'])
+      await card.getByText(text, { exact: true }).waitFor();
     await checkAccessibility(page, 'a hire approval');
     await screenshot(page, 'approval-hire');
 
@@ -64,7 +88,10 @@ describe('board inbox', () => {
     await page.getByText('Welcome aboard, Scout.').waitFor();
     await page.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
     // Hired: the card leads to the agent.
-    assert.equal(await card.getByRole('link', { name: 'Scout' }).getAttribute('href'), `/c/${C}/agents/${hire.agent.id}`);
+    assert.equal(
+      await card.getByRole('link', { name: 'Scout' }).getAttribute('href'),
+      `/c/${C}/agents/${hire.agent.id}`,
+    );
 
     const approval = await board.api('GET', `/api/approvals/${hire.approval.id}`);
     assert.equal(approval.status, 'approved');
@@ -86,21 +113,33 @@ describe('board inbox', () => {
 
     // The decided approval has left the inbox (opening it had marked it read already).
     await page.goto(`/c/${C}/inbox?view=all`);
-    await page.getByRole('list', { name: 'All inbox items' }).getByRole('link', { name: /Waiting on the lawyers/ }).waitFor();
+    await page
+      .getByRole('list', { name: 'All inbox items' })
+      .getByRole('link', { name: /Waiting on the lawyers/ })
+      .waitFor();
     assert.equal(await page.getByRole('link', { name: 'Hire an agent: Scout' }).count(), 0);
   });
 
   it('a failed run is retried from the inbox: the agent is woken again and a new run exists', async () => {
     const script = path.join(work, 'fail.mjs');
     await writeFile(script, "process.stderr.write('the build broke\\n'); process.exit(1);\n");
-    const worker = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Flaky Worker', role: 'engineer', adapterType: 'process', adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 } });
+    const worker = await board.api('POST', `/api/companies/${C}/agents`, {
+      name: 'Flaky Worker',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 },
+    });
     const issue = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Ship the release' });
     await board.api('POST', `/api/agents/${worker.id}/wakeup`, { reason: 'first try', payload: { issueId: issue.id } });
     const runsOf = () => board.api<any[]>('GET', `/api/companies/${C}/heartbeat-runs?agentId=${worker.id}`);
-    const [failed] = await waitFor('the first run failed', async () => {
-      const runs = await runsOf();
-      return runs.length === 1 && runs[0].status === 'failed' && runs;
-    }, 60_000);
+    const [failed] = await waitFor(
+      'the first run failed',
+      async () => {
+        const runs = await runsOf();
+        return runs.length === 1 && runs[0].status === 'failed' && runs;
+      },
+      60_000,
+    );
 
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/inbox`);
@@ -108,13 +147,24 @@ describe('board inbox', () => {
     await row.getByRole('link', { name: new RegExp(`Flaky Worker on ${issue.identifier}`) }).waitFor();
     await row.getByText('failed', { exact: true }).waitFor();
     await row.getByRole('button', { name: 'Retry' }).click();
-    const runs = await waitFor('a new run after the retry', async () => {
-      const list = await runsOf();
-      return list.length >= 2 && list;
-    }, 60_000);
-    assert.ok(runs.some((run) => run.runId !== failed.runId && run.issueId === issue.id), 'the new run is about the same issue');
+    const runs = await waitFor(
+      'a new run after the retry',
+      async () => {
+        const list = await runsOf();
+        return list.length >= 2 && list;
+      },
+      60_000,
+    );
+    assert.ok(
+      runs.some((run) => run.runId !== failed.runId && run.issueId === issue.id),
+      'the new run is about the same issue',
+    );
     // The retried failure leaves the inbox (the new run may fail too: that is a new item).
-    await waitFor('the first failure left the inbox', async () => !(await inboxApi()).items.some((i) => i.key === `run:${failed.runId}`), 60_000);
+    await waitFor(
+      'the first failure left the inbox',
+      async () => !(await inboxApi()).items.some((i) => i.key === `run:${failed.runId}`),
+      60_000,
+    );
   });
 
   it('mark read moves an item to "All" only and the sidebar count drops live; a new item raises it live', async () => {
@@ -129,10 +179,17 @@ describe('board inbox', () => {
     await row.waitFor({ state: 'detached' });
     await waitFor('the sidebar count dropped', async () => (await sidebarCount(page)) === before - 1);
     // The page drops the row at once; the mark reaches the server a moment later.
-    await waitFor('the mark stored', async () => (await inboxApi()).items.find((i) => i.kind === 'issue' && i.title === 'Waiting on the lawyers').read === true);
+    await waitFor(
+      'the mark stored',
+      async () =>
+        (await inboxApi()).items.find((i) => i.kind === 'issue' && i.title === 'Waiting on the lawyers').read === true,
+    );
     await page.getByRole('link', { name: /^All/ }).click();
     await page.waitForURL(/view=all/);
-    await page.getByRole('list', { name: 'All inbox items' }).getByRole('link', { name: /Waiting on the lawyers/ }).waitFor();
+    await page
+      .getByRole('list', { name: 'All inbox items' })
+      .getByRole('link', { name: /Waiting on the lawyers/ })
+      .waitFor();
     await checkAccessibility(page, 'the inbox, all items');
 
     // Something new waits: the count rises without a reload (the live stream).
@@ -149,14 +206,36 @@ describe('board inbox', () => {
   });
 
   it('a budget stop is resolved from the inbox: the budget raised and the agent resumed', async () => {
-    const spender = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Sam Spender', role: 'engineer', adapterType: 'process', adapterConfig: {} });
-    await board.api('POST', `/api/companies/${C}/budgets/policies`, { scopeType: 'agent', scopeId: spender.id, amount: 100 });
-    await board.api('POST', `/api/companies/${C}/cost-events`, { agentId: spender.id, provider: 'acme', model: 'm1', costCents: 150, occurredAt: new Date().toISOString() });
-    await waitFor('the agent is stopped', async () => (await board.api('GET', `/api/agents/${spender.id}`)).status === 'paused', 30_000);
+    const spender = await board.api('POST', `/api/companies/${C}/agents`, {
+      name: 'Sam Spender',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: {},
+    });
+    await board.api('POST', `/api/companies/${C}/budgets/policies`, {
+      scopeType: 'agent',
+      scopeId: spender.id,
+      amount: 100,
+    });
+    await board.api('POST', `/api/companies/${C}/cost-events`, {
+      agentId: spender.id,
+      provider: 'acme',
+      model: 'm1',
+      costCents: 150,
+      occurredAt: new Date().toISOString(),
+    });
+    await waitFor(
+      'the agent is stopped',
+      async () => (await board.api('GET', `/api/agents/${spender.id}`)).status === 'paused',
+      30_000,
+    );
 
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/inbox`);
-    const row = unreadList(page).getByRole('listitem').filter({ hasText: 'Sam Spender' }).filter({ hasText: 'Budget stop' });
+    const row = unreadList(page)
+      .getByRole('listitem')
+      .filter({ hasText: 'Sam Spender' })
+      .filter({ hasText: 'Budget stop' });
     await row.getByText('Budget stop').waitFor();
     await row.getByText('$1.50 of $1.00').waitFor();
     await row.getByRole('button', { name: 'Resolve…' }).click();
@@ -171,12 +250,28 @@ describe('board inbox', () => {
     await dialog.getByRole('button', { name: 'Resolve' }).click();
     await dialog.waitFor({ state: 'detached' });
     await row.waitFor({ state: 'detached' });
-    await waitFor('the agent resumed', async () => (await board.api('GET', `/api/agents/${spender.id}`)).status !== 'paused', 30_000);
-    assert.ok(!(await inboxApi()).items.some((i) => i.kind === 'budget_incident' && i.scopeId === spender.id && i.incidentKind === 'hard'));
+    await waitFor(
+      'the agent resumed',
+      async () => (await board.api('GET', `/api/agents/${spender.id}`)).status !== 'paused',
+      30_000,
+    );
+    assert.ok(
+      !(await inboxApi()).items.some(
+        (i) => i.kind === 'budget_incident' && i.scopeId === spender.id && i.incidentKind === 'hard',
+      ),
+    );
   });
 
   it('is usable at 390 px wide: items, their actions and the way to an approval', async () => {
-    await board.api('POST', `/api/companies/${C}/approvals`, { type: 'request_board_approval', payload: { title: 'Open a Lisbon office', summary: 'Closer to **customers**.', recommendedAction: 'Approve', risks: ['Hiring takes time'] } });
+    await board.api('POST', `/api/companies/${C}/approvals`, {
+      type: 'request_board_approval',
+      payload: {
+        title: 'Open a Lisbon office',
+        summary: 'Closer to **customers**.',
+        recommendedAction: 'Approve',
+        risks: ['Hiring takes time'],
+      },
+    });
     const page = await board.signedInPage({ width: 390, height: 844 });
     await page.goto(`/c/${C}/inbox`);
     const link = unreadList(page).getByRole('link', { name: 'Board approval: Open a Lisbon office' });
@@ -186,7 +281,9 @@ describe('board inbox', () => {
       const box = await target.boundingBox();
       assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `fits the screen: ${JSON.stringify(box)}`);
     }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `no sideways scrolling of the page (${overflow}px)`);
     await checkAccessibility(page, 'the inbox at 390 px');
     await screenshot(page, 'inbox-narrow');

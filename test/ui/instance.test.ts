@@ -17,8 +17,15 @@ const board = await startBoard();
 let companyId = '';
 let page: Page;
 
-const card = (type: string) => page.getByRole('article').filter({ has: page.getByRole('heading', { name: new RegExp(`\\b${type}\\b`) }) });
-const checksOf = async (type: string) => (await page.getByRole('list', { name: `${type} environment checks` }).getByRole('listitem').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
+const card = (type: string) =>
+  page.getByRole('article').filter({ has: page.getByRole('heading', { name: new RegExp(`\\b${type}\\b`) }) });
+const checksOf = async (type: string) =>
+  (
+    await page
+      .getByRole('list', { name: `${type} environment checks` })
+      .getByRole('listitem')
+      .allTextContents()
+  ).map((text) => text.replace(/\s+/g, ' ').trim());
 
 before(async () => {
   companyId = (await board.api('POST', '/api/companies', { name: 'Instance Co' })).id;
@@ -34,10 +41,17 @@ describe('instance settings', () => {
     const doctor = page.getByRole('list', { name: 'Doctor checks' }).getByRole('listitem');
     await doctor.first().waitFor();
     const doctorLines = await doctor.allTextContents();
-    assert.deepEqual(doctorLines.map((line) => line.split(' ').slice(0, 2).join(' ')), ['ok node', 'ok data', 'ok database']);
+    assert.deepEqual(
+      doctorLines.map((line) => line.split(' ').slice(0, 2).join(' ')),
+      ['ok node', 'ok data', 'ok database'],
+    );
     assert.match(doctorLines[1]!, new RegExp(`${board.dataDir.replaceAll('/', '\\/')} \\(writable\\)`));
 
-    const adapters: { type: string; builtin: boolean; environment: { ok: boolean; checks: { name: string; ok: boolean; detail: string }[] } }[] = await board.api('GET', '/api/adapters');
+    const adapters: {
+      type: string;
+      builtin: boolean;
+      environment: { ok: boolean; checks: { name: string; ok: boolean; detail: string }[] };
+    }[] = await board.api('GET', '/api/adapters');
     const builtins = adapters.filter((adapter) => adapter.builtin);
     assert.ok(builtins.some((adapter) => adapter.type === 'claude_local'));
     await page.getByRole('list', { name: 'claude_local environment checks' }).waitFor({ timeout: 20_000 });
@@ -52,9 +66,14 @@ describe('instance settings', () => {
         adapter.environment.checks.map((check) => `${check.ok ? 'ok' : 'fail'} ${check.name.split(' ')[0]}`),
         adapter.type,
       );
-      assert.match((await article.textContent()) ?? '', adapter.environment.ok ? /Environment: ready/ : /Environment: not ready/);
+      assert.match(
+        (await article.textContent()) ?? '',
+        adapter.environment.ok ? /Environment: ready/ : /Environment: not ready/,
+      );
     }
-    const claudeCheck = adapters.find((adapter) => adapter.type === 'claude_local')!.environment.checks.find((check) => check.name === 'config');
+    const claudeCheck = adapters
+      .find((adapter) => adapter.type === 'claude_local')!
+      .environment.checks.find((check) => check.name === 'config');
     if (claudeCheck) assert.ok((await checksOf('claude_local')).some((line) => line.includes(claudeCheck.detail)));
     await checkAccessibility(page, 'instance settings');
     await screenshot(page, 'instance-settings');
@@ -72,7 +91,10 @@ describe('instance settings', () => {
   it('installs an external adapter from a local path, configures it, disables it and removes it', async () => {
     await page.getByLabel('Package name or local path').fill(FIXTURE);
     await page.getByRole('button', { name: 'Install', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: `(${TYPE})` }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: `(${TYPE})` })
+      .waitFor({ timeout: 30_000 });
     const article = card(TYPE);
     await article.waitFor();
     assert.match((await article.textContent()) ?? '', /external/);
@@ -82,7 +104,10 @@ describe('instance settings', () => {
     await article.getByRole('button', { name: 'Configure' }).click();
     await article.getByLabel('greeting').fill('bonjour');
     await article.getByRole('button', { name: 'Save instance config' }).click();
-    await waitFor('the environment check ran with the new config', async () => (await checksOf(TYPE))[0] === 'ok config greeting=bonjour');
+    await waitFor(
+      'the environment check ran with the new config',
+      async () => (await checksOf(TYPE))[0] === 'ok config greeting=bonjour',
+    );
     await checkAccessibility(page, 'instance settings, adapter config open');
 
     await article.getByRole('button', { name: `Disable ${TYPE}` }).click();
@@ -101,7 +126,14 @@ describe('instance settings', () => {
     await dialog.getByRole('button', { name: 'Remove adapter' }).click();
     // While the modal is open the page behind it is hidden from the accessibility tree: wait for it to close.
     await dialog.waitFor({ state: 'hidden' });
-    await waitFor('the adapter left the list', async () => (await page.getByRole('heading', { name: 'Adapters' }).isVisible()) && (await card(TYPE).count()) === 0);
-    assert.equal((await board.api('GET', '/api/adapters')).some((adapter: { type: string }) => adapter.type === TYPE), false);
+    await waitFor(
+      'the adapter left the list',
+      async () =>
+        (await page.getByRole('heading', { name: 'Adapters' }).isVisible()) && (await card(TYPE).count()) === 0,
+    );
+    assert.equal(
+      (await board.api('GET', '/api/adapters')).some((adapter: { type: string }) => adapter.type === TYPE),
+      false,
+    );
   });
 });

@@ -19,7 +19,10 @@ const UPLOAD_LIMIT = 100_000;
 const board = await startBoard({ BOARDROOM_MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT) });
 
 /** A 2x2 red PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let companyId: string;
 let agent: { id: string; name: string };
@@ -55,13 +58,22 @@ before(async () => {
     adapterType: 'process',
     adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 },
   });
-  workIssue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Draft the changelog', status: 'todo' });
-  issue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Write the launch post', description: 'A **short** post.', status: 'todo' });
+  workIssue = await board.api('POST', `/api/companies/${companyId}/issues`, {
+    title: 'Draft the changelog',
+    status: 'todo',
+  });
+  issue = await board.api('POST', `/api/companies/${companyId}/issues`, {
+    title: 'Write the launch post',
+    description: 'A **short** post.',
+    status: 'todo',
+  });
 });
 
 async function openIssue(page: Page, target = issue): Promise<void> {
   await page.goto(`/c/${companyId}/issues/${target.identifier}`);
-  await page.getByRole('heading', { level: 1, name: /Write the launch post|Launch post|Draft the changelog/ }).waitFor();
+  await page
+    .getByRole('heading', { level: 1, name: /Write the launch post|Launch post|Draft the changelog/ })
+    .waitFor();
 }
 
 describe('issue page', () => {
@@ -81,31 +93,51 @@ describe('issue page', () => {
     await mentions.getByRole('option', { name: /@Scribe/, selected: true }).waitFor();
     // A busy machine's late frames: anything the composer put off to the next frame lands while the
     // rest is typed (it once moved the caret under the keys: "@Scribe thanks" came out scrambled).
-    await page.evaluate('window.requestAnimationFrame = (callback) => setTimeout(() => callback(performance.now()), 300)');
+    await page.evaluate(
+      'window.requestAnimationFrame = (callback) => setTimeout(() => callback(performance.now()), 300)',
+    );
     await composer.press('Enter');
     assert.equal(await composer.inputValue(), 'Please draft this, @Scribe ');
     await composer.pressSequentially('thanks', { delay: 100 });
     assert.equal(await composer.inputValue(), 'Please draft this, @Scribe thanks');
-    const posted = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/comments'));
+    const posted = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().endsWith('/comments'),
+    );
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
     assert.equal((await (await posted).json()).body, 'Please draft this, @Scribe thanks');
-    await page.getByRole('list').filter({ hasText: 'Please draft this' }).getByText('Please draft this, @Scribe thanks').waitFor();
+    await page
+      .getByRole('list')
+      .filter({ hasText: 'Please draft this' })
+      .getByText('Please draft this, @Scribe thanks')
+      .waitFor();
 
     const run = page.getByRole('listitem', { name: /by Scribe: running/ });
     await run.waitFor({ timeout: 30_000 });
-    await run.getByTestId('run-transcript').getByText(/line 3/).waitFor({ timeout: 30_000 });
-    assert.match(await run.getByTestId('run-transcript').textContent() ?? '', /checkout answered 200/);
+    await run
+      .getByTestId('run-transcript')
+      .getByText(/line 3/)
+      .waitFor({ timeout: 30_000 });
+    assert.match((await run.getByTestId('run-transcript').textContent()) ?? '', /checkout answered 200/);
     const runs = await board.api('GET', `/api/companies/${companyId}/heartbeat-runs?issueId=${workIssue.id}`);
     assert.equal(runs.length, 1);
     assert.equal(runs[0].agentId, agent.id);
     runId = runs[0].runId;
     // The run checked the issue out: the page names the holder, and the issue's own run list has it.
-    await page.getByRole('region', { name: 'Work' }).getByText(/Checked out by Scribe through run/).waitFor();
+    await page
+      .getByRole('region', { name: 'Work' })
+      .getByText(/Checked out by Scribe through run/)
+      .waitFor();
     const checkedOut = await board.api('GET', `/api/issues/${workIssue.id}/runs`);
-    assert.deepEqual(checkedOut.map((r: { runId: string }) => r.runId), [runId]);
+    assert.deepEqual(
+      checkedOut.map((r: { runId: string }) => r.runId),
+      [runId],
+    );
     // Comments written elsewhere (here: through the API) arrive without a reload.
     await board.api('POST', `/api/issues/${workIssue.id}/comments`, { body: 'Posted from **elsewhere**' }, 201);
-    await page.getByRole('region', { name: /Comments/ }).locator('strong', { hasText: 'elsewhere' }).waitFor();
+    await page
+      .getByRole('region', { name: /Comments/ })
+      .locator('strong', { hasText: 'elsewhere' })
+      .waitFor();
     await checkAccessibility(page, 'the issue page with a live run');
     await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
     await screenshot(page, 'issue-live-run');
@@ -115,7 +147,11 @@ describe('issue page', () => {
     const page = await board.signedInPage();
     await openIssue(page, workIssue);
     const run = page.getByRole('listitem', { name: /by Scribe: running/ });
-    await run.getByTestId('run-transcript').getByText(/line \d+/).first().waitFor();
+    await run
+      .getByTestId('run-transcript')
+      .getByText(/line \d+/)
+      .first()
+      .waitFor();
     const clickedAt = Date.now();
     await run.getByRole('button', { name: 'Cancel run' }).click();
     await page.getByRole('listitem', { name: /by Scribe: cancelled/ }).waitFor({ timeout: 10_000 });
@@ -131,7 +167,12 @@ describe('issue page', () => {
   });
 
   it('a stale document edit shows a conflict; the merge is saved against the latest revision', async () => {
-    await board.api('PUT', `/api/issues/${issue.id}/documents/plan`, { title: 'Plan', body: '# Plan\n\n1. Draft\n' }, 201);
+    await board.api(
+      'PUT',
+      `/api/issues/${issue.id}/documents/plan`,
+      { title: 'Plan', body: '# Plan\n\n1. Draft\n' },
+      201,
+    );
     const page = await board.signedInPage();
     await openIssue(page);
     await page.getByRole('button', { name: 'Edit Plan' }).click();
@@ -139,10 +180,17 @@ describe('issue page', () => {
     await editor.fill('# Plan\n\n1. Draft\n2. Mine: review\n');
 
     const current = await board.api('GET', `/api/issues/${issue.id}/documents/plan`);
-    await board.api('PUT', `/api/issues/${issue.id}/documents/plan`, { body: '# Plan\n\n1. Draft\n2. Theirs: publish\n', baseRevisionId: current.latestRevisionId });
+    await board.api('PUT', `/api/issues/${issue.id}/documents/plan`, {
+      body: '# Plan\n\n1. Draft\n2. Theirs: publish\n',
+      baseRevisionId: current.latestRevisionId,
+    });
 
     // The page hears of their revision live; the editor keeps the text being written.
-    await page.getByRole('article', { name: 'Plan' }).getByRole('status').filter({ hasText: 'Revision 2 was saved while you edit' }).waitFor();
+    await page
+      .getByRole('article', { name: 'Plan' })
+      .getByRole('status')
+      .filter({ hasText: 'Revision 2 was saved while you edit' })
+      .waitFor();
     assert.equal(await editor.inputValue(), '# Plan\n\n1. Draft\n2. Mine: review\n');
     await page.getByRole('button', { name: 'Save document' }).click();
     const conflict = page.getByRole('region', { name: 'Conflict in Plan' });
@@ -173,10 +221,21 @@ describe('issue page', () => {
     const upload = page.getByLabel('Upload a file');
     await upload.setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('link', { name: 'pixel.png' }).waitFor();
-    await upload.setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(UPLOAD_LIMIT + 1000) });
-    await page.getByRole('alert').filter({ hasText: 'big.bin was not uploaded' }).filter({ hasText: String(UPLOAD_LIMIT) }).waitFor();
+    await upload.setInputFiles({
+      name: 'big.bin',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.alloc(UPLOAD_LIMIT + 1000),
+    });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'big.bin was not uploaded' })
+      .filter({ hasText: String(UPLOAD_LIMIT) })
+      .waitFor();
     const attachments = await board.api('GET', `/api/issues/${issue.id}/attachments`);
-    assert.deepEqual(attachments.map((a: { name: string }) => a.name), ['pixel.png']);
+    assert.deepEqual(
+      attachments.map((a: { name: string }) => a.name),
+      ['pixel.png'],
+    );
 
     await page.getByRole('button', { name: 'Preview pixel.png' }).click();
     const dialog = page.getByRole('dialog', { name: 'pixel.png' });
@@ -220,14 +279,17 @@ describe('issue page', () => {
     await page.getByLabel('Status').selectOption('in_progress');
     const refusal = page.getByRole('alert').filter({ hasText: 'The change was refused' });
     await refusal.waitFor();
-    assert.match(await refusal.textContent() ?? '', /checkout/);
+    assert.match((await refusal.textContent()) ?? '', /checkout/);
     assert.equal(await page.getByLabel('Status').inputValue(), 'todo');
     await page.getByLabel('Status').selectOption('in_review');
     await refusal.waitFor({ state: 'detached' });
 
     await page.getByRole('textbox', { name: 'New sub-issue title' }).fill('Find a cover image');
     await page.getByRole('button', { name: 'Create sub-issue' }).click();
-    await page.getByRole('region', { name: /Sub-issues/ }).getByRole('link', { name: /Find a cover image/ }).waitFor();
+    await page
+      .getByRole('region', { name: /Sub-issues/ })
+      .getByRole('link', { name: /Find a cover image/ })
+      .waitFor();
 
     await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Legal review of the post' });
     const blockerSearch = page.getByRole('combobox', { name: 'Add a blocker' });
@@ -237,28 +299,54 @@ describe('issue page', () => {
     await page.getByRole('button', { name: /Remove blocker/ }).waitFor();
     const after = await board.api('GET', `/api/issues/${issue.id}`);
     assert.equal(after.status, 'in_review');
-    assert.deepEqual(after.blockedBy.map((b: { title: string }) => b.title), ['Legal review of the post']);
+    assert.deepEqual(
+      after.blockedBy.map((b: { title: string }) => b.title),
+      ['Legal review of the post'],
+    );
     await checkAccessibility(page, 'the issue page after edits');
   });
 
   it("shows the execution workspace's branch and diff stat after an agent committed in it", async () => {
     // A real repository, a project that gives each issue its own worktree, and an agent that commits.
     const repo = path.join(await tempDir('issue-ui-repo-'), 'repo');
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], { cwd: repo, encoding: 'utf8' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+      });
     execFileSync('git', ['init', '--quiet', '-b', 'main', repo]);
     await writeFile(path.join(repo, 'README.md'), '# repo\n');
     git('add', 'README.md');
     git('commit', '--quiet', '-m', 'initial');
-    const project = await board.api('POST', `/api/companies/${companyId}/projects`, { name: 'Site', executionWorkspacePolicy: { mode: 'isolated' }, workspace: { name: 'repo', cwd: repo } });
+    const project = await board.api('POST', `/api/companies/${companyId}/projects`, {
+      name: 'Site',
+      executionWorkspacePolicy: { mode: 'isolated' },
+      workspace: { name: 'repo', cwd: repo },
+    });
     const committer = await board.api('POST', `/api/companies/${companyId}/agents`, {
       name: 'Committer',
       role: 'engineer',
       adapterType: 'process',
-      adapterConfig: { command: process.execPath, args: [path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents', 'git-committer.mjs'), 'post'], timeoutSec: 60 },
+      adapterConfig: {
+        command: process.execPath,
+        args: [
+          path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents', 'git-committer.mjs'),
+          'post',
+        ],
+        timeoutSec: 60,
+      },
     });
-    const branchIssue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Publish the post', projectId: project.id, status: 'todo' });
+    const branchIssue = await board.api('POST', `/api/companies/${companyId}/issues`, {
+      title: 'Publish the post',
+      projectId: project.id,
+      status: 'todo',
+    });
     await board.api('POST', `/api/agents/${committer.id}/wakeup`, { payload: { issueId: branchIssue.id } }, 202);
-    await waitFor('the commit to show in the issue detail', async () => (await board.api('GET', `/api/issues/${branchIssue.id}`)).workProducts.length === 1, 30_000);
+    await waitFor(
+      'the commit to show in the issue detail',
+      async () => (await board.api('GET', `/api/issues/${branchIssue.id}`)).workProducts.length === 1,
+      30_000,
+    );
 
     const page = await board.signedInPage();
     await page.goto(`/c/${companyId}/issues/${branchIssue.identifier}`);
@@ -272,14 +360,22 @@ describe('issue page', () => {
     const page = await board.signedInPage();
     await openIssue(page);
     // A string: a function would be compiled with helpers (tsx's __name) the page does not have.
-    await page.evaluate(`Object.defineProperty(navigator, 'onLine', { configurable: true, get() { return false; } }); window.dispatchEvent(new Event('offline'));`);
+    await page.evaluate(
+      `Object.defineProperty(navigator, 'onLine', { configurable: true, get() { return false; } }); window.dispatchEvent(new Event('offline'));`,
+    );
     const composer = page.getByRole('textbox', { name: 'New comment' });
     await composer.fill('Written while the laptop is offline');
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
-    await page.getByRole('region', { name: /Comments/ }).getByText('Written while the laptop is offline').waitFor({ timeout: 5_000 });
+    await page
+      .getByRole('region', { name: /Comments/ })
+      .getByText('Written while the laptop is offline')
+      .waitFor({ timeout: 5_000 });
     // A change made elsewhere still arrives: the live refetch is not held back either.
     await board.api('POST', `/api/issues/${issue.id}/comments`, { body: 'And one from elsewhere' }, 201);
-    await page.getByRole('region', { name: /Comments/ }).getByText('And one from elsewhere').waitFor({ timeout: 5_000 });
+    await page
+      .getByRole('region', { name: /Comments/ })
+      .getByText('And one from elsewhere')
+      .waitFor({ timeout: 5_000 });
   });
 
   it('an unknown issue says so, with the way back', async () => {
@@ -296,7 +392,9 @@ describe('issue page', () => {
     const properties = await page.getByRole('complementary', { name: 'Properties' }).boundingBox();
     assert.ok(title && properties && properties.y > title.y + title.height, 'the properties come below the content');
     assert.ok(properties.x + properties.width <= 390, 'the properties fit the screen');
-    const overflow = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.querySelector('main')?.scrollWidth ?? 0));
+    const overflow = await page.evaluate(() =>
+      Math.max(document.documentElement.scrollWidth, document.querySelector('main')?.scrollWidth ?? 0),
+    );
     assert.ok(overflow <= 390, `the page is ${overflow} px wide`);
     await checkAccessibility(page, 'the issue page at 390 px');
     await screenshot(page, 'issue-narrow');

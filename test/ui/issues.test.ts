@@ -14,7 +14,8 @@ async function newCompany(name: string) {
   return board.api('POST', '/api/companies', { name });
 }
 
-const newIssue = (companyId: string, body: Record<string, unknown>) => board.api('POST', `/api/companies/${companyId}/issues`, body);
+const newIssue = (companyId: string, body: Record<string, unknown>) =>
+  board.api('POST', `/api/companies/${companyId}/issues`, body);
 
 /** Rows or cards currently in the DOM. */
 const rendered = (page: Page) => page.locator('[data-issue-id]').count();
@@ -64,7 +65,11 @@ describe('issues page', () => {
     // 250 issues, 25 at a time; the first batch's first is among the oldest, so among the last rows (same priority: newest first).
     const created: { id: string; identifier: string }[] = [];
     for (let i = 0; i < 250; i += 25) {
-      created.push(...(await Promise.all(Array.from({ length: 25 }, (_, j) => newIssue(company.id, { title: `Chore ${i + j + 1}`, status: 'todo' })))));
+      created.push(
+        ...(await Promise.all(
+          Array.from({ length: 25 }, (_, j) => newIssue(company.id, { title: `Chore ${i + j + 1}`, status: 'todo' })),
+        )),
+      );
     }
     const oldest = created[0]!;
     const page = await board.signedInPage();
@@ -84,13 +89,18 @@ describe('issues page', () => {
       await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
       return (await page.locator(`[data-issue-id="${oldest.id}"]`).count()) === 1;
     });
-    assert.ok(pageRequests.some((url) => url.includes('cursor=')), 'a later page was fetched with a cursor');
+    assert.ok(
+      pageRequests.some((url) => url.includes('cursor=')),
+      'a later page was fetched with a cursor',
+    );
     // The keyboard walks the rows: ArrowUp from the last row focuses the one above it.
     const lastRow = page.locator('[data-issue-id]').last();
     const lastId = await lastRow.getAttribute('data-issue-id');
     await lastRow.locator('a').focus();
     await page.keyboard.press('ArrowUp');
-    const focusedId = await page.evaluate(() => document.activeElement?.closest('[data-issue-id]')?.getAttribute('data-issue-id'));
+    const focusedId = await page.evaluate(() =>
+      document.activeElement?.closest('[data-issue-id]')?.getAttribute('data-issue-id'),
+    );
     assert.ok(focusedId && focusedId !== lastId, 'ArrowUp moved the focus to another row');
     const link = page.locator(`[data-issue-id="${oldest.id}"] a`);
     assert.equal(await link.getAttribute('href'), `/c/${company.id}/issues/${oldest.identifier}`);
@@ -105,7 +115,12 @@ describe('issues page', () => {
     const company = await newCompany('Filter Co');
     const project = await board.api('POST', `/api/companies/${company.id}/projects`, { name: 'Website' });
     const goal = await board.api('POST', `/api/companies/${company.id}/goals`, { title: 'Launch' });
-    const match = await newIssue(company.id, { title: 'Fix the hero image', status: 'blocked', projectId: project.id, goalId: goal.id });
+    const match = await newIssue(company.id, {
+      title: 'Fix the hero image',
+      status: 'blocked',
+      projectId: project.id,
+      goalId: goal.id,
+    });
     await newIssue(company.id, { title: 'Fix the footer', status: 'todo', projectId: project.id });
     await newIssue(company.id, { title: 'Hire a designer', status: 'blocked' });
 
@@ -131,7 +146,13 @@ describe('issues page', () => {
     assert.equal(await page.getByLabel('Search').inputValue(), 'hero');
     await page.getByRole('heading', { name: /^Blocked/ }).waitFor();
     const url = new URL(page.url());
-    assert.deepEqual(Object.fromEntries(url.searchParams), { status: 'blocked', project: project.id, goal: goal.id, group: 'status', q: 'hero' });
+    assert.deepEqual(Object.fromEntries(url.searchParams), {
+      status: 'blocked',
+      project: project.id,
+      goal: goal.id,
+      group: 'status',
+      q: 'hero',
+    });
 
     // Filters matching nothing say so, and offer to clear them.
     await page.getByLabel('Search').fill('nothing like this');
@@ -189,15 +210,26 @@ describe('issues page', () => {
     await page.keyboard.press('Enter');
     const inReview = column('In review').locator(`[data-issue-id="${card.id}"]`);
     await inReview.waitFor();
-    await waitFor('the move is saved', async () => (await board.api('GET', `/api/issues/${card.id}`)).status === 'in_review');
-    await waitFor('the moved card keeps the focus', () => page.evaluate((id) => document.activeElement?.closest('[data-issue-id]')?.getAttribute('data-issue-id') === id, card.id));
+    await waitFor(
+      'the move is saved',
+      async () => (await board.api('GET', `/api/issues/${card.id}`)).status === 'in_review',
+    );
+    await waitFor('the moved card keeps the focus', () =>
+      page.evaluate(
+        (id) => document.activeElement?.closest('[data-issue-id]')?.getAttribute('data-issue-id') === id,
+        card.id,
+      ),
+    );
     assert.equal(await inTodo.count(), 0);
     assert.equal(await page.getByRole('alert').count(), 0, 'the refusal is gone once a move succeeds');
 
     // A drag the SPEC allows (any status to done) moves the card and saves it.
     await inReview.dragTo(column('Done'));
     await column('Done').locator(`[data-issue-id="${card.id}"]`).waitFor();
-    await waitFor('the drag is saved', async () => (await board.api('GET', `/api/issues/${card.id}`)).status === 'done');
+    await waitFor(
+      'the drag is saved',
+      async () => (await board.api('GET', `/api/issues/${card.id}`)).status === 'done',
+    );
   });
 
   it('a session ended while the page is open leads the next fetch to sign-in, not a blank page', async () => {
@@ -210,7 +242,10 @@ describe('issues page', () => {
     assert.equal(out.status(), 204);
     // The next fetch is either this filter's, or one the page makes itself (the live stream's first
     // refresh may still be on its way): whichever comes first leads to sign-in and takes the filter away.
-    await page.getByLabel('Status').selectOption('done', { timeout: 5_000 }).catch(() => undefined);
+    await page
+      .getByLabel('Status')
+      .selectOption('done', { timeout: 5_000 })
+      .catch(() => undefined);
     await page.waitForURL(/\/sign-in/);
     await page.getByRole('heading', { name: 'Sign in to Boardroom' }).waitFor();
   });

@@ -18,16 +18,22 @@ describe('live board', () => {
     const listReads: number[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (request.method() === 'GET' && url.pathname === `/api/companies/${company.id}/issues`) listReads.push(Date.now());
+      if (request.method() === 'GET' && url.pathname === `/api/companies/${company.id}/issues`)
+        listReads.push(Date.now());
     });
     const started = Date.now();
-    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => board.api('POST', `/api/companies/${company.id}/issues`, { title: `Burst ${i}` })));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        board.api('POST', `/api/companies/${company.id}/issues`, { title: `Burst ${i}` }),
+      ),
+    );
     for (const issue of created) await page.locator(`[data-issue-id="${issue.id}"]`).waitFor({ timeout: 15_000 });
     const seconds = (Date.now() - started) / 1000;
     // Reads of one query at least ~1 s apart: never more than one per started second, plus the first.
     assert.ok(listReads.length <= Math.ceil(seconds) + 1, `${listReads.length} list reads in ${seconds.toFixed(1)} s`);
     // 1 s apart in the page; seen from the test process, give or take its event delivery.
-    for (let i = 1; i < listReads.length; i++) assert.ok(listReads[i]! - listReads[i - 1]! >= 750, `reads ${listReads[i]! - listReads[i - 1]!} ms apart`);
+    for (let i = 1; i < listReads.length; i++)
+      assert.ok(listReads[i]! - listReads[i - 1]! >= 750, `reads ${listReads[i]! - listReads[i - 1]!} ms apart`);
   });
 
   it('after a drop the stream resumes from the last event id, and what happened meanwhile shows', async () => {
@@ -38,7 +44,12 @@ describe('live board', () => {
       const url = new URL(request.url());
       // allHeaders: the headers as sent, Last-Event-ID included (headers() has only the page's own).
       if (url.pathname === `/api/companies/${company.id}/events`)
-        streamOpens.push({ at: Date.now(), resumeFrom: request.allHeaders().then((headers) => headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? '') });
+        streamOpens.push({
+          at: Date.now(),
+          resumeFrom: request
+            .allHeaders()
+            .then((headers) => headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? ''),
+        });
     });
     await page.goto(`/c/${company.id}/issues`);
     await page.getByText('Live', { exact: true }).waitFor();
@@ -52,12 +63,23 @@ describe('live board', () => {
     // back, reaches it only through the resumed stream (or the refetch the drop triggers).
     const droppedAt = Date.now();
     await board.restart();
-    const missed = await board.api('POST', `/api/companies/${company.id}/issues`, { title: 'Created while the page was away', priority: 'critical' });
+    const missed = await board.api('POST', `/api/companies/${company.id}/issues`, {
+      title: 'Created while the page was away',
+      priority: 'critical',
+    });
     await page.getByText('Live', { exact: true }).waitFor({ timeout: 20_000 });
     await page.locator(`[data-issue-id="${missed.id}"]`).waitFor({ timeout: 10_000 });
-    const reopens = await waitFor('a reopened stream', () => streamOpens.filter((open) => open.at > droppedAt).length > 0 && streamOpens.filter((open) => open.at > droppedAt));
+    const reopens = await waitFor(
+      'a reopened stream',
+      () =>
+        streamOpens.filter((open) => open.at > droppedAt).length > 0 &&
+        streamOpens.filter((open) => open.at > droppedAt),
+    );
     assert.equal(await streamOpens[0]!.resumeFrom, '', 'a page starts its stream live');
     const resumedFrom = await Promise.all(reopens.map((open) => open.resumeFrom));
-    assert.ok(resumedFrom.every((id) => id !== ''), `every reopen names the last event: ${JSON.stringify(resumedFrom)}`);
+    assert.ok(
+      resumedFrom.every((id) => id !== ''),
+      `every reopen names the last event: ${JSON.stringify(resumedFrom)}`,
+    );
   });
 });

@@ -10,14 +10,21 @@ const board = await startBoard();
 
 describe('onboarding', () => {
   it('leads from an empty instance to a first run of a process agent whose transcript appears live', async () => {
-    const agentScript = await steppingAgent([['Reading ACM-1: Write the launch plan'], ['Drafted the outline (4 sections)'], ['Plan written; handing back to the board']]);
+    const agentScript = await steppingAgent([
+      ['Reading ACM-1: Write the launch plan'],
+      ['Drafted the outline (4 sections)'],
+      ['Plan written; handing back to the board'],
+    ]);
     const [command, scriptPath] = [agentScript.adapterConfig.command, agentScript.adapterConfig.args[0]!];
     const page = await board.signedInPage();
     await page.waitForURL(/\/onboarding$/);
 
     // Company: a missing name is refused on the spot, a bad budget too.
     await page.getByRole('heading', { name: 'Your company' }).waitFor();
-    assert.ok(await page.getByLabel('Name').evaluate((element) => element === document.activeElement), 'the first field has focus');
+    assert.ok(
+      await page.getByLabel('Name').evaluate((element) => element === document.activeElement),
+      'the first field has focus',
+    );
     await checkAccessibility(page, 'onboarding, company step');
     await page.getByLabel(/Monthly budget/).fill('lots');
     await page.getByRole('button', { name: 'Create company' }).click();
@@ -33,7 +40,8 @@ describe('onboarding', () => {
     await page.getByRole('heading', { name: 'Your first agent' }).waitFor();
     const processAdapter = page.getByRole('radio', { name: /Local process/ });
     await processAdapter.waitFor();
-    for (const cli of ['claude_local', 'codex_local']) await page.getByRole('radio', { name: new RegExp(cli) }).waitFor();
+    for (const cli of ['claude_local', 'codex_local'])
+      await page.getByRole('radio', { name: new RegExp(cli) }).waitFor();
     assert.ok((await page.getByText(/CLI (detected|not found)/).count()) > 0, 'local CLIs say whether they were found');
     await page.getByLabel('Name').fill('Ada');
     await processAdapter.check();
@@ -77,7 +85,7 @@ describe('onboarding', () => {
     assert.equal(company.budgetMonthlyCents, 50_000);
   });
 
-  it('shows the server\'s refusal on the step that caused it', async () => {
+  it("shows the server's refusal on the step that caused it", async () => {
     const page = await board.signedInPage();
     await page.goto('/onboarding');
     await page.getByLabel('Name').fill('Too rich');

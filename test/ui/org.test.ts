@@ -23,7 +23,13 @@ const BATCH = 8;
 async function createAgents(specs: { name: string; title: string; reportsTo: string | null }[]): Promise<void> {
   for (let i = 0; i < specs.length; i += BATCH) {
     const created = await Promise.all(
-      specs.slice(i, i + BATCH).map((spec) => board.api('POST', `/api/companies/${companyId}/agents`, { ...spec, adapterType: 'process', adapterConfig: { command: 'true' } })),
+      specs.slice(i, i + BATCH).map((spec) =>
+        board.api('POST', `/api/companies/${companyId}/agents`, {
+          ...spec,
+          adapterType: 'process',
+          adapterConfig: { command: 'true' },
+        }),
+      ),
     );
     for (const agent of created) ids.set(agent.name, agent.id);
   }
@@ -35,7 +41,11 @@ before(async () => {
   let parents = ['CEO'];
   for (const level of LEVELS) {
     const specs = parents.flatMap((parent, index) =>
-      Array.from({ length: level.perParent(index) }, (_, n) => ({ name: `${level.prefix} ${parent === 'CEO' ? '' : `${parent.split(' ')[1]}.`}${n + 1}`, title: level.title, reportsTo: ids.get(parent)! })),
+      Array.from({ length: level.perParent(index) }, (_, n) => ({
+        name: `${level.prefix} ${parent === 'CEO' ? '' : `${parent.split(' ')[1]}.`}${n + 1}`,
+        title: level.title,
+        reportsTo: ids.get(parent)!,
+      })),
     );
     await createAgents(specs);
     parents = specs.map((spec) => spec.name);
@@ -46,7 +56,8 @@ before(async () => {
 
 const treeitems = () => page.getByRole('tree', { name: 'Org chart' }).getByRole('treeitem');
 /** The name shown in the focused node's box. */
-const focusedName = () => page.evaluate(`document.getElementById(document.activeElement.id + '-name')?.textContent ?? ''`);
+const focusedName = () =>
+  page.evaluate(`document.getElementById(document.activeElement.id + '-name')?.textContent ?? ''`);
 
 describe('org chart', () => {
   it('draws all 200 agents and reports how long that takes', async () => {
@@ -72,7 +83,9 @@ describe('org chart', () => {
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
       return performance.now() - start;
     })()`);
-    console.log(`org chart at 200 agents: ${toFullChart} ms from navigation to the full chart; ${renderMs.toFixed(1)} ms to render and lay out all 200 nodes from collapsed`);
+    console.log(
+      `org chart at 200 agents: ${toFullChart} ms from navigation to the full chart; ${renderMs.toFixed(1)} ms to render and lay out all 200 nodes from collapsed`,
+    );
     // A bound far above the measured tens of milliseconds: it catches a pathological regression only.
     assert.ok(renderMs < 3000, `rendering 200 nodes took ${renderMs} ms`);
     assert.equal(await treeitems().count(), 200);

@@ -11,9 +11,16 @@ describe('command palette and shortcuts', () => {
   it('jumps to an issue, a page and an agent from Ctrl-K', async () => {
     const company = await board.api('POST', '/api/companies', { name: 'Acme Robotics' });
     const C = company.id;
-    await board.api('POST', `/api/companies/${C}/agents`, { name: 'Scout', role: 'engineer', title: 'Robotics engineer', adapterType: 'process', adapterConfig: {} });
+    await board.api('POST', `/api/companies/${C}/agents`, {
+      name: 'Scout',
+      role: 'engineer',
+      title: 'Robotics engineer',
+      adapterType: 'process',
+      adapterConfig: {},
+    });
     const scout = (await board.api('GET', `/api/companies/${C}/agents`))[0];
-    for (const title of ['Calibrate the lidar on unit 7', 'Order spare grippers']) await board.api('POST', `/api/companies/${C}/issues`, { title });
+    for (const title of ['Calibrate the lidar on unit 7', 'Order spare grippers'])
+      await board.api('POST', `/api/companies/${C}/issues`, { title });
     const target = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Pick-path planner for aisle 3' });
 
     const page = await board.signedInPage();
@@ -32,7 +39,10 @@ describe('command palette and shortcuts', () => {
 
     await input.fill(target.identifier);
     await palette.getByRole('option', { name: new RegExp(`${target.identifier} Pick-path planner`) }).waitFor();
-    await page.waitForFunction((identifier) => document.querySelector('[cmdk-item][data-selected="true"]')?.textContent?.includes(identifier), target.identifier);
+    await page.waitForFunction(
+      (identifier) => document.querySelector('[cmdk-item][data-selected="true"]')?.textContent?.includes(identifier),
+      target.identifier,
+    );
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/c/${C}/issues/${target.id}$`));
     await palette.waitFor({ state: 'detached' });

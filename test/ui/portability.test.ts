@@ -19,10 +19,24 @@ const CENTRAL = Buffer.from([0x50, 0x4b, 0x01, 0x02]); // a central directory he
 const zipUpload = (name: string, buffer: Buffer) => ({ name, mimeType: 'application/zip', buffer });
 
 before(async () => {
-  companyId = (await board.api('POST', '/api/companies', { name: 'Acme Robotics', description: 'We build robots.' })).id;
-  const ceo = await board.api('POST', `/api/companies/${companyId}/agents`, { name: 'Ada', role: 'ceo', title: 'Chief executive', adapterType: 'process', adapterConfig: { command: 'true', env: { OPENAI_API_KEY: 'sk-not-leaving' } } });
-  await board.api('POST', `/api/companies/${companyId}/agents`, { name: 'Bob', role: 'engineer', reportsTo: ceo.id, adapterType: 'process', adapterConfig: { command: 'true' } });
-  for (const title of ['Wire the arm', 'Calibrate sensors', 'Write the manual']) await board.api('POST', `/api/companies/${companyId}/issues`, { title, description: `About: ${title}` });
+  companyId = (await board.api('POST', '/api/companies', { name: 'Acme Robotics', description: 'We build robots.' }))
+    .id;
+  const ceo = await board.api('POST', `/api/companies/${companyId}/agents`, {
+    name: 'Ada',
+    role: 'ceo',
+    title: 'Chief executive',
+    adapterType: 'process',
+    adapterConfig: { command: 'true', env: { OPENAI_API_KEY: 'sk-not-leaving' } },
+  });
+  await board.api('POST', `/api/companies/${companyId}/agents`, {
+    name: 'Bob',
+    role: 'engineer',
+    reportsTo: ceo.id,
+    adapterType: 'process',
+    adapterConfig: { command: 'true' },
+  });
+  for (const title of ['Wire the arm', 'Calibrate sensors', 'Write the manual'])
+    await board.api('POST', `/api/companies/${companyId}/issues`, { title, description: `About: ${title}` });
   page = await board.signedInPage({ width: 1440, height: 1300 });
 });
 
@@ -47,27 +61,43 @@ describe('export and import', () => {
     assert.equal(await tree.getByText('TASK.md').count(), 3);
     // The plain env value with a sensitive name does not leave: it is an input, with a warning.
     await preview.getByText(/Inputs to supply at import: OPENAI_API_KEY/).waitFor();
-    await preview.getByText(/warning/).first().waitFor();
+    await preview
+      .getByText(/warning/)
+      .first()
+      .waitFor();
     await checkAccessibility(page, 'the export preview');
   });
 
-  it('downloads the bundle as <rootPath>.zip, built in the browser, which the server\'s reader reads', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .zip' }).click()]);
-    const exported = await board.api('POST', `/api/companies/${companyId}/exports`, { include: { company: true, agents: true, projects: true, goals: true, issues: true, skills: true, routines: true } });
+  it("downloads the bundle as <rootPath>.zip, built in the browser, which the server's reader reads", async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download .zip' }).click(),
+    ]);
+    const exported = await board.api('POST', `/api/companies/${companyId}/exports`, {
+      include: { company: true, agents: true, projects: true, goals: true, issues: true, skills: true, routines: true },
+    });
     assert.equal(download.suggestedFilename(), `${exported.rootPath}.zip`);
     zipBytes = await readFile((await download.path())!);
     const entries = new Map(readZip(zipBytes, LIMITS).map((entry) => [entry.name, entry.data.toString('utf8')]));
     assert.match(entries.get(`${exported.rootPath}/COMPANY.md`) ?? '', /name: Acme Robotics/);
-    assert.ok([...entries.keys()].some((name) => /\/agents\/[^/]+\/AGENTS\.md$/.test(name)), [...entries.keys()].join(', '));
+    assert.ok(
+      [...entries.keys()].some((name) => /\/agents\/[^/]+\/AGENTS\.md$/.test(name)),
+      [...entries.keys()].join(', '),
+    );
     // The reader checked every CRC-32; the markdown was deflated (CompressionStream), not only stored.
     const methods: number[] = [];
-    for (let at = zipBytes.indexOf(CENTRAL); at >= 0; at = zipBytes.indexOf(CENTRAL, at + 46)) methods.push(zipBytes.readUInt16LE(at + 10));
+    for (let at = zipBytes.indexOf(CENTRAL); at >= 0; at = zipBytes.indexOf(CENTRAL, at + 46))
+      methods.push(zipBytes.readUInt16LE(at + 10));
     assert.equal(methods.length, entries.size);
     assert.ok(methods.includes(8), `methods: ${methods.join(',')}`);
     // Every file of the bundle, byte for byte.
     assert.equal(entries.size, Object.keys(exported.files).length);
-    for (const [path, file] of Object.entries(exported.files)) if (typeof file === 'string') assert.equal(entries.get(`${exported.rootPath}/${path}`), file, path);
-    await page.getByRole('status').filter({ hasText: `Downloaded ${exported.rootPath}.zip` }).waitFor();
+    for (const [path, file] of Object.entries(exported.files))
+      if (typeof file === 'string') assert.equal(entries.get(`${exported.rootPath}/${path}`), file, path);
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Downloaded ${exported.rootPath}.zip` })
+      .waitFor();
   });
 
   it('imports that zip as a new company: the plan first, then apply, paused agents, a link to it', async () => {
@@ -76,7 +106,13 @@ describe('export and import', () => {
     await page.getByText(/acme\.zip: \d+ files under /).waitFor();
     await page.getByLabel(/New company name/).fill('Acme Copy');
     // Only three strategies for a new company; the plan is asked for, nothing is written yet.
-    assert.deepEqual(await page.getByLabel('When a record already exists').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)), ['rename', 'skip', 'replace']);
+    assert.deepEqual(
+      await page
+        .getByLabel('When a record already exists')
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+      ['rename', 'skip', 'replace'],
+    );
     await page.getByRole('button', { name: 'Preview import' }).click();
     const plan = page.getByRole('region', { name: 'Import plan' });
     await plan.getByText('A new company', { exact: false }).waitFor();
@@ -85,7 +121,11 @@ describe('export and import', () => {
     await agents.getByRole('row', { name: /ada create Ada/i }).waitFor();
     await plan.getByRole('table', { name: /Issues \(3\)/ }).waitFor();
     const companies = await board.api('GET', '/api/companies');
-    assert.equal((companies.items ?? companies).some((c: { name: string }) => c.name === 'Acme Copy'), false, 'the preview wrote nothing');
+    assert.equal(
+      (companies.items ?? companies).some((c: { name: string }) => c.name === 'Acme Copy'),
+      false,
+      'the preview wrote nothing',
+    );
     await plan.getByLabel(/OPENAI_API_KEY/).fill('sk-new-instance');
     assert.equal(await plan.getByLabel(/OPENAI_API_KEY/).getAttribute('type'), 'password');
     await checkAccessibility(page, 'the import plan');
@@ -105,7 +145,10 @@ describe('export and import', () => {
     const imported = await board.api('GET', `/api/companies/${newId}/agents`);
     const list: { name: string; status: string }[] = imported.items ?? imported;
     assert.deepEqual(list.map((agent) => agent.name).sort(), ['Ada', 'Bob']);
-    assert.ok(list.every((agent) => agent.status === 'paused'), JSON.stringify(list.map((agent) => agent.status)));
+    assert.ok(
+      list.every((agent) => agent.status === 'paused'),
+      JSON.stringify(list.map((agent) => agent.status)),
+    );
     const secrets = await board.api('GET', `/api/companies/${newId}/secrets`);
     assert.ok((secrets.items ?? secrets).some((secret: { name: string }) => secret.name === 'OPENAI_API_KEY'));
   });
@@ -113,7 +156,13 @@ describe('export and import', () => {
   it('into this company: no replace strategy; colliding records renamed as the plan said', async () => {
     await page.goto(`/c/${companyId}/portability`);
     await page.getByLabel('This company').check();
-    assert.deepEqual(await page.getByLabel('When a record already exists').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)), ['rename', 'skip']);
+    assert.deepEqual(
+      await page
+        .getByLabel('When a record already exists')
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+      ['rename', 'skip'],
+    );
     await page.getByLabel('Bundle (.zip)').setInputFiles(zipUpload('acme.zip', zipBytes));
     await page.getByText(/acme\.zip: \d+ files/).waitFor();
     await page.getByRole('button', { name: 'Preview import' }).click();
@@ -126,7 +175,12 @@ describe('export and import', () => {
     await plan.getByRole('button', { name: 'Apply import' }).click();
     await page.getByRole('status').filter({ hasText: 'Imported into Acme Robotics' }).waitFor();
     const agents = await board.api('GET', `/api/companies/${companyId}/agents`);
-    assert.deepEqual((agents.items ?? agents).map((agent: { name: string }) => agent.name).sort(), ['Ada', 'Ada 2', 'Bob', 'Bob 2']);
+    assert.deepEqual((agents.items ?? agents).map((agent: { name: string }) => agent.name).sort(), [
+      'Ada',
+      'Ada 2',
+      'Bob',
+      'Bob 2',
+    ]);
     await checkAccessibility(page, 'an import into this company, applied');
   });
 
@@ -135,7 +189,10 @@ describe('export and import', () => {
     await page.getByLabel('This company').check();
     const broken = writeZip([
       { name: 'broken/COMPANY.md', data: Buffer.from('---\nschema: agentcompanies/v1\nname: Broken\n---\n') },
-      { name: 'broken/agents/eve/AGENTS.md', data: Buffer.from('---\nname: Eve\nreportsTo: nobody\nadapter:\n  type: process\n---\n') },
+      {
+        name: 'broken/agents/eve/AGENTS.md',
+        data: Buffer.from('---\nname: Eve\nreportsTo: nobody\nadapter:\n  type: process\n---\n'),
+      },
     ]);
     // Dropped on the field rather than chosen: the drop path reads the same way.
     const transfer = await page.evaluateHandle(`(() => {
@@ -147,12 +204,16 @@ describe('export and import', () => {
     await page.getByText('broken.zip: 2 files under broken/').waitFor();
     await page.getByRole('button', { name: 'Preview import' }).click();
     const plan = page.getByRole('region', { name: 'Import plan' });
-    await plan.getByRole('alert').filter({ hasText: /Apply is blocked/ }).getByText(/nobody/).waitFor();
+    await plan
+      .getByRole('alert')
+      .filter({ hasText: /Apply is blocked/ })
+      .getByText(/nobody/)
+      .waitFor();
     assert.equal(await plan.getByRole('button', { name: 'Apply import' }).isDisabled(), true);
     await checkAccessibility(page, 'an import plan with errors');
   });
 
-  it('shows the server\'s refusal of a `../` path, and the browser\'s of a file that is no zip', async () => {
+  it("shows the server's refusal of a `../` path, and the browser's of a file that is no zip", async () => {
     const escaping = writeZip([
       { name: 'COMPANY.md', data: Buffer.from('---\nname: Evil\n---\n') },
       { name: '../outside.md', data: Buffer.from('no') },
@@ -167,8 +228,16 @@ describe('export and import', () => {
     assert.equal(await page.getByRole('region', { name: 'Import plan' }).count(), 0);
     await checkAccessibility(page, 'a refused bundle');
 
-    await page.getByLabel('Bundle (.zip)').setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: Buffer.from('just some text, not an archive') });
-    await page.getByRole('alert').filter({ hasText: 'The zip could not be read' }).getByText('this is not a ZIP archive').waitFor();
+    await page.getByLabel('Bundle (.zip)').setInputFiles({
+      name: 'notes.zip',
+      mimeType: 'application/zip',
+      buffer: Buffer.from('just some text, not an archive'),
+    });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The zip could not be read' })
+      .getByText('this is not a ZIP archive')
+      .waitFor();
     assert.equal(await page.getByRole('button', { name: 'Preview import' }).isDisabled(), true);
   });
 });

@@ -31,9 +31,15 @@ describe('goals', () => {
     await page.getByRole('button', { name: 'Add sub-goal to Grow revenue' }).click();
     dialog = page.getByRole('dialog', { name: 'New sub-goal of Grow revenue' });
     await dialog.getByLabel('Title').fill('Launch in Spain');
-    assert.equal(await dialog.getByLabel('Parent goal').inputValue(), (await board.api('GET', `/api/companies/${C}/goals`))[0].id);
+    assert.equal(
+      await dialog.getByLabel('Parent goal').inputValue(),
+      (await board.api('GET', `/api/companies/${C}/goals`))[0].id,
+    );
     await dialog.getByRole('button', { name: 'Create goal' }).click();
-    await page.getByRole('list', { name: 'Sub-goals of Grow revenue' }).locator('strong', { hasText: 'Launch in Spain' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Sub-goals of Grow revenue' })
+      .locator('strong', { hasText: 'Launch in Spain' })
+      .waitFor();
     const goals = await board.api('GET', `/api/companies/${C}/goals`);
     const parent = goals.find((goal: { title: string }) => goal.title === 'Grow revenue');
     const child = goals.find((goal: { title: string }) => goal.title === 'Launch in Spain');
@@ -73,14 +79,29 @@ describe('projects', () => {
 
   it('shows a project with goals, issues, budget and workspaces; runs a runtime service and refuses one without a command', async () => {
     const [goal] = await board.api('GET', `/api/companies/${C}/goals`);
-    const project = await board.api('POST', `/api/companies/${C}/projects`, { name: 'Backend', status: 'in_progress', goalIds: [goal.id] });
-    const issue = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Add a health check', projectId: project.id });
+    const project = await board.api('POST', `/api/companies/${C}/projects`, {
+      name: 'Backend',
+      status: 'in_progress',
+      goalIds: [goal.id],
+    });
+    const issue = await board.api('POST', `/api/companies/${C}/issues`, {
+      title: 'Add a health check',
+      projectId: project.id,
+    });
     await board.api('POST', `/api/companies/${C}/issues`, { title: 'Not in the project' });
-    await board.api('POST', `/api/companies/${C}/budgets/policies`, { scopeType: 'project', scopeId: project.id, amount: 5000 });
+    await board.api('POST', `/api/companies/${C}/budgets/policies`, {
+      scopeType: 'project',
+      scopeId: project.id,
+      amount: 5000,
+    });
     // About 28 KB of output, more than the panel shows, then a line a second later: the panel shows
     // the newest output and follows it.
     const serviceCommand = `"${process.execPath}" -e "console.log('service up'); for (let i = 0; i < 400; i++) console.log('warming the cache ' + '.'.repeat(50) + ' ' + i); setTimeout(() => console.log('ready on port 4000'), 1500); setInterval(() => {}, 1000)"`;
-    await board.api('POST', `/api/projects/${project.id}/workspaces`, { name: 'api', cwd: work, runtimeConfig: { command: serviceCommand } });
+    await board.api('POST', `/api/projects/${project.id}/workspaces`, {
+      name: 'api',
+      cwd: work,
+      runtimeConfig: { command: serviceCommand },
+    });
     await board.api('POST', `/api/projects/${project.id}/workspaces`, { name: 'docs', cwd: work });
 
     const page = await board.signedInPage();
@@ -107,10 +128,16 @@ describe('projects', () => {
     await api.getByRole('button', { name: 'Logs' }).click();
     const output = api.getByLabel('Runtime service output');
     await output.filter({ hasText: 'ready on port 4000' }).waitFor({ timeout: 30_000 });
-    assert.equal(await output.filter({ hasText: 'service up' }).count(), 0, 'the oldest output is beyond the last 16,384 characters');
+    assert.equal(
+      await output.filter({ hasText: 'service up' }).count(),
+      0,
+      'the oldest output is beyond the last 16,384 characters',
+    );
     await api.getByText(/Showing the last 16,384 of 2\d,\d{3} characters written\./).waitFor();
     await screenshot(page, 'project-detail');
-    const pid = (await board.api('GET', `/api/projects/${project.id}/workspaces`)).find((w: { name: string }) => w.name === 'api').runtimeService.pid;
+    const pid = (await board.api('GET', `/api/projects/${project.id}/workspaces`)).find(
+      (w: { name: string }) => w.name === 'api',
+    ).runtimeService.pid;
     await api.getByRole('button', { name: 'Restart' }).click();
     await api.getByText(new RegExp(`pid (?!${pid}\\b)\\d+`)).waitFor({ timeout: 30_000 });
     await api.getByText('running', { exact: true }).waitFor({ timeout: 30_000 });
@@ -129,8 +156,18 @@ describe('projects', () => {
     await edit.waitFor({ state: 'detached' });
     const handbook = page.getByRole('listitem', { name: 'Workspace handbook' });
     await handbook.getByText('primary', { exact: true }).waitFor();
-    const stored = (await board.api('GET', `/api/projects/${project.id}/workspaces`)) as { name: string; isPrimary: boolean; runtimeConfig: { command?: string } | null }[];
-    assert.deepEqual(stored.map((w) => [w.name, w.isPrimary, w.runtimeConfig?.command ?? null]), [['api', false, serviceCommand], ['handbook', true, 'npm run docs']]);
+    const stored = (await board.api('GET', `/api/projects/${project.id}/workspaces`)) as {
+      name: string;
+      isPrimary: boolean;
+      runtimeConfig: { command?: string } | null;
+    }[];
+    assert.deepEqual(
+      stored.map((w) => [w.name, w.isPrimary, w.runtimeConfig?.command ?? null]),
+      [
+        ['api', false, serviceCommand],
+        ['handbook', true, 'npm run docs'],
+      ],
+    );
 
     // Delete api, after a confirmation that says what it does.
     await api.getByRole('button', { name: 'Delete workspace api' }).click();
@@ -140,14 +177,21 @@ describe('projects', () => {
     // (While the dialog is open the page behind it is hidden from roles: wait for it to close first.)
     await confirm.waitFor({ state: 'detached' });
     await api.waitFor({ state: 'detached' });
-    assert.deepEqual(((await board.api('GET', `/api/projects/${project.id}/workspaces`)) as { name: string }[]).map((w) => w.name), ['handbook']);
+    assert.deepEqual(
+      ((await board.api('GET', `/api/projects/${project.id}/workspaces`)) as { name: string }[]).map((w) => w.name),
+      ['handbook'],
+    );
 
     // The only workspace stays primary: the server's refusal is shown in the dialog.
     await handbook.getByRole('button', { name: 'Edit workspace handbook' }).click();
     const last = page.getByRole('dialog', { name: 'Edit workspace handbook' });
     await last.getByLabel(/Primary workspace/).uncheck();
     await last.getByRole('button', { name: 'Save' }).click();
-    await last.getByRole('alert').filter({ hasText: 'The workspace was not changed' }).getByText(/primary/).waitFor();
+    await last
+      .getByRole('alert')
+      .filter({ hasText: 'The workspace was not changed' })
+      .getByText(/primary/)
+      .waitFor();
     await last.getByRole('button', { name: 'Cancel' }).click();
 
     await issues.getByRole('link', { name: 'All issues of this project' }).click();

@@ -19,12 +19,21 @@ const company = await board.api('POST', '/api/companies', { name: 'Routine Co' }
 const C = company.id;
 const script = path.join(work, 'ok.mjs');
 await writeFile(script, "process.stdout.write('done\\n');\n");
-await board.api('POST', `/api/companies/${C}/agents`, { name: 'Rita Reporter', role: 'engineer', adapterType: 'process', adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 } });
+await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Rita Reporter',
+  role: 'engineer',
+  adapterType: 'process',
+  adapterConfig: { command: process.execPath, args: [script], timeoutSec: 60 },
+});
 
 const triggers = (page: Page) => page.getByRole('region', { name: 'Triggers' });
 
 async function assertNoSidewaysScroll(page: Page, what: string) {
-  const overflow = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.querySelector('main')?.scrollWidth ?? 0) - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () =>
+      Math.max(document.documentElement.scrollWidth, document.querySelector('main')?.scrollWidth ?? 0) -
+      document.documentElement.clientWidth,
+  );
   assert.ok(overflow <= 0, `${what}: no sideways scrolling (${overflow}px)`);
 }
 
@@ -67,7 +76,11 @@ describe('routines', () => {
     await triggers(page).getByRole('listitem').filter({ hasText: 'Every morning' }).waitFor();
     const detail = await board.api('GET', `/api/routines/${routineId}`);
     assert.equal(detail.triggers[0].timezone, 'Asia/Tokyo');
-    assert.equal(detail.triggers[0].nextRunAt, previewed, 'the preview\'s first time is the nextRunAt the server reports');
+    assert.equal(
+      detail.triggers[0].nextRunAt,
+      previewed,
+      "the preview's first time is the nextRunAt the server reports",
+    );
     // The saved trigger's own preview starts at the same instant.
     const saved = triggers(page).getByRole('list', { name: 'Next fire times in Asia/Tokyo' });
     assert.equal(await saved.locator('time').first().getAttribute('datetime'), detail.triggers[0].nextRunAt);
@@ -120,7 +133,14 @@ describe('routines', () => {
     const secret = (await issued.locator('code').nth(1).textContent()) ?? '';
     const { createHmac } = await import('node:crypto');
     const body = JSON.stringify({ payload: { note: 'hi' } });
-    const fired = await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': createHmac('sha256', secret).update(body).digest('hex') }, body });
+    const fired = await fetch(url!, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-service-signature': createHmac('sha256', secret).update(body).digest('hex'),
+      },
+      body,
+    });
     assert.equal(fired.status, 202);
     await page.getByRole('region', { name: 'Run history' }).getByRole('row').filter({ hasText: 'Webhook' }).waitFor();
     await issued.getByRole('button', { name: 'I have copied them' }).click();
@@ -135,7 +155,14 @@ describe('routines', () => {
     assert.equal(await issued.locator('code').first().textContent(), url);
     const rotated = (await issued.locator('code').nth(1).textContent()) ?? '';
     assert.notEqual(rotated, secret);
-    const stale = await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': createHmac('sha256', secret).update(body).digest('hex') }, body });
+    const stale = await fetch(url!, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-service-signature': createHmac('sha256', secret).update(body).digest('hex'),
+      },
+      body,
+    });
     assert.equal(stale.status, 401);
     await issued.getByRole('button', { name: 'I have copied them' }).click();
 
@@ -143,13 +170,19 @@ describe('routines', () => {
     await webhook.getByRole('button', { name: 'Delete', exact: true }).click();
     await webhook.getByRole('button', { name: 'Delete Webhook trigger' }).click();
     await webhook.waitFor({ state: 'detached' });
-    assert.equal((await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status, 404);
+    assert.equal(
+      (await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status,
+      404,
+    );
     await checkAccessibility(page, 'a routine after its webhook was deleted');
 
     // The work each run's issue gets: description saved through the API.
     await page.getByLabel('Issue description').fill('Summarise **yesterday**.');
     await page.getByRole('button', { name: 'Save the work' }).click();
-    await waitFor('the description saved', async () => (await board.api('GET', `/api/routines/${routineId}`)).description === 'Summarise **yesterday**.');
+    await waitFor(
+      'the description saved',
+      async () => (await board.api('GET', `/api/routines/${routineId}`)).description === 'Summarise **yesterday**.',
+    );
     // Saved, the form starts from the saved values: nothing left to save.
     await page.getByRole('button', { name: 'Save the work' }).and(page.locator(':disabled')).waitFor();
     assert.equal(await page.getByLabel('Issue description').inputValue(), 'Summarise **yesterday**.');
@@ -157,7 +190,12 @@ describe('routines', () => {
 
   it('declares a variable for a placeholder, refuses a placeholder left undeclared with the reason, and asks for the value on Run now', async () => {
     const [rita] = await board.api('GET', `/api/companies/${C}/agents`);
-    const routine = await board.api('POST', `/api/companies/${C}/routines`, { title: 'Deploy', assigneeAgentId: rita.id }, 201);
+    const routine = await board.api(
+      'POST',
+      `/api/companies/${C}/routines`,
+      { title: 'Deploy', assigneeAgentId: rita.id },
+      201,
+    );
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/routines/${routine.id}`);
     await page.getByLabel('Issue title').fill('Deploy {{service}}');
@@ -169,14 +207,23 @@ describe('routines', () => {
     await page.getByRole('group', { name: 'Variables' }).scrollIntoViewIfNeeded();
     await screenshot(page, 'routine-variables');
     await page.getByRole('button', { name: 'Save the work' }).click();
-    await waitFor('the title and its variable saved together', async () => (await board.api('GET', `/api/routines/${routine.id}`)).title === 'Deploy {{service}}');
-    assert.deepEqual((await board.api('GET', `/api/routines/${routine.id}`)).variables, [{ name: 'service', label: 'Service', type: 'text', required: true, defaultValue: 'web' }]);
+    await waitFor(
+      'the title and its variable saved together',
+      async () => (await board.api('GET', `/api/routines/${routine.id}`)).title === 'Deploy {{service}}',
+    );
+    assert.deepEqual((await board.api('GET', `/api/routines/${routine.id}`)).variables, [
+      { name: 'service', label: 'Service', type: 'text', required: true, defaultValue: 'web' },
+    ]);
 
     // Removing the variable while the title still uses it: the page says so, the server refuses it.
     await page.getByRole('button', { name: 'Remove service' }).click();
     await page.getByRole('button', { name: 'Declare service' }).waitFor();
     await page.getByRole('button', { name: 'Save the work' }).click();
-    await page.getByRole('alert').filter({ hasText: 'The work was not saved' }).getByText(/service/).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The work was not saved' })
+      .getByText(/service/)
+      .waitFor();
     await page.reload();
 
     // Run now asks for the value, the default filled in.

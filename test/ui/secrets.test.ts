@@ -10,7 +10,12 @@ import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.t
 const board = await startBoard();
 const company = await board.api('POST', '/api/companies', { name: 'Secrets Co' });
 const C = company.id;
-const agent = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Paula Payments', role: 'engineer', adapterType: 'process', adapterConfig: {} });
+const agent = await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Paula Payments',
+  role: 'engineer',
+  adapterType: 'process',
+  adapterConfig: {},
+});
 
 const FIRST = 'sk-first-3f9c1d7e52a8b604';
 const SECOND = 'sk-second-a41be09d7c6f2258';
@@ -18,14 +23,22 @@ const SECOND = 'sk-second-a41be09d7c6f2258';
 /** Neither value in the HTML, nor in any input or textarea (values are not part of page.content()). */
 async function assertNoValues(page: Page, where: string) {
   const html = await page.content();
-  const inputs = await page.locator('input, textarea').evaluateAll((elements) => elements.map((e) => (e as HTMLInputElement).value));
+  const inputs = await page
+    .locator('input, textarea')
+    .evaluateAll((elements) => elements.map((e) => (e as HTMLInputElement).value));
   for (const value of [FIRST, SECOND]) {
     assert.ok(!html.includes(value), `${where}: the page's HTML holds a secret value`);
     assert.ok(!inputs.some((v) => v.includes(value)), `${where}: an input holds a secret value`);
   }
 }
 
-const storedSecret = async (id: string) => (await board.api<{ id: string; name: string; description: string | null; latestVersion: number }[]>('GET', `/api/companies/${C}/secrets`)).find((s) => s.id === id);
+const storedSecret = async (id: string) =>
+  (
+    await board.api<{ id: string; name: string; description: string | null; latestVersion: number }[]>(
+      'GET',
+      `/api/companies/${C}/secrets`,
+    )
+  ).find((s) => s.id === id);
 
 describe('secrets', () => {
   it('creates, references and rotates a secret without its value ever staying in the page', async () => {
@@ -55,7 +68,10 @@ describe('secrets', () => {
     const snippet = JSON.parse((await use.getByLabel('Environment binding').textContent()) ?? '');
     assert.deepEqual(snippet, { STRIPE_API_KEY: { type: 'secret_ref', secretId: secret.id, version: 'latest' } });
     await use.getByLabel('Agent').selectOption({ label: 'Paula Payments' });
-    assert.equal(await use.getByRole('link', { name: 'Open its configuration' }).getAttribute('href'), `/c/${C}/agents/${agent.id}/configuration`);
+    assert.equal(
+      await use.getByRole('link', { name: 'Open its configuration' }).getAttribute('href'),
+      `/c/${C}/agents/${agent.id}/configuration`,
+    );
     await checkAccessibility(page, 'the use-in-an-agent dialog');
     await use.getByRole('button', { name: 'Close' }).click();
 
@@ -102,17 +118,31 @@ describe('secrets', () => {
   });
 
   it('renames and describes a secret (a taken name refused with the reason), then deletes it, naming who references it', async () => {
-    const secret = await board.api('POST', `/api/companies/${C}/secrets`, { name: 'GITHUB_TOKEN', value: 'ghp-value-1', description: 'Old words' });
-    await board.api('POST', `/api/companies/${C}/agents`, { name: 'Rex Releases', role: 'engineer', adapterType: 'process', adapterConfig: { env: { GH_TOKEN: { type: 'secret_ref', secretId: secret.id, version: 'latest' } } } });
+    const secret = await board.api('POST', `/api/companies/${C}/secrets`, {
+      name: 'GITHUB_TOKEN',
+      value: 'ghp-value-1',
+      description: 'Old words',
+    });
+    await board.api('POST', `/api/companies/${C}/agents`, {
+      name: 'Rex Releases',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: { env: { GH_TOKEN: { type: 'secret_ref', secretId: secret.id, version: 'latest' } } },
+    });
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/secrets`);
-    const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+    const row = (name: string) =>
+      page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
 
     await row('GITHUB_TOKEN').getByRole('button', { name: 'Edit GITHUB_TOKEN' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit GITHUB_TOKEN' });
     await edit.getByLabel('Name').fill('DUPLICATE');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await edit.getByRole('alert').filter({ hasText: 'The secret was not changed' }).getByText(/already exists/).waitFor();
+    await edit
+      .getByRole('alert')
+      .filter({ hasText: 'The secret was not changed' })
+      .getByText(/already exists/)
+      .waitFor();
     await edit.getByLabel('Name').fill('GH_RELEASE_TOKEN');
     await edit.getByLabel('Description').fill('Publishes releases');
     await checkAccessibility(page, 'the edit secret dialog');
@@ -120,7 +150,10 @@ describe('secrets', () => {
     await edit.waitFor({ state: 'detached' });
     await row('GH_RELEASE_TOKEN').getByText('Publishes releases').waitFor();
     const stored = await storedSecret(secret.id);
-    assert.deepEqual([stored?.name, stored?.description, stored?.latestVersion], ['GH_RELEASE_TOKEN', 'Publishes releases', 1]);
+    assert.deepEqual(
+      [stored?.name, stored?.description, stored?.latestVersion],
+      ['GH_RELEASE_TOKEN', 'Publishes releases', 1],
+    );
 
     await row('GH_RELEASE_TOKEN').getByRole('button', { name: 'Delete GH_RELEASE_TOKEN' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete GH_RELEASE_TOKEN?' });

@@ -19,7 +19,8 @@ const switcherLabel = () => page.locator('#company-switcher option:checked').tex
 
 before(async () => {
   otherId = (await board.api('POST', '/api/companies', { name: 'Other Works' })).id;
-  companyId = (await board.api('POST', '/api/companies', { name: 'Acme Robotics', description: 'Warehouse robots' })).id;
+  companyId = (await board.api('POST', '/api/companies', { name: 'Acme Robotics', description: 'Warehouse robots' }))
+    .id;
   page = await board.signedInPage({ width: 1280, height: 900 });
   await page.goto(`/c/${companyId}/settings`);
   await page.getByRole('heading', { name: 'Branding' }).waitFor();
@@ -28,7 +29,9 @@ before(async () => {
 describe('company settings', () => {
   it('brands the company: an uploaded SVG shown sanitised, a brand colour, a rename the switcher shows at once', async () => {
     await checkAccessibility(page, 'company settings');
-    await page.getByLabel('Upload a logo').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(EVIL_SVG) });
+    await page
+      .getByLabel('Upload a logo')
+      .setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(EVIL_SVG) });
     const logo = page.getByRole('img', { name: 'Acme Robotics logo' });
     await logo.waitFor();
     await page.getByText('SVG as stored (sanitised)').click();
@@ -57,7 +60,10 @@ describe('company settings', () => {
 
   it('shows a rename made elsewhere live, in the form and the switcher', async () => {
     await board.api('PATCH', `/api/companies/${companyId}/branding`, { name: 'Acme Holdings' });
-    await waitFor('the switcher shows the rename made through the API', async () => (await switcherLabel()) === 'Acme Holdings');
+    await waitFor(
+      'the switcher shows the rename made through the API',
+      async () => (await switcherLabel()) === 'Acme Holdings',
+    );
     await page.reload();
     assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'Acme Holdings');
   });
@@ -82,7 +88,10 @@ describe('company settings', () => {
 
     await name.fill('   ');
     await page.getByRole('button', { name: 'Save branding' }).click();
-    await waitFor('the empty name is refused too', async () => ((await page.locator('#company-name-error').textContent()) ?? '') !== errorText);
+    await waitFor(
+      'the empty name is refused too',
+      async () => ((await page.locator('#company-name-error').textContent()) ?? '') !== errorText,
+    );
     await name.fill('Acme Holdings');
   });
 

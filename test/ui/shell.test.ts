@@ -13,7 +13,7 @@ describe('board shell', () => {
     await page.goto('/c/00000000-0000-4000-8000-000000000000/issues');
     await page.waitForURL(/\/sign-in\?next=/);
     await page.getByRole('heading', { name: 'Sign in to Boardroom' }).waitFor();
-    assert.match(await page.textContent('main') ?? '', /login-url/);
+    assert.match((await page.textContent('main')) ?? '', /login-url/);
     await checkAccessibility(page, 'the sign-in page');
     await screenshot(page, 'sign-in');
   });
@@ -31,7 +31,10 @@ describe('board shell', () => {
     const company = await board.api('POST', '/api/companies', { name: 'Acme' });
     await page.goto('/');
     await page.waitForURL(new RegExp(`/c/${company.id}/dashboard$`));
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Issues/ }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /Issues/ })
+      .waitFor();
     await page.getByText('Live', { exact: true }).waitFor();
     await checkAccessibility(page, 'the company frame');
   });

@@ -17,18 +17,27 @@ import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.t
 const commits = new Map<string, Record<string, string>>();
 let main = '';
 function commit(files: Record<string, string>): string {
-  main = createHash('sha1').update(`${JSON.stringify(files)}\0${commits.size}`).digest('hex');
+  main = createHash('sha1')
+    .update(`${JSON.stringify(files)}\0${commits.size}`)
+    .digest('hex');
   commits.set(main, files);
   return main;
 }
 const codeHost = createServer((req, res) => {
   const parts = new URL(req.url ?? '/', 'http://x').pathname.split('/').filter(Boolean);
-  const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (status: number, body: unknown) =>
+    void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   if (parts[0] === 'api' && parts.slice(2, 4).join('/') === 'acme/playbooks') {
     if (parts.length === 4) return json(200, { default_branch: 'main' });
-    if (parts[4] === 'commits') return parts[5] === 'main' ? json(200, { sha: main }) : json(422, { message: 'No commit found' });
+    if (parts[4] === 'commits')
+      return parts[5] === 'main' ? json(200, { sha: main }) : json(422, { message: 'No commit found' });
     const files = commits.get(parts[6] ?? '');
-    if (parts[4] === 'git' && files) return json(200, { sha: parts[6], truncated: false, tree: Object.entries(files).map(([p, text]) => ({ path: p, type: 'blob', size: Buffer.byteLength(text) })) });
+    if (parts[4] === 'git' && files)
+      return json(200, {
+        sha: parts[6],
+        truncated: false,
+        tree: Object.entries(files).map(([p, text]) => ({ path: p, type: 'blob', size: Buffer.byteLength(text) })),
+      });
   }
   const text = parts[0] === 'raw' ? commits.get(parts[3] ?? '')?.[parts.slice(4).join('/')] : undefined;
   if (text !== undefined) return void res.writeHead(200, { 'content-type': 'text/plain' }).end(text);
@@ -38,17 +47,33 @@ await new Promise<void>((resolve) => codeHost.listen(0, '127.0.0.1', resolve));
 const host = `http://127.0.0.1:${(codeHost.address() as AddressInfo).port}`;
 after(() => new Promise((resolve) => codeHost.close(resolve)));
 
-const board = await startBoard({ BOARDROOM_CODEHOST_API_URL: `${host}/api`, BOARDROOM_CODEHOST_RAW_URL: `${host}/raw` });
+const board = await startBoard({
+  BOARDROOM_CODEHOST_API_URL: `${host}/api`,
+  BOARDROOM_CODEHOST_RAW_URL: `${host}/raw`,
+});
 const company = await board.api('POST', '/api/companies', { name: 'Skills Co' });
 const C = company.id;
-const agent = await board.api('POST', `/api/companies/${C}/agents`, { name: 'Rita Researcher', role: 'engineer', adapterType: 'process', adapterConfig: {} });
-await board.api('POST', `/api/companies/${C}/agents`, { name: 'Otto Ops', role: 'engineer', adapterType: 'process', adapterConfig: {} });
+const agent = await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Rita Researcher',
+  role: 'engineer',
+  adapterType: 'process',
+  adapterConfig: {},
+});
+await board.api('POST', `/api/companies/${C}/agents`, {
+  name: 'Otto Ops',
+  role: 'engineer',
+  adapterType: 'process',
+  adapterConfig: {},
+});
 
 async function skillFolder(): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), 'board-skill-'));
   const folder = path.join(root, 'market-research');
   await mkdir(path.join(folder, 'references'), { recursive: true });
-  await writeFile(path.join(folder, 'SKILL.md'), '---\nname: Market Research\ndescription: How to size a market from public sources.\n---\n\n# Market research\n\nStart with the census tables.\n');
+  await writeFile(
+    path.join(folder, 'SKILL.md'),
+    '---\nname: Market Research\ndescription: How to size a market from public sources.\n---\n\n# Market research\n\nStart with the census tables.\n',
+  );
   await writeFile(path.join(folder, 'references', 'sources.md'), '# Sources\n\n- National statistics office\n');
   return folder;
 }
@@ -176,7 +201,8 @@ describe('skills', () => {
   });
 
   it('imports from the code host, finds an update from the library, and installs it from the skill page', async () => {
-    const skillMd = (step: string) => `---\nname: Onboarding\ndescription: Bring a new hire up to speed.\n---\n\n# Onboarding\n\n${step}\n`;
+    const skillMd = (step: string) =>
+      `---\nname: Onboarding\ndescription: Bring a new hire up to speed.\n---\n\n# Onboarding\n\n${step}\n`;
     const first = commit({ 'skills/onboarding/SKILL.md': skillMd('Send the welcome pack.') });
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/skills`);

@@ -8,7 +8,9 @@ export const activityLog = pgTable(
   'activity_log',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     actorType: text('actor_type').notNull(), // agent | user | system
     actorId: text('actor_id').notNull(),
     action: text('action').notNull(),
@@ -22,9 +24,7 @@ export const activityLog = pgTable(
      * budgets its bytes over up to 200 rows, and measuring each row there meant reading (and
      * decompressing) every one of them, even those the budget then left for the next read.
      */
-    detailsBytes: integer('details_bytes')
-      .notNull()
-      .generatedAlwaysAs(sql`coalesce(octet_length(details::text), 0)`),
+    detailsBytes: integer('details_bytes').notNull().generatedAlwaysAs(sql`coalesce(octet_length(details::text), 0)`),
     createdAt: createdAt(),
     /**
      * The writing transaction's id (64-bit, never wraps): the order of the live event stream

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from './columns.ts';
 import { companies } from './companies.ts';
 
@@ -7,7 +18,9 @@ export const agents = pgTable(
   'agents',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     urlKey: text('url_key').notNull(),
     role: text('role').notNull().default('general'),
@@ -40,7 +53,11 @@ export const agents = pgTable(
     uniqueIndex('agents_company_url_key_uq').on(t.companyId, t.urlKey).where(sql`${t.status} <> 'terminated'`),
     index('agents_company_status_idx').on(t.companyId, t.status),
     // The timer loop's scan: only agents whose heartbeat is on.
-    index('agents_heartbeat_enabled_idx').on(t.id).where(sql`(${t.runtimeConfig} -> 'heartbeat' ->> 'enabled') = 'true' and ${t.status} not in ('paused', 'terminated', 'pending_approval')`),
+    index('agents_heartbeat_enabled_idx')
+      .on(t.id)
+      .where(
+        sql`(${t.runtimeConfig} -> 'heartbeat' ->> 'enabled') = 'true' and ${t.status} not in ('paused', 'terminated', 'pending_approval')`,
+      ),
   ],
 );
 
@@ -48,8 +65,12 @@ export const agentApiKeys = pgTable(
   'agent_api_keys',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    agentId: uuid('agent_id').notNull().references(() => agents.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     keyHash: text('key_hash').notNull().unique(),
     createdAt: createdAt(),
@@ -73,8 +94,12 @@ export const agentWakeupRequests = pgTable(
   'agent_wakeup_requests',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    agentId: uuid('agent_id').notNull().references(() => agents.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
     source: text('source').notNull(), // timer | assignment | on_demand | automation
     triggerDetail: text('trigger_detail'), // manual | ping | callback | system
     reason: text('reason'),
@@ -119,8 +144,12 @@ export const heartbeatRuns = pgTable(
   'heartbeat_runs',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    agentId: uuid('agent_id').notNull().references(() => agents.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
     status: text('status').notNull().default('queued'), // queued | running | succeeded | failed | cancelled | timed_out
     invocationSource: text('invocation_source'),
     adapterType: text('adapter_type'),
@@ -165,7 +194,9 @@ export const heartbeatRuns = pgTable(
     // issue for the engine at once and not when that run's lease lapses.
     uniqueIndex('heartbeat_runs_issue_live_uq')
       .on(t.issueId)
-      .where(sql`${t.issueId} is not null and ${t.status} in ('queued', 'running') and ${t.invocationSource} is distinct from 'checkout'`),
+      .where(
+        sql`${t.issueId} is not null and ${t.status} in ('queued', 'running') and ${t.invocationSource} is distinct from 'checkout'`,
+      ),
   ],
 );
 
@@ -177,7 +208,9 @@ export const agentSigningSecrets = pgTable('agent_signing_secrets', {
   agentId: uuid('agent_id')
     .primaryKey()
     .references(() => agents.id, { onDelete: 'cascade' }),
-  companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
   iv: text('iv').notNull(),
   authTag: text('auth_tag').notNull(),
   ciphertext: text('ciphertext').notNull(),
@@ -214,7 +247,9 @@ export const heartbeatRunLogChunks = pgTable(
 export const agentTaskSessions = pgTable(
   'agent_task_sessions',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     agentId: uuid('agent_id')
       .notNull()
       .references(() => agents.id, { onDelete: 'cascade' }),

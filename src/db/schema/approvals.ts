@@ -7,7 +7,9 @@ export const approvals = pgTable(
   'approvals',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     type: text('type').notNull(), // hire_agent | approve_ceo_strategy | budget_override_required | request_board_approval
     status: text('status').notNull().default('pending'), // pending | revision_requested | approved | rejected
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
@@ -25,9 +27,15 @@ export const approvals = pgTable(
 export const approvalIssues = pgTable(
   'approval_issues',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    approvalId: uuid('approval_id').notNull().references(() => approvals.id, { onDelete: 'cascade' }),
-    issueId: uuid('issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    approvalId: uuid('approval_id')
+      .notNull()
+      .references(() => approvals.id, { onDelete: 'cascade' }),
+    issueId: uuid('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.approvalId, t.issueId] }), index('approval_issues_issue_idx').on(t.issueId)],
 );
@@ -36,8 +44,12 @@ export const approvalComments = pgTable(
   'approval_comments',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    approvalId: uuid('approval_id').notNull().references(() => approvals.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    approvalId: uuid('approval_id')
+      .notNull()
+      .references(() => approvals.id, { onDelete: 'cascade' }),
     body: text('body').notNull(),
     authorAgentId: uuid('author_agent_id'),
     authorUserId: uuid('author_user_id'),

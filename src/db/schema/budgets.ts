@@ -11,7 +11,9 @@ import { budgetPolicies, companies } from './companies.ts';
 export const budgetScopeUsage = pgTable(
   'budget_scope_usage',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     scopeType: text('scope_type').notNull(), // company | agent | project
     scopeId: uuid('scope_id').notNull(),
     windowKey: text('window_key').notNull(), // YYYY-MM (UTC) | lifetime
@@ -20,15 +22,22 @@ export const budgetScopeUsage = pgTable(
     runs: bigint('runs', { mode: 'number' }).notNull().default(0),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.scopeType, t.scopeId, t.windowKey] }), index('budget_scope_usage_company_idx').on(t.companyId, t.windowKey)],
+  (t) => [
+    primaryKey({ columns: [t.scopeType, t.scopeId, t.windowKey] }),
+    index('budget_scope_usage_company_idx').on(t.companyId, t.windowKey),
+  ],
 );
 
 export const budgetIncidents = pgTable(
   'budget_incidents',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    policyId: uuid('policy_id').notNull().references(() => budgetPolicies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    policyId: uuid('policy_id')
+      .notNull()
+      .references(() => budgetPolicies.id, { onDelete: 'cascade' }),
     scopeType: text('scope_type').notNull(),
     scopeId: uuid('scope_id').notNull(),
     metric: text('metric').notNull(),

@@ -23,7 +23,9 @@ export const assets = pgTable(
   'assets',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(), // logo | attachment
     contentType: text('content_type').notNull(),
     byteSize: integer('byte_size').notNull(),
@@ -46,7 +48,9 @@ export const budgetPolicies = pgTable(
   'budget_policies',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     scopeType: text('scope_type').notNull(), // company | agent | project
     scopeId: uuid('scope_id').notNull(),
     metric: text('metric').notNull().default('billed_cents'),

@@ -13,7 +13,9 @@ export const NO_ID = '00000000-0000-0000-0000-000000000000';
 export const costRollups = pgTable(
   'cost_rollups',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     /** Which key columns the row groups on: agent_model (agent, provider, model), provider (provider, biller, billing type), project. */
     breakdown: text('breakdown').notNull(),
     grain: text('grain').notNull(), // hour | day | month

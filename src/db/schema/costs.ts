@@ -13,7 +13,9 @@ export const costEvents = pgTable(
   'cost_events',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     // Spend outlives a deleted agent, issue, project or goal: the reference is cleared, the money stays.
     agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
     issueId: uuid('issue_id').references(() => issues.id, { onDelete: 'set null' }),
@@ -41,6 +43,8 @@ export const costEvents = pgTable(
     index('cost_events_company_time_idx').on(t.companyId, t.occurredAt),
     index('cost_events_agent_time_idx').on(t.agentId, t.occurredAt),
     index('cost_events_run_idx').on(t.heartbeatRunId).where(sql`${t.heartbeatRunId} is not null`),
-    uniqueIndex('cost_events_idempotency_uq').on(t.companyId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    uniqueIndex('cost_events_idempotency_uq')
+      .on(t.companyId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
   ],
 );

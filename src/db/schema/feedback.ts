@@ -10,7 +10,9 @@ export const feedbackTraces = pgTable(
   'feedback_traces',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     targetType: text('target_type').notNull(),
     targetId: text('target_id').notNull(),
     issueId: uuid('issue_id'),
@@ -22,5 +24,8 @@ export const feedbackTraces = pgTable(
     createdByUserId: uuid('created_by_user_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('feedback_traces_company_created_idx').on(t.companyId, t.createdAt.desc()), index('feedback_traces_company_issue_idx').on(t.companyId, t.issueId)],
+  (t) => [
+    index('feedback_traces_company_created_idx').on(t.companyId, t.createdAt.desc()),
+    index('feedback_traces_company_issue_idx').on(t.companyId, t.issueId),
+  ],
 );

@@ -9,7 +9,9 @@ export const financeEvents = pgTable(
   'finance_events',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     direction: text('direction').notNull(), // debit | credit
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
@@ -27,6 +29,8 @@ export const financeEvents = pgTable(
   },
   (t) => [
     index('finance_events_company_time_idx').on(t.companyId, t.occurredAt.desc(), t.id.desc()),
-    uniqueIndex('finance_events_idempotency_uq').on(t.companyId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    uniqueIndex('finance_events_idempotency_uq')
+      .on(t.companyId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
   ],
 );

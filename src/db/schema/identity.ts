@@ -13,8 +13,12 @@ export const users = pgTable('users', {
 export const companyMemberships = pgTable(
   'company_memberships',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').notNull().default('member'),
     createdAt: createdAt(),
   },
@@ -24,7 +28,9 @@ export const companyMemberships = pgTable(
 /** Board API keys: only the SHA-256 of the token is stored; `displayPrefix` lets a user recognise a key. */
 export const boardApiKeys = pgTable('board_api_keys', {
   id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   name: text('name').notNull(),
   keyHash: text('key_hash').notNull().unique(),
   displayPrefix: text('display_prefix').notNull(),
@@ -36,7 +42,9 @@ export const boardApiKeys = pgTable('board_api_keys', {
 /** Browser sessions (HttpOnly cookie) and the one-time login tokens that open them. */
 export const boardSessions = pgTable('board_sessions', {
   id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   tokenHash: text('token_hash').notNull().unique(),
   kind: text('kind').notNull(), // 'login' (one-time) | 'session'
   createdAt: createdAt(),

@@ -13,7 +13,9 @@ import { ts } from './columns.ts';
 export const inboxReadMarks = pgTable(
   'inbox_read_marks',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').notNull(),
     itemKey: text('item_key').notNull(),
     readAt: ts('read_at').notNull().defaultNow(),

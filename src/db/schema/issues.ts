@@ -1,6 +1,19 @@
 // Issues and what hangs off them: relations, comments, documents, attachments, per-user state.
 import { sql, type SQL } from 'drizzle-orm';
-import { customType, index, integer, jsonb, pgTable, primaryKey, smallint, text, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { agents, heartbeatRuns } from './agents.ts';
 import { createdAt, id, ts, updatedAt } from './columns.ts';
 import { assets, companies } from './companies.ts';
@@ -12,7 +25,9 @@ export const issues = pgTable(
   'issues',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     number: integer('number').notNull(),
     identifier: text('identifier').notNull(),
     title: text('title').notNull(),
@@ -33,7 +48,9 @@ export const issues = pgTable(
     billingCode: text('billing_code'),
     labelIds: jsonb('label_ids').$type<string[]>().notNull().default([]),
     executionPolicy: jsonb('execution_policy').$type<Record<string, unknown>>(),
-    executionWorkspaceId: uuid('execution_workspace_id').references(() => projectWorkspaces.id, { onDelete: 'set null' }),
+    executionWorkspaceId: uuid('execution_workspace_id').references(() => projectWorkspaces.id, {
+      onDelete: 'set null',
+    }),
     executionWorkspacePreference: text('execution_workspace_preference'),
     executionWorkspaceSettings: jsonb('execution_workspace_settings').$type<Record<string, unknown>>(),
     // The run holding the checkout lock; cleared on release.
@@ -77,7 +94,9 @@ export const issues = pgTable(
     index('issues_company_origin_idx').on(t.companyId, t.originKind, t.originId),
     // A routine's live execution issue (concurrency policies, routine lists): found without reading
     // the routine's finished ones.
-    index('issues_live_routine_execution_idx').on(t.originId).where(sql`${t.originKind} = 'routine_execution' and ${t.status} not in ('done', 'cancelled')`),
+    index('issues_live_routine_execution_idx')
+      .on(t.originId)
+      .where(sql`${t.originKind} = 'routine_execution' and ${t.status} not in ('done', 'cancelled')`),
     // (company, words) in one GIN (btree_gin): a word common in other companies costs nothing here.
     index('issues_search_idx').using('gin', t.companyId, t.searchVector).with({ fastupdate: false }),
   ],
@@ -87,26 +106,41 @@ export const issues = pgTable(
 export const issueRelations = pgTable(
   'issue_relations',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    issueId: uuid('issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
-    blockedByIssueId: uuid('blocked_by_issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    issueId: uuid('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
+    blockedByIssueId: uuid('blocked_by_issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
     type: text('type').notNull().default('blocks'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.issueId, t.blockedByIssueId] }), index('issue_relations_blocker_idx').on(t.blockedByIssueId)],
+  (t) => [
+    primaryKey({ columns: [t.issueId, t.blockedByIssueId] }),
+    index('issue_relations_blocker_idx').on(t.blockedByIssueId),
+  ],
 );
 
 export const issueComments = pgTable(
   'issue_comments',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    issueId: uuid('issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    issueId: uuid('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
     body: text('body').notNull(),
     authorAgentId: uuid('author_agent_id'),
     authorUserId: uuid('author_user_id'),
     runId: text('run_id'),
-    searchVector: tsvector('search_vector').generatedAlwaysAs((): SQL => sql`to_tsvector('english', ${issueComments.body})`),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      (): SQL => sql`to_tsvector('english', ${issueComments.body})`,
+    ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -123,8 +157,12 @@ export const issueDocuments = pgTable(
   'issue_documents',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    issueId: uuid('issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    issueId: uuid('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
     title: text('title'),
     format: text('format').notNull().default('markdown'),
@@ -140,8 +178,12 @@ export const issueDocumentRevisions = pgTable(
   'issue_document_revisions',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    documentId: uuid('document_id').notNull().references(() => issueDocuments.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => issueDocuments.id, { onDelete: 'cascade' }),
     revisionNumber: integer('revision_number').notNull(),
     title: text('title'),
     body: text('body').notNull(),
@@ -157,9 +199,15 @@ export const issueAttachments = pgTable(
   'issue_attachments',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    issueId: uuid('issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
-    assetId: uuid('asset_id').notNull().references(() => assets.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    issueId: uuid('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
+    assetId: uuid('asset_id')
+      .notNull()
+      .references(() => assets.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [index('issue_attachments_issue_idx').on(t.issueId, t.createdAt)],
@@ -169,26 +217,42 @@ export const issueAttachments = pgTable(
 export const issueUserStates = pgTable(
   'issue_user_states',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    issueId: uuid('issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    issueId: uuid('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').notNull(),
     lastReadAt: ts('last_read_at'),
     archivedAt: ts('archived_at'),
     touchedAt: ts('touched_at'),
   },
-  (t) => [primaryKey({ columns: [t.issueId, t.userId] }), index('issue_user_states_user_idx').on(t.companyId, t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.issueId, t.userId] }),
+    index('issue_user_states_user_idx').on(t.companyId, t.userId),
+  ],
 );
 
 /** Which runs touched which issues (GET /issues/{id}/runs, GET /heartbeat-runs/{runId}/issues). */
 export const heartbeatRunIssues = pgTable(
   'heartbeat_run_issues',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    runId: uuid('run_id').notNull().references(() => heartbeatRuns.id, { onDelete: 'cascade' }),
-    issueId: uuid('issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => heartbeatRuns.id, { onDelete: 'cascade' }),
+    issueId: uuid('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.issueId] }), index('heartbeat_run_issues_issue_idx').on(t.issueId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.issueId] }),
+    index('heartbeat_run_issues_issue_idx').on(t.issueId, t.createdAt),
+  ],
 );
 
 /**
@@ -201,7 +265,9 @@ export const heartbeatRunIssues = pgTable(
 export const companyIssueCounts = pgTable(
   'company_issue_counts',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     status: text('status').notNull(),
     shard: smallint('shard').notNull().default(0),
     count: integer('count').notNull().default(0),
@@ -222,9 +288,15 @@ export const executionWorkspaces = pgTable(
   'execution_workspaces',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    issueId: uuid('issue_id').notNull().references(() => issues.id, { onDelete: 'cascade' }),
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    issueId: uuid('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
     projectWorkspaceId: uuid('project_workspace_id').references(() => projectWorkspaces.id, { onDelete: 'set null' }),
     repoPath: text('repo_path').notNull(),
     path: text('path').notNull(),
@@ -242,6 +314,8 @@ export const executionWorkspaces = pgTable(
     uniqueIndex('execution_workspaces_issue_uq').on(t.issueId),
     index('execution_workspaces_company_idx').on(t.companyId, t.createdAt),
     // The engine's sweep: closed workspaces whose worktree is still on disk.
-    index('execution_workspaces_pending_removal_idx').on(t.closedAt).where(sql`${t.status} = 'closed' and ${t.removedAt} is null`),
+    index('execution_workspaces_pending_removal_idx')
+      .on(t.closedAt)
+      .where(sql`${t.status} = 'closed' and ${t.removedAt} is null`),
   ],
 );

@@ -3,7 +3,17 @@
 // be decided (status `received`): a run is recorded first, then decided in its own transaction, so a
 // crash in between leaves a row the scheduler's sweep finishes instead of a lost fire.
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { agents } from './agents.ts';
 import { createdAt, id, ts, updatedAt } from './columns.ts';
 import { companies } from './companies.ts';
@@ -22,7 +32,9 @@ export const routines = pgTable(
   'routines',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     description: text('description'),
     assigneeAgentId: uuid('assignee_agent_id').references(() => agents.id, { onDelete: 'set null' }),
@@ -50,8 +62,12 @@ export const routineTriggers = pgTable(
   'routine_triggers',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    routineId: uuid('routine_id').notNull().references(() => routines.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    routineId: uuid('routine_id')
+      .notNull()
+      .references(() => routines.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(), // schedule | webhook | api
     label: text('label'),
     enabled: boolean('enabled').notNull().default(true),
@@ -84,8 +100,12 @@ export const routineRuns = pgTable(
   'routine_runs',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    routineId: uuid('routine_id').notNull().references(() => routines.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    routineId: uuid('routine_id')
+      .notNull()
+      .references(() => routines.id, { onDelete: 'cascade' }),
     triggerId: uuid('trigger_id').references(() => routineTriggers.id, { onDelete: 'set null' }),
     source: text('source').notNull(), // manual | api | schedule | webhook
     status: text('status').notNull().default('received'),
@@ -96,7 +116,9 @@ export const routineRuns = pgTable(
     // The tick a schedule run stands for: with the trigger, the run's exactly-once key.
     scheduledFor: ts('scheduled_for'),
     linkedIssueId: uuid('linked_issue_id').references(() => issues.id, { onDelete: 'set null' }),
-    coalescedIntoRunId: uuid('coalesced_into_run_id').references((): AnyPgColumn => routineRuns.id, { onDelete: 'set null' }),
+    coalescedIntoRunId: uuid('coalesced_into_run_id').references((): AnyPgColumn => routineRuns.id, {
+      onDelete: 'set null',
+    }),
     failureReason: text('failure_reason'),
     // Decisions that failed for a reason other than the rules (a lost connection): retried by the sweep.
     attempts: integer('attempts').notNull().default(0),

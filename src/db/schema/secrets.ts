@@ -6,7 +6,9 @@ export const secrets = pgTable(
   'secrets',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     provider: text('provider').notNull(),
     externalRef: text('external_ref'),
@@ -17,7 +19,10 @@ export const secrets = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [unique('secrets_company_name_uq').on(t.companyId, t.name), index('secrets_company_created_idx').on(t.companyId, t.createdAt.desc())],
+  (t) => [
+    unique('secrets_company_name_uq').on(t.companyId, t.name),
+    index('secrets_company_created_idx').on(t.companyId, t.createdAt.desc()),
+  ],
 );
 
 /** Immutable versions: AES-256-GCM ciphertext, IV and tag; AAD binds (company, secret, version). */
@@ -25,8 +30,12 @@ export const secretVersions = pgTable(
   'secret_versions',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    secretId: uuid('secret_id').notNull().references(() => secrets.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    secretId: uuid('secret_id')
+      .notNull()
+      .references(() => secrets.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
     iv: text('iv').notNull(),
     authTag: text('auth_tag').notNull(),

@@ -10,7 +10,9 @@ export const companySkills = pgTable(
   'company_skills',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
     slug: text('slug').notNull(),
     name: text('name').notNull(),
@@ -29,14 +31,21 @@ export const companySkills = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('company_skills_company_key_idx').on(t.companyId, t.key), index('company_skills_company_slug_idx').on(t.companyId, t.slug)],
+  (t) => [
+    uniqueIndex('company_skills_company_key_idx').on(t.companyId, t.key),
+    index('company_skills_company_slug_idx').on(t.companyId, t.slug),
+  ],
 );
 
 export const companySkillFiles = pgTable(
   'company_skill_files',
   {
-    skillId: uuid('skill_id').notNull().references(() => companySkills.id, { onDelete: 'cascade' }),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    skillId: uuid('skill_id')
+      .notNull()
+      .references(() => companySkills.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     path: text('path').notNull(),
     kind: text('kind').notNull(), // skill | reference | script | asset | other
     // utf8 text as is; anything else base64 (assets may be binary).
@@ -50,10 +59,19 @@ export const companySkillFiles = pgTable(
 export const agentSkills = pgTable(
   'agent_skills',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    agentId: uuid('agent_id').notNull().references(() => agents.id, { onDelete: 'cascade' }),
-    skillId: uuid('skill_id').notNull().references(() => companySkills.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    skillId: uuid('skill_id')
+      .notNull()
+      .references(() => companySkills.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.agentId, t.skillId] }), index('agent_skills_company_skill_idx').on(t.companyId, t.skillId)],
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.skillId] }),
+    index('agent_skills_company_skill_idx').on(t.companyId, t.skillId),
+  ],
 );

@@ -8,10 +8,15 @@ export const telemetryEvents = pgTable(
   'telemetry_events',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     properties: jsonb('properties').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('telemetry_events_company_created_idx').on(t.companyId, t.createdAt), index('telemetry_events_company_name_idx').on(t.companyId, t.name, t.createdAt)],
+  (t) => [
+    index('telemetry_events_company_created_idx').on(t.companyId, t.createdAt),
+    index('telemetry_events_company_name_idx').on(t.companyId, t.name, t.createdAt),
+  ],
 );

@@ -1,6 +1,18 @@
 // Goals, projects and project workspaces.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { agents } from './agents.ts';
 import { createdAt, id, ts, updatedAt } from './columns.ts';
 import { companies } from './companies.ts';
@@ -9,7 +21,9 @@ export const goals = pgTable(
   'goals',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     description: text('description'),
     level: text('level').notNull().default('task'), // company | team | agent | task
@@ -26,7 +40,9 @@ export const projects = pgTable(
   'projects',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     urlKey: text('url_key').notNull(),
     description: text('description'),
@@ -45,15 +61,24 @@ export const projects = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('projects_company_url_key_uq').on(t.companyId, t.urlKey), index('projects_url_key_idx').on(t.urlKey)],
+  (t) => [
+    uniqueIndex('projects_company_url_key_uq').on(t.companyId, t.urlKey),
+    index('projects_url_key_idx').on(t.urlKey),
+  ],
 );
 
 export const projectGoals = pgTable(
   'project_goals',
   {
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    goalId: uuid('goal_id').notNull().references(() => goals.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    goalId: uuid('goal_id')
+      .notNull()
+      .references(() => goals.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.goalId] }), index('project_goals_goal_idx').on(t.goalId)],
@@ -63,8 +88,12 @@ export const projectWorkspaces = pgTable(
   'project_workspaces',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     sourceType: text('source_type').notNull().default('local_path'), // local_path | git_repo | remote_managed | non_git_path
     cwd: text('cwd'),
@@ -100,8 +129,12 @@ export const workspaceOperations = pgTable(
   'workspace_operations',
   {
     id: id(),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    workspaceId: uuid('workspace_id').notNull().references(() => projectWorkspaces.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => projectWorkspaces.id, { onDelete: 'cascade' }),
     action: text('action').notNull(),
     desiredState: text('desired_state').notNull(),
     status: text('status').notNull().default('requested'),
@@ -124,8 +157,12 @@ export const workspaceOperations = pgTable(
 export const workspaceRuntimeServices = pgTable(
   'workspace_runtime_services',
   {
-    workspaceId: uuid('workspace_id').primaryKey().references(() => projectWorkspaces.id, { onDelete: 'cascade' }),
-    companyId: uuid('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .primaryKey()
+      .references(() => projectWorkspaces.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     ownerReplica: text('owner_replica'),
     ownerBoot: text('owner_boot'),
     leaseExpiresAt: ts('lease_expires_at'),

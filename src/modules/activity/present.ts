@@ -14,7 +14,10 @@ export const activityResponse = z
     entityId: z.string(),
     agentId: uuidOut().nullable().describe('the agent involved, when there is one'),
     runId: z.string().nullable().describe('the heartbeat run the actor acted in, when known'),
-    details: z.record(z.string(), z.unknown()).nullable().describe('event details, redacted before storage (never secret values)'),
+    details: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('event details, redacted before storage (never secret values)'),
     createdAt: timestampOut(),
   })
   .describe('An activity entry');

@@ -5,7 +5,6 @@ import type { ActivityEntry } from '../../db/rows.ts';
 import { redact } from '../../lib/redact.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
 
-
 export interface ActivityInput {
   companyId: string;
   action: string;
@@ -25,7 +24,12 @@ export async function recordActivity(tx: DbOrTx, actor: Actor, entry: ActivityIn
 /** The one insert into activity_log: details are always redacted before they are stored. */
 export async function appendActivity(
   tx: DbOrTx,
-  entry: Omit<ActivityInput, 'agentId'> & { actorType: string; actorId: string; agentId: string | null; runId: string | null },
+  entry: Omit<ActivityInput, 'agentId'> & {
+    actorType: string;
+    actorId: string;
+    agentId: string | null;
+    runId: string | null;
+  },
 ): Promise<ActivityEntry> {
   const [row] = await tx
     .insert(activityLog)

@@ -12,7 +12,14 @@ const tags = ['activity'];
 
 const createBody = createActivityBody.meta({
   examples: [
-    { actorType: 'system', actorId: 'weekly-report', action: 'company.report_generated', entityType: 'company', entityId: 'acme-weekly-2026-05', details: { week: '2026-W19', issuesClosed: 12 } },
+    {
+      actorType: 'system',
+      actorId: 'weekly-report',
+      action: 'company.report_generated',
+      entityType: 'company',
+      entityId: 'acme-weekly-2026-05',
+      details: { week: '2026-W19', issuesClosed: 12 },
+    },
   ],
 });
 
@@ -52,22 +59,32 @@ export function registerActivityRoutes(app: App, deps: AppDeps): void {
         summary: 'Record an activity entry',
         description: [
           'Board only (agents get 403). Appends an entry on behalf of any actor type; entries are never edited or deleted.',
-          '`details` are redacted before storage. The entry\'s `runId` comes from the `X-Service-Run-Id` header, when sent.',
+          "`details` are redacted before storage. The entry's `runId` comes from the `X-Service-Run-Id` header, when sent.",
         ].join(' '),
         params: companyParams,
-        headers: z.object({ 'x-service-run-id': runIdHeader.describe('the heartbeat run this request belongs to, recorded as the entry\'s `runId`') }),
+        headers: z.object({
+          'x-service-run-id': runIdHeader.describe(
+            "the heartbeat run this request belongs to, recorded as the entry's `runId`",
+          ),
+        }),
         body: createBody,
         response: {
           201: activityResponse.describe('The entry, recorded'),
           ...authenticated(),
-          ...errors([403, "the caller is an agent, or the company is not one of the caller's"], [404, 'no such company'], [422, '`agentId` is not an agent of this company']),
+          ...errors(
+            [403, "the caller is an agent, or the company is not one of the caller's"],
+            [404, 'no such company'],
+            [422, '`agentId` is not an agent of this company'],
+          ),
         },
       },
     },
     async (request, reply) => {
       const actor = requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      return reply.status(201).send(presentActivity(await createActivityEntry({ db, actor }, company.id, request.body)));
+      return reply
+        .status(201)
+        .send(presentActivity(await createActivityEntry({ db, actor }, company.id, request.body)));
     },
   );
 }

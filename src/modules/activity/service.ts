@@ -42,7 +42,11 @@ export async function listActivity(db: DbOrTx, companyId: string, query: ListAct
 }
 
 /** An entry written by the board on behalf of any actor type; runId comes from the request header. */
-export async function createActivityEntry(ctx: Ctx<BoardActor>, companyId: string, input: CreateActivity): Promise<ActivityEntry> {
+export async function createActivityEntry(
+  ctx: Ctx<BoardActor>,
+  companyId: string,
+  input: CreateActivity,
+): Promise<ActivityEntry> {
   return inTransaction(ctx, async (tx, { actor }) => {
     if (input.agentId) await assertAgentInCompany(tx, companyId, input.agentId, 'agentId');
     return appendActivity(tx, {

@@ -62,16 +62,25 @@ export async function stageLocalPath(source: string, staging: string): Promise<S
  * `npm install --prefix <staging> --ignore-scripts <name>@<version>`: no install script of the package
  * or its dependencies runs. Needs the npm registry to be reachable from the server.
  */
-export async function stageNpmPackage(name: string, version: string | undefined, staging: string): Promise<StagedPackage> {
+export async function stageNpmPackage(
+  name: string,
+  version: string | undefined,
+  staging: string,
+): Promise<StagedPackage> {
   if (!NPM_NAME.test(name)) throw unprocessable(`${name} is not a valid npm package name`);
-  if (version !== undefined && !NPM_VERSION.test(version)) throw unprocessable(`${version} is not a valid npm version or range`);
+  if (version !== undefined && !NPM_VERSION.test(version))
+    throw unprocessable(`${version} is not a valid npm version or range`);
   const spec = version ? `${name}@${version}` : name;
   try {
-    await promisify(execFile)('npm', ['install', '--prefix', staging, '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', spec], {
-      timeout: NPM_TIMEOUT_MS,
-      maxBuffer: 4 * 1024 * 1024,
-      env: { ...process.env, npm_config_update_notifier: 'false' },
-    });
+    await promisify(execFile)(
+      'npm',
+      ['install', '--prefix', staging, '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', spec],
+      {
+        timeout: NPM_TIMEOUT_MS,
+        maxBuffer: 4 * 1024 * 1024,
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+      },
+    );
   } catch (err) {
     const stderr = String((err as { stderr?: unknown }).stderr ?? (err as Error).message);
     throw unprocessable(`npm install ${spec} failed: ${stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`);
@@ -108,7 +117,8 @@ export async function readManifest(dir: string): Promise<PackageJson> {
   } catch {
     throw unprocessable('package.json is not valid JSON');
   }
-  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) throw unprocessable('package.json is not an object');
+  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest))
+    throw unprocessable('package.json is not an object');
   return manifest as PackageJson;
 }
 
@@ -149,7 +159,8 @@ export function entryFile(dir: string, manifest: PackageJson): string {
 
 /** The browser-safe parser: the `adapterUiParser` field, else the `./ui-parser` export; null when neither. */
 export function uiParserFile(dir: string, manifest: PackageJson): string | null {
-  const target = typeof manifest.adapterUiParser === 'string' ? manifest.adapterUiParser : subpathExport(manifest, './ui-parser');
+  const target =
+    typeof manifest.adapterUiParser === 'string' ? manifest.adapterUiParser : subpathExport(manifest, './ui-parser');
   return target ? inside(dir, target, 'the UI parser') : null;
 }
 
@@ -164,7 +175,8 @@ let generation = 0;
 export async function loadPackage(dir: string, manifest?: PackageJson): Promise<LoadedPackage> {
   const pkg = manifest ?? (await readManifest(dir));
   const entry = entryFile(dir, pkg);
-  if (!(await stat(entry).catch(() => null))?.isFile()) throw unprocessable(`the package entry ${path.relative(dir, entry)} does not exist`);
+  if (!(await stat(entry).catch(() => null))?.isFile())
+    throw unprocessable(`the package entry ${path.relative(dir, entry)} does not exist`);
   const url = `${pathToFileURL(entry).href}?v=${Date.now()}-${++generation}`;
   let timer: NodeJS.Timeout | undefined;
   let imported: Record<string, unknown>;
@@ -172,7 +184,10 @@ export async function loadPackage(dir: string, manifest?: PackageJson): Promise<
     imported = await Promise.race([
       import(url) as Promise<Record<string, unknown>>,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`import did not finish within ${IMPORT_TIMEOUT_MS} ms`)), IMPORT_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`import did not finish within ${IMPORT_TIMEOUT_MS} ms`)),
+          IMPORT_TIMEOUT_MS,
+        );
       }),
     ]);
   } catch (err) {
@@ -181,10 +196,15 @@ export async function loadPackage(dir: string, manifest?: PackageJson): Promise<
     clearTimeout(timer);
   }
   // A CommonJS package arrives as its module.exports under `default`.
-  const fallback = imported.default && typeof imported.default === 'object' ? (imported.default as Record<string, unknown>) : {};
+  const fallback =
+    imported.default && typeof imported.default === 'object' ? (imported.default as Record<string, unknown>) : {};
   const createServerAdapter = imported.createServerAdapter ?? fallback.createServerAdapter;
-  if (typeof createServerAdapter !== 'function') throw unprocessable('the package does not export a createServerAdapter function');
-  const module = { createServerAdapter: createServerAdapter as () => ServerAdapter, configSchema: imported.configSchema ?? fallback.configSchema };
+  if (typeof createServerAdapter !== 'function')
+    throw unprocessable('the package does not export a createServerAdapter function');
+  const module = {
+    createServerAdapter: createServerAdapter as () => ServerAdapter,
+    configSchema: imported.configSchema ?? fallback.configSchema,
+  };
   let adapter: ServerAdapter;
   try {
     adapter = createAdapterRegistry([]).register(module);

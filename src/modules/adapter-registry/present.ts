@@ -13,7 +13,9 @@ export const adapterResponse = z.object({
   models: z.array(z.object({ id: z.string(), label: z.string() })),
   agentConfigurationDoc: z.string().describe('how an agent configures this adapter (adapterConfig fields)'),
   builtin: z.boolean(),
-  loaded: z.boolean().describe('registered and able to run; false for an installed package that failed to load (see `loadError`)'),
+  loaded: z
+    .boolean()
+    .describe('registered and able to run; false for an installed package that failed to load (see `loadError`)'),
   loadError: z.string().nullable(),
   source: z.object({
     kind: z.enum(['builtin', 'local', 'npm']),
@@ -29,14 +31,18 @@ export const adapterResponse = z.object({
   }),
   config: z.record(z.string(), z.unknown()).describe('the instance config; values under sensitive keys are redacted'),
   hasUiParser: z.boolean().describe('GET /api/adapters/{type}/ui-parser.js serves one'),
-  environment: z.object({ ok: z.boolean(), checks: z.array(check) }).describe('testEnvironment() with the instance config, bounded to 5 s; a throw or a hang is a failed check'),
+  environment: z
+    .object({ ok: z.boolean(), checks: z.array(check) })
+    .describe('testEnvironment() with the instance config, bounded to 5 s; a throw or a hang is a failed check'),
   installedAt: timestampOut().nullable(),
   updatedAt: timestampOut().nullable(),
 });
 
 export function presentAdapter(e: AdapterEntry): z.infer<typeof adapterResponse> {
   const override = e.install?.override ?? {};
-  const models = Array.isArray(e.adapter?.models) ? e.adapter.models.slice(0, 500).map((m) => ({ id: String(m?.id ?? ''), label: String(m?.label ?? m?.id ?? '') })) : [];
+  const models = Array.isArray(e.adapter?.models)
+    ? e.adapter.models.slice(0, 500).map((m) => ({ id: String(m?.id ?? ''), label: String(m?.label ?? m?.id ?? '') }))
+    : [];
   const external = !!e.install?.installDir;
   return {
     type: e.type,

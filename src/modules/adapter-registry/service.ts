@@ -21,7 +21,15 @@ import type { Db } from '../../db/client.ts';
 import { adapterInstalls, type AdapterOverride } from '../../db/schema/index.ts';
 import type { AdapterRegistry } from '../../adapters/registry.ts';
 import type { EnvironmentCheck, ServerAdapter } from '../../adapters/types.ts';
-import { loadPackage, MAX_UI_PARSER_BYTES, readManifest, stageLocalPath, stageNpmPackage, uiParserFile, type LoadedPackage } from './package.ts';
+import {
+  loadPackage,
+  MAX_UI_PARSER_BYTES,
+  readManifest,
+  stageLocalPath,
+  stageNpmPackage,
+  uiParserFile,
+  type LoadedPackage,
+} from './package.ts';
 
 export type AdapterInstall = typeof adapterInstalls.$inferSelect;
 
@@ -68,17 +76,31 @@ export interface AdapterManager {
 }
 
 /** A run's adapter type that cannot run now, and why (the executor fails the run with this); null when it can. */
-export async function adapterRunRefusal(db: Db, registry: AdapterRegistry, type: string | null): Promise<string | null> {
+export async function adapterRunRefusal(
+  db: Db,
+  registry: AdapterRegistry,
+  type: string | null,
+): Promise<string | null> {
   if (!type) return 'the agent has no adapter type';
-  const [row] = await db.select({ override: adapterInstalls.override }).from(adapterInstalls).where(eq(adapterInstalls.type, type));
+  const [row] = await db
+    .select({ override: adapterInstalls.override })
+    .from(adapterInstalls)
+    .where(eq(adapterInstalls.type, type));
   if (row?.override.disabled) return `adapter type ${type} is disabled`;
   if (!registry.get(type)) return `adapter type ${type} is not installed on this server`;
   return null;
 }
 
 /** An environment check that throws, hangs or answers garbage is a failed check, never an error of the list. */
-export async function checkEnvironment(adapter: ServerAdapter, config: Record<string, unknown>, timeoutMs = ENVIRONMENT_CHECK_TIMEOUT_MS): Promise<EnvironmentCheck> {
-  const failed = (detail: string): EnvironmentCheck => ({ ok: false, checks: [{ name: 'testEnvironment', ok: false, detail }] });
+export async function checkEnvironment(
+  adapter: ServerAdapter,
+  config: Record<string, unknown>,
+  timeoutMs = ENVIRONMENT_CHECK_TIMEOUT_MS,
+): Promise<EnvironmentCheck> {
+  const failed = (detail: string): EnvironmentCheck => ({
+    ok: false,
+    checks: [{ name: 'testEnvironment', ok: false, detail }],
+  });
   let timer: NodeJS.Timeout | undefined;
   try {
     const result = await Promise.race([
@@ -87,8 +109,13 @@ export async function checkEnvironment(adapter: ServerAdapter, config: Record<st
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       }),
     ]);
-    if (!result || typeof result.ok !== 'boolean' || !Array.isArray(result.checks)) return failed('testEnvironment() returned an invalid result');
-    const checks = result.checks.slice(0, 50).map((c) => ({ name: String(c?.name ?? '').slice(0, 200), ok: c?.ok === true, detail: String(c?.detail ?? '').slice(0, 2000) }));
+    if (!result || typeof result.ok !== 'boolean' || !Array.isArray(result.checks))
+      return failed('testEnvironment() returned an invalid result');
+    const checks = result.checks.slice(0, 50).map((c) => ({
+      name: String(c?.name ?? '').slice(0, 200),
+      ok: c?.ok === true,
+      detail: String(c?.detail ?? '').slice(0, 2000),
+    }));
     return { ok: result.ok && checks.every((c) => c.ok), checks };
   } catch (err) {
     return failed(`testEnvironment() failed: ${String((err as Error)?.message ?? err).slice(0, 1000)}`);
@@ -97,7 +124,12 @@ export async function checkEnvironment(adapter: ServerAdapter, config: Record<st
   }
 }
 
-export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; dataDir: string; logger: Logger }): AdapterManager {
+export function createAdapterManager(deps: {
+  db: Db;
+  registry: AdapterRegistry;
+  dataDir: string;
+  logger: Logger;
+}): AdapterManager {
   const { db, registry, logger } = deps;
   const root = path.join(deps.dataDir, 'adapters');
   const loaded = new Map<string, LoadedPackage>();
@@ -111,9 +143,13 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
   };
 
   const isBuiltin = (type: string) => registry.list().some((r) => r.builtin && r.adapter.type === type);
-  const rowOf = async (type: string) => (await db.select().from(adapterInstalls).where(eq(adapterInstalls.type, type)))[0] ?? null;
+  const rowOf = async (type: string) =>
+    (await db.select().from(adapterInstalls).where(eq(adapterInstalls.type, type)))[0] ?? null;
   const requireExternal = async (type: string): Promise<AdapterInstall & { installDir: string }> => {
-    if (isBuiltin(type)) throw conflict(`adapter type ${type} is built in: only external adapters can be reloaded, reinstalled or deleted`);
+    if (isBuiltin(type))
+      throw conflict(
+        `adapter type ${type} is built in: only external adapters can be reloaded, reinstalled or deleted`,
+      );
     const row = await rowOf(type);
     if (!row?.installDir) throw notFound('adapter');
     return row as AdapterInstall & { installDir: string };
@@ -132,7 +168,10 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
     const pkg = loaded.get(type);
     const environment = adapter
       ? await checkEnvironment(adapter, install?.config ?? {})
-      : { ok: false, checks: [{ name: 'load', ok: false, detail: loadErrors.get(type) ?? 'the package is not loaded' }] };
+      : {
+          ok: false,
+          checks: [{ name: 'load', ok: false, detail: loadErrors.get(type) ?? 'the package is not loaded' }],
+        };
     return {
       type,
       adapter,
@@ -149,7 +188,9 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
     await mkdir(root, { recursive: true, mode: 0o700 });
     const staging = await mkdtemp(path.join(root, '.staging-'));
     try {
-      const staged = source.localPath ? await stageLocalPath(source.localPath, staging) : await stageNpmPackage(source.packageName, source.version, staging);
+      const staged = source.localPath
+        ? await stageLocalPath(source.localPath, staging)
+        : await stageNpmPackage(source.packageName, source.version, staging);
       const pkg = await loadPackage(path.join(staging, staged.relDir), staged.manifest);
       return { staging, relDir: staged.relDir, pkg };
     } catch (err) {
@@ -158,7 +199,8 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
     }
   }
 
-  const versionOf = (pkg: LoadedPackage) => (typeof pkg.manifest.version === 'string' ? pkg.manifest.version.slice(0, 100) : null);
+  const versionOf = (pkg: LoadedPackage) =>
+    typeof pkg.manifest.version === 'string' ? pkg.manifest.version.slice(0, 100) : null;
 
   const manager: AdapterManager = {
     registry,
@@ -166,19 +208,24 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
     async loadInstalled() {
       // Staging directories of an install the previous process never finished.
       for (const name of await readdir(root).catch(() => [] as string[])) {
-        if (name.startsWith('.staging-') || name.startsWith('.old-')) await rm(path.join(root, name), { recursive: true, force: true });
+        if (name.startsWith('.staging-') || name.startsWith('.old-'))
+          await rm(path.join(root, name), { recursive: true, force: true });
       }
       const rows = await db.select().from(adapterInstalls);
       for (const row of rows) {
         if (!row.installDir) continue;
         try {
           const pkg = await loadPackage(row.installDir);
-          if (pkg.adapter.type !== row.type) throw unprocessable(`the package now creates adapter type ${pkg.adapter.type}, not ${row.type}`);
+          if (pkg.adapter.type !== row.type)
+            throw unprocessable(`the package now creates adapter type ${pkg.adapter.type}, not ${row.type}`);
           if (isBuiltin(row.type)) throw conflict(`adapter type ${row.type} is now built in`);
           activate(row.type, pkg);
         } catch (err) {
           loadErrors.set(row.type, (err as Error).message);
-          logger.warn({ type: row.type, err: (err as Error).message }, 'adapters: an installed adapter package failed to load');
+          logger.warn(
+            { type: row.type, err: (err as Error).message },
+            'adapters: an installed adapter package failed to load',
+          );
         }
       }
     },
@@ -186,7 +233,10 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
     async list() {
       const rows = await db.select().from(adapterInstalls);
       const byType = new Map(rows.map((r) => [r.type, r]));
-      const types = new Set([...registry.list().map((r) => r.adapter.type), ...rows.filter((r) => r.installDir).map((r) => r.type)]);
+      const types = new Set([
+        ...registry.list().map((r) => r.adapter.type),
+        ...rows.filter((r) => r.installDir).map((r) => r.type),
+      ]);
       // Built-ins first, then externals, each by type: a stable order for a settings screen.
       const ordered = [...types].sort((a, b) => Number(isBuiltin(b)) - Number(isBuiltin(a)) || a.localeCompare(b));
       return Promise.all(ordered.map((type) => entry(type, byType.get(type) ?? null)));
@@ -195,16 +245,22 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
     async install(input) {
       // isLocalPath when given; otherwise an absolute path is a local path and anything else a package name.
       const localPath = (input.isLocalPath ?? path.isAbsolute(input.packageName)) ? input.packageName : null;
-      const { staging, relDir, pkg } = await stage({ localPath, packageName: input.packageName, version: input.version });
+      const { staging, relDir, pkg } = await stage({
+        localPath,
+        packageName: input.packageName,
+        version: input.version,
+      });
       return exclusive(async () => {
         const type = pkg.adapter.type;
         const final = path.join(root, type);
         try {
           if (isBuiltin(type)) throw conflict(`adapter type ${type} is built in and cannot be installed over`);
           const existing = await rowOf(type);
-          if (existing?.installDir || registry.get(type)) throw conflict(`adapter type ${type} is already installed: reinstall or delete it first`);
+          if (existing?.installDir || registry.get(type))
+            throw conflict(`adapter type ${type} is already installed: reinstall or delete it first`);
           const count = (await db.select({ type: adapterInstalls.type }).from(adapterInstalls)).length;
-          if (count >= MAX_EXTERNAL_ADAPTERS) throw unprocessable(`at most ${MAX_EXTERNAL_ADAPTERS} adapters can be installed`);
+          if (count >= MAX_EXTERNAL_ADAPTERS)
+            throw unprocessable(`at most ${MAX_EXTERNAL_ADAPTERS} adapters can be installed`);
           // A directory left by a crash between rename and insert is not an install (no row): replace it.
           await rm(final, { recursive: true, force: true });
           await rename(staging, final);
@@ -229,7 +285,10 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
           logger.info({ type, source: localPath ?? input.packageName }, 'adapters: installed');
           return entry(type, row!);
         } catch (err) {
-          await db.delete(adapterInstalls).where(eq(adapterInstalls.type, type)).catch(() => undefined);
+          await db
+            .delete(adapterInstalls)
+            .where(eq(adapterInstalls.type, type))
+            .catch(() => undefined);
           await rm(final, { recursive: true, force: true });
           throw err;
         }
@@ -239,7 +298,11 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
     async reinstall(type) {
       const source = await requireExternal(type);
       const pinned = source.override.pinnedVersion ?? undefined;
-      const { staging, relDir, pkg } = await stage({ localPath: source.localPath, packageName: source.packageName ?? type, version: pinned ?? source.version ?? undefined });
+      const { staging, relDir, pkg } = await stage({
+        localPath: source.localPath,
+        packageName: source.packageName ?? type,
+        version: pinned ?? source.version ?? undefined,
+      });
       return exclusive(async () => {
         const final = path.join(root, type);
         const old = path.join(root, `.old-${type}-${randomBytes(4).toString('hex')}`);
@@ -247,8 +310,12 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
           // Deleted, or pinned elsewhere, while the source was fetched: checked again in turn.
           const row = await requireExternal(type);
           const pinnedNow = row.override.pinnedVersion ?? undefined;
-          if (pkg.adapter.type !== type) throw unprocessable(`the package now creates adapter type ${pkg.adapter.type}, not ${type}`);
-          if (pinnedNow && versionOf(pkg) !== pinnedNow) throw unprocessable(`adapter type ${type} is pinned to version ${pinnedNow}; the source has ${versionOf(pkg) ?? 'no version'}`);
+          if (pkg.adapter.type !== type)
+            throw unprocessable(`the package now creates adapter type ${pkg.adapter.type}, not ${type}`);
+          if (pinnedNow && versionOf(pkg) !== pinnedNow)
+            throw unprocessable(
+              `adapter type ${type} is pinned to version ${pinnedNow}; the source has ${versionOf(pkg) ?? 'no version'}`,
+            );
         } catch (err) {
           await rm(staging, { recursive: true, force: true });
           throw err;
@@ -283,7 +350,8 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
         let pkg: LoadedPackage;
         try {
           pkg = await loadPackage(row.installDir);
-          if (pkg.adapter.type !== type) throw unprocessable(`the package now creates adapter type ${pkg.adapter.type}, not ${type}`);
+          if (pkg.adapter.type !== type)
+            throw unprocessable(`the package now creates adapter type ${pkg.adapter.type}, not ${type}`);
         } catch (err) {
           // The previous registration, if any, keeps running: a broken edit does not take it down.
           if (!registry.get(type)) loadErrors.set(type, (err as Error).message);
@@ -341,7 +409,9 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
       await requireKnown(type);
       const adapter = registry.get(type) as (ServerAdapter & { configSchema?: unknown }) | undefined;
       const schema = adapter?.configSchema ?? loaded.get(type)?.module.configSchema;
-      return schema && typeof schema === 'object' && !Array.isArray(schema) ? (schema as Record<string, unknown>) : { type: 'object' };
+      return schema && typeof schema === 'object' && !Array.isArray(schema)
+        ? (schema as Record<string, unknown>)
+        : { type: 'object' };
     },
 
     async uiParser(type) {
@@ -353,7 +423,8 @@ export function createAdapterManager(deps: { db: Db; registry: AdapterRegistry; 
       const file = uiParserFile(dir, pkg?.manifest ?? (await readManifest(dir).catch(() => ({}))));
       const info = file ? await stat(file).catch(() => null) : null;
       if (!file || !info?.isFile()) throw notFound('UI parser');
-      if (info.size > MAX_UI_PARSER_BYTES) throw unprocessable(`the UI parser is larger than ${MAX_UI_PARSER_BYTES} bytes`);
+      if (info.size > MAX_UI_PARSER_BYTES)
+        throw unprocessable(`the UI parser is larger than ${MAX_UI_PARSER_BYTES} bytes`);
       return readFile(file);
     },
   };
@@ -380,4 +451,5 @@ function keepRedacted(next: unknown, previous: unknown): unknown {
   return Object.fromEntries(Object.entries(next).map(([key, value]) => [key, keepRedacted(value, before[key])]));
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);

@@ -9,7 +9,11 @@ import type { Agent, Approval } from '../../db/rows.ts';
 import type { HireAgent } from './schemas.ts';
 import { agentSnapshot, createAgent } from './service.ts';
 
-export async function hireAgent(ctx: Ctx, company: Company, input: HireAgent): Promise<{ agent: Agent; approval: Approval | null }> {
+export async function hireAgent(
+  ctx: Ctx,
+  company: Company,
+  input: HireAgent,
+): Promise<{ agent: Agent; approval: Approval | null }> {
   const { sourceIssueId, sourceIssueIds, ...fields } = input;
   const issueIds = [...new Set([...(sourceIssueId ? [sourceIssueId] : []), ...(sourceIssueIds ?? [])])];
   const needsApproval = company.requireBoardApprovalForNewAgents;
@@ -24,7 +28,11 @@ export async function hireAgent(ctx: Ctx, company: Company, input: HireAgent): P
       ? await createApproval(inner, {
           companyId: company.id,
           type: 'hire_agent',
-          payload: { agentId: agent.id, ...agentSnapshot(agent, fields.budgetMonthlyCents ?? 0), sourceIssueIds: issueIds },
+          payload: {
+            agentId: agent.id,
+            ...agentSnapshot(agent, fields.budgetMonthlyCents ?? 0),
+            sourceIssueIds: issueIds,
+          },
           issueIds,
         })
       : null;

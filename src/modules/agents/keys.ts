@@ -14,7 +14,12 @@ const KEYLESS_STATUSES = new Set(['pending_approval', 'terminated']);
 const MAX_LISTED_KEYS = 500;
 
 export async function listKeys(ctx: Ctx, agentId: string): Promise<AgentKey[]> {
-  return ctx.db.select().from(agentApiKeys).where(eq(agentApiKeys.agentId, agentId)).orderBy(desc(agentApiKeys.createdAt)).limit(MAX_LISTED_KEYS);
+  return ctx.db
+    .select()
+    .from(agentApiKeys)
+    .where(eq(agentApiKeys.agentId, agentId))
+    .orderBy(desc(agentApiKeys.createdAt))
+    .limit(MAX_LISTED_KEYS);
 }
 
 export async function createKey(ctx: Ctx, agentId: string, name: string): Promise<{ key: AgentKey; token: string }> {
@@ -23,8 +28,17 @@ export async function createKey(ctx: Ctx, agentId: string, name: string): Promis
     const agent = await lockAgent(tx, agentId);
     if (KEYLESS_STATUSES.has(agent.status)) throw conflict(`cannot create a key for a ${agent.status} agent`);
     const token = newToken(AGENT_KEY_PREFIX);
-    const [key] = await tx.insert(agentApiKeys).values({ companyId: agent.companyId, agentId, name, keyHash: hashToken(token) }).returning();
-    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.key_created', entityType: 'agent', entityId: agentId, details: { keyId: key!.id, name } });
+    const [key] = await tx
+      .insert(agentApiKeys)
+      .values({ companyId: agent.companyId, agentId, name, keyHash: hashToken(token) })
+      .returning();
+    await recordActivity(tx, ctx.actor, {
+      companyId: agent.companyId,
+      action: 'agent.key_created',
+      entityType: 'agent',
+      entityId: agentId,
+      details: { keyId: key!.id, name },
+    });
     return { key: key!, token };
   });
 }
@@ -32,14 +46,23 @@ export async function createKey(ctx: Ctx, agentId: string, name: string): Promis
 /** Marks the key revoked (idempotent: revoking twice keeps the first revokedAt). */
 export async function revokeKey(ctx: Ctx, agentId: string, keyId: string): Promise<AgentKey> {
   return ctx.db.transaction(async (tx) => {
-    const [key] = await tx.select().from(agentApiKeys).where(and(eq(agentApiKeys.id, keyId), eq(agentApiKeys.agentId, agentId)));
+    const [key] = await tx
+      .select()
+      .from(agentApiKeys)
+      .where(and(eq(agentApiKeys.id, keyId), eq(agentApiKeys.agentId, agentId)));
     if (!key) throw notFound('key');
     const [revoked] = await tx
       .update(agentApiKeys)
       .set({ revokedAt: sql`coalesce(${agentApiKeys.revokedAt}, now())` })
       .where(eq(agentApiKeys.id, keyId))
       .returning();
-    await recordActivity(tx, ctx.actor, { companyId: key.companyId, action: 'agent.key_revoked', entityType: 'agent', entityId: agentId, details: { keyId, name: key.name } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: key.companyId,
+      action: 'agent.key_revoked',
+      entityType: 'agent',
+      entityId: agentId,
+      details: { keyId, name: key.name },
+    });
     return revoked!;
   });
 }

@@ -24,7 +24,14 @@ import { lockAgent, revokeAllKeys } from '../../core/agent-access.ts';
 export async function pauseAgent(ctx: Ctx, agentId: string, reason = 'manual'): Promise<Agent> {
   return ctx.db.transaction(async (tx) => {
     const { before, agent, changed } = await stopAgent(tx, ctx.actor, agentId, { kind: 'pause', reason });
-    if (changed) await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.paused', entityType: 'agent', entityId: agentId, details: { from: before.status, reason } });
+    if (changed)
+      await recordActivity(tx, ctx.actor, {
+        companyId: agent.companyId,
+        action: 'agent.paused',
+        entityType: 'agent',
+        entityId: agentId,
+        details: { from: before.status, reason },
+      });
     return agent;
   });
 }
@@ -32,7 +39,14 @@ export async function pauseAgent(ctx: Ctx, agentId: string, reason = 'manual'): 
 export async function resumeAgent(ctx: Ctx, agentId: string): Promise<Agent> {
   return ctx.db.transaction(async (tx) => {
     const { before, agent, changed } = await transitionAgent(tx, agentId, { kind: 'resume' });
-    if (changed) await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.resumed', entityType: 'agent', entityId: agentId, details: { from: before.status } });
+    if (changed)
+      await recordActivity(tx, ctx.actor, {
+        companyId: agent.companyId,
+        action: 'agent.resumed',
+        entityType: 'agent',
+        entityId: agentId,
+        details: { from: before.status },
+      });
     return agent;
   });
 }
@@ -45,7 +59,13 @@ export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> 
     if (!changed) return agent;
     // A terminated agent spends nothing more: its budget policy is switched off with it.
     await syncMonthlyBudgetPolicy(tx, ctx.actor, agent.companyId, 'agent', agentId, 0);
-    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.terminated', entityType: 'agent', entityId: agentId, details: { from: before.status, revokedKeys } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: agent.companyId,
+      action: 'agent.terminated',
+      entityType: 'agent',
+      entityId: agentId,
+      details: { from: before.status, revokedKeys },
+    });
     return agent;
   });
 }
@@ -61,6 +81,12 @@ export async function deleteAgent(ctx: Ctx, agentId: string): Promise<void> {
     if (!deleted) throw notFound('agent');
     // Budget policies name their scope by id only, so the agent's policy is switched off here.
     await syncMonthlyBudgetPolicy(tx, ctx.actor, deleted.companyId, 'agent', agentId, 0);
-    await recordActivity(tx, ctx.actor, { companyId: deleted.companyId, action: 'agent.deleted', entityType: 'agent', entityId: agentId, details: { name: deleted.name, status: deleted.status } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: deleted.companyId,
+      action: 'agent.deleted',
+      entityType: 'agent',
+      entityId: agentId,
+      details: { name: deleted.name, status: deleted.status },
+    });
   });
 }

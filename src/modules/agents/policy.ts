@@ -64,14 +64,21 @@ export function canHireAgents(actor: Actor, caller: CallerAgent, companyId: stri
  * rights hired by an agent creator would own the company without any board decision), and only the
  * board or the CEO may hand out `canCreateAgents`.
  */
-export function canGrantOnHire(actor: Actor, hire: { role?: string; permissions?: { canCreateAgents?: boolean } }, companyId: string): boolean {
+export function canGrantOnHire(
+  actor: Actor,
+  hire: { role?: string; permissions?: { canCreateAgents?: boolean } },
+  companyId: string,
+): boolean {
   if (actor.kind !== 'agent') return true;
   if (hire.role?.trim().toLowerCase() === 'ceo') return false;
   return hire.permissions?.canCreateAgents !== true || isCeoOf(actor, companyId);
 }
 
 /** GET one agent's `access`: whether the agent may assign tasks, and why. */
-export function taskAccess(agent: Agent): { canAssignTasks: boolean; reason: 'explicit_grant' | 'ceo_role' | 'agent_creator' | 'none' } {
+export function taskAccess(agent: Agent): {
+  canAssignTasks: boolean;
+  reason: 'explicit_grant' | 'ceo_role' | 'agent_creator' | 'none';
+} {
   if (agent.status === 'terminated') return { canAssignTasks: false, reason: 'none' };
   if (agent.canAssignTasks) return { canAssignTasks: true, reason: 'explicit_grant' };
   if (agent.role === 'ceo') return { canAssignTasks: true, reason: 'ceo_role' };

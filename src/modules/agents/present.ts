@@ -11,7 +11,6 @@ import { approvalResponse } from '../approvals/present.ts';
 import { agentStatus, type AgentStatus } from './schemas.ts';
 import type { MonthlyBudget } from '../budgets/budget-policies.ts';
 
-
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const jsonObject = () => z.record(z.string(), z.unknown());
 
@@ -48,25 +47,38 @@ export const agentResponse = z
     reportsTo: uuidOut().nullable().describe('the manager; null at the top of the org tree'),
     adapterType: z.string().describe('the runtime adapter, e.g. `process` or `http`'),
     adapterConfig: jsonObject().describe(`adapter-specific settings; ${REDACTION}`),
-    runtimeConfig: jsonObject().describe(`runtime settings (\`heartbeat.enabled\`, \`heartbeat.intervalSec\`, \`heartbeat.skipWhenIdle\`, \`maxConcurrentRuns\`, \`maxRunsPerHour\`); ${REDACTION}`),
+    runtimeConfig: jsonObject().describe(
+      `runtime settings (\`heartbeat.enabled\`, \`heartbeat.intervalSec\`, \`heartbeat.skipWhenIdle\`, \`maxConcurrentRuns\`, \`maxRunsPerHour\`); ${REDACTION}`,
+    ),
     budgetMonthlyCents: z.number().int(),
     spentMonthlyCents: z.number().int().describe('spend in the current UTC calendar month'),
     status: agentStatus,
-    pauseReason: z.string().nullable().describe('why the agent is paused (`manual`, or a budget hard stop); null otherwise'),
+    pauseReason: z
+      .string()
+      .nullable()
+      .describe('why the agent is paused (`manual`, or a budget hard stop); null otherwise'),
     errorReason: z
       .string()
       .nullable()
-      .describe('why the agent is in `error`: the run that put it there and how it ended (`run <id> failed: ...`); null whenever the status is not `error`'),
+      .describe(
+        'why the agent is in `error`: the run that put it there and how it ended (`run <id> failed: ...`); null whenever the status is not `error`',
+      ),
     permissions: z.object({ canCreateAgents: z.boolean() }),
     wakeRateLimitedUntil: timestampOut()
       .nullable()
-      .describe('set while the wake budget (`runtimeConfig.maxRunsPerHour`, default 30) is spent: wakes until then are skipped with reason `wake_rate_limited`; null otherwise'),
+      .describe(
+        'set while the wake budget (`runtimeConfig.maxRunsPerHour`, default 30) is spent: wakes until then are skipped with reason `wake_rate_limited`; null otherwise',
+      ),
     metadata: jsonObject(),
     lastHeartbeatAt: timestampOut().nullable(),
     terminatedAt: timestampOut().nullable(),
     createdAt: timestampOut(),
     updatedAt: timestampOut(),
-    configRedacted: z.boolean().describe('true when the caller may not read this agent\'s configuration (only the board, the agent itself, the company CEO agent and agents with canCreateAgents may)'),
+    configRedacted: z
+      .boolean()
+      .describe(
+        "true when the caller may not read this agent's configuration (only the board, the agent itself, the company CEO agent and agents with canCreateAgents may)",
+      ),
   })
   .describe('The agent');
 
@@ -106,25 +118,43 @@ export function presentAgent(agent: Agent, view: AgentView): AgentResponse {
 
 /** chainOfCommand entries: the manager chain from the direct manager up to the root. */
 export const chainLinkResponse = z
-  .object({ id: uuidOut(), name: z.string(), urlKey: z.string(), role: z.string(), title: z.string().nullable(), status: agentStatus })
+  .object({
+    id: uuidOut(),
+    name: z.string(),
+    urlKey: z.string(),
+    role: z.string(),
+    title: z.string().nullable(),
+    status: agentStatus,
+  })
   .describe('A manager in brief');
 
 export type ChainLinkResponse = z.output<typeof chainLinkResponse>;
 
 export function presentChainLink(agent: Agent): ChainLinkResponse {
-  return { id: agent.id, name: agent.name, urlKey: agent.urlKey, role: agent.role, title: agent.title, status: agent.status as AgentStatus };
+  return {
+    id: agent.id,
+    name: agent.name,
+    urlKey: agent.urlKey,
+    role: agent.role,
+    title: agent.title,
+    status: agent.status as AgentStatus,
+  };
 }
 
 /** GET one agent: the agent plus its chain of command and task-assignment access (SPEC). */
 export const agentDetailResponse = agentResponse
   .extend({
-    chainOfCommand: z.array(chainLinkResponse).describe('the managers from the direct manager up to the root (at most 100)'),
+    chainOfCommand: z
+      .array(chainLinkResponse)
+      .describe('the managers from the direct manager up to the root (at most 100)'),
     access: z
       .object({
         canAssignTasks: z.boolean(),
         reason: z
           .enum(['explicit_grant', 'ceo_role', 'agent_creator', 'none'])
-          .describe('why: the `canAssignTasks` grant, the `ceo` role, `permissions.canCreateAgents`, or none (always none for a terminated agent)'),
+          .describe(
+            'why: the `canAssignTasks` grant, the `ceo` role, `permissions.canCreateAgents`, or none (always none for a terminated agent)',
+          ),
       })
       .describe('whether the agent may assign tasks, and why'),
   })
@@ -135,8 +165,14 @@ export type AgentDetailResponse = z.output<typeof agentDetailResponse>;
 /** POST agent-hires: the agent, and the hire_agent approval when the company requires one. */
 export const agentHireResponse = z
   .object({
-    agent: agentResponse.describe('the agent: `pending_approval` when the company requires board approval for new agents, else `idle`'),
-    approval: approvalResponse.nullable().describe('the pending hire_agent approval carrying the configuration snapshot; null when no approval is required'),
+    agent: agentResponse.describe(
+      'the agent: `pending_approval` when the company requires board approval for new agents, else `idle`',
+    ),
+    approval: approvalResponse
+      .nullable()
+      .describe(
+        'the pending hire_agent approval carrying the configuration snapshot; null when no approval is required',
+      ),
   })
   .describe('The hired agent and its approval');
 
@@ -148,18 +184,29 @@ export const agentKeyResponse = z
     name: z.string(),
     createdAt: timestampOut(),
     lastUsedAt: timestampOut().nullable(),
-    revokedAt: timestampOut().nullable().describe('set when the key was revoked (revoked keys are kept for the audit trail)'),
+    revokedAt: timestampOut()
+      .nullable()
+      .describe('set when the key was revoked (revoked keys are kept for the audit trail)'),
   })
   .describe('An agent API key (without its token)');
 
 export type AgentKeyResponse = z.output<typeof agentKeyResponse>;
 
 export function presentKey(key: AgentKey): AgentKeyResponse {
-  return { id: key.id, agentId: key.agentId, name: key.name, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt, revokedAt: key.revokedAt };
+  return {
+    id: key.id,
+    agentId: key.agentId,
+    name: key.name,
+    createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
+    revokedAt: key.revokedAt,
+  };
 }
 
 export const createdAgentKeyResponse = agentKeyResponse
-  .extend({ token: z.string().describe('the key itself (`svc_agent_...`): shown only in this response, stored only as a hash') })
+  .extend({
+    token: z.string().describe('the key itself (`svc_agent_...`): shown only in this response, stored only as a hash'),
+  })
   .describe('The new key with its one-time token');
 
 export const WAKEUP_SOURCES = ['timer', 'assignment', 'on_demand', 'automation'] as const;
@@ -182,7 +229,12 @@ export const wakeupResponse = z
       .describe(
         '`queued` until a dispatcher claims it (`claimed`); then `completed` (it became run `runId`), `coalesced` (merged into the live run `runId`), `deferred` (waiting for the run holding its issue, or for a free run slot of the agent), `skipped`, `cancelled` or `failed`',
       ),
-    outcomeReason: z.string().nullable().describe('why it was coalesced, deferred, skipped, cancelled or failed, e.g. `live_run_on_issue`, `issue_busy`, `agent_busy`, `agent_paused`'),
+    outcomeReason: z
+      .string()
+      .nullable()
+      .describe(
+        'why it was coalesced, deferred, skipped, cancelled or failed, e.g. `live_run_on_issue`, `issue_busy`, `agent_busy`, `agent_paused`',
+      ),
     runId: uuidOut().nullable().describe('the run it became or was merged into, once known'),
     createdAt: timestampOut(),
   })
@@ -215,7 +267,9 @@ export const skippedWakeupResponse = z
     skipped: z.literal(true),
     reason: z
       .enum(['heartbeat_disabled', 'wake_rate_limited'])
-      .describe('`heartbeat_disabled`: a timer wake while `runtimeConfig.heartbeat.enabled` is not true; `wake_rate_limited`: the wake budget is spent (see `wakeRateLimitedUntil` on the agent)'),
+      .describe(
+        '`heartbeat_disabled`: a timer wake while `runtimeConfig.heartbeat.enabled` is not true; `wake_rate_limited`: the wake budget is spent (see `wakeRateLimitedUntil` on the agent)',
+      ),
     agentId: uuidOut(),
     source: z.enum(WAKEUP_SOURCES),
   })

@@ -11,11 +11,45 @@ import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from './lifecycl
 import { callerAgent, findAgentById, requireAgentAccess } from '../../core/agent-access.ts';
 import { chainOfCommand, listLiveAgents } from './lookup.ts';
 import { presentApproval } from '../approvals/present.ts';
-import { canGrantOnHire, canHireAgents, canListAgentKeys, canManageAgent, canPatchAgentField, canReadConfig, canUpdateAgent, canWakeAgent, taskAccess } from './policy.ts';
+import {
+  canGrantOnHire,
+  canHireAgents,
+  canListAgentKeys,
+  canManageAgent,
+  canPatchAgentField,
+  canReadConfig,
+  canUpdateAgent,
+  canWakeAgent,
+  taskAccess,
+} from './policy.ts';
 import type { Agent } from '../../db/rows.ts';
-import { agentDetailResponse, agentHireResponse, agentKeyResponse, agentResponse, createdAgentKeyResponse, presentAgent, presentChainLink, presentKey, presentWakeup, skippedWakeupResponse, wakeupResponse, type AgentDetailResponse } from './present.ts';
+import {
+  agentDetailResponse,
+  agentHireResponse,
+  agentKeyResponse,
+  agentResponse,
+  createdAgentKeyResponse,
+  presentAgent,
+  presentChainLink,
+  presentKey,
+  presentWakeup,
+  skippedWakeupResponse,
+  wakeupResponse,
+  type AgentDetailResponse,
+} from './present.ts';
 import { budgetBody } from '../budgets/schemas.ts';
-import { agentLookupQuery, agentParams, companyParams, createAgentBody, createKeyBody, hireAgentBody, keyParams, patchAgentBody, permissionsBody, wakeupBody } from './schemas.ts';
+import {
+  agentLookupQuery,
+  agentParams,
+  companyParams,
+  createAgentBody,
+  createKeyBody,
+  hireAgentBody,
+  keyParams,
+  patchAgentBody,
+  permissionsBody,
+  wakeupBody,
+} from './schemas.ts';
 import { createAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
 import { requestWakeup } from './wakeup.ts';
 import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
@@ -23,7 +57,7 @@ import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
 const tags = ['agents'];
 
 const COMPANY_ERRORS: [ErrorStatus, string][] = [
-  [403, 'the company is not one of the caller\'s'],
+  [403, "the company is not one of the caller's"],
   [404, 'no such company'],
 ];
 const AGENT_NOT_FOUND: [ErrorStatus, string] = [404, 'no such agent (a shortname names live agents only)'];
@@ -64,7 +98,10 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
   /** The agent as this caller may see it (redacted when it may not read configuration). */
   const view = async (request: FastifyRequest, agent: Agent) => {
     const actor = actorOf(request);
-    return presentAgent(agent, { canReadConfig: canReadConfig(actor, await callerAgent(db, actor), agent), budget: await monthlyBudgetOf(db, 'agent', agent.id) });
+    return presentAgent(agent, {
+      canReadConfig: canReadConfig(actor, await callerAgent(db, actor), agent),
+      budget: await monthlyBudgetOf(db, 'agent', agent.id),
+    });
   };
   const detail = async (request: FastifyRequest, agent: Agent): Promise<AgentDetailResponse> => ({
     ...(await view(request, agent)),
@@ -80,7 +117,11 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
         summary: "List a company's agents",
         description: `The company's agents except terminated ones, oldest first (at most 1000). Any caller with access to the company. ${REDACTED_VIEW}`,
         params: companyParams,
-        response: { 200: z.array(agentResponse).describe('The live agents, oldest first'), ...authenticated(), ...errors(...COMPANY_ERRORS) },
+        response: {
+          200: z.array(agentResponse).describe('The live agents, oldest first'),
+          ...authenticated(),
+          ...errors(...COMPANY_ERRORS),
+        },
       },
     },
     async (request) => {
@@ -88,8 +129,14 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       const actor = actorOf(request);
       const caller = await callerAgent(db, actor);
       const rows = await listLiveAgents(db, company.id);
-      const budgets = await monthlyBudgets(db, 'agent', rows.map((a) => a.id));
-      return rows.map((a) => presentAgent(a, { canReadConfig: canReadConfig(actor, caller, a), budget: budgets.get(a.id)! }));
+      const budgets = await monthlyBudgets(
+        db,
+        'agent',
+        rows.map((a) => a.id),
+      );
+      return rows.map((a) =>
+        presentAgent(a, { canReadConfig: canReadConfig(actor, caller, a), budget: budgets.get(a.id)! }),
+      );
     },
   );
 
@@ -104,7 +151,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
           'A name already used by a live agent gets a numeric suffix ("Ada 2"); the shortname `urlKey` is derived from it.',
           '`reportsTo` must be a non-terminated agent of the company and secret references in `adapterConfig` must name secrets of the company (422).',
           '`desiredSkills` attaches skills in the same transaction, exactly as POST /api/agents/{agentId}/skills/sync does (plus the required bundled skills); an unknown or ambiguous reference is 422 and no agent is created.',
-          'A positive `budgetMonthlyCents` creates the agent\'s monthly budget policy.',
+          "A positive `budgetMonthlyCents` creates the agent's monthly budget policy.",
         ].join(' '),
         params: companyParams,
         body: createAgentBody,
@@ -112,10 +159,13 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
           201: agentResponse.describe('The agent, created idle'),
           ...authenticated(),
           ...errors(
-            [403, 'board access required, or the company is not one of the caller\'s'],
+            [403, "board access required, or the company is not one of the caller's"],
             [404, 'no such company'],
             [409, 'too many agents of the company share this name'],
-            [422, 'reportsTo is not a live agent of the company, a secret reference names a secret of another company, or a `desiredSkills` reference is unknown or ambiguous'],
+            [
+              422,
+              'reportsTo is not a live agent of the company, a secret reference names a secret of another company, or a `desiredSkills` reference is unknown or ambiguous',
+            ],
           ),
         },
       },
@@ -123,7 +173,9 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request, reply) => {
       requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return reply.status(201).send(await view(request, await createAgent(contextOf(db, request), company.id, request.body)));
+      return reply
+        .status(201)
+        .send(await view(request, await createAgent(contextOf(db, request), company.id, request.body)));
     },
   );
 
@@ -144,10 +196,16 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
           201: agentHireResponse,
           ...authenticated(),
           ...errors(
-            [403, 'the caller may not hire (not the board, the CEO agent or an agent with canCreateAgents), or another company'],
+            [
+              403,
+              'the caller may not hire (not the board, the CEO agent or an agent with canCreateAgents), or another company',
+            ],
             [404, 'no such company, or a source issue does not exist'],
             [409, 'too many agents of the company share this name'],
-            [422, 'a source issue belongs to another company, reportsTo is not a live agent of the company, a secret reference is of another company, or a `desiredSkills` reference is unknown or ambiguous'],
+            [
+              422,
+              'a source issue belongs to another company, reportsTo is not a live agent of the company, a secret reference is of another company, or a `desiredSkills` reference is unknown or ambiguous',
+            ],
           ),
         },
       },
@@ -155,10 +213,18 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       const actor = actorOf(request);
-      authorize(canHireAgents(actor, await callerAgent(db, actor), company.id), 'hiring needs the board, the company CEO agent or permissions.canCreateAgents');
-      authorize(canGrantOnHire(actor, request.body, company.id), 'an agent may not hire a CEO, and only the CEO may grant canCreateAgents');
+      authorize(
+        canHireAgents(actor, await callerAgent(db, actor), company.id),
+        'hiring needs the board, the company CEO agent or permissions.canCreateAgents',
+      );
+      authorize(
+        canGrantOnHire(actor, request.body, company.id),
+        'an agent may not hire a CEO, and only the CEO may grant canCreateAgents',
+      );
       const { agent, approval } = await hireAgent(contextOf(db, request), company, request.body);
-      return reply.status(201).send({ agent: await view(request, agent), approval: approval ? presentApproval(approval) : null });
+      return reply
+        .status(201)
+        .send({ agent: await view(request, agent), approval: approval ? presentApproval(approval) : null });
     },
   );
 
@@ -168,7 +234,8 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Get the calling agent',
-        description: 'The authenticated agent\'s own record in full, with its chain of command and task-assignment access. Agent callers only (board 403).',
+        description:
+          "The authenticated agent's own record in full, with its chain of command and task-assignment access. Agent callers only (board 403).",
         response: {
           200: agentDetailResponse.describe('The calling agent with its chain of command and access'),
           ...authenticated(),
@@ -191,7 +258,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
         tags,
         summary: 'Get an agent',
         description: [
-          'By UUID (terminated agents included) or by shortname among the live agents of `companyId`; an agent caller\'s shortname lookups default to its own company, a board caller\'s need `companyId` (400).',
+          "By UUID (terminated agents included) or by shortname among the live agents of `companyId`; an agent caller's shortname lookups default to its own company, a board caller's need `companyId` (400).",
           `Adds \`chainOfCommand\` and \`access\`. Any caller with access to the agent's company (403 otherwise). ${REDACTED_VIEW}`,
         ].join(' '),
         params: agentParams,
@@ -200,7 +267,10 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      return detail(request, await requireAgentAccess(db, actorOf(request), request.params.agentId, request.query.companyId));
+      return detail(
+        request,
+        await requireAgentAccess(db, actorOf(request), request.params.agentId, request.query.companyId),
+      );
     },
   );
 
@@ -221,10 +291,16 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
           200: agentResponse.describe('The agent, updated'),
           ...authenticated(),
           ...errors(
-            [403, `${ANOTHER_COMPANY}, the caller is another non-CEO agent, or the agent itself changes status, role or reportsTo`],
+            [
+              403,
+              `${ANOTHER_COMPANY}, the caller is another non-CEO agent, or the agent itself changes status, role or reportsTo`,
+            ],
             AGENT_NOT_FOUND,
             [409, 'the new shortname is taken, or a status change from terminated or pending_approval'],
-            [422, '`permissions` in the body, status terminated or pending_approval, reportsTo invalid (self, cycle, terminated or another company), or a secret reference of another company'],
+            [
+              422,
+              '`permissions` in the body, status terminated or pending_approval, reportsTo invalid (self, cycle, terminated or another company), or a secret reference of another company',
+            ],
           ),
         },
       },
@@ -232,7 +308,10 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const actor = actorOf(request);
       const agent = await requireAgentAccess(db, actor, request.params.agentId);
-      authorize(canUpdateAgent(actor, agent), 'only the board, the company CEO agent or the agent itself may update an agent');
+      authorize(
+        canUpdateAgent(actor, agent),
+        'only the board, the company CEO agent or the agent itself may update an agent',
+      );
       const denied = Object.keys(request.body).filter((field) => !canPatchAgentField(actor, agent, field));
       authorize(denied.length === 0, 'an agent may not change its own status, role or reportsTo', { fields: denied });
       return view(request, await updateAgent(contextOf(db, request), agent.id, request.body));
@@ -251,13 +330,19 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
         response: {
           200: agentDetailResponse.describe('The agent with its updated access'),
           ...authenticated(),
-          ...errors([403, `${ANOTHER_COMPANY}, or the caller is neither the board nor the company CEO agent`], AGENT_NOT_FOUND),
+          ...errors(
+            [403, `${ANOTHER_COMPANY}, or the caller is neither the board nor the company CEO agent`],
+            AGENT_NOT_FOUND,
+          ),
         },
       },
     },
     async (request) => {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent permissions');
+      authorize(
+        canManageAgent(actorOf(request), agent),
+        'only the board or the company CEO agent may change agent permissions',
+      );
       return detail(request, await updatePermissions(contextOf(db, request), agent.id, request.body));
     },
   );
@@ -274,13 +359,19 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
         response: {
           200: agentResponse.describe('The agent with its new budget'),
           ...authenticated(),
-          ...errors([403, `${ANOTHER_COMPANY}, or the caller is neither the board nor the company CEO agent`], AGENT_NOT_FOUND),
+          ...errors(
+            [403, `${ANOTHER_COMPANY}, or the caller is neither the board nor the company CEO agent`],
+            AGENT_NOT_FOUND,
+          ),
         },
       },
     },
     async (request) => {
       const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      authorize(canManageAgent(actorOf(request), agent), 'only the board or the company CEO agent may change agent budgets');
+      authorize(
+        canManageAgent(actorOf(request), agent),
+        'only the board or the company CEO agent may change agent budgets',
+      );
       const updated = await updateBudget(contextOf(db, request), agent.id, request.body.budgetMonthlyCents);
       return view(request, await requireAgentAccess(db, actorOf(request), updated.id));
     },
@@ -298,13 +389,20 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
           response: {
             200: agentResponse.describe(result),
             ...authenticated(),
-            ...errors([403, `${ANOTHER_COMPANY}, or the caller is neither the board nor the company CEO agent`], AGENT_NOT_FOUND, ...(conflict ? [[409, conflict] as [ErrorStatus, string]] : [])),
+            ...errors(
+              [403, `${ANOTHER_COMPANY}, or the caller is neither the board nor the company CEO agent`],
+              AGENT_NOT_FOUND,
+              ...(conflict ? [[409, conflict] as [ErrorStatus, string]] : []),
+            ),
           },
         },
       },
       async (request) => {
         const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-        authorize(canManageAgent(actorOf(request), agent), `only the board or the company CEO agent may ${action} agents`);
+        authorize(
+          canManageAgent(actorOf(request), agent),
+          `only the board or the company CEO agent may ${action} agents`,
+        );
         return view(request, await run(contextOf(db, request), agent.id));
       },
     );
@@ -320,7 +418,9 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
           'Board only. Removes the agent with its keys, wakeups and runs; issues, goals, projects and reports that named it keep a null reference, and its budget policy is switched off. To stop an agent but keep its record, terminate it instead.',
         params: agentParams,
         response: {
-          200: z.object({ ok: z.literal(true), id: uuidOut().describe('the deleted agent') }).describe('The agent was deleted'),
+          200: z
+            .object({ ok: z.literal(true), id: uuidOut().describe('the deleted agent') })
+            .describe('The agent was deleted'),
           ...authenticated(),
           ...errors([403, `board access required, or ${ANOTHER_COMPANY}`], AGENT_NOT_FOUND),
         },
@@ -340,7 +440,8 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: "List an agent's API keys",
-        description: 'Key records without their tokens, revoked keys included, newest first (at most 500). The board or the agent itself (other agents 403).',
+        description:
+          'Key records without their tokens, revoked keys included, newest first (at most 500). The board or the agent itself (other agents 403).',
         params: agentParams,
         response: {
           200: z.array(agentKeyResponse).describe('The key records, newest first'),
@@ -369,7 +470,10 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
         response: {
           201: createdAgentKeyResponse,
           ...authenticated(),
-          ...errors([403, `board access required, or ${ANOTHER_COMPANY}`], AGENT_NOT_FOUND, [409, 'the agent is pending_approval or terminated']),
+          ...errors([403, `board access required, or ${ANOTHER_COMPANY}`], AGENT_NOT_FOUND, [
+            409,
+            'the agent is pending_approval or terminated',
+          ]),
         },
       },
     },
@@ -387,12 +491,16 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: "Revoke an agent's API key",
-        description: 'Board only. Marks the key revoked (it stops authenticating at once) and keeps the record; revoking again keeps the first `revokedAt`.',
+        description:
+          'Board only. Marks the key revoked (it stops authenticating at once) and keeps the record; revoking again keeps the first `revokedAt`.',
         params: keyParams,
         response: {
           200: agentKeyResponse.describe('The key record, revoked'),
           ...authenticated(),
-          ...errors([403, `board access required, or ${ANOTHER_COMPANY}`], [404, 'no such agent, or no such key of this agent']),
+          ...errors(
+            [403, `board access required, or ${ANOTHER_COMPANY}`],
+            [404, 'no such agent, or no such key of this agent'],
+          ),
         },
       },
     },
@@ -411,14 +519,16 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
         summary: 'Wake an agent',
         description: [
           'Queues a wakeup request for the engine and answers 202 at once. The board or the agent itself (other agents 403).',
-          'A wake about an issue names it in `payload.issueId` (an issue UUID of the same company: 400 if not a UUID, 422 otherwise); it then coalesces into the agent\'s live run on that issue, or waits (`deferred`) while another agent\'s run holds it.',
-          'A paused, terminated or pending_approval agent is 409. Skipped at once, with the 202 body `{ skipped: true, reason, agentId, source }` and nothing queued: a `timer` wake while `runtimeConfig.heartbeat.enabled` is not true (`heartbeat_disabled`), and any wake while the agent\'s wake budget is spent (`wake_rate_limited`).',
+          "A wake about an issue names it in `payload.issueId` (an issue UUID of the same company: 400 if not a UUID, 422 otherwise); it then coalesces into the agent's live run on that issue, or waits (`deferred`) while another agent's run holds it.",
+          "A paused, terminated or pending_approval agent is 409. Skipped at once, with the 202 body `{ skipped: true, reason, agentId, source }` and nothing queued: a `timer` wake while `runtimeConfig.heartbeat.enabled` is not true (`heartbeat_disabled`), and any wake while the agent's wake budget is spent (`wake_rate_limited`).",
           'The body of a queued wake carries its id, `status` and, once the engine has decided, `runId` and `outcomeReason`. Repeating an `idempotencyKey` for the same agent answers the first request (as it is now) without queueing another.',
         ].join(' '),
         params: agentParams,
         body: wakeupBody,
         response: {
-          202: z.union([wakeupResponse, skippedWakeupResponse]).describe('The queued wakeup request, or the skipped payload'),
+          202: z
+            .union([wakeupResponse, skippedWakeupResponse])
+            .describe('The queued wakeup request, or the skipped payload'),
           ...authenticated(),
           ...errors(
             [400, 'invalid body, or `payload.issueId` is not a UUID'],

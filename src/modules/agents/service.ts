@@ -17,12 +17,10 @@ import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
 import { stopAgent } from '../runs/lifecycle.ts';
 import { setAgentSkills } from '../skills/agent-skills.ts';
 
-
 // Path words under /api/agents/ that a shortname must never shadow.
 const RESERVED_KEYS = new Set(['me']);
 // How many "Name N" suffixes create tries before giving up with 409.
 const MAX_NAME_SUFFIX = 1000;
-
 
 /**
  * Serialises name/urlKey choice and org-tree edits within one company, so two concurrent creates
@@ -58,14 +56,23 @@ async function dedupName(tx: DbOrTx, companyId: string, base: string): Promise<{
 /** reportsTo must be a live agent of the same company, and (for an existing agent) never a descendant of it. */
 async function assertManager(tx: DbOrTx, companyId: string, managerId: string, agentId?: string): Promise<void> {
   if (managerId === agentId) throw unprocessable('an agent cannot report to itself');
-  const [manager] = await tx.select({ companyId: agents.companyId, status: agents.status }).from(agents).where(eq(agents.id, managerId));
-  if (!manager || manager.companyId !== companyId) throw unprocessable('reportsTo must be an agent of the same company');
+  const [manager] = await tx
+    .select({ companyId: agents.companyId, status: agents.status })
+    .from(agents)
+    .where(eq(agents.id, managerId));
+  if (!manager || manager.companyId !== companyId)
+    throw unprocessable('reportsTo must be an agent of the same company');
   if (manager.status === 'terminated') throw unprocessable('reportsTo must not be a terminated agent');
-  if (agentId && (await managerChainIds(tx, managerId)).includes(agentId)) throw unprocessable('reportsTo would create a cycle in the org tree');
+  if (agentId && (await managerChainIds(tx, managerId)).includes(agentId))
+    throw unprocessable('reportsTo would create a cycle in the org tree');
 }
 
 /** Secret references must name secrets of the agent's company; omitted versions become 'latest'. */
-async function checkedConfig(tx: DbOrTx, companyId: string, config: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function checkedConfig(
+  tx: DbOrTx,
+  companyId: string,
+  config: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   await assertSecretRefsInCompany(tx, companyId, config);
   return normalizeSecretRefs(config);
 }
@@ -94,7 +101,12 @@ export function agentSnapshot(agent: Agent, budgetMonthlyCents: number) {
  * (a hire creates its pending_approval draft this way). A positive budget creates the agent's
  * monthly budget policy right away, except for a pending hire: its approval does that.
  */
-export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgent, status: 'idle' | 'pending_approval' = 'idle'): Promise<Agent> {
+export async function createAgent(
+  ctx: Ctx,
+  companyId: string,
+  input: CreateAgent,
+  status: 'idle' | 'pending_approval' = 'idle',
+): Promise<Agent> {
   return inTransaction(ctx, async (tx, inner) => {
     const { actor } = inner;
     await lockCompanyAgents(tx, companyId);
@@ -122,8 +134,15 @@ export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgen
     // The skills as sync sets them (same references, same 422), attached before the created entry so it shows them.
     const agent = input.desiredSkills ? (await setAgentSkills(inner, inserted!, input.desiredSkills)).agent : inserted;
     // A pending hire gets its policy now too: it cannot run before approval, and the budget then applies as proposed.
-    if (input.budgetMonthlyCents) await syncMonthlyBudgetPolicy(tx, actor, companyId, 'agent', agent!.id, input.budgetMonthlyCents);
-    await recordActivity(tx, actor, { companyId, action: 'agent.created', entityType: 'agent', entityId: agent!.id, details: { ...agentSnapshot(agent!, input.budgetMonthlyCents ?? 0), status } });
+    if (input.budgetMonthlyCents)
+      await syncMonthlyBudgetPolicy(tx, actor, companyId, 'agent', agent!.id, input.budgetMonthlyCents);
+    await recordActivity(tx, actor, {
+      companyId,
+      action: 'agent.created',
+      entityType: 'agent',
+      entityId: agent!.id,
+      details: { ...agentSnapshot(agent!, input.budgetMonthlyCents ?? 0), status },
+    });
     return agent!;
   });
 }
@@ -132,7 +151,11 @@ export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgen
 // instruction-bundle settings belong to the agent, not to one adapter configuration.
 const PRESERVED_ON_REPLACE = (key: string) => key === 'serviceSkillSync' || key.startsWith('instructions');
 
-function nextAdapterConfig(current: Record<string, unknown>, patch: Record<string, unknown>, replace: boolean): Record<string, unknown> {
+function nextAdapterConfig(
+  current: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  replace: boolean,
+): Record<string, unknown> {
   if (!replace) return { ...current, ...patch };
   const kept = Object.fromEntries(Object.entries(current).filter(([k]) => PRESERVED_ON_REPLACE(k)));
   return { ...kept, ...patch };
@@ -140,7 +163,8 @@ function nextAdapterConfig(current: Record<string, unknown>, patch: Record<strin
 
 /** PATCH rules (SPEC Agents rule 2). `permissions` is refused with 422: it has its own route. */
 export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent): Promise<Agent> {
-  if (patch.permissions !== undefined) throw unprocessable('permissions are changed with PATCH /api/agents/{agentId}/permissions');
+  if (patch.permissions !== undefined)
+    throw unprocessable('permissions are changed with PATCH /api/agents/{agentId}/permissions');
   return ctx.db.transaction(async (tx) => {
     // Company lock before the row lock, the same order createAgent takes them in.
     const [found] = await tx.select({ companyId: agents.companyId }).from(agents).where(eq(agents.id, agentId));
@@ -162,8 +186,16 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
       const [taken] = await tx
         .select({ id: agents.id })
         .from(agents)
-        .where(and(eq(agents.companyId, companyId), eq(agents.urlKey, urlKey), ne(agents.status, 'terminated'), ne(agents.id, agentId)));
-      if (taken || RESERVED_KEYS.has(urlKey)) throw conflict('another agent of this company already uses this shortname', { urlKey });
+        .where(
+          and(
+            eq(agents.companyId, companyId),
+            eq(agents.urlKey, urlKey),
+            ne(agents.status, 'terminated'),
+            ne(agents.id, agentId),
+          ),
+        );
+      if (taken || RESERVED_KEYS.has(urlKey))
+        throw conflict('another agent of this company already uses this shortname', { urlKey });
       Object.assign(changes, { name: patch.name, urlKey });
     }
     if (patch.reportsTo !== undefined) {
@@ -171,21 +203,38 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
       changes.reportsTo = patch.reportsTo;
     }
     if (patch.adapterConfig !== undefined || patch.replaceAdapterConfig) {
-      const next = nextAdapterConfig(current.adapterConfig, patch.adapterConfig ?? {}, patch.replaceAdapterConfig === true);
+      const next = nextAdapterConfig(
+        current.adapterConfig,
+        patch.adapterConfig ?? {},
+        patch.replaceAdapterConfig === true,
+      );
       changes.adapterConfig = await checkedConfig(tx, companyId, next);
     }
     if (patch.runtimeConfig !== undefined) {
-      const heartbeat = { ...(current.runtimeConfig.heartbeat as object | undefined), ...(patch.runtimeConfig.heartbeat as object | undefined) };
+      const heartbeat = {
+        ...(current.runtimeConfig.heartbeat as object | undefined),
+        ...(patch.runtimeConfig.heartbeat as object | undefined),
+      };
       changes.runtimeConfig = { ...current.runtimeConfig, ...patch.runtimeConfig, heartbeat };
     }
     for (const field of ['role', 'title', 'capabilities', 'adapterType', 'metadata'] as const) {
       if (patch[field] !== undefined) Object.assign(changes, { [field]: patch[field] });
     }
-    const [updated] = await tx.update(agents).set({ ...changes, updatedAt: sql`now()` }).where(eq(agents.id, agentId)).returning();
+    const [updated] = await tx
+      .update(agents)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(eq(agents.id, agentId))
+      .returning();
     const details: Record<string, unknown> = { ...statusChanges, ...changes };
     if (changes.adapterConfig) details.adapterConfig = redactConfig(changes.adapterConfig);
     if (changes.runtimeConfig) details.runtimeConfig = redactConfig(changes.runtimeConfig);
-    await recordActivity(tx, ctx.actor, { companyId, action: 'agent.updated', entityType: 'agent', entityId: agentId, details: { changes: details } });
+    await recordActivity(tx, ctx.actor, {
+      companyId,
+      action: 'agent.updated',
+      entityType: 'agent',
+      entityId: agentId,
+      details: { changes: details },
+    });
     return updated!;
   });
 }
@@ -196,13 +245,21 @@ export async function updatePermissions(ctx: Ctx, agentId: string, patch: Permis
     const [updated] = await tx
       .update(agents)
       .set({
-        ...(patch.canCreateAgents !== undefined && { permissions: { ...current.permissions, canCreateAgents: patch.canCreateAgents } }),
+        ...(patch.canCreateAgents !== undefined && {
+          permissions: { ...current.permissions, canCreateAgents: patch.canCreateAgents },
+        }),
         ...(patch.canAssignTasks !== undefined && { canAssignTasks: patch.canAssignTasks }),
         updatedAt: sql`now()`,
       })
       .where(eq(agents.id, agentId))
       .returning();
-    await recordActivity(tx, ctx.actor, { companyId: current.companyId, action: 'agent.permissions_updated', entityType: 'agent', entityId: agentId, details: { ...patch } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: current.companyId,
+      action: 'agent.permissions_updated',
+      entityType: 'agent',
+      entityId: agentId,
+      details: { ...patch },
+    });
     return updated!;
   });
 }

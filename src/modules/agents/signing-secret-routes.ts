@@ -12,7 +12,11 @@ import { rotateSigningSecret, SIGNING_SECRET_PREFIX } from './signing-secret.ts'
 const signingSecretResponse = z
   .object({
     agentId: uuidOut(),
-    secret: z.string().describe(`the signing secret (\`${SIGNING_SECRET_PREFIX}...\`): shown only in this response, stored encrypted, never returned again`),
+    secret: z
+      .string()
+      .describe(
+        `the signing secret (\`${SIGNING_SECRET_PREFIX}...\`): shown only in this response, stored encrypted, never returned again`,
+      ),
     createdAt: timestampOut(),
   })
   .describe('The new signing secret, shown once');
@@ -38,7 +42,11 @@ export function registerSigningSecretRoutes(app: App, deps: AppDeps): void {
         response: {
           201: signingSecretResponse,
           ...authenticated(),
-          ...errors([403, 'board access required, or the agent belongs to another company'], [404, 'no such agent'], [409, 'the agent is terminated']),
+          ...errors(
+            [403, 'board access required, or the agent belongs to another company'],
+            [404, 'no such agent'],
+            [409, 'the agent is terminated'],
+          ),
         },
       },
     },

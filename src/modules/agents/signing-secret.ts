@@ -19,7 +19,11 @@ import { lockAgent } from '../../core/agent-access.ts';
 
 export const SIGNING_SECRET_PREFIX = 'svc_sign_';
 
-const aad = (companyId: string, agentId: string): SecretAadContext => ({ companyId, secretId: `signing-secret:${agentId}`, version: 0 });
+const aad = (companyId: string, agentId: string): SecretAadContext => ({
+  companyId,
+  secretId: `signing-secret:${agentId}`,
+  version: 0,
+});
 
 export interface IssuedSigningSecret {
   agentId: string;
@@ -38,11 +42,17 @@ export async function rotateSigningSecret(ctx: Ctx, masterKey: Buffer, agentId: 
     if (agent.status === 'terminated') throw conflict('a terminated agent gets no signing secret');
     const secret = newToken(SIGNING_SECRET_PREFIX);
     const sealed = sealSecret(masterKey, aad(agent.companyId, agent.id), secret);
-    const [previous] = await tx.select({ agentId: agentSigningSecrets.agentId }).from(agentSigningSecrets).where(eq(agentSigningSecrets.agentId, agent.id));
+    const [previous] = await tx
+      .select({ agentId: agentSigningSecrets.agentId })
+      .from(agentSigningSecrets)
+      .where(eq(agentSigningSecrets.agentId, agent.id));
     const [row] = await tx
       .insert(agentSigningSecrets)
       .values({ agentId: agent.id, companyId: agent.companyId, ...sealed })
-      .onConflictDoUpdate({ target: agentSigningSecrets.agentId, set: { companyId: agent.companyId, ...sealed, createdAt: sql`now()` } })
+      .onConflictDoUpdate({
+        target: agentSigningSecrets.agentId,
+        set: { companyId: agent.companyId, ...sealed, createdAt: sql`now()` },
+      })
       .returning({ createdAt: agentSigningSecrets.createdAt });
     await recordActivity(tx, ctx.actor, {
       companyId: agent.companyId,
@@ -60,7 +70,11 @@ export async function rotateSigningSecret(ctx: Ctx, masterKey: Buffer, agentId: 
  * the agent has none. Throws when the stored value does not open (another master key, a row that
  * was tampered with or copied from another agent).
  */
-export async function readSigningSecret(db: DbOrTx, masterKey: Buffer, agent: { id: string; companyId: string }): Promise<string | null> {
+export async function readSigningSecret(
+  db: DbOrTx,
+  masterKey: Buffer,
+  agent: { id: string; companyId: string },
+): Promise<string | null> {
   const [row] = await db.select().from(agentSigningSecrets).where(eq(agentSigningSecrets.agentId, agent.id));
   if (!row) return null;
   return openSecret(masterKey, aad(agent.companyId, agent.id), row);

@@ -22,12 +22,18 @@ export function registerAgentSkillRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: "An agent's skills",
-        description: 'The agent skill snapshot: the attached skills, whether the adapter is handed them (claude_local gets a directory before each run, codex_local a CODEX_HOME with them under skills/; other adapters only store the selection, mode `unsupported`). Any caller with access to the company.',
+        description:
+          'The agent skill snapshot: the attached skills, whether the adapter is handed them (claude_local gets a directory before each run, codex_local a CODEX_HOME with them under skills/; other adapters only store the selection, mode `unsupported`). Any caller with access to the company.',
         params: agentParams,
-        response: { 200: snapshotResponse, ...authenticated(), ...errors([403, "the agent's company is not one of the caller's"], [404, 'no such agent']) },
+        response: {
+          200: snapshotResponse,
+          ...authenticated(),
+          ...errors([403, "the agent's company is not one of the caller's"], [404, 'no such agent']),
+        },
       },
     },
-    async (request) => presentSnapshot(await skillSnapshot(db, await requireAgentAccess(db, actorOf(request), request.params.agentId))),
+    async (request) =>
+      presentSnapshot(await skillSnapshot(db, await requireAgentAccess(db, actorOf(request), request.params.agentId))),
   );
 
   app.post(
@@ -46,14 +52,21 @@ export function registerAgentSkillRoutes(app: App, deps: AppDeps): void {
         response: {
           200: snapshotResponse,
           ...authenticated(),
-          ...errors([403, "another company, or not the board, the CEO agent or the agent itself"], [404, 'no such agent'], [422, 'unknown or ambiguous skill references']),
+          ...errors(
+            [403, 'another company, or not the board, the CEO agent or the agent itself'],
+            [404, 'no such agent'],
+            [422, 'unknown or ambiguous skill references'],
+          ),
         },
       },
     },
     async (request) => {
       const actor = actorOf(request);
       const agent = await requireAgentAccess(db, actor, request.params.agentId);
-      authorize(canUpdateAgent(actor, agent), "only the board, the CEO agent or the agent itself may set an agent's skills");
+      authorize(
+        canUpdateAgent(actor, agent),
+        "only the board, the CEO agent or the agent itself may set an agent's skills",
+      );
       await syncAgentSkills(contextOf(db, request), agent, request.body.desiredSkills);
       return presentSnapshot(await skillSnapshot(db, agent));
     },

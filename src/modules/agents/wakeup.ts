@@ -30,18 +30,38 @@ export interface SkippedWakeup {
   source: WakeupBody['source'];
 }
 
-export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody): Promise<WakeupRequest | SkippedWakeup> {
+export async function requestWakeup(
+  ctx: Ctx,
+  agentId: string,
+  body: WakeupBody,
+): Promise<WakeupRequest | SkippedWakeup> {
   return ctx.db.transaction(async (tx) => {
     const agent = await lockAgent(tx, agentId);
     if (!canAgentWork(agent.status)) throw conflict(`cannot wake a ${agent.status} agent`, { status: agent.status });
-    const base = { companyId: agent.companyId, action: 'agent.wakeup_requested', entityType: 'agent', entityId: agentId };
-    const skipReason = body.source === 'timer' && !heartbeatPolicy(agent.runtimeConfig).enabled ? 'heartbeat_disabled' : wakeRateLimitEnd(agent) ? 'wake_rate_limited' : null;
+    const base = {
+      companyId: agent.companyId,
+      action: 'agent.wakeup_requested',
+      entityType: 'agent',
+      entityId: agentId,
+    };
+    const skipReason =
+      body.source === 'timer' && !heartbeatPolicy(agent.runtimeConfig).enabled
+        ? 'heartbeat_disabled'
+        : wakeRateLimitEnd(agent)
+          ? 'wake_rate_limited'
+          : null;
     if (skipReason) {
-      await recordActivity(tx, ctx.actor, { ...base, details: { source: body.source, skipped: true, reason: skipReason } });
+      await recordActivity(tx, ctx.actor, {
+        ...base,
+        details: { source: body.source, skipped: true, reason: skipReason },
+      });
       return { skipped: true, reason: skipReason, agentId, source: body.source };
     }
     const issueId = await wakeIssueId(tx, agent.companyId, body.payload);
-    if (issueId && (await issueProjectPaused(tx, issueId))) throw conflict('the issue belongs to a paused project (a budget hard stop, or paused by hand)', { reason: 'project_paused' });
+    if (issueId && (await issueProjectPaused(tx, issueId)))
+      throw conflict('the issue belongs to a paused project (a budget hard stop, or paused by hand)', {
+        reason: 'project_paused',
+      });
     const { request, created } = await enqueueWakeup(tx, ctx.actor, {
       companyId: agent.companyId,
       agentId,
@@ -57,16 +77,26 @@ export async function requestWakeup(ctx: Ctx, agentId: string, body: WakeupBody)
     if (!created) return request;
     await recordActivity(tx, ctx.actor, {
       ...base,
-      details: { wakeupRequestId: request.id, source: request.source, triggerDetail: request.triggerDetail, reason: request.reason },
+      details: {
+        wakeupRequestId: request.id,
+        source: request.source,
+        triggerDetail: request.triggerDetail,
+        reason: request.reason,
+      },
     });
     return request;
   });
 }
 
 /** `payload.issueId`, checked: a UUID (400) of an issue of the agent's company (422). */
-async function wakeIssueId(tx: Tx, companyId: string, payload: Record<string, unknown> | undefined): Promise<string | null> {
+async function wakeIssueId(
+  tx: Tx,
+  companyId: string,
+  payload: Record<string, unknown> | undefined,
+): Promise<string | null> {
   const issueId = payload?.issueId;
   if (issueId === undefined || issueId === null) return null;
-  if (typeof issueId !== 'string' || !isUuid(issueId)) throw badRequest('payload.issueId must be an issue UUID', { issueId });
+  if (typeof issueId !== 'string' || !isUuid(issueId))
+    throw badRequest('payload.issueId must be an issue UUID', { issueId });
   return (await requireSiblingIssue(tx, companyId, issueId, 'payload.issueId')).id;
 }

@@ -10,7 +10,11 @@ import type { Ctx } from '../../core/context.ts';
 export type ApprovalComment = typeof approvalComments.$inferSelect;
 
 /** Oldest first; `afterCommentId` continues from a previous page. */
-export async function listApprovalComments(db: DbOrTx, approval: Approval, query: { afterCommentId?: string; limit: number }): Promise<ApprovalComment[]> {
+export async function listApprovalComments(
+  db: DbOrTx,
+  approval: Approval,
+  query: { afterCommentId?: string; limit: number },
+): Promise<ApprovalComment[]> {
   let after;
   if (query.afterCommentId) {
     const [cursor] = await db
@@ -41,7 +45,13 @@ export async function addApprovalComment(ctx: Ctx, approval: Approval, body: str
         authorUserId: ctx.actor.kind === 'board' ? ctx.actor.userId : null,
       })
       .returning();
-    await recordActivity(tx, ctx.actor, { companyId: approval.companyId, action: 'approval.comment_added', entityType: 'approval', entityId: approval.id, details: { commentId: comment!.id } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: approval.companyId,
+      action: 'approval.comment_added',
+      entityType: 'approval',
+      entityId: approval.id,
+      details: { commentId: comment!.id },
+    });
     return comment!;
   });
 }

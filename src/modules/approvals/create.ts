@@ -9,7 +9,11 @@ import { recordActivity } from '../activity/record.ts';
 import { assertAgentInCompany } from '../../core/agent-access.ts';
 import { hireAgentId } from './hire.ts';
 
-export type ApprovalType = 'hire_agent' | 'approve_ceo_strategy' | 'budget_override_required' | 'request_board_approval';
+export type ApprovalType =
+  | 'hire_agent'
+  | 'approve_ceo_strategy'
+  | 'budget_override_required'
+  | 'request_board_approval';
 
 export interface NewApproval {
   companyId: string;
@@ -25,9 +29,13 @@ export interface NewApproval {
  */
 export async function assertLinkedIssues(db: DbOrTx, companyId: string, issueIds: readonly string[]): Promise<void> {
   if (issueIds.length === 0) return;
-  const found = await db.select({ id: issues.id, companyId: issues.companyId }).from(issues).where(inArray(issues.id, [...new Set(issueIds)]));
+  const found = await db
+    .select({ id: issues.id, companyId: issues.companyId })
+    .from(issues)
+    .where(inArray(issues.id, [...new Set(issueIds)]));
   if (found.length !== new Set(issueIds).size) throw notFound('linked issue');
-  if (found.some((i) => i.companyId !== companyId)) throw unprocessable('linked issues must belong to the same company');
+  if (found.some((i) => i.companyId !== companyId))
+    throw unprocessable('linked issues must belong to the same company');
 }
 
 /**
@@ -38,7 +46,8 @@ export async function assertLinkedIssues(db: DbOrTx, companyId: string, issueIds
  */
 export async function createApproval(ctx: Ctx, input: NewApproval): Promise<Approval> {
   return inTransaction(ctx, async (tx, { actor }) => {
-    if (input.requestedByAgentId) await assertAgentInCompany(tx, input.companyId, input.requestedByAgentId, 'requestedByAgentId');
+    if (input.requestedByAgentId)
+      await assertAgentInCompany(tx, input.companyId, input.requestedByAgentId, 'requestedByAgentId');
     const draftId = input.type === 'hire_agent' ? hireAgentId(input.payload) : null;
     if (draftId) await assertAgentInCompany(tx, input.companyId, draftId, 'payload.agentId', 'pending_approval');
     const issueIds = [...new Set(input.issueIds ?? [])];
@@ -55,9 +64,17 @@ export async function createApproval(ctx: Ctx, input: NewApproval): Promise<Appr
       })
       .returning();
     if (issueIds.length > 0) {
-      await tx.insert(approvalIssues).values(issueIds.map((issueId) => ({ companyId: input.companyId, approvalId: approval!.id, issueId })));
+      await tx
+        .insert(approvalIssues)
+        .values(issueIds.map((issueId) => ({ companyId: input.companyId, approvalId: approval!.id, issueId })));
     }
-    await recordActivity(tx, actor, { companyId: input.companyId, action: 'approval.created', entityType: 'approval', entityId: approval!.id, details: { type: input.type, issueIds } });
+    await recordActivity(tx, actor, {
+      companyId: input.companyId,
+      action: 'approval.created',
+      entityType: 'approval',
+      entityId: approval!.id,
+      details: { type: input.type, issueIds },
+    });
     return approval!;
   });
 }

@@ -15,19 +15,39 @@ export function hireAgentId(payload: Record<string, unknown>): string | null {
 }
 
 /** Applies the outcome to the draft agent; returns the agent's new status, or null when nothing changed. */
-export async function applyHireOutcome(tx: Tx, actor: Actor, approval: Approval, outcome: 'approved' | 'rejected'): Promise<string | null> {
+export async function applyHireOutcome(
+  tx: Tx,
+  actor: Actor,
+  approval: Approval,
+  outcome: 'approved' | 'rejected',
+): Promise<string | null> {
   const agentId = hireAgentId(approval.payload);
   if (approval.type !== 'hire_agent' || !agentId || !(await findAgentById(tx, agentId))) return null;
   // The transition checks the draft is still pending_approval and in the approval's company.
-  const { agent, changed } = await transitionAgent(tx, agentId, { kind: outcome === 'approved' ? 'approve_hire' : 'reject_hire', companyId: approval.companyId });
+  const { agent, changed } = await transitionAgent(tx, agentId, {
+    kind: outcome === 'approved' ? 'approve_hire' : 'reject_hire',
+    companyId: approval.companyId,
+  });
   if (!changed) return null;
   if (outcome === 'approved') {
     // The hire's budget policy was written with the draft: activation only changes the status.
-    await recordActivity(tx, actor, { companyId: approval.companyId, action: 'agent.activated', entityType: 'agent', entityId: agentId, details: { from: 'pending_approval', approvalId: approval.id } });
+    await recordActivity(tx, actor, {
+      companyId: approval.companyId,
+      action: 'agent.activated',
+      entityType: 'agent',
+      entityId: agentId,
+      details: { from: 'pending_approval', approvalId: approval.id },
+    });
     return agent.status;
   }
   const revokedKeys = await revokeAllKeys(tx, agentId);
   await syncMonthlyBudgetPolicy(tx, actor, approval.companyId, 'agent', agentId, 0);
-  await recordActivity(tx, actor, { companyId: approval.companyId, action: 'agent.terminated', entityType: 'agent', entityId: agentId, details: { from: 'pending_approval', approvalId: approval.id, revokedKeys } });
+  await recordActivity(tx, actor, {
+    companyId: approval.companyId,
+    action: 'agent.terminated',
+    entityType: 'agent',
+    entityId: agentId,
+    details: { from: 'pending_approval', approvalId: approval.id, revokedKeys },
+  });
   return agent.status;
 }

@@ -20,8 +20,12 @@ export const approvalResponse = z
     status: z.enum(APPROVAL_STATUSES),
     payload: z
       .record(z.string(), z.unknown())
-      .describe('type-specific JSON as filed (a hire_agent payload is the proposed agent: `agentId` of the draft plus its configuration snapshot); sensitive-looking keys, plain `env` values and recognisable credentials are redacted (secret references are kept)'),
-    requestedByAgentId: uuidOut().nullable().describe('the agent that asked (an agent caller is the requester by default)'),
+      .describe(
+        'type-specific JSON as filed (a hire_agent payload is the proposed agent: `agentId` of the draft plus its configuration snapshot); sensitive-looking keys, plain `env` values and recognisable credentials are redacted (secret references are kept)',
+      ),
+    requestedByAgentId: uuidOut()
+      .nullable()
+      .describe('the agent that asked (an agent caller is the requester by default)'),
     requestedByUserId: uuidOut().nullable().describe('the board user that filed it, when a board user did'),
     decisionNote: z.string().nullable().describe('note of the latest decision'),
     decidedByUserId: uuidOut().nullable().describe('board user of the latest decision'),
@@ -68,14 +72,26 @@ export const approvalCommentResponse = z
 export type ApprovalCommentResponse = z.output<typeof approvalCommentResponse>;
 
 export function presentApprovalComment(c: ApprovalComment): ApprovalCommentResponse {
-  return { id: c.id, companyId: c.companyId, approvalId: c.approvalId, body: c.body, authorAgentId: c.authorAgentId, authorUserId: c.authorUserId, createdAt: c.createdAt };
+  return {
+    id: c.id,
+    companyId: c.companyId,
+    approvalId: c.approvalId,
+    body: c.body,
+    authorAgentId: c.authorAgentId,
+    authorUserId: c.authorUserId,
+    createdAt: c.createdAt,
+  };
 }
 
 /** An issue linked to an approval: the shared issue summary, plus when the issue last changed. */
-export const linkedIssueResponse = issueSummaryResponse.extend({ updatedAt: timestampOut() }).describe('A linked issue in brief');
+export const linkedIssueResponse = issueSummaryResponse
+  .extend({ updatedAt: timestampOut() })
+  .describe('A linked issue in brief');
 
 export type LinkedIssueResponse = z.output<typeof linkedIssueResponse>;
 
-export function presentLinkedIssue(i: Parameters<typeof presentIssueSummary>[0] & Pick<typeof issues.$inferSelect, 'updatedAt'>): LinkedIssueResponse {
+export function presentLinkedIssue(
+  i: Parameters<typeof presentIssueSummary>[0] & Pick<typeof issues.$inferSelect, 'updatedAt'>,
+): LinkedIssueResponse {
   return { ...presentIssueSummary(i), updatedAt: i.updatedAt };
 }

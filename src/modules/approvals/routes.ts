@@ -6,20 +6,51 @@ import { actorOf } from '../../http/request.ts';
 import { addApprovalComment, listApprovalComments } from './comments.ts';
 import { createApproval } from './create.ts';
 import { canRequestApprovalAs, canResubmitApproval } from './policy.ts';
-import { approvalCommentResponse, approvalResponse, linkedIssueResponse, presentApproval, presentApprovalComment, presentLinkedIssue } from './present.ts';
-import { approvalParams, companyParams, createApprovalBody, createCommentBody, decisionBodyWith, listApprovalsQuery, listCommentsQuery, resubmitBody } from './schemas.ts';
-import { decideApproval, listApprovals, listLinkedIssues, requireApproval, resubmitApproval, type Decision } from './service.ts';
+import {
+  approvalCommentResponse,
+  approvalResponse,
+  linkedIssueResponse,
+  presentApproval,
+  presentApprovalComment,
+  presentLinkedIssue,
+} from './present.ts';
+import {
+  approvalParams,
+  companyParams,
+  createApprovalBody,
+  createCommentBody,
+  decisionBodyWith,
+  listApprovalsQuery,
+  listCommentsQuery,
+  resubmitBody,
+} from './schemas.ts';
+import {
+  decideApproval,
+  listApprovals,
+  listLinkedIssues,
+  requireApproval,
+  resubmitApproval,
+  type Decision,
+} from './service.ts';
 
 const tags = ['approvals'];
 const COMPANY_ERRORS: [ErrorStatus, string][] = [
-  [403, 'the company is not one of the caller\'s'],
+  [403, "the company is not one of the caller's"],
   [404, 'no such company'],
 ];
 const HIDDEN = 'An approval of another company answers 404, as a missing one does.';
 const NOT_FOUND: [ErrorStatus, string] = [404, 'no such approval, or it belongs to another company'];
-const WAKE = 'The requesting agent (unless terminated) is woken with `SERVICE_APPROVAL_ID` and `SERVICE_APPROVAL_STATUS` in the wakeup payload\'s `env`.';
+const WAKE =
+  "The requesting agent (unless terminated) is woken with `SERVICE_APPROVAL_ID` and `SERVICE_APPROVAL_STATUS` in the wakeup payload's `env`.";
 
-const DECISIONS: { path: string; decision: Decision; summary: string; description: string; result: string; example: string }[] = [
+const DECISIONS: {
+  path: string;
+  decision: Decision;
+  summary: string;
+  description: string;
+  result: string;
+  example: string;
+}[] = [
   {
     path: 'approve',
     decision: 'approve',
@@ -42,7 +73,8 @@ const DECISIONS: { path: string; decision: Decision; summary: string; descriptio
     path: 'request-revision',
     decision: 'request_revision',
     summary: 'Ask for a revision of an approval',
-    description: 'Board only. From `pending` to `revision_requested`, storing `decisionNote`; the requester may then resubmit.',
+    description:
+      'Board only. From `pending` to `revision_requested`, storing `decisionNote`; the requester may then resubmit.',
     result: 'The approval, waiting for a revision',
     example: 'Please add the expected monthly cost.',
   },
@@ -57,10 +89,15 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: "List a company's approvals",
-        description: 'Newest first, optionally only one `status`; `limit` 1 to 500 (default 100). Payloads are redacted. Any caller with access to the company (board or its agents).',
+        description:
+          'Newest first, optionally only one `status`; `limit` 1 to 500 (default 100). Payloads are redacted. Any caller with access to the company (board or its agents).',
         params: companyParams,
         querystring: listApprovalsQuery,
-        response: { 200: z.array(approvalResponse).describe('The approvals, newest first'), ...authenticated(), ...errors(...COMPANY_ERRORS) },
+        response: {
+          200: z.array(approvalResponse).describe('The approvals, newest first'),
+          ...authenticated(),
+          ...errors(...COMPANY_ERRORS),
+        },
       },
     },
     async (request) => {
@@ -77,7 +114,7 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
         summary: 'Request an approval from the board',
         description: [
           'Files an approval in status `pending`. Any caller with access to the company; an agent files only as itself (`requestedByAgentId` naming another agent is 403) and is the requester by default.',
-          '`requestedByAgentId` must be an agent of the company (422). `issueIds` link issues (duplicates ignored): a missing issue is 404, another company\'s 422.',
+          "`requestedByAgentId` must be an agent of the company (422). `issueIds` link issues (duplicates ignored): a missing issue is 404, another company's 422.",
           'A hire_agent payload whose `agentId` is given must name a `pending_approval` draft agent of the company (422); hires are usually filed through POST /api/companies/{companyId}/agent-hires.',
         ].join(' '),
         params: companyParams,
@@ -86,9 +123,12 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
           201: approvalResponse.describe('The approval, pending'),
           ...authenticated(),
           ...errors(
-            [403, 'the company is not one of the caller\'s, or an agent names another agent as requester'],
+            [403, "the company is not one of the caller's, or an agent names another agent as requester"],
             [404, 'no such company, or a linked issue does not exist'],
-            [422, 'requestedByAgentId or the hire\'s draft agent is not an agent of the company (in pending_approval), or a linked issue belongs to another company'],
+            [
+              422,
+              "requestedByAgentId or the hire's draft agent is not an agent of the company (in pending_approval), or a linked issue belongs to another company",
+            ],
           ),
         },
       },
@@ -96,8 +136,13 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       const actor = actorOf(request);
-      authorize(canRequestApprovalAs(actor, request.body.requestedByAgentId), 'an agent may only request approvals as itself');
-      return reply.status(201).send(presentApproval(await createApproval({ db, actor }, { companyId: company.id, ...request.body })));
+      authorize(
+        canRequestApprovalAs(actor, request.body.requestedByAgentId),
+        'an agent may only request approvals as itself',
+      );
+      return reply
+        .status(201)
+        .send(presentApproval(await createApproval({ db, actor }, { companyId: company.id, ...request.body })));
     },
   );
 
@@ -125,7 +170,11 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
         summary: 'List the issues linked to an approval',
         description: `The issues named by the approval's \`issueIds\` (at most 100), by issue number. Any caller with access to its company. ${HIDDEN}`,
         params: approvalParams,
-        response: { 200: z.array(linkedIssueResponse).describe('The linked issues, by number'), ...authenticated(), ...errors(NOT_FOUND) },
+        response: {
+          200: z.array(linkedIssueResponse).describe('The linked issues, by number'),
+          ...authenticated(),
+          ...errors(NOT_FOUND),
+        },
       },
     },
     async (request) => {
@@ -147,7 +196,10 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
           response: {
             200: approvalResponse.describe(result),
             ...authenticated(),
-            ...errors([403, 'board access required (agents may not decide)'], NOT_FOUND, [422, 'the approval\'s current status does not allow this decision']),
+            ...errors([403, 'board access required (agents may not decide)'], NOT_FOUND, [
+              422,
+              "the approval's current status does not allow this decision",
+            ]),
           },
         },
       },
@@ -171,14 +223,20 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
         response: {
           200: approvalResponse.describe('The approval, pending again'),
           ...authenticated(),
-          ...errors([403, 'an agent other than the requester'], NOT_FOUND, [422, 'the approval is not in revision_requested']),
+          ...errors([403, 'an agent other than the requester'], NOT_FOUND, [
+            422,
+            'the approval is not in revision_requested',
+          ]),
         },
       },
     },
     async (request) => {
       const actor = actorOf(request);
       const approval = await requireApproval(db, actor, request.params.approvalId);
-      authorize(canResubmitApproval(actor, approval), 'only the requesting agent or the board may resubmit this approval');
+      authorize(
+        canResubmitApproval(actor, approval),
+        'only the requesting agent or the board may resubmit this approval',
+      );
       return presentApproval(await resubmitApproval({ db, actor }, approval, request.body?.payload));
     },
   );
@@ -195,7 +253,7 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
         response: {
           200: z.array(approvalCommentResponse).describe('The comments, oldest first'),
           ...authenticated(),
-          ...errors([404, 'no such approval (or another company\'s), or the cursor is not a comment of it']),
+          ...errors([404, "no such approval (or another company's), or the cursor is not a comment of it"]),
         },
       },
     },
@@ -214,13 +272,19 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
         description: `Adds a markdown comment to the thread, in any status. Any caller with access to its company (board or its agents); the author is the caller. ${HIDDEN}`,
         params: approvalParams,
         body: createCommentBody,
-        response: { 201: approvalCommentResponse.describe('The comment, created'), ...authenticated(), ...errors(NOT_FOUND) },
+        response: {
+          201: approvalCommentResponse.describe('The comment, created'),
+          ...authenticated(),
+          ...errors(NOT_FOUND),
+        },
       },
     },
     async (request, reply) => {
       const actor = actorOf(request);
       const approval = await requireApproval(db, actor, request.params.approvalId);
-      return reply.status(201).send(presentApprovalComment(await addApprovalComment({ db, actor }, approval, request.body.body)));
+      return reply
+        .status(201)
+        .send(presentApprovalComment(await addApprovalComment({ db, actor }, approval, request.body.body)));
     },
   );
 }

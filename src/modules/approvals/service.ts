@@ -29,7 +29,11 @@ export async function requireApproval(db: DbOrTx, actor: Actor, approvalId: stri
   return requireAccessible(db, actor, approval, 'approval', { outside: 'not_found' });
 }
 
-export async function listApprovals(db: DbOrTx, companyId: string, query: { status?: ApprovalStatus; limit: number }): Promise<Approval[]> {
+export async function listApprovals(
+  db: DbOrTx,
+  companyId: string,
+  query: { status?: ApprovalStatus; limit: number },
+): Promise<Approval[]> {
   return db
     .select()
     .from(approvals)
@@ -54,7 +58,10 @@ export async function listLinkedIssues(db: DbOrTx, approval: Approval) {
  */
 async function wakeRequester(tx: Tx, actor: Actor, approval: Approval): Promise<void> {
   if (!approval.requestedByAgentId) return;
-  const [requester] = await tx.select({ status: agents.status }).from(agents).where(and(eq(agents.id, approval.requestedByAgentId), eq(agents.companyId, approval.companyId)));
+  const [requester] = await tx
+    .select({ status: agents.status })
+    .from(agents)
+    .where(and(eq(agents.id, approval.requestedByAgentId), eq(agents.companyId, approval.companyId)));
   if (!requester || requester.status === 'terminated') return;
   await enqueueWakeup(tx, actor, {
     companyId: approval.companyId,
@@ -62,7 +69,11 @@ async function wakeRequester(tx: Tx, actor: Actor, approval: Approval): Promise<
     source: 'automation',
     triggerDetail: 'callback',
     reason: 'approval_resolved',
-    payload: { env: { SERVICE_APPROVAL_ID: approval.id, SERVICE_APPROVAL_STATUS: approval.status }, approvalId: approval.id, status: approval.status },
+    payload: {
+      env: { SERVICE_APPROVAL_ID: approval.id, SERVICE_APPROVAL_STATUS: approval.status },
+      approvalId: approval.id,
+      status: approval.status,
+    },
   });
 }
 
@@ -71,31 +82,54 @@ async function wakeRequester(tx: Tx, actor: Actor, approval: Approval): Promise<
  * losing a race to a concurrent decision) is 422. The requester is woken on every decision: approve
  * and reject resolve the request, and request-revision needs the agent to act.
  */
-export async function decideApproval(ctx: Ctx<BoardActor>, approval: Approval, decision: Decision, decisionNote: string | null | undefined): Promise<Approval> {
+export async function decideApproval(
+  ctx: Ctx<BoardActor>,
+  approval: Approval,
+  decision: Decision,
+  decisionNote: string | null | undefined,
+): Promise<Approval> {
   const rule = DECISIONS[decision];
   return ctx.db.transaction(async (tx) => {
     const [decided] = await tx
       .update(approvals)
-      .set({ status: rule.to, decisionNote: decisionNote ?? null, decidedByUserId: ctx.actor.userId, decidedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({
+        status: rule.to,
+        decisionNote: decisionNote ?? null,
+        decidedByUserId: ctx.actor.userId,
+        decidedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(approvals.id, approval.id), inArray(approvals.status, rule.from)))
       .returning();
-    if (!decided) throw unprocessable(`${decision} is not allowed in the approval's current status`, { allowedFrom: rule.from });
-    const agentStatus = rule.to === 'approved' || rule.to === 'rejected' ? await applyHireOutcome(tx, ctx.actor, decided, rule.to) : null;
-    if (rule.to === 'approved' || rule.to === 'rejected') await applyBudgetOverrideOutcome(tx, ctx.actor, decided, rule.to);
+    if (!decided)
+      throw unprocessable(`${decision} is not allowed in the approval's current status`, { allowedFrom: rule.from });
+    const agentStatus =
+      rule.to === 'approved' || rule.to === 'rejected' ? await applyHireOutcome(tx, ctx.actor, decided, rule.to) : null;
+    if (rule.to === 'approved' || rule.to === 'rejected')
+      await applyBudgetOverrideOutcome(tx, ctx.actor, decided, rule.to);
     await wakeRequester(tx, ctx.actor, decided);
     await recordActivity(tx, ctx.actor, {
       companyId: decided.companyId,
       action: rule.action,
       entityType: 'approval',
       entityId: decided.id,
-      details: { type: decided.type, status: decided.status, decisionNote: decided.decisionNote, ...(agentStatus && { agentId: hireAgentId(decided.payload), agentStatus }) },
+      details: {
+        type: decided.type,
+        status: decided.status,
+        decisionNote: decided.decisionNote,
+        ...(agentStatus && { agentId: hireAgentId(decided.payload), agentStatus }),
+      },
     });
     return decided;
   });
 }
 
 /** revision_requested -> pending, optionally with a new payload. A hire keeps pointing at its draft agent. */
-export async function resubmitApproval(ctx: Ctx, approval: Approval, payload: Record<string, unknown> | undefined): Promise<Approval> {
+export async function resubmitApproval(
+  ctx: Ctx,
+  approval: Approval,
+  payload: Record<string, unknown> | undefined,
+): Promise<Approval> {
   const draftId = approval.type === 'hire_agent' ? hireAgentId(approval.payload) : null;
   const nextPayload = payload && draftId ? { ...payload, agentId: draftId } : payload;
   return ctx.db.transaction(async (tx) => {
@@ -104,8 +138,15 @@ export async function resubmitApproval(ctx: Ctx, approval: Approval, payload: Re
       .set({ status: 'pending', ...(nextPayload && { payload: nextPayload }), updatedAt: sql`now()` })
       .where(and(eq(approvals.id, approval.id), eq(approvals.status, 'revision_requested')))
       .returning();
-    if (!resubmitted) throw unprocessable('only an approval in revision_requested can be resubmitted', { status: approval.status });
-    await recordActivity(tx, ctx.actor, { companyId: resubmitted.companyId, action: 'approval.resubmitted', entityType: 'approval', entityId: resubmitted.id, details: { type: resubmitted.type, payloadReplaced: nextPayload !== undefined } });
+    if (!resubmitted)
+      throw unprocessable('only an approval in revision_requested can be resubmitted', { status: approval.status });
+    await recordActivity(tx, ctx.actor, {
+      companyId: resubmitted.companyId,
+      action: 'approval.resubmitted',
+      entityType: 'approval',
+      entityId: resubmitted.id,
+      details: { type: resubmitted.type, payloadReplaced: nextPayload !== undefined },
+    });
     return resubmitted;
   });
 }

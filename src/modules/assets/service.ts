@@ -10,7 +10,6 @@ import type { Actor } from '../../core/actor.ts';
 import { badRequest, DomainError, unsupportedMediaType, payloadTooLarge } from '../../core/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 
-
 export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/jpg', 'image/webp', 'image/gif', 'image/svg+xml'];
 
 export interface UploadedFile {
@@ -47,7 +46,8 @@ export async function readMultipartUpload(request: FastifyRequest, maxBytes: num
 function uploadError(err: unknown, maxBytes: number): unknown {
   const e = err as { code?: unknown; statusCode?: unknown };
   if (e.code === 'FST_REQ_FILE_TOO_LARGE') return payloadTooLarge(`file exceeds the upload limit of ${maxBytes} bytes`);
-  if (err instanceof DomainError || (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)) return err;
+  if (err instanceof DomainError || (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500))
+    return err;
   return badRequest('malformed multipart body');
 }
 
@@ -57,7 +57,7 @@ export async function prepareLogo(file: UploadedFile): Promise<UploadedFile> {
     throw unsupportedMediaType(`logo content type must be one of ${LOGO_CONTENT_TYPES.join(', ')}`);
   }
   if (file.contentType !== 'image/svg+xml') return file;
-  const clean = await sanitizeSvg(file.bytes.toString("utf8"));
+  const clean = await sanitizeSvg(file.bytes.toString('utf8'));
   if (!clean) throw badRequest('the SVG is empty or unsafe');
   return { ...file, bytes: Buffer.from(clean, 'utf8') };
 }

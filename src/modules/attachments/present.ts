@@ -11,7 +11,10 @@ export const attachmentResponse = z
     companyId: uuidOut(),
     issueId: uuidOut(),
     assetId: uuidOut(),
-    name: z.string().nullable().describe('the uploaded file name without any path, at most 255 characters; null when none was sent'),
+    name: z
+      .string()
+      .nullable()
+      .describe('the uploaded file name without any path, at most 255 characters; null when none was sent'),
     contentType: z.string().describe('as uploaded (`application/octet-stream` when it was not a valid media type)'),
     byteSize: z.number().int(),
     sha256: z.string().describe('hex SHA-256 of the bytes'),
@@ -41,7 +44,9 @@ export function presentAttachment({ attachment, asset }: AttachmentView): Attach
   };
 }
 
-export const deletedAttachmentResponse = z.object({ ok: z.literal(true), id: uuidOut().describe('the deleted attachment') }).describe('The attachment was deleted');
+export const deletedAttachmentResponse = z
+  .object({ ok: z.literal(true), id: uuidOut().describe('the deleted attachment') })
+  .describe('The attachment was deleted');
 
 /**
  * A download's 200 for the docs: raw bytes, in the content type stored at upload (any media type by
@@ -63,6 +68,9 @@ export function binaryContentResponse(description: string, mediaTypes: readonly 
 export function contentDisposition(name: string | null): string {
   const original = name ?? 'attachment';
   const ascii = original.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(original).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(original).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

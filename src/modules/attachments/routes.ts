@@ -9,7 +9,13 @@ import { notFound } from '../../core/errors.ts';
 import { readMultipartUpload } from '../assets/service.ts';
 import { findIssue, requireIssueAccess } from '../../core/issue-access.ts';
 import { canDeleteAttachment } from './policy.ts';
-import { attachmentResponse, binaryContentResponse, contentDisposition, deletedAttachmentResponse, presentAttachment } from './present.ts';
+import {
+  attachmentResponse,
+  binaryContentResponse,
+  contentDisposition,
+  deletedAttachmentResponse,
+  presentAttachment,
+} from './present.ts';
 import { addAttachment, deleteAttachment, findAttachment, listAttachments, MAX_ATTACHMENT_PAGE } from './service.ts';
 
 const tags = ['attachments'];
@@ -38,13 +44,19 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
           "Any caller with access to the company; the issue must belong to it (an issue of another company is 404 here). Download the bytes from the answer's `contentPath`.",
         ].join(' '),
         params: z.object({ companyId: z.uuid().describe('company UUID'), issueId: issueRef }),
-        ...multipartBody({ file: { description: 'the file to attach (its part content type and file name are kept)', file: true, required: true } }),
+        ...multipartBody({
+          file: {
+            description: 'the file to attach (its part content type and file name are kept)',
+            file: true,
+            required: true,
+          },
+        }),
         response: {
           201: attachmentResponse.describe('The attachment, stored'),
           ...authenticated(),
           ...errors(
             [400, 'malformed or cut-off multipart body, no part named `file`, or invalid path parameters'],
-            [403, 'the company is not one of the caller\'s'],
+            [403, "the company is not one of the caller's"],
             [404, 'no such company, or no such issue in this company'],
             [413, `the file is over the upload limit (${deps.config.maxUploadBytes} bytes)`],
             [415, 'the body is not multipart/form-data'],
@@ -58,7 +70,9 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
       // An issue of another company is not found at this company's path.
       if (!issue || issue.companyId !== company.id) throw notFound('issue');
       const file = await readMultipartUpload(request, deps.config.maxUploadBytes);
-      return reply.status(201).send(presentAttachment(await addAttachment(contextOf(db, request), deps.storage, issue, file)));
+      return reply
+        .status(201)
+        .send(presentAttachment(await addAttachment(contextOf(db, request), deps.storage, issue, file)));
     },
   );
 
@@ -71,7 +85,13 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
         description: `Attachment metadata, oldest first; \`limit\` 1 to ${MAX_ATTACHMENT_PAGE} (default ${MAX_ATTACHMENT_PAGE}). Download each one from its \`contentPath\`. Any caller with access to the issue's company.`,
         params: z.object({ issueId: issueRef }),
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(MAX_ATTACHMENT_PAGE).default(MAX_ATTACHMENT_PAGE).describe(`attachments to return, 1 to ${MAX_ATTACHMENT_PAGE}`),
+          limit: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(MAX_ATTACHMENT_PAGE)
+            .default(MAX_ATTACHMENT_PAGE)
+            .describe(`attachments to return, 1 to ${MAX_ATTACHMENT_PAGE}`),
         }),
         response: {
           200: z.array(attachmentResponse).describe('The attachments, oldest first'),
@@ -108,14 +128,16 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
     async (request, reply) => {
       const { asset } = await loadAttachment(request, request.params.attachmentId);
       const bytes = await deps.storage.get(asset.sha256);
-      return reply
-        .header('content-type', asset.contentType)
-        .header('content-length', bytes.length)
-        .header('content-disposition', contentDisposition(asset.originalName))
-        .header('x-content-type-options', 'nosniff')
-        // Uploaded HTML or SVG must never run as our origin, even if opened directly.
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .send(bytes);
+      return (
+        reply
+          .header('content-type', asset.contentType)
+          .header('content-length', bytes.length)
+          .header('content-disposition', contentDisposition(asset.originalName))
+          .header('x-content-type-options', 'nosniff')
+          // Uploaded HTML or SVG must never run as our origin, even if opened directly.
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .send(bytes)
+      );
     },
   );
 
@@ -131,13 +153,19 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
         response: {
           200: deletedAttachmentResponse,
           ...authenticated(),
-          ...errors([403, 'the attachment belongs to another company, or the caller is an agent that did not upload it'], [404, 'no such attachment']),
+          ...errors(
+            [403, 'the attachment belongs to another company, or the caller is an agent that did not upload it'],
+            [404, 'no such attachment'],
+          ),
         },
       },
     },
     async (request) => {
       const view = await loadAttachment(request, request.params.attachmentId);
-      authorize(canDeleteAttachment(actorOf(request), view), 'only the board or the uploading agent may delete this attachment');
+      authorize(
+        canDeleteAttachment(actorOf(request), view),
+        'only the board or the uploading agent may delete this attachment',
+      );
       await deleteAttachment(contextOf(db, request), view);
       return { ok: true as const, id: view.attachment.id };
     },

@@ -29,28 +29,55 @@ export function normalizeContentType(contentType: string): string {
 /** The client's file name without path or control characters, bounded. */
 export function normalizeFileName(name: string | null): string | null {
   if (!name) return null;
-  const base = name.split(/[\\/]/).pop()!.replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
+  const base = name
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim();
   return base ? base.slice(0, MAX_NAME_CHARS) : null;
 }
 
-export async function addAttachment(ctx: Ctx, storage: Storage, issue: Issue, file: UploadedFile): Promise<AttachmentView> {
-  const cleaned: UploadedFile = { bytes: file.bytes, contentType: normalizeContentType(file.contentType), filename: normalizeFileName(file.filename) };
+export async function addAttachment(
+  ctx: Ctx,
+  storage: Storage,
+  issue: Issue,
+  file: UploadedFile,
+): Promise<AttachmentView> {
+  const cleaned: UploadedFile = {
+    bytes: file.bytes,
+    contentType: normalizeContentType(file.contentType),
+    filename: normalizeFileName(file.filename),
+  };
   return inTransaction(ctx, async (tx, { actor }) => {
     const asset = await storeAsset(tx, storage, actor, issue.companyId, 'attachment', cleaned);
-    const [attachment] = await tx.insert(issueAttachments).values({ companyId: issue.companyId, issueId: issue.id, assetId: asset.id }).returning();
+    const [attachment] = await tx
+      .insert(issueAttachments)
+      .values({ companyId: issue.companyId, issueId: issue.id, assetId: asset.id })
+      .returning();
     await recordActivity(tx, actor, {
       companyId: issue.companyId,
       action: 'issue.attachment_added',
       entityType: 'issue',
       entityId: issue.id,
-      details: { identifier: issue.identifier, attachmentId: attachment!.id, assetId: asset.id, name: asset.originalName, contentType: asset.contentType, byteSize: asset.byteSize },
+      details: {
+        identifier: issue.identifier,
+        attachmentId: attachment!.id,
+        assetId: asset.id,
+        name: asset.originalName,
+        contentType: asset.contentType,
+        byteSize: asset.byteSize,
+      },
     });
     return { attachment: attachment!, asset };
   });
 }
 
 /** Oldest first, at most `limit` (MAX_ATTACHMENT_PAGE). */
-export async function listAttachments(db: DbOrTx, issueId: string, limit = MAX_ATTACHMENT_PAGE): Promise<AttachmentView[]> {
+export async function listAttachments(
+  db: DbOrTx,
+  issueId: string,
+  limit = MAX_ATTACHMENT_PAGE,
+): Promise<AttachmentView[]> {
   return db
     .select({ attachment: issueAttachments, asset: assets })
     .from(issueAttachments)

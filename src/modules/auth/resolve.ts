@@ -11,8 +11,15 @@ import { verifyAgentJwt } from './jwt.ts';
 const LOCKED_OUT_STATUSES = new Set(['terminated', 'pending_approval']);
 // lastUsedAt is written at most once a minute per key so hot agents do not turn every read into a write.
 const LAST_USED_GRANULARITY = sql`now() - interval '60 seconds'`;
-const stale = (column: typeof boardApiKeys.lastUsedAt | typeof agentApiKeys.lastUsedAt) => sql<boolean>`(${column} is null or ${column} < ${LAST_USED_GRANULARITY})`;
-const actorAgentColumns = { id: agents.id, companyId: agents.companyId, role: agents.role, adapterType: agents.adapterType, status: agents.status };
+const stale = (column: typeof boardApiKeys.lastUsedAt | typeof agentApiKeys.lastUsedAt) =>
+  sql<boolean>`(${column} is null or ${column} < ${LAST_USED_GRANULARITY})`;
+const actorAgentColumns = {
+  id: agents.id,
+  companyId: agents.companyId,
+  role: agents.role,
+  adapterType: agents.adapterType,
+  status: agents.status,
+};
 
 /**
  * Every request resolves its credential, so these lookups run as named prepared statements (no SQL
@@ -22,7 +29,12 @@ const actorAgentColumns = { id: agents.id, companyId: agents.companyId, role: ag
  */
 const lookups = preparedPerDb((db: Db) => ({
   boardKey: db
-    .select({ keyId: boardApiKeys.id, userId: users.id, isInstanceOwner: users.isInstanceOwner, stale: stale(boardApiKeys.lastUsedAt) })
+    .select({
+      keyId: boardApiKeys.id,
+      userId: users.id,
+      isInstanceOwner: users.isInstanceOwner,
+      stale: stale(boardApiKeys.lastUsedAt),
+    })
     .from(boardApiKeys)
     .innerJoin(users, eq(users.id, boardApiKeys.userId))
     .where(and(eq(boardApiKeys.keyHash, sql.placeholder('hash')), isNull(boardApiKeys.revokedAt)))
@@ -33,10 +45,18 @@ const lookups = preparedPerDb((db: Db) => ({
     .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
     .where(and(eq(agentApiKeys.keyHash, sql.placeholder('hash')), isNull(agentApiKeys.revokedAt)))
     .prepare('auth_agent_key'),
-  agent: db.select(actorAgentColumns).from(agents).where(eq(agents.id, sql.placeholder('id'))).prepare('auth_agent'),
+  agent: db
+    .select(actorAgentColumns)
+    .from(agents)
+    .where(eq(agents.id, sql.placeholder('id')))
+    .prepare('auth_agent'),
 }));
 
-export async function resolveBearer(db: Db, jwtSecret: Uint8Array, token: string): Promise<BoardActor | AgentActor | null> {
+export async function resolveBearer(
+  db: Db,
+  jwtSecret: Uint8Array,
+  token: string,
+): Promise<BoardActor | AgentActor | null> {
   if (token.startsWith(BOARD_KEY_PREFIX)) return resolveBoardKey(db, token);
   if (token.startsWith(AGENT_KEY_PREFIX)) return resolveAgentKey(db, token);
   if (token.split('.').length === 3) return resolveAgentJwt(db, jwtSecret, token);
@@ -53,7 +73,13 @@ async function resolveBoardKey(db: Db, token: string): Promise<BoardActor | null
       .set({ lastUsedAt: sql`now()` })
       .where(and(eq(boardApiKeys.id, row.keyId), stale(boardApiKeys.lastUsedAt)));
   }
-  return { kind: 'board', userId: row.userId, isInstanceOwner: row.isInstanceOwner, via: 'board_key', keyId: row.keyId };
+  return {
+    kind: 'board',
+    userId: row.userId,
+    isInstanceOwner: row.isInstanceOwner,
+    via: 'board_key',
+    keyId: row.keyId,
+  };
 }
 
 async function resolveAgentKey(db: Db, token: string): Promise<AgentActor | null> {
@@ -66,7 +92,15 @@ async function resolveAgentKey(db: Db, token: string): Promise<AgentActor | null
       .where(and(eq(agentApiKeys.id, row.keyId), stale(agentApiKeys.lastUsedAt)));
   }
   const { agent } = row;
-  return { kind: 'agent', agentId: agent.id, companyId: agent.companyId, role: agent.role, adapterType: agent.adapterType, via: 'agent_key', keyId: row.keyId };
+  return {
+    kind: 'agent',
+    agentId: agent.id,
+    companyId: agent.companyId,
+    role: agent.role,
+    adapterType: agent.adapterType,
+    via: 'agent_key',
+    keyId: row.keyId,
+  };
 }
 
 async function resolveAgentJwt(db: Db, secret: Uint8Array, token: string): Promise<AgentActor | null> {
@@ -74,7 +108,15 @@ async function resolveAgentJwt(db: Db, secret: Uint8Array, token: string): Promi
   if (!claims) return null;
   const [agent] = await lookups(db).agent.execute({ id: claims.agentId });
   if (!agent || agent.companyId !== claims.companyId || LOCKED_OUT_STATUSES.has(agent.status)) return null;
-  return { kind: 'agent', agentId: agent.id, companyId: agent.companyId, role: agent.role, adapterType: agent.adapterType, via: 'agent_jwt', runId: claims.runId };
+  return {
+    kind: 'agent',
+    agentId: agent.id,
+    companyId: agent.companyId,
+    role: agent.role,
+    adapterType: agent.adapterType,
+    via: 'agent_jwt',
+    runId: claims.runId,
+  };
 }
 
 export async function resolveSession(db: Db, token: string): Promise<BoardActor | null> {
@@ -82,6 +124,12 @@ export async function resolveSession(db: Db, token: string): Promise<BoardActor 
     .select({ userId: users.id, isInstanceOwner: users.isInstanceOwner })
     .from(boardSessions)
     .innerJoin(users, eq(users.id, boardSessions.userId))
-    .where(and(eq(boardSessions.tokenHash, hashToken(token)), eq(boardSessions.kind, 'session'), gt(boardSessions.expiresAt, sql`now()`)));
+    .where(
+      and(
+        eq(boardSessions.tokenHash, hashToken(token)),
+        eq(boardSessions.kind, 'session'),
+        gt(boardSessions.expiresAt, sql`now()`),
+      ),
+    );
   return row ? { kind: 'board', userId: row.userId, isInstanceOwner: row.isInstanceOwner, via: 'session' } : null;
 }

@@ -11,7 +11,10 @@ const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export async function ensureInstanceOwner(db: Db): Promise<{ id: string; created: boolean }> {
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.isInstanceOwner, true)).limit(1);
   if (existing) return { id: existing.id, created: false };
-  const [owner] = await db.insert(users).values({ name: 'Instance owner', isInstanceOwner: true }).returning({ id: users.id });
+  const [owner] = await db
+    .insert(users)
+    .values({ name: 'Instance owner', isInstanceOwner: true })
+    .returning({ id: users.id });
   return { id: owner!.id, created: true };
 }
 
@@ -25,7 +28,12 @@ export async function createBoardKey(db: DbOrTx, userId: string, name: string) {
 }
 
 export function listBoardKeys(db: DbOrTx, userId: string) {
-  return db.select().from(boardApiKeys).where(eq(boardApiKeys.userId, userId)).orderBy(boardApiKeys.createdAt).limit(500);
+  return db
+    .select()
+    .from(boardApiKeys)
+    .where(eq(boardApiKeys.userId, userId))
+    .orderBy(boardApiKeys.createdAt)
+    .limit(500);
 }
 
 export async function revokeBoardKey(db: DbOrTx, userId: string, keyId: string) {
@@ -40,7 +48,12 @@ export async function revokeBoardKey(db: DbOrTx, userId: string, keyId: string) 
 /** A one-time login token for the URL printed at start; it becomes a session cookie when used. */
 export async function createLoginToken(db: DbOrTx, userId: string): Promise<string> {
   const token = newToken('login_');
-  await db.insert(boardSessions).values({ userId, tokenHash: hashToken(token), kind: 'login', expiresAt: new Date(Date.now() + LOGIN_TOKEN_TTL_MS) });
+  await db.insert(boardSessions).values({
+    userId,
+    tokenHash: hashToken(token),
+    kind: 'login',
+    expiresAt: new Date(Date.now() + LOGIN_TOKEN_TTL_MS),
+  });
   return token;
 }
 
@@ -50,22 +63,41 @@ export async function consumeLoginToken(db: Db, loginToken: string): Promise<str
     const [login] = await tx
       .update(boardSessions)
       .set({ usedAt: sql`now()` })
-      .where(and(eq(boardSessions.tokenHash, hashToken(loginToken)), eq(boardSessions.kind, 'login'), isNull(boardSessions.usedAt), gt(boardSessions.expiresAt, sql`now()`)))
+      .where(
+        and(
+          eq(boardSessions.tokenHash, hashToken(loginToken)),
+          eq(boardSessions.kind, 'login'),
+          isNull(boardSessions.usedAt),
+          gt(boardSessions.expiresAt, sql`now()`),
+        ),
+      )
       .returning();
     if (!login) return null;
     const session = newToken('sess_');
-    await tx.insert(boardSessions).values({ userId: login.userId, tokenHash: hashToken(session), kind: 'session', expiresAt: new Date(Date.now() + SESSION_TTL_MS) });
+    await tx.insert(boardSessions).values({
+      userId: login.userId,
+      tokenHash: hashToken(session),
+      kind: 'session',
+      expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    });
     return session;
   });
 }
 
 /** Ends a browser session (sign-out): the token stops working at once. */
 export async function endSession(db: DbOrTx, sessionToken: string): Promise<void> {
-  await db.update(boardSessions).set({ expiresAt: sql`now()` }).where(and(eq(boardSessions.tokenHash, hashToken(sessionToken)), eq(boardSessions.kind, 'session')));
+  await db
+    .update(boardSessions)
+    .set({ expiresAt: sql`now()` })
+    .where(and(eq(boardSessions.tokenHash, hashToken(sessionToken)), eq(boardSessions.kind, 'session')));
 }
 
 /** At most 1000, like GET /api/companies: a response lists them, so the count bounds its size. */
 export async function companyIdsOfUser(db: DbOrTx, userId: string): Promise<string[]> {
-  const rows = await db.select({ companyId: companyMemberships.companyId }).from(companyMemberships).where(eq(companyMemberships.userId, userId)).limit(1000);
+  const rows = await db
+    .select({ companyId: companyMemberships.companyId })
+    .from(companyMemberships)
+    .where(eq(companyMemberships.userId, userId))
+    .limit(1000);
   return rows.map((r) => r.companyId);
 }

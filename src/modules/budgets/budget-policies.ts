@@ -18,22 +18,57 @@ import type { BudgetScope, WindowKind } from './usage.ts';
 export type BudgetPolicy = typeof budgetPolicies.$inferSelect;
 
 /** SPEC policy defaults: company and agent budgets are monthly, project budgets lifetime. */
-export const DEFAULT_WINDOW: Record<BudgetScope, WindowKind> = { company: 'calendar_month_utc', agent: 'calendar_month_utc', project: 'lifetime' };
+export const DEFAULT_WINDOW: Record<BudgetScope, WindowKind> = {
+  company: 'calendar_month_utc',
+  agent: 'calendar_month_utc',
+  project: 'lifetime',
+};
 
-const monthlyCents = and(eq(budgetPolicies.metric, 'billed_cents'), eq(budgetPolicies.windowKind, 'calendar_month_utc'), eq(budgetPolicies.isActive, true));
+const monthlyCents = and(
+  eq(budgetPolicies.metric, 'billed_cents'),
+  eq(budgetPolicies.windowKind, 'calendar_month_utc'),
+  eq(budgetPolicies.isActive, true),
+);
 
 /**
  * Sets the monthly budget of a company or agent: a positive amount creates or updates its active
  * calendar-month billed_cents policy, zero switches it off. Evaluated at once.
  */
-export async function syncMonthlyBudgetPolicy(tx: Tx, actor: Actor, companyId: string, scopeType: BudgetScope, scopeId: string, amountCents: number): Promise<void> {
-  const scope = and(eq(budgetPolicies.companyId, companyId), eq(budgetPolicies.scopeType, scopeType), eq(budgetPolicies.scopeId, scopeId), monthlyCents);
+export async function syncMonthlyBudgetPolicy(
+  tx: Tx,
+  actor: Actor,
+  companyId: string,
+  scopeType: BudgetScope,
+  scopeId: string,
+  amountCents: number,
+): Promise<void> {
+  const scope = and(
+    eq(budgetPolicies.companyId, companyId),
+    eq(budgetPolicies.scopeType, scopeType),
+    eq(budgetPolicies.scopeId, scopeId),
+    monthlyCents,
+  );
   if (amountCents <= 0) {
     await tx.update(budgetPolicies).set({ isActive: false, updatedAt: sql`now()` }).where(scope);
     return;
   }
-  let [policy] = await tx.update(budgetPolicies).set({ amount: amountCents, updatedAt: sql`now()` }).where(scope).returning();
-  if (!policy) [policy] = await tx.insert(budgetPolicies).values({ companyId, scopeType, scopeId, windowKind: 'calendar_month_utc', metric: 'billed_cents', amount: amountCents }).returning();
+  let [policy] = await tx
+    .update(budgetPolicies)
+    .set({ amount: amountCents, updatedAt: sql`now()` })
+    .where(scope)
+    .returning();
+  if (!policy)
+    [policy] = await tx
+      .insert(budgetPolicies)
+      .values({
+        companyId,
+        scopeType,
+        scopeId,
+        windowKind: 'calendar_month_utc',
+        metric: 'billed_cents',
+        amount: amountCents,
+      })
+      .returning();
   await evaluatePolicyNow(tx, actor, policy!);
 }
 
@@ -58,10 +93,20 @@ const monthlyBudgetRows = preparedPerDb((db: DbOrTx) =>
     .prepare('monthly_budgets'),
 );
 
-export async function monthlyBudgets(db: DbOrTx, scopeType: 'company' | 'agent', ids: string[], now = new Date()): Promise<Map<string, MonthlyBudget>> {
+export async function monthlyBudgets(
+  db: DbOrTx,
+  scopeType: 'company' | 'agent',
+  ids: string[],
+  now = new Date(),
+): Promise<Map<string, MonthlyBudget>> {
   if (ids.length === 0) return new Map();
   const rows = await monthlyBudgetRows(db).execute({ scopeType, ids, month: utcMonth(now) });
-  return new Map(rows.map((r) => [r.scopeId, { budgetMonthlyCents: Number(r.budget ?? 0), spentMonthlyCents: Number(r.spent ?? 0) }]));
+  return new Map(
+    rows.map((r) => [
+      r.scopeId,
+      { budgetMonthlyCents: Number(r.budget ?? 0), spentMonthlyCents: Number(r.spent ?? 0) },
+    ]),
+  );
 }
 
 export async function monthlyBudgetOf(db: DbOrTx, scopeType: 'company' | 'agent', id: string): Promise<MonthlyBudget> {
@@ -69,12 +114,26 @@ export async function monthlyBudgetOf(db: DbOrTx, scopeType: 'company' | 'agent'
 }
 
 /** The scope a policy names must be the company itself, or one of its agents or projects (422). */
-async function assertScopeInCompany(tx: DbOrTx, companyId: string, scopeType: BudgetScope, scopeId: string): Promise<void> {
+async function assertScopeInCompany(
+  tx: DbOrTx,
+  companyId: string,
+  scopeType: BudgetScope,
+  scopeId: string,
+): Promise<void> {
   const table = scopeType === 'agent' ? agents : scopeType === 'project' ? projects : null;
   const found = table
-    ? (await tx.select({ id: table.id }).from(table).where(and(eq(table.id, scopeId), eq(table.companyId, companyId)))).length > 0
+    ? (
+        await tx
+          .select({ id: table.id })
+          .from(table)
+          .where(and(eq(table.id, scopeId), eq(table.companyId, companyId)))
+      ).length > 0
     : scopeId === companyId;
-  if (!found) throw unprocessable(`scopeId must name ${scopeType === 'company' ? 'this company' : `a ${scopeType} of this company`}`, { scopeId });
+  if (!found)
+    throw unprocessable(
+      `scopeId must name ${scopeType === 'company' ? 'this company' : `a ${scopeType} of this company`}`,
+      { scopeId },
+    );
 }
 
 export async function createPolicy(ctx: Ctx, companyId: string, input: CreatePolicy): Promise<BudgetPolicy> {
@@ -100,7 +159,11 @@ export async function createPolicy(ctx: Ctx, companyId: string, input: CreatePol
       })
       .onConflictDoNothing()
       .returning();
-    if (!policy) throw conflict(`an active ${metric} ${windowKind} policy already exists for this ${input.scopeType}; change it instead`, { scopeType: input.scopeType, scopeId, metric, windowKind });
+    if (!policy)
+      throw conflict(
+        `an active ${metric} ${windowKind} policy already exists for this ${input.scopeType}; change it instead`,
+        { scopeType: input.scopeType, scopeId, metric, windowKind },
+      );
     await recordActivity(tx, ctx.actor, {
       companyId,
       action: 'budget.policy_created',
@@ -119,12 +182,20 @@ export async function createPolicy(ctx: Ctx, companyId: string, input: CreatePol
  */
 /** A policy of this company, or 404 (another company's policy is 404 for every caller). */
 export async function requirePolicy(db: DbOrTx, companyId: string, policyId: string): Promise<BudgetPolicy> {
-  const [policy] = await db.select().from(budgetPolicies).where(and(eq(budgetPolicies.id, policyId), eq(budgetPolicies.companyId, companyId)));
+  const [policy] = await db
+    .select()
+    .from(budgetPolicies)
+    .where(and(eq(budgetPolicies.id, policyId), eq(budgetPolicies.companyId, companyId)));
   if (!policy) throw notFound('budget policy');
   return policy;
 }
 
-export async function updatePolicy(ctx: Ctx, companyId: string, policyId: string, input: UpdatePolicy): Promise<BudgetPolicy> {
+export async function updatePolicy(
+  ctx: Ctx,
+  companyId: string,
+  policyId: string,
+  input: UpdatePolicy,
+): Promise<BudgetPolicy> {
   return ctx.db.transaction(async (tx) => {
     // Activating a policy whose scope, metric and window already has an active one breaks the
     // partial unique index: a 409 (conflict) through the database error mapping.
@@ -147,5 +218,10 @@ export async function updatePolicy(ctx: Ctx, companyId: string, policyId: string
 }
 
 export async function listPolicies(db: DbOrTx, companyId: string): Promise<BudgetPolicy[]> {
-  return db.select().from(budgetPolicies).where(and(eq(budgetPolicies.companyId, companyId), eq(budgetPolicies.isActive, true))).orderBy(budgetPolicies.createdAt).limit(1000);
+  return db
+    .select()
+    .from(budgetPolicies)
+    .where(and(eq(budgetPolicies.companyId, companyId), eq(budgetPolicies.isActive, true)))
+    .orderBy(budgetPolicies.createdAt)
+    .limit(1000);
 }

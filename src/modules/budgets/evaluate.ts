@@ -16,7 +16,17 @@ import type { DbOrTx } from '../../db/client.ts';
 import { budgetIncidents, budgetPolicies } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
-import { metricDelta, metricValue, observed, windowKeyOf, type BudgetMetric, type BudgetScope, type ScopeUsage, type UsageDelta, type WindowKind } from './usage.ts';
+import {
+  metricDelta,
+  metricValue,
+  observed,
+  windowKeyOf,
+  type BudgetMetric,
+  type BudgetScope,
+  type ScopeUsage,
+  type UsageDelta,
+  type WindowKind,
+} from './usage.ts';
 
 type Policy = typeof budgetPolicies.$inferSelect;
 export type BudgetIncident = typeof budgetIncidents.$inferSelect;
@@ -24,39 +34,72 @@ export type BudgetIncident = typeof budgetIncidents.$inferSelect;
 const warnLine = (policy: Policy) => Math.ceil((policy.amount * policy.warnPercent) / 100);
 
 /** After counters moved by `delta` (rows as returned by addScopeUsage). Returns the incidents raised. */
-export async function evaluateCrossings(tx: DbOrTx, actor: Actor, rows: ScopeUsage[], delta: UsageDelta, now = new Date()): Promise<BudgetIncident[]> {
+export async function evaluateCrossings(
+  tx: DbOrTx,
+  actor: Actor,
+  rows: ScopeUsage[],
+  delta: UsageDelta,
+  now = new Date(),
+): Promise<BudgetIncident[]> {
   if (rows.length === 0) return [];
   const scopes = [...new Map(rows.map((r) => [`${r.scopeType}:${r.scopeId}`, r])).values()];
   const policies = await tx
     .select()
     .from(budgetPolicies)
-    .where(and(eq(budgetPolicies.isActive, true), or(...scopes.map((s) => and(eq(budgetPolicies.scopeType, s.scopeType), eq(budgetPolicies.scopeId, s.scopeId))))));
+    .where(
+      and(
+        eq(budgetPolicies.isActive, true),
+        or(...scopes.map((s) => and(eq(budgetPolicies.scopeType, s.scopeType), eq(budgetPolicies.scopeId, s.scopeId)))),
+      ),
+    );
   const raised: BudgetIncident[] = [];
   for (const policy of policies) {
     // A calendar policy reads the current month only: spend dated in an earlier month does not count.
     const windowKey = windowKeyOf(policy.windowKind as WindowKind, now);
-    const row = rows.find((r) => r.scopeType === policy.scopeType && r.scopeId === policy.scopeId && r.windowKey === windowKey);
+    const row = rows.find(
+      (r) => r.scopeType === policy.scopeType && r.scopeId === policy.scopeId && r.windowKey === windowKey,
+    );
     if (!row) continue;
     const metric = policy.metric as BudgetMetric;
     const after = metricValue(row, metric);
     const before = after - metricDelta(delta, metric);
-    if (before < policy.amount && after >= policy.amount) raised.push(...(await raiseIncident(tx, actor, policy, 'hard', windowKey, after)));
-    else if (policy.notifyEnabled && before < warnLine(policy) && after >= warnLine(policy)) raised.push(...(await raiseIncident(tx, actor, policy, 'soft', windowKey, after)));
+    if (before < policy.amount && after >= policy.amount)
+      raised.push(...(await raiseIncident(tx, actor, policy, 'hard', windowKey, after)));
+    else if (policy.notifyEnabled && before < warnLine(policy) && after >= warnLine(policy))
+      raised.push(...(await raiseIncident(tx, actor, policy, 'soft', windowKey, after)));
   }
   return raised;
 }
 
 /** A policy was created or changed: where its scope stands now decides. */
-export async function evaluatePolicyNow(tx: DbOrTx, actor: Actor, policy: Policy, now = new Date()): Promise<BudgetIncident[]> {
+export async function evaluatePolicyNow(
+  tx: DbOrTx,
+  actor: Actor,
+  policy: Policy,
+  now = new Date(),
+): Promise<BudgetIncident[]> {
   if (!policy.isActive) return [];
   const windowKey = windowKeyOf(policy.windowKind as WindowKind, now);
-  const value = await observed(tx, { scopeType: policy.scopeType as BudgetScope, scopeId: policy.scopeId }, windowKey, policy.metric as BudgetMetric);
+  const value = await observed(
+    tx,
+    { scopeType: policy.scopeType as BudgetScope, scopeId: policy.scopeId },
+    windowKey,
+    policy.metric as BudgetMetric,
+  );
   if (value >= policy.amount) return raiseIncident(tx, actor, policy, 'hard', windowKey, value);
-  if (policy.notifyEnabled && value >= warnLine(policy)) return raiseIncident(tx, actor, policy, 'soft', windowKey, value);
+  if (policy.notifyEnabled && value >= warnLine(policy))
+    return raiseIncident(tx, actor, policy, 'soft', windowKey, value);
   return [];
 }
 
-async function raiseIncident(tx: DbOrTx, actor: Actor, policy: Policy, kind: 'soft' | 'hard', windowKey: string, value: number): Promise<BudgetIncident[]> {
+async function raiseIncident(
+  tx: DbOrTx,
+  actor: Actor,
+  policy: Policy,
+  kind: 'soft' | 'hard',
+  windowKey: string,
+  value: number,
+): Promise<BudgetIncident[]> {
   const [incident] = await tx
     .insert(budgetIncidents)
     .values({
@@ -80,7 +123,16 @@ async function raiseIncident(tx: DbOrTx, actor: Actor, policy: Policy, kind: 'so
     action: kind === 'hard' ? 'budget.hard_limit_reached' : 'budget.warn_threshold_reached',
     entityType: 'budget_incident',
     entityId: incident.id,
-    details: { policyId: policy.id, scopeType: policy.scopeType, scopeId: policy.scopeId, metric: policy.metric, windowKey, amount: policy.amount, observed: value, hardStop: incident.stopPending },
+    details: {
+      policyId: policy.id,
+      scopeType: policy.scopeType,
+      scopeId: policy.scopeId,
+      metric: policy.metric,
+      windowKey,
+      amount: policy.amount,
+      observed: value,
+      hardStop: incident.stopPending,
+    },
   });
   return [incident];
 }
@@ -94,4 +146,3 @@ export async function openIncidents(db: DbOrTx, companyId: string): Promise<Budg
     .orderBy(budgetIncidents.createdAt)
     .limit(500);
 }
-

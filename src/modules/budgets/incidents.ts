@@ -15,10 +15,22 @@ import { observed, type BudgetMetric, type BudgetScope } from './usage.ts';
 
 type Resolution = 'keep_paused' | 'raise_budget_and_resume' | 'override_approved';
 
-async function closeIncident(tx: Tx, actor: Actor, incident: BudgetIncident, resolution: Resolution): Promise<BudgetIncident> {
+async function closeIncident(
+  tx: Tx,
+  actor: Actor,
+  incident: BudgetIncident,
+  resolution: Resolution,
+): Promise<BudgetIncident> {
   const [closed] = await tx
     .update(budgetIncidents)
-    .set({ status: 'resolved', resolution, stopPending: false, resolvedByUserId: actor.kind === 'board' ? actor.userId : null, resolvedAt: sql`now()`, updatedAt: sql`now()` })
+    .set({
+      status: 'resolved',
+      resolution,
+      stopPending: false,
+      resolvedByUserId: actor.kind === 'board' ? actor.userId : null,
+      resolvedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
     .where(eq(budgetIncidents.id, incident.id))
     .returning();
   if (resolution !== 'keep_paused') {
@@ -27,33 +39,65 @@ async function closeIncident(tx: Tx, actor: Actor, incident: BudgetIncident, res
     await tx
       .update(budgetIncidents)
       .set({ status: 'resolved', resolution, resolvedAt: sql`now()`, updatedAt: sql`now()` })
-      .where(and(eq(budgetIncidents.policyId, incident.policyId), eq(budgetIncidents.windowKey, incident.windowKey), eq(budgetIncidents.status, 'open')));
+      .where(
+        and(
+          eq(budgetIncidents.policyId, incident.policyId),
+          eq(budgetIncidents.windowKey, incident.windowKey),
+          eq(budgetIncidents.status, 'open'),
+        ),
+      );
   }
   await recordActivity(tx, actor, {
     companyId: incident.companyId,
     action: 'budget.incident_resolved',
     entityType: 'budget_incident',
     entityId: incident.id,
-    details: { resolution, policyId: incident.policyId, resumedAgentIds: resolution === 'keep_paused' ? [] : incident.pausedAgentIds },
+    details: {
+      resolution,
+      policyId: incident.policyId,
+      resumedAgentIds: resolution === 'keep_paused' ? [] : incident.pausedAgentIds,
+    },
   });
   return closed!;
 }
 
 export async function requireIncident(db: DbOrTx, companyId: string, incidentId: string): Promise<BudgetIncident> {
-  const [incident] = await db.select().from(budgetIncidents).where(and(eq(budgetIncidents.id, incidentId), eq(budgetIncidents.companyId, companyId)));
+  const [incident] = await db
+    .select()
+    .from(budgetIncidents)
+    .where(and(eq(budgetIncidents.id, incidentId), eq(budgetIncidents.companyId, companyId)));
   if (!incident) throw notFound('budget incident');
   return incident;
 }
 
-export async function resolveIncident(ctx: Ctx<BoardActor>, companyId: string, incidentId: string, body: ResolveIncident): Promise<BudgetIncident> {
+export async function resolveIncident(
+  ctx: Ctx<BoardActor>,
+  companyId: string,
+  incidentId: string,
+  body: ResolveIncident,
+): Promise<BudgetIncident> {
   return ctx.db.transaction(async (tx) => {
-    const [incident] = await tx.select().from(budgetIncidents).where(and(eq(budgetIncidents.id, incidentId), eq(budgetIncidents.companyId, companyId))).for('update');
+    const [incident] = await tx
+      .select()
+      .from(budgetIncidents)
+      .where(and(eq(budgetIncidents.id, incidentId), eq(budgetIncidents.companyId, companyId)))
+      .for('update');
     if (!incident) throw notFound('budget incident');
-    if (incident.status !== 'open') throw conflict(`the incident is already resolved (${incident.resolution})`, { resolution: incident.resolution });
+    if (incident.status !== 'open')
+      throw conflict(`the incident is already resolved (${incident.resolution})`, { resolution: incident.resolution });
     if (body.action === 'raise_budget_and_resume') {
-      const spent = await observed(tx, { scopeType: incident.scopeType as BudgetScope, scopeId: incident.scopeId }, incident.windowKey, incident.metric as BudgetMetric);
-      if (body.amount! <= spent) throw unprocessable(`amount must exceed the spend observed now (${spent})`, { observed: spent });
-      await tx.update(budgetPolicies).set({ amount: body.amount!, updatedAt: sql`now()` }).where(eq(budgetPolicies.id, incident.policyId));
+      const spent = await observed(
+        tx,
+        { scopeType: incident.scopeType as BudgetScope, scopeId: incident.scopeId },
+        incident.windowKey,
+        incident.metric as BudgetMetric,
+      );
+      if (body.amount! <= spent)
+        throw unprocessable(`amount must exceed the spend observed now (${spent})`, { observed: spent });
+      await tx
+        .update(budgetPolicies)
+        .set({ amount: body.amount!, updatedAt: sql`now()` })
+        .where(eq(budgetPolicies.id, incident.policyId));
     }
     if (incident.approvalId) {
       await tx
@@ -65,15 +109,26 @@ export async function resolveIncident(ctx: Ctx<BoardActor>, companyId: string, i
           decidedAt: sql`now()`,
           updatedAt: sql`now()`,
         })
-        .where(and(eq(approvals.id, incident.approvalId), sql`${approvals.status} in ('pending', 'revision_requested')`));
+        .where(
+          and(eq(approvals.id, incident.approvalId), sql`${approvals.status} in ('pending', 'revision_requested')`),
+        );
     }
     return closeIncident(tx, ctx.actor, incident, body.action);
   });
 }
 
 /** A budget_override_required approval was decided: its open incident follows. */
-export async function applyBudgetOverrideOutcome(tx: Tx, actor: Actor, approval: { id: string; type: string }, outcome: 'approved' | 'rejected'): Promise<void> {
+export async function applyBudgetOverrideOutcome(
+  tx: Tx,
+  actor: Actor,
+  approval: { id: string; type: string },
+  outcome: 'approved' | 'rejected',
+): Promise<void> {
   if (approval.type !== 'budget_override_required') return;
-  const [incident] = await tx.select().from(budgetIncidents).where(and(eq(budgetIncidents.approvalId, approval.id), eq(budgetIncidents.status, 'open'))).for('update');
+  const [incident] = await tx
+    .select()
+    .from(budgetIncidents)
+    .where(and(eq(budgetIncidents.approvalId, approval.id), eq(budgetIncidents.status, 'open')))
+    .for('update');
   if (incident) await closeIncident(tx, actor, incident, outcome === 'approved' ? 'override_approved' : 'keep_paused');
 }

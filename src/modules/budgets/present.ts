@@ -12,7 +12,7 @@ export const policyResponse = z
     scopeId: uuidOut(),
     metric: z.enum(BUDGET_METRICS),
     windowKind: z.enum(WINDOW_KINDS),
-    amount: z.number().int().describe('in the metric\'s unit: cents, tokens or runs'),
+    amount: z.number().int().describe("in the metric's unit: cents, tokens or runs"),
     warnPercent: z.number().int(),
     hardStopEnabled: z.boolean(),
     notifyEnabled: z.boolean(),
@@ -94,7 +94,12 @@ export function presentIncident(i: BudgetIncident): IncidentResponse {
 
 export const overviewResponse = z
   .object({
-    policies: z.array(policyResponse.extend({ observed: z.number().int().describe('spend in the current window'), utilizationPercent: z.number().describe('observed / amount, two decimals') })),
+    policies: z.array(
+      policyResponse.extend({
+        observed: z.number().int().describe('spend in the current window'),
+        utilizationPercent: z.number().describe('observed / amount, two decimals'),
+      }),
+    ),
     activeIncidents: z.array(incidentResponse).describe('open incidents, oldest first (at most 500)'),
     pausedAgentCount: z.number().int().describe('agents paused now, for any reason'),
     budgetPausedAgentCount: z.number().int().describe('of those, paused by a budget hard stop'),

@@ -6,7 +6,16 @@ import { requireIncident, resolveIncident } from './incidents.ts';
 import { budgetOverview } from './overview.ts';
 import { createPolicy, requirePolicy, updatePolicy } from './budget-policies.ts';
 import { incidentResponse, overviewResponse, policyResponse, presentIncident, presentPolicy } from './present.ts';
-import { BOARD_COMPANY_ERRORS, companyParams, createPolicyBody, HARD_STOP_NOTE, incidentParams, policyParams, resolveIncidentBody, updatePolicyBody } from './schemas.ts';
+import {
+  BOARD_COMPANY_ERRORS,
+  companyParams,
+  createPolicyBody,
+  HARD_STOP_NOTE,
+  incidentParams,
+  policyParams,
+  resolveIncidentBody,
+  updatePolicyBody,
+} from './schemas.ts';
 
 const tags = ['budgets'];
 
@@ -30,7 +39,11 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
         response: {
           201: policyResponse,
           ...authenticated(),
-          ...errors(...BOARD_COMPANY_ERRORS, [409, 'an active policy for this scope, metric and window exists'], [422, 'the scope is not this company or one of its agents or projects']),
+          ...errors(
+            ...BOARD_COMPANY_ERRORS,
+            [409, 'an active policy for this scope, metric and window exists'],
+            [422, 'the scope is not this company or one of its agents or projects'],
+          ),
         },
       },
     },
@@ -57,7 +70,11 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
         response: {
           200: policyResponse,
           ...authenticated(),
-          ...errors(BOARD_COMPANY_ERRORS[0]!, [404, 'no such company, or no such policy in it'], [409, 'another active policy has this scope, metric and window']),
+          ...errors(
+            BOARD_COMPANY_ERRORS[0]!,
+            [404, 'no such company, or no such policy in it'],
+            [409, 'another active policy has this scope, metric and window'],
+          ),
         },
       },
     },
@@ -76,12 +93,18 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Budget overview',
-        description: 'Active policies with what they observe in their current window and the utilisation (two decimals), open incidents, paused agents (all, and by budget) and projects, and approvals waiting for the board. Any caller with access to the company.',
+        description:
+          'Active policies with what they observe in their current window and the utilisation (two decimals), open incidents, paused agents (all, and by budget) and projects, and approvals waiting for the board. Any caller with access to the company.',
         params: companyParams,
-        response: { 200: overviewResponse, ...authenticated(), ...errors([403, 'the company is not one of the caller\'s'], [404, 'no such company']) },
+        response: {
+          200: overviewResponse,
+          ...authenticated(),
+          ...errors([403, "the company is not one of the caller's"], [404, 'no such company']),
+        },
       },
     },
-    async (request) => budgetOverview(db, (await requireCompanyAccess(db, actorOf(request), request.params.companyId)).id),
+    async (request) =>
+      budgetOverview(db, (await requireCompanyAccess(db, actorOf(request), request.params.companyId)).id),
   );
 
   app.post(
@@ -99,7 +122,12 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
         response: {
           200: incidentResponse,
           ...authenticated(),
-          ...errors([403, 'board access required, or the company is not one of the caller\'s'], [404, 'no such company, or no such incident in it'], [409, 'the incident is resolved already'], [422, 'amount does not exceed the observed spend']),
+          ...errors(
+            [403, "board access required, or the company is not one of the caller's"],
+            [404, 'no such company, or no such incident in it'],
+            [409, 'the incident is resolved already'],
+            [422, 'amount does not exceed the observed spend'],
+          ),
         },
       },
     },

@@ -8,10 +8,22 @@ import type { Actor } from '../../core/actor.ts';
 import { evaluateCrossings } from './evaluate.ts';
 import { addScopeUsage, scopesOf } from './usage.ts';
 
-export async function countFinishedRun(tx: DbOrTx, actor: Actor, run: { companyId: string; agentId: string; issueId: string | null; startedAt: Date | null }): Promise<void> {
+export async function countFinishedRun(
+  tx: DbOrTx,
+  actor: Actor,
+  run: { companyId: string; agentId: string; issueId: string | null; startedAt: Date | null },
+): Promise<void> {
   if (!run.startedAt) return;
-  const [issue] = run.issueId ? await tx.select({ projectId: issues.projectId }).from(issues).where(eq(issues.id, run.issueId)) : [];
+  const [issue] = run.issueId
+    ? await tx.select({ projectId: issues.projectId }).from(issues).where(eq(issues.id, run.issueId))
+    : [];
   const delta = { runs: 1 };
-  const rows = await addScopeUsage(tx, run.companyId, scopesOf(run.companyId, run.agentId, issue?.projectId ?? null), run.startedAt, delta);
+  const rows = await addScopeUsage(
+    tx,
+    run.companyId,
+    scopesOf(run.companyId, run.agentId, issue?.projectId ?? null),
+    run.startedAt,
+    delta,
+  );
   await evaluateCrossings(tx, actor, rows, delta);
 }

@@ -10,23 +10,44 @@ import { BUDGET_PAUSE_REASON, transitionAgent } from '../../core/agent-status.ts
 import { recordActivity } from '../activity/record.ts';
 import type { BudgetIncident } from './evaluate.ts';
 
-
 /** Resumes what this incident's stop paused and is still paused for the budget. */
 export async function releaseBudgetStop(tx: Tx, actor: Actor, incident: BudgetIncident): Promise<void> {
   if (incident.pausedAgentIds.length > 0) {
     // Locked together first, in id order, like the stop (the lock order, runs/lock-order.ts); an agent deleted since is gone from the result.
-    const still = await tx.execute<{ id: string }>(sql`select id from ${agents} where id in ${incident.pausedAgentIds} order by id for no key update`);
+    const still = await tx.execute<{ id: string }>(
+      sql`select id from ${agents} where id in ${incident.pausedAgentIds} order by id for no key update`,
+    );
     for (const { id } of still.rows) {
       const { changed } = await transitionAgent(tx, id, { kind: 'budget_release' });
-      if (changed) await recordActivity(tx, actor, { companyId: incident.companyId, action: 'agent.resumed', entityType: 'agent', entityId: id, details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id } });
+      if (changed)
+        await recordActivity(tx, actor, {
+          companyId: incident.companyId,
+          action: 'agent.resumed',
+          entityType: 'agent',
+          entityId: id,
+          details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id },
+        });
     }
   }
   if (incident.pausedProjectId) {
     const [project] = await tx
       .update(projects)
       .set({ pausedAt: null, pauseReason: null, updatedAt: sql`now()` })
-      .where(and(eq(projects.id, incident.pausedProjectId), isNotNull(projects.pausedAt), eq(projects.pauseReason, BUDGET_PAUSE_REASON)))
+      .where(
+        and(
+          eq(projects.id, incident.pausedProjectId),
+          isNotNull(projects.pausedAt),
+          eq(projects.pauseReason, BUDGET_PAUSE_REASON),
+        ),
+      )
       .returning({ id: projects.id });
-    if (project) await recordActivity(tx, actor, { companyId: incident.companyId, action: 'project.resumed', entityType: 'project', entityId: project.id, details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id } });
+    if (project)
+      await recordActivity(tx, actor, {
+        companyId: incident.companyId,
+        action: 'project.resumed',
+        entityType: 'project',
+        entityId: project.id,
+        details: { reason: BUDGET_PAUSE_REASON, incidentId: incident.id },
+      });
   }
 }

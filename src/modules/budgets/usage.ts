@@ -47,10 +47,27 @@ export const metricDelta = (delta: UsageDelta, metric: BudgetMetric) =>
  * Adds `delta` to every scope's month (of `at`) and lifetime counters in one statement, rows in a
  * fixed order so concurrent writers lock them in the same order. Returns the counters after.
  */
-export async function addScopeUsage(tx: DbOrTx, companyId: string, scopes: ScopeRef[], at: Date, delta: UsageDelta): Promise<ScopeUsage[]> {
+export async function addScopeUsage(
+  tx: DbOrTx,
+  companyId: string,
+  scopes: ScopeRef[],
+  at: Date,
+  delta: UsageDelta,
+): Promise<ScopeUsage[]> {
   const rows = scopes
-    .flatMap((s) => [utcMonth(at), LIFETIME].map((windowKey) => ({ companyId, ...s, windowKey, billedCents: delta.billedCents ?? 0, tokens: delta.tokens ?? 0, runs: delta.runs ?? 0 })))
-    .sort((a, b) => `${a.scopeType}${a.scopeId}${a.windowKey}`.localeCompare(`${b.scopeType}${b.scopeId}${b.windowKey}`));
+    .flatMap((s) =>
+      [utcMonth(at), LIFETIME].map((windowKey) => ({
+        companyId,
+        ...s,
+        windowKey,
+        billedCents: delta.billedCents ?? 0,
+        tokens: delta.tokens ?? 0,
+        runs: delta.runs ?? 0,
+      })),
+    )
+    .sort((a, b) =>
+      `${a.scopeType}${a.scopeId}${a.windowKey}`.localeCompare(`${b.scopeType}${b.scopeId}${b.windowKey}`),
+    );
   return tx
     .insert(budgetScopeUsage)
     .values(rows)
@@ -71,7 +88,12 @@ export async function observed(db: DbOrTx, scope: ScopeRef, windowKey: string, m
   const [row] = await db
     .select()
     .from(budgetScopeUsage)
-    .where(and(eq(budgetScopeUsage.scopeType, scope.scopeType), eq(budgetScopeUsage.scopeId, scope.scopeId), eq(budgetScopeUsage.windowKey, windowKey)));
+    .where(
+      and(
+        eq(budgetScopeUsage.scopeType, scope.scopeType),
+        eq(budgetScopeUsage.scopeId, scope.scopeId),
+        eq(budgetScopeUsage.windowKey, windowKey),
+      ),
+    );
   return row ? metricValue(row, metric) : 0;
 }
-

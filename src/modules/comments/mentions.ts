@@ -41,6 +41,12 @@ export async function findMentionedAgentIds(tx: DbOrTx, companyId: string, text:
   const candidates = await tx
     .select({ id: agents.id, name: agents.name })
     .from(agents)
-    .where(and(eq(agents.companyId, companyId), ne(agents.status, 'terminated'), sql`strpos(lower(${text}), '@' || lower(${agents.name})) > 0`));
+    .where(
+      and(
+        eq(agents.companyId, companyId),
+        ne(agents.status, 'terminated'),
+        sql`strpos(lower(${text}), '@' || lower(${agents.name})) > 0`,
+      ),
+    );
   return [...mentionedIn(text, candidates)];
 }

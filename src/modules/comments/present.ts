@@ -11,7 +11,12 @@ export const commentResponse = z
     body: z.string().describe('markdown'),
     authorAgentId: uuidOut().nullable().describe('set when an agent wrote it'),
     authorUserId: uuidOut().nullable().describe('set when a board user wrote it'),
-    runId: z.string().nullable().describe("the author's `X-Service-Run-Id` (or run token claim) when the comment was written, usually a heartbeat run UUID"),
+    runId: z
+      .string()
+      .nullable()
+      .describe(
+        "the author's `X-Service-Run-Id` (or run token claim) when the comment was written, usually a heartbeat run UUID",
+      ),
     createdAt: timestampOut(),
     updatedAt: timestampOut(),
   })

@@ -51,7 +51,11 @@ export function registerCommentRoutes(app: App, deps: AppDeps): void {
         summary: 'Get one comment of an issue',
         description: `The comment, if it belongs to this issue (404 otherwise). ${ACCESS}`,
         params: commentParams,
-        response: { 200: commentResponse, ...authenticated(), ...errors(ANOTHER_COMPANY, [404, 'no such issue, or no such comment on it']) },
+        response: {
+          200: commentResponse,
+          ...authenticated(),
+          ...errors(ANOTHER_COMPANY, [404, 'no such issue, or no such comment on it']),
+        },
       },
     },
     async (request) => {
@@ -79,7 +83,10 @@ export function registerCommentRoutes(app: App, deps: AppDeps): void {
         response: {
           201: commentResponse.describe('The comment, created'),
           ...authenticated(),
-          ...errors([403, 'the issue belongs to another company, or `interrupt` from a caller that is not a board user'], [404, 'no such issue']),
+          ...errors(
+            [403, 'the issue belongs to another company, or `interrupt` from a caller that is not a board user'],
+            [404, 'no such issue'],
+          ),
         },
       },
     },

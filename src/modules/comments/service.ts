@@ -54,7 +54,9 @@ export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInp
       .returning();
     const { current, reopened } = await touchIssue(tx, issue, Boolean(input.reopen && !input.statusExplicit));
     const interruptedRunId = input.interrupt ? await interruptCheckoutRun(tx, actor, current, comment!.id) : null;
-    const mentioned = (await findMentionedAgentIds(tx, issue.companyId, input.body)).filter((id) => actor.kind !== 'agent' || id !== actor.agentId);
+    const mentioned = (await findMentionedAgentIds(tx, issue.companyId, input.body)).filter(
+      (id) => actor.kind !== 'agent' || id !== actor.agentId,
+    );
     for (const agentId of mentioned) {
       await enqueueWakeup(tx, actor, {
         companyId: issue.companyId,
@@ -87,7 +89,11 @@ export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInp
         action: 'issue.updated',
         entityType: 'issue',
         entityId: issue.id,
-        details: { identifier: issue.identifier, changes: { status: { from: issue.status, to: 'todo' } }, reopenedByCommentId: comment!.id },
+        details: {
+          identifier: issue.identifier,
+          changes: { status: { from: issue.status, to: 'todo' } },
+          reopenedByCommentId: comment!.id,
+        },
       });
     }
     if (interruptedRunId) {
@@ -125,7 +131,10 @@ async function touchIssue(tx: DbOrTx, issue: Issue, reopen: boolean): Promise<{ 
  */
 async function interruptCheckoutRun(tx: DbOrTx, actor: Actor, issue: Issue, commentId: string): Promise<string | null> {
   if (!issue.checkoutRunId || !issue.assigneeAgentId) return null;
-  const [run] = await tx.select({ status: heartbeatRuns.status }).from(heartbeatRuns).where(eq(heartbeatRuns.id, issue.checkoutRunId));
+  const [run] = await tx
+    .select({ status: heartbeatRuns.status })
+    .from(heartbeatRuns)
+    .where(eq(heartbeatRuns.id, issue.checkoutRunId));
   // A finished, failed or missing run has nothing to interrupt.
   if (!run || !isLiveRunStatus(run.status)) return null;
   await enqueueWakeup(tx, actor, {
@@ -152,8 +161,14 @@ export async function listComments(db: DbOrTx, issueId: string, query: ListComme
   const afterIsCommentId = query.after !== undefined && isUuid(query.after);
   // JSON timestamps carry milliseconds while the column has microseconds: "after 12:00:00.123"
   // must not return the comment stamped 12:00:00.123456 that the caller has already seen.
-  if (query.after && !afterIsCommentId) filters.push(sql`${issueComments.createdAt} >= ${new Date(query.after).toISOString()}::timestamptz + interval '1 millisecond'`);
-  const cursors = [...(afterIsCommentId ? [{ field: 'after', id: query.after! }] : []), ...(query.afterCommentId ? [{ field: 'afterCommentId', id: query.afterCommentId }] : [])];
+  if (query.after && !afterIsCommentId)
+    filters.push(
+      sql`${issueComments.createdAt} >= ${new Date(query.after).toISOString()}::timestamptz + interval '1 millisecond'`,
+    );
+  const cursors = [
+    ...(afterIsCommentId ? [{ field: 'after', id: query.after! }] : []),
+    ...(query.afterCommentId ? [{ field: 'afterCommentId', id: query.afterCommentId }] : []),
+  ];
   for (const { field, id } of cursors) {
     const [cursor] = await db
       .select({ id: issueComments.id })
@@ -161,7 +176,9 @@ export async function listComments(db: DbOrTx, issueId: string, query: ListComme
       .where(and(eq(issueComments.id, id), eq(issueComments.issueId, issueId)));
     if (!cursor) throw notFound(`${field} comment`);
     // Compared in SQL so the cursor keeps the column's full precision.
-    filters.push(sql`(${issueComments.createdAt}, ${issueComments.id}) > (select c.created_at, c.id from issue_comments c where c.id = ${id})`);
+    filters.push(
+      sql`(${issueComments.createdAt}, ${issueComments.id}) > (select c.created_at, c.id from issue_comments c where c.id = ${id})`,
+    );
   }
   const direction = query.order === 'desc' ? desc : asc;
   return db

@@ -28,7 +28,9 @@ export function registerCompanyBudgetRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const actor = requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      await db.transaction((tx) => syncMonthlyBudgetPolicy(tx, actor, company.id, 'company', company.id, request.body.budgetMonthlyCents));
+      await db.transaction((tx) =>
+        syncMonthlyBudgetPolicy(tx, actor, company.id, 'company', company.id, request.body.budgetMonthlyCents),
+      );
       return presentCompany(company, await monthlyBudgetOf(db, 'company', company.id));
     },
   );

@@ -12,7 +12,9 @@ export function canUpdateCompany(actor: Actor, companyId: string): boolean {
 
 /** One field of a PATCH: any for the board; the CEO agent only branding fields. */
 export function canPatchCompanyField(actor: Actor, companyId: string, field: string): boolean {
-  return actor.kind === 'board' || (isCeoOf(actor, companyId) && (BRANDING_FIELDS as readonly string[]).includes(field));
+  return (
+    actor.kind === 'board' || (isCeoOf(actor, companyId) && (BRANDING_FIELDS as readonly string[]).includes(field))
+  );
 }
 
 /** PATCH /branding: every non-agent caller, and the company CEO agent. */

@@ -14,9 +14,16 @@ export const companyResponse = z
     name: z.string(),
     description: z.string().nullable(),
     status: companyStatus.describe('`archived` companies leave GET /api/companies unless `includeArchived=true`'),
-    issuePrefix: z.string().describe('prefix of issue identifiers (`ACM` in `ACM-12`): the first three letters of the name, with a number when taken'),
+    issuePrefix: z
+      .string()
+      .describe(
+        'prefix of issue identifiers (`ACM` in `ACM-12`): the first three letters of the name, with a number when taken',
+      ),
     issueCounter: z.number().int().describe('the number the next issue gets'),
-    budgetMonthlyCents: z.number().int().describe('monthly budget in cents (UTC calendar month); 0 means no budget policy'),
+    budgetMonthlyCents: z
+      .number()
+      .int()
+      .describe('monthly budget in cents (UTC calendar month); 0 means no budget policy'),
     spentMonthlyCents: z.number().int().describe('spend of the current UTC month, in cents'),
     requireBoardApprovalForNewAgents: z.boolean().describe('when true, agent hires wait for a board approval'),
     brandColor: z.string().nullable().describe('hex colour, `#rgb` or `#rrggbb`'),
@@ -62,7 +69,9 @@ export const logoUploadResponse = z
   .object({
     assetId: uuidOut().describe('set it as `logoAssetId` (PATCH the company or its branding) to use the logo'),
     contentPath: z.string().describe('where the bytes are served: `/api/assets/{assetId}/content`'),
-    contentType: z.string().describe('the image type as uploaded: image/png, image/jpeg, image/jpg, image/webp, image/gif or image/svg+xml'),
+    contentType: z
+      .string()
+      .describe('the image type as uploaded: image/png, image/jpeg, image/jpg, image/webp, image/gif or image/svg+xml'),
     byteSize: z.number().int().describe('stored size in bytes (after sanitising, for SVG)'),
   })
   .describe('The stored logo asset (not yet the company logo)');
@@ -70,7 +79,12 @@ export const logoUploadResponse = z
 export type LogoUploadResponse = z.output<typeof logoUploadResponse>;
 
 export function presentLogoUpload(asset: Asset): LogoUploadResponse {
-  return { assetId: asset.id, contentPath: assetContentPath(asset.id), contentType: asset.contentType, byteSize: asset.byteSize };
+  return {
+    assetId: asset.id,
+    contentPath: assetContentPath(asset.id),
+    contentType: asset.contentType,
+    byteSize: asset.byteSize,
+  };
 }
 
 export const deletedCompanyResponse = z

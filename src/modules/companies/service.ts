@@ -12,7 +12,6 @@ import { storeAsset, type UploadedFile } from '../assets/service.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { CreateCompany, PatchCompany } from './schemas.ts';
 
-
 /** "Acme Robotics" -> ACM; collisions get a numeric suffix (ACM2, ACM3, ...). */
 export function prefixCandidates(name: string): string[] {
   const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -22,7 +21,10 @@ export function prefixCandidates(name: string): string[] {
 
 async function pickIssuePrefix(tx: DbOrTx, name: string): Promise<string> {
   const candidates = prefixCandidates(name);
-  const taken = await tx.select({ p: companies.issuePrefix }).from(companies).where(inArray(companies.issuePrefix, candidates));
+  const taken = await tx
+    .select({ p: companies.issuePrefix })
+    .from(companies)
+    .where(inArray(companies.issuePrefix, candidates));
   const takenSet = new Set(taken.map((t) => t.p));
   const free = candidates.find((c) => !takenSet.has(c));
   // 51 companies sharing three letters: fall back to a random suffix, still unique by constraint.
@@ -46,8 +48,15 @@ export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Com
     if (ctx.actor.kind === 'board') {
       await tx.insert(companyMemberships).values({ companyId: company!.id, userId: ctx.actor.userId, role: 'owner' });
     }
-    if (input.budgetMonthlyCents) await syncMonthlyBudgetPolicy(tx, ctx.actor, company!.id, 'company', company!.id, input.budgetMonthlyCents);
-    await recordActivity(tx, ctx.actor, { companyId: company!.id, action: 'company.created', entityType: 'company', entityId: company!.id, details: { name: company!.name } });
+    if (input.budgetMonthlyCents)
+      await syncMonthlyBudgetPolicy(tx, ctx.actor, company!.id, 'company', company!.id, input.budgetMonthlyCents);
+    await recordActivity(tx, ctx.actor, {
+      companyId: company!.id,
+      action: 'company.created',
+      entityType: 'company',
+      entityId: company!.id,
+      details: { name: company!.name },
+    });
     return company!;
   });
 }
@@ -55,11 +64,15 @@ export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Com
 export async function listCompanies(ctx: Ctx, includeArchived: boolean): Promise<Company[]> {
   if (ctx.actor.kind !== 'board') return [];
   const visible = includeArchived ? undefined : ne(companies.status, 'archived');
-  if (ctx.actor.isInstanceOwner) return ctx.db.select().from(companies).where(visible).orderBy(desc(companies.createdAt)).limit(1000);
+  if (ctx.actor.isInstanceOwner)
+    return ctx.db.select().from(companies).where(visible).orderBy(desc(companies.createdAt)).limit(1000);
   return ctx.db
     .select({ company: companies })
     .from(companies)
-    .innerJoin(companyMemberships, and(eq(companyMemberships.companyId, companies.id), eq(companyMemberships.userId, ctx.actor.userId)))
+    .innerJoin(
+      companyMemberships,
+      and(eq(companyMemberships.companyId, companies.id), eq(companyMemberships.userId, ctx.actor.userId)),
+    )
     .where(visible)
     .orderBy(desc(companies.createdAt))
     .limit(1000)
@@ -72,7 +85,12 @@ async function assertLogoAsset(tx: DbOrTx, companyId: string, assetId: string): 
   if (asset.companyId !== companyId) throw unprocessable('logoAssetId belongs to another company');
 }
 
-export async function updateCompany(ctx: Ctx, company: Company, patch: PatchCompany, action = 'company.updated'): Promise<Company> {
+export async function updateCompany(
+  ctx: Ctx,
+  company: Company,
+  patch: PatchCompany,
+  action = 'company.updated',
+): Promise<Company> {
   return ctx.db.transaction(async (tx) => {
     if (patch.logoAssetId) await assertLogoAsset(tx, company.id, patch.logoAssetId);
     const [updated] = await tx
@@ -83,7 +101,9 @@ export async function updateCompany(ctx: Ctx, company: Company, patch: PatchComp
         ...(patch.brandColor !== undefined && { brandColor: patch.brandColor }),
         ...(patch.logoAssetId !== undefined && { logoAssetId: patch.logoAssetId }),
         ...(patch.status !== undefined && { status: patch.status }),
-        ...(patch.requireBoardApprovalForNewAgents !== undefined && { requireBoardApprovalForNewAgents: patch.requireBoardApprovalForNewAgents }),
+        ...(patch.requireBoardApprovalForNewAgents !== undefined && {
+          requireBoardApprovalForNewAgents: patch.requireBoardApprovalForNewAgents,
+        }),
         updatedAt: sql`now()`,
       })
       .where(eq(companies.id, company.id))
@@ -92,8 +112,15 @@ export async function updateCompany(ctx: Ctx, company: Company, patch: PatchComp
     if (patch.logoAssetId !== undefined && company.logoAssetId && company.logoAssetId !== patch.logoAssetId) {
       await tx.delete(assets).where(and(eq(assets.id, company.logoAssetId), eq(assets.kind, 'logo')));
     }
-    if (patch.budgetMonthlyCents !== undefined) await syncMonthlyBudgetPolicy(tx, ctx.actor, company.id, 'company', company.id, patch.budgetMonthlyCents);
-    await recordActivity(tx, ctx.actor, { companyId: company.id, action, entityType: 'company', entityId: company.id, details: { changes: patch } });
+    if (patch.budgetMonthlyCents !== undefined)
+      await syncMonthlyBudgetPolicy(tx, ctx.actor, company.id, 'company', company.id, patch.budgetMonthlyCents);
+    await recordActivity(tx, ctx.actor, {
+      companyId: company.id,
+      action,
+      entityType: 'company',
+      entityId: company.id,
+      details: { changes: patch },
+    });
     return updated!;
   });
 }
@@ -102,7 +129,13 @@ export async function updateCompany(ctx: Ctx, company: Company, patch: PatchComp
 export async function uploadLogo(ctx: Ctx, storage: Storage, company: Company, file: UploadedFile): Promise<Asset> {
   return ctx.db.transaction(async (tx) => {
     const asset = await storeAsset(tx, storage, ctx.actor, company.id, 'logo', file);
-    await recordActivity(tx, ctx.actor, { companyId: company.id, action: 'company.logo_uploaded', entityType: 'asset', entityId: asset.id, details: { contentType: asset.contentType, byteSize: asset.byteSize } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: company.id,
+      action: 'company.logo_uploaded',
+      entityType: 'asset',
+      entityId: asset.id,
+      details: { contentType: asset.contentType, byteSize: asset.byteSize },
+    });
     return asset;
   });
 }
@@ -132,5 +165,7 @@ export async function companyStats(ctx: Ctx): Promise<Record<string, { agentCoun
     .where(and(inArray(agents.companyId, ids), ne(agents.status, 'terminated')))
     .groupBy(agents.companyId);
   const byCompany = new Map(agentCounts.map((r) => [r.companyId, r.n]));
-  return Object.fromEntries(list.map((c) => [c.id, { agentCount: byCompany.get(c.id) ?? 0, issueCount: c.issueCounter - 1 }]));
+  return Object.fromEntries(
+    list.map((c) => [c.id, { agentCount: byCompany.get(c.id) ?? 0, issueCount: c.issueCounter - 1 }]),
+  );
 }

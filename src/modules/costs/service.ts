@@ -26,18 +26,32 @@ export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
  * (engine/budget-stops.ts). `created: false`: the company already has an event with this idempotencyKey, returned as it is
  * (nothing counted again; a concurrent twin waits on the unique index and lands here).
  */
-export async function recordCostEvent(ctx: Ctx, companyId: string, input: CreateCostEvent, now = new Date()): Promise<{ event: CostEvent; created: boolean }> {
+export async function recordCostEvent(
+  ctx: Ctx,
+  companyId: string,
+  input: CreateCostEvent,
+  now = new Date(),
+): Promise<{ event: CostEvent; created: boolean }> {
   const occurredAt = new Date(input.occurredAt);
   if (occurredAt.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) throw unprocessable('occurredAt lies in the future');
   return ctx.db.transaction(async (tx) => {
-    const [agent] = await tx.select({ id: agents.id }).from(agents).where(and(eq(agents.id, input.agentId), eq(agents.companyId, companyId)));
+    const [agent] = await tx
+      .select({ id: agents.id })
+      .from(agents)
+      .where(and(eq(agents.id, input.agentId), eq(agents.companyId, companyId)));
     if (!agent) throw unprocessable('agentId must name an agent of the company', { agentId: input.agentId });
     await assertIssueRefsInCompany(tx, companyId, { projectId: input.projectId, goalId: input.goalId });
     // An issue's event counts for the issue's project unless the caller says otherwise.
     const issue = input.issueId ? await requireSiblingIssue(tx, companyId, input.issueId, 'issueId') : null;
     if (input.heartbeatRunId) {
-      const [run] = await tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(and(eq(heartbeatRuns.id, input.heartbeatRunId), eq(heartbeatRuns.agentId, agent.id)));
-      if (!run) throw unprocessable('heartbeatRunId must name a run of the same agent', { heartbeatRunId: input.heartbeatRunId });
+      const [run] = await tx
+        .select({ id: heartbeatRuns.id })
+        .from(heartbeatRuns)
+        .where(and(eq(heartbeatRuns.id, input.heartbeatRunId), eq(heartbeatRuns.agentId, agent.id)));
+      if (!run)
+        throw unprocessable('heartbeatRunId must name a run of the same agent', {
+          heartbeatRunId: input.heartbeatRunId,
+        });
     }
     const stamp = actorStamp(ctx.actor);
     const [event] = await tx
@@ -66,7 +80,10 @@ export async function recordCostEvent(ctx: Ctx, companyId: string, input: Create
       .onConflictDoNothing()
       .returning();
     if (!event) {
-      const [existing] = await tx.select().from(costEvents).where(and(eq(costEvents.companyId, companyId), eq(costEvents.idempotencyKey, input.idempotencyKey!)));
+      const [existing] = await tx
+        .select()
+        .from(costEvents)
+        .where(and(eq(costEvents.companyId, companyId), eq(costEvents.idempotencyKey, input.idempotencyKey!)));
       return { event: existing!, created: false };
     }
     await addToRollups(tx, event);
@@ -79,7 +96,14 @@ export async function recordCostEvent(ctx: Ctx, companyId: string, input: Create
       action: 'cost.reported',
       entityType: 'cost_event',
       entityId: event.id,
-      details: { agentId: agent.id, costCents: event.costCents, provider: event.provider, model: event.model, billingType: event.billingType, ...(event.issueId && { issueId: event.issueId }) },
+      details: {
+        agentId: agent.id,
+        costCents: event.costCents,
+        provider: event.provider,
+        model: event.model,
+        billingType: event.billingType,
+        ...(event.issueId && { issueId: event.issueId }),
+      },
     });
     return { event, created: true };
   });
@@ -96,22 +120,40 @@ export interface RunUsageContext {
  * A usage report from a live run becomes a cost event as it arrives: the adapter's costCents when
  * it reports one, else the price table's; subscription-included usage at 0 cents, tokens kept.
  */
-export async function recordRunUsage(db: DbOrTx, run: RunUsageContext, usage: AdapterUsage, prices: PriceTable, now = new Date()): Promise<{ event: CostEvent; created: boolean }> {
+export async function recordRunUsage(
+  db: DbOrTx,
+  run: RunUsageContext,
+  usage: AdapterUsage,
+  prices: PriceTable,
+  now = new Date(),
+): Promise<{ event: CostEvent; created: boolean }> {
   const provider = usage.provider?.trim() || 'unknown';
   const model = usage.model?.trim() || 'unknown';
   const billingType = usage.billingType ?? 'unknown';
-  const counts = { inputTokens: usage.inputTokens ?? 0, cachedInputTokens: usage.cachedInputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 };
-  const costCents = costCentsOf({ provider, model, billingType, ...counts, ...(usage.costCents !== undefined && { costCents: usage.costCents }) }, prices);
+  const counts = {
+    inputTokens: usage.inputTokens ?? 0,
+    cachedInputTokens: usage.cachedInputTokens ?? 0,
+    outputTokens: usage.outputTokens ?? 0,
+  };
+  const costCents = costCentsOf(
+    { provider, model, billingType, ...counts, ...(usage.costCents !== undefined && { costCents: usage.costCents }) },
+    prices,
+  );
   const [issue] = run.issueId ? await db.select({ id: issues.id }).from(issues).where(eq(issues.id, run.issueId)) : [];
-  return recordCostEvent({ db, actor: systemActor('engine', run.runId) }, run.companyId, {
-    agentId: run.agentId,
-    provider,
-    model,
-    billingType: billingType as CreateCostEvent['billingType'],
-    costCents,
-    occurredAt: now.toISOString(),
-    issueId: issue?.id ?? null,
-    heartbeatRunId: run.runId,
-    ...counts,
-  }, now);
+  return recordCostEvent(
+    { db, actor: systemActor('engine', run.runId) },
+    run.companyId,
+    {
+      agentId: run.agentId,
+      provider,
+      model,
+      billingType: billingType as CreateCostEvent['billingType'],
+      costCents,
+      occurredAt: now.toISOString(),
+      issueId: issue?.id ?? null,
+      heartbeatRunId: run.runId,
+      ...counts,
+    },
+    now,
+  );
 }

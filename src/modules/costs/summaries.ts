@@ -53,7 +53,13 @@ export function planSpans({ from, to }: Range, grains: readonly Grain[] = GRAINS
 export type GroupColumn = 'agent_id' | 'project_id' | 'provider' | 'biller' | 'model' | 'billing_type';
 
 /** One SELECT per span, each already summed per group; rollup rows of `breakdown`, which must hold `columns`. */
-function spanSelects(companyId: string, breakdown: RollupBreakdown, range: Range, label: string, columns: GroupColumn[]): SQL[] {
+function spanSelects(
+  companyId: string,
+  breakdown: RollupBreakdown,
+  range: Range,
+  label: string,
+  columns: GroupColumn[],
+): SQL[] {
   const keys = sql.raw(columns.map((c) => `${c}, `).join(''));
   const groupBy = columns.length > 0 ? sql.raw(` group by ${columns.join(', ')}`) : sql.raw('');
   return planSpans(range).map((span) => {
@@ -61,7 +67,10 @@ function spanSelects(companyId: string, breakdown: RollupBreakdown, range: Range
       return sql`select ${label}::text as win, ${keys}sum(cost_cents)::bigint as cost, sum(input_tokens)::bigint as input, sum(cached_input_tokens)::bigint as cached, sum(output_tokens)::bigint as output, count(*)::bigint as events
         from cost_events where company_id = ${companyId} and occurred_at >= ${span.from} and occurred_at < ${span.to}${groupBy}`;
     }
-    const bounds = [span.from && sql` and bucket_start >= ${span.from}`, span.to && sql` and bucket_start < ${span.to}`].filter(Boolean) as SQL[];
+    const bounds = [
+      span.from && sql` and bucket_start >= ${span.from}`,
+      span.to && sql` and bucket_start < ${span.to}`,
+    ].filter(Boolean) as SQL[];
     return sql`select ${label}::text as win, ${keys}sum(cost_cents)::bigint as cost, sum(input_tokens)::bigint as input, sum(cached_input_tokens)::bigint as cached, sum(output_tokens)::bigint as output, sum(event_count)::bigint as events
       from cost_rollups where company_id = ${companyId} and breakdown = ${breakdown} and grain = ${span.source}${sql.join(bounds)}${groupBy}`;
   });
@@ -72,11 +81,19 @@ function spanSelects(companyId: string, breakdown: RollupBreakdown, range: Range
  * subquery: columns `win`, the group columns, `cost`, `input`, `cached`, `output`, `events`.
  * A range with nothing in it yields no rows.
  */
-function grouped(companyId: string, breakdown: RollupBreakdown, ranges: { label: string; range: Range }[], columns: GroupColumn[]): SQL {
+function grouped(
+  companyId: string,
+  breakdown: RollupBreakdown,
+  ranges: { label: string; range: Range }[],
+  columns: GroupColumn[],
+): SQL {
   const selects = ranges.flatMap(({ label, range }) => spanSelects(companyId, breakdown, range, label, columns));
   const keys = sql.raw(columns.map((c) => `, ${c}`).join(''));
   // A query over an empty plan (from = to) still needs a well-typed, empty relation.
-  const union = selects.length > 0 ? sql.join(selects, sql` union all `) : sql`select null::text as win${sql.raw(columns.map((c) => `, null::${c.endsWith('_id') ? 'uuid' : 'text'} as ${c}`).join(''))}, 0::bigint as cost, 0::bigint as input, 0::bigint as cached, 0::bigint as output, 0::bigint as events where false`;
+  const union =
+    selects.length > 0
+      ? sql.join(selects, sql` union all `)
+      : sql`select null::text as win${sql.raw(columns.map((c) => `, null::${c.endsWith('_id') ? 'uuid' : 'text'} as ${c}`).join(''))}, 0::bigint as cost, 0::bigint as input, 0::bigint as cached, 0::bigint as output, 0::bigint as events where false`;
   return sql`select win${keys}, sum(cost) as cost, sum(input) as input, sum(cached) as cached, sum(output) as output, sum(events) as events
     from (${union}) spans where events > 0 group by win${keys}`;
 }
@@ -99,12 +116,27 @@ async function rows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
 }
 
 /** The usage of several labelled ranges in one statement; a range with no events reads as zeros. */
-export async function usageByRange<L extends string>(db: DbOrTx, companyId: string, ranges: { label: L; range: Range }[]): Promise<Record<L, Usage>> {
-  const found = await rows<Usage & { win: L }>(db, sql`select g.win, ${USAGE} from (${grouped(companyId, 'provider', ranges, [])}) g group by g.win`);
+export async function usageByRange<L extends string>(
+  db: DbOrTx,
+  companyId: string,
+  ranges: { label: L; range: Range }[],
+): Promise<Record<L, Usage>> {
+  const found = await rows<Usage & { win: L }>(
+    db,
+    sql`select g.win, ${USAGE} from (${grouped(companyId, 'provider', ranges, [])}) g group by g.win`,
+  );
   const out = {} as Record<L, Usage>;
   for (const { label } of ranges) {
     const row = found.find((r) => r.win === label);
-    out[label] = row ? { costCents: row.costCents, inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: row.outputTokens, eventCount: row.eventCount } : { ...ZERO };
+    out[label] = row
+      ? {
+          costCents: row.costCents,
+          inputTokens: row.inputTokens,
+          cachedInputTokens: row.cachedInputTokens,
+          outputTokens: row.outputTokens,
+          eventCount: row.eventCount,
+        }
+      : { ...ZERO };
   }
   return out;
 }
@@ -144,9 +176,30 @@ const BREAKDOWNS = {
     groupBy: 'a.id, a.name, g.provider, g.model',
     orderBy: 'a.name nulls last, a.id, g.provider, g.model',
   },
-  provider: { rollup: 'provider', columns: ['provider'], keys: 'g.provider', join: () => sql``, groupBy: 'g.provider', orderBy: 'g.provider' },
-  biller: { rollup: 'provider', columns: ['biller'], keys: 'g.biller', join: () => sql``, groupBy: 'g.biller', orderBy: 'g.biller' },
-  billingType: { rollup: 'provider', columns: ['billing_type'], keys: 'g.billing_type as "billingType"', join: () => sql``, groupBy: 'g.billing_type', orderBy: 'g.billing_type' },
+  provider: {
+    rollup: 'provider',
+    columns: ['provider'],
+    keys: 'g.provider',
+    join: () => sql``,
+    groupBy: 'g.provider',
+    orderBy: 'g.provider',
+  },
+  biller: {
+    rollup: 'provider',
+    columns: ['biller'],
+    keys: 'g.biller',
+    join: () => sql``,
+    groupBy: 'g.biller',
+    orderBy: 'g.biller',
+  },
+  billingType: {
+    rollup: 'provider',
+    columns: ['billing_type'],
+    keys: 'g.billing_type as "billingType"',
+    join: () => sql``,
+    groupBy: 'g.billing_type',
+    orderBy: 'g.billing_type',
+  },
   project: {
     rollup: 'project',
     columns: ['project_id'],
@@ -168,7 +221,12 @@ export interface BreakdownRows {
   project: Usage & { projectId: string | null; projectName: string | null };
 }
 
-export async function costBreakdown<K extends BreakdownKind>(db: DbOrTx, companyId: string, kind: K, range: Range): Promise<BreakdownRows[K][]> {
+export async function costBreakdown<K extends BreakdownKind>(
+  db: DbOrTx,
+  companyId: string,
+  kind: K,
+  range: Range,
+): Promise<BreakdownRows[K][]> {
   const b: Breakdown = BREAKDOWNS[kind];
   return rows<BreakdownRows[K]>(
     db,
@@ -190,9 +248,17 @@ export const SPEND_WINDOWS = [
 export type SpendWindow = (typeof SPEND_WINDOWS)[number]['window'];
 
 export async function windowSpend(db: DbOrTx, companyId: string, now = new Date()) {
-  const ranges = SPEND_WINDOWS.map(({ window, hours }) => ({ label: window, range: { from: new Date(now.getTime() - hours * HOUR_MS), to: null } }));
+  const ranges = SPEND_WINDOWS.map(({ window, hours }) => ({
+    label: window,
+    range: { from: new Date(now.getTime() - hours * HOUR_MS), to: null },
+  }));
   const usage = await usageByRange<SpendWindow>(db, companyId, ranges);
-  return SPEND_WINDOWS.map(({ window, hours }, i) => ({ window, hours, from: ranges[i]!.range.from, ...usage[window] }));
+  return SPEND_WINDOWS.map(({ window, hours }, i) => ({
+    window,
+    hours,
+    from: ranges[i]!.range.from,
+    ...usage[window],
+  }));
 }
 
 // Quota windows (board diagnostic): per provider seen in the last 7 days, what the rolling 5-hour
@@ -206,7 +272,15 @@ export async function quotaWindows(db: DbOrTx, companyId: string, now = new Date
     rows<Usage & { win: '5h' | '7d'; provider: string }>(
       db,
       sql`select g.win, g.provider, ${USAGE}
-        from (${grouped(companyId, 'provider', [{ label: '5h', range: { from: fiveHoursFrom, to: null } }, { label: '7d', range: { from: sevenDaysFrom, to: null } }], ['provider'])}) g
+        from (${grouped(
+          companyId,
+          'provider',
+          [
+            { label: '5h', range: { from: fiveHoursFrom, to: null } },
+            { label: '7d', range: { from: sevenDaysFrom, to: null } },
+          ],
+          ['provider'],
+        )}) g
         group by g.win, g.provider`,
     ),
     // The 5-hour window's own events, over the (company_id, occurred_at) index.
@@ -215,17 +289,32 @@ export async function quotaWindows(db: DbOrTx, companyId: string, now = new Date
       sql`select provider, (extract(epoch from min(occurred_at)) * 1000)::float8 as "oldestMs" from cost_events where company_id = ${companyId} and occurred_at >= ${fiveHoursFrom} group by provider`,
     ),
   ]);
-  const providers = [...new Set(usage.filter((r) => r.win === '7d').map((r) => r.provider))].sort().slice(0, QUOTA_PROVIDERS);
+  const providers = [...new Set(usage.filter((r) => r.win === '7d').map((r) => r.provider))]
+    .sort()
+    .slice(0, QUOTA_PROVIDERS);
   const pick = (win: '5h' | '7d', provider: string): Usage => {
     const row = usage.find((r) => r.win === win && r.provider === provider);
-    return row ? { costCents: row.costCents, inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: row.outputTokens, eventCount: row.eventCount } : { ...ZERO };
+    return row
+      ? {
+          costCents: row.costCents,
+          inputTokens: row.inputTokens,
+          cachedInputTokens: row.cachedInputTokens,
+          outputTokens: row.outputTokens,
+          eventCount: row.eventCount,
+        }
+      : { ...ZERO };
   };
   return providers.map((provider) => {
     const oldestMs = oldest.find((r) => r.provider === provider)?.oldestMs;
     const first = oldestMs === undefined ? null : new Date(oldestMs);
     return {
       provider,
-      fiveHour: { from: fiveHoursFrom, ...pick('5h', provider), oldestEventAt: first, oldestEventLeavesAt: first && new Date(first.getTime() + 5 * HOUR_MS) },
+      fiveHour: {
+        from: fiveHoursFrom,
+        ...pick('5h', provider),
+        oldestEventAt: first,
+        oldestEventLeavesAt: first && new Date(first.getTime() + 5 * HOUR_MS),
+      },
       sevenDay: { from: sevenDaysFrom, ...pick('7d', provider) },
     };
   });

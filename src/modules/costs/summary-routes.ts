@@ -6,7 +6,14 @@ import { actorOf } from '../../http/request.ts';
 import { monthlyBudgetOf } from '../budgets/budget-policies.ts';
 import { companyParams } from './schemas.ts';
 import { utilizationPercent } from '../../lib/utilization.ts';
-import { costBreakdown, MAX_BREAKDOWN_ROWS, quotaWindows, spendOf, windowSpend, type BreakdownKind } from './summaries.ts';
+import {
+  costBreakdown,
+  MAX_BREAKDOWN_ROWS,
+  quotaWindows,
+  spendOf,
+  windowSpend,
+  type BreakdownKind,
+} from './summaries.ts';
 import {
   byAgentModelResponse,
   byAgentResponse,
@@ -23,10 +30,13 @@ import {
 
 const tags = ['costs'];
 const COMPANY_ERRORS: [ErrorStatus, string][] = [
-  [403, 'the company is not one of the caller\'s'],
+  [403, "the company is not one of the caller's"],
   [404, 'no such company'],
 ];
-const RANGE_ERRORS: [ErrorStatus, string] = [400, 'a malformed `from` or `to` (an ISO 8601 date-time with Z or an offset), or `from` after `to`'];
+const RANGE_ERRORS: [ErrorStatus, string] = [
+  400,
+  'a malformed `from` or `to` (an ISO 8601 date-time with Z or an offset), or `from` after `to`',
+];
 const WHO = 'Any caller with access to the company: the board, or any agent of the company.';
 const SUMMED = [
   'Sums every cost event of the company whose `occurredAt` lies in [`from`, `to`): `from` inclusive, `to` exclusive, either omitted for an open bound (all-time when both are).',
@@ -35,10 +45,17 @@ const SUMMED = [
 ].join(' ');
 // One name for one sum: a row's costCents adds up the events' costCents. The summary alone answers
 // it as spendCents, the name the contract (SPEC, costs/summary) gives that field.
-const ROW_FIELDS = '`costCents` sums the events\' `costCents`; the token fields sum the events\' token counts; `eventCount` counts events.';
+const ROW_FIELDS =
+  "`costCents` sums the events' `costCents`; the token fields sum the events' token counts; `eventCount` counts events.";
 
 const BREAKDOWNS: { path: string; kind: BreakdownKind; summary: string; keys: string; response: z.ZodType }[] = [
-  { path: 'by-agent', kind: 'agent', summary: 'Cost breakdown by agent', keys: 'One row per agent (`agentId`, `agentName`); spend of agents since deleted is one row with both null.', response: byAgentResponse },
+  {
+    path: 'by-agent',
+    kind: 'agent',
+    summary: 'Cost breakdown by agent',
+    keys: 'One row per agent (`agentId`, `agentName`); spend of agents since deleted is one row with both null.',
+    response: byAgentResponse,
+  },
   {
     path: 'by-agent-model',
     kind: 'agentModel',
@@ -46,8 +63,20 @@ const BREAKDOWNS: { path: string; kind: BreakdownKind; summary: string; keys: st
     keys: 'One row per agent (`agentId`, `agentName`), `provider` and `model`; spend of agents since deleted has null agent fields.',
     response: byAgentModelResponse,
   },
-  { path: 'by-provider', kind: 'provider', summary: 'Cost breakdown by provider', keys: 'One row per `provider` (who served the model).', response: byProviderResponse },
-  { path: 'by-biller', kind: 'biller', summary: 'Cost breakdown by biller', keys: 'One row per `biller` (who bills for the usage; an event\'s biller defaults to its provider).', response: byBillerResponse },
+  {
+    path: 'by-provider',
+    kind: 'provider',
+    summary: 'Cost breakdown by provider',
+    keys: 'One row per `provider` (who served the model).',
+    response: byProviderResponse,
+  },
+  {
+    path: 'by-biller',
+    kind: 'biller',
+    summary: 'Cost breakdown by biller',
+    keys: "One row per `biller` (who bills for the usage; an event's biller defaults to its provider).",
+    response: byBillerResponse,
+  },
   {
     path: 'by-billing-type',
     kind: 'billingType',
@@ -59,7 +88,7 @@ const BREAKDOWNS: { path: string; kind: BreakdownKind; summary: string; keys: st
     path: 'by-project',
     kind: 'project',
     summary: 'Cost breakdown by project',
-    keys: 'One row per project (`projectId`, `projectName`): the event\'s project, else its issue\'s at the time it was recorded; events with no project (or of a project since deleted) are one row with both null.',
+    keys: "One row per project (`projectId`, `projectName`): the event's project, else its issue's at the time it was recorded; events with no project (or of a project since deleted) are one row with both null.",
     response: byProjectResponse,
   },
 ];
@@ -75,8 +104,8 @@ export function registerCostSummaryRoutes(app: App, deps: AppDeps): void {
         summary: 'Spend over a range against the monthly budget',
         description: [
           SUMMED,
-          '`spendCents` (the contract\'s name for this field) sums the events\' `costCents`: the same sum the breakdowns answer as `costCents`.',
-          '`budgetCents` is the company\'s monthly budget (its active calendar-month policy on billed cents; 0 when none), whatever the range: `utilizationPercent` is `spendCents` over it, times 100, to two decimals (0 when the budget is 0), so it is the month\'s utilisation when the range is the current UTC month.',
+          "`spendCents` (the contract's name for this field) sums the events' `costCents`: the same sum the breakdowns answer as `costCents`.",
+          "`budgetCents` is the company's monthly budget (its active calendar-month policy on billed cents; 0 when none), whatever the range: `utilizationPercent` is `spendCents` over it, times 100, to two decimals (0 when the budget is 0), so it is the month's utilisation when the range is the current UTC month.",
           WHO,
         ].join(' '),
         params: companyParams,
@@ -87,8 +116,16 @@ export function registerCostSummaryRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       const range = rangeOf(request.query);
-      const [usage, budgetCents] = await Promise.all([spendOf(db, company.id, range), monthlyBudgetOf(db, 'company', company.id).then((b) => b.budgetMonthlyCents)]);
-      return { ...range, spendCents: usage.costCents, budgetCents, utilizationPercent: utilizationPercent(usage.costCents, budgetCents) };
+      const [usage, budgetCents] = await Promise.all([
+        spendOf(db, company.id, range),
+        monthlyBudgetOf(db, 'company', company.id).then((b) => b.budgetMonthlyCents),
+      ]);
+      return {
+        ...range,
+        spendCents: usage.costCents,
+        budgetCents,
+        utilizationPercent: utilizationPercent(usage.costCents, budgetCents),
+      };
     },
   );
 
@@ -142,11 +179,18 @@ export function registerCostSummaryRoutes(app: App, deps: AppDeps): void {
         description: [
           'Board only. Computed from the cost events recorded here, not asked of any provider: for each `provider` with at least one cost event whose `occurredAt` lies in the last 7 days (by the server clock), sorted by name:',
           '`fiveHour` sums the events at or after now minus 5 hours, `sevenDay` those at or after now minus 7 days (spend, input, cached input and output tokens, event count; every billing type, since subscription quotas are what these windows are about).',
-          '`fiveHour.oldestEventAt` is the oldest such event\'s `occurredAt` and `oldestEventLeavesAt` that plus 5 hours: the moment it drops out of the rolling window and its usage stops counting (null when the 5-hour window is empty).',
+          "`fiveHour.oldestEventAt` is the oldest such event's `occurredAt` and `oldestEventLeavesAt` that plus 5 hours: the moment it drops out of the rolling window and its usage stops counting (null when the 5-hour window is empty).",
           'Usage the provider counts but that was never reported as a cost event is not seen.',
         ].join(' '),
         params: companyParams,
-        response: { 200: quotaWindowsResponse, ...authenticated(), ...errors([403, 'an agent caller (board only), or the company is not one of the caller\'s'], [404, 'no such company']) },
+        response: {
+          200: quotaWindowsResponse,
+          ...authenticated(),
+          ...errors(
+            [403, "an agent caller (board only), or the company is not one of the caller's"],
+            [404, 'no such company'],
+          ),
+        },
       },
     },
     async (request) => {

@@ -8,7 +8,9 @@ const instant = (what: string) =>
   z.iso
     .datetime({ offset: true })
     .optional()
-    .describe(`${what}: an ISO 8601 date-time with \`Z\` or an offset, e.g. \`2026-11-01T00:00:00Z\` (precision beyond milliseconds is dropped)`);
+    .describe(
+      `${what}: an ISO 8601 date-time with \`Z\` or an offset, e.g. \`2026-11-01T00:00:00Z\` (precision beyond milliseconds is dropped)`,
+    );
 
 const rangeFields = {
   from: instant('start of the range, inclusive; omitted: from the first event'),
@@ -19,7 +21,8 @@ const rangeFields = {
 export function rangeQueryWith<T extends z.ZodRawShape>(extra: T) {
   return z.object({ ...rangeFields, ...extra }).superRefine((q, ctx) => {
     const { from, to } = q as RangeQuery;
-    if (from && to && Date.parse(from) > Date.parse(to)) ctx.addIssue({ code: 'custom', path: ['from'], message: '`from` must not be after `to`' });
+    if (from && to && Date.parse(from) > Date.parse(to))
+      ctx.addIssue({ code: 'custom', path: ['from'], message: '`from` must not be after `to`' });
   });
 }
 export const rangeQuery = rangeQueryWith({});
@@ -31,7 +34,7 @@ export function rangeOf(q: RangeQuery): Range {
 
 const cents = (what: string) => z.number().int().describe(what);
 const usageFields = {
-  costCents: cents('sum of the events\' costCents'),
+  costCents: cents("sum of the events' costCents"),
   inputTokens: z.number().int().describe('sum of inputTokens (cached input included)'),
   cachedInputTokens: z.number().int().describe('sum of cachedInputTokens, the part of inputTokens served from cache'),
   outputTokens: z.number().int().describe('sum of outputTokens'),
@@ -45,9 +48,11 @@ const appliedRange = {
 export const costSummaryResponse = z
   .object({
     ...appliedRange,
-    spendCents: cents('sum of costCents of the company\'s cost events with occurredAt in [from, to)'),
-    budgetCents: cents('the company\'s monthly budget: its active calendar-month policy on billed cents, 0 when none'),
-    utilizationPercent: z.number().describe('spendCents / budgetCents x 100, rounded to two decimals; 0 when budgetCents is 0'),
+    spendCents: cents("sum of costCents of the company's cost events with occurredAt in [from, to)"),
+    budgetCents: cents("the company's monthly budget: its active calendar-month policy on billed cents, 0 when none"),
+    utilizationPercent: z
+      .number()
+      .describe('spendCents / budgetCents x 100, rounded to two decimals; 0 when budgetCents is 0'),
   })
   .describe('Spend over the range against the monthly budget');
 
@@ -56,18 +61,35 @@ const agentKeys = {
   agentName: z.string().nullable(),
 };
 const rows = <T extends z.ZodRawShape>(keys: T, what: string) =>
-  z.array(z.object({ ...keys, ...usageFields })).describe(`${what}, largest costCents first (then by key); at most ${MAX_BREAKDOWN_ROWS} rows`);
+  z
+    .array(z.object({ ...keys, ...usageFields }))
+    .describe(`${what}, largest costCents first (then by key); at most ${MAX_BREAKDOWN_ROWS} rows`);
 
 export const byAgentResponse = rows(agentKeys, 'Spend per agent');
-export const byAgentModelResponse = rows({ ...agentKeys, provider: z.string(), model: z.string() }, 'Spend per agent, provider and model');
+export const byAgentModelResponse = rows(
+  { ...agentKeys, provider: z.string(), model: z.string() },
+  'Spend per agent, provider and model',
+);
 export const byProviderResponse = rows({ provider: z.string() }, 'Spend per provider');
-export const byBillerResponse = rows({ biller: z.string().describe('who bills for the usage (the event\'s biller, which defaults to its provider)') }, 'Spend per biller');
+export const byBillerResponse = rows(
+  { biller: z.string().describe("who bills for the usage (the event's biller, which defaults to its provider)") },
+  'Spend per biller',
+);
 export const byBillingTypeResponse = rows(
-  { billingType: z.enum(BILLING_TYPES).describe('the events\' billingType: `subscription_included` usage is covered by a subscription (0 cents, tokens kept); the others are billed') },
+  {
+    billingType: z
+      .enum(BILLING_TYPES)
+      .describe(
+        "the events' billingType: `subscription_included` usage is covered by a subscription (0 cents, tokens kept); the others are billed",
+      ),
+  },
   'Spend per billing type',
 );
 export const byProjectResponse = rows(
-  { projectId: uuidOut().nullable().describe('null for events with no project (or of a project since deleted)'), projectName: z.string().nullable() },
+  {
+    projectId: uuidOut().nullable().describe('null for events with no project (or of a project since deleted)'),
+    projectName: z.string().nullable(),
+  },
   'Spend per project',
 );
 
@@ -75,7 +97,7 @@ export const windowSpendResponse = z
   .array(
     z.object({
       window: z.enum(SPEND_WINDOWS.map((w) => w.window)),
-      hours: z.number().int().describe('the window\'s length in hours'),
+      hours: z.number().int().describe("the window's length in hours"),
       from: timestampOut().describe('now minus the window: events with occurredAt at or after it count'),
       ...usageFields,
     }),
@@ -93,8 +115,12 @@ export const quotaWindowsResponse = z
       fiveHour: z
         .object({
           ...windowUsage,
-          oldestEventAt: timestampOut().nullable().describe('occurredAt of the oldest event in the 5-hour window; null when it is empty'),
-          oldestEventLeavesAt: timestampOut().nullable().describe('oldestEventAt + 5 hours: when that event drops out of the window and its usage frees up'),
+          oldestEventAt: timestampOut()
+            .nullable()
+            .describe('occurredAt of the oldest event in the 5-hour window; null when it is empty'),
+          oldestEventLeavesAt: timestampOut()
+            .nullable()
+            .describe('oldestEventAt + 5 hours: when that event drops out of the window and its usage frees up'),
         })
         .describe('the rolling 5-hour window'),
       sevenDay: z.object(windowUsage).describe('the rolling 7-day window'),

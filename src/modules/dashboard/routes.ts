@@ -11,10 +11,20 @@ const dashboardResponse = z
   .object({
     companyId: uuidOut(),
     agents: z
-      .object({ active: count().describe('able to work: idle or running'), running: count(), paused: count(), error: count() })
+      .object({
+        active: count().describe('able to work: idle or running'),
+        running: count(),
+        paused: count(),
+        error: count(),
+      })
       .describe('agents by status (terminated and pending_approval agents are in none)'),
     tasks: z
-      .object({ open: count().describe('every issue not done or cancelled'), inProgress: count(), blocked: count(), done: count() })
+      .object({
+        open: count().describe('every issue not done or cancelled'),
+        inProgress: count(),
+        blocked: count(),
+        done: count(),
+      })
       .describe('issues by status'),
     costs: z
       .object({
@@ -22,7 +32,7 @@ const dashboardResponse = z
         monthBudgetCents: count().describe('the company monthly budget policy (0: none)'),
         monthUtilizationPercent: z.number().describe('spend / budget in percent, two decimals; 0 when the budget is 0'),
       })
-      .describe('this month\'s money'),
+      .describe("this month's money"),
     pendingApprovals: count().describe('approvals waiting for the board (pending or revision requested)'),
     budgets: z
       .object({
@@ -43,11 +53,17 @@ export function registerDashboardRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags: ['dashboard'],
         summary: "A company's dashboard snapshot",
-        description: 'Agents, tasks, this month\'s costs, pending approvals and budget health, from counters kept on write (constant time whatever the number of issues and cost events). Read-only; any caller with access to the company.',
+        description:
+          "Agents, tasks, this month's costs, pending approvals and budget health, from counters kept on write (constant time whatever the number of issues and cost events). Read-only; any caller with access to the company.",
         params: z.object({ companyId: z.uuid().describe('company UUID') }),
-        response: { 200: dashboardResponse, ...authenticated(), ...errors([403, 'the company is not one of the caller\'s'], [404, 'no such company']) },
+        response: {
+          200: dashboardResponse,
+          ...authenticated(),
+          ...errors([403, "the company is not one of the caller's"], [404, 'no such company']),
+        },
       },
     },
-    async (request) => dashboardSnapshot(db, (await requireCompanyAccess(db, actorOf(request), request.params.companyId)).id),
+    async (request) =>
+      dashboardSnapshot(db, (await requireCompanyAccess(db, actorOf(request), request.params.companyId)).id),
   );
 }

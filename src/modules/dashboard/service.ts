@@ -38,15 +38,29 @@ export async function dashboardSnapshot(db: DbOrTx, companyId: string, now = new
   const budget = Number(row.budget ?? 0);
   return {
     companyId,
-    agents: { active: agentsIn('active', 'idle', 'running'), running: agentsIn('running'), paused: agentsIn('paused'), error: agentsIn('error') },
+    agents: {
+      active: agentsIn('active', 'idle', 'running'),
+      running: agentsIn('running'),
+      paused: agentsIn('paused'),
+      error: agentsIn('error'),
+    },
     tasks: {
       open: tasksIn('backlog', 'todo', 'in_progress', 'in_review', 'blocked'),
       inProgress: tasksIn('in_progress'),
       blocked: tasksIn('blocked'),
       done: tasksIn('done'),
     },
-    costs: { monthSpendCents: spent, monthBudgetCents: budget, monthUtilizationPercent: utilizationPercent(spent, budget) },
+    costs: {
+      monthSpendCents: spent,
+      monthBudgetCents: budget,
+      monthUtilizationPercent: utilizationPercent(spent, budget),
+    },
     pendingApprovals: row.approvals,
-    budgets: { activeIncidents: row.incidents, pendingApprovals: row.budget_approvals, pausedAgents: agentsIn('paused'), pausedProjects: row.paused_projects },
+    budgets: {
+      activeIncidents: row.incidents,
+      pendingApprovals: row.budget_approvals,
+      pausedAgents: agentsIn('paused'),
+      pausedProjects: row.paused_projects,
+    },
   };
 }

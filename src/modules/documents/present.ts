@@ -10,7 +10,9 @@ export const documentResponse = z
     id: uuidOut(),
     companyId: uuidOut(),
     issueId: uuidOut(),
-    key: z.string().describe('stable key within the issue: lowercase letters, digits, `_`, `-` (`plan` is the issue plan)'),
+    key: z
+      .string()
+      .describe('stable key within the issue: lowercase letters, digits, `_`, `-` (`plan` is the issue plan)'),
     title: z.string().nullable(),
     format: z.enum(DOCUMENT_FORMATS),
     body: z.string().describe('markdown of the latest revision (at most 512 KiB of UTF-8)'),

@@ -6,17 +6,35 @@ import { requireBoard } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { requireIssueAccess } from '../../core/issue-access.ts';
-import { deletedDocumentResponse, documentResponse, presentDocument, presentRevision, revisionResponse } from './present.ts';
-import { documentParams, issueParams, listRevisionsQuery, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, MAX_REVISION_PAGE, NEXT_PAGE_HEADER, putDocumentBody, REVISION_PAGE_TEXT_BYTES, revisionParams } from './schemas.ts';
+import {
+  deletedDocumentResponse,
+  documentResponse,
+  presentDocument,
+  presentRevision,
+  revisionResponse,
+} from './present.ts';
+import {
+  documentParams,
+  issueParams,
+  listRevisionsQuery,
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENTS_PER_ISSUE,
+  MAX_REVISION_PAGE,
+  NEXT_PAGE_HEADER,
+  putDocumentBody,
+  REVISION_PAGE_TEXT_BYTES,
+  revisionParams,
+} from './schemas.ts';
 import { deleteDocument, getDocument, getRevision, listDocuments, listRevisions, putDocument } from './service.ts';
 
 const tags = ['documents'];
 // Room for a 512 KiB body even when JSON escaping inflates it (\uXXXX is six bytes per character).
 const PUT_BODY_LIMIT = 8 * MAX_DOCUMENT_BYTES;
 
-const ACCESS = 'Any caller with access to the issue\'s company (403 for another company, 404 for an unknown issue).';
+const ACCESS = "Any caller with access to the issue's company (403 for another company, 404 for an unknown issue).";
 const issueErrors = () => errors([403, 'the issue belongs to another company'], [404, 'no such issue']);
-const documentErrors = () => errors([403, 'the issue belongs to another company'], [404, 'no such issue, or no document with this key on it']);
+const documentErrors = () =>
+  errors([403, 'the issue belongs to another company'], [404, 'no such issue, or no document with this key on it']);
 
 export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
@@ -29,7 +47,11 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
         summary: "List an issue's documents",
         description: `Every document of the issue with the body of its latest revision, ordered by key (at most ${MAX_DOCUMENTS_PER_ISSUE} documents of up to 512 KiB each). ${ACCESS}`,
         params: issueParams,
-        response: { 200: z.array(documentResponse).describe('The documents, by key'), ...authenticated(), ...issueErrors() },
+        response: {
+          200: z.array(documentResponse).describe('The documents, by key'),
+          ...authenticated(),
+          ...issueErrors(),
+        },
       },
     },
     async (request) => {
@@ -78,7 +100,10 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
           ...errors(
             [403, 'the issue belongs to another company'],
             [404, 'no such issue'],
-            [409, 'stale `baseRevisionId`, or the document already exists (no `baseRevisionId`): `details` is `{ key, currentRevisionId, currentRevisionNumber }`'],
+            [
+              409,
+              'stale `baseRevisionId`, or the document already exists (no `baseRevisionId`): `details` is `{ key, currentRevisionId, currentRevisionNumber }`',
+            ],
             [413, 'the body is over 512 KiB of UTF-8'],
             [422, `the issue already holds ${MAX_DOCUMENTS_PER_ISSUE} documents`],
           ),
@@ -109,7 +134,11 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
         params: documentParams,
         querystring: listRevisionsQuery,
         response: {
-          200: z.array(revisionResponse).describe(`Revisions, newest first, with their bodies; header \`${NEXT_PAGE_HEADER}\` when older revisions remain`),
+          200: z
+            .array(revisionResponse)
+            .describe(
+              `Revisions, newest first, with their bodies; header \`${NEXT_PAGE_HEADER}\` when older revisions remain`,
+            ),
           ...authenticated(),
           ...errors([400, '`limit` not an integer from 1 to 100, or `beforeRevisionNumber` not a positive integer']),
           ...documentErrors(),
@@ -135,7 +164,10 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
         response: {
           200: revisionResponse,
           ...authenticated(),
-          ...errors([403, 'the issue belongs to another company'], [404, 'no such issue, or no such revision of this document']),
+          ...errors(
+            [403, 'the issue belongs to another company'],
+            [404, 'no such issue, or no such revision of this document'],
+          ),
         },
       },
     },
@@ -151,12 +183,16 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Delete an issue document',
-        description: 'Board only (agents get 403). Removes the document and all its revisions, and records the deletion in the activity log.',
+        description:
+          'Board only (agents get 403). Removes the document and all its revisions, and records the deletion in the activity log.',
         params: documentParams,
         response: {
           200: deletedDocumentResponse,
           ...authenticated(),
-          ...errors([403, 'not a board caller, or the issue belongs to another company'], [404, 'no such issue, or no document with this key on it']),
+          ...errors(
+            [403, 'not a board caller, or the issue belongs to another company'],
+            [404, 'no such issue, or no document with this key on it'],
+          ),
         },
       },
     },

@@ -8,7 +8,13 @@ import type { Actor } from '../../core/actor.ts';
 import { conflict, notFound, payloadTooLarge, unprocessable, type DomainError } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Issue } from '../../db/rows.ts';
-import { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_ISSUE, REVISION_PAGE_TEXT_BYTES, type ListRevisionsQuery, type PutDocument } from './schemas.ts';
+import {
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENTS_PER_ISSUE,
+  REVISION_PAGE_TEXT_BYTES,
+  type ListRevisionsQuery,
+  type PutDocument,
+} from './schemas.ts';
 
 export type Document = typeof issueDocuments.$inferSelect;
 export type Revision = typeof issueDocumentRevisions.$inferSelect;
@@ -54,13 +60,22 @@ export async function getDocument(db: DbOrTx, issueId: string, key: string): Pro
  * latest revision). The compare-and-set is one conditional UPDATE, so of two writers holding the
  * same base exactly one wins and the other gets 409 with the current revision.
  */
-export async function putDocument(db: Db, actor: Actor, issue: Issue, key: string, input: PutDocument): Promise<{ document: DocumentView; created: boolean }> {
+export async function putDocument(
+  db: Db,
+  actor: Actor,
+  issue: Issue,
+  key: string,
+  input: PutDocument,
+): Promise<{ document: DocumentView; created: boolean }> {
   const bytes = Buffer.byteLength(input.body, 'utf8');
-  if (bytes > MAX_DOCUMENT_BYTES) throw payloadTooLarge(`document body is ${bytes} bytes; the limit is ${MAX_DOCUMENT_BYTES} bytes (512 KiB)`);
+  if (bytes > MAX_DOCUMENT_BYTES)
+    throw payloadTooLarge(`document body is ${bytes} bytes; the limit is ${MAX_DOCUMENT_BYTES} bytes (512 KiB)`);
   return db.transaction(async (tx) => {
     const revisionId = randomUUID();
     const created = !input.baseRevisionId;
-    const doc = created ? await insertDocument(tx, issue, key, revisionId, input) : await advanceDocument(tx, issue, key, revisionId, input);
+    const doc = created
+      ? await insertDocument(tx, issue, key, revisionId, input)
+      : await advanceDocument(tx, issue, key, revisionId, input);
     await tx.insert(issueDocumentRevisions).values({
       id: revisionId,
       companyId: issue.companyId,
@@ -77,25 +92,61 @@ export async function putDocument(db: Db, actor: Actor, issue: Issue, key: strin
       action: created ? 'issue.document_created' : 'issue.document_updated',
       entityType: 'issue',
       entityId: issue.id,
-      details: { identifier: issue.identifier, documentId: doc.id, key, revisionId, revisionNumber: doc.latestRevisionNumber, changeSummary: input.changeSummary ?? null },
+      details: {
+        identifier: issue.identifier,
+        documentId: doc.id,
+        key,
+        revisionId,
+        revisionNumber: doc.latestRevisionNumber,
+        changeSummary: input.changeSummary ?? null,
+      },
     });
     return { document: { ...doc, body: input.body }, created };
   });
 }
 
-async function insertDocument(tx: DbOrTx, issue: Issue, key: string, revisionId: string, input: PutDocument): Promise<Document> {
-  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(issueDocuments).where(eq(issueDocuments.issueId, issue.id));
+async function insertDocument(
+  tx: DbOrTx,
+  issue: Issue,
+  key: string,
+  revisionId: string,
+  input: PutDocument,
+): Promise<Document> {
+  const [{ n } = { n: 0 }] = await tx
+    .select({ n: count() })
+    .from(issueDocuments)
+    .where(eq(issueDocuments.issueId, issue.id));
   if (n >= MAX_DOCUMENTS_PER_ISSUE) throw unprocessable(`an issue holds at most ${MAX_DOCUMENTS_PER_ISSUE} documents`);
   const [inserted] = await tx
     .insert(issueDocuments)
-    .values({ companyId: issue.companyId, issueId: issue.id, key, title: input.title ?? null, format: input.format, latestRevisionId: revisionId, latestRevisionNumber: 1 })
+    .values({
+      companyId: issue.companyId,
+      issueId: issue.id,
+      key,
+      title: input.title ?? null,
+      format: input.format,
+      latestRevisionId: revisionId,
+      latestRevisionNumber: 1,
+    })
     .onConflictDoNothing()
     .returning();
-  if (!inserted) throw await staleRevision(tx, issue.id, key, 'the document already exists; send its current baseRevisionId to update it');
+  if (!inserted)
+    throw await staleRevision(
+      tx,
+      issue.id,
+      key,
+      'the document already exists; send its current baseRevisionId to update it',
+    );
   return inserted;
 }
 
-async function advanceDocument(tx: DbOrTx, issue: Issue, key: string, revisionId: string, input: PutDocument): Promise<Document> {
+async function advanceDocument(
+  tx: DbOrTx,
+  issue: Issue,
+  key: string,
+  revisionId: string,
+  input: PutDocument,
+): Promise<Document> {
   const [updated] = await tx
     .update(issueDocuments)
     .set({
@@ -106,9 +157,16 @@ async function advanceDocument(tx: DbOrTx, issue: Issue, key: string, revisionId
       ...(input.title !== undefined && { title: input.title }),
       updatedAt: sql`now()`,
     })
-    .where(and(eq(issueDocuments.issueId, issue.id), eq(issueDocuments.key, key), eq(issueDocuments.latestRevisionId, input.baseRevisionId!)))
+    .where(
+      and(
+        eq(issueDocuments.issueId, issue.id),
+        eq(issueDocuments.key, key),
+        eq(issueDocuments.latestRevisionId, input.baseRevisionId!),
+      ),
+    )
     .returning();
-  if (!updated) throw await staleRevision(tx, issue.id, key, 'baseRevisionId is not the current revision of this document');
+  if (!updated)
+    throw await staleRevision(tx, issue.id, key, 'baseRevisionId is not the current revision of this document');
   return updated;
 }
 
@@ -118,7 +176,11 @@ async function staleRevision(tx: DbOrTx, issueId: string, key: string, message: 
     .select({ id: issueDocuments.latestRevisionId, number: issueDocuments.latestRevisionNumber })
     .from(issueDocuments)
     .where(and(eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, key)));
-  return conflict(message, { key, currentRevisionId: current?.id ?? null, currentRevisionNumber: current?.number ?? null });
+  return conflict(message, {
+    key,
+    currentRevisionId: current?.id ?? null,
+    currentRevisionNumber: current?.number ?? null,
+  });
 }
 
 // A page of the revision list carries bodies (clients diff revisions), bounded twice: `limit`
@@ -137,7 +199,12 @@ interface RevisionPage {
 }
 
 /** Revisions newest first with their bodies, one page at a time; `beforeRevisionNumber` pages further back. */
-export async function listRevisions(db: DbOrTx, issueId: string, key: string, query: ListRevisionsQuery): Promise<RevisionPage> {
+export async function listRevisions(
+  db: DbOrTx,
+  issueId: string,
+  key: string,
+  query: ListRevisionsQuery,
+): Promise<RevisionPage> {
   const [doc] = await db
     .select({ id: issueDocuments.id })
     .from(issueDocuments)
@@ -162,7 +229,9 @@ export async function listRevisions(db: DbOrTx, issueId: string, key: string, qu
     .where(
       and(
         eq(issueDocumentRevisions.documentId, doc.id),
-        query.beforeRevisionNumber === undefined ? undefined : lt(issueDocumentRevisions.revisionNumber, query.beforeRevisionNumber),
+        query.beforeRevisionNumber === undefined
+          ? undefined
+          : lt(issueDocumentRevisions.revisionNumber, query.beforeRevisionNumber),
       ),
     )
     .orderBy(desc(issueDocumentRevisions.revisionNumber))
@@ -174,12 +243,19 @@ export async function listRevisions(db: DbOrTx, issueId: string, key: string, qu
 }
 
 /** One revision with its body; 404 unless it belongs to this issue's document `key`. */
-export async function getRevision(db: DbOrTx, issueId: string, key: string, revisionId: string): Promise<RevisionWithSize> {
+export async function getRevision(
+  db: DbOrTx,
+  issueId: string,
+  key: string,
+  revisionId: string,
+): Promise<RevisionWithSize> {
   const [row] = await db
     .select({ revision: issueDocumentRevisions })
     .from(issueDocumentRevisions)
     .innerJoin(issueDocuments, eq(issueDocuments.id, issueDocumentRevisions.documentId))
-    .where(and(eq(issueDocumentRevisions.id, revisionId), eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, key)));
+    .where(
+      and(eq(issueDocumentRevisions.id, revisionId), eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, key)),
+    );
   if (!row) throw notFound('revision');
   return { ...row.revision, bodyBytes: Buffer.byteLength(row.revision.body, 'utf8') };
 }
@@ -197,7 +273,12 @@ export async function deleteDocument(db: Db, actor: Actor, issue: Issue, key: st
       action: 'issue.document_deleted',
       entityType: 'issue',
       entityId: issue.id,
-      details: { identifier: issue.identifier, documentId: deleted.id, key, lastRevisionNumber: deleted.latestRevisionNumber },
+      details: {
+        identifier: issue.identifier,
+        documentId: deleted.id,
+        key,
+        lastRevisionNumber: deleted.latestRevisionNumber,
+      },
     });
     return deleted;
   });

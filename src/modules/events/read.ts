@@ -155,7 +155,13 @@ type Row = {
  * about `maxBytes` of details: the entries whose details start within that budget (so always the
  * first one). A read's memory is bounded by both, whatever the entries hold.
  */
-export async function readAfter(db: DbOrTx, companyId: string, cursor: Cursor, limit: number, maxBytes = Number.MAX_SAFE_INTEGER): Promise<StreamBatch> {
+export async function readAfter(
+  db: DbOrTx,
+  companyId: string,
+  cursor: Cursor,
+  limit: number,
+  maxBytes = Number.MAX_SAFE_INTEGER,
+): Promise<StreamBatch> {
   const a = activityLog;
   // The running byte count streams over the index order and stops with the LIMIT: a read looks
   // at `limit` rows at most, whatever lies after the cursor.
@@ -203,6 +209,7 @@ export async function readAfter(db: DbOrTx, companyId: string, cursor: Cursor, l
   }
   // Cut by the row limit or (perhaps) by the byte budget: more may follow right away.
   const last = rows.at(-1);
-  const cut = rows.length === limit || (last !== undefined && Number(last.bytes_before) + Number(last.bytes) >= maxBytes);
+  const cut =
+    rows.length === limit || (last !== undefined && Number(last.bytes_before) + Number(last.bytes) >= maxBytes);
   return { entries, pending, full: !pending && cut };
 }

@@ -27,7 +27,7 @@ const DESCRIPTION = [
   '',
   `- \`activity\`, with \`id\` = the entry id: each new activity entry, shaped as in \`GET /api/companies/{companyId}/activity\` (entries about hidden issues left out). Issue changes are the entries with \`entityType: "issue"\` (\`issue.created\`, \`issue.updated\`, ...); run starts and ends those with \`entityType: "heartbeat_run"\`.`,
   '- `run` `{runId, agentId, issueId, status}`: a run changed status (no id, not replayed: the `heartbeat_run.*` entries are the record).',
-  '- `run_log` `{runId, offset, lastLine}`: the run\'s log grew to `offset` bytes; `lastLine` is its last non-blank line (terminal escapes removed, at most 300 characters; null before any), as `GET /api/companies/{companyId}/live-runs` shows it. Read the text from `GET /api/heartbeat-runs/{runId}/log`. At most one per run per second, with the latest offset and line.',
+  "- `run_log` `{runId, offset, lastLine}`: the run's log grew to `offset` bytes; `lastLine` is its last non-blank line (terminal escapes removed, at most 300 characters; null before any), as `GET /api/companies/{companyId}/live-runs` shows it. Read the text from `GET /api/heartbeat-runs/{runId}/log`. At most one per run per second, with the latest offset and line.",
   `- \`reset\` \`{reason}\`: the stream cannot resume from the given id (\`unknown_last_event_id\`, or \`too_many_missed\`: more than ${DEFAULT_LIMITS.replayLimit} entries since); reload, the stream continues live.`,
   '- `ready` `{}`: the stream is set up; the entries missed since the given id (if any) come next, in order, then new ones.',
   '',
@@ -51,10 +51,19 @@ export function registerEventRoutes(app: App, deps: AppDeps): void {
         summary: "Stream a company's live events (Server-Sent Events)",
         description: DESCRIPTION,
         params: companyParams,
-        querystring: z.object({ lastEventId: resumeFrom.describe('resume after this activity entry id (the `Last-Event-ID` header wins)') }),
-        headers: z.object({ 'last-event-id': resumeFrom.describe('resume after this activity entry id (EventSource sends it on reconnect)') }),
+        querystring: z.object({
+          lastEventId: resumeFrom.describe('resume after this activity entry id (the `Last-Event-ID` header wins)'),
+        }),
+        headers: z.object({
+          'last-event-id': resumeFrom.describe(
+            'resume after this activity entry id (EventSource sends it on reconnect)',
+          ),
+        }),
         response: {
-          200: { description: 'The event stream; it stays open', content: { 'text/event-stream': { schema: z.string().describe('Server-Sent Events') } } },
+          200: {
+            description: 'The event stream; it stays open',
+            content: { 'text/event-stream': { schema: z.string().describe('Server-Sent Events') } },
+          },
           ...authenticated(),
           ...errors([403, "the company is not one of the caller's"], [404, 'no such company']),
         },

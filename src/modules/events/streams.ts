@@ -59,7 +59,16 @@ import type { StreamLimits } from '../../http/deps.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { presentActivity } from '../activity/present.ts';
 import { sseFrame, SseWriter, type SseSink } from '../../http/sse.ts';
-import { countAfter, cursorAt, cursorKey, liveStart, readAfter, resumeAfter, type Cursor, type StreamEntry } from './read.ts';
+import {
+  countAfter,
+  cursorAt,
+  cursorKey,
+  liveStart,
+  readAfter,
+  resumeAfter,
+  type Cursor,
+  type StreamEntry,
+} from './read.ts';
 
 export const DEFAULT_LIMITS: StreamLimits = {
   maxBufferedBytes: 1024 * 1024,
@@ -113,7 +122,8 @@ const LIVE_START_KNOWN = 1_000;
 const jsonFrame = (event: string, data: unknown, id?: string) => sseFrame(event, JSON.stringify(data), id);
 
 /** An entry's frame; null for one the stream passes over (about a hidden issue). */
-const frameOf = (e: StreamEntry): string | null => (e.hidden ? null : jsonFrame('activity', presentActivity(e.entry), e.entry.id));
+const frameOf = (e: StreamEntry): string | null =>
+  e.hidden ? null : jsonFrame('activity', presentActivity(e.entry), e.entry.id);
 
 export class EventStreams {
   private readonly hubs = new Map<string, CompanyHub>();
@@ -132,7 +142,11 @@ export class EventStreams {
     this.unsubscribe = [
       notifications.on('activity', ({ companyId }) => this.hubs.get(companyId)?.wake()),
       notifications.on('run', (run) => {
-        this.hubs.get(run.companyId)?.broadcast(jsonFrame('run', { runId: run.runId, agentId: run.agentId, issueId: run.issueId, status: run.status }));
+        this.hubs
+          .get(run.companyId)
+          ?.broadcast(
+            jsonFrame('run', { runId: run.runId, agentId: run.agentId, issueId: run.issueId, status: run.status }),
+          );
       }),
       notifications.on('runLog', (log) => this.hubs.get(log.companyId)?.runLog(log.runId, log.offset, log.lastLine)),
       // Anything written while nobody listened is read now, from each client's cursor.
@@ -199,7 +213,10 @@ export class EventStreams {
     if (how) {
       if (how.reason === 'slow') {
         this.dropped++;
-        this.log.warn({ companyId: hub.companyId, backlog: client.writer.backlog, dropped: this.dropped }, 'events: slow client dropped');
+        this.log.warn(
+          { companyId: hub.companyId, backlog: client.writer.backlog, dropped: this.dropped },
+          'events: slow client dropped',
+        );
       } else {
         this.log.info({ companyId: hub.companyId, reason: how.reason }, 'events: stream ended');
       }
@@ -228,7 +245,10 @@ class CompanyHub {
   private retryMs = RETRY_MIN_MS;
   private readonly tick: NodeJS.Timeout;
   private rechecking = false;
-  private readonly runLogs = new Map<string, { sentAt: number; offset: number; lastLine: string | null; timer: NodeJS.Timeout | undefined }>();
+  private readonly runLogs = new Map<
+    string,
+    { sentAt: number; offset: number; lastLine: string | null; timer: NodeJS.Timeout | undefined }
+  >();
 
   constructor(
     readonly companyId: string,
@@ -267,9 +287,13 @@ class CompanyHub {
       let reset: Record<string, unknown> | null = null;
       let cursor: Cursor | null = null;
       if (lastEventId !== undefined) {
-        const after = isUuid(lastEventId) ? await resumeAfter(this.db, this.companyId, lastEventId.toLowerCase()) : null;
+        const after = isUuid(lastEventId)
+          ? await resumeAfter(this.db, this.companyId, lastEventId.toLowerCase())
+          : null;
         if (!after) reset = { reason: 'unknown_last_event_id' };
-        else if ((await countAfter(this.db, this.companyId, after, this.limits.replayLimit + 1)) > this.limits.replayLimit) {
+        else if (
+          (await countAfter(this.db, this.companyId, after, this.limits.replayLimit + 1)) > this.limits.replayLimit
+        ) {
           reset = { reason: 'too_many_missed', replayLimit: this.limits.replayLimit };
         } else cursor = after;
       }
@@ -314,7 +338,13 @@ class CompanyHub {
           else groups.set(key, [c]);
         }
         for (const [key, group] of groups) {
-          const batch = await readAfter(this.db, this.companyId, group[0]!.cursor!, this.limits.readBatch, this.limits.maxBufferedBytes);
+          const batch = await readAfter(
+            this.db,
+            this.companyId,
+            group[0]!.cursor!,
+            this.limits.readBatch,
+            this.limits.maxBufferedBytes,
+          );
           pending ||= batch.pending;
           if (batch.full) this.dirty = true;
           if (batch.entries.length === 0) continue;
@@ -396,7 +426,8 @@ class CompanyHub {
   private onTick(): void {
     // Throttle state of runs quiet for a whole interval is dropped (their next change goes out at once).
     const now = Date.now();
-    for (const [runId, state] of this.runLogs) if (!state.timer && now - state.sentAt >= this.limits.runLogIntervalMs) this.runLogs.delete(runId);
+    for (const [runId, state] of this.runLogs)
+      if (!state.timer && now - state.sentAt >= this.limits.runLogIntervalMs) this.runLogs.delete(runId);
     this.wake(); // the safety net under notifications
     void this.recheck();
   }

@@ -17,13 +17,26 @@ export function git(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): Pr
       'git',
       args,
       // No prompt can ever wait for a terminal; LC_ALL=C keeps messages parseable.
-      { cwd, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: GIT_MAX_BUFFER, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } },
+      {
+        cwd,
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: GIT_MAX_BUFFER,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      },
       (err, stdout, stderr) => {
         if (!err) return resolve(stdout);
         const code = err as NodeJS.ErrnoException & { killed?: boolean };
-        if (code.code === 'ENOENT') return reject(new GitError('git is not installed on this server (not found on PATH)'));
+        if (code.code === 'ENOENT')
+          return reject(new GitError('git is not installed on this server (not found on PATH)'));
         if (code.killed) return reject(new GitError(`git ${args[0]} took longer than ${timeoutMs} ms`));
-        reject(new GitError(`git ${args[0]} failed: ${String(stderr || err.message).trim().slice(0, 500)}`));
+        reject(
+          new GitError(
+            `git ${args[0]} failed: ${String(stderr || err.message)
+              .trim()
+              .slice(0, 500)}`,
+          ),
+        );
       },
     );
   });

@@ -12,9 +12,15 @@ export const isolatedWorkspaceResponse = z
     projectWorkspaceId: uuidOut().nullable().describe('the project workspace whose repository the worktree belongs to'),
     path: z.string().describe('the git worktree, under the data directory'),
     branch: z.string().describe('`boardroom/<issue identifier>`'),
-    baseRef: z.string().describe("the ref the branch started from: the workspace's repoRef, else defaultRef, else HEAD"),
-    baseCommit: z.string().describe('baseRef resolved when the worktree was created; commits and diff stat are counted against it'),
-    status: z.enum(['open', 'closed']).describe('closed once the issue is done or cancelled; a checkout then answers 409 workspace_closed'),
+    baseRef: z
+      .string()
+      .describe("the ref the branch started from: the workspace's repoRef, else defaultRef, else HEAD"),
+    baseCommit: z
+      .string()
+      .describe('baseRef resolved when the worktree was created; commits and diff stat are counted against it'),
+    status: z
+      .enum(['open', 'closed'])
+      .describe('closed once the issue is done or cancelled; a checkout then answers 409 workspace_closed'),
     createdAt: timestampOut(),
     closedAt: timestampOut().nullable(),
     removedAt: timestampOut().nullable().describe('when the worktree directory was removed (the branch is kept)'),
@@ -46,17 +52,27 @@ export const workProductResponse = z
               path: z.string(),
               insertions: z.number().int().nullable(),
               deletions: z.number().int().nullable(),
-              uncommitted: z.boolean().describe('the file has changes not committed yet (staged, unstaged, or untracked)'),
+              uncommitted: z
+                .boolean()
+                .describe('the file has changes not committed yet (staged, unstaged, or untracked)'),
             }),
           )
-          .describe(`at most ${MAX_DIFF_FILES}; null counts for binary files, and for untracked files over ${MAX_UNTRACKED_FILE_BYTES / 1024 / 1024} MiB`),
+          .describe(
+            `at most ${MAX_DIFF_FILES}; null counts for binary files, and for untracked files over ${MAX_UNTRACKED_FILE_BYTES / 1024 / 1024} MiB`,
+          ),
         filesTruncated: z.boolean().describe(`more files changed than are listed`),
-        uncommitted: z.object(totals).describe('the part of the totals not committed yet: staged and unstaged changes against the branch tip, and untracked files (their lines as insertions)'),
+        uncommitted: z
+          .object(totals)
+          .describe(
+            'the part of the totals not committed yet: staged and unstaged changes against the branch tip, and untracked files (their lines as insertions)',
+          ),
       })
       .describe(
         'The worktree against baseCommit: its commits and, while the worktree is on disk, what is not committed yet, each file counted once. Renames count as a deletion and an addition. Once the worktree is removed, commits only.',
       ),
-    capturedAt: z.string().describe('when the snapshot was taken: after each run of the issue and when the worktree was removed'),
+    capturedAt: z
+      .string()
+      .describe('when the snapshot was taken: after each run of the issue and when the worktree was removed'),
   })
   .describe('The branch of an isolated workspace against its base commit');
 

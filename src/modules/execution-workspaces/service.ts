@@ -32,7 +32,11 @@ export const branchFor = (identifier: string) => `boardroom/${identifier.replace
 /** A run that asked for isolation and cannot have it fails with this message (never silently shares the repository). */
 export class IsolationError extends Error {}
 
-const exists = (p: string) => access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * The working directory of a run about `issueId` when its project asks for isolation: the issue's
@@ -41,21 +45,39 @@ const exists = (p: string) => access(p).then(() => true, () => false);
  */
 export async function isolatedWorkingDirectory(db: Db, dataDir: string, issueId: string): Promise<string | null> {
   const [target] = await db
-    .select({ issue: { id: issues.id, companyId: issues.companyId, identifier: issues.identifier, projectId: issues.projectId }, policy: projects.executionWorkspacePolicy, workspace: projectWorkspaces })
+    .select({
+      issue: { id: issues.id, companyId: issues.companyId, identifier: issues.identifier, projectId: issues.projectId },
+      policy: projects.executionWorkspacePolicy,
+      workspace: projectWorkspaces,
+    })
     .from(issues)
     .innerJoin(projects, eq(projects.id, issues.projectId))
-    .innerJoin(projectWorkspaces, and(eq(projectWorkspaces.projectId, issues.projectId), eq(projectWorkspaces.isPrimary, true)))
+    .innerJoin(
+      projectWorkspaces,
+      and(eq(projectWorkspaces.projectId, issues.projectId), eq(projectWorkspaces.isPrimary, true)),
+    )
     .where(eq(issues.id, issueId));
-  if (!target || !isolationRequested(target.policy) || !target.workspace.cwd || target.workspace.sourceType === 'remote_managed') return null;
+  if (
+    !target ||
+    !isolationRequested(target.policy) ||
+    !target.workspace.cwd ||
+    target.workspace.sourceType === 'remote_managed'
+  )
+    return null;
   const { issue, workspace } = target;
   const [existing] = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
-  if (existing?.status === 'closed') throw new IsolationError(`the isolated execution workspace of ${issue.identifier} is closed (branch ${existing.branch} is kept)`);
+  if (existing?.status === 'closed')
+    throw new IsolationError(
+      `the isolated execution workspace of ${issue.identifier} is closed (branch ${existing.branch} is kept)`,
+    );
 
   let repo: string;
   try {
     repo = (await git(workspace.cwd!, ['rev-parse', '--show-toplevel'])).trim();
   } catch (err) {
-    throw new IsolationError(`the project asks for isolated workspaces but its primary workspace ${workspace.cwd} is not a usable git repository: ${(err as Error).message}`);
+    throw new IsolationError(
+      `the project asks for isolated workspaces but its primary workspace ${workspace.cwd} is not a usable git repository: ${(err as Error).message}`,
+    );
   }
   return withRepoLock(repo, async () => {
     try {
@@ -66,22 +88,39 @@ export async function isolatedWorkingDirectory(db: Db, dataDir: string, issueId:
       const baseRef = workspace.repoRef ?? workspace.defaultRef ?? 'HEAD';
       const baseCommit = (await git(repo, ['rev-parse', '--verify', '--end-of-options', `${baseRef}^{commit}`])).trim();
       const branch = branchFor(issue.identifier);
-      const worktree = path.join(dataDir, 'worktrees', issue.projectId!, issue.identifier.replace(/[^A-Za-z0-9._-]/g, '-'));
+      const worktree = path.join(
+        dataDir,
+        'worktrees',
+        issue.projectId!,
+        issue.identifier.replace(/[^A-Za-z0-9._-]/g, '-'),
+      );
       await mkdir(path.dirname(worktree), { recursive: true });
       await git(repo, ['worktree', 'prune']);
       // The branch may outlive a lost row (a restored database): the work on it is kept, not reset.
-      if (await gitSucceeds(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])) await git(repo, ['worktree', 'add', '--', worktree, branch]);
+      if (await gitSucceeds(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]))
+        await git(repo, ['worktree', 'add', '--', worktree, branch]);
       else await git(repo, ['worktree', 'add', '-b', branch, '--', worktree, baseCommit]);
       const [row] = await db
         .insert(executionWorkspaces)
-        .values({ companyId: issue.companyId, issueId: issue.id, projectId: issue.projectId!, projectWorkspaceId: workspace.id, repoPath: repo, path: worktree, branch, baseRef, baseCommit })
+        .values({
+          companyId: issue.companyId,
+          issueId: issue.id,
+          projectId: issue.projectId!,
+          projectWorkspaceId: workspace.id,
+          repoPath: repo,
+          path: worktree,
+          branch,
+          baseRef,
+          baseCommit,
+        })
         .onConflictDoNothing({ target: executionWorkspaces.issueId })
         .returning();
       if (row) return row.path;
       const [winner] = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
       return winner!.path;
     } catch (err) {
-      if (err instanceof GitError) throw new IsolationError(`could not prepare the isolated workspace of ${issue.identifier}: ${err.message}`);
+      if (err instanceof GitError)
+        throw new IsolationError(`could not prepare the isolated workspace of ${issue.identifier}: ${err.message}`);
       throw err;
     }
   });
@@ -119,7 +158,17 @@ export async function removeClosedWorktrees(db: Db): Promise<number> {
       and(
         eq(executionWorkspaces.status, 'closed'),
         isNull(executionWorkspaces.removedAt),
-        notExists(db.select({ one: sql`1` }).from(heartbeatRuns).where(and(eq(heartbeatRuns.issueId, executionWorkspaces.issueId), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])))),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(heartbeatRuns)
+            .where(
+              and(
+                eq(heartbeatRuns.issueId, executionWorkspaces.issueId),
+                inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]),
+              ),
+            ),
+        ),
       ),
     )
     .orderBy(executionWorkspaces.closedAt)
@@ -145,5 +194,8 @@ export async function recordWorkProduct(db: Db, issueId: string): Promise<void> 
   const [ws] = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
   if (!ws) return;
   const snapshot = await workProductOf(ws);
-  await db.update(executionWorkspaces).set({ workProduct: snapshot, updatedAt: sql`now()` }).where(eq(executionWorkspaces.id, ws.id));
+  await db
+    .update(executionWorkspaces)
+    .set({ workProduct: snapshot, updatedAt: sql`now()` })
+    .where(eq(executionWorkspaces.id, ws.id));
 }

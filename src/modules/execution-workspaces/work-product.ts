@@ -22,7 +22,10 @@ const MAX_UNTRACKED_COUNTED = 2000;
 /** git's own binary test: a NUL byte in the first 8000 bytes. */
 const BINARY_PROBE_BYTES = 8000;
 
-type Workspace = Pick<typeof executionWorkspaces.$inferSelect, 'repoPath' | 'path' | 'branch' | 'baseRef' | 'baseCommit'>;
+type Workspace = Pick<
+  typeof executionWorkspaces.$inferSelect,
+  'repoPath' | 'path' | 'branch' | 'baseRef' | 'baseCommit'
+>;
 
 interface Totals {
   filesChanged: number;
@@ -42,15 +45,26 @@ const DIFF = ['--no-optional-locks', 'diff', '--no-renames', '--no-ext-diff'];
 async function shortstat(cwd: string, revisions: string[]): Promise<Totals> {
   const line = (await git(cwd, [...DIFF, '--shortstat', ...revisions, '--'])).trim();
   const total = (re: RegExp) => Number(re.exec(line)?.[1] ?? 0);
-  return { filesChanged: total(/(\d+) files? changed/), insertions: total(/(\d+) insertions?/), deletions: total(/(\d+) deletions?/) };
+  return {
+    filesChanged: total(/(\d+) files? changed/),
+    insertions: total(/(\d+) insertions?/),
+    deletions: total(/(\d+) deletions?/),
+  };
 }
 
 /** `--numstat -z` records: "insertions\tdeletions\tpath", `-` for a binary file's counts. */
-async function numstat(cwd: string, revisions: string[]): Promise<{ path: string; insertions: number | null; deletions: number | null }[]> {
+async function numstat(
+  cwd: string,
+  revisions: string[],
+): Promise<{ path: string; insertions: number | null; deletions: number | null }[]> {
   const records = (await git(cwd, [...DIFF, '--numstat', '-z', ...revisions, '--'])).split('\0').filter(Boolean);
   return records.map((record) => {
     const [ins, del, ...name] = record.split('\t');
-    return { path: name.join('\t'), insertions: ins === '-' ? null : Number(ins), deletions: del === '-' ? null : Number(del) };
+    return {
+      path: name.join('\t'),
+      insertions: ins === '-' ? null : Number(ins),
+      deletions: del === '-' ? null : Number(del),
+    };
   });
 }
 
@@ -72,7 +86,9 @@ async function linesOf(file: string, size: number): Promise<number | null> {
 
 /** Untracked, not ignored files of the worktree with their lines as insertions (null: binary, too large, or past the budget). */
 async function untrackedFiles(worktree: string): Promise<{ path: string; insertions: number | null }[]> {
-  const paths = (await git(worktree, ['--no-optional-locks', 'ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean);
+  const paths = (await git(worktree, ['--no-optional-locks', 'ls-files', '--others', '--exclude-standard', '-z']))
+    .split('\0')
+    .filter(Boolean);
   let budget = MAX_UNTRACKED_READ_BYTES;
   const out: { path: string; insertions: number | null }[] = [];
   for (const [i, rel] of paths.entries()) {
@@ -81,7 +97,8 @@ async function untrackedFiles(worktree: string): Promise<{ path: string; inserti
     if (i < MAX_UNTRACKED_COUNTED && !rel.endsWith('/')) {
       const file = path.join(worktree, rel);
       const stat = await lstat(file).catch(() => null);
-      if (stat?.isSymbolicLink()) insertions = 1; // git stores a link as one line, its target
+      if (stat?.isSymbolicLink())
+        insertions = 1; // git stores a link as one line, its target
       else if (stat?.isFile() && stat.size <= MAX_UNTRACKED_FILE_BYTES && stat.size <= budget) {
         budget -= stat.size;
         insertions = await linesOf(file, stat.size).catch(() => null);
@@ -92,7 +109,11 @@ async function untrackedFiles(worktree: string): Promise<{ path: string; inserti
   return out;
 }
 
-const hasWorktree = (ws: Workspace) => access(path.join(ws.path, '.git')).then(() => true, () => false);
+const hasWorktree = (ws: Workspace) =>
+  access(path.join(ws.path, '.git')).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * The branch against its base commit: commits ahead (newest first, at most MAX_COMMITS listed) and
@@ -121,13 +142,28 @@ export async function workProductOf(ws: Workspace, { worktree = true } = {}): Pr
   const untracked = live ? await untrackedFiles(ws.path).catch(() => null) : [];
   let filesTruncated = untracked === null; // more untracked paths than git's output bound
   const untrackedLines = (untracked ?? []).reduce((sum, f) => sum + (f.insertions ?? 0), 0);
-  const addUntracked = (t: Totals): Totals => ({ filesChanged: t.filesChanged + (untracked?.length ?? 0), insertions: t.insertions + untrackedLines, deletions: t.deletions });
+  const addUntracked = (t: Totals): Totals => ({
+    filesChanged: t.filesChanged + (untracked?.length ?? 0),
+    insertions: t.insertions + untrackedLines,
+    deletions: t.deletions,
+  });
 
   let files: FileStat[] = [];
   try {
-    const pendingPaths = new Set(live ? (await git(ws.path, [...DIFF, '--name-only', '-z', 'HEAD', '--'])).split('\0').filter(Boolean) : []);
-    const tracked = (await numstat(cwd, revisions)).map((f) => ({ ...f, path: f.path.slice(0, 1000), uncommitted: pendingPaths.has(f.path) }));
-    const added = (untracked ?? []).map((f) => ({ path: f.path.slice(0, 1000), insertions: f.insertions, deletions: f.insertions === null ? null : 0, uncommitted: true }));
+    const pendingPaths = new Set(
+      live ? (await git(ws.path, [...DIFF, '--name-only', '-z', 'HEAD', '--'])).split('\0').filter(Boolean) : [],
+    );
+    const tracked = (await numstat(cwd, revisions)).map((f) => ({
+      ...f,
+      path: f.path.slice(0, 1000),
+      uncommitted: pendingPaths.has(f.path),
+    }));
+    const added = (untracked ?? []).map((f) => ({
+      path: f.path.slice(0, 1000),
+      insertions: f.insertions,
+      deletions: f.insertions === null ? null : 0,
+      uncommitted: true,
+    }));
     const all = [...tracked, ...added];
     filesTruncated ||= all.length > MAX_DIFF_FILES;
     files = all.slice(0, MAX_DIFF_FILES);

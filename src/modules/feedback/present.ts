@@ -13,10 +13,16 @@ export const feedbackTraceResponse = z
     issueId: uuidOut().nullable().describe('the issue the target belongs to, when any'),
     projectId: uuidOut().nullable().describe('the project the target belongs to, when any'),
     vote: z.enum(['up', 'down']),
-    status: z.enum(['pending', 'shared', 'withheld']).describe('sharing state: pending (not decided), shared (consented), withheld'),
+    status: z
+      .enum(['pending', 'shared', 'withheld'])
+      .describe('sharing state: pending (not decided), shared (consented), withheld'),
     sharedAt: timestampOut().nullable().describe('when sharing was consented; null when not'),
     createdAt: timestampOut(),
-    payload: z.record(z.string(), z.unknown()).nullable().optional().describe('the captured context; present only with `includePayload=true`'),
+    payload: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .describe('the captured context; present only with `includePayload=true`'),
   })
   .describe('A feedback trace');
 
@@ -24,5 +30,9 @@ export type FeedbackTraceResponse = z.output<typeof feedbackTraceResponse>;
 
 export function presentTrace(...args: Parameters<typeof presentFeedbackTrace>): FeedbackTraceResponse {
   const out = presentFeedbackTrace(...args);
-  return { ...out, vote: out.vote as FeedbackTraceResponse['vote'], status: out.status as FeedbackTraceResponse['status'] };
+  return {
+    ...out,
+    vote: out.vote as FeedbackTraceResponse['vote'],
+    status: out.status as FeedbackTraceResponse['status'],
+  };
 }

@@ -21,14 +21,19 @@ export function registerFeedbackRoutes(app: App, deps: AppDeps): void {
         response: {
           200: z.array(feedbackTraceResponse).describe('Feedback traces, newest first'),
           ...authenticated(),
-          ...errors([403, "the caller is an agent, or the company is not one of the caller's"], [404, 'no such company']),
+          ...errors(
+            [403, "the caller is an agent, or the company is not one of the caller's"],
+            [404, 'no such company'],
+          ),
         },
       },
     },
     async (request) => {
       requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return (await listFeedbackTraces(db, company.id, request.query)).map((t) => presentTrace(t, request.query.includePayload));
+      return (await listFeedbackTraces(db, company.id, request.query)).map((t) =>
+        presentTrace(t, request.query.includePayload),
+      );
     },
   );
 }

@@ -9,21 +9,43 @@ import type { DbOrTx } from '../../db/client.ts';
 import { feedbackTraces } from '../../db/schema/index.ts';
 
 export const listFeedbackTracesQuery = z.object({
-  targetType: z.string().trim().min(1).max(100).optional().describe('only traces on this kind of target (exact match), e.g. `issue_comment`'),
+  targetType: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('only traces on this kind of target (exact match), e.g. `issue_comment`'),
   vote: z.enum(['up', 'down']).optional().describe('only up or only down votes'),
   status: z.enum(['pending', 'shared', 'withheld']).optional().describe('only traces in this sharing state'),
   issueId: z.uuid().optional().describe('only traces about this issue'),
   projectId: z.uuid().optional().describe('only traces about this project'),
-  from: z.iso.datetime({ offset: true }).optional().describe('only traces created at or after this ISO 8601 date-time (with offset, e.g. `2026-01-01T00:00:00Z`)'),
+  from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe('only traces created at or after this ISO 8601 date-time (with offset, e.g. `2026-01-01T00:00:00Z`)'),
   to: z.iso.datetime({ offset: true }).optional().describe('only traces created at or before this ISO 8601 date-time'),
-  sharedOnly: z.stringbool().default(false).describe('only traces whose sharing was consented (`sharedAt` set); default false'),
+  sharedOnly: z
+    .stringbool()
+    .default(false)
+    .describe('only traces whose sharing was consented (`sharedAt` set); default false'),
   includePayload: z.stringbool().default(false).describe("include each trace's `payload`; default false"),
-  limit: z.coerce.number().int().min(1).max(500).default(100).describe('traces returned, newest first: 1 to 500 (default 100)'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .describe('traces returned, newest first: 1 to 500 (default 100)'),
 });
 type ListFeedbackTracesQuery = z.infer<typeof listFeedbackTracesQuery>;
 type FeedbackTrace = typeof feedbackTraces.$inferSelect;
 
-export function listFeedbackTraces(db: DbOrTx, companyId: string, query: ListFeedbackTracesQuery): Promise<FeedbackTrace[]> {
+export function listFeedbackTraces(
+  db: DbOrTx,
+  companyId: string,
+  query: ListFeedbackTracesQuery,
+): Promise<FeedbackTrace[]> {
   const where: (SQL | undefined)[] = [
     eq(feedbackTraces.companyId, companyId),
     query.targetType ? eq(feedbackTraces.targetType, query.targetType) : undefined,

@@ -42,7 +42,10 @@ const totalsFields = {
   currency: z.string().describe('ISO 4217 code: amounts are never added across currencies'),
   debitCents: z.number().int().describe('sum of amountCents of debit events'),
   creditCents: z.number().int().describe('sum of amountCents of credit events'),
-  netCents: z.number().int().describe('debitCents minus creditCents: what the company paid out, net (negative when more came in)'),
+  netCents: z
+    .number()
+    .int()
+    .describe('debitCents minus creditCents: what the company paid out, net (negative when more came in)'),
   eventCount: z.number().int(),
 };
 
@@ -55,7 +58,9 @@ export const financeSummaryResponse = z
   .describe('Debits, credits and net per currency');
 
 export const financeByBillerResponse = z
-  .array(z.object({ biller: z.string().nullable().describe('null for events recorded without a biller'), ...totalsFields }))
+  .array(
+    z.object({ biller: z.string().nullable().describe('null for events recorded without a biller'), ...totalsFields }),
+  )
   .describe(`Totals per biller and currency, largest debits plus credits first; at most ${MAX_BREAKDOWN_ROWS} rows`);
 
 export const financeByKindResponse = z

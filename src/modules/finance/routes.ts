@@ -6,19 +6,30 @@ import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { companyParams } from '../costs/schemas.ts';
 import { rangeOf, rangeQuery } from '../costs/summary-schemas.ts';
-import { financeByBillerResponse, financeByKindResponse, financeEventResponse, financeSummaryResponse, presentFinanceEvent } from './present.ts';
+import {
+  financeByBillerResponse,
+  financeByKindResponse,
+  financeEventResponse,
+  financeSummaryResponse,
+  presentFinanceEvent,
+} from './present.ts';
 import { createFinanceEventBody, listFinanceEventsQuery, MAX_FINANCE_EVENTS_PAGE } from './schemas.ts';
 import { financeByBiller, financeByKind, financeSummary, listFinanceEvents, recordFinanceEvent } from './service.ts';
 
 const tags = ['finance'];
 const BOARD_ERRORS: [ErrorStatus, string][] = [
-  [403, 'an agent caller (board only), or the company is not one of the caller\'s'],
+  [403, "an agent caller (board only), or the company is not one of the caller's"],
   [404, 'no such company'],
 ];
-const RANGE_ERRORS: [ErrorStatus, string] = [400, 'a malformed `from` or `to` (an ISO 8601 date-time with Z or an offset), or `from` after `to`'];
-const RANGE = 'Optional `from` (inclusive) and `to` (exclusive) bound the events\' `occurredAt`; omitted, all events count.';
+const RANGE_ERRORS: [ErrorStatus, string] = [
+  400,
+  'a malformed `from` or `to` (an ISO 8601 date-time with Z or an offset), or `from` after `to`',
+];
+const RANGE =
+  "Optional `from` (inclusive) and `to` (exclusive) bound the events' `occurredAt`; omitted, all events count.";
 const BOARD_ONLY = 'Board only: agents get 403.';
-const NOT_COSTS = 'Finance events are separate from cost events: they are not in the cost summaries, and amounts are never added across currencies.';
+const NOT_COSTS =
+  'Finance events are separate from cost events: they are not in the cost summaries, and amounts are never added across currencies.';
 
 export function registerFinanceRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
@@ -123,13 +134,18 @@ export function registerFinanceRoutes(app: App, deps: AppDeps): void {
         response: {
           200: z.array(financeEventResponse).describe('The finance events, newest first'),
           ...authenticated(),
-          ...errors([400, 'a malformed `from` or `to`, `from` after `to`, or `limit` outside 1 to 500'], ...BOARD_ERRORS),
+          ...errors(
+            [400, 'a malformed `from` or `to`, `from` after `to`, or `limit` outside 1 to 500'],
+            ...BOARD_ERRORS,
+          ),
         },
       },
     },
     async (request) => {
       const { company } = await boardCompany(request, request.params.companyId);
-      return (await listFinanceEvents(db, company.id, rangeOf(request.query), request.query.limit)).map(presentFinanceEvent);
+      return (await listFinanceEvents(db, company.id, rangeOf(request.query), request.query.limit)).map(
+        presentFinanceEvent,
+      );
     },
   );
 }

@@ -17,7 +17,11 @@ export type FinanceEvent = typeof financeEvents.$inferSelect;
  * `created: false`: the company already has an event with this idempotencyKey, returned as it is
  * (a concurrent twin waits on the unique index and lands here), and nothing is recorded again.
  */
-export async function recordFinanceEvent(ctx: Ctx, companyId: string, input: CreateFinanceEvent): Promise<{ event: FinanceEvent; created: boolean }> {
+export async function recordFinanceEvent(
+  ctx: Ctx,
+  companyId: string,
+  input: CreateFinanceEvent,
+): Promise<{ event: FinanceEvent; created: boolean }> {
   return ctx.db.transaction(async (tx) => {
     const stamp = actorStamp(ctx.actor);
     const [event] = await tx
@@ -40,7 +44,10 @@ export async function recordFinanceEvent(ctx: Ctx, companyId: string, input: Cre
       .onConflictDoNothing()
       .returning();
     if (!event) {
-      const [existing] = await tx.select().from(financeEvents).where(and(eq(financeEvents.companyId, companyId), eq(financeEvents.idempotencyKey, input.idempotencyKey!)));
+      const [existing] = await tx
+        .select()
+        .from(financeEvents)
+        .where(and(eq(financeEvents.companyId, companyId), eq(financeEvents.idempotencyKey, input.idempotencyKey!)));
       return { event: existing!, created: false };
     }
     await recordActivity(tx, ctx.actor, {
@@ -48,7 +55,14 @@ export async function recordFinanceEvent(ctx: Ctx, companyId: string, input: Cre
       action: 'finance.recorded',
       entityType: 'finance_event',
       entityId: event!.id,
-      details: { kind: event!.kind, direction: event!.direction, amountCents: event!.amountCents, currency: event!.currency, estimated: event!.estimated, ...(event!.biller && { biller: event!.biller }) },
+      details: {
+        kind: event!.kind,
+        direction: event!.direction,
+        amountCents: event!.amountCents,
+        currency: event!.currency,
+        estimated: event!.estimated,
+        ...(event!.biller && { biller: event!.biller }),
+      },
     });
     return { event: event!, created: true };
   });
@@ -63,8 +77,18 @@ function inRange(companyId: string, range: Range): SQL {
 }
 
 /** Newest first (occurredAt, then id). */
-export async function listFinanceEvents(db: DbOrTx, companyId: string, range: Range, limit: number): Promise<FinanceEvent[]> {
-  return db.select().from(financeEvents).where(inRange(companyId, range)).orderBy(desc(financeEvents.occurredAt), desc(financeEvents.id)).limit(limit);
+export async function listFinanceEvents(
+  db: DbOrTx,
+  companyId: string,
+  range: Range,
+  limit: number,
+): Promise<FinanceEvent[]> {
+  return db
+    .select()
+    .from(financeEvents)
+    .where(inRange(companyId, range))
+    .orderBy(desc(financeEvents.occurredAt), desc(financeEvents.id))
+    .limit(limit);
 }
 
 export interface FinanceTotals {
@@ -85,13 +109,23 @@ const totals = {
 
 /** Debits, credits and net (debits minus credits) per currency, by currency code. */
 export async function financeSummary(db: DbOrTx, companyId: string, range: Range): Promise<FinanceTotals[]> {
-  return db.select(totals).from(financeEvents).where(inRange(companyId, range)).groupBy(financeEvents.currency).orderBy(financeEvents.currency).limit(MAX_BREAKDOWN_ROWS);
+  return db
+    .select(totals)
+    .from(financeEvents)
+    .where(inRange(companyId, range))
+    .groupBy(financeEvents.currency)
+    .orderBy(financeEvents.currency)
+    .limit(MAX_BREAKDOWN_ROWS);
 }
 
 const gross = sql`sum(${financeEvents.amountCents}) desc`;
 
 /** Totals per biller and currency; largest gross (debits plus credits) first, at most MAX_BREAKDOWN_ROWS. */
-export async function financeByBiller(db: DbOrTx, companyId: string, range: Range): Promise<(FinanceTotals & { biller: string | null })[]> {
+export async function financeByBiller(
+  db: DbOrTx,
+  companyId: string,
+  range: Range,
+): Promise<(FinanceTotals & { biller: string | null })[]> {
   return db
     .select({ biller: financeEvents.biller, ...totals })
     .from(financeEvents)
@@ -102,7 +136,11 @@ export async function financeByBiller(db: DbOrTx, companyId: string, range: Rang
 }
 
 /** Totals per kind and currency; largest gross (debits plus credits) first, at most MAX_BREAKDOWN_ROWS. */
-export async function financeByKind(db: DbOrTx, companyId: string, range: Range): Promise<(FinanceTotals & { kind: string })[]> {
+export async function financeByKind(
+  db: DbOrTx,
+  companyId: string,
+  range: Range,
+): Promise<(FinanceTotals & { kind: string })[]> {
   return db
     .select({ kind: financeEvents.kind, ...totals })
     .from(financeEvents)

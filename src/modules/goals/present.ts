@@ -3,7 +3,6 @@ import type { Goal } from '../../db/rows.ts';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { goalLevel, goalStatus } from './schemas.ts';
 
-
 /** A goal (SPEC section 2, Goal). The presenter is typed by it. */
 export const goalResponse = z
   .object({
@@ -38,10 +37,17 @@ export function presentGoal(goal: Goal): GoalResponse {
 }
 
 /** The compact form other resources embed (project goals, issue detail). */
-export const goalSummaryResponse = goalResponse.pick({ id: true, title: true, level: true, status: true }).describe('A goal in brief');
+export const goalSummaryResponse = goalResponse
+  .pick({ id: true, title: true, level: true, status: true })
+  .describe('A goal in brief');
 
 export type GoalSummaryResponse = z.output<typeof goalSummaryResponse>;
 
 export function presentGoalSummary(goal: Pick<Goal, 'id' | 'title' | 'level' | 'status'>): GoalSummaryResponse {
-  return { id: goal.id, title: goal.title, level: goal.level as GoalSummaryResponse['level'], status: goal.status as GoalSummaryResponse['status'] };
+  return {
+    id: goal.id,
+    title: goal.title,
+    level: goal.level as GoalSummaryResponse['level'],
+    status: goal.status as GoalSummaryResponse['status'],
+  };
 }

@@ -7,12 +7,22 @@ import { goals, projectGoals, projects } from '../../db/schema/index.ts';
 export type GoalSummaryRow = { projectId: string; id: string; title: string; level: string; status: string };
 
 /** Replaces the project's linked goals (order kept) and its legacy goalId. */
-export async function replaceProjectGoals(tx: DbOrTx, companyId: string, projectId: string, goalIds: string[]): Promise<void> {
+export async function replaceProjectGoals(
+  tx: DbOrTx,
+  companyId: string,
+  projectId: string,
+  goalIds: string[],
+): Promise<void> {
   await tx.delete(projectGoals).where(eq(projectGoals.projectId, projectId));
   if (goalIds.length > 0) {
-    await tx.insert(projectGoals).values(goalIds.map((goalId, position) => ({ companyId, projectId, goalId, position })));
+    await tx
+      .insert(projectGoals)
+      .values(goalIds.map((goalId, position) => ({ companyId, projectId, goalId, position })));
   }
-  await tx.update(projects).set({ goalId: goalIds[0] ?? null }).where(eq(projects.id, projectId));
+  await tx
+    .update(projects)
+    .set({ goalId: goalIds[0] ?? null })
+    .where(eq(projects.id, projectId));
 }
 
 /** Re-derives goalId for projects whose first goal may have gone (a goal was deleted). */
@@ -28,7 +38,10 @@ export async function resyncLegacyGoalIds(tx: DbOrTx, projectIds: string[]): Pro
 }
 
 export async function projectIdsLinkedToGoal(tx: DbOrTx, goalId: string): Promise<string[]> {
-  const rows = await tx.select({ projectId: projectGoals.projectId }).from(projectGoals).where(eq(projectGoals.goalId, goalId));
+  const rows = await tx
+    .select({ projectId: projectGoals.projectId })
+    .from(projectGoals)
+    .where(eq(projectGoals.goalId, goalId));
   return rows.map((r) => r.projectId);
 }
 
@@ -36,7 +49,13 @@ export async function projectIdsLinkedToGoal(tx: DbOrTx, goalId: string): Promis
 export async function goalSummariesOf(db: DbOrTx, projectIds: string[]): Promise<GoalSummaryRow[]> {
   if (projectIds.length === 0) return [];
   return db
-    .select({ projectId: projectGoals.projectId, id: goals.id, title: goals.title, level: goals.level, status: goals.status })
+    .select({
+      projectId: projectGoals.projectId,
+      id: goals.id,
+      title: goals.title,
+      level: goals.level,
+      status: goals.status,
+    })
     .from(projectGoals)
     .innerJoin(goals, eq(goals.id, projectGoals.goalId))
     .where(inArray(projectGoals.projectId, projectIds))

@@ -14,12 +14,20 @@ const companyParams = z.object({ companyId: z.uuid().describe('company UUID') })
 const goalParams = z.object({ goalId: z.uuid().describe('goal UUID') });
 const tags = ['goals'];
 
-const ACCESS = "Any caller with access to the company: its board members and its agents.";
+const ACCESS = 'Any caller with access to the company: its board members and its agents.';
 const GOAL_ERRORS = () => errors([403, 'the goal belongs to another company'], [404, 'no such goal']);
-const RULES_422 = '`parentId` is not a goal of the same company or would create a cycle, or `ownerAgentId` is not an agent of the same company';
+const RULES_422 =
+  '`parentId` is not a goal of the same company or would create a cycle, or `ownerAgentId` is not an agent of the same company';
 
 const createBody = createGoalBody.meta({
-  examples: [{ title: 'Ship the first release to paying customers', description: 'Everything needed for v1, by the end of the quarter', level: 'company', status: 'active' }],
+  examples: [
+    {
+      title: 'Ship the first release to paying customers',
+      description: 'Everything needed for v1, by the end of the quarter',
+      level: 'company',
+      status: 'active',
+    },
+  ],
 });
 const patchBody = patchGoalBody.meta({ examples: [{ status: 'achieved' }] });
 
@@ -100,7 +108,12 @@ export function registerGoalRoutes(app: App, deps: AppDeps): void {
         description: `Any of the create fields; omitted fields stay unchanged, null clears a nullable one. A new \`parentId\` must be a goal of the same company that is not this goal or one of its descendants (422). ${ACCESS}`,
         params: goalParams,
         body: patchBody,
-        response: { 200: goalResponse.describe('The goal, updated'), ...authenticated(), ...GOAL_ERRORS(), ...errors([422, RULES_422]) },
+        response: {
+          200: goalResponse.describe('The goal, updated'),
+          ...authenticated(),
+          ...GOAL_ERRORS(),
+          ...errors([422, RULES_422]),
+        },
       },
     },
     async (request) => {

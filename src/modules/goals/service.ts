@@ -14,7 +14,12 @@ import type { CreateGoal, PatchGoal } from './schemas.ts';
 const MAX_GOAL_DEPTH = 1000;
 
 export async function listGoals(db: DbOrTx, companyId: string, limit: number): Promise<Goal[]> {
-  return db.select().from(goals).where(eq(goals.companyId, companyId)).orderBy(asc(goals.createdAt), asc(goals.id)).limit(limit);
+  return db
+    .select()
+    .from(goals)
+    .where(eq(goals.companyId, companyId))
+    .orderBy(asc(goals.createdAt), asc(goals.id))
+    .limit(limit);
 }
 
 export async function findGoal(db: DbOrTx, goalId: string): Promise<Goal | null> {
@@ -38,7 +43,8 @@ export async function defaultCompanyGoal(db: DbOrTx, companyId: string): Promise
 
 async function assertParentInCompany(tx: DbOrTx, companyId: string, parentId: string): Promise<void> {
   const parent = await findGoal(tx, parentId);
-  if (!parent || parent.companyId !== companyId) throw unprocessable('parentId must name a goal of the same company', { parentId });
+  if (!parent || parent.companyId !== companyId)
+    throw unprocessable('parentId must name a goal of the same company', { parentId });
 }
 
 /** 422 when making `parentId` the parent of `goalId` would close a loop, at any depth. */
@@ -76,7 +82,13 @@ export async function createGoal(ctx: Ctx, companyId: string, input: CreateGoal)
         ownerAgentId: input.ownerAgentId ?? null,
       })
       .returning();
-    await recordActivity(tx, ctx.actor, { companyId, action: 'goal.created', entityType: 'goal', entityId: goal!.id, details: { title: goal!.title, level: goal!.level, status: goal!.status, parentId: goal!.parentId } });
+    await recordActivity(tx, ctx.actor, {
+      companyId,
+      action: 'goal.created',
+      entityType: 'goal',
+      entityId: goal!.id,
+      details: { title: goal!.title, level: goal!.level, status: goal!.status, parentId: goal!.parentId },
+    });
     return goal!;
   });
 }
@@ -102,7 +114,13 @@ export async function updateGoal(ctx: Ctx, goal: Goal, patch: PatchGoal): Promis
       })
       .where(eq(goals.id, goal.id))
       .returning();
-    await recordActivity(tx, ctx.actor, { companyId: goal.companyId, action: 'goal.updated', entityType: 'goal', entityId: goal.id, details: { changes: patch } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: goal.companyId,
+      action: 'goal.updated',
+      entityType: 'goal',
+      entityId: goal.id,
+      details: { changes: patch },
+    });
     return updated!;
   });
 }
@@ -113,7 +131,13 @@ export async function deleteGoal(ctx: Ctx, goal: Goal): Promise<Goal> {
     const linkedProjects = await projectIdsLinkedToGoal(tx, goal.id);
     const [deleted] = await tx.delete(goals).where(eq(goals.id, goal.id)).returning();
     await resyncLegacyGoalIds(tx, linkedProjects);
-    await recordActivity(tx, ctx.actor, { companyId: goal.companyId, action: 'goal.deleted', entityType: 'goal', entityId: goal.id, details: { title: goal.title } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: goal.companyId,
+      action: 'goal.deleted',
+      entityType: 'goal',
+      entityId: goal.id,
+      details: { title: goal.title },
+    });
     return deleted ?? goal;
   });
 }

@@ -11,7 +11,9 @@ export type InboxItemKind = (typeof INBOX_ITEM_KINDS)[number];
 const common = {
   key: z.string().describe('stable key of the item, `<kind>:<id>`: what POST .../inbox/read takes'),
   read: z.boolean().describe('whether the caller marked the item read after it last changed'),
-  at: timestampOut().describe('when the item last changed (an unread item is one that changed after the caller\'s read mark)'),
+  at: timestampOut().describe(
+    "when the item last changed (an unread item is one that changed after the caller's read mark)",
+  ),
 };
 
 const approvalItem = z
@@ -23,7 +25,10 @@ const approvalItem = z
     status: z.enum(APPROVAL_STATUSES).describe('pending or revision_requested'),
     requestedByAgentId: uuidOut().nullable(),
     requestedByAgentName: z.string().nullable().describe('name of the requesting agent, when an agent asked'),
-    summary: z.string().nullable().describe('`name` of a hire_agent payload, else the payload\'s `title` or `summary` when it has one'),
+    summary: z
+      .string()
+      .nullable()
+      .describe("`name` of a hire_agent payload, else the payload's `title` or `summary` when it has one"),
   })
   .describe('An approval waiting for a decision');
 
@@ -35,7 +40,9 @@ const runItem = z
     status: z.enum(['failed', 'timed_out']),
     agentId: uuidOut(),
     agentName: z.string(),
-    issueId: uuidOut().nullable().describe('the issue the run was about, if any (a retry wakes the agent about it again)'),
+    issueId: uuidOut()
+      .nullable()
+      .describe('the issue the run was about, if any (a retry wakes the agent about it again)'),
     issueIdentifier: z.string().nullable(),
     issueTitle: z.string().nullable(),
     error: z.string().nullable().describe('why the run ended badly, when known'),
@@ -48,13 +55,19 @@ const incidentItem = z
     kind: z.literal('budget_incident'),
     ...common,
     incidentId: uuidOut(),
-    incidentKind: z.enum(['soft', 'hard']).describe('soft: warn threshold crossed; hard: 100 percent, the scope stopped'),
+    incidentKind: z
+      .enum(['soft', 'hard'])
+      .describe('soft: warn threshold crossed; hard: 100 percent, the scope stopped'),
     scopeType: z.string().describe('company, agent or project'),
     scopeId: uuidOut(),
     scopeName: z.string().nullable().describe('name of the agent, project or company the budget is for'),
-    metric: z.string().describe('what the budget counts: `billed_cents` (money, in cents) or a usage metric such as `tokens` or `runs`'),
-    amount: z.number().int().describe('the budget, in the metric\'s unit'),
-    observed: z.number().int().describe('use observed when the incident was raised, in the metric\'s unit'),
+    metric: z
+      .string()
+      .describe(
+        'what the budget counts: `billed_cents` (money, in cents) or a usage metric such as `tokens` or `runs`',
+      ),
+    amount: z.number().int().describe("the budget, in the metric's unit"),
+    observed: z.number().int().describe("use observed when the incident was raised, in the metric's unit"),
     approvalId: uuidOut().nullable().describe('the budget_override_required approval linked to it, if any'),
   })
   .describe('An open budget incident');
@@ -68,11 +81,15 @@ const issueItem = z
     title: z.string(),
     status: z.enum(ISSUE_STATUSES),
     priority: z.enum(ISSUE_PRIORITIES),
-    reason: z.enum(['blocked', 'assigned']).describe('`blocked`: the issue is in status blocked; `assigned`: it is assigned to the caller'),
+    reason: z
+      .enum(['blocked', 'assigned'])
+      .describe('`blocked`: the issue is in status blocked; `assigned`: it is assigned to the caller'),
   })
   .describe('An open issue that is blocked or assigned to the calling board user');
 
-export const inboxItemResponse = z.discriminatedUnion('kind', [approvalItem, runItem, incidentItem, issueItem]).describe('An inbox item');
+export const inboxItemResponse = z
+  .discriminatedUnion('kind', [approvalItem, runItem, incidentItem, issueItem])
+  .describe('An inbox item');
 export type InboxItemResponse = z.output<typeof inboxItemResponse>;
 
 export const inboxResponse = z

@@ -10,16 +10,22 @@ import { INBOX_ITEM_KINDS, inboxResponse } from './board-present.ts';
 
 const tags = ['inbox'];
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
-const ITEM_KEY = new RegExp(`^(${INBOX_ITEM_KINDS.join('|')}):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`);
+const ITEM_KEY = new RegExp(
+  `^(${INBOX_ITEM_KINDS.join('|')}):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`,
+);
 const BOARD_ONLY: [403, string] = [403, "the caller is an agent, or the company is not one of the caller's"];
 
 const markReadBody = z
   .object({
     keys: z
-      .array(z.string().regex(ITEM_KEY, 'an inbox item key: `<kind>:<uuid>`, kind one of ' + INBOX_ITEM_KINDS.join(', ')))
+      .array(
+        z.string().regex(ITEM_KEY, 'an inbox item key: `<kind>:<uuid>`, kind one of ' + INBOX_ITEM_KINDS.join(', ')),
+      )
       .min(1)
       .max(MARK_READ_MAX_KEYS)
-      .describe(`item keys as GET .../inbox gives them (1 to ${MARK_READ_MAX_KEYS}); "mark all read" sends every key it shows`),
+      .describe(
+        `item keys as GET .../inbox gives them (1 to ${MARK_READ_MAX_KEYS}); "mark all read" sends every key it shows`,
+      ),
   })
   .meta({ examples: [{ keys: ['approval:3f0c1a5e-8d3b-4a47-9b0e-2f7a6f1d2c11'] }] });
 
@@ -63,7 +69,9 @@ export function registerBoardInboxRoutes(app: App, deps: AppDeps): void {
         params: companyParams,
         body: markReadBody,
         response: {
-          200: z.object({ marked: z.number().int().describe('distinct keys marked'), readAt: timestampOut() }).describe('The marks, written'),
+          200: z
+            .object({ marked: z.number().int().describe('distinct keys marked'), readAt: timestampOut() })
+            .describe('The marks, written'),
           ...authenticated(),
           ...errors(BOARD_ONLY, [404, 'no such company']),
         },

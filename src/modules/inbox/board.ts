@@ -11,7 +11,16 @@
 // (inbox_read_marks): an item is unread until marked, and again once it changes after the mark.
 import { and, desc, eq, gt, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { agents, approvals, budgetIncidents, companies, heartbeatRuns, inboxReadMarks, issues, projects } from '../../db/schema/index.ts';
+import {
+  agents,
+  approvals,
+  budgetIncidents,
+  companies,
+  heartbeatRuns,
+  inboxReadMarks,
+  issues,
+  projects,
+} from '../../db/schema/index.ts';
 import type { BoardActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { CLOSED_STATUSES } from '../../core/statuses.ts';
@@ -63,7 +72,11 @@ async function runItems(db: DbOrTx, companyId: string): Promise<Item[]> {
       and later.created_at > ${heartbeatRuns.createdAt}
       and later.issue_id is not distinct from ${heartbeatRuns.issueId})`;
   const rows = await db
-    .select({ run: heartbeatRuns, agentName: agents.name, issue: { identifier: issues.identifier, title: issues.title } })
+    .select({
+      run: heartbeatRuns,
+      agentName: agents.name,
+      issue: { identifier: issues.identifier, title: issues.title },
+    })
     .from(heartbeatRuns)
     .innerJoin(agents, eq(agents.id, heartbeatRuns.agentId))
     .leftJoin(issues, eq(issues.id, heartbeatRuns.issueId))
@@ -96,7 +109,12 @@ async function runItems(db: DbOrTx, companyId: string): Promise<Item[]> {
 async function incidentItems(db: DbOrTx, companyId: string): Promise<Item[]> {
   const of = (type: string) => eq(budgetIncidents.scopeType, type);
   const rows = await db
-    .select({ incident: budgetIncidents, agentName: agents.name, projectName: projects.name, companyName: companies.name })
+    .select({
+      incident: budgetIncidents,
+      agentName: agents.name,
+      projectName: projects.name,
+      companyName: companies.name,
+    })
     .from(budgetIncidents)
     .leftJoin(agents, and(of('agent'), eq(agents.id, budgetIncidents.scopeId)))
     .leftJoin(projects, and(of('project'), eq(projects.id, budgetIncidents.scopeId)))
@@ -122,7 +140,15 @@ async function incidentItems(db: DbOrTx, companyId: string): Promise<Item[]> {
 
 async function issueItems(db: DbOrTx, companyId: string, userId: string): Promise<Item[]> {
   const rows = await db
-    .select({ id: issues.id, identifier: issues.identifier, title: issues.title, status: issues.status, priority: issues.priority, updatedAt: issues.updatedAt, assigneeUserId: issues.assigneeUserId })
+    .select({
+      id: issues.id,
+      identifier: issues.identifier,
+      title: issues.title,
+      status: issues.status,
+      priority: issues.priority,
+      updatedAt: issues.updatedAt,
+      assigneeUserId: issues.assigneeUserId,
+    })
     .from(issues)
     .where(
       and(
@@ -149,13 +175,27 @@ async function issueItems(db: DbOrTx, companyId: string, userId: string): Promis
 
 export async function boardInbox({ db, actor }: Ctx<BoardActor>, companyId: string): Promise<InboxResponse> {
   const found = (
-    await Promise.all([approvalItems(db, companyId), runItems(db, companyId), incidentItems(db, companyId), issueItems(db, companyId, actor.userId)])
+    await Promise.all([
+      approvalItems(db, companyId),
+      runItems(db, companyId),
+      incidentItems(db, companyId),
+      issueItems(db, companyId, actor.userId),
+    ])
   ).flat();
   const marks = found.length
     ? await db
         .select({ itemKey: inboxReadMarks.itemKey, readAt: inboxReadMarks.readAt })
         .from(inboxReadMarks)
-        .where(and(eq(inboxReadMarks.companyId, companyId), eq(inboxReadMarks.userId, actor.userId), inArray(inboxReadMarks.itemKey, found.map((item) => item.key))))
+        .where(
+          and(
+            eq(inboxReadMarks.companyId, companyId),
+            eq(inboxReadMarks.userId, actor.userId),
+            inArray(
+              inboxReadMarks.itemKey,
+              found.map((item) => item.key),
+            ),
+          ),
+        )
     : [];
   const readAt = new Map(marks.map((mark) => [mark.itemKey, mark.readAt]));
   const items = found
@@ -168,12 +208,19 @@ export async function boardInbox({ db, actor }: Ctx<BoardActor>, companyId: stri
 }
 
 /** Marks the given items read for the caller, as of now; keys of items that do not exist mark nothing anyone sees. */
-export async function markInboxRead({ db, actor }: Ctx<BoardActor>, companyId: string, keys: string[]): Promise<{ marked: number; readAt: Date }> {
+export async function markInboxRead(
+  { db, actor }: Ctx<BoardActor>,
+  companyId: string,
+  keys: string[],
+): Promise<{ marked: number; readAt: Date }> {
   const unique = [...new Set(keys)];
   const rows = await db
     .insert(inboxReadMarks)
     .values(unique.map((itemKey) => ({ companyId, userId: actor.userId, itemKey })))
-    .onConflictDoUpdate({ target: [inboxReadMarks.companyId, inboxReadMarks.userId, inboxReadMarks.itemKey], set: { readAt: sql`now()` } })
+    .onConflictDoUpdate({
+      target: [inboxReadMarks.companyId, inboxReadMarks.userId, inboxReadMarks.itemKey],
+      set: { readAt: sql`now()` },
+    })
     .returning({ readAt: inboxReadMarks.readAt });
   return { marked: rows.length, readAt: rows[0]!.readAt };
 }

@@ -31,7 +31,11 @@ async function commentCursor(db: DbOrTx, issueId: string) {
       .orderBy(desc(issueComments.createdAt), desc(issueComments.id))
       .limit(1),
   ]);
-  return { totalComments: Number(total?.n ?? 0), latestCommentId: latest?.id ?? null, latestCommentAt: latest?.createdAt ?? null };
+  return {
+    totalComments: Number(total?.n ?? 0),
+    latestCommentId: latest?.id ?? null,
+    latestCommentAt: latest?.createdAt ?? null,
+  };
 }
 
 async function wakeComment(db: DbOrTx, issueId: string, commentId: string | undefined) {
@@ -41,12 +45,25 @@ async function wakeComment(db: DbOrTx, issueId: string, commentId: string | unde
     .from(issueComments)
     .where(and(eq(issueComments.id, commentId), eq(issueComments.issueId, issueId)));
   if (!comment) return null;
-  return { id: comment.id, body: comment.body, authorAgentId: comment.authorAgentId, authorUserId: comment.authorUserId, runId: comment.runId, createdAt: comment.createdAt };
+  return {
+    id: comment.id,
+    body: comment.body,
+    authorAgentId: comment.authorAgentId,
+    authorUserId: comment.authorUserId,
+    runId: comment.runId,
+    createdAt: comment.createdAt,
+  };
 }
 
 async function attachmentSummaries(db: DbOrTx, issueId: string) {
   return db
-    .select({ id: issueAttachments.id, name: assets.originalName, contentType: assets.contentType, byteSize: assets.byteSize, createdAt: issueAttachments.createdAt })
+    .select({
+      id: issueAttachments.id,
+      name: assets.originalName,
+      contentType: assets.contentType,
+      byteSize: assets.byteSize,
+      createdAt: issueAttachments.createdAt,
+    })
     .from(issueAttachments)
     .innerJoin(assets, eq(assets.id, issueAttachments.assetId))
     .where(eq(issueAttachments.issueId, issueId))

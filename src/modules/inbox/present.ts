@@ -6,7 +6,16 @@ import { LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 
 /** SPEC "Inbox-lite item": one open assignment of the calling agent. */
 export const inboxLiteItemResponse = issueSummaryResponse
-  .pick({ id: true, identifier: true, title: true, status: true, priority: true, projectId: true, goalId: true, parentId: true })
+  .pick({
+    id: true,
+    identifier: true,
+    title: true,
+    status: true,
+    priority: true,
+    projectId: true,
+    goalId: true,
+    parentId: true,
+  })
   .extend({
     updatedAt: timestampOut(),
     activeRun: z
@@ -47,7 +56,9 @@ export const heartbeatContextResponse = z
         latestCommentId: uuidOut().nullable(),
         latestCommentAt: timestampOut().nullable(),
       })
-      .describe('where the conversation stands: fetch only newer comments with GET /api/issues/{issueId}/comments?afterCommentId=<id>'),
+      .describe(
+        'where the conversation stands: fetch only newer comments with GET /api/issues/{issueId}/comments?afterCommentId=<id>',
+      ),
     wakeComment: z
       .object({
         id: uuidOut(),

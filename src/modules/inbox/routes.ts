@@ -46,13 +46,24 @@ export function registerInboxRoutes(app: App, deps: AppDeps): void {
         description: [
           'What an agent reads when it wakes for an issue, in one call: the issue in brief with its description and checkout state, its ancestors (parent first),',
           'its project and resolved goal (as in the issue detail), a comment cursor to fetch only newer comments, the comment that woke it (`wakeCommentId`), and attachment metadata.',
-          'No documents, relations or work products (GET /api/issues/{issueId} has those). Any caller with access to the issue\'s company.',
+          "No documents, relations or work products (GET /api/issues/{issueId} has those). Any caller with access to the issue's company.",
         ].join(' '),
-        params: z.object({ issueId: z.string().trim().min(1).max(200).describe('issue UUID or identifier (`ACM-12`)') }),
-        querystring: z.object({
-          wakeCommentId: z.uuid().optional().describe('the comment that woke the agent; returned as `wakeComment` when it belongs to this issue (otherwise `wakeComment` is null)'),
+        params: z.object({
+          issueId: z.string().trim().min(1).max(200).describe('issue UUID or identifier (`ACM-12`)'),
         }),
-        response: { 200: heartbeatContextResponse, ...authenticated(), ...errors([403, 'the issue belongs to another company'], [404, 'no such issue']) },
+        querystring: z.object({
+          wakeCommentId: z
+            .uuid()
+            .optional()
+            .describe(
+              'the comment that woke the agent; returned as `wakeComment` when it belongs to this issue (otherwise `wakeComment` is null)',
+            ),
+        }),
+        response: {
+          200: heartbeatContextResponse,
+          ...authenticated(),
+          ...errors([403, 'the issue belongs to another company'], [404, 'no such issue']),
+        },
       },
     },
     async (request) => {

@@ -29,7 +29,10 @@ export async function inboxLite({ db, actor }: Ctx<AgentActor>): Promise<InboxLi
     })
     .from(issues)
     // The run behind the checkout lock, only while it is in flight.
-    .leftJoin(heartbeatRuns, and(eq(heartbeatRuns.id, issues.checkoutRunId), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])))
+    .leftJoin(
+      heartbeatRuns,
+      and(eq(heartbeatRuns.id, issues.checkoutRunId), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])),
+    )
     .where(
       and(
         eq(issues.companyId, actor.companyId),
@@ -47,7 +50,15 @@ export async function inboxLite({ db, actor }: Ctx<AgentActor>): Promise<InboxLi
     .select({ issueId: issueRelations.issueId, blockerId: issueRelations.blockedByIssueId })
     .from(issueRelations)
     .innerJoin(issues, eq(issues.id, issueRelations.blockedByIssueId))
-    .where(and(inArray(issueRelations.issueId, rows.map((r) => r.issue.id)), notInArray(issues.status, [...CLOSED_STATUSES])))
+    .where(
+      and(
+        inArray(
+          issueRelations.issueId,
+          rows.map((r) => r.issue.id),
+        ),
+        notInArray(issues.status, [...CLOSED_STATUSES]),
+      ),
+    )
     .orderBy(asc(issues.identifier));
   const openBlockers = new Map<string, string[]>();
   for (const b of blockers) openBlockers.set(b.issueId, [...(openBlockers.get(b.issueId) ?? []), b.blockerId]);

@@ -9,7 +9,13 @@ export async function issueActivity(db: DbOrTx, issue: Issue, limit: number): Pr
   const rows = await db
     .select()
     .from(activityLog)
-    .where(and(eq(activityLog.companyId, issue.companyId), eq(activityLog.entityType, 'issue'), eq(activityLog.entityId, issue.id)))
+    .where(
+      and(
+        eq(activityLog.companyId, issue.companyId),
+        eq(activityLog.entityType, 'issue'),
+        eq(activityLog.entityId, issue.id),
+      ),
+    )
     .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
     .limit(limit);
   return rows.map(presentActivity);

@@ -22,17 +22,35 @@
 import { isUuid } from '../../lib/ids.ts';
 import { and, eq, getTableColumns, inArray, isNull, or, sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { agents, executionWorkspaces, heartbeatRuns, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
+import {
+  agents,
+  executionWorkspaces,
+  heartbeatRuns,
+  issues,
+  projects,
+  projectWorkspaces,
+} from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { canAgentWork, CLOSED_STATUSES, isLiveRunStatus, type IssueStatus, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
+import {
+  canAgentWork,
+  CLOSED_STATUSES,
+  isLiveRunStatus,
+  type IssueStatus,
+  LIVE_RUN_STATUSES,
+} from '../../core/statuses.ts';
 import { ensureAgentRun, findRun, recordRunIssue } from '../runs/service.ts';
 import type { Issue } from '../../db/rows.ts';
 import { canCheckoutAs } from './policy.ts';
 
-export type CheckoutConflictReason = 'status_mismatch' | 'owned_by_another_agent' | 'owned_by_another_run' | 'project_paused' | 'workspace_closed';
+export type CheckoutConflictReason =
+  | 'status_mismatch'
+  | 'owned_by_another_agent'
+  | 'owned_by_another_run'
+  | 'project_paused'
+  | 'workspace_closed';
 
 export interface LockHolder {
   agentId: string | null;
@@ -41,7 +59,6 @@ export interface LockHolder {
   /** Whether the holding run is still queued or running (false for a stale or run-less lock). */
   runLive: boolean;
 }
-
 
 const NO_RETRY = 'do not retry this request; re-read the issue and decide';
 
@@ -68,7 +85,10 @@ async function readLockState(db: DbOrTx, issueId: string) {
     .from(issues)
     .leftJoin(projects, eq(projects.id, issues.projectId))
     .leftJoin(projectWorkspaces, eq(projectWorkspaces.id, issues.executionWorkspaceId))
-    .leftJoin(executionWorkspaces, and(eq(executionWorkspaces.issueId, issues.id), eq(executionWorkspaces.status, 'closed')))
+    .leftJoin(
+      executionWorkspaces,
+      and(eq(executionWorkspaces.issueId, issues.id), eq(executionWorkspaces.status, 'closed')),
+    )
     .leftJoin(heartbeatRuns, eq(heartbeatRuns.id, issues.checkoutRunId))
     .where(eq(issues.id, issueId));
   if (!row) throw notFound('issue');
@@ -91,25 +111,47 @@ function holderOf(state: Pick<LockState, 'assigneeAgentId' | 'checkoutRunId' | '
   };
 }
 
-function lockConflict(reason: CheckoutConflictReason | 'not_checked_out' | 'run_mismatch', message: string, state: Pick<LockState, 'status' | 'assigneeAgentId' | 'checkoutRunId' | 'runStatus'>) {
-  return conflict(`${message}; ${NO_RETRY}`, { reason, currentStatus: state.status, holder: holderOf(state), retryable: false });
+function lockConflict(
+  reason: CheckoutConflictReason | 'not_checked_out' | 'run_mismatch',
+  message: string,
+  state: Pick<LockState, 'status' | 'assigneeAgentId' | 'checkoutRunId' | 'runStatus'>,
+) {
+  return conflict(`${message}; ${NO_RETRY}`, {
+    reason,
+    currentStatus: state.status,
+    holder: holderOf(state),
+    retryable: false,
+  });
 }
 
 function diagnoseCheckout(state: LockState, agentId: string, runId: string | null, expected: IssueStatus[]) {
   if (state.projectPausedAt) return lockConflict('project_paused', 'the issue belongs to a paused project', state);
-  if (state.workspaceClosedAt) return lockConflict('workspace_closed', 'the issue execution workspace is closed', state);
-  if (state.isolatedClosedAt) return lockConflict('workspace_closed', 'the isolated execution workspace of the issue is closed (its branch is kept)', state);
-  if (state.assigneeAgentId && state.assigneeAgentId !== agentId) return lockConflict('owned_by_another_agent', 'the issue is held by another agent', state);
-  const sameAgentOtherRun = state.assigneeAgentId === agentId && state.checkoutRunId !== null && state.checkoutRunId !== runId;
-  if (sameAgentOtherRun && isLiveRunStatus(state.runStatus)) return lockConflict('owned_by_another_run', 'the issue is held by another live run of this agent', state);
-  const hint = sameAgentOtherRun && !expected.includes('in_progress') ? ' (the previous run is over: include in_progress in expectedStatuses to adopt its lock)' : '';
+  if (state.workspaceClosedAt)
+    return lockConflict('workspace_closed', 'the issue execution workspace is closed', state);
+  if (state.isolatedClosedAt)
+    return lockConflict(
+      'workspace_closed',
+      'the isolated execution workspace of the issue is closed (its branch is kept)',
+      state,
+    );
+  if (state.assigneeAgentId && state.assigneeAgentId !== agentId)
+    return lockConflict('owned_by_another_agent', 'the issue is held by another agent', state);
+  const sameAgentOtherRun =
+    state.assigneeAgentId === agentId && state.checkoutRunId !== null && state.checkoutRunId !== runId;
+  if (sameAgentOtherRun && isLiveRunStatus(state.runStatus))
+    return lockConflict('owned_by_another_run', 'the issue is held by another live run of this agent', state);
+  const hint =
+    sameAgentOtherRun && !expected.includes('in_progress')
+      ? ' (the previous run is over: include in_progress in expectedStatuses to adopt its lock)'
+      : '';
   return lockConflict('status_mismatch', `the issue status ${state.status} is not in expectedStatuses${hint}`, state);
 }
 
 async function loadAvailableAgent(tx: DbOrTx, agentId: string, companyId: string) {
   const [agent] = await tx.select().from(agents).where(eq(agents.id, agentId));
   if (!agent || agent.companyId !== companyId) throw unprocessable('agentId must name an agent of the issue company');
-  if (!canAgentWork(agent.status)) throw conflict(`agent is ${agent.status} and cannot check out issues`, { agentStatus: agent.status });
+  if (!canAgentWork(agent.status))
+    throw conflict(`agent is ${agent.status} and cannot check out issues`, { agentStatus: agent.status });
   return agent;
 }
 
@@ -130,7 +172,11 @@ const lockIsStale = sql`not exists (select 1 from ${heartbeatRuns} where ${heart
  * runs gave up to 20 answers of 200. With `SELECT ... FOR NO KEY UPDATE` the wait happens in an earlier
  * statement; the UPDATE then takes a new snapshot after the winner committed, and sees its run.
  */
-export async function checkoutIssue(ctx: Ctx, issue: Issue, input: { agentId: string; expectedStatuses: IssueStatus[] }): Promise<Issue> {
+export async function checkoutIssue(
+  ctx: Ctx,
+  issue: Issue,
+  input: { agentId: string; expectedStatuses: IssueStatus[] },
+): Promise<Issue> {
   const { actor } = ctx;
   if (!canCheckoutAs(actor, input.agentId)) throw forbidden('an agent may only check out issues as itself');
   const runId = actor.kind === 'agent' ? requireAgentRunId(actor) : null;
@@ -140,11 +186,20 @@ export async function checkoutIssue(ctx: Ctx, issue: Issue, input: { agentId: st
   try {
     return await ctx.db.transaction(async (tx) => {
       // Serialises checkouts of this issue; see above. Issue row, then run row: the one lock order.
-      const [current] = await tx.select({ status: issues.status, assigneeAgentId: issues.assigneeAgentId }).from(issues).where(eq(issues.id, issue.id)).for('no key update');
+      const [current] = await tx
+        .select({ status: issues.status, assigneeAgentId: issues.assigneeAgentId })
+        .from(issues)
+        .where(eq(issues.id, issue.id))
+        .for('no key update');
       // What the claim below would refuse anyway (status not expected, another agent's issue) is
       // refused before any write: a racer that lost lets the row go at once, not after writing and
       // rolling back its run record. The UPDATE's WHERE stays the one that decides a claim.
-      if (!current || !(expected as string[]).includes(current.status) || (current.assigneeAgentId !== null && current.assigneeAgentId !== agent.id)) return tx.rollback();
+      if (
+        !current ||
+        !(expected as string[]).includes(current.status) ||
+        (current.assigneeAgentId !== null && current.assigneeAgentId !== agent.id)
+      )
+        return tx.rollback();
       if (runId) await ensureAgentRun(tx, agent, runId, issue.id);
 
       const sameRun = runId ? sql`${issues.checkoutRunId} = ${runId}` : isNull(issues.checkoutRunId);
@@ -210,10 +265,15 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
   return ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(issues).where(eq(issues.id, issue.id)).for('no key update');
     const state = { ...current!, runStatus: await runStatusOf(tx, current!.checkoutRunId) };
-    if (actor.kind === 'agent' && state.assigneeAgentId !== actor.agentId) throw forbidden('only the assignee may release this issue');
-    const checkedOut = !CLOSED_STATUSES.includes(state.status as IssueStatus) && (state.status === 'in_progress' || state.checkoutRunId !== null);
-    if (!checkedOut) throw lockConflict('not_checked_out', `the issue is not checked out (status ${state.status})`, state);
-    if (runId && state.checkoutRunId !== runId) throw lockConflict('run_mismatch', 'only the run holding the checkout may release it', state);
+    if (actor.kind === 'agent' && state.assigneeAgentId !== actor.agentId)
+      throw forbidden('only the assignee may release this issue');
+    const checkedOut =
+      !CLOSED_STATUSES.includes(state.status as IssueStatus) &&
+      (state.status === 'in_progress' || state.checkoutRunId !== null);
+    if (!checkedOut)
+      throw lockConflict('not_checked_out', `the issue is not checked out (status ${state.status})`, state);
+    if (runId && state.checkoutRunId !== runId)
+      throw lockConflict('run_mismatch', 'only the run holding the checkout may release it', state);
 
     const [released] = await tx
       .update(issues)
@@ -225,7 +285,12 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
       action: 'issue.released',
       entityType: 'issue',
       entityId: issue.id,
-      details: { identifier: state.identifier, previousStatus: state.status, agentId: state.assigneeAgentId, runId: state.checkoutRunId },
+      details: {
+        identifier: state.identifier,
+        previousStatus: state.status,
+        agentId: state.assigneeAgentId,
+        runId: state.checkoutRunId,
+      },
     });
     return released!;
   });
@@ -239,11 +304,22 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
  * for the assignee. The board always passes. Otherwise 409 with the holder.
  */
 export async function assertMayUpdateCheckedOutIssue(db: DbOrTx, actor: Actor, issue: Issue): Promise<void> {
-  if (actor.kind !== 'agent' || issue.status !== 'in_progress' || (!issue.assigneeAgentId && !issue.checkoutRunId)) return;
+  if (actor.kind !== 'agent' || issue.status !== 'in_progress' || (!issue.assigneeAgentId && !issue.checkoutRunId))
+    return;
   const runStatus = await runStatusOf(db, issue.checkoutRunId);
-  const state = { status: issue.status, assigneeAgentId: issue.assigneeAgentId, checkoutRunId: issue.checkoutRunId, runStatus };
-  if (issue.assigneeAgentId !== actor.agentId) throw lockConflict('owned_by_another_agent', 'the issue is checked out by another agent', state);
+  const state = {
+    status: issue.status,
+    assigneeAgentId: issue.assigneeAgentId,
+    checkoutRunId: issue.checkoutRunId,
+    runStatus,
+  };
+  if (issue.assigneeAgentId !== actor.agentId)
+    throw lockConflict('owned_by_another_agent', 'the issue is checked out by another agent', state);
   if (!issue.checkoutRunId || actor.runId === issue.checkoutRunId) return;
   if (actor.runId && !isLiveRunStatus(runStatus)) return;
-  throw lockConflict('run_mismatch', 'the issue is checked out by another run: send the holding run id in X-Service-Run-Id', state);
+  throw lockConflict(
+    'run_mismatch',
+    'the issue is checked out by another run: send the holding run id in X-Service-Run-Id',
+    state,
+  );
 }

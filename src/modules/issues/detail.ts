@@ -14,7 +14,15 @@
 // - workProducts: the isolated workspace's branch snapshot (modules/execution-workspaces), else [].
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { executionWorkspaces, goals, issueDocuments, issueRelations, issues, projects, projectWorkspaces } from '../../db/schema/index.ts';
+import {
+  executionWorkspaces,
+  goals,
+  issueDocuments,
+  issueRelations,
+  issues,
+  projects,
+  projectWorkspaces,
+} from '../../db/schema/index.ts';
 import { presentIsolatedWorkspace, presentWorkProducts } from '../execution-workspaces/present.ts';
 import { findDocument } from '../documents/service.ts';
 import { presentDocument } from '../documents/present.ts';
@@ -34,14 +42,21 @@ type Located = Pick<Issue, 'companyId' | 'projectId' | 'goalId'>;
 /** Projects and goals of a set of issues, loaded in two queries, and the goal each issue resolves to. */
 async function projectsAndGoals(db: DbOrTx, companyId: string, located: Located[]) {
   const projectIds = [...new Set(located.map((i) => i.projectId).filter((id): id is string => !!id))];
-  const projectRows = projectIds.length > 0 ? await db.select().from(projects).where(inArray(projects.id, projectIds)) : [];
+  const projectRows =
+    projectIds.length > 0 ? await db.select().from(projects).where(inArray(projects.id, projectIds)) : [];
   const projectById = new Map(projectRows.map((p) => [p.id, p]));
   const goalIds = new Set<string>();
   for (const i of located) {
     const goalId = i.goalId ?? (i.projectId ? projectById.get(i.projectId)?.goalId : null);
     if (goalId) goalIds.add(goalId);
   }
-  const goalRows = goalIds.size > 0 ? await db.select().from(goals).where(inArray(goals.id, [...goalIds])) : [];
+  const goalRows =
+    goalIds.size > 0
+      ? await db
+          .select()
+          .from(goals)
+          .where(inArray(goals.id, [...goalIds]))
+      : [];
   const goalById = new Map(goalRows.map((g) => [g.id, g]));
   let companyGoal: Goal | null | undefined;
   const goalOf = async (i: Located): Promise<Goal | null> => {
@@ -74,7 +89,10 @@ async function ancestorsOf(db: DbOrTx, issue: Issue): Promise<Issue[]> {
 }
 
 async function relatedIssues(db: DbOrTx, issueId: string, direction: 'blockedBy' | 'blocks'): Promise<Issue[]> {
-  const [mine, other] = direction === 'blockedBy' ? [issueRelations.issueId, issueRelations.blockedByIssueId] : [issueRelations.blockedByIssueId, issueRelations.issueId];
+  const [mine, other] =
+    direction === 'blockedBy'
+      ? [issueRelations.issueId, issueRelations.blockedByIssueId]
+      : [issueRelations.blockedByIssueId, issueRelations.issueId];
   const rows = await db
     .select({ issue: issues })
     .from(issueRelations)
@@ -99,9 +117,16 @@ export function legacyPlanOf(description: string | null): { body: string; source
 
 export function projectMentionsOf(description: string | null): { keys: string[]; ids: string[] } {
   if (!description) return { keys: [], ids: [] };
-  const keys = [...description.matchAll(/(?:^|[^\w&/#])#([a-z0-9][a-z0-9-]{0,79})\b/gim)].map((m) => m[1]!.toLowerCase());
-  const ids = [...description.matchAll(/project:\/\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/gi)].map((m) => m[1]!.toLowerCase());
-  return { keys: [...new Set(keys)].slice(0, MAX_MENTIONED_PROJECTS), ids: [...new Set(ids)].slice(0, MAX_MENTIONED_PROJECTS) };
+  const keys = [...description.matchAll(/(?:^|[^\w&/#])#([a-z0-9][a-z0-9-]{0,79})\b/gim)].map((m) =>
+    m[1]!.toLowerCase(),
+  );
+  const ids = [
+    ...description.matchAll(/project:\/\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/gi),
+  ].map((m) => m[1]!.toLowerCase());
+  return {
+    keys: [...new Set(keys)].slice(0, MAX_MENTIONED_PROJECTS),
+    ids: [...new Set(ids)].slice(0, MAX_MENTIONED_PROJECTS),
+  };
 }
 
 async function mentionedProjectsOf(db: DbOrTx, issue: Issue): Promise<Project[]> {
@@ -110,7 +135,15 @@ async function mentionedProjectsOf(db: DbOrTx, issue: Issue): Promise<Project[]>
   return db
     .select()
     .from(projects)
-    .where(and(eq(projects.companyId, issue.companyId), or(keys.length > 0 ? inArray(projects.urlKey, keys) : undefined, ids.length > 0 ? inArray(projects.id, ids) : undefined)))
+    .where(
+      and(
+        eq(projects.companyId, issue.companyId),
+        or(
+          keys.length > 0 ? inArray(projects.urlKey, keys) : undefined,
+          ids.length > 0 ? inArray(projects.id, ids) : undefined,
+        ),
+      ),
+    )
     .orderBy(asc(projects.name))
     .limit(MAX_MENTIONED_PROJECTS);
 }
@@ -133,26 +166,45 @@ export async function issueLineage(db: DbOrTx, issue: Issue): Promise<IssueLinea
   return {
     project: projectSummary(issue),
     goal: await goalSummary(issue),
-    ancestors: await Promise.all(ancestors.map(async (a) => ({ ...presentIssueSummary(a), project: projectSummary(a), goal: await goalSummary(a) }))),
+    ancestors: await Promise.all(
+      ancestors.map(async (a) => ({
+        ...presentIssueSummary(a),
+        project: projectSummary(a),
+        goal: await goalSummary(a),
+      })),
+    ),
   };
 }
 
 export async function issueDetail(db: DbOrTx, issue: Issue): Promise<IssueDetailResponse> {
-  const [lineage, blockedBy, blocks, planDocument, documentSummaries, mentioned, workspace, [isolated]] = await Promise.all([
-    issueLineage(db, issue),
-    relatedIssues(db, issue.id, 'blockedBy'),
-    relatedIssues(db, issue.id, 'blocks'),
-    findDocument(db, issue.id, 'plan'),
-    db
-      .select({ id: issueDocuments.id, key: issueDocuments.key, title: issueDocuments.title, latestRevisionNumber: issueDocuments.latestRevisionNumber, updatedAt: issueDocuments.updatedAt })
-      .from(issueDocuments)
-      .where(eq(issueDocuments.issueId, issue.id))
-      .orderBy(asc(issueDocuments.key))
-      .limit(MAX_DOCUMENT_SUMMARIES),
-    mentionedProjectsOf(db, issue),
-    issue.executionWorkspaceId ? db.select().from(projectWorkspaces).where(eq(projectWorkspaces.id, issue.executionWorkspaceId)).then((rows) => withRuntimeServices(db, rows)) : Promise.resolve([]),
-    db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issue.id)),
-  ]);
+  const [lineage, blockedBy, blocks, planDocument, documentSummaries, mentioned, workspace, [isolated]] =
+    await Promise.all([
+      issueLineage(db, issue),
+      relatedIssues(db, issue.id, 'blockedBy'),
+      relatedIssues(db, issue.id, 'blocks'),
+      findDocument(db, issue.id, 'plan'),
+      db
+        .select({
+          id: issueDocuments.id,
+          key: issueDocuments.key,
+          title: issueDocuments.title,
+          latestRevisionNumber: issueDocuments.latestRevisionNumber,
+          updatedAt: issueDocuments.updatedAt,
+        })
+        .from(issueDocuments)
+        .where(eq(issueDocuments.issueId, issue.id))
+        .orderBy(asc(issueDocuments.key))
+        .limit(MAX_DOCUMENT_SUMMARIES),
+      mentionedProjectsOf(db, issue),
+      issue.executionWorkspaceId
+        ? db
+            .select()
+            .from(projectWorkspaces)
+            .where(eq(projectWorkspaces.id, issue.executionWorkspaceId))
+            .then((rows) => withRuntimeServices(db, rows))
+        : Promise.resolve([]),
+      db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issue.id)),
+    ]);
   return {
     ...presentIssue(issue),
     project: lineage.project,
@@ -164,7 +216,11 @@ export async function issueDetail(db: DbOrTx, issue: Issue): Promise<IssueDetail
     documentSummaries,
     legacyPlanDocument: planDocument ? null : legacyPlanOf(issue.description),
     mentionedProjects: mentioned.map(presentProjectSummary),
-    currentExecutionWorkspace: isolated ? presentIsolatedWorkspace(isolated) : workspace[0] ? presentWorkspace(workspace[0]) : null,
+    currentExecutionWorkspace: isolated
+      ? presentIsolatedWorkspace(isolated)
+      : workspace[0]
+        ? presentWorkspace(workspace[0])
+        : null,
     workProducts: presentWorkProducts(isolated),
   };
 }

@@ -100,7 +100,9 @@ function participatedByAgent(companyId: string, agentId: string, bind: Bind): SQ
   return [
     eq(issues.assigneeAgentId, agent),
     eq(issues.createdByAgentId, agent),
-    idIn(sql`select issue_id from ${issueComments} where company_id = ${bind(companyId)} and author_agent_id = ${agent}`),
+    idIn(
+      sql`select issue_id from ${issueComments} where company_id = ${bind(companyId)} and author_agent_id = ${agent}`,
+    ),
   ];
 }
 
@@ -111,7 +113,8 @@ function resolveUserRef(actor: Actor, ref: string | undefined): string | undefin
   return actor.userId;
 }
 
-const labelled = (labelId: string, bind: Bind): SQL => sql`${issues.labelIds} @> ${bind(JSON.stringify([labelId.toLowerCase()]))}::jsonb`;
+const labelled = (labelId: string, bind: Bind): SQL =>
+  sql`${issues.labelIds} @> ${bind(JSON.stringify([labelId.toLowerCase()]))}::jsonb`;
 
 /**
  * What to list: `where` holds for every row; a row must also satisfy one of `streams` (each a
@@ -128,14 +131,25 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery, bind
   const where: SQL[] = [eq(issues.companyId, bind(companyId)), isNull(issues.hiddenAt)];
   let streams: SQL[] = [sql`true`];
   let disjoint = false;
-  if (query.status && query.status.length > 1 && !query.assigneeAgentId && !query.projectId && !query.goalId && !query.participantAgentId) {
+  if (
+    query.status &&
+    query.status.length > 1 &&
+    !query.assigneeAgentId &&
+    !query.projectId &&
+    !query.goalId &&
+    !query.participantAgentId
+  ) {
     // status IN (a, b) read as one stream per status, each off issues_company_status_idx in list order:
     // a walk of the priority index may pass every issue of the other statuses first. Not when an agent
     // or project index leads: there a status with no issues would make its stream read them all.
     streams = [...new Set(query.status)].map((status) => eq(issues.status, bind(status)));
     disjoint = true;
   } else if (query.status) {
-    where.push(query.status.length === 1 ? eq(issues.status, bind(query.status[0]!)) : sql`${issues.status} in (${sql.join(query.status.map(bind), sql`, `)})`);
+    where.push(
+      query.status.length === 1
+        ? eq(issues.status, bind(query.status[0]!))
+        : sql`${issues.status} in (${sql.join(query.status.map(bind), sql`, `)})`,
+    );
   }
   if (query.assigneeAgentId) where.push(eq(issues.assigneeAgentId, bind(query.assigneeAgentId)));
   if (query.participantAgentId) {
@@ -167,7 +181,8 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery, bind
   if (query.parentId) where.push(eq(issues.parentId, bind(query.parentId)));
   if (query.originKind) where.push(eq(issues.originKind, bind(query.originKind)));
   if (query.originId) where.push(eq(issues.originId, bind(query.originId)));
-  if (!query.includeRoutineExecutions && !query.originKind && !query.originId) where.push(ne(issues.originKind, bind(ROUTINE_EXECUTION)));
+  if (!query.includeRoutineExecutions && !query.originKind && !query.originId)
+    where.push(ne(issues.originKind, bind(ROUTINE_EXECUTION)));
   return { where, streams, disjoint };
 }
 
@@ -179,7 +194,10 @@ const { searchVector: _searchVector, ...issueColumns } = getTableColumns(issues)
  * updated_at as text to the microsecond: a JS Date keeps milliseconds, and a cursor cut to them
  * would skip the issues updated within the same millisecond after the page's last one.
  */
-const listedColumns = { ...issueColumns, listUpdatedAt: sql<string>`to_char(${issues.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` };
+const listedColumns = {
+  ...issueColumns,
+  listUpdatedAt: sql<string>`to_char(${issues.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+};
 
 /**
  * What comes after `key` in list order, as three disjoint conditions each a range of the list
@@ -231,7 +249,13 @@ interface ListStatement {
 function shapeOf(query: ListIssuesQuery): string {
   return Object.entries(query)
     .filter(([name, value]) => value !== undefined && name !== 'limit')
-    .map(([name, value]) => (Array.isArray(value) ? `${name}:${value.length}/${new Set(value).size}` : typeof value === 'boolean' ? `${name}:${value}` : name))
+    .map(([name, value]) =>
+      Array.isArray(value)
+        ? `${name}:${value.length}/${new Set(value).size}`
+        : typeof value === 'boolean'
+          ? `${name}:${value}`
+          : name,
+    )
     .sort()
     .join(',');
 }
@@ -240,7 +264,11 @@ const statementsByDb = new WeakMap<object, Map<string, ListStatement>>();
 const statementNames = new Map<string, string>();
 
 /** The list statement of this shape, prepared on first use; `build` binds every value it uses. */
-function listStatement(db: DbOrTx, shape: string, build: () => { prepare(name: string): ListStatement }): ListStatement {
+function listStatement(
+  db: DbOrTx,
+  shape: string,
+  build: () => { prepare(name: string): ListStatement },
+): ListStatement {
   let statements = statementsByDb.get(db);
   if (!statements) statementsByDb.set(db, (statements = new Map()));
   let statement = statements.get(shape);
@@ -250,7 +278,8 @@ function listStatement(db: DbOrTx, shape: string, build: () => { prepare(name: s
     statement = build().prepare(name);
     // A value left out of `bind` would be frozen into the statement and served to every later caller.
     const params = (statement as unknown as { params: unknown[] }).params;
-    if (!params.every((param) => is(param, Placeholder))) throw new Error(`issue list statement ${shape} holds a value that is not a placeholder`);
+    if (!params.every((param) => is(param, Placeholder)))
+      throw new Error(`issue list statement ${shape} holds a value that is not a placeholder`);
     statements.set(shape, statement);
   }
   return statement;
@@ -278,10 +307,17 @@ export async function listIssues(ctx: Ctx, companyId: string, query: ListIssuesQ
   }
   if (query.labelId) where.push(labelled(query.labelId, binder.bind));
   const limit = binder.limit(query.limit);
-  const page = await listStatement(ctx.db, shapeOf(query), () => listQuery(ctx.db, where, streams, disjoint, Boolean(query.labelId), limit)).execute(binder.values);
+  const page = await listStatement(ctx.db, shapeOf(query), () =>
+    listQuery(ctx.db, where, streams, disjoint, Boolean(query.labelId), limit),
+  ).execute(binder.values);
   const last = page.length === query.limit ? page[page.length - 1] : undefined;
   // priorityRank is generated by a CASE with an ELSE: never null, whatever drizzle's type says.
-  return { issues: page, nextCursor: last ? encodeListCursor({ priorityRank: last.priorityRank!, updatedAt: last.listUpdatedAt, id: last.id }) : null };
+  return {
+    issues: page,
+    nextCursor: last
+      ? encodeListCursor({ priorityRank: last.priorityRank!, updatedAt: last.listUpdatedAt, id: last.id })
+      : null,
+  };
 }
 
 function listQuery(db: DbOrTx, common: SQL[], streams: SQL[], disjoint: boolean, bySet: boolean, limit: Placeholder) {
@@ -307,7 +343,9 @@ function listQuery(db: DbOrTx, common: SQL[], streams: SQL[], disjoint: boolean,
         .orderBy(...orderColumns)
         .limit(limit),
     );
-    return unionAll(first!, second!, ...others).orderBy(listOrder).limit(limit);
+    return unionAll(first!, second!, ...others)
+      .orderBy(listOrder)
+      .limit(limit);
   }
   return db
     .select(listedColumns)

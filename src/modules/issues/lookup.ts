@@ -15,4 +15,3 @@ export const issueSummaryColumns = {
   parentId: issues.parentId,
 };
 export type IssueSummaryRow = Pick<Issue, keyof typeof issueSummaryColumns>;
-

@@ -35,7 +35,9 @@ export const issueResponse = z
     executionWorkspaceId: uuidOut().nullable(),
     executionWorkspacePreference: z.string().nullable(),
     executionWorkspaceSettings: json(),
-    checkoutRunId: uuidOut().nullable().describe('the heartbeat run holding the checkout; null when free or checked out by the board'),
+    checkoutRunId: uuidOut()
+      .nullable()
+      .describe('the heartbeat run holding the checkout; null when free or checked out by the board'),
     originKind: z.string(),
     originId: z.string().nullable(),
     startedAt: at(),
@@ -51,7 +53,7 @@ export const issueResponse = z
 
 export type IssueResponse = z.output<typeof issueResponse>;
 
-export function presentIssue(issue: Omit<Issue, "searchVector">): IssueResponse {
+export function presentIssue(issue: Omit<Issue, 'searchVector'>): IssueResponse {
   return {
     id: issue.id,
     companyId: issue.companyId,
@@ -91,7 +93,17 @@ export function presentIssue(issue: Omit<Issue, "searchVector">): IssueResponse 
 
 /** The compact form embedded in other responses (blockers, ancestors, run issue lists). */
 export const issueSummaryResponse = issueResponse
-  .pick({ id: true, identifier: true, title: true, status: true, priority: true, assigneeAgentId: true, projectId: true, goalId: true, parentId: true })
+  .pick({
+    id: true,
+    identifier: true,
+    title: true,
+    status: true,
+    priority: true,
+    assigneeAgentId: true,
+    projectId: true,
+    goalId: true,
+    parentId: true,
+  })
   .describe('An issue in brief');
 
 export type IssueSummaryResponse = z.output<typeof issueSummaryResponse>;
@@ -133,7 +145,9 @@ export const issueDetailResponse = issueResponse
     ...issueLineageResponse.shape,
     blockedBy: z.array(issueSummaryResponse).describe('issues blocking this one, by number (at most 200)'),
     blocks: z.array(issueSummaryResponse).describe('issues this one blocks, by number (at most 200)'),
-    planDocument: documentResponse.nullable().describe('the document with key `plan`, with its latest body; null when there is none'),
+    planDocument: documentResponse
+      .nullable()
+      .describe('the document with key `plan`, with its latest body; null when there is none'),
     documentSummaries: z
       .array(
         z.object({
@@ -153,12 +167,20 @@ export const issueDetailResponse = issueResponse
       ),
     mentionedProjects: z
       .array(projectSummaryResponse)
-      .describe('projects of the company named in the description as `#urlKey` or `project://<projectId>`, by name (at most 50)'),
+      .describe(
+        'projects of the company named in the description as `#urlKey` or `project://<projectId>`, by name (at most 50)',
+      ),
     currentExecutionWorkspace: z
       .union([isolatedWorkspaceResponse, workspaceResponse])
       .nullable()
-      .describe("the issue's isolated execution workspace (`mode: isolated`) when its project asks for isolation and a run created one; else the project workspace named by `executionWorkspaceId`"),
-    workProducts: z.array(workProductResponse).describe("the isolated workspace's branch against its base commit (commits ahead, diff stat), as of the last run; empty otherwise"),
+      .describe(
+        "the issue's isolated execution workspace (`mode: isolated`) when its project asks for isolation and a run created one; else the project workspace named by `executionWorkspaceId`",
+      ),
+    workProducts: z
+      .array(workProductResponse)
+      .describe(
+        "the isolated workspace's branch against its base commit (commits ahead, diff stat), as of the last run; empty otherwise",
+      ),
   })
   .describe('The issue with its related objects');
 

@@ -15,7 +15,12 @@ export async function lockIssueGraph(tx: DbOrTx, companyId: string): Promise<voi
 }
 
 /** parentId: same company, not the issue itself, and never under one of its own descendants. */
-export async function assertValidParent(tx: DbOrTx, companyId: string, parentId: string, issueId: string | null): Promise<void> {
+export async function assertValidParent(
+  tx: DbOrTx,
+  companyId: string,
+  parentId: string,
+  issueId: string | null,
+): Promise<void> {
   await requireSiblingIssue(tx, companyId, parentId, 'parentId');
   if (!issueId) return;
   if (parentId === issueId) throw unprocessable('an issue cannot be its own parent');
@@ -31,16 +36,29 @@ export async function assertValidParent(tx: DbOrTx, companyId: string, parentId:
 }
 
 /** blockedByIssueIds: same company, no self-block, and no cycle through existing relations at any depth. */
-export async function assertValidBlockers(tx: DbOrTx, companyId: string, blockerIds: string[], issueId: string | null): Promise<void> {
+export async function assertValidBlockers(
+  tx: DbOrTx,
+  companyId: string,
+  blockerIds: string[],
+  issueId: string | null,
+): Promise<void> {
   if (blockerIds.length === 0) return;
-  if (issueId && blockerIds.includes(issueId)) throw unprocessable('an issue cannot block itself', { blockedByIssueIds: [issueId] });
-  const found = await tx.select({ id: issues.id }).from(issues).where(and(eq(issues.companyId, companyId), inArray(issues.id, blockerIds)));
+  if (issueId && blockerIds.includes(issueId))
+    throw unprocessable('an issue cannot block itself', { blockedByIssueIds: [issueId] });
+  const found = await tx
+    .select({ id: issues.id })
+    .from(issues)
+    .where(and(eq(issues.companyId, companyId), inArray(issues.id, blockerIds)));
   const foundIds = new Set(found.map((r) => r.id));
   const missing = blockerIds.filter((id) => !foundIds.has(id));
-  if (missing.length > 0) throw unprocessable('blockedByIssueIds must name issues of the same company', { blockedByIssueIds: missing });
+  if (missing.length > 0)
+    throw unprocessable('blockedByIssueIds must name issues of the same company', { blockedByIssueIds: missing });
   if (!issueId) return;
   // A new edge issue -> blocker closes a cycle when the issue is already reachable from that blocker.
-  const start = sql.join(blockerIds.map((id) => sql`(${id}::uuid)`), sql`, `);
+  const start = sql.join(
+    blockerIds.map((id) => sql`(${id}::uuid)`),
+    sql`, `,
+  );
   const cycle = await tx.execute(sql`
     with recursive reach(id) as (
       select * from (values ${start}) v(id)
@@ -48,5 +66,6 @@ export async function assertValidBlockers(tx: DbOrTx, companyId: string, blocker
       select r.blocked_by_issue_id from ${issueRelations} r join reach on r.issue_id = reach.id
     )
     select 1 from reach where id = ${issueId} limit 1`);
-  if (cycle.rows.length > 0) throw unprocessable('blockedByIssueIds would create a blocking cycle', { blockedByIssueIds: blockerIds });
+  if (cycle.rows.length > 0)
+    throw unprocessable('blockedByIssueIds would create a blocking cycle', { blockedByIssueIds: blockerIds });
 }

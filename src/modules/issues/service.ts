@@ -16,18 +16,25 @@ import { assertValidBlockers, assertValidParent, lockIssueGraph } from './refere
 import type { CreateIssue } from './schemas.ts';
 import { wakeAssignee, type AssignmentWake } from './wakeups.ts';
 
-
 /**
  * Internal callers (routines) also say where an issue came from, and how its assignee is woken
  * (default: source `assignment`, reason `issue_assigned`); the HTTP body can do neither.
  */
-export type CreateIssueInput = CreateIssue & { originKind?: string; originId?: string | null; assignmentWake?: AssignmentWake };
+export type CreateIssueInput = CreateIssue & {
+  originKind?: string;
+  originId?: string | null;
+  assignmentWake?: AssignmentWake;
+};
 
 export const IN_PROGRESS_NEEDS_CHECKOUT = 'in_progress requires a checkout: use POST /api/issues/{issueId}/checkout';
-export const ASSIGN_DENIED = 'assigning issues needs task-assignment permission (an agent may only assign an issue to itself)';
+export const ASSIGN_DENIED =
+  'assigning issues needs task-assignment permission (an agent may only assign an issue to itself)';
 
 /** completedAt / cancelledAt follow the status: set on entering done / cancelled, cleared on leaving. */
-export function statusTimestamps(from: string | null, to: string): { completedAt?: Date | null; cancelledAt?: Date | null } {
+export function statusTimestamps(
+  from: string | null,
+  to: string,
+): { completedAt?: Date | null; cancelledAt?: Date | null } {
   if (from === to) return {};
   return {
     ...(to === 'done' ? { completedAt: new Date() } : from === 'done' ? { completedAt: null } : {}),
@@ -36,17 +43,41 @@ export function statusTimestamps(from: string | null, to: string): { completedAt
 }
 
 /** The board user's read/touch marks (touchedByUserId, unreadForUserId): what they changed, they have seen. */
-export async function touchIssueForUser(tx: DbOrTx, actor: Actor, issue: Pick<Issue, 'id' | 'companyId'>): Promise<void> {
+export async function touchIssueForUser(
+  tx: DbOrTx,
+  actor: Actor,
+  issue: Pick<Issue, 'id' | 'companyId'>,
+): Promise<void> {
   if (actor.kind !== 'board') return;
   await tx
     .insert(issueUserStates)
-    .values({ companyId: issue.companyId, issueId: issue.id, userId: actor.userId, touchedAt: sql`now()`, lastReadAt: sql`now()` })
-    .onConflictDoUpdate({ target: [issueUserStates.issueId, issueUserStates.userId], set: { touchedAt: sql`now()`, lastReadAt: sql`now()` } });
+    .values({
+      companyId: issue.companyId,
+      issueId: issue.id,
+      userId: actor.userId,
+      touchedAt: sql`now()`,
+      lastReadAt: sql`now()`,
+    })
+    .onConflictDoUpdate({
+      target: [issueUserStates.issueId, issueUserStates.userId],
+      set: { touchedAt: sql`now()`, lastReadAt: sql`now()` },
+    });
 }
 
-export async function insertBlockers(tx: DbOrTx, issue: Pick<Issue, 'id' | 'companyId'>, blockerIds: string[]): Promise<void> {
+export async function insertBlockers(
+  tx: DbOrTx,
+  issue: Pick<Issue, 'id' | 'companyId'>,
+  blockerIds: string[],
+): Promise<void> {
   if (blockerIds.length === 0) return;
-  await tx.insert(issueRelations).values(blockerIds.map((blockedByIssueId) => ({ companyId: issue.companyId, issueId: issue.id, blockedByIssueId, type: 'blocks' })));
+  await tx.insert(issueRelations).values(
+    blockerIds.map((blockedByIssueId) => ({
+      companyId: issue.companyId,
+      issueId: issue.id,
+      blockedByIssueId,
+      type: 'blocks',
+    })),
+  );
 }
 
 /**
@@ -84,7 +115,11 @@ export async function createIssue(ctx: Ctx, companyId: string, input: CreateIssu
   const status = input.status ?? 'backlog';
   if (status === 'in_progress') throw unprocessable(IN_PROGRESS_NEEDS_CHECKOUT);
   if (input.assigneeAgentId || input.assigneeUserId) {
-    const change = { currentAgentId: null, nextAgentId: input.assigneeAgentId ?? undefined, userChanged: Boolean(input.assigneeUserId) };
+    const change = {
+      currentAgentId: null,
+      nextAgentId: input.assigneeAgentId ?? undefined,
+      userChanged: Boolean(input.assigneeUserId),
+    };
     authorize(canAssignIssue(actor, await callerAgent(ctx.db, actor), change), ASSIGN_DENIED);
   }
   const { number, identifier } = await nextIdentifier(ctx.db, companyId);
@@ -96,7 +131,14 @@ export async function createIssue(ctx: Ctx, companyId: string, input: CreateIssu
   }
 }
 
-async function insertIssue(ctx: Ctx, companyId: string, input: CreateIssueInput, status: string, number: number, identifier: string): Promise<Issue> {
+async function insertIssue(
+  ctx: Ctx,
+  companyId: string,
+  input: CreateIssueInput,
+  status: string,
+  number: number,
+  identifier: string,
+): Promise<Issue> {
   const { actor } = ctx;
   return ctx.db.transaction(async (tx) => {
     await assertIssueRefsInCompany(tx, companyId, input);
@@ -104,7 +146,12 @@ async function insertIssue(ctx: Ctx, companyId: string, input: CreateIssueInput,
     const blockerIds = input.blockedByIssueIds ?? [];
     await assertValidBlockers(tx, companyId, blockerIds, null);
     const inherited = input.inheritExecutionWorkspaceFromIssueId
-      ? await requireSiblingIssue(tx, companyId, input.inheritExecutionWorkspaceFromIssueId, 'inheritExecutionWorkspaceFromIssueId')
+      ? await requireSiblingIssue(
+          tx,
+          companyId,
+          input.inheritExecutionWorkspaceFromIssueId,
+          'inheritExecutionWorkspaceFromIssueId',
+        )
       : null;
     const [issue] = await tx
       .insert(issues)
@@ -128,7 +175,8 @@ async function insertIssue(ctx: Ctx, companyId: string, input: CreateIssueInput,
         executionPolicy: input.executionPolicy ?? null,
         // An explicit workspace wins over the inherited one.
         executionWorkspaceId: input.executionWorkspaceId ?? inherited?.executionWorkspaceId ?? null,
-        executionWorkspacePreference: input.executionWorkspacePreference ?? inherited?.executionWorkspacePreference ?? null,
+        executionWorkspacePreference:
+          input.executionWorkspacePreference ?? inherited?.executionWorkspacePreference ?? null,
         executionWorkspaceSettings: input.executionWorkspaceSettings ?? inherited?.executionWorkspaceSettings ?? null,
         originKind: input.originKind ?? 'manual',
         originId: input.originId ?? null,
@@ -145,7 +193,14 @@ async function insertIssue(ctx: Ctx, companyId: string, input: CreateIssueInput,
       action: 'issue.created',
       entityType: 'issue',
       entityId: issue!.id,
-      details: { identifier, title: issue!.title, status, priority: issue!.priority, assigneeAgentId: issue!.assigneeAgentId, ...(blockerIds.length > 0 && { blockedByIssueIds: blockerIds }) },
+      details: {
+        identifier,
+        title: issue!.title,
+        status,
+        priority: issue!.priority,
+        assigneeAgentId: issue!.assigneeAgentId,
+        ...(blockerIds.length > 0 && { blockedByIssueIds: blockerIds }),
+      },
     });
     await wakeAssignee(tx, actor, issue!, input.assignmentWake);
     await touchIssueForUser(tx, actor, issue!);

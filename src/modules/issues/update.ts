@@ -21,7 +21,14 @@ import { assertIssueRefsInCompany } from '../../core/issue-access.ts';
 import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import { CLOSED_STATUSES, type IssueStatus } from '../../core/statuses.ts';
 import { type PatchIssue } from './schemas.ts';
-import { ASSIGN_DENIED, IN_PROGRESS_NEEDS_CHECKOUT, insertBlockers, lockIssue, statusTimestamps, touchIssueForUser } from './service.ts';
+import {
+  ASSIGN_DENIED,
+  IN_PROGRESS_NEEDS_CHECKOUT,
+  insertBlockers,
+  lockIssue,
+  statusTimestamps,
+  touchIssueForUser,
+} from './service.ts';
 import type { Ctx } from '../../core/context.ts';
 import { wakeAssignee, wakeUnblockedDependents } from './wakeups.ts';
 import { settleRunsForIssue } from './settle-routine-runs.ts';
@@ -29,8 +36,21 @@ import { closeExecutionWorkspace } from '../execution-workspaces/service.ts';
 
 /** Plain fields PATCH copies onto the row when present (rule 6 plus the other create fields). */
 const COPIED_FIELDS = [
-  'title', 'description', 'status', 'priority', 'projectId', 'goalId', 'parentId', 'assigneeAgentId', 'assigneeUserId', 'billingCode',
-  'labelIds', 'executionPolicy', 'executionWorkspaceId', 'executionWorkspacePreference', 'executionWorkspaceSettings',
+  'title',
+  'description',
+  'status',
+  'priority',
+  'projectId',
+  'goalId',
+  'parentId',
+  'assigneeAgentId',
+  'assigneeUserId',
+  'billingCode',
+  'labelIds',
+  'executionPolicy',
+  'executionWorkspaceId',
+  'executionWorkspacePreference',
+  'executionWorkspaceSettings',
 ] as const;
 
 type Change = { from: unknown; to: unknown };
@@ -101,11 +121,16 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
         .where(eq(issues.id, before.id))
         .returning()) as [Issue];
     } else if (changes.blockedByIssueIds) {
-      [after] = (await tx.update(issues).set({ updatedAt: sql`now()` }).where(eq(issues.id, before.id)).returning()) as [Issue];
+      [after] = (await tx
+        .update(issues)
+        .set({ updatedAt: sql`now()` })
+        .where(eq(issues.id, before.id))
+        .returning()) as [Issue];
     }
 
     if (Object.keys(changes).length > 0) {
-      const becameClosed = changes.status && CLOSED_STATUSES.includes(status) && !CLOSED_STATUSES.includes(before.status as IssueStatus);
+      const becameClosed =
+        changes.status && CLOSED_STATUSES.includes(status) && !CLOSED_STATUSES.includes(before.status as IssueStatus);
       const unblocked = becameClosed ? await wakeUnblockedDependents(tx, actor, after) : [];
       if (becameClosed) await settleRunsForIssue(tx, after);
       // The isolated workspace closes with the issue; the engine removes its worktree once no run of it is live.
@@ -116,11 +141,20 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
         action: 'issue.updated',
         entityType: 'issue',
         entityId: after.id,
-        details: { identifier: after.identifier, changes, ...(unblocked.length > 0 && { unblockedIssueIds: unblocked }) },
+        details: {
+          identifier: after.identifier,
+          changes,
+          ...(unblocked.length > 0 && { unblockedIssueIds: unblocked }),
+        },
       });
     }
     if (patch.comment !== undefined) {
-      await createComment({ db: tx, actor }, after, { body: patch.comment, reopen: patch.reopen, interrupt: patch.interrupt, statusExplicit: patch.status !== undefined });
+      await createComment({ db: tx, actor }, after, {
+        body: patch.comment,
+        reopen: patch.reopen,
+        interrupt: patch.interrupt,
+        statusExplicit: patch.status !== undefined,
+      });
     }
     await touchIssueForUser(tx, actor, after);
     return lockIssue(tx, after.id);
@@ -128,8 +162,19 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
 }
 
 /** Rule 5: the given set replaces the issue's blockers, after validation. Returns the change, or null if equal. */
-async function replaceBlockers(tx: Parameters<typeof insertBlockers>[0], issue: Issue, blockerIds: string[]): Promise<Change | null> {
-  const current = (await tx.select({ id: issueRelations.blockedByIssueId }).from(issueRelations).where(eq(issueRelations.issueId, issue.id))).map((r) => r.id).sort();
+async function replaceBlockers(
+  tx: Parameters<typeof insertBlockers>[0],
+  issue: Issue,
+  blockerIds: string[],
+): Promise<Change | null> {
+  const current = (
+    await tx
+      .select({ id: issueRelations.blockedByIssueId })
+      .from(issueRelations)
+      .where(eq(issueRelations.issueId, issue.id))
+  )
+    .map((r) => r.id)
+    .sort();
   const next = [...blockerIds].sort();
   if (same(current, next)) return null;
   await assertValidBlockers(tx, issue.companyId, next, issue.id);

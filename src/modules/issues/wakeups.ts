@@ -9,7 +9,10 @@ import type { Issue } from '../../db/rows.ts';
 import { CLOSED_STATUSES } from '../../core/statuses.ts';
 
 const isSelf = (actor: Actor, agentId: string) => actor.kind === 'agent' && actor.agentId === agentId;
-const closedStatuses = sql.join(CLOSED_STATUSES.map((status) => sql`${status}`), sql`, `);
+const closedStatuses = sql.join(
+  CLOSED_STATUSES.map((status) => sql`${status}`),
+  sql`, `,
+);
 
 /** How an assignment wake is labelled, when the default (assignment, issue_assigned) does not fit. */
 export interface AssignmentWake {
@@ -22,7 +25,12 @@ export interface AssignmentWake {
 const ASSIGNED: AssignmentWake = { source: 'assignment', reason: 'issue_assigned' };
 
 /** The new assignee is told, unless it assigned the issue to itself. */
-export async function wakeAssignee(tx: DbOrTx, actor: Actor, issue: Issue, wake: AssignmentWake = ASSIGNED): Promise<void> {
+export async function wakeAssignee(
+  tx: DbOrTx,
+  actor: Actor,
+  issue: Issue,
+  wake: AssignmentWake = ASSIGNED,
+): Promise<void> {
   if (!issue.assigneeAgentId || isSelf(actor, issue.assigneeAgentId)) return;
   await enqueueWakeup(tx, actor, {
     companyId: issue.companyId,

@@ -37,7 +37,18 @@ import { buildPackage } from '../skills/package.ts';
 import { ensureBundled } from '../skills/service.ts';
 import { fileBytes, type CompanyModel } from './bundle.ts';
 import { importEnv } from './env.ts';
-import { planImport, renamed, routineVariables, skillFilesOf, skillKeyIn, type Existing, type ImportOptions, type ImportPlan, type PlanAction, type PlanEntry } from './plan.ts';
+import {
+  planImport,
+  renamed,
+  routineVariables,
+  skillFilesOf,
+  skillKeyIn,
+  type Existing,
+  type ImportOptions,
+  type ImportPlan,
+  type PlanAction,
+  type PlanEntry,
+} from './plan.ts';
 
 export interface ApplyResult {
   company: { id: string; name: string; action: 'created' | 'updated' | 'unchanged' };
@@ -59,13 +70,34 @@ export interface ApplyDeps {
  * Plans again and applies, all in one transaction. 422 while the plan has errors. Agents and
  * routines arrive paused (replaced ones too): an import never starts spending on its own.
  */
-export async function applyImport(db: Db, actor: Actor, deps: ApplyDeps, model: CompanyModel, opts: ImportOptions, parseWarnings: string[] = []): Promise<ApplyResult> {
+export async function applyImport(
+  db: Db,
+  actor: Actor,
+  deps: ApplyDeps,
+  model: CompanyModel,
+  opts: ImportOptions,
+  parseWarnings: string[] = [],
+): Promise<ApplyResult> {
   // The logo is checked (and an SVG sanitised) before the transaction: it may throw 415/400.
-  const logo = model.logo ? await prepareLogo({ bytes: fileBytes({ encoding: 'base64', data: model.logo.data }), contentType: model.logo.contentType, filename: 'logo' }) : null;
+  const logo = model.logo
+    ? await prepareLogo({
+        bytes: fileBytes({ encoding: 'base64', data: model.logo.data }),
+        contentType: model.logo.contentType,
+        filename: 'logo',
+      })
+    : null;
   return db.transaction(async (tx) => {
-    if (opts.target.mode === 'existing_company') await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, opts.target.companyId)).for('update');
+    if (opts.target.mode === 'existing_company')
+      await tx
+        .select({ id: companies.id })
+        .from(companies)
+        .where(eq(companies.id, opts.target.companyId))
+        .for('update');
     const { plan, warnings, errors, existing } = await planImport(tx, model, opts, parseWarnings);
-    if (errors.length > 0) throw unprocessable(`the import plan has ${errors.length} error(s): ${errors.slice(0, 3).join('; ')}`, { errors });
+    if (errors.length > 0)
+      throw unprocessable(`the import plan has ${errors.length} error(s): ${errors.slice(0, 3).join('; ')}`, {
+        errors,
+      });
     return carryOut(tx, actor, deps, model, opts, plan, warnings, existing, logo);
   });
 }
@@ -89,7 +121,10 @@ interface ApplyRun {
 }
 
 const idOf = (map: Map<string, string>, slug: string | null) => (slug ? (map.get(slug) ?? null) : null);
-const createdBy = (actor: Actor) => ({ createdByUserId: actor.kind === 'board' ? actor.userId : null, createdByAgentId: actor.kind === 'agent' ? actor.agentId : null });
+const createdBy = (actor: Actor) => ({
+  createdByUserId: actor.kind === 'board' ? actor.userId : null,
+  createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
+});
 
 async function carryOut(
   tx: Tx,
@@ -106,8 +141,28 @@ async function carryOut(
   // Bundled skills exist in a company once listed: the agents' references to them must resolve now.
   await ensureBundled(tx, companyId);
   // Ids by bundle slug: created, updated or (skip) the existing record references resolve to.
-  const ids = { agents: new Map([...existing.agents].map(([slug, hit]) => [slug, hit.id])), projects: new Map<string, string>(), goals: new Map<string, string>(), issues: new Map<string, string>(), routines: new Map<string, string>(), skills: new Map<string, string>() };
-  const run: ApplyRun = { tx, actor, deps, model, opts, plan, warnings, existing, companyId, secretIds: new Map(existing.secrets), skillKeys: new Map(), ids };
+  const ids = {
+    agents: new Map([...existing.agents].map(([slug, hit]) => [slug, hit.id])),
+    projects: new Map<string, string>(),
+    goals: new Map<string, string>(),
+    issues: new Map<string, string>(),
+    routines: new Map<string, string>(),
+    skills: new Map<string, string>(),
+  };
+  const run: ApplyRun = {
+    tx,
+    actor,
+    deps,
+    model,
+    opts,
+    plan,
+    warnings,
+    existing,
+    companyId,
+    secretIds: new Map(existing.secrets),
+    skillKeys: new Map(),
+    ids,
+  };
   await createSecrets(run);
   await applySkills(run);
   await applyAgents(run);
@@ -115,7 +170,8 @@ async function carryOut(
   await applyProjects(run);
   await applyTasks(run);
   await applyRoutines(run);
-  const result = (entries: PlanEntry[], map: Map<string, string>) => entries.map((e) => ({ slug: e.slug, id: map.get(e.slug) ?? e.existingId, action: e.action }));
+  const result = (entries: PlanEntry[], map: Map<string, string>) =>
+    entries.map((e) => ({ slug: e.slug, id: map.get(e.slug) ?? e.existingId, action: e.action }));
   const { secretIds } = run;
   const out: ApplyResult = {
     company: { id: companyId, name: plan.companyName, action: companyAction },
@@ -127,7 +183,11 @@ async function carryOut(
     skills: result(plan.skillPlans, ids.skills),
     warnings,
   };
-  const count = (entries: PlanEntry[]) => ({ created: entries.filter((e) => e.action === 'create').length, updated: entries.filter((e) => e.action === 'update').length, skipped: entries.filter((e) => e.action === 'skip').length });
+  const count = (entries: PlanEntry[]) => ({
+    created: entries.filter((e) => e.action === 'create').length,
+    updated: entries.filter((e) => e.action === 'update').length,
+    skipped: entries.filter((e) => e.action === 'skip').length,
+  });
   await recordActivity(tx, actor, {
     companyId,
     action: 'company.imported',
@@ -175,7 +235,10 @@ async function applyCompany(
     companyId = opts.target.companyId;
     companyAction = 'unchanged';
     if (plan.companyAction === 'update' && c) {
-      await tx.update(companies).set({ description: c.description, brandColor: c.brandColor, updatedAt: sql`now()` }).where(eq(companies.id, companyId));
+      await tx
+        .update(companies)
+        .set({ description: c.description, brandColor: c.brandColor, updatedAt: sql`now()` })
+        .where(eq(companies.id, companyId));
       await syncMonthlyBudgetPolicy(tx, actor, companyId, 'company', companyId, c.budgetMonthlyCents);
       companyAction = 'updated';
     }
@@ -195,8 +258,21 @@ async function createSecrets(run: ApplyRun): Promise<void> {
     const value = opts.secretValues?.[input.key];
     if (secretIds.has(input.key) || typeof value !== 'string') continue;
     const id = randomUUID();
-    await tx.insert(secrets).values({ id, companyId, name: input.key, provider: DEFAULT_SECRET_PROVIDER, latestVersion: 1, description: `imported input (${input.usedBy.map((u) => u.path).join(', ')})`, ...createdBy(actor) });
-    await tx.insert(secretVersions).values({ companyId, secretId: id, version: 1, ...sealSecret(deps.masterKey, { companyId, secretId: id, version: 1 }, value) });
+    await tx.insert(secrets).values({
+      id,
+      companyId,
+      name: input.key,
+      provider: DEFAULT_SECRET_PROVIDER,
+      latestVersion: 1,
+      description: `imported input (${input.usedBy.map((u) => u.path).join(', ')})`,
+      ...createdBy(actor),
+    });
+    await tx.insert(secretVersions).values({
+      companyId,
+      secretId: id,
+      version: 1,
+      ...sealSecret(deps.masterKey, { companyId, secretId: id, version: 1 }, value),
+    });
     secretIds.set(input.key, id);
   }
 }
@@ -214,17 +290,43 @@ async function applySkills(run: ApplyRun): Promise<void> {
     const pkg = buildPackage(skillFilesOf(s.files), s.slug);
     // The plan's key: the bundle's (in this company's form), or its new one when renamed.
     const key = entry.action === 'create' && entry.existingId ? entry.plannedName : skillKeyIn(s.key, companyId);
-    const values = { companyId, key, slug: pkg.slug, name: pkg.name, description: pkg.description, required: pkg.required, sourceKind: s.sourceKind === 'service_bundled' ? 'managed_local' : s.sourceKind, sourceLocator: null, trustLevel: pkg.trustLevel, metadata: pkg.metadata, contentHash: pkg.contentHash };
+    const values = {
+      companyId,
+      key,
+      slug: pkg.slug,
+      name: pkg.name,
+      description: pkg.description,
+      required: pkg.required,
+      sourceKind: s.sourceKind === 'service_bundled' ? 'managed_local' : s.sourceKind,
+      sourceLocator: null,
+      trustLevel: pkg.trustLevel,
+      metadata: pkg.metadata,
+      contentHash: pkg.contentHash,
+    };
     let skillId: string;
     if (entry.action === 'update') {
       skillId = entry.existingId!;
-      await tx.update(companySkills).set({ ...values, updatedAt: sql`now()` }).where(eq(companySkills.id, skillId));
+      await tx
+        .update(companySkills)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(eq(companySkills.id, skillId));
       await tx.delete(companySkillFiles).where(eq(companySkillFiles.skillId, skillId));
     } else {
       const [row] = await tx.insert(companySkills).values(values).returning({ id: companySkills.id });
       skillId = row!.id;
     }
-    if (pkg.files.length > 0) await tx.insert(companySkillFiles).values(pkg.files.map((f) => ({ skillId, companyId, path: f.path, kind: f.kind, encoding: f.encoding, content: f.content, size: f.size })));
+    if (pkg.files.length > 0)
+      await tx.insert(companySkillFiles).values(
+        pkg.files.map((f) => ({
+          skillId,
+          companyId,
+          path: f.path,
+          kind: f.kind,
+          encoding: f.encoding,
+          content: f.content,
+          size: f.size,
+        })),
+      );
     ids.skills.set(s.slug, skillId);
     skillKeys.set(s.key, key);
   }
@@ -240,12 +342,19 @@ async function applyAgents(run: ApplyRun): Promise<void> {
     const entry = plan.agentPlans[i]!;
     if (entry.action === 'skip') continue;
     const override = opts.adapterOverrides?.[a.slug];
-    const { env, ...config } = (override?.adapterConfig ?? a.adapterConfig) as Record<string, unknown> & { env?: Record<string, unknown> };
+    const { env, ...config } = (override?.adapterConfig ?? a.adapterConfig) as Record<string, unknown> & {
+      env?: Record<string, unknown>;
+    };
     const resolvedEnv = importEnv(env ?? null, secretIds);
     // The skill selection names skills by key: a company-managed key now names this company.
     const sync = config.serviceSkillSync as { desiredSkills?: unknown } | undefined;
     if (sync && Array.isArray(sync.desiredSkills)) {
-      config.serviceSkillSync = { ...sync, desiredSkills: sync.desiredSkills.map((k) => (typeof k === 'string' ? (skillKeys.get(k) ?? skillKeyIn(k, companyId)) : k)) };
+      config.serviceSkillSync = {
+        ...sync,
+        desiredSkills: sync.desiredSkills.map((k) =>
+          typeof k === 'string' ? (skillKeys.get(k) ?? skillKeyIn(k, companyId)) : k,
+        ),
+      };
     }
     const values = {
       companyId,
@@ -264,24 +373,41 @@ async function applyAgents(run: ApplyRun): Promise<void> {
     let id: string;
     if (entry.action === 'update') {
       id = entry.existingId!;
-      await tx.update(agents).set({ ...values, updatedAt: sql`now()` }).where(eq(agents.id, id));
+      await tx
+        .update(agents)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(eq(agents.id, id));
       await tx.delete(agentSkills).where(eq(agentSkills.agentId, id));
     } else {
       const urlKey = entry.existingId ? renamed(a.slug, a.slug, agentTaken).slug : a.slug;
-      const [row] = await tx.insert(agents).values({ ...values, urlKey }).returning({ id: agents.id });
+      const [row] = await tx
+        .insert(agents)
+        .values({ ...values, urlKey })
+        .returning({ id: agents.id });
       id = row!.id;
     }
     ids.agents.set(a.slug, id);
     await syncMonthlyBudgetPolicy(tx, actor, companyId, 'agent', id, a.budgetMonthlyCents);
     const wanted = a.skills.map((k) => skillKeys.get(k) ?? skillKeyIn(k, companyId));
-    const found = wanted.length === 0 ? [] : await tx.select({ id: companySkills.id, key: companySkills.key }).from(companySkills).where(and(eq(companySkills.companyId, companyId), inArray(companySkills.key, wanted)));
+    const found =
+      wanted.length === 0
+        ? []
+        : await tx
+            .select({ id: companySkills.id, key: companySkills.key })
+            .from(companySkills)
+            .where(and(eq(companySkills.companyId, companyId), inArray(companySkills.key, wanted)));
     const missing = wanted.filter((k) => !found.some((f) => f.key === k));
-    if (missing.length > 0) warnings.push(`agents/${a.slug}: skills ${missing.join(', ')} are not in this company; not attached`);
-    if (found.length > 0) await tx.insert(agentSkills).values(found.map((f) => ({ companyId, agentId: id, skillId: f.id })));
+    if (missing.length > 0)
+      warnings.push(`agents/${a.slug}: skills ${missing.join(', ')} are not in this company; not attached`);
+    if (found.length > 0)
+      await tx.insert(agentSkills).values(found.map((f) => ({ companyId, agentId: id, skillId: f.id })));
   }
   for (const [i, a] of model.agents.entries()) {
     if (plan.agentPlans[i]!.action === 'skip') continue;
-    await tx.update(agents).set({ reportsTo: a.reportsTo ? (ids.agents.get(a.reportsTo) ?? null) : null }).where(eq(agents.id, ids.agents.get(a.slug)!));
+    await tx
+      .update(agents)
+      .set({ reportsTo: a.reportsTo ? (ids.agents.get(a.reportsTo) ?? null) : null })
+      .where(eq(agents.id, ids.agents.get(a.slug)!));
   }
 }
 
@@ -295,9 +421,19 @@ async function applyGoals(run: ApplyRun): Promise<void> {
       ids.goals.set(g.slug, entry.existingId!);
       continue;
     }
-    const values = { companyId, title: entry.plannedName, description: g.description, level: g.level, status: g.status, ownerAgentId: idOf(ids.agents, g.owner) };
+    const values = {
+      companyId,
+      title: entry.plannedName,
+      description: g.description,
+      level: g.level,
+      status: g.status,
+      ownerAgentId: idOf(ids.agents, g.owner),
+    };
     if (entry.action === 'update') {
-      await tx.update(goals).set({ ...values, updatedAt: sql`now()` }).where(eq(goals.id, entry.existingId!));
+      await tx
+        .update(goals)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(eq(goals.id, entry.existingId!));
       ids.goals.set(g.slug, entry.existingId!);
     } else {
       const [row] = await tx.insert(goals).values(values).returning({ id: goals.id });
@@ -306,7 +442,10 @@ async function applyGoals(run: ApplyRun): Promise<void> {
   }
   for (const [i, g] of model.goals.entries()) {
     if (plan.goalPlans[i]!.action === 'skip') continue;
-    await tx.update(goals).set({ parentId: g.parent ? (ids.goals.get(g.parent) ?? null) : null }).where(eq(goals.id, ids.goals.get(g.slug)!));
+    await tx
+      .update(goals)
+      .set({ parentId: g.parent ? (ids.goals.get(g.parent) ?? null) : null })
+      .where(eq(goals.id, ids.goals.get(g.slug)!));
   }
 }
 
@@ -323,24 +462,47 @@ async function applyProjects(run: ApplyRun): Promise<void> {
       continue;
     }
     const linked = p.goals.map((g) => ids.goals.get(g)).filter((g): g is string => Boolean(g));
-    const values = { companyId, name: entry.plannedName, description: p.description, status: p.status, color: p.color, targetDate: p.targetDate, leadAgentId: idOf(ids.agents, p.lead), goalId: linked[0] ?? null, env: importEnv(p.env, secretIds) };
+    const values = {
+      companyId,
+      name: entry.plannedName,
+      description: p.description,
+      status: p.status,
+      color: p.color,
+      targetDate: p.targetDate,
+      leadAgentId: idOf(ids.agents, p.lead),
+      goalId: linked[0] ?? null,
+      env: importEnv(p.env, secretIds),
+    };
     let id: string;
     if (entry.action === 'update') {
       id = entry.existingId!;
-      await tx.update(projects).set({ ...values, updatedAt: sql`now()` }).where(eq(projects.id, id));
+      await tx
+        .update(projects)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(eq(projects.id, id));
       await tx.delete(projectGoals).where(eq(projectGoals.projectId, id));
       await tx.delete(projectWorkspaces).where(eq(projectWorkspaces.projectId, id));
     } else {
       const urlKey = entry.existingId ? renamed(p.slug, p.slug, projectTaken).slug : p.slug;
-      const [row] = await tx.insert(projects).values({ ...values, urlKey }).returning({ id: projects.id });
+      const [row] = await tx
+        .insert(projects)
+        .values({ ...values, urlKey })
+        .returning({ id: projects.id });
       id = row!.id;
     }
     ids.projects.set(p.slug, id);
-    if (linked.length > 0) await tx.insert(projectGoals).values(linked.map((g, position) => ({ companyId, projectId: id, goalId: g, position })));
+    if (linked.length > 0)
+      await tx
+        .insert(projectGoals)
+        .values(linked.map((g, position) => ({ companyId, projectId: id, goalId: g, position })));
     // A local workspace whose path was left out at export has nothing to point at: the board adds it again.
     const usable = p.workspaces.filter((w) => w.cwd || w.repoUrl);
-    if (usable.length < p.workspaces.length) warnings.push(`projects/${p.slug}: ${p.workspaces.length - usable.length} workspace(s) without a path or repository were not created`);
-    if (usable.length > 0) await tx.insert(projectWorkspaces).values(usable.map((w) => ({ ...w, companyId, projectId: id })));
+    if (usable.length < p.workspaces.length)
+      warnings.push(
+        `projects/${p.slug}: ${p.workspaces.length - usable.length} workspace(s) without a path or repository were not created`,
+      );
+    if (usable.length > 0)
+      await tx.insert(projectWorkspaces).values(usable.map((w) => ({ ...w, companyId, projectId: id })));
   }
 }
 
@@ -352,7 +514,9 @@ async function applyTasks(run: ApplyRun): Promise<void> {
   let next = 0;
   let prefix = '';
   if (creates > 0) {
-    const bumped = await tx.execute<{ n: number; prefix: string }>(sql`update companies set issue_counter = issue_counter + ${creates} where id = ${companyId} returning issue_counter - ${creates} as n, issue_prefix as prefix`);
+    const bumped = await tx.execute<{ n: number; prefix: string }>(
+      sql`update companies set issue_counter = issue_counter + ${creates} where id = ${companyId} returning issue_counter - ${creates} as n, issue_prefix as prefix`,
+    );
     next = Number(bumped.rows[0]!.n);
     prefix = bumped.rows[0]!.prefix;
   }
@@ -379,28 +543,52 @@ async function applyTasks(run: ApplyRun): Promise<void> {
     let id: string;
     if (entry.action === 'update') {
       id = entry.existingId!;
-      await tx.update(issues).set({ ...values, updatedAt: sql`now()` }).where(eq(issues.id, id));
+      await tx
+        .update(issues)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(eq(issues.id, id));
     } else {
       const number = next++;
       const [row] = await tx
         .insert(issues)
-        .values({ ...values, companyId, number, identifier: `${prefix}-${number}`, originKind: 'manual', ...createdBy(actor) })
+        .values({
+          ...values,
+          companyId,
+          number,
+          identifier: `${prefix}-${number}`,
+          originKind: 'manual',
+          ...createdBy(actor),
+        })
         .returning({ id: issues.id });
       id = row!.id;
     }
     ids.issues.set(t.slug, id);
     for (const d of t.documents) await putDocument(tx, actor, companyId, id, d);
-    const attached = entry.action === 'update' ? await tx.select({ sha256: assets.sha256 }).from(issueAttachments).innerJoin(assets, eq(assets.id, issueAttachments.assetId)).where(eq(issueAttachments.issueId, id)) : [];
+    const attached =
+      entry.action === 'update'
+        ? await tx
+            .select({ sha256: assets.sha256 })
+            .from(issueAttachments)
+            .innerJoin(assets, eq(assets.id, issueAttachments.assetId))
+            .where(eq(issueAttachments.issueId, id))
+        : [];
     for (const a of t.attachments) {
       if (attached.some((x) => x.sha256 === a.sha256)) continue;
       const b = blobs.get(a.sha256)!;
-      const asset = await storeAsset(tx, deps.storage, actor, companyId, 'attachment', { bytes: fileBytes({ encoding: 'base64', data: b.data }), contentType: a.contentType, filename: a.name ?? a.sha256 });
+      const asset = await storeAsset(tx, deps.storage, actor, companyId, 'attachment', {
+        bytes: fileBytes({ encoding: 'base64', data: b.data }),
+        contentType: a.contentType,
+        filename: a.name ?? a.sha256,
+      });
       await tx.insert(issueAttachments).values({ companyId, issueId: id, assetId: asset.id });
     }
   }
   for (const [i, t] of model.issues.entries()) {
     if (plan.issuePlans[i]!.action === 'skip' || !t.parent) continue;
-    await tx.update(issues).set({ parentId: ids.issues.get(t.parent) ?? null }).where(eq(issues.id, ids.issues.get(t.slug)!));
+    await tx
+      .update(issues)
+      .set({ parentId: ids.issues.get(t.parent) ?? null })
+      .where(eq(issues.id, ids.issues.get(t.slug)!));
   }
 }
 
@@ -422,15 +610,27 @@ async function applyRoutines(run: ApplyRun): Promise<void> {
       status: 'paused',
       concurrencyPolicy: r.concurrencyPolicy,
       catchUpPolicy: r.catchUpPolicy,
-      variables: routineVariables.parse(r.variables).map((v) => ({ name: v.name, label: v.label ?? null, type: v.type, required: v.required, defaultValue: v.defaultValue ?? null })),
+      variables: routineVariables.parse(r.variables).map((v) => ({
+        name: v.name,
+        label: v.label ?? null,
+        type: v.type,
+        required: v.required,
+        defaultValue: v.defaultValue ?? null,
+      })),
     };
     let id: string;
     if (entry.action === 'update') {
       id = entry.existingId!;
-      await tx.update(routines).set({ ...values, updatedAt: sql`now()` }).where(eq(routines.id, id));
+      await tx
+        .update(routines)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(eq(routines.id, id));
       await tx.delete(routineTriggers).where(eq(routineTriggers.routineId, id));
     } else {
-      const [row] = await tx.insert(routines).values({ ...values, ...createdBy(actor) }).returning({ id: routines.id });
+      const [row] = await tx
+        .insert(routines)
+        .values({ ...values, ...createdBy(actor) })
+        .returning({ id: routines.id });
       id = row!.id;
     }
     ids.routines.set(r.slug, id);
@@ -452,19 +652,47 @@ async function applyRoutines(run: ApplyRun): Promise<void> {
         publicId: webhook ? newPublicId() : null,
         signingMode,
         replayWindowSec: webhook ? (t.replayWindowSec ?? DEFAULT_REPLAY_WINDOW_SEC) : null,
-        ...(webhook && signingMode !== 'none' && sealWebhookSecret(deps.masterKey, { companyId, id: triggerId, secretVersion: 0 }, newWebhookSecret())),
+        ...(webhook &&
+          signingMode !== 'none' &&
+          sealWebhookSecret(deps.masterKey, { companyId, id: triggerId, secretVersion: 0 }, newWebhookSecret())),
       });
     }
   }
 }
 
-
 /** A document of a task: created at revision 1, or (replace) given the bundle's body as its next revision. */
-async function putDocument(tx: Tx, actor: Actor, companyId: string, issueId: string, d: CompanyModel['issues'][number]['documents'][number]): Promise<void> {
-  const [current] = await tx.select().from(issueDocuments).where(and(eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, d.key))).for('update');
+async function putDocument(
+  tx: Tx,
+  actor: Actor,
+  companyId: string,
+  issueId: string,
+  d: CompanyModel['issues'][number]['documents'][number],
+): Promise<void> {
+  const [current] = await tx
+    .select()
+    .from(issueDocuments)
+    .where(and(eq(issueDocuments.issueId, issueId), eq(issueDocuments.key, d.key)))
+    .for('update');
   const documentId = current?.id ?? randomUUID();
-  if (!current) await tx.insert(issueDocuments).values({ id: documentId, companyId, issueId, key: d.key, title: d.title, format: d.format });
+  if (!current)
+    await tx
+      .insert(issueDocuments)
+      .values({ id: documentId, companyId, issueId, key: d.key, title: d.title, format: d.format });
   const number = (current?.latestRevisionNumber ?? 0) + 1;
-  const [revision] = await tx.insert(issueDocumentRevisions).values({ companyId, documentId, revisionNumber: number, title: d.title, body: d.body, changeSummary: 'imported', ...createdBy(actor) }).returning({ id: issueDocumentRevisions.id });
-  await tx.update(issueDocuments).set({ title: d.title, latestRevisionId: revision!.id, latestRevisionNumber: number, updatedAt: sql`now()` }).where(eq(issueDocuments.id, documentId));
+  const [revision] = await tx
+    .insert(issueDocumentRevisions)
+    .values({
+      companyId,
+      documentId,
+      revisionNumber: number,
+      title: d.title,
+      body: d.body,
+      changeSummary: 'imported',
+      ...createdBy(actor),
+    })
+    .returning({ id: issueDocumentRevisions.id });
+  await tx
+    .update(issueDocuments)
+    .set({ title: d.title, latestRevisionId: revision!.id, latestRevisionNumber: number, updatedAt: sql`now()` })
+    .where(eq(issueDocuments.id, documentId));
 }

@@ -34,7 +34,10 @@ export const BUNDLE_BODY_LIMIT = Math.ceil((BUNDLE_LIMITS.maxTotalBytes * 4) / 3
 export type BundleFile = string | { encoding: 'base64'; data: string; contentType?: string | undefined };
 export type BundleFiles = Record<string, BundleFile>;
 
-export type EnvValue = string | { type: 'plain'; value: string } | { type: 'secret_ref'; secretId: string; version?: 'latest' | number };
+export type EnvValue =
+  | string
+  | { type: 'plain'; value: string }
+  | { type: 'secret_ref'; secretId: string; version?: 'latest' | number };
 
 /** A value the bundle declares but does not carry: supplied at import as `secretValues[key]`. */
 export interface EnvInput {
@@ -199,7 +202,10 @@ export interface CompanyModel {
  * .boardroom.yaml): lets scripts and people map references in the source to bundle paths. An
  * import never reads it: ids belong to the source instance, and nothing is matched by id.
  */
-export type SourceIds = Record<'company' | 'agents' | 'projects' | 'goals' | 'issues' | 'routines' | 'skills', Record<string, string>>;
+export type SourceIds = Record<
+  'company' | 'agents' | 'projects' | 'goals' | 'issues' | 'routines' | 'skills',
+  Record<string, string>
+>;
 
 export interface Manifest {
   schema: string;
@@ -220,4 +226,5 @@ export interface RenderedBundle {
 export const tooLarge = (message: string, details?: unknown) => new DomainError('payload_too_large', message, details);
 
 /** Decoded bytes of a file (base64 decoded, text as UTF-8). */
-export const fileBytes = (f: BundleFile) => (typeof f === 'string' ? Buffer.from(f, 'utf8') : Buffer.from(f.data, 'base64'));
+export const fileBytes = (f: BundleFile) =>
+  typeof f === 'string' ? Buffer.from(f, 'utf8') : Buffer.from(f.data, 'base64');

@@ -3,7 +3,8 @@
 import { redact, REDACTED } from '../../lib/redact.ts';
 import type { EnvInput, EnvValue, SystemDependent } from './bundle.ts';
 
-const SENSITIVE_KEY = /token|secret|passw(or)?d|pwd|cookie|credential|private|api[-_]?key|access[-_]?key|(^|_)key($|_)|auth|connection|conn[-_]?str|dsn|database[-_]?url|_url$/i;
+const SENSITIVE_KEY =
+  /token|secret|passw(or)?d|pwd|cookie|credential|private|api[-_]?key|access[-_]?key|(^|_)key($|_)|auth|connection|conn[-_]?str|dsn|database[-_]?url|_url$/i;
 /** A URL with a password in it is a connection string whatever its key says. */
 const CREDENTIAL_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i;
 
@@ -44,10 +45,17 @@ export function exportEnv(
       declare(secretNames.get(secretId) ?? name, name);
       continue;
     }
-    const plain = typeof value === 'string' ? value : value && typeof value === 'object' && (value as { type?: unknown }).type === 'plain' ? String((value as { value?: unknown }).value) : null;
+    const plain =
+      typeof value === 'string'
+        ? value
+        : value && typeof value === 'object' && (value as { type?: unknown }).type === 'plain'
+          ? String((value as { value?: unknown }).value)
+          : null;
     if (plain !== null && (hidePlainValues || looksSensitive(name, plain))) {
       declare(name, name);
-      warnings.push(`${owner}: env ${name} ${hidePlainValues ? 'is not readable by the caller' : 'looks sensitive'}; its plain value was left out and declared as input ${name}`);
+      warnings.push(
+        `${owner}: env ${name} ${hidePlainValues ? 'is not readable by the caller' : 'looks sensitive'}; its plain value was left out and declared as input ${name}`,
+      );
       continue;
     }
     out[name] = value;
@@ -61,14 +69,21 @@ export function exportEnv(
  * secret references outside env (ids of this instance, meaningless elsewhere). Each removal is
  * named in a warning.
  */
-export function exportConfig(config: Record<string, unknown>, owner: string, warnings: string[]): Record<string, unknown> {
+export function exportConfig(
+  config: Record<string, unknown>,
+  owner: string,
+  warnings: string[],
+): Record<string, unknown> {
   const walk = (original: unknown, shown: unknown, at: string): unknown => {
     if (!original || typeof original !== 'object' || Array.isArray(original)) return original;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(original as Record<string, unknown>)) {
       const view = (shown as Record<string, unknown>)[key];
       const path = at ? `${at}.${key}` : key;
-      if (view === REDACTED || (value && typeof value === 'object' && (value as { type?: unknown }).type === 'secret_ref')) {
+      if (
+        view === REDACTED ||
+        (value && typeof value === 'object' && (value as { type?: unknown }).type === 'secret_ref')
+      ) {
         warnings.push(`${owner}: adapterConfig.${path} looks like a credential; left out`);
         continue;
       }
@@ -81,13 +96,22 @@ export function exportConfig(config: Record<string, unknown>, owner: string, war
 
 /** Whether an env map of the bundle names an input (for reading it back). */
 const inputOf = (value: unknown): string | null =>
-  value && typeof value === 'object' && !Array.isArray(value) && typeof (value as InputMarker).input === 'string' && Object.keys(value).length === 1 ? (value as InputMarker).input : null;
+  value &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  typeof (value as InputMarker).input === 'string' &&
+  Object.keys(value).length === 1
+    ? (value as InputMarker).input
+    : null;
 
 /**
  * The imported form of an env map: inputs become references to the secret supplied for them (by
  * `secretIds`, input key to secret id) or are dropped when none was supplied.
  */
-export function importEnv(env: Record<string, unknown> | null, secretIds: Map<string, string>): Record<string, EnvValue> | null {
+export function importEnv(
+  env: Record<string, unknown> | null,
+  secretIds: Map<string, string>,
+): Record<string, EnvValue> | null {
   if (!env) return null;
   const out: Record<string, EnvValue> = {};
   for (const [name, value] of Object.entries(env)) {

@@ -7,7 +7,14 @@ import { BUNDLE_LIMITS, fileBytes, tooLarge, type BundleFile, type BundleFiles }
 import { assertSafePath } from './parse.ts';
 
 const MAX_FOLDERS = 10_000;
-const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml' };
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+};
 
 /** Bytes as a bundle file: text as is when it is UTF-8 (outside images/ and blobs/), else base64. */
 export function bundleFileOf(relPath: string, bytes: Buffer): BundleFile {
@@ -27,7 +34,8 @@ export async function readBundleFolder(root: string): Promise<BundleFiles> {
   const walk = async (dir: string, rel: string): Promise<void> => {
     // Folders count too: a tree of empty folders is no bundle, and walking it must still end.
     folders += 1;
-    if (folders > MAX_FOLDERS) throw tooLarge(`the folder has more than ${MAX_FOLDERS} subfolders; a bundle has far fewer`);
+    if (folders > MAX_FOLDERS)
+      throw tooLarge(`the folder has more than ${MAX_FOLDERS} subfolders; a bundle has far fewer`);
     for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
       const relPath = rel ? `${rel}/${entry.name}` : entry.name;
       const full = path.join(dir, entry.name);
@@ -42,8 +50,12 @@ export async function readBundleFolder(root: string): Promise<BundleFiles> {
       count += 1;
       total += stat.size;
       if (count > BUNDLE_LIMITS.maxFiles) throw tooLarge(`the folder has more than ${BUNDLE_LIMITS.maxFiles} files`);
-      if (stat.size > BUNDLE_LIMITS.maxFileBytes) throw tooLarge(`${relPath} is ${stat.size} bytes; a file may have at most ${BUNDLE_LIMITS.maxFileBytes}`, { path: relPath });
-      if (total > BUNDLE_LIMITS.maxTotalBytes) throw tooLarge(`the folder holds more than ${BUNDLE_LIMITS.maxTotalBytes} bytes`);
+      if (stat.size > BUNDLE_LIMITS.maxFileBytes)
+        throw tooLarge(`${relPath} is ${stat.size} bytes; a file may have at most ${BUNDLE_LIMITS.maxFileBytes}`, {
+          path: relPath,
+        });
+      if (total > BUNDLE_LIMITS.maxTotalBytes)
+        throw tooLarge(`the folder holds more than ${BUNDLE_LIMITS.maxTotalBytes} bytes`);
       files[relPath] = bundleFileOf(relPath, await readFile(full));
     }
   };

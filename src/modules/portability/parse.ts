@@ -2,50 +2,84 @@
 // then each file the layout knows.
 import { badRequest, unprocessable } from '../../core/errors.ts';
 import { FrontmatterError, splitFrontmatter, type Frontmatter } from '../skills/frontmatter.ts';
-import { BUNDLE_LIMITS, BUNDLE_SCHEMA, tooLarge, type BundleFile, type BundleFiles, type CompanyModel, type SkillFileModel } from './bundle.ts';
+import {
+  BUNDLE_LIMITS,
+  BUNDLE_SCHEMA,
+  tooLarge,
+  type BundleFile,
+  type BundleFiles,
+  type CompanyModel,
+  type SkillFileModel,
+} from './bundle.ts';
 
 const SCHEMA_PATTERN = /^agentcompanies\/v(\d+)$/;
 const SUPPORTED_SCHEMA_VERSION = 1;
 
 /** A path inside the bundle: relative, `/`-separated, no `..`/`.`/empty segment, no backslash. */
 export function assertSafePath(p: string): void {
-  const bad = p.length === 0 || p.length > BUNDLE_LIMITS.maxPathChars || p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.includes('\\') || p.includes('\0');
+  const bad =
+    p.length === 0 ||
+    p.length > BUNDLE_LIMITS.maxPathChars ||
+    p.startsWith('/') ||
+    /^[A-Za-z]:/.test(p) ||
+    p.includes('\\') ||
+    p.includes('\0');
   if (bad || p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
-    throw badRequest(`bundle path ${JSON.stringify(p.slice(0, 200))} is not a relative path inside the bundle (no "..", no absolute paths, no NUL)`, { path: p.slice(0, 200) });
+    throw badRequest(
+      `bundle path ${JSON.stringify(p.slice(0, 200))} is not a relative path inside the bundle (no "..", no absolute paths, no NUL)`,
+      { path: p.slice(0, 200) },
+    );
   }
 }
-
 
 /** Paths, file count and sizes: 400 for a bad path, 413 beyond the limits. Checked before anything is parsed. */
 export function assertBundleBounds(files: BundleFiles): void {
   const paths = Object.keys(files);
-  if (paths.length > BUNDLE_LIMITS.maxFiles) throw tooLarge(`the bundle has ${paths.length} files; at most ${BUNDLE_LIMITS.maxFiles} are accepted`);
+  if (paths.length > BUNDLE_LIMITS.maxFiles)
+    throw tooLarge(`the bundle has ${paths.length} files; at most ${BUNDLE_LIMITS.maxFiles} are accepted`);
   let total = 0;
   for (const p of paths) {
     assertSafePath(p);
     const f = files[p]!;
     // The decoded size without decoding: 3 bytes per 4 characters, less the padding.
-    const size = typeof f === 'string' ? Buffer.byteLength(f, 'utf8') : Math.floor((f.data.length * 3) / 4) - (f.data.endsWith('==') ? 2 : f.data.endsWith('=') ? 1 : 0);
-    if (size > BUNDLE_LIMITS.maxFileBytes) throw tooLarge(`bundle file ${p} is ${size} bytes; a file may have at most ${BUNDLE_LIMITS.maxFileBytes}`, { path: p });
+    const size =
+      typeof f === 'string'
+        ? Buffer.byteLength(f, 'utf8')
+        : Math.floor((f.data.length * 3) / 4) - (f.data.endsWith('==') ? 2 : f.data.endsWith('=') ? 1 : 0);
+    if (size > BUNDLE_LIMITS.maxFileBytes)
+      throw tooLarge(`bundle file ${p} is ${size} bytes; a file may have at most ${BUNDLE_LIMITS.maxFileBytes}`, {
+        path: p,
+      });
     total += size;
   }
-  if (total > BUNDLE_LIMITS.maxTotalBytes) throw tooLarge(`the bundle is ${total} bytes; at most ${BUNDLE_LIMITS.maxTotalBytes} are accepted`);
+  if (total > BUNDLE_LIMITS.maxTotalBytes)
+    throw tooLarge(`the bundle is ${total} bytes; at most ${BUNDLE_LIMITS.maxTotalBytes} are accepted`);
 }
 
 /** 422 for a schema this build does not know; a bundle without one is taken as v1 (hand-written folders). */
 export function assertSchema(schema: unknown, where: string): void {
   if (schema === undefined || schema === null) return;
   const match = typeof schema === 'string' ? SCHEMA_PATTERN.exec(schema) : null;
-  if (!match) throw unprocessable(`${where}: unknown bundle schema ${JSON.stringify(schema)}; this server reads ${BUNDLE_SCHEMA}`, { schema });
+  if (!match)
+    throw unprocessable(
+      `${where}: unknown bundle schema ${JSON.stringify(schema)}; this server reads ${BUNDLE_SCHEMA}`,
+      { schema },
+    );
   if (Number(match[1]) > SUPPORTED_SCHEMA_VERSION) {
-    throw unprocessable(`${where}: bundle schema ${schema} is newer than this server reads (${BUNDLE_SCHEMA}); upgrade Boardroom to import it`, { schema });
+    throw unprocessable(
+      `${where}: bundle schema ${schema} is newer than this server reads (${BUNDLE_SCHEMA}); upgrade Boardroom to import it`,
+      { schema },
+    );
   }
 }
 
-const text = (f: BundleFile | undefined) => (f === undefined ? undefined : typeof f === 'string' ? f : Buffer.from(f.data, 'base64').toString('utf8'));
-const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : v === null || v === undefined ? null : String(v));
+const text = (f: BundleFile | undefined) =>
+  f === undefined ? undefined : typeof f === 'string' ? f : Buffer.from(f.data, 'base64').toString('utf8');
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v.length > 0 ? v : v === null || v === undefined ? null : String(v);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === 'string');
 
@@ -81,7 +115,18 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
   const meta = yamlFile('.boardroom.yaml', files['.boardroom.yaml']);
   assertSchema(meta.schema, '.boardroom.yaml');
   const warnings: string[] = [];
-  const model: CompanyModel = { company: null, agents: [], projects: [], goals: [], issues: [], routines: [], skills: [], logo: null, blobs: [], envInputs: [] };
+  const model: CompanyModel = {
+    company: null,
+    agents: [],
+    projects: [],
+    goals: [],
+    issues: [],
+    routines: [],
+    skills: [],
+    logo: null,
+    blobs: [],
+    envInputs: [],
+  };
   const companyFile = files['COMPANY.md'];
   if (companyFile !== undefined) {
     const { fm, body } = doc('COMPANY.md', companyFile);
@@ -97,7 +142,8 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
     };
     const logoPath = str(fm.logo);
     const logo = logoPath ? files[logoPath] : undefined;
-    if (logo && typeof logo !== 'string') model.logo = { sha256: '', contentType: logo.contentType ?? 'application/octet-stream', data: logo.data };
+    if (logo && typeof logo !== 'string')
+      model.logo = { sha256: '', contentType: logo.contentType ?? 'application/octet-stream', data: logo.data };
   }
   const triggers = obj(meta.routines);
   const attachments = obj(meta.attachments);
@@ -121,7 +167,10 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
         adapterType: str(adapter.type) ?? '',
         adapterConfig: obj(adapter.config),
         runtimeConfig: obj(fm.runtimeConfig),
-        permissions: { canCreateAgents: permissions.canCreateAgents === true, canAssignTasks: permissions.canAssignTasks === true },
+        permissions: {
+          canCreateAgents: permissions.canCreateAgents === true,
+          canAssignTasks: permissions.canAssignTasks === true,
+        },
         budgetMonthlyCents: num(fm.budgetMonthlyCents),
         skills: strings(fm.skills),
       });
@@ -154,7 +203,15 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
       });
     } else if (top === 'goals' && parts.length === 3 && leaf === 'GOAL.md') {
       const { fm, body } = doc(path, f);
-      model.goals.push({ slug: slug!, title: str(fm.title) ?? slug!, description: bodyOrNull(body), level: str(fm.level) ?? 'task', status: str(fm.status) ?? 'planned', parent: str(fm.parent), owner: str(fm.owner) });
+      model.goals.push({
+        slug: slug!,
+        title: str(fm.title) ?? slug!,
+        description: bodyOrNull(body),
+        level: str(fm.level) ?? 'task',
+        status: str(fm.status) ?? 'planned',
+        parent: str(fm.parent),
+        owner: str(fm.owner),
+      });
     } else if (top === 'tasks' && parts.length === 3 && leaf === 'TASK.md') {
       const { fm, body } = doc(path, f);
       if (fm.recurring === true) {
@@ -172,7 +229,14 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
           triggers: list(obj(triggers[slug!]).triggers).map((t) => {
             const tr = obj(t);
             const kind = tr.kind === 'webhook' || tr.kind === 'api' ? tr.kind : 'schedule';
-            return { kind, label: str(tr.label), cronExpression: str(tr.cronExpression), timezone: str(tr.timezone), signingMode: str(tr.signingMode), replayWindowSec: typeof tr.replayWindowSec === 'number' ? tr.replayWindowSec : null };
+            return {
+              kind,
+              label: str(tr.label),
+              cronExpression: str(tr.cronExpression),
+              timezone: str(tr.timezone),
+              signingMode: str(tr.signingMode),
+              replayWindowSec: typeof tr.replayWindowSec === 'number' ? tr.replayWindowSec : null,
+            };
           }),
         });
       } else {
@@ -190,7 +254,11 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
           documents: [],
           attachments: list(attachments[slug!]).map((a) => {
             const at = obj(a);
-            return { sha256: str(at.sha256) ?? '', contentType: str(at.contentType) ?? 'application/octet-stream', name: str(at.name) };
+            return {
+              sha256: str(at.sha256) ?? '',
+              contentType: str(at.contentType) ?? 'application/octet-stream',
+              name: str(at.name),
+            };
           }),
         });
       }
@@ -198,10 +266,15 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
       continue; // joined to their task below, once every task is known
     } else if (top === 'skills' && parts.length >= 3) {
       const filesOf = skillFiles.get(slug!) ?? [];
-      filesOf.push({ path: parts.slice(2).join('/'), encoding: typeof f === 'string' ? 'utf8' : 'base64', content: typeof f === 'string' ? f : f.data });
+      filesOf.push({
+        path: parts.slice(2).join('/'),
+        encoding: typeof f === 'string' ? 'utf8' : 'base64',
+        content: typeof f === 'string' ? f : f.data,
+      });
       skillFiles.set(slug!, filesOf);
     } else if (top === 'blobs' && parts.length === 2) {
-      if (typeof f === 'string') throw unprocessable(`${path}: a blob must be base64 ({ encoding: "base64", data })`, { path });
+      if (typeof f === 'string')
+        throw unprocessable(`${path}: a blob must be base64 ({ encoding: "base64", data })`, { path });
       model.blobs.push({ sha256: slug!, contentType: f.contentType ?? 'application/octet-stream', data: f.data });
     } else if (path !== 'README.md' && path !== '.boardroom.yaml' && path !== 'COMPANY.md' && top !== 'images') {
       warnings.push(`${path}: not part of the bundle layout; ignored`);
@@ -217,20 +290,32 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
       continue;
     }
     const { fm, body } = doc(path, f);
-    issue.documents.push({ key: str(fm.key) ?? parts[3]!.slice(0, -3), title: str(fm.title), format: str(fm.format) ?? 'markdown', body });
+    issue.documents.push({
+      key: str(fm.key) ?? parts[3]!.slice(0, -3),
+      title: str(fm.title),
+      format: str(fm.format) ?? 'markdown',
+      body,
+    });
   }
   for (const [slug, skillFilesOf] of skillFiles) {
     const m = obj(skillMeta[slug]);
-    model.skills.push({ slug, key: str(m.key) ?? slug, sourceKind: str(m.sourceKind) ?? 'managed_local', files: skillFilesOf });
+    model.skills.push({
+      slug,
+      key: str(m.key) ?? slug,
+      sourceKind: str(m.sourceKind) ?? 'managed_local',
+      files: skillFilesOf,
+    });
   }
-  model.envInputs = list(meta.inputs).map((i) => {
-    const input = obj(i);
-    return {
-      key: str(input.key) ?? '',
-      kind: 'secret' as const,
-      requirement: input.requirement === 'optional' ? ('optional' as const) : ('required' as const),
-      usedBy: list(input.usedBy).map((u) => ({ path: str(obj(u).path) ?? '', env: str(obj(u).env) ?? '' })),
-    };
-  }).filter((i) => i.key.length > 0);
+  model.envInputs = list(meta.inputs)
+    .map((i) => {
+      const input = obj(i);
+      return {
+        key: str(input.key) ?? '',
+        kind: 'secret' as const,
+        requirement: input.requirement === 'optional' ? ('optional' as const) : ('required' as const),
+        usedBy: list(input.usedBy).map((u) => ({ path: str(obj(u).path) ?? '', env: str(obj(u).env) ?? '' })),
+      };
+    })
+    .filter((i) => i.key.length > 0);
   return { model, warnings };
 }

@@ -17,14 +17,24 @@ import { fileBytes, type CompanyModel, type EnvInput } from './bundle.ts';
 export const COLLISION_STRATEGIES = ['rename', 'skip', 'replace'] as const;
 export type CollisionStrategy = (typeof COLLISION_STRATEGIES)[number];
 
-export type ImportTarget = { mode: 'new_company'; newCompanyName?: string | undefined } | { mode: 'existing_company'; companyId: string };
+export type ImportTarget =
+  | { mode: 'new_company'; newCompanyName?: string | undefined }
+  | { mode: 'existing_company'; companyId: string };
 
 export interface ImportOptions {
   target: ImportTarget;
   collisionStrategy: CollisionStrategy;
-  nameOverrides?: { company?: string | undefined; agents?: Record<string, string> | undefined; projects?: Record<string, string> | undefined } | undefined;
+  nameOverrides?:
+    | {
+        company?: string | undefined;
+        agents?: Record<string, string> | undefined;
+        projects?: Record<string, string> | undefined;
+      }
+    | undefined;
   secretValues?: Record<string, string> | undefined;
-  adapterOverrides?: Record<string, { adapterType: string; adapterConfig?: Record<string, unknown> | undefined }> | undefined;
+  adapterOverrides?:
+    | Record<string, { adapterType: string; adapterConfig?: Record<string, unknown> | undefined }>
+    | undefined;
 }
 
 export type PlanAction = 'create' | 'update' | 'skip';
@@ -80,9 +90,24 @@ const MAX_TARGET_KEYS = 20_000;
  * by key (all of them, so a new name is free of every one), goals, tasks and routines by title (only
  * the titles the bundle carries: titles need not be unique, so a renamed one cannot collide).
  */
-async function loadExisting(db: DbOrTx, companyId: string | null, model: CompanyModel, skillKey: (k: string) => string): Promise<Existing> {
+async function loadExisting(
+  db: DbOrTx,
+  companyId: string | null,
+  model: CompanyModel,
+  skillKey: (k: string) => string,
+): Promise<Existing> {
   const empty = new Map<string, { id: string; name: string }>();
-  if (!companyId) return { companyId, agents: empty, projects: empty, goals: empty, issues: empty, routines: empty, skills: empty, secrets: new Map() };
+  if (!companyId)
+    return {
+      companyId,
+      agents: empty,
+      projects: empty,
+      goals: empty,
+      issues: empty,
+      routines: empty,
+      skills: empty,
+      secrets: new Map(),
+    };
   const some = <T>(values: T[]) => (values.length > 0 ? values : null);
   const agentSlugs = some(model.agents.map((a) => a.slug));
   const projectSlugs = some(model.projects.map((p) => p.slug));
@@ -94,15 +119,91 @@ async function loadExisting(db: DbOrTx, companyId: string | null, model: Company
   return {
     companyId,
     // Every shortname and key, not only the bundle's: a renamed record must miss `chief-2` too.
-    agents: agentSlugs ? byKey(await db.select({ id: agents.id, urlKey: agents.urlKey, name: agents.name }).from(agents).where(and(eq(agents.companyId, companyId), ne(agents.status, 'terminated'))).limit(MAX_TARGET_KEYS), (r) => r.urlKey, (r) => r.name) : empty,
-    projects: projectSlugs ? byKey(await db.select({ id: projects.id, urlKey: projects.urlKey, name: projects.name }).from(projects).where(eq(projects.companyId, companyId)).limit(MAX_TARGET_KEYS), (r) => r.urlKey, (r) => r.name) : empty,
-    goals: goalTitles ? byKey(await db.select().from(goals).where(and(eq(goals.companyId, companyId), inArray(goals.title, goalTitles))), (r) => r.title, (r) => r.title) : empty,
-    issues: issueTitles
-      ? byKey(await db.select({ id: issues.id, title: issues.title }).from(issues).where(and(eq(issues.companyId, companyId), inArray(issues.title, issueTitles), ne(issues.originKind, 'routine_execution'))), (r) => r.title, (r) => r.title)
+    agents: agentSlugs
+      ? byKey(
+          await db
+            .select({ id: agents.id, urlKey: agents.urlKey, name: agents.name })
+            .from(agents)
+            .where(and(eq(agents.companyId, companyId), ne(agents.status, 'terminated')))
+            .limit(MAX_TARGET_KEYS),
+          (r) => r.urlKey,
+          (r) => r.name,
+        )
       : empty,
-    routines: routineTitles ? byKey(await db.select().from(routines).where(and(eq(routines.companyId, companyId), ne(routines.status, 'archived'), inArray(routines.title, routineTitles))), (r) => r.title, (r) => r.title) : empty,
-    skills: keys ? byKey(await db.select({ id: companySkills.id, key: companySkills.key }).from(companySkills).where(eq(companySkills.companyId, companyId)).limit(MAX_TARGET_KEYS), (r) => r.key, (r) => r.key) : empty,
-    secrets: inputKeys ? new Map((await db.select().from(secrets).where(and(eq(secrets.companyId, companyId), inArray(secrets.name, inputKeys)))).map((s) => [s.name, s.id])) : new Map(),
+    projects: projectSlugs
+      ? byKey(
+          await db
+            .select({ id: projects.id, urlKey: projects.urlKey, name: projects.name })
+            .from(projects)
+            .where(eq(projects.companyId, companyId))
+            .limit(MAX_TARGET_KEYS),
+          (r) => r.urlKey,
+          (r) => r.name,
+        )
+      : empty,
+    goals: goalTitles
+      ? byKey(
+          await db
+            .select()
+            .from(goals)
+            .where(and(eq(goals.companyId, companyId), inArray(goals.title, goalTitles))),
+          (r) => r.title,
+          (r) => r.title,
+        )
+      : empty,
+    issues: issueTitles
+      ? byKey(
+          await db
+            .select({ id: issues.id, title: issues.title })
+            .from(issues)
+            .where(
+              and(
+                eq(issues.companyId, companyId),
+                inArray(issues.title, issueTitles),
+                ne(issues.originKind, 'routine_execution'),
+              ),
+            ),
+          (r) => r.title,
+          (r) => r.title,
+        )
+      : empty,
+    routines: routineTitles
+      ? byKey(
+          await db
+            .select()
+            .from(routines)
+            .where(
+              and(
+                eq(routines.companyId, companyId),
+                ne(routines.status, 'archived'),
+                inArray(routines.title, routineTitles),
+              ),
+            ),
+          (r) => r.title,
+          (r) => r.title,
+        )
+      : empty,
+    skills: keys
+      ? byKey(
+          await db
+            .select({ id: companySkills.id, key: companySkills.key })
+            .from(companySkills)
+            .where(eq(companySkills.companyId, companyId))
+            .limit(MAX_TARGET_KEYS),
+          (r) => r.key,
+          (r) => r.key,
+        )
+      : empty,
+    secrets: inputKeys
+      ? new Map(
+          (
+            await db
+              .select()
+              .from(secrets)
+              .where(and(eq(secrets.companyId, companyId), inArray(secrets.name, inputKeys)))
+          ).map((s) => [s.name, s.id]),
+        )
+      : new Map(),
   };
 }
 
@@ -136,10 +237,30 @@ function planKind<T extends { slug: string }>(
   return records.map((r) => {
     const hit = existing.get(keyOf(r));
     if (!hit) return { slug: r.slug, action: 'create', plannedName: nameOf(r), existingId: null, reason: null };
-    if (strategy === 'skip') return { slug: r.slug, action: 'skip', plannedName: hit.name, existingId: hit.id, reason: `a ${what} ${JSON.stringify(keyOf(r))} exists; kept as it is` };
-    if (strategy === 'replace') return { slug: r.slug, action: 'update', plannedName: nameOf(r), existingId: hit.id, reason: `a ${what} ${JSON.stringify(keyOf(r))} exists; replaced by the bundle's` };
+    if (strategy === 'skip')
+      return {
+        slug: r.slug,
+        action: 'skip',
+        plannedName: hit.name,
+        existingId: hit.id,
+        reason: `a ${what} ${JSON.stringify(keyOf(r))} exists; kept as it is`,
+      };
+    if (strategy === 'replace')
+      return {
+        slug: r.slug,
+        action: 'update',
+        plannedName: nameOf(r),
+        existingId: hit.id,
+        reason: `a ${what} ${JSON.stringify(keyOf(r))} exists; replaced by the bundle's`,
+      };
     const fresh = renamed(nameOf(r), keyOf(r), taken);
-    return { slug: r.slug, action: 'create', plannedName: renameAs === 'key' ? fresh.slug : fresh.name, existingId: hit.id, reason: `a ${what} ${JSON.stringify(keyOf(r))} exists; created under a new name` };
+    return {
+      slug: r.slug,
+      action: 'create',
+      plannedName: renameAs === 'key' ? fresh.slug : fresh.name,
+      existingId: hit.id,
+      reason: `a ${what} ${JSON.stringify(keyOf(r))} exists; created under a new name`,
+    };
   });
 }
 
@@ -149,11 +270,20 @@ function planKind<T extends { slug: string }>(
  * the import will do differently from the bundle (an in-progress task arrives as todo, an input
  * without a value is left unset).
  */
-export async function planImport(db: DbOrTx, model: CompanyModel, opts: ImportOptions, parseWarnings: string[] = []): Promise<PlanResult & { existing: Existing }> {
+export async function planImport(
+  db: DbOrTx,
+  model: CompanyModel,
+  opts: ImportOptions,
+  parseWarnings: string[] = [],
+): Promise<PlanResult & { existing: Existing }> {
   const warnings = [...parseWarnings];
   const errors: string[] = [];
   const targetId = opts.target.mode === 'existing_company' ? opts.target.companyId : null;
-  let companyName = opts.nameOverrides?.company ?? (opts.target.mode === 'new_company' ? opts.target.newCompanyName : undefined) ?? model.company?.name ?? '';
+  let companyName =
+    opts.nameOverrides?.company ??
+    (opts.target.mode === 'new_company' ? opts.target.newCompanyName : undefined) ??
+    model.company?.name ??
+    '';
   let companyAction: ImportPlan['companyAction'] = 'create';
   if (targetId) {
     const [company] = await db.select().from(companies).where(eq(companies.id, targetId));
@@ -165,26 +295,84 @@ export async function planImport(db: DbOrTx, model: CompanyModel, opts: ImportOp
   const existing = await loadExisting(db, targetId, model, skillKey);
   const strategy = opts.collisionStrategy;
 
-  const agentPlans = planKind(model.agents, (a) => a.slug, (a) => opts.nameOverrides?.agents?.[a.slug] ?? a.name, existing.agents, strategy, 'agent');
-  const projectPlans = planKind(model.projects, (p) => p.slug, (p) => opts.nameOverrides?.projects?.[p.slug] ?? p.name, existing.projects, strategy, 'project');
-  const goalPlans = planKind(model.goals, (g) => g.title, (g) => g.title, existing.goals, strategy, 'goal');
-  const issuePlans = planKind(model.issues, (i) => i.title, (i) => i.title, existing.issues, strategy, 'task');
-  const routinePlans = planKind(model.routines, (r) => r.title, (r) => r.title, existing.routines, strategy, 'routine');
-  const skillPlans = planKind(model.skills, (s) => skillKey(s.key), (s) => skillKey(s.key), existing.skills, strategy, 'skill', 'key');
+  const agentPlans = planKind(
+    model.agents,
+    (a) => a.slug,
+    (a) => opts.nameOverrides?.agents?.[a.slug] ?? a.name,
+    existing.agents,
+    strategy,
+    'agent',
+  );
+  const projectPlans = planKind(
+    model.projects,
+    (p) => p.slug,
+    (p) => opts.nameOverrides?.projects?.[p.slug] ?? p.name,
+    existing.projects,
+    strategy,
+    'project',
+  );
+  const goalPlans = planKind(
+    model.goals,
+    (g) => g.title,
+    (g) => g.title,
+    existing.goals,
+    strategy,
+    'goal',
+  );
+  const issuePlans = planKind(
+    model.issues,
+    (i) => i.title,
+    (i) => i.title,
+    existing.issues,
+    strategy,
+    'task',
+  );
+  const routinePlans = planKind(
+    model.routines,
+    (r) => r.title,
+    (r) => r.title,
+    existing.routines,
+    strategy,
+    'routine',
+  );
+  const skillPlans = planKind(
+    model.skills,
+    (s) => skillKey(s.key),
+    (s) => skillKey(s.key),
+    existing.skills,
+    strategy,
+    'skill',
+    'key',
+  );
 
   // References: to a record of the bundle, or (into an existing company) to one the target has.
   const known = (slugs: Iterable<string>, target: Map<string, unknown>) => {
     const set = new Set(slugs);
     return (slug: string | null) => slug === null || set.has(slug) || target.has(slug);
   };
-  const agentKnown = known(model.agents.map((a) => a.slug), existing.agents);
-  const projectKnown = known(model.projects.map((p) => p.slug), new Map());
-  const goalKnown = known(model.goals.map((g) => g.slug), new Map());
-  const issueKnown = known(model.issues.map((i) => i.slug), new Map());
+  const agentKnown = known(
+    model.agents.map((a) => a.slug),
+    existing.agents,
+  );
+  const projectKnown = known(
+    model.projects.map((p) => p.slug),
+    new Map(),
+  );
+  const goalKnown = known(
+    model.goals.map((g) => g.slug),
+    new Map(),
+  );
+  const issueKnown = known(
+    model.issues.map((i) => i.slug),
+    new Map(),
+  );
   const check = (ok: boolean, message: string) => ok || errors.push(message);
   for (const a of model.agents) {
     const override = opts.adapterOverrides?.[a.slug];
-    check(Boolean(override?.adapterType ?? a.adapterType), `agents/${a.slug}: no adapter type (give adapterOverrides.${a.slug})`);
+    check(
+      Boolean(override?.adapterType ?? a.adapterType),
+      `agents/${a.slug}: no adapter type (give adapterOverrides.${a.slug})`,
+    );
     check(agentKnown(a.reportsTo), `agents/${a.slug}: reportsTo ${a.reportsTo} is no agent of the bundle`);
   }
   for (const p of model.projects) {
@@ -199,7 +387,13 @@ export async function planImport(db: DbOrTx, model: CompanyModel, opts: ImportOp
     check(agentKnown(g.owner), `goals/${g.slug}: owner ${g.owner} is no agent of the bundle`);
   }
   const blobs = new Set(model.blobs.map((b) => b.sha256));
-  for (const b of model.blobs) check(createHash('sha256').update(fileBytes({ encoding: 'base64', data: b.data })).digest('hex') === b.sha256, `blobs/${b.sha256}: the content does not hash to its name`);
+  for (const b of model.blobs)
+    check(
+      createHash('sha256')
+        .update(fileBytes({ encoding: 'base64', data: b.data }))
+        .digest('hex') === b.sha256,
+      `blobs/${b.sha256}: the content does not hash to its name`,
+    );
   for (const i of model.issues) {
     const at = `tasks/${i.slug}`;
     check(projectKnown(i.project), `${at}: project ${i.project} is no project of the bundle`);
@@ -209,17 +403,27 @@ export async function planImport(db: DbOrTx, model: CompanyModel, opts: ImportOp
     check((ISSUE_STATUSES as readonly string[]).includes(i.status), `${at}: unknown status ${i.status}`);
     check((ISSUE_PRIORITIES as readonly string[]).includes(i.priority), `${at}: unknown priority ${i.priority}`);
     if (i.status === 'in_progress') warnings.push(`${at}: in_progress needs a checkout by a run; imported as todo`);
-    for (const a of i.attachments) check(blobs.has(a.sha256), `${at}: attachment blobs/${a.sha256} is not in the bundle`);
+    for (const a of i.attachments)
+      check(blobs.has(a.sha256), `${at}: attachment blobs/${a.sha256} is not in the bundle`);
   }
   for (const r of model.routines) {
     const at = `tasks/${r.slug}`;
     check(agentKnown(r.assignee), `${at}: assignee ${r.assignee} is no agent of the bundle`);
     check(projectKnown(r.project), `${at}: project ${r.project} is no project of the bundle`);
     check(goalKnown(r.goal), `${at}: goal ${r.goal} is no goal of the bundle`);
-    check((CONCURRENCY_POLICIES as readonly string[]).includes(r.concurrencyPolicy), `${at}: unknown concurrencyPolicy ${r.concurrencyPolicy}`);
-    check((CATCH_UP_POLICIES as readonly string[]).includes(r.catchUpPolicy), `${at}: unknown catchUpPolicy ${r.catchUpPolicy}`);
+    check(
+      (CONCURRENCY_POLICIES as readonly string[]).includes(r.concurrencyPolicy),
+      `${at}: unknown concurrencyPolicy ${r.concurrencyPolicy}`,
+    );
+    check(
+      (CATCH_UP_POLICIES as readonly string[]).includes(r.catchUpPolicy),
+      `${at}: unknown catchUpPolicy ${r.catchUpPolicy}`,
+    );
     const variables = routineVariables.safeParse(r.variables);
-    if (!variables.success) errors.push(`${at}: variables: ${variables.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+    if (!variables.success)
+      errors.push(
+        `${at}: variables: ${variables.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+      );
     for (const t of r.triggers) {
       if (t.kind !== 'schedule') continue;
       try {
@@ -237,10 +441,21 @@ export async function planImport(db: DbOrTx, model: CompanyModel, opts: ImportOp
     }
   }
   const supplied = opts.secretValues ?? {};
-  const envInputs = model.envInputs.map((i) => ({ ...i, supplied: typeof supplied[i.key] === 'string' || existing.secrets.has(i.key) }));
-  for (const i of envInputs) if (!i.supplied) warnings.push(`input ${i.key} has no value: the env ${i.usedBy.map((u) => `${u.path} ${u.env}`).join(', ')} is left unset (give secretValues.${i.key})`);
-  for (const key of Object.keys(supplied)) if (!model.envInputs.some((i) => i.key === key)) warnings.push(`secretValues.${key} is no input of the bundle; ignored`);
-  for (const key of Object.keys(supplied)) if (existing.secrets.has(key)) warnings.push(`secret ${key} exists in the company: referenced as it is, the supplied value is not stored`);
+  const envInputs = model.envInputs.map((i) => ({
+    ...i,
+    supplied: typeof supplied[i.key] === 'string' || existing.secrets.has(i.key),
+  }));
+  for (const i of envInputs)
+    if (!i.supplied)
+      warnings.push(
+        `input ${i.key} has no value: the env ${i.usedBy.map((u) => `${u.path} ${u.env}`).join(', ')} is left unset (give secretValues.${i.key})`,
+      );
+  for (const key of Object.keys(supplied))
+    if (!model.envInputs.some((i) => i.key === key))
+      warnings.push(`secretValues.${key} is no input of the bundle; ignored`);
+  for (const key of Object.keys(supplied))
+    if (existing.secrets.has(key))
+      warnings.push(`secret ${key} exists in the company: referenced as it is, the supplied value is not stored`);
   return {
     plan: { companyAction, companyName, agentPlans, projectPlans, goalPlans, issuePlans, routinePlans, skillPlans },
     warnings,
@@ -254,4 +469,10 @@ export async function planImport(db: DbOrTx, model: CompanyModel, opts: ImportOp
 export const routineVariables = createRoutineBody.shape.variables.unwrap();
 
 export const skillFilesOf = (files: CompanyModel['skills'][number]['files']) =>
-  files.map((f) => ({ path: f.path, kind: classify(f.path), encoding: f.encoding, content: f.content, size: f.encoding === 'utf8' ? Buffer.byteLength(f.content) : Buffer.from(f.content, 'base64').length }));
+  files.map((f) => ({
+    path: f.path,
+    kind: classify(f.path),
+    encoding: f.encoding,
+    content: f.content,
+    size: f.encoding === 'utf8' ? Buffer.byteLength(f.content) : Buffer.from(f.content, 'base64').length,
+  }));

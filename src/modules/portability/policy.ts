@@ -4,7 +4,8 @@ import { isCeoOf, type Actor } from '../../core/actor.ts';
 import type { CallerAgent } from '../../core/agent-access.ts';
 
 /** `/exports`, `/exports/preview`, `/imports/preview`, `/imports/apply`: the board, or the company's CEO agent. */
-export const canUseCompanyPortability = (actor: Actor, companyId: string) => actor.kind === 'board' || isCeoOf(actor, companyId);
+export const canUseCompanyPortability = (actor: Actor, companyId: string) =>
+  actor.kind === 'board' || isCeoOf(actor, companyId);
 
 /** `/api/companies/import` and its preview: the board only. */
 export const canImportCompanies = (actor: Actor) => actor.kind === 'board';

@@ -6,7 +6,15 @@ import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { BUNDLE_BODY_LIMIT, BUNDLE_LIMITS } from './bundle.ts';
 import { EXPORT_CAPS } from './export.ts';
-import { companyImportBody, exportBody, exportPreviewResponse, exportResponse, importApplyResponse, importBody, importPreviewResponse } from './schemas.ts';
+import {
+  companyImportBody,
+  exportBody,
+  exportPreviewResponse,
+  exportResponse,
+  importApplyResponse,
+  importBody,
+  importPreviewResponse,
+} from './schemas.ts';
 import { applyImportRequest, exportBundle, inventoryOf, previewImport } from './service.ts';
 
 const tags = ['portability'];
@@ -28,7 +36,11 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
   const applyDeps = { storage: deps.storage, masterKey: deps.config.masterKey };
   const exportErrors = (who: string) =>
-    errors([403, who], [404, 'no such company'], [413, 'the company is larger than a bundle may be (see the description): export a selection']);
+    errors(
+      [403, who],
+      [404, 'no such company'],
+      [413, 'the company is larger than a bundle may be (see the description): export a selection'],
+    );
 
   app.post(
     '/api/companies/:companyId/export',
@@ -39,10 +51,15 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
         description: `Any caller with access to the company (its board members and its agents; 403 for another company). ${EXPORT_NOTE}`,
         params: companyParams,
         body: exportBody,
-        response: { 200: exportResponse.describe('The bundle: files by path, a manifest and warnings'), ...authenticated(), ...exportErrors('the company is not one of the caller\'s') },
+        response: {
+          200: exportResponse.describe('The bundle: files by path, a manifest and warnings'),
+          ...authenticated(),
+          ...exportErrors("the company is not one of the caller's"),
+        },
       },
     },
-    async (request) => exportBundle(db, deps.storage, actorOf(request), request.params.companyId, request.body, { strict: false }),
+    async (request) =>
+      exportBundle(db, deps.storage, actorOf(request), request.params.companyId, request.body, { strict: false }),
   );
 
   app.post(
@@ -54,10 +71,15 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
         description: `The board, or the company's CEO agent (other agents 403). The same bundle as POST /export. ${EXPORT_NOTE}`,
         params: companyParams,
         body: exportBody,
-        response: { 200: exportResponse.describe('The bundle'), ...authenticated(), ...exportErrors('the company is not one of the caller\'s, or the caller is an agent other than its CEO') },
+        response: {
+          200: exportResponse.describe('The bundle'),
+          ...authenticated(),
+          ...exportErrors("the company is not one of the caller's, or the caller is an agent other than its CEO"),
+        },
       },
     },
-    async (request) => exportBundle(db, deps.storage, actorOf(request), request.params.companyId, request.body, { strict: true }),
+    async (request) =>
+      exportBundle(db, deps.storage, actorOf(request), request.params.companyId, request.body, { strict: true }),
   );
 
   app.post(
@@ -69,14 +91,33 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
         description: `The board, or the company's CEO agent (other agents 403). What POST /exports would answer, without file contents: each file's path, kind and size, and the counts. ${EXPORT_NOTE}`,
         params: companyParams,
         body: exportBody,
-        response: { 200: exportPreviewResponse.describe('The bundle\'s inventory and manifest'), ...authenticated(), ...exportErrors('the company is not one of the caller\'s, or the caller is an agent other than its CEO') },
+        response: {
+          200: exportPreviewResponse.describe("The bundle's inventory and manifest"),
+          ...authenticated(),
+          ...exportErrors("the company is not one of the caller's, or the caller is an agent other than its CEO"),
+        },
       },
     },
-    async (request) => inventoryOf(await exportBundle(db, deps.storage, actorOf(request), request.params.companyId, request.body, { strict: true })),
+    async (request) =>
+      inventoryOf(
+        await exportBundle(db, deps.storage, actorOf(request), request.params.companyId, request.body, {
+          strict: true,
+        }),
+      ),
   );
 
   const importErrors = (who: string, unprocessableMeaning: string) =>
-    errors([403, who], [404, 'the target company does not exist'], [409, 'a write broke a database rule the plan does not check (two primary workspaces of one project, a record created at the same moment): nothing was imported'], [413, 'the bundle is beyond the limits (see the description)'], [415, 'the bundle\'s logo is not an accepted image type'], [422, unprocessableMeaning]);
+    errors(
+      [403, who],
+      [404, 'the target company does not exist'],
+      [
+        409,
+        'a write broke a database rule the plan does not check (two primary workspaces of one project, a record created at the same moment): nothing was imported',
+      ],
+      [413, 'the bundle is beyond the limits (see the description)'],
+      [415, "the bundle's logo is not an accepted image type"],
+      [422, unprocessableMeaning],
+    );
 
   app.post(
     '/api/companies/import/preview',
@@ -90,7 +131,10 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
         response: {
           200: importPreviewResponse.describe('The plan'),
           ...authenticated(),
-          ...importErrors('the caller is an agent, the target company is not one of the caller\'s, or a `path` source from a caller other than the instance owner', 'an unknown bundle schema, or a file the bundle cannot parse'),
+          ...importErrors(
+            "the caller is an agent, the target company is not one of the caller's, or a `path` source from a caller other than the instance owner",
+            'an unknown bundle schema, or a file the bundle cannot parse',
+          ),
         },
       },
     },
@@ -109,11 +153,15 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
         response: {
           201: importApplyResponse.describe('What was created, updated or skipped'),
           ...authenticated(),
-          ...importErrors('the caller is an agent, the target company is not one of the caller\'s, or a `path` source from a caller other than the instance owner', 'the plan has errors, an unknown bundle schema, or a file the bundle cannot parse'),
+          ...importErrors(
+            "the caller is an agent, the target company is not one of the caller's, or a `path` source from a caller other than the instance owner",
+            'the plan has errors, an unknown bundle schema, or a file the bundle cannot parse',
+          ),
         },
       },
     },
-    async (request, reply) => reply.status(201).send(await applyImportRequest(db, actorOf(request), applyDeps, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await applyImportRequest(db, actorOf(request), applyDeps, request.body)),
   );
 
   app.post(
@@ -129,7 +177,10 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
         response: {
           200: importPreviewResponse.describe('The plan'),
           ...authenticated(),
-          ...importErrors('the company is not one of the caller\'s, or the caller is an agent other than its CEO', 'a `target` other than this company, an unknown bundle schema, or a file the bundle cannot parse'),
+          ...importErrors(
+            "the company is not one of the caller's, or the caller is an agent other than its CEO",
+            'a `target` other than this company, an unknown bundle schema, or a file the bundle cannot parse',
+          ),
         },
       },
     },
@@ -149,10 +200,16 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
         response: {
           201: importApplyResponse.describe('What was created, updated or skipped'),
           ...authenticated(),
-          ...importErrors('the company is not one of the caller\'s, or the caller is an agent other than its CEO', '`replace`, a `target` other than this company, the plan has errors, an unknown bundle schema, or a file the bundle cannot parse'),
+          ...importErrors(
+            "the company is not one of the caller's, or the caller is an agent other than its CEO",
+            '`replace`, a `target` other than this company, the plan has errors, an unknown bundle schema, or a file the bundle cannot parse',
+          ),
         },
       },
     },
-    async (request, reply) => reply.status(201).send(await applyImportRequest(db, actorOf(request), applyDeps, request.body, request.params.companyId)),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await applyImportRequest(db, actorOf(request), applyDeps, request.body, request.params.companyId)),
   );
 }

@@ -16,46 +16,108 @@ import type { CompanyImportBody, ExportBody, ImportBody } from './schemas.ts';
 
 /** Defaults of `include`: the company and its agents. */
 export function exportOptionsOf(body: ExportBody): ExportOptions {
-  const include = Object.fromEntries(INCLUDE_KEYS.map((k) => [k, body.include?.[k] ?? (k === 'company' || k === 'agents')])) as ExportOptions['include'];
-  return { include, agents: body.agents, projects: body.projects, issues: body.issues, skills: body.skills, includeWorkspacePaths: body.includeWorkspacePaths };
+  const include = Object.fromEntries(
+    INCLUDE_KEYS.map((k) => [k, body.include?.[k] ?? (k === 'company' || k === 'agents')]),
+  ) as ExportOptions['include'];
+  return {
+    include,
+    agents: body.agents,
+    projects: body.projects,
+    issues: body.issues,
+    skills: body.skills,
+    includeWorkspacePaths: body.includeWorkspacePaths,
+  };
 }
 
-export async function exportBundle(db: Db, storage: Storage, actor: Actor, companyId: string, body: ExportBody, opts: { strict: boolean }): Promise<RenderedBundle> {
+export async function exportBundle(
+  db: Db,
+  storage: Storage,
+  actor: Actor,
+  companyId: string,
+  body: ExportBody,
+  opts: { strict: boolean },
+): Promise<RenderedBundle> {
   const company = await requireCompanyAccess(db, actor, companyId);
-  if (opts.strict) authorize(canUseCompanyPortability(actor, companyId), 'only the board or the company\'s CEO agent may use this export');
+  if (opts.strict)
+    authorize(
+      canUseCompanyPortability(actor, companyId),
+      "only the board or the company's CEO agent may use this export",
+    );
   // Agents' env values are shown only to whoever may read configurations (docs/api.md, Agents).
   const hidePlainEnv = !canReadConfigs(actor, await callerAgent(db, actor), companyId);
   return exportCompany(db, storage, company, { ...exportOptionsOf(body), hidePlainEnv });
 }
 
-const KIND_BY_TOP: Record<string, string> = { agents: 'agent', projects: 'project', goals: 'goal', skills: 'skill', images: 'image', blobs: 'blob' };
+const KIND_BY_TOP: Record<string, string> = {
+  agents: 'agent',
+  projects: 'project',
+  goals: 'goal',
+  skills: 'skill',
+  images: 'image',
+  blobs: 'blob',
+};
 
 /** The preview: the bundle without contents, each file's kind and size. */
 export function inventoryOf(bundle: RenderedBundle) {
   const fileInventory = Object.entries(bundle.files).map(([path, file]) => {
     const [top] = path.split('/');
     const kind =
-      path === 'COMPANY.md' ? 'company' : path === 'README.md' ? 'readme' : path === '.boardroom.yaml' ? 'meta' : top === 'tasks' ? (path.includes('/documents/') ? 'document' : 'task') : (KIND_BY_TOP[top!] ?? 'other');
+      path === 'COMPANY.md'
+        ? 'company'
+        : path === 'README.md'
+          ? 'readme'
+          : path === '.boardroom.yaml'
+            ? 'meta'
+            : top === 'tasks'
+              ? path.includes('/documents/')
+                ? 'document'
+                : 'task'
+              : (KIND_BY_TOP[top!] ?? 'other');
     return { path, kind, bytes: fileBytes(file).length };
   });
-  return { rootPath: bundle.rootPath, manifest: bundle.manifest, warnings: bundle.warnings, fileInventory, counts: { files: fileInventory.length, bytes: fileInventory.reduce((n, f) => n + f.bytes, 0) } };
+  return {
+    rootPath: bundle.rootPath,
+    manifest: bundle.manifest,
+    warnings: bundle.warnings,
+    fileInventory,
+    counts: { files: fileInventory.length, bytes: fileInventory.reduce((n, f) => n + f.bytes, 0) },
+  };
 }
 
 async function filesOf(actor: Actor, source: ImportBody['source']): Promise<BundleFiles> {
   if (source.type === 'inline') return source.files;
-  authorize(canReadServerPath(actor), 'a `path` source reads the server\'s disk: only the instance owner may use it (send the files inline)');
+  authorize(
+    canReadServerPath(actor),
+    "a `path` source reads the server's disk: only the instance owner may use it (send the files inline)",
+  );
   return readBundleFolder(source.path);
 }
 
 /** Where an import lands and whether the caller may put it there. `scopedTo`: the company-scoped routes. */
-async function checkedTarget(db: Db, actor: Actor, body: ImportBody | CompanyImportBody, scopedTo: string | null): Promise<{ target: ImportTarget; scopeErrors: string[] }> {
+async function checkedTarget(
+  db: Db,
+  actor: Actor,
+  body: ImportBody | CompanyImportBody,
+  scopedTo: string | null,
+): Promise<{ target: ImportTarget; scopeErrors: string[] }> {
   if (scopedTo) {
     await requireCompanyAccess(db, actor, scopedTo);
-    authorize(canUseCompanyPortability(actor, scopedTo), 'only the board or the company\'s CEO agent may import into the company');
+    authorize(
+      canUseCompanyPortability(actor, scopedTo),
+      "only the board or the company's CEO agent may import into the company",
+    );
     if (body.target && (body.target.mode !== 'existing_company' || body.target.companyId !== scopedTo)) {
-      throw unprocessable('this route imports only into its own company: omit `target` or use POST /api/companies/import');
+      throw unprocessable(
+        'this route imports only into its own company: omit `target` or use POST /api/companies/import',
+      );
     }
-    return { target: { mode: 'existing_company', companyId: scopedTo }, scopeErrors: body.collisionStrategy === 'replace' ? ['collisionStrategy replace is refused by /imports/apply: use rename or skip'] : [] };
+    return {
+      target: { mode: 'existing_company', companyId: scopedTo },
+      scopeErrors:
+        body.collisionStrategy === 'replace'
+          ? ['collisionStrategy replace is refused by /imports/apply: use rename or skip']
+          : [],
+    };
   }
   authorize(canImportCompanies(actor), 'board access required');
   const target = (body as ImportBody).target;
@@ -71,14 +133,30 @@ const optionsOf = (body: ImportBody | CompanyImportBody, target: ImportTarget): 
   adapterOverrides: body.adapterOverrides,
 });
 
-export async function previewImport(db: Db, actor: Actor, body: ImportBody | CompanyImportBody, scopedTo: string | null = null): Promise<PlanResult> {
+export async function previewImport(
+  db: Db,
+  actor: Actor,
+  body: ImportBody | CompanyImportBody,
+  scopedTo: string | null = null,
+): Promise<PlanResult> {
   const { target, scopeErrors } = await checkedTarget(db, actor, body, scopedTo);
   const { model, warnings } = parseBundle(await filesOf(actor, body.source));
-  const { plan, warnings: planWarnings, errors, envInputs } = await planImport(db, model, optionsOf(body, target), warnings);
+  const {
+    plan,
+    warnings: planWarnings,
+    errors,
+    envInputs,
+  } = await planImport(db, model, optionsOf(body, target), warnings);
   return { plan, warnings: planWarnings, errors: [...scopeErrors, ...errors], envInputs };
 }
 
-export async function applyImportRequest(db: Db, actor: Actor, deps: ApplyDeps, body: ImportBody | CompanyImportBody, scopedTo: string | null = null): Promise<ApplyResult> {
+export async function applyImportRequest(
+  db: Db,
+  actor: Actor,
+  deps: ApplyDeps,
+  body: ImportBody | CompanyImportBody,
+  scopedTo: string | null = null,
+): Promise<ApplyResult> {
   const { target, scopeErrors } = await checkedTarget(db, actor, body, scopedTo);
   if (scopeErrors.length > 0) throw unprocessable(scopeErrors[0]!);
   const { model, warnings } = parseBundle(await filesOf(actor, body.source));

@@ -8,13 +8,17 @@ import { conflict, notFound } from '../../core/errors.ts';
 import type { Project } from '../../db/rows.ts';
 import { isUuid } from '../../lib/ids.ts';
 
-
 /**
  * The project a path names. A UUID is looked up directly (404 missing, 403 another company).
  * Otherwise the shortname is searched in the caller's companies (or only `companyId`): none 404,
  * more than one 409. Shortnames of companies the caller cannot access are never revealed.
  */
-export async function requireProjectAccess(db: DbOrTx, actor: Actor, ref: string, companyId?: string): Promise<Project> {
+export async function requireProjectAccess(
+  db: DbOrTx,
+  actor: Actor,
+  ref: string,
+  companyId?: string,
+): Promise<Project> {
   if (companyId) await assertCompanyAccess(db, actor, companyId);
   const key = ref.trim();
   if (isUuid(key)) {
@@ -24,11 +28,19 @@ export async function requireProjectAccess(db: DbOrTx, actor: Actor, ref: string
   const matches = await db
     .select()
     .from(projects)
-    .where(and(eq(projects.urlKey, key.toLowerCase()), companyId ? eq(projects.companyId, companyId) : undefined, accessibleCompanyFilter(db, actor, projects.companyId)))
+    .where(
+      and(
+        eq(projects.urlKey, key.toLowerCase()),
+        companyId ? eq(projects.companyId, companyId) : undefined,
+        accessibleCompanyFilter(db, actor, projects.companyId),
+      ),
+    )
     .limit(10);
   if (matches.length === 0) throw notFound('project');
   if (matches.length > 1) {
-    throw conflict('ambiguous project shortname: pass the project id or companyId', { matches: matches.map((p) => ({ id: p.id, companyId: p.companyId })) });
+    throw conflict('ambiguous project shortname: pass the project id or companyId', {
+      matches: matches.map((p) => ({ id: p.id, companyId: p.companyId })),
+    });
   }
   return matches[0]!;
 }

@@ -48,15 +48,24 @@ export async function withRuntimeServices(db: DbOrTx, list: Workspace[]): Promis
   const rows = await db
     .select({ workspaceId: workspaceRuntimeServices.workspaceId, ...serviceState })
     .from(workspaceRuntimeServices)
-    .where(inArray(workspaceRuntimeServices.workspaceId, list.map((w) => w.id)));
+    .where(
+      inArray(
+        workspaceRuntimeServices.workspaceId,
+        list.map((w) => w.id),
+      ),
+    );
   const by = new Map(rows.map((r) => [r.workspaceId, r]));
   return list.map((ws) => ({ ...ws, runtimeService: by.get(ws.id) ?? null }));
 }
 
 const runtimeServiceResponse = z
   .object({
-    desiredState: desiredState.nullable().describe('the workspace\'s desiredState'),
-    status: z.enum(['starting', 'running', 'stopped', 'crashed', 'backoff']).describe('`backoff`: crashed, waiting to be started again; `crashed`: the replica supervising it stopped, another start follows'),
+    desiredState: desiredState.nullable().describe("the workspace's desiredState"),
+    status: z
+      .enum(['starting', 'running', 'stopped', 'crashed', 'backoff'])
+      .describe(
+        '`backoff`: crashed, waiting to be started again; `crashed`: the replica supervising it stopped, another start follows',
+      ),
     pid: z.number().int().nullable().describe('the process (group leader) while it runs'),
     startedAt: timestampOut().nullable().describe('when the current or last process started'),
     exitCode: z.number().int().nullable().describe('the exit code of the last crash'),
@@ -79,17 +88,21 @@ export const workspaceResponse = z
     repoRef: text(),
     defaultRef: text(),
     visibility: text(),
-    isPrimary: z.boolean().describe('the one workspace agents use as working directory for the project\'s tasks'),
+    isPrimary: z.boolean().describe("the one workspace agents use as working directory for the project's tasks"),
     setupCommand: text(),
     cleanupCommand: text(),
     remoteProvider: text(),
     remoteWorkspaceRef: text(),
     sharedWorkspaceKey: text(),
     metadata: jsonObject(),
-    runtimeConfig: jsonObject().describe('runtime-service configuration `{ command, env? }`; start and restart need a command'),
+    runtimeConfig: jsonObject().describe(
+      'runtime-service configuration `{ command, env? }`; start and restart need a command',
+    ),
     desiredState: desiredState.nullable().describe('what the last runtime-service action asked for; null before any'),
     runtimeService: runtimeServiceResponse.nullable(),
-    closedAt: timestampOut().nullable().describe('set when an isolated execution workspace was closed; checkout into it is refused'),
+    closedAt: timestampOut()
+      .nullable()
+      .describe('set when an isolated execution workspace was closed; checkout into it is refused'),
     createdAt: timestampOut(),
     updatedAt: timestampOut(),
   })
@@ -196,20 +209,36 @@ export function presentProjectSummary(project: Project): ProjectSummaryResponse 
   };
 }
 
-const projectGoalResponse = z.object({ id: uuidOut(), title: z.string(), level: goalLevel, status: goalStatus }).describe('A linked goal in brief');
+const projectGoalResponse = z
+  .object({ id: uuidOut(), title: z.string(), level: goalLevel, status: goalStatus })
+  .describe('A linked goal in brief');
 
 /**
  * `codebase` is where the project's code lives, as agents see it: the primary workspace's
  * location (the working directory for project-scoped tasks), or null without workspaces.
  */
 const codebaseResponse = z
-  .object({ workspaceId: uuidOut(), sourceType: workspaceSourceType, cwd: text(), repoUrl: text(), repoRef: text(), defaultRef: text() })
+  .object({
+    workspaceId: uuidOut(),
+    sourceType: workspaceSourceType,
+    cwd: text(),
+    repoUrl: text(),
+    repoRef: text(),
+    defaultRef: text(),
+  })
   .describe("where the project's code lives: the primary workspace's location; null without workspaces");
 
 function codebaseOf(primary: Workspace | null): z.output<typeof codebaseResponse> | null {
   if (!primary) return null;
   const ws = presentWorkspace(primary);
-  return { workspaceId: ws.id, sourceType: ws.sourceType, cwd: ws.cwd, repoUrl: ws.repoUrl, repoRef: ws.repoRef, defaultRef: ws.defaultRef };
+  return {
+    workspaceId: ws.id,
+    sourceType: ws.sourceType,
+    cwd: ws.cwd,
+    repoUrl: ws.repoUrl,
+    repoRef: ws.repoRef,
+    defaultRef: ws.defaultRef,
+  };
 }
 
 /** A project (SPEC section 2, Project) with its goals and workspaces, as every project route returns it. */
@@ -221,7 +250,9 @@ export const projectResponse = projectSummaryResponse
     env: jsonObject().describe(
       'environment bindings: NAME to a plain string, `{ "type": "plain", "value" }` or a secret reference `{ "type": "secret_ref", "secretId", "version" }`',
     ),
-    executionWorkspacePolicy: jsonObject().describe('advanced runtime policy, free-form; `{ "mode": "isolated" }` gives each issue its own git worktree'),
+    executionWorkspacePolicy: jsonObject().describe(
+      'advanced runtime policy, free-form; `{ "mode": "isolated" }` gives each issue its own git worktree',
+    ),
     pauseReason: text().describe('why a budget hard stop paused the project'),
     codebase: codebaseResponse.nullable(),
     workspaces: z.array(workspaceResponse).describe('every workspace, oldest first (at most 20)'),
@@ -241,7 +272,11 @@ export function presentProject(project: Project, goals: GoalSummary[], workspace
     goalIds: goals.map((g) => g.id),
     goals: goals.map((g) => {
       const brief = presentGoalSummary(g);
-      return { ...brief, level: brief.level as z.output<typeof goalLevel>, status: brief.status as z.output<typeof goalStatus> };
+      return {
+        ...brief,
+        level: brief.level as z.output<typeof goalLevel>,
+        status: brief.status as z.output<typeof goalStatus>,
+      };
     }),
     env: project.env,
     executionWorkspacePolicy: project.executionWorkspacePolicy,
@@ -261,7 +296,12 @@ export async function presentProjects(db: DbOrTx, list: Project[]): Promise<Proj
     goalSummariesOf(db, ids),
     ids.length === 0
       ? Promise.resolve([] as Workspace[])
-      : db.select().from(projectWorkspaces).where(inArray(projectWorkspaces.projectId, ids)).orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id)).then((rows) => withRuntimeServices(db, rows)),
+      : db
+          .select()
+          .from(projectWorkspaces)
+          .where(inArray(projectWorkspaces.projectId, ids))
+          .orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id))
+          .then((rows) => withRuntimeServices(db, rows)),
   ]);
   const goalsBy = new Map<string, GoalSummary[]>();
   for (const g of goalRows) goalsBy.set(g.projectId, [...(goalsBy.get(g.projectId) ?? []), g]);

@@ -8,31 +8,70 @@ import { authenticated, errors, uuidOut, type ErrorStatus } from '../../http/ope
 import { actorOf, contextOf } from '../../http/request.ts';
 import { listLimitQuery } from '../goals/schemas.ts';
 import { requireProjectAccess } from './lookup.ts';
-import { presentOneProject, presentOperation, presentProjects, presentWorkspace, projectResponse, withRuntimeServices, workspaceOperationResponse, workspaceResponse, type Workspace } from './present.ts';
+import {
+  presentOneProject,
+  presentOperation,
+  presentProjects,
+  presentWorkspace,
+  projectResponse,
+  withRuntimeServices,
+  workspaceOperationResponse,
+  workspaceResponse,
+  type Workspace,
+} from './present.ts';
 import { createProjectBody, patchProjectBody, patchWorkspaceBody, runtimeAction, workspaceBody } from './schemas.ts';
 import { createProject, deleteProject, listProjects, updateProject } from './service.ts';
-import { createWorkspace, deleteWorkspace, listWorkspaces, LOG_TAIL_CHARS, MAX_WORKSPACES_PER_PROJECT, readRuntimeServiceLog, runWorkspaceAction, updateWorkspace } from './workspaces.ts';
+import {
+  createWorkspace,
+  deleteWorkspace,
+  listWorkspaces,
+  LOG_TAIL_CHARS,
+  MAX_WORKSPACES_PER_PROJECT,
+  readRuntimeServiceLog,
+  runWorkspaceAction,
+  updateWorkspace,
+} from './workspaces.ts';
 
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const projectParams = z.object({
-  projectId: z.string().trim().min(1).max(200).describe('project UUID, or its shortname (`urlKey`), searched in the caller\'s companies (narrow with `companyId`)'),
+  projectId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe(
+      "project UUID, or its shortname (`urlKey`), searched in the caller's companies (narrow with `companyId`)",
+    ),
 });
-const workspaceParams = projectParams.extend({ workspaceId: z.uuid().describe('workspace UUID (a workspace of this project)') });
+const workspaceParams = projectParams.extend({
+  workspaceId: z.uuid().describe('workspace UUID (a workspace of this project)'),
+});
 // Narrows a shortname lookup to one company when the caller can access several.
-const projectQuery = z.object({ companyId: z.uuid().optional().describe('company UUID: look the project up in this company only (403 when it is not the caller\'s)') });
+const projectQuery = z.object({
+  companyId: z
+    .uuid()
+    .optional()
+    .describe("company UUID: look the project up in this company only (403 when it is not the caller's)"),
+});
 const listQuery = z.object({ limit: listLimitQuery.shape.limit.describe('page size, 1 to 1000 (default 1000)') });
 const tags = ['projects'];
 
 const ACCESS = 'Any caller with access to the company (board or its agents).';
 const LOOKUP =
-  'The project is named by UUID or shortname; a shortname matching projects of several of the caller\'s companies is 409 (pass the UUID or `companyId`).';
+  "The project is named by UUID or shortname; a shortname matching projects of several of the caller's companies is 409 (pass the UUID or `companyId`).";
 const COMPANY_ERRORS: [ErrorStatus, string][] = [
-  [403, 'the company is not one of the caller\'s'],
+  [403, "the company is not one of the caller's"],
   [404, 'no such company'],
 ];
-const PROJECT_403: [ErrorStatus, string] = [403, 'the project (or `companyId`) belongs to a company that is not the caller\'s'];
+const PROJECT_403: [ErrorStatus, string] = [
+  403,
+  "the project (or `companyId`) belongs to a company that is not the caller's",
+];
 const PROJECT_404: [ErrorStatus, string] = [404, 'no such project'];
-const AMBIGUOUS: [ErrorStatus, string] = [409, 'the shortname matches projects of several companies; `details.matches` lists them'];
+const AMBIGUOUS: [ErrorStatus, string] = [
+  409,
+  'the shortname matches projects of several companies; `details.matches` lists them',
+];
 const projectErrors = () => errors(PROJECT_403, PROJECT_404, AMBIGUOUS);
 const WORKSPACE_404: [ErrorStatus, string] = [404, 'no such project, or no such workspace in it'];
 const WORKSPACE_RULES =
@@ -41,8 +80,9 @@ const WORKSPACE_RULES =
 export function registerProjectRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
   const present = async (ws: Workspace) => presentWorkspace((await withRuntimeServices(db, [ws]))[0]!);
-  const project = (request: Parameters<typeof actorOf>[0] & { params: { projectId: string }; query: { companyId?: string } }) =>
-    requireProjectAccess(db, actorOf(request), request.params.projectId, request.query.companyId);
+  const project = (
+    request: Parameters<typeof actorOf>[0] & { params: { projectId: string }; query: { companyId?: string } },
+  ) => requireProjectAccess(db, actorOf(request), request.params.projectId, request.query.companyId);
 
   app.get(
     '/api/companies/:companyId/projects',
@@ -53,7 +93,11 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         description: `Every project (archived included) with its goals and workspaces, oldest first; \`limit\` 1 to 1000 (default 1000). ${ACCESS}`,
         params: companyParams,
         querystring: listQuery,
-        response: { 200: z.array(projectResponse).describe('The projects, oldest first'), ...authenticated(), ...errors(...COMPANY_ERRORS) },
+        response: {
+          200: z.array(projectResponse).describe('The projects, oldest first'),
+          ...authenticated(),
+          ...errors(...COMPANY_ERRORS),
+        },
       },
     },
     async (request) => {
@@ -78,13 +122,18 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         response: {
           201: projectResponse.describe('The project, created'),
           ...authenticated(),
-          ...errors(...COMPANY_ERRORS, [422, 'a goal, the lead agent or a secret reference is not of the company, or the workspace breaks a workspace rule']),
+          ...errors(...COMPANY_ERRORS, [
+            422,
+            'a goal, the lead agent or a secret reference is not of the company, or the workspace breaks a workspace rule',
+          ]),
         },
       },
     },
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return reply.status(201).send(await presentOneProject(db, await createProject(contextOf(db, request), company.id, request.body)));
+      return reply
+        .status(201)
+        .send(await presentOneProject(db, await createProject(contextOf(db, request), company.id, request.body)));
     },
   );
 
@@ -145,7 +194,11 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         description: `Deletes the project with its workspaces and goal links; issues in it keep a null project. Answers the project as it was. ${LOOKUP} ${ACCESS}`,
         params: projectParams,
         querystring: projectQuery,
-        response: { 200: projectResponse.describe('The deleted project, as it was'), ...authenticated(), ...projectErrors() },
+        response: {
+          200: projectResponse.describe('The deleted project, as it was'),
+          ...authenticated(),
+          ...projectErrors(),
+        },
       },
     },
     async (request) => {
@@ -162,11 +215,17 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         description: `Oldest first (a project holds at most ${MAX_WORKSPACES_PER_PROJECT}). ${LOOKUP} ${ACCESS}`,
         params: projectParams,
         querystring: projectQuery,
-        response: { 200: z.array(workspaceResponse).describe('The workspaces, oldest first'), ...authenticated(), ...projectErrors() },
+        response: {
+          200: z.array(workspaceResponse).describe('The workspaces, oldest first'),
+          ...authenticated(),
+          ...projectErrors(),
+        },
       },
     },
     async (request) => {
-      return (await withRuntimeServices(db, await listWorkspaces(db, (await project(request)).id))).map(presentWorkspace);
+      return (await withRuntimeServices(db, await listWorkspaces(db, (await project(request)).id))).map(
+        presentWorkspace,
+      );
     },
   );
 
@@ -186,12 +245,17 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         response: {
           201: workspaceResponse.describe('The workspace, created'),
           ...authenticated(),
-          ...errors(PROJECT_403, PROJECT_404, AMBIGUOUS, [422, `a workspace rule is broken, or the project already holds ${MAX_WORKSPACES_PER_PROJECT} workspaces`]),
+          ...errors(PROJECT_403, PROJECT_404, AMBIGUOUS, [
+            422,
+            `a workspace rule is broken, or the project already holds ${MAX_WORKSPACES_PER_PROJECT} workspaces`,
+          ]),
         },
       },
     },
     async (request, reply) => {
-      return reply.status(201).send(await present(await createWorkspace(contextOf(db, request), await project(request), request.body)));
+      return reply
+        .status(201)
+        .send(await present(await createWorkspace(contextOf(db, request), await project(request), request.body)));
     },
   );
 
@@ -212,12 +276,17 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         response: {
           200: workspaceResponse.describe('The workspace, updated'),
           ...authenticated(),
-          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS, [422, 'a workspace rule is broken by the result, or the only workspace would stop being primary']),
+          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS, [
+            422,
+            'a workspace rule is broken by the result, or the only workspace would stop being primary',
+          ]),
         },
       },
     },
     async (request) => {
-      return present(await updateWorkspace(contextOf(db, request), await project(request), request.params.workspaceId, request.body));
+      return present(
+        await updateWorkspace(contextOf(db, request), await project(request), request.params.workspaceId, request.body),
+      );
     },
   );
 
@@ -230,7 +299,11 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         description: `Deletes the workspace and answers it as it was; when it was primary, the oldest remaining workspace becomes primary. ${LOOKUP} ${ACCESS}`,
         params: workspaceParams,
         querystring: projectQuery,
-        response: { 200: workspaceResponse.describe('The deleted workspace, as it was'), ...authenticated(), ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS) },
+        response: {
+          200: workspaceResponse.describe('The deleted workspace, as it was'),
+          ...authenticated(),
+          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS),
+        },
       },
     },
     async (request) => {
@@ -248,7 +321,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
           '`start` and `restart` set `desiredState` to `running`, `stop` to `stopped`, and record an operation (status `requested`, `applied` once the engine acted on it).',
           'The engine converges within about a second: `runtimeConfig.command` (a shell command line, run with `/bin/sh -c` in the workspace `cwd`, in its own process group; `runtimeConfig.env`, an object of string values, is added to the environment) is started by one replica;',
           '`stop` kills its process group (SIGTERM, SIGKILL after a grace); `restart` kills it and starts it again; a crash starts it again after a backoff (1 s, doubling, at most 60 s; reset after 30 s up).',
-          'The workspace\'s `runtimeService` shows the live status; the output is read with GET .../runtime-services/logs.',
+          "The workspace's `runtimeService` shows the live status; the output is read with GET .../runtime-services/logs.",
           'Start and restart need a workspace with a local `cwd` (not remote_managed) and a `runtimeConfig.command` (422, with `details.hasLocalCwd` and `details.hasRuntimeConfig`). No body.',
           `${LOOKUP} ${ACCESS}`,
         ].join(' '),
@@ -256,15 +329,26 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
         querystring: projectQuery,
         response: {
           200: z
-            .object({ workspace: workspaceResponse.describe('the workspace with its new desiredState'), operation: workspaceOperationResponse })
+            .object({
+              workspace: workspaceResponse.describe('the workspace with its new desiredState'),
+              operation: workspaceOperationResponse,
+            })
             .describe('The workspace and the recorded operation'),
           ...authenticated(),
-          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS, [422, 'start or restart on a workspace without a local cwd or a runtimeConfig.command']),
+          ...errors(PROJECT_403, WORKSPACE_404, AMBIGUOUS, [
+            422,
+            'start or restart on a workspace without a local cwd or a runtimeConfig.command',
+          ]),
         },
       },
     },
     async (request) => {
-      const result = await runWorkspaceAction(contextOf(db, request), await project(request), request.params.workspaceId, request.params.action);
+      const result = await runWorkspaceAction(
+        contextOf(db, request),
+        await project(request),
+        request.params.workspaceId,
+        request.params.action,
+      );
       return { workspace: await present(result.workspace), operation: presentOperation(result.operation) };
     },
   );
@@ -281,11 +365,28 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
           `Empty before the service first ran. ${LOOKUP} ${ACCESS}`,
         ].join(' '),
         params: workspaceParams,
-        querystring: projectQuery.extend({
-          offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('absolute character offset (default 0)'),
-          at: z.literal('end').optional().describe('`end`: the last `limit` characters written, wherever they start'),
-          limit: z.coerce.number().int().min(1).max(65_536).default(65_536).describe('characters, 1 to 65536 (default 65536)'),
-        }).refine((query) => !(query.at && query.offset !== undefined), { message: '`at` and `offset` cannot be combined: `at=end` reads the newest output, `offset` a given place', path: ['at'] }),
+        querystring: projectQuery
+          .extend({
+            offset: z.coerce
+              .number()
+              .int()
+              .min(0)
+              .max(Number.MAX_SAFE_INTEGER)
+              .optional()
+              .describe('absolute character offset (default 0)'),
+            at: z.literal('end').optional().describe('`end`: the last `limit` characters written, wherever they start'),
+            limit: z.coerce
+              .number()
+              .int()
+              .min(1)
+              .max(65_536)
+              .default(65_536)
+              .describe('characters, 1 to 65536 (default 65536)'),
+          })
+          .refine((query) => !(query.at && query.offset !== undefined), {
+            message: '`at` and `offset` cannot be combined: `at=end` reads the newest output, `offset` a given place',
+            path: ['at'],
+          }),
         response: {
           200: z
             .object({
@@ -304,7 +405,13 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const { offset, at, limit } = request.query;
-      return readRuntimeServiceLog(db, await project(request), request.params.workspaceId, at ? { at } : { offset: offset ?? 0 }, limit);
+      return readRuntimeServiceLog(
+        db,
+        await project(request),
+        request.params.workspaceId,
+        at ? { at } : { offset: offset ?? 0 },
+        limit,
+      );
     },
   );
 }

@@ -16,19 +16,36 @@ import type { CreateProject, PatchProject } from './schemas.ts';
 import { insertWorkspace } from './workspaces.ts';
 
 // Distinct, readable on light and dark backgrounds; assigned in creation order.
-export const PROJECT_PALETTE = ['#6366f1', '#0ea5e9', '#10b981', '#f59e0b', '#ef4444', '#8b5cf6', '#ec4899', '#14b8a6', '#f97316', '#84cc16'];
+export const PROJECT_PALETTE = [
+  '#6366f1',
+  '#0ea5e9',
+  '#10b981',
+  '#f59e0b',
+  '#ef4444',
+  '#8b5cf6',
+  '#ec4899',
+  '#14b8a6',
+  '#f97316',
+  '#84cc16',
+];
 
 // Past this many same-named projects the suffix is random (still unique by the index).
 const MAX_NAME_SUFFIX = 1000;
 
 export async function listProjects(db: DbOrTx, companyId: string, limit: number): Promise<Project[]> {
-  return db.select().from(projects).where(eq(projects.companyId, companyId)).orderBy(asc(projects.createdAt), asc(projects.id)).limit(limit);
+  return db
+    .select()
+    .from(projects)
+    .where(eq(projects.companyId, companyId))
+    .orderBy(asc(projects.createdAt), asc(projects.id))
+    .limit(limit);
 }
 
 /** goalIds win; a lone legacy goalId means [goalId] (null clears). Duplicates keep their first place. */
 function requestedGoalIds(input: { goalIds?: string[]; goalId?: string | null }): string[] | undefined {
   if (input.goalIds !== undefined) {
-    if (input.goalId != null && input.goalIds[0] !== input.goalId) throw badRequest('goalId must equal the first of goalIds when both are given');
+    if (input.goalId != null && input.goalIds[0] !== input.goalId)
+      throw badRequest('goalId must equal the first of goalIds when both are given');
     return [...new Set(input.goalIds)];
   }
   if (input.goalId !== undefined) return input.goalId ? [input.goalId] : [];
@@ -45,7 +62,12 @@ async function prepareEnv(tx: DbOrTx, companyId: string, env: Record<string, unk
 async function uniqueName(tx: DbOrTx, companyId: string, name: string): Promise<{ name: string; urlKey: string }> {
   const base = slugify(name, 'project');
   const taken = new Set(
-    (await tx.select({ k: projects.urlKey }).from(projects).where(and(eq(projects.companyId, companyId), like(projects.urlKey, `${base}%`)))).map((r) => r.k),
+    (
+      await tx
+        .select({ k: projects.urlKey })
+        .from(projects)
+        .where(and(eq(projects.companyId, companyId), like(projects.urlKey, `${base}%`)))
+    ).map((r) => r.k),
   );
   if (!taken.has(base)) return { name, urlKey: base };
   for (let n = 2; n <= MAX_NAME_SUFFIX; n++) {
@@ -91,7 +113,13 @@ export async function createProject(ctx: Ctx, companyId: string, input: CreatePr
       })
       .returning();
     await replaceProjectGoals(tx, companyId, project!.id, goalIds);
-    await recordActivity(tx, ctx.actor, { companyId, action: 'project.created', entityType: 'project', entityId: project!.id, details: { name, urlKey, goalIds, envKeys: env ? Object.keys(env) : null } });
+    await recordActivity(tx, ctx.actor, {
+      companyId,
+      action: 'project.created',
+      entityType: 'project',
+      entityId: project!.id,
+      details: { name, urlKey, goalIds, envKeys: env ? Object.keys(env) : null },
+    });
     if (input.workspace) await insertWorkspace(tx, ctx.actor, project!, input.workspace);
     const [created] = await tx.select().from(projects).where(eq(projects.id, project!.id));
     return created!;
@@ -113,8 +141,14 @@ export async function updateProject(ctx: Ctx, project: Project, patch: PatchProj
       const [clash] = await tx
         .select({ id: projects.id })
         .from(projects)
-        .where(and(eq(projects.companyId, project.companyId), eq(projects.urlKey, urlKey), ne(projects.id, project.id)));
-      if (clash) throw conflict(`another project of this company already has the shortname "${urlKey}"`, { urlKey, projectId: clash.id });
+        .where(
+          and(eq(projects.companyId, project.companyId), eq(projects.urlKey, urlKey), ne(projects.id, project.id)),
+        );
+      if (clash)
+        throw conflict(`another project of this company already has the shortname "${urlKey}"`, {
+          urlKey,
+          projectId: clash.id,
+        });
     }
     const [updated] = await tx
       .update(projects)
@@ -125,10 +159,14 @@ export async function updateProject(ctx: Ctx, project: Project, patch: PatchProj
         ...(patch.leadAgentId !== undefined && { leadAgentId: patch.leadAgentId }),
         ...(patch.targetDate !== undefined && { targetDate: patch.targetDate }),
         ...(env !== undefined && { env }),
-        ...(patch.executionWorkspacePolicy !== undefined && { executionWorkspacePolicy: patch.executionWorkspacePolicy }),
+        ...(patch.executionWorkspacePolicy !== undefined && {
+          executionWorkspacePolicy: patch.executionWorkspacePolicy,
+        }),
         // color is never empty: null asks for a palette colour again.
         ...(patch.color !== undefined && { color: patch.color ?? (await paletteColor(tx, project.companyId)) }),
-        ...(patch.archivedAt !== undefined && { archivedAt: patch.archivedAt === null ? null : new Date(patch.archivedAt) }),
+        ...(patch.archivedAt !== undefined && {
+          archivedAt: patch.archivedAt === null ? null : new Date(patch.archivedAt),
+        }),
         updatedAt: sql`now()`,
       })
       .where(eq(projects.id, project.id))
@@ -137,7 +175,13 @@ export async function updateProject(ctx: Ctx, project: Project, patch: PatchProj
     // Plain env values may be credentials under innocent names: the audit trail names the keys only.
     const { env: _env, ...changes } = patch;
     const details = { changes, ...(env !== undefined && { envKeys: env ? Object.keys(env) : null }) };
-    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: archiving ? 'project.archived' : 'project.updated', entityType: 'project', entityId: project.id, details });
+    await recordActivity(tx, ctx.actor, {
+      companyId: project.companyId,
+      action: archiving ? 'project.archived' : 'project.updated',
+      entityType: 'project',
+      entityId: project.id,
+      details,
+    });
     return updated!;
   });
 }
@@ -147,7 +191,13 @@ export async function deleteProject(ctx: Ctx, project: Project) {
   return ctx.db.transaction(async (tx) => {
     const presented = await presentOneProject(tx, project);
     await tx.delete(projects).where(eq(projects.id, project.id));
-    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: 'project.deleted', entityType: 'project', entityId: project.id, details: { name: project.name, urlKey: project.urlKey } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: project.companyId,
+      action: 'project.deleted',
+      entityType: 'project',
+      entityId: project.id,
+      details: { name: project.name, urlKey: project.urlKey },
+    });
     return presented;
   });
 }

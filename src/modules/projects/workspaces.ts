@@ -12,22 +12,32 @@ import type { Project } from '../../db/rows.ts';
 import type { Workspace, WorkspaceOperation } from './present.ts';
 import type { RuntimeAction, WorkspaceInput } from './schemas.ts';
 
-const DESIRED_STATE: Record<RuntimeAction, 'running' | 'stopped'> = { start: 'running', restart: 'running', stop: 'stopped' };
+const DESIRED_STATE: Record<RuntimeAction, 'running' | 'stopped'> = {
+  start: 'running',
+  restart: 'running',
+  stop: 'stopped',
+};
 /** Workspaces per project: every project response embeds them all, so the count bounds its size. */
 export const MAX_WORKSPACES_PER_PROJECT = 20;
 /** The runtime-service log tail kept per workspace (characters). */
 export const LOG_TAIL_CHARS = 1024 * 1024;
 
-type WorkspaceFields = Omit<WorkspaceInput, 'isPrimary' | 'name'> & { name: string; sourceType: NonNullable<WorkspaceInput['sourceType']> };
+type WorkspaceFields = Omit<WorkspaceInput, 'isPrimary' | 'name'> & {
+  name: string;
+  sourceType: NonNullable<WorkspaceInput['sourceType']>;
+};
 
 /**
  * SPEC workspace rules, checked on what would be stored (create input or PATCH merged with the row).
  * A remote_managed workspace has its own rule, remoteWorkspaceRef or repoUrl, in place of the general
  * "cwd or repoUrl": it lives on a remote provider, so a local cwd is neither needed nor enough.
  */
-function assertWorkspaceRules(ws: Pick<WorkspaceFields, 'cwd' | 'repoUrl' | 'sourceType' | 'remoteWorkspaceRef'>): void {
+function assertWorkspaceRules(
+  ws: Pick<WorkspaceFields, 'cwd' | 'repoUrl' | 'sourceType' | 'remoteWorkspaceRef'>,
+): void {
   if (ws.sourceType === 'remote_managed') {
-    if (!ws.remoteWorkspaceRef && !ws.repoUrl) throw unprocessable('a remote_managed workspace needs remoteWorkspaceRef or repoUrl');
+    if (!ws.remoteWorkspaceRef && !ws.repoUrl)
+      throw unprocessable('a remote_managed workspace needs remoteWorkspaceRef or repoUrl');
     return;
   }
   if (!ws.cwd && !ws.repoUrl) throw unprocessable('a workspace needs at least one of cwd or repoUrl');
@@ -35,14 +45,22 @@ function assertWorkspaceRules(ws: Pick<WorkspaceFields, 'cwd' | 'repoUrl' | 'sou
 
 function defaultName(input: WorkspaceInput): string {
   const from = input.cwd ?? input.repoUrl ?? input.remoteWorkspaceRef ?? '';
-  const last = from.replace(/[/\\]+$/, '').split(/[/\\:]/).pop()?.replace(/\.git$/, '');
+  const last = from
+    .replace(/[/\\]+$/, '')
+    .split(/[/\\:]/)
+    .pop()
+    ?.replace(/\.git$/, '');
   return last || 'Workspace';
 }
 
 function withDefaults(input: WorkspaceInput): WorkspaceFields {
   const { isPrimary: _ignored, ...fields } = input;
   // A repository without a local directory is a git_repo; everything else starts as a local path.
-  return { ...fields, name: input.name ?? defaultName(input), sourceType: input.sourceType ?? (input.repoUrl && !input.cwd ? 'git_repo' : 'local_path') };
+  return {
+    ...fields,
+    name: input.name ?? defaultName(input),
+    sourceType: input.sourceType ?? (input.repoUrl && !input.cwd ? 'git_repo' : 'local_path'),
+  };
 }
 
 async function lockProject(tx: Tx, projectId: string): Promise<void> {
@@ -51,7 +69,10 @@ async function lockProject(tx: Tx, projectId: string): Promise<void> {
 }
 
 async function loadWorkspace(tx: DbOrTx, project: Project, workspaceId: string): Promise<Workspace> {
-  const [ws] = await tx.select().from(projectWorkspaces).where(and(eq(projectWorkspaces.id, workspaceId), eq(projectWorkspaces.projectId, project.id)));
+  const [ws] = await tx
+    .select()
+    .from(projectWorkspaces)
+    .where(and(eq(projectWorkspaces.id, workspaceId), eq(projectWorkspaces.projectId, project.id)));
   if (!ws) throw notFound('workspace');
   return ws;
 }
@@ -60,7 +81,13 @@ async function demoteOthers(tx: DbOrTx, projectId: string, keepId: string | null
   await tx
     .update(projectWorkspaces)
     .set({ isPrimary: false, updatedAt: sql`now()` })
-    .where(and(eq(projectWorkspaces.projectId, projectId), eq(projectWorkspaces.isPrimary, true), keepId ? ne(projectWorkspaces.id, keepId) : undefined));
+    .where(
+      and(
+        eq(projectWorkspaces.projectId, projectId),
+        eq(projectWorkspaces.isPrimary, true),
+        keepId ? ne(projectWorkspaces.id, keepId) : undefined,
+      ),
+    );
 }
 
 /** Makes the oldest workspace other than `exceptId` primary; returns it, or null when there is none. */
@@ -72,7 +99,11 @@ async function promoteOldest(tx: DbOrTx, projectId: string, exceptId: string): P
     .orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id))
     .limit(1);
   if (!next) return null;
-  const [promoted] = await tx.update(projectWorkspaces).set({ isPrimary: true, updatedAt: sql`now()` }).where(eq(projectWorkspaces.id, next.id)).returning();
+  const [promoted] = await tx
+    .update(projectWorkspaces)
+    .set({ isPrimary: true, updatedAt: sql`now()` })
+    .where(eq(projectWorkspaces.id, next.id))
+    .returning();
   return promoted!;
 }
 
@@ -89,11 +120,20 @@ export async function listWorkspaces(db: DbOrTx, projectId: string): Promise<Wor
  * Inserts a workspace inside the caller's transaction (project create or workspace create), which
  * must hold the project lock or have created the project. The first workspace is always primary.
  */
-export async function insertWorkspace(tx: DbOrTx, actor: Actor, project: Project, input: WorkspaceInput): Promise<Workspace> {
+export async function insertWorkspace(
+  tx: DbOrTx,
+  actor: Actor,
+  project: Project,
+  input: WorkspaceInput,
+): Promise<Workspace> {
   const fields = withDefaults(input);
   assertWorkspaceRules(fields);
-  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(projectWorkspaces).where(eq(projectWorkspaces.projectId, project.id));
-  if (n >= MAX_WORKSPACES_PER_PROJECT) throw unprocessable(`a project holds at most ${MAX_WORKSPACES_PER_PROJECT} workspaces`);
+  const [{ n } = { n: 0 }] = await tx
+    .select({ n: count() })
+    .from(projectWorkspaces)
+    .where(eq(projectWorkspaces.projectId, project.id));
+  if (n >= MAX_WORKSPACES_PER_PROJECT)
+    throw unprocessable(`a project holds at most ${MAX_WORKSPACES_PER_PROJECT} workspaces`);
   const existing = n > 0;
   const isPrimary = !existing || input.isPrimary === true;
   if (isPrimary && existing) await demoteOthers(tx, project.id, null);
@@ -101,7 +141,13 @@ export async function insertWorkspace(tx: DbOrTx, actor: Actor, project: Project
     .insert(projectWorkspaces)
     .values({ ...fields, companyId: project.companyId, projectId: project.id, isPrimary })
     .returning();
-  await recordActivity(tx, actor, { companyId: project.companyId, action: 'project.workspace_created', entityType: 'project_workspace', entityId: ws!.id, details: { projectId: project.id, name: ws!.name, isPrimary } });
+  await recordActivity(tx, actor, {
+    companyId: project.companyId,
+    action: 'project.workspace_created',
+    entityType: 'project_workspace',
+    entityId: ws!.id,
+    details: { projectId: project.id, name: ws!.name, isPrimary },
+  });
   return ws!;
 }
 
@@ -112,12 +158,19 @@ export async function createWorkspace(ctx: Ctx, project: Project, input: Workspa
   });
 }
 
-export async function updateWorkspace(ctx: Ctx, project: Project, workspaceId: string, patch: WorkspaceInput): Promise<Workspace> {
+export async function updateWorkspace(
+  ctx: Ctx,
+  project: Project,
+  workspaceId: string,
+  patch: WorkspaceInput,
+): Promise<Workspace> {
   return ctx.db.transaction(async (tx) => {
     await lockProject(tx, project.id);
     const current = await loadWorkspace(tx, project, workspaceId);
     const { isPrimary, ...changes } = patch;
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<WorkspaceFields>;
+    const defined = Object.fromEntries(
+      Object.entries(changes).filter(([, v]) => v !== undefined),
+    ) as Partial<WorkspaceFields>;
     assertWorkspaceRules({ ...current, ...defined } as WorkspaceFields);
     // The partial unique index allows one primary at a time: demote before promoting.
     if (isPrimary === true && !current.isPrimary) await demoteOthers(tx, project.id, current.id);
@@ -130,7 +183,13 @@ export async function updateWorkspace(ctx: Ctx, project: Project, workspaceId: s
     if (demoting && !(await promoteOldest(tx, project.id, current.id))) {
       throw unprocessable('the only workspace of a project stays primary');
     }
-    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: 'project.workspace_updated', entityType: 'project_workspace', entityId: current.id, details: { projectId: project.id, changes: patch } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: project.companyId,
+      action: 'project.workspace_updated',
+      entityType: 'project_workspace',
+      entityId: current.id,
+      details: { projectId: project.id, changes: patch },
+    });
     return updated!;
   });
 }
@@ -142,7 +201,13 @@ export async function deleteWorkspace(ctx: Ctx, project: Project, workspaceId: s
     const current = await loadWorkspace(tx, project, workspaceId);
     await tx.delete(projectWorkspaces).where(eq(projectWorkspaces.id, current.id));
     const promoted = current.isPrimary ? await promoteOldest(tx, project.id, current.id) : null;
-    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: 'project.workspace_deleted', entityType: 'project_workspace', entityId: current.id, details: { projectId: project.id, name: current.name, promotedWorkspaceId: promoted?.id ?? null } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: project.companyId,
+      action: 'project.workspace_deleted',
+      entityType: 'project_workspace',
+      entityId: current.id,
+      details: { projectId: project.id, name: current.name, promotedWorkspaceId: promoted?.id ?? null },
+    });
     return current;
   });
 }
@@ -157,7 +222,8 @@ export function parseRuntimeConfig(config: Record<string, unknown> | null): Runt
   if (!config || typeof config.command !== 'string' || config.command.trim() === '') return null;
   const env: Record<string, string> = {};
   if (config.env && typeof config.env === 'object' && !Array.isArray(config.env)) {
-    for (const [k, v] of Object.entries(config.env)) if (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) env[k] = v;
+    for (const [k, v] of Object.entries(config.env))
+      if (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) env[k] = v;
   }
   return { command: config.command, env };
 }
@@ -167,7 +233,10 @@ function assertRunnable(ws: Workspace): void {
   const localCwd = Boolean(ws.cwd) && ws.sourceType !== 'remote_managed';
   const configured = parseRuntimeConfig(ws.runtimeConfig) !== null;
   if (!localCwd || !configured) {
-    throw unprocessable('start and restart need a workspace with a local cwd and a runtimeConfig with a command', { hasLocalCwd: localCwd, hasRuntimeConfig: configured });
+    throw unprocessable('start and restart need a workspace with a local cwd and a runtimeConfig with a command', {
+      hasLocalCwd: localCwd,
+      hasRuntimeConfig: configured,
+    });
   }
 }
 
@@ -175,19 +244,41 @@ function assertRunnable(ws: Workspace): void {
  * Records the desired state and an operation row; the engine's supervisor (engine/runtime-services.ts)
  * converges on the desired state and applies the requested operations.
  */
-export async function runWorkspaceAction(ctx: Ctx, project: Project, workspaceId: string, action: RuntimeAction): Promise<{ workspace: Workspace; operation: WorkspaceOperation }> {
+export async function runWorkspaceAction(
+  ctx: Ctx,
+  project: Project,
+  workspaceId: string,
+  action: RuntimeAction,
+): Promise<{ workspace: Workspace; operation: WorkspaceOperation }> {
   return ctx.db.transaction(async (tx) => {
     await lockProject(tx, project.id);
     const current = await loadWorkspace(tx, project, workspaceId);
     if (action !== 'stop') assertRunnable(current);
     const desiredState = DESIRED_STATE[action];
-    const [workspace] = await tx.update(projectWorkspaces).set({ desiredState, updatedAt: sql`now()` }).where(eq(projectWorkspaces.id, current.id)).returning();
+    const [workspace] = await tx
+      .update(projectWorkspaces)
+      .set({ desiredState, updatedAt: sql`now()` })
+      .where(eq(projectWorkspaces.id, current.id))
+      .returning();
     const stamp = actorStamp(ctx.actor);
     const [operation] = await tx
       .insert(workspaceOperations)
-      .values({ companyId: project.companyId, workspaceId: current.id, action, desiredState, actorType: stamp.actorType, actorId: stamp.actorId })
+      .values({
+        companyId: project.companyId,
+        workspaceId: current.id,
+        action,
+        desiredState,
+        actorType: stamp.actorType,
+        actorId: stamp.actorId,
+      })
       .returning();
-    await recordActivity(tx, ctx.actor, { companyId: project.companyId, action: `project.workspace_runtime_${action}`, entityType: 'project_workspace', entityId: current.id, details: { projectId: project.id, desiredState, operationId: operation!.id } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: project.companyId,
+      action: `project.workspace_runtime_${action}`,
+      entityType: 'project_workspace',
+      entityId: current.id,
+      details: { projectId: project.id, desiredState, operationId: operation!.id },
+    });
     return { workspace: workspace!, operation: operation! };
   });
 }
@@ -209,7 +300,13 @@ export interface RuntimeServiceLog {
  * the last `limit` characters written, so a reader of the newest output needs no second read to
  * learn the total. Empty before the service first ran.
  */
-export async function readRuntimeServiceLog(db: DbOrTx, project: Project, workspaceId: string, from: { offset: number } | { at: 'end' }, limit: number): Promise<RuntimeServiceLog> {
+export async function readRuntimeServiceLog(
+  db: DbOrTx,
+  project: Project,
+  workspaceId: string,
+  from: { offset: number } | { at: 'end' },
+  limit: number,
+): Promise<RuntimeServiceLog> {
   const ws = await loadWorkspace(db, project, workspaceId);
   const t = workspaceRuntimeServices;
   const firstKept = sql`${t.logWritten} - length(${t.log})`;
@@ -228,5 +325,12 @@ export async function readRuntimeServiceLog(db: DbOrTx, project: Project, worksp
   const start = Math.min(Math.max(askedOffset, row?.firstKept ?? 0), total);
   const content = row?.content ?? '';
   // Offsets count code points, as PostgreSQL's length() does (not UTF-16 units).
-  return { workspaceId: ws.id, offset: start, nextOffset: start + [...content].length, totalChars: total, truncated: askedOffset < (row?.firstKept ?? 0), content };
+  return {
+    workspaceId: ws.id,
+    offset: start,
+    nextOffset: start + [...content].length,
+    totalChars: total,
+    truncated: askedOffset < (row?.firstKept ?? 0),
+    content,
+  };
 }

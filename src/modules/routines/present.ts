@@ -10,7 +10,14 @@ import { issueSummaryResponse } from '../issues/present.ts';
 import { projectSummaryResponse } from '../projects/present.ts';
 import { ISSUE_PRIORITIES } from '../../core/statuses.ts';
 import type { RoutineRun } from './routine-runs.ts';
-import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, ROUTINE_STATUSES, RUN_SOURCES, RUN_STATUSES, TRIGGER_KINDS } from './schemas.ts';
+import {
+  CATCH_UP_POLICIES,
+  CONCURRENCY_POLICIES,
+  ROUTINE_STATUSES,
+  RUN_SOURCES,
+  RUN_STATUSES,
+  TRIGGER_KINDS,
+} from './schemas.ts';
 import type { Routine, RoutineTrigger } from './service.ts';
 import { SIGNING_MODES } from './signing.ts';
 
@@ -32,7 +39,9 @@ export const triggerResponse = z
     enabled: z.boolean(),
     cronExpression: z.string().nullable().describe('schedule kind'),
     timezone: z.string().nullable().describe('schedule kind'),
-    nextRunAt: timestampOut().nullable().describe('schedule kind: the next tick; null while the trigger is disabled or the routine is not active'),
+    nextRunAt: timestampOut()
+      .nullable()
+      .describe('schedule kind: the next tick; null while the trigger is disabled or the routine is not active'),
     signingMode: z.enum(SIGNING_MODES).nullable().describe('webhook kind'),
     replayWindowSec: z.number().int().nullable().describe('webhook kind'),
     lastFiredAt: timestampOut().nullable().describe('when a run was last recorded against the trigger'),
@@ -64,12 +73,21 @@ export function presentTrigger(t: RoutineTrigger): TriggerResponse {
 export const issuedTriggerResponse = triggerResponse
   .extend({
     webhookUrl: z.string().optional().describe('webhook kind: where to POST; shown on create and rotate only'),
-    webhookSecret: z.string().nullable().optional().describe('webhook kind: the secret (null for signing mode `none`); shown on create and rotate only, never again'),
+    webhookSecret: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'webhook kind: the secret (null for signing mode `none`); shown on create and rotate only, never again',
+      ),
   })
   .describe('The trigger; a webhook trigger with its URL and secret, shown this once');
 export type IssuedTriggerResponse = z.output<typeof issuedTriggerResponse>;
 
-export function presentIssuedTrigger(t: RoutineTrigger, webhook: { url: string; secret: string | null } | null): IssuedTriggerResponse {
+export function presentIssuedTrigger(
+  t: RoutineTrigger,
+  webhook: { url: string; secret: string | null } | null,
+): IssuedTriggerResponse {
   return { ...presentTrigger(t), ...(webhook && { webhookUrl: webhook.url, webhookSecret: webhook.secret }) };
 }
 
@@ -81,10 +99,17 @@ export const runResponse = z
     triggerId: uuidOut().nullable(),
     source: z.enum(RUN_SOURCES),
     status: z.enum(RUN_STATUSES),
-    triggerPayload: z.record(z.string(), z.unknown()).nullable().describe('what the fire carried (redacted); schedule runs: their tick; skipped catch-up runs: missedTicks and the range'),
+    triggerPayload: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe(
+        'what the fire carried (redacted); schedule runs: their tick; skipped catch-up runs: missedTicks and the range',
+      ),
     scheduledFor: timestampOut().nullable().describe('schedule runs: the tick this run stands for'),
     idempotencyKey: z.string().nullable(),
-    linkedIssueId: uuidOut().nullable().describe('the execution issue: created (issue_created), joined (coalesced) or the open one that caused a skip'),
+    linkedIssueId: uuidOut()
+      .nullable()
+      .describe('the execution issue: created (issue_created), joined (coalesced) or the open one that caused a skip'),
     coalescedIntoRunId: uuidOut().nullable().describe('coalesced runs: the run that created the open execution issue'),
     failureReason: z.string().nullable().describe('why a run failed or was skipped'),
     completedAt: timestampOut().nullable(),
@@ -161,8 +186,14 @@ export function presentRoutine(r: Routine): RoutineResponse {
 
 export const routineListItemResponse = routineResponse
   .extend({
-    triggers: z.array(triggerResponse.pick({ id: true, kind: true, label: true, enabled: true, nextRunAt: true, lastFiredAt: true })).describe('trigger summaries'),
-    latestRun: runResponse.pick({ id: true, source: true, status: true, linkedIssueId: true, failureReason: true, createdAt: true }).nullable(),
+    triggers: z
+      .array(
+        triggerResponse.pick({ id: true, kind: true, label: true, enabled: true, nextRunAt: true, lastFiredAt: true }),
+      )
+      .describe('trigger summaries'),
+    latestRun: runResponse
+      .pick({ id: true, source: true, status: true, linkedIssueId: true, failureReason: true, createdAt: true })
+      .nullable(),
     activeExecutionIssue: issueSummaryResponse.nullable().describe('the open execution issue, if any'),
   })
   .describe('A routine with its trigger summaries, latest run and open execution issue');
@@ -180,4 +211,4 @@ export const routineDetailResponse = routineResponse
 
 export const firedResponse = z
   .object({ runId: uuidOut(), status: z.enum(RUN_STATUSES) })
-  .describe('The run the fire recorded (a repeated delivery: the first one\'s)');
+  .describe("The run the fire recorded (a repeated delivery: the first one's)");

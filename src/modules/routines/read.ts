@@ -22,7 +22,13 @@ async function liveExecutionIssues(db: DbOrTx, routineIds: string[]) {
   const rows = await db
     .selectDistinctOn([issues.originId], { ...issueSummaryColumns, originId: issues.originId })
     .from(issues)
-    .where(and(inArray(issues.originId, routineIds), eq(issues.originKind, ROUTINE_EXECUTION), sql`${issues.status} not in ('done', 'cancelled')`))
+    .where(
+      and(
+        inArray(issues.originId, routineIds),
+        eq(issues.originKind, ROUTINE_EXECUTION),
+        sql`${issues.status} not in ('done', 'cancelled')`,
+      ),
+    )
     .orderBy(issues.originId, issues.createdAt);
   return new Map(rows.map((row) => [row.originId!, presentIssueSummary(row)]));
 }
@@ -32,15 +38,34 @@ export async function listRoutines(db: DbOrTx, companyId: string, query: ListRou
   if (query.status) where.push(eq(routines.status, query.status));
   if (query.assigneeAgentId) where.push(eq(routines.assigneeAgentId, query.assigneeAgentId));
   if (query.before) {
-    const [cursor] = await db.select({ updatedAt: routines.updatedAt, id: routines.id }).from(routines).where(and(eq(routines.id, query.before), eq(routines.companyId, companyId)));
+    const [cursor] = await db
+      .select({ updatedAt: routines.updatedAt, id: routines.id })
+      .from(routines)
+      .where(and(eq(routines.id, query.before), eq(routines.companyId, companyId)));
     // An unknown cursor is the caller's mistake: answering the first page again would loop a pager.
     if (!cursor) throw badRequest('before must name a routine of this company (the last id of the previous page)');
-    where.push(or(lt(routines.updatedAt, cursor.updatedAt), and(eq(routines.updatedAt, cursor.updatedAt), lt(routines.id, cursor.id))));
+    where.push(
+      or(
+        lt(routines.updatedAt, cursor.updatedAt),
+        and(eq(routines.updatedAt, cursor.updatedAt), lt(routines.id, cursor.id)),
+      ),
+    );
   }
-  const page = await db.select().from(routines).where(and(...where)).orderBy(desc(routines.updatedAt), desc(routines.id)).limit(query.limit);
+  const page = await db
+    .select()
+    .from(routines)
+    .where(and(...where))
+    .orderBy(desc(routines.updatedAt), desc(routines.id))
+    .limit(query.limit);
   const ids = page.map((r) => r.id);
   const [triggers, latest, live] = await Promise.all([
-    ids.length === 0 ? [] : db.select().from(routineTriggers).where(inArray(routineTriggers.routineId, ids)).orderBy(routineTriggers.createdAt),
+    ids.length === 0
+      ? []
+      : db
+          .select()
+          .from(routineTriggers)
+          .where(inArray(routineTriggers.routineId, ids))
+          .orderBy(routineTriggers.createdAt),
     latestRuns(db, ids),
     liveExecutionIssues(db, ids),
   ]);
@@ -54,9 +79,27 @@ export async function listRoutines(db: DbOrTx, companyId: string, query: ListRou
 
 export async function routineDetail(db: DbOrTx, routine: Routine) {
   const [project, agent, parent, triggers, runs, live] = await Promise.all([
-    routine.projectId ? db.select().from(projects).where(eq(projects.id, routine.projectId)).then((r) => r[0]) : undefined,
-    routine.assigneeAgentId ? db.select().from(agents).where(eq(agents.id, routine.assigneeAgentId)).then((r) => r[0]) : undefined,
-    routine.parentIssueId ? db.select(issueSummaryColumns).from(issues).where(eq(issues.id, routine.parentIssueId)).then((r) => r[0]) : undefined,
+    routine.projectId
+      ? db
+          .select()
+          .from(projects)
+          .where(eq(projects.id, routine.projectId))
+          .then((r) => r[0])
+      : undefined,
+    routine.assigneeAgentId
+      ? db
+          .select()
+          .from(agents)
+          .where(eq(agents.id, routine.assigneeAgentId))
+          .then((r) => r[0])
+      : undefined,
+    routine.parentIssueId
+      ? db
+          .select(issueSummaryColumns)
+          .from(issues)
+          .where(eq(issues.id, routine.parentIssueId))
+          .then((r) => r[0])
+      : undefined,
     listTriggers(db, routine.id),
     listRuns(db, routine.id, RECENT_RUNS),
     liveExecutionIssues(db, [routine.id]),

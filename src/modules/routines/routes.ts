@@ -6,16 +6,50 @@ import { authenticated, errors, timestampOut, type ErrorStatus } from '../../htt
 import { actorOf, contextOf } from '../../http/request.ts';
 import { runRoutine } from './fire.ts';
 import { canAssignRoutineTo, canManageRoutine } from './policy.ts';
-import { issuedTriggerResponse, presentIssuedTrigger, presentRoutine, presentRun, routineDetailResponse, routineListItemResponse, routineResponse, runResponse, presentTrigger } from './present.ts';
+import {
+  issuedTriggerResponse,
+  presentIssuedTrigger,
+  presentRoutine,
+  presentRun,
+  routineDetailResponse,
+  routineListItemResponse,
+  routineResponse,
+  runResponse,
+  presentTrigger,
+} from './present.ts';
 import { listRoutines, routineDetail } from './read.ts';
 import { listRuns } from './routine-runs.ts';
-import { companyParams, createRoutineBody, schedulePreviewQuery, MAX_PREVIEW_TICKS, createTriggerBody, listRoutinesQuery, listRunsQuery, MAX_TRIGGERS_PER_ROUTINE, patchRoutineBody, patchTriggerBody, routineParams, runRoutineBody, triggerParams } from './schemas.ts';
+import {
+  companyParams,
+  createRoutineBody,
+  schedulePreviewQuery,
+  MAX_PREVIEW_TICKS,
+  createTriggerBody,
+  listRoutinesQuery,
+  listRunsQuery,
+  MAX_TRIGGERS_PER_ROUTINE,
+  patchRoutineBody,
+  patchTriggerBody,
+  routineParams,
+  runRoutineBody,
+  triggerParams,
+} from './schemas.ts';
 import { upcomingTicks } from './schedule.ts';
-import { createRoutine, createTrigger, deleteTrigger, requireRoutine, requireTrigger, rotateWebhookSecret, updateRoutine, updateTrigger, type IssuedWebhook } from './service.ts';
+import {
+  createRoutine,
+  createTrigger,
+  deleteTrigger,
+  requireRoutine,
+  requireTrigger,
+  rotateWebhookSecret,
+  updateRoutine,
+  updateTrigger,
+  type IssuedWebhook,
+} from './service.ts';
 
 const tags = ['routines'];
 const COMPANY_ERRORS: [ErrorStatus, string][] = [
-  [403, 'the company is not one of the caller\'s'],
+  [403, "the company is not one of the caller's"],
   [404, 'no such company'],
 ];
 const ROUTINE_ERRORS: [ErrorStatus, string][] = [
@@ -23,7 +57,8 @@ const ROUTINE_ERRORS: [ErrorStatus, string][] = [
   [404, 'no such routine'],
 ];
 const OWN_ONLY = 'Agents manage only their own routines (those assigned to them): 403 otherwise.';
-const REFS = '`projectId`, `goalId`, `parentIssueId` and the assignee must belong to the company, and the assignee must be neither terminated nor pending_approval (422); every `{{variable}}` in title and description must be declared (422).';
+const REFS =
+  '`projectId`, `goalId`, `parentIssueId` and the assignee must belong to the company, and the assignee must be neither terminated nor pending_approval (422); every `{{variable}}` in title and description must be declared (422).';
 const MANAGE_DENIED = 'agents manage only their own routines';
 const ASSIGN_DENIED = 'an agent may assign a routine only to itself';
 
@@ -46,7 +81,11 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
         description: `Newest update first (trigger changes count as updates), each with trigger summaries, its latest run and its open execution issue. \`limit\` 1 to 500 (default 100); continue with \`before\` = the last id of a page. Any caller with access to the company.`,
         params: companyParams,
         querystring: listRoutinesQuery,
-        response: { 200: z.array(routineListItemResponse).describe('The routines, newest update first'), ...authenticated(), ...errors(...COMPANY_ERRORS) },
+        response: {
+          200: z.array(routineListItemResponse).describe('The routines, newest update first'),
+          ...authenticated(),
+          ...errors(...COMPANY_ERRORS),
+        },
       },
     },
     async (request) => {
@@ -63,7 +102,7 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
         summary: 'Preview the fire times of a cron schedule',
         description: [
           `The next \`count\` (1 to ${MAX_PREVIEW_TICKS}, default 5) fire times of \`cronExpression\` read in \`timezone\`, strictly after \`after\` (default now),`,
-          'computed by the scheduler\'s own cron reading (croner, daylight-saving rules included), so the first one is what a schedule trigger saved now gets as `nextRunAt`.',
+          "computed by the scheduler's own cron reading (croner, daylight-saving rules included), so the first one is what a schedule trigger saved now gets as `nextRunAt`.",
           'An invalid expression or unknown timezone is 422 with the reason, as on a trigger. Fewer times when the expression runs out. Any caller with access to the company; nothing is saved.',
         ].join(' '),
         params: companyParams,
@@ -105,7 +144,15 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
         response: {
           201: routineResponse,
           ...authenticated(),
-          ...errors(...COMPANY_ERRORS.map(([s, m]): [ErrorStatus, string] => (s === 403 ? [403, `${m}, or an agent names another agent as assignee`] : [s, m])), [422, 'a reference outside the company, an unassignable agent, an undeclared variable, or active without an assignee']),
+          ...errors(
+            ...COMPANY_ERRORS.map(([s, m]): [ErrorStatus, string] =>
+              s === 403 ? [403, `${m}, or an agent names another agent as assignee`] : [s, m],
+            ),
+            [
+              422,
+              'a reference outside the company, an unassignable agent, an undeclared variable, or active without an assignee',
+            ],
+          ),
         },
       },
     },
@@ -123,7 +170,8 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Get a routine',
-        description: 'The routine with its project, assigned agent, parent issue, triggers, 10 most recent runs and open execution issue. Any caller with access to its company; another company\'s routine is 403.',
+        description:
+          "The routine with its project, assigned agent, parent issue, triggers, 10 most recent runs and open execution issue. Any caller with access to its company; another company's routine is 403.",
         params: routineParams,
         response: { 200: routineDetailResponse, ...authenticated(), ...errors(...ROUTINE_ERRORS) },
       },
@@ -148,7 +196,12 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
         response: {
           200: routineResponse,
           ...authenticated(),
-          ...errors([403, 'another company\'s routine, an agent\'s routine not its own, or reassignment by an agent'], [404, 'no such routine'], [409, 'status change of an archived routine'], [422, 'a rule of the routine (see description)']),
+          ...errors(
+            [403, "another company's routine, an agent's routine not its own, or reassignment by an agent"],
+            [404, 'no such routine'],
+            [409, 'status change of an archived routine'],
+            [422, 'a rule of the routine (see description)'],
+          ),
         },
       },
     },
@@ -178,7 +231,12 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
         response: {
           201: issuedTriggerResponse,
           ...authenticated(),
-          ...errors([403, 'another company\'s routine, or an agent\'s routine not its own'], [404, 'no such routine'], [409, 'the routine is archived'], [422, 'invalid cron or timezone, required variables without default, or too many triggers']),
+          ...errors(
+            [403, "another company's routine, or an agent's routine not its own"],
+            [404, 'no such routine'],
+            [409, 'the routine is archived'],
+            [422, 'invalid cron or timezone, required variables without default, or too many triggers'],
+          ),
         },
       },
     },
@@ -207,7 +265,11 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
         response: {
           200: issuedTriggerResponse,
           ...authenticated(),
-          ...errors([403, 'another company\'s trigger, or an agent\'s routine not its own'], [404, 'no such trigger'], [422, 'invalid cron or timezone, a field of another kind, or required variables without default']),
+          ...errors(
+            [403, "another company's trigger, or an agent's routine not its own"],
+            [404, 'no such trigger'],
+            [422, 'invalid cron or timezone, a field of another kind, or required variables without default'],
+          ),
         },
       },
     },
@@ -217,7 +279,9 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       authorize(canManageRoutine(actor, await requireRoutine(db, actor, trigger.routineId)), MANAGE_DENIED);
       const { trigger: after, issuedSecret } = await updateTrigger({ db, actor }, masterKey, trigger.id, request.body);
       if (!issuedSecret) return presentTrigger(after);
-      return reply.header('cache-control', 'no-store').send(issued(request, { trigger: after, publicId: after.publicId ?? '', secret: issuedSecret }));
+      return reply
+        .header('cache-control', 'no-store')
+        .send(issued(request, { trigger: after, publicId: after.publicId ?? '', secret: issuedSecret }));
     },
   );
 
@@ -229,7 +293,11 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
         summary: 'Delete a routine trigger',
         description: `Permanent. Runs recorded against it stay, with \`triggerId\` null. A deleted webhook's URL answers 404 at once. ${OWN_ONLY}`,
         params: triggerParams,
-        response: { 204: z.null().describe('Deleted'), ...authenticated(), ...errors([403, 'another company\'s trigger, or an agent\'s routine not its own'], [404, 'no such trigger']) },
+        response: {
+          204: z.null().describe('Deleted'),
+          ...authenticated(),
+          ...errors([403, "another company's trigger, or an agent's routine not its own"], [404, 'no such trigger']),
+        },
       },
     },
     async (request, reply) => {
@@ -252,7 +320,11 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
         response: {
           200: issuedTriggerResponse,
           ...authenticated(),
-          ...errors([403, 'another company\'s trigger, or an agent\'s routine not its own'], [404, 'no such trigger'], [422, 'not a webhook trigger']),
+          ...errors(
+            [403, "another company's trigger, or an agent's routine not its own"],
+            [404, 'no such trigger'],
+            [422, 'not a webhook trigger'],
+          ),
         },
       },
     },
@@ -260,7 +332,9 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       const actor = actorOf(request);
       const trigger = await requireTrigger(db, actor, request.params.triggerId);
       authorize(canManageRoutine(actor, await requireRoutine(db, actor, trigger.routineId)), MANAGE_DENIED);
-      return reply.header('cache-control', 'no-store').send(issued(request, await rotateWebhookSecret({ db, actor }, masterKey, trigger)));
+      return reply
+        .header('cache-control', 'no-store')
+        .send(issued(request, await rotateWebhookSecret({ db, actor }, masterKey, trigger)));
     },
   );
 
@@ -274,7 +348,7 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
           `Records a run (source \`manual\` by default, or \`api\`) and decides it at once; 202 with the run: \`issue_created\` (a new execution issue, its agent woken with source automation), \`coalesced\` or \`skipped\` (concurrency policy against the open execution issue), or \`failed\` with \`failureReason\`. ${OWN_ONLY}`,
           '`triggerId` must be a trigger of this routine (403) and enabled (409); the run is recorded against it and sets its `lastFiredAt`.',
           'A repeated `idempotencyKey` (same source and trigger) returns the first run. Paused routines may be run by hand; archived ones are 409, and so is a routine without assignee when the body names none.',
-          '`variables` are merged over the defaults (422 for an undeclared name, a wrong type or a missing required value). `assigneeAgentId` (agents: only themselves, 403), `projectId` and the execution workspace fields apply to this run\'s issue only (422 outside the company).',
+          "`variables` are merged over the defaults (422 for an undeclared name, a wrong type or a missing required value). `assigneeAgentId` (agents: only themselves, 403), `projectId` and the execution workspace fields apply to this run's issue only (422 outside the company).",
         ].join(' '),
         params: routineParams,
         body: runRoutineBody,
@@ -282,7 +356,10 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
           202: runResponse,
           ...authenticated(),
           ...errors(
-            [403, 'another company\'s routine, an agent\'s routine not its own, an agent naming another assignee, or a trigger of another routine'],
+            [
+              403,
+              "another company's routine, an agent's routine not its own, an agent naming another assignee, or a trigger of another routine",
+            ],
             [404, 'no such routine'],
             [409, 'the trigger is disabled, the routine is archived, or it has no assignee'],
             [422, 'variables, or a reference outside the company'],
@@ -309,7 +386,11 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
         description: 'Newest first; `limit` 1 to 200 (default 50). Any caller with access to the company.',
         params: routineParams,
         querystring: listRunsQuery,
-        response: { 200: z.array(runResponse).describe('The runs, newest first'), ...authenticated(), ...errors(...ROUTINE_ERRORS) },
+        response: {
+          200: z.array(runResponse).describe('The runs, newest first'),
+          ...authenticated(),
+          ...errors(...ROUTINE_ERRORS),
+        },
       },
     },
     async (request) => {

@@ -24,7 +24,6 @@ import { interpolate, resolveVariables, type VariableValue } from './variables.t
 
 export type RoutineRun = typeof routineRuns.$inferSelect;
 
-
 /** A run still `received` this long after it was recorded is picked up by the sweep. */
 export const STRANDED_AFTER_MS = 5_000;
 /** Decisions that keep failing for reasons other than the rules give up after this many attempts. */
@@ -46,7 +45,13 @@ export interface RunRequest {
 }
 
 /** Step 1. Returns the existing run (created: false) for a repeated idempotency key or tick. */
-export async function recordRun(tx: DbOrTx, actor: Actor, routine: Routine, trigger: RoutineTrigger | null, req: RunRequest): Promise<{ run: RoutineRun; created: boolean }> {
+export async function recordRun(
+  tx: DbOrTx,
+  actor: Actor,
+  routine: Routine,
+  trigger: RoutineTrigger | null,
+  req: RunRequest,
+): Promise<{ run: RoutineRun; created: boolean }> {
   const stamp = actorStamp(actor);
   const request = {
     ...(req.variables && { variables: req.variables }),
@@ -73,7 +78,8 @@ export async function recordRun(tx: DbOrTx, actor: Actor, routine: Routine, trig
     .onConflictDoNothing()
     .returning();
   if (inserted) {
-    if (trigger) await tx.update(routineTriggers).set({ lastFiredAt: sql`now()` }).where(eq(routineTriggers.id, trigger.id));
+    if (trigger)
+      await tx.update(routineTriggers).set({ lastFiredAt: sql`now()` }).where(eq(routineTriggers.id, trigger.id));
     return { run: inserted, created: true };
   }
   const [existing] = await tx
@@ -93,13 +99,16 @@ export async function liveExecutionIssue(db: DbOrTx, routineId: string): Promise
   const [row] = await db
     .select()
     .from(issues)
-    .where(sql`${issues.originId} = ${routineId} and ${issues.originKind} = ${ROUTINE_EXECUTION} and ${issues.status} not in ('done', 'cancelled')`)
+    .where(
+      sql`${issues.originId} = ${routineId} and ${issues.originKind} = ${ROUTINE_EXECUTION} and ${issues.status} not in ('done', 'cancelled')`,
+    )
     .orderBy(asc(issues.createdAt))
     .limit(1);
   return row ?? null;
 }
 
-type Outcome = Pick<RoutineRun, 'status'> & Partial<Pick<RoutineRun, 'linkedIssueId' | 'coalescedIntoRunId' | 'failureReason'>>;
+type Outcome = Pick<RoutineRun, 'status'> &
+  Partial<Pick<RoutineRun, 'linkedIssueId' | 'coalescedIntoRunId' | 'failureReason'>>;
 
 /**
  * Step 2. Returns the run as decided; a run that is no longer `received` (decided by another
@@ -107,7 +116,11 @@ type Outcome = Pick<RoutineRun, 'status'> & Partial<Pick<RoutineRun, 'linkedIssu
  */
 export async function decideRun(db: DbOrTx, actor: Actor, runId: string): Promise<RoutineRun> {
   return db.transaction(async (tx) => {
-    const [run] = await tx.select().from(routineRuns).where(and(eq(routineRuns.id, runId), eq(routineRuns.status, 'received'))).for('update', { skipLocked: true });
+    const [run] = await tx
+      .select()
+      .from(routineRuns)
+      .where(and(eq(routineRuns.id, runId), eq(routineRuns.status, 'received')))
+      .for('update', { skipLocked: true });
     if (!run) return (await tx.select().from(routineRuns).where(eq(routineRuns.id, runId)))[0]!;
     const routine = await lockRoutine(tx, run.routineId);
     let outcome: Outcome;
@@ -120,7 +133,11 @@ export async function decideRun(db: DbOrTx, actor: Actor, runId: string): Promis
     }
     const [decided] = await tx
       .update(routineRuns)
-      .set({ ...outcome, ...(outcome.status !== 'issue_created' && { completedAt: sql`now()` }), updatedAt: sql`now()` })
+      .set({
+        ...outcome,
+        ...(outcome.status !== 'issue_created' && { completedAt: sql`now()` }),
+        updatedAt: sql`now()`,
+      })
       .where(eq(routineRuns.id, run.id))
       .returning();
     await recordActivity(tx, actor, {
@@ -128,7 +145,13 @@ export async function decideRun(db: DbOrTx, actor: Actor, runId: string): Promis
       action: 'routine.run_recorded',
       entityType: 'routine',
       entityId: routine.id,
-      details: { runId: run.id, source: run.source, status: decided!.status, linkedIssueId: decided!.linkedIssueId, ...(decided!.failureReason && { failureReason: decided!.failureReason }) },
+      details: {
+        runId: run.id,
+        source: run.source,
+        status: decided!.status,
+        linkedIssueId: decided!.linkedIssueId,
+        ...(decided!.failureReason && { failureReason: decided!.failureReason }),
+      },
     });
     return decided!;
   });
@@ -150,7 +173,13 @@ async function applyPolicy(tx: DbOrTx, routine: Routine, run: RoutineRun): Promi
     const [creator] = await tx
       .select({ id: routineRuns.id })
       .from(routineRuns)
-      .where(and(eq(routineRuns.routineId, routine.id), eq(routineRuns.linkedIssueId, live.id), notInArray(routineRuns.status, ['coalesced', 'skipped'])))
+      .where(
+        and(
+          eq(routineRuns.routineId, routine.id),
+          eq(routineRuns.linkedIssueId, live.id),
+          notInArray(routineRuns.status, ['coalesced', 'skipped']),
+        ),
+      )
       .orderBy(asc(routineRuns.createdAt))
       .limit(1);
     return { status: 'coalesced', linkedIssueId: live.id, coalescedIntoRunId: creator?.id ?? null };
@@ -169,20 +198,32 @@ async function applyPolicy(tx: DbOrTx, routine: Routine, run: RoutineRun): Promi
     executionWorkspaceSettings: request.executionWorkspaceSettings ?? null,
     originKind: ROUTINE_EXECUTION,
     originId: routine.id,
-    assignmentWake: { source: 'automation', reason: 'routine_run', payload: { routineId: routine.id, routineRunId: run.id, source: run.source } },
+    assignmentWake: {
+      source: 'automation',
+      reason: 'routine_run',
+      payload: { routineId: routine.id, routineRunId: run.id, source: run.source },
+    },
   });
   return { status: 'issue_created', linkedIssueId: issue.id };
 }
 
 export async function listRuns(db: DbOrTx, routineId: string, limit: number): Promise<RoutineRun[]> {
-  return db.select().from(routineRuns).where(eq(routineRuns.routineId, routineId)).orderBy(desc(routineRuns.createdAt), desc(routineRuns.id)).limit(limit);
+  return db
+    .select()
+    .from(routineRuns)
+    .where(eq(routineRuns.routineId, routineId))
+    .orderBy(desc(routineRuns.createdAt), desc(routineRuns.id))
+    .limit(limit);
 }
 
 /** The latest run of each routine, one indexed probe per routine. */
 export async function latestRuns(db: DbOrTx, routineIds: string[]): Promise<Map<string, RoutineRun>> {
   if (routineIds.length === 0) return new Map();
   const rows = await db.execute<{ id: string }>(sql`
-    select latest.id from unnest(array[${sql.join(routineIds.map((id) => sql`${id}`), sql`, `)}]::uuid[]) as r(id)
+    select latest.id from unnest(array[${sql.join(
+      routineIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::uuid[]) as r(id)
     cross join lateral (select id from ${routineRuns} where routine_id = r.id order by created_at desc, id desc limit 1) latest`);
   const ids = rows.rows.map((r) => r.id);
   if (ids.length === 0) return new Map();
@@ -217,7 +258,15 @@ export async function decideStrandedRuns(db: DbOrTx, nowMs = Date.now(), batch =
       if (counted.attempts >= MAX_DECIDE_ATTEMPTS) {
         await db
           .update(routineRuns)
-          .set({ status: 'failed', failureReason: `could not be decided after ${counted.attempts} attempts: ${(err as Error).message}`.slice(0, 1000), completedAt: sql`now()`, updatedAt: sql`now()` })
+          .set({
+            status: 'failed',
+            failureReason: `could not be decided after ${counted.attempts} attempts: ${(err as Error).message}`.slice(
+              0,
+              1000,
+            ),
+            completedAt: sql`now()`,
+            updatedAt: sql`now()`,
+          })
           .where(and(eq(routineRuns.id, id), eq(routineRuns.status, 'received')));
       }
     }

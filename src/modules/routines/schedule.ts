@@ -22,7 +22,8 @@ function cron(expression: string, timezone: string): Cron {
 
 /** 422 with croner's reason when the expression or the timezone is not usable. */
 export function assertValidSchedule(expression: string, timezone: string): void {
-  if (!isValidTimezone(timezone)) throw unprocessable(`unknown timezone ${timezone}: use an IANA name such as Europe/Berlin or UTC`);
+  if (!isValidTimezone(timezone))
+    throw unprocessable(`unknown timezone ${timezone}: use an IANA name such as Europe/Berlin or UTC`);
   let job: Cron;
   try {
     job = cron(expression, timezone);
@@ -48,7 +49,13 @@ export function upcomingTicks(expression: string, timezone: string, after: Date,
  * at most `limit` of them, whether more were left uncounted, and the first tick after `until`
  * (null when none is left): one parse of the expression for the whole catch-up.
  */
-export function ticksBetween(expression: string, timezone: string, from: Date, until: Date, limit = MAX_TICKS_COUNTED): { ticks: Date[]; more: boolean; next: Date | null } {
+export function ticksBetween(
+  expression: string,
+  timezone: string,
+  from: Date,
+  until: Date,
+  limit = MAX_TICKS_COUNTED,
+): { ticks: Date[]; more: boolean; next: Date | null } {
   const job = cron(expression, timezone);
   const ticks: Date[] = [];
   let tick: Date | null = from;

@@ -36,14 +36,20 @@ interface TickPlan {
   skipped: { count: number; atLeast: boolean; first: Date; last: Date } | null;
 }
 
-export function planTicks(routine: Pick<Routine, 'catchUpPolicy'>, ticks: Date[], more: boolean, nowMs: number): TickPlan {
+export function planTicks(
+  routine: Pick<Routine, 'catchUpPolicy'>,
+  ticks: Date[],
+  more: boolean,
+  nowMs: number,
+): TickPlan {
   const onTime = ticks.filter((t) => nowMs - t.getTime() <= LATE_AFTER_MS);
   const missed = ticks.filter((t) => nowMs - t.getTime() > LATE_AFTER_MS);
   const keep = routine.catchUpPolicy === 'enqueue_missed_with_cap' ? missed.slice(-MISSED_TICKS_CAP) : [];
   const dropped = missed.slice(0, missed.length - keep.length);
   return {
     fire: [...keep, ...onTime],
-    skipped: dropped.length > 0 ? { count: dropped.length, atLeast: more, first: dropped[0]!, last: dropped.at(-1)! } : null,
+    skipped:
+      dropped.length > 0 ? { count: dropped.length, atLeast: more, first: dropped[0]!, last: dropped.at(-1)! } : null,
   };
 }
 
@@ -84,14 +90,20 @@ async function claimAndRecord(db: Db, nowMs: number): Promise<{ claimed: number;
     const runIds: string[] = [];
     for (const { trigger, routine } of due) {
       const firing = routine.status === 'active' && trigger.enabled;
-      const { ticks, more, next } = firing ? ticksBetween(trigger.cronExpression!, trigger.timezone ?? 'UTC', trigger.nextRunAt!, now) : { ticks: [], more: false, next: null };
+      const { ticks, more, next } = firing
+        ? ticksBetween(trigger.cronExpression!, trigger.timezone ?? 'UTC', trigger.nextRunAt!, now)
+        : { ticks: [], more: false, next: null };
       // Not due any more once this commits, whatever happens below.
       await tx.update(routineTriggers).set({ nextRunAt: next }).where(eq(routineTriggers.id, trigger.id));
       if (!firing) continue;
       const plan = planTicks(routine, ticks, more, nowMs);
       if (plan.skipped) await recordSkippedTicks(tx, routine, trigger, plan.skipped);
       for (const tick of plan.fire) {
-        const { run, created } = await recordRun(tx, scheduler, routine, trigger, { source: 'schedule', scheduledFor: tick, payload: { scheduledFor: tick.toISOString() } });
+        const { run, created } = await recordRun(tx, scheduler, routine, trigger, {
+          source: 'schedule',
+          scheduledFor: tick,
+          payload: { scheduledFor: tick.toISOString() },
+        });
         if (created) runIds.push(run.id);
       }
     }
@@ -99,14 +111,27 @@ async function claimAndRecord(db: Db, nowMs: number): Promise<{ claimed: number;
   });
 }
 
-async function recordSkippedTicks(tx: Parameters<typeof recordRun>[0], routine: Routine, trigger: RoutineTrigger, skipped: NonNullable<TickPlan['skipped']>): Promise<void> {
+async function recordSkippedTicks(
+  tx: Parameters<typeof recordRun>[0],
+  routine: Routine,
+  trigger: RoutineTrigger,
+  skipped: NonNullable<TickPlan['skipped']>,
+): Promise<void> {
   const count = `${skipped.atLeast ? 'at least ' : ''}${skipped.count}`;
   const { run, created } = await recordRun(tx, scheduler, routine, trigger, {
     source: 'schedule',
     scheduledFor: skipped.last,
-    payload: { missedTicks: skipped.count, missedTicksAtLeast: skipped.atLeast, firstMissedAt: skipped.first.toISOString(), lastMissedAt: skipped.last.toISOString() },
+    payload: {
+      missedTicks: skipped.count,
+      missedTicksAtLeast: skipped.atLeast,
+      firstMissedAt: skipped.first.toISOString(),
+      lastMissedAt: skipped.last.toISOString(),
+    },
   });
   if (!created) return;
   const reason = `${count} scheduled tick${skipped.count === 1 ? '' : 's'} from ${skipped.first.toISOString()} to ${skipped.last.toISOString()} passed while no scheduler ran (catch-up policy ${routine.catchUpPolicy})`;
-  await tx.update(routineRuns).set({ status: 'skipped', failureReason: reason, completedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(routineRuns.id, run.id));
+  await tx
+    .update(routineRuns)
+    .set({ status: 'skipped', failureReason: reason, completedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(routineRuns.id, run.id));
 }

@@ -12,8 +12,21 @@ import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { assertIssueRefsInCompany, requireSiblingIssue } from '../../core/issue-access.ts';
 import { nextTick, assertValidSchedule } from './schedule.ts';
-import { MAX_TRIGGERS_PER_ROUTINE, type CreateRoutine, type CreateTrigger, type PatchRoutine, type PatchTrigger, type RoutineStatus } from './schemas.ts';
-import { DEFAULT_REPLAY_WINDOW_SEC, newPublicId, newWebhookSecret, sealWebhookSecret, type SigningMode } from './signing.ts';
+import {
+  MAX_TRIGGERS_PER_ROUTINE,
+  type CreateRoutine,
+  type CreateTrigger,
+  type PatchRoutine,
+  type PatchTrigger,
+  type RoutineStatus,
+} from './schemas.ts';
+import {
+  DEFAULT_REPLAY_WINDOW_SEC,
+  newPublicId,
+  newWebhookSecret,
+  sealWebhookSecret,
+  type SigningMode,
+} from './signing.ts';
 import { assertReferencesDeclared, requiredWithoutDefault } from './variables.ts';
 
 export type Routine = typeof routines.$inferSelect;
@@ -43,23 +56,46 @@ export async function lockRoutine(tx: DbOrTx, routineId: string): Promise<Routin
 }
 
 const normaliseVariables = (list: CreateRoutine['variables']): RoutineVariable[] =>
-  (list ?? []).map((v) => ({ name: v.name, label: v.label ?? null, type: v.type, required: v.required, defaultValue: v.defaultValue ?? null }));
+  (list ?? []).map((v) => ({
+    name: v.name,
+    label: v.label ?? null,
+    type: v.type,
+    required: v.required,
+    defaultValue: v.defaultValue ?? null,
+  }));
 
-async function assertRoutineRefs(tx: DbOrTx, companyId: string, refs: Pick<CreateRoutine, 'assigneeAgentId' | 'projectId' | 'goalId' | 'parentIssueId'>): Promise<void> {
-  await assertIssueRefsInCompany(tx, companyId, { assigneeAgentId: refs.assigneeAgentId, projectId: refs.projectId, goalId: refs.goalId });
+async function assertRoutineRefs(
+  tx: DbOrTx,
+  companyId: string,
+  refs: Pick<CreateRoutine, 'assigneeAgentId' | 'projectId' | 'goalId' | 'parentIssueId'>,
+): Promise<void> {
+  await assertIssueRefsInCompany(tx, companyId, {
+    assigneeAgentId: refs.assigneeAgentId,
+    projectId: refs.projectId,
+    goalId: refs.goalId,
+  });
   if (refs.parentIssueId) await requireSiblingIssue(tx, companyId, refs.parentIssueId, 'parentIssueId');
 }
 
 /** When the trigger fires next: null unless an enabled schedule of an active routine. */
-export function nextRunAtFor(trigger: Pick<RoutineTrigger, 'kind' | 'enabled' | 'cronExpression' | 'timezone'>, routineStatus: string, now = new Date()): Date | null {
-  if (trigger.kind !== 'schedule' || !trigger.enabled || routineStatus !== 'active' || !trigger.cronExpression) return null;
+export function nextRunAtFor(
+  trigger: Pick<RoutineTrigger, 'kind' | 'enabled' | 'cronExpression' | 'timezone'>,
+  routineStatus: string,
+  now = new Date(),
+): Date | null {
+  if (trigger.kind !== 'schedule' || !trigger.enabled || routineStatus !== 'active' || !trigger.cronExpression)
+    return null;
   return nextTick(trigger.cronExpression, trigger.timezone ?? 'UTC', now);
 }
 
 /** Rule 2: an enabled schedule fires with the defaults alone, so every required variable needs one. */
 function assertSchedulable(variables: RoutineVariable[]): void {
   const missing = requiredWithoutDefault(variables);
-  if (missing.length > 0) throw unprocessable(`a schedule trigger cannot be enabled while required variables lack a default: ${missing.join(', ')}`, { variables: missing });
+  if (missing.length > 0)
+    throw unprocessable(
+      `a schedule trigger cannot be enabled while required variables lack a default: ${missing.join(', ')}`,
+      { variables: missing },
+    );
 }
 
 export async function createRoutine(ctx: Ctx, companyId: string, input: CreateRoutine): Promise<Routine> {
@@ -67,7 +103,11 @@ export async function createRoutine(ctx: Ctx, companyId: string, input: CreateRo
   // Agents create only for themselves: an agent's routine without an assignee is its own.
   const assigneeAgentId = input.assigneeAgentId ?? (actor.kind === 'agent' ? actor.agentId : null);
   if (input.status === 'active' && !assigneeAgentId) throw unprocessable('an active routine needs assigneeAgentId');
-  const status: RoutineStatus = assigneeAgentId ? (input.status ?? 'active') : input.status === 'archived' ? 'archived' : 'paused';
+  const status: RoutineStatus = assigneeAgentId
+    ? (input.status ?? 'active')
+    : input.status === 'archived'
+      ? 'archived'
+      : 'paused';
   const variables = normaliseVariables(input.variables);
   assertReferencesDeclared(variables, input.title, input.description ?? null);
   return ctx.db.transaction(async (tx) => {
@@ -106,13 +146,24 @@ export async function updateRoutine(ctx: Ctx, routineId: string, patch: PatchRou
   return ctx.db.transaction(async (tx) => {
     const before = await lockRoutine(tx, routineId);
     const set: Partial<typeof routines.$inferInsert> = {};
-    for (const key of ['title', 'description', 'assigneeAgentId', 'projectId', 'goalId', 'parentIssueId', 'priority', 'concurrencyPolicy', 'catchUpPolicy'] as const) {
+    for (const key of [
+      'title',
+      'description',
+      'assigneeAgentId',
+      'projectId',
+      'goalId',
+      'parentIssueId',
+      'priority',
+      'concurrencyPolicy',
+      'catchUpPolicy',
+    ] as const) {
       if (patch[key] !== undefined && patch[key] !== before[key]) Object.assign(set, { [key]: patch[key] });
     }
     if (patch.variables !== undefined) set.variables = normaliseVariables(patch.variables);
     const assigneeAgentId = set.assigneeAgentId !== undefined ? set.assigneeAgentId : before.assigneeAgentId;
     let status = (patch.status ?? before.status) as RoutineStatus;
-    if (patch.status !== undefined && patch.status !== before.status && before.status === 'archived') throw conflict('an archived routine cannot be reactivated');
+    if (patch.status !== undefined && patch.status !== before.status && before.status === 'archived')
+      throw conflict('an archived routine cannot be reactivated');
     if (!assigneeAgentId && status === 'active') {
       // Status table: active is never left without an assignee. Asking for both is refused; clearing
       // the assignee of an active routine pauses it.
@@ -122,16 +173,29 @@ export async function updateRoutine(ctx: Ctx, routineId: string, patch: PatchRou
     if (status !== before.status) set.status = status;
 
     const variables = set.variables ?? before.variables;
-    assertReferencesDeclared(variables, set.title ?? before.title, set.description !== undefined ? set.description : before.description);
+    assertReferencesDeclared(
+      variables,
+      set.title ?? before.title,
+      set.description !== undefined ? set.description : before.description,
+    );
     // Activation checks the kept assignee too: it may have been terminated while the routine was paused.
     const checkedAssignee = set.assigneeAgentId ?? (set.status === 'active' ? assigneeAgentId : undefined);
-    await assertRoutineRefs(tx, before.companyId, { assigneeAgentId: checkedAssignee, projectId: set.projectId, goalId: set.goalId, parentIssueId: set.parentIssueId });
+    await assertRoutineRefs(tx, before.companyId, {
+      assigneeAgentId: checkedAssignee,
+      projectId: set.projectId,
+      goalId: set.goalId,
+      parentIssueId: set.parentIssueId,
+    });
     const triggers = await tx.select().from(routineTriggers).where(eq(routineTriggers.routineId, before.id));
     if (set.variables && triggers.some((t) => t.kind === 'schedule' && t.enabled)) assertSchedulable(variables);
 
     const changes = Object.keys(set);
     if (changes.length === 0) return before;
-    const [after] = await tx.update(routines).set({ ...set, updatedAt: sql`now()` }).where(eq(routines.id, before.id)).returning();
+    const [after] = await tx
+      .update(routines)
+      .set({ ...set, updatedAt: sql`now()` })
+      .where(eq(routines.id, before.id))
+      .returning();
     if (set.status) await rescheduleTriggers(tx, triggers, status);
     await recordActivity(tx, ctx.actor, {
       companyId: before.companyId,
@@ -149,20 +213,36 @@ async function rescheduleTriggers(tx: Tx, triggers: RoutineTrigger[], routineSta
   const now = new Date();
   for (const trigger of triggers) {
     if (trigger.kind !== 'schedule') continue;
-    await tx.update(routineTriggers).set({ nextRunAt: nextRunAtFor(trigger, routineStatus, now) }).where(eq(routineTriggers.id, trigger.id));
+    await tx
+      .update(routineTriggers)
+      .set({ nextRunAt: nextRunAtFor(trigger, routineStatus, now) })
+      .where(eq(routineTriggers.id, trigger.id));
   }
 }
 
 export async function listTriggers(db: DbOrTx, routineId: string): Promise<RoutineTrigger[]> {
-  return db.select().from(routineTriggers).where(eq(routineTriggers.routineId, routineId)).orderBy(routineTriggers.createdAt, routineTriggers.id);
+  return db
+    .select()
+    .from(routineTriggers)
+    .where(eq(routineTriggers.routineId, routineId))
+    .orderBy(routineTriggers.createdAt, routineTriggers.id);
 }
 
-export async function createTrigger(ctx: Ctx, masterKey: Buffer, routineId: string, input: CreateTrigger): Promise<IssuedWebhook> {
+export async function createTrigger(
+  ctx: Ctx,
+  masterKey: Buffer,
+  routineId: string,
+  input: CreateTrigger,
+): Promise<IssuedWebhook> {
   return ctx.db.transaction(async (tx) => {
     const routine = await lockRoutine(tx, routineId);
     if (routine.status === 'archived') throw conflict('an archived routine takes no new triggers');
-    const [{ count } = { count: 0 }] = await tx.select({ count: sql<number>`count(*)::int` }).from(routineTriggers).where(eq(routineTriggers.routineId, routine.id));
-    if (count >= MAX_TRIGGERS_PER_ROUTINE) throw unprocessable(`a routine has at most ${MAX_TRIGGERS_PER_ROUTINE} triggers`);
+    const [{ count } = { count: 0 }] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(routineTriggers)
+      .where(eq(routineTriggers.routineId, routine.id));
+    if (count >= MAX_TRIGGERS_PER_ROUTINE)
+      throw unprocessable(`a routine has at most ${MAX_TRIGGERS_PER_ROUTINE} triggers`);
     const enabled = input.enabled ?? true;
     const timezone = input.kind === 'schedule' ? (input.timezone ?? 'UTC') : null;
     if (input.kind === 'schedule') {
@@ -189,7 +269,11 @@ export async function createTrigger(ctx: Ctx, masterKey: Buffer, routineId: stri
     };
     const [trigger] = await tx
       .insert(routineTriggers)
-      .values({ ...values, nextRunAt: nextRunAtFor(values, routine.status), ...(secret && sealWebhookSecret(masterKey, { companyId: routine.companyId, id, secretVersion: 0 }, secret)) })
+      .values({
+        ...values,
+        nextRunAt: nextRunAtFor(values, routine.status),
+        ...(secret && sealWebhookSecret(masterKey, { companyId: routine.companyId, id, secretVersion: 0 }, secret)),
+      })
       .returning();
     await touchRoutine(tx, routine.id);
     await recordActivity(tx, ctx.actor, {
@@ -204,9 +288,15 @@ export async function createTrigger(ctx: Ctx, masterKey: Buffer, routineId: stri
 }
 
 /** Trigger changes count as an update of the routine (the list is ordered by updatedAt). */
-const touchRoutine = (tx: DbOrTx, routineId: string) => tx.update(routines).set({ updatedAt: sql`now()` }).where(eq(routines.id, routineId));
+const touchRoutine = (tx: DbOrTx, routineId: string) =>
+  tx.update(routines).set({ updatedAt: sql`now()` }).where(eq(routines.id, routineId));
 
-export async function updateTrigger(ctx: Ctx, masterKey: Buffer, triggerId: string, patch: PatchTrigger): Promise<{ trigger: RoutineTrigger; issuedSecret: string | null }> {
+export async function updateTrigger(
+  ctx: Ctx,
+  masterKey: Buffer,
+  triggerId: string,
+  patch: PatchTrigger,
+): Promise<{ trigger: RoutineTrigger; issuedSecret: string | null }> {
   return ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(routineTriggers).where(eq(routineTriggers.id, triggerId));
     if (!current) throw notFound('trigger');
@@ -215,8 +305,10 @@ export async function updateTrigger(ctx: Ctx, masterKey: Buffer, triggerId: stri
     if (!before) throw notFound('trigger');
     const scheduleFields = patch.cronExpression !== undefined || patch.timezone !== undefined;
     const webhookFields = patch.signingMode !== undefined || patch.replayWindowSec !== undefined;
-    if (scheduleFields && before.kind !== 'schedule') throw unprocessable('cronExpression and timezone are for schedule triggers only');
-    if (webhookFields && before.kind !== 'webhook') throw unprocessable('signingMode and replayWindowSec are for webhook triggers only');
+    if (scheduleFields && before.kind !== 'schedule')
+      throw unprocessable('cronExpression and timezone are for schedule triggers only');
+    if (webhookFields && before.kind !== 'webhook')
+      throw unprocessable('signingMode and replayWindowSec are for webhook triggers only');
 
     const next = {
       kind: before.kind,
@@ -232,7 +324,8 @@ export async function updateTrigger(ctx: Ctx, masterKey: Buffer, triggerId: stri
       if (next.enabled && !before.enabled) assertSchedulable(routine.variables);
     }
     // Leaving signing mode `none` needs a secret to check against: one is issued (and shown once).
-    const issuedSecret = before.kind === 'webhook' && next.signingMode !== 'none' && !before.secretCiphertext ? newWebhookSecret() : null;
+    const issuedSecret =
+      before.kind === 'webhook' && next.signingMode !== 'none' && !before.secretCiphertext ? newWebhookSecret() : null;
     const schedulingChanged = scheduleFields || next.enabled !== before.enabled;
     const [after] = await tx
       .update(routineTriggers)
@@ -250,7 +343,10 @@ export async function updateTrigger(ctx: Ctx, masterKey: Buffer, triggerId: stri
       action: 'routine.trigger_updated',
       entityType: 'routine',
       entityId: routine.id,
-      details: { triggerId: before.id, changes: Object.keys(patch).filter((k) => patch[k as keyof PatchTrigger] !== undefined) },
+      details: {
+        triggerId: before.id,
+        changes: Object.keys(patch).filter((k) => patch[k as keyof PatchTrigger] !== undefined),
+      },
     });
     return { trigger: after!, issuedSecret };
   });
@@ -259,7 +355,10 @@ export async function updateTrigger(ctx: Ctx, masterKey: Buffer, triggerId: stri
 export async function deleteTrigger(ctx: Ctx, trigger: RoutineTrigger): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     await lockRoutine(tx, trigger.routineId);
-    const deleted = await tx.delete(routineTriggers).where(eq(routineTriggers.id, trigger.id)).returning({ id: routineTriggers.id });
+    const deleted = await tx
+      .delete(routineTriggers)
+      .where(eq(routineTriggers.id, trigger.id))
+      .returning({ id: routineTriggers.id });
     if (deleted.length === 0) throw notFound('trigger');
     await touchRoutine(tx, trigger.routineId);
     await recordActivity(tx, ctx.actor, {
@@ -276,7 +375,11 @@ export async function deleteTrigger(ctx: Ctx, trigger: RoutineTrigger): Promise<
  * A new secret for a webhook trigger. The old one stops working with this commit (the seal is
  * replaced and its version bumped); the public id, and so the URL, stays.
  */
-export async function rotateWebhookSecret(ctx: Ctx, masterKey: Buffer, trigger: RoutineTrigger): Promise<IssuedWebhook> {
+export async function rotateWebhookSecret(
+  ctx: Ctx,
+  masterKey: Buffer,
+  trigger: RoutineTrigger,
+): Promise<IssuedWebhook> {
   if (trigger.kind !== 'webhook') throw unprocessable('only webhook triggers have a secret');
   return ctx.db.transaction(async (tx) => {
     await lockRoutine(tx, trigger.routineId);
@@ -286,7 +389,11 @@ export async function rotateWebhookSecret(ctx: Ctx, masterKey: Buffer, trigger: 
     const version = current.secretVersion + 1;
     const [after] = await tx
       .update(routineTriggers)
-      .set({ secretVersion: version, ...sealWebhookSecret(masterKey, { ...current, secretVersion: version }, secret), updatedAt: sql`now()` })
+      .set({
+        secretVersion: version,
+        ...sealWebhookSecret(masterKey, { ...current, secretVersion: version }, secret),
+        updatedAt: sql`now()`,
+      })
       .where(eq(routineTriggers.id, current.id))
       .returning();
     await recordActivity(tx, ctx.actor, {
@@ -301,7 +408,9 @@ export async function rotateWebhookSecret(ctx: Ctx, masterKey: Buffer, trigger: 
 }
 
 export async function findWebhookTrigger(db: DbOrTx, publicId: string): Promise<RoutineTrigger | null> {
-  const [row] = await db.select().from(routineTriggers).where(and(eq(routineTriggers.publicId, publicId), eq(routineTriggers.kind, 'webhook')));
+  const [row] = await db
+    .select()
+    .from(routineTriggers)
+    .where(and(eq(routineTriggers.publicId, publicId), eq(routineTriggers.kind, 'webhook')));
   return row ?? null;
 }
-

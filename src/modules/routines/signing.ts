@@ -23,19 +23,38 @@ export const newPublicId = () => randomBytes(18).toString('base64url');
 export const newWebhookSecret = () => newToken(WEBHOOK_SECRET_PREFIX);
 
 /** The seal is bound to its company, trigger and secret version: a copied or stale row does not open. */
-const aad = (companyId: string, triggerId: string, version: number): SecretAadContext => ({ companyId, secretId: `routine-trigger:${triggerId}`, version });
+const aad = (companyId: string, triggerId: string, version: number): SecretAadContext => ({
+  companyId,
+  secretId: `routine-trigger:${triggerId}`,
+  version,
+});
 
-export function sealWebhookSecret(masterKey: Buffer, trigger: { companyId: string; id: string; secretVersion: number }, secret: string) {
+export function sealWebhookSecret(
+  masterKey: Buffer,
+  trigger: { companyId: string; id: string; secretVersion: number },
+  secret: string,
+) {
   const sealed = sealSecret(masterKey, aad(trigger.companyId, trigger.id, trigger.secretVersion), secret);
   return { secretIv: sealed.iv, secretAuthTag: sealed.authTag, secretCiphertext: sealed.ciphertext };
 }
 
 export function openWebhookSecret(
   masterKey: Buffer,
-  trigger: { companyId: string; id: string; secretVersion: number; secretIv: string | null; secretAuthTag: string | null; secretCiphertext: string | null },
+  trigger: {
+    companyId: string;
+    id: string;
+    secretVersion: number;
+    secretIv: string | null;
+    secretAuthTag: string | null;
+    secretCiphertext: string | null;
+  },
 ): string | null {
   if (!trigger.secretIv || !trigger.secretAuthTag || !trigger.secretCiphertext) return null;
-  const sealed: SealedValue = { iv: trigger.secretIv, authTag: trigger.secretAuthTag, ciphertext: trigger.secretCiphertext };
+  const sealed: SealedValue = {
+    iv: trigger.secretIv,
+    authTag: trigger.secretAuthTag,
+    ciphertext: trigger.secretCiphertext,
+  };
   return openSecret(masterKey, aad(trigger.companyId, trigger.id, trigger.secretVersion), sealed);
 }
 
@@ -71,10 +90,18 @@ const hmacHex = (secret: string, ...parts: (string | Buffer)[]) => {
 
 function givenSignature(headers: SignedRequest['headers']): string | undefined {
   const raw = header(headers, 'x-service-signature') ?? header(headers, 'x-hub-signature-256');
-  return raw?.trim().replace(/^sha256=/i, '').toLowerCase();
+  return raw
+    ?.trim()
+    .replace(/^sha256=/i, '')
+    .toLowerCase();
 }
 
-export function verifyWebhookRequest(mode: SigningMode, secret: string | null, replayWindowSec: number, request: SignedRequest): SignatureVerdict {
+export function verifyWebhookRequest(
+  mode: SigningMode,
+  secret: string | null,
+  replayWindowSec: number,
+  request: SignedRequest,
+): SignatureVerdict {
   if (mode === 'none') return { ok: true, signature: null };
   if (!secret) return UNPROVEN;
   if (mode === 'bearer') {
@@ -91,6 +118,7 @@ export function verifyWebhookRequest(mode: SigningMode, secret: string | null, r
   if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return UNPROVEN;
   if (!sameSecretValue(signature, hmacHex(secret, `${timestamp}.`, request.rawBody))) return UNPROVEN;
   // The signature holds, so the sender knows the secret: it may learn why the delivery is refused.
-  if (Math.abs(request.nowMs / 1000 - Number(timestamp)) > replayWindowSec) return { ok: false, reason: `timestamp outside the replay window (${replayWindowSec} s)` };
+  if (Math.abs(request.nowMs / 1000 - Number(timestamp)) > replayWindowSec)
+    return { ok: false, reason: `timestamp outside the replay window (${replayWindowSec} s)` };
   return { ok: true, signature };
 }

@@ -16,10 +16,18 @@ export function referencedVariables(...texts: (string | null | undefined)[]): st
 }
 
 /** 422 when the title or description names a variable the routine does not declare. */
-export function assertReferencesDeclared(variables: RoutineVariable[], title: string, description: string | null): void {
+export function assertReferencesDeclared(
+  variables: RoutineVariable[],
+  title: string,
+  description: string | null,
+): void {
   const declared = new Set(variables.map((v) => v.name));
   const unknown = referencedVariables(title, description).filter((name) => !declared.has(name));
-  if (unknown.length > 0) throw unprocessable(`unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `{{${n}}}`).join(', ')}: declare them in \`variables\``, { unknown });
+  if (unknown.length > 0)
+    throw unprocessable(
+      `unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `{{${n}}}`).join(', ')}: declare them in \`variables\``,
+      { unknown },
+    );
 }
 
 /** Required variables that have no default: a schedule trigger cannot fire such a routine on its own. */
@@ -31,26 +39,36 @@ export function requiredWithoutDefault(variables: RoutineVariable[]): string[] {
  * The values of a run: the given ones over the defaults, each checked against its declared type.
  * Throws 422 for an undeclared name, a value of the wrong type, or a required variable left empty.
  */
-export function resolveVariables(variables: RoutineVariable[], given: Record<string, VariableValue> = {}): Record<string, VariableValue> {
+export function resolveVariables(
+  variables: RoutineVariable[],
+  given: Record<string, VariableValue> = {},
+): Record<string, VariableValue> {
   const declared = new Map(variables.map((v) => [v.name, v]));
   const undeclared = Object.keys(given).filter((name) => !declared.has(name));
-  if (undeclared.length > 0) throw unprocessable(`the routine declares no variable ${undeclared.join(', ')}`, { undeclared });
+  if (undeclared.length > 0)
+    throw unprocessable(`the routine declares no variable ${undeclared.join(', ')}`, { undeclared });
   const values: Record<string, VariableValue> = {};
   for (const variable of variables) {
     // An empty value counts as not given: the default (if any) fills it, as for an omitted one.
-    const value = given[variable.name] === undefined || given[variable.name] === '' ? variable.defaultValue : given[variable.name];
+    const value =
+      given[variable.name] === undefined || given[variable.name] === '' ? variable.defaultValue : given[variable.name];
     if (value === null || value === undefined || value === '') {
-      if (variable.required) throw unprocessable(`variable ${variable.name} is required and has no default`, { variable: variable.name });
+      if (variable.required)
+        throw unprocessable(`variable ${variable.name} is required and has no default`, { variable: variable.name });
       continue;
     }
-    if (!matchesType(variable.type, value)) throw unprocessable(`variable ${variable.name} must be a ${variable.type}`, { variable: variable.name });
+    if (!matchesType(variable.type, value))
+      throw unprocessable(`variable ${variable.name} must be a ${variable.type}`, { variable: variable.name });
     values[variable.name] = value;
   }
   return values;
 }
 
 function matchesType(type: RoutineVariable['type'], value: VariableValue): boolean {
-  if (type === 'number') return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)));
+  if (type === 'number')
+    return (
+      typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    );
   if (type === 'boolean') return typeof value === 'boolean' || value === 'true' || value === 'false';
   return true;
 }

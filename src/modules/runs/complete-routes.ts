@@ -25,9 +25,9 @@ export function registerRunCompleteRoutes(app: App, deps: AppDeps): void {
         summary: 'Complete a heartbeat run (http adapter receivers)',
         description: [
           'An `http` adapter receiver that accepted a run (answered 2xx) reports its end here: `status` (`succeeded` or `failed`), and optionally `result`, `usage` and `error`.',
-          'Authenticated by the run\'s own token: `Authorization: Bearer <runToken>` with the `runToken` of the run request (an agent JWT whose `run_id` claim is this run).',
-          'Any other credential is 403: another run\'s token, an agent API key (even with `X-Service-Run-Id`), a board user (the board cancels a run instead).',
-          'The run ends as if its adapter had ended it: the agent\'s status follows, waiting wakes move on, an activity entry is written; the replica running the work stops waiting for it.',
+          "Authenticated by the run's own token: `Authorization: Bearer <runToken>` with the `runToken` of the run request (an agent JWT whose `run_id` claim is this run).",
+          "Any other credential is 403: another run's token, an agent API key (even with `X-Service-Run-Id`), a board user (the board cancels a run instead).",
+          "The run ends as if its adapter had ended it: the agent's status follows, waiting wakes move on, an activity entry is written; the replica running the work stops waiting for it.",
           'A run that has already finished (completed before, cancelled, timed out at its deadline, reaped) is 409. Any replica answers.',
         ].join(' '),
         params: z.object({ runId: z.uuid().describe('heartbeat run UUID (`runId` of the run request)') }),
@@ -44,7 +44,13 @@ export function registerRunCompleteRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const run = await completeRun(contextOf(db, request), db, request.params.runId, request.body, deps.config.modelPrices);
+      const run = await completeRun(
+        contextOf(db, request),
+        db,
+        request.params.runId,
+        request.body,
+        deps.config.modelPrices,
+      );
       return { runId: run.id, status: run.status as 'succeeded' | 'failed', finishedAt: run.finishedAt! };
     },
   );

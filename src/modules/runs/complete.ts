@@ -31,11 +31,29 @@ export const completeRunBody = z
     status: z.enum(['succeeded', 'failed']).describe('how the work ended'),
     result: freeformObject({ maxBytes: FREEFORM_CONFIG_BYTES })
       .optional()
-      .describe('what the work produced (a `summary` string by convention); free-form JSON object, at most 32 levels deep and 64 KiB serialised'),
-    usage: usageReport.optional().describe(`what the run consumed; counts are non-negative integers (tokens up to ${MAX_TOKENS}, costCents up to ${MAX_EVENT_COST_CENTS}); recorded as a cost event`),
-    error: z.string().max(2000).optional().describe('why the work failed (kept for a failed run; ignored for a succeeded one); at most 2000 characters'),
+      .describe(
+        'what the work produced (a `summary` string by convention); free-form JSON object, at most 32 levels deep and 64 KiB serialised',
+      ),
+    usage: usageReport
+      .optional()
+      .describe(
+        `what the run consumed; counts are non-negative integers (tokens up to ${MAX_TOKENS}, costCents up to ${MAX_EVENT_COST_CENTS}); recorded as a cost event`,
+      ),
+    error: z
+      .string()
+      .max(2000)
+      .optional()
+      .describe('why the work failed (kept for a failed run; ignored for a succeeded one); at most 2000 characters'),
   })
-  .meta({ examples: [{ status: 'succeeded', result: { summary: 'Drafted the report' }, usage: { provider: 'acme', model: 'm1', inputTokens: 1200, outputTokens: 300, costCents: 4 } }] });
+  .meta({
+    examples: [
+      {
+        status: 'succeeded',
+        result: { summary: 'Drafted the report' },
+        usage: { provider: 'acme', model: 'm1', inputTokens: 1200, outputTokens: 300, costCents: 4 },
+      },
+    ],
+  });
 export type CompleteRunBody = z.infer<typeof completeRunBody>;
 
 export const RUN_TOKEN_REQUIRED = "only the run's own token (the runToken of its request) may complete it";
@@ -45,12 +63,21 @@ export const RUN_TOKEN_REQUIRED = "only the run's own token (the runToken of its
  * credential but this run's token; 409 when the run has already finished (completed, cancelled,
  * reaped, timed out): the first finisher wins.
  */
-export async function completeRun(ctx: Ctx<Actor>, db: Db, runId: string, body: CompleteRunBody, prices: PriceTable = {}): Promise<HeartbeatRun> {
+export async function completeRun(
+  ctx: Ctx<Actor>,
+  db: Db,
+  runId: string,
+  body: CompleteRunBody,
+  prices: PriceTable = {},
+): Promise<HeartbeatRun> {
   const { actor } = ctx;
   const run = await findRun(ctx.db, runId);
   if (!run) throw notFound('run');
   await assertCompanyAccess(ctx.db, actor, run.companyId);
-  authorize(actor.kind === 'agent' && actor.via === 'agent_jwt' && actor.runId === run.id && actor.agentId === run.agentId, RUN_TOKEN_REQUIRED);
+  authorize(
+    actor.kind === 'agent' && actor.via === 'agent_jwt' && actor.runId === run.id && actor.agentId === run.agentId,
+    RUN_TOKEN_REQUIRED,
+  );
   // Retried like the engine's own finishes: a deadlock with another run of the agent is no answer to give the receiver.
   const finished = await transactionWithRetry(db, async (tx) => {
     const ended = await finishRun(tx, actor, run.id, {
@@ -59,10 +86,19 @@ export async function completeRun(ctx: Ctx<Actor>, db: Db, runId: string, body: 
       ...(body.usage !== undefined ? { usageJson: addUsage(undefined, body.usage) } : {}),
       ...(body.result !== undefined ? { resultJson: body.result } : {}),
     });
-    if (ended && body.usage !== undefined) await recordRunUsage(tx, { runId: run.id, companyId: run.companyId, agentId: run.agentId, issueId: run.issueId }, body.usage, prices);
+    if (ended && body.usage !== undefined)
+      await recordRunUsage(
+        tx,
+        { runId: run.id, companyId: run.companyId, agentId: run.agentId, issueId: run.issueId },
+        body.usage,
+        prices,
+      );
     return ended;
   });
   if (finished) return finished;
   const now = await findRun(ctx.db, run.id);
-  throw conflict(`run ${run.id} has already finished (${now?.status ?? 'unknown'})`, { runId: run.id, runStatus: now?.status ?? null });
+  throw conflict(`run ${run.id} has already finished (${now?.status ?? 'unknown'})`, {
+    runId: run.id,
+    runStatus: now?.status ?? null,
+  });
 }

@@ -18,7 +18,12 @@ import { agentWakeupRequests, heartbeatRuns } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { LIVE_RUN_STATUSES } from '../../core/statuses.ts';
-import { BUDGET_PAUSE_REASON, transitionAgent, type AgentStatusEvent, type AgentTransition } from '../../core/agent-status.ts';
+import {
+  BUDGET_PAUSE_REASON,
+  transitionAgent,
+  type AgentStatusEvent,
+  type AgentTransition,
+} from '../../core/agent-status.ts';
 import { cancelWaitingWakes, enqueueWakeup, promoteDeferredWakes } from '../wakeups/queue.ts';
 import type { HeartbeatRun } from '../../db/rows.ts';
 import { countFinishedRun } from '../budgets/run-count.ts';
@@ -45,7 +50,12 @@ const MAX_FOLLOW_UP_WAKES = 20;
  * queued -> running: the owner starts the work. Sets the lease, the deadline and the agent's
  * status. null when the run is no longer queued (cancelled in the meantime): do not start it.
  */
-export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { leaseSec: number; timeoutSec: number; graceSec: number }): Promise<HeartbeatRun | null> {
+export async function startRun(
+  tx: Tx,
+  actor: Actor,
+  runId: string,
+  timing: { leaseSec: number; timeoutSec: number; graceSec: number },
+): Promise<HeartbeatRun | null> {
   if (!(await lockAgentOfRun(tx, runId))) return null;
   const [run] = await tx
     .update(heartbeatRuns)
@@ -67,7 +77,12 @@ export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { le
     entityType: 'heartbeat_run',
     entityId: run.id,
     agentId: run.agentId,
-    details: { agentId: run.agentId, issueId: run.issueId, invocationSource: run.invocationSource, wakeReason: run.wakeReason },
+    details: {
+      agentId: run.agentId,
+      issueId: run.issueId,
+      invocationSource: run.invocationSource,
+      wakeReason: run.wakeReason,
+    },
   });
   return run;
 }
@@ -76,14 +91,22 @@ export async function startRun(tx: Tx, actor: Actor, runId: string, timing: { le
 export async function renewLease(db: DbOrTx, runId: string, leaseSec: number, pid?: number | null): Promise<boolean> {
   const rows = await db
     .update(heartbeatRuns)
-    .set({ leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSec})`, updatedAt: sql`now()`, ...(pid ? { pid } : {}) })
+    .set({
+      leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSec})`,
+      updatedAt: sql`now()`,
+      ...(pid ? { pid } : {}),
+    })
     .where(and(eq(heartbeatRuns.id, runId), eq(heartbeatRuns.status, 'running')))
     .returning({ id: heartbeatRuns.id });
   return rows.length > 0;
 }
 
 /** Usage and result reported mid-run, kept on the run as they arrive (a budget reads them). */
-export async function recordRunProgress(db: DbOrTx, runId: string, progress: { usageJson?: unknown; resultJson?: unknown }): Promise<void> {
+export async function recordRunProgress(
+  db: DbOrTx,
+  runId: string,
+  progress: { usageJson?: unknown; resultJson?: unknown },
+): Promise<void> {
   await db
     .update(heartbeatRuns)
     .set({ ...progress, updatedAt: sql`now()` })
@@ -124,7 +147,13 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
     entityType: 'heartbeat_run',
     entityId: run.id,
     agentId: run.agentId,
-    details: { agentId: run.agentId, issueId: run.issueId, error: run.error, exitCode: run.exitCode, signal: run.signal },
+    details: {
+      agentId: run.agentId,
+      issueId: run.issueId,
+      error: run.error,
+      exitCode: run.exitCode,
+      signal: run.signal,
+    },
   });
   return run;
 }
@@ -132,14 +161,34 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
 async function settleAgentStatus(tx: Tx, run: HeartbeatRun): Promise<void> {
   // A cancel says nothing of the agent, and neither does the end of a run first seen on a checkout
   // (its lease lapsed: the agent's own work outside the engine, whose outcome the engine never learns).
-  const outcome = run.invocationSource === 'checkout' || run.status === 'cancelled' ? null : run.status === 'succeeded' ? 'idle' : 'error';
-  const [stillLive] = await tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, run.agentId), live)).limit(1);
-  await transitionAgent(tx, run.agentId, { kind: 'run_settled', outcome, errorReason: errorReasonOf(run), stillLive: stillLive !== undefined });
+  const outcome =
+    run.invocationSource === 'checkout' || run.status === 'cancelled'
+      ? null
+      : run.status === 'succeeded'
+        ? 'idle'
+        : 'error';
+  const [stillLive] = await tx
+    .select({ id: heartbeatRuns.id })
+    .from(heartbeatRuns)
+    .where(and(eq(heartbeatRuns.agentId, run.agentId), live))
+    .limit(1);
+  await transitionAgent(tx, run.agentId, {
+    kind: 'run_settled',
+    outcome,
+    errorReason: errorReasonOf(run),
+    stillLive: stillLive !== undefined,
+  });
 }
 
 /** What GET /agents/{id} says while a failed or timed-out run keeps the agent in error. */
 function errorReasonOf(run: HeartbeatRun): string {
-  const how = run.error ?? (run.exitCode !== null ? `exit code ${run.exitCode}` : run.signal ? `killed by ${run.signal}` : 'no reason recorded');
+  const how =
+    run.error ??
+    (run.exitCode !== null
+      ? `exit code ${run.exitCode}`
+      : run.signal
+        ? `killed by ${run.signal}`
+        : 'no reason recorded');
   return `run ${run.id} ${run.status}: ${how}`.slice(0, 2000);
 }
 
@@ -147,9 +196,20 @@ function errorReasonOf(run: HeartbeatRun): string {
 async function wakeForCoalesced(tx: Tx, actor: Actor, run: HeartbeatRun): Promise<void> {
   if (!run.startedAt || run.status === 'cancelled') return;
   const missed = await tx
-    .select({ id: agentWakeupRequests.id, source: agentWakeupRequests.source, reason: agentWakeupRequests.reason, payload: agentWakeupRequests.payload })
+    .select({
+      id: agentWakeupRequests.id,
+      source: agentWakeupRequests.source,
+      reason: agentWakeupRequests.reason,
+      payload: agentWakeupRequests.payload,
+    })
     .from(agentWakeupRequests)
-    .where(and(eq(agentWakeupRequests.runId, run.id), eq(agentWakeupRequests.status, 'coalesced'), sql`${agentWakeupRequests.finishedAt} >= ${run.startedAt}`))
+    .where(
+      and(
+        eq(agentWakeupRequests.runId, run.id),
+        eq(agentWakeupRequests.status, 'coalesced'),
+        sql`${agentWakeupRequests.finishedAt} >= ${run.startedAt}`,
+      ),
+    )
     .orderBy(agentWakeupRequests.createdAt)
     .limit(MAX_FOLLOW_UP_WAKES);
   if (missed.length === 0) return;
@@ -193,7 +253,10 @@ export async function cancelRun(tx: Tx, actor: Actor, runId: string, reason: str
 /** Pause or terminate: the agent's waiting wakes are cancelled and its live runs stopped. */
 export async function cancelAgentWork(tx: Tx, actor: Actor, agentId: string, reason: string): Promise<HeartbeatRun[]> {
   // Runs before wakeups: the lock order (lock-order.ts).
-  const runs = await tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, agentId), live));
+  const runs = await tx
+    .select({ id: heartbeatRuns.id })
+    .from(heartbeatRuns)
+    .where(and(eq(heartbeatRuns.agentId, agentId), live));
   const cancelled: HeartbeatRun[] = [];
   for (const { id } of runs) {
     const run = await cancelRun(tx, actor, id, reason);
@@ -208,12 +271,23 @@ export async function cancelAgentWork(tx: Tx, actor: Actor, agentId: string, rea
  * agent also stops what it was doing (the pause and terminate routes, a PATCH to paused, a budget
  * stop). The work is cancelled only when the status changed: an agent already paused has none left.
  */
-export async function stopAgent(tx: Tx, actor: Actor, agentId: string, event: Extract<AgentStatusEvent, { kind: 'pause' | 'set' | 'terminate' | 'budget_stop' }>): Promise<AgentTransition> {
+export async function stopAgent(
+  tx: Tx,
+  actor: Actor,
+  agentId: string,
+  event: Extract<AgentStatusEvent, { kind: 'pause' | 'set' | 'terminate' | 'budget_stop' }>,
+): Promise<AgentTransition> {
   const transition = await transitionAgent(tx, agentId, event);
   const { before, agent } = transition;
-  if (before.status !== agent.status && (agent.status === 'paused' || agent.status === 'terminated')) await cancelAgentWork(tx, actor, agentId, CANCEL_REASONS[event.kind]);
+  if (before.status !== agent.status && (agent.status === 'paused' || agent.status === 'terminated'))
+    await cancelAgentWork(tx, actor, agentId, CANCEL_REASONS[event.kind]);
   return transition;
 }
 
 /** The error a run cancelled by each stop carries (and its cancelled wakes' outcomeReason). */
-const CANCEL_REASONS = { pause: 'agent_paused', set: 'agent_paused', terminate: 'agent_terminated', budget_stop: BUDGET_PAUSE_REASON } as const;
+const CANCEL_REASONS = {
+  pause: 'agent_paused',
+  set: 'agent_paused',
+  terminate: 'agent_terminated',
+  budget_stop: BUDGET_PAUSE_REASON,
+} as const;

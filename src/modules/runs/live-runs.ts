@@ -21,13 +21,20 @@ const liveRunResponse = z
     status: z.enum(['queued', 'running']),
     agentId: uuidOut(),
     agentName: z.string(),
-    issueId: uuidOut().nullable().describe('the issue the run is about; null for a wake about no issue (or a hidden issue)'),
+    issueId: uuidOut()
+      .nullable()
+      .describe('the issue the run is about; null for a wake about no issue (or a hidden issue)'),
     issueIdentifier: z.string().nullable().describe('e.g. `ACM-12`'),
     issueTitle: z.string().nullable(),
     createdAt: timestampOut(),
     startedAt: timestampOut().nullable().describe('null while queued'),
     logBytes: z.number().int().describe('size of the log so far in bytes'),
-    lastLogLine: z.string().nullable().describe(`the last non-blank line of the log, terminal escape sequences removed, at most ${LAST_LINE_MAX} characters; null before the first output`),
+    lastLogLine: z
+      .string()
+      .nullable()
+      .describe(
+        `the last non-blank line of the log, terminal escape sequences removed, at most ${LAST_LINE_MAX} characters; null before the first output`,
+      ),
   })
   .describe('A live run with its agent, its issue and its last log line');
 
@@ -75,7 +82,6 @@ export async function listLiveRuns(db: DbOrTx, companyId: string, limit: number)
   }));
 }
 
-
 export function registerLiveRunRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
   app.get(
@@ -86,12 +92,18 @@ export function registerLiveRunRoutes(app: App, deps: AppDeps): void {
         summary: "A company's live runs with their last log line",
         description: [
           `Every live (queued or running) run of the company, newest first, up to \`limit\` (1 to ${LIVE_RUNS_MAX}, default 50), each with its agent's name, its issue (identifier and title) and the last non-blank line of its log.`,
-          'The line comes from the tail of the stored log (secret values already masked), so it trails the output by at most the log\'s store interval (250 ms).',
-          "Any caller with access to the company: its board members and its agents.",
+          "The line comes from the tail of the stored log (secret values already masked), so it trails the output by at most the log's store interval (250 ms).",
+          'Any caller with access to the company: its board members and its agents.',
         ].join(' '),
         params: z.object({ companyId: z.uuid().describe('company UUID') }),
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(LIVE_RUNS_MAX).default(50).describe(`runs returned, newest first: 1 to ${LIVE_RUNS_MAX} (default 50)`),
+          limit: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(LIVE_RUNS_MAX)
+            .default(50)
+            .describe(`runs returned, newest first: 1 to ${LIVE_RUNS_MAX} (default 50)`),
         }),
         response: {
           200: z.array(liveRunResponse).describe('Live runs, newest first'),

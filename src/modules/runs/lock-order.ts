@@ -33,6 +33,8 @@ import type { Tx } from '../../db/client.ts';
 
 /** Locks the agent of a run (step 1); false when the run does not exist. */
 export async function lockAgentOfRun(tx: Tx, runId: string): Promise<boolean> {
-  const rows = await tx.execute(sql`select a.id from agents a where a.id = (select r.agent_id from heartbeat_runs r where r.id = ${runId}) for no key update of a`);
+  const rows = await tx.execute(
+    sql`select a.id from agents a where a.id = (select r.agent_id from heartbeat_runs r where r.id = ${runId}) for no key update of a`,
+  );
   return rows.rows.length > 0;
 }

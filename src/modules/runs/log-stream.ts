@@ -73,7 +73,12 @@ export function followRunLog(options: LogStreamOptions): LogStream {
   // Pages wait for Node's buffer (drained), not for a backlog bound: no pause, only the drop.
   const writer = new SseWriter(
     sink,
-    { keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, stallMs: options.stallMs ?? STALL_MS, pauseAt: Infinity, dropAt: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES },
+    {
+      keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS,
+      stallMs: options.stallMs ?? STALL_MS,
+      pauseAt: Infinity,
+      dropAt: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
+    },
     { onEnd: (how) => finish(how === 'slow' ? 'dropped' : 'closed') },
   );
 
@@ -91,7 +96,10 @@ export function followRunLog(options: LogStreamOptions): LogStream {
     while (!finished) {
       const page = await readRunLog(db, runId, sent);
       if (finished || page.content.length === 0) return;
-      if (!writer.write(sseFrame('log', JSON.stringify({ offset: page.offset, content: page.content }), page.nextOffset))) return;
+      if (
+        !writer.write(sseFrame('log', JSON.stringify({ offset: page.offset, content: page.content }), page.nextOffset))
+      )
+        return;
       sent = page.nextOffset;
       await writer.drained();
       if (page.eof) return;

@@ -7,7 +7,11 @@ import { LIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '../../core/statuses.ts
 
 export const RUN_STATUSES = [...LIVE_RUN_STATUSES, ...TERMINAL_RUN_STATUSES] as const;
 
-export const runStatus = z.enum(RUN_STATUSES).describe('queued and running are live (may hold a checkout); succeeded, failed, cancelled and timed_out are finished');
+export const runStatus = z
+  .enum(RUN_STATUSES)
+  .describe(
+    'queued and running are live (may hold a checkout); succeeded, failed, cancelled and timed_out are finished',
+  );
 
 export const runSummaryResponse = z
   .object({
@@ -18,10 +22,18 @@ export const runSummaryResponse = z
     startedAt: timestampOut().nullable(),
     finishedAt: timestampOut().nullable(),
     createdAt: timestampOut(),
-    invocationSource: z.string().nullable().describe('what started the run, e.g. `checkout` for a run first seen on a checkout'),
+    invocationSource: z
+      .string()
+      .nullable()
+      .describe('what started the run, e.g. `checkout` for a run first seen on a checkout'),
     usageJson: z.unknown().describe('token usage as reported by the adapter (JSON); null when none'),
     resultJson: z.unknown().describe('the result reported by the adapter (JSON); null when none'),
-    logBytes: z.number().int().describe('size of the run log in bytes: kept current with each store of the log while the run is live (within 250 ms of the output, one update per store, not per write), the whole log once it has ended'),
+    logBytes: z
+      .number()
+      .int()
+      .describe(
+        'size of the run log in bytes: kept current with each store of the log while the run is live (within 250 ms of the output, one update per store, not per write), the whole log once it has ended',
+      ),
   })
   .describe('A heartbeat run in brief');
 
@@ -45,7 +57,9 @@ export function presentRunSummary(run: HeartbeatRun): RunSummaryResponse {
 
 export const runListItemResponse = runSummaryResponse
   .extend({
-    issueId: uuidOut().nullable().describe('the issue the run is about; null for a run first seen on a checkout, or a wake about no issue'),
+    issueId: uuidOut()
+      .nullable()
+      .describe('the issue the run is about; null for a run first seen on a checkout, or a wake about no issue'),
     error: z.string().nullable().describe('why the run ended badly; null while live or on success'),
   })
   .describe('A heartbeat run in brief, with its issue and its error');
@@ -59,12 +73,18 @@ export function presentRunListItem(run: HeartbeatRun): RunListItemResponse {
 export const runDetailResponse = runListItemResponse
   .extend({
     wakeReason: z.string().nullable().describe('the reason given with the wakeup that started the run'),
-    wakeupRequestId: uuidOut().nullable().describe('the wakeup request that became this run; null for a run first seen on a checkout'),
+    wakeupRequestId: uuidOut()
+      .nullable()
+      .describe('the wakeup request that became this run; null for a run first seen on a checkout'),
     exitCode: z.number().int().nullable().describe('exit code of the process, when it exited'),
     signal: z.string().nullable().describe('the signal that ended the process, when one did (e.g. `SIGTERM`)'),
     logTruncated: z.boolean().describe('the log reached the per-run size cap and ends with a truncation marker'),
-    leaseExpiresAt: timestampOut().nullable().describe('while live: when the run is reaped unless its owner renews the lease'),
-    deadlineAt: timestampOut().nullable().describe('while running: the hard end of the work (start plus adapterConfig.timeoutSec)'),
+    leaseExpiresAt: timestampOut()
+      .nullable()
+      .describe('while live: when the run is reaped unless its owner renews the lease'),
+    deadlineAt: timestampOut()
+      .nullable()
+      .describe('while running: the hard end of the work (start plus adapterConfig.timeoutSec)'),
     updatedAt: timestampOut(),
   })
   .describe('A heartbeat run');
@@ -88,13 +108,24 @@ export function presentRunDetail(run: HeartbeatRun): RunDetailResponse {
 export const runLogPageResponse = z
   .object({
     runId: uuidOut(),
-    offset: z.number().int().describe('byte offset where `content` starts (the asked offset, moved back to the start of a character it would cut)'),
+    offset: z
+      .number()
+      .int()
+      .describe(
+        'byte offset where `content` starts (the asked offset, moved back to the start of a character it would cut)',
+      ),
     nextOffset: z.number().int().describe('byte offset to ask for next: the end of `content`'),
-    content: z.string().describe('UTF-8 text of the log from `offset`: at most `limit` bytes, never a cut character; empty past the end'),
+    content: z
+      .string()
+      .describe(
+        'UTF-8 text of the log from `offset`: at most `limit` bytes, never a cut character; empty past the end',
+      ),
     logBytes: z.number().int().describe('size of the log so far in bytes (it grows while the run is live)'),
     truncated: z.boolean().describe('the log reached the per-run size cap and ends with a truncation marker'),
     finished: z.boolean().describe('the run is finished (succeeded, failed, cancelled or timed_out)'),
-    complete: z.boolean().describe('the run is finished, its log will not grow, and `nextOffset` is its end: nothing more to read'),
+    complete: z
+      .boolean()
+      .describe('the run is finished, its log will not grow, and `nextOffset` is its end: nothing more to read'),
   })
   .describe('A page of a run log');
 

@@ -34,7 +34,11 @@ export async function reapExpiredRuns(db: Db, retry: RetryOptions = {}): Promise
     const lock = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${REAPER_LOCK_KEY}) as ok`);
     if (!lock.rows[0]?.ok) return null;
     return tx
-      .select({ id: heartbeatRuns.id, invocationSource: heartbeatRuns.invocationSource, overDeadline: sql<boolean>`coalesce(${pastDeadline}, false)` })
+      .select({
+        id: heartbeatRuns.id,
+        invocationSource: heartbeatRuns.invocationSource,
+        overDeadline: sql<boolean>`coalesce(${pastDeadline}, false)`,
+      })
       .from(heartbeatRuns)
       .where(and(live, or(sql`${heartbeatRuns.leaseExpiresAt} < now()`, pastDeadline)))
       .limit(REAP_BATCH);
@@ -47,24 +51,48 @@ export async function reapExpiredRuns(db: Db, retry: RetryOptions = {}): Promise
         ? { id, status: 'timed_out' as const, error: 'deadline and grace passed while the run was still live' }
         : invocationSource === 'checkout'
           ? { id, status: 'failed' as const, error: CHECKOUT_RUN_LAPSED }
-          : { id, status: 'failed' as const, error: 'lease expired: the replica running it stopped renewing it (crashed, killed or cut off)' },
+          : {
+              id,
+              status: 'failed' as const,
+              error: 'lease expired: the replica running it stopped renewing it (crashed, killed or cut off)',
+            },
     ),
     retry,
   );
 }
 
-export async function reapPreviousBoot(db: Db, owner: { replica: string; boot: string }, retry: RetryOptions = {}): Promise<HeartbeatRun[]> {
+export async function reapPreviousBoot(
+  db: Db,
+  owner: { replica: string; boot: string },
+  retry: RetryOptions = {},
+): Promise<HeartbeatRun[]> {
   const orphans = await db
     .select({ id: heartbeatRuns.id })
     .from(heartbeatRuns)
     .where(and(live, eq(heartbeatRuns.ownerReplica, owner.replica), ne(heartbeatRuns.ownerBoot, owner.boot)));
-  return endEach(db, orphans.map(({ id }) => ({ id, status: 'failed' as const, error: 'the server running it restarted before it finished' })), retry);
+  return endEach(
+    db,
+    orphans.map(({ id }) => ({
+      id,
+      status: 'failed' as const,
+      error: 'the server running it restarted before it finished',
+    })),
+    retry,
+  );
 }
 
-async function endEach(db: Db, ends: { id: string; status: 'failed' | 'timed_out'; error: string }[], retry: RetryOptions): Promise<HeartbeatRun[]> {
+async function endEach(
+  db: Db,
+  ends: { id: string; status: 'failed' | 'timed_out'; error: string }[],
+  retry: RetryOptions,
+): Promise<HeartbeatRun[]> {
   const ended: HeartbeatRun[] = [];
   for (const end of ends) {
-    const run = await transactionWithRetry(db, (tx) => finishRun(tx, systemActor('reaper'), end.id, { status: end.status, error: end.error }), retry);
+    const run = await transactionWithRetry(
+      db,
+      (tx) => finishRun(tx, systemActor('reaper'), end.id, { status: end.status, error: end.error }),
+      retry,
+    );
     if (run) ended.push(run);
   }
   return ended;

@@ -31,7 +31,8 @@ import { limitQuery, runParams } from './schemas.ts';
 const tags = ['runs'];
 const MAX_OFFSET = 2 ** 31 - 1;
 const offsetSchema = z.coerce.number().int().min(0).max(MAX_OFFSET);
-const runErrors = () => errors([403, "the run belongs to another company"], [404, 'no such run (or the id is not a UUID)']);
+const runErrors = () =>
+  errors([403, 'the run belongs to another company'], [404, 'no such run (or the id is not a UUID)']);
 
 export function registerRunRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
@@ -43,7 +44,9 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
         tags,
         summary: 'List the heartbeat runs that touched an issue',
         description: `Runs recorded against the issue (a run is recorded when it checks the issue out), newest first, up to \`limit\` (1 to ${RUN_LIST_MAX}, default 50). Any caller with access to the issue's company.`,
-        params: z.object({ issueId: z.string().trim().min(1).max(200).describe('issue UUID or identifier (`ACM-12`)') }),
+        params: z.object({
+          issueId: z.string().trim().min(1).max(200).describe('issue UUID or identifier (`ACM-12`)'),
+        }),
         querystring: limitQuery,
         response: {
           200: z.array(runSummaryResponse).describe('Run summaries, newest first'),
@@ -64,7 +67,8 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Get a heartbeat run',
-        description: 'The run with its outcome (exit code, signal, error), its timing (lease, deadline) and the size of its log. Any caller with access to the run\'s company: its board members and its agents.',
+        description:
+          "The run with its outcome (exit code, signal, error), its timing (lease, deadline) and the size of its log. Any caller with access to the run's company: its board members and its agents.",
         params: runParams,
         response: {
           200: runDetailResponse,
@@ -85,7 +89,7 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
         description: [
           `The company's runs, newest first (by creation, then id), up to \`limit\` (1 to ${RUN_LIST_MAX}, default 50), optionally only those of one agent, one issue or one status.`,
           'To page, pass the `runId` of the last run of a page as `before`: the next page holds the runs older than it (an unknown `before` is 404).',
-          "Any caller with access to the company: its board members and its agents.",
+          'Any caller with access to the company: its board members and its agents.',
         ].join(' '),
         params: z.object({ companyId: z.uuid().describe('company UUID') }),
         querystring: limitQuery.extend({
@@ -97,7 +101,10 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
         response: {
           200: z.array(runListItemResponse).describe('Runs in brief, newest first'),
           ...authenticated(),
-          ...errors([403, "the company is not one of the caller's"], [404, 'no such company, or `before` names no run of this company']),
+          ...errors(
+            [403, "the company is not one of the caller's"],
+            [404, 'no such company, or `before` names no run of this company'],
+          ),
         },
       },
     },
@@ -122,7 +129,13 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
         params: runParams,
         querystring: z.object({
           offset: offsetSchema.default(0).describe('byte offset to read from (default 0)'),
-          limit: z.coerce.number().int().min(1).max(MAX_READ_BYTES).default(MAX_READ_BYTES).describe(`bytes to read at most (default and maximum ${MAX_READ_BYTES})`),
+          limit: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(MAX_READ_BYTES)
+            .default(MAX_READ_BYTES)
+            .describe(`bytes to read at most (default and maximum ${MAX_READ_BYTES})`),
         }),
         response: {
           200: runLogPageResponse,
@@ -171,12 +184,24 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
           "Any caller with access to the run's company; errors before the stream starts are JSON.",
         ].join(' '),
         params: runParams,
-        querystring: z.object({ offset: offsetSchema.optional().describe('byte offset to start from (wins over Last-Event-ID)') }),
-        headers: z.object({ 'last-event-id': z.string().regex(/^\d{1,10}$/).optional().describe('byte offset to resume from: the `id` of the last event received') }),
+        querystring: z.object({
+          offset: offsetSchema.optional().describe('byte offset to start from (wins over Last-Event-ID)'),
+        }),
+        headers: z.object({
+          'last-event-id': z
+            .string()
+            .regex(/^\d{1,10}$/)
+            .optional()
+            .describe('byte offset to resume from: the `id` of the last event received'),
+        }),
         response: {
           200: {
             description: 'The event stream',
-            content: { 'text/event-stream': { schema: z.string().describe('`event: log` events, keepalive comments, then `event: end`') } },
+            content: {
+              'text/event-stream': {
+                schema: z.string().describe('`event: log` events, keepalive comments, then `event: end`'),
+              },
+            },
           },
           ...authenticated(),
           ...runErrors(),
@@ -190,7 +215,14 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
       const from = request.query.offset ?? (lastEventId !== undefined ? Math.min(Number(lastEventId), MAX_OFFSET) : 0);
       const sink = openSseResponse(request, reply);
       if (!sink) return;
-      const stream = followRunLog({ db, notifications: deps.notifications, runId: run.id, from, sink, logger: request.log });
+      const stream = followRunLog({
+        db,
+        notifications: deps.notifications,
+        runId: run.id,
+        from,
+        sink,
+        logger: request.log,
+      });
       streams.add(stream);
       void stream.done.then(() => streams.delete(stream));
     },
@@ -203,22 +235,27 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
         tags,
         summary: 'Cancel a heartbeat run',
         description: [
-          'Ends a live (queued or running) run as `cancelled` at once; the replica running it stops its process group (SIGTERM, SIGKILL after the agent\'s graceSec).',
+          "Ends a live (queued or running) run as `cancelled` at once; the replica running it stops its process group (SIGTERM, SIGKILL after the agent's graceSec).",
           "The board (with access to the run's company) or the run's own agent; other agents get 403. A finished run is 409.",
         ].join(' '),
         params: runParams,
         response: {
           200: runDetailResponse.describe('The run, cancelled'),
           ...authenticated(),
-          ...errors([403, "the run belongs to another company, or the caller is an agent other than the run's"], [404, 'no such run (or the id is not a UUID)'], [409, 'the run has already finished']),
+          ...errors(
+            [403, "the run belongs to another company, or the caller is an agent other than the run's"],
+            [404, 'no such run (or the id is not a UUID)'],
+            [409, 'the run has already finished'],
+          ),
         },
       },
     },
     async (request) => {
       const actor = actorOf(request);
       const run = await requireRunAccess(db, actor, request.params.runId);
-      authorize(actor.kind !== 'agent' || actor.agentId === run.agentId, "an agent may cancel only its own runs");
-      const finishedAlready = (status: string | undefined) => conflict(`the run has already finished (${status ?? 'deleted'})`, { runId: run.id, status: status ?? null });
+      authorize(actor.kind !== 'agent' || actor.agentId === run.agentId, 'an agent may cancel only its own runs');
+      const finishedAlready = (status: string | undefined) =>
+        conflict(`the run has already finished (${status ?? 'deleted'})`, { runId: run.id, status: status ?? null });
       if (!isLiveRunStatus(run.status)) throw finishedAlready(run.status);
       const reason = actor.kind === 'agent' ? 'cancelled by its agent' : 'cancelled by the board';
       const cancelled = await db.transaction((tx) => cancelRun(tx, actor, run.id, reason));

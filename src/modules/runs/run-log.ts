@@ -108,7 +108,8 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
     const buf = Buffer.from(text, 'utf8');
     const rows: { seq: number; offset: number; content: string }[] = [];
     for (let at = 0; at < buf.length; ) {
-      const end = at + CHUNK_BYTES >= buf.length ? buf.length : at + Math.max(1, utf8Boundary(buf, at + CHUNK_BYTES) - at);
+      const end =
+        at + CHUNK_BYTES >= buf.length ? buf.length : at + Math.max(1, utf8Boundary(buf, at + CHUNK_BYTES) - at);
       rows.push({ seq: seq + rows.length, offset: stored + at, content: buf.subarray(at, end).toString('utf8') });
       at = end;
     }

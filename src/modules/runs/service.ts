@@ -35,11 +35,26 @@ export async function findRun(db: DbOrTx, runId: string): Promise<HeartbeatRun |
  * Call it inside the transaction of the claim it serves, never before: a refused claim must roll the
  * new record back with it, so a losing run leaves no `running` run that holds nothing.
  */
-export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId: string; adapterType: string }, runId: string, issueId: string): Promise<HeartbeatRun> {
+export async function ensureAgentRun(
+  tx: DbOrTx,
+  agent: { id: string; companyId: string; adapterType: string },
+  runId: string,
+  issueId: string,
+): Promise<HeartbeatRun> {
   const checkoutRun = sql`${heartbeatRuns.invocationSource} = 'checkout'`;
   const [run] = await tx
     .insert(heartbeatRuns)
-    .values({ id: runId, companyId: agent.companyId, agentId: agent.id, status: 'running', invocationSource: 'checkout', adapterType: agent.adapterType, issueId, startedAt: sql`now()`, leaseExpiresAt: checkoutLease })
+    .values({
+      id: runId,
+      companyId: agent.companyId,
+      agentId: agent.id,
+      status: 'running',
+      invocationSource: 'checkout',
+      adapterType: agent.adapterType,
+      issueId,
+      startedAt: sql`now()`,
+      leaseExpiresAt: checkoutLease,
+    })
     .onConflictDoUpdate({
       target: heartbeatRuns.id,
       // An engine run keeps the lease its owner renews and the issue its wake named; a run known only
@@ -55,14 +70,20 @@ export async function ensureAgentRun(tx: DbOrTx, agent: { id: string; companyId:
   if (run) return run;
   const existing = await findRun(tx, runId);
   if (existing && existing.agentId !== agent.id) throw forbidden('X-Service-Run-Id names a run of another agent');
-  throw conflict(`run ${runId} has already finished (${existing?.status ?? 'unknown'}); use the id of the current run`, { runId, runStatus: existing?.status ?? null });
+  throw conflict(
+    `run ${runId} has already finished (${existing?.status ?? 'unknown'}); use the id of the current run`,
+    { runId, runStatus: existing?.status ?? null },
+  );
 }
 
 /**
  * Records that a run touched an issue (idempotent): when the engine creates a run about it, and on
  * each checkout. The run row must exist; an issue deleted meanwhile is simply not recorded.
  */
-export async function recordRunIssue(tx: DbOrTx, entry: { companyId: string; runId: string; issueId: string }): Promise<void> {
+export async function recordRunIssue(
+  tx: DbOrTx,
+  entry: { companyId: string; runId: string; issueId: string },
+): Promise<void> {
   await tx.execute(sql`insert into ${heartbeatRunIssues} (company_id, run_id, issue_id)
     select ${entry.companyId}, ${entry.runId}, ${issues.id} from ${issues} where ${issues.id} = ${entry.issueId}
     on conflict do nothing`);
@@ -106,7 +127,11 @@ export interface CompanyRunFilter {
  * paged by keyset: `before` is the id of the last run of the previous page. An unknown cursor (or
  * one of another company) is 404, never a silently restarted list.
  */
-export async function listCompanyRuns(db: DbOrTx, companyId: string, filter: CompanyRunFilter): Promise<HeartbeatRun[]> {
+export async function listCompanyRuns(
+  db: DbOrTx,
+  companyId: string,
+  filter: CompanyRunFilter,
+): Promise<HeartbeatRun[]> {
   let cursor: SQL | undefined;
   if (filter.before !== undefined) {
     const [known] = await db
@@ -147,7 +172,8 @@ export const LATE_LOG_SLACK_SEC = 5;
  */
 export function runLogMayGrow(run: HeartbeatRun, now = Date.now()): boolean {
   if (isLiveRunStatus(run.status)) return true;
-  if (run.status === 'succeeded' || !run.startedAt || !run.finishedAt || run.invocationSource === 'checkout') return false;
+  if (run.status === 'succeeded' || !run.startedAt || !run.finishedAt || run.invocationSource === 'checkout')
+    return false;
   if (run.updatedAt.getTime() > run.finishedAt.getTime()) return false;
   return now < run.finishedAt.getTime() + ((run.graceSec ?? 0) + LATE_LOG_SLACK_SEC) * 1000;
 }

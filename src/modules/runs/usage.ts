@@ -4,7 +4,8 @@
 import type { AdapterUsage } from '../../adapters/types.ts';
 
 export function addUsage(total: Record<string, unknown> | undefined, reported: AdapterUsage): Record<string, unknown> {
-  const sum = (key: keyof AdapterUsage) => ((total?.[key] as number | undefined) ?? 0) + ((reported[key] as number | undefined) ?? 0);
+  const sum = (key: keyof AdapterUsage) =>
+    ((total?.[key] as number | undefined) ?? 0) + ((reported[key] as number | undefined) ?? 0);
   return {
     provider: reported.provider ?? total?.provider ?? null,
     model: reported.model ?? total?.model ?? null,

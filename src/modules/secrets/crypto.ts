@@ -29,7 +29,11 @@ export function sealSecret(masterKey: Buffer, context: SecretAadContext, plainte
   const cipher = createCipheriv(ALGORITHM, masterKey, iv);
   cipher.setAAD(secretAad(context));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return { iv: iv.toString('base64'), authTag: cipher.getAuthTag().toString('base64'), ciphertext: ciphertext.toString('base64') };
+  return {
+    iv: iv.toString('base64'),
+    authTag: cipher.getAuthTag().toString('base64'),
+    ciphertext: ciphertext.toString('base64'),
+  };
 }
 
 /** Throws when the key, the context or any stored byte does not match what was sealed. */

@@ -13,9 +13,18 @@ export const secretResponse = z
     id: uuidOut(),
     companyId: uuidOut(),
     name: z.string().describe('unique in the company'),
-    provider: z.string().describe('where the value is kept (`local_encrypted`: AES-256-GCM in the database); see GET .../secret-providers'),
+    provider: z
+      .string()
+      .describe(
+        'where the value is kept (`local_encrypted`: AES-256-GCM in the database); see GET .../secret-providers',
+      ),
     externalRef: z.string().nullable().describe('reference into an external store, for providers that need one'),
-    latestVersion: z.number().int().describe('the newest version: 1 at creation, one more per rotation; references with `version: "latest"` resolve to it'),
+    latestVersion: z
+      .number()
+      .int()
+      .describe(
+        'the newest version: 1 at creation, one more per rotation; references with `version: "latest"` resolve to it',
+      ),
     description: z.string().nullable(),
     createdByAgentId: uuidOut().nullable(),
     createdByUserId: uuidOut().nullable(),
@@ -58,11 +67,16 @@ export const secretListItemResponse = secretResponse
           )
           .describe(`the first ${MAX_REFERENCES_PER_SECRET}, by agent name then variable`),
       })
-      .describe("where the secret is used: live (non-terminated) agents whose `adapterConfig.env` binds a variable to it"),
+      .describe(
+        'where the secret is used: live (non-terminated) agents whose `adapterConfig.env` binds a variable to it',
+      ),
   })
   .describe('The secret, metadata only (never the value), with where it is referenced');
 
-export function presentSecretListItem(s: Secret, references: SecretReferences): z.output<typeof secretListItemResponse> {
+export function presentSecretListItem(
+  s: Secret,
+  references: SecretReferences,
+): z.output<typeof secretListItemResponse> {
   return { ...presentSecret(s), references };
 }
 

@@ -32,7 +32,11 @@ interface Row extends Record<string, unknown> {
  * is a string, a plain binding or a secret reference), at most MAX_REFERENCES_PER_SECRET rows per
  * secret, by agent name then variable.
  */
-export async function secretReferences(db: DbOrTx, companyId: string, secretIds: string[]): Promise<Map<string, SecretReferences>> {
+export async function secretReferences(
+  db: DbOrTx,
+  companyId: string,
+  secretIds: string[],
+): Promise<Map<string, SecretReferences>> {
   const out = new Map<string, SecretReferences>(secretIds.map((id) => [id, { count: 0, agents: [] }]));
   if (secretIds.length === 0) return out;
   const { rows } = await db.execute<Row>(sql`
@@ -44,7 +48,10 @@ export async function secretReferences(db: DbOrTx, companyId: string, secretIds:
       cross join lateral jsonb_each(case when jsonb_typeof(a.adapter_config -> 'env') = 'object' then a.adapter_config -> 'env' else '{}'::jsonb end) e
       where a.company_id = ${companyId} and a.status <> 'terminated'
         and jsonb_typeof(e.value) = 'object' and e.value ->> 'type' = 'secret_ref'
-        and e.value ->> 'secretId' in (${sql.join(secretIds.map((id) => sql`${id}`), sql`, `)})
+        and e.value ->> 'secretId' in (${sql.join(
+          secretIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
     ) r
     where n <= ${MAX_REFERENCES_PER_SECRET}
     order by secret_id, n`);
@@ -53,7 +60,12 @@ export async function secretReferences(db: DbOrTx, companyId: string, secretIds:
     if (!refs) continue;
     refs.count = Number(row.total);
     const pinned = row.version !== null && row.version !== 'latest' ? Number(row.version) : null;
-    refs.agents.push({ agentId: row.agent_id, agentName: row.agent_name, envKey: row.env_key, version: pinned ?? 'latest' });
+    refs.agents.push({
+      agentId: row.agent_id,
+      agentName: row.agent_name,
+      envKey: row.env_key,
+      version: pinned ?? 'latest',
+    });
   }
   return out;
 }

@@ -18,7 +18,8 @@ export function findSecretRefs(value: unknown, out: SecretRef[] = [], depth = 0)
   if (depth > 8 || !value || typeof value !== 'object') return out;
   if ((value as { type?: unknown }).type === 'secret_ref') {
     const parsed = secretRefSchema.safeParse(value);
-    if (!parsed.success) throw unprocessable('malformed secret reference', { issues: parsed.error.issues.map((i) => i.message) });
+    if (!parsed.success)
+      throw unprocessable('malformed secret reference', { issues: parsed.error.issues.map((i) => i.message) });
     out.push(parsed.data);
     return out;
   }
@@ -31,7 +32,8 @@ export function normalizeSecretRefs<T>(value: T): T {
   if (!value || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => normalizeSecretRefs(v)) as T;
   const obj = value as Record<string, unknown>;
-  if (obj.type === 'secret_ref') return { type: 'secret_ref', secretId: obj.secretId, version: obj.version ?? 'latest' } as T;
+  if (obj.type === 'secret_ref')
+    return { type: 'secret_ref', secretId: obj.secretId, version: obj.version ?? 'latest' } as T;
   return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, normalizeSecretRefs(v)])) as T;
 }
 
@@ -40,8 +42,12 @@ export async function assertSecretRefsInCompany(db: DbOrTx, companyId: string, v
   const refs = findSecretRefs(value);
   if (refs.length === 0) return;
   const ids = [...new Set(refs.map((r) => r.secretId))];
-  const found = await db.select({ id: secrets.id }).from(secrets).where(and(eq(secrets.companyId, companyId), inArray(secrets.id, ids)));
+  const found = await db
+    .select({ id: secrets.id })
+    .from(secrets)
+    .where(and(eq(secrets.companyId, companyId), inArray(secrets.id, ids)));
   const foundIds = new Set(found.map((f) => f.id));
   const missing = ids.filter((id) => !foundIds.has(id));
-  if (missing.length > 0) throw unprocessable('secret references must name secrets of the same company', { secretIds: missing });
+  if (missing.length > 0)
+    throw unprocessable('secret references must name secrets of the same company', { secretIds: missing });
 }

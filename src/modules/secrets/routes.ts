@@ -4,7 +4,15 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
-import { deletedSecretResponse, presentSecret, presentSecretListItem, presentSecretProvider, secretListItemResponse, secretProviderResponse, secretResponse } from './present.ts';
+import {
+  deletedSecretResponse,
+  presentSecret,
+  presentSecretListItem,
+  presentSecretProvider,
+  secretListItemResponse,
+  secretProviderResponse,
+  secretResponse,
+} from './present.ts';
 import { MAX_REFERENCES_PER_SECRET, secretReferences } from './references.ts';
 import { DEFAULT_SECRET_PROVIDER, SECRET_PROVIDERS } from './providers.ts';
 import { createSecretBody, listSecretsQuery, patchSecretBody, rotateSecretBody } from './schemas.ts';
@@ -14,14 +22,23 @@ const companyParams = z.object({ companyId: z.uuid().describe('company UUID') })
 const secretParams = z.object({ secretId: z.uuid().describe('secret UUID') });
 const tags = ['secrets'];
 
-const BOARD_ONLY = 'Board only: agents get 403 (they receive secret values only through references resolved into their runtime environment).';
-const COMPANY_ERRORS = () => errors([403, "the caller is an agent, or the company is not one of the caller's"], [404, 'no such company']);
-const SECRET_ERRORS = () => errors([403, 'the caller is an agent, or the secret belongs to another company'], [404, 'no such secret']);
+const BOARD_ONLY =
+  'Board only: agents get 403 (they receive secret values only through references resolved into their runtime environment).';
+const COMPANY_ERRORS = () =>
+  errors([403, "the caller is an agent, or the company is not one of the caller's"], [404, 'no such company']);
+const SECRET_ERRORS = () =>
+  errors([403, 'the caller is an agent, or the secret belongs to another company'], [404, 'no such secret']);
 const NAME_TAKEN = 'another secret of the company has this name (`details.secretId` names it)';
 const PROVIDER_RULES = 'unknown `provider`, or the provider requires `externalRef` and none is set';
 
-const createBody = createSecretBody.meta({ examples: [{ name: 'OPENAI_API_KEY', value: 'sk-live-0123456789abcdef', description: 'API key for the engineering agents' }] });
-const patchBody = patchSecretBody.meta({ examples: [{ description: 'API key for the engineering agents (rotated monthly)' }] });
+const createBody = createSecretBody.meta({
+  examples: [
+    { name: 'OPENAI_API_KEY', value: 'sk-live-0123456789abcdef', description: 'API key for the engineering agents' },
+  ],
+});
+const patchBody = patchSecretBody.meta({
+  examples: [{ description: 'API key for the engineering agents (rotated monthly)' }],
+});
 const rotateBody = rotateSecretBody.meta({ examples: [{ value: 'sk-live-fedcba9876543210' }] });
 
 /** Every secret route is board-only (SPEC "Secrets"): agents get 403 before anything is looked up. */
@@ -46,7 +63,11 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
         summary: 'List secret providers',
         description: `Where secret values can be kept on this instance, with whether each needs \`externalRef\`. Today only \`${DEFAULT_SECRET_PROVIDER}\` (AES-256-GCM in the database). ${BOARD_ONLY}`,
         params: companyParams,
-        response: { 200: z.array(secretProviderResponse).describe('The providers'), ...authenticated(), ...COMPANY_ERRORS() },
+        response: {
+          200: z.array(secretProviderResponse).describe('The providers'),
+          ...authenticated(),
+          ...COMPANY_ERRORS(),
+        },
       },
     },
     async (request) => {
@@ -68,13 +89,21 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
         ].join(' '),
         params: companyParams,
         querystring: listSecretsQuery,
-        response: { 200: z.array(secretListItemResponse).describe('The secrets, newest first, without values'), ...authenticated(), ...COMPANY_ERRORS() },
+        response: {
+          200: z.array(secretListItemResponse).describe('The secrets, newest first, without values'),
+          ...authenticated(),
+          ...COMPANY_ERRORS(),
+        },
       },
     },
     async (request) => {
       const company = await boardCompany(request, request.params.companyId);
       const list = await listSecrets(db, company.id, request.query.limit);
-      const references = await secretReferences(db, company.id, list.map((s) => s.id));
+      const references = await secretReferences(
+        db,
+        company.id,
+        list.map((s) => s.id),
+      );
       return list.map((s) => presentSecretListItem(s, references.get(s.id)!));
     },
   );

@@ -17,7 +17,12 @@ export interface SecretCtx extends Ctx {
 }
 
 export async function listSecrets(db: DbOrTx, companyId: string, limit: number): Promise<Secret[]> {
-  return db.select().from(secrets).where(eq(secrets.companyId, companyId)).orderBy(desc(secrets.createdAt), desc(secrets.id)).limit(limit);
+  return db
+    .select()
+    .from(secrets)
+    .where(eq(secrets.companyId, companyId))
+    .orderBy(desc(secrets.createdAt), desc(secrets.id))
+    .limit(limit);
 }
 
 export async function findSecret(db: DbOrTx, secretId: string): Promise<Secret | null> {
@@ -30,7 +35,9 @@ async function assertNameFree(tx: DbOrTx, companyId: string, name: string, excep
   const [taken] = await tx
     .select({ id: secrets.id })
     .from(secrets)
-    .where(and(eq(secrets.companyId, companyId), eq(secrets.name, name), exceptId ? ne(secrets.id, exceptId) : undefined));
+    .where(
+      and(eq(secrets.companyId, companyId), eq(secrets.name, name), exceptId ? ne(secrets.id, exceptId) : undefined),
+    );
   if (taken) throw conflict(`a secret named ${name} already exists in this company`, { secretId: taken.id });
 }
 
@@ -56,7 +63,13 @@ export async function createSecret(ctx: SecretCtx, companyId: string, input: Cre
       })
       .returning();
     await tx.insert(secretVersions).values({ companyId, secretId: id, version: 1, ...sealed });
-    await recordActivity(tx, ctx.actor, { companyId, action: 'secret.created', entityType: 'secret', entityId: id, details: { name: input.name, provider: provider.id, version: 1 } });
+    await recordActivity(tx, ctx.actor, {
+      companyId,
+      action: 'secret.created',
+      entityType: 'secret',
+      entityId: id,
+      details: { name: input.name, provider: provider.id, version: 1 },
+    });
     return secret!;
   });
 }
@@ -65,7 +78,8 @@ export async function updateSecret(ctx: SecretCtx, secret: Secret, patch: PatchS
   const externalRef = patch.externalRef === undefined ? secret.externalRef : patch.externalRef;
   assertExternalRef(requireProvider(secret.provider), externalRef);
   return ctx.db.transaction(async (tx) => {
-    if (patch.name !== undefined && patch.name !== secret.name) await assertNameFree(tx, secret.companyId, patch.name, secret.id);
+    if (patch.name !== undefined && patch.name !== secret.name)
+      await assertNameFree(tx, secret.companyId, patch.name, secret.id);
     const [updated] = await tx
       .update(secrets)
       .set({
@@ -77,7 +91,13 @@ export async function updateSecret(ctx: SecretCtx, secret: Secret, patch: PatchS
       .where(eq(secrets.id, secret.id))
       .returning();
     if (!updated) throw notFound('secret');
-    await recordActivity(tx, ctx.actor, { companyId: secret.companyId, action: 'secret.updated', entityType: 'secret', entityId: secret.id, details: { changes: patch } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: secret.companyId,
+      action: 'secret.updated',
+      entityType: 'secret',
+      entityId: secret.id,
+      details: { changes: patch },
+    });
     return updated;
   });
 }
@@ -94,9 +114,19 @@ export async function rotateSecret(ctx: SecretCtx, secret: Secret, input: Rotate
       .returning();
     if (!rotated) throw notFound('secret');
     const version = rotated.latestVersion;
-    const sealed = sealSecret(ctx.masterKey, { companyId: secret.companyId, secretId: secret.id, version }, input.value);
+    const sealed = sealSecret(
+      ctx.masterKey,
+      { companyId: secret.companyId, secretId: secret.id, version },
+      input.value,
+    );
     await tx.insert(secretVersions).values({ companyId: secret.companyId, secretId: secret.id, version, ...sealed });
-    await recordActivity(tx, ctx.actor, { companyId: secret.companyId, action: 'secret.rotated', entityType: 'secret', entityId: secret.id, details: { name: secret.name, version } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: secret.companyId,
+      action: 'secret.rotated',
+      entityType: 'secret',
+      entityId: secret.id,
+      details: { name: secret.name, version },
+    });
     return rotated;
   });
 }
@@ -105,6 +135,12 @@ export async function rotateSecret(ctx: SecretCtx, secret: Secret, input: Rotate
 export async function deleteSecret(ctx: SecretCtx, secret: Secret): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     await tx.delete(secrets).where(eq(secrets.id, secret.id));
-    await recordActivity(tx, ctx.actor, { companyId: secret.companyId, action: 'secret.deleted', entityType: 'secret', entityId: secret.id, details: { name: secret.name, latestVersion: secret.latestVersion } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: secret.companyId,
+      action: 'secret.deleted',
+      entityType: 'secret',
+      entityId: secret.id,
+      details: { name: secret.name, latestVersion: secret.latestVersion },
+    });
   });
 }

@@ -25,7 +25,16 @@ export interface SkillSnapshot {
   supported: boolean;
   mode: 'persistent' | 'ephemeral' | 'unsupported';
   desiredSkills: string[];
-  entries: { key: string; runtimeName: string; desired: boolean; managed: boolean; required: boolean; state: string; origin: string; skillId: string }[];
+  entries: {
+    key: string;
+    runtimeName: string;
+    desired: boolean;
+    managed: boolean;
+    required: boolean;
+    state: string;
+    origin: string;
+    skillId: string;
+  }[];
   warnings: string[];
 }
 
@@ -59,7 +68,9 @@ export async function skillSnapshot(db: DbOrTx, agent: Agent): Promise<SkillSnap
       state: supported ? 'configured' : 'stored',
       origin: s.sourceKind,
     })),
-    warnings: supported ? [] : [`adapter ${agent.adapterType} has no skill listing: the selection is stored and not handed to the runtime`],
+    warnings: supported
+      ? []
+      : [`adapter ${agent.adapterType} has no skill listing: the selection is stored and not handed to the runtime`],
   };
 }
 
@@ -71,7 +82,11 @@ export async function skillSnapshot(db: DbOrTx, agent: Agent): Promise<SkillSnap
  * changes nothing. Sync runs it in a transaction of its own; agent create inside the create's, so a
  * refused reference leaves no agent behind. Returns the agent as updated.
  */
-export async function setAgentSkills(ctx: Ctx, agent: Pick<Agent, 'id' | 'companyId'>, references: string[]): Promise<{ agent: Agent; keys: string[] }> {
+export async function setAgentSkills(
+  ctx: Ctx,
+  agent: Pick<Agent, 'id' | 'companyId'>,
+  references: string[],
+): Promise<{ agent: Agent; keys: string[] }> {
   await ensureBundled(ctx.db, agent.companyId);
   return inTransaction(ctx, async (tx) => {
     // The agent first (the lock order, runs/lock-order.ts): two syncs of one agent run one after the
@@ -79,10 +94,22 @@ export async function setAgentSkills(ctx: Ctx, agent: Pick<Agent, 'id' | 'compan
     await lockAgent(tx, agent.id);
     const refs = [...new Set(references.map((r) => r.trim()))];
     const ids = refs.filter(isUuid);
-    const candidates = refs.length === 0 ? [] : await tx
-      .select()
-      .from(companySkills)
-      .where(and(eq(companySkills.companyId, agent.companyId), or(inArray(companySkills.key, refs), inArray(companySkills.slug, refs), ...(ids.length ? [inArray(companySkills.id, ids)] : []))));
+    const candidates =
+      refs.length === 0
+        ? []
+        : await tx
+            .select()
+            .from(companySkills)
+            .where(
+              and(
+                eq(companySkills.companyId, agent.companyId),
+                or(
+                  inArray(companySkills.key, refs),
+                  inArray(companySkills.slug, refs),
+                  ...(ids.length ? [inArray(companySkills.id, ids)] : []),
+                ),
+              ),
+            );
     const chosen = new Map<string, Skill>();
     const unknown: string[] = [];
     const ambiguous: { reference: string; keys: string[] }[] = [];
@@ -94,21 +121,34 @@ export async function setAgentSkills(ctx: Ctx, agent: Pick<Agent, 'id' | 'compan
       else if (bySlug.length > 1) ambiguous.push({ reference: ref, keys: bySlug.map((s) => s.key) });
       else unknown.push(ref);
     }
-    if (unknown.length || ambiguous.length) throw unprocessable('unknown or ambiguous skill references', { unknown, ambiguous });
+    if (unknown.length || ambiguous.length)
+      throw unprocessable('unknown or ambiguous skill references', { unknown, ambiguous });
     const required = await tx
       .select()
       .from(companySkills)
-      .where(and(eq(companySkills.companyId, agent.companyId), eq(companySkills.sourceKind, 'service_bundled'), eq(companySkills.required, true)));
+      .where(
+        and(
+          eq(companySkills.companyId, agent.companyId),
+          eq(companySkills.sourceKind, 'service_bundled'),
+          eq(companySkills.required, true),
+        ),
+      );
     for (const s of required) chosen.set(s.id, s);
     await tx.delete(agentSkills).where(eq(agentSkills.agentId, agent.id));
-    if (chosen.size > 0) await tx.insert(agentSkills).values([...chosen.keys()].map((skillId) => ({ companyId: agent.companyId, agentId: agent.id, skillId })));
+    if (chosen.size > 0)
+      await tx
+        .insert(agentSkills)
+        .values([...chosen.keys()].map((skillId) => ({ companyId: agent.companyId, agentId: agent.id, skillId })));
     // Read back as the snapshot reads them, so both list the keys in one order.
     const keys = (await attachedSkills(tx, agent.id)).map((s) => s.key);
     // One statement on the stored config, so a concurrent PATCH of other adapterConfig keys is not lost.
     const current = sql`case when jsonb_typeof(${agents.adapterConfig} -> 'serviceSkillSync') = 'object' then ${agents.adapterConfig} -> 'serviceSkillSync' else '{}'::jsonb end`;
     const [updated] = await tx
       .update(agents)
-      .set({ adapterConfig: sql`jsonb_set(${agents.adapterConfig}, '{serviceSkillSync}', ${current} || jsonb_build_object('desiredSkills', ${JSON.stringify(keys)}::jsonb))`, updatedAt: sql`now()` })
+      .set({
+        adapterConfig: sql`jsonb_set(${agents.adapterConfig}, '{serviceSkillSync}', ${current} || jsonb_build_object('desiredSkills', ${JSON.stringify(keys)}::jsonb))`,
+        updatedAt: sql`now()`,
+      })
       .where(eq(agents.id, agent.id))
       .returning();
     if (!updated) throw notFound('agent');
@@ -120,6 +160,12 @@ export async function setAgentSkills(ctx: Ctx, agent: Pick<Agent, 'id' | 'compan
 export async function syncAgentSkills(ctx: Ctx, agent: Agent, references: string[]): Promise<void> {
   await inTransaction(ctx, async (tx, inner) => {
     const { keys } = await setAgentSkills(inner, agent, references);
-    await recordActivity(tx, ctx.actor, { companyId: agent.companyId, action: 'agent.skills_synced', entityType: 'agent', entityId: agent.id, details: { desiredSkills: [...keys].sort() } });
+    await recordActivity(tx, ctx.actor, {
+      companyId: agent.companyId,
+      action: 'agent.skills_synced',
+      entityType: 'agent',
+      entityId: agent.id,
+      details: { desiredSkills: [...keys].sort() },
+    });
   });
 }

@@ -14,7 +14,15 @@ import path from 'node:path';
 import { unprocessable } from '../../core/errors.ts';
 import type { CodeHostConfig } from '../../core/config.ts';
 import { download } from './download.ts';
-import { buildPackage, fileFromBytes, isSafeSkillPath, MAX_SKILL_BYTES, MAX_SKILL_FILE_BYTES, MAX_SKILL_FILES, type SkillPackage } from './package.ts';
+import {
+  buildPackage,
+  fileFromBytes,
+  isSafeSkillPath,
+  MAX_SKILL_BYTES,
+  MAX_SKILL_FILE_BYTES,
+  MAX_SKILL_FILES,
+  type SkillPackage,
+} from './package.ts';
 
 /** Every call to the code host: bounded in time; API answers in bytes (a recursive tree is the big one). */
 export const CODEHOST_TIMEOUT_MS = 10_000;
@@ -57,7 +65,8 @@ const names = (...parts: (string | undefined)[]) => parts.every((p) => p === und
 
 function shorthand(text: string): CodeHostLocator | null {
   const parts = text.replace(/\.git$/, '').split('/');
-  if (parts.length < 2 || parts.length > 3 || !names(...parts) || parts.some((p) => p === '.' || p === '..')) return null;
+  if (parts.length < 2 || parts.length > 3 || !names(...parts) || parts.some((p) => p === '.' || p === '..'))
+    return null;
   return { owner: parts[0]!, repo: parts[1]!, ...(parts[2] && { skill: parts[2] }) };
 }
 
@@ -67,10 +76,14 @@ function repositoryUrl(url: URL): CodeHostLocator | null {
   const repo = rawRepo?.replace(/\.git$/, '');
   if (!owner || !repo || !names(owner, repo)) return null;
   if (mode === undefined) return { owner, repo };
-  if ((mode !== 'tree' && mode !== 'blob') || !ref) throw unprocessable('a repository URL is https://<host>/owner/repo, or a /tree/<ref>/<path> or /blob/<ref>/<path>/SKILL.md URL');
+  if ((mode !== 'tree' && mode !== 'blob') || !ref)
+    throw unprocessable(
+      'a repository URL is https://<host>/owner/repo, or a /tree/<ref>/<path> or /blob/<ref>/<path>/SKILL.md URL',
+    );
   const sub = rest.join('/');
   if (sub && !isSafeSkillPath(sub)) throw unprocessable('the path in the repository URL is not a plain relative path');
-  if (mode === 'blob' && path.posix.basename(sub) !== 'SKILL.md') throw unprocessable('a /blob/ URL must name a SKILL.md file');
+  if (mode === 'blob' && path.posix.basename(sub) !== 'SKILL.md')
+    throw unprocessable('a /blob/ URL must name a SKILL.md file');
   return { owner, repo, ref, ...(sub && { path: sub }), ...(mode === 'blob' && { file: true }) };
 }
 
@@ -98,8 +111,10 @@ function installCommand(text: string): CodeHostLocator | null {
     else if (a.startsWith('--skill=')) skill = a.slice('--skill='.length);
     else if (!a.startsWith('-') && target === undefined) target = a;
   }
-  const repo = target === undefined ? null : /^https?:\/\//i.test(target) ? repositoryUrl(safeUrl(target)) : shorthand(target);
-  if (!repo || (skill !== undefined && !NAME.test(skill))) throw unprocessable('the install command names no repository (`npx skills add <owner/repo> [--skill <skill>]`)');
+  const repo =
+    target === undefined ? null : /^https?:\/\//i.test(target) ? repositoryUrl(safeUrl(target)) : shorthand(target);
+  if (!repo || (skill !== undefined && !NAME.test(skill)))
+    throw unprocessable('the install command names no repository (`npx skills add <owner/repo> [--skill <skill>]`)');
   return { ...repo, ...(skill && { skill }) };
 }
 
@@ -141,7 +156,12 @@ export class CodeHostClient {
   private async api(route: string): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/vnd.github+json', 'user-agent': 'boardroom' };
     if (this.config.token) headers.authorization = `Bearer ${this.config.token}`;
-    const bytes = await download(`${this.config.apiUrl}${route}`, { timeoutMs: CODEHOST_TIMEOUT_MS, maxBytes: MAX_API_BYTES, headers, label: 'code host' });
+    const bytes = await download(`${this.config.apiUrl}${route}`, {
+      timeoutMs: CODEHOST_TIMEOUT_MS,
+      maxBytes: MAX_API_BYTES,
+      headers,
+      label: 'code host',
+    });
     try {
       return JSON.parse(bytes.toString('utf8'));
     } catch {
@@ -155,26 +175,41 @@ export class CodeHostClient {
 
   async defaultBranch(owner: string, repo: string): Promise<string> {
     const info = (await this.api(this.repoRoute(owner, repo))) as { default_branch?: unknown };
-    if (typeof info?.default_branch !== 'string' || !info.default_branch) throw unprocessable('code host: the repository has no default branch');
+    if (typeof info?.default_branch !== 'string' || !info.default_branch)
+      throw unprocessable('code host: the repository has no default branch');
     return info.default_branch;
   }
 
   /** The commit a branch, tag or sha names now. */
   async resolveCommit(owner: string, repo: string, ref: string): Promise<string> {
-    const commit = (await this.api(`${this.repoRoute(owner, repo)}/commits/${encodeURIComponent(ref)}`)) as { sha?: unknown };
-    if (typeof commit?.sha !== 'string' || !SHA.test(commit.sha)) throw unprocessable(`code host: ${ref} resolves to no commit`);
+    const commit = (await this.api(`${this.repoRoute(owner, repo)}/commits/${encodeURIComponent(ref)}`)) as {
+      sha?: unknown;
+    };
+    if (typeof commit?.sha !== 'string' || !SHA.test(commit.sha))
+      throw unprocessable(`code host: ${ref} resolves to no commit`);
     return commit.sha;
   }
 
   private async tree(owner: string, repo: string, commit: string): Promise<{ blobs: TreeEntry[]; truncated: boolean }> {
-    const tree = (await this.api(`${this.repoRoute(owner, repo)}/git/trees/${commit}?recursive=1`)) as { tree?: unknown; truncated?: unknown };
+    const tree = (await this.api(`${this.repoRoute(owner, repo)}/git/trees/${commit}?recursive=1`)) as {
+      tree?: unknown;
+      truncated?: unknown;
+    };
     if (!Array.isArray(tree?.tree)) throw unprocessable('code host: the repository tree could not be read');
-    return { blobs: (tree.tree as TreeEntry[]).filter((e) => e && typeof e.path === 'string' && e.type === 'blob'), truncated: tree.truncated === true };
+    return {
+      blobs: (tree.tree as TreeEntry[]).filter((e) => e && typeof e.path === 'string' && e.type === 'blob'),
+      truncated: tree.truncated === true,
+    };
   }
 
   private raw(owner: string, repo: string, commit: string, filePath: string): Promise<Buffer> {
     const url = `${this.config.rawUrl}/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${commit}/${filePath.split('/').map(encodeURIComponent).join('/')}`;
-    return download(url, { timeoutMs: CODEHOST_TIMEOUT_MS, maxBytes: MAX_SKILL_FILE_BYTES, label: `code host file ${filePath}`, ...(this.config.token && { headers: { authorization: `Bearer ${this.config.token}` } }) });
+    return download(url, {
+      timeoutMs: CODEHOST_TIMEOUT_MS,
+      maxBytes: MAX_SKILL_FILE_BYTES,
+      label: `code host file ${filePath}`,
+      ...(this.config.token && { headers: { authorization: `Bearer ${this.config.token}` } }),
+    });
   }
 
   /**
@@ -182,11 +217,16 @@ export class CodeHostClient {
    * Without a path: a SKILL.md at the root and every skill under `skills/`; when neither exists,
    * every skill in the repository.
    */
-  async fetchSkills(loc: CodeHostLocator, maxSkills: number): Promise<{ skills: CodeHostSkill[]; commit: string; trackingRef: string; warnings: string[] }> {
+  async fetchSkills(
+    loc: CodeHostLocator,
+    maxSkills: number,
+  ): Promise<{ skills: CodeHostSkill[]; commit: string; trackingRef: string; warnings: string[] }> {
     const trackingRef = loc.ref ?? (await this.defaultBranch(loc.owner, loc.repo));
     const commit = await this.resolveCommit(loc.owner, loc.repo, trackingRef);
     const { blobs, truncated } = await this.tree(loc.owner, loc.repo, commit);
-    const skillDirs = blobs.filter((b) => path.posix.basename(b.path) === 'SKILL.md' && isSafeSkillPath(b.path)).map((b) => path.posix.dirname(b.path).replace(/^\.$/, ''));
+    const skillDirs = blobs
+      .filter((b) => path.posix.basename(b.path) === 'SKILL.md' && isSafeSkillPath(b.path))
+      .map((b) => path.posix.dirname(b.path).replace(/^\.$/, ''));
     const under = (dir: string, base: string) => base === '' || dir === base || dir.startsWith(`${base}/`);
     let dirs: string[];
     if (loc.file) dirs = [path.posix.dirname(loc.path!).replace(/^\.$/, '')].filter((d) => skillDirs.includes(d));
@@ -207,37 +247,67 @@ export class CodeHostClient {
       const byFolder = dirs.filter((d) => path.posix.basename(d) === loc.skill);
       if (byFolder.length > 0) dirs = byFolder.slice(0, 1);
     }
-    if (dirs.length === 0) throw unprocessable(`no SKILL.md found in ${loc.owner}/${loc.repo}${loc.path ? `/${loc.path}` : ''} at ${trackingRef}`);
-    const warnings = dirs.length > maxSkills ? [`more than ${maxSkills} skills found: only the first ${maxSkills} were imported`] : [];
+    if (dirs.length === 0)
+      throw unprocessable(
+        `no SKILL.md found in ${loc.owner}/${loc.repo}${loc.path ? `/${loc.path}` : ''} at ${trackingRef}`,
+      );
+    const warnings =
+      dirs.length > maxSkills ? [`more than ${maxSkills} skills found: only the first ${maxSkills} were imported`] : [];
     // The host lists a very large repository only in part: say so rather than pretend it was all seen.
-    if (truncated) warnings.push('the code host listed the repository tree only in part: some skills or files may be missing; name a tree URL of the skills folder');
+    if (truncated)
+      warnings.push(
+        'the code host listed the repository tree only in part: some skills or files may be missing; name a tree URL of the skills folder',
+      );
     const skills: CodeHostSkill[] = [];
     for (const dir of dirs.slice(0, maxSkills)) {
       try {
         const pkg = await this.readSkill(loc, commit, dir, blobs);
-        skills.push({ pkg, pin: { kind: loc.file ? 'github-file' : 'github-dir', repo: `${loc.owner}/${loc.repo}`, path: loc.file ? `${dir ? `${dir}/` : ''}SKILL.md` : dir, commit, trackingRef, hostname: 'github.com' } });
+        skills.push({
+          pkg,
+          pin: {
+            kind: loc.file ? 'github-file' : 'github-dir',
+            repo: `${loc.owner}/${loc.repo}`,
+            path: loc.file ? `${dir ? `${dir}/` : ''}SKILL.md` : dir,
+            commit,
+            trackingRef,
+            hostname: 'github.com',
+          },
+        });
       } catch (err) {
         if (dirs.length === 1) throw err;
         warnings.push(`skipped ${dir || '.'}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    const chosen = loc.skill === undefined ? skills : skills.filter((s) => s.pkg.slug === loc.skill || path.posix.basename(s.pin.path) === loc.skill);
+    const chosen =
+      loc.skill === undefined
+        ? skills
+        : skills.filter((s) => s.pkg.slug === loc.skill || path.posix.basename(s.pin.path) === loc.skill);
     if (chosen.length === 0) throw unprocessable(`no skill ${loc.skill} in ${loc.owner}/${loc.repo} at ${trackingRef}`);
     return { skills: loc.skill !== undefined ? chosen.slice(0, 1) : chosen, commit, trackingRef, warnings };
   }
 
   /** One skill folder at a commit, bounded as a local folder is; the root skill takes only its three subfolders. */
-  private async readSkill(loc: CodeHostLocator, commit: string, dir: string, blobs: TreeEntry[]): Promise<SkillPackage> {
+  private async readSkill(
+    loc: CodeHostLocator,
+    commit: string,
+    dir: string,
+    blobs: TreeEntry[],
+  ): Promise<SkillPackage> {
     const prefix = dir ? `${dir}/` : '';
     const entries = blobs
       .filter((b) => b.path.startsWith(prefix))
       .map((b) => ({ ...b, rel: b.path.slice(prefix.length) }))
-      .filter((b) => isSafeSkillPath(b.rel) && !b.rel.split('/').some((seg) => seg.startsWith('.') || seg === 'node_modules'))
-      .filter((b) => dir !== '' || b.rel === 'SKILL.md' || ['references', 'scripts', 'assets'].includes(b.rel.split('/')[0]!));
+      .filter(
+        (b) => isSafeSkillPath(b.rel) && !b.rel.split('/').some((seg) => seg.startsWith('.') || seg === 'node_modules'),
+      )
+      .filter(
+        (b) => dir !== '' || b.rel === 'SKILL.md' || ['references', 'scripts', 'assets'].includes(b.rel.split('/')[0]!),
+      );
     if (entries.length > MAX_SKILL_FILES) throw unprocessable(`more than ${MAX_SKILL_FILES} files in the skill`);
     let total = 0;
     for (const e of entries) {
-      if ((e.size ?? 0) > MAX_SKILL_FILE_BYTES) throw unprocessable(`${e.rel}: larger than ${MAX_SKILL_FILE_BYTES} bytes`);
+      if ((e.size ?? 0) > MAX_SKILL_FILE_BYTES)
+        throw unprocessable(`${e.rel}: larger than ${MAX_SKILL_FILE_BYTES} bytes`);
       total += e.size ?? 0;
     }
     if (total > MAX_SKILL_BYTES) throw unprocessable(`the skill is larger than ${MAX_SKILL_BYTES} bytes`);
@@ -260,7 +330,12 @@ export class CodeHostClient {
  * the pin is a change even when the files are the same.
  */
 export function pinnedPackage(skill: CodeHostSkill, kind: 'codehost' | 'catalog', locator: string): SkillPackage {
-  const metadata = { ...(skill.pkg.metadata ?? {}), sourceKind: kind, sources: [skill.pin], ...(kind === 'catalog' && { catalogLocator: locator }) };
+  const metadata = {
+    ...(skill.pkg.metadata ?? {}),
+    sourceKind: kind,
+    sources: [skill.pin],
+    ...(kind === 'catalog' && { catalogLocator: locator }),
+  };
   const contentHash = createHash('sha256').update(`${skill.pkg.contentHash}\0${skill.pin.commit}`).digest('hex');
   return { ...skill.pkg, metadata, contentHash };
 }
@@ -269,6 +344,12 @@ export function pinnedPackage(skill: CodeHostSkill, kind: 'codehost' | 'catalog'
 export function pinOf(metadata: Record<string, unknown> | null): SourcePin | null {
   const first = Array.isArray(metadata?.sources) ? (metadata.sources[0] as Partial<SourcePin> | undefined) : undefined;
   if (!first || (first.kind !== 'github-dir' && first.kind !== 'github-file')) return null;
-  if (typeof first.repo !== 'string' || typeof first.commit !== 'string' || typeof first.trackingRef !== 'string' || typeof first.path !== 'string') return null;
+  if (
+    typeof first.repo !== 'string' ||
+    typeof first.commit !== 'string' ||
+    typeof first.trackingRef !== 'string' ||
+    typeof first.path !== 'string'
+  )
+    return null;
   return first as SourcePin;
 }

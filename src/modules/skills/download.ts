@@ -15,10 +15,16 @@ export async function download(url: URL | string, limits: DownloadLimits): Promi
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
   try {
-    const res = await fetch(url, { signal: controller.signal, redirect: 'follow', ...(limits.headers && { headers: limits.headers }) });
+    const res = await fetch(url, {
+      signal: controller.signal,
+      redirect: 'follow',
+      ...(limits.headers && { headers: limits.headers }),
+    });
     if (!res.ok) {
       await res.body?.cancel().catch(() => undefined);
-      throw unprocessable(`${label} failed: HTTP ${res.status}${res.status === 404 ? ' (not found)' : ''}`, { status: res.status });
+      throw unprocessable(`${label} failed: HTTP ${res.status}${res.status === 404 ? ' (not found)' : ''}`, {
+        status: res.status,
+      });
     }
     const declared = Number(res.headers.get('content-length') ?? '0');
     if (declared > limits.maxBytes) throw unprocessable(`${label} larger than ${limits.maxBytes} bytes`);
@@ -35,7 +41,11 @@ export async function download(url: URL | string, limits: DownloadLimits): Promi
     return Buffer.concat(chunks);
   } catch (err) {
     if (err instanceof Error && 'status' in err) throw err;
-    throw unprocessable(controller.signal.aborted ? `${label} timed out after ${limits.timeoutMs} ms` : `${label} failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw unprocessable(
+      controller.signal.aborted
+        ? `${label} timed out after ${limits.timeoutMs} ms`
+        : `${label} failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -5,7 +5,13 @@
 // blow up in size), keys must be unique and never `__proto__`-like, and nesting is bounded.
 import { isAlias, isNode, parseDocument, visit } from 'yaml';
 
-export type FrontmatterValue = string | number | boolean | null | FrontmatterValue[] | { [key: string]: FrontmatterValue };
+export type FrontmatterValue =
+  | string
+  | number
+  | boolean
+  | null
+  | FrontmatterValue[]
+  | { [key: string]: FrontmatterValue };
 export type Frontmatter = Record<string, FrontmatterValue>;
 
 export class FrontmatterError extends Error {}
@@ -23,14 +29,21 @@ export function splitFrontmatter(text: string): { frontmatter: Frontmatter; body
   const close = /^---[ \t]*(\r?\n|$)/m.exec(rest);
   if (!close) throw new FrontmatterError('frontmatter opened with --- is never closed');
   const block = rest.slice(0, close.index);
-  if (block.length > MAX_FRONTMATTER_CHARS) throw new FrontmatterError(`frontmatter longer than ${MAX_FRONTMATTER_CHARS} characters`);
+  if (block.length > MAX_FRONTMATTER_CHARS)
+    throw new FrontmatterError(`frontmatter longer than ${MAX_FRONTMATTER_CHARS} characters`);
   return { frontmatter: parseFrontmatter(block), body: rest.slice(close.index + close[0].length) };
 }
 
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function parseFrontmatter(block: string): Frontmatter {
-  const doc = parseDocument(block, { schema: 'core', uniqueKeys: true, merge: false, strict: true, prettyErrors: true });
+  const doc = parseDocument(block, {
+    schema: 'core',
+    uniqueKeys: true,
+    merge: false,
+    strict: true,
+    prettyErrors: true,
+  });
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem) throw new FrontmatterError(problem.message.split('\n')[0]!);
   visit(doc, (_key, node) => {
@@ -39,7 +52,8 @@ export function parseFrontmatter(block: string): Frontmatter {
   });
   const value = doc.toJS({ maxAliasCount: 0 }) as unknown;
   if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new FrontmatterError('frontmatter must be a mapping of fields');
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new FrontmatterError('frontmatter must be a mapping of fields');
   return checked(value, 1) as Frontmatter;
 }
 
@@ -52,7 +66,8 @@ function checked(value: unknown, depth: number): FrontmatterValue {
   }
   if (depth > MAX_DEPTH) throw new FrontmatterError(`nested deeper than ${MAX_DEPTH} levels`);
   if (Array.isArray(value)) return value.map((item) => checked(item, depth + 1));
-  if (Object.getPrototypeOf(value) !== Object.prototype) throw new FrontmatterError('only strings, numbers, booleans, lists and mappings are supported');
+  if (Object.getPrototypeOf(value) !== Object.prototype)
+    throw new FrontmatterError('only strings, numbers, booleans, lists and mappings are supported');
   // A plain object (drizzle and JSON take it as is); the reserved keys are refused, so nothing reaches a prototype.
   const out: Record<string, FrontmatterValue> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {

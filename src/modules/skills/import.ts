@@ -13,7 +13,16 @@ import { recordActivity } from '../activity/record.ts';
 import { recordTelemetry } from '../telemetry/record.ts';
 import { CodeHostClient, parseCodeHostSource, pinnedPackage, type CodeHostLocator } from './codehost.ts';
 import { download } from './download.ts';
-import { buildPackage, fileFromBytes, findSkillFolders, MAX_SKILL_FILE_BYTES, readSkillFolder, shortHash, type SkillPackage, type SourceKind } from './package.ts';
+import {
+  buildPackage,
+  fileFromBytes,
+  findSkillFolders,
+  MAX_SKILL_FILE_BYTES,
+  readSkillFolder,
+  shortHash,
+  type SkillPackage,
+  type SourceKind,
+} from './package.ts';
 import { slugify } from '../../lib/ids.ts';
 import { storePackage, type Skill } from './service.ts';
 
@@ -52,7 +61,12 @@ export interface ImportOptions {
   urlTimeoutMs?: number;
 }
 
-export async function importSkills(ctx: Ctx, companyId: string, rawSource: string, opts: ImportOptions): Promise<ImportResult> {
+export async function importSkills(
+  ctx: Ctx,
+  companyId: string,
+  rawSource: string,
+  opts: ImportOptions,
+): Promise<ImportResult> {
   const source = rawSource.trim();
   const codeHost = parseCodeHostSource(source, opts.codeHost);
   const resolved = codeHost
@@ -68,35 +82,67 @@ export async function importSkills(ctx: Ctx, companyId: string, rawSource: strin
 }
 
 /** Stores what a source resolved to, with its activity entry and telemetry event (one transaction, the caller's). */
-export async function storeResolved(tx: DbOrTx, actor: Actor, companyId: string, resolved: Resolved, action = 'company.skills_imported'): Promise<Omit<ImportResult, 'source'>> {
+export async function storeResolved(
+  tx: DbOrTx,
+  actor: Actor,
+  companyId: string,
+  resolved: Resolved,
+  action = 'company.skills_imported',
+): Promise<Omit<ImportResult, 'source'>> {
   const imported: ImportResult['imported'] = [];
   const warnings = [...resolved.warnings];
   for (const { pkg, defaultKey } of resolved.packages) {
-    const outcome = await storePackage(tx, companyId, pkg, { sourceKind: resolved.source.kind, sourceLocator: resolved.source.locator, defaultKey });
+    const outcome = await storePackage(tx, companyId, pkg, {
+      sourceKind: resolved.source.kind,
+      sourceLocator: resolved.source.locator,
+      defaultKey,
+    });
     if (outcome.status === 'conflict') warnings.push(`skipped ${pkg.slug}: ${outcome.reason}`);
     else imported.push(outcome);
   }
   if (imported.length === 0) return { imported, warnings };
   const skills = imported.map((i) => ({ id: i.skill.id, key: i.skill.key, status: i.status }));
-  await recordActivity(tx, actor, { companyId, action, entityType: 'company', entityId: companyId, details: { source: resolved.source, skills, warnings } });
-  await recordTelemetry(tx, companyId, 'skill_imported', { sourceKind: resolved.source.kind, action, count: imported.length, skills: skills.map(({ key, status }) => ({ key, status })), ...(resolved.source.commit && { commit: resolved.source.commit }) });
+  await recordActivity(tx, actor, {
+    companyId,
+    action,
+    entityType: 'company',
+    entityId: companyId,
+    details: { source: resolved.source, skills, warnings },
+  });
+  await recordTelemetry(tx, companyId, 'skill_imported', {
+    sourceKind: resolved.source.kind,
+    action,
+    count: imported.length,
+    skills: skills.map(({ key, status }) => ({ key, status })),
+    ...(resolved.source.commit && { commit: resolved.source.commit }),
+  });
   return { imported, warnings };
 }
 
 /** A code-host or catalog locator read at the current commit of its ref; keys are `<owner>/<repo>/<slug>`. */
-export async function resolveCodeHost(client: CodeHostClient, kind: 'codehost' | 'catalog', loc: CodeHostLocator, locator: string): Promise<Resolved> {
+export async function resolveCodeHost(
+  client: CodeHostClient,
+  kind: 'codehost' | 'catalog',
+  loc: CodeHostLocator,
+  locator: string,
+): Promise<Resolved> {
   const { skills, commit, trackingRef, warnings } = await client.fetchSkills(loc, MAX_IMPORTED_SKILLS);
   const repo = `${loc.owner}/${loc.repo}`;
   return {
     source: { kind, locator, repo, trackingRef, commit },
-    packages: skills.map((s) => ({ pkg: pinnedPackage(s, kind, locator), defaultKey: (slug: string) => `${repo}/${slug}` })),
+    packages: skills.map((s) => ({
+      pkg: pinnedPackage(s, kind, locator),
+      defaultKey: (slug: string) => `${repo}/${slug}`,
+    })),
     warnings,
   };
 }
 
 async function resolveLocal(source: string): Promise<Resolved> {
   if (!path.isAbsolute(source)) {
-    throw unprocessable('unsupported source: give owner/repo[/skill], a repository, tree or blob URL, a catalog URL or install command, an http(s) URL of a SKILL.md, or an absolute local path');
+    throw unprocessable(
+      'unsupported source: give owner/repo[/skill], a repository, tree or blob URL, a catalog URL or install command, an http(s) URL of a SKILL.md, or an absolute local path',
+    );
   }
   const abs = path.resolve(source);
   const info = await lstat(abs).catch(() => null);
@@ -106,12 +152,19 @@ async function resolveLocal(source: string): Promise<Resolved> {
   if (info.isFile()) {
     if (path.basename(abs) !== 'SKILL.md') throw unprocessable('a local file to import must be named SKILL.md');
     const dir = path.dirname(abs);
-    return { source: source_, packages: [{ pkg: await readSkillFolder(dir), defaultKey: localKey(dir) }], warnings: [] };
+    return {
+      source: source_,
+      packages: [{ pkg: await readSkillFolder(dir), defaultKey: localKey(dir) }],
+      warnings: [],
+    };
   }
   if (!info.isDirectory()) throw unprocessable('the local path is neither a SKILL.md nor a folder');
   const folders = await findSkillFolders(abs, MAX_IMPORTED_SKILLS + 1);
   if (folders.length === 0) throw unprocessable(`no SKILL.md found under ${abs}`);
-  const warnings = folders.length > MAX_IMPORTED_SKILLS ? [`more than ${MAX_IMPORTED_SKILLS} skills found: only the first ${MAX_IMPORTED_SKILLS} were imported`] : [];
+  const warnings =
+    folders.length > MAX_IMPORTED_SKILLS
+      ? [`more than ${MAX_IMPORTED_SKILLS} skills found: only the first ${MAX_IMPORTED_SKILLS} were imported`]
+      : [];
   const packages: Resolved['packages'] = [];
   for (const dir of folders.slice(0, MAX_IMPORTED_SKILLS)) {
     try {
@@ -134,12 +187,18 @@ async function resolveUrl(source: string, timeoutMs: number): Promise<Resolved> 
   }
   const fileName = decodeURIComponent(url.pathname.split('/').pop() ?? '');
   if (fileName.toLowerCase() !== 'skill.md') {
-    throw unprocessable('an http(s) URL must be a code-host repository, tree or blob URL, a catalog URL, or a direct URL to a SKILL.md file');
+    throw unprocessable(
+      'an http(s) URL must be a code-host repository, tree or blob URL, a catalog URL, or a direct URL to a SKILL.md file',
+    );
   }
   const bytes = await download(url, { timeoutMs, maxBytes: MAX_URL_BYTES });
   // The folder name in the URL is the slug's last fallback, as a local folder name is.
   const folder = decodeURIComponent(url.pathname.split('/').slice(-2, -1)[0] ?? '') || url.hostname;
   const pkg = buildPackage([fileFromBytes('SKILL.md', bytes)], slugify(folder, 'skill'));
   const host = url.host.toLowerCase();
-  return { source: { kind: 'url', locator: url.toString(), host }, packages: [{ pkg, defaultKey: (slug) => `url/${host}/${shortHash(url.toString())}/${slug}` }], warnings: [] };
+  return {
+    source: { kind: 'url', locator: url.toString(), host },
+    packages: [{ pkg, defaultKey: (slug) => `url/${host}/${shortHash(url.toString())}/${slug}` }],
+    warnings: [],
+  };
 }

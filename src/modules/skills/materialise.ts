@@ -23,7 +23,13 @@ const CODEX_LOGIN_FILES = ['auth.json', 'config.toml'];
  * The agent's CODEX_HOME with its skills under skills/, or null when it has none attached (Codex
  * then runs with its usual home). The login files of `<userHome>/.codex` are linked in, never copied.
  */
-export async function prepareCodexHome(db: DbOrTx, dataDir: string, agentId: string, runId: string, userHome: string): Promise<string | null> {
+export async function prepareCodexHome(
+  db: DbOrTx,
+  dataDir: string,
+  agentId: string,
+  runId: string,
+  userHome: string,
+): Promise<string | null> {
   const home = codexHomeDir(dataDir, agentId);
   const skills = await materialiseAgentSkills(db, dataDir, agentId, runId, path.join(home, 'skills'));
   if (!skills) return null;
@@ -41,18 +47,35 @@ export async function prepareCodexHome(db: DbOrTx, dataDir: string, agentId: str
  * adapter then runs without one). Built beside the target and swapped in, so a run never sees a
  * half-written directory.
  */
-export async function materialiseAgentSkills(db: DbOrTx, dataDir: string, agentId: string, runId: string, target = agentSkillsDir(dataDir, agentId)): Promise<string | null> {
+export async function materialiseAgentSkills(
+  db: DbOrTx,
+  dataDir: string,
+  agentId: string,
+  runId: string,
+  target = agentSkillsDir(dataDir, agentId),
+): Promise<string | null> {
   const skills = await attachedSkills(db, agentId);
   if (skills.length === 0) return null;
   const files = await db
-    .select({ skillId: companySkillFiles.skillId, path: companySkillFiles.path, encoding: companySkillFiles.encoding, content: companySkillFiles.content })
+    .select({
+      skillId: companySkillFiles.skillId,
+      path: companySkillFiles.path,
+      encoding: companySkillFiles.encoding,
+      content: companySkillFiles.content,
+    })
     .from(companySkillFiles)
-    .where(inArray(companySkillFiles.skillId, skills.map((s) => s.id)));
+    .where(
+      inArray(
+        companySkillFiles.skillId,
+        skills.map((s) => s.id),
+      ),
+    );
   const staging = `${target}.${runId}.tmp`;
   await rm(staging, { recursive: true, force: true });
   // Two skills may share a slug (different keys): the later one gets its key's hash as a suffix.
   const folderOf = new Map<string, string>();
-  for (const s of skills) folderOf.set(s.id, [...folderOf.values()].includes(s.slug) ? `${s.slug}-${s.id.slice(0, 8)}` : s.slug);
+  for (const s of skills)
+    folderOf.set(s.id, [...folderOf.values()].includes(s.slug) ? `${s.slug}-${s.id.slice(0, 8)}` : s.slug);
   for (const f of files) {
     if (!isSafeSkillPath(f.path)) continue; // stored paths were checked on the way in; never write outside
     const dest = path.join(staging, folderOf.get(f.skillId)!, f.path);

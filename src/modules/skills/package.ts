@@ -20,7 +20,15 @@ export const FILE_KINDS = ['skill', 'reference', 'script', 'asset', 'other'] as 
 export type FileKind = (typeof FILE_KINDS)[number];
 export const TRUST_LEVELS = ['markdown_only', 'assets', 'scripts_executables'] as const;
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
-export const SOURCE_KINDS = ['service_bundled', 'codehost', 'catalog', 'url', 'local_path', 'project_scan', 'managed_local'] as const;
+export const SOURCE_KINDS = [
+  'service_bundled',
+  'codehost',
+  'catalog',
+  'url',
+  'local_path',
+  'project_scan',
+  'managed_local',
+] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export interface SkillFile {
@@ -44,7 +52,23 @@ export interface SkillPackage {
   contentHash: string;
 }
 
-const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.zsh', '.py', '.js', '.mjs', '.cjs', '.ts', '.rb', '.pl', '.ps1', '.bat', '.cmd', '.exe', '.bin']);
+const SCRIPT_EXTENSIONS = new Set([
+  '.sh',
+  '.bash',
+  '.zsh',
+  '.py',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.ts',
+  '.rb',
+  '.pl',
+  '.ps1',
+  '.bat',
+  '.cmd',
+  '.exe',
+  '.bin',
+]);
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const KEY = /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+){0,5}$/;
 
@@ -67,14 +91,16 @@ export function trustLevelOf(files: Pick<SkillFile, 'path' | 'kind'>[]): TrustLe
   for (const f of files) {
     const ext = path.posix.extname(f.path).toLowerCase();
     if (f.kind === 'script' || SCRIPT_EXTENSIONS.has(ext)) return 'scripts_executables';
-    if (f.kind === 'asset' || (f.kind === 'other' && ext !== '.md' && ext !== '.markdown' && ext !== '.txt')) level = 'assets';
+    if (f.kind === 'asset' || (f.kind === 'other' && ext !== '.md' && ext !== '.markdown' && ext !== '.txt'))
+      level = 'assets';
   }
   return level;
 }
 
 /** A relative path inside a skill: no absolute paths, no `..`, no backslashes or NULs (400 at the edge). */
 export function isSafeSkillPath(p: string): boolean {
-  if (p.length === 0 || p.length > MAX_SKILL_PATH_CHARS || p.startsWith('/') || p.includes('\\') || p.includes('\0')) return false;
+  if (p.length === 0 || p.length > MAX_SKILL_PATH_CHARS || p.startsWith('/') || p.includes('\\') || p.includes('\0'))
+    return false;
   return p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
 }
 
@@ -84,18 +110,33 @@ export function shortHash(text: string): string {
 
 function hashFiles(files: SkillFile[]): string {
   const h = createHash('sha256');
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${f.path}\0${f.encoding}\0${f.content}\0`);
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1)))
+    h.update(`${f.path}\0${f.encoding}\0${f.content}\0`);
   return h.digest('hex');
 }
 
-const str = (v: FrontmatterValue | undefined): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
-const obj = (v: FrontmatterValue | undefined): Record<string, FrontmatterValue> | null => (v && typeof v === 'object' && !Array.isArray(v) ? v : null);
+const str = (v: FrontmatterValue | undefined): string | null =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+const obj = (v: FrontmatterValue | undefined): Record<string, FrontmatterValue> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? v : null;
 
 function keyOverrideOf(fm: Frontmatter): string | null {
   const meta = obj(fm.metadata);
-  const nested = meta ? Object.values(meta).map(obj).find((o) => o && (str(o.skillKey) || str(o.key))) : null;
-  const candidate = str(fm.key) ?? str(fm.skillKey) ?? (meta && (str(meta.skillKey) ?? str(meta.canonicalKey))) ?? (nested && (str(nested.skillKey) ?? str(nested.key))) ?? null;
-  if (candidate !== null && !KEY.test(candidate)) throw unprocessable(`skill key override "${candidate.slice(0, 100)}" is not a path of up to 6 segments of letters, digits, dot, dash or underscore`);
+  const nested = meta
+    ? Object.values(meta)
+        .map(obj)
+        .find((o) => o && (str(o.skillKey) || str(o.key)))
+    : null;
+  const candidate =
+    str(fm.key) ??
+    str(fm.skillKey) ??
+    (meta && (str(meta.skillKey) ?? str(meta.canonicalKey))) ??
+    (nested && (str(nested.skillKey) ?? str(nested.key))) ??
+    null;
+  if (candidate !== null && !KEY.test(candidate))
+    throw unprocessable(
+      `skill key override "${candidate.slice(0, 100)}" is not a path of up to 6 segments of letters, digits, dot, dash or underscore`,
+    );
   return candidate;
 }
 
@@ -111,11 +152,13 @@ export function buildPackage(files: SkillFile[], fallbackName: string): SkillPac
     throw err;
   }
   const explicitSlug = str(frontmatter.slug);
-  if (explicitSlug !== null && !SLUG.test(explicitSlug)) throw unprocessable(`slug "${explicitSlug.slice(0, 100)}" is not kebab-case`);
+  if (explicitSlug !== null && !SLUG.test(explicitSlug))
+    throw unprocessable(`slug "${explicitSlug.slice(0, 100)}" is not kebab-case`);
   const name = str(frontmatter.name);
   const finalSlug = explicitSlug ?? slugify(name ?? '', slugify(fallbackName, ''));
   if (!finalSlug) throw unprocessable('the skill has no name, slug or usable folder name to derive a slug from');
-  if (frontmatter.required !== undefined && typeof frontmatter.required !== 'boolean') throw unprocessable('frontmatter `required` must be true or false');
+  if (frontmatter.required !== undefined && typeof frontmatter.required !== 'boolean')
+    throw unprocessable('frontmatter `required` must be true or false');
   return {
     slug: finalSlug,
     name: (name ?? finalSlug).slice(0, 200),
@@ -133,7 +176,13 @@ export function buildPackage(files: SkillFile[], fallbackName: string): SkillPac
 export function fileFromBytes(relPath: string, bytes: Buffer): SkillFile {
   const text = bytes.toString('utf8');
   const isText = Buffer.from(text, 'utf8').equals(bytes) && !text.includes('\0');
-  return { path: relPath, kind: classify(relPath), encoding: isText ? 'utf8' : 'base64', content: isText ? text : bytes.toString('base64'), size: bytes.length };
+  return {
+    path: relPath,
+    kind: classify(relPath),
+    encoding: isText ? 'utf8' : 'base64',
+    content: isText ? text : bytes.toString('base64'),
+    size: bytes.length,
+  };
 }
 
 /**
@@ -160,7 +209,13 @@ export async function readSkillFolder(dir: string, opts: { subfoldersOnly?: bool
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
       if (!isSafeSkillPath(rel)) continue;
-      if (depth === 0 && opts.subfoldersOnly && !(entry.isDirectory() && ['references', 'scripts', 'assets'].includes(entry.name)) && entry.name !== 'SKILL.md') continue;
+      if (
+        depth === 0 &&
+        opts.subfoldersOnly &&
+        !(entry.isDirectory() && ['references', 'scripts', 'assets'].includes(entry.name)) &&
+        entry.name !== 'SKILL.md'
+      )
+        continue;
       if (entry.isDirectory()) await walk(path.join(absDir, entry.name), rel, depth + 1);
       else if (entry.isFile()) await add(path.join(absDir, entry.name), rel);
     }
@@ -187,7 +242,8 @@ export async function findSkillFolders(root: string, maxSkills: number): Promise
       return; // a skill's own subfolders are its references, not more skills
     }
     for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') await visit(path.join(dir, e.name), depth + 1);
+      if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+        await visit(path.join(dir, e.name), depth + 1);
     }
   };
   await visit(root, 0);

@@ -10,9 +10,40 @@ import { installUpdate, updateStatus } from './updates.ts';
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from './package.ts';
 import { MAX_SCANNED_PER_WORKSPACE, scanProjects, WELL_KNOWN_FOLDERS } from './scan.ts';
 import { canManageSkills } from './policy.ts';
-import { importResponse, installUpdateResponse, presentImport, presentInstallUpdate, updateStatusResponse, presentScan, scanResponse, presentSkill, presentSkillDetail, presentSkillFile, skillDetailResponse, skillFileResponse, skillResponse } from './present.ts';
-import { companyParams, createSkillBody, fileQuery, importBody, scanBody, skillParams, updateFileBody } from './schemas.ts';
-import { createManagedSkill, deleteSkill, listSkills, MAX_LISTED_SKILLS, readSkillFile, requireSkill, skillDetail, updateSkillFile } from './service.ts';
+import {
+  importResponse,
+  installUpdateResponse,
+  presentImport,
+  presentInstallUpdate,
+  updateStatusResponse,
+  presentScan,
+  scanResponse,
+  presentSkill,
+  presentSkillDetail,
+  presentSkillFile,
+  skillDetailResponse,
+  skillFileResponse,
+  skillResponse,
+} from './present.ts';
+import {
+  companyParams,
+  createSkillBody,
+  fileQuery,
+  importBody,
+  scanBody,
+  skillParams,
+  updateFileBody,
+} from './schemas.ts';
+import {
+  createManagedSkill,
+  deleteSkill,
+  listSkills,
+  MAX_LISTED_SKILLS,
+  readSkillFile,
+  requireSkill,
+  skillDetail,
+  updateSkillFile,
+} from './service.ts';
 
 const tags = ['skills'];
 const COMPANY_ERRORS: [ErrorStatus, string][] = [
@@ -42,7 +73,11 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
         summary: "List a company's skills",
         description: `Every skill of the company by name (at most ${MAX_LISTED_SKILLS}). The bundled skills (among them \`boardroom-api\`, which teaches an agent this API) are re-imported on every call, so they follow the server release. Any caller with access to the company.`,
         params: companyParams,
-        response: { 200: z.array(skillResponse).describe('The skills, by name'), ...authenticated(), ...errors(...COMPANY_ERRORS) },
+        response: {
+          200: z.array(skillResponse).describe('The skills, by name'),
+          ...authenticated(),
+          ...errors(...COMPANY_ERRORS),
+        },
       },
     },
     async (request) => {
@@ -63,14 +98,20 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
         response: {
           201: skillResponse,
           ...authenticated(),
-          ...errors([403, `another company, or ${MANAGE_DENIED}`], [404, 'no such company'], [409, 'a skill with this key exists']),
+          ...errors(
+            [403, `another company, or ${MANAGE_DENIED}`],
+            [404, 'no such company'],
+            [409, 'a skill with this key exists'],
+          ),
         },
       },
     },
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       await requireManager(request, company.id);
-      return reply.status(201).send(presentSkill(await createManagedSkill(contextOf(db, request), company.id, request.body)));
+      return reply
+        .status(201)
+        .send(presentSkill(await createManagedSkill(contextOf(db, request), company.id, request.body)));
     },
   );
 
@@ -96,14 +137,24 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
         response: {
           200: importResponse,
           ...authenticated(),
-          ...errors([403, `another company, or ${MANAGE_DENIED}`], [404, 'no such company'], [409, 'every skill found conflicts with a bundled or managed skill (see `details.warnings`)'], [422, 'unsupported source form, nothing found, an invalid SKILL.md, a bound exceeded, or a failed download']),
+          ...errors(
+            [403, `another company, or ${MANAGE_DENIED}`],
+            [404, 'no such company'],
+            [409, 'every skill found conflicts with a bundled or managed skill (see `details.warnings`)'],
+            [
+              422,
+              'unsupported source form, nothing found, an invalid SKILL.md, a bound exceeded, or a failed download',
+            ],
+          ),
         },
       },
     },
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       await requireManager(request, company.id);
-      return presentImport(await importSkills(contextOf(db, request), company.id, request.body.source, { codeHost: deps.config.codeHost }));
+      return presentImport(
+        await importSkills(contextOf(db, request), company.id, request.body.source, { codeHost: deps.config.codeHost }),
+      );
     },
   );
 
@@ -125,7 +176,11 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
         response: {
           200: scanResponse,
           ...authenticated(),
-          ...errors([403, `another company, or ${MANAGE_DENIED}`], [404, 'no such company'], [422, 'a project or workspace id not in this company']),
+          ...errors(
+            [403, `another company, or ${MANAGE_DENIED}`],
+            [404, 'no such company'],
+            [422, 'a project or workspace id not in this company'],
+          ),
         },
       },
     },
@@ -142,7 +197,8 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Get a skill with its files and usage',
-        description: 'The skill, its file inventory (path, kind, size) and the agents it is attached to. Any caller with access to the company.',
+        description:
+          'The skill, its file inventory (path, kind, size) and the agents it is attached to. Any caller with access to the company.',
         params: skillParams,
         response: { 200: skillDetailResponse, ...authenticated(), ...errors(...SKILL_ERRORS) },
       },
@@ -159,10 +215,15 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Read a file of a skill',
-        description: 'Query `path` (default `SKILL.md`): a relative path inside the skill; absolute paths, `..` segments and backslashes are 400. Any caller with access to the company.',
+        description:
+          'Query `path` (default `SKILL.md`): a relative path inside the skill; absolute paths, `..` segments and backslashes are 400. Any caller with access to the company.',
         params: skillParams,
         querystring: fileQuery,
-        response: { 200: skillFileResponse, ...authenticated(), ...errors([403, "the company is not one of the caller's"], [404, 'no such company, skill, or file']) },
+        response: {
+          200: skillFileResponse,
+          ...authenticated(),
+          ...errors([403, "the company is not one of the caller's"], [404, 'no such company, skill, or file']),
+        },
       },
     },
     async (request) => {
@@ -186,14 +247,20 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
         response: {
           200: skillResponse,
           ...authenticated(),
-          ...errors([403, `another company, a bundled skill, or ${MANAGE_DENIED}`], [404, 'no such company or skill'], [422, 'an invalid SKILL.md or a bound exceeded']),
+          ...errors(
+            [403, `another company, a bundled skill, or ${MANAGE_DENIED}`],
+            [404, 'no such company or skill'],
+            [422, 'an invalid SKILL.md or a bound exceeded'],
+          ),
         },
       },
     },
     async (request) => {
       const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
       await requireManager(request, skill.companyId);
-      return presentSkill(await updateSkillFile(contextOf(db, request), skill, request.body.path, request.body.content));
+      return presentSkill(
+        await updateSkillFile(contextOf(db, request), skill, request.body.path, request.body.content),
+      );
     },
   );
 
@@ -205,7 +272,11 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
         summary: 'Whether a code-host skill has an update',
         description: `For code-host and catalog skills: the pinned commit against the commit its tracking ref names now (one code-host call within ${CODEHOST_TIMEOUT_MS / 1000} s; 422 with the reason when the host fails). Other kinds answer \`supported: false\` with the reason. Any caller with access to the company.`,
         params: skillParams,
-        response: { 200: updateStatusResponse, ...authenticated(), ...errors(...SKILL_ERRORS, [422, 'the code host failed or no longer knows the repository or ref']) },
+        response: {
+          200: updateStatusResponse,
+          ...authenticated(),
+          ...errors(...SKILL_ERRORS, [422, 'the code host failed or no longer knows the repository or ref']),
+        },
       },
     },
     async (request) => {
@@ -225,7 +296,12 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
         response: {
           200: installUpdateResponse,
           ...authenticated(),
-          ...errors([403, `another company, or ${MANAGE_DENIED}`], [404, 'no such company or skill'], [409, 'the skill is not a code-host or catalog skill'], [422, 'the code host failed, or the skill is no longer there']),
+          ...errors(
+            [403, `another company, or ${MANAGE_DENIED}`],
+            [404, 'no such company or skill'],
+            [409, 'the skill is not a code-host or catalog skill'],
+            [422, 'the code host failed, or the skill is no longer there'],
+          ),
         },
       },
     },
@@ -244,7 +320,11 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
         summary: 'Delete a skill',
         description: `Removes the skill, its files and its attachments to agents. Bundled skills cannot be deleted: 403. ${MANAGE}`,
         params: skillParams,
-        response: { 204: z.null().describe('Deleted'), ...authenticated(), ...errors([403, `another company, a bundled skill, or ${MANAGE_DENIED}`], [404, 'no such company or skill']) },
+        response: {
+          204: z.null().describe('Deleted'),
+          ...authenticated(),
+          ...errors([403, `another company, a bundled skill, or ${MANAGE_DENIED}`], [404, 'no such company or skill']),
+        },
       },
     },
     async (request, reply) => {

@@ -18,7 +18,14 @@ import { storePackage, type Skill } from './service.ts';
  * `.system` subfolders (SPEC), then the agent-tool folders SPEC leaves unnamed (our choice: Claude
  * Code's and Codex's), each holding one folder per skill; then the workspace root itself.
  */
-export const WELL_KNOWN_FOLDERS = ['skills', 'skills/.curated', 'skills/.experimental', 'skills/.system', '.claude/skills', '.codex/skills'] as const;
+export const WELL_KNOWN_FOLDERS = [
+  'skills',
+  'skills/.curated',
+  'skills/.experimental',
+  'skills/.system',
+  '.claude/skills',
+  '.codex/skills',
+] as const;
 /** A scan stores at most this many skills per workspace (a folder of thousands is not a skill library). */
 export const MAX_SCANNED_PER_WORKSPACE = 100;
 
@@ -38,7 +45,11 @@ export interface ScanResult {
 
 type Workspace = { id: string; projectId: string; cwd: string | null; name: string };
 
-export async function scanProjects(ctx: Ctx, companyId: string, filter: { projectIds?: string[] | undefined; workspaceIds?: string[] | undefined }): Promise<ScanResult> {
+export async function scanProjects(
+  ctx: Ctx,
+  companyId: string,
+  filter: { projectIds?: string[] | undefined; workspaceIds?: string[] | undefined },
+): Promise<ScanResult> {
   const workspaces = await selectWorkspaces(ctx, companyId, filter);
   const warnings: string[] = [];
   const found: { workspace: Workspace; dir: string; pkg: SkillPackage }[] = [];
@@ -53,7 +64,8 @@ export async function scanProjects(ctx: Ctx, companyId: string, filter: { projec
       const base = path.join(workspace.cwd, rel);
       const entries = await readdir(base, { withFileTypes: true }).catch(() => []);
       for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-        if (e.isDirectory() && !e.name.startsWith('.')) candidates.push({ dir: path.join(base, e.name), atRoot: false });
+        if (e.isDirectory() && !e.name.startsWith('.'))
+          candidates.push({ dir: path.join(base, e.name), atRoot: false });
       }
     }
     candidates.push({ dir: workspace.cwd, atRoot: true });
@@ -61,7 +73,9 @@ export async function scanProjects(ctx: Ctx, companyId: string, filter: { projec
     for (const c of candidates) {
       if (!(await isFile(path.join(c.dir, 'SKILL.md')))) continue;
       if (++count > MAX_SCANNED_PER_WORKSPACE) {
-        warnings.push(`workspace ${workspace.name}: more than ${MAX_SCANNED_PER_WORKSPACE} skills, the rest not scanned`);
+        warnings.push(
+          `workspace ${workspace.name}: more than ${MAX_SCANNED_PER_WORKSPACE} skills, the rest not scanned`,
+        );
         break;
       }
       try {
@@ -83,7 +97,12 @@ export async function scanProjects(ctx: Ctx, companyId: string, filter: { projec
         continue;
       }
       seen.add(entry.key);
-      const outcome = await storePackage(tx, companyId, pkg, { sourceKind: 'project_scan', sourceLocator: dir, defaultKey, exclusive: true });
+      const outcome = await storePackage(tx, companyId, pkg, {
+        sourceKind: 'project_scan',
+        sourceLocator: dir,
+        defaultKey,
+        exclusive: true,
+      });
       if (outcome.status === 'conflict') result.conflicts.push({ ...entry, reason: outcome.reason });
       else if (outcome.status === 'created') result.imported.push({ ...entry, skill: outcome.skill });
       else if (outcome.status === 'updated') result.updated.push({ ...entry, skill: outcome.skill });
@@ -97,7 +116,10 @@ export async function scanProjects(ctx: Ctx, companyId: string, filter: { projec
         entityId: companyId,
         details: {
           source: { kind: 'project_scan', workspaceIds: workspaces.map((w) => w.id) },
-          skills: [...result.imported.map((i) => ({ key: i.key, status: 'created' })), ...result.updated.map((i) => ({ key: i.key, status: 'updated' }))],
+          skills: [
+            ...result.imported.map((i) => ({ key: i.key, status: 'created' })),
+            ...result.updated.map((i) => ({ key: i.key, status: 'updated' })),
+          ],
           conflicts: result.conflicts.map((c) => c.key),
         },
       });
@@ -107,12 +129,21 @@ export async function scanProjects(ctx: Ctx, companyId: string, filter: { projec
 }
 
 /** The company's local workspaces, narrowed by the filter; ids outside the company are a 422. */
-async function selectWorkspaces(ctx: Ctx, companyId: string, filter: { projectIds?: string[] | undefined; workspaceIds?: string[] | undefined }): Promise<Workspace[]> {
+async function selectWorkspaces(
+  ctx: Ctx,
+  companyId: string,
+  filter: { projectIds?: string[] | undefined; workspaceIds?: string[] | undefined },
+): Promise<Workspace[]> {
   const projectIds = filter.projectIds ?? [];
   const workspaceIds = filter.workspaceIds ?? [];
   const narrowed = projectIds.length + workspaceIds.length > 0;
   const rows = await ctx.db
-    .select({ id: projectWorkspaces.id, projectId: projectWorkspaces.projectId, cwd: projectWorkspaces.cwd, name: projectWorkspaces.name })
+    .select({
+      id: projectWorkspaces.id,
+      projectId: projectWorkspaces.projectId,
+      cwd: projectWorkspaces.cwd,
+      name: projectWorkspaces.name,
+    })
     .from(projectWorkspaces)
     .where(
       and(
@@ -120,7 +151,10 @@ async function selectWorkspaces(ctx: Ctx, companyId: string, filter: { projectId
         isNull(projectWorkspaces.closedAt),
         isNotNull(projectWorkspaces.cwd),
         narrowed
-          ? or(...(projectIds.length ? [inArray(projectWorkspaces.projectId, projectIds)] : []), ...(workspaceIds.length ? [inArray(projectWorkspaces.id, workspaceIds)] : []))
+          ? or(
+              ...(projectIds.length ? [inArray(projectWorkspaces.projectId, projectIds)] : []),
+              ...(workspaceIds.length ? [inArray(projectWorkspaces.id, workspaceIds)] : []),
+            )
           : undefined,
       ),
     )
@@ -129,10 +163,21 @@ async function selectWorkspaces(ctx: Ctx, companyId: string, filter: { projectId
   const missingProjects = projectIds.filter((id) => !rows.some((w) => w.projectId === id));
   const missingWorkspaces = workspaceIds.filter((id) => !rows.some((w) => w.id === id));
   if (missingProjects.length || missingWorkspaces.length) {
-    throw unprocessable('projects or workspaces not found in this company (or without a local folder)', { projectIds: missingProjects, workspaceIds: missingWorkspaces });
+    throw unprocessable('projects or workspaces not found in this company (or without a local folder)', {
+      projectIds: missingProjects,
+      workspaceIds: missingWorkspaces,
+    });
   }
   return rows;
 }
 
-const isDir = (p: string) => stat(p).then((s) => s.isDirectory(), () => false);
-const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
+const isDir = (p: string) =>
+  stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+const isFile = (p: string) =>
+  stat(p).then(
+    (s) => s.isFile(),
+    () => false,
+  );

@@ -3,7 +3,10 @@ import { skillReferences } from '../../core/fields.ts';
 import { MAX_SKILL_FILE_BYTES, MAX_SKILL_PATH_CHARS, isSafeSkillPath } from './package.ts';
 
 export const companyParams = z.object({ companyId: z.uuid().describe('the company') });
-export const skillParams = z.object({ companyId: z.uuid().describe('the company'), skillId: z.uuid().describe('the skill') });
+export const skillParams = z.object({
+  companyId: z.uuid().describe('the company'),
+  skillId: z.uuid().describe('the skill'),
+});
 
 const skillPath = z
   .string()
@@ -15,7 +18,12 @@ export const fileQuery = z.object({ path: skillPath.default('SKILL.md') });
 
 export const updateFileBody = z.object({
   path: skillPath,
-  content: z.string().max(MAX_SKILL_FILE_BYTES).describe(`the whole new text of the file (UTF-8, at most ${MAX_SKILL_FILE_BYTES} characters); a new path adds the file`),
+  content: z
+    .string()
+    .max(MAX_SKILL_FILE_BYTES)
+    .describe(
+      `the whole new text of the file (UTF-8, at most ${MAX_SKILL_FILE_BYTES} characters); a new path adds the file`,
+    ),
 });
 
 export const createSkillBody = z.object({
@@ -35,7 +43,9 @@ export const importBody = z.object({
     .trim()
     .min(1)
     .max(2048)
-    .describe('owner/repo[/skill], a code-host repository, tree or blob URL, a catalog URL or install command, an absolute local path, or an http(s) URL of a SKILL.md'),
+    .describe(
+      'owner/repo[/skill], a code-host repository, tree or blob URL, a catalog URL or install command, an absolute local path, or an http(s) URL of a SKILL.md',
+    ),
 });
 
 /** Skill references as sync and agent create take them: ids, canonical keys, or slugs unique in the company. */
@@ -48,6 +58,10 @@ export const syncBody = z.object({
 export const scanBody = z
   .object({
     projectIds: z.array(z.uuid()).max(100).optional().describe('scan the local workspaces of these projects'),
-    workspaceIds: z.array(z.uuid()).max(200).optional().describe('and these workspaces; with neither, every local workspace of the company'),
+    workspaceIds: z
+      .array(z.uuid())
+      .max(200)
+      .optional()
+      .describe('and these workspaces; with neither, every local workspace of the company'),
   })
   .default({});

@@ -9,7 +9,11 @@ export const healthResponse = z.object({
     reachable: z.boolean().describe('whether the database answered within 3 s'),
     embedded: z
       .object({
-        state: z.enum(['running', 'restarting', 'failed']).describe('`restarting` after it exited (the server restarts it, with back-off); `failed` once it could not be restarted (the server then exits with status 1)'),
+        state: z
+          .enum(['running', 'restarting', 'failed'])
+          .describe(
+            '`restarting` after it exited (the server restarts it, with back-off); `failed` once it could not be restarted (the server then exits with status 1)',
+          ),
         restarts: z.number().int().describe('times it was restarted since the server started'),
         lastExitAt: timestampOut().nullable().describe('when it last exited under the running server'),
         lastRestartAt: timestampOut().nullable().describe('when it was last restarted'),
@@ -18,9 +22,15 @@ export const healthResponse = z.object({
       .describe('the embedded PostgreSQL the server runs and supervises; null with DATABASE_URL'),
   }),
   version: z.string().describe('the server version'),
-  deploymentMode: z.enum(['authenticated', 'local_trusted']).describe('`authenticated`: every request needs a credential; `local_trusted`: requests without one act as the local board user'),
+  deploymentMode: z
+    .enum(['authenticated', 'local_trusted'])
+    .describe(
+      '`authenticated`: every request needs a credential; `local_trusted`: requests without one act as the local board user',
+    ),
   authReady: z.boolean().describe('whether credentials can be checked (always true once the server answers)'),
-  features: z.object({ companyDeletion: z.boolean().describe('whether DELETE /api/companies/{companyId} is available') }),
+  features: z.object({
+    companyDeletion: z.boolean().describe('whether DELETE /api/companies/{companyId} is available'),
+  }),
 });
 
 export type HealthResponse = z.output<typeof healthResponse>;
@@ -43,12 +53,22 @@ export const createdBoardKeyResponse = boardKeyResponse
   .describe('The new board key, with its token (shown once)');
 
 export function presentBoardKey(key: typeof boardApiKeys.$inferSelect): BoardKeyResponse {
-  return { id: key.id, name: key.name, prefix: key.displayPrefix, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt, revokedAt: key.revokedAt };
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.displayPrefix,
+    createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
+    revokedAt: key.revokedAt,
+  };
 }
 
 export const cliAuthResponse = z
   .object({
-    user: z.object({ id: uuidOut(), isInstanceOwner: z.boolean().describe('the instance owner has access to every company') }),
+    user: z.object({
+      id: uuidOut(),
+      isInstanceOwner: z.boolean().describe('the instance owner has access to every company'),
+    }),
     companyIds: z.array(uuidOut()).describe('companies the user is a member of (at most 1000)'),
     keyId: uuidOut().nullable().describe('the board key used; null for a session or local_trusted caller'),
     via: z.enum(['board_key', 'session', 'local_trusted']).describe('how the caller authenticated'),

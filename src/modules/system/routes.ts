@@ -9,8 +9,23 @@ import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
 import { SESSION_COOKIE } from '../../http/auth-plugin.ts';
 import { notFound, unauthorized } from '../../core/errors.ts';
-import { companyIdsOfUser, consumeLoginToken, createBoardKey, endSession, listBoardKeys, revokeBoardKey } from '../auth/service.ts';
-import { boardKeyResponse, cliAuthResponse, createdBoardKeyResponse, healthResponse, presentBoardKey, type CliAuthResponse, type HealthResponse } from './present.ts';
+import {
+  companyIdsOfUser,
+  consumeLoginToken,
+  createBoardKey,
+  endSession,
+  listBoardKeys,
+  revokeBoardKey,
+} from '../auth/service.ts';
+import {
+  boardKeyResponse,
+  cliAuthResponse,
+  createdBoardKeyResponse,
+  healthResponse,
+  presentBoardKey,
+  type CliAuthResponse,
+  type HealthResponse,
+} from './present.ts';
 
 const BOARD_ONLY = 'Board callers only (a board key, the browser session or local_trusted); agents get 403.';
 const boardOnly = () => errors([403, 'the caller is an agent: board callers only']);
@@ -18,16 +33,28 @@ const boardOnly = () => errors([403, 'the caller is an agent: board callers only
 // A redirect has no body: a `null` schema documents the status without content (@fastify/swagger
 // omits content for type null); the headers meta becomes the response's documented headers.
 const redirectResponse = z.null().meta({
-  description: 'Session opened, redirecting to the board; or, for a browser (`Accept: text/html`) with a bad link, redirecting to the sign-in page',
+  description:
+    'Session opened, redirecting to the board; or, for a browser (`Accept: text/html`) with a bad link, redirecting to the sign-in page',
   headers: {
     location: { type: 'string', description: '`/` (signed in) or `/sign-in?reason=link-invalid`' },
-    'set-cookie': { type: 'string', description: '`boardroom_session=...; HttpOnly; SameSite=Lax; Max-Age=2592000; Path=/`' },
+    'set-cookie': {
+      type: 'string',
+      description: '`boardroom_session=...; HttpOnly; SameSite=Lax; Max-Age=2592000; Path=/`',
+    },
   },
 });
 
 // A JSON body is needed (`{}` for the default name): Fastify hands a bodiless POST to the schema as null.
 const createBoardKeyBody = z
-  .object({ name: z.string().trim().min(1).max(200).default('board key').describe('a label to recognise the key by (default `board key`)') })
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .default('board key')
+      .describe('a label to recognise the key by (default `board key`)'),
+  })
   .meta({ examples: [{ name: 'laptop' }] });
 
 const DOCTOR_CHECK_MS = 5_000;
@@ -35,7 +62,13 @@ const DOCTOR_CHECK_MS = 5_000;
 const doctorResponse = z
   .object({
     ok: z.boolean().describe('every check passed'),
-    checks: z.array(z.object({ name: z.string().describe('`node`, `data dir` or `database`'), ok: z.boolean(), detail: z.string().describe('what was found, in the words `boardroom doctor` prints') })),
+    checks: z.array(
+      z.object({
+        name: z.string().describe('`node`, `data dir` or `database`'),
+        ok: z.boolean(),
+        detail: z.string().describe('what was found, in the words `boardroom doctor` prints'),
+      }),
+    ),
   })
   .describe('The checks, in the order `boardroom doctor` prints them');
 
@@ -103,7 +136,9 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
       const checks = await Promise.all([
         bounded('node', async () => checkNode()),
         bounded('data dir', () => checkDataDir(deps.config.dataDir)),
-        bounded('database', () => checkDatabaseAnswers((sql) => pool.query<{ v: string }>(sql), !!deps.config.databaseUrl)),
+        bounded('database', () =>
+          checkDatabaseAnswers((sql) => pool.query<{ v: string }>(sql), !!deps.config.databaseUrl),
+        ),
       ]);
       const list = checks.map(([name, ok, detail]) => ({ name, ok, detail }));
       return { ok: list.every((check) => check.ok), checks: list };
@@ -139,7 +174,13 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
         if (request.headers.accept?.includes('text/html')) return reply.redirect('/sign-in?reason=link-invalid');
         throw unauthorized('login link is invalid, used or expired');
       }
-      reply.setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'lax', path: '/', secure: false, maxAge: 30 * 24 * 3600 });
+      reply.setCookie(SESSION_COOKIE, session, {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure: false,
+        maxAge: 30 * 24 * 3600,
+      });
       return reply.redirect('/');
     },
   );
@@ -152,8 +193,12 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
         tags: ['auth'],
         security: [],
         summary: 'Sign the browser out',
-        description: 'Ends the browser session of the `boardroom_session` cookie (it stops working at once, on every replica) and clears the cookie. Public and idempotent: without a session it only clears the cookie. Board keys are not affected.',
-        response: { 204: z.null().describe('Signed out'), ...errors([400, 'a body that is not valid JSON (none is needed)']) },
+        description:
+          'Ends the browser session of the `boardroom_session` cookie (it stops working at once, on every replica) and clears the cookie. Public and idempotent: without a session it only clears the cookie. Board keys are not affected.',
+        response: {
+          204: z.null().describe('Signed out'),
+          ...errors([400, 'a body that is not valid JSON (none is needed)']),
+        },
       },
     },
     async (request, reply) => {
@@ -193,7 +238,11 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
         tags: ['auth'],
         summary: 'List your board keys',
         description: `The calling user's own board keys, oldest first (at most 500), revoked ones included; never the tokens. ${BOARD_ONLY}`,
-        response: { 200: z.array(boardKeyResponse).describe("The caller's board keys, oldest first"), ...authenticated(), ...boardOnly() },
+        response: {
+          200: z.array(boardKeyResponse).describe("The caller's board keys, oldest first"),
+          ...authenticated(),
+          ...boardOnly(),
+        },
       },
     },
     async (request) => {
@@ -231,7 +280,10 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
         response: {
           200: boardKeyResponse.describe('The revoked key'),
           ...authenticated(),
-          ...errors([403, 'the caller is an agent: board callers only'], [404, 'no such key among the caller\'s own (another user\'s key is 404)']),
+          ...errors(
+            [403, 'the caller is an agent: board callers only'],
+            [404, "no such key among the caller's own (another user's key is 404)"],
+          ),
         },
       },
     },

@@ -28,7 +28,13 @@ import { canAgentWork, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { lockAgent } from '../../core/agent-access.ts';
 import type { HeartbeatRun, WakeupRequest } from '../../db/rows.ts';
 import { recordWakeOutcome } from './queue.ts';
-import { heartbeatPolicy, issueProjectPaused, markWakeRateLimited, somethingChangedSinceLastRun, wakeBudgetSpentUntil } from './guards.ts';
+import {
+  heartbeatPolicy,
+  issueProjectPaused,
+  markWakeRateLimited,
+  somethingChangedSinceLastRun,
+  wakeBudgetSpentUntil,
+} from './guards.ts';
 
 export interface RunOwner {
   replica: string;
@@ -61,7 +67,13 @@ const live = inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]);
  * The outcome of one claimed wake, recorded on it. Retries itself when it loses the issue race, and
  * (transactionWithRetry) when the database aborts it for a deadlock or a serialization failure.
  */
-export async function dispatchWake(db: Db, wake: WakeupRequest, owner: RunOwner, runs: RunSteps, retry: RetryOptions = {}): Promise<WakeDecision> {
+export async function dispatchWake(
+  db: Db,
+  wake: WakeupRequest,
+  owner: RunOwner,
+  runs: RunSteps,
+  retry: RetryOptions = {},
+): Promise<WakeDecision> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await transactionWithRetry(db, (tx) => decideWake(tx, wake, owner, runs), retry);
@@ -73,7 +85,9 @@ export async function dispatchWake(db: Db, wake: WakeupRequest, owner: RunOwner,
 }
 
 function isIssueLiveRunConflict(err: unknown): boolean {
-  const cause = (err as { cause?: { code?: string; constraint?: string } }).cause ?? (err as { code?: string; constraint?: string });
+  const cause =
+    (err as { cause?: { code?: string; constraint?: string } }).cause ??
+    (err as { code?: string; constraint?: string });
   return cause?.code === '23505' && cause.constraint === 'heartbeat_runs_issue_live_uq';
 }
 
@@ -83,12 +97,19 @@ async function decideWake(tx: Tx, wake: WakeupRequest, owner: RunOwner, runs: Ru
   await recordWakeOutcome(tx, wake.id, {
     outcome: decision.outcome,
     reason: 'reason' in decision ? decision.reason : null,
-    runId: decision.outcome === 'completed' ? decision.run.id : decision.outcome === 'coalesced' ? decision.runId : null,
+    runId:
+      decision.outcome === 'completed' ? decision.run.id : decision.outcome === 'coalesced' ? decision.runId : null,
   });
   return decision;
 }
 
-async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typeof lockAgent>>, owner: RunOwner, runs: RunSteps): Promise<WakeDecision> {
+async function decide(
+  tx: Tx,
+  wake: WakeupRequest,
+  agent: Awaited<ReturnType<typeof lockAgent>>,
+  owner: RunOwner,
+  runs: RunSteps,
+): Promise<WakeDecision> {
   if (!canAgentWork(agent.status)) return { outcome: 'cancelled', reason: `agent_${agent.status}` };
   const policy = heartbeatPolicy(agent.runtimeConfig);
   const agentRuns = await tx
@@ -99,19 +120,22 @@ async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typ
     // Checked again here, not only when queued: the heartbeat may have been switched off since.
     if (!policy.enabled) return { outcome: 'skipped', reason: 'heartbeat_disabled' };
     if (agentRuns.length > 0) return { outcome: 'skipped', reason: 'agent_busy' };
-    if (policy.skipWhenIdle && !(await somethingChangedSinceLastRun(tx, agent))) return { outcome: 'skipped', reason: 'idle' };
+    if (policy.skipWhenIdle && !(await somethingChangedSinceLastRun(tx, agent)))
+      return { outcome: 'skipped', reason: 'idle' };
   }
 
   // An interrupt (a board comment with interrupt: true) stops the run it names; the wake then starts
   // a fresh run that sees the interrupting comment.
   const interrupted = wake.reason === 'interrupt' ? agentRuns.find((r) => r.id === wake.payload?.runId) : undefined;
-  if (interrupted) await runs.cancelRun(tx, systemActor('dispatcher'), interrupted.id, 'interrupted by a board comment');
+  if (interrupted)
+    await runs.cancelRun(tx, systemActor('dispatcher'), interrupted.id, 'interrupted by a board comment');
   const liveRuns = agentRuns.filter((r) => r !== interrupted);
 
   // A run first seen on a checkout names an issue but is the agent's own work outside the engine:
   // it holds an issue only through the checkout lock, which issueHolder reads.
   const sameWork = liveRuns.find((r) => r.invocationSource !== 'checkout' && r.issueId === wake.issueId);
-  if (sameWork) return { outcome: 'coalesced', runId: sameWork.id, reason: wake.issueId ? 'live_run_on_issue' : 'live_run' };
+  if (sameWork)
+    return { outcome: 'coalesced', runId: sameWork.id, reason: wake.issueId ? 'live_run_on_issue' : 'live_run' };
 
   if (wake.issueId) {
     // A project stopped by its budget (or paused otherwise) takes no new work until it is resumed.
@@ -158,7 +182,8 @@ async function decide(tx: Tx, wake: WakeupRequest, agent: Awaited<ReturnType<typ
     })
     .returning();
   // Listed on its issue from the start (GET /issues/{id}/runs), whether or not its process ever checks the issue out.
-  if (wake.issueId) await runs.recordRunIssue(tx, { companyId: agent.companyId, runId: run!.id, issueId: wake.issueId });
+  if (wake.issueId)
+    await runs.recordRunIssue(tx, { companyId: agent.companyId, runId: run!.id, issueId: wake.issueId });
   return { outcome: 'completed', run: run! };
 }
 
@@ -167,7 +192,9 @@ async function issueHolder(tx: Tx, issueId: string): Promise<{ runId: string; ag
   const [byRun] = await tx
     .select({ runId: heartbeatRuns.id, agentId: heartbeatRuns.agentId })
     .from(heartbeatRuns)
-    .where(and(eq(heartbeatRuns.issueId, issueId), live, sql`${heartbeatRuns.invocationSource} is distinct from 'checkout'`));
+    .where(
+      and(eq(heartbeatRuns.issueId, issueId), live, sql`${heartbeatRuns.invocationSource} is distinct from 'checkout'`),
+    );
   if (byRun) return byRun;
   const [byCheckout] = await tx
     .select({ runId: heartbeatRuns.id, agentId: heartbeatRuns.agentId })

@@ -41,7 +41,8 @@ export function heartbeatPolicy(runtimeConfig: Record<string, unknown>): Heartbe
 
 // Runs first seen on a checkout are the agent's own doing outside the engine, not wakes: they are
 // not counted against its wake budget nor as "its last run".
-const engineRunOf = (agentId: string) => and(eq(heartbeatRuns.agentId, agentId), ne(heartbeatRuns.invocationSource, 'checkout'));
+const engineRunOf = (agentId: string) =>
+  and(eq(heartbeatRuns.agentId, agentId), ne(heartbeatRuns.invocationSource, 'checkout'));
 
 /**
  * When the wake budget is spent: the moment the oldest run of the last hour leaves the window,
@@ -61,7 +62,9 @@ export async function wakeBudgetSpentUntil(db: DbOrTx, agentId: string, maxRunsP
 
 /** The end of the agent's current wake-rate limit, or null when none is in force (one reading for the route, the agent view and the dispatcher's mark). */
 export function wakeRateLimitEnd(agent: { wakeRateLimitedUntil: Date | null }): Date | null {
-  return agent.wakeRateLimitedUntil && agent.wakeRateLimitedUntil.getTime() > Date.now() ? agent.wakeRateLimitedUntil : null;
+  return agent.wakeRateLimitedUntil && agent.wakeRateLimitedUntil.getTime() > Date.now()
+    ? agent.wakeRateLimitedUntil
+    : null;
 }
 
 /** Marks the agent rate limited until `until`; true when it was not already (the caller records it once). */
@@ -69,7 +72,12 @@ export async function markWakeRateLimited(db: DbOrTx, agentId: string, until: Da
   const rows = await db
     .update(agents)
     .set({ wakeRateLimitedUntil: until })
-    .where(and(eq(agents.id, agentId), sql`(${agents.wakeRateLimitedUntil} is null or ${agents.wakeRateLimitedUntil} < now())`))
+    .where(
+      and(
+        eq(agents.id, agentId),
+        sql`(${agents.wakeRateLimitedUntil} is null or ${agents.wakeRateLimitedUntil} < now())`,
+      ),
+    )
     .returning({ id: agents.id });
   return rows.length > 0;
 }
@@ -79,7 +87,10 @@ export async function markWakeRateLimited(db: DbOrTx, agentId: string, until: Da
  * (assignment, mention, approval decision, blocker resolution, manual), or an activity entry by
  * someone else on an issue assigned to it (a comment, an edit). No previous run: something did.
  */
-export async function somethingChangedSinceLastRun(db: DbOrTx, agent: { id: string; companyId: string }): Promise<boolean> {
+export async function somethingChangedSinceLastRun(
+  db: DbOrTx,
+  agent: { id: string; companyId: string },
+): Promise<boolean> {
   const [last] = await db
     .select({ createdAt: heartbeatRuns.createdAt })
     .from(heartbeatRuns)
@@ -91,10 +102,19 @@ export async function somethingChangedSinceLastRun(db: DbOrTx, agent: { id: stri
   const [wake] = await db
     .select({ id: agentWakeupRequests.id })
     .from(agentWakeupRequests)
-    .where(and(eq(agentWakeupRequests.agentId, agent.id), ne(agentWakeupRequests.source, 'timer'), gt(agentWakeupRequests.createdAt, since)))
+    .where(
+      and(
+        eq(agentWakeupRequests.agentId, agent.id),
+        ne(agentWakeupRequests.source, 'timer'),
+        gt(agentWakeupRequests.createdAt, since),
+      ),
+    )
     .limit(1);
   if (wake) return true;
-  const assigned = db.select({ id: sql`${issues.id}::text` }).from(issues).where(eq(issues.assigneeAgentId, agent.id));
+  const assigned = db
+    .select({ id: sql`${issues.id}::text` })
+    .from(issues)
+    .where(eq(issues.assigneeAgentId, agent.id));
   const [touched] = await db
     .select({ id: activityLog.id })
     .from(activityLog)
@@ -113,6 +133,8 @@ export async function somethingChangedSinceLastRun(db: DbOrTx, agent: { id: stri
 
 /** Whether the issue belongs to a paused project. */
 export async function issueProjectPaused(tx: DbOrTx, issueId: string): Promise<boolean> {
-  const rows = await tx.execute(sql`select 1 from ${issues} i join ${projects} p on p.id = i.project_id where i.id = ${issueId} and p.paused_at is not null`);
+  const rows = await tx.execute(
+    sql`select 1 from ${issues} i join ${projects} p on p.id = i.project_id where i.id = ${issueId} and p.paused_at is not null`,
+  );
   return rows.rows.length > 0;
 }

@@ -36,7 +36,11 @@ const MAX_WAKE_ATTEMPTS = 5;
  * of queueing a second one (`created: false`): the one place idempotency is decided, by the unique
  * (agent, idempotencyKey) index, so concurrent repeats cannot both queue.
  */
-export async function enqueueWakeup(tx: DbOrTx, actor: Actor, input: WakeupInput): Promise<{ request: WakeupRequest; created: boolean }> {
+export async function enqueueWakeup(
+  tx: DbOrTx,
+  actor: Actor,
+  input: WakeupInput,
+): Promise<{ request: WakeupRequest; created: boolean }> {
   const stamp = actorStamp(actor);
   const values = {
     companyId: input.companyId,
@@ -56,7 +60,9 @@ export async function enqueueWakeup(tx: DbOrTx, actor: Actor, input: WakeupInput
   const [existing] = await tx
     .select()
     .from(agentWakeupRequests)
-    .where(sql`${agentWakeupRequests.agentId} = ${input.agentId} and ${agentWakeupRequests.idempotencyKey} = ${input.idempotencyKey ?? null}`);
+    .where(
+      sql`${agentWakeupRequests.agentId} = ${input.agentId} and ${agentWakeupRequests.idempotencyKey} = ${input.idempotencyKey ?? null}`,
+    );
   return { request: existing!, created: false };
 }
 
@@ -70,7 +76,13 @@ export async function claimWakeups(db: Db, replica: string, limit: number): Prom
     .for('update', { skipLocked: true });
   return db
     .update(agentWakeupRequests)
-    .set({ status: 'claimed', lockedBy: replica, lockedAt: sql`now()`, claimedAt: sql`now()`, attempts: sql`${agentWakeupRequests.attempts} + 1` })
+    .set({
+      status: 'claimed',
+      lockedBy: replica,
+      lockedAt: sql`now()`,
+      claimedAt: sql`now()`,
+      attempts: sql`${agentWakeupRequests.attempts} + 1`,
+    })
     .where(inArray(agentWakeupRequests.id, claimable))
     .returning();
 }
@@ -78,7 +90,11 @@ export async function claimWakeups(db: Db, replica: string, limit: number): Prom
 export type WakeOutcome = 'completed' | 'coalesced' | 'deferred' | 'skipped' | 'cancelled';
 
 /** Records the dispatcher's decision on a claimed wake: finished, or (deferred) waiting for a promotion. */
-export async function recordWakeOutcome(tx: Tx, wakeId: string, decision: { outcome: WakeOutcome; reason: string | null; runId: string | null }): Promise<void> {
+export async function recordWakeOutcome(
+  tx: Tx,
+  wakeId: string,
+  decision: { outcome: WakeOutcome; reason: string | null; runId: string | null },
+): Promise<void> {
   const finished = decision.outcome !== 'deferred';
   await tx
     .update(agentWakeupRequests)
@@ -103,7 +119,9 @@ export async function releaseFailedClaim(db: Db, wake: WakeupRequest, error: str
       lastError: error.slice(0, 2000),
       lockedBy: null,
       lockedAt: null,
-      ...(givesUp ? { finishedAt: sql`now()`, outcomeReason: 'dispatch_failed' } : { runAt: sql`now() + make_interval(secs => ${2 ** wake.attempts})` }),
+      ...(givesUp
+        ? { finishedAt: sql`now()`, outcomeReason: 'dispatch_failed' }
+        : { runAt: sql`now() + make_interval(secs => ${2 ** wake.attempts})` }),
     })
     .where(and(eq(agentWakeupRequests.id, wake.id), eq(agentWakeupRequests.status, 'claimed')));
 }
@@ -129,7 +147,10 @@ export async function requeueStrandedWakes(db: Db, recheckAfterSec: number): Pro
  * Wakes waiting behind a finished run go back to the queue: those about its issue (or an issue
  * whose checkout it held) and those waiting for a slot of its agent.
  */
-export async function promoteDeferredWakes(tx: Tx, run: { id: string; agentId: string; issueId: string | null }): Promise<void> {
+export async function promoteDeferredWakes(
+  tx: Tx,
+  run: { id: string; agentId: string; issueId: string | null },
+): Promise<void> {
   const heldIssues = tx.select({ id: issues.id }).from(issues).where(eq(issues.checkoutRunId, run.id));
   const aboutIssue = run.issueId
     ? sql`(${agentWakeupRequests.issueId} = ${run.issueId} or ${agentWakeupRequests.issueId} in ${heldIssues})`
@@ -146,8 +167,15 @@ export async function promoteDeferredWakes(tx: Tx, run: { id: string; agentId: s
 }
 
 /** Cancels the waiting (queued or deferred) wakes of an agent, or about the issues `issueIds` selects. */
-export async function cancelWaitingWakes(tx: Tx, scope: { agentId: string } | { issueIds: SQLWrapper }, reason: string): Promise<void> {
-  const which = 'agentId' in scope ? eq(agentWakeupRequests.agentId, scope.agentId) : inArray(agentWakeupRequests.issueId, scope.issueIds);
+export async function cancelWaitingWakes(
+  tx: Tx,
+  scope: { agentId: string } | { issueIds: SQLWrapper },
+  reason: string,
+): Promise<void> {
+  const which =
+    'agentId' in scope
+      ? eq(agentWakeupRequests.agentId, scope.agentId)
+      : inArray(agentWakeupRequests.issueId, scope.issueIds);
   await tx
     .update(agentWakeupRequests)
     .set({ status: 'cancelled', outcomeReason: reason, finishedAt: sql`now()`, lockedBy: null, lockedAt: null })

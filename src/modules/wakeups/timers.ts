@@ -25,7 +25,9 @@ export async function queueDueTimerWakes(db: Db, state: TimerState, nowMs = Date
   const enabled = await db
     .select({ id: agents.id, companyId: agents.companyId, runtimeConfig: agents.runtimeConfig })
     .from(agents)
-    .where(sql`(${agents.runtimeConfig} -> 'heartbeat' ->> 'enabled') = 'true' and ${agents.status} not in ('paused', 'terminated', 'pending_approval')`);
+    .where(
+      sql`(${agents.runtimeConfig} -> 'heartbeat' ->> 'enabled') = 'true' and ${agents.status} not in ('paused', 'terminated', 'pending_approval')`,
+    );
   const due = enabled
     .map((agent) => ({ agent, slot: Math.floor(nowMs / 1000 / heartbeatPolicy(agent.runtimeConfig).intervalSec) }))
     .filter(({ agent, slot }) => state.seen.get(agent.id) !== slot);
@@ -36,7 +38,15 @@ export async function queueDueTimerWakes(db: Db, state: TimerState, nowMs = Date
           await db
             .selectDistinct({ agentId: heartbeatRuns.agentId })
             .from(heartbeatRuns)
-            .where(and(inArray(heartbeatRuns.agentId, due.map((d) => d.agent.id)), inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES])))
+            .where(
+              and(
+                inArray(
+                  heartbeatRuns.agentId,
+                  due.map((d) => d.agent.id),
+                ),
+                inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]),
+              ),
+            )
         ).map((r) => r.agentId),
   );
   let queued = 0;

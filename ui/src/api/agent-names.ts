@@ -6,6 +6,7 @@ import { agentsQuery } from '../components/agents/queries';
 export function useAgentNames(companyId: string) {
   const agents = useQuery(agentsQuery(companyId));
   /** The agent's name; a short id for one not listed (terminated) or before the list loads. */
-  const nameOf = (agentId: string): string => agents.data?.find((agent) => agent.id === agentId)?.name ?? `agent ${agentId.slice(0, 8)}`;
+  const nameOf = (agentId: string): string =>
+    agents.data?.find((agent) => agent.id === agentId)?.name ?? `agent ${agentId.slice(0, 8)}`;
   return { agents: agents.data ?? [], nameOf };
 }

@@ -33,7 +33,10 @@ const errors: Middleware = {
   },
   onError({ error }) {
     // fetch itself failed: the server is down or the network dropped.
-    throw new ApiError(0, `Boardroom could not be reached (${error instanceof Error ? error.message : String(error)}). Check that the server is running, then try again.`);
+    throw new ApiError(
+      0,
+      `Boardroom could not be reached (${error instanceof Error ? error.message : String(error)}). Check that the server is running, then try again.`,
+    );
   },
 };
 

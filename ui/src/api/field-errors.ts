@@ -17,6 +17,7 @@ export function fieldErrorsByPath(details: unknown): Record<string, string> {
 export function bodyFieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError)) return {};
   const errors: Record<string, string> = {};
-  for (const [path, message] of Object.entries(fieldErrorsByPath(error.details))) errors[path.replace(/^\//, '').split('/')[0] ?? ''] ??= message;
+  for (const [path, message] of Object.entries(fieldErrorsByPath(error.details)))
+    errors[path.replace(/^\//, '').split('/')[0] ?? ''] ??= message;
   return errors;
 }

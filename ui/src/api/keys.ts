@@ -29,7 +29,8 @@ export type Resource =
   | 'skills'
   | 'secrets';
 
-export const companyKey = (companyId: string, resource: Resource, ...params: unknown[]) => ['c', companyId, resource, ...params] as const;
+export const companyKey = (companyId: string, resource: Resource, ...params: unknown[]) =>
+  ['c', companyId, resource, ...params] as const;
 
 export const instanceKeys = {
   me: ['me'] as const,

@@ -55,14 +55,24 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
               }
             }}
           >
-            <Command.Input value={search} onValueChange={setSearch} placeholder={page === 'companies' ? 'Switch to company…' : 'Go to a page, agent or issue, or type a command…'} />
+            <Command.Input
+              value={search}
+              onValueChange={setSearch}
+              placeholder={
+                page === 'companies' ? 'Switch to company…' : 'Go to a page, agent or issue, or type a command…'
+              }
+            />
             <Command.List className="palette-list">
               <Command.Empty>No match. Try an issue identifier like ABC-12, an agent's name, or a page.</Command.Empty>
               {page === 'companies' ? (
                 <CompanyItems companyId={companyId} onPick={(id) => go(`/c/${id}/dashboard`)} />
               ) : (
                 <>
-                  <IssueItems companyId={companyId} search={search} onPick={(id) => go(`/c/${companyId}/issues/${id}`)} />
+                  <IssueItems
+                    companyId={companyId}
+                    search={search}
+                    onPick={(id) => go(`/c/${companyId}/issues/${id}`)}
+                  />
                   <Command.Group heading="Actions">
                     <Command.Item
                       value="Create issue"
@@ -87,7 +97,12 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
                   </Command.Group>
                   <Command.Group heading="Pages">
                     {PLACES.map((place) => (
-                      <Command.Item key={place.path} value={`Go to ${place.label}`} keywords={place.keywords} onSelect={() => go(placeHref(companyId, place))}>
+                      <Command.Item
+                        key={place.path}
+                        value={`Go to ${place.label}`}
+                        keywords={place.keywords}
+                        onSelect={() => go(placeHref(companyId, place))}
+                      >
                         {place.label}
                         {place.goKey && (
                           <span className="palette-keys">
@@ -117,13 +132,26 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-function IssueItems({ companyId, search, onPick }: { companyId: string; search: string; onPick: (issueId: string) => void }) {
+function IssueItems({
+  companyId,
+  search,
+  onPick,
+}: {
+  companyId: string;
+  search: string;
+  onPick: (issueId: string) => void;
+}) {
   const q = useDebounced(search.trim(), DEBOUNCE_MS);
   const issues = useQuery({
     queryKey: companyKey(companyId, 'issues', { q, limit: ISSUE_RESULTS }),
     enabled: q.length >= 2,
     staleTime: 10_000,
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/issues', { params: { path: { companyId }, query: { q, limit: ISSUE_RESULTS } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/issues', {
+          params: { path: { companyId }, query: { q, limit: ISSUE_RESULTS } },
+        }),
+      ),
   });
   if (q.length < 2) return null;
   if (issues.isError) return <ErrorNotice error={issues.error} title="Issues could not be searched" />;
@@ -132,7 +160,12 @@ function IssueItems({ companyId, search, onPick }: { companyId: string; search: 
     <Command.Group heading="Issues">
       {issues.data.map((issue) => (
         // The search itself as a keyword: the server matched it (maybe in the description), so keep it.
-        <Command.Item key={issue.id} value={`${issue.identifier} ${issue.title}`} keywords={[search]} onSelect={() => onPick(issue.id)}>
+        <Command.Item
+          key={issue.id}
+          value={`${issue.identifier} ${issue.title}`}
+          keywords={[search]}
+          onSelect={() => onPick(issue.id)}
+        >
           <span className="mono muted">{issue.identifier}</span> {issue.title}
         </Command.Item>
       ))}
@@ -142,12 +175,18 @@ function IssueItems({ companyId, search, onPick }: { companyId: string; search: 
 
 function AgentItems({ companyId, onPick }: { companyId: string; onPick: (agentId: string) => void }) {
   const agents = useQuery(agentsQuery(companyId));
-  if (agents.isError) return <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="Agents could not be listed" />;
+  if (agents.isError)
+    return <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="Agents could not be listed" />;
   if (!agents.data?.length) return null;
   return (
     <Command.Group heading="Agents">
       {agents.data.map((agent) => (
-        <Command.Item key={agent.id} value={`Agent ${agent.name}`} keywords={[agent.role, agent.title ?? '']} onSelect={() => onPick(agent.id)}>
+        <Command.Item
+          key={agent.id}
+          value={`Agent ${agent.name}`}
+          keywords={[agent.role, agent.title ?? '']}
+          onSelect={() => onPick(agent.id)}
+        >
           {agent.name} <span className="muted">{agent.title ?? agent.role}</span>
         </Command.Item>
       ))}
@@ -162,7 +201,10 @@ function CompanyItems({ companyId, onPick }: { companyId: string; onPick: (compa
   useEffect(() => {
     void refetch();
   }, [refetch]);
-  if (companies.isError) return <ErrorNotice error={companies.error} retry={() => companies.refetch()} title="Companies could not be listed" />;
+  if (companies.isError)
+    return (
+      <ErrorNotice error={companies.error} retry={() => companies.refetch()} title="Companies could not be listed" />
+    );
   return (
     <Command.Group heading="Companies">
       {(companies.data ?? [])

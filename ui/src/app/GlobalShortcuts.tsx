@@ -16,7 +16,10 @@ function inTextField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color'].includes(target.type);
+  return (
+    target instanceof HTMLInputElement &&
+    !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color'].includes(target.type)
+  );
 }
 
 export function GlobalShortcuts({ companyId }: { companyId: string }) {
@@ -60,7 +63,12 @@ export function GlobalShortcuts({ companyId }: { companyId: string }) {
 
   return (
     <>
-      <CommandPalette companyId={companyId} open={palette} onOpenChange={setPalette} onCreateIssue={() => setCreating(true)} />
+      <CommandPalette
+        companyId={companyId}
+        open={palette}
+        onOpenChange={setPalette}
+        onCreateIssue={() => setCreating(true)}
+      />
       <CreateIssueDialog companyId={companyId} open={creating} onOpenChange={setCreating} />
       <Dialog open={help} onOpenChange={setHelp} title="Keyboard shortcuts">
         <table className="table shortcuts">

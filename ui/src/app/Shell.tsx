@@ -23,7 +23,9 @@ export function Shell() {
     setUnauthorizedListener(() => {
       // Signed out on purpose: the 401s of reads still in flight change nothing.
       if (signedOut) return;
-      navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true });
+      navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, {
+        replace: true,
+      });
     });
   }, [navigate]);
   useEffect(() => {
@@ -33,7 +35,8 @@ export function Shell() {
   if (me.isPending) return <Loading label="Signing in" />;
   if (me.isError) {
     if (signedOut) return <Navigate to="/sign-in?reason=signed-out" replace />;
-    if (me.error instanceof ApiError && me.error.status === 401) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+    if (me.error instanceof ApiError && me.error.status === 401)
+      return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
     return (
       <main className="page">
         <ErrorNotice error={me.error} retry={() => me.refetch()} title="Boardroom could not be reached" />
@@ -68,7 +71,11 @@ export function Shell() {
   );
 }
 
-const NAV_GROUPS: { group: NonNullable<PlaceCommand['nav']>; heading?: string }[] = [{ group: 'work' }, { group: 'money', heading: 'Money' }, { group: 'company', heading: 'Manage' }];
+const NAV_GROUPS: { group: NonNullable<PlaceCommand['nav']>; heading?: string }[] = [
+  { group: 'work' },
+  { group: 'money', heading: 'Money' },
+  { group: 'company', heading: 'Manage' },
+];
 
 function Sidebar({ companyId }: { companyId: string }) {
   const counts = useSidebarCounts(companyId);
@@ -103,7 +110,8 @@ function Sidebar({ companyId }: { companyId: string }) {
         </div>
       ))}
       <p className={`live live-${live}`} role="status">
-        <span className="dot" aria-hidden="true" /> {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+        <span className="dot" aria-hidden="true" />{' '}
+        {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
       </p>
       <SignOut />
     </nav>
@@ -139,7 +147,12 @@ function SignOut() {
 }
 
 function countLabel(count: keyof SidebarCounts): string {
-  return { openIssues: 'open issues', pendingApprovals: 'pending approvals', runningRuns: 'running runs', unreadInbox: 'unread' }[count];
+  return {
+    openIssues: 'open issues',
+    pendingApprovals: 'pending approvals',
+    runningRuns: 'running runs',
+    unreadInbox: 'unread',
+  }[count];
 }
 
 function CompanySwitcher({ companyId }: { companyId: string }) {
@@ -152,7 +165,9 @@ function CompanySwitcher({ companyId }: { companyId: string }) {
       <select
         id="company-switcher"
         value={companyId}
-        onChange={(event) => (event.target.value === '__new' ? navigate('/onboarding') : navigate(`/c/${event.target.value}/dashboard`))}
+        onChange={(event) =>
+          event.target.value === '__new' ? navigate('/onboarding') : navigate(`/c/${event.target.value}/dashboard`)
+        }
       >
         {list.map((company) => (
           <option key={company.id} value={company.id}>

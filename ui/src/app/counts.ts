@@ -9,7 +9,8 @@ import { inboxQuery } from '../pages/inbox/inbox-query';
 export const dashboardQuery = (companyId: string) =>
   queryOptions({
     queryKey: companyKey(companyId, 'dashboard'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/dashboard', { params: { path: { companyId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/companies/{companyId}/dashboard', { params: { path: { companyId } } })),
   });
 
 export interface SidebarCounts {
@@ -25,7 +26,11 @@ export function useSidebarCounts(companyId: string) {
   const running = useQuery({
     queryKey: companyKey(companyId, 'counts', 'running-runs'),
     queryFn: async () =>
-      data(await api.GET('/api/companies/{companyId}/heartbeat-runs', { params: { path: { companyId }, query: { status: 'running', limit: 100 } } })).length,
+      data(
+        await api.GET('/api/companies/{companyId}/heartbeat-runs', {
+          params: { path: { companyId }, query: { status: 'running', limit: 100 } },
+        }),
+      ).length,
   });
   const inbox = useQuery(inboxQuery(companyId));
   const counts: Partial<SidebarCounts> = {

@@ -16,12 +16,26 @@ export interface PlaceCommand {
 }
 
 export const PLACES: PlaceCommand[] = [
-  { label: 'Dashboard', path: 'dashboard', keywords: ['home', 'now', 'runs'], goKey: 'd', nav: 'work', count: 'runningRuns' },
+  {
+    label: 'Dashboard',
+    path: 'dashboard',
+    keywords: ['home', 'now', 'runs'],
+    goKey: 'd',
+    nav: 'work',
+    count: 'runningRuns',
+  },
   { label: 'Inbox', path: 'inbox', keywords: ['waiting', 'failed'], goKey: 'i', nav: 'work', count: 'unreadInbox' },
   { label: 'Issues', path: 'issues', keywords: ['tasks', 'board'], goKey: 's', nav: 'work', count: 'openIssues' },
   { label: 'Agents', path: 'agents', keywords: ['team', 'workers'], goKey: 'a', nav: 'work' },
   { label: 'Org chart', path: 'org', keywords: ['organisation', 'reports'], goKey: 'o', nav: 'work' },
-  { label: 'Approvals', path: 'approvals', keywords: ['pending', 'hires'], goKey: 'p', nav: 'work', count: 'pendingApprovals' },
+  {
+    label: 'Approvals',
+    path: 'approvals',
+    keywords: ['pending', 'hires'],
+    goKey: 'p',
+    nav: 'work',
+    count: 'pendingApprovals',
+  },
   { label: 'Activity', path: 'activity', keywords: ['audit', 'log', 'history'], goKey: 'v', nav: 'work' },
   { label: 'Costs', path: 'costs', keywords: ['spend', 'tokens', 'money'], goKey: 'm', nav: 'money' },
   { label: 'Budgets', path: 'budgets', keywords: ['limits', 'hard stop', 'incidents'], goKey: 'b', nav: 'money' },
@@ -32,9 +46,15 @@ export const PLACES: PlaceCommand[] = [
   { label: 'Skills', path: 'skills', keywords: ['library', 'import'], nav: 'company' },
   { label: 'Secrets', path: 'secrets', keywords: ['keys', 'credentials', 'env'], nav: 'company' },
   { label: 'Company settings', path: 'settings', keywords: ['name', 'brand', 'logo', 'archive'], nav: 'company' },
-  { label: 'Export and import', path: 'portability', keywords: ['export', 'import', 'bundle', 'zip', 'template'], nav: 'company' },
+  {
+    label: 'Export and import',
+    path: 'portability',
+    keywords: ['export', 'import', 'bundle', 'zip', 'template'],
+    nav: 'company',
+  },
   { label: 'Instance settings', path: 'instance', keywords: ['adapters', 'doctor', 'version'], nav: 'company' },
   { label: 'New company', path: '/onboarding', keywords: ['onboarding', 'create company', 'start'] },
 ];
 
-export const placeHref = (companyId: string, place: PlaceCommand): string => (place.path.startsWith('/') ? place.path : `/c/${companyId}/${place.path}`);
+export const placeHref = (companyId: string, place: PlaceCommand): string =>
+  place.path.startsWith('/') ? place.path : `/c/${companyId}/${place.path}`;

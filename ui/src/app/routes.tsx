@@ -9,7 +9,11 @@ import { Loading } from '../components/Loading';
 const starting = <Loading label="Loading the board" />;
 
 export const router = createBrowserRouter([
-  { path: '/sign-in', hydrateFallbackElement: starting, lazy: () => import('../pages/sign-in/SignInPage').then((m) => ({ Component: m.SignInPage })) },
+  {
+    path: '/sign-in',
+    hydrateFallbackElement: starting,
+    lazy: () => import('../pages/sign-in/SignInPage').then((m) => ({ Component: m.SignInPage })),
+  },
   {
     path: '/',
     Component: Shell,
@@ -17,35 +21,100 @@ export const router = createBrowserRouter([
     errorElement: <RouteError />,
     children: [
       { index: true, Component: HomeRedirect },
-      { path: 'onboarding', lazy: () => import('../pages/onboarding/OnboardingPage').then((m) => ({ Component: m.OnboardingPage })) },
+      {
+        path: 'onboarding',
+        lazy: () => import('../pages/onboarding/OnboardingPage').then((m) => ({ Component: m.OnboardingPage })),
+      },
       {
         path: 'c/:companyId',
         children: [
           { index: true, loader: ({ params }) => redirect(`/c/${params.companyId}/dashboard`) },
-          { path: 'dashboard', lazy: () => import('../pages/dashboard/DashboardPage').then((m) => ({ Component: m.DashboardPage })) },
+          {
+            path: 'dashboard',
+            lazy: () => import('../pages/dashboard/DashboardPage').then((m) => ({ Component: m.DashboardPage })),
+          },
           { path: 'inbox', lazy: () => import('../pages/inbox/InboxPage').then((m) => ({ Component: m.InboxPage })) },
-          { path: 'issues', lazy: () => import('../pages/issues/IssuesPage').then((m) => ({ Component: m.IssuesPage })) },
-          { path: 'issues/:issueId', lazy: () => import('../pages/issue/IssuePage').then((m) => ({ Component: m.IssuePage })) },
-          { path: 'agents', lazy: () => import('../pages/agents/AgentsPage').then((m) => ({ Component: m.AgentsPage })) },
-          { path: 'agents/:agentId/:tab?', lazy: () => import('../pages/agent/AgentPage').then((m) => ({ Component: m.AgentPage })) },
+          {
+            path: 'issues',
+            lazy: () => import('../pages/issues/IssuesPage').then((m) => ({ Component: m.IssuesPage })),
+          },
+          {
+            path: 'issues/:issueId',
+            lazy: () => import('../pages/issue/IssuePage').then((m) => ({ Component: m.IssuePage })),
+          },
+          {
+            path: 'agents',
+            lazy: () => import('../pages/agents/AgentsPage').then((m) => ({ Component: m.AgentsPage })),
+          },
+          {
+            path: 'agents/:agentId/:tab?',
+            lazy: () => import('../pages/agent/AgentPage').then((m) => ({ Component: m.AgentPage })),
+          },
           { path: 'org', lazy: () => import('../pages/org/OrgPage').then((m) => ({ Component: m.OrgPage })) },
-          { path: 'approvals', lazy: () => import('../pages/approvals/ApprovalsPage').then((m) => ({ Component: m.ApprovalsPage })) },
-          { path: 'approvals/:approvalId', lazy: () => import('../pages/approval/ApprovalPage').then((m) => ({ Component: m.ApprovalPage })) },
-          { path: 'activity', lazy: () => import('../pages/activity/ActivityPage').then((m) => ({ Component: m.ActivityPage })) },
+          {
+            path: 'approvals',
+            lazy: () => import('../pages/approvals/ApprovalsPage').then((m) => ({ Component: m.ApprovalsPage })),
+          },
+          {
+            path: 'approvals/:approvalId',
+            lazy: () => import('../pages/approval/ApprovalPage').then((m) => ({ Component: m.ApprovalPage })),
+          },
+          {
+            path: 'activity',
+            lazy: () => import('../pages/activity/ActivityPage').then((m) => ({ Component: m.ActivityPage })),
+          },
           { path: 'costs', lazy: () => import('../pages/costs/CostsPage').then((m) => ({ Component: m.CostsPage })) },
-          { path: 'budgets', lazy: () => import('../pages/budgets/BudgetsPage').then((m) => ({ Component: m.BudgetsPage })) },
-          { path: 'finance', lazy: () => import('../pages/finance/FinancePage').then((m) => ({ Component: m.FinancePage })) },
-          { path: 'routines', lazy: () => import('../pages/routines/RoutinesPage').then((m) => ({ Component: m.RoutinesPage })) },
-          { path: 'routines/:routineId', lazy: () => import('../pages/routine/RoutinePage').then((m) => ({ Component: m.RoutinePage })) },
+          {
+            path: 'budgets',
+            lazy: () => import('../pages/budgets/BudgetsPage').then((m) => ({ Component: m.BudgetsPage })),
+          },
+          {
+            path: 'finance',
+            lazy: () => import('../pages/finance/FinancePage').then((m) => ({ Component: m.FinancePage })),
+          },
+          {
+            path: 'routines',
+            lazy: () => import('../pages/routines/RoutinesPage').then((m) => ({ Component: m.RoutinesPage })),
+          },
+          {
+            path: 'routines/:routineId',
+            lazy: () => import('../pages/routine/RoutinePage').then((m) => ({ Component: m.RoutinePage })),
+          },
           { path: 'goals', lazy: () => import('../pages/goals/GoalsPage').then((m) => ({ Component: m.GoalsPage })) },
-          { path: 'projects', lazy: () => import('../pages/projects/ProjectsPage').then((m) => ({ Component: m.ProjectsPage })) },
-          { path: 'projects/:projectId', lazy: () => import('../pages/project/ProjectPage').then((m) => ({ Component: m.ProjectPage })) },
-          { path: 'skills', lazy: () => import('../pages/skills/SkillsPage').then((m) => ({ Component: m.SkillsPage })) },
-          { path: 'skills/:skillId', lazy: () => import('../pages/skill/SkillPage').then((m) => ({ Component: m.SkillPage })) },
-          { path: 'secrets', lazy: () => import('../pages/secrets/SecretsPage').then((m) => ({ Component: m.SecretsPage })) },
-          { path: 'settings', lazy: () => import('../pages/settings/CompanySettingsPage').then((m) => ({ Component: m.CompanySettingsPage })) },
-          { path: 'portability', lazy: () => import('../pages/portability/PortabilityPage').then((m) => ({ Component: m.PortabilityPage })) },
-          { path: 'instance', lazy: () => import('../pages/instance/InstanceSettingsPage').then((m) => ({ Component: m.InstanceSettingsPage })) },
+          {
+            path: 'projects',
+            lazy: () => import('../pages/projects/ProjectsPage').then((m) => ({ Component: m.ProjectsPage })),
+          },
+          {
+            path: 'projects/:projectId',
+            lazy: () => import('../pages/project/ProjectPage').then((m) => ({ Component: m.ProjectPage })),
+          },
+          {
+            path: 'skills',
+            lazy: () => import('../pages/skills/SkillsPage').then((m) => ({ Component: m.SkillsPage })),
+          },
+          {
+            path: 'skills/:skillId',
+            lazy: () => import('../pages/skill/SkillPage').then((m) => ({ Component: m.SkillPage })),
+          },
+          {
+            path: 'secrets',
+            lazy: () => import('../pages/secrets/SecretsPage').then((m) => ({ Component: m.SecretsPage })),
+          },
+          {
+            path: 'settings',
+            lazy: () =>
+              import('../pages/settings/CompanySettingsPage').then((m) => ({ Component: m.CompanySettingsPage })),
+          },
+          {
+            path: 'portability',
+            lazy: () => import('../pages/portability/PortabilityPage').then((m) => ({ Component: m.PortabilityPage })),
+          },
+          {
+            path: 'instance',
+            lazy: () =>
+              import('../pages/instance/InstanceSettingsPage').then((m) => ({ Component: m.InstanceSettingsPage })),
+          },
         ],
       },
       { path: '*', lazy: () => import('../pages/not-found/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },

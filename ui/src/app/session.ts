@@ -5,7 +5,11 @@ import { api, data } from '../api/client';
 import { instanceKeys } from '../api/keys';
 
 export function useMe() {
-  return useQuery({ queryKey: instanceKeys.me, queryFn: async () => data(await api.GET('/api/cli-auth/me')), staleTime: Infinity });
+  return useQuery({
+    queryKey: instanceKeys.me,
+    queryFn: async () => data(await api.GET('/api/cli-auth/me')),
+    staleTime: Infinity,
+  });
 }
 
 export function useCompanies() {

@@ -23,9 +23,21 @@ export function BarChart({ title, bars, tableId }: { title: string; bars: Bar[];
     <figure className="bar-chart">
       <figcaption id={titleId}>
         {title}
-        {rest > 0 && <span className="muted"> (top {MAX_BARS}; all {bars.length} in the table)</span>}
+        {rest > 0 && (
+          <span className="muted">
+            {' '}
+            (top {MAX_BARS}; all {bars.length} in the table)
+          </span>
+        )}
       </figcaption>
-      <svg role="img" aria-labelledby={titleId} aria-describedby={tableId} width="100%" height={top.length * ROW} data-testid="bar-chart">
+      <svg
+        role="img"
+        aria-labelledby={titleId}
+        aria-describedby={tableId}
+        width="100%"
+        height={top.length * ROW}
+        data-testid="bar-chart"
+      >
         <title>{title}</title>
         {top.map((bar, i) => (
           <g key={bar.key} transform={`translate(0, ${i * ROW})`}>

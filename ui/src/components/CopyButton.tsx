@@ -17,7 +17,11 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
         {label}
       </button>
       <span role="status" className="muted">
-        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'The browser refused the clipboard: select the text and copy it by hand.' : ''}
+        {copied === 'yes'
+          ? 'Copied to the clipboard.'
+          : copied === 'failed'
+            ? 'The browser refused the clipboard: select the text and copy it by hand.'
+            : ''}
       </span>
     </span>
   );

@@ -2,7 +2,19 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 
-export function Dialog({ open, onOpenChange, title, description, children }: { open: boolean; onOpenChange: (open: boolean) => void; title: string; description?: string; children: ReactNode }) {
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -11,9 +23,7 @@ export function Dialog({ open, onOpenChange, title, description, children }: { o
           <RadixDialog.Title asChild>
             <h2>{title}</h2>
           </RadixDialog.Title>
-          {description && (
-            <RadixDialog.Description className="muted">{description}</RadixDialog.Description>
-          )}
+          {description && <RadixDialog.Description className="muted">{description}</RadixDialog.Description>}
           {children}
         </RadixDialog.Content>
       </RadixDialog.Portal>
@@ -26,7 +36,23 @@ export function Dialog({ open, onOpenChange, title, description, children }: { o
  * (`busyLabel`), or while it cannot be taken (`disabled`). In a form the action submits it; with
  * `onConfirm` (a confirmation, no form) it calls that.
  */
-export function DialogActions({ onCancel, onConfirm, label, busyLabel, busy, disabled = false, tone = 'primary' }: { onCancel: () => void; onConfirm?: () => void; label: string; busyLabel: string; busy: boolean; disabled?: boolean; tone?: 'primary' | 'danger' }) {
+export function DialogActions({
+  onCancel,
+  onConfirm,
+  label,
+  busyLabel,
+  busy,
+  disabled = false,
+  tone = 'primary',
+}: {
+  onCancel: () => void;
+  onConfirm?: () => void;
+  label: string;
+  busyLabel: string;
+  busy: boolean;
+  disabled?: boolean;
+  tone?: 'primary' | 'danger';
+}) {
   return (
     <div className="dialog-actions">
       <button type="button" onClick={onCancel}>

@@ -2,7 +2,17 @@ import type { ReactNode } from 'react';
 import { ApiError, errorMessage } from '../api/client';
 
 /** What went wrong, in the server's words, and what to do about it. `children`: particulars of the failure the message alone does not carry (e.g. per-field problems). */
-export function ErrorNotice({ error, retry, title = 'Something went wrong', children }: { error: unknown; retry?: () => void; title?: string; children?: ReactNode }) {
+export function ErrorNotice({
+  error,
+  retry,
+  title = 'Something went wrong',
+  children,
+}: {
+  error: unknown;
+  retry?: () => void;
+  title?: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="notice notice-error" role="alert">
       <strong>{title}</strong>

@@ -37,7 +37,11 @@ function shiftedHeadings(headingLevel: number): Components {
 export function Markdown({ text, headingLevel = 1 }: { text: string; headingLevel?: number }) {
   return (
     <div className="markdown">
-      <ReactMarkdown skipHtml components={headingLevel === 1 ? components : { ...components, ...shiftedHeadings(headingLevel) }} urlTransform={(url) => (SAFE_URL.test(url) ? url : '')}>
+      <ReactMarkdown
+        skipHtml
+        components={headingLevel === 1 ? components : { ...components, ...shiftedHeadings(headingLevel) }}
+        urlTransform={(url) => (SAFE_URL.test(url) ? url : '')}
+      >
         {text}
       </ReactMarkdown>
     </div>

@@ -14,7 +14,12 @@ export const APPROVAL_STATUS_LABELS: Record<string, string> = {
 };
 
 export const approvalStatusBadge = (status: string): string =>
-  ({ pending: 'badge-accent', revision_requested: 'badge-warning', approved: 'badge-success', rejected: 'badge-danger' })[status] ?? '';
+  ({
+    pending: 'badge-accent',
+    revision_requested: 'badge-warning',
+    approved: 'badge-success',
+    rejected: 'badge-danger',
+  })[status] ?? '';
 
 /** A one-line summary of a payload: a hire's agent name, else its title or summary. */
 export function payloadSummary(payload: Record<string, unknown>): string | null {

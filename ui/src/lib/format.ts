@@ -40,7 +40,9 @@ const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumF
 export const tokenCount = (value: number): string => compact.format(value);
 
 /** Cents (hundredths of the unit) in any ISO 4217 currency: "€12.34". */
-export const moneyIn = (value: number, currency: string): string => new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(value / 100);
+export const moneyIn = (value: number, currency: string): string =>
+  new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(value / 100);
 
 /** "1 event", "3 events". */
-export const plural = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString()} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string, many = `${one}s`): string =>
+  `${count.toLocaleString()} ${count === 1 ? one : many}`;

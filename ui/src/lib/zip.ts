@@ -44,7 +44,11 @@ export function crc32(bytes: Uint8Array): number {
 }
 
 async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer());
+  return new Uint8Array(
+    await new Response(
+      new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('deflate-raw')),
+    ).arrayBuffer(),
+  );
 }
 
 /** The DOS date and time fields (2-second precision, local time, from 1980). */
@@ -68,7 +72,8 @@ export async function writeZip(entries: ZipEntry[], modified = new Date()): Prom
     const method = deflated.length < entry.data.length ? DEFLATED : STORED;
     const body = method === DEFLATED ? deflated : entry.data;
     const crc = crc32(entry.data);
-    if (body.length > 0xfffffffe || offset > 0xfffffffe) throw new ZipError('the bundle is too large for a ZIP without ZIP64');
+    if (body.length > 0xfffffffe || offset > 0xfffffffe)
+      throw new ZipError('the bundle is too large for a ZIP without ZIP64');
 
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, LOCAL, true);
@@ -155,14 +160,17 @@ export async function readZip(zip: Uint8Array, limits: ZipLimits): Promise<ZipEn
   }
   if (endAt < 0) throw new ZipError('this is not a ZIP archive');
   const count = u16(endAt + 10);
-  if (count === 0xffff || u32(endAt + 16) === 0xffffffff) throw new ZipError('ZIP64 archives are not supported: zip the bundle with a standard tool (zip -r) and try again');
-  if (count > limits.maxEntries) throw new ZipError(`the archive has ${count} entries; a bundle has at most ${limits.maxEntries}`);
+  if (count === 0xffff || u32(endAt + 16) === 0xffffffff)
+    throw new ZipError('ZIP64 archives are not supported: zip the bundle with a standard tool (zip -r) and try again');
+  if (count > limits.maxEntries)
+    throw new ZipError(`the archive has ${count} entries; a bundle has at most ${limits.maxEntries}`);
   const decoder = new TextDecoder();
   const entries: ZipEntry[] = [];
   let at = u32(endAt + 16);
   let total = 0;
   for (let n = 0; n < count; n += 1) {
-    if (at + 46 > zip.length || u32(at) !== CENTRAL) throw new ZipError('the archive is damaged (its central directory is corrupt)');
+    if (at + 46 > zip.length || u32(at) !== CENTRAL)
+      throw new ZipError('the archive is damaged (its central directory is corrupt)');
     const flags = u16(at + 8);
     const method = u16(at + 10);
     const crc = u32(at + 16);
@@ -175,17 +183,22 @@ export async function readZip(zip: Uint8Array, limits: ZipLimits): Promise<ZipEn
     at += 46 + nameLength + u16(at + 30) + u16(at + 32);
     if (name.endsWith('/')) continue;
     if (flags & ENCRYPTED_FLAG) throw new ZipError(`${name} is encrypted; export the bundle without a password`);
-    if (method !== STORED && method !== DEFLATED) throw new ZipError(`${name} uses compression method ${method}; only stored and deflated entries are supported`);
+    if (method !== STORED && method !== DEFLATED)
+      throw new ZipError(`${name} uses compression method ${method}; only stored and deflated entries are supported`);
     if (compressedSize === 0xffffffff || size === 0xffffffff) throw new ZipError('ZIP64 archives are not supported');
-    if (size > limits.maxEntryBytes) throw new ZipError(`${name} is ${size} bytes; a bundle file may have at most ${limits.maxEntryBytes}`);
+    if (size > limits.maxEntryBytes)
+      throw new ZipError(`${name} is ${size} bytes; a bundle file may have at most ${limits.maxEntryBytes}`);
     total += size;
-    if (total > limits.maxTotalBytes) throw new ZipError(`the archive holds more than ${limits.maxTotalBytes} bytes; a bundle may hold at most that`);
-    if (localAt + 30 > zip.length || u32(localAt) !== LOCAL) throw new ZipError('the archive is damaged (a local header is missing)');
+    if (total > limits.maxTotalBytes)
+      throw new ZipError(`the archive holds more than ${limits.maxTotalBytes} bytes; a bundle may hold at most that`);
+    if (localAt + 30 > zip.length || u32(localAt) !== LOCAL)
+      throw new ZipError('the archive is damaged (a local header is missing)');
     const dataAt = localAt + 30 + u16(localAt + 26) + u16(localAt + 28);
     if (dataAt + compressedSize > zip.length) throw new ZipError(`the archive is truncated (${name})`);
     const body = zip.subarray(dataAt, dataAt + compressedSize);
     const data = method === STORED ? body : await inflate(body, size, name);
-    if (data.length !== size || crc32(data) !== crc) throw new ZipError(`${name} fails its CRC check: the archive is damaged`);
+    if (data.length !== size || crc32(data) !== crc)
+      throw new ZipError(`${name} fails its CRC check: the archive is damaged`);
     entries.push({ name, data });
   }
   return entries;

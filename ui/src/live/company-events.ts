@@ -111,9 +111,13 @@ export class CompanyEvents {
 
   private applyRunLog(runId: string, offset: number, lastLine: string | null): void {
     const heard = this.runLines.get(runId);
-    if (!heard || offset >= heard.offset) this.runLines.set(runId, { offset, lastLine: lastLine ?? heard?.lastLine ?? null });
+    if (!heard || offset >= heard.offset)
+      this.runLines.set(runId, { offset, lastLine: lastLine ?? heard?.lastLine ?? null });
     // Like a resource's refetch: within 50 ms after a quiet second, else a second after the last put.
-    this.runLinesTimer ??= setTimeout(() => this.putRunLines(), Math.max(BURST_WINDOW_MS, this.runLinesPutAt + MIN_FLUSH_INTERVAL_MS - Date.now()));
+    this.runLinesTimer ??= setTimeout(
+      () => this.putRunLines(),
+      Math.max(BURST_WINDOW_MS, this.runLinesPutAt + MIN_FLUSH_INTERVAL_MS - Date.now()),
+    );
   }
 
   /** Every run line heard, into the live-runs rows in one update; rows of other runs stay the same objects. */
@@ -125,7 +129,9 @@ export class CompanyEvents {
     this.queryClient.setQueriesData<LiveRunRow[]>({ queryKey: companyKey(this.companyId, 'live-runs') }, (runs) =>
       runs?.map((run) => {
         const heard = lines.get(run.runId);
-        return heard && heard.offset >= run.logBytes ? { ...run, logBytes: heard.offset, lastLogLine: heard.lastLine ?? run.lastLogLine } : run;
+        return heard && heard.offset >= run.logBytes
+          ? { ...run, logBytes: heard.offset, lastLogLine: heard.lastLine ?? run.lastLogLine }
+          : run;
       }),
     );
   }
@@ -137,19 +143,28 @@ export class CompanyEvents {
 
   private refreshReadsBefore(time: number): void {
     void this.queryClient.invalidateQueries({
-      predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId && query.state.dataUpdatedAt > 0 && query.state.dataUpdatedAt < time,
+      predicate: (query) =>
+        query.queryKey[0] === 'c' &&
+        query.queryKey[1] === this.companyId &&
+        query.state.dataUpdatedAt > 0 &&
+        query.state.dataUpdatedAt < time,
     });
   }
 
   private refreshAll(): void {
-    void this.queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId });
+    void this.queryClient.invalidateQueries({
+      predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId,
+    });
   }
 
   private mark(resources: Resource[]): void {
     const now = Date.now();
     for (const resource of resources) {
       if (this.due.has(resource)) continue;
-      this.due.set(resource, Math.max(now + BURST_WINDOW_MS, (this.lastRefetchAt.get(resource) ?? 0) + MIN_FLUSH_INTERVAL_MS));
+      this.due.set(
+        resource,
+        Math.max(now + BURST_WINDOW_MS, (this.lastRefetchAt.get(resource) ?? 0) + MIN_FLUSH_INTERVAL_MS),
+      );
     }
     this.schedule();
   }
@@ -175,7 +190,8 @@ export class CompanyEvents {
     }
     if (stale.size > 0) {
       void this.queryClient.invalidateQueries({
-        predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId && stale.has(query.queryKey[2] as Resource),
+        predicate: (query) =>
+          query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId && stale.has(query.queryKey[2] as Resource),
       });
       // The companies list (switcher, palette) is instance-level: a rename or archive reaches it too.
       if (stale.has('company')) void this.queryClient.invalidateQueries({ queryKey: instanceKeys.companies });

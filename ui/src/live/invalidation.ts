@@ -47,6 +47,16 @@ export function resourcesForActivity(event: ActivityEvent): Resource[] {
 }
 
 /** A run changed status: its lists, its issue and agent, and the "now" views. */
-export const RUN_STATUS_RESOURCES: Resource[] = ['runs', 'run', 'live-runs', 'issue', 'agent', 'agents', 'dashboard', 'counts', 'inbox'];
+export const RUN_STATUS_RESOURCES: Resource[] = [
+  'runs',
+  'run',
+  'live-runs',
+  'issue',
+  'agent',
+  'agents',
+  'dashboard',
+  'counts',
+  'inbox',
+];
 /** A run's log grew: only views showing a last log line. */
 export const RUN_LOG_RESOURCES: Resource[] = ['live-runs'];

@@ -23,7 +23,8 @@ export const agentsQuery = (companyId: string) =>
 export const agentQuery = (companyId: string, agentId: string) =>
   queryOptions({
     queryKey: companyKey(companyId, 'agent', agentId),
-    queryFn: async () => data(await api.GET('/api/agents/{agentId}', { params: { path: { agentId }, query: { companyId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/agents/{agentId}', { params: { path: { agentId }, query: { companyId } } })),
   });
 
 // A company with more live runs than this is far beyond one board screen; the list says so.
@@ -35,7 +36,11 @@ export const liveRunsQuery = (companyId: string) =>
     queryKey: companyKey(companyId, 'runs', 'live'),
     queryFn: async () => {
       const read = async (status: 'running' | 'queued') =>
-        data(await api.GET('/api/companies/{companyId}/heartbeat-runs', { params: { path: { companyId }, query: { status, limit: LIVE_RUNS_LIMIT } } }));
+        data(
+          await api.GET('/api/companies/{companyId}/heartbeat-runs', {
+            params: { path: { companyId }, query: { status, limit: LIVE_RUNS_LIMIT } },
+          }),
+        );
       const [running, queued] = await Promise.all([read('running'), read('queued')]);
       return [...running, ...queued];
     },

@@ -1,7 +1,19 @@
 // How much of a budget is used: a bar with the warn line marked, amber past it, red at the limit.
 import { budgetAmount } from './amounts';
 
-export function BudgetBar({ name, metric, observed, amount, warnPercent }: { name: string; metric: string; observed: number; amount: number; warnPercent: number }) {
+export function BudgetBar({
+  name,
+  metric,
+  observed,
+  amount,
+  warnPercent,
+}: {
+  name: string;
+  metric: string;
+  observed: number;
+  amount: number;
+  warnPercent: number;
+}) {
   const share = amount > 0 ? observed / amount : 0;
   const percent = Math.round(share * 1000) / 10;
   const tone = share >= 1 ? 'budget-bar-over' : share * 100 >= warnPercent ? 'budget-bar-warn' : 'budget-bar-fill';

@@ -23,19 +23,25 @@ export function ResolveIncidentButton({ companyId, item }: { companyId: string; 
   const money = item.metric === 'billed_cents';
   const hard = item.incidentKind === 'hard';
   const [action, setAction] = useState<'keep_paused' | 'raise_budget_and_resume'>('raise_budget_and_resume');
-  const [amount, setAmount] = useState(() => String(money ? Math.ceil((item.observed * 1.5) / 100) : Math.ceil(item.observed * 1.5)));
+  const [amount, setAmount] = useState(() =>
+    String(money ? Math.ceil((item.observed * 1.5) / 100) : Math.ceil(item.observed * 1.5)),
+  );
   const queryClient = useQueryClient();
   const resolve = useMutation({
     mutationFn: async () =>
       data(
         await api.POST('/api/companies/{companyId}/budget-incidents/{incidentId}/resolve', {
           params: { path: { companyId, incidentId: item.incidentId } },
-          body: action === 'keep_paused' ? { action } : { action, amount: money ? Math.round(Number(amount) * 100) : Math.round(Number(amount)) },
+          body:
+            action === 'keep_paused'
+              ? { action }
+              : { action, amount: money ? Math.round(Number(amount) * 100) : Math.round(Number(amount)) },
         }),
       ),
     onSuccess: () => {
       setOpen(false);
-      for (const resource of ['inbox', 'budgets', 'agents'] as const) void queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) });
+      for (const resource of ['inbox', 'budgets', 'agents'] as const)
+        void queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) });
     },
   });
   const submit = (event: FormEvent) => {
@@ -47,22 +53,49 @@ export function ResolveIncidentButton({ companyId, item }: { companyId: string; 
       <button type="button" onClick={() => setOpen(true)}>
         Resolve…
       </button>
-      <Dialog open={open} onOpenChange={setOpen} title={`Resolve the budget ${hard ? 'stop' : 'warning'} of ${item.scopeName ?? item.scopeType}`}>
+      <Dialog
+        open={open}
+        onOpenChange={setOpen}
+        title={`Resolve the budget ${hard ? 'stop' : 'warning'} of ${item.scopeName ?? item.scopeType}`}
+      >
         <form onSubmit={submit}>
           <fieldset className="field">
             <legend>Resolution</legend>
             <label>
-              <input type="radio" name={`action-${item.incidentId}`} checked={action === 'raise_budget_and_resume'} onChange={() => setAction('raise_budget_and_resume')} /> {hard ? 'Raise the budget and resume' : 'Raise the budget'}
+              <input
+                type="radio"
+                name={`action-${item.incidentId}`}
+                checked={action === 'raise_budget_and_resume'}
+                onChange={() => setAction('raise_budget_and_resume')}
+              />{' '}
+              {hard ? 'Raise the budget and resume' : 'Raise the budget'}
             </label>
             <label>
-              <input type="radio" name={`action-${item.incidentId}`} checked={action === 'keep_paused'} onChange={() => setAction('keep_paused')} /> {hard ? 'Keep paused' : 'Close the warning, keep the budget'}
+              <input
+                type="radio"
+                name={`action-${item.incidentId}`}
+                checked={action === 'keep_paused'}
+                onChange={() => setAction('keep_paused')}
+              />{' '}
+              {hard ? 'Keep paused' : 'Close the warning, keep the budget'}
             </label>
           </fieldset>
           {action === 'raise_budget_and_resume' && (
             <div className="field">
               <label htmlFor={`amount-${item.incidentId}`}>New budget{money ? ' (USD)' : ` (${item.metric})`}</label>
-              <input id={`amount-${item.incidentId}`} type="number" min={1} step={money ? 0.01 : 1} value={amount} onChange={(event) => setAmount(event.target.value)} required />
-              <span className="hint">Must exceed what was spent: {money ? `$${(item.observed / 100).toFixed(2)}` : item.observed.toLocaleString()}.</span>
+              <input
+                id={`amount-${item.incidentId}`}
+                type="number"
+                min={1}
+                step={money ? 0.01 : 1}
+                value={amount}
+                onChange={(event) => setAmount(event.target.value)}
+                required
+              />
+              <span className="hint">
+                Must exceed what was spent:{' '}
+                {money ? `$${(item.observed / 100).toFixed(2)}` : item.observed.toLocaleString()}.
+              </span>
             </div>
           )}
           {resolve.isError && <ErrorNotice error={resolve.error} title="The incident was not resolved" />}

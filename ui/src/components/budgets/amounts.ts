@@ -10,7 +10,8 @@ export function budgetAmount(metric: string, value: number): string {
 }
 
 /** The number a form field shows for an amount: dollars for money, the count otherwise. */
-export const amountField = (metric: string, value: number): string => (metric === 'billed_cents' ? (value / 100).toFixed(2) : String(value));
+export const amountField = (metric: string, value: number): string =>
+  metric === 'billed_cents' ? (value / 100).toFixed(2) : String(value);
 
 /** What was typed, in the metric's unit (cents for money); NaN when it is not a number. */
 export function parseAmount(metric: string, text: string): number {

@@ -1,7 +1,8 @@
 // How a run's status looks wherever a run is shown: one tone per status (the badge classes).
 import type { paths } from '../../api/schema';
 
-export type RunStatus = paths['/api/heartbeat-runs/{runId}']['get']['responses'][200]['content']['application/json']['status'];
+export type RunStatus =
+  paths['/api/heartbeat-runs/{runId}']['get']['responses'][200]['content']['application/json']['status'];
 
 const TONE: Record<RunStatus, string> = {
   queued: 'badge-warning',

@@ -32,7 +32,10 @@ export function ConfigForm({ title, description, schema, value, path, withOtherK
       setOtherText(JSON.stringify(otherKeys(schema, saved), null, 2));
     },
   });
-  const serverErrors = mutation.error instanceof ApiError && mutation.error.status === 400 ? fieldErrorsByPath(mutation.error.details) : {};
+  const serverErrors =
+    mutation.error instanceof ApiError && mutation.error.status === 400
+      ? fieldErrorsByPath(mutation.error.details)
+      : {};
   const errors = { ...serverErrors, ...formErrors };
   const otherPath = `${path}/(other)`;
   const placed = new Set([...fieldPaths(schema, path), ...(withOtherKeys ? [otherPath] : [])]);

@@ -32,7 +32,23 @@ export function SchemaFields({ schema, draft, path, errors, onChange }: FieldsPr
   );
 }
 
-function SchemaField({ name, schema, required, value, path, errors, onChange }: { name: string; schema: JsonSchema; required: boolean; value: DraftValue; path: string; errors: Record<string, string>; onChange: (value: DraftValue) => void }) {
+function SchemaField({
+  name,
+  schema,
+  required,
+  value,
+  path,
+  errors,
+  onChange,
+}: {
+  name: string;
+  schema: JsonSchema;
+  required: boolean;
+  value: DraftValue;
+  path: string;
+  errors: Record<string, string>;
+  onChange: (value: DraftValue) => void;
+}) {
   const id = fieldId(path);
   const kind = kindOf(schema);
   const label = schema.title ?? name;
@@ -46,13 +62,27 @@ function SchemaField({ name, schema, required, value, path, errors, onChange }: 
     );
   }
   const error = errors[path];
-  const hint = [schema.description, defaultHint(schema), kind === 'string-list' ? 'One per line.' : null, kind === 'json' ? 'JSON.' : null].filter(Boolean).join(' ');
+  const hint = [
+    schema.description,
+    defaultHint(schema),
+    kind === 'string-list' ? 'One per line.' : null,
+    kind === 'json' ? 'JSON.' : null,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy } as const;
   let control: ReactNode;
   switch (kind) {
     case 'boolean':
-      control = <input type="checkbox" {...common} checked={value === true} onChange={(event) => onChange(event.target.checked)} />;
+      control = (
+        <input
+          type="checkbox"
+          {...common}
+          checked={value === true}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+      );
       break;
     case 'enum':
       control = (
@@ -68,14 +98,34 @@ function SchemaField({ name, schema, required, value, path, errors, onChange }: 
       break;
     case 'number':
     case 'integer':
-      control = <input type="number" inputMode={kind === 'integer' ? 'numeric' : 'decimal'} step={kind === 'integer' ? 1 : 'any'} {...common} value={value as string} onChange={(event) => onChange(event.target.value)} />;
+      control = (
+        <input
+          type="number"
+          inputMode={kind === 'integer' ? 'numeric' : 'decimal'}
+          step={kind === 'integer' ? 1 : 'any'}
+          {...common}
+          value={value as string}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
       break;
     case 'string':
-      control = <input type="text" {...common} value={value as string} onChange={(event) => onChange(event.target.value)} />;
+      control = (
+        <input type="text" {...common} value={value as string} onChange={(event) => onChange(event.target.value)} />
+      );
       break;
     case 'string-list':
     case 'json':
-      control = <textarea {...common} className={kind === 'json' ? 'mono' : undefined} rows={kind === 'json' ? 4 : 3} spellCheck={false} value={value as string} onChange={(event) => onChange(event.target.value)} />;
+      control = (
+        <textarea
+          {...common}
+          className={kind === 'json' ? 'mono' : undefined}
+          rows={kind === 'json' ? 4 : 3}
+          spellCheck={false}
+          value={value as string}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
       break;
   }
   return (

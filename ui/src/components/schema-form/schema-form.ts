@@ -20,8 +20,10 @@ export type FieldKind = 'string' | 'enum' | 'number' | 'integer' | 'boolean' | '
 export type Draft = { [key: string]: DraftValue };
 export type DraftValue = string | boolean | Draft;
 
-const typeOf = (schema: JsonSchema): string | undefined => (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type);
-const isPlainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+const typeOf = (schema: JsonSchema): string | undefined =>
+  Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
 
 export function kindOf(schema: JsonSchema): FieldKind {
   if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string')) return 'enum';
@@ -59,7 +61,11 @@ function fieldDraft(schema: JsonSchema, value: unknown): DraftValue {
 }
 
 /** The config a draft stands for (empty fields left out), and what is wrong with it by field path. */
-export function fromDraft(schema: JsonSchema, draft: Draft, path: string): { value: Record<string, unknown>; errors: Record<string, string> } {
+export function fromDraft(
+  schema: JsonSchema,
+  draft: Draft,
+  path: string,
+): { value: Record<string, unknown>; errors: Record<string, string> } {
   const value: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const [key, field] of Object.entries(schema.properties ?? {})) {
@@ -81,7 +87,8 @@ export function fromDraft(schema: JsonSchema, draft: Draft, path: string): { val
     if (text.trim() === '') continue;
     if (kind === 'number' || kind === 'integer') {
       const number = Number(text);
-      if (!Number.isFinite(number) || (kind === 'integer' && !Number.isInteger(number))) errors[fieldPath] = kind === 'integer' ? 'Enter a whole number.' : 'Enter a number.';
+      if (!Number.isFinite(number) || (kind === 'integer' && !Number.isInteger(number)))
+        errors[fieldPath] = kind === 'integer' ? 'Enter a whole number.' : 'Enter a number.';
       else value[key] = number;
     } else if (kind === 'string-list') {
       value[key] = text.split('\n').filter((line) => line.length > 0);
@@ -107,5 +114,7 @@ export const fieldId = (path: string) => `field${path.replace(/[^A-Za-z0-9]+/g, 
 
 /** The paths of the fields the form draws for `schema` (nested objects' fields included). */
 export function fieldPaths(schema: JsonSchema, path: string): string[] {
-  return Object.entries(schema.properties ?? {}).flatMap(([key, field]) => (kindOf(field) === 'object' ? fieldPaths(field, `${path}/${key}`) : [`${path}/${key}`]));
+  return Object.entries(schema.properties ?? {}).flatMap(([key, field]) =>
+    kindOf(field) === 'object' ? fieldPaths(field, `${path}/${key}`) : [`${path}/${key}`],
+  );
 }

@@ -12,7 +12,21 @@ import { PageHeader } from '../../components/PageHeader';
 import { fullTime, timeAgo } from '../../lib/format';
 import { entryLabel, entryLink } from './activity-links';
 
-const ENTITY_TYPES = ['issue', 'agent', 'approval', 'heartbeat_run', 'budget_incident', 'budget_policy', 'cost_event', 'project', 'goal', 'routine', 'secret', 'skill', 'company'];
+const ENTITY_TYPES = [
+  'issue',
+  'agent',
+  'approval',
+  'heartbeat_run',
+  'budget_incident',
+  'budget_policy',
+  'cost_event',
+  'project',
+  'goal',
+  'routine',
+  'secret',
+  'skill',
+  'company',
+];
 const PAGE = 200;
 const MAX = 1000;
 
@@ -41,7 +55,8 @@ export function ActivityPage() {
   };
   const activity = useQuery({
     queryKey: companyKey(companyId, 'activity', query),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/activity', { params: { path: { companyId }, query } })),
+    queryFn: async () =>
+      data(await api.GET('/api/companies/{companyId}/activity', { params: { path: { companyId }, query } })),
     placeholderData: (previous) => previous,
   });
   const { agents, nameOf: agentName } = useAgentNames(companyId);
@@ -71,7 +86,11 @@ export function ActivityPage() {
       <form className="activity-filters" onSubmit={submitAction} aria-label="Activity filters">
         <div className="field">
           <label htmlFor="activity-entity">About</label>
-          <select id="activity-entity" value={filters.entityType} onChange={(event) => setFilter('entityType', event.target.value)}>
+          <select
+            id="activity-entity"
+            value={filters.entityType}
+            onChange={(event) => setFilter('entityType', event.target.value)}
+          >
             <option value="">Anything</option>
             {[...new Set([...ENTITY_TYPES, ...(filters.entityType ? [filters.entityType] : [])])].map((type) => (
               <option key={type} value={type}>
@@ -82,7 +101,11 @@ export function ActivityPage() {
         </div>
         <div className="field">
           <label htmlFor="activity-actor">Actor</label>
-          <select id="activity-actor" value={filters.actor} onChange={(event) => setFilter('actor', event.target.value)}>
+          <select
+            id="activity-actor"
+            value={filters.actor}
+            onChange={(event) => setFilter('actor', event.target.value)}
+          >
             <option value="">Anyone</option>
             <option value="user">The board</option>
             <option value="system">The system</option>
@@ -95,7 +118,11 @@ export function ActivityPage() {
         </div>
         <div className="field">
           <label htmlFor="activity-agent">Involving</label>
-          <select id="activity-agent" value={filters.agentId} onChange={(event) => setFilter('agentId', event.target.value)}>
+          <select
+            id="activity-agent"
+            value={filters.agentId}
+            onChange={(event) => setFilter('agentId', event.target.value)}
+          >
             <option value="">Any agent</option>
             {agents.map((agent) => (
               <option key={agent.id} value={agent.id}>
@@ -106,7 +133,13 @@ export function ActivityPage() {
         </div>
         <div className="field">
           <label htmlFor="activity-action">Action</label>
-          <input id="activity-action" list="activity-actions" value={actionDraft} onChange={(event) => setActionDraft(event.target.value)} placeholder="e.g. issue.updated" />
+          <input
+            id="activity-action"
+            list="activity-actions"
+            value={actionDraft}
+            onChange={(event) => setActionDraft(event.target.value)}
+            placeholder="e.g. issue.updated"
+          />
           <datalist id="activity-actions">
             {[...new Set(activity.data?.map((entry) => entry.action))].map((action) => (
               <option key={action} value={action} />
@@ -175,7 +208,10 @@ export function ActivityPage() {
                       <code>{entry.action}</code>
                     </td>
                     <td>{link ? <Link to={link}>{label}</Link> : label}</td>
-                    <td className="activity-details muted mono" title={details.length > 160 ? details.slice(0, 2000) : undefined}>
+                    <td
+                      className="activity-details muted mono"
+                      title={details.length > 160 ? details.slice(0, 2000) : undefined}
+                    >
                       {details.length > 160 ? `${details.slice(0, 160)}…` : details}
                     </td>
                   </tr>
@@ -188,7 +224,9 @@ export function ActivityPage() {
               Show older entries
             </button>
           )}
-          {activity.data.length === MAX && <p className="muted">Showing the newest {MAX} entries; narrow the filters to see older ones.</p>}
+          {activity.data.length === MAX && (
+            <p className="muted">Showing the newest {MAX} entries; narrow the filters to see older ones.</p>
+          )}
         </>
       )}
     </div>

@@ -25,12 +25,20 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
     },
     onSuccess: async () => {
       setConfirmTerminate(false);
-      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: companyKey(agent.companyId, 'agents') })]);
+      await Promise.all([
+        refresh(),
+        queryClient.invalidateQueries({ queryKey: companyKey(agent.companyId, 'agents') }),
+      ]);
     },
   });
   const wake = useMutation({
     mutationFn: async () =>
-      data(await api.POST('/api/agents/{agentId}/wakeup', { params: { path: { agentId: agent.id } }, body: { source: 'on_demand', triggerDetail: 'manual', reason: 'Woken from the board' } })),
+      data(
+        await api.POST('/api/agents/{agentId}/wakeup', {
+          params: { path: { agentId: agent.id } },
+          body: { source: 'on_demand', triggerDetail: 'manual', reason: 'Woken from the board' },
+        }),
+      ),
   });
 
   const terminated = agent.status === 'terminated';
@@ -54,11 +62,28 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
             </button>
           )
         )}
-        <button type="button" className="primary" disabled={busy} onClick={() => { lifecycle.reset(); wake.mutate(); }}>
+        <button
+          type="button"
+          className="primary"
+          disabled={busy}
+          onClick={() => {
+            lifecycle.reset();
+            wake.mutate();
+          }}
+        >
           {wake.isPending ? 'Waking…' : 'Wake now'}
         </button>
         {!terminated && (
-          <button type="button" className="danger" disabled={busy} onClick={() => { lifecycle.reset(); wake.reset(); setConfirmTerminate(true); }}>
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            onClick={() => {
+              lifecycle.reset();
+              wake.reset();
+              setConfirmTerminate(true);
+            }}
+          >
             Terminate…
           </button>
         )}
@@ -75,7 +100,9 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
         </p>
       )}
       {wake.isError && <ErrorNotice error={wake.error} title={`${agent.name} could not be woken`} />}
-      {lifecycle.isError && !confirmTerminate && <ErrorNotice error={lifecycle.error} title={`That did not work for ${agent.name}`} />}
+      {lifecycle.isError && !confirmTerminate && (
+        <ErrorNotice error={lifecycle.error} title={`That did not work for ${agent.name}`} />
+      )}
       <Dialog
         open={confirmTerminate}
         onOpenChange={(open) => {
@@ -90,7 +117,12 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
           <button type="button" onClick={() => setConfirmTerminate(false)}>
             Keep the agent
           </button>
-          <button type="button" className="danger" disabled={lifecycle.isPending} onClick={() => lifecycle.mutate('terminate')}>
+          <button
+            type="button"
+            className="danger"
+            disabled={lifecycle.isPending}
+            onClick={() => lifecycle.mutate('terminate')}
+          >
             {lifecycle.isPending ? 'Terminating…' : `Terminate ${agent.name}`}
           </button>
         </div>

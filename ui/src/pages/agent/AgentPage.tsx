@@ -29,7 +29,13 @@ export function AgentPage() {
   const agent = useQuery(agentQuery(companyId, agentId));
 
   if (!TABS.some((t) => t.id === tab)) return <Navigate to={`/c/${companyId}/agents/${agentId}`} replace />;
-  if (agent.isPending) return <div className="page"><PageHeader title="Agent" /><Loading label="Loading the agent" /></div>;
+  if (agent.isPending)
+    return (
+      <div className="page">
+        <PageHeader title="Agent" />
+        <Loading label="Loading the agent" />
+      </div>
+    );
   if (agent.isError) {
     return (
       <div className="page">
@@ -44,11 +50,16 @@ export function AgentPage() {
     <div className="page">
       <PageHeader title={a.name} actions={<AgentActions agent={a} />}>
         <p className="agent-subtitle">
-          <AgentStatusBadge status={a.status} pauseReason={a.pauseReason} /> <span className="muted">{[a.title, a.role].filter(Boolean).join(' · ')}</span>
+          <AgentStatusBadge status={a.status} pauseReason={a.pauseReason} />{' '}
+          <span className="muted">{[a.title, a.role].filter(Boolean).join(' · ')}</span>
         </p>
       </PageHeader>
       {a.status === 'error' && a.errorReason && <p className="notice notice-warning">{a.errorReason}</p>}
-      <Tabs.Root value={tab} onValueChange={(next) => navigate(`/c/${companyId}/agents/${agentId}/${next}`, { replace: true })} activationMode="manual">
+      <Tabs.Root
+        value={tab}
+        onValueChange={(next) => navigate(`/c/${companyId}/agents/${agentId}/${next}`, { replace: true })}
+        activationMode="manual"
+      >
         <Tabs.List className="tabs" aria-label={`${a.name}: sections`}>
           {TABS.map((t) => (
             <Tabs.Trigger key={t.id} value={t.id}>

@@ -20,12 +20,32 @@ const RUNTIME_SCHEMA: JsonSchema = {
       title: 'Heartbeat',
       properties: {
         enabled: { type: 'boolean', title: 'Timer wakeups', description: 'Wake the agent on a timer.' },
-        intervalSec: { type: 'integer', title: 'Interval (seconds)', description: 'Seconds between timer wakeups, 1 to 2678400 (31 days).', default: 3600 },
-        skipWhenIdle: { type: 'boolean', title: 'Skip when idle', description: 'Skip a timer wake when nothing changed for the agent since its last run.', default: true },
+        intervalSec: {
+          type: 'integer',
+          title: 'Interval (seconds)',
+          description: 'Seconds between timer wakeups, 1 to 2678400 (31 days).',
+          default: 3600,
+        },
+        skipWhenIdle: {
+          type: 'boolean',
+          title: 'Skip when idle',
+          description: 'Skip a timer wake when nothing changed for the agent since its last run.',
+          default: true,
+        },
       },
     },
-    maxConcurrentRuns: { type: 'integer', title: 'Max concurrent runs', description: 'Live runs at once, 1 to 50; further wakes wait.', default: 1 },
-    maxRunsPerHour: { type: 'integer', title: 'Max runs per hour', description: 'The wake budget; further wakes are skipped until the hour frees a slot.', default: 30 },
+    maxConcurrentRuns: {
+      type: 'integer',
+      title: 'Max concurrent runs',
+      description: 'Live runs at once, 1 to 50; further wakes wait.',
+      default: 1,
+    },
+    maxRunsPerHour: {
+      type: 'integer',
+      title: 'Max runs per hour',
+      description: 'The wake budget; further wakes are skipped until the hour frees a slot.',
+      default: 30,
+    },
   },
 };
 
@@ -33,11 +53,18 @@ export function ConfigTab({ companyId, agent }: { companyId: string; agent: Agen
   const queryClient = useQueryClient();
   const schema = useQuery({
     queryKey: [...instanceKeys.adapters, agent.adapterType, 'config-schema'],
-    queryFn: async () => data(await api.GET('/api/adapters/{type}/config-schema', { params: { path: { type: agent.adapterType } } })) as JsonSchema,
+    queryFn: async () =>
+      data(
+        await api.GET('/api/adapters/{type}/config-schema', { params: { path: { type: agent.adapterType } } }),
+      ) as JsonSchema,
     staleTime: 5 * 60_000,
   });
 
-  const patch = async (body: { adapterConfig: Record<string, unknown>; replaceAdapterConfig: true } | { runtimeConfig: Record<string, unknown> }) => {
+  const patch = async (
+    body:
+      | { adapterConfig: Record<string, unknown>; replaceAdapterConfig: true }
+      | { runtimeConfig: Record<string, unknown> },
+  ) => {
     const saved = data(await api.PATCH('/api/agents/{agentId}', { params: { path: { agentId: agent.id } }, body }));
     await queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'agent', agent.id) });
     return saved;
@@ -47,7 +74,13 @@ export function ConfigTab({ companyId, agent }: { companyId: string; agent: Agen
   return (
     <div className="config-forms">
       {schema.isPending && <Loading label="Loading the adapter's settings" />}
-      {schema.isError && <ErrorNotice error={schema.error} retry={() => schema.refetch()} title={`The settings of the ${agent.adapterType} adapter could not be loaded`} />}
+      {schema.isError && (
+        <ErrorNotice
+          error={schema.error}
+          retry={() => schema.refetch()}
+          title={`The settings of the ${agent.adapterType} adapter could not be loaded`}
+        />
+      )}
       {schema.data && (
         <ConfigForm
           key={`adapter-${agent.id}-${agent.adapterType}`}

@@ -21,14 +21,21 @@ export function KeysTab({ companyId, agent }: { companyId: string; agent: AgentD
   const [name, setName] = useState('');
   const [revoking, setRevoking] = useState<AgentKey | null>(null);
   const create = useMutation({
-    mutationFn: async (keyName: string) => data(await api.POST('/api/agents/{agentId}/keys', { params: { path: { agentId: agent.id } }, body: { name: keyName } })),
+    mutationFn: async (keyName: string) =>
+      data(
+        await api.POST('/api/agents/{agentId}/keys', {
+          params: { path: { agentId: agent.id } },
+          body: { name: keyName },
+        }),
+      ),
     onSuccess: () => {
       setName('');
       return queryClient.invalidateQueries({ queryKey: keysKey });
     },
   });
   const revoke = useMutation({
-    mutationFn: async (keyId: string) => data(await api.DELETE('/api/agents/{agentId}/keys/{keyId}', { params: { path: { agentId: agent.id, keyId } } })),
+    mutationFn: async (keyId: string) =>
+      data(await api.DELETE('/api/agents/{agentId}/keys/{keyId}', { params: { path: { agentId: agent.id, keyId } } })),
     onSuccess: () => {
       setRevoking(null);
       return queryClient.invalidateQueries({ queryKey: keysKey });
@@ -45,7 +52,13 @@ export function KeysTab({ companyId, agent }: { companyId: string; agent: AgentD
       <form className="key-create" onSubmit={submit}>
         <div className="field">
           <label htmlFor="key-name">New key name</label>
-          <input id="key-name" value={name} maxLength={200} placeholder="e.g. laptop" onChange={(event) => setName(event.target.value)} />
+          <input
+            id="key-name"
+            value={name}
+            maxLength={200}
+            placeholder="e.g. laptop"
+            onChange={(event) => setName(event.target.value)}
+          />
         </div>
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create key'}
@@ -55,8 +68,12 @@ export function KeysTab({ companyId, agent }: { companyId: string; agent: AgentD
       {create.data && <NewToken name={create.data.name} token={create.data.token} onDone={() => create.reset()} />}
 
       {keys.isPending && <Loading label="Loading keys" />}
-      {keys.isError && <ErrorNotice error={keys.error} retry={() => keys.refetch()} title="The keys could not be loaded" />}
-      {keys.data && keys.data.length === 0 && <p className="muted">No keys yet. A key lets the agent's own code call the API as {agent.name}.</p>}
+      {keys.isError && (
+        <ErrorNotice error={keys.error} retry={() => keys.refetch()} title="The keys could not be loaded" />
+      )}
+      {keys.data && keys.data.length === 0 && (
+        <p className="muted">No keys yet. A key lets the agent's own code call the API as {agent.name}.</p>
+      )}
       {keys.data && keys.data.length > 0 && (
         <table className="table">
           <caption className="visually-hidden">API keys of {agent.name}, newest first</caption>
@@ -76,11 +93,33 @@ export function KeysTab({ companyId, agent }: { companyId: string; agent: AgentD
               <tr key={key.id}>
                 <th scope="row">{key.name}</th>
                 <td title={fullTime(key.createdAt)}>{timeAgo(key.createdAt)}</td>
-                <td>{key.lastUsedAt ? <span title={fullTime(key.lastUsedAt)}>{timeAgo(key.lastUsedAt)}</span> : <span className="muted">Never</span>}</td>
-                <td>{key.revokedAt ? <span className="badge badge-danger" title={fullTime(key.revokedAt)}>Revoked</span> : <span className="badge badge-success">Active</span>}</td>
+                <td>
+                  {key.lastUsedAt ? (
+                    <span title={fullTime(key.lastUsedAt)}>{timeAgo(key.lastUsedAt)}</span>
+                  ) : (
+                    <span className="muted">Never</span>
+                  )}
+                </td>
+                <td>
+                  {key.revokedAt ? (
+                    <span className="badge badge-danger" title={fullTime(key.revokedAt)}>
+                      Revoked
+                    </span>
+                  ) : (
+                    <span className="badge badge-success">Active</span>
+                  )}
+                </td>
                 <td>
                   {!key.revokedAt && (
-                    <button type="button" className="danger" aria-label={`Revoke key ${key.name}`} onClick={() => { revoke.reset(); setRevoking(key); }}>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`Revoke key ${key.name}`}
+                      onClick={() => {
+                        revoke.reset();
+                        setRevoking(key);
+                      }}
+                    >
                       Revoke…
                     </button>
                   )}
@@ -101,7 +140,12 @@ export function KeysTab({ companyId, agent }: { companyId: string; agent: AgentD
           <button type="button" onClick={() => setRevoking(null)}>
             Keep the key
           </button>
-          <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoking && revoke.mutate(revoking.id)}>
+          <button
+            type="button"
+            className="danger"
+            disabled={revoke.isPending}
+            onClick={() => revoking && revoke.mutate(revoking.id)}
+          >
             {revoke.isPending ? 'Revoking…' : 'Revoke key'}
           </button>
         </div>
@@ -120,7 +164,13 @@ function NewToken({ name, token, onDone }: { name: string; token: string; onDone
         <label htmlFor="new-token" className="visually-hidden">
           The new key
         </label>
-        <input id="new-token" className="mono" readOnly value={token} onFocus={(event) => event.currentTarget.select()} />
+        <input
+          id="new-token"
+          className="mono"
+          readOnly
+          value={token}
+          onFocus={(event) => event.currentTarget.select()}
+        />
         <CopyButton text={token} />
         <button type="button" onClick={onDone}>
           Done

@@ -21,7 +21,13 @@ export function OverviewTab({ companyId, agent }: { companyId: string; agent: Ag
           <AgentStatusBadge status={agent.status} pauseReason={agent.pauseReason} />
         </dd>
         <dt>Manager</dt>
-        <dd>{manager ? <Link to={agentLink(manager.id)}>{manager.name}</Link> : <span className="muted">None: top of the org</span>}</dd>
+        <dd>
+          {manager ? (
+            <Link to={agentLink(manager.id)}>{manager.name}</Link>
+          ) : (
+            <span className="muted">None: top of the org</span>
+          )}
+        </dd>
         <dt>Org position</dt>
         <dd>
           {agent.chainOfCommand.length === 0 ? (
@@ -49,17 +55,30 @@ export function OverviewTab({ companyId, agent }: { companyId: string; agent: Ag
         <dt>Created</dt>
         <dd title={fullTime(agent.createdAt)}>{timeAgo(agent.createdAt)}</dd>
         <dt>Last heartbeat</dt>
-        <dd>{agent.lastHeartbeatAt ? <span title={fullTime(agent.lastHeartbeatAt)}>{timeAgo(agent.lastHeartbeatAt)}</span> : <span className="muted">Never</span>}</dd>
+        <dd>
+          {agent.lastHeartbeatAt ? (
+            <span title={fullTime(agent.lastHeartbeatAt)}>{timeAgo(agent.lastHeartbeatAt)}</span>
+          ) : (
+            <span className="muted">Never</span>
+          )}
+        </dd>
       </dl>
       <section aria-labelledby="direct-reports">
         <h2 id="direct-reports">Direct reports</h2>
-        {agents.isError && <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="The direct reports could not be loaded" />}
+        {agents.isError && (
+          <ErrorNotice
+            error={agents.error}
+            retry={() => agents.refetch()}
+            title="The direct reports could not be loaded"
+          />
+        )}
         {agents.data && reports.length === 0 && <p className="muted">No one reports to {agent.name}.</p>}
         {reports.length > 0 && (
           <ul className="reports">
             {reports.map((report) => (
               <li key={report.id}>
-                <Link to={agentLink(report.id)}>{report.name}</Link> <AgentStatusBadge status={report.status} pauseReason={report.pauseReason} />
+                <Link to={agentLink(report.id)}>{report.name}</Link>{' '}
+                <AgentStatusBadge status={report.status} pauseReason={report.pauseReason} />
                 {report.title && <span className="muted"> · {report.title}</span>}
               </li>
             ))}

@@ -23,7 +23,14 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
     queryKey: companyKey(companyId, 'runs', 'agent', agent.id),
     initialPageParam: undefined as string | undefined,
     queryFn: async ({ pageParam }) =>
-      data(await api.GET('/api/companies/{companyId}/heartbeat-runs', { params: { path: { companyId }, query: { agentId: agent.id, limit: PAGE_SIZE, ...(pageParam && { before: pageParam }) } } })),
+      data(
+        await api.GET('/api/companies/{companyId}/heartbeat-runs', {
+          params: {
+            path: { companyId },
+            query: { agentId: agent.id, limit: PAGE_SIZE, ...(pageParam && { before: pageParam }) },
+          },
+        }),
+      ),
     getNextPageParam: (last) => (last.length === PAGE_SIZE ? last[last.length - 1]!.runId : undefined),
   });
   const list = runs.data?.pages.flat() ?? [];
@@ -41,8 +48,14 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
     });
 
   if (runs.isPending) return <Loading label="Loading runs" />;
-  if (runs.isError && !runs.data) return <ErrorNotice error={runs.error} retry={() => runs.refetch()} title="The runs could not be loaded" />;
-  if (list.length === 0) return <p className="notice">No runs yet. Wake {agent.name} (Wake now, above) or assign it an issue; its runs appear here as they start.</p>;
+  if (runs.isError && !runs.data)
+    return <ErrorNotice error={runs.error} retry={() => runs.refetch()} title="The runs could not be loaded" />;
+  if (list.length === 0)
+    return (
+      <p className="notice">
+        No runs yet. Wake {agent.name} (Wake now, above) or assign it an issue; its runs appear here as they start.
+      </p>
+    );
   return (
     <div className="agent-runs">
       <table className="table">
@@ -69,9 +82,24 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
                   <td>
                     <RunStatus run={run} />
                   </td>
-                  <td title={fullTime(run.startedAt ?? run.createdAt)}>{timeAgo(run.startedAt ?? run.createdAt, now)}</td>
-                  <td className="mono">{run.startedAt ? duration((run.finishedAt ? new Date(run.finishedAt).getTime() : now) - new Date(run.startedAt).getTime()) : '–'}</td>
-                  <td>{run.issueId ? <RunIssueLink companyId={companyId} issueId={run.issueId} /> : <span className="muted">None</span>}</td>
+                  <td title={fullTime(run.startedAt ?? run.createdAt)}>
+                    {timeAgo(run.startedAt ?? run.createdAt, now)}
+                  </td>
+                  <td className="mono">
+                    {run.startedAt
+                      ? duration(
+                          (run.finishedAt ? new Date(run.finishedAt).getTime() : now) -
+                            new Date(run.startedAt).getTime(),
+                        )
+                      : '–'}
+                  </td>
+                  <td>
+                    {run.issueId ? (
+                      <RunIssueLink companyId={companyId} issueId={run.issueId} />
+                    ) : (
+                      <span className="muted">None</span>
+                    )}
+                  </td>
                   <td>{run.invocationSource ?? <span className="muted">–</span>}</td>
                   <td>
                     {live ? (
@@ -93,7 +121,10 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
                 {open && (
                   <tr>
                     <td colSpan={6}>
-                      <RunTranscript runId={run.runId} label={`Transcript of the run started ${timeAgo(run.startedAt ?? run.createdAt, now)}`} />
+                      <RunTranscript
+                        runId={run.runId}
+                        label={`Transcript of the run started ${timeAgo(run.startedAt ?? run.createdAt, now)}`}
+                      />
                     </td>
                   </tr>
                 )}
@@ -107,7 +138,9 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
           {runs.isFetchingNextPage ? 'Loading…' : 'Older runs'}
         </button>
       )}
-      {runs.isError && <ErrorNotice error={runs.error} title="The runs could not be refreshed" retry={() => runs.refetch()} />}
+      {runs.isError && (
+        <ErrorNotice error={runs.error} title="The runs could not be refreshed" retry={() => runs.refetch()} />
+      )}
     </div>
   );
 }

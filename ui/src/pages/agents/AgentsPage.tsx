@@ -31,10 +31,21 @@ export function AgentsPage() {
         }
       />
       {agents.isPending && <Loading label="Loading agents" />}
-      {agents.isError && <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="The agents could not be loaded" />}
-      {liveRuns.isError && <ErrorNotice error={liveRuns.error} retry={() => liveRuns.refetch()} title="The current runs could not be loaded" />}
+      {agents.isError && (
+        <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="The agents could not be loaded" />
+      )}
+      {liveRuns.isError && (
+        <ErrorNotice
+          error={liveRuns.error}
+          retry={() => liveRuns.refetch()}
+          title="The current runs could not be loaded"
+        />
+      )}
       {agents.data && agents.data.length === 0 && (
-        <p className="notice">No agents yet. Create one through onboarding or POST /api/companies/{'{companyId}'}/agents; it then appears here.</p>
+        <p className="notice">
+          No agents yet. Create one through onboarding or POST /api/companies/{'{companyId}'}/agents; it then appears
+          here.
+        </p>
       )}
       {agents.data && agents.data.length > 0 && (
         <table className="table agents-table">
@@ -63,7 +74,13 @@ export function AgentsPage() {
                     <AgentStatusBadge status={agent.status} pauseReason={agent.pauseReason} />
                   </td>
                   <td className="mono">{agent.adapterType}</td>
-                  <td>{run ? <CurrentRun companyId={companyId} agentId={agent.id} run={run} now={now} /> : <span className="muted">None</span>}</td>
+                  <td>
+                    {run ? (
+                      <CurrentRun companyId={companyId} agentId={agent.id} run={run} now={now} />
+                    ) : (
+                      <span className="muted">None</span>
+                    )}
+                  </td>
                   <td>
                     <SpendBar spentCents={agent.spentMonthlyCents} budgetCents={agent.budgetMonthlyCents} />
                   </td>

@@ -17,7 +17,10 @@ export function SpendBar({ spentCents, budgetCents }: { spentCents: number; budg
         <span style={{ width: `${Math.min(100, percent)}%` }} />
       </span>
       <span>
-        {cents(spentCents)} <span className="muted">of {cents(budgetCents)} ({percent}%)</span>
+        {cents(spentCents)}{' '}
+        <span className="muted">
+          of {cents(budgetCents)} ({percent}%)
+        </span>
       </span>
     </span>
   );

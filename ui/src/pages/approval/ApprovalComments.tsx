@@ -10,16 +10,35 @@ import { fullTime, timeAgo } from '../../lib/format';
 
 const LIMIT = 500;
 
-export function ApprovalComments({ companyId, approvalId, agentName }: { companyId: string; approvalId: string; agentName: (id: string) => string }) {
+export function ApprovalComments({
+  companyId,
+  approvalId,
+  agentName,
+}: {
+  companyId: string;
+  approvalId: string;
+  agentName: (id: string) => string;
+}) {
   const [body, setBody] = useState('');
   const queryClient = useQueryClient();
   const key = companyKey(companyId, 'approval', approvalId, 'comments');
   const comments = useQuery({
     queryKey: key,
-    queryFn: async () => data(await api.GET('/api/approvals/{approvalId}/comments', { params: { path: { approvalId }, query: { limit: LIMIT } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/approvals/{approvalId}/comments', {
+          params: { path: { approvalId }, query: { limit: LIMIT } },
+        }),
+      ),
   });
   const add = useMutation({
-    mutationFn: async () => data(await api.POST('/api/approvals/{approvalId}/comments', { params: { path: { approvalId } }, body: { body: body.trim() } })),
+    mutationFn: async () =>
+      data(
+        await api.POST('/api/approvals/{approvalId}/comments', {
+          params: { path: { approvalId } },
+          body: { body: body.trim() },
+        }),
+      ),
     onSuccess: () => {
       setBody('');
       return queryClient.invalidateQueries({ queryKey: key });
@@ -58,7 +77,12 @@ export function ApprovalComments({ companyId, approvalId, agentName }: { company
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor="approval-comment">Add a comment</label>
-          <textarea id="approval-comment" value={body} onChange={(event) => setBody(event.target.value)} placeholder="Markdown; agents read this thread" />
+          <textarea
+            id="approval-comment"
+            value={body}
+            onChange={(event) => setBody(event.target.value)}
+            placeholder="Markdown; agents read this thread"
+          />
         </div>
         {add.isError && <ErrorNotice error={add.error} title="The comment was not added" />}
         <button type="submit" disabled={add.isPending || !body.trim()}>

@@ -7,7 +7,12 @@ import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { APPROVAL_STATUS_LABELS, APPROVAL_TYPE_LABELS, approvalStatusBadge, payloadSummary } from '../../lib/approval-labels';
+import {
+  APPROVAL_STATUS_LABELS,
+  APPROVAL_TYPE_LABELS,
+  approvalStatusBadge,
+  payloadSummary,
+} from '../../lib/approval-labels';
 import { fullTime, timeAgo } from '../../lib/format';
 import { useAgentNames } from '../../api/agent-names';
 import { ApprovalComments } from './ApprovalComments';
@@ -41,8 +46,13 @@ export function ApprovalPage() {
       </p>
       <PageHeader title={title}>
         <p className="muted">
-          <span className={`badge ${approvalStatusBadge(a.status)}`}>{APPROVAL_STATUS_LABELS[a.status]}</span> requested by{' '}
-          {a.requestedByAgentId ? <Link to={`/c/${companyId}/agents/${a.requestedByAgentId}`}>{agentName(a.requestedByAgentId)}</Link> : 'the board'}{' '}
+          <span className={`badge ${approvalStatusBadge(a.status)}`}>{APPROVAL_STATUS_LABELS[a.status]}</span> requested
+          by{' '}
+          {a.requestedByAgentId ? (
+            <Link to={`/c/${companyId}/agents/${a.requestedByAgentId}`}>{agentName(a.requestedByAgentId)}</Link>
+          ) : (
+            'the board'
+          )}{' '}
           <time dateTime={a.createdAt} title={fullTime(a.createdAt)}>
             {timeAgo(a.createdAt)}
           </time>
@@ -52,7 +62,13 @@ export function ApprovalPage() {
         <div>
           <section className="approval-section" aria-labelledby="approval-payload">
             <h2 id="approval-payload">{a.type === 'hire_agent' ? 'The agent it would create' : 'Request'}</h2>
-            <PayloadView type={a.type} status={a.status} payload={a.payload} agentName={agentName} companyId={companyId} />
+            <PayloadView
+              type={a.type}
+              status={a.status}
+              payload={a.payload}
+              agentName={agentName}
+              companyId={companyId}
+            />
           </section>
           <LinkedIssues companyId={companyId} approvalId={a.id} />
           <ApprovalComments companyId={companyId} approvalId={a.id} agentName={agentName} />
@@ -66,7 +82,8 @@ export function ApprovalPage() {
 function LinkedIssues({ companyId, approvalId }: { companyId: string; approvalId: string }) {
   const issues = useQuery({
     queryKey: companyKey(companyId, 'approval', approvalId, 'issues'),
-    queryFn: async () => data(await api.GET('/api/approvals/{approvalId}/issues', { params: { path: { approvalId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/approvals/{approvalId}/issues', { params: { path: { approvalId } } })),
   });
   return (
     <section className="approval-section" aria-labelledby="approval-issues">

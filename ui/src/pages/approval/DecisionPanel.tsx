@@ -62,10 +62,21 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
         <form onSubmit={(event) => event.preventDefault()}>
           <div className="field">
             <label htmlFor="decision-note">Decision note</label>
-            <textarea id="decision-note" value={note} onChange={(event) => setNote(event.target.value)} maxLength={2000} placeholder="Why, or what to change (optional)" />
+            <textarea
+              id="decision-note"
+              value={note}
+              onChange={(event) => setNote(event.target.value)}
+              maxLength={2000}
+              placeholder="Why, or what to change (optional)"
+            />
           </div>
           <div className="page-actions">
-            <button type="button" className="primary" disabled={decide.isPending} onClick={() => decide.mutate('approve')}>
+            <button
+              type="button"
+              className="primary"
+              disabled={decide.isPending}
+              onClick={() => decide.mutate('approve')}
+            >
               Approve
             </button>
             {approval.status === 'pending' && (
@@ -73,7 +84,12 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
                 Request revision
               </button>
             )}
-            <button type="button" className="danger" disabled={decide.isPending} onClick={() => decide.mutate('reject')}>
+            <button
+              type="button"
+              className="danger"
+              disabled={decide.isPending}
+              onClick={() => decide.mutate('reject')}
+            >
               Reject
             </button>
           </div>
@@ -81,7 +97,14 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
       ) : (
         !approval.decidedAt && <p className="muted">No decision is open.</p>
       )}
-      {approval.status === 'revision_requested' && <ResubmitForm key={approval.decidedAt} companyId={companyId} approvalId={approval.id} payload={approval.payload} />}
+      {approval.status === 'revision_requested' && (
+        <ResubmitForm
+          key={approval.decidedAt}
+          companyId={companyId}
+          approvalId={approval.id}
+          payload={approval.payload}
+        />
+      )}
     </section>
   );
 }

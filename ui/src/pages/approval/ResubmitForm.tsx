@@ -13,14 +13,25 @@ type Payload = Record<string, unknown>;
 function parsePayload(text: string): { payload: Payload } | { problem: string } {
   try {
     const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'The payload must be a JSON object ({ … }).' };
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return { problem: 'The payload must be a JSON object ({ … }).' };
     return { payload: value as Payload };
   } catch (err) {
-    return { problem: `The payload is not valid JSON (${err instanceof Error ? err.message : String(err)}). Fix it, or reload the page to start again from the current payload.` };
+    return {
+      problem: `The payload is not valid JSON (${err instanceof Error ? err.message : String(err)}). Fix it, or reload the page to start again from the current payload.`,
+    };
   }
 }
 
-export function ResubmitForm({ companyId, approvalId, payload }: { companyId: string; approvalId: string; payload: Payload }) {
+export function ResubmitForm({
+  companyId,
+  approvalId,
+  payload,
+}: {
+  companyId: string;
+  approvalId: string;
+  payload: Payload;
+}) {
   // Formatted once: a payload may be up to 256 KiB, and this renders on every key.
   const [original] = useState(() => JSON.stringify(payload, null, 2));
   const [text, setText] = useState(original);
@@ -28,7 +39,12 @@ export function ResubmitForm({ companyId, approvalId, payload }: { companyId: st
   const refresh = useRefreshAfterDecision(companyId);
   const resubmit = useMutation({
     mutationFn: async (edited: Payload | null) =>
-      data(await api.POST('/api/approvals/{approvalId}/resubmit', { params: { path: { approvalId } }, body: edited ? { payload: edited } : {} })),
+      data(
+        await api.POST('/api/approvals/{approvalId}/resubmit', {
+          params: { path: { approvalId } },
+          body: edited ? { payload: edited } : {},
+        }),
+      ),
     onSettled: refresh,
   });
   const submit = (event: FormEvent) => {
@@ -53,7 +69,16 @@ export function ResubmitForm({ companyId, approvalId, payload }: { companyId: st
       <p className="muted">Send it back for a decision as its requester would, with the request as it is or edited.</p>
       <div className="field">
         <label htmlFor="resubmit-payload">Request (JSON)</label>
-        <textarea id="resubmit-payload" className="mono" rows={8} spellCheck={false} value={text} onChange={(event) => setText(event.target.value)} aria-invalid={problem !== null} aria-describedby={problem ? 'resubmit-problem' : undefined} />
+        <textarea
+          id="resubmit-payload"
+          className="mono"
+          rows={8}
+          spellCheck={false}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          aria-invalid={problem !== null}
+          aria-describedby={problem ? 'resubmit-problem' : undefined}
+        />
       </div>
       {problem && (
         <p id="resubmit-problem" role="alert" className="field-error">

@@ -7,5 +7,8 @@ const DECIDED_BY: Resource[] = ['approval', 'approvals', 'inbox', 'agents', 'org
 /** Reads again everything an approval's change shows in (the live stream would too, within a second). */
 export function useRefreshAfterDecision(companyId: string): () => Promise<unknown> {
   const queryClient = useQueryClient();
-  return () => Promise.all(DECIDED_BY.map((resource) => queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) })));
+  return () =>
+    Promise.all(
+      DECIDED_BY.map((resource) => queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) })),
+    );
 }

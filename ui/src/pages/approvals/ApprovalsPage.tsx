@@ -8,7 +8,12 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { fullTime, timeAgo } from '../../lib/format';
 import { useAgentNames } from '../../api/agent-names';
-import { APPROVAL_STATUS_LABELS, APPROVAL_TYPE_LABELS, approvalStatusBadge, payloadSummary } from '../../lib/approval-labels';
+import {
+  APPROVAL_STATUS_LABELS,
+  APPROVAL_TYPE_LABELS,
+  approvalStatusBadge,
+  payloadSummary,
+} from '../../lib/approval-labels';
 
 const VIEWS = ['pending', 'revision_requested', 'approved', 'rejected', 'all'] as const;
 type View = (typeof VIEWS)[number];
@@ -17,7 +22,9 @@ const LIMIT = 200;
 export function ApprovalsPage() {
   const { companyId = '' } = useParams();
   const [search] = useSearchParams();
-  const view: View = (VIEWS as readonly string[]).includes(search.get('status') ?? '') ? (search.get('status') as View) : 'pending';
+  const view: View = (VIEWS as readonly string[]).includes(search.get('status') ?? '')
+    ? (search.get('status') as View)
+    : 'pending';
   const { nameOf: agentName } = useAgentNames(companyId);
   const approvals = useQuery({
     queryKey: companyKey(companyId, 'approvals', view),
@@ -36,7 +43,12 @@ export function ApprovalsPage() {
       </PageHeader>
       <nav className="tabs" aria-label="Approval status">
         {VIEWS.map((status) => (
-          <Link key={status} to={status === 'pending' ? '?' : `?status=${status}`} aria-current={status === view ? 'page' : undefined} className={status === view ? 'active' : undefined}>
+          <Link
+            key={status}
+            to={status === 'pending' ? '?' : `?status=${status}`}
+            aria-current={status === view ? 'page' : undefined}
+            className={status === view ? 'active' : undefined}
+          >
             {status === 'all' ? 'All' : APPROVAL_STATUS_LABELS[status]}
           </Link>
         ))}
@@ -46,10 +58,16 @@ export function ApprovalsPage() {
       ) : approvals.isError ? (
         <ErrorNotice error={approvals.error} title="Approvals could not be loaded" retry={() => approvals.refetch()} />
       ) : approvals.data.length === 0 ? (
-        <p className="inbox-empty">{view === 'all' ? 'No approvals yet: agents file them when they want to hire or need a board decision.' : `No ${APPROVAL_STATUS_LABELS[view]!.toLowerCase()} approvals.`}</p>
+        <p className="inbox-empty">
+          {view === 'all'
+            ? 'No approvals yet: agents file them when they want to hire or need a board decision.'
+            : `No ${APPROVAL_STATUS_LABELS[view]!.toLowerCase()} approvals.`}
+        </p>
       ) : (
         <table className="table">
-          <caption className="inbox-sr">{view === 'all' ? 'All approvals' : `${APPROVAL_STATUS_LABELS[view]} approvals`}, newest first</caption>
+          <caption className="inbox-sr">
+            {view === 'all' ? 'All approvals' : `${APPROVAL_STATUS_LABELS[view]} approvals`}, newest first
+          </caption>
           <thead>
             <tr>
               <th scope="col">Request</th>
@@ -71,7 +89,9 @@ export function ApprovalsPage() {
                   </td>
                   <td>{approval.requestedByAgentId ? agentName(approval.requestedByAgentId) : 'the board'}</td>
                   <td>
-                    <span className={`badge ${approvalStatusBadge(approval.status)}`}>{APPROVAL_STATUS_LABELS[approval.status]}</span>
+                    <span className={`badge ${approvalStatusBadge(approval.status)}`}>
+                      {APPROVAL_STATUS_LABELS[approval.status]}
+                    </span>
                   </td>
                   <td>
                     <time dateTime={approval.createdAt} title={fullTime(approval.createdAt)}>

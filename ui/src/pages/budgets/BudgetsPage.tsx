@@ -30,10 +30,18 @@ export function BudgetsPage() {
           </button>
         }
       >
-        <p className="muted">A budget warns at its threshold and, with a hard stop, pauses its scope and cancels running runs at 100%.</p>
+        <p className="muted">
+          A budget warns at its threshold and, with a hard stop, pauses its scope and cancels running runs at 100%.
+        </p>
       </PageHeader>
       {scopes.error && <ErrorNotice error={scopes.error} title="Agent or project names could not be loaded" />}
-      {overview.isError && <ErrorNotice error={overview.error} title="The budgets could not be loaded" retry={() => void overview.refetch()} />}
+      {overview.isError && (
+        <ErrorNotice
+          error={overview.error}
+          title="The budgets could not be loaded"
+          retry={() => void overview.refetch()}
+        />
+      )}
       {overview.isPending && <Loading label="Loading budgets" />}
       {overview.data && (
         <>
@@ -60,7 +68,16 @@ export function BudgetsPage() {
           <PolicyTable policies={overview.data.policies} nameOf={scopes.nameOf} onEdit={openDialog} />
         </>
       )}
-      {editing && <PolicyDialog key={editing.key} companyId={companyId} policy={editing.policy} scopes={scopes} open onOpenChange={(open) => !open && setEditing(null)} />}
+      {editing && (
+        <PolicyDialog
+          key={editing.key}
+          companyId={companyId}
+          policy={editing.policy}
+          scopes={scopes}
+          open
+          onOpenChange={(open) => !open && setEditing(null)}
+        />
+      )}
     </div>
   );
 }

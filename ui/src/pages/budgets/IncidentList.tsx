@@ -5,12 +5,22 @@ import { fullTime, timeAgo } from '../../lib/format';
 import type { Incident } from './budget-queries';
 import { TableScroll } from '../../components/TableScroll';
 
-export function IncidentList({ companyId, incidents, nameOf }: { companyId: string; incidents: Incident[]; nameOf: (type: string, id: string) => string }) {
+export function IncidentList({
+  companyId,
+  incidents,
+  nameOf,
+}: {
+  companyId: string;
+  incidents: Incident[];
+  nameOf: (type: string, id: string) => string;
+}) {
   return (
     <section className="card" aria-labelledby="budget-incidents">
       <h2 id="budget-incidents">Open incidents</h2>
       {incidents.length === 0 ? (
-        <p className="muted">No open incidents: every budget is under its warn threshold, or its incident was resolved.</p>
+        <p className="muted">
+          No open incidents: every budget is under its warn threshold, or its incident was resolved.
+        </p>
       ) : (
         <TableScroll label={'Open incidents'}>
           <table className="table">
@@ -33,7 +43,13 @@ export function IncidentList({ companyId, incidents, nameOf }: { companyId: stri
                       {name} <span className="muted">({i.scopeType})</span>
                     </th>
                     <td>
-                      <span className={`badge ${i.kind === 'hard' ? 'badge-danger' : 'badge-warning'}`}>{i.kind === 'hard' ? (i.pausedAgentIds.length > 0 || i.pausedProjectId ? 'Stopped' : 'Limit reached') : 'Warning'}</span>{' '}
+                      <span className={`badge ${i.kind === 'hard' ? 'badge-danger' : 'badge-warning'}`}>
+                        {i.kind === 'hard'
+                          ? i.pausedAgentIds.length > 0 || i.pausedProjectId
+                            ? 'Stopped'
+                            : 'Limit reached'
+                          : 'Warning'}
+                      </span>{' '}
                       {budgetAmount(i.metric, i.observed)} of {budgetAmount(i.metric, i.amount)}
                     </td>
                     <td>
@@ -42,7 +58,17 @@ export function IncidentList({ companyId, incidents, nameOf }: { companyId: stri
                       </time>
                     </td>
                     <td>
-                      <ResolveIncidentButton companyId={companyId} item={{ incidentId: i.id, incidentKind: i.kind, scopeType: i.scopeType, scopeName: name, metric: i.metric, observed: i.observed }} />
+                      <ResolveIncidentButton
+                        companyId={companyId}
+                        item={{
+                          incidentId: i.id,
+                          incidentKind: i.kind,
+                          scopeType: i.scopeType,
+                          scopeName: name,
+                          metric: i.metric,
+                          observed: i.observed,
+                        }}
+                      />
                     </td>
                   </tr>
                 );

@@ -23,16 +23,38 @@ interface Draft {
   isActive: boolean;
 }
 
-const METRIC_LABEL: Record<BudgetMetric, string> = { billed_cents: 'Spend (USD)', tokens: 'Tokens (input + output)', runs: 'Finished runs' };
+const METRIC_LABEL: Record<BudgetMetric, string> = {
+  billed_cents: 'Spend (USD)',
+  tokens: 'Tokens (input + output)',
+  runs: 'Finished runs',
+};
 
 function draftOf(policy: Policy | null): Draft {
-  if (!policy) return { scopeType: 'agent', scopeId: '', metric: 'billed_cents', windowKind: 'calendar_month_utc', amount: '', warnPercent: '80', hardStopEnabled: true, notifyEnabled: true, isActive: true };
+  if (!policy)
+    return {
+      scopeType: 'agent',
+      scopeId: '',
+      metric: 'billed_cents',
+      windowKind: 'calendar_month_utc',
+      amount: '',
+      warnPercent: '80',
+      hardStopEnabled: true,
+      notifyEnabled: true,
+      isActive: true,
+    };
   return { ...policy, amount: amountField(policy.metric, policy.amount), warnPercent: String(policy.warnPercent) };
 }
 
 /** Problems by field: a 400's per-field details, and a 422 naming the scope (`details.scopeId`). */
 function fieldErrors(error: unknown): Record<string, string> {
-  if (error instanceof ApiError && error.status === 422 && error.details && typeof error.details === 'object' && 'scopeId' in error.details) return { scopeId: error.message };
+  if (
+    error instanceof ApiError &&
+    error.status === 422 &&
+    error.details &&
+    typeof error.details === 'object' &&
+    'scopeId' in error.details
+  )
+    return { scopeId: error.message };
   return bodyFieldErrors(error);
 }
 
@@ -45,7 +67,11 @@ export function PolicyDialog({
 }: {
   companyId: string;
   policy: Policy | null;
-  scopes: { agents: { id: string; name: string }[]; projects: { id: string; name: string }[]; nameOf: (type: string, id: string) => string };
+  scopes: {
+    agents: { id: string; name: string }[];
+    projects: { id: string; name: string }[];
+    nameOf: (type: string, id: string) => string;
+  };
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
@@ -57,16 +83,32 @@ export function PolicyDialog({
     mutationFn: async () => {
       const amount = parseAmount(draft.metric, draft.amount);
       const warnPercent = Number(draft.warnPercent);
-      const common = { amount, warnPercent, hardStopEnabled: draft.hardStopEnabled, notifyEnabled: draft.notifyEnabled };
+      const common = {
+        amount,
+        warnPercent,
+        hardStopEnabled: draft.hardStopEnabled,
+        notifyEnabled: draft.notifyEnabled,
+      };
       if (policy) {
-        return data(await api.PATCH('/api/companies/{companyId}/budgets/policies/{policyId}', { params: { path: { companyId, policyId: policy.id } }, body: { ...common, isActive: draft.isActive } }));
+        return data(
+          await api.PATCH('/api/companies/{companyId}/budgets/policies/{policyId}', {
+            params: { path: { companyId, policyId: policy.id } },
+            body: { ...common, isActive: draft.isActive },
+          }),
+        );
       }
       const scope = draft.scopeType === 'company' ? {} : { scopeId: draft.scopeId };
-      return data(await api.POST('/api/companies/{companyId}/budgets/policies', { params: { path: { companyId } }, body: { ...common, ...scope, scopeType: draft.scopeType, metric: draft.metric, windowKind: draft.windowKind } }));
+      return data(
+        await api.POST('/api/companies/{companyId}/budgets/policies', {
+          params: { path: { companyId } },
+          body: { ...common, ...scope, scopeType: draft.scopeType, metric: draft.metric, windowKind: draft.windowKind },
+        }),
+      );
     },
     onSuccess: () => {
       onOpenChange(false);
-      for (const resource of ['budgets', 'agents', 'costs'] as const) void queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) });
+      for (const resource of ['budgets', 'agents', 'costs'] as const)
+        void queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) });
     },
   });
   const errors = fieldErrors(save.error);
@@ -74,7 +116,11 @@ export function PolicyDialog({
     event.preventDefault();
     save.mutate();
   };
-  const field = (name: string) => ({ id: `${id}-${name}`, 'aria-invalid': errors[name] ? true : undefined, 'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined });
+  const field = (name: string) => ({
+    id: `${id}-${name}`,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
+  });
   const fieldError = (name: string) =>
     errors[name] && (
       <span id={`${id}-${name}-error`} className="field-error">
@@ -82,7 +128,9 @@ export function PolicyDialog({
       </span>
     );
   const leftOver = Object.keys(errors).filter((name) => !['scopeId', 'amount', 'warnPercent'].includes(name));
-  const title = policy ? `Edit the ${policy.scopeType} budget of ${scopes.nameOf(policy.scopeType, policy.scopeId)}` : 'New budget policy';
+  const title = policy
+    ? `Edit the ${policy.scopeType} budget of ${scopes.nameOf(policy.scopeType, policy.scopeId)}`
+    : 'New budget policy';
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={title}>
@@ -91,7 +139,18 @@ export function PolicyDialog({
           <>
             <div className="field">
               <label htmlFor={`${id}-scopeType`}>Applies to</label>
-              <select id={`${id}-scopeType`} value={draft.scopeType} onChange={(e) => setDraft((d) => ({ ...d, scopeType: e.target.value as ScopeType, scopeId: '', windowKind: e.target.value === 'project' ? 'lifetime' : 'calendar_month_utc' }))}>
+              <select
+                id={`${id}-scopeType`}
+                value={draft.scopeType}
+                onChange={(e) =>
+                  setDraft((d) => ({
+                    ...d,
+                    scopeType: e.target.value as ScopeType,
+                    scopeId: '',
+                    windowKind: e.target.value === 'project' ? 'lifetime' : 'calendar_month_utc',
+                  }))
+                }
+              >
                 <option value="company">The company</option>
                 <option value="agent">An agent</option>
                 <option value="project">A project</option>
@@ -113,7 +172,11 @@ export function PolicyDialog({
             )}
             <div className="field">
               <label htmlFor={`${id}-metric`}>Measures</label>
-              <select id={`${id}-metric`} value={draft.metric} onChange={(e) => set('metric', e.target.value as BudgetMetric)}>
+              <select
+                id={`${id}-metric`}
+                value={draft.metric}
+                onChange={(e) => set('metric', e.target.value as BudgetMetric)}
+              >
                 {Object.entries(METRIC_LABEL).map(([value, label]) => (
                   <option key={value} value={value}>
                     {label}
@@ -123,7 +186,11 @@ export function PolicyDialog({
             </div>
             <div className="field">
               <label htmlFor={`${id}-window`}>Window</label>
-              <select id={`${id}-window`} value={draft.windowKind} onChange={(e) => set('windowKind', e.target.value as Draft['windowKind'])}>
+              <select
+                id={`${id}-window`}
+                value={draft.windowKind}
+                onChange={(e) => set('windowKind', e.target.value as Draft['windowKind'])}
+              >
                 <option value="calendar_month_utc">Each calendar month (UTC)</option>
                 <option value="lifetime">Lifetime</option>
               </select>
@@ -131,29 +198,57 @@ export function PolicyDialog({
           </>
         )}
         <div className="field">
-          <label htmlFor={`${id}-amount`}>Budget{draft.metric === 'billed_cents' ? ' (USD)' : draft.metric === 'tokens' ? ' (tokens)' : ' (runs)'}</label>
-          <input {...field('amount')} inputMode="decimal" value={draft.amount} onChange={(e) => set('amount', e.target.value)} />
+          <label htmlFor={`${id}-amount`}>
+            Budget{draft.metric === 'billed_cents' ? ' (USD)' : draft.metric === 'tokens' ? ' (tokens)' : ' (runs)'}
+          </label>
+          <input
+            {...field('amount')}
+            inputMode="decimal"
+            value={draft.amount}
+            onChange={(e) => set('amount', e.target.value)}
+          />
           {fieldError('amount')}
         </div>
         <div className="field">
           <label htmlFor={`${id}-warnPercent`}>Warn at (percent)</label>
-          <input {...field('warnPercent')} type="number" inputMode="numeric" value={draft.warnPercent} onChange={(e) => set('warnPercent', e.target.value)} />
+          <input
+            {...field('warnPercent')}
+            type="number"
+            inputMode="numeric"
+            value={draft.warnPercent}
+            onChange={(e) => set('warnPercent', e.target.value)}
+          />
           {fieldError('warnPercent')}
         </div>
         <label className="wide">
-          <input type="checkbox" checked={draft.hardStopEnabled} onChange={(e) => set('hardStopEnabled', e.target.checked)} /> Hard stop at 100%: pause the {draft.scopeType === 'company' ? 'working agents' : draft.scopeType} and cancel running runs
+          <input
+            type="checkbox"
+            checked={draft.hardStopEnabled}
+            onChange={(e) => set('hardStopEnabled', e.target.checked)}
+          />{' '}
+          Hard stop at 100%: pause the {draft.scopeType === 'company' ? 'working agents' : draft.scopeType} and cancel
+          running runs
         </label>
         <label className="wide">
-          <input type="checkbox" checked={draft.notifyEnabled} onChange={(e) => set('notifyEnabled', e.target.checked)} /> Raise a warning at the warn threshold
+          <input
+            type="checkbox"
+            checked={draft.notifyEnabled}
+            onChange={(e) => set('notifyEnabled', e.target.checked)}
+          />{' '}
+          Raise a warning at the warn threshold
         </label>
         {policy && (
           <label className="wide">
-            <input type="checkbox" checked={draft.isActive} onChange={(e) => set('isActive', e.target.checked)} /> Active (switched off, the policy stops counting and leaves this list)
+            <input type="checkbox" checked={draft.isActive} onChange={(e) => set('isActive', e.target.checked)} />{' '}
+            Active (switched off, the policy stops counting and leaves this list)
           </label>
         )}
         {save.isError && (
           <div className="wide">
-            <ErrorNotice error={save.error} title={policy ? 'The budget was not changed' : 'The budget was not created'}>
+            <ErrorNotice
+              error={save.error}
+              title={policy ? 'The budget was not changed' : 'The budget was not created'}
+            >
               {leftOver.length > 0 && (
                 <ul>
                   {leftOver.map((name) => (

@@ -12,11 +12,21 @@ const SCOPES = [
 const METRIC: Record<string, string> = { billed_cents: 'Spend', tokens: 'Tokens', runs: 'Runs' };
 const WINDOW: Record<string, string> = { calendar_month_utc: 'Monthly', lifetime: 'Lifetime' };
 
-export function PolicyTable({ policies, nameOf, onEdit }: { policies: Policy[]; nameOf: (type: string, id: string) => string; onEdit: (policy: Policy) => void }) {
+export function PolicyTable({
+  policies,
+  nameOf,
+  onEdit,
+}: {
+  policies: Policy[];
+  nameOf: (type: string, id: string) => string;
+  onEdit: (policy: Policy) => void;
+}) {
   return (
     <>
       {SCOPES.map(({ type, heading }) => {
-        const rows = policies.filter((p) => p.scopeType === type).sort((a, b) => nameOf(a.scopeType, a.scopeId).localeCompare(nameOf(b.scopeType, b.scopeId)));
+        const rows = policies
+          .filter((p) => p.scopeType === type)
+          .sort((a, b) => nameOf(a.scopeType, a.scopeId).localeCompare(nameOf(b.scopeType, b.scopeId)));
         return (
           <section key={type} className="card" aria-labelledby={`budgets-${type}`}>
             <h2 id={`budgets-${type}`}>{heading}</h2>
@@ -50,7 +60,13 @@ export function PolicyTable({ policies, nameOf, onEdit }: { policies: Policy[]; 
                             </div>
                           </td>
                           <td>
-                            <BudgetBar name={`${name} ${METRIC[p.metric]?.toLowerCase()} budget`} metric={p.metric} observed={p.observed} amount={p.amount} warnPercent={p.warnPercent} />
+                            <BudgetBar
+                              name={`${name} ${METRIC[p.metric]?.toLowerCase()} budget`}
+                              metric={p.metric}
+                              observed={p.observed}
+                              amount={p.amount}
+                              warnPercent={p.warnPercent}
+                            />
                           </td>
                           <td>{p.notifyEnabled ? `${p.warnPercent}%` : 'Off'}</td>
                           <td>{p.hardStopEnabled ? 'On' : 'Off'}</td>

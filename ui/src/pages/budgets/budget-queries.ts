@@ -15,7 +15,8 @@ export type ScopeType = Policy['scopeType'];
 export const budgetOverviewQuery = (companyId: string) =>
   queryOptions({
     queryKey: companyKey(companyId, 'budgets', 'overview'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/budgets/overview', { params: { path: { companyId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/companies/{companyId}/budgets/overview', { params: { path: { companyId } } })),
   });
 
 /** Names of the company, its agents and projects, for the scopes policies and incidents name. */
@@ -23,7 +24,8 @@ export function useScopes(companyId: string) {
   const agents = useQuery(agentsQuery(companyId));
   const projects = useQuery({
     queryKey: companyKey(companyId, 'projects', 'list'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
   });
   const company = useQuery({
     queryKey: companyKey(companyId, 'company'),
@@ -34,5 +36,10 @@ export function useScopes(companyId: string) {
     if (scopeType === 'project') return projects.data?.find((p) => p.id === scopeId)?.name ?? 'Deleted project';
     return company.data?.name ?? 'The company';
   };
-  return { agents: agents.data ?? [], projects: projects.data ?? [], nameOf, error: agents.error ?? projects.error ?? company.error };
+  return {
+    agents: agents.data ?? [],
+    projects: projects.data ?? [],
+    nameOf,
+    error: agents.error ?? projects.error ?? company.error,
+  };
 }

@@ -18,11 +18,19 @@ const LABEL: Record<string, string> = {
 
 export function BillingTypes({ companyId, window }: { companyId: string; window: WindowId }) {
   const types = useQuery({ ...billingTypeQuery(companyId, window), placeholderData: (previous) => previous });
-  if (types.isError) return <ErrorNotice error={types.error} title="Spend by billing type could not be loaded" retry={() => void types.refetch()} />;
+  if (types.isError)
+    return (
+      <ErrorNotice
+        error={types.error}
+        title="Spend by billing type could not be loaded"
+        retry={() => void types.refetch()}
+      />
+    );
   if (!types.data) return <Loading label="Loading billing types" />;
   const included = types.data.filter((t) => t.billingType === 'subscription_included');
   const billed = types.data.filter((t) => t.billingType !== 'subscription_included');
-  const sum = (rows: typeof types.data, field: 'costCents' | 'inputTokens' | 'outputTokens' | 'eventCount') => rows.reduce((total, r) => total + r[field], 0);
+  const sum = (rows: typeof types.data, field: 'costCents' | 'inputTokens' | 'outputTokens' | 'eventCount') =>
+    rows.reduce((total, r) => total + r[field], 0);
   return (
     <section className="card" aria-labelledby="billing-types-heading">
       <h2 id="billing-types-heading">Metered spend and subscription usage</h2>
@@ -36,7 +44,9 @@ export function BillingTypes({ companyId, window }: { companyId: string; window:
         </div>
         <div className="stat">
           <span className="muted">Included in subscriptions</span>
-          <span className="value">{tokenCount(sum(included, 'inputTokens') + sum(included, 'outputTokens'))} tokens</span>
+          <span className="value">
+            {tokenCount(sum(included, 'inputTokens') + sum(included, 'outputTokens'))} tokens
+          </span>
           <span className="muted">{plural(sum(included, 'eventCount'), 'event')}, no metered cost</span>
         </div>
       </div>
@@ -47,10 +57,18 @@ export function BillingTypes({ companyId, window }: { companyId: string; window:
             <thead>
               <tr>
                 <th scope="col">Billing type</th>
-                <th scope="col" className="num">Cost</th>
-                <th scope="col" className="num">Input tokens</th>
-                <th scope="col" className="num">Output tokens</th>
-                <th scope="col" className="num">Events</th>
+                <th scope="col" className="num">
+                  Cost
+                </th>
+                <th scope="col" className="num">
+                  Input tokens
+                </th>
+                <th scope="col" className="num">
+                  Output tokens
+                </th>
+                <th scope="col" className="num">
+                  Events
+                </th>
               </tr>
             </thead>
             <tbody>

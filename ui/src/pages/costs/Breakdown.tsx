@@ -13,12 +13,30 @@ import { cents, tokenCount } from '../../lib/format';
 import { breakdownQuery, GROUPINGS, WINDOWS, type GroupingId, type WindowId } from './cost-queries';
 import { TableScroll } from '../../components/TableScroll';
 
-export function Breakdown({ companyId, grouping, window }: { companyId: string; grouping: GroupingId; window: WindowId }) {
-  const breakdown = useQuery({ ...breakdownQuery(companyId, grouping, window), placeholderData: (previous) => previous });
+export function Breakdown({
+  companyId,
+  grouping,
+  window,
+}: {
+  companyId: string;
+  grouping: GroupingId;
+  window: WindowId;
+}) {
+  const breakdown = useQuery({
+    ...breakdownQuery(companyId, grouping, window),
+    placeholderData: (previous) => previous,
+  });
   const agents = useQuery({ ...agentsQuery(companyId), enabled: grouping === 'agent' });
   const tableId = useId();
 
-  if (breakdown.isError) return <ErrorNotice error={breakdown.error} title="The breakdown could not be loaded" retry={() => void breakdown.refetch()} />;
+  if (breakdown.isError)
+    return (
+      <ErrorNotice
+        error={breakdown.error}
+        title="The breakdown could not be loaded"
+        retry={() => void breakdown.refetch()}
+      />
+    );
   if (!breakdown.data) return <Loading label="Loading the breakdown" />;
   const { rows } = breakdown.data;
   const groupLabel = GROUPINGS.find((g) => g.id === breakdown.data.grouping)!.label;
@@ -26,25 +44,42 @@ export function Breakdown({ companyId, grouping, window }: { companyId: string; 
   if (rows.length === 0) {
     return (
       <section className="card cost-breakdown" aria-label={title} aria-busy={breakdown.isPlaceholderData}>
-        <p className="muted">No spend in this window. Runs report cost as they run; other usage can be recorded with POST /api/companies/{'{companyId}'}/cost-events.</p>
+        <p className="muted">
+          No spend in this window. Runs report cost as they run; other usage can be recorded with POST /api/companies/
+          {'{companyId}'}/cost-events.
+        </p>
       </section>
     );
   }
   const agentById = new Map((agents.data ?? []).map((a) => [a.id, a]));
   return (
     <section className="card cost-breakdown" aria-label={title} aria-busy={breakdown.isPlaceholderData}>
-      <BarChart title={title} tableId={tableId} bars={rows.map((r) => ({ key: r.key, label: r.label, value: r.costCents, shown: cents(r.costCents) }))} />
+      <BarChart
+        title={title}
+        tableId={tableId}
+        bars={rows.map((r) => ({ key: r.key, label: r.label, value: r.costCents, shown: cents(r.costCents) }))}
+      />
       <TableScroll label={title}>
         <table className="table cost-table cost-breakdown-table" id={tableId}>
           <caption className="visually-hidden">{title}</caption>
           <thead>
             <tr>
               <th scope="col">{groupLabel}</th>
-              <th scope="col" className="num">Cost</th>
-              <th scope="col" className="num">Input tokens</th>
-              <th scope="col" className="num">Cached</th>
-              <th scope="col" className="num">Output tokens</th>
-              <th scope="col" className="num">Events</th>
+              <th scope="col" className="num">
+                Cost
+              </th>
+              <th scope="col" className="num">
+                Input tokens
+              </th>
+              <th scope="col" className="num">
+                Cached
+              </th>
+              <th scope="col" className="num">
+                Output tokens
+              </th>
+              <th scope="col" className="num">
+                Events
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -34,18 +34,36 @@ export function CostsPage() {
   return (
     <div className="page page-costs">
       <PageHeader title="Costs">
-        <p className="muted">Spend reported as cost events: by the company's runs as they run, or recorded through the API.</p>
+        <p className="muted">
+          Spend reported as cost events: by the company's runs as they run, or recorded through the API.
+        </p>
       </PageHeader>
-      {overview.isError && <ErrorNotice error={overview.error} title="The spend totals could not be loaded" retry={() => void overview.refetch()} />}
+      {overview.isError && (
+        <ErrorNotice
+          error={overview.error}
+          title="The spend totals could not be loaded"
+          retry={() => void overview.refetch()}
+        />
+      )}
       <nav aria-label="Window" className="cost-windows">
         {WINDOWS.map((w) => {
           const figures = usageOf(w.id);
           return (
-            <Link key={w.id} to={linkTo('window', w.id)} replace aria-current={w.id === window ? 'page' : undefined} className="card stat cost-window">
+            <Link
+              key={w.id}
+              to={linkTo('window', w.id)}
+              replace
+              aria-current={w.id === window ? 'page' : undefined}
+              className="card stat cost-window"
+            >
               <span className="muted">{w.label}</span>
               <span className="value">{figures ? cents(figures.costCents) : '…'}</span>
               {w.id === 'mtd' && overview.data ? (
-                <span className="muted">{overview.data.month.budgetCents > 0 ? `${overview.data.month.utilizationPercent}% of ${cents(overview.data.month.budgetCents)}` : 'No company budget'}</span>
+                <span className="muted">
+                  {overview.data.month.budgetCents > 0
+                    ? `${overview.data.month.utilizationPercent}% of ${cents(overview.data.month.budgetCents)}`
+                    : 'No company budget'}
+                </span>
               ) : (
                 figures?.tokens && <UsageFigures usage={figures.tokens} />
               )}
@@ -56,7 +74,13 @@ export function CostsPage() {
       {overview.isPending && <Loading label="Loading spend" />}
       <nav aria-label="Group by" className="cost-groupings tabs">
         {GROUPINGS.map((g) => (
-          <Link key={g.id} to={linkTo('by', g.id)} replace aria-current={g.id === grouping ? 'page' : undefined} className={g.id === grouping ? 'active' : undefined}>
+          <Link
+            key={g.id}
+            to={linkTo('by', g.id)}
+            replace
+            aria-current={g.id === grouping ? 'page' : undefined}
+            className={g.id === grouping ? 'active' : undefined}
+          >
             {g.label}
           </Link>
         ))}

@@ -54,7 +54,11 @@ export const overviewQuery = (companyId: string) =>
     queryKey: companyKey(companyId, 'costs', 'overview'),
     queryFn: async () => {
       const [month, windows] = await Promise.all([
-        api.GET('/api/companies/{companyId}/costs/summary', { params: { ...path(companyId), query: { from: windowStart('mtd') } } }).then(data),
+        api
+          .GET('/api/companies/{companyId}/costs/summary', {
+            params: { ...path(companyId), query: { from: windowStart('mtd') } },
+          })
+          .then(data),
         api.GET('/api/companies/{companyId}/costs/window-spend', { params: path(companyId) }).then(data),
       ]);
       return { month, windows };
@@ -64,22 +68,50 @@ export const overviewQuery = (companyId: string) =>
 export const billingTypeQuery = (companyId: string, window: WindowId) =>
   queryOptions({
     queryKey: companyKey(companyId, 'costs', 'by-billing-type', window),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/costs/by-billing-type', { params: { ...path(companyId), query: { from: windowStart(window) } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/costs/by-billing-type', {
+          params: { ...path(companyId), query: { from: windowStart(window) } },
+        }),
+      ),
   });
 
-const usage = (row: Usage): Usage => ({ costCents: row.costCents, inputTokens: row.inputTokens, cachedInputTokens: row.cachedInputTokens, outputTokens: row.outputTokens, eventCount: row.eventCount });
+const usage = (row: Usage): Usage => ({
+  costCents: row.costCents,
+  inputTokens: row.inputTokens,
+  cachedInputTokens: row.cachedInputTokens,
+  outputTokens: row.outputTokens,
+  eventCount: row.eventCount,
+});
 
 async function breakdown(companyId: string, grouping: GroupingId, from: string): Promise<CostRow[]> {
   const params = { ...path(companyId), query: { from } };
   switch (grouping) {
     case 'agent':
-      return data(await api.GET('/api/companies/{companyId}/costs/by-agent', { params })).map((r) => ({ ...usage(r), key: r.agentId ?? 'deleted', label: r.agentName ?? 'Deleted agents', agentId: r.agentId }));
+      return data(await api.GET('/api/companies/{companyId}/costs/by-agent', { params })).map((r) => ({
+        ...usage(r),
+        key: r.agentId ?? 'deleted',
+        label: r.agentName ?? 'Deleted agents',
+        agentId: r.agentId,
+      }));
     case 'provider':
-      return data(await api.GET('/api/companies/{companyId}/costs/by-provider', { params })).map((r) => ({ ...usage(r), key: r.provider, label: r.provider }));
+      return data(await api.GET('/api/companies/{companyId}/costs/by-provider', { params })).map((r) => ({
+        ...usage(r),
+        key: r.provider,
+        label: r.provider,
+      }));
     case 'biller':
-      return data(await api.GET('/api/companies/{companyId}/costs/by-biller', { params })).map((r) => ({ ...usage(r), key: r.biller, label: r.biller }));
+      return data(await api.GET('/api/companies/{companyId}/costs/by-biller', { params })).map((r) => ({
+        ...usage(r),
+        key: r.biller,
+        label: r.biller,
+      }));
     case 'project':
-      return data(await api.GET('/api/companies/{companyId}/costs/by-project', { params })).map((r) => ({ ...usage(r), key: r.projectId ?? 'none', label: r.projectName ?? 'No project' }));
+      return data(await api.GET('/api/companies/{companyId}/costs/by-project', { params })).map((r) => ({
+        ...usage(r),
+        key: r.projectId ?? 'none',
+        label: r.projectName ?? 'No project',
+      }));
     case 'model':
       return byModel(data(await api.GET('/api/companies/{companyId}/costs/by-agent-model', { params })));
   }
@@ -90,7 +122,15 @@ function byModel(rows: (Usage & { provider: string; model: string })[]): CostRow
   const models = new Map<string, CostRow>();
   for (const r of rows) {
     const key = `${r.provider}/${r.model}`;
-    const row = models.get(key) ?? { key, label: `${r.model} (${r.provider})`, costCents: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, eventCount: 0 };
+    const row = models.get(key) ?? {
+      key,
+      label: `${r.model} (${r.provider})`,
+      costCents: 0,
+      inputTokens: 0,
+      cachedInputTokens: 0,
+      outputTokens: 0,
+      eventCount: 0,
+    };
     row.costCents += r.costCents;
     row.inputTokens += r.inputTokens;
     row.cachedInputTokens += r.cachedInputTokens;

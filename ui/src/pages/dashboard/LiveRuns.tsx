@@ -17,24 +17,37 @@ import { useNow } from '../../components/agents/useNow';
 /** Live runs shown at most (the newest); a company running more is told so. */
 const SHOWN = 50;
 
-type LiveRun = paths['/api/companies/{companyId}/live-runs']['get']['responses'][200]['content']['application/json'][number];
+type LiveRun =
+  paths['/api/companies/{companyId}/live-runs']['get']['responses'][200]['content']['application/json'][number];
 
 export function LiveRuns({ companyId }: { companyId: string }) {
   const runs = useQuery({
     queryKey: companyKey(companyId, 'live-runs', { limit: SHOWN }),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/live-runs', { params: { path: { companyId }, query: { limit: SHOWN } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/live-runs', {
+          params: { path: { companyId }, query: { limit: SHOWN } },
+        }),
+      ),
   });
   return (
     <section className="card now" aria-labelledby="now-heading">
       <h2 id="now-heading">
-        Now {runs.data && runs.data.length > 0 && <span className="muted">· {runs.data.length === SHOWN ? `the newest ${SHOWN} live runs` : `${runs.data.length} live`}</span>}
+        Now{' '}
+        {runs.data && runs.data.length > 0 && (
+          <span className="muted">
+            · {runs.data.length === SHOWN ? `the newest ${SHOWN} live runs` : `${runs.data.length} live`}
+          </span>
+        )}
       </h2>
       {runs.isPending ? (
         <Loading label="Loading live runs" />
       ) : runs.isError ? (
         <ErrorNotice error={runs.error} retry={() => runs.refetch()} title="Live runs could not be loaded" />
       ) : runs.data.length === 0 ? (
-        <p className="muted empty">Nothing is running. Assign an issue to an agent, or wake one from its page, and its run shows here.</p>
+        <p className="muted empty">
+          Nothing is running. Assign an issue to an agent, or wake one from its page, and its run shows here.
+        </p>
       ) : (
         <ul className="live-runs">
           {runs.data.map((run) => (
@@ -55,7 +68,9 @@ const LiveRunItem = memo(function LiveRunItem({ run, companyId }: { run: LiveRun
   return (
     <li data-run-id={run.runId} className="live-run">
       <div className="live-run-head">
-        <span className={`badge ${run.status === 'running' ? 'badge-success' : 'badge-warning'}`}>{run.status === 'running' ? 'Running' : 'Queued'}</span>
+        <span className={`badge ${run.status === 'running' ? 'badge-success' : 'badge-warning'}`}>
+          {run.status === 'running' ? 'Running' : 'Queued'}
+        </span>
         <Link to={`/c/${companyId}/agents/${run.agentId}/runs`} className="live-run-agent">
           {run.agentName}
         </Link>
@@ -79,7 +94,12 @@ const LiveRunItem = memo(function LiveRunItem({ run, companyId }: { run: LiveRun
 function Elapsed({ since, started }: { since: string; started: boolean }) {
   const elapsed = duration(useNow(true) - new Date(since).getTime());
   return (
-    <time className="elapsed" dateTime={since} title={`${started ? 'Started' : 'Queued'} ${fullTime(since)}`} aria-label={`elapsed ${elapsed}`}>
+    <time
+      className="elapsed"
+      dateTime={since}
+      title={`${started ? 'Started' : 'Queued'} ${fullTime(since)}`}
+      aria-label={`elapsed ${elapsed}`}
+    >
       {elapsed}
     </time>
   );

@@ -15,14 +15,22 @@ const RECENT = 20;
 export function RecentActivity({ companyId }: { companyId: string }) {
   const activity = useQuery({
     queryKey: companyKey(companyId, 'activity', { limit: RECENT }),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/activity', { params: { path: { companyId }, query: { limit: RECENT } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/activity', {
+          params: { path: { companyId }, query: { limit: RECENT } },
+        }),
+      ),
   });
   const agents = useQuery(agentsQuery(companyId));
   const names = new Map((agents.data ?? []).map((agent) => [agent.id, agent.name]));
   return (
     <section className="card recent-activity" aria-labelledby="activity-heading">
       <h2 id="activity-heading">
-        Recent activity <Link to={`/c/${companyId}/activity`} className="heading-link">All activity</Link>
+        Recent activity{' '}
+        <Link to={`/c/${companyId}/activity`} className="heading-link">
+          All activity
+        </Link>
       </h2>
       {activity.isPending ? (
         <Loading label="Loading activity" />
@@ -38,7 +46,8 @@ export function RecentActivity({ companyId }: { companyId: string }) {
             return (
               <li key={entry.id} data-activity-id={entry.id}>
                 <span>
-                  <strong>{actorName(entry, names)}</strong> {verb(entry.action)} {path ? <Link to={path}>{subject}</Link> : <span>{subject}</span>}
+                  <strong>{actorName(entry, names)}</strong> {verb(entry.action)}{' '}
+                  {path ? <Link to={path}>{subject}</Link> : <span>{subject}</span>}
                 </span>
                 <time className="muted" dateTime={entry.createdAt} title={fullTime(entry.createdAt)}>
                   {timeAgo(entry.createdAt)}
@@ -48,7 +57,9 @@ export function RecentActivity({ companyId }: { companyId: string }) {
           })}
         </ol>
       )}
-      {agents.isError && <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="Agent names could not be loaded" />}
+      {agents.isError && (
+        <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="Agent names could not be loaded" />
+      )}
     </section>
   );
 }

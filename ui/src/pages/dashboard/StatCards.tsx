@@ -10,14 +10,19 @@ import { cents } from '../../lib/format';
 export function StatCards({ companyId }: { companyId: string }) {
   const snapshot = useQuery(dashboardQuery(companyId));
   if (snapshot.isPending) return <Loading label="Loading the dashboard" />;
-  if (snapshot.isError) return <ErrorNotice error={snapshot.error} retry={() => snapshot.refetch()} title="The dashboard could not be loaded" />;
+  if (snapshot.isError)
+    return (
+      <ErrorNotice error={snapshot.error} retry={() => snapshot.refetch()} title="The dashboard could not be loaded" />
+    );
   const { agents, tasks, costs, pendingApprovals, budgets } = snapshot.data;
   const base = `/c/${companyId}`;
-  const budgetTrouble = budgets.activeIncidents + budgets.pausedAgents + budgets.pausedProjects + budgets.pendingApprovals;
+  const budgetTrouble =
+    budgets.activeIncidents + budgets.pausedAgents + budgets.pausedProjects + budgets.pendingApprovals;
   return (
     <section aria-label="Summary" className="grid stat-cards">
       <StatCard to={`${base}/agents`} label="Agents" value={agents.active + agents.paused + agents.error}>
-        {agents.running} running · {agents.paused} paused{agents.error > 0 && <span className="badge badge-danger">{agents.error} in error</span>}
+        {agents.running} running · {agents.paused} paused
+        {agents.error > 0 && <span className="badge badge-danger">{agents.error} in error</span>}
       </StatCard>
       <StatCard to={`${base}/issues`} label="Open issues" value={tasks.open}>
         {tasks.inProgress} in progress · {tasks.blocked} blocked · {tasks.done} done
@@ -35,7 +40,11 @@ export function StatCards({ companyId }: { companyId: string }) {
       <StatCard to={`${base}/approvals`} label="Pending approvals" value={pendingApprovals}>
         {pendingApprovals === 0 ? 'nothing waits on the board' : 'waiting on the board'}
       </StatCard>
-      <StatCard to={`${base}/inbox`} label="Budget health" value={budgets.activeIncidents === 0 ? 'Healthy' : plural(budgets.activeIncidents, 'incident')}>
+      <StatCard
+        to={`${base}/inbox`}
+        label="Budget health"
+        value={budgets.activeIncidents === 0 ? 'Healthy' : plural(budgets.activeIncidents, 'incident')}
+      >
         {budgetTrouble === 0
           ? 'no incidents, nothing stopped'
           : [
@@ -52,7 +61,17 @@ export function StatCards({ companyId }: { companyId: string }) {
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-function StatCard({ to, label, value, children }: { to: string; label: string; value: ReactNode; children: ReactNode }) {
+function StatCard({
+  to,
+  label,
+  value,
+  children,
+}: {
+  to: string;
+  label: string;
+  value: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Link to={to} className="card stat stat-card">
       <span className="stat-label">{label}</span>

@@ -13,7 +13,13 @@ export function FinanceEvents({ companyId }: { companyId: string }) {
   return (
     <section className="card" aria-labelledby="finance-events">
       <h2 id="finance-events">Events</h2>
-      {events.isError && <ErrorNotice error={events.error} title="The finance events could not be loaded" retry={() => void events.refetch()} />}
+      {events.isError && (
+        <ErrorNotice
+          error={events.error}
+          title="The finance events could not be loaded"
+          retry={() => void events.refetch()}
+        />
+      )}
       {events.isPending && <Loading label="Loading finance events" />}
       {events.data?.length === 0 && <p className="muted">None recorded yet.</p>}
       {events.data && events.data.length > 0 && (
@@ -25,7 +31,9 @@ export function FinanceEvents({ companyId }: { companyId: string }) {
                 <th scope="col">When</th>
                 <th scope="col">Kind</th>
                 <th scope="col">Biller</th>
-                <th scope="col" className="num">Amount</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
                 <th scope="col">Note</th>
               </tr>
             </thead>

@@ -11,7 +11,9 @@ export function FinancePage() {
   return (
     <div className="page page-finance">
       <PageHeader title="Finance">
-        <p className="muted">Money that is not token usage. Cost events (what runs report) are on the Costs page and never counted here.</p>
+        <p className="muted">
+          Money that is not token usage. Cost events (what runs report) are on the Costs page and never counted here.
+        </p>
       </PageHeader>
       <FinanceSummary companyId={companyId} />
       <RecordFinanceEvent companyId={companyId} />

@@ -14,7 +14,17 @@ interface Totals {
   eventCount: number;
 }
 
-function TotalsTable<T extends Totals>({ caption, keyLabel, rows, keyOf }: { caption: string; keyLabel: string | null; rows: T[]; keyOf: (row: T) => string }) {
+function TotalsTable<T extends Totals>({
+  caption,
+  keyLabel,
+  rows,
+  keyOf,
+}: {
+  caption: string;
+  keyLabel: string | null;
+  rows: T[];
+  keyOf: (row: T) => string;
+}) {
   return (
     <TableScroll label={caption}>
       <table className="table">
@@ -23,10 +33,18 @@ function TotalsTable<T extends Totals>({ caption, keyLabel, rows, keyOf }: { cap
           <tr>
             {keyLabel && <th scope="col">{keyLabel}</th>}
             <th scope="col">Currency</th>
-            <th scope="col" className="num">Debits (out)</th>
-            <th scope="col" className="num">Credits (in)</th>
-            <th scope="col" className="num">Net</th>
-            <th scope="col" className="num">Events</th>
+            <th scope="col" className="num">
+              Debits (out)
+            </th>
+            <th scope="col" className="num">
+              Credits (in)
+            </th>
+            <th scope="col" className="num">
+              Net
+            </th>
+            <th scope="col" className="num">
+              Events
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -48,7 +66,14 @@ function TotalsTable<T extends Totals>({ caption, keyLabel, rows, keyOf }: { cap
 
 export function FinanceSummary({ companyId }: { companyId: string }) {
   const summary = useQuery(financeSummaryQuery(companyId));
-  if (summary.isError) return <ErrorNotice error={summary.error} title="The finance summary could not be loaded" retry={() => void summary.refetch()} />;
+  if (summary.isError)
+    return (
+      <ErrorNotice
+        error={summary.error}
+        title="The finance summary could not be loaded"
+        retry={() => void summary.refetch()}
+      />
+    );
   if (!summary.data) return <Loading label="Loading the finance summary" />;
   const { summary: totals, byBiller, byKind } = summary.data;
   if (totals.currencies.length === 0) {
@@ -64,7 +89,12 @@ export function FinanceSummary({ companyId }: { companyId: string }) {
       <h2 id="finance-summary">Summary</h2>
       <TotalsTable caption="Totals per currency" keyLabel={null} rows={totals.currencies} keyOf={(r) => r.currency} />
       <h3>By biller</h3>
-      <TotalsTable caption="Totals by biller" keyLabel="Biller" rows={byBiller} keyOf={(r) => r.biller ?? 'No biller'} />
+      <TotalsTable
+        caption="Totals by biller"
+        keyLabel="Biller"
+        rows={byBiller}
+        keyOf={(r) => r.biller ?? 'No biller'}
+      />
       <h3>By kind</h3>
       <TotalsTable caption="Totals by kind" keyLabel="Kind" rows={byKind} keyOf={(r) => r.kind} />
     </section>

@@ -19,8 +19,16 @@ function localNow(): string {
   return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-const emptyDraft = () => ({ kind: '', direction: 'debit' as 'debit' | 'credit', amount: '', currency: 'USD', occurredAt: localNow(), biller: '', description: '', estimated: false });
-
+const emptyDraft = () => ({
+  kind: '',
+  direction: 'debit' as 'debit' | 'credit',
+  amount: '',
+  currency: 'USD',
+  occurredAt: localNow(),
+  biller: '',
+  description: '',
+  estimated: false,
+});
 
 export function RecordFinanceEvent({ companyId }: { companyId: string }) {
   const [draft, setDraft] = useState(emptyDraft);
@@ -51,7 +59,11 @@ export function RecordFinanceEvent({ companyId }: { companyId: string }) {
     },
     onSuccess: ({ event, repeat }) => {
       const what = `${event.kind}, ${event.direction} ${moneyIn(event.amountCents, event.currency)}`;
-      setRecorded(repeat ? `Already recorded: ${what}. The retry returned the first record; nothing was counted twice.` : `Recorded: ${what}.`);
+      setRecorded(
+        repeat
+          ? `Already recorded: ${what}. The retry returned the first record; nothing was counted twice.`
+          : `Recorded: ${what}.`,
+      );
       idempotencyKey.current = crypto.randomUUID();
       setDraft(emptyDraft());
       void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'finance') });
@@ -63,7 +75,11 @@ export function RecordFinanceEvent({ companyId }: { companyId: string }) {
     setRecorded(null);
     setDraft((d) => ({ ...d, [key]: value }));
   };
-  const field = (name: string) => ({ id: `${id}-${name}`, 'aria-invalid': errors[name] ? true : undefined, 'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined });
+  const field = (name: string) => ({
+    id: `${id}-${name}`,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
+  });
   const fieldError = (name: string) =>
     errors[name] && (
       <span id={`${id}-${name}-error`} className="field-error">
@@ -81,7 +97,13 @@ export function RecordFinanceEvent({ companyId }: { companyId: string }) {
       <form onSubmit={submit} noValidate className="money-form">
         <div className="field">
           <label htmlFor={`${id}-kind`}>Kind</label>
-          <input {...field('kind')} list={`${id}-kinds`} value={draft.kind} onChange={(e) => set('kind', e.target.value)} placeholder="e.g. platform_fee" />
+          <input
+            {...field('kind')}
+            list={`${id}-kinds`}
+            value={draft.kind}
+            onChange={(e) => set('kind', e.target.value)}
+            placeholder="e.g. platform_fee"
+          />
           <datalist id={`${id}-kinds`}>
             {KINDS.map((k) => (
               <option key={k} value={k} />
@@ -91,42 +113,73 @@ export function RecordFinanceEvent({ companyId }: { companyId: string }) {
         </div>
         <div className="field">
           <label htmlFor={`${id}-direction`}>Direction</label>
-          <select id={`${id}-direction`} value={draft.direction} onChange={(e) => set('direction', e.target.value as 'debit' | 'credit')}>
+          <select
+            id={`${id}-direction`}
+            value={draft.direction}
+            onChange={(e) => set('direction', e.target.value as 'debit' | 'credit')}
+          >
             <option value="debit">Debit: money out</option>
             <option value="credit">Credit: money in</option>
           </select>
         </div>
         <div className="field">
           <label htmlFor={`${id}-amountCents`}>Amount</label>
-          <input {...field('amountCents')} inputMode="decimal" value={draft.amount} onChange={(e) => set('amount', e.target.value)} placeholder="e.g. 120.50" />
+          <input
+            {...field('amountCents')}
+            inputMode="decimal"
+            value={draft.amount}
+            onChange={(e) => set('amount', e.target.value)}
+            placeholder="e.g. 120.50"
+          />
           {fieldError('amountCents')}
         </div>
         <div className="field">
           <label htmlFor={`${id}-currency`}>Currency</label>
-          <input {...field('currency')} value={draft.currency} onChange={(e) => set('currency', e.target.value)} maxLength={3} autoCapitalize="characters" />
+          <input
+            {...field('currency')}
+            value={draft.currency}
+            onChange={(e) => set('currency', e.target.value)}
+            maxLength={3}
+            autoCapitalize="characters"
+          />
           {fieldError('currency')}
         </div>
         <div className="field">
           <label htmlFor={`${id}-occurredAt`}>When</label>
-          <input {...field('occurredAt')} type="datetime-local" value={draft.occurredAt} onChange={(e) => set('occurredAt', e.target.value)} />
+          <input
+            {...field('occurredAt')}
+            type="datetime-local"
+            value={draft.occurredAt}
+            onChange={(e) => set('occurredAt', e.target.value)}
+          />
           {fieldError('occurredAt')}
         </div>
         <div className="field">
           <label htmlFor={`${id}-biller`}>
             Biller <span className="muted">(optional)</span>
           </label>
-          <input {...field('biller')} value={draft.biller} onChange={(e) => set('biller', e.target.value)} placeholder="e.g. openrouter" />
+          <input
+            {...field('biller')}
+            value={draft.biller}
+            onChange={(e) => set('biller', e.target.value)}
+            placeholder="e.g. openrouter"
+          />
           {fieldError('biller')}
         </div>
         <div className="field wide">
           <label htmlFor={`${id}-description`}>
             Note <span className="muted">(optional)</span>
           </label>
-          <input {...field('description')} value={draft.description} onChange={(e) => set('description', e.target.value)} />
+          <input
+            {...field('description')}
+            value={draft.description}
+            onChange={(e) => set('description', e.target.value)}
+          />
           {fieldError('description')}
         </div>
         <label className="wide">
-          <input type="checkbox" checked={draft.estimated} onChange={(e) => set('estimated', e.target.checked)} /> An estimate, not an invoiced amount
+          <input type="checkbox" checked={draft.estimated} onChange={(e) => set('estimated', e.target.checked)} /> An
+          estimate, not an invoiced amount
         </label>
         {record.isError && (
           <div className="wide">
@@ -141,7 +194,11 @@ export function RecordFinanceEvent({ companyId }: { companyId: string }) {
                 </ul>
               )}
             </ErrorNotice>
-            {record.error instanceof ApiError && record.error.status === 0 && <p className="muted">Submitting again is safe: if the first attempt reached the server, it is returned, not recorded twice.</p>}
+            {record.error instanceof ApiError && record.error.status === 0 && (
+              <p className="muted">
+                Submitting again is safe: if the first attempt reached the server, it is returned, not recorded twice.
+              </p>
+            )}
           </div>
         )}
         <div className="page-actions wide">

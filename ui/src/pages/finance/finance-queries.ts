@@ -10,7 +10,12 @@ export const FINANCE_MAX = 500;
 export const financeEventsQuery = (companyId: string, limit: number) =>
   queryOptions({
     queryKey: companyKey(companyId, 'finance', 'events', limit),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/costs/finance-events', { params: { path: { companyId }, query: { limit } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/costs/finance-events', {
+          params: { path: { companyId }, query: { limit } },
+        }),
+      ),
   });
 
 export const financeSummaryQuery = (companyId: string) =>

@@ -10,9 +10,20 @@ import { GOAL_LEVELS, GOAL_STATUSES, subtreeIds, type Goal } from './goal-tree';
 
 export type GoalDialogState = { mode: 'create'; parentId: string | null } | { mode: 'edit'; goal: Goal };
 
-export function GoalDialog({ companyId, goals, state, onClose }: { companyId: string; goals: Goal[]; state: GoalDialogState; onClose: () => void }) {
+export function GoalDialog({
+  companyId,
+  goals,
+  state,
+  onClose,
+}: {
+  companyId: string;
+  goals: Goal[];
+  state: GoalDialogState;
+  onClose: () => void;
+}) {
   const editing = state.mode === 'edit' ? state.goal : null;
-  const parentTitle = state.mode === 'create' && state.parentId ? goals.find((goal) => goal.id === state.parentId)?.title : undefined;
+  const parentTitle =
+    state.mode === 'create' && state.parentId ? goals.find((goal) => goal.id === state.parentId)?.title : undefined;
   const title = editing ? `Edit ${editing.title}` : parentTitle ? `New sub-goal of ${parentTitle}` : 'New goal';
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={title}>
@@ -21,22 +32,43 @@ export function GoalDialog({ companyId, goals, state, onClose }: { companyId: st
   );
 }
 
-function GoalForm({ companyId, goals, state, onDone }: { companyId: string; goals: Goal[]; state: GoalDialogState; onDone: () => void }) {
+function GoalForm({
+  companyId,
+  goals,
+  state,
+  onDone,
+}: {
+  companyId: string;
+  goals: Goal[];
+  state: GoalDialogState;
+  onDone: () => void;
+}) {
   const queryClient = useQueryClient();
   const { agents } = useAgentNames(companyId);
   const editing = state.mode === 'edit' ? state.goal : null;
   const [title, setTitle] = useState(editing?.title ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
-  const [level, setLevel] = useState<Goal['level']>(editing?.level ?? (state.mode === 'create' && state.parentId ? 'task' : 'company'));
+  const [level, setLevel] = useState<Goal['level']>(
+    editing?.level ?? (state.mode === 'create' && state.parentId ? 'task' : 'company'),
+  );
   const [status, setStatus] = useState<Goal['status']>(editing?.status ?? 'planned');
-  const [parentId, setParentId] = useState(editing ? (editing.parentId ?? '') : state.mode === 'create' ? (state.parentId ?? '') : '');
+  const [parentId, setParentId] = useState(
+    editing ? (editing.parentId ?? '') : state.mode === 'create' ? (state.parentId ?? '') : '',
+  );
   const [ownerAgentId, setOwner] = useState(editing?.ownerAgentId ?? '');
   // A goal cannot move under itself or its own descendants.
   const excluded = editing ? subtreeIds(goals, editing.id) : new Set<string>();
 
   const save = useMutation({
     mutationFn: async () => {
-      const body = { title: title.trim(), description: description.trim() || null, level, status, parentId: parentId || null, ownerAgentId: ownerAgentId || null };
+      const body = {
+        title: title.trim(),
+        description: description.trim() || null,
+        level,
+        status,
+        parentId: parentId || null,
+        ownerAgentId: ownerAgentId || null,
+      };
       return editing
         ? data(await api.PATCH('/api/goals/{goalId}', { params: { path: { goalId: editing.id } }, body }))
         : data(await api.POST('/api/companies/{companyId}/goals', { params: { path: { companyId } }, body }));
@@ -55,7 +87,14 @@ function GoalForm({ companyId, goals, state, onDone }: { companyId: string; goal
     <form onSubmit={submit}>
       <div className="field">
         <label htmlFor="goal-title">Title</label>
-        <input id="goal-title" autoFocus required maxLength={500} value={title} onChange={(event) => setTitle(event.target.value)} />
+        <input
+          id="goal-title"
+          autoFocus
+          required
+          maxLength={500}
+          value={title}
+          onChange={(event) => setTitle(event.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="goal-description">Description</label>
@@ -107,8 +146,16 @@ function GoalForm({ companyId, goals, state, onDone }: { companyId: string; goal
             ))}
         </select>
       </label>
-      {save.isError && <ErrorNotice error={save.error} title={editing ? 'The goal was not saved' : 'The goal was not created'} />}
-      <DialogActions onCancel={onDone} label={editing ? 'Save goal' : 'Create goal'} busyLabel={editing ? 'Saving…' : 'Creating…'} busy={save.isPending} disabled={!title.trim()} />
+      {save.isError && (
+        <ErrorNotice error={save.error} title={editing ? 'The goal was not saved' : 'The goal was not created'} />
+      )}
+      <DialogActions
+        onCancel={onDone}
+        label={editing ? 'Save goal' : 'Create goal'}
+        busyLabel={editing ? 'Saving…' : 'Creating…'}
+        busy={save.isPending}
+        disabled={!title.trim()}
+      />
     </form>
   );
 }

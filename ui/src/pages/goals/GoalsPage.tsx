@@ -30,19 +30,31 @@ export function GoalsPage() {
           </button>
         }
       >
-        <p className="muted">What the company works towards, from company goals down to tasks. Projects and issues point at them.</p>
+        <p className="muted">
+          What the company works towards, from company goals down to tasks. Projects and issues point at them.
+        </p>
       </PageHeader>
-      {dialog && goals.data && <GoalDialog companyId={companyId} goals={goals.data} state={dialog} onClose={() => setDialog(null)} />}
+      {dialog && goals.data && (
+        <GoalDialog companyId={companyId} goals={goals.data} state={dialog} onClose={() => setDialog(null)} />
+      )}
       {goals.isPending ? (
         <Loading label="Loading goals" />
       ) : goals.isError ? (
         <ErrorNotice error={goals.error} title="Goals could not be loaded" retry={() => goals.refetch()} />
       ) : goals.data.length === 0 ? (
-        <p className="goal-empty">No goals yet. Start with what the company is for; break it down into team and task goals.</p>
+        <p className="goal-empty">
+          No goals yet. Start with what the company is for; break it down into team and task goals.
+        </p>
       ) : (
         <ul className="goal-tree" aria-label="Goal tree">
           {goalTree(goals.data).map((node) => (
-            <GoalBranch key={node.goal.id} node={node} ownerName={nameOf} onAddChild={(parent) => setDialog({ mode: 'create', parentId: parent.id })} onEdit={(goal) => setDialog({ mode: 'edit', goal })} />
+            <GoalBranch
+              key={node.goal.id}
+              node={node}
+              ownerName={nameOf}
+              onAddChild={(parent) => setDialog({ mode: 'create', parentId: parent.id })}
+              onEdit={(goal) => setDialog({ mode: 'edit', goal })}
+            />
           ))}
         </ul>
       )}
@@ -50,7 +62,17 @@ export function GoalsPage() {
   );
 }
 
-function GoalBranch({ node, ownerName, onAddChild, onEdit }: { node: GoalNode; ownerName: (id: string) => string; onAddChild: (goal: Goal) => void; onEdit: (goal: Goal) => void }) {
+function GoalBranch({
+  node,
+  ownerName,
+  onAddChild,
+  onEdit,
+}: {
+  node: GoalNode;
+  ownerName: (id: string) => string;
+  onAddChild: (goal: Goal) => void;
+  onEdit: (goal: Goal) => void;
+}) {
   const { goal, children } = node;
   return (
     <li>
@@ -71,7 +93,13 @@ function GoalBranch({ node, ownerName, onAddChild, onEdit }: { node: GoalNode; o
       {children.length > 0 && (
         <ul aria-label={`Sub-goals of ${goal.title}`}>
           {children.map((child) => (
-            <GoalBranch key={child.goal.id} node={child} ownerName={ownerName} onAddChild={onAddChild} onEdit={onEdit} />
+            <GoalBranch
+              key={child.goal.id}
+              node={child}
+              ownerName={ownerName}
+              onAddChild={onAddChild}
+              onEdit={onEdit}
+            />
           ))}
         </ul>
       )}

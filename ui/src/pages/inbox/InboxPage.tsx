@@ -26,13 +26,19 @@ export function InboxPage() {
         title="Inbox"
         actions={
           unread.length > 0 && (
-            <button type="button" onClick={() => markRead.mutate(unread.map((item) => item.key))} disabled={markRead.isPending}>
+            <button
+              type="button"
+              onClick={() => markRead.mutate(unread.map((item) => item.key))}
+              disabled={markRead.isPending}
+            >
               Mark all read
             </button>
           )
         }
       >
-        <p className="muted">Approvals to decide, failed runs, budget incidents, and issues that are blocked or assigned to you.</p>
+        <p className="muted">
+          Approvals to decide, failed runs, budget incidents, and issues that are blocked or assigned to you.
+        </p>
       </PageHeader>
       <nav className="tabs" aria-label="Inbox views">
         <Link to="?" className={showAll ? undefined : 'active'} aria-current={showAll ? undefined : 'page'}>
@@ -42,7 +48,9 @@ export function InboxPage() {
           All{inbox.data ? ` (${items.length})` : ''}
         </Link>
       </nav>
-      {markRead.isError && <ErrorNotice error={markRead.error} title="Could not mark read" retry={() => markRead.reset()} />}
+      {markRead.isError && (
+        <ErrorNotice error={markRead.error} title="Could not mark read" retry={() => markRead.reset()} />
+      )}
       {inbox.isPending ? (
         <Loading label="Loading the inbox" />
       ) : inbox.isError ? (
@@ -67,5 +75,9 @@ function EmptyInbox({ showAll, anyRead }: { showAll: boolean; anyRead: boolean }
         All caught up: everything here is read. <Link to="?view=all">Show all items</Link>
       </p>
     );
-  return <p className="inbox-empty">Nothing waits on the board: no pending approvals, failed runs, budget incidents, or blocked issues.</p>;
+  return (
+    <p className="inbox-empty">
+      Nothing waits on the board: no pending approvals, failed runs, budget incidents, or blocked issues.
+    </p>
+  );
 }

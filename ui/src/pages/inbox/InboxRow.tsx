@@ -50,24 +50,32 @@ function describe(base: string, item: InboxItem) {
         title: `${APPROVAL_TYPE_LABELS[item.approvalType] ?? item.approvalType}${item.summary ? `: ${item.summary}` : ''}`,
         to: `${base}/approvals/${item.approvalId}`,
         meta: item.requestedByAgentName ? `requested by ${item.requestedByAgentName}` : 'requested by the board',
-        badge: item.status === 'revision_requested' ? <span className="badge badge-warning">revision requested</span> : null,
+        badge:
+          item.status === 'revision_requested' ? <span className="badge badge-warning">revision requested</span> : null,
       };
     case 'run':
       return {
         kind: item.status === 'timed_out' ? 'Run timed out' : 'Run failed',
-        title: item.issueIdentifier ? `${item.agentName} on ${item.issueIdentifier} ${item.issueTitle ?? ''}`.trim() : item.agentName,
+        title: item.issueIdentifier
+          ? `${item.agentName} on ${item.issueIdentifier} ${item.issueTitle ?? ''}`.trim()
+          : item.agentName,
         to: item.issueId ? `${base}/issues/${item.issueId}` : `${base}/agents/${item.agentId}/runs`,
         meta: item.error ?? '',
         badge: <span className="badge badge-danger">{item.status === 'timed_out' ? 'timed out' : 'failed'}</span>,
       };
     case 'budget_incident': {
-      const amount = (value: number) => (item.metric === 'billed_cents' ? cents(value) : `${value.toLocaleString()} ${item.metric}`);
+      const amount = (value: number) =>
+        item.metric === 'billed_cents' ? cents(value) : `${value.toLocaleString()} ${item.metric}`;
       return {
         kind: item.incidentKind === 'hard' ? 'Budget stop' : 'Budget warning',
         title: `${item.scopeName ?? item.scopeType} (${item.scopeType})`,
         to: item.approvalId ? `${base}/approvals/${item.approvalId}` : scopeLink(base, item.scopeType, item.scopeId),
         meta: `${amount(item.observed)} of ${amount(item.amount)}`,
-        badge: <span className={`badge ${item.incidentKind === 'hard' ? 'badge-danger' : 'badge-warning'}`}>{item.incidentKind === 'hard' ? 'paused' : 'warning'}</span>,
+        badge: (
+          <span className={`badge ${item.incidentKind === 'hard' ? 'badge-danger' : 'badge-warning'}`}>
+            {item.incidentKind === 'hard' ? 'paused' : 'warning'}
+          </span>
+        ),
       };
     }
     case 'issue':
@@ -76,7 +84,11 @@ function describe(base: string, item: InboxItem) {
         title: `${item.identifier} ${item.title}`,
         to: `${base}/issues/${item.issueId}`,
         meta: `${item.priority} priority`,
-        badge: <span className={`badge ${item.reason === 'blocked' ? 'badge-warning' : 'badge-accent'}`}>{item.reason === 'blocked' ? 'blocked' : 'assigned to you'}</span>,
+        badge: (
+          <span className={`badge ${item.reason === 'blocked' ? 'badge-warning' : 'badge-accent'}`}>
+            {item.reason === 'blocked' ? 'blocked' : 'assigned to you'}
+          </span>
+        ),
       };
   }
 }

@@ -16,7 +16,11 @@ export function RetryRunButton({ item }: { item: RunItem }) {
           body: {
             source: 'on_demand',
             triggerDetail: 'manual',
-            reason: `Retry after run ${item.runId} ${item.status === 'timed_out' ? 'timed out' : 'failed'}${item.error ? `: ${item.error}` : ''}`.slice(0, 1000),
+            reason:
+              `Retry after run ${item.runId} ${item.status === 'timed_out' ? 'timed out' : 'failed'}${item.error ? `: ${item.error}` : ''}`.slice(
+                0,
+                1000,
+              ),
             payload: { retryOfRunId: item.runId, ...(item.issueId && { issueId: item.issueId }) },
             idempotencyKey: `retry-${item.runId}`,
           },
@@ -26,7 +30,12 @@ export function RetryRunButton({ item }: { item: RunItem }) {
   const skipped = retry.data && 'skipped' in retry.data ? retry.data.reason : null;
   return (
     <>
-      <button type="button" className="primary" onClick={() => retry.mutate()} disabled={retry.isPending || (retry.isSuccess && !skipped)}>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => retry.mutate()}
+        disabled={retry.isPending || (retry.isSuccess && !skipped)}
+      >
         {retry.isPending ? 'Retrying…' : retry.isSuccess && !skipped ? 'Retry queued' : 'Retry'}
       </button>
       {skipped && (

@@ -10,14 +10,18 @@ async function fetchInbox(companyId: string) {
   return data(await api.GET('/api/companies/{companyId}/inbox', { params: { path: { companyId } } }));
 }
 
-export const inboxQuery = (companyId: string) => queryOptions({ queryKey: companyKey(companyId, 'inbox'), queryFn: () => fetchInbox(companyId) });
+export const inboxQuery = (companyId: string) =>
+  queryOptions({ queryKey: companyKey(companyId, 'inbox'), queryFn: () => fetchInbox(companyId) });
 
 /** Marks items read; the cached inbox shows them read at once (the sidebar count drops with it), then refetches. */
 export function useMarkRead(companyId: string) {
   const queryClient = useQueryClient();
   const key = inboxQuery(companyId).queryKey;
   return useMutation({
-    mutationFn: async (keys: string[]) => data(await api.POST('/api/companies/{companyId}/inbox/read', { params: { path: { companyId } }, body: { keys } })),
+    mutationFn: async (keys: string[]) =>
+      data(
+        await api.POST('/api/companies/{companyId}/inbox/read', { params: { path: { companyId } }, body: { keys } }),
+      ),
     onMutate: async (keys) => {
       await queryClient.cancelQueries({ queryKey: key });
       const before = queryClient.getQueryData(key);

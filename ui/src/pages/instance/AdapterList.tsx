@@ -22,7 +22,10 @@ async function listAdapters() {
 export function AdapterList() {
   const adapters = useQuery({ queryKey: instanceKeys.adapters, queryFn: listAdapters });
   if (adapters.isPending) return <Loading label="Checking the adapters (each environment check takes up to 5 s)" />;
-  if (adapters.isError) return <ErrorNotice error={adapters.error} retry={() => adapters.refetch()} title="The adapters could not be listed" />;
+  if (adapters.isError)
+    return (
+      <ErrorNotice error={adapters.error} retry={() => adapters.refetch()} title="The adapters could not be listed" />
+    );
   return (
     <div className="adapter-list">
       {adapters.data.map((adapter) => (
@@ -39,7 +42,12 @@ function useAdaptersChanged() {
 
 function AdapterCard({ adapter }: { adapter: Adapter }) {
   const headingId = `adapter-${adapter.type}-heading`;
-  const source = adapter.source.kind === 'builtin' ? 'built in' : adapter.source.kind === 'local' ? `local path ${adapter.source.localPath}` : `npm ${adapter.source.packageName}@${adapter.source.version}`;
+  const source =
+    adapter.source.kind === 'builtin'
+      ? 'built in'
+      : adapter.source.kind === 'local'
+        ? `local path ${adapter.source.localPath}`
+        : `npm ${adapter.source.packageName}@${adapter.source.version}`;
   return (
     <article className="card adapter-card" aria-labelledby={headingId}>
       <div className="card-title-row">
@@ -47,8 +55,12 @@ function AdapterCard({ adapter }: { adapter: Adapter }) {
           {adapter.label} <code className="muted">{adapter.type}</code>
         </h3>
         <div className="adapter-badges">
-          <span className={`badge ${adapter.builtin ? '' : 'badge-accent'}`}>{adapter.builtin ? 'built-in' : 'external'}</span>
-          <span className={`badge ${adapter.status.enabled ? 'badge-success' : 'badge-warning'}`}>{adapter.status.enabled ? 'enabled' : adapter.status.disabled ? 'disabled' : 'not loaded'}</span>
+          <span className={`badge ${adapter.builtin ? '' : 'badge-accent'}`}>
+            {adapter.builtin ? 'built-in' : 'external'}
+          </span>
+          <span className={`badge ${adapter.status.enabled ? 'badge-success' : 'badge-warning'}`}>
+            {adapter.status.enabled ? 'enabled' : adapter.status.disabled ? 'disabled' : 'not loaded'}
+          </span>
           {adapter.status.pinnedVersion && <span className="badge">pinned {adapter.status.pinnedVersion}</span>}
         </div>
       </div>
@@ -75,13 +87,25 @@ function AdapterActions({ adapter }: { adapter: Adapter }) {
       data(await api.PATCH('/api/adapters/{type}/override', { params: { path: { type: adapter.type } }, body })),
     onSuccess: changed,
   });
-  const reload = useMutation({ mutationFn: async () => data(await api.POST('/api/adapters/{type}/reload', { params: { path: { type: adapter.type } } })), onSuccess: changed });
-  const reinstall = useMutation({ mutationFn: async () => data(await api.POST('/api/adapters/{type}/reinstall', { params: { path: { type: adapter.type } } })), onSuccess: changed });
+  const reload = useMutation({
+    mutationFn: async () =>
+      data(await api.POST('/api/adapters/{type}/reload', { params: { path: { type: adapter.type } } })),
+    onSuccess: changed,
+  });
+  const reinstall = useMutation({
+    mutationFn: async () =>
+      data(await api.POST('/api/adapters/{type}/reinstall', { params: { path: { type: adapter.type } } })),
+    onSuccess: changed,
+  });
   const name = adapter.type;
   return (
     <>
       <div className="adapter-actions" role="group" aria-label={`${name} actions`}>
-        <button type="button" disabled={override.isPending} onClick={() => override.mutate({ disabled: !adapter.status.disabled })}>
+        <button
+          type="button"
+          disabled={override.isPending}
+          onClick={() => override.mutate({ disabled: !adapter.status.disabled })}
+        >
           {adapter.status.disabled ? `Enable ${name}` : `Disable ${name}`}
         </button>
         <button type="button" aria-expanded={configOpen} onClick={() => setConfigOpen(!configOpen)}>
@@ -102,9 +126,19 @@ function AdapterActions({ adapter }: { adapter: Adapter }) {
       {override.isError && <ErrorNotice error={override.error} title={`The override of ${name} was not saved`} />}
       {reload.isError && <ErrorNotice error={reload.error} title={`${name} was not reloaded`} />}
       {reinstall.isError && <ErrorNotice error={reinstall.error} title={`${name} was not reinstalled`} />}
-      {reload.isSuccess && <p role="status" className="notice">Reloaded.</p>}
-      {reinstall.isSuccess && <p role="status" className="notice">Reinstalled.</p>}
-      {!adapter.builtin && adapter.source.kind === 'npm' && <PinForm adapter={adapter} save={(pinnedVersion) => override.mutate({ pinnedVersion })} />}
+      {reload.isSuccess && (
+        <p role="status" className="notice">
+          Reloaded.
+        </p>
+      )}
+      {reinstall.isSuccess && (
+        <p role="status" className="notice">
+          Reinstalled.
+        </p>
+      )}
+      {!adapter.builtin && adapter.source.kind === 'npm' && (
+        <PinForm adapter={adapter} save={(pinnedVersion) => override.mutate({ pinnedVersion })} />
+      )}
       {configOpen && <AdapterConfig adapter={adapter} />}
     </>
   );
@@ -121,7 +155,14 @@ function PinForm({ adapter, save }: { adapter: Adapter; save: (pinnedVersion: st
   return (
     <form className="pin-form" onSubmit={submit}>
       <label htmlFor={id}>Pinned version</label>
-      <input id={id} type="text" className="mono" placeholder="not pinned" value={pin} onChange={(event) => setPin(event.target.value)} />
+      <input
+        id={id}
+        type="text"
+        className="mono"
+        placeholder="not pinned"
+        value={pin}
+        onChange={(event) => setPin(event.target.value)}
+      />
       <button type="submit">Save pin</button>
     </form>
   );
@@ -131,11 +172,21 @@ function AdapterConfig({ adapter }: { adapter: Adapter }) {
   const queryClient = useQueryClient();
   const schema = useQuery({
     queryKey: [...instanceKeys.adapters, adapter.type, 'config-schema'],
-    queryFn: async () => data(await api.GET('/api/adapters/{type}/config-schema', { params: { path: { type: adapter.type } } })) as JsonSchema,
+    queryFn: async () =>
+      data(
+        await api.GET('/api/adapters/{type}/config-schema', { params: { path: { type: adapter.type } } }),
+      ) as JsonSchema,
     staleTime: 5 * 60_000,
   });
   if (schema.isPending) return <Loading label={`Loading the settings of ${adapter.type}`} />;
-  if (schema.isError) return <ErrorNotice error={schema.error} retry={() => schema.refetch()} title={`The settings of ${adapter.type} could not be loaded`} />;
+  if (schema.isError)
+    return (
+      <ErrorNotice
+        error={schema.error}
+        retry={() => schema.refetch()}
+        title={`The settings of ${adapter.type} could not be loaded`}
+      />
+    );
   return (
     <ConfigForm
       title="Instance config"
@@ -145,7 +196,9 @@ function AdapterConfig({ adapter }: { adapter: Adapter }) {
       path="/config"
       withOtherKeys
       save={async (config) => {
-        const saved = data(await api.PATCH('/api/adapters/{type}', { params: { path: { type: adapter.type } }, body: { config } }));
+        const saved = data(
+          await api.PATCH('/api/adapters/{type}', { params: { path: { type: adapter.type } }, body: { config } }),
+        );
         await queryClient.invalidateQueries({ queryKey: instanceKeys.adapters, exact: true });
         return saved.config;
       }}
@@ -157,7 +210,8 @@ function RemoveAdapterButton({ adapter }: { adapter: Adapter }) {
   const [open, setOpen] = useState(false);
   const changed = useAdaptersChanged();
   const remove = useMutation({
-    mutationFn: async () => data(await api.DELETE('/api/adapters/{type}', { params: { path: { type: adapter.type } } })),
+    mutationFn: async () =>
+      data(await api.DELETE('/api/adapters/{type}', { params: { path: { type: adapter.type } } })),
     // The dialog closes once the list no longer shows the adapter.
     onSuccess: async () => {
       await changed();
@@ -169,9 +223,21 @@ function RemoveAdapterButton({ adapter }: { adapter: Adapter }) {
       <button type="button" className="danger" onClick={() => setOpen(true)}>
         Remove…
       </button>
-      <Dialog open={open} onOpenChange={(next) => (setOpen(next), remove.reset())} title={`Remove ${adapter.type}?`} description="Its files and record are removed; runs of agents of this type fail until it is installed again.">
+      <Dialog
+        open={open}
+        onOpenChange={(next) => (setOpen(next), remove.reset())}
+        title={`Remove ${adapter.type}?`}
+        description="Its files and record are removed; runs of agents of this type fail until it is installed again."
+      >
         {remove.isError && <ErrorNotice error={remove.error} title={`${adapter.type} was not removed`} />}
-        <DialogActions onCancel={() => setOpen(false)} onConfirm={() => remove.mutate()} label="Remove adapter" busyLabel="Removing…" busy={remove.isPending} tone="danger" />
+        <DialogActions
+          onCancel={() => setOpen(false)}
+          onConfirm={() => remove.mutate()}
+          label="Remove adapter"
+          busyLabel="Removing…"
+          busy={remove.isPending}
+          tone="danger"
+        />
       </Dialog>
     </>
   );

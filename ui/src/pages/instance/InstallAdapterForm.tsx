@@ -14,7 +14,11 @@ export function InstallAdapterForm() {
   const install = useMutation({
     mutationFn: async () => {
       const packageName = source.trim();
-      return data(await api.POST('/api/adapters/install', { body: { packageName, ...(version.trim() && { version: version.trim() }) } }));
+      return data(
+        await api.POST('/api/adapters/install', {
+          body: { packageName, ...(version.trim() && { version: version.trim() }) },
+        }),
+      );
     },
     onSuccess: async () => {
       setSource('');
@@ -34,14 +38,31 @@ export function InstallAdapterForm() {
       <div className="install-row">
         <div className="field">
           <label htmlFor="adapter-source">Package name or local path</label>
-          <input id="adapter-source" type="text" className="mono" placeholder="@acme/boardroom-adapter or /opt/adapters/acme" value={source} aria-describedby="adapter-source-hint" onChange={(event) => setSource(event.target.value)} />
+          <input
+            id="adapter-source"
+            type="text"
+            className="mono"
+            placeholder="@acme/boardroom-adapter or /opt/adapters/acme"
+            value={source}
+            aria-describedby="adapter-source-hint"
+            onChange={(event) => setSource(event.target.value)}
+          />
           <span className="hint" id="adapter-source-hint">
-            An absolute path is copied from the server's disk; a name is installed from the npm registry (no install scripts run).
+            An absolute path is copied from the server's disk; a name is installed from the npm registry (no install
+            scripts run).
           </span>
         </div>
         <div className="field">
           <label htmlFor="adapter-version">Version</label>
-          <input id="adapter-version" type="text" className="mono" placeholder="latest" disabled={isPath} value={isPath ? '' : version} onChange={(event) => setVersion(event.target.value)} />
+          <input
+            id="adapter-version"
+            type="text"
+            className="mono"
+            placeholder="latest"
+            disabled={isPath}
+            value={isPath ? '' : version}
+            onChange={(event) => setVersion(event.target.value)}
+          />
         </div>
         <button type="submit" className="primary" disabled={!source.trim() || install.isPending}>
           {install.isPending ? 'Installing…' : 'Install'}

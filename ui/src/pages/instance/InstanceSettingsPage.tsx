@@ -21,7 +21,10 @@ export function InstanceSettingsPage() {
       </div>
       <section aria-labelledby="adapters-heading">
         <h2 id="adapters-heading">Adapters</h2>
-        <p className="muted">How agents' runs are executed. Built-in adapters ship with the server; external ones are packages installed here. Only the instance owner may change them.</p>
+        <p className="muted">
+          How agents' runs are executed. Built-in adapters ship with the server; external ones are packages installed
+          here. Only the instance owner may change them.
+        </p>
         <InstallAdapterForm />
         <AdapterList />
       </section>
@@ -35,7 +38,13 @@ function ServerCard() {
     <section className="card" aria-labelledby="server-heading">
       <h2 id="server-heading">Server</h2>
       {health.isPending && <Loading label="Loading the server's health" />}
-      {health.isError && <ErrorNotice error={health.error} retry={() => health.refetch()} title="The server's health could not be read" />}
+      {health.isError && (
+        <ErrorNotice
+          error={health.error}
+          retry={() => health.refetch()}
+          title="The server's health could not be read"
+        />
+      )}
       {health.data && (
         <dl className="instance-facts">
           <dt>Version</dt>
@@ -45,7 +54,8 @@ function ServerCard() {
           <dt>Database</dt>
           <dd>
             {health.data.database.reachable ? 'reachable' : 'unreachable'}
-            {health.data.database.embedded && `, embedded (${health.data.database.embedded.state}, ${health.data.database.embedded.restarts} restarts)`}
+            {health.data.database.embedded &&
+              `, embedded (${health.data.database.embedded.state}, ${health.data.database.embedded.restarts} restarts)`}
           </dd>
         </dl>
       )}
@@ -54,7 +64,10 @@ function ServerCard() {
 }
 
 function DoctorCard() {
-  const doctor = useQuery({ queryKey: instanceKeys.doctor, queryFn: async () => data(await api.GET('/api/instance/doctor')) });
+  const doctor = useQuery({
+    queryKey: instanceKeys.doctor,
+    queryFn: async () => data(await api.GET('/api/instance/doctor')),
+  });
   return (
     <section className="card" aria-labelledby="doctor-heading">
       <div className="card-title-row">
@@ -64,21 +77,31 @@ function DoctorCard() {
         </button>
       </div>
       <p className="muted">
-        The checks of <code>boardroom doctor</code> run by this server. The local CLIs' checks are with their adapters below.
+        The checks of <code>boardroom doctor</code> run by this server. The local CLIs' checks are with their adapters
+        below.
       </p>
       {doctor.isPending && <Loading label="Running the doctor checks" />}
-      {doctor.isError && <ErrorNotice error={doctor.error} retry={() => doctor.refetch()} title="The doctor checks could not be run" />}
+      {doctor.isError && (
+        <ErrorNotice error={doctor.error} retry={() => doctor.refetch()} title="The doctor checks could not be run" />
+      )}
       {doctor.data && <CheckList checks={doctor.data.checks} label="Doctor checks" />}
     </section>
   );
 }
 
-export function CheckList({ checks, label }: { checks: { name: string; ok: boolean; detail: string }[]; label: string }) {
+export function CheckList({
+  checks,
+  label,
+}: {
+  checks: { name: string; ok: boolean; detail: string }[];
+  label: string;
+}) {
   return (
     <ul className="check-list" aria-label={label}>
       {checks.map((check, index) => (
         <li key={`${check.name}-${index}`}>
-          <span className={`badge ${check.ok ? 'badge-success' : 'badge-danger'}`}>{check.ok ? 'ok' : 'fail'}</span> <strong>{check.name}</strong> <span className="check-detail">{check.detail}</span>
+          <span className={`badge ${check.ok ? 'badge-success' : 'badge-danger'}`}>{check.ok ? 'ok' : 'fail'}</span>{' '}
+          <strong>{check.name}</strong> <span className="check-detail">{check.detail}</span>
         </li>
       ))}
     </ul>

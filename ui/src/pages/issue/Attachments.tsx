@@ -49,7 +49,13 @@ export function Attachments({ companyId, issueId }: { companyId: string; issueId
   return (
     <section className="issue-section" aria-labelledby="attachments-heading">
       <h2 id="attachments-heading">Attachments {list.length > 0 && <span className="count">{list.length}</span>}</h2>
-      {attachments.isError && <ErrorNotice error={attachments.error} title="Attachments could not be loaded" retry={() => void attachments.refetch()} />}
+      {attachments.isError && (
+        <ErrorNotice
+          error={attachments.error}
+          title="Attachments could not be loaded"
+          retry={() => void attachments.refetch()}
+        />
+      )}
       {attachments.isSuccess && list.length === 0 && <p className="muted">No attachments.</p>}
       <ul className="attachment-list">
         {list.map((attachment) => {
@@ -57,7 +63,12 @@ export function Attachments({ companyId, issueId }: { companyId: string; issueId
           return (
             <li key={attachment.id} className="attachment">
               {IMAGE.test(attachment.contentType) && (
-                <button type="button" className="thumbnail" onClick={() => setPreview(attachment)} aria-label={`Preview ${name}`}>
+                <button
+                  type="button"
+                  className="thumbnail"
+                  onClick={() => setPreview(attachment)}
+                  aria-label={`Preview ${name}`}
+                >
                   <img src={attachment.contentPath} alt="" loading="lazy" />
                 </button>
               )}
@@ -75,15 +86,27 @@ export function Attachments({ companyId, issueId }: { companyId: string; issueId
       </ul>
       <div className="field">
         <label htmlFor="attachment-upload">Upload a file</label>
-        <input id="attachment-upload" ref={input} type="file" disabled={upload.isPending} onChange={(event) => event.target.files?.[0] && upload.mutate(event.target.files[0])} />
+        <input
+          id="attachment-upload"
+          ref={input}
+          type="file"
+          disabled={upload.isPending}
+          onChange={(event) => event.target.files?.[0] && upload.mutate(event.target.files[0])}
+        />
         {upload.isPending && (
           <p className="muted" role="status">
             Uploading {upload.variables?.name} ({size(upload.variables?.size ?? 0)})…
           </p>
         )}
       </div>
-      {upload.isError && <ErrorNotice error={upload.error} title={`${upload.variables?.name ?? 'The file'} was not uploaded`} />}
-      <Dialog open={preview !== null} onOpenChange={(open) => !open && setPreview(null)} title={preview?.name ?? 'Image'}>
+      {upload.isError && (
+        <ErrorNotice error={upload.error} title={`${upload.variables?.name ?? 'The file'} was not uploaded`} />
+      )}
+      <Dialog
+        open={preview !== null}
+        onOpenChange={(open) => !open && setPreview(null)}
+        title={preview?.name ?? 'Image'}
+      >
         {preview && <img className="image-preview" src={preview.contentPath} alt={preview.name ?? 'attached image'} />}
         <div className="row">
           {preview && (

@@ -17,14 +17,22 @@ export function Comments({ companyId, issueId }: { companyId: string; issueId: s
   const key = companyKey(companyId, 'issue', issueId, 'comments');
   const comments = useQuery({
     queryKey: key,
-    queryFn: async () => data(await api.GET('/api/issues/{issueId}/comments', { params: { path: { issueId }, query: { order: 'desc', limit: COMMENT_PAGE } } })).reverse(),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/issues/{issueId}/comments', {
+          params: { path: { issueId }, query: { order: 'desc', limit: COMMENT_PAGE } },
+        }),
+      ).reverse(),
   });
   const post = useMutation({
-    mutationFn: async (body: string) => data(await api.POST('/api/issues/{issueId}/comments', { params: { path: { issueId } }, body: { body } })),
+    mutationFn: async (body: string) =>
+      data(await api.POST('/api/issues/{issueId}/comments', { params: { path: { issueId } }, body: { body } })),
     onSuccess: (created) => {
       setDraft('');
       // Shown at once from the answer; the refetch then brings anything posted meanwhile.
-      queryClient.setQueryData<typeof comments.data>(key, (shown) => (shown && !shown.some((comment) => comment.id === created.id) ? [...shown, created].slice(-COMMENT_PAGE) : shown));
+      queryClient.setQueryData<typeof comments.data>(key, (shown) =>
+        shown && !shown.some((comment) => comment.id === created.id) ? [...shown, created].slice(-COMMENT_PAGE) : shown,
+      );
       void queryClient.invalidateQueries({ queryKey: key });
     },
   });
@@ -36,7 +44,13 @@ export function Comments({ companyId, issueId }: { companyId: string; issueId: s
   return (
     <section className="issue-section" aria-labelledby="comments-heading">
       <h2 id="comments-heading">Comments {list.length > 0 && <span className="count">{list.length}</span>}</h2>
-      {comments.isError && <ErrorNotice error={comments.error} title="Comments could not be loaded" retry={() => void comments.refetch()} />}
+      {comments.isError && (
+        <ErrorNotice
+          error={comments.error}
+          title="Comments could not be loaded"
+          retry={() => void comments.refetch()}
+        />
+      )}
       {comments.isSuccess && list.length === 0 && <p className="muted">No comments yet.</p>}
       {list.length === COMMENT_PAGE && <p className="muted">Showing the latest {COMMENT_PAGE} comments.</p>}
       <ol className="comment-list">
@@ -58,7 +72,13 @@ export function Comments({ companyId, issueId }: { companyId: string; issueId: s
           submit();
         }}
       >
-        <MentionComposer agents={agents.data ?? []} value={draft} onChange={setDraft} onSubmit={submit} label="New comment" />
+        <MentionComposer
+          agents={agents.data ?? []}
+          value={draft}
+          onChange={setDraft}
+          onSubmit={submit}
+          label="New comment"
+        />
         <div className="row">
           <button type="submit" className="primary" disabled={post.isPending || !draft.trim()}>
             {post.isPending ? 'Posting…' : 'Comment'}

@@ -5,14 +5,29 @@ import { useState } from 'react';
 import { DiffView } from './DiffView';
 import type { IssueDocument } from './queries';
 
-export function ConflictView({ name, mine, theirs, saving, onSave, onTakeTheirs }: { name: string; mine: string; theirs: IssueDocument; saving: boolean; onSave: (body: string) => void; onTakeTheirs: () => void }) {
+export function ConflictView({
+  name,
+  mine,
+  theirs,
+  saving,
+  onSave,
+  onTakeTheirs,
+}: {
+  name: string;
+  mine: string;
+  theirs: IssueDocument;
+  saving: boolean;
+  onSave: (body: string) => void;
+  onTakeTheirs: () => void;
+}) {
   const [merge, setMerge] = useState<string | null>(null);
   return (
     <div className="conflict" role="region" aria-label={`Conflict in ${name}`}>
       <div className="notice notice-warning" role="alert">
         <strong>{name} changed while you were editing.</strong>
         <p>
-          Revision {theirs.latestRevisionNumber} was saved meanwhile. Your text is kept below: compare, then keep theirs, keep yours, or edit a merge.
+          Revision {theirs.latestRevisionNumber} was saved meanwhile. Your text is kept below: compare, then keep
+          theirs, keep yours, or edit a merge.
         </p>
       </div>
       <DiffView before={theirs.body} after={mine} label="Their version (−) against yours (+)" />
@@ -30,7 +45,13 @@ export function ConflictView({ name, mine, theirs, saving, onSave, onTakeTheirs 
         </div>
       ) : (
         <div className="document-editor">
-          <textarea aria-label="Merged text" value={merge} rows={14} autoFocus onChange={(event) => setMerge(event.target.value)} />
+          <textarea
+            aria-label="Merged text"
+            value={merge}
+            rows={14}
+            autoFocus
+            onChange={(event) => setMerge(event.target.value)}
+          />
           <div className="row">
             <button type="button" className="primary" disabled={saving} onClick={() => onSave(merge)}>
               {saving ? 'Saving…' : 'Save merge'}

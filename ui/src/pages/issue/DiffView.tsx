@@ -9,7 +9,9 @@ export function DiffView({ before, after, label }: { before: string; after: stri
   return (
     <figure className="diff" aria-label={label}>
       <figcaption className="muted">
-        {added === 0 && removed === 0 ? 'No difference.' : `${added} line${added === 1 ? '' : 's'} added, ${removed} removed`}
+        {added === 0 && removed === 0
+          ? 'No difference.'
+          : `${added} line${added === 1 ? '' : 's'} added, ${removed} removed`}
       </figcaption>
       <pre tabIndex={0} aria-label={`${label}: lines`}>
         {parts.map((part, index) => {

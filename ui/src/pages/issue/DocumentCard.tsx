@@ -12,18 +12,37 @@ import { ConflictView } from './ConflictView';
 import type { IssueDocument } from './queries';
 import { Revisions } from './Revisions';
 
-type Mode = { kind: 'view' } | { kind: 'history' } | { kind: 'edit'; draft: string; baseRevisionId: string | null; baseRevisionNumber: number } | { kind: 'conflict'; mine: string; theirs: IssueDocument };
+type Mode =
+  | { kind: 'view' }
+  | { kind: 'history' }
+  | { kind: 'edit'; draft: string; baseRevisionId: string | null; baseRevisionNumber: number }
+  | { kind: 'conflict'; mine: string; theirs: IssueDocument };
 
-export function DocumentCard({ companyId, issueId, document }: { companyId: string; issueId: string; document: IssueDocument }) {
+export function DocumentCard({
+  companyId,
+  issueId,
+  document,
+}: {
+  companyId: string;
+  issueId: string;
+  document: IssueDocument;
+}) {
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<Mode>({ kind: 'view' });
   const name = document.title ?? document.key;
 
   const save = useMutation({
     mutationFn: async ({ body, baseRevisionId }: { body: string; baseRevisionId: string | null }) =>
-      data(await api.PUT('/api/issues/{issueId}/documents/{key}', { params: { path: { issueId, key: document.key } }, body: { body, baseRevisionId } })),
+      data(
+        await api.PUT('/api/issues/{issueId}/documents/{key}', {
+          params: { path: { issueId, key: document.key } },
+          body: { body, baseRevisionId },
+        }),
+      ),
     onSuccess: (saved) => {
-      queryClient.setQueryData<IssueDocument[]>(companyKey(companyId, 'documents', issueId), (old) => old?.map((d) => (d.key === saved.key ? saved : d)));
+      queryClient.setQueryData<IssueDocument[]>(companyKey(companyId, 'documents', issueId), (old) =>
+        old?.map((d) => (d.key === saved.key ? saved : d)),
+      );
       void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'documents', issueId) });
       setMode({ kind: 'view' });
     },
@@ -31,7 +50,9 @@ export function DocumentCard({ companyId, issueId, document }: { companyId: stri
       if (!(error instanceof ApiError) || error.status !== 409) return;
       // Stale base: fetch what is there now and let the person choose. Should that read fail, the
       // 409 stays shown with the editor and its text.
-      const latest = await api.GET('/api/issues/{issueId}/documents/{key}', { params: { path: { issueId, key: document.key } } }).catch(() => null);
+      const latest = await api
+        .GET('/api/issues/{issueId}/documents/{key}', { params: { path: { issueId, key: document.key } } })
+        .catch(() => null);
       if (!latest?.data) return;
       save.reset();
       setMode({ kind: 'conflict', mine: body, theirs: latest.data });
@@ -43,16 +64,33 @@ export function DocumentCard({ companyId, issueId, document }: { companyId: stri
       <header className="document-header">
         <h3 id={`document-${document.key}`}>{name}</h3>
         <span className="muted">
-          <span className="mono">{document.key}</span> · revision {document.latestRevisionNumber} · {timeAgo(document.updatedAt)}
+          <span className="mono">{document.key}</span> · revision {document.latestRevisionNumber} ·{' '}
+          {timeAgo(document.updatedAt)}
         </span>
         <div className="row">
           {mode.kind !== 'edit' && mode.kind !== 'conflict' && (
-            <button type="button" onClick={() => setMode({ kind: 'edit', draft: document.body, baseRevisionId: document.latestRevisionId, baseRevisionNumber: document.latestRevisionNumber })} aria-label={`Edit ${name}`}>
+            <button
+              type="button"
+              onClick={() =>
+                setMode({
+                  kind: 'edit',
+                  draft: document.body,
+                  baseRevisionId: document.latestRevisionId,
+                  baseRevisionNumber: document.latestRevisionNumber,
+                })
+              }
+              aria-label={`Edit ${name}`}
+            >
               Edit
             </button>
           )}
           {mode.kind === 'view' && (
-            <button type="button" className="quiet" onClick={() => setMode({ kind: 'history' })} aria-label={`History of ${name}`}>
+            <button
+              type="button"
+              className="quiet"
+              onClick={() => setMode({ kind: 'history' })}
+              aria-label={`History of ${name}`}
+            >
               History
             </button>
           )}
@@ -75,22 +113,31 @@ export function DocumentCard({ companyId, issueId, document }: { companyId: stri
             autoFocus
             onChange={(event) => setMode({ ...mode, draft: event.target.value })}
             onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) save.mutate({ body: mode.draft, baseRevisionId: mode.baseRevisionId });
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey))
+                save.mutate({ body: mode.draft, baseRevisionId: mode.baseRevisionId });
               if (event.key === 'Escape') setMode({ kind: 'view' });
             }}
           />
           <div className="row">
-            <button type="button" className="primary" disabled={save.isPending} onClick={() => save.mutate({ body: mode.draft, baseRevisionId: mode.baseRevisionId })}>
+            <button
+              type="button"
+              className="primary"
+              disabled={save.isPending}
+              onClick={() => save.mutate({ body: mode.draft, baseRevisionId: mode.baseRevisionId })}
+            >
               {save.isPending ? 'Saving…' : 'Save document'}
             </button>
             <button type="button" onClick={() => setMode({ kind: 'view' })}>
               Cancel
             </button>
-            <span className="muted">Editing from revision {mode.baseRevisionNumber}. Ctrl-Enter saves, Escape cancels.</span>
+            <span className="muted">
+              Editing from revision {mode.baseRevisionNumber}. Ctrl-Enter saves, Escape cancels.
+            </span>
           </div>
           {document.latestRevisionId !== mode.baseRevisionId && (
             <p className="notice notice-warning" role="status">
-              Revision {document.latestRevisionNumber} was saved while you edit; saving will show both versions to reconcile.
+              Revision {document.latestRevisionNumber} was saved while you edit; saving will show both versions to
+              reconcile.
             </p>
           )}
         </div>

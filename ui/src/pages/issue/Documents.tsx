@@ -18,7 +18,13 @@ export function Documents({ companyId, issueId }: { companyId: string; issueId: 
     queryFn: async () => data(await api.GET('/api/issues/{issueId}/documents', { params: { path: { issueId } } })),
   });
   const create = useMutation({
-    mutationFn: async () => data(await api.PUT('/api/issues/{issueId}/documents/{key}', { params: { path: { issueId, key } }, body: { title: title.trim() || null, body: '' } })),
+    mutationFn: async () =>
+      data(
+        await api.PUT('/api/issues/{issueId}/documents/{key}', {
+          params: { path: { issueId, key } },
+          body: { title: title.trim() || null, body: '' },
+        }),
+      ),
     onSuccess: () => {
       setCreating(false);
       setKey('');
@@ -38,8 +44,16 @@ export function Documents({ companyId, issueId }: { companyId: string; issueId: 
           </button>
         )}
       </div>
-      {documents.isError && <ErrorNotice error={documents.error} title="Documents could not be loaded" retry={() => void documents.refetch()} />}
-      {documents.isSuccess && list.length === 0 && !creating && <p className="muted">No documents. Agents write their plan here; you can start one too.</p>}
+      {documents.isError && (
+        <ErrorNotice
+          error={documents.error}
+          title="Documents could not be loaded"
+          retry={() => void documents.refetch()}
+        />
+      )}
+      {documents.isSuccess && list.length === 0 && !creating && (
+        <p className="muted">No documents. Agents write their plan here; you can start one too.</p>
+      )}
       {creating && (
         <form
           className="row wrap"
@@ -48,8 +62,22 @@ export function Documents({ companyId, issueId }: { companyId: string; issueId: 
             create.mutate();
           }}
         >
-          <input aria-label="Document key" placeholder="key, e.g. plan" required pattern={KEY_PATTERN} title="lowercase letters, digits, _ or -" value={key} onChange={(event) => setKey(event.target.value)} />
-          <input aria-label="Document title" placeholder="Title (optional)" maxLength={500} value={title} onChange={(event) => setTitle(event.target.value)} />
+          <input
+            aria-label="Document key"
+            placeholder="key, e.g. plan"
+            required
+            pattern={KEY_PATTERN}
+            title="lowercase letters, digits, _ or -"
+            value={key}
+            onChange={(event) => setKey(event.target.value)}
+          />
+          <input
+            aria-label="Document title"
+            placeholder="Title (optional)"
+            maxLength={500}
+            value={title}
+            onChange={(event) => setTitle(event.target.value)}
+          />
           <button type="submit" className="primary" disabled={create.isPending}>
             Create
           </button>

@@ -5,7 +5,15 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Markdown } from '../../components/Markdown';
 import { usePatchIssue } from './usePatchIssue';
 
-export function InlineDescription({ description, companyId, issueId }: { description: string | null; companyId: string; issueId: string }) {
+export function InlineDescription({
+  description,
+  companyId,
+  issueId,
+}: {
+  description: string | null;
+  companyId: string;
+  issueId: string;
+}) {
   const patch = usePatchIssue(companyId, issueId);
   const [draft, setDraft] = useState<string | null>(null);
   const save = () => {

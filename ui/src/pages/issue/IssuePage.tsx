@@ -24,7 +24,12 @@ export function IssuePage() {
     document.title = `${heading} · Boardroom`;
   }, [heading]);
 
-  if (issue.isPending) return <div className="page"><Loading label="Loading the issue" /></div>;
+  if (issue.isPending)
+    return (
+      <div className="page">
+        <Loading label="Loading the issue" />
+      </div>
+    );
   if (issue.isError)
     return (
       <div className="page">
@@ -52,10 +57,21 @@ export function IssuePage() {
         <div className="issue-main">
           <InlineTitle key={`title-${id}`} title={detail.title} companyId={companyId} issueId={id} />
           <p className="muted issue-meta">
-            Created <time dateTime={detail.createdAt} title={fullTime(detail.createdAt)}>{timeAgo(detail.createdAt)}</time> · updated{' '}
-            <time dateTime={detail.updatedAt} title={fullTime(detail.updatedAt)}>{timeAgo(detail.updatedAt)}</time>
+            Created{' '}
+            <time dateTime={detail.createdAt} title={fullTime(detail.createdAt)}>
+              {timeAgo(detail.createdAt)}
+            </time>{' '}
+            · updated{' '}
+            <time dateTime={detail.updatedAt} title={fullTime(detail.updatedAt)}>
+              {timeAgo(detail.updatedAt)}
+            </time>
           </p>
-          <InlineDescription key={`description-${id}`} description={detail.description} companyId={companyId} issueId={id} />
+          <InlineDescription
+            key={`description-${id}`}
+            description={detail.description}
+            companyId={companyId}
+            issueId={id}
+          />
           <Runs companyId={companyId} issue={detail} />
           <SubIssues companyId={companyId} issue={detail} />
           <Documents companyId={companyId} issueId={id} />

@@ -14,14 +14,29 @@ export interface PickedIssue {
   title: string;
 }
 
-export function IssueSearch({ companyId, label, exclude, onPick }: { companyId: string; label: string; exclude: string[]; onPick: (issue: PickedIssue) => void }) {
+export function IssueSearch({
+  companyId,
+  label,
+  exclude,
+  onPick,
+}: {
+  companyId: string;
+  label: string;
+  exclude: string[];
+  onPick: (issue: PickedIssue) => void;
+}) {
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
   const q = useDeferredValue(text.trim());
   const listId = useId();
   const results = useQuery({
     queryKey: companyKey(companyId, 'issues', 'search', q),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/issues', { params: { path: { companyId }, query: { q, limit: MATCHES + exclude.length } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/issues', {
+          params: { path: { companyId }, query: { q, limit: MATCHES + exclude.length } },
+        }),
+      ),
     enabled: q.length > 0,
   });
   const matches = (results.data ?? []).filter((issue) => !exclude.includes(issue.id)).slice(0, MATCHES);
@@ -75,7 +90,9 @@ export function IssueSearch({ companyId, label, exclude, onPick }: { companyId: 
         </ul>
       )}
       {q.length > 0 && results.isSuccess && matches.length === 0 && <p className="muted">No issue matches “{q}”.</p>}
-      {results.isError && <ErrorNotice error={results.error} title="Issues could not be searched" retry={() => void results.refetch()} />}
+      {results.isError && (
+        <ErrorNotice error={results.error} title="Issues could not be searched" retry={() => void results.refetch()} />
+      )}
     </div>
   );
 }

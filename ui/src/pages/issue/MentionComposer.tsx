@@ -8,7 +8,19 @@ const MATCHES = 8;
 /** The `@word` being typed just before the caret: after a space or at the start, no newline in it. */
 const MENTION_AT_CARET = /(^|\s)@([^@\n]{0,40})$/;
 
-export function MentionComposer({ agents, value, onChange, onSubmit, label }: { agents: Agent[]; value: string; onChange: (value: string) => void; onSubmit: () => void; label: string }) {
+export function MentionComposer({
+  agents,
+  value,
+  onChange,
+  onSubmit,
+  label,
+}: {
+  agents: Agent[];
+  value: string;
+  onChange: (value: string) => void;
+  onSubmit: () => void;
+  label: string;
+}) {
   const area = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
   const [caret, setCaret] = useState(0);
@@ -76,7 +88,14 @@ export function MentionComposer({ agents, value, onChange, onSubmit, label }: { 
       {open && (
         <ul role="listbox" id={listId} className="picker-list" aria-label="Agents to mention">
           {matches.map((agent, index) => (
-            <li key={agent.id} id={`${listId}-${index}`} role="option" aria-selected={index === active} onMouseDown={(event) => event.preventDefault()} onClick={() => pick(agent)}>
+            <li
+              key={agent.id}
+              id={`${listId}-${index}`}
+              role="option"
+              aria-selected={index === active}
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => pick(agent)}
+            >
               @{agent.name} <span className="muted">{agent.title ?? agent.role}</span>
             </li>
           ))}

@@ -19,14 +19,19 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
   const me = useMe();
   const projects = useQuery({
     queryKey: companyKey(companyId, 'projects'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
   });
   const goals = useQuery({
     queryKey: companyKey(companyId, 'goals'),
     queryFn: async () => data(await api.GET('/api/companies/{companyId}/goals', { params: { path: { companyId } } })),
   });
   const meId = me.data?.user.id;
-  const assignee = issue.assigneeAgentId ? `agent:${issue.assigneeAgentId}` : issue.assigneeUserId ? `user:${issue.assigneeUserId}` : '';
+  const assignee = issue.assigneeAgentId
+    ? `agent:${issue.assigneeAgentId}`
+    : issue.assigneeUserId
+      ? `user:${issue.assigneeUserId}`
+      : '';
   const issueLink = (ref: { identifier: string }) => `/c/${companyId}/issues/${ref.identifier}`;
 
   return (
@@ -35,7 +40,11 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
       {patch.isError && <ErrorNotice error={patch.error} title="The change was refused" />}
       <div className="field">
         <label htmlFor="issue-status">Status</label>
-        <select id="issue-status" value={issue.status} onChange={(event) => patch.mutate({ status: event.target.value as IssueDetail['status'] })}>
+        <select
+          id="issue-status"
+          value={issue.status}
+          onChange={(event) => patch.mutate({ status: event.target.value as IssueDetail['status'] })}
+        >
           {ISSUE_STATUSES.map((status) => (
             <option key={status} value={status}>
               {label(status)}
@@ -45,7 +54,11 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
       </div>
       <div className="field">
         <label htmlFor="issue-priority">Priority</label>
-        <select id="issue-priority" value={issue.priority} onChange={(event) => patch.mutate({ priority: event.target.value as IssueDetail['priority'] })}>
+        <select
+          id="issue-priority"
+          value={issue.priority}
+          onChange={(event) => patch.mutate({ priority: event.target.value as IssueDetail['priority'] })}
+        >
           {ISSUE_PRIORITIES.map((priority) => (
             <option key={priority} value={priority}>
               {priority}
@@ -58,15 +71,19 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
         <select
           id="issue-assignee"
           value={assignee}
-         
           onChange={(event) => {
             const [kind, id] = event.target.value.split(':');
-            patch.mutate({ assigneeAgentId: kind === 'agent' ? id! : null, assigneeUserId: kind === 'user' ? id! : null });
+            patch.mutate({
+              assigneeAgentId: kind === 'agent' ? id! : null,
+              assigneeUserId: kind === 'user' ? id! : null,
+            });
           }}
         >
           <option value="">Unassigned</option>
           {meId && <option value={`user:${meId}`}>Me (board)</option>}
-          {issue.assigneeUserId && issue.assigneeUserId !== meId && <option value={assignee}>Board user {issue.assigneeUserId.slice(0, 8)}</option>}
+          {issue.assigneeUserId && issue.assigneeUserId !== meId && (
+            <option value={assignee}>Board user {issue.assigneeUserId.slice(0, 8)}</option>
+          )}
           {(agents.data ?? []).map((agent) => (
             <option key={agent.id} value={`agent:${agent.id}`}>
               {agent.name} ({agent.status})
@@ -76,7 +93,11 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
       </div>
       <div className="field">
         <label htmlFor="issue-project">Project</label>
-        <select id="issue-project" value={issue.projectId ?? ''} onChange={(event) => patch.mutate({ projectId: event.target.value || null })}>
+        <select
+          id="issue-project"
+          value={issue.projectId ?? ''}
+          onChange={(event) => patch.mutate({ projectId: event.target.value || null })}
+        >
           <option value="">No project</option>
           {(projects.data ?? []).map((project) => (
             <option key={project.id} value={project.id}>
@@ -87,7 +108,11 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
       </div>
       <div className="field">
         <label htmlFor="issue-goal">Goal</label>
-        <select id="issue-goal" value={issue.goalId ?? ''} onChange={(event) => patch.mutate({ goalId: event.target.value || null })}>
+        <select
+          id="issue-goal"
+          value={issue.goalId ?? ''}
+          onChange={(event) => patch.mutate({ goalId: event.target.value || null })}
+        >
           <option value="">{issue.goal && !issue.goalId ? `Inherited: ${issue.goal.title}` : 'No goal'}</option>
           {(goals.data ?? []).map((goal) => (
             <option key={goal.id} value={goal.id}>
@@ -96,7 +121,17 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
           ))}
         </select>
       </div>
-      {[agents, projects, goals].map((query, index) => query.isError && <ErrorNotice key={index} error={query.error} retry={() => void query.refetch()} title="Choices could not be loaded" />)}
+      {[agents, projects, goals].map(
+        (query, index) =>
+          query.isError && (
+            <ErrorNotice
+              key={index}
+              error={query.error}
+              retry={() => void query.refetch()}
+              title="Choices could not be loaded"
+            />
+          ),
+      )}
 
       <div className="field">
         <span className="field-label" id="issue-parent-label">
@@ -107,14 +142,24 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
             <Link to={issueLink(issue.ancestors[0])}>
               <span className="mono">{issue.ancestors[0].identifier}</span> {issue.ancestors[0].title}
             </Link>
-            <button type="button" className="quiet" aria-label="Remove the parent" onClick={() => patch.mutate({ parentId: null })}>
+            <button
+              type="button"
+              className="quiet"
+              aria-label="Remove the parent"
+              onClick={() => patch.mutate({ parentId: null })}
+            >
               Remove
             </button>
           </div>
         ) : (
           <span className="muted">None</span>
         )}
-        <IssueSearch companyId={companyId} label="Set parent" exclude={[issue.id]} onPick={(picked) => patch.mutate({ parentId: picked.id })} />
+        <IssueSearch
+          companyId={companyId}
+          label="Set parent"
+          exclude={[issue.id]}
+          onPick={(picked) => patch.mutate({ parentId: picked.id })}
+        />
       </div>
 
       <div className="field">
@@ -131,8 +176,11 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
                 type="button"
                 className="quiet"
                 aria-label={`Remove blocker ${blocker.identifier}`}
-               
-                onClick={() => patch.mutate({ blockedByIssueIds: issue.blockedBy.filter((b) => b.id !== blocker.id).map((b) => b.id) })}
+                onClick={() =>
+                  patch.mutate({
+                    blockedByIssueIds: issue.blockedBy.filter((b) => b.id !== blocker.id).map((b) => b.id),
+                  })
+                }
               >
                 Remove
               </button>

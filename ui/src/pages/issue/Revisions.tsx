@@ -16,14 +16,26 @@ export function Revisions({ companyId, issueId, docKey }: { companyId: string; i
   const revisions = useQuery({
     queryKey: companyKey(companyId, 'documents', issueId, docKey, 'revisions'),
     queryFn: async () => {
-      const result = await api.GET('/api/issues/{issueId}/documents/{key}/revisions', { params: { path: { issueId, key: docKey }, query: { limit: REVISION_PAGE } } });
+      const result = await api.GET('/api/issues/{issueId}/documents/{key}/revisions', {
+        params: { path: { issueId, key: docKey }, query: { limit: REVISION_PAGE } },
+      });
       return { revisions: data(result), more: result.response.headers.has('x-next-before-revision-number') };
     },
   });
   if (revisions.isPending) return <Loading label="Loading revisions" />;
-  if (revisions.isError) return <ErrorNotice error={revisions.error} title="Revisions could not be loaded" retry={() => void revisions.refetch()} />;
+  if (revisions.isError)
+    return (
+      <ErrorNotice
+        error={revisions.error}
+        title="Revisions could not be loaded"
+        retry={() => void revisions.refetch()}
+      />
+    );
   const list = revisions.data.revisions;
-  const index = Math.max(0, list.findIndex((revision) => revision.id === chosen));
+  const index = Math.max(
+    0,
+    list.findIndex((revision) => revision.id === chosen),
+  );
   const shown = list[index];
   const previous = list[index + 1];
 
@@ -47,7 +59,11 @@ export function Revisions({ companyId, issueId, docKey }: { companyId: string; i
             Revision {shown.revisionNumber}, {fullTime(shown.createdAt)}
           </p>
           {previous || shown.revisionNumber === 1 ? (
-            <DiffView before={previous?.body ?? ''} after={shown.body} label={`Changes in revision ${shown.revisionNumber}`} />
+            <DiffView
+              before={previous?.body ?? ''}
+              after={shown.body}
+              label={`Changes in revision ${shown.revisionNumber}`}
+            />
           ) : (
             <p className="muted">The revision before this one is older than the listed ones.</p>
           )}

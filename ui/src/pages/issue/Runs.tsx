@@ -10,24 +10,42 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { RunTranscript } from '../../components/runs/RunTranscript';
 import { duration, fullTime, timeAgo } from '../../lib/format';
-import { agentName, LIVE_RUN_STATUSES, RUN_PAGE, useAgents, type Agent, type IssueDetail, type RunSummary } from './queries';
+import {
+  agentName,
+  LIVE_RUN_STATUSES,
+  RUN_PAGE,
+  useAgents,
+  type Agent,
+  type IssueDetail,
+  type RunSummary,
+} from './queries';
 import { runStatusTone } from '../../components/runs/run-status';
-
 
 /** Runs woken for the issue and runs that checked it out are two lists on the server; one here. */
 function useIssueRuns(companyId: string, issueId: string) {
   const wokenFor = useQuery({
     queryKey: companyKey(companyId, 'runs', { issueId }),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/heartbeat-runs', { params: { path: { companyId }, query: { issueId, limit: RUN_PAGE } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/heartbeat-runs', {
+          params: { path: { companyId }, query: { issueId, limit: RUN_PAGE } },
+        }),
+      ),
   });
   const checkedOut = useQuery({
     queryKey: companyKey(companyId, 'runs', 'issue', issueId),
-    queryFn: async () => data(await api.GET('/api/issues/{issueId}/runs', { params: { path: { issueId }, query: { limit: RUN_PAGE } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/issues/{issueId}/runs', { params: { path: { issueId }, query: { limit: RUN_PAGE } } })),
   });
   const byId = new Map<string, RunSummary>();
   for (const run of [...(wokenFor.data ?? []), ...(checkedOut.data ?? [])]) byId.set(run.runId, run);
   const runs = [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, RUN_PAGE);
-  return { runs, error: wokenFor.error ?? checkedOut.error, loaded: wokenFor.isSuccess && checkedOut.isSuccess, retry: () => void Promise.all([wokenFor.refetch(), checkedOut.refetch()]) };
+  return {
+    runs,
+    error: wokenFor.error ?? checkedOut.error,
+    loaded: wokenFor.isSuccess && checkedOut.isSuccess,
+    retry: () => void Promise.all([wokenFor.refetch(), checkedOut.refetch()]),
+  };
 }
 
 export function Runs({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
@@ -43,14 +61,20 @@ export function Runs({ companyId, issue }: { companyId: string; issue: IssueDeta
           <span className="muted">Not checked out.</span>
         ) : holder ? (
           <>
-            Checked out by <AgentLink companyId={companyId} agents={agents.data} agentId={holder.agentId} /> through run <span className="mono">{holder.runId.slice(0, 8)}</span>
+            Checked out by <AgentLink companyId={companyId} agents={agents.data} agentId={holder.agentId} /> through run{' '}
+            <span className="mono">{holder.runId.slice(0, 8)}</span>
             {holder.startedAt && (
               <>
                 {' '}
-                since <time dateTime={holder.startedAt} title={fullTime(holder.startedAt)}>{timeAgo(holder.startedAt)}</time>
+                since{' '}
+                <time dateTime={holder.startedAt} title={fullTime(holder.startedAt)}>
+                  {timeAgo(holder.startedAt)}
+                </time>
               </>
             )}
-            {!LIVE_RUN_STATUSES.has(holder.status) && <span className="muted"> (that run has ended: {holder.status.replace('_', ' ')})</span>}
+            {!LIVE_RUN_STATUSES.has(holder.status) && (
+              <span className="muted"> (that run has ended: {holder.status.replace('_', ' ')})</span>
+            )}
           </>
         ) : (
           <>
@@ -61,7 +85,9 @@ export function Runs({ companyId, issue }: { companyId: string; issue: IssueDeta
       <Workspace issue={issue} />
       <h3>Runs</h3>
       {error && <ErrorNotice error={error} title="Runs could not be loaded" retry={retry} />}
-      {loaded && runs.length === 0 && <p className="muted">No runs yet. Assign the issue to an agent, or mention one in a comment, to wake it.</p>}
+      {loaded && runs.length === 0 && (
+        <p className="muted">No runs yet. Assign the issue to an agent, or mention one in a comment, to wake it.</p>
+      )}
       <ul className="run-list">
         {runs.map((run) => (
           <RunItem key={run.runId} companyId={companyId} run={run} agents={agents.data} />
@@ -71,7 +97,15 @@ export function Runs({ companyId, issue }: { companyId: string; issue: IssueDeta
   );
 }
 
-function AgentLink({ companyId, agents, agentId }: { companyId: string; agents: Agent[] | undefined; agentId: string }) {
+function AgentLink({
+  companyId,
+  agents,
+  agentId,
+}: {
+  companyId: string;
+  agents: Agent[] | undefined;
+  agentId: string;
+}) {
   return <Link to={`/c/${companyId}/agents/${agentId}`}>{agentName(agents, agentId)}</Link>;
 }
 
@@ -79,7 +113,10 @@ function RunItem({ companyId, run, agents }: { companyId: string; run: RunSummar
   const live = LIVE_RUN_STATUSES.has(run.status);
   const [open, setOpen] = useState(false);
   const name = agentName(agents, run.agentId);
-  const took = run.startedAt && run.finishedAt ? duration(new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime()) : null;
+  const took =
+    run.startedAt && run.finishedAt
+      ? duration(new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime())
+      : null;
   return (
     <li className="run" aria-label={`Run ${run.runId.slice(0, 8)} by ${name}: ${run.status}`}>
       <div className="row wrap">
@@ -130,15 +167,20 @@ function Workspace({ issue }: { issue: IssueDetail }) {
       {product ? (
         <>
           <p>
-            {product.commitsAhead} commit{product.commitsAhead === 1 ? '' : 's'} ahead · {product.diffStat.filesChanged} file{product.diffStat.filesChanged === 1 ? '' : 's'} changed,{' '}
-            <span className="diff-ins">+{product.diffStat.insertions}</span> <span className="diff-del">−{product.diffStat.deletions}</span>
-            {product.diffStat.uncommitted.filesChanged > 0 && <span className="muted"> ({product.diffStat.uncommitted.filesChanged} uncommitted)</span>}
+            {product.commitsAhead} commit{product.commitsAhead === 1 ? '' : 's'} ahead · {product.diffStat.filesChanged}{' '}
+            file{product.diffStat.filesChanged === 1 ? '' : 's'} changed,{' '}
+            <span className="diff-ins">+{product.diffStat.insertions}</span>{' '}
+            <span className="diff-del">−{product.diffStat.deletions}</span>
+            {product.diffStat.uncommitted.filesChanged > 0 && (
+              <span className="muted"> ({product.diffStat.uncommitted.filesChanged} uncommitted)</span>
+            )}
             <span className="muted"> · as of {timeAgo(product.capturedAt)}</span>
           </p>
           <ul className="plain-list mono diffstat">
             {product.diffStat.files.map((file) => (
               <li key={file.path}>
-                {file.path} <span className="diff-ins">+{file.insertions ?? '?'}</span> <span className="diff-del">−{file.deletions ?? '?'}</span>
+                {file.path} <span className="diff-ins">+{file.insertions ?? '?'}</span>{' '}
+                <span className="diff-del">−{file.deletions ?? '?'}</span>
                 {file.uncommitted && <span className="muted"> uncommitted</span>}
               </li>
             ))}

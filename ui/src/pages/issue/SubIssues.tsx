@@ -14,19 +14,35 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
   const [title, setTitle] = useState('');
   const children = useQuery({
     queryKey: companyKey(companyId, 'issues', { parentId: issue.id }),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/issues', { params: { path: { companyId }, query: { parentId: issue.id, limit: SUB_ISSUE_PAGE } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/issues', {
+          params: { path: { companyId }, query: { parentId: issue.id, limit: SUB_ISSUE_PAGE } },
+        }),
+      ),
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issues') });
   const create = useMutation({
     mutationFn: async (newTitle: string) =>
-      data(await api.POST('/api/companies/{companyId}/issues', { params: { path: { companyId } }, body: { title: newTitle, parentId: issue.id, status: 'todo' } })),
+      data(
+        await api.POST('/api/companies/{companyId}/issues', {
+          params: { path: { companyId } },
+          body: { title: newTitle, parentId: issue.id, status: 'todo' },
+        }),
+      ),
     onSuccess: () => {
       setTitle('');
       void refresh();
     },
   });
   const link = useMutation({
-    mutationFn: async (childId: string) => data(await api.PATCH('/api/issues/{issueId}', { params: { path: { issueId: childId } }, body: { parentId: issue.id } })),
+    mutationFn: async (childId: string) =>
+      data(
+        await api.PATCH('/api/issues/{issueId}', {
+          params: { path: { issueId: childId } },
+          body: { parentId: issue.id },
+        }),
+      ),
     onSuccess: () => void refresh(),
   });
   const list = children.data ?? [];
@@ -34,7 +50,13 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
   return (
     <section className="issue-section" aria-labelledby="sub-issues-heading">
       <h2 id="sub-issues-heading">Sub-issues {list.length > 0 && <span className="count">{list.length}</span>}</h2>
-      {children.isError && <ErrorNotice error={children.error} title="Sub-issues could not be loaded" retry={() => void children.refetch()} />}
+      {children.isError && (
+        <ErrorNotice
+          error={children.error}
+          title="Sub-issues could not be loaded"
+          retry={() => void children.refetch()}
+        />
+      )}
       {children.isSuccess && list.length === 0 && <p className="muted">No sub-issues. Break the work down below.</p>}
       <ul className="plain-list">
         {list.map((child) => (
@@ -46,7 +68,9 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
           </li>
         ))}
       </ul>
-      {list.length === SUB_ISSUE_PAGE && <p className="muted">Showing the first {SUB_ISSUE_PAGE}; the issues list filtered by parent has them all.</p>}
+      {list.length === SUB_ISSUE_PAGE && (
+        <p className="muted">Showing the first {SUB_ISSUE_PAGE}; the issues list filtered by parent has them all.</p>
+      )}
       <form
         className="row"
         onSubmit={(event) => {
@@ -54,13 +78,24 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
           if (title.trim()) create.mutate(title.trim());
         }}
       >
-        <input aria-label="New sub-issue title" placeholder="New sub-issue title" value={title} maxLength={500} onChange={(event) => setTitle(event.target.value)} />
+        <input
+          aria-label="New sub-issue title"
+          placeholder="New sub-issue title"
+          value={title}
+          maxLength={500}
+          onChange={(event) => setTitle(event.target.value)}
+        />
         <button type="submit" disabled={create.isPending || !title.trim()}>
           {create.isPending ? 'Creating…' : 'Create sub-issue'}
         </button>
       </form>
       {create.isError && <ErrorNotice error={create.error} title="The sub-issue was not created" />}
-      <IssueSearch companyId={companyId} label="Link an existing issue as sub-issue" exclude={[issue.id, ...list.map((c) => c.id)]} onPick={(picked) => link.mutate(picked.id)} />
+      <IssueSearch
+        companyId={companyId}
+        label="Link an existing issue as sub-issue"
+        exclude={[issue.id, ...list.map((c) => c.id)]}
+        onPick={(picked) => link.mutate(picked.id)}
+      />
       {link.isError && <ErrorNotice error={link.error} title="The issue was not linked" />}
     </section>
   );

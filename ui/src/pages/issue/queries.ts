@@ -6,7 +6,11 @@ import { agentsQuery } from '../../components/agents/queries';
 import { companyKey } from '../../api/keys';
 import type { paths } from '../../api/schema';
 
-type Json<P extends keyof paths, M extends 'get' | 'patch' | 'put'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
+type Json<P extends keyof paths, M extends 'get' | 'patch' | 'put'> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer T } } };
+}
+  ? T
+  : never;
 
 export type IssueDetail = Json<'/api/issues/{issueId}', 'get'>;
 export type IssueSummary = IssueDetail['blockedBy'][number];
@@ -18,7 +22,15 @@ export type RunSummary = Json<'/api/issues/{issueId}/runs', 'get'>[number];
 export type IssueStatus = IssueDetail['status'];
 export type IssuePriority = IssueDetail['priority'];
 
-export const ISSUE_STATUSES: IssueStatus[] = ['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done', 'cancelled'];
+export const ISSUE_STATUSES: IssueStatus[] = [
+  'backlog',
+  'todo',
+  'in_progress',
+  'in_review',
+  'blocked',
+  'done',
+  'cancelled',
+];
 export const ISSUE_PRIORITIES: IssuePriority[] = ['critical', 'high', 'medium', 'low'];
 export const LIVE_RUN_STATUSES = new Set(['queued', 'running']);
 

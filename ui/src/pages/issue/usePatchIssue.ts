@@ -7,14 +7,19 @@ import { companyKey } from '../../api/keys';
 import type { paths } from '../../api/schema';
 import type { IssueDetail } from './queries';
 
-export type IssuePatch = NonNullable<paths['/api/issues/{issueId}']['patch']['requestBody']>['content']['application/json'];
+export type IssuePatch = NonNullable<
+  paths['/api/issues/{issueId}']['patch']['requestBody']
+>['content']['application/json'];
 
 export function usePatchIssue(companyId: string, issueId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (patch: IssuePatch) => data(await api.PATCH('/api/issues/{issueId}', { params: { path: { issueId } }, body: patch })),
+    mutationFn: async (patch: IssuePatch) =>
+      data(await api.PATCH('/api/issues/{issueId}', { params: { path: { issueId } }, body: patch })),
     onSuccess: (updated) => {
-      queryClient.setQueriesData<IssueDetail>({ queryKey: companyKey(companyId, 'issue') }, (old) => (old && old.id === updated.id ? { ...old, ...updated } : old));
+      queryClient.setQueriesData<IssueDetail>({ queryKey: companyKey(companyId, 'issue') }, (old) =>
+        old && old.id === updated.id ? { ...old, ...updated } : old,
+      );
       void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issue') });
       void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issues') });
     },

@@ -7,7 +7,16 @@ import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { issuePath, PRIORITIES, priorityLabel, STATUSES, statusLabel, type CreateIssueBody, type IssuePriority, type IssueStatus } from './model';
+import {
+  issuePath,
+  PRIORITIES,
+  priorityLabel,
+  STATUSES,
+  statusLabel,
+  type CreateIssueBody,
+  type IssuePriority,
+  type IssueStatus,
+} from './model';
 import { useAgents, useGoals, useProjects } from './queries';
 
 export interface CreateIssueDialogProps {
@@ -30,7 +39,15 @@ export function CreateIssueDialog({ companyId, open, onOpenChange, defaults }: C
   );
 }
 
-function CreateIssueForm({ companyId, defaults, onDone }: { companyId: string; defaults: CreateIssueDialogProps['defaults']; onDone: () => void }) {
+function CreateIssueForm({
+  companyId,
+  defaults,
+  onDone,
+}: {
+  companyId: string;
+  defaults: CreateIssueDialogProps['defaults'];
+  onDone: () => void;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const agents = useAgents(companyId);
@@ -38,7 +55,9 @@ function CreateIssueForm({ companyId, defaults, onDone }: { companyId: string; d
   const goals = useGoals(companyId);
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
-  const [status, setStatus] = useState<IssueStatus>(CREATE_STATUSES.find((known) => known === defaults?.status) ?? 'todo');
+  const [status, setStatus] = useState<IssueStatus>(
+    CREATE_STATUSES.find((known) => known === defaults?.status) ?? 'todo',
+  );
   const [priority, setPriority] = useState<IssuePriority>('medium');
   const [assigneeAgentId, setAssignee] = useState(defaults?.assigneeAgentId ?? '');
   const [projectId, setProject] = useState(defaults?.projectId ?? '');
@@ -49,7 +68,9 @@ function CreateIssueForm({ companyId, defaults, onDone }: { companyId: string; d
   const create = useMutation({
     mutationFn: async () => {
       // The parent field takes an identifier (ACME-12) or an id; the detail route resolves both.
-      const parentId = parent.trim() ? data(await api.GET('/api/issues/{issueId}', { params: { path: { issueId: parent.trim() } } })).id : undefined;
+      const parentId = parent.trim()
+        ? data(await api.GET('/api/issues/{issueId}', { params: { path: { issueId: parent.trim() } } })).id
+        : undefined;
       const body: CreateIssueBody = {
         title: title.trim(),
         status,
@@ -107,7 +128,12 @@ function CreateIssueForm({ companyId, defaults, onDone }: { companyId: string; d
       </div>
       <div className="field">
         <label htmlFor="issue-description">Description</label>
-        <textarea id="issue-description" value={description} aria-describedby="issue-description-hint" onChange={(event) => setDescription(event.target.value)} />
+        <textarea
+          id="issue-description"
+          value={description}
+          aria-describedby="issue-description-hint"
+          onChange={(event) => setDescription(event.target.value)}
+        />
         <span id="issue-description-hint" className="hint">
           Markdown
         </span>
@@ -173,7 +199,13 @@ function CreateIssueForm({ companyId, defaults, onDone }: { companyId: string; d
           <input value={parent} placeholder="e.g. ACME-12" onChange={(event) => setParent(event.target.value)} />
         </label>
       </div>
-      {choicesFailed && <ErrorNotice error={choicesFailed.error} title="Some choices could not be loaded" retry={() => void choicesFailed.refetch()} />}
+      {choicesFailed && (
+        <ErrorNotice
+          error={choicesFailed.error}
+          title="Some choices could not be loaded"
+          retry={() => void choicesFailed.refetch()}
+        />
+      )}
       {create.isError && <ErrorNotice error={create.error} title="The issue was not created" />}
       <div className="issue-create-actions">
         <span className="muted">Ctrl/⌘-Enter to create · Esc to close</span>

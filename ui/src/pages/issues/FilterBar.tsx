@@ -7,7 +7,13 @@ import { GROUPINGS, type Grouping, type IssuesView, type useIssuesView } from '.
 
 type Update = ReturnType<typeof useIssuesView>[1];
 
-const GROUP_LABELS: Record<Grouping, string> = { none: 'No grouping', status: 'Status', assignee: 'Assignee', project: 'Project', priority: 'Priority' };
+const GROUP_LABELS: Record<Grouping, string> = {
+  none: 'No grouping',
+  status: 'Status',
+  assignee: 'Assignee',
+  project: 'Project',
+  priority: 'Priority',
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Typing settles this long before the address (and the search) follows. */
 const TYPING_MS = 250;
@@ -22,7 +28,12 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
     <div className="issue-toolbar">
       <div className="issue-view-switch" role="group" aria-label="View">
         {(['list', 'board'] as const).map((name) => (
-          <button key={name} type="button" aria-pressed={view.view === name} onClick={() => update({ view: name === 'list' ? undefined : name })}>
+          <button
+            key={name}
+            type="button"
+            aria-pressed={view.view === name}
+            onClick={() => update({ view: name === 'list' ? undefined : name })}
+          >
             {name === 'list' ? 'List' : 'Board'}
           </button>
         ))}
@@ -30,7 +41,13 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
       <SearchField value={filters.q ?? ''} onChange={(q) => update({ q })} />
       <Field label="Status">
         {(id) => (
-          <select id={id} value={filters.status.length === 1 ? filters.status[0] : filters.status.length > 1 ? 'several' : ''} onChange={(event) => update({ status: event.target.value === 'several' ? filters.status.join(',') : event.target.value })}>
+          <select
+            id={id}
+            value={filters.status.length === 1 ? filters.status[0] : filters.status.length > 1 ? 'several' : ''}
+            onChange={(event) =>
+              update({ status: event.target.value === 'several' ? filters.status.join(',') : event.target.value })
+            }
+          >
             <option value="">Any</option>
             {filters.status.length > 1 && <option value="several">{filters.status.map(statusLabel).join(', ')}</option>}
             {STATUSES.map((status) => (
@@ -46,7 +63,11 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
           <select id={id} value={filters.assignee ?? ''} onChange={(event) => update({ assignee: event.target.value })}>
             <option value="">Anyone</option>
             <option value="me">Me</option>
-            <ChosenOption value={filters.assignee === 'me' ? undefined : filters.assignee} known={agents.data?.some((agent) => agent.id === filters.assignee)} noun="agent" />
+            <ChosenOption
+              value={filters.assignee === 'me' ? undefined : filters.assignee}
+              known={agents.data?.some((agent) => agent.id === filters.assignee)}
+              noun="agent"
+            />
             {agents.data?.map((agent) => (
               <option key={agent.id} value={agent.id}>
                 {agent.name}
@@ -59,7 +80,11 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
         {(id) => (
           <select id={id} value={filters.project ?? ''} onChange={(event) => update({ project: event.target.value })}>
             <option value="">Any</option>
-            <ChosenOption value={filters.project} known={projects.data?.some((project) => project.id === filters.project)} noun="project" />
+            <ChosenOption
+              value={filters.project}
+              known={projects.data?.some((project) => project.id === filters.project)}
+              noun="project"
+            />
             {projects.data?.map((project) => (
               <option key={project.id} value={project.id}>
                 {project.name}
@@ -72,7 +97,11 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
         {(id) => (
           <select id={id} value={filters.goal ?? ''} onChange={(event) => update({ goal: event.target.value })}>
             <option value="">Any</option>
-            <ChosenOption value={filters.goal} known={goals.data?.some((goal) => goal.id === filters.goal)} noun="goal" />
+            <ChosenOption
+              value={filters.goal}
+              known={goals.data?.some((goal) => goal.id === filters.goal)}
+              noun="goal"
+            />
             {goals.data?.map((goal) => (
               <option key={goal.id} value={goal.id}>
                 {goal.title}
@@ -85,7 +114,11 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
       {view.view === 'list' && (
         <Field label="Group by">
           {(id) => (
-            <select id={id} value={view.group} onChange={(event) => update({ group: event.target.value === 'none' ? undefined : event.target.value })}>
+            <select
+              id={id}
+              value={view.group}
+              onChange={(event) => update({ group: event.target.value === 'none' ? undefined : event.target.value })}
+            >
               {GROUPINGS.map((group) => (
                 <option key={group} value={group}>
                   {GROUP_LABELS[group]}
@@ -95,7 +128,13 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
           )}
         </Field>
       )}
-      {failed && <ErrorNotice error={failed.error} title="The filter choices could not be loaded" retry={() => void failed.refetch()} />}
+      {failed && (
+        <ErrorNotice
+          error={failed.error}
+          title="The filter choices could not be loaded"
+          retry={() => void failed.refetch()}
+        />
+      )}
     </div>
   );
 }
@@ -111,7 +150,15 @@ function ChosenOption({ value, known, noun }: { value: string | undefined; known
 }
 
 /** A labelled control: the label names it by id (wrapped in a label, a select's options would join its name). */
-function Field({ label, className = '', children }: { label: string; className?: string; children: (id: string) => ReactNode }) {
+function Field({
+  label,
+  className = '',
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: (id: string) => ReactNode;
+}) {
   const id = useId();
   return (
     <div className={`issue-filter ${className}`}>
@@ -140,7 +187,15 @@ function SearchField({ value, onChange }: { value: string; onChange: (q: string)
   const [draft, setDraft] = useSettledText(value, onChange);
   return (
     <Field label="Search" className="issue-search">
-      {(id) => <input id={id} type="search" value={draft} placeholder="Title, identifier, text…" onChange={(event) => setDraft(event.target.value)} />}
+      {(id) => (
+        <input
+          id={id}
+          type="search"
+          value={draft}
+          placeholder="Title, identifier, text…"
+          onChange={(event) => setDraft(event.target.value)}
+        />
+      )}
     </Field>
   );
 }
@@ -155,7 +210,14 @@ function LabelField({ value, onChange }: { value: string; onChange: (label: stri
     <Field label="Label ID">
       {(id) => (
         <>
-          <input id={id} value={draft} aria-invalid={invalid} aria-describedby={invalid ? 'label-filter-hint' : undefined} placeholder="Label UUID" onChange={(event) => setDraft(event.target.value)} />
+          <input
+            id={id}
+            value={draft}
+            aria-invalid={invalid}
+            aria-describedby={invalid ? 'label-filter-hint' : undefined}
+            placeholder="Label UUID"
+            onChange={(event) => setDraft(event.target.value)}
+          />
           {invalid && (
             <span id="label-filter-hint" className="hint">
               A label id is a UUID

@@ -35,14 +35,31 @@ export function IssueBoard({ companyId, filters, query, names }: BoardProps) {
     if (issue.status === to) return;
     setRefusal(null);
     setMovedId(issue.id);
-    move.mutate({ issue, to }, { onError: (error) => setRefusal({ issueId: issue.id, to, message: errorMessage(error) }) });
+    move.mutate(
+      { issue, to },
+      { onError: (error) => setRefusal({ issueId: issue.id, to, message: errorMessage(error) }) },
+    );
   };
 
-  const card = { companyId, names, refusal, movedId, onMove: moveTo, onDismiss: () => setRefusal(null), onDragStart: (issue: Issue) => (dragged.current = issue) };
+  const card = {
+    companyId,
+    names,
+    refusal,
+    movedId,
+    onMove: moveTo,
+    onDismiss: () => setRefusal(null),
+    onDragStart: (issue: Issue) => (dragged.current = issue),
+  };
   return (
     <div className="issue-board">
       {columns.map((status) => (
-        <Column key={status} status={status} query={query} {...card} onDrop={() => dragged.current && moveTo(dragged.current, status)} />
+        <Column
+          key={status}
+          status={status}
+          query={query}
+          {...card}
+          onDrop={() => dragged.current && moveTo(dragged.current, status)}
+        />
       ))}
     </div>
   );
@@ -59,7 +76,12 @@ interface CardActions {
   onDragStart: (issue: Issue) => void;
 }
 
-function Column({ status, query, onDrop, ...card }: CardActions & { status: IssueStatus; query: ReturnType<typeof listQuery>; onDrop: () => void }) {
+function Column({
+  status,
+  query,
+  onDrop,
+  ...card
+}: CardActions & { status: IssueStatus; query: ReturnType<typeof listQuery>; onDrop: () => void }) {
   const pages = useIssuePages(card.companyId, query, status);
   const [over, setOver] = useState(false);
   const issues = pages.data?.pages.flatMap((page) => page.issues) ?? [];
@@ -82,18 +104,41 @@ function Column({ status, query, onDrop, ...card }: CardActions & { status: Issu
       }}
     >
       <h2>
-        <span id={headingId}>{statusLabel(status)}</span> {pages.data && <span className="count">{issues.length}{pages.hasNextPage ? '+' : ''}</span>}
+        <span id={headingId}>{statusLabel(status)}</span>{' '}
+        {pages.data && (
+          <span className="count">
+            {issues.length}
+            {pages.hasNextPage ? '+' : ''}
+          </span>
+        )}
       </h2>
       {pages.isPending && <Loading label="Loading issues" />}
-      {pages.isError && <ErrorNotice error={pages.error} title={`${statusLabel(status)} could not be loaded`} retry={() => void pages.refetch()} />}
+      {pages.isError && (
+        <ErrorNotice
+          error={pages.error}
+          title={`${statusLabel(status)} could not be loaded`}
+          retry={() => void pages.refetch()}
+        />
+      )}
       <ul className="issue-cards" aria-labelledby={headingId}>
         {issues.map((issue) => (
           <IssueCard key={issue.id} issue={issue} {...card} />
         ))}
       </ul>
-      {pages.isFetchNextPageError && <ErrorNotice error={pages.error} title="More issues could not be loaded" retry={() => void pages.fetchNextPage()} />}
+      {pages.isFetchNextPageError && (
+        <ErrorNotice
+          error={pages.error}
+          title="More issues could not be loaded"
+          retry={() => void pages.fetchNextPage()}
+        />
+      )}
       {pages.hasNextPage && (
-        <button type="button" className="issue-column-more" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+        <button
+          type="button"
+          className="issue-column-more"
+          disabled={pages.isFetchingNextPage}
+          onClick={() => void pages.fetchNextPage()}
+        >
           {pages.isFetchingNextPage ? 'Loading…' : `Show more ${statusLabel(status).toLowerCase()}`}
         </button>
       )}
@@ -101,12 +146,22 @@ function Column({ status, query, onDrop, ...card }: CardActions & { status: Issu
   );
 }
 
-function IssueCard({ issue, companyId, names, refusal, movedId, onMove, onDismiss, onDragStart }: CardActions & { issue: Issue }) {
+function IssueCard({
+  issue,
+  companyId,
+  names,
+  refusal,
+  movedId,
+  onMove,
+  onDismiss,
+  onDragStart,
+}: CardActions & { issue: Issue }) {
   const trigger = useRef<HTMLButtonElement>(null);
   const refused = refusal?.issueId === issue.id ? refusal : null;
   const assignee = names.agent(issue.assigneeAgentId);
   useEffect(() => {
-    if (movedId === issue.id && trigger.current && !trigger.current.contains(document.activeElement)) trigger.current.focus();
+    if (movedId === issue.id && trigger.current && !trigger.current.contains(document.activeElement))
+      trigger.current.focus();
   }, [movedId, issue.id]);
   return (
     <li

@@ -27,14 +27,22 @@ function groupOf(group: Exclude<Grouping, 'none'>, names: Names): GroupOf {
     case 'status':
       return { key: (issue) => issue.status, label: (key) => statusLabel(key as Issue['status']), order: STATUSES };
     case 'priority':
-      return { key: (issue) => issue.priority, label: (key) => priorityLabel(key as Issue['priority']), order: PRIORITIES };
+      return {
+        key: (issue) => issue.priority,
+        label: (key) => priorityLabel(key as Issue['priority']),
+        order: PRIORITIES,
+      };
     case 'assignee':
       return {
         key: (issue) => issue.assigneeAgentId ?? (issue.assigneeUserId ? `user:${issue.assigneeUserId}` : ''),
-        label: (key) => (key === '' ? 'No assignee' : key.startsWith('user:') ? 'A board user' : (names.agent(key) ?? 'Unknown agent')),
+        label: (key) =>
+          key === '' ? 'No assignee' : key.startsWith('user:') ? 'A board user' : (names.agent(key) ?? 'Unknown agent'),
       };
     case 'project':
-      return { key: (issue) => issue.projectId ?? '', label: (key) => (key === '' ? 'No project' : (names.project(key) ?? 'Unknown project')) };
+      return {
+        key: (issue) => issue.projectId ?? '',
+        label: (key) => (key === '' ? 'No project' : (names.project(key) ?? 'Unknown project')),
+      };
   }
 }
 
@@ -56,7 +64,10 @@ export function groupRows(issues: Issue[], group: Grouping, names: Names): Row[]
   const keys = [...groups.keys()].sort((a, b) => rank(a) - rank(b) || by.label(a).localeCompare(by.label(b)));
   return keys.flatMap((key): Row[] => {
     const members = groups.get(key)!;
-    return [{ kind: 'group', key, label: by.label(key), count: members.length }, ...members.map((issue): Row => ({ kind: 'issue', issue }))];
+    return [
+      { kind: 'group', key, label: by.label(key), count: members.length },
+      ...members.map((issue): Row => ({ kind: 'issue', issue })),
+    ];
   });
 }
 
@@ -70,10 +81,23 @@ interface IssueListProps {
   fetchNextPage: () => void;
 }
 
-export function IssueList({ companyId, issues, group, names, hasNextPage, isFetchingNextPage, fetchNextPage }: IssueListProps) {
+export function IssueList({
+  companyId,
+  issues,
+  group,
+  names,
+  hasNextPage,
+  isFetchingNextPage,
+  fetchNextPage,
+}: IssueListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => groupRows(issues, group, names), [issues, group, names]);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
   const visible = virtualizer.getVirtualItems();
   const lastVisible = visible[visible.length - 1]?.index ?? 0;
 
@@ -98,7 +122,13 @@ export function IssueList({ companyId, issues, group, names, hasNextPage, isFetc
 
   return (
     <div className="issue-list" ref={scroller} onKeyDown={walkRows}>
-      <div role="list" aria-label="Issues" aria-busy={isFetchingNextPage} style={{ height: virtualizer.getTotalSize() }} className="issue-list-rows">
+      <div
+        role="list"
+        aria-label="Issues"
+        aria-busy={isFetchingNextPage}
+        style={{ height: virtualizer.getTotalSize() }}
+        className="issue-list-rows"
+      >
         {visible.map((item) => {
           const row = rows[item.index]!;
           const place = { transform: `translateY(${item.start}px)`, height: item.size };
@@ -113,13 +143,22 @@ export function IssueList({ companyId, issues, group, names, hasNextPage, isFetc
           }
           const { issue } = row;
           return (
-            <div key={issue.id} role="listitem" data-issue-id={issue.id} data-index={item.index} className="issue-row" style={place}>
+            <div
+              key={issue.id}
+              role="listitem"
+              data-issue-id={issue.id}
+              data-index={item.index}
+              className="issue-row"
+              style={place}
+            >
               <Link to={issuePath(companyId, issue)}>
                 <span className="issue-identifier">{issue.identifier}</span>
                 <span className="issue-title">{issue.title}</span>
                 <StatusBadge status={issue.status} />
                 <span className="issue-priority">{priorityLabel(issue.priority)}</span>
-                <span className="issue-assignee muted">{names.agent(issue.assigneeAgentId) ?? (issue.assigneeUserId ? 'Board user' : '')}</span>
+                <span className="issue-assignee muted">
+                  {names.agent(issue.assigneeAgentId) ?? (issue.assigneeUserId ? 'Board user' : '')}
+                </span>
                 <span className="issue-project muted">{names.project(issue.projectId) ?? ''}</span>
                 <time className="muted" dateTime={issue.updatedAt}>
                   {timeAgo(issue.updatedAt)}

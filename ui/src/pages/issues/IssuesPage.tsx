@@ -36,17 +36,47 @@ export function IssuesPage() {
           <IssueBoard companyId={companyId} filters={view.filters} query={query} names={names} />
         </Suspense>
       ) : (
-        <ListView companyId={companyId} view={view} names={names} onCreate={() => setCreating(true)} onClearFilters={() => update({ status: undefined, assignee: undefined, project: undefined, goal: undefined, label: undefined, q: undefined })} />
+        <ListView
+          companyId={companyId}
+          view={view}
+          names={names}
+          onCreate={() => setCreating(true)}
+          onClearFilters={() =>
+            update({
+              status: undefined,
+              assignee: undefined,
+              project: undefined,
+              goal: undefined,
+              label: undefined,
+              q: undefined,
+            })
+          }
+        />
       )}
       <CreateIssueDialog companyId={companyId} open={creating} onOpenChange={setCreating} />
     </div>
   );
 }
 
-function ListView({ companyId, view, names, onCreate, onClearFilters }: { companyId: string; view: IssuesView; names: Names; onCreate: () => void; onClearFilters: () => void }) {
+function ListView({
+  companyId,
+  view,
+  names,
+  onCreate,
+  onClearFilters,
+}: {
+  companyId: string;
+  view: IssuesView;
+  names: Names;
+  onCreate: () => void;
+  onClearFilters: () => void;
+}) {
   const pages = useIssuePages(companyId, listQuery(view.filters));
   if (pages.isPending) return <Loading label="Loading issues" />;
-  if (pages.isError && !pages.data) return <ErrorNotice error={pages.error} title="The issues could not be loaded" retry={() => void pages.refetch()} />;
+  if (pages.isError && !pages.data)
+    return (
+      <ErrorNotice error={pages.error} title="The issues could not be loaded" retry={() => void pages.refetch()} />
+    );
   const issues = pages.data.pages.flatMap((page) => page.issues);
   if (issues.length === 0) {
     return hasFilters(view.filters) ? (
@@ -59,7 +89,10 @@ function ListView({ companyId, view, names, onCreate, onClearFilters }: { compan
     ) : (
       <div className="issue-empty">
         <h2>No issues yet</h2>
-        <p className="muted">An issue is a piece of work for an agent or a person: give it a title, and optionally an assignee, a project and a goal. Assigning it to an agent wakes the agent to work on it.</p>
+        <p className="muted">
+          An issue is a piece of work for an agent or a person: give it a title, and optionally an assignee, a project
+          and a goal. Assigning it to an agent wakes the agent to work on it.
+        </p>
         <button type="button" className="primary" onClick={onCreate}>
           Create the first issue
         </button>
@@ -68,7 +101,13 @@ function ListView({ companyId, view, names, onCreate, onClearFilters }: { compan
   }
   return (
     <>
-      {pages.isFetchNextPageError && <ErrorNotice error={pages.error} title="More issues could not be loaded" retry={() => void pages.fetchNextPage()} />}
+      {pages.isFetchNextPageError && (
+        <ErrorNotice
+          error={pages.error}
+          title="More issues could not be loaded"
+          retry={() => void pages.fetchNextPage()}
+        />
+      )}
       <IssueList
         companyId={companyId}
         issues={issues}

@@ -1,7 +1,14 @@
 // The issues page's data: keyset pages of the list (X-Next-Cursor), the company's agents, projects and
 // goals for filters and names, and the status move with its optimistic update. Every key is under the
 // 'issues' resource (or the referenced one), so live events refresh it; nothing polls.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryKey,
+} from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api, data } from '../../api/client';
 import { agentsQuery } from '../../components/agents/queries';
@@ -21,7 +28,12 @@ export const PAGE_SIZE = 100;
 const COLUMN_PAGE_SIZE = 30;
 const NEXT_CURSOR = 'x-next-cursor';
 
-async function fetchPage(companyId: string, query: ListQuery, cursor: string | null, limit: number): Promise<IssuePage> {
+async function fetchPage(
+  companyId: string,
+  query: ListQuery,
+  cursor: string | null,
+  limit: number,
+): Promise<IssuePage> {
   const result = await api.GET('/api/companies/{companyId}/issues', {
     params: { path: { companyId }, query: { ...query, limit, ...(cursor && { cursor }) } },
   });
@@ -49,7 +61,8 @@ export function useAgents(companyId: string) {
 export function useProjects(companyId: string) {
   return useQuery({
     queryKey: companyKey(companyId, 'projects', 'list'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
   });
 }
 
@@ -72,7 +85,10 @@ export function useNames(companyId: string): Names {
   return useMemo(() => {
     const agentNames = new Map(agents?.map((agent) => [agent.id, agent.name]));
     const projectNames = new Map(projects?.map((project) => [project.id, project.name]));
-    return { agent: (id) => (id ? agentNames.get(id) : undefined), project: (id) => (id ? projectNames.get(id) : undefined) };
+    return {
+      agent: (id) => (id ? agentNames.get(id) : undefined),
+      project: (id) => (id ? projectNames.get(id) : undefined),
+    };
   }, [agents, projects]);
 }
 
@@ -112,7 +128,8 @@ export function useMoveIssue(companyId: string) {
     },
     onSettled: () => {
       // This mutation still counts as running here: 1 means no other move is in flight.
-      if (queryClient.isMutating({ mutationKey: MOVE }) === 1) void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issues') });
+      if (queryClient.isMutating({ mutationKey: MOVE }) === 1)
+        void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issues') });
     },
   });
 }

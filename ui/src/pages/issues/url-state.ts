@@ -25,7 +25,8 @@ export interface IssuesView {
   filters: IssueFilters;
 }
 
-const pick = <T extends string>(value: string | null, allowed: readonly T[], fallback: T): T => (allowed as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
+const pick = <T extends string>(value: string | null, allowed: readonly T[], fallback: T): T =>
+  (allowed as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
 const text = (value: string | null): string | undefined => value?.trim() || undefined;
 
 export function parseView(params: URLSearchParams): IssuesView {
@@ -56,10 +57,15 @@ export function listQuery(filters: IssueFilters) {
   };
 }
 
-export const hasFilters = (filters: IssueFilters): boolean => filters.status.length > 0 || Boolean(filters.assignee || filters.project || filters.goal || filters.label || filters.q);
+export const hasFilters = (filters: IssueFilters): boolean =>
+  filters.status.length > 0 ||
+  Boolean(filters.assignee || filters.project || filters.goal || filters.label || filters.q);
 
 /** The view from the address, and a setter that changes some of it (replacing the history entry for typing). */
-export function useIssuesView(): [IssuesView, (change: Partial<Record<'view' | 'group' | keyof IssueFilters, string | undefined>>) => void] {
+export function useIssuesView(): [
+  IssuesView,
+  (change: Partial<Record<'view' | 'group' | keyof IssueFilters, string | undefined>>) => void,
+] {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => parseView(params), [params]);
   const update = useCallback(

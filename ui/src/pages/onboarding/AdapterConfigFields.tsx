@@ -20,7 +20,10 @@ export interface ConfigField {
 }
 
 /** Required fields of the schema, then `args` (a list of strings) when the schema has it. */
-export function configFields(schema: { properties?: Record<string, PropertySchema>; required?: string[] }): ConfigField[] {
+export function configFields(schema: {
+  properties?: Record<string, PropertySchema>;
+  required?: string[];
+}): ConfigField[] {
   const properties = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   const keys = [...required, ...('args' in properties && !required.has('args') ? ['args'] : [])];
@@ -35,7 +38,11 @@ export function configFields(schema: { properties?: Record<string, PropertySchem
 
 /** Field text → adapterConfig value (lines become a list; empty optional fields are left out). */
 export function configValue(field: ConfigField, text: string): unknown {
-  if (field.kind === 'lines') return text.split('\n').map((line) => line.trim()).filter(Boolean);
+  if (field.kind === 'lines')
+    return text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
   if (field.kind === 'number') return Number(text);
   return text.trim();
 }
@@ -45,16 +52,39 @@ export function useConfigFields(type: string) {
     queryKey: ['adapters', type, 'config-schema'],
     enabled: type !== '',
     staleTime: Infinity,
-    queryFn: async () => configFields(data(await api.GET('/api/adapters/{type}/config-schema', { params: { path: { type } } })) as Parameters<typeof configFields>[0]),
+    queryFn: async () =>
+      configFields(
+        data(await api.GET('/api/adapters/{type}/config-schema', { params: { path: { type } } })) as Parameters<
+          typeof configFields
+        >[0],
+      ),
   });
 }
 
-export function AdapterConfigFields({ type, values, errors, onChange }: { type: string; values: Record<string, string>; errors: Record<string, string>; onChange: (key: string, text: string) => void }) {
+export function AdapterConfigFields({
+  type,
+  values,
+  errors,
+  onChange,
+}: {
+  type: string;
+  values: Record<string, string>;
+  errors: Record<string, string>;
+  onChange: (key: string, text: string) => void;
+}) {
   const fields = useConfigFields(type);
   if (!type) return null;
   if (fields.isPending) return <Loading label="Loading the adapter's settings" />;
-  if (fields.isError) return <ErrorNotice error={fields.error} retry={() => fields.refetch()} title="The adapter's settings could not be loaded" />;
-  if (fields.data.length === 0) return <p className="muted">This adapter needs no settings to start; its defaults apply.</p>;
+  if (fields.isError)
+    return (
+      <ErrorNotice
+        error={fields.error}
+        retry={() => fields.refetch()}
+        title="The adapter's settings could not be loaded"
+      />
+    );
+  if (fields.data.length === 0)
+    return <p className="muted">This adapter needs no settings to start; its defaults apply.</p>;
   return (
     <div className="adapter-config">
       {fields.data.map((field) => {
@@ -75,9 +105,19 @@ export function AdapterConfigFields({ type, values, errors, onChange }: { type: 
               {!field.required && <span className="muted"> (optional)</span>}
             </label>
             {field.kind === 'lines' ? (
-              <textarea {...common} rows={2} className="mono" onChange={(event) => onChange(field.key, event.target.value)} />
+              <textarea
+                {...common}
+                rows={2}
+                className="mono"
+                onChange={(event) => onChange(field.key, event.target.value)}
+              />
             ) : (
-              <input {...common} type={field.kind === 'number' ? 'number' : 'text'} className="mono" onChange={(event) => onChange(field.key, event.target.value)} />
+              <input
+                {...common}
+                type={field.kind === 'number' ? 'number' : 'text'}
+                className="mono"
+                onChange={(event) => onChange(field.key, event.target.value)}
+              />
             )}
             <span id={`${id}-hint`} className="hint">
               {field.description}

@@ -25,7 +25,10 @@ export function detection(adapter: Adapter): { found: boolean; detail: string } 
 export function AdapterPicker({ value, onChange }: { value: string; onChange: (type: string) => void }) {
   const adapters = useAdapters();
   if (adapters.isPending) return <Loading label="Looking for adapters and local CLIs" />;
-  if (adapters.isError) return <ErrorNotice error={adapters.error} retry={() => adapters.refetch()} title="The adapters could not be listed" />;
+  if (adapters.isError)
+    return (
+      <ErrorNotice error={adapters.error} retry={() => adapters.refetch()} title="The adapters could not be listed" />
+    );
   return (
     <fieldset className="adapter-picker">
       <legend>Adapter: how the agent runs</legend>
@@ -34,8 +37,21 @@ export function AdapterPicker({ value, onChange }: { value: string; onChange: (t
         const id = `adapter-${adapter.type}`;
         const usable = adapter.status.enabled;
         return (
-          <label key={adapter.type} htmlFor={id} className={`adapter-option${value === adapter.type ? ' selected' : ''}${usable ? '' : ' unusable'}`}>
-            <input type="radio" id={id} name="adapter" value={adapter.type} checked={value === adapter.type} disabled={!usable} onChange={() => onChange(adapter.type)} aria-describedby={`${id}-state`} />
+          <label
+            key={adapter.type}
+            htmlFor={id}
+            className={`adapter-option${value === adapter.type ? ' selected' : ''}${usable ? '' : ' unusable'}`}
+          >
+            <input
+              type="radio"
+              id={id}
+              name="adapter"
+              value={adapter.type}
+              checked={value === adapter.type}
+              disabled={!usable}
+              onChange={() => onChange(adapter.type)}
+              aria-describedby={`${id}-state`}
+            />
             <span className="adapter-name">
               {adapter.label} <span className="mono muted">{adapter.type}</span>
             </span>

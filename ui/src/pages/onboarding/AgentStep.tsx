@@ -17,7 +17,17 @@ const ROLES = [
   { value: 'general', label: 'General' },
 ];
 
-export function AgentStep({ companyId, created, onBack, onDone }: { companyId: string; created: CreatedAgent | null; onBack: () => void; onDone: (agent: CreatedAgent) => void }) {
+export function AgentStep({
+  companyId,
+  created,
+  onBack,
+  onDone,
+}: {
+  companyId: string;
+  created: CreatedAgent | null;
+  onBack: () => void;
+  onDone: (agent: CreatedAgent) => void;
+}) {
   const [name, setName] = useState('');
   const [role, setRole] = useState('engineer');
   const [adapterType, setAdapterType] = useState('');
@@ -25,21 +35,33 @@ export function AgentStep({ companyId, created, onBack, onDone }: { companyId: s
   const [errors, setErrors] = useState<Record<string, string>>({});
   const fields = useConfigFields(adapterType);
   const create = useMutation({
-    mutationFn: async (body: { name: string; role: string; adapterType: string; adapterConfig: Record<string, unknown> }) => data(await api.POST('/api/companies/{companyId}/agents', { params: { path: { companyId } }, body })),
+    mutationFn: async (body: {
+      name: string;
+      role: string;
+      adapterType: string;
+      adapterConfig: Record<string, unknown>;
+    }) => data(await api.POST('/api/companies/{companyId}/agents', { params: { path: { companyId } }, body })),
     onSuccess: (agent) => onDone({ id: agent.id, name: agent.name }),
   });
 
-  if (created) return <CreatedSummary what="The agent" name={created.name} onBack={onBack} onContinue={() => onDone(created)} />;
+  if (created)
+    return <CreatedSummary what="The agent" name={created.name} onBack={onBack} onContinue={() => onDone(created)} />;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found: Record<string, string> = {};
     if (name.trim() === '') found.name = 'Give the agent a name.';
     if (adapterType === '') found.adapter = 'Pick how the agent runs.';
-    for (const field of fields.data ?? []) if (field.required && !(config[field.key] ?? '').trim()) found[field.key] = `The ${adapterType} adapter needs a ${field.key}.`;
+    for (const field of fields.data ?? [])
+      if (field.required && !(config[field.key] ?? '').trim())
+        found[field.key] = `The ${adapterType} adapter needs a ${field.key}.`;
     setErrors(found);
     if (Object.keys(found).length > 0 || !fields.data) return;
-    const adapterConfig = Object.fromEntries(fields.data.filter((field) => (config[field.key] ?? '').trim() !== '').map((field) => [field.key, configValue(field, config[field.key]!)]));
+    const adapterConfig = Object.fromEntries(
+      fields.data
+        .filter((field) => (config[field.key] ?? '').trim() !== '')
+        .map((field) => [field.key, configValue(field, config[field.key]!)]),
+    );
     create.mutate({ name: name.trim(), role, adapterType, adapterConfig });
   };
 
@@ -49,7 +71,15 @@ export function AgentStep({ companyId, created, onBack, onDone }: { companyId: s
       <div className="field-row">
         <div className="field">
           <label htmlFor="agent-name">Name</label>
-          <input id="agent-name" value={name} onChange={(event) => setName(event.target.value)} autoFocus maxLength={200} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? 'agent-name-error' : undefined} />
+          <input
+            id="agent-name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            autoFocus
+            maxLength={200}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={errors.name ? 'agent-name-error' : undefined}
+          />
           <FieldError id="agent-name-error" message={errors.name} />
         </div>
         <div className="field">
@@ -72,7 +102,12 @@ export function AgentStep({ companyId, created, onBack, onDone }: { companyId: s
         }}
       />
       <FieldError id="adapter-error" message={errors.adapter} />
-      <AdapterConfigFields type={adapterType} values={config} errors={errors} onChange={(key, text) => setConfig((current) => ({ ...current, [key]: text }))} />
+      <AdapterConfigFields
+        type={adapterType}
+        values={config}
+        errors={errors}
+        onChange={(key, text) => setConfig((current) => ({ ...current, [key]: text }))}
+      />
       {create.isError && <ErrorNotice error={create.error} title="The agent could not be created" />}
       <StepActions onBack={onBack}>
         <button type="submit" className="primary" disabled={create.isPending}>

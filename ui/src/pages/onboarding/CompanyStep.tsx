@@ -18,14 +18,21 @@ export function parseDollars(text: string): number | null {
   return Math.round(Number(cleaned) * 100);
 }
 
-export function CompanyStep({ created, onDone }: { created: CreatedCompany | null; onDone: (company: CreatedCompany) => void }) {
+export function CompanyStep({
+  created,
+  onDone,
+}: {
+  created: CreatedCompany | null;
+  onDone: (company: CreatedCompany) => void;
+}) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [budget, setBudget] = useState('');
   const [errors, setErrors] = useState<{ name?: string; budget?: string }>({});
   const create = useMutation({
-    mutationFn: async (body: { name: string; description?: string; budgetMonthlyCents: number }) => data(await api.POST('/api/companies', { body })),
+    mutationFn: async (body: { name: string; description?: string; budgetMonthlyCents: number }) =>
+      data(await api.POST('/api/companies', { body })),
     onSuccess: (company) => {
       void queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
       onDone({ id: company.id, name: company.name });
@@ -43,7 +50,11 @@ export function CompanyStep({ created, onDone }: { created: CreatedCompany | nul
     };
     setErrors(found);
     if (Object.keys(found).length > 0 || cents === null) return;
-    create.mutate({ name: name.trim(), ...(description.trim() && { description: description.trim() }), budgetMonthlyCents: cents });
+    create.mutate({
+      name: name.trim(),
+      ...(description.trim() && { description: description.trim() }),
+      budgetMonthlyCents: cents,
+    });
   };
 
   return (
@@ -51,20 +62,42 @@ export function CompanyStep({ created, onDone }: { created: CreatedCompany | nul
       <h2 id="company-step-heading">Your company</h2>
       <div className="field">
         <label htmlFor="company-name">Name</label>
-        <input id="company-name" value={name} onChange={(event) => setName(event.target.value)} autoFocus required aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? 'company-name-error' : undefined} maxLength={200} />
+        <input
+          id="company-name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          autoFocus
+          required
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={errors.name ? 'company-name-error' : undefined}
+          maxLength={200}
+        />
         <FieldError id="company-name-error" message={errors.name} />
       </div>
       <div className="field">
         <label htmlFor="company-description">
           Description <span className="muted">(optional)</span>
         </label>
-        <textarea id="company-description" value={description} onChange={(event) => setDescription(event.target.value)} rows={3} />
+        <textarea
+          id="company-description"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          rows={3}
+        />
       </div>
       <div className="field">
         <label htmlFor="company-budget">
           Monthly budget in dollars <span className="muted">(optional)</span>
         </label>
-        <input id="company-budget" inputMode="decimal" value={budget} onChange={(event) => setBudget(event.target.value)} aria-invalid={errors.budget ? true : undefined} aria-describedby={errors.budget ? 'company-budget-error' : 'company-budget-hint'} placeholder="500" />
+        <input
+          id="company-budget"
+          inputMode="decimal"
+          value={budget}
+          onChange={(event) => setBudget(event.target.value)}
+          aria-invalid={errors.budget ? true : undefined}
+          aria-describedby={errors.budget ? 'company-budget-error' : 'company-budget-hint'}
+          placeholder="500"
+        />
         <span id="company-budget-hint" className="hint">
           Agents stop when the company spends this much in a calendar month. Empty: no limit.
         </span>

@@ -29,16 +29,34 @@ export function FirstRunStep(props: Props) {
   );
 }
 
-const STATUS_LABEL: Record<string, string> = { queued: 'Queued', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', cancelled: 'Cancelled', timed_out: 'Timed out' };
+const STATUS_LABEL: Record<string, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  timed_out: 'Timed out',
+};
 
 function FirstRun({ company, agent, issue, onBack }: Props) {
   const companyId = company.id;
   const runs = useQuery({
     queryKey: companyKey(companyId, 'runs', { issueId: issue.id, limit: 1 }),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/heartbeat-runs', { params: { path: { companyId }, query: { issueId: issue.id, limit: 1 } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/heartbeat-runs', {
+          params: { path: { companyId }, query: { issueId: issue.id, limit: 1 } },
+        }),
+      ),
   });
   const wake = useMutation({
-    mutationFn: async () => data(await api.POST('/api/agents/{agentId}/wakeup', { params: { path: { agentId: agent.id } }, body: { reason: 'onboarding', payload: { issueId: issue.id } } })),
+    mutationFn: async () =>
+      data(
+        await api.POST('/api/agents/{agentId}/wakeup', {
+          params: { path: { agentId: agent.id } },
+          body: { reason: 'onboarding', payload: { issueId: issue.id } },
+        }),
+      ),
     onSuccess: () => runs.refetch(),
   });
   const run = runs.data?.[0];

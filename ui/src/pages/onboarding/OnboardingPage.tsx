@@ -20,20 +20,29 @@ export function OnboardingPage() {
   const [issue, setIssue] = useState<CreatedIssue | null>(null);
   const back = () => setStep((current) => Math.max(0, current - 1));
   // Reached from the company switcher: a way back to the company that was open.
-  const existing = useCompanies().data?.filter((candidate) => candidate.status !== 'archived' && candidate.id !== company?.id) ?? [];
+  const existing =
+    useCompanies().data?.filter((candidate) => candidate.status !== 'archived' && candidate.id !== company?.id) ?? [];
   const returnTo = existing.find((candidate) => candidate.id === lastCompanyId()) ?? existing[0];
 
   return (
     <div className="page onboarding">
       <PageHeader
         title={company ? `Set up ${company.name}` : 'Start a company'}
-        actions={returnTo && step === 0 && !company && <Link to={`/c/${returnTo.id}/dashboard`}>Back to {returnTo.name}</Link>}
+        actions={
+          returnTo && step === 0 && !company && <Link to={`/c/${returnTo.id}/dashboard`}>Back to {returnTo.name}</Link>
+        }
       >
-        <p className="muted">Four steps: a company, an agent to work in it, an issue for that agent, and its first run.</p>
+        <p className="muted">
+          Four steps: a company, an agent to work in it, an issue for that agent, and its first run.
+        </p>
       </PageHeader>
       <ol className="steps" aria-label="Steps">
         {STEPS.map((name, index) => (
-          <li key={name} className={index === step ? 'step-current' : index < step ? 'step-done' : undefined} aria-current={index === step ? 'step' : undefined}>
+          <li
+            key={name}
+            className={index === step ? 'step-current' : index < step ? 'step-done' : undefined}
+            aria-current={index === step ? 'step' : undefined}
+          >
             <span className="step-number" aria-hidden="true">
               {index < step ? '✓' : index + 1}
             </span>
@@ -74,7 +83,9 @@ export function OnboardingPage() {
             }}
           />
         )}
-        {step === 3 && company && agent && issue && <FirstRunStep company={company} agent={agent} issue={issue} onBack={back} />}
+        {step === 3 && company && agent && issue && (
+          <FirstRunStep company={company} agent={agent} issue={issue} onBack={back} />
+        )}
       </div>
     </div>
   );

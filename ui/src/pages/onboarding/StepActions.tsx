@@ -15,7 +15,17 @@ export function StepActions({ onBack, children }: { onBack?: () => void; childre
 }
 
 /** A step's summary once it created its record: going back shows it instead of creating it again. */
-export function CreatedSummary({ what, name, onContinue, onBack }: { what: string; name: string; onContinue: () => void; onBack?: () => void }) {
+export function CreatedSummary({
+  what,
+  name,
+  onContinue,
+  onBack,
+}: {
+  what: string;
+  name: string;
+  onContinue: () => void;
+  onBack?: () => void;
+}) {
   return (
     <>
       <p>

@@ -80,7 +80,16 @@ export function OrgChart({ companyId, roots, collapsed, onToggle, focusedId, onF
     <div className="org-canvas" style={{ zoom }}>
       <ul ref={tree} role="tree" aria-label="Org chart" className="org-level org-roots" onKeyDown={onKeyDown}>
         {roots.map((root) => (
-          <OrgTreeItem key={root.agent.id} node={root} level={1} companyId={companyId} collapsed={collapsed} onToggle={onToggle} tabStop={current?.id ?? null} onFocus={onFocus} />
+          <OrgTreeItem
+            key={root.agent.id}
+            node={root}
+            level={1}
+            companyId={companyId}
+            collapsed={collapsed}
+            onToggle={onToggle}
+            tabStop={current?.id ?? null}
+            onFocus={onFocus}
+          />
         ))}
       </ul>
     </div>
@@ -133,14 +142,31 @@ function OrgTreeItem({ node, level, companyId, collapsed, onToggle, tabStop, onF
           {hasChildren && (
             // Its sign is CSS content (data-sign), so it adds nothing to the box's visible text; the
             // keyboard opens and closes with the arrow keys, and aria-expanded says the state.
-            <button type="button" tabIndex={-1} aria-hidden="true" className="org-toggle" data-sign={open ? '−' : `+${node.size}`} title={open ? 'Collapse' : `Expand ${node.size} below`} onClick={() => onToggle(agent.id, !open)} />
+            <button
+              type="button"
+              tabIndex={-1}
+              aria-hidden="true"
+              className="org-toggle"
+              data-sign={open ? '−' : `+${node.size}`}
+              title={open ? 'Collapse' : `Expand ${node.size} below`}
+              onClick={() => onToggle(agent.id, !open)}
+            />
           )}
         </span>
       </div>
       {open && (
         <ul role="group" id={`${id}-reports`} className={`org-level ${stacked ? 'org-stack' : ''}`}>
           {children.map((child) => (
-            <OrgTreeItem key={child.agent.id} node={child} level={level + 1} companyId={companyId} collapsed={collapsed} onToggle={onToggle} tabStop={tabStop} onFocus={onFocus} />
+            <OrgTreeItem
+              key={child.agent.id}
+              node={child}
+              level={level + 1}
+              companyId={companyId}
+              collapsed={collapsed}
+              onToggle={onToggle}
+              tabStop={tabStop}
+              onFocus={onFocus}
+            />
           ))}
         </ul>
       )}

@@ -30,7 +30,11 @@ export function OrgPage() {
     });
   const zoomBy = (direction: 1 | -1) => {
     const index = ZOOM_STEPS.findIndex((step) => step >= zoom - 0.001);
-    setZoom(ZOOM_STEPS[Math.min(ZOOM_STEPS.length - 1, Math.max(0, (index === -1 ? ZOOM_STEPS.length - 1 : index) + direction))]!);
+    setZoom(
+      ZOOM_STEPS[
+        Math.min(ZOOM_STEPS.length - 1, Math.max(0, (index === -1 ? ZOOM_STEPS.length - 1 : index) + direction))
+      ]!,
+    );
   };
   const fit = () => {
     const element = viewport.current;
@@ -59,10 +63,22 @@ export function OrgPage() {
         actions={
           count > 0 && (
             <div className="org-controls" role="toolbar" aria-label="Org chart view">
-              <button type="button" onClick={() => { setCollapsed(new Set()); setCentreRequest((n) => n + 1); }}>
+              <button
+                type="button"
+                onClick={() => {
+                  setCollapsed(new Set());
+                  setCentreRequest((n) => n + 1);
+                }}
+              >
                 Expand all
               </button>
-              <button type="button" onClick={() => { setCollapsed(new Set(managerIds(roots))); setCentreRequest((n) => n + 1); }}>
+              <button
+                type="button"
+                onClick={() => {
+                  setCollapsed(new Set(managerIds(roots)));
+                  setCentreRequest((n) => n + 1);
+                }}
+              >
                 Collapse all
               </button>
               <button type="button" aria-label="Zoom out" onClick={() => zoomBy(-1)} disabled={zoom <= ZOOM_STEPS[0]!}>
@@ -71,7 +87,12 @@ export function OrgPage() {
               <output className="org-zoom" aria-live="polite" aria-label="Zoom">
                 {Math.round(zoom * 100)}%
               </output>
-              <button type="button" aria-label="Zoom in" onClick={() => zoomBy(1)} disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!}>
+              <button
+                type="button"
+                aria-label="Zoom in"
+                onClick={() => zoomBy(1)}
+                disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!}
+              >
                 +
               </button>
               <button type="button" onClick={fit}>
@@ -81,22 +102,29 @@ export function OrgPage() {
           )
         }
       >
-        {count > 0 && (
-          <p className="muted">
-            {count} agents. Arrow keys move through the chart, Enter opens an agent.
-          </p>
-        )}
+        {count > 0 && <p className="muted">{count} agents. Arrow keys move through the chart, Enter opens an agent.</p>}
       </PageHeader>
       {agents.isPending && <Loading label="Loading the org chart" />}
-      {agents.isError && <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="The org chart could not be loaded" />}
+      {agents.isError && (
+        <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="The org chart could not be loaded" />
+      )}
       {agents.data && count === 0 && (
         <p className="notice">
-          No agents yet, so no org chart. Agents appear here as they are created; set an agent's manager (reportsTo) to place it. See <Link to={`/c/${companyId}/agents`}>Agents</Link>.
+          No agents yet, so no org chart. Agents appear here as they are created; set an agent's manager (reportsTo) to
+          place it. See <Link to={`/c/${companyId}/agents`}>Agents</Link>.
         </p>
       )}
       {count > 0 && (
         <div className="org-viewport" ref={viewport}>
-          <OrgChart companyId={companyId} roots={roots} collapsed={collapsed} onToggle={toggle} focusedId={focusedId} onFocus={setFocusedId} zoom={zoom} />
+          <OrgChart
+            companyId={companyId}
+            roots={roots}
+            collapsed={collapsed}
+            onToggle={toggle}
+            focusedId={focusedId}
+            onFocus={setFocusedId}
+            zoom={zoom}
+          />
         </div>
       )}
     </div>

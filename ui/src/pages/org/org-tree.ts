@@ -32,7 +32,11 @@ export function buildForest(agents: readonly Agent[]): OrgNode[] {
 /** Whether `manager`'s own chain leads back to `agentId` (a cycle). */
 function reportsUpTo(agentId: string, manager: OrgNode, nodes: Map<string, OrgNode>): boolean {
   const seen = new Set<string>();
-  for (let current: OrgNode | undefined = manager; current; current = current.agent.reportsTo ? nodes.get(current.agent.reportsTo) : undefined) {
+  for (
+    let current: OrgNode | undefined = manager;
+    current;
+    current = current.agent.reportsTo ? nodes.get(current.agent.reportsTo) : undefined
+  ) {
     if (current.agent.id === agentId) return true;
     if (seen.has(current.agent.id)) return false;
     seen.add(current.agent.id);

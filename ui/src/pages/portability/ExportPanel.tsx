@@ -9,7 +9,9 @@ import { bundleToZip } from './bundle-zip';
 import { bytes } from './bytes';
 import { FileTree } from './FileTree';
 
-type ExportBody = NonNullable<paths['/api/companies/{companyId}/exports']['post']['requestBody']>['content']['application/json'];
+type ExportBody = NonNullable<
+  paths['/api/companies/{companyId}/exports']['post']['requestBody']
+>['content']['application/json'];
 type IncludeKey = keyof NonNullable<ExportBody['include']>;
 
 const INCLUDES: { key: IncludeKey; label: string }[] = [
@@ -46,21 +48,44 @@ function saveBlob(blob: Blob, fileName: string): void {
 }
 
 export function ExportPanel({ companyId }: { companyId: string }) {
-  const [include, setInclude] = useState<Record<IncludeKey, boolean>>({ company: true, agents: true, projects: true, goals: true, issues: true, skills: true, routines: true });
-  const [selectors, setSelectors] = useState<Record<SelectorKey, string>>({ agents: '', projects: '', issues: '', skills: '' });
+  const [include, setInclude] = useState<Record<IncludeKey, boolean>>({
+    company: true,
+    agents: true,
+    projects: true,
+    goals: true,
+    issues: true,
+    skills: true,
+    routines: true,
+  });
+  const [selectors, setSelectors] = useState<Record<SelectorKey, string>>({
+    agents: '',
+    projects: '',
+    issues: '',
+    skills: '',
+  });
   const [workspacePaths, setWorkspacePaths] = useState(false);
 
   const body = (): ExportBody => ({
     include,
-    ...Object.fromEntries(SELECTORS.flatMap(({ key }) => (list(selectors[key]).length > 0 ? [[key, list(selectors[key])]] : []))),
+    ...Object.fromEntries(
+      SELECTORS.flatMap(({ key }) => (list(selectors[key]).length > 0 ? [[key, list(selectors[key])]] : [])),
+    ),
     ...(workspacePaths && { includeWorkspacePaths: true }),
   });
   const preview = useMutation({
-    mutationFn: async (exportBody: ExportBody) => data(await api.POST('/api/companies/{companyId}/exports/preview', { params: { path: { companyId } }, body: exportBody })),
+    mutationFn: async (exportBody: ExportBody) =>
+      data(
+        await api.POST('/api/companies/{companyId}/exports/preview', {
+          params: { path: { companyId } },
+          body: exportBody,
+        }),
+      ),
   });
   const download = useMutation({
     mutationFn: async (exportBody: ExportBody) => {
-      const bundle = data(await api.POST('/api/companies/{companyId}/exports', { params: { path: { companyId } }, body: exportBody }));
+      const bundle = data(
+        await api.POST('/api/companies/{companyId}/exports', { params: { path: { companyId } }, body: exportBody }),
+      );
       saveBlob(await bundleToZip(bundle.rootPath, bundle.files), `${bundle.rootPath}.zip`);
       return bundle;
     },
@@ -138,10 +163,15 @@ export function ExportPanel({ companyId }: { companyId: string }) {
       {result && (
         <div className="portability-preview" aria-label="Export preview" role="region">
           <p>
-            {result.counts.files} files, {bytes(result.counts.bytes)}: {result.manifest.counts.agents} agents, {result.manifest.counts.projects} projects, {result.manifest.counts.goals} goals, {result.manifest.counts.issues} issues, {result.manifest.counts.routines} routines, {result.manifest.counts.skills} skills, {result.manifest.counts.blobs} attachments.
+            {result.counts.files} files, {bytes(result.counts.bytes)}: {result.manifest.counts.agents} agents,{' '}
+            {result.manifest.counts.projects} projects, {result.manifest.counts.goals} goals,{' '}
+            {result.manifest.counts.issues} issues, {result.manifest.counts.routines} routines,{' '}
+            {result.manifest.counts.skills} skills, {result.manifest.counts.blobs} attachments.
           </p>
           {result.manifest.envInputs.length > 0 && (
-            <p className="muted">Inputs to supply at import: {result.manifest.envInputs.map((input) => input.key).join(', ')}.</p>
+            <p className="muted">
+              Inputs to supply at import: {result.manifest.envInputs.map((input) => input.key).join(', ')}.
+            </p>
           )}
           <Warnings warnings={result.warnings} />
           <FileTree rootPath={result.rootPath} files={result.fileInventory} />

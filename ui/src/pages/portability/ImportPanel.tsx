@@ -38,7 +38,10 @@ export function ImportPanel({ companyId }: { companyId: string }) {
   const [secretValues, setSecretValues] = useState<Record<string, string>>({});
 
   const read = useMutation({
-    mutationFn: async (file: File): Promise<ChosenZip> => ({ fileName: file.name, ...(await zipToBundle(new Uint8Array(await file.arrayBuffer()))) }),
+    mutationFn: async (file: File): Promise<ChosenZip> => ({
+      fileName: file.name,
+      ...(await zipToBundle(new Uint8Array(await file.arrayBuffer()))),
+    }),
     onSuccess: setZip,
   });
 
@@ -50,19 +53,34 @@ export function ImportPanel({ companyId }: { companyId: string }) {
       ...(Object.keys(supplied).length > 0 && { secretValues: supplied }),
     };
   };
-  const newCompanyTarget = { mode: 'new_company' as const, ...(companyName.trim() && { newCompanyName: companyName.trim() }) };
+  const newCompanyTarget = {
+    mode: 'new_company' as const,
+    ...(companyName.trim() && { newCompanyName: companyName.trim() }),
+  };
 
   const preview = useMutation({
     mutationFn: async (chosen: ChosenZip) =>
       mode === 'new_company'
-        ? data(await api.POST('/api/companies/import/preview', { body: { ...request(chosen), target: newCompanyTarget } }))
-        : data(await api.POST('/api/companies/{companyId}/imports/preview', { params: { path: { companyId } }, body: request(chosen) })),
+        ? data(
+            await api.POST('/api/companies/import/preview', { body: { ...request(chosen), target: newCompanyTarget } }),
+          )
+        : data(
+            await api.POST('/api/companies/{companyId}/imports/preview', {
+              params: { path: { companyId } },
+              body: request(chosen),
+            }),
+          ),
   });
   const apply = useMutation({
     mutationFn: async (chosen: ChosenZip) =>
       mode === 'new_company'
         ? data(await api.POST('/api/companies/import', { body: { ...request(chosen), target: newCompanyTarget } }))
-        : data(await api.POST('/api/companies/{companyId}/imports/apply', { params: { path: { companyId } }, body: request(chosen) })),
+        : data(
+            await api.POST('/api/companies/{companyId}/imports/apply', {
+              params: { path: { companyId } },
+              body: request(chosen),
+            }),
+          ),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
       // Into this company: every list of it may have grown.
@@ -90,7 +108,10 @@ export function ImportPanel({ companyId }: { companyId: string }) {
   return (
     <section className="card portability-section" aria-labelledby="import-heading">
       <h2 id="import-heading">Import</h2>
-      <p className="muted">A bundle .zip (an export of this or another Boardroom). Nothing is written before you apply; imported agents and routines arrive paused.</p>
+      <p className="muted">
+        A bundle .zip (an export of this or another Boardroom). Nothing is written before you apply; imported agents and
+        routines arrive paused.
+      </p>
       <fieldset className="portability-includes">
         <legend>Import into</legend>
         <label className="checkbox">
@@ -135,7 +156,12 @@ export function ImportPanel({ companyId }: { companyId: string }) {
           }}
         >
           <label htmlFor={`${ids}-file`}>Bundle (.zip)</label>
-          <input id={`${ids}-file`} type="file" accept=".zip,application/zip" onChange={(event) => choose(event.target.files?.[0])} />
+          <input
+            id={`${ids}-file`}
+            type="file"
+            accept=".zip,application/zip"
+            onChange={(event) => choose(event.target.files?.[0])}
+          />
           <span className="hint">Choose a file or drop one here.</span>
           {zip && (
             <span className="hint">
@@ -193,7 +219,10 @@ export function ImportPanel({ companyId }: { companyId: string }) {
           <ImportPlan plan={plan.plan} />
           {plan.errors.length > 0 && (
             <div className="notice notice-error" role="alert">
-              <strong>Apply is blocked: {plan.errors.length === 1 ? 'one error' : `${plan.errors.length} errors`} in the bundle</strong>
+              <strong>
+                Apply is blocked: {plan.errors.length === 1 ? 'one error' : `${plan.errors.length} errors`} in the
+                bundle
+              </strong>
               <ul>
                 {plan.errors.map((error) => (
                   <li key={error}>{error}</li>
@@ -206,7 +235,10 @@ export function ImportPanel({ companyId }: { companyId: string }) {
           {plan.envInputs.length > 0 && (
             <fieldset className="portability-inputs">
               <legend>Inputs the bundle declares</legend>
-              <p className="muted">Each value becomes a company secret its envs reference. Left empty, the env entry stays unset. The warnings above are from the last preview: preview again to check them with these values.</p>
+              <p className="muted">
+                Each value becomes a company secret its envs reference. Left empty, the env entry stays unset. The
+                warnings above are from the last preview: preview again to check them with these values.
+              </p>
               {plan.envInputs.map((input) => (
                 <div className="field" key={input.key}>
                   <label htmlFor={`${ids}-input-${input.key}`}>
@@ -222,14 +254,22 @@ export function ImportPanel({ companyId }: { companyId: string }) {
                   />
                   <span id={`${ids}-input-${input.key}-hint`} className="hint">
                     Used by {input.usedBy.map((use) => `${use.path} (${use.env})`).join(', ')}
-                    {input.supplied && !secretValues[input.key] ? '; the company already has a secret of this name' : ''}
+                    {input.supplied && !secretValues[input.key]
+                      ? '; the company already has a secret of this name'
+                      : ''}
                   </span>
                 </div>
               ))}
             </fieldset>
           )}
           <div className="portability-actions">
-            <button type="button" className="primary" disabled={hasErrors || apply.isPending || !zip} aria-describedby={hasErrors ? `${ids}-blocked` : undefined} onClick={() => zip && apply.mutate(zip)}>
+            <button
+              type="button"
+              className="primary"
+              disabled={hasErrors || apply.isPending || !zip}
+              aria-describedby={hasErrors ? `${ids}-blocked` : undefined}
+              onClick={() => zip && apply.mutate(zip)}
+            >
               {apply.isPending ? 'Importing…' : 'Apply import'}
             </button>
             {hasErrors && (

@@ -14,7 +14,11 @@ const KINDS: { key: Exclude<keyof Plan, 'companyAction' | 'companyName'>; label:
   { key: 'routinePlans', label: 'Routines' },
   { key: 'skillPlans', label: 'Skills' },
 ];
-const COMPANY_ACTION = { create: 'A new company', update: 'Into this company, its settings overwritten', none: 'Into this company, its settings unchanged' } as const;
+const COMPANY_ACTION = {
+  create: 'A new company',
+  update: 'Into this company, its settings overwritten',
+  none: 'Into this company, its settings unchanged',
+} as const;
 const ACTION_BADGE = { create: 'badge-success', update: 'badge-warning', skip: '' } as const;
 
 export function ActionBadge({ action }: { action: Entry['action'] }) {

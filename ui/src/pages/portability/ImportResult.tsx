@@ -9,7 +9,13 @@ const KINDS = ['agents', 'projects', 'goals', 'issues', 'routines', 'skills'] as
 
 function tally(entries: Result['agents']): string {
   const by = (action: string) => entries.filter((entry) => entry.action === action).length;
-  return [`${by('create')} created`, by('update') > 0 && `${by('update')} updated`, by('skip') > 0 && `${by('skip')} skipped`].filter(Boolean).join(', ');
+  return [
+    `${by('create')} created`,
+    by('update') > 0 && `${by('update')} updated`,
+    by('skip') > 0 && `${by('skip')} skipped`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export function ImportResult({ result, newCompany }: { result: Result; newCompany: boolean }) {
@@ -25,7 +31,9 @@ export function ImportResult({ result, newCompany }: { result: Result; newCompan
           </li>
         ))}
       </ul>
-      <p className="muted">Imported agents and routines are paused: resume them when their configuration is right for this instance.</p>
+      <p className="muted">
+        Imported agents and routines are paused: resume them when their configuration is right for this instance.
+      </p>
       <Warnings warnings={result.warnings} />
       {newCompany && (
         <Link to={`/c/${result.company.id}`} className="button primary">

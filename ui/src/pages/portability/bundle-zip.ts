@@ -11,7 +11,14 @@ type BundleFile = BundleFiles[string];
 // The server's bundle limits (the import routes' descriptions); it checks them again, these only
 // stop an oversized zip before it is inflated and uploaded.
 const LIMITS = { maxEntries: 5000, maxEntryBytes: 10 * 1024 * 1024, maxTotalBytes: 25 * 1024 * 1024 };
-const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
 
 function fromBase64(text: string): Uint8Array {
   const binary = atob(text);
@@ -52,8 +59,12 @@ function bundleFileOf(path: string, bytes: Uint8Array): BundleFile {
 }
 
 /** The bundle in a zip file. Paths are passed on as they are: the server judges them (a `../` is its 400). */
-export async function zipToBundle(zip: Uint8Array): Promise<{ rootPath?: string; files: BundleFiles; fileCount: number }> {
-  const entries = (await readZip(zip, LIMITS)).filter((entry) => !entry.name.startsWith('__MACOSX/') && !entry.name.endsWith('.DS_Store'));
+export async function zipToBundle(
+  zip: Uint8Array,
+): Promise<{ rootPath?: string; files: BundleFiles; fileCount: number }> {
+  const entries = (await readZip(zip, LIMITS)).filter(
+    (entry) => !entry.name.startsWith('__MACOSX/') && !entry.name.endsWith('.DS_Store'),
+  );
   if (entries.length === 0) throw new ZipError('the archive holds no files');
   const first = entries[0]!.name.split('/')[0]!;
   const oneFolder = entries.every((entry) => entry.name.startsWith(`${first}/`));

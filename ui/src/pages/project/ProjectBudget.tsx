@@ -12,9 +12,11 @@ const WINDOW_LABELS: Record<string, string> = { calendar_month_utc: 'this month 
 export function ProjectBudget({ companyId, projectId }: { companyId: string; projectId: string }) {
   const overview = useQuery({
     queryKey: companyKey(companyId, 'budgets', 'overview'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/budgets/overview', { params: { path: { companyId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/companies/{companyId}/budgets/overview', { params: { path: { companyId } } })),
   });
-  const policies = overview.data?.policies.filter((policy) => policy.scopeType === 'project' && policy.scopeId === projectId) ?? [];
+  const policies =
+    overview.data?.policies.filter((policy) => policy.scopeType === 'project' && policy.scopeId === projectId) ?? [];
   return (
     <section className="card routine-section" aria-labelledby="project-budget">
       <h2 id="project-budget">Budget</h2>
@@ -38,7 +40,8 @@ export function ProjectBudget({ companyId, projectId }: { companyId: string; pro
                 </span>
               )}{' '}
               <span className="muted">
-                {WINDOW_LABELS[policy.windowKind] ?? policy.windowKind} · warn at {policy.warnPercent}%{policy.hardStopEnabled ? ' · hard stop' : ''}
+                {WINDOW_LABELS[policy.windowKind] ?? policy.windowKind} · warn at {policy.warnPercent}%
+                {policy.hardStopEnabled ? ' · hard stop' : ''}
               </span>
             </li>
           ))}

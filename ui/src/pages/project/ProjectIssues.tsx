@@ -13,7 +13,12 @@ const SHORT_LIST = 10;
 export function ProjectIssues({ companyId, projectId }: { companyId: string; projectId: string }) {
   const issues = useQuery({
     queryKey: companyKey(companyId, 'issues', 'project', projectId),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/issues', { params: { path: { companyId }, query: { projectId, limit: SHORT_LIST } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/issues', {
+          params: { path: { companyId }, query: { projectId, limit: SHORT_LIST } },
+        }),
+      ),
   });
   return (
     <section className="card routine-section" aria-labelledby="project-issues">
@@ -21,7 +26,11 @@ export function ProjectIssues({ companyId, projectId }: { companyId: string; pro
       {issues.isPending ? (
         <Loading label="Loading issues" />
       ) : issues.isError ? (
-        <ErrorNotice error={issues.error} title="The project's issues could not be loaded" retry={() => issues.refetch()} />
+        <ErrorNotice
+          error={issues.error}
+          title="The project's issues could not be loaded"
+          retry={() => issues.refetch()}
+        />
       ) : issues.data.length === 0 ? (
         <p className="muted">No issues in this project yet.</p>
       ) : (

@@ -59,7 +59,13 @@ function ProjectGoals({ companyId, project }: { companyId: string; project: Proj
   const goals = useGoals(companyId);
   const [adding, setAdding] = useState('');
   const link = useMutation({
-    mutationFn: async (goalIds: string[]) => data(await api.PATCH('/api/projects/{projectId}', { params: { path: { projectId: project.id } }, body: { goalIds } })),
+    mutationFn: async (goalIds: string[]) =>
+      data(
+        await api.PATCH('/api/projects/{projectId}', {
+          params: { path: { projectId: project.id } },
+          body: { goalIds },
+        }),
+      ),
     onSuccess: () => setAdding(''),
     onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
   });
@@ -74,7 +80,11 @@ function ProjectGoals({ companyId, project }: { companyId: string; project: Proj
           {project.goals.map((goal) => (
             <li key={goal.id}>
               <Link to={`/c/${companyId}/goals`}>{goal.title}</Link> <span className="badge">{goal.status}</span>{' '}
-              <button type="button" disabled={link.isPending} onClick={() => link.mutate(project.goalIds.filter((id) => id !== goal.id))}>
+              <button
+                type="button"
+                disabled={link.isPending}
+                onClick={() => link.mutate(project.goalIds.filter((id) => id !== goal.id))}
+              >
                 Unlink<span className="visually-hidden"> {goal.title}</span>
               </button>
             </li>
@@ -92,12 +102,22 @@ function ProjectGoals({ companyId, project }: { companyId: string; project: Proj
               </option>
             ))}
           </select>
-          <button type="button" disabled={!adding || link.isPending} onClick={() => link.mutate([...project.goalIds, adding])}>
+          <button
+            type="button"
+            disabled={!adding || link.isPending}
+            onClick={() => link.mutate([...project.goalIds, adding])}
+          >
             Link
           </button>
         </div>
       )}
-      {goals.isError && <ErrorNotice error={goals.error} title="The company's goals could not be loaded" retry={() => goals.refetch()} />}
+      {goals.isError && (
+        <ErrorNotice
+          error={goals.error}
+          title="The company's goals could not be loaded"
+          retry={() => goals.refetch()}
+        />
+      )}
       {link.isError && <ErrorNotice error={link.error} title="The goals were not changed" />}
     </section>
   );

@@ -23,7 +23,11 @@ interface Awaited {
 function reached(workspace: Workspace, awaited: Awaited): boolean {
   const service = workspace.runtimeService;
   if (awaited.action === 'stop') return !service || service.status === 'stopped';
-  return service?.status === 'running' && service.startedAt !== null && new Date(service.startedAt) >= new Date(awaited.since);
+  return (
+    service?.status === 'running' &&
+    service.startedAt !== null &&
+    new Date(service.startedAt) >= new Date(awaited.since)
+  );
 }
 
 /** How long the board follows an action's outcome before leaving it to the next visit (the engine converges within about a second). */
@@ -45,10 +49,19 @@ function useFollowOutcome(companyId: string, projectId: string, workspace: Works
     }, 1000);
     return () => clearInterval(timer);
   }, [awaited, done, queryClient, companyId, projectId]);
-  return { follow: (action: Action, since: string) => setAwaited({ action, since, until: Date.now() + FOLLOW_MS }), following: !done };
+  return {
+    follow: (action: Action, since: string) => setAwaited({ action, since, until: Date.now() + FOLLOW_MS }),
+    following: !done,
+  };
 }
 
-const STATUS_BADGE: Record<string, string> = { running: 'badge-success', starting: 'badge-accent', backoff: 'badge-warning', crashed: 'badge-danger', stopped: '' };
+const STATUS_BADGE: Record<string, string> = {
+  running: 'badge-success',
+  starting: 'badge-accent',
+  backoff: 'badge-warning',
+  crashed: 'badge-danger',
+  stopped: '',
+};
 
 export function Workspaces({ companyId, project }: { companyId: string; project: Project }) {
   return (
@@ -68,7 +81,15 @@ export function Workspaces({ companyId, project }: { companyId: string; project:
   );
 }
 
-function WorkspaceItem({ companyId, projectId, workspace }: { companyId: string; projectId: string; workspace: Workspace }) {
+function WorkspaceItem({
+  companyId,
+  projectId,
+  workspace,
+}: {
+  companyId: string;
+  projectId: string;
+  workspace: Workspace;
+}) {
   const queryClient = useQueryClient();
   const [showLogs, setShowLogs] = useState(false);
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
@@ -77,9 +98,14 @@ function WorkspaceItem({ companyId, projectId, workspace }: { companyId: string;
   const command = typeof workspace.runtimeConfig?.command === 'string' ? workspace.runtimeConfig.command : null;
   const act = useMutation({
     mutationFn: async (action: Action) =>
-      data(await api.POST('/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/{action}', { params: { path: { projectId, workspaceId: workspace.id, action } } })),
+      data(
+        await api.POST('/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/{action}', {
+          params: { path: { projectId, workspaceId: workspace.id, action } },
+        }),
+      ),
     onSuccess: (result, action) => follow(action, result.operation.createdAt),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects', 'detail', projectId) }),
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects', 'detail', projectId) }),
   });
   const running = service?.status === 'running' || service?.status === 'starting' || service?.status === 'backoff';
   return (
@@ -109,7 +135,10 @@ function WorkspaceItem({ companyId, projectId, workspace }: { companyId: string;
               {service.startedAt && (
                 <span className="muted">
                   {' '}
-                  · started <time dateTime={service.startedAt} title={fullTime(service.startedAt)}>{timeAgo(service.startedAt)}</time>
+                  · started{' '}
+                  <time dateTime={service.startedAt} title={fullTime(service.startedAt)}>
+                    {timeAgo(service.startedAt)}
+                  </time>
                 </span>
               )}
               {service.restarts > 0 && <span className="muted"> · {service.restarts} restarts after crashes</span>}
@@ -140,44 +169,89 @@ function WorkspaceItem({ companyId, projectId, workspace }: { companyId: string;
           <button type="button" aria-label={`Edit workspace ${workspace.name}`} onClick={() => setDialog('edit')}>
             Edit
           </button>
-          <button type="button" className="danger" aria-label={`Delete workspace ${workspace.name}`} onClick={() => setDialog('delete')}>
+          <button
+            type="button"
+            className="danger"
+            aria-label={`Delete workspace ${workspace.name}`}
+            onClick={() => setDialog('delete')}
+          >
             Delete
           </button>
         </span>
       </div>
-      <p className="routine-trigger-body muted">{command ? <>Command: <code>{command}</code></> : 'No runtime command configured (runtimeConfig.command): start and restart are refused.'}</p>
+      <p className="routine-trigger-body muted">
+        {command ? (
+          <>
+            Command: <code>{command}</code>
+          </>
+        ) : (
+          'No runtime command configured (runtimeConfig.command): start and restart are refused.'
+        )}
+      </p>
       {service?.lastError && <p className="run-error">Last exit: {service.lastError}</p>}
       {act.isError && <ErrorNotice error={act.error} title="The runtime service was not changed" />}
-      {showLogs && <RuntimeLogs companyId={companyId} projectId={projectId} workspaceId={workspace.id} status={service?.status} />}
-      {dialog === 'edit' && <EditWorkspace companyId={companyId} projectId={projectId} workspace={workspace} onClose={() => setDialog(null)} />}
-      {dialog === 'delete' && <DeleteWorkspace companyId={companyId} projectId={projectId} workspace={workspace} onClose={() => setDialog(null)} />}
+      {showLogs && (
+        <RuntimeLogs companyId={companyId} projectId={projectId} workspaceId={workspace.id} status={service?.status} />
+      )}
+      {dialog === 'edit' && (
+        <EditWorkspace
+          companyId={companyId}
+          projectId={projectId}
+          workspace={workspace}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'delete' && (
+        <DeleteWorkspace
+          companyId={companyId}
+          projectId={projectId}
+          workspace={workspace}
+          onClose={() => setDialog(null)}
+        />
+      )}
     </li>
   );
 }
 
 const LOG_LIMIT = 16_384;
 
-function RuntimeLogs({ companyId, projectId, workspaceId, status }: { companyId: string; projectId: string; workspaceId: string; status?: string }) {
+function RuntimeLogs({
+  companyId,
+  projectId,
+  workspaceId,
+  status,
+}: {
+  companyId: string;
+  projectId: string;
+  workspaceId: string;
+  status?: string;
+}) {
   const live = status === 'running' || status === 'starting' || status === 'backoff';
   const logs = useQuery({
     // The status is part of the key: a start, restart or crash reads the output again.
     queryKey: companyKey(companyId, 'projects', 'runtime-logs', workspaceId, status),
     // The newest output is what an operator looks for: the last LOG_LIMIT characters, in one read.
     queryFn: async () =>
-      data(await api.GET('/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/logs', { params: { path: { projectId, workspaceId }, query: { at: 'end', limit: LOG_LIMIT } } })),
+      data(
+        await api.GET('/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/logs', {
+          params: { path: { projectId, workspaceId }, query: { at: 'end', limit: LOG_LIMIT } },
+        }),
+      ),
     // No event announces runtime-service output: while the panel is open on a live service it follows
     // the output every 2 s (one bounded read); closed or stopped, it reads nothing.
     refetchInterval: live ? 2000 : false,
   });
   if (logs.isPending) return <p className="muted">Loading logs…</p>;
-  if (logs.isError) return <ErrorNotice error={logs.error} title="The logs could not be loaded" retry={() => logs.refetch()} />;
+  if (logs.isError)
+    return <ErrorNotice error={logs.error} title="The logs could not be loaded" retry={() => logs.refetch()} />;
   return (
     <>
       <pre className="transcript" aria-label="Runtime service output" tabIndex={0}>
         {logs.data.content || 'No output yet.'}
       </pre>
       <p className="muted">
-        {logs.data.offset > 0 && `Showing the last ${(logs.data.nextOffset - logs.data.offset).toLocaleString('en')} of ${logs.data.totalChars.toLocaleString('en')} characters written. `}
+        {logs.data.offset > 0 &&
+          `Showing the last ${(logs.data.nextOffset - logs.data.offset).toLocaleString('en')} of ${logs.data.totalChars.toLocaleString('en')} characters written. `}
         <button type="button" onClick={() => logs.refetch()}>
           Refresh logs
         </button>
@@ -197,7 +271,12 @@ function AddWorkspace({ companyId, projectId }: { companyId: string; projectId: 
       data(
         await api.POST('/api/projects/{projectId}/workspaces', {
           params: { path: { projectId } },
-          body: { ...(name.trim() && { name: name.trim() }), ...(cwd.trim() && { cwd: cwd.trim() }), ...(repoUrl.trim() && { repoUrl: repoUrl.trim() }), ...(command.trim() && { runtimeConfig: { command: command.trim() } }) },
+          body: {
+            ...(name.trim() && { name: name.trim() }),
+            ...(cwd.trim() && { cwd: cwd.trim() }),
+            ...(repoUrl.trim() && { repoUrl: repoUrl.trim() }),
+            ...(command.trim() && { runtimeConfig: { command: command.trim() } }),
+          },
         }),
       ),
     onSuccess: () => {
@@ -218,19 +297,41 @@ function AddWorkspace({ companyId, projectId }: { companyId: string; projectId: 
       <div className="routine-schedule-fields">
         <div className="field">
           <label htmlFor="workspace-name">Name</label>
-          <input id="workspace-name" value={name} placeholder="default: the folder's name" onChange={(event) => setName(event.target.value)} />
+          <input
+            id="workspace-name"
+            value={name}
+            placeholder="default: the folder's name"
+            onChange={(event) => setName(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="workspace-cwd">Local directory</label>
-          <input id="workspace-cwd" value={cwd} placeholder="/srv/acme/web" onChange={(event) => setCwd(event.target.value)} />
+          <input
+            id="workspace-cwd"
+            value={cwd}
+            placeholder="/srv/acme/web"
+            onChange={(event) => setCwd(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="workspace-repo">Repository URL</label>
-          <input id="workspace-repo" value={repoUrl} placeholder="optional" onChange={(event) => setRepoUrl(event.target.value)} />
+          <input
+            id="workspace-repo"
+            value={repoUrl}
+            placeholder="optional"
+            onChange={(event) => setRepoUrl(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="workspace-command">Runtime service command</label>
-          <input id="workspace-command" className="mono" value={command} placeholder="e.g. npm run dev" aria-describedby="workspace-command-hint" onChange={(event) => setCommand(event.target.value)} />
+          <input
+            id="workspace-command"
+            className="mono"
+            value={command}
+            placeholder="e.g. npm run dev"
+            aria-describedby="workspace-command-hint"
+            onChange={(event) => setCommand(event.target.value)}
+          />
           <span id="workspace-command-hint" className="hint">
             Optional: a long-running process (dev server, worker) run in the directory; started on demand.
           </span>
@@ -245,13 +346,25 @@ function AddWorkspace({ companyId, projectId }: { companyId: string; projectId: 
 }
 
 /** The fields a person sets here (PATCH: the ones left alone stay); the runtime command keeps its env. */
-function EditWorkspace({ companyId, projectId, workspace, onClose }: { companyId: string; projectId: string; workspace: Workspace; onClose: () => void }) {
+function EditWorkspace({
+  companyId,
+  projectId,
+  workspace,
+  onClose,
+}: {
+  companyId: string;
+  projectId: string;
+  workspace: Workspace;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(workspace.name);
   const [cwd, setCwd] = useState(workspace.cwd ?? '');
   const [repoUrl, setRepoUrl] = useState(workspace.repoUrl ?? '');
   const [repoRef, setRepoRef] = useState(workspace.repoRef ?? '');
-  const [command, setCommand] = useState(typeof workspace.runtimeConfig?.command === 'string' ? workspace.runtimeConfig.command : '');
+  const [command, setCommand] = useState(
+    typeof workspace.runtimeConfig?.command === 'string' ? workspace.runtimeConfig.command : '',
+  );
   const [isPrimary, setPrimary] = useState(workspace.isPrimary);
   const save = useMutation({
     mutationFn: async () =>
@@ -276,30 +389,62 @@ function EditWorkspace({ companyId, projectId, workspace, onClose }: { companyId
     save.mutate();
   };
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Edit workspace ${workspace.name}`} description="A new directory or command applies to the next start of its runtime service and the next runs.">
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Edit workspace ${workspace.name}`}
+      description="A new directory or command applies to the next start of its runtime service and the next runs."
+    >
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor="edit-workspace-name">Name</label>
-          <input id="edit-workspace-name" required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+          <input
+            id="edit-workspace-name"
+            required
+            maxLength={200}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="edit-workspace-cwd">Local directory</label>
-          <input id="edit-workspace-cwd" maxLength={4096} value={cwd} onChange={(event) => setCwd(event.target.value)} />
+          <input
+            id="edit-workspace-cwd"
+            maxLength={4096}
+            value={cwd}
+            onChange={(event) => setCwd(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="edit-workspace-repo">Repository URL</label>
-          <input id="edit-workspace-repo" maxLength={2048} value={repoUrl} onChange={(event) => setRepoUrl(event.target.value)} />
+          <input
+            id="edit-workspace-repo"
+            maxLength={2048}
+            value={repoUrl}
+            onChange={(event) => setRepoUrl(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="edit-workspace-ref">Branch, tag or commit</label>
-          <input id="edit-workspace-ref" maxLength={255} value={repoRef} onChange={(event) => setRepoRef(event.target.value)} />
+          <input
+            id="edit-workspace-ref"
+            maxLength={255}
+            value={repoRef}
+            onChange={(event) => setRepoRef(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="edit-workspace-command">Runtime service command</label>
-          <input id="edit-workspace-command" className="mono" value={command} onChange={(event) => setCommand(event.target.value)} />
+          <input
+            id="edit-workspace-command"
+            className="mono"
+            value={command}
+            onChange={(event) => setCommand(event.target.value)}
+          />
         </div>
         <label className="checkbox-field">
-          <input type="checkbox" checked={isPrimary} onChange={(event) => setPrimary(event.target.checked)} /> Primary workspace (where the project&apos;s runs work by default)
+          <input type="checkbox" checked={isPrimary} onChange={(event) => setPrimary(event.target.checked)} /> Primary
+          workspace (where the project&apos;s runs work by default)
         </label>
         {save.isError && <ErrorNotice error={save.error} title="The workspace was not changed" />}
         <DialogActions onCancel={onClose} label="Save" busyLabel="Saving…" busy={save.isPending} />
@@ -308,10 +453,25 @@ function EditWorkspace({ companyId, projectId, workspace, onClose }: { companyId
   );
 }
 
-function DeleteWorkspace({ companyId, projectId, workspace, onClose }: { companyId: string; projectId: string; workspace: Workspace; onClose: () => void }) {
+function DeleteWorkspace({
+  companyId,
+  projectId,
+  workspace,
+  onClose,
+}: {
+  companyId: string;
+  projectId: string;
+  workspace: Workspace;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const remove = useMutation({
-    mutationFn: async () => data(await api.DELETE('/api/projects/{projectId}/workspaces/{workspaceId}', { params: { path: { projectId, workspaceId: workspace.id } } })),
+    mutationFn: async () =>
+      data(
+        await api.DELETE('/api/projects/{projectId}/workspaces/{workspaceId}', {
+          params: { path: { projectId, workspaceId: workspace.id } },
+        }),
+      ),
     onSuccess: onClose,
     onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
   });
@@ -323,7 +483,14 @@ function DeleteWorkspace({ companyId, projectId, workspace, onClose }: { company
         {workspace.isPrimary && ' It is the primary workspace: the oldest remaining one becomes primary.'}
       </p>
       {remove.isError && <ErrorNotice error={remove.error} title="The workspace was not deleted" />}
-      <DialogActions onCancel={onClose} onConfirm={() => remove.mutate()} label="Delete workspace" busyLabel="Deleting…" busy={remove.isPending} tone="danger" />
+      <DialogActions
+        onCancel={onClose}
+        onConfirm={() => remove.mutate()}
+        label="Delete workspace"
+        busyLabel="Deleting…"
+        busy={remove.isPending}
+        tone="danger"
+      />
     </Dialog>
   );
 }

@@ -10,13 +10,13 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { PROJECT_STATUSES, projectPath, projectStatusLabel, type ProjectStatus } from './model';
 
-
 export function ProjectsPage() {
   const { companyId = '' } = useParams();
   const [creating, setCreating] = useState(false);
   const projects = useQuery({
     queryKey: companyKey(companyId, 'projects', 'list'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
   });
 
   return (
@@ -39,7 +39,9 @@ export function ProjectsPage() {
       ) : projects.isError ? (
         <ErrorNotice error={projects.error} title="Projects could not be loaded" retry={() => projects.refetch()} />
       ) : projects.data.length === 0 ? (
-        <p className="project-empty">No projects yet. A project groups issues towards goals and holds the workspaces agents work in.</p>
+        <p className="project-empty">
+          No projects yet. A project groups issues towards goals and holds the workspaces agents work in.
+        </p>
       ) : (
         <ul className="project-list" aria-label="Projects">
           {projects.data.map((project) => (
@@ -49,7 +51,13 @@ export function ProjectsPage() {
                 {project.name}
               </Link>
               <span className="badge">{projectStatusLabel(project.status)}</span>
-              <span className="routine-meta">{project.goals.length === 0 ? <span className="muted">no goals</span> : project.goals.map((goal) => goal.title).join(', ')}</span>
+              <span className="routine-meta">
+                {project.goals.length === 0 ? (
+                  <span className="muted">no goals</span>
+                ) : (
+                  project.goals.map((goal) => goal.title).join(', ')
+                )}
+              </span>
               <span className="routine-meta muted">
                 {project.workspaces.length} workspace{project.workspaces.length === 1 ? '' : 's'}
               </span>
@@ -68,7 +76,13 @@ function CreateProjectForm({ companyId, onDone }: { companyId: string; onDone: (
   const [description, setDescription] = useState('');
   const [status, setStatus] = useState<ProjectStatus>('backlog');
   const create = useMutation({
-    mutationFn: async () => data(await api.POST('/api/companies/{companyId}/projects', { params: { path: { companyId } }, body: { name: name.trim(), status, ...(description.trim() && { description }) } })),
+    mutationFn: async () =>
+      data(
+        await api.POST('/api/companies/{companyId}/projects', {
+          params: { path: { companyId } },
+          body: { name: name.trim(), status, ...(description.trim() && { description }) },
+        }),
+      ),
     onSuccess: (project) => {
       void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') });
       onDone();
@@ -83,11 +97,22 @@ function CreateProjectForm({ companyId, onDone }: { companyId: string; onDone: (
     <form onSubmit={submit}>
       <div className="field">
         <label htmlFor="project-name">Name</label>
-        <input id="project-name" autoFocus required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+        <input
+          id="project-name"
+          autoFocus
+          required
+          maxLength={200}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="project-description">Description</label>
-        <textarea id="project-description" value={description} onChange={(event) => setDescription(event.target.value)} />
+        <textarea
+          id="project-description"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="project-status">Status</label>
@@ -100,7 +125,13 @@ function CreateProjectForm({ companyId, onDone }: { companyId: string; onDone: (
         </select>
       </div>
       {create.isError && <ErrorNotice error={create.error} title="The project was not created" />}
-      <DialogActions onCancel={onDone} label="Create project" busyLabel="Creating…" busy={create.isPending} disabled={!name.trim()} />
+      <DialogActions
+        onCancel={onDone}
+        label="Create project"
+        busyLabel="Creating…"
+        busy={create.isPending}
+        disabled={!name.trim()}
+      />
     </form>
   );
 }

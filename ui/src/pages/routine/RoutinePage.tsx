@@ -16,7 +16,9 @@ import { RunNowButton } from './RunNowButton';
 import { Triggers } from './Triggers';
 import { WorkFields } from './WorkFields';
 
-type RoutinePatch = NonNullable<paths['/api/routines/{routineId}']['patch']['requestBody']>['content']['application/json'];
+type RoutinePatch = NonNullable<
+  paths['/api/routines/{routineId}']['patch']['requestBody']
+>['content']['application/json'];
 
 export function RoutinePage() {
   const { companyId = '', routineId = '' } = useParams();
@@ -41,13 +43,19 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
   const queryClient = useQueryClient();
   const { agents } = useAgentNames(companyId);
   const update = useMutation({
-    mutationFn: async (body: RoutinePatch) => data(await api.PATCH('/api/routines/{routineId}', { params: { path: { routineId: routine.id } }, body })),
+    mutationFn: async (body: RoutinePatch) =>
+      data(await api.PATCH('/api/routines/{routineId}', { params: { path: { routineId: routine.id } }, body })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }),
   });
   const archived = routine.status === 'archived';
   const saveWork = useMutation({
-    mutationFn: async (body: RoutinePatch) => data(await api.PATCH('/api/routines/{routineId}', { params: { path: { routineId: routine.id } }, body })),
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }), queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') })]),
+    mutationFn: async (body: RoutinePatch) =>
+      data(await api.PATCH('/api/routines/{routineId}', { params: { path: { routineId: routine.id } }, body })),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }),
+        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') }),
+      ]),
   });
 
   return (
@@ -58,7 +66,10 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
           <span className={`badge ${routine.status === 'active' ? 'badge-success' : ''}`}>{routine.status}</span>
           {routine.activeExecutionIssue && (
             <span>
-              Open issue: <Link to={`/c/${companyId}/issues/${routine.activeExecutionIssue.identifier}`}>{routine.activeExecutionIssue.identifier}</Link>
+              Open issue:{' '}
+              <Link to={`/c/${companyId}/issues/${routine.activeExecutionIssue.identifier}`}>
+                {routine.activeExecutionIssue.identifier}
+              </Link>
             </span>
           )}
         </p>
@@ -67,7 +78,13 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
       <section className="card routine-section" aria-labelledby="routine-work">
         <h2 id="routine-work">Work</h2>
         {/* Keyed by the saved values: a save (or a change elsewhere) starts the form from them again. */}
-        <WorkFields key={JSON.stringify([routine.title, routine.description, routine.variables])} routine={routine} pending={saveWork.isPending} error={saveWork.error} onSave={(body) => saveWork.mutate(body)} />
+        <WorkFields
+          key={JSON.stringify([routine.title, routine.description, routine.variables])}
+          routine={routine}
+          pending={saveWork.isPending}
+          error={saveWork.error}
+          onSave={(body) => saveWork.mutate(body)}
+        />
       </section>
 
       <section className="card routine-section" aria-labelledby="routine-settings">
@@ -75,21 +92,38 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
         <div className="routine-settings">
           <div className="field">
             <label htmlFor="routine-status">Status</label>
-            <select id="routine-status" value={routine.status} disabled={archived || update.isPending} aria-describedby="routine-status-help" onChange={(event) => update.mutate({ status: event.target.value as RoutineDetail['status'] })}>
+            <select
+              id="routine-status"
+              value={routine.status}
+              disabled={archived || update.isPending}
+              aria-describedby="routine-status-help"
+              onChange={(event) => update.mutate({ status: event.target.value as RoutineDetail['status'] })}
+            >
               <option value="active">Active</option>
               <option value="paused">Paused</option>
               {archived && <option value="archived">Archived</option>}
             </select>
             <span id="routine-status-help" className="hint">
-              {archived ? 'Archived routines never fire again.' : 'Paused routines fire only when run by hand; on resuming, schedules restart from now.'}
+              {archived
+                ? 'Archived routines never fire again.'
+                : 'Paused routines fire only when run by hand; on resuming, schedules restart from now.'}
             </span>
           </div>
           <div className="field">
             <label htmlFor="routine-agent">Agent</label>
-            <select id="routine-agent" value={routine.assigneeAgentId ?? ''} disabled={archived || update.isPending} onChange={(event) => update.mutate({ assigneeAgentId: event.target.value || null })}>
+            <select
+              id="routine-agent"
+              value={routine.assigneeAgentId ?? ''}
+              disabled={archived || update.isPending}
+              onChange={(event) => update.mutate({ assigneeAgentId: event.target.value || null })}
+            >
               <option value="">No one (pauses the routine)</option>
               {agents
-                .filter((agent) => agent.id === routine.assigneeAgentId || (agent.status !== 'terminated' && agent.status !== 'pending_approval'))
+                .filter(
+                  (agent) =>
+                    agent.id === routine.assigneeAgentId ||
+                    (agent.status !== 'terminated' && agent.status !== 'pending_approval'),
+                )
                 .map((agent) => (
                   <option key={agent.id} value={agent.id}>
                     {agent.name}

@@ -13,12 +13,20 @@ const RUNS = 50;
 export function RunHistory({ companyId, routineId }: { companyId: string; routineId: string }) {
   const runs = useQuery({
     queryKey: companyKey(companyId, 'routine', routineId, 'runs'),
-    queryFn: async () => data(await api.GET('/api/routines/{routineId}/runs', { params: { path: { routineId }, query: { limit: RUNS } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/routines/{routineId}/runs', { params: { path: { routineId }, query: { limit: RUNS } } }),
+      ),
   });
   // The execution issues, to name each run's issue by identifier (one bounded read, not one per run).
   const issues = useQuery({
     queryKey: companyKey(companyId, 'issues', 'routine-executions', routineId),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/issues', { params: { path: { companyId }, query: { originKind: 'routine_execution', originId: routineId, limit: 500 } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/issues', {
+          params: { path: { companyId }, query: { originKind: 'routine_execution', originId: routineId, limit: 500 } },
+        }),
+      ),
   });
   const issueById = new Map((issues.data ?? []).map((issue) => [issue.id, issue]));
 
@@ -30,7 +38,9 @@ export function RunHistory({ companyId, routineId }: { companyId: string; routin
       ) : runs.isError ? (
         <ErrorNotice error={runs.error} title="The runs could not be loaded" retry={() => runs.refetch()} />
       ) : runs.data.length === 0 ? (
-        <p className="muted">No runs yet. Schedules, webhooks and &quot;Run now&quot; record one each time they fire.</p>
+        <p className="muted">
+          No runs yet. Schedules, webhooks and &quot;Run now&quot; record one each time they fire.
+        </p>
       ) : (
         <div className="routine-table-scroll">
           <table className="table routine-runs">
@@ -60,7 +70,9 @@ export function RunHistory({ companyId, routineId }: { companyId: string; routin
                     </td>
                     <td>
                       {run.linkedIssueId ? (
-                        <Link to={`/c/${companyId}/issues/${issue?.identifier ?? run.linkedIssueId}`}>{issue ? `${issue.identifier} ${issue.title}` : 'Open issue'}</Link>
+                        <Link to={`/c/${companyId}/issues/${issue?.identifier ?? run.linkedIssueId}`}>
+                          {issue ? `${issue.identifier} ${issue.title}` : 'Open issue'}
+                        </Link>
                       ) : (
                         <span className="muted">none</span>
                       )}
@@ -72,7 +84,9 @@ export function RunHistory({ companyId, routineId }: { companyId: string; routin
           </table>
         </div>
       )}
-      {issues.isError && <ErrorNotice error={issues.error} title="The runs' issues could not be named" retry={() => issues.refetch()} />}
+      {issues.isError && (
+        <ErrorNotice error={issues.error} title="The runs' issues could not be named" retry={() => issues.refetch()} />
+      )}
     </section>
   );
 }

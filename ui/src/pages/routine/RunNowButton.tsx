@@ -16,27 +16,65 @@ export function RunNowButton({ companyId, routine }: { companyId: string; routin
   const queryClient = useQueryClient();
   const [asking, setAsking] = useState(false);
   const run = useMutation({
-    mutationFn: async (variables: Values | undefined) => data(await api.POST('/api/routines/{routineId}/run', { params: { path: { routineId: routine.id } }, body: { source: 'manual', ...(variables && { variables }) } })),
+    mutationFn: async (variables: Values | undefined) =>
+      data(
+        await api.POST('/api/routines/{routineId}/run', {
+          params: { path: { routineId: routine.id } },
+          body: { source: 'manual', ...(variables && { variables }) },
+        }),
+      ),
     onSuccess: () => setAsking(false),
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }), queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') })]),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }),
+        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') }),
+      ]),
   });
   const hasVariables = routine.variables.length > 0;
   return (
     <div className="routine-run-now">
-      <button type="button" className="primary" disabled={run.isPending || routine.status === 'archived'} onClick={() => (hasVariables ? setAsking(true) : run.mutate(undefined))}>
+      <button
+        type="button"
+        className="primary"
+        disabled={run.isPending || routine.status === 'archived'}
+        onClick={() => (hasVariables ? setAsking(true) : run.mutate(undefined))}
+      >
         {run.isPending ? 'Running…' : hasVariables ? 'Run now…' : 'Run now'}
       </button>
       <span role="status" className="muted">
-        {run.data && `Last manual run: ${runStatus(run.data.status).label.toLowerCase()}${run.data.failureReason ? ` (${run.data.failureReason})` : ''}`}
+        {run.data &&
+          `Last manual run: ${runStatus(run.data.status).label.toLowerCase()}${run.data.failureReason ? ` (${run.data.failureReason})` : ''}`}
       </span>
       {run.isError && !asking && <ErrorNotice error={run.error} title="The routine did not run" />}
-      {asking && <VariablesDialog routine={routine} busy={run.isPending} error={run.isError ? run.error : null} onRun={(values) => run.mutate(values)} onClose={() => setAsking(false)} />}
+      {asking && (
+        <VariablesDialog
+          routine={routine}
+          busy={run.isPending}
+          error={run.isError ? run.error : null}
+          onRun={(values) => run.mutate(values)}
+          onClose={() => setAsking(false)}
+        />
+      )}
     </div>
   );
 }
 
-function VariablesDialog({ routine, busy, error, onRun, onClose }: { routine: RoutineDetail; busy: boolean; error: unknown; onRun: (values: Values) => void; onClose: () => void }) {
-  const [inputs, setInputs] = useState<Record<string, string>>(() => Object.fromEntries(routine.variables.map((v) => [v.name, toInput(v.defaultValue)])));
+function VariablesDialog({
+  routine,
+  busy,
+  error,
+  onRun,
+  onClose,
+}: {
+  routine: RoutineDetail;
+  busy: boolean;
+  error: unknown;
+  onRun: (values: Values) => void;
+  onClose: () => void;
+}) {
+  const [inputs, setInputs] = useState<Record<string, string>>(() =>
+    Object.fromEntries(routine.variables.map((v) => [v.name, toInput(v.defaultValue)])),
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const values: Values = {};
@@ -47,7 +85,12 @@ function VariablesDialog({ routine, busy, error, onRun, onClose }: { routine: Ro
     onRun(values);
   };
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Run ${routine.title} now`} description="The values for this run; the defaults are filled in.">
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Run ${routine.title} now`}
+      description="The values for this run; the defaults are filled in."
+    >
       <form onSubmit={submit}>
         {routine.variables.map((variable) => (
           <div className="field" key={variable.name}>

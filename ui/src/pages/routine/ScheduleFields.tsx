@@ -37,14 +37,28 @@ export function ScheduleFields({
       <div className="routine-schedule-fields">
         <div className="field">
           <label htmlFor={`${idPrefix}-cron`}>Cron expression</label>
-          <input id={`${idPrefix}-cron`} className="mono" required value={cronExpression} placeholder="0 9 * * 1-5" aria-describedby={`${idPrefix}-cron-hint ${idPrefix}-preview`} onChange={(event) => onCron(event.target.value)} />
+          <input
+            id={`${idPrefix}-cron`}
+            className="mono"
+            required
+            value={cronExpression}
+            placeholder="0 9 * * 1-5"
+            aria-describedby={`${idPrefix}-cron-hint ${idPrefix}-preview`}
+            onChange={(event) => onCron(event.target.value)}
+          />
           <span id={`${idPrefix}-cron-hint`} className="hint">
             minute hour day month weekday (or seconds first)
           </span>
         </div>
         <div className="field">
           <label htmlFor={`${idPrefix}-timezone`}>Timezone</label>
-          <input id={`${idPrefix}-timezone`} list={`${idPrefix}-zones`} value={timezone} placeholder="UTC" onChange={(event) => onTimezone(event.target.value)} />
+          <input
+            id={`${idPrefix}-timezone`}
+            list={`${idPrefix}-zones`}
+            value={timezone}
+            placeholder="UTC"
+            onChange={(event) => onTimezone(event.target.value)}
+          />
           <datalist id={`${idPrefix}-zones`}>
             {ZONES.map((zone) => (
               <option key={zone} value={zone} />
@@ -52,7 +66,12 @@ export function ScheduleFields({
           </datalist>
         </div>
       </div>
-      <SchedulePreview companyId={companyId} id={`${idPrefix}-preview`} cronExpression={settledCron} timezone={settledZone} />
+      <SchedulePreview
+        companyId={companyId}
+        id={`${idPrefix}-preview`}
+        cronExpression={settledCron}
+        timezone={settledZone}
+      />
     </>
   );
 }

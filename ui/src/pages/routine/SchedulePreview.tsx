@@ -5,10 +5,29 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { useSchedulePreview } from '../routines/model';
 
 function inZone(iso: string, timezone: string): string {
-  return new Intl.DateTimeFormat(undefined, { timeZone: timezone, weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(undefined, {
+    timeZone: timezone,
+    weekday: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).format(new Date(iso));
 }
 
-export function SchedulePreview({ companyId, cronExpression, timezone, id }: { companyId: string; cronExpression: string; timezone: string; id: string }) {
+export function SchedulePreview({
+  companyId,
+  cronExpression,
+  timezone,
+  id,
+}: {
+  companyId: string;
+  cronExpression: string;
+  timezone: string;
+  id: string;
+}) {
   const preview = useSchedulePreview(companyId, cronExpression, timezone);
   if (!cronExpression.trim()) return null;
   if (preview.isError) {
@@ -18,7 +37,11 @@ export function SchedulePreview({ companyId, cronExpression, timezone, id }: { c
         {preview.error.message}
       </p>
     ) : (
-      <ErrorNotice error={preview.error} title="The fire times could not be previewed" retry={() => preview.refetch()} />
+      <ErrorNotice
+        error={preview.error}
+        title="The fire times could not be previewed"
+        retry={() => preview.refetch()}
+      />
     );
   }
   const zone = preview.data?.timezone ?? timezone;

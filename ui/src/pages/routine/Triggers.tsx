@@ -8,12 +8,21 @@ import { companyKey } from '../../api/keys';
 import type { paths } from '../../api/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { fullTime, timeAgo } from '../../lib/format';
-import { helpOf, KIND_LABELS, SIGNING_MODES, type RoutineDetail, type SigningMode, type Trigger } from '../routines/model';
+import {
+  helpOf,
+  KIND_LABELS,
+  SIGNING_MODES,
+  type RoutineDetail,
+  type SigningMode,
+  type Trigger,
+} from '../routines/model';
 import { ScheduleFields } from './ScheduleFields';
 import { SchedulePreview } from './SchedulePreview';
 
 type Issued = paths['/api/routines/{routineId}/triggers']['post']['responses'][201]['content']['application/json'];
-type TriggerPatch = NonNullable<paths['/api/routine-triggers/{triggerId}']['patch']['requestBody']>['content']['application/json'];
+type TriggerPatch = NonNullable<
+  paths['/api/routine-triggers/{triggerId}']['patch']['requestBody']
+>['content']['application/json'];
 
 export function Triggers({ companyId, routine }: { companyId: string; routine: RoutineDetail }) {
   // The one response that carries a webhook's URL and secret: shown until dismissed, never fetched again.
@@ -28,7 +37,13 @@ export function Triggers({ companyId, routine }: { companyId: string; routine: R
       ) : (
         <ul className="routine-triggers" aria-label="Triggers">
           {routine.triggers.map((trigger) => (
-            <TriggerItem key={trigger.id} companyId={companyId} routine={routine} trigger={trigger} onIssued={setIssued} />
+            <TriggerItem
+              key={trigger.id}
+              companyId={companyId}
+              routine={routine}
+              trigger={trigger}
+              onIssued={setIssued}
+            />
           ))}
         </ul>
       )}
@@ -47,7 +62,13 @@ function IssuedWebhook({ issued, onDismiss }: { issued: Issued; onDismiss: () =>
           <code>{issued.webhookUrl}</code>
         </dd>
         <dt>Secret</dt>
-        <dd>{issued.webhookSecret ? <code>{issued.webhookSecret}</code> : <span className="muted">none (signing mode none: the URL is the credential)</span>}</dd>
+        <dd>
+          {issued.webhookSecret ? (
+            <code>{issued.webhookSecret}</code>
+          ) : (
+            <span className="muted">none (signing mode none: the URL is the credential)</span>
+          )}
+        </dd>
       </dl>
       <button type="button" onClick={onDismiss}>
         I have copied them
@@ -58,16 +79,31 @@ function IssuedWebhook({ issued, onDismiss }: { issued: Issued; onDismiss: () =>
 
 function useInvalidateRoutine(companyId: string, routineId: string) {
   const queryClient = useQueryClient();
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routineId) }), queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') })]);
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routineId) }),
+      queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') }),
+    ]);
 }
 
-function TriggerItem({ companyId, routine, trigger, onIssued }: { companyId: string; routine: RoutineDetail; trigger: Trigger; onIssued: (issued: Issued) => void }) {
+function TriggerItem({
+  companyId,
+  routine,
+  trigger,
+  onIssued,
+}: {
+  companyId: string;
+  routine: RoutineDetail;
+  trigger: Trigger;
+  onIssued: (issued: Issued) => void;
+}) {
   const invalidate = useInvalidateRoutine(companyId, routine.id);
   const [editing, setEditing] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const name = trigger.label || `${KIND_LABELS[trigger.kind]} trigger`;
   const patch = useMutation({
-    mutationFn: async (body: TriggerPatch) => data(await api.PATCH('/api/routine-triggers/{triggerId}', { params: { path: { triggerId: trigger.id } }, body })),
+    mutationFn: async (body: TriggerPatch) =>
+      data(await api.PATCH('/api/routine-triggers/{triggerId}', { params: { path: { triggerId: trigger.id } }, body })),
     onSuccess: (after) => {
       if ('webhookUrl' in after && after.webhookUrl) onIssued(after);
       setEditing(false);
@@ -75,12 +111,18 @@ function TriggerItem({ companyId, routine, trigger, onIssued }: { companyId: str
     onSettled: invalidate,
   });
   const rotate = useMutation({
-    mutationFn: async () => data(await api.POST('/api/routine-triggers/{triggerId}/rotate-secret', { params: { path: { triggerId: trigger.id } } })),
+    mutationFn: async () =>
+      data(
+        await api.POST('/api/routine-triggers/{triggerId}/rotate-secret', {
+          params: { path: { triggerId: trigger.id } },
+        }),
+      ),
     onSuccess: onIssued,
     onSettled: invalidate,
   });
   const remove = useMutation({
-    mutationFn: async () => data(await api.DELETE('/api/routine-triggers/{triggerId}', { params: { path: { triggerId: trigger.id } } })),
+    mutationFn: async () =>
+      data(await api.DELETE('/api/routine-triggers/{triggerId}', { params: { path: { triggerId: trigger.id } } })),
     onSettled: invalidate,
   });
   const failed = [patch, rotate, remove].find((mutation) => mutation.isError);
@@ -91,7 +133,12 @@ function TriggerItem({ companyId, routine, trigger, onIssued }: { companyId: str
         <span className="badge badge-accent">{KIND_LABELS[trigger.kind]}</span>
         <strong>{name}</strong>
         <label className="routine-enabled">
-          <input type="checkbox" checked={trigger.enabled} disabled={patch.isPending} onChange={(event) => patch.mutate({ enabled: event.target.checked })} />
+          <input
+            type="checkbox"
+            checked={trigger.enabled}
+            disabled={patch.isPending}
+            onChange={(event) => patch.mutate({ enabled: event.target.checked })}
+          />
           Enabled
         </label>
         <span className="routine-trigger-actions">
@@ -123,7 +170,12 @@ function TriggerItem({ companyId, routine, trigger, onIssued }: { companyId: str
       </div>
       {trigger.kind === 'schedule' &&
         (editing ? (
-          <EditSchedule companyId={companyId} trigger={trigger} pending={patch.isPending} onSave={(body) => patch.mutate(body)} />
+          <EditSchedule
+            companyId={companyId}
+            trigger={trigger}
+            pending={patch.isPending}
+            onSave={(body) => patch.mutate(body)}
+          />
         ) : (
           <div className="routine-trigger-body">
             <p>
@@ -133,19 +185,33 @@ function TriggerItem({ companyId, routine, trigger, onIssued }: { companyId: str
                   {timeAgo(trigger.nextRunAt)}
                 </time>
               ) : (
-                <span className="muted">{trigger.enabled ? `none while the routine is ${routine.status}` : 'none while disabled'}</span>
+                <span className="muted">
+                  {trigger.enabled ? `none while the routine is ${routine.status}` : 'none while disabled'}
+                </span>
               )}
             </p>
-            <SchedulePreview companyId={companyId} id={`preview-${trigger.id}`} cronExpression={trigger.cronExpression ?? ''} timezone={trigger.timezone ?? 'UTC'} />
+            <SchedulePreview
+              companyId={companyId}
+              id={`preview-${trigger.id}`}
+              cronExpression={trigger.cronExpression ?? ''}
+              timezone={trigger.timezone ?? 'UTC'}
+            />
           </div>
         ))}
       {trigger.kind === 'webhook' && (
         <div className="routine-trigger-body">
           <p>
             Signing: {SIGNING_MODES.find((mode) => mode.value === trigger.signingMode)?.label ?? trigger.signingMode}
-            {trigger.signingMode === 'codehost_hmac' && ` · replay window ${trigger.replayWindowSec} s`}. <span className="muted">{helpOf(SIGNING_MODES, trigger.signingMode ?? 'bearer')}</span>
+            {trigger.signingMode === 'codehost_hmac' && ` · replay window ${trigger.replayWindowSec} s`}.{' '}
+            <span className="muted">{helpOf(SIGNING_MODES, trigger.signingMode ?? 'bearer')}</span>
           </p>
-          <p className="muted">The URL and secret were shown when the trigger was created; {trigger.signingMode === 'none' ? 'delete and re-create it for a new URL' : 'rotate the secret to see the URL again'}.</p>
+          <p className="muted">
+            The URL and secret were shown when the trigger was created;{' '}
+            {trigger.signingMode === 'none'
+              ? 'delete and re-create it for a new URL'
+              : 'rotate the secret to see the URL again'}
+            .
+          </p>
         </div>
       )}
       {trigger.kind === 'api' && (
@@ -155,15 +221,39 @@ function TriggerItem({ companyId, routine, trigger, onIssued }: { companyId: str
       )}
       {trigger.lastFiredAt && (
         <p className="muted routine-trigger-body">
-          Last fired <time dateTime={trigger.lastFiredAt} title={fullTime(trigger.lastFiredAt)}>{timeAgo(trigger.lastFiredAt)}</time>
+          Last fired{' '}
+          <time dateTime={trigger.lastFiredAt} title={fullTime(trigger.lastFiredAt)}>
+            {timeAgo(trigger.lastFiredAt)}
+          </time>
         </p>
       )}
-      {failed && <ErrorNotice error={failed.error} title={failed === remove ? 'The trigger was not deleted' : failed === rotate ? 'The secret was not rotated' : 'The trigger was not changed'} />}
+      {failed && (
+        <ErrorNotice
+          error={failed.error}
+          title={
+            failed === remove
+              ? 'The trigger was not deleted'
+              : failed === rotate
+                ? 'The secret was not rotated'
+                : 'The trigger was not changed'
+          }
+        />
+      )}
     </li>
   );
 }
 
-function EditSchedule({ companyId, trigger, pending, onSave }: { companyId: string; trigger: Trigger; pending: boolean; onSave: (body: TriggerPatch) => void }) {
+function EditSchedule({
+  companyId,
+  trigger,
+  pending,
+  onSave,
+}: {
+  companyId: string;
+  trigger: Trigger;
+  pending: boolean;
+  onSave: (body: TriggerPatch) => void;
+}) {
   const [cronExpression, setCron] = useState(trigger.cronExpression ?? '');
   const [timezone, setTimezone] = useState(trigger.timezone ?? 'UTC');
   const [label, setLabel] = useState(trigger.label ?? '');
@@ -177,7 +267,14 @@ function EditSchedule({ companyId, trigger, pending, onSave }: { companyId: stri
         <label htmlFor={`edit-${trigger.id}-label`}>Label</label>
         <input id={`edit-${trigger.id}-label`} value={label} onChange={(event) => setLabel(event.target.value)} />
       </div>
-      <ScheduleFields companyId={companyId} idPrefix={`edit-${trigger.id}`} cronExpression={cronExpression} timezone={timezone} onCron={setCron} onTimezone={setTimezone} />
+      <ScheduleFields
+        companyId={companyId}
+        idPrefix={`edit-${trigger.id}`}
+        cronExpression={cronExpression}
+        timezone={timezone}
+        onCron={setCron}
+        onTimezone={setTimezone}
+      />
       <button type="submit" className="primary" disabled={pending || !cronExpression.trim()}>
         Save schedule
       </button>
@@ -185,7 +282,15 @@ function EditSchedule({ companyId, trigger, pending, onSave }: { companyId: stri
   );
 }
 
-function AddTrigger({ companyId, routineId, onIssued }: { companyId: string; routineId: string; onIssued: (issued: Issued) => void }) {
+function AddTrigger({
+  companyId,
+  routineId,
+  onIssued,
+}: {
+  companyId: string;
+  routineId: string;
+  onIssued: (issued: Issued) => void;
+}) {
   const invalidate = useInvalidateRoutine(companyId, routineId);
   const [kind, setKind] = useState<Trigger['kind']>('schedule');
   const [label, setLabel] = useState('');
@@ -230,14 +335,34 @@ function AddTrigger({ companyId, routineId, onIssued }: { companyId: string; rou
         </div>
         <div className="field">
           <label htmlFor="trigger-label">Label</label>
-          <input id="trigger-label" value={label} maxLength={200} placeholder="optional" onChange={(event) => setLabel(event.target.value)} />
+          <input
+            id="trigger-label"
+            value={label}
+            maxLength={200}
+            placeholder="optional"
+            onChange={(event) => setLabel(event.target.value)}
+          />
         </div>
       </div>
-      {kind === 'schedule' && <ScheduleFields companyId={companyId} idPrefix="new-trigger" cronExpression={cronExpression} timezone={timezone} onCron={setCron} onTimezone={setTimezone} />}
+      {kind === 'schedule' && (
+        <ScheduleFields
+          companyId={companyId}
+          idPrefix="new-trigger"
+          cronExpression={cronExpression}
+          timezone={timezone}
+          onCron={setCron}
+          onTimezone={setTimezone}
+        />
+      )}
       {kind === 'webhook' && (
         <div className="field">
           <label htmlFor="trigger-signing">Signing</label>
-          <select id="trigger-signing" value={signingMode} aria-describedby="trigger-signing-help" onChange={(event) => setSigningMode(event.target.value as SigningMode)}>
+          <select
+            id="trigger-signing"
+            value={signingMode}
+            aria-describedby="trigger-signing-help"
+            onChange={(event) => setSigningMode(event.target.value as SigningMode)}
+          >
             {SIGNING_MODES.map((mode) => (
               <option key={mode.value} value={mode.value}>
                 {mode.label}
@@ -249,9 +374,15 @@ function AddTrigger({ companyId, routineId, onIssued }: { companyId: string; rou
           </span>
         </div>
       )}
-      {kind === 'api' && <p className="hint">Fired only through the API (POST /api/routines/{routineId}/run with its trigger id).</p>}
+      {kind === 'api' && (
+        <p className="hint">Fired only through the API (POST /api/routines/{routineId}/run with its trigger id).</p>
+      )}
       {add.isError && <ErrorNotice error={add.error} title="The trigger was not added" />}
-      <button type="submit" className="primary" disabled={add.isPending || (kind === 'schedule' && !cronExpression.trim())}>
+      <button
+        type="submit"
+        className="primary"
+        disabled={add.isPending || (kind === 'schedule' && !cronExpression.trim())}
+      >
         Add trigger
       </button>
     </form>

@@ -6,13 +6,24 @@ import { VARIABLE_TYPES, type VariableDraft } from './variables';
 /** The server's bound (routines/schemas.ts MAX_VARIABLES). */
 const MAX_VARIABLES = 50;
 
-export function VariableFields({ drafts, disabled, onChange }: { drafts: VariableDraft[]; disabled: boolean; onChange: (drafts: VariableDraft[]) => void }) {
-  const set = (index: number, patch: Partial<VariableDraft>) => onChange(drafts.map((draft, i) => (i === index ? { ...draft, ...patch } : draft)));
+export function VariableFields({
+  drafts,
+  disabled,
+  onChange,
+}: {
+  drafts: VariableDraft[];
+  disabled: boolean;
+  onChange: (drafts: VariableDraft[]) => void;
+}) {
+  const set = (index: number, patch: Partial<VariableDraft>) =>
+    onChange(drafts.map((draft, i) => (i === index ? { ...draft, ...patch } : draft)));
   return (
     <fieldset className="routine-variables" disabled={disabled}>
       <legend>Variables</legend>
       {drafts.length === 0 ? (
-        <p className="muted">None. A variable is asked for when the routine is run by hand; schedules use its default.</p>
+        <p className="muted">
+          None. A variable is asked for when the routine is run by hand; schedules use its default.
+        </p>
       ) : (
         <table className="table">
           <thead>
@@ -33,13 +44,33 @@ export function VariableFields({ drafts, disabled, onChange }: { drafts: Variabl
               return (
                 <tr key={index}>
                   <td>
-                    <input className="mono" aria-label={`Name of ${which}`} required maxLength={64} pattern="[A-Za-z_][A-Za-z0-9_]*" value={draft.name} onChange={(event) => set(index, { name: event.target.value })} />
+                    <input
+                      className="mono"
+                      aria-label={`Name of ${which}`}
+                      required
+                      maxLength={64}
+                      pattern="[A-Za-z_][A-Za-z0-9_]*"
+                      value={draft.name}
+                      onChange={(event) => set(index, { name: event.target.value })}
+                    />
                   </td>
                   <td>
-                    <input aria-label={`Label of ${which}`} maxLength={200} value={draft.label} placeholder="What a person sees" onChange={(event) => set(index, { label: event.target.value })} />
+                    <input
+                      aria-label={`Label of ${which}`}
+                      maxLength={200}
+                      value={draft.label}
+                      placeholder="What a person sees"
+                      onChange={(event) => set(index, { label: event.target.value })}
+                    />
                   </td>
                   <td>
-                    <select aria-label={`Type of ${which}`} value={draft.type} onChange={(event) => set(index, { type: event.target.value as VariableDraft['type'], defaultValue: '' })}>
+                    <select
+                      aria-label={`Type of ${which}`}
+                      value={draft.type}
+                      onChange={(event) =>
+                        set(index, { type: event.target.value as VariableDraft['type'], defaultValue: '' })
+                      }
+                    >
                       {VARIABLE_TYPES.map((type) => (
                         <option key={type} value={type}>
                           {type}
@@ -48,13 +79,28 @@ export function VariableFields({ drafts, disabled, onChange }: { drafts: Variabl
                     </select>
                   </td>
                   <td>
-                    <input type="checkbox" aria-label={`${which} is required`} checked={draft.required} onChange={(event) => set(index, { required: event.target.checked })} />
+                    <input
+                      type="checkbox"
+                      aria-label={`${which} is required`}
+                      checked={draft.required}
+                      onChange={(event) => set(index, { required: event.target.checked })}
+                    />
                   </td>
                   <td>
-                    <ValueInput type={draft.type} label={`Default of ${which}`} value={draft.defaultValue} onChange={(defaultValue) => set(index, { defaultValue })} />
+                    <ValueInput
+                      type={draft.type}
+                      label={`Default of ${which}`}
+                      value={draft.defaultValue}
+                      onChange={(defaultValue) => set(index, { defaultValue })}
+                    />
                   </td>
                   <td>
-                    <button type="button" className="quiet" aria-label={`Remove ${which}`} onClick={() => onChange(drafts.filter((_, i) => i !== index))}>
+                    <button
+                      type="button"
+                      className="quiet"
+                      aria-label={`Remove ${which}`}
+                      onClick={() => onChange(drafts.filter((_, i) => i !== index))}
+                    >
                       Remove
                     </button>
                   </td>
@@ -65,7 +111,12 @@ export function VariableFields({ drafts, disabled, onChange }: { drafts: Variabl
         </table>
       )}
       {drafts.length < MAX_VARIABLES && (
-        <button type="button" onClick={() => onChange([...drafts, { name: '', label: '', type: 'text', required: false, defaultValue: '' }])}>
+        <button
+          type="button"
+          onClick={() =>
+            onChange([...drafts, { name: '', label: '', type: 'text', required: false, defaultValue: '' }])
+          }
+        >
           Add variable
         </button>
       )}
@@ -74,7 +125,21 @@ export function VariableFields({ drafts, disabled, onChange }: { drafts: Variabl
 }
 
 /** One value as its type takes it: text, a number, or yes / no / none for a boolean. */
-export function ValueInput({ type, label, value, onChange, id, required = false }: { type: VariableDraft['type']; label?: string; value: string; onChange: (value: string) => void; id?: string; required?: boolean }): ReactNode {
+export function ValueInput({
+  type,
+  label,
+  value,
+  onChange,
+  id,
+  required = false,
+}: {
+  type: VariableDraft['type'];
+  label?: string;
+  value: string;
+  onChange: (value: string) => void;
+  id?: string;
+  required?: boolean;
+}): ReactNode {
   const common = { id, 'aria-label': label, required };
   if (type === 'boolean')
     return (
@@ -84,5 +149,13 @@ export function ValueInput({ type, label, value, onChange, id, required = false 
         <option value="false">false</option>
       </select>
     );
-  return <input {...common} type={type === 'number' ? 'number' : 'text'} step="any" value={value} onChange={(event) => onChange(event.target.value)} />;
+  return (
+    <input
+      {...common}
+      type={type === 'number' ? 'number' : 'text'}
+      step="any"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
 }

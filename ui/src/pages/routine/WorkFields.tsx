@@ -13,31 +13,60 @@ export interface WorkPatch {
   variables: Variable[];
 }
 
-export function WorkFields({ routine, pending, error, onSave }: { routine: RoutineDetail; pending: boolean; error: unknown; onSave: (body: WorkPatch) => void }) {
+export function WorkFields({
+  routine,
+  pending,
+  error,
+  onSave,
+}: {
+  routine: RoutineDetail;
+  pending: boolean;
+  error: unknown;
+  onSave: (body: WorkPatch) => void;
+}) {
   const [title, setTitle] = useState(routine.title);
   const [description, setDescription] = useState(routine.description ?? '');
   const [drafts, setDrafts] = useState<VariableDraft[]>(() => routine.variables.map(draftOf));
   const variables = drafts.map(variableOf);
   const changed =
-    title.trim() !== routine.title || (description.trim() || null) !== (routine.description ?? null) || JSON.stringify(variables) !== JSON.stringify(routine.variables.map((v) => variableOf(draftOf(v))));
-  const undeclared = placeholdersIn(`${title}\n${description}`).filter((name) => !variables.some((variable) => variable.name === name));
+    title.trim() !== routine.title ||
+    (description.trim() || null) !== (routine.description ?? null) ||
+    JSON.stringify(variables) !== JSON.stringify(routine.variables.map((v) => variableOf(draftOf(v))));
+  const undeclared = placeholdersIn(`${title}\n${description}`).filter(
+    (name) => !variables.some((variable) => variable.name === name),
+  );
   const archived = routine.status === 'archived';
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (changed && title.trim()) onSave({ title: title.trim(), description: description.trim() || null, variables });
   };
-  const declare = (name: string) => setDrafts([...drafts, { name, label: '', type: 'text', required: false, defaultValue: '' }]);
+  const declare = (name: string) =>
+    setDrafts([...drafts, { name, label: '', type: 'text', required: false, defaultValue: '' }]);
   return (
     <form onSubmit={submit} aria-label="The work">
       <div className="field">
         <label htmlFor="routine-work-title">Issue title</label>
-        <input id="routine-work-title" required maxLength={500} value={title} disabled={archived} onChange={(event) => setTitle(event.target.value)} />
+        <input
+          id="routine-work-title"
+          required
+          maxLength={500}
+          value={title}
+          disabled={archived}
+          onChange={(event) => setTitle(event.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="routine-work-description">Issue description</label>
-        <textarea id="routine-work-description" value={description} disabled={archived} aria-describedby="routine-work-hint" onChange={(event) => setDescription(event.target.value)} />
+        <textarea
+          id="routine-work-description"
+          value={description}
+          disabled={archived}
+          aria-describedby="routine-work-hint"
+          onChange={(event) => setDescription(event.target.value)}
+        />
         <span id="routine-work-hint" className="hint">
-          Markdown. Each run&apos;s issue gets this title and description; <code>{'{{name}}'}</code> puts in the value of a variable declared below.
+          Markdown. Each run&apos;s issue gets this title and description; <code>{'{{name}}'}</code> puts in the value
+          of a variable declared below.
         </span>
       </div>
       {undeclared.length > 0 && (

@@ -28,7 +28,13 @@ export function fromInput(text: string, type: VariableType): VariableValue | nul
   return text;
 }
 
-export const draftOf = (variable: Variable): VariableDraft => ({ name: variable.name, label: variable.label ?? '', type: variable.type, required: variable.required, defaultValue: toInput(variable.defaultValue) });
+export const draftOf = (variable: Variable): VariableDraft => ({
+  name: variable.name,
+  label: variable.label ?? '',
+  type: variable.type,
+  required: variable.required,
+  defaultValue: toInput(variable.defaultValue),
+});
 
 export const variableOf = (draft: VariableDraft): Variable => ({
   name: draft.name.trim(),

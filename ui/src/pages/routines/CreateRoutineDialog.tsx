@@ -10,7 +10,15 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PolicyFields } from './PolicyFields';
 import { routinePath, type CatchUpPolicy, type ConcurrencyPolicy } from './model';
 
-export function CreateRoutineDialog({ companyId, open, onOpenChange }: { companyId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function CreateRoutineDialog({
+  companyId,
+  open,
+  onOpenChange,
+}: {
+  companyId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="New routine">
       {open && <CreateRoutineForm companyId={companyId} onDone={() => onOpenChange(false)} />}
@@ -33,7 +41,13 @@ function CreateRoutineForm({ companyId, onDone }: { companyId: string; onDone: (
       data(
         await api.POST('/api/companies/{companyId}/routines', {
           params: { path: { companyId } },
-          body: { title: title.trim(), concurrencyPolicy, catchUpPolicy, ...(description.trim() && { description }), ...(assigneeAgentId && { assigneeAgentId }) },
+          body: {
+            title: title.trim(),
+            concurrencyPolicy,
+            catchUpPolicy,
+            ...(description.trim() && { description }),
+            ...(assigneeAgentId && { assigneeAgentId }),
+          },
         }),
       ),
     onSuccess: (routine) => {
@@ -51,18 +65,35 @@ function CreateRoutineForm({ companyId, onDone }: { companyId: string; onDone: (
     <form onSubmit={submit}>
       <div className="field">
         <label htmlFor="routine-title">Title</label>
-        <input id="routine-title" autoFocus required maxLength={500} value={title} aria-describedby="routine-title-hint" onChange={(event) => setTitle(event.target.value)} />
+        <input
+          id="routine-title"
+          autoFocus
+          required
+          maxLength={500}
+          value={title}
+          aria-describedby="routine-title-hint"
+          onChange={(event) => setTitle(event.target.value)}
+        />
         <span id="routine-title-hint" className="hint">
           The title of each run&apos;s issue.
         </span>
       </div>
       <div className="field">
         <label htmlFor="routine-description">Description</label>
-        <textarea id="routine-description" value={description} onChange={(event) => setDescription(event.target.value)} />
+        <textarea
+          id="routine-description"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="routine-assignee">Agent</label>
-        <select id="routine-assignee" value={assigneeAgentId} aria-describedby="routine-assignee-hint" onChange={(event) => setAssignee(event.target.value)}>
+        <select
+          id="routine-assignee"
+          value={assigneeAgentId}
+          aria-describedby="routine-assignee-hint"
+          onChange={(event) => setAssignee(event.target.value)}
+        >
           <option value="">No one (the routine starts paused)</option>
           {agents
             .filter((agent) => agent.status !== 'terminated' && agent.status !== 'pending_approval')
@@ -76,9 +107,21 @@ function CreateRoutineForm({ companyId, onDone }: { companyId: string; onDone: (
           Does the work of every run; a routine without an agent does not fire.
         </span>
       </div>
-      <PolicyFields idPrefix="new-routine" concurrency={concurrencyPolicy} catchUp={catchUpPolicy} onConcurrency={setConcurrency} onCatchUp={setCatchUp} />
+      <PolicyFields
+        idPrefix="new-routine"
+        concurrency={concurrencyPolicy}
+        catchUp={catchUpPolicy}
+        onConcurrency={setConcurrency}
+        onCatchUp={setCatchUp}
+      />
       {create.isError && <ErrorNotice error={create.error} title="The routine was not created" />}
-      <DialogActions onCancel={onDone} label="Create routine" busyLabel="Creating…" busy={create.isPending} disabled={!title.trim()} />
+      <DialogActions
+        onCancel={onDone}
+        label="Create routine"
+        busyLabel="Creating…"
+        busy={create.isPending}
+        disabled={!title.trim()}
+      />
     </form>
   );
 }

@@ -20,7 +20,13 @@ export function PolicyFields({
     <div className="routine-policies">
       <div className="field">
         <label htmlFor={`${idPrefix}-concurrency`}>When a run finds the last issue still open</label>
-        <select id={`${idPrefix}-concurrency`} value={concurrency} disabled={disabled} aria-describedby={`${idPrefix}-concurrency-help`} onChange={(event) => onConcurrency(event.target.value as ConcurrencyPolicy)}>
+        <select
+          id={`${idPrefix}-concurrency`}
+          value={concurrency}
+          disabled={disabled}
+          aria-describedby={`${idPrefix}-concurrency-help`}
+          onChange={(event) => onConcurrency(event.target.value as ConcurrencyPolicy)}
+        >
           {CONCURRENCY_POLICIES.map((policy) => (
             <option key={policy.value} value={policy.value}>
               {policy.label}
@@ -33,7 +39,13 @@ export function PolicyFields({
       </div>
       <div className="field">
         <label htmlFor={`${idPrefix}-catch-up`}>Schedule ticks missed during downtime</label>
-        <select id={`${idPrefix}-catch-up`} value={catchUp} disabled={disabled} aria-describedby={`${idPrefix}-catch-up-help`} onChange={(event) => onCatchUp(event.target.value as CatchUpPolicy)}>
+        <select
+          id={`${idPrefix}-catch-up`}
+          value={catchUp}
+          disabled={disabled}
+          aria-describedby={`${idPrefix}-catch-up-help`}
+          onChange={(event) => onCatchUp(event.target.value as CatchUpPolicy)}
+        >
           {CATCH_UP_POLICIES.map((policy) => (
             <option key={policy.value} value={policy.value}>
               {policy.label}

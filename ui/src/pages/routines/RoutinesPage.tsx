@@ -20,7 +20,12 @@ export function RoutinesPage() {
   const { nameOf } = useAgentNames(companyId);
   const routines = useQuery({
     queryKey: companyKey(companyId, 'routines', 'list'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/routines', { params: { path: { companyId }, query: { limit: LIMIT } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/routines', {
+          params: { path: { companyId }, query: { limit: LIMIT } },
+        }),
+      ),
   });
 
   return (
@@ -33,7 +38,10 @@ export function RoutinesPage() {
           </button>
         }
       >
-        <p className="muted">Recurring work for one agent, fired by a schedule, a webhook or an API call. Each run opens (or joins) an issue.</p>
+        <p className="muted">
+          Recurring work for one agent, fired by a schedule, a webhook or an API call. Each run opens (or joins) an
+          issue.
+        </p>
       </PageHeader>
       <CreateRoutineDialog companyId={companyId} open={creating} onOpenChange={setCreating} />
       {routines.isPending ? (
@@ -41,20 +49,37 @@ export function RoutinesPage() {
       ) : routines.isError ? (
         <ErrorNotice error={routines.error} title="Routines could not be loaded" retry={() => routines.refetch()} />
       ) : routines.data.length === 0 ? (
-        <p className="routine-empty">No routines yet. Create one to have an agent do recurring work on a schedule, on a webhook or on demand.</p>
+        <p className="routine-empty">
+          No routines yet. Create one to have an agent do recurring work on a schedule, on a webhook or on demand.
+        </p>
       ) : (
         <ul className="routine-list" aria-label="Routines, latest change first">
           {routines.data.map((routine) => (
-            <RoutineRow key={routine.id} companyId={companyId} routine={routine} agentName={routine.assigneeAgentId ? nameOf(routine.assigneeAgentId) : 'No assignee'} />
+            <RoutineRow
+              key={routine.id}
+              companyId={companyId}
+              routine={routine}
+              agentName={routine.assigneeAgentId ? nameOf(routine.assigneeAgentId) : 'No assignee'}
+            />
           ))}
         </ul>
       )}
-      {routines.data && routines.data.length === LIMIT && <p className="muted">Showing the {LIMIT} most recently changed.</p>}
+      {routines.data && routines.data.length === LIMIT && (
+        <p className="muted">Showing the {LIMIT} most recently changed.</p>
+      )}
     </div>
   );
 }
 
-function RoutineRow({ companyId, routine, agentName }: { companyId: string; routine: RoutineListItem; agentName: string }) {
+function RoutineRow({
+  companyId,
+  routine,
+  agentName,
+}: {
+  companyId: string;
+  routine: RoutineListItem;
+  agentName: string;
+}) {
   const next = nextFire(routine.triggers);
   const last = routine.latestRun;
   return (

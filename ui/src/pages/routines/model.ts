@@ -5,7 +5,8 @@ import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
 import type { paths } from '../../api/schema';
 
-export type RoutineListItem = paths['/api/companies/{companyId}/routines']['get']['responses'][200]['content']['application/json'][number];
+export type RoutineListItem =
+  paths['/api/companies/{companyId}/routines']['get']['responses'][200]['content']['application/json'][number];
 export type RoutineDetail = paths['/api/routines/{routineId}']['get']['responses'][200]['content']['application/json'];
 export type Trigger = RoutineDetail['triggers'][number];
 export type RoutineRun = RoutineDetail['recentRuns'][number];
@@ -14,24 +15,53 @@ export type CatchUpPolicy = RoutineDetail['catchUpPolicy'];
 export type SigningMode = NonNullable<Trigger['signingMode']>;
 
 export const CONCURRENCY_POLICIES: { value: ConcurrencyPolicy; label: string; help: string }[] = [
-  { value: 'coalesce_if_active', label: 'Join the open issue', help: 'While the last run\'s issue is still open, a new run links to it instead of opening another.' },
-  { value: 'skip_if_active', label: 'Skip while open', help: 'While the last run\'s issue is still open, a new run is recorded as skipped and does nothing.' },
-  { value: 'always_enqueue', label: 'Always a new issue', help: 'Every run opens its own issue, even if earlier ones are still open.' },
+  {
+    value: 'coalesce_if_active',
+    label: 'Join the open issue',
+    help: "While the last run's issue is still open, a new run links to it instead of opening another.",
+  },
+  {
+    value: 'skip_if_active',
+    label: 'Skip while open',
+    help: "While the last run's issue is still open, a new run is recorded as skipped and does nothing.",
+  },
+  {
+    value: 'always_enqueue',
+    label: 'Always a new issue',
+    help: 'Every run opens its own issue, even if earlier ones are still open.',
+  },
 ];
 
 export const CATCH_UP_POLICIES: { value: CatchUpPolicy; label: string; help: string }[] = [
-  { value: 'skip_missed', label: 'Skip missed ticks', help: 'Schedule ticks missed while no server ran (over 60 s late) do not fire; one skipped run records how many.' },
-  { value: 'enqueue_missed_with_cap', label: 'Fire missed ticks (latest 10)', help: 'After downtime the latest 10 missed ticks fire; older ones are recorded as one skipped run.' },
+  {
+    value: 'skip_missed',
+    label: 'Skip missed ticks',
+    help: 'Schedule ticks missed while no server ran (over 60 s late) do not fire; one skipped run records how many.',
+  },
+  {
+    value: 'enqueue_missed_with_cap',
+    label: 'Fire missed ticks (latest 10)',
+    help: 'After downtime the latest 10 missed ticks fire; older ones are recorded as one skipped run.',
+  },
 ];
 
 export const SIGNING_MODES: { value: SigningMode; label: string; help: string }[] = [
   { value: 'bearer', label: 'Bearer secret', help: 'The sender sends Authorization: Bearer <secret>.' },
-  { value: 'hmac_sha256', label: 'HMAC-SHA256', help: 'The sender signs the body with the secret in X-Service-Signature (or X-Hub-Signature-256).' },
-  { value: 'codehost_hmac', label: 'HMAC with timestamp', help: 'HMAC over "<timestamp>.<body>" plus X-Service-Timestamp, within the replay window.' },
+  {
+    value: 'hmac_sha256',
+    label: 'HMAC-SHA256',
+    help: 'The sender signs the body with the secret in X-Service-Signature (or X-Hub-Signature-256).',
+  },
+  {
+    value: 'codehost_hmac',
+    label: 'HMAC with timestamp',
+    help: 'HMAC over "<timestamp>.<body>" plus X-Service-Timestamp, within the replay window.',
+  },
   { value: 'none', label: 'None', help: 'No signature: the URL is the only credential.' },
 ];
 
-export const helpOf = <T extends string>(choices: { value: T; help: string }[], value: T): string => choices.find((choice) => choice.value === value)?.help ?? '';
+export const helpOf = <T extends string>(choices: { value: T; help: string }[], value: T): string =>
+  choices.find((choice) => choice.value === value)?.help ?? '';
 
 const RUN_STATUS: Record<RoutineRun['status'], { label: string; badge: string }> = {
   received: { label: 'Received', badge: '' },
@@ -43,13 +73,20 @@ const RUN_STATUS: Record<RoutineRun['status'], { label: string; badge: string }>
 };
 export const runStatus = (status: RoutineRun['status']) => RUN_STATUS[status];
 
-export const SOURCE_LABELS: Record<RoutineRun['source'], string> = { manual: 'Run now', api: 'API', schedule: 'Schedule', webhook: 'Webhook' };
+export const SOURCE_LABELS: Record<RoutineRun['source'], string> = {
+  manual: 'Run now',
+  api: 'API',
+  schedule: 'Schedule',
+  webhook: 'Webhook',
+};
 export const KIND_LABELS: Record<Trigger['kind'], string> = { schedule: 'Schedule', webhook: 'Webhook', api: 'API' };
 
 /** The soonest fire time among the routine's enabled schedules (the server's nextRunAt), or null. */
 export function nextFire(triggers: Pick<Trigger, 'enabled' | 'nextRunAt'>[]): string | null {
   const times = triggers.filter((trigger) => trigger.enabled && trigger.nextRunAt).map((trigger) => trigger.nextRunAt!);
-  return times.length === 0 ? null : times.reduce((soonest, time) => (new Date(time) < new Date(soonest) ? time : soonest));
+  return times.length === 0
+    ? null
+    : times.reduce((soonest, time) => (new Date(time) < new Date(soonest) ? time : soonest));
 }
 
 export const routinePath = (companyId: string, routineId: string) => `/c/${companyId}/routines/${routineId}`;
@@ -60,7 +97,12 @@ export function useSchedulePreview(companyId: string, cronExpression: string, ti
   const zone = timezone.trim() || 'UTC';
   return useQuery({
     queryKey: companyKey(companyId, 'routines', 'schedule-preview', expression, zone),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/routines/schedule-preview', { params: { path: { companyId }, query: { cronExpression: expression, timezone: zone, count: 5 } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/routines/schedule-preview', {
+          params: { path: { companyId }, query: { cronExpression: expression, timezone: zone, count: 5 } },
+        }),
+      ),
     enabled: expression.length > 0,
     retry: false,
     staleTime: 30_000,

@@ -35,7 +35,10 @@ export function SecretsPage() {
   return (
     <div className="page">
       <PageHeader title="Secrets">
-        <p className="muted">API keys and credentials agents receive through their environment. Values are stored encrypted and never shown again after entry.</p>
+        <p className="muted">
+          API keys and credentials agents receive through their environment. Values are stored encrypted and never shown
+          again after entry.
+        </p>
       </PageHeader>
       <CreateSecret companyId={companyId} />
       {secrets.isPending ? (
@@ -81,13 +84,23 @@ export function SecretsPage() {
                   <button type="button" onClick={() => setRotating(secret)} aria-label={`Rotate ${secret.name}`}>
                     Rotate
                   </button>
-                  <button type="button" onClick={() => setUsing(secret)} aria-label={`Use ${secret.name} in an agent`} title="The binding to put in an agent's env">
+                  <button
+                    type="button"
+                    onClick={() => setUsing(secret)}
+                    aria-label={`Use ${secret.name} in an agent`}
+                    title="The binding to put in an agent's env"
+                  >
                     Use
                   </button>
                   <button type="button" onClick={() => setEditing(secret)} aria-label={`Edit ${secret.name}`}>
                     Edit
                   </button>
-                  <button type="button" className="danger" onClick={() => setDeleting(secret)} aria-label={`Delete ${secret.name}`}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => setDeleting(secret)}
+                    aria-label={`Delete ${secret.name}`}
+                  >
                     Delete
                   </button>
                 </td>
@@ -111,7 +124,8 @@ function References({ companyId, secret }: { companyId: string; secret: Secret }
     <ul className="secret-refs" aria-label={`Where ${secret.name} is referenced`}>
       {agents.map((ref) => (
         <li key={`${ref.agentId}-${ref.envKey}`}>
-          <Link to={`/c/${companyId}/agents/${ref.agentId}/configuration`}>{ref.agentName}</Link> <span className="mono">{ref.envKey}</span>
+          <Link to={`/c/${companyId}/agents/${ref.agentId}/configuration`}>{ref.agentName}</Link>{' '}
+          <span className="mono">{ref.envKey}</span>
           {ref.version !== 'latest' && <span className="muted"> (pinned to v{ref.version})</span>}
         </li>
       ))}
@@ -146,15 +160,36 @@ function CreateSecret({ companyId }: { companyId: string }) {
       <div className="secret-create-fields">
         <div className="field">
           <label htmlFor="secret-name">Name</label>
-          <input id="secret-name" className="mono" required maxLength={200} value={name} placeholder="OPENAI_API_KEY" onChange={(event) => setName(event.target.value)} />
+          <input
+            id="secret-name"
+            className="mono"
+            required
+            maxLength={200}
+            value={name}
+            placeholder="OPENAI_API_KEY"
+            onChange={(event) => setName(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="secret-value">Value</label>
-          <input id="secret-value" type="password" autoComplete="new-password" required value={value} onChange={(event) => setValue(event.target.value)} />
+          <input
+            id="secret-value"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="secret-description">Description</label>
-          <input id="secret-description" maxLength={10_000} value={description} placeholder="What it is for" onChange={(event) => setDescription(event.target.value)} />
+          <input
+            id="secret-description"
+            maxLength={10_000}
+            value={description}
+            placeholder="What it is for"
+            onChange={(event) => setDescription(event.target.value)}
+          />
         </div>
       </div>
       <button type="submit" className="primary" disabled={create.isPending}>
@@ -162,7 +197,9 @@ function CreateSecret({ companyId }: { companyId: string }) {
       </button>
       {create.isError && <ErrorNotice error={create.error} title="The secret was not created: enter the value again" />}
       <p role="status" className="muted">
-        {create.isSuccess ? `${create.data.name} created (version 1). Its value is stored encrypted and will not be shown.` : ''}
+        {create.isSuccess
+          ? `${create.data.name} created (version 1). Its value is stored encrypted and will not be shown.`
+          : ''}
       </p>
     </form>
   );
@@ -172,7 +209,13 @@ function RotateDialog({ companyId, secret, onClose }: { companyId: string; secre
   const queryClient = useQueryClient();
   const [value, setValue] = useState('');
   const rotate = useMutation({
-    mutationFn: async (next: string) => data(await api.POST('/api/secrets/{secretId}/rotate', { params: { path: { secretId: secret.id } }, body: { value: next } })),
+    mutationFn: async (next: string) =>
+      data(
+        await api.POST('/api/secrets/{secretId}/rotate', {
+          params: { path: { secretId: secret.id } },
+          body: { value: next },
+        }),
+      ),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: secretsKey(companyId) });
       onClose();
@@ -194,14 +237,25 @@ function RotateDialog({ companyId, secret, onClose }: { companyId: string; secre
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor="rotate-value">New value</label>
-          <input id="rotate-value" type="password" autoComplete="new-password" required autoFocus value={value} onChange={(event) => setValue(event.target.value)} />
+          <input
+            id="rotate-value"
+            type="password"
+            autoComplete="new-password"
+            required
+            autoFocus
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+          />
           {secret.references.count > 0 && (
             <span className="hint">
-              {latest} of the {secret.references.count} listed reference{secret.references.count === 1 ? '' : 's'} follow “latest”.
+              {latest} of the {secret.references.count} listed reference{secret.references.count === 1 ? '' : 's'}{' '}
+              follow “latest”.
             </span>
           )}
         </div>
-        {rotate.isError && <ErrorNotice error={rotate.error} title="The secret was not rotated: enter the value again" />}
+        {rotate.isError && (
+          <ErrorNotice error={rotate.error} title="The secret was not rotated: enter the value again" />
+        )}
         <DialogActions onCancel={onClose} label="Rotate" busyLabel="Rotating…" busy={rotate.isPending} />
       </form>
     </Dialog>
@@ -212,9 +266,18 @@ function RotateDialog({ companyId, secret, onClose }: { companyId: string; secre
 function UseDialog({ companyId, secret, onClose }: { companyId: string; secret: Secret; onClose: () => void }) {
   const agents = useQuery(agentsQuery(companyId));
   const [agentId, setAgentId] = useState('');
-  const snippet = JSON.stringify({ [secret.name]: { type: 'secret_ref', secretId: secret.id, version: 'latest' } }, null, 2);
+  const snippet = JSON.stringify(
+    { [secret.name]: { type: 'secret_ref', secretId: secret.id, version: 'latest' } },
+    null,
+    2,
+  );
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Use ${secret.name} in an agent`} description="Add this binding to the agent's adapter settings under env; the agent receives the value as an environment variable when it runs.">
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Use ${secret.name} in an agent`}
+      description="Add this binding to the agent's adapter settings under env; the agent receives the value as an environment variable when it runs."
+    >
       <pre className="secret-snippet mono" aria-label="Environment binding">
         {snippet}
       </pre>
@@ -224,7 +287,12 @@ function UseDialog({ companyId, secret, onClose }: { companyId: string; secret: 
         {agents.isError ? (
           <ErrorNotice error={agents.error} title="Agents could not be loaded" retry={() => agents.refetch()} />
         ) : (
-          <select id="secret-agent" value={agentId} disabled={agents.isPending} onChange={(event) => setAgentId(event.target.value)}>
+          <select
+            id="secret-agent"
+            value={agentId}
+            disabled={agents.isPending}
+            onChange={(event) => setAgentId(event.target.value)}
+          >
             <option value="">{agents.isPending ? 'Loading agents…' : 'Choose an agent'}</option>
             {agents.data?.map((agent) => (
               <option key={agent.id} value={agent.id}>
@@ -258,7 +326,8 @@ function EditDialog({ companyId, secret, onClose }: { companyId: string; secret:
   const [name, setName] = useState(secret.name);
   const [description, setDescription] = useState(secret.description ?? '');
   const edit = useMutation({
-    mutationFn: async (body: { name: string; description: string | null }) => data(await api.PATCH('/api/secrets/{secretId}', { params: { path: { secretId: secret.id } }, body })),
+    mutationFn: async (body: { name: string; description: string | null }) =>
+      data(await api.PATCH('/api/secrets/{secretId}', { params: { path: { secretId: secret.id } }, body })),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: secretsKey(companyId) });
       onClose();
@@ -269,15 +338,33 @@ function EditDialog({ companyId, secret, onClose }: { companyId: string; secret:
     edit.mutate({ name: name.trim(), description: description.trim() || null });
   };
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Edit ${secret.name}`} description="Agents reference a secret by its id, so a new name changes no agent's configuration.">
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Edit ${secret.name}`}
+      description="Agents reference a secret by its id, so a new name changes no agent's configuration."
+    >
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor="edit-secret-name">Name</label>
-          <input id="edit-secret-name" className="mono" required maxLength={200} autoFocus value={name} onChange={(event) => setName(event.target.value)} />
+          <input
+            id="edit-secret-name"
+            className="mono"
+            required
+            maxLength={200}
+            autoFocus
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="edit-secret-description">Description</label>
-          <input id="edit-secret-description" maxLength={10_000} value={description} onChange={(event) => setDescription(event.target.value)} />
+          <input
+            id="edit-secret-description"
+            maxLength={10_000}
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+          />
         </div>
         {edit.isError && <ErrorNotice error={edit.error} title="The secret was not changed" />}
         <DialogActions onCancel={onClose} label="Save" busyLabel="Saving…" busy={edit.isPending} />
@@ -290,7 +377,8 @@ function EditDialog({ companyId, secret, onClose }: { companyId: string; secret:
 function DeleteDialog({ companyId, secret, onClose }: { companyId: string; secret: Secret; onClose: () => void }) {
   const queryClient = useQueryClient();
   const remove = useMutation({
-    mutationFn: async () => data(await api.DELETE('/api/secrets/{secretId}', { params: { path: { secretId: secret.id } } })),
+    mutationFn: async () =>
+      data(await api.DELETE('/api/secrets/{secretId}', { params: { path: { secretId: secret.id } } })),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: secretsKey(companyId) });
       onClose();
@@ -302,18 +390,31 @@ function DeleteDialog({ companyId, secret, onClose }: { companyId: string; secre
       open
       onOpenChange={(open) => !open && onClose()}
       title={`Delete ${secret.name}?`}
-      description={secret.latestVersion === 1 ? 'Its value is deleted for good.' : `All ${secret.latestVersion} versions of its value are deleted for good.`}
+      description={
+        secret.latestVersion === 1
+          ? 'Its value is deleted for good.'
+          : `All ${secret.latestVersion} versions of its value are deleted for good.`
+      }
     >
       {count > 0 ? (
         <p className="notice notice-warning">
-          {count} agent binding{count === 1 ? '' : 's'} still reference{count === 1 ? 's' : ''} it: {secret.references.agents.map((ref) => `${ref.agentName} (${ref.envKey})`).join(', ')}
-          {count > secret.references.agents.length ? ' and more' : ''}. Their runs fail when they resolve it, until the binding is changed.
+          {count} agent binding{count === 1 ? '' : 's'} still reference{count === 1 ? 's' : ''} it:{' '}
+          {secret.references.agents.map((ref) => `${ref.agentName} (${ref.envKey})`).join(', ')}
+          {count > secret.references.agents.length ? ' and more' : ''}. Their runs fail when they resolve it, until the
+          binding is changed.
         </p>
       ) : (
         <p className="muted">No agent references it.</p>
       )}
       {remove.isError && <ErrorNotice error={remove.error} title="The secret was not deleted" />}
-      <DialogActions onCancel={onClose} onConfirm={() => remove.mutate()} label="Delete for good" busyLabel="Deleting…" busy={remove.isPending} tone="danger" />
+      <DialogActions
+        onCancel={onClose}
+        onConfirm={() => remove.mutate()}
+        label="Delete for good"
+        busyLabel="Deleting…"
+        busy={remove.isPending}
+        tone="danger"
+      />
     </Dialog>
   );
 }

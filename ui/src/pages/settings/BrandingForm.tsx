@@ -12,7 +12,8 @@ const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const DEFAULT_PICKER = '#4f46e5';
 
 /** The colour input only takes #rrggbb: #abc becomes #aabbcc for it. */
-const sixDigits = (hex: string) => (hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex).toLowerCase();
+const sixDigits = (hex: string) =>
+  (hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex).toLowerCase();
 
 export function BrandingForm({ company }: { company: Company }) {
   const changed = useCompanyChanged(company.id);
@@ -25,7 +26,11 @@ export function BrandingForm({ company }: { company: Company }) {
       data(
         await api.PATCH('/api/companies/{companyId}/branding', {
           params: { path: { companyId: company.id } },
-          body: { name, description: description.trim() === '' ? null : description, brandColor: color.trim() === '' ? null : color.trim() },
+          body: {
+            name,
+            description: description.trim() === '' ? null : description,
+            brandColor: color.trim() === '' ? null : color.trim(),
+          },
         }),
       ),
     onSuccess: (saved) => {
@@ -35,8 +40,12 @@ export function BrandingForm({ company }: { company: Company }) {
       changed(saved);
     },
   });
-  const serverErrors = save.error instanceof ApiError && save.error.status === 400 ? fieldErrorsByPath(save.error.details) : {};
-  const errors: Record<string, string | undefined> = { ...serverErrors, '/brandColor': colorError ?? serverErrors['/brandColor'] };
+  const serverErrors =
+    save.error instanceof ApiError && save.error.status === 400 ? fieldErrorsByPath(save.error.details) : {};
+  const errors: Record<string, string | undefined> = {
+    ...serverErrors,
+    '/brandColor': colorError ?? serverErrors['/brandColor'],
+  };
   const unplaced = Object.keys(serverErrors).filter((path) => !['/name', '/description', '/brandColor'].includes(path));
 
   const submit = (event: FormEvent) => {
@@ -51,7 +60,9 @@ export function BrandingForm({ company }: { company: Company }) {
     save.mutate();
   };
 
-  const describedBy = (id: string, hint?: boolean) => [hint && `${id}-hint`, errors[`/${id.replace('company-', '')}`] && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const describedBy = (id: string, hint?: boolean) =>
+    [hint && `${id}-hint`, errors[`/${id.replace('company-', '')}`] && `${id}-error`].filter(Boolean).join(' ') ||
+    undefined;
   const fieldError = (id: string, path: string) =>
     errors[path] && (
       <span className="field-error" id={`${id}-error`}>
@@ -64,7 +75,14 @@ export function BrandingForm({ company }: { company: Company }) {
       <h2 id="branding-heading">Branding</h2>
       <div className="field">
         <label htmlFor="company-name">Name</label>
-        <input id="company-name" type="text" value={name} aria-invalid={errors['/name'] ? true : undefined} aria-describedby={describedBy('company-name', true)} onChange={(event) => setName(event.target.value)} />
+        <input
+          id="company-name"
+          type="text"
+          value={name}
+          aria-invalid={errors['/name'] ? true : undefined}
+          aria-describedby={describedBy('company-name', true)}
+          onChange={(event) => setName(event.target.value)}
+        />
         <span className="hint" id="company-name-hint">
           Shown in the switcher and page titles. The issue prefix ({company.issuePrefix}) stays as it is.
         </span>
@@ -72,7 +90,14 @@ export function BrandingForm({ company }: { company: Company }) {
       </div>
       <div className="field">
         <label htmlFor="company-description">Description</label>
-        <textarea id="company-description" rows={3} value={description} aria-invalid={errors['/description'] ? true : undefined} aria-describedby={describedBy('company-description')} onChange={(event) => setDescription(event.target.value)} />
+        <textarea
+          id="company-description"
+          rows={3}
+          value={description}
+          aria-invalid={errors['/description'] ? true : undefined}
+          aria-describedby={describedBy('company-description')}
+          onChange={(event) => setDescription(event.target.value)}
+        />
         {fieldError('company-description', '/description')}
       </div>
       <div className="field">

@@ -38,12 +38,15 @@ export function CompanySettingsPage() {
     <div className="page settings-page">
       <PageHeader title="Company settings" />
       {company.isPending && <Loading label="Loading the company" />}
-      {company.isError && <ErrorNotice error={company.error} retry={() => company.refetch()} title="The company could not be loaded" />}
+      {company.isError && (
+        <ErrorNotice error={company.error} retry={() => company.refetch()} title="The company could not be loaded" />
+      )}
       {company.data && (
         <>
           {company.data.status === 'archived' && (
             <p className="notice notice-warning" role="status">
-              {company.data.name} is archived: it is hidden from the company list and switcher, and its data is kept. Set it active again below.
+              {company.data.name} is archived: it is hidden from the company list and switcher, and its data is kept.
+              Set it active again below.
             </p>
           )}
           <BrandingForm key={company.data.id} company={company.data} />

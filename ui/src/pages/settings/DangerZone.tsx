@@ -27,7 +27,10 @@ export function DangerZone({ company }: { company: Company }) {
       <div className="danger-row">
         <div>
           <strong>Delete this company</strong>
-          <p className="muted">Removes the company and everything it owns: agents, issues, documents, secrets, logos and the activity log. This cannot be undone; archive it to keep the data.</p>
+          <p className="muted">
+            Removes the company and everything it owns: agents, issues, documents, secrets, logos and the activity log.
+            This cannot be undone; archive it to keep the data.
+          </p>
         </div>
         <DeleteButton company={company} />
       </div>
@@ -39,7 +42,8 @@ function ArchiveButton({ company }: { company: Company }) {
   const [open, setOpen] = useState(false);
   const changed = useCompanyChanged(company.id);
   const archive = useMutation({
-    mutationFn: async () => data(await api.POST('/api/companies/{companyId}/archive', { params: { path: { companyId: company.id } } })),
+    mutationFn: async () =>
+      data(await api.POST('/api/companies/{companyId}/archive', { params: { path: { companyId: company.id } } })),
     onSuccess: (saved) => {
       changed(saved);
       setOpen(false);
@@ -50,9 +54,20 @@ function ArchiveButton({ company }: { company: Company }) {
       <button type="button" onClick={() => setOpen(true)}>
         Archive…
       </button>
-      <Dialog open={open} onOpenChange={(next) => (setOpen(next), archive.reset())} title={`Archive ${company.name}?`} description={ARCHIVE_MEANS}>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => (setOpen(next), archive.reset())}
+        title={`Archive ${company.name}?`}
+        description={ARCHIVE_MEANS}
+      >
         {archive.isError && <ErrorNotice error={archive.error} title="The company was not archived" />}
-        <DialogActions onCancel={() => setOpen(false)} onConfirm={() => archive.mutate()} label="Archive company" busyLabel="Archiving…" busy={archive.isPending} />
+        <DialogActions
+          onCancel={() => setOpen(false)}
+          onConfirm={() => archive.mutate()}
+          label="Archive company"
+          busyLabel="Archiving…"
+          busy={archive.isPending}
+        />
       </Dialog>
     </>
   );
@@ -61,7 +76,13 @@ function ArchiveButton({ company }: { company: Company }) {
 function RestoreButton({ company }: { company: Company }) {
   const changed = useCompanyChanged(company.id);
   const restore = useMutation({
-    mutationFn: async () => data(await api.PATCH('/api/companies/{companyId}', { params: { path: { companyId: company.id } }, body: { status: 'active' } })),
+    mutationFn: async () =>
+      data(
+        await api.PATCH('/api/companies/{companyId}', {
+          params: { path: { companyId: company.id } },
+          body: { status: 'active' },
+        }),
+      ),
     onSuccess: changed,
   });
   return (
@@ -80,10 +101,13 @@ function DeleteButton({ company }: { company: Company }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const remove = useMutation({
-    mutationFn: async () => data(await api.DELETE('/api/companies/{companyId}', { params: { path: { companyId: company.id } } })),
+    mutationFn: async () =>
+      data(await api.DELETE('/api/companies/{companyId}', { params: { path: { companyId: company.id } } })),
     onSuccess: async () => {
       // Everything cached about the company is gone with it; the home page picks another one.
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === company.id });
+      queryClient.removeQueries({
+        predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === company.id,
+      });
       await queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
       navigate('/');
     },
@@ -113,10 +137,24 @@ function DeleteButton({ company }: { company: Company }) {
             <label htmlFor="delete-confirm">
               Type <strong>{company.name}</strong> to confirm
             </label>
-            <input id="delete-confirm" type="text" autoComplete="off" spellCheck={false} value={typed} onChange={(event) => setTyped(event.target.value)} />
+            <input
+              id="delete-confirm"
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+            />
           </div>
           {remove.isError && <ErrorNotice error={remove.error} title="The company was not deleted" />}
-          <DialogActions onCancel={() => setOpen(false)} label="Delete company" busyLabel="Deleting…" busy={remove.isPending} disabled={!matches} tone="danger" />
+          <DialogActions
+            onCancel={() => setOpen(false)}
+            label="Delete company"
+            busyLabel="Deleting…"
+            busy={remove.isPending}
+            disabled={!matches}
+            tone="danger"
+          />
         </form>
       </Dialog>
     </>

@@ -14,13 +14,23 @@ export function LogoCard({ company }: { company: Company }) {
   const changed = useCompanyChanged(company.id);
   const input = useRef<HTMLInputElement>(null);
   const setLogo = async (logoAssetId: string | null) =>
-    data(await api.PATCH('/api/companies/{companyId}/branding', { params: { path: { companyId: company.id } }, body: { logoAssetId } }));
+    data(
+      await api.PATCH('/api/companies/{companyId}/branding', {
+        params: { path: { companyId: company.id } },
+        body: { logoAssetId },
+      }),
+    );
   const upload = useMutation({
     mutationFn: async (file: File) => {
       const form = new FormData();
       form.append('file', file, file.name);
       // openapi-fetch sends FormData as is; the browser sets the multipart boundary.
-      const stored = data(await api.POST('/api/companies/{companyId}/logo', { params: { path: { companyId: company.id } }, body: form as unknown as { file: string } }));
+      const stored = data(
+        await api.POST('/api/companies/{companyId}/logo', {
+          params: { path: { companyId: company.id } },
+          body: form as unknown as { file: string },
+        }),
+      );
       return setLogo(stored.assetId);
     },
     onSuccess: changed,
@@ -33,7 +43,10 @@ export function LogoCard({ company }: { company: Company }) {
     queryKey: companyKey(company.id, 'company', 'logo-source', company.logoAssetId),
     enabled: company.logoAssetId !== null,
     queryFn: async () => {
-      const result = await api.GET('/api/assets/{assetId}/content', { params: { path: { assetId: company.logoAssetId! } }, parseAs: 'text' });
+      const result = await api.GET('/api/assets/{assetId}/content', {
+        params: { path: { assetId: company.logoAssetId! } },
+        parseAs: 'text',
+      });
       const text = data(result) as unknown as string;
       return result.response.headers.get('content-type')?.startsWith('image/svg+xml') ? text : null;
     },
@@ -44,7 +57,11 @@ export function LogoCard({ company }: { company: Company }) {
     <section className="card settings-card" aria-labelledby="logo-heading">
       <h2 id="logo-heading">Logo</h2>
       <div className="logo-row">
-        {company.logoUrl ? <img className="company-logo-preview" src={company.logoUrl} alt={`${company.name} logo`} /> : <p className="muted">No logo yet.</p>}
+        {company.logoUrl ? (
+          <img className="company-logo-preview" src={company.logoUrl} alt={`${company.name} logo`} />
+        ) : (
+          <p className="muted">No logo yet.</p>
+        )}
         <div className="field">
           <label htmlFor="company-logo">Upload a logo</label>
           <input
@@ -60,7 +77,8 @@ export function LogoCard({ company }: { company: Company }) {
             }}
           />
           <span className="hint" id="company-logo-hint">
-            PNG, JPEG, WebP, GIF or SVG. An SVG is sanitised by the server: scripts, event handlers, external references and styles are removed.
+            PNG, JPEG, WebP, GIF or SVG. An SVG is sanitised by the server: scripts, event handlers, external references
+            and styles are removed.
           </span>
         </div>
         {company.logoAssetId && (
@@ -72,7 +90,13 @@ export function LogoCard({ company }: { company: Company }) {
       {upload.isPending && <p role="status">Uploading…</p>}
       {upload.isError && <ErrorNotice error={upload.error} title="The logo was not uploaded" />}
       {remove.isError && <ErrorNotice error={remove.error} title="The logo was not removed" />}
-      {source.isError && <ErrorNotice error={source.error} retry={() => source.refetch()} title="The logo's source could not be loaded" />}
+      {source.isError && (
+        <ErrorNotice
+          error={source.error}
+          retry={() => source.refetch()}
+          title="The logo's source could not be loaded"
+        />
+      )}
       {source.data && (
         <details className="logo-source">
           <summary>SVG as stored (sanitised)</summary>

@@ -16,18 +16,19 @@ export function SignInPage() {
       <div className="card">
         <PageHeader title="Sign in to Boardroom" />
         {reason && REASONS[reason] && (
-          <p className={reason === 'signed-out' ? 'notice' : 'notice notice-error'} role={reason === 'signed-out' ? 'status' : 'alert'}>
+          <p
+            className={reason === 'signed-out' ? 'notice' : 'notice notice-error'}
+            role={reason === 'signed-out' ? 'status' : 'alert'}
+          >
             {REASONS[reason]}
           </p>
         )}
         <p>Boardroom signs you in with a one-time link. Every time the server starts it makes a new one:</p>
         <ul>
+          <li>in a terminal, it prints the link: open it in this browser;</li>
           <li>
-            in a terminal, it prints the link: open it in this browser;
-          </li>
-          <li>
-            when its output is not a terminal (a service, a container), the link is in the file <code>login-url</code> in the data directory
-            (<code>~/.boardroom/login-url</code> by default);
+            when its output is not a terminal (a service, a container), the link is in the file <code>login-url</code>{' '}
+            in the data directory (<code>~/.boardroom/login-url</code> by default);
           </li>
         </ul>
         <p className="muted">A link works once and for 24 hours; the session it opens lasts 30 days in this browser.</p>

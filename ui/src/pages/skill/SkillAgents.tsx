@@ -23,27 +23,41 @@ const MODE_LABELS: Record<Snapshot['mode'], string> = {
 };
 
 const snapshotKey = (companyId: string, agentId: string) => companyKey(companyId, 'agent', agentId, 'skills');
-const readSnapshot = async (agentId: string) => data(await api.GET('/api/agents/{agentId}/skills', { params: { path: { agentId } } }));
+const readSnapshot = async (agentId: string) =>
+  data(await api.GET('/api/agents/{agentId}/skills', { params: { path: { agentId } } }));
 
 export function SkillAgents({ companyId, skill }: { companyId: string; skill: SkillDetail }) {
   const queryClient = useQueryClient();
   const attached = skill.usage.agents;
   const snapshots = useQueries({
-    queries: attached.map((agent) => ({ queryKey: snapshotKey(companyId, agent.id), queryFn: () => readSnapshot(agent.id) })),
+    queries: attached.map((agent) => ({
+      queryKey: snapshotKey(companyId, agent.id),
+      queryFn: () => readSnapshot(agent.id),
+    })),
   });
 
   /** Sets each agent's selection to its current one with this skill added or removed. */
   const change = useMutation({
     mutationFn: async ({ agentIds, attach }: { agentIds: string[]; attach: boolean }) => {
       for (const agentId of agentIds) {
-        const current = await queryClient.fetchQuery({ queryKey: snapshotKey(companyId, agentId), queryFn: () => readSnapshot(agentId), staleTime: 0 });
+        const current = await queryClient.fetchQuery({
+          queryKey: snapshotKey(companyId, agentId),
+          queryFn: () => readSnapshot(agentId),
+          staleTime: 0,
+        });
         const others = current.desiredSkills.filter((key) => key !== skill.key);
         const desiredSkills = attach ? [...others, skill.key] : others;
-        const next = data(await api.POST('/api/agents/{agentId}/skills/sync', { params: { path: { agentId } }, body: { desiredSkills } }));
+        const next = data(
+          await api.POST('/api/agents/{agentId}/skills/sync', {
+            params: { path: { agentId } },
+            body: { desiredSkills },
+          }),
+        );
         queryClient.setQueryData(snapshotKey(companyId, agentId), next);
       }
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills', skill.id), exact: true }),
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills', skill.id), exact: true }),
   });
 
   return (
@@ -76,11 +90,21 @@ export function SkillAgents({ companyId, skill }: { companyId: string; skill: Sk
                     <AgentStatusBadge status={agent.status as Parameters<typeof AgentStatusBadge>[0]['status']} />
                   </td>
                   <td>
-                    <SyncState snapshot={snapshot.data} skillKey={skill.key} error={snapshot.error} loading={snapshot.isPending} />
+                    <SyncState
+                      snapshot={snapshot.data}
+                      skillKey={skill.key}
+                      error={snapshot.error}
+                      loading={snapshot.isPending}
+                    />
                   </td>
                   <td>
                     {!skill.required && (
-                      <button type="button" onClick={() => change.mutate({ agentIds: [agent.id], attach: false })} disabled={change.isPending} aria-label={`Detach from ${agent.name}`}>
+                      <button
+                        type="button"
+                        onClick={() => change.mutate({ agentIds: [agent.id], attach: false })}
+                        disabled={change.isPending}
+                        aria-label={`Detach from ${agent.name}`}
+                      >
                         Detach
                       </button>
                     )}
@@ -92,18 +116,35 @@ export function SkillAgents({ companyId, skill }: { companyId: string; skill: Sk
         </table>
       )}
       {change.isError && <ErrorNotice error={change.error} title="The agents' skills were not all changed" />}
-      <AttachForm companyId={companyId} skill={skill} busy={change.isPending} onAttach={(agentIds) => change.mutate({ agentIds, attach: true })} />
+      <AttachForm
+        companyId={companyId}
+        skill={skill}
+        busy={change.isPending}
+        onAttach={(agentIds) => change.mutate({ agentIds, attach: true })}
+      />
     </section>
   );
 }
 
-function SyncState({ snapshot, skillKey, error, loading }: { snapshot: Snapshot | undefined; skillKey: string; error: unknown; loading: boolean }) {
+function SyncState({
+  snapshot,
+  skillKey,
+  error,
+  loading,
+}: {
+  snapshot: Snapshot | undefined;
+  skillKey: string;
+  error: unknown;
+  loading: boolean;
+}) {
   if (loading) return <span className="muted">Checking…</span>;
   if (!snapshot) return <ErrorNotice error={error} title="The agent's skills could not be read" />;
   const entry = snapshot.entries.find((e) => e.key === skillKey);
   return (
     <div>
-      <span className={`badge ${snapshot.supported ? 'badge-success' : ''}`}>{entry?.state === 'configured' ? 'Configured' : entry ? 'Stored' : 'Not in its selection'}</span>{' '}
+      <span className={`badge ${snapshot.supported ? 'badge-success' : ''}`}>
+        {entry?.state === 'configured' ? 'Configured' : entry ? 'Stored' : 'Not in its selection'}
+      </span>{' '}
       <span className="muted">
         {snapshot.adapterType}: {MODE_LABELS[snapshot.mode]}
       </span>
@@ -118,7 +159,17 @@ function SyncState({ snapshot, skillKey, error, loading }: { snapshot: Snapshot 
   );
 }
 
-function AttachForm({ companyId, skill, busy, onAttach }: { companyId: string; skill: SkillDetail; busy: boolean; onAttach: (agentIds: string[]) => void }) {
+function AttachForm({
+  companyId,
+  skill,
+  busy,
+  onAttach,
+}: {
+  companyId: string;
+  skill: SkillDetail;
+  busy: boolean;
+  onAttach: (agentIds: string[]) => void;
+}) {
   const agents = useQuery(agentsQuery(companyId));
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const attachedIds = new Set(skill.usage.agents.map((a) => a.id));
@@ -137,7 +188,8 @@ function AttachForm({ companyId, skill, busy, onAttach }: { companyId: string; s
     });
 
   if (agents.isPending) return <Loading label="Loading agents" />;
-  if (agents.isError) return <ErrorNotice error={agents.error} title="Agents could not be loaded" retry={() => agents.refetch()} />;
+  if (agents.isError)
+    return <ErrorNotice error={agents.error} title="Agents could not be loaded" retry={() => agents.refetch()} />;
   if (candidates.length === 0) return <p className="muted">Every agent has it.</p>;
   return (
     <form className="skill-attach" onSubmit={submit}>
@@ -147,7 +199,12 @@ function AttachForm({ companyId, skill, busy, onAttach }: { companyId: string; s
           {candidates.map((agent) => (
             <li key={agent.id}>
               <label>
-                <input type="checkbox" checked={chosen.has(agent.id)} onChange={(event) => toggle(agent.id, event.target.checked)} /> {agent.name}
+                <input
+                  type="checkbox"
+                  checked={chosen.has(agent.id)}
+                  onChange={(event) => toggle(agent.id, event.target.checked)}
+                />{' '}
+                {agent.name}
               </label>
             </li>
           ))}

@@ -69,7 +69,14 @@ export function SkillFiles({ companyId, skill }: { companyId: string; skill: Ski
           {skill.editable && <AddFile existing={skill.files.map((f) => f.path)} onAdd={setAdding} />}
         </nav>
         {adding ? (
-          <FileEditor key={`new-${adding}`} companyId={companyId} skillId={skill.id} path={adding} initial="" onDone={(saved) => (saved ? select(adding) : setAdding(null))} />
+          <FileEditor
+            key={`new-${adding}`}
+            companyId={companyId}
+            skillId={skill.id}
+            path={adding}
+            initial=""
+            onDone={(saved) => (saved ? select(adding) : setAdding(null))}
+          />
         ) : (
           <FileView key={selected} companyId={companyId} skillId={skill.id} path={selected} />
         )}
@@ -78,7 +85,15 @@ export function SkillFiles({ companyId, skill }: { companyId: string; skill: Ski
   );
 }
 
-function TreeLevel({ folder, selected, onSelect }: { folder: Folder; selected: string; onSelect: (path: string) => void }) {
+function TreeLevel({
+  folder,
+  selected,
+  onSelect,
+}: {
+  folder: Folder;
+  selected: string;
+  onSelect: (path: string) => void;
+}) {
   return (
     <ul>
       {folder.folders.map((sub) => (
@@ -89,7 +104,13 @@ function TreeLevel({ folder, selected, onSelect }: { folder: Folder; selected: s
       ))}
       {folder.files.map((file) => (
         <li key={file.path}>
-          <button type="button" className="skill-tree-file" aria-current={file.path === selected ? 'true' : undefined} onClick={() => onSelect(file.path)} title={`${file.path}, ${file.size} bytes`}>
+          <button
+            type="button"
+            className="skill-tree-file"
+            aria-current={file.path === selected ? 'true' : undefined}
+            onClick={() => onSelect(file.path)}
+            title={`${file.path}, ${file.size} bytes`}
+          >
             {fileName(file.path)}
           </button>
         </li>
@@ -109,7 +130,17 @@ function AddFile({ existing, onAdd }: { existing: string[]; onAdd: (path: string
   return (
     <form className="skill-add-file" onSubmit={submit}>
       <label htmlFor="skill-new-file">New file</label>
-      <input id="skill-new-file" className="mono" required maxLength={512} placeholder="references/notes.md" value={path} aria-invalid={taken || undefined} aria-describedby={taken ? 'skill-new-file-taken' : undefined} onChange={(event) => setPath(event.target.value)} />
+      <input
+        id="skill-new-file"
+        className="mono"
+        required
+        maxLength={512}
+        placeholder="references/notes.md"
+        value={path}
+        aria-invalid={taken || undefined}
+        aria-describedby={taken ? 'skill-new-file-taken' : undefined}
+        onChange={(event) => setPath(event.target.value)}
+      />
       {taken && (
         <span id="skill-new-file-taken" className="field-error">
           That file exists: choose it in the list to edit it.
@@ -126,12 +157,27 @@ function FileView({ companyId, skillId, path }: { companyId: string; skillId: st
   const [editing, setEditing] = useState(false);
   const file = useQuery({
     queryKey: companyKey(companyId, 'skills', skillId, 'file', path),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/skills/{skillId}/files', { params: { path: { companyId, skillId }, query: { path } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/skills/{skillId}/files', {
+          params: { path: { companyId, skillId }, query: { path } },
+        }),
+      ),
   });
   if (file.isPending) return <Loading label={`Loading ${path}`} />;
-  if (file.isError) return <ErrorNotice error={file.error} title={`${path} could not be loaded`} retry={() => file.refetch()} />;
+  if (file.isError)
+    return <ErrorNotice error={file.error} title={`${path} could not be loaded`} retry={() => file.refetch()} />;
   const f = file.data;
-  if (editing) return <FileEditor companyId={companyId} skillId={skillId} path={path} initial={f.content} onDone={() => setEditing(false)} />;
+  if (editing)
+    return (
+      <FileEditor
+        companyId={companyId}
+        skillId={skillId}
+        path={path}
+        initial={f.content}
+        onDone={() => setEditing(false)}
+      />
+    );
   return (
     <div className="skill-file">
       <div className="skill-file-header">
@@ -156,11 +202,29 @@ function FileView({ companyId, skillId, path }: { companyId: string; skillId: st
   );
 }
 
-function FileEditor({ companyId, skillId, path, initial, onDone }: { companyId: string; skillId: string; path: string; initial: string; onDone: (saved: boolean) => void }) {
+function FileEditor({
+  companyId,
+  skillId,
+  path,
+  initial,
+  onDone,
+}: {
+  companyId: string;
+  skillId: string;
+  path: string;
+  initial: string;
+  onDone: (saved: boolean) => void;
+}) {
   const queryClient = useQueryClient();
   const [content, setContent] = useState(initial);
   const save = useMutation({
-    mutationFn: async () => data(await api.PATCH('/api/companies/{companyId}/skills/{skillId}/files', { params: { path: { companyId, skillId } }, body: { path, content } })),
+    mutationFn: async () =>
+      data(
+        await api.PATCH('/api/companies/{companyId}/skills/{skillId}/files', {
+          params: { path: { companyId, skillId } },
+          body: { path, content },
+        }),
+      ),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') });
       onDone(true);

@@ -18,7 +18,8 @@ export function SkillPage() {
   const { companyId = '', skillId = '' } = useParams();
   const skill = useQuery({
     queryKey: companyKey(companyId, 'skills', skillId),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/skills/{skillId}', { params: { path: { companyId, skillId } } })),
+    queryFn: async () =>
+      data(await api.GET('/api/companies/{companyId}/skills/{skillId}', { params: { path: { companyId, skillId } } })),
   });
 
   if (skill.isPending) return <Loading label="Loading the skill" />;
@@ -55,7 +56,17 @@ export function SkillPage() {
   );
 }
 
-function DeleteSkill({ companyId, skillId, name, attached }: { companyId: string; skillId: string; name: string; attached: number }) {
+function DeleteSkill({
+  companyId,
+  skillId,
+  name,
+  attached,
+}: {
+  companyId: string;
+  skillId: string;
+  name: string;
+  attached: number;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
@@ -77,9 +88,25 @@ function DeleteSkill({ companyId, skillId, name, attached }: { companyId: string
       <button type="button" className="danger" onClick={() => setConfirming(true)}>
         Delete skill
       </button>
-      <Dialog open={confirming} onOpenChange={setConfirming} title={`Delete ${name}?`} description={attached > 0 ? `Its files go, and it is detached from ${attached} agent${attached === 1 ? '' : 's'}.` : 'Its files go with it.'}>
+      <Dialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Delete ${name}?`}
+        description={
+          attached > 0
+            ? `Its files go, and it is detached from ${attached} agent${attached === 1 ? '' : 's'}.`
+            : 'Its files go with it.'
+        }
+      >
         {remove.isError && <ErrorNotice error={remove.error} title="The skill was not deleted" />}
-        <DialogActions onCancel={() => setConfirming(false)} onConfirm={() => remove.mutate()} label="Delete" busyLabel="Deleting…" busy={remove.isPending} tone="danger" />
+        <DialogActions
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => remove.mutate()}
+          label="Delete"
+          busyLabel="Deleting…"
+          busy={remove.isPending}
+          tone="danger"
+        />
       </Dialog>
     </section>
   );

@@ -15,8 +15,13 @@ export function SkillUpdate({ companyId, skill }: { companyId: string; skill: Sk
   const statusQuery = updateStatusQuery(companyId, skill.id);
   const status = useQuery(statusQuery);
   const install = useMutation({
-    mutationFn: async () => data(await api.POST('/api/companies/{companyId}/skills/{skillId}/install-update', { params: { path } })),
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') }), queryClient.invalidateQueries({ queryKey: statusQuery.queryKey })]),
+    mutationFn: async () =>
+      data(await api.POST('/api/companies/{companyId}/skills/{skillId}/install-update', { params: { path } })),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') }),
+        queryClient.invalidateQueries({ queryKey: statusQuery.queryKey }),
+      ]),
   });
 
   return (
@@ -25,23 +30,32 @@ export function SkillUpdate({ companyId, skill }: { companyId: string; skill: Sk
       {status.isPending ? (
         <Loading label="Checking for an update" />
       ) : status.isError ? (
-        <ErrorNotice error={status.error} title="The update status could not be checked" retry={() => status.refetch()} />
+        <ErrorNotice
+          error={status.error}
+          title="The update status could not be checked"
+          retry={() => status.refetch()}
+        />
       ) : !status.data.supported ? (
         <p className="muted">{status.data.reason ?? 'This skill has no source to update from.'}</p>
       ) : (
         <div className="skill-update">
           <p>
             Tracking <span className="mono">{status.data.trackingRef}</span>, pinned at{' '}
-            <span className="mono">{status.data.pinnedCommit ? shortCommit(status.data.pinnedCommit) : 'unknown'}</span>.{' '}
+            <span className="mono">{status.data.pinnedCommit ? shortCommit(status.data.pinnedCommit) : 'unknown'}</span>
+            .{' '}
             {status.data.updateAvailable ? (
               <span className="badge badge-warning">
-                Update available: <span className="mono">{status.data.latestCommit ? shortCommit(status.data.latestCommit) : ''}</span>
+                Update available:{' '}
+                <span className="mono">{status.data.latestCommit ? shortCommit(status.data.latestCommit) : ''}</span>
               </span>
             ) : (
               <span className="badge badge-success">Up to date</span>
             )}{' '}
             <span className="muted">
-              checked <time dateTime={status.data.checkedAt} title={fullTime(status.data.checkedAt)}>{timeAgo(status.data.checkedAt)}</time>
+              checked{' '}
+              <time dateTime={status.data.checkedAt} title={fullTime(status.data.checkedAt)}>
+                {timeAgo(status.data.checkedAt)}
+              </time>
             </span>
           </p>
           <div className="skill-update-actions">
@@ -57,7 +71,9 @@ export function SkillUpdate({ companyId, skill }: { companyId: string; skill: Sk
           {install.isError && <ErrorNotice error={install.error} title="The update was not installed" />}
           {install.isSuccess && (
             <p role="status">
-              {install.data.status === 'updated' ? `Updated from ${shortCommit(install.data.previousCommit)} to ${shortCommit(install.data.commit)}.` : 'Already at the latest commit.'}
+              {install.data.status === 'updated'
+                ? `Updated from ${shortCommit(install.data.previousCommit)} to ${shortCommit(install.data.commit)}.`
+                : 'Already at the latest commit.'}
             </p>
           )}
         </div>

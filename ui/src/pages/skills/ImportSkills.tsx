@@ -20,7 +20,13 @@ export function ImportSkillsForm({ companyId }: { companyId: string }) {
   const queryClient = useQueryClient();
   const [source, setSource] = useState('');
   const importSkills = useMutation({
-    mutationFn: async (from: string) => data(await api.POST('/api/companies/{companyId}/skills/import', { params: { path: { companyId } }, body: { source: from } })),
+    mutationFn: async (from: string) =>
+      data(
+        await api.POST('/api/companies/{companyId}/skills/import', {
+          params: { path: { companyId } },
+          body: { source: from },
+        }),
+      ),
     onSuccess: () => {
       setSource('');
       return queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') });
@@ -38,9 +44,20 @@ export function ImportSkillsForm({ companyId }: { companyId: string }) {
       <h2 id="skills-import-heading">Import skills</h2>
       <div className="field">
         <label htmlFor="skill-source">Source</label>
-        <input id="skill-source" className="mono" required maxLength={2048} value={source} placeholder="owner/repo, a GitHub URL, or /path/on/the/server" aria-describedby="skill-source-hint" onChange={(event) => setSource(event.target.value)} />
+        <input
+          id="skill-source"
+          className="mono"
+          required
+          maxLength={2048}
+          value={source}
+          placeholder="owner/repo, a GitHub URL, or /path/on/the/server"
+          aria-describedby="skill-source-hint"
+          onChange={(event) => setSource(event.target.value)}
+        />
         <span id="skill-source-hint" className="hint">
-          A GitHub repository (<code>owner/repo</code>, <code>owner/repo/skill</code>, or a repository, <code>/tree/…</code> or <code>/blob/…/SKILL.md</code> URL), a catalog URL or its <code>npx skills add …</code> command, an absolute folder or SKILL.md path on the server, or an http(s) URL of a SKILL.md.
+          A GitHub repository (<code>owner/repo</code>, <code>owner/repo/skill</code>, or a repository,{' '}
+          <code>/tree/…</code> or <code>/blob/…/SKILL.md</code> URL), a catalog URL or its <code>npx skills add …</code>{' '}
+          command, an absolute folder or SKILL.md path on the server, or an http(s) URL of a SKILL.md.
         </span>
       </div>
       <button type="submit" className="primary" disabled={importSkills.isPending}>
@@ -60,12 +77,14 @@ export function ImportSkillsForm({ companyId }: { companyId: string }) {
       {result && (
         <div className="notice skills-import-result" role="status">
           <strong>
-            {result.imported.length} skill{result.imported.length === 1 ? '' : 's'} imported from {result.source.locator}
+            {result.imported.length} skill{result.imported.length === 1 ? '' : 's'} imported from{' '}
+            {result.source.locator}
           </strong>
           <ul>
             {result.imported.map((skill) => (
               <li key={skill.id}>
-                <Link to={`/c/${companyId}/skills/${skill.id}`}>{skill.name}</Link> <span className="muted">({IMPORT_STATUS_LABELS[skill.status]})</span>
+                <Link to={`/c/${companyId}/skills/${skill.id}`}>{skill.name}</Link>{' '}
+                <span className="muted">({IMPORT_STATUS_LABELS[skill.status]})</span>
               </li>
             ))}
           </ul>
@@ -91,7 +110,8 @@ export function CreateSkillForm({ companyId }: { companyId: string }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const create = useMutation({
-    mutationFn: async (body: { name: string; description?: string }) => data(await api.POST('/api/companies/{companyId}/skills', { params: { path: { companyId } }, body })),
+    mutationFn: async (body: { name: string; description?: string }) =>
+      data(await api.POST('/api/companies/{companyId}/skills', { params: { path: { companyId } }, body })),
     onSuccess: async (skill) => {
       await queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') });
       navigate(`/c/${companyId}/skills/${skill.id}`);
@@ -106,11 +126,23 @@ export function CreateSkillForm({ companyId }: { companyId: string }) {
       <h2 id="skills-create-heading">Write a new skill</h2>
       <div className="field">
         <label htmlFor="new-skill-name">Name</label>
-        <input id="new-skill-name" required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+        <input
+          id="new-skill-name"
+          required
+          maxLength={200}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="new-skill-description">Description</label>
-        <input id="new-skill-description" maxLength={2000} value={description} placeholder="When an agent should use it" onChange={(event) => setDescription(event.target.value)} />
+        <input
+          id="new-skill-description"
+          maxLength={2000}
+          value={description}
+          placeholder="When an agent should use it"
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </div>
       <button type="submit" disabled={create.isPending}>
         {create.isPending ? 'Creating…' : 'Create and edit'}

@@ -23,7 +23,9 @@ export function SkillsPage() {
   return (
     <div className="page">
       <PageHeader title="Skills">
-        <p className="muted">Instructions and helpers agents load when they run. Import them, write your own, then attach them to agents.</p>
+        <p className="muted">
+          Instructions and helpers agents load when they run. Import them, write your own, then attach them to agents.
+        </p>
       </PageHeader>
       <div className="skills-forms">
         <ImportSkillsForm companyId={companyId} />
@@ -61,7 +63,15 @@ export function SkillsPage() {
                     {skill.sourceLocator && <div className="muted mono skills-locator">{skill.sourceLocator}</div>}
                   </td>
                   <td>
-                    {commit ? <span className="mono" title={commit}>{shortCommit(commit)}</span> : <span className="muted">{skill.sourceKind === 'service_bundled' ? 'Server release' : 'Not tracked'}</span>}
+                    {commit ? (
+                      <span className="mono" title={commit}>
+                        {shortCommit(commit)}
+                      </span>
+                    ) : (
+                      <span className="muted">
+                        {skill.sourceKind === 'service_bundled' ? 'Server release' : 'Not tracked'}
+                      </span>
+                    )}
                     {isTracked(skill.sourceKind) && <UpdateCheck companyId={companyId} skill={skill} />}
                   </td>
                   <td>
@@ -89,12 +99,20 @@ function UpdateCheck({ companyId, skill }: { companyId: string; skill: Skill }) 
   if (!asked && !status.data)
     return (
       <div>
-        <button type="button" className="skills-check" onClick={() => setAsked(true)} aria-label={`Check ${skill.name} for an update`}>
+        <button
+          type="button"
+          className="skills-check"
+          onClick={() => setAsked(true)}
+          aria-label={`Check ${skill.name} for an update`}
+        >
           Check
         </button>
       </div>
     );
-  if (status.isError) return <ErrorNotice error={status.error} title="The update status could not be checked" retry={() => status.refetch()} />;
+  if (status.isError)
+    return (
+      <ErrorNotice error={status.error} title="The update status could not be checked" retry={() => status.refetch()} />
+    );
   if (!status.data) return <div className="muted">Checking…</div>;
   return (
     <div>

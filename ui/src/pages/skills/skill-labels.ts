@@ -20,7 +20,8 @@ export const TRUST_LABELS: Record<Skill['trustLevel'], string> = {
   scripts_executables: 'Has scripts',
 };
 
-export const trustBadge = (trust: Skill['trustLevel']) => (trust === 'scripts_executables' ? 'badge-warning' : trust === 'assets' ? 'badge-accent' : '');
+export const trustBadge = (trust: Skill['trustLevel']) =>
+  trust === 'scripts_executables' ? 'badge-warning' : trust === 'assets' ? 'badge-accent' : '';
 
 /** The commit a code-host or catalog skill is pinned to (metadata.sources[0].commit), if any. */
 export function pinnedCommit(skill: Pick<Skill, 'metadata'>): string | null {

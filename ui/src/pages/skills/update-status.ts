@@ -6,7 +6,12 @@ import { api, data } from '../../api/client';
 export const updateStatusQuery = (companyId: string, skillId: string) =>
   queryOptions({
     queryKey: ['skill-update-status', skillId] as const,
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/skills/{skillId}/update-status', { params: { path: { companyId, skillId } } })),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/companies/{companyId}/skills/{skillId}/update-status', {
+          params: { path: { companyId, skillId } },
+        }),
+      ),
     // A failure is shown with its retry rather than repeated against the host.
     retry: false,
     staleTime: 60_000,
