@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { companyMemberships } from '../src/db/schema/index.ts';
 import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
-import { budgetStopsApplied } from './helpers/budget-stops.ts';
+import { assertBudgetStopsInEffect } from './helpers/budget-stops.ts';
 
 const t = await useTestApp();
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
@@ -171,7 +171,7 @@ describe('board inbox: items', () => {
       },
     });
     assert.equal(cost.status, 201, JSON.stringify(cost.body));
-    await budgetStopsApplied(t, C);
+    await assertBudgetStopsInEffect(t, C);
 
     const incidents = (await inbox()).items.filter((i) => i.kind === 'budget_incident');
     const hard = incidents.find((i) => i.incidentKind === 'hard');

@@ -12,7 +12,7 @@ import { recordCostEvent } from '../src/modules/costs/service.ts';
 import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
-import { budgetStopsApplied } from './helpers/budget-stops.ts';
+import { assertBudgetStopsInEffect } from './helpers/budget-stops.ts';
 
 const t = await useTestApp();
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
@@ -39,7 +39,7 @@ async function spend(
     body: event(agentId, { costCents, ...fields }),
   });
   assert.equal(res.status, 201, JSON.stringify(res.body));
-  await budgetStopsApplied(t, companyId);
+  await assertBudgetStopsInEffect(t, companyId);
   return res.body;
 }
 
@@ -49,7 +49,7 @@ async function setAgentBudget(agentId: string, token: string, cents: number) {
     body: { budgetMonthlyCents: cents },
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  await budgetStopsApplied(t, res.body.companyId);
+  await assertBudgetStopsInEffect(t, res.body.companyId);
   return res.body;
 }
 
@@ -59,13 +59,13 @@ async function setCompanyBudget(companyId: string, token: string, cents: number)
     body: { budgetMonthlyCents: cents },
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  await budgetStopsApplied(t, companyId);
+  await assertBudgetStopsInEffect(t, companyId);
   return res.body;
 }
 
 async function createPolicy(companyId: string, token: string, body: Record<string, unknown>) {
   const res = await t.request('POST', `/api/companies/${companyId}/budgets/policies`, { token, body });
-  await budgetStopsApplied(t, companyId);
+  await assertBudgetStopsInEffect(t, companyId);
   return res;
 }
 const resolve = (companyId: string, incidentId: string, token: string, body: unknown) =>
@@ -116,7 +116,7 @@ describe('exactly once under concurrency', () => {
       Array(100).fill(201),
       'every event is accepted, also those after the stop',
     );
-    await budgetStopsApplied(t, company.id);
+    await assertBudgetStopsInEffect(t, company.id);
 
     const incidents = await incidentRows(company.id);
     const soft = incidents.filter((i) => i.kind === 'soft');
@@ -602,7 +602,7 @@ describe('PATCH /api/companies/{companyId}/budgets/policies/{policyId}', () => {
         token: as,
         body,
       });
-      await budgetStopsApplied(t, company.id);
+      await assertBudgetStopsInEffect(t, company.id);
       return res;
     };
     await spend(company.id, token, agent.id, 300);

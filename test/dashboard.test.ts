@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { useTestApp } from './helpers/app.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
-import { budgetStopsApplied } from './helpers/budget-stops.ts';
+import { assertBudgetStopsInEffect } from './helpers/budget-stops.ts';
 
 const t = await useTestApp();
 const dashboard = (companyId: string, token: string) =>
@@ -90,7 +90,7 @@ describe('dashboard', () => {
       },
     });
     assert.equal(over.status, 201);
-    await budgetStopsApplied(t, C);
+    await assertBudgetStopsInEffect(t, C);
 
     const res = await dashboard(C, token);
     assert.equal(res.status, 200);

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { installAuth } from '../http/auth-plugin.ts';
 import { resolveBearer, resolveSession } from '../modules/auth/resolve.ts';
 import type { App, AppDeps } from '../http/deps.ts';
+import { installBudgetStopSettling } from './budget-stop-answers.ts';
 import { installErrorHandler } from './errors.ts';
 import { installInputGuard } from './input-guard.ts';
 import { installRouteContract } from './route-contract.ts';
@@ -51,6 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done(null, payload);
   });
   installErrorHandler(app);
+  installBudgetStopSettling(app, deps.database.db);
   installRouteContract(app);
   installInputGuard(app);
   // No parsing hook: only authentication reads a cookie, and parses one only when it is sent.

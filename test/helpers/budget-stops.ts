@@ -1,19 +1,14 @@
-// Hard budget stops are applied by the engine's consumer as their incident commits, not by the
-// request that crossed the limit: a test that reads a stop's effects waits for it first (bounded).
+// A write that crosses a hard budget limit answers only once the stop is in effect
+// (server/budget-stop-answers.ts): right after such an answer no hard incident of the company may
+// still await its stop. Tests call this after each write that may cross, so every one of them also
+// checks that promise, not only test/budget-stop-answer.test.ts.
+import assert from 'node:assert/strict';
 import type { TestApp } from './app.ts';
-import { waitFor } from './wait.ts';
 
-/** Until no hard incident of the company awaits its stop; 5 s is the stop's promised bound. */
-export async function budgetStopsApplied(t: TestApp, companyId: string): Promise<void> {
-  await waitFor(
-    `the pending budget stops of company ${companyId} applied`,
-    async () => {
-      const { rowCount } = await t.database.pool.query(
-        'select 1 from budget_incidents where company_id = $1 and stop_pending',
-        [companyId],
-      );
-      return rowCount === 0;
-    },
-    5_000,
+export async function assertBudgetStopsInEffect(t: TestApp, companyId: string): Promise<void> {
+  const { rows } = await t.database.pool.query(
+    'select id from budget_incidents where company_id = $1 and stop_pending',
+    [companyId],
   );
+  assert.deepEqual(rows, [], `a hard stop of company ${companyId} still pending after the answer`);
 }
