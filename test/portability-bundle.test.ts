@@ -223,9 +223,7 @@ describe('bundle: env values', () => {
         MODE: { type: 'plain', value: 'fast' },
       },
       'agents/a',
-      new Map([[secretId, 'OPENAI_KEY']]),
-      inputs,
-      warnings,
+      { secretNames: new Map([[secretId, 'OPENAI_KEY']]), inputs, warnings },
     );
     assert.deepEqual(out, {
       KEY_REF: { input: 'OPENAI_KEY' },
