@@ -1,14 +1,16 @@
-// The bundle format's pure functions (src/modules/portability/{render,parse,env}.ts) and the ZIP helper
-// (src/lib/zip.ts), without a database: render then parse gives the model back; paths, sizes and
+// The bundle format's pure functions (src/modules/portability/{render,parse,env}.ts) and the ZIP layers
+// (src/lib/zip.ts, ui/src/lib/zip.ts), without a database: render then parse gives the model back; paths, sizes and
 // schemas are judged before anything is read; env values are split into kept values and inputs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { inflateSync, zipSync } from 'fflate';
 import { DomainError } from '../src/core/errors.ts';
-import { readZip, writeZip, ZipError } from '../src/lib/zip.ts';
+import * as serverZip from '../src/lib/zip.ts';
 import type { CompanyModel, EnvInput } from '../src/modules/portability/bundle.ts';
 import { exportEnv, importEnv, looksSensitive } from '../src/modules/portability/env.ts';
 import { assertSafePath, assertSchema, parseBundle } from '../src/modules/portability/parse.ts';
 import { renderBundle } from '../src/modules/portability/render.ts';
+import * as boardZip from '../ui/src/lib/zip.ts';
 
 const model: CompanyModel = {
   company: {
@@ -221,9 +223,7 @@ describe('bundle: env values', () => {
         MODE: { type: 'plain', value: 'fast' },
       },
       'agents/a',
-      new Map([[secretId, 'OPENAI_KEY']]),
-      inputs,
-      warnings,
+      { secretNames: new Map([[secretId, 'OPENAI_KEY']]), inputs, warnings },
     );
     assert.deepEqual(out, {
       KEY_REF: { input: 'OPENAI_KEY' },
@@ -258,40 +258,120 @@ describe('bundle: env values', () => {
   });
 });
 
+// The CLI's reader (src/lib/zip.ts) and the board's (ui/src/lib/zip.ts, run here under Node) are one
+// thin layer over fflate kept in two projects: every case runs on both.
+const readers = [
+  { side: 'server', read: serverZip.readZip, ZipError: serverZip.ZipError },
+  { side: 'board', read: boardZip.readZip, ZipError: boardZip.ZipError },
+] as const;
+const roomy = { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 };
+const text = (data: Uint8Array) => Buffer.from(data).toString('utf8');
+const CENTRAL = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+
+/** A real ZIP bomb: 32 MiB of zeros deflated at level 9 into a few tens of kilobytes. */
+const BOMB_BYTES = 32 * 1024 * 1024;
+const bomb = Buffer.from(zipSync({ 'bomb/zeros.txt': [new Uint8Array(BOMB_BYTES), { level: 9 }] }));
+
 describe('zip', () => {
-  it('writes and reads back deflated and stored entries', () => {
+  it('writes and reads back deflated and stored entries, in both directions between server and board', async () => {
     const entries = [
       { name: 'a/COMPANY.md', data: Buffer.from('---\nname: A\n---\n'.repeat(50)) },
       { name: 'a/blobs/x', data: Buffer.from([0, 1, 2, 3]) },
+      { name: 'a/empty.md', data: Buffer.alloc(0) },
     ];
-    assert.deepEqual(readZip(writeZip(entries), { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }), entries);
+    assert.deepEqual(serverZip.readZip(serverZip.writeZip(entries), roomy), entries);
+    const fromBoard = new Uint8Array(await boardZip.writeZip(entries).arrayBuffer());
+    assert.deepEqual(serverZip.readZip(fromBoard, roomy), entries);
+    const fromServer = boardZip.readZip(serverZip.writeZip(entries), roomy);
+    assert.deepEqual(
+      fromServer.map((entry) => ({ name: entry.name, data: Buffer.from(entry.data) })),
+      entries,
+    );
+    // Other tools store rather than deflate, and write folder entries: read by both, folders left out.
+    const stored = zipSync({ 'b/': {}, 'b/STORED.md': [Buffer.from('kept as is'), { level: 0 }] });
+    for (const { side, read } of readers)
+      assert.deepEqual(
+        read(stored, roomy).map((entry) => [entry.name, text(entry.data)]),
+        [['b/STORED.md', 'kept as is']],
+        side,
+      );
   });
 
-  it('stops at its limits and on corrupt input', () => {
-    const zip = writeZip([
-      { name: 'big', data: Buffer.alloc(10_000) },
-      { name: 'b', data: Buffer.from('x') },
-    ]);
-    assert.throws(() => readZip(zip, { maxEntries: 1, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }), ZipError);
-    assert.throws(() => readZip(zip, { maxEntries: 10, maxEntryBytes: 9_999, maxTotalBytes: 1e6 }), /at most 9999/);
-    assert.throws(
-      () => readZip(zip, { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 10_000 }),
-      /more than 10000 bytes/,
-    );
-    assert.throws(
-      () =>
-        readZip(Buffer.from('not a zip at all, not even close'), {
-          maxEntries: 10,
-          maxEntryBytes: 1e6,
-          maxTotalBytes: 1e6,
-        }),
-      /not a ZIP/,
-    );
-    const lying = Buffer.from(zip);
-    lying.writeUInt32LE(100, lying.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 24); // the central size of 'big' says 100
-    assert.throws(
-      () => readZip(lying, { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }),
-      /cannot inflate|does not match/,
-    );
-  });
+  for (const { side, read, ZipError } of readers) {
+    it(`${side}: stops at its limits and on corrupt input`, () => {
+      const zip = serverZip.writeZip([
+        { name: 'big', data: Buffer.alloc(10_000) },
+        { name: 'b', data: Buffer.from('x') },
+      ]);
+      assert.throws(() => read(zip, { maxEntries: 1, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }), ZipError);
+      assert.throws(() => read(zip, { maxEntries: 10, maxEntryBytes: 9_999, maxTotalBytes: 1e6 }), /at most 9999/);
+      assert.throws(
+        () => read(zip, { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 10_000 }),
+        /more than 10000 bytes/,
+      );
+      assert.throws(() => read(Buffer.from('not a zip at all, not even close'), roomy), /not a ZIP/);
+      const lying = Buffer.from(zip);
+      lying.writeUInt32LE(100, lying.indexOf(CENTRAL) + 24); // the central size of 'big' says 100
+      assert.throws(() => read(lying, roomy), /cannot inflate|does not match/);
+      const truncated = Buffer.concat([zip.subarray(0, 40), zip.subarray(zip.indexOf(CENTRAL))]);
+      assert.throws(() => read(truncated, roomy), ZipError);
+    });
+
+    it(`${side}: refuses more entries than the limit, whatever the count the archive claims`, () => {
+      const six = zipSync(Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`c/${n}.md`, Buffer.from(`${n}`)])));
+      assert.equal(read(six, { ...roomy, maxEntries: 6 }).length, 6);
+      assert.throws(() => read(six, { ...roomy, maxEntries: 5 }), /the archive has more than 5 entries/);
+    });
+
+    it(`${side}: refuses a ZIP bomb by the size it declares, and many small entries by their sum`, () => {
+      assert.ok(bomb.length < BOMB_BYTES / 500, `the bomb is ${bomb.length} bytes`);
+      assert.throws(
+        () => read(bomb, { maxEntries: 5000, maxEntryBytes: 10 * 1024 * 1024, maxTotalBytes: 25 * 1024 * 1024 }),
+        (error: Error) =>
+          error instanceof ZipError && error.message === 'bomb/zeros.txt is 33554432 bytes; at most 10485760',
+      );
+      const spread = zipSync(
+        Object.fromEntries([1, 2, 3].map((n) => [`s/${n}.bin`, [new Uint8Array(400_000), { level: 9 }]])),
+      );
+      assert.throws(
+        () => read(spread, { maxEntries: 10, maxEntryBytes: 500_000, maxTotalBytes: 1_000_000 }),
+        /the archive holds more than 1000000 bytes/,
+      );
+    });
+
+    it(`${side}: stops inflating a bomb whose headers understate its size at that size, long before its end`, () => {
+      // Both headers say 1,000 bytes, and the end of the deflate stream is destroyed: a reader that
+      // inflated everything before counting would fail on the damage; this one stops at byte 1,001.
+      const lying = Buffer.from(bomb);
+      const central = lying.indexOf(CENTRAL);
+      lying.writeUInt32LE(1000, 22);
+      lying.writeUInt32LE(1000, central + 24);
+      const dataAt = 30 + lying.readUInt16LE(26) + lying.readUInt16LE(28);
+      const dataEnd = dataAt + lying.readUInt32LE(18);
+      lying.fill(0xff, dataEnd - 64, dataEnd);
+      assert.throws(() => inflateSync(lying.subarray(dataAt, dataEnd)), 'the tail of the stream is damaged');
+      assert.throws(
+        () => read(lying, roomy),
+        (error: Error) =>
+          error instanceof ZipError &&
+          error.message === 'bomb/zeros.txt: its size does not match its header (corrupt archive)',
+      );
+    });
+
+    it(`${side}: passes a \`../\` name on as it is, for the bundle's path rule to refuse with 400`, () => {
+      const escaping = zipSync({
+        'COMPANY.md': Buffer.from('---\nname: Evil\n---\n'),
+        '../outside.md': Buffer.from('no'),
+      });
+      const entries = read(escaping, roomy);
+      assert.deepEqual(
+        entries.map((entry) => entry.name),
+        ['COMPANY.md', '../outside.md'],
+      );
+      assert.throws(
+        () => parseBundle(Object.fromEntries(entries.map((entry) => [entry.name, text(entry.data)]))),
+        (err: DomainError) => err.status === 400 && /"\.\.\/outside\.md" is not a relative path/.test(err.message),
+      );
+    });
+  }
 });

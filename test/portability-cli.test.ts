@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { zipSync } from 'fflate';
 import pg from 'pg';
 import { readZip } from '../src/lib/zip.ts';
 import { freshDatabase, runCli, spawnServer, tempDir, waitForHealth } from './helpers/server-process.ts';
@@ -128,15 +129,31 @@ describe('boardroom company export and import', () => {
         ['skip', 'skip', 'skip'],
       );
 
-      // Refusals: a future schema, a bad strategy, a missing source; nothing is created.
+      // Refusals: a future schema, a bad strategy, a missing source, a ZIP bomb, a zip of more files
+      // than a bundle holds, a `../` path in a zip; nothing is created.
       const future = path.join(dataDir, 'future');
       await mkdir(future, { recursive: true });
       await writeFile(path.join(future, 'COMPANY.md'), '---\nschema: agentcompanies/v9\nname: Later\n---\n');
+      const bomb = path.join(dataDir, 'bomb.zip');
+      await writeFile(bomb, zipSync({ 'bomb/zeros.txt': [new Uint8Array(32 * 1024 * 1024), { level: 9 }] }));
+      const crowded = path.join(dataDir, 'crowded.zip');
+      await writeFile(
+        crowded,
+        zipSync(Object.fromEntries(Array.from({ length: 5001 }, (_, n) => [`crowd/${n}.md`, new Uint8Array(0)]))),
+      );
+      const escaping = path.join(dataDir, 'escaping.zip');
+      await writeFile(
+        escaping,
+        zipSync({ 'COMPANY.md': Buffer.from('---\nname: Evil\n---\n'), '../outside.md': Buffer.from('no') }),
+      );
       const count = await companies();
       for (const [args, message] of [
         [[future], /agentcompanies\/v9/],
         [[folder, '--strategy', 'merge'], /--strategy must be one of rename, skip, replace/],
         [[path.join(dataDir, 'nothing-here')], /does not exist/],
+        [[bomb], /bomb\.zip: bomb\/zeros\.txt is 33554432 bytes; at most 10485760/],
+        [[crowded], /crowded\.zip: the archive has more than 5000 entries/],
+        [[escaping], /bundle path "\.\.\/outside\.md" is not a relative path inside the bundle/],
       ] as const) {
         const res = await runCli(['company', 'import', ...args, '--data-dir', dataDir], env);
         assert.equal(res.code, 1, res.stdout);

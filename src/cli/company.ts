@@ -45,14 +45,11 @@ export async function exportCompanyCommand(
   include: Record<IncludeKey, boolean>,
 ): Promise<string> {
   const actor = await ownerActor(database);
-  const bundle = await exportBundle(
-    database.db,
-    localStorage(path.join(config.dataDir, 'storage')),
-    actor,
+  const bundle = await exportBundle(database.db, localStorage(path.join(config.dataDir, 'storage')), actor, {
     companyId,
-    { include },
-    { strict: true },
-  );
+    body: { include },
+    strict: true,
+  });
   if (isZip(out)) {
     // Under one folder named after the company, as a zip of a folder usually is.
     await writeFile(
@@ -136,9 +133,7 @@ export async function importCompanyCommand(
     database.db,
     actor,
     { storage: localStorage(path.join(config.dataDir, 'storage')), masterKey: config.masterKey },
-    model,
-    importOptions,
-    warnings,
+    { model, opts: importOptions, parseWarnings: warnings },
   );
   return JSON.stringify(result, null, 2);
 }

@@ -28,14 +28,17 @@ export interface Dispatcher {
 // What a wake decision needs of the runs area: the engine hands it over (wakeups never import runs).
 const RUN_STEPS: RunSteps = { cancelRun, recordRunIssue };
 
-export function startDispatcher(
-  db: Db,
-  notifications: Notifications,
-  executor: Executor,
-  owner: RunOwner,
-  options: DispatcherOptions,
-  logger: Logger,
-): Dispatcher {
+export interface DispatcherDeps {
+  db: Db;
+  notifications: Notifications;
+  executor: Executor;
+  /** The replica and lease the runs it starts are held under. */
+  owner: RunOwner;
+  options: DispatcherOptions;
+  logger: Logger;
+}
+
+export function startDispatcher({ db, notifications, executor, owner, options, logger }: DispatcherDeps): Dispatcher {
   let draining: Promise<void> | null = null;
   let again = false;
   let stopped = false;

@@ -124,14 +124,14 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
     logger.warn({ runs: previous.map((r) => r.id) }, 'engine: ended the runs of the previous start');
   await notifications.ready;
 
-  const dispatcher = startDispatcher(
+  const dispatcher = startDispatcher({
     db,
     notifications,
     executor,
-    { ...identity, leaseSec: settings.leaseSec },
-    settings,
+    owner: { ...identity, leaseSec: settings.leaseSec },
+    options: settings,
     logger,
-  );
+  });
 
   let reaping: Promise<void> | null = null;
   const reap = async () => {

@@ -1,9 +1,13 @@
-// A small ZIP writer and reader over node:zlib, enough for company bundles (`boardroom company
-// export --out x.zip`, `import x.zip`): deflate or stored entries, no ZIP64, no encryption, no
-// multi-disk archives. No package in the tree reads or writes ZIP, and these ~100 lines cost less
-// than a dependency. The reader is bounded: entry count and inflated sizes are checked before and
-// while inflating, so a ZIP bomb stops at the caller's limit.
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+// Company bundles as .zip (`boardroom company export --out x.zip`, `import x.zip`). fflate reads and
+// writes the format; this file is the bound fflate leaves to its caller, so that a ZIP bomb stops at
+// the caller's limits: the entry count, each entry's declared size and their sum are checked on the
+// central directory before anything is inflated, then each entry is inflated as a stream, a few
+// kilobytes of input at a time, with a running byte count that stops at the size the directory
+// declared (a header that understates its size cannot make the reader inflate past it).
+// The board reads and writes bundles in the browser over the same library with the same bounds:
+// ui/src/lib/zip.ts. It is a copy, not an import: ui/ is a project of its own that imports nothing
+// from src/, and test/portability-bundle.test.ts holds both to the same cases.
+import { type UnzipFileInfo, Unzip, UnzipInflate, unzipSync, zipSync } from 'fflate';
 
 export interface ZipEntry {
   name: string;
@@ -16,109 +20,116 @@ export interface ZipLimits {
   maxTotalBytes: number;
 }
 
+/** An archive the reader refuses; the message says why, fit to show a person. */
 export class ZipError extends Error {}
 
-const LOCAL = 0x04034b50;
-const CENTRAL = 0x02014b50;
-const END = 0x06054b50;
-const UTF8_FLAG = 0x0800;
+/** Compressed bytes handed to the inflater at a time: one step inflates to at most ~1,000 times this. */
+const STEP_BYTES = 4096;
+/** The methods fflate inflates; the format knows others (bzip2, LZMA) that a bundle never needs. */
+const STORED = 0;
+const DEFLATED = 8;
+/** Bundles are content, not timestamps: every entry is dated 1980-01-01, the format's first day. */
+const BUNDLE_DATE = new Date(1980, 0, 1);
 
-/** A ZIP archive of the entries, each deflated (or stored when deflate does not help). */
+const isFolder = (name: string) => name.endsWith('/');
+
+/** A ZIP archive of the entries, deflated. */
 export function writeZip(entries: ZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name, 'utf8');
-    const deflated = deflateRawSync(entry.data);
-    const stored = deflated.length >= entry.data.length;
-    const body = stored ? entry.data : deflated;
-    const crc = crc32(entry.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(LOCAL, 0);
-    local.writeUInt16LE(20, 4); // version needed
-    local.writeUInt16LE(UTF8_FLAG, 6);
-    local.writeUInt16LE(stored ? 0 : 8, 8);
-    local.writeUInt32LE(0x00210000, 10); // 1980-01-01 00:00: bundles are content, not timestamps
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(CENTRAL, 0);
-    central.writeUInt16LE(20, 4); // made by
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(UTF8_FLAG, 8);
-    central.writeUInt16LE(stored ? 0 : 8, 10);
-    central.writeUInt32LE(0x00210000, 12);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += local.length + name.length + body.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(END, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+  const zip = zipSync(Object.fromEntries(entries.map((entry) => [entry.name, entry.data])), { mtime: BUNDLE_DATE });
+  return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
 }
 
 /** The file entries of an archive (folders left out), inflated within `limits`. */
-export function readZip(zip: Buffer, limits: ZipLimits): ZipEntry[] {
-  let endAt = -1;
-  // The end record is the last 22 bytes plus a comment of at most 65535.
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i -= 1) {
-    if (zip.readUInt32LE(i) === END) {
-      endAt = i;
-      break;
-    }
-  }
-  if (endAt < 0) throw new ZipError('not a ZIP archive (no end of central directory)');
-  const count = zip.readUInt16LE(endAt + 10);
-  if (count > limits.maxEntries) throw new ZipError(`the archive has ${count} entries; at most ${limits.maxEntries}`);
-  let at = zip.readUInt32LE(endAt + 16);
-  const entries: ZipEntry[] = [];
+export function readZip(zip: Uint8Array, limits: ZipLimits): ZipEntry[] {
+  const listed = centralDirectory(zip, limits);
+  return inflateEntries(zip, listed).map(({ name, data }) => ({
+    name,
+    data: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+  }));
+}
+
+/** The archive's entries as its central directory lists them, refused beyond `limits`; nothing inflated. */
+function centralDirectory(zip: Uint8Array, limits: ZipLimits): UnzipFileInfo[] {
+  const listed: UnzipFileInfo[] = [];
   let total = 0;
-  for (let n = 0; n < count; n += 1) {
-    if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL) throw new ZipError('corrupt ZIP central directory');
-    const method = zip.readUInt16LE(at + 10);
-    const crc = zip.readUInt32LE(at + 16);
-    const compressed = zip.readUInt32LE(at + 20);
-    const size = zip.readUInt32LE(at + 24);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const extraLength = zip.readUInt16LE(at + 30);
-    const commentLength = zip.readUInt16LE(at + 32);
-    const localAt = zip.readUInt32LE(at + 42);
-    const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-    at += 46 + nameLength + extraLength + commentLength;
-    if (name.endsWith('/')) continue;
-    if (size > limits.maxEntryBytes) throw new ZipError(`${name} is ${size} bytes; at most ${limits.maxEntryBytes}`);
-    total += size;
+  const check = (entry: UnzipFileInfo): false => {
+    // Thrown at the first entry too many: a forged count can claim billions.
+    if (listed.length === limits.maxEntries)
+      throw new ZipError(`the archive has more than ${limits.maxEntries} entries`);
+    listed.push(entry);
+    if (isFolder(entry.name)) return false;
+    if (entry.compression !== STORED && entry.compression !== DEFLATED)
+      throw new ZipError(
+        `${entry.name} uses compression method ${entry.compression}; only stored and deflated entries are supported`,
+      );
+    if (entry.originalSize > limits.maxEntryBytes)
+      throw new ZipError(`${entry.name} is ${entry.originalSize} bytes; at most ${limits.maxEntryBytes}`);
+    total += entry.originalSize;
     if (total > limits.maxTotalBytes) throw new ZipError(`the archive holds more than ${limits.maxTotalBytes} bytes`);
-    if (localAt + 30 > zip.length || zip.readUInt32LE(localAt) !== LOCAL)
-      throw new ZipError(`corrupt ZIP entry ${name}`);
-    const dataAt = localAt + 30 + zip.readUInt16LE(localAt + 26) + zip.readUInt16LE(localAt + 28);
-    const body = zip.subarray(dataAt, dataAt + compressed);
-    let data: Buffer;
-    if (method === 0) data = Buffer.from(body);
-    else if (method === 8) {
-      try {
-        // The declared size bounds the output: a lying header cannot inflate past it.
-        data = inflateRawSync(body, { maxOutputLength: Math.max(1, size) });
-      } catch (err) {
-        throw new ZipError(`${name}: cannot inflate (${(err as Error).message})`);
-      }
-    } else throw new ZipError(`${name}: compression method ${method} is not supported (deflate or stored only)`);
-    if (data.length !== size || crc32(data) !== crc)
-      throw new ZipError(`${name}: size or checksum does not match (corrupt archive)`);
-    entries.push({ name, data });
+    return false;
+  };
+  try {
+    unzipSync(zip, { filter: check });
+  } catch (error) {
+    if (error instanceof ZipError) throw error;
+    // fflate's code 13: no end of central directory record.
+    if ((error as { code?: unknown }).code === 13) throw new ZipError('this is not a ZIP archive');
+    throw new ZipError(`the archive is damaged (${(error as Error).message})`);
   }
+  return listed;
+}
+
+/** Each listed file, inflated step by step; an entry that outgrows its listed size stops the read. */
+function inflateEntries(zip: Uint8Array, listed: UnzipFileInfo[]): { name: string; data: Uint8Array }[] {
+  const entries: { name: string; data: Uint8Array }[] = [];
+  let failure: ZipError | null = null;
+  let seen = 0;
+  const unzip = new Unzip((file) => {
+    const expected = listed[seen];
+    seen += 1;
+    if (expected?.name !== file.name) {
+      failure ??= new ZipError('the archive is damaged (its entries do not match its central directory)');
+      return;
+    }
+    if (isFolder(file.name)) return;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    file.ondata = (error, chunk, final) => {
+      if (failure) return;
+      if (error) {
+        failure = new ZipError(`${file.name}: cannot inflate (${error.message})`);
+        return;
+      }
+      size += chunk.length;
+      if (size > expected.originalSize || (final && size !== expected.originalSize)) {
+        failure = new ZipError(`${file.name}: its size does not match its header (corrupt archive)`);
+        return;
+      }
+      chunks.push(chunk);
+      if (final) entries.push({ name: file.name, data: concat(chunks, size) });
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  try {
+    for (let at = 0; at < zip.length && !failure; at += STEP_BYTES) {
+      unzip.push(zip.subarray(at, at + STEP_BYTES), at + STEP_BYTES >= zip.length);
+    }
+  } catch (error) {
+    failure ??= new ZipError(`the archive is damaged (${(error as Error).message})`);
+  }
+  if (failure) throw failure;
+  if (seen !== listed.length || entries.length !== listed.filter((entry) => !isFolder(entry.name)).length)
+    throw new ZipError('the archive is damaged (its entries do not match its central directory)');
   return entries;
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }

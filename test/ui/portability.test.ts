@@ -1,10 +1,12 @@
 // Export and import in a real browser: the export preview's file tree, the .zip built in the browser
 // (read back in Node with the server's zip reader), that zip imported as a new company with the plan
 // shown before apply (agents arrive paused, the supplied input becomes a secret), a plan with errors
-// blocking apply (the zip dropped on the field), a `../` path refused by the server, an unreadable zip refused by the browser, axe.
+// blocking apply (the zip dropped on the field), a `../` path refused by the server, an unreadable zip
+// and a ZIP bomb refused by the browser, axe.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { before, describe, it } from 'node:test';
+import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { readZip, writeZip } from '../../src/lib/zip.ts';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
@@ -84,7 +86,7 @@ describe('export and import', () => {
       [...entries.keys()].some((name) => /\/agents\/[^/]+\/AGENTS\.md$/.test(name)),
       [...entries.keys()].join(', '),
     );
-    // The reader checked every CRC-32; the markdown was deflated (CompressionStream), not only stored.
+    // The reader held every entry to its declared size; the markdown was deflated, not only stored.
     const methods: number[] = [];
     for (let at = zipBytes.indexOf(CENTRAL); at >= 0; at = zipBytes.indexOf(CENTRAL, at + 46))
       methods.push(zipBytes.readUInt16LE(at + 10));
@@ -237,6 +239,19 @@ describe('export and import', () => {
       .getByRole('alert')
       .filter({ hasText: 'The zip could not be read' })
       .getByText('this is not a ZIP archive')
+      .waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Preview import' }).isDisabled(), true);
+
+    // A ZIP bomb (32 MiB of zeros at level 9, ~32 kB) is refused by its declared size, before inflating.
+    await page
+      .getByLabel('Bundle (.zip)')
+      .setInputFiles(
+        zipUpload('bomb.zip', Buffer.from(zipSync({ 'bomb/zeros.txt': [new Uint8Array(32 << 20), { level: 9 }] }))),
+      );
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The zip could not be read' })
+      .getByText('bomb/zeros.txt is 33554432 bytes; at most 10485760')
       .waitFor();
     assert.equal(await page.getByRole('button', { name: 'Preview import' }).isDisabled(), true);
   });

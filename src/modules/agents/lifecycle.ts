@@ -58,7 +58,12 @@ export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> 
     const { before, agent, changed } = await stopAgent(tx, ctx.actor, agentId, { kind: 'terminate' });
     if (!changed) return agent;
     // A terminated agent spends nothing more: its budget policy is switched off with it.
-    await syncMonthlyBudgetPolicy(tx, ctx.actor, agent.companyId, 'agent', agentId, 0);
+    await syncMonthlyBudgetPolicy(tx, ctx.actor, {
+      companyId: agent.companyId,
+      scopeType: 'agent',
+      scopeId: agentId,
+      amountCents: 0,
+    });
     await recordActivity(tx, ctx.actor, {
       companyId: agent.companyId,
       action: 'agent.terminated',
@@ -80,7 +85,12 @@ export async function deleteAgent(ctx: Ctx, agentId: string): Promise<void> {
     const [deleted] = await tx.delete(agents).where(eq(agents.id, agentId)).returning();
     if (!deleted) throw notFound('agent');
     // Budget policies name their scope by id only, so the agent's policy is switched off here.
-    await syncMonthlyBudgetPolicy(tx, ctx.actor, deleted.companyId, 'agent', agentId, 0);
+    await syncMonthlyBudgetPolicy(tx, ctx.actor, {
+      companyId: deleted.companyId,
+      scopeType: 'agent',
+      scopeId: agentId,
+      amountCents: 0,
+    });
     await recordActivity(tx, ctx.actor, {
       companyId: deleted.companyId,
       action: 'agent.deleted',

@@ -135,7 +135,12 @@ export async function createAgent(
     const agent = input.desiredSkills ? (await setAgentSkills(inner, inserted!, input.desiredSkills)).agent : inserted;
     // A pending hire gets its policy now too: it cannot run before approval, and the budget then applies as proposed.
     if (input.budgetMonthlyCents)
-      await syncMonthlyBudgetPolicy(tx, actor, companyId, 'agent', agent!.id, input.budgetMonthlyCents);
+      await syncMonthlyBudgetPolicy(tx, actor, {
+        companyId,
+        scopeType: 'agent',
+        scopeId: agent!.id,
+        amountCents: input.budgetMonthlyCents,
+      });
     await recordActivity(tx, actor, {
       companyId,
       action: 'agent.created',
@@ -269,7 +274,12 @@ export async function updateBudget(ctx: Ctx, agentId: string, budgetMonthlyCents
   return ctx.db.transaction(async (tx) => {
     const current = await lockAgent(tx, agentId);
     const before = await monthlyBudgetOf(tx, 'agent', agentId);
-    await syncMonthlyBudgetPolicy(tx, ctx.actor, current.companyId, 'agent', agentId, budgetMonthlyCents);
+    await syncMonthlyBudgetPolicy(tx, ctx.actor, {
+      companyId: current.companyId,
+      scopeType: 'agent',
+      scopeId: agentId,
+      amountCents: budgetMonthlyCents,
+    });
     await recordActivity(tx, ctx.actor, {
       companyId: current.companyId,
       action: 'agent.budget_updated',

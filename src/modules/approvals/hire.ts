@@ -41,7 +41,12 @@ export async function applyHireOutcome(
     return agent.status;
   }
   const revokedKeys = await revokeAllKeys(tx, agentId);
-  await syncMonthlyBudgetPolicy(tx, actor, approval.companyId, 'agent', agentId, 0);
+  await syncMonthlyBudgetPolicy(tx, actor, {
+    companyId: approval.companyId,
+    scopeType: 'agent',
+    scopeId: agentId,
+    amountCents: 0,
+  });
   await recordActivity(tx, actor, {
     companyId: approval.companyId,
     action: 'agent.terminated',

@@ -62,13 +62,17 @@ export async function prepareLogo(file: UploadedFile): Promise<UploadedFile> {
   return { ...file, bytes: Buffer.from(clean, 'utf8') };
 }
 
+export interface NewAsset {
+  companyId: string;
+  kind: 'logo' | 'attachment';
+  file: UploadedFile;
+}
+
 export async function storeAsset(
   db: DbOrTx,
   storage: Storage,
   actor: Actor,
-  companyId: string,
-  kind: 'logo' | 'attachment',
-  file: UploadedFile,
+  { companyId, kind, file }: NewAsset,
 ): Promise<Asset> {
   const sha256 = await storage.put(file.bytes);
   const [asset] = await db

@@ -49,7 +49,11 @@ export async function addAttachment(
     filename: normalizeFileName(file.filename),
   };
   return inTransaction(ctx, async (tx, { actor }) => {
-    const asset = await storeAsset(tx, storage, actor, issue.companyId, 'attachment', cleaned);
+    const asset = await storeAsset(tx, storage, actor, {
+      companyId: issue.companyId,
+      kind: 'attachment',
+      file: cleaned,
+    });
     const [attachment] = await tx
       .insert(issueAttachments)
       .values({ companyId: issue.companyId, issueId: issue.id, assetId: asset.id })

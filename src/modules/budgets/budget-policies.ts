@@ -30,6 +30,14 @@ const monthlyCents = and(
   eq(budgetPolicies.isActive, true),
 );
 
+export interface MonthlyBudgetChange {
+  companyId: string;
+  scopeType: BudgetScope;
+  /** The company's id or the agent's. */
+  scopeId: string;
+  amountCents: number;
+}
+
 /**
  * Sets the monthly budget of a company or agent: a positive amount creates or updates its active
  * calendar-month billed_cents policy, zero switches it off. Evaluated at once.
@@ -37,10 +45,7 @@ const monthlyCents = and(
 export async function syncMonthlyBudgetPolicy(
   tx: Tx,
   actor: Actor,
-  companyId: string,
-  scopeType: BudgetScope,
-  scopeId: string,
-  amountCents: number,
+  { companyId, scopeType, scopeId, amountCents }: MonthlyBudgetChange,
 ): Promise<void> {
   const scope = and(
     eq(budgetPolicies.companyId, companyId),

@@ -64,9 +64,9 @@ export async function evaluateCrossings(
     const after = metricValue(row, metric);
     const before = after - metricDelta(delta, metric);
     if (before < policy.amount && after >= policy.amount)
-      raised.push(...(await raiseIncident(tx, actor, policy, 'hard', windowKey, after)));
+      raised.push(...(await raiseIncident(tx, actor, { policy, kind: 'hard', windowKey, value: after })));
     else if (policy.notifyEnabled && before < warnLine(policy) && after >= warnLine(policy))
-      raised.push(...(await raiseIncident(tx, actor, policy, 'soft', windowKey, after)));
+      raised.push(...(await raiseIncident(tx, actor, { policy, kind: 'soft', windowKey, value: after })));
   }
   return raised;
 }
@@ -86,19 +86,24 @@ export async function evaluatePolicyNow(
     windowKey,
     policy.metric as BudgetMetric,
   );
-  if (value >= policy.amount) return raiseIncident(tx, actor, policy, 'hard', windowKey, value);
+  if (value >= policy.amount) return raiseIncident(tx, actor, { policy, kind: 'hard', windowKey, value });
   if (policy.notifyEnabled && value >= warnLine(policy))
-    return raiseIncident(tx, actor, policy, 'soft', windowKey, value);
+    return raiseIncident(tx, actor, { policy, kind: 'soft', windowKey, value });
   return [];
+}
+
+/** A line of `policy` crossed: soft at its warn line, hard at 100 percent, at `value` in the window `windowKey`. */
+interface Crossing {
+  policy: Policy;
+  kind: 'soft' | 'hard';
+  windowKey: string;
+  value: number;
 }
 
 async function raiseIncident(
   tx: DbOrTx,
   actor: Actor,
-  policy: Policy,
-  kind: 'soft' | 'hard',
-  windowKey: string,
-  value: number,
+  { policy, kind, windowKey, value }: Crossing,
 ): Promise<BudgetIncident[]> {
   const [incident] = await tx
     .insert(budgetIncidents)

@@ -29,7 +29,12 @@ export function registerCompanyBudgetRoutes(app: App, deps: AppDeps): void {
       const actor = requireBoard(actorOf(request));
       const company = await requireCompanyAccess(db, actor, request.params.companyId);
       await db.transaction((tx) =>
-        syncMonthlyBudgetPolicy(tx, actor, company.id, 'company', company.id, request.body.budgetMonthlyCents),
+        syncMonthlyBudgetPolicy(tx, actor, {
+          companyId: company.id,
+          scopeType: 'company',
+          scopeId: company.id,
+          amountCents: request.body.budgetMonthlyCents,
+        }),
       );
       return presentCompany(company, await monthlyBudgetOf(db, 'company', company.id));
     },

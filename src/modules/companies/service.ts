@@ -49,7 +49,12 @@ export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Com
       await tx.insert(companyMemberships).values({ companyId: company!.id, userId: ctx.actor.userId, role: 'owner' });
     }
     if (input.budgetMonthlyCents)
-      await syncMonthlyBudgetPolicy(tx, ctx.actor, company!.id, 'company', company!.id, input.budgetMonthlyCents);
+      await syncMonthlyBudgetPolicy(tx, ctx.actor, {
+        companyId: company!.id,
+        scopeType: 'company',
+        scopeId: company!.id,
+        amountCents: input.budgetMonthlyCents,
+      });
     await recordActivity(tx, ctx.actor, {
       companyId: company!.id,
       action: 'company.created',
@@ -113,7 +118,12 @@ export async function updateCompany(
       await tx.delete(assets).where(and(eq(assets.id, company.logoAssetId), eq(assets.kind, 'logo')));
     }
     if (patch.budgetMonthlyCents !== undefined)
-      await syncMonthlyBudgetPolicy(tx, ctx.actor, company.id, 'company', company.id, patch.budgetMonthlyCents);
+      await syncMonthlyBudgetPolicy(tx, ctx.actor, {
+        companyId: company.id,
+        scopeType: 'company',
+        scopeId: company.id,
+        amountCents: patch.budgetMonthlyCents,
+      });
     await recordActivity(tx, ctx.actor, {
       companyId: company.id,
       action,
@@ -128,7 +138,7 @@ export async function updateCompany(
 /** Stores a logo as an asset of the company; attaching it is a separate PATCH (SPEC "Companies"). */
 export async function uploadLogo(ctx: Ctx, storage: Storage, company: Company, file: UploadedFile): Promise<Asset> {
   return ctx.db.transaction(async (tx) => {
-    const asset = await storeAsset(tx, storage, ctx.actor, company.id, 'logo', file);
+    const asset = await storeAsset(tx, storage, ctx.actor, { companyId: company.id, kind: 'logo', file });
     await recordActivity(tx, ctx.actor, {
       companyId: company.id,
       action: 'company.logo_uploaded',

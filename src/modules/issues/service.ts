@@ -124,21 +124,23 @@ export async function createIssue(ctx: Ctx, companyId: string, input: CreateIssu
   }
   const { number, identifier } = await nextIdentifier(ctx.db, companyId);
   try {
-    return await insertIssue(ctx, companyId, input, status, number, identifier);
+    return await insertIssue(ctx, { companyId, input, status, number, identifier });
   } catch (err) {
     await giveBackNumber(ctx.db, companyId, number).catch(() => undefined);
     throw err;
   }
 }
 
-async function insertIssue(
-  ctx: Ctx,
-  companyId: string,
-  input: CreateIssueInput,
-  status: string,
-  number: number,
-  identifier: string,
-): Promise<Issue> {
+/** A new issue's fields: the create's input, its first status and the number and identifier handed out for it. */
+interface NewIssue {
+  companyId: string;
+  input: CreateIssueInput;
+  status: string;
+  number: number;
+  identifier: string;
+}
+
+async function insertIssue(ctx: Ctx, { companyId, input, status, number, identifier }: NewIssue): Promise<Issue> {
   const { actor } = ctx;
   return ctx.db.transaction(async (tx) => {
     await assertIssueRefsInCompany(tx, companyId, input);

@@ -27,7 +27,7 @@ import type { Actor } from '../../core/actor.ts';
 import { unprocessable } from '../../core/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { recordActivity } from '../activity/record.ts';
-import { prepareLogo, storeAsset } from '../assets/service.ts';
+import { prepareLogo, storeAsset, type UploadedFile } from '../assets/service.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import { createCompany } from '../companies/service.ts';
 import { DEFAULT_REPLAY_WINDOW_SEC, newPublicId, newWebhookSecret, sealWebhookSecret } from '../routines/signing.ts';
@@ -66,6 +66,13 @@ export interface ApplyDeps {
   masterKey: Buffer;
 }
 
+/** A parsed bundle, how to import it, and the warnings its parse gave. */
+export interface ImportRequest {
+  model: CompanyModel;
+  opts: ImportOptions;
+  parseWarnings?: string[];
+}
+
 /**
  * Plans again and applies, all in one transaction. 422 while the plan has errors. Agents and
  * routines arrive paused (replaced ones too): an import never starts spending on its own.
@@ -74,9 +81,7 @@ export async function applyImport(
   db: Db,
   actor: Actor,
   deps: ApplyDeps,
-  model: CompanyModel,
-  opts: ImportOptions,
-  parseWarnings: string[] = [],
+  { model, opts, parseWarnings = [] }: ImportRequest,
 ): Promise<ApplyResult> {
   // The logo is checked (and an SVG sanitised) before the transaction: it may throw 415/400.
   const logo = model.logo
@@ -98,12 +103,12 @@ export async function applyImport(
       throw unprocessable(`the import plan has ${errors.length} error(s): ${errors.slice(0, 3).join('; ')}`, {
         errors,
       });
-    return carryOut(tx, actor, deps, model, opts, plan, warnings, existing, logo);
+    return carryOut({ tx, actor, deps, model, opts, plan, warnings, existing, logo });
   });
 }
 
-/** What every step of an apply reads, and the ids by bundle slug the steps fill in. */
-interface ApplyRun {
+/** An import planned inside the apply's transaction, ready to be carried out there. */
+interface PlannedImport {
   tx: Tx;
   actor: Actor;
   deps: ApplyDeps;
@@ -112,6 +117,12 @@ interface ApplyRun {
   plan: ImportPlan;
   warnings: string[];
   existing: Existing;
+  /** The bundle's logo, checked (an SVG sanitised) before the transaction. */
+  logo: UploadedFile | null;
+}
+
+/** What every step of an apply reads, and the ids by bundle slug the steps fill in. */
+interface ApplyRun extends PlannedImport {
   companyId: string;
   /** Input key to the secret its envs reference. */
   secretIds: Map<string, string>;
@@ -126,18 +137,9 @@ const createdBy = (actor: Actor) => ({
   createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
 });
 
-async function carryOut(
-  tx: Tx,
-  actor: Actor,
-  deps: ApplyDeps,
-  model: CompanyModel,
-  opts: ImportOptions,
-  plan: ImportPlan,
-  warnings: string[],
-  existing: Existing,
-  logo: Awaited<ReturnType<typeof prepareLogo>> | null,
-): Promise<ApplyResult> {
-  const { companyId, companyAction } = await applyCompany(tx, actor, deps, model, opts, plan, logo);
+async function carryOut(planned: PlannedImport): Promise<ApplyResult> {
+  const { tx, actor, opts, plan, warnings, existing } = planned;
+  const { companyId, companyAction } = await applyCompany(planned);
   // Bundled skills exist in a company once listed: the agents' references to them must resolve now.
   await ensureBundled(tx, companyId);
   // Ids by bundle slug: created, updated or (skip) the existing record references resolve to.
@@ -150,14 +152,7 @@ async function carryOut(
     skills: new Map<string, string>(),
   };
   const run: ApplyRun = {
-    tx,
-    actor,
-    deps,
-    model,
-    opts,
-    plan,
-    warnings,
-    existing,
+    ...planned,
     companyId,
     secretIds: new Map(existing.secrets),
     skillKeys: new Map(),
@@ -208,15 +203,15 @@ async function carryOut(
   return out;
 }
 
-async function applyCompany(
-  tx: Tx,
-  actor: Actor,
-  deps: ApplyDeps,
-  model: CompanyModel,
-  opts: ImportOptions,
-  plan: ImportPlan,
-  logo: Awaited<ReturnType<typeof prepareLogo>> | null,
-): Promise<{ companyId: string; companyAction: ApplyResult['company']['action'] }> {
+async function applyCompany({
+  tx,
+  actor,
+  deps,
+  model,
+  opts,
+  plan,
+  logo,
+}: PlannedImport): Promise<{ companyId: string; companyAction: ApplyResult['company']['action'] }> {
   const ctx = { db: tx, actor };
   let companyId: string;
   let companyAction: ApplyResult['company']['action'];
@@ -239,12 +234,17 @@ async function applyCompany(
         .update(companies)
         .set({ description: c.description, brandColor: c.brandColor, updatedAt: sql`now()` })
         .where(eq(companies.id, companyId));
-      await syncMonthlyBudgetPolicy(tx, actor, companyId, 'company', companyId, c.budgetMonthlyCents);
+      await syncMonthlyBudgetPolicy(tx, actor, {
+        companyId,
+        scopeType: 'company',
+        scopeId: companyId,
+        amountCents: c.budgetMonthlyCents,
+      });
       companyAction = 'updated';
     }
   }
   if (logo && companyAction !== 'unchanged') {
-    const asset = await storeAsset(tx, deps.storage, actor, companyId, 'logo', logo);
+    const asset = await storeAsset(tx, deps.storage, actor, { companyId, kind: 'logo', file: logo });
     await tx.update(companies).set({ logoAssetId: asset.id }).where(eq(companies.id, companyId));
   }
   return { companyId, companyAction };
@@ -387,7 +387,12 @@ async function applyAgents(run: ApplyRun): Promise<void> {
       id = row!.id;
     }
     ids.agents.set(a.slug, id);
-    await syncMonthlyBudgetPolicy(tx, actor, companyId, 'agent', id, a.budgetMonthlyCents);
+    await syncMonthlyBudgetPolicy(tx, actor, {
+      companyId,
+      scopeType: 'agent',
+      scopeId: id,
+      amountCents: a.budgetMonthlyCents,
+    });
     const wanted = a.skills.map((k) => skillKeys.get(k) ?? skillKeyIn(k, companyId));
     const found =
       wanted.length === 0
@@ -575,10 +580,14 @@ async function applyTasks(run: ApplyRun): Promise<void> {
     for (const a of t.attachments) {
       if (attached.some((x) => x.sha256 === a.sha256)) continue;
       const b = blobs.get(a.sha256)!;
-      const asset = await storeAsset(tx, deps.storage, actor, companyId, 'attachment', {
-        bytes: fileBytes({ encoding: 'base64', data: b.data }),
-        contentType: a.contentType,
-        filename: a.name ?? a.sha256,
+      const asset = await storeAsset(tx, deps.storage, actor, {
+        companyId,
+        kind: 'attachment',
+        file: {
+          bytes: fileBytes({ encoding: 'base64', data: b.data }),
+          contentType: a.contentType,
+          filename: a.name ?? a.sha256,
+        },
       });
       await tx.insert(issueAttachments).values({ companyId, issueId: id, assetId: asset.id });
     }

@@ -18,18 +18,26 @@ interface InputMarker {
   input: string;
 }
 
+/** What one export's env maps share: the company's secret names, and the inputs and warnings they add to. */
+export interface EnvExport {
+  /** Secret id to name: a reference becomes the input of that name. */
+  secretNames: Map<string, string>;
+  /** Inputs declared so far, by key; each env map adds its own. */
+  inputs: Map<string, EnvInput>;
+  warnings: string[];
+  /** Every plain value is an input: for a caller who may not read configurations. */
+  hidePlainValues?: boolean;
+}
+
 /**
- * The exported form of an env map: secret references and sensitive-looking plain values become
- * declared inputs (no value); the rest is kept as written.
+ * The exported form of an env map of `owner` (`agents/<slug>`, `projects/<slug>`): secret
+ * references and sensitive-looking plain values become declared inputs (no value); the rest is
+ * kept as written.
  */
 export function exportEnv(
   env: Record<string, unknown> | null | undefined,
   owner: string,
-  secretNames: Map<string, string>,
-  inputs: Map<string, EnvInput>,
-  warnings: string[],
-  /** Every plain value is an input: for a caller who may not read configurations. */
-  hidePlainValues = false,
+  { secretNames, inputs, warnings, hidePlainValues = false }: EnvExport,
 ): Record<string, unknown> | null {
   if (!env || typeof env !== 'object') return null;
   const out: Record<string, unknown> = {};

@@ -25,7 +25,7 @@ import type { Company } from '../../core/access.ts';
 import { isUuid, slugify } from '../../lib/ids.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
-import { exportConfig, exportEnv, isMachinePath } from './env.ts';
+import { exportConfig, exportEnv, isMachinePath, type EnvExport } from './env.ts';
 import { renderBundle } from './render.ts';
 import {
   BUNDLE_LIMITS,
@@ -118,6 +118,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
         .limit(10_000)
     ).map((s) => [s.id, s.name]),
   );
+  const envExport: EnvExport = { secretNames, inputs, warnings, hidePlainValues: opts.hidePlainEnv === true };
   let totalBytes = 0;
   const readBlob = async (sha256: string, contentType: string): Promise<BlobModel> => {
     const bytes = await storage.get(sha256);
@@ -222,14 +223,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
     for (const a of chosen) exportedAgents.add(a.urlKey);
     for (const a of chosen) {
       const { env, ...config } = a.adapterConfig as Record<string, unknown> & { env?: Record<string, unknown> };
-      const exportedEnv = exportEnv(
-        env,
-        `agents/${a.urlKey}`,
-        secretNames,
-        inputs,
-        warnings,
-        opts.hidePlainEnv === true,
-      );
+      const exportedEnv = exportEnv(env, `agents/${a.urlKey}`, envExport);
       const agent: AgentModel = {
         slug: a.urlKey,
         name: a.name,
@@ -338,7 +332,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
           .filter((l) => l.projectId === p.id)
           .map((l) => ref(goalSlug, exportedGoals, l.goalId, 'project goal'))
           .filter((s): s is string => s !== null),
-        env: exportEnv(p.env, `projects/${p.urlKey}`, secretNames, inputs, warnings, opts.hidePlainEnv === true),
+        env: exportEnv(p.env, `projects/${p.urlKey}`, envExport),
         workspaces: workspaces
           .filter((w) => w.projectId === p.id)
           .map((w, i) => {

@@ -221,17 +221,30 @@ export function renamed(name: string, slug: string, taken: Set<string>): { name:
   }
 }
 
-/** One kind's plan: each record created, skipped or updated after the strategy when its key is taken. */
-function planKind<T extends { slug: string }>(
-  records: T[],
-  keyOf: (r: T) => string,
-  nameOf: (r: T) => string,
-  existing: Map<string, { id: string; name: string }>,
-  strategy: CollisionStrategy,
-  what: string,
+/** The records of one kind, what identifies each, and what the target already holds under those keys. */
+interface KindToPlan<T> {
+  /** The kind as the reasons name it: `agent`, `task`... */
+  what: string;
+  records: T[];
+  /** The key two records collide on (a slug, a title). */
+  keyOf: (r: T) => string;
+  nameOf: (r: T) => string;
+  existing: Map<string, { id: string; name: string }>;
+  strategy: CollisionStrategy;
   /** 'key': a renamed record shows its new key (`key-2`), not a name. */
-  renameAs: 'name' | 'key' = 'name',
-): PlanEntry[] {
+  renameAs?: 'name' | 'key';
+}
+
+/** One kind's plan: each record created, skipped or updated after the strategy when its key is taken. */
+function planKind<T extends { slug: string }>({
+  what,
+  records,
+  keyOf,
+  nameOf,
+  existing,
+  strategy,
+  renameAs = 'name',
+}: KindToPlan<T>): PlanEntry[] {
   const taken = new Set(existing.keys());
   for (const r of records) taken.add(keyOf(r));
   return records.map((r) => {
@@ -295,55 +308,55 @@ export async function planImport(
   const existing = await loadExisting(db, targetId, model, skillKey);
   const strategy = opts.collisionStrategy;
 
-  const agentPlans = planKind(
-    model.agents,
-    (a) => a.slug,
-    (a) => opts.nameOverrides?.agents?.[a.slug] ?? a.name,
-    existing.agents,
+  const agentPlans = planKind({
+    what: 'agent',
+    records: model.agents,
+    keyOf: (a) => a.slug,
+    nameOf: (a) => opts.nameOverrides?.agents?.[a.slug] ?? a.name,
+    existing: existing.agents,
     strategy,
-    'agent',
-  );
-  const projectPlans = planKind(
-    model.projects,
-    (p) => p.slug,
-    (p) => opts.nameOverrides?.projects?.[p.slug] ?? p.name,
-    existing.projects,
+  });
+  const projectPlans = planKind({
+    what: 'project',
+    records: model.projects,
+    keyOf: (p) => p.slug,
+    nameOf: (p) => opts.nameOverrides?.projects?.[p.slug] ?? p.name,
+    existing: existing.projects,
     strategy,
-    'project',
-  );
-  const goalPlans = planKind(
-    model.goals,
-    (g) => g.title,
-    (g) => g.title,
-    existing.goals,
+  });
+  const goalPlans = planKind({
+    what: 'goal',
+    records: model.goals,
+    keyOf: (g) => g.title,
+    nameOf: (g) => g.title,
+    existing: existing.goals,
     strategy,
-    'goal',
-  );
-  const issuePlans = planKind(
-    model.issues,
-    (i) => i.title,
-    (i) => i.title,
-    existing.issues,
+  });
+  const issuePlans = planKind({
+    what: 'task',
+    records: model.issues,
+    keyOf: (i) => i.title,
+    nameOf: (i) => i.title,
+    existing: existing.issues,
     strategy,
-    'task',
-  );
-  const routinePlans = planKind(
-    model.routines,
-    (r) => r.title,
-    (r) => r.title,
-    existing.routines,
+  });
+  const routinePlans = planKind({
+    what: 'routine',
+    records: model.routines,
+    keyOf: (r) => r.title,
+    nameOf: (r) => r.title,
+    existing: existing.routines,
     strategy,
-    'routine',
-  );
-  const skillPlans = planKind(
-    model.skills,
-    (s) => skillKey(s.key),
-    (s) => skillKey(s.key),
-    existing.skills,
+  });
+  const skillPlans = planKind({
+    what: 'skill',
+    records: model.skills,
+    keyOf: (s) => skillKey(s.key),
+    nameOf: (s) => skillKey(s.key),
+    existing: existing.skills,
     strategy,
-    'skill',
-    'key',
-  );
+    renameAs: 'key',
+  });
 
   // References: to a record of the bundle, or (into an existing company) to one the target has.
   const known = (slugs: Iterable<string>, target: Map<string, unknown>) => {

@@ -59,7 +59,11 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) =>
-      exportBundle(db, deps.storage, actorOf(request), request.params.companyId, request.body, { strict: false }),
+      exportBundle(db, deps.storage, actorOf(request), {
+        companyId: request.params.companyId,
+        body: request.body,
+        strict: false,
+      }),
   );
 
   app.post(
@@ -79,7 +83,11 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) =>
-      exportBundle(db, deps.storage, actorOf(request), request.params.companyId, request.body, { strict: true }),
+      exportBundle(db, deps.storage, actorOf(request), {
+        companyId: request.params.companyId,
+        body: request.body,
+        strict: true,
+      }),
   );
 
   app.post(
@@ -100,7 +108,9 @@ export function registerPortabilityRoutes(app: App, deps: AppDeps): void {
     },
     async (request) =>
       inventoryOf(
-        await exportBundle(db, deps.storage, actorOf(request), request.params.companyId, request.body, {
+        await exportBundle(db, deps.storage, actorOf(request), {
+          companyId: request.params.companyId,
+          body: request.body,
           strict: true,
         }),
       ),

@@ -29,16 +29,22 @@ export function exportOptionsOf(body: ExportBody): ExportOptions {
   };
 }
 
+/** An export asked for: which company, what to include, and whether only the board or its CEO may (`strict`). */
+export interface ExportRequest {
+  companyId: string;
+  body: ExportBody;
+  /** POST /exports and the CLI; POST /export admits any caller with access to the company. */
+  strict: boolean;
+}
+
 export async function exportBundle(
   db: Db,
   storage: Storage,
   actor: Actor,
-  companyId: string,
-  body: ExportBody,
-  opts: { strict: boolean },
+  { companyId, body, strict }: ExportRequest,
 ): Promise<RenderedBundle> {
   const company = await requireCompanyAccess(db, actor, companyId);
-  if (opts.strict)
+  if (strict)
     authorize(
       canUseCompanyPortability(actor, companyId),
       "only the board or the company's CEO agent may use this export",
@@ -160,5 +166,5 @@ export async function applyImportRequest(
   const { target, scopeErrors } = await checkedTarget(db, actor, body, scopedTo);
   if (scopeErrors.length > 0) throw unprocessable(scopeErrors[0]!);
   const { model, warnings } = parseBundle(await filesOf(actor, body.source));
-  return applyImport(db, actor, deps, model, optionsOf(body, target), warnings);
+  return applyImport(db, actor, deps, { model, opts: optionsOf(body, target), parseWarnings: warnings });
 }

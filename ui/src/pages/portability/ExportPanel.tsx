@@ -86,7 +86,7 @@ export function ExportPanel({ companyId }: { companyId: string }) {
       const bundle = data(
         await api.POST('/api/companies/{companyId}/exports', { params: { path: { companyId } }, body: exportBody }),
       );
-      saveBlob(await bundleToZip(bundle.rootPath, bundle.files), `${bundle.rootPath}.zip`);
+      saveBlob(bundleToZip(bundle.rootPath, bundle.files), `${bundle.rootPath}.zip`);
       return bundle;
     },
   });

@@ -40,7 +40,7 @@ export function ImportPanel({ companyId }: { companyId: string }) {
   const read = useMutation({
     mutationFn: async (file: File): Promise<ChosenZip> => ({
       fileName: file.name,
-      ...(await zipToBundle(new Uint8Array(await file.arrayBuffer()))),
+      ...zipToBundle(new Uint8Array(await file.arrayBuffer())),
     }),
     onSuccess: setZip,
   });

@@ -35,7 +35,7 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 /** The zip of an exported bundle, its files under `<rootPath>/`. */
-export function bundleToZip(rootPath: string, files: BundleFiles): Promise<Blob> {
+export function bundleToZip(rootPath: string, files: BundleFiles): Blob {
   const encoder = new TextEncoder();
   const entries: ZipEntry[] = Object.entries(files).map(([path, file]) => ({
     name: `${rootPath}/${path}`,
@@ -59,14 +59,13 @@ function bundleFileOf(path: string, bytes: Uint8Array): BundleFile {
 }
 
 /** The bundle in a zip file. Paths are passed on as they are: the server judges them (a `../` is its 400). */
-export async function zipToBundle(
-  zip: Uint8Array,
-): Promise<{ rootPath?: string; files: BundleFiles; fileCount: number }> {
-  const entries = (await readZip(zip, LIMITS)).filter(
+export function zipToBundle(zip: Uint8Array): { rootPath?: string; files: BundleFiles; fileCount: number } {
+  const entries = readZip(zip, LIMITS).filter(
     (entry) => !entry.name.startsWith('__MACOSX/') && !entry.name.endsWith('.DS_Store'),
   );
-  if (entries.length === 0) throw new ZipError('the archive holds no files');
-  const first = entries[0]!.name.split('/')[0]!;
+  const [head] = entries;
+  if (!head) throw new ZipError('the archive holds no files');
+  const first = head.name.split('/')[0] ?? '';
   const oneFolder = entries.every((entry) => entry.name.startsWith(`${first}/`));
   const files: BundleFiles = {};
   for (const entry of entries) {
