@@ -201,6 +201,8 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     const port = await listen(app, config, opts.strictPort, log);
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+    // `boardroom login-link` asks the lock's holder where it listens: the port taken, not the one asked for.
+    lock.announceServer(base);
     engine = await startEngine({
       database,
       notifications,
