@@ -217,6 +217,7 @@ db.command('url')
       throw new Error(
         `${found.missing}; start the server on it first (boardroom run --data-dir ${dir}), or set DATABASE_URL`,
       );
+    if (found.note) quietLog(`note: ${found.note}`);
     process.stdout.write(`${found.url}\n`);
   });
 
