@@ -1,7 +1,8 @@
 // The board web UI (ui/) built by Vite into .build/ui, which the server serves at `/`. Like the
 // server bundle (bin/bundle.js) it is rebuilt whenever a file under ui/ (or package.json, for a
 // changed dependency) is newer than the build, so a board older than its sources is never served.
-// `npm run ui:build` builds it by hand; bin/boardroom.js builds it before the server starts.
+// `npm run ui:build` builds it by hand; bin/boardroom.js runs `node bin/ui-build.js` before the
+// server starts, in a child process so the server never loads Vite.
 import {
   copyFileSync,
   existsSync,
@@ -92,8 +93,15 @@ function precompress(dir) {
   }
 }
 
-// `node bin/ui-build.js` (npm run ui:build): build now, fresh or not.
+// `node bin/ui-build.js` (npm run ui:build, and bin/boardroom.js when the build is stale): build
+// now, fresh or not; exit status 1 with Vite's error when the build fails.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await buildUi();
-  console.log(`built ${UI_DIST}`);
+  const started = Date.now();
+  try {
+    await buildUi();
+    console.log(`built ${UI_DIST} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    process.stderr.write(`ui-build: ${String(err?.message ?? err).trim()}\n`);
+    process.exitCode = 1;
+  }
 }

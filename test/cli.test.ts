@@ -1,6 +1,7 @@
 // The CLI against an external PostgreSQL (DATABASE_URL), doctor's failures, configuration rules,
 // migrations under the advisory lock; --version, help and unknown commands; board-key create on a
-// data directory without an instance; db url; `npm start` and SIGTERM; dependency engines.
+// data directory without an instance; db url; login-link's address; `npm start` and SIGTERM;
+// dependency engines.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -408,6 +409,56 @@ describe('boardroom db url', () => {
     const fromEnv = await runCli(['db', 'url', '--data-dir', dataDir], { DATABASE_URL: external });
     assert.equal(fromEnv.code, 0, fromEnv.stderr);
     assert.equal(fromEnv.stdout.trim(), external);
+  });
+});
+
+describe('boardroom login-link', () => {
+  it('links to the port the running server really took, and the link signs in; with no server it says so and makes no link', async () => {
+    const dataDir = await tempDir('boardroom-loginlink-');
+    // Asked for a port that is taken: the server takes the next free one, which no flag names.
+    const asked = await freePort(0);
+    const blocker = await new Promise<net.Server>((resolve) => {
+      const s = net.createServer();
+      s.listen(asked, '127.0.0.1', () => resolve(s));
+    });
+    const server = spawnServer(['--data-dir', dataDir, '--port', String(asked)]);
+    try {
+      const base = await server.baseUrl();
+      await waitForHealth(base);
+      const port = new URL(base).port;
+      assert.notEqual(port, String(asked));
+
+      const res = await runCli(['login-link', '--data-dir', dataDir]);
+      assert.equal(res.code, 0, res.stderr);
+      const link = new URL(res.stdout.trim());
+      assert.equal(link.origin, base, "the running server's own address");
+      assert.equal(link.pathname, '/api/auth/login');
+      assert.match(res.stderr, new RegExp(`listens on ${base}`));
+      const login = await fetch(link, { redirect: 'manual' });
+      assert.equal(login.status, 302);
+      const session = /boardroom_session=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+      assert.ok(session, 'a session cookie');
+      const me = await fetch(`${base}/api/cli-auth/me`, { headers: { cookie: `boardroom_session=${session}` } });
+      assert.equal(me.status, 200);
+      assert.equal((await me.json()).user.isInstanceOwner, true);
+
+      server.child.kill('SIGTERM');
+      assert.equal((await server.exited).code, 0);
+    } finally {
+      server.child.kill('SIGKILL');
+      blocker.close();
+    }
+
+    const none = await runCli(['login-link', '--data-dir', dataDir]);
+    assert.equal(none.code, 1);
+    assert.equal(none.stdout, '', 'no link');
+    assert.ok(none.stderr.includes(`no Boardroom server is running on ${dataDir}`), none.stderr);
+    assert.match(none.stderr, /--url/);
+
+    // The address given: a link is made without a server (through a temporary start of the database).
+    const given = await runCli(['login-link', '--data-dir', dataDir, '--url', 'https://board.example/']);
+    assert.equal(given.code, 0, given.stderr);
+    assert.match(given.stdout.trim(), /^https:\/\/board\.example\/api\/auth\/login\?token=login_/);
   });
 });
 

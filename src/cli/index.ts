@@ -8,6 +8,7 @@ import type { Database } from '../db/client.ts';
 import { VERSION } from '../paths.ts';
 import { loadConfig, resolveDataDir, type ConfigInput } from '../core/config.ts';
 import { attachDatabase } from '../server/start.ts';
+import { lockHolder } from '../server/data-dir-lock.ts';
 
 interface GlobalOptions {
   dataDir?: string;
@@ -97,6 +98,26 @@ function requireInstance(create: { init: boolean } | { hint: string }): void {
   quietLog(`creating a new instance at ${dir}`);
 }
 
+/**
+ * Where the server running on `dir` listens, as it says itself (it takes the next free port when
+ * its own is taken, so --port and BOARDROOM_PORT are no guide). With no server there, no link is
+ * made: one to a guessed address would lead nowhere.
+ */
+async function runningServerUrl(dir: string): Promise<string> {
+  const holder = await lockHolder(dir);
+  if (holder?.url) {
+    quietLog(`the server running on ${dir} (pid ${holder.pid ?? 'unknown'}) listens on ${holder.url}`);
+    return holder.url;
+  }
+  const why =
+    holder === null
+      ? `no Boardroom server is running on ${dir}`
+      : `${dir} is held by ${holder.pid === null ? 'a process' : `pid ${holder.pid}`}, which is not serving HTTP (a server still starting, or another boardroom command)`;
+  throw new Error(
+    `${why}, so there is no address to link to. Start it (boardroom run --data-dir ${dir}) and run login-link again, or give the address the board is reached at with --url.`,
+  );
+}
+
 /** Runs `fn` on a migrated database: the running server's, or a temporary embedded one. */
 async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
   const config = await loadConfig(configInput());
@@ -157,15 +178,15 @@ program
   .description(
     'print a new one-time link that signs a browser in to the board as the instance owner (works once, for 24 hours)',
   )
-  .option('--url <base>', 'the address the board is reached at', '')
+  .option(
+    '--url <base>',
+    'the address the board is reached at (default: that of the server running on the data directory)',
+    '',
+  )
   .action(async (opts: { url: string }) => {
-    requireInstance({
-      hint: `start \`boardroom run --data-dir ${resolveDataDir(program.opts<GlobalOptions>().dataDir)}\` to create one`,
-    });
-    const config = await loadConfig(configInput());
-    const base =
-      opts.url.replace(/\/+$/, '') ||
-      `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+    const dir = resolveDataDir(program.opts<GlobalOptions>().dataDir);
+    requireInstance({ hint: `start \`boardroom run --data-dir ${dir}\` to create one` });
+    const base = opts.url.replace(/\/+$/, '') || (await runningServerUrl(dir));
     const { createLoginToken, ensureInstanceOwner } = await import('../modules/auth/service.ts');
     const token = await withDatabase(async ({ db }) => createLoginToken(db, (await ensureInstanceOwner(db)).id));
     process.stdout.write(`${base}/api/auth/login?token=${token}\n`);
@@ -196,6 +217,7 @@ db.command('url')
       throw new Error(
         `${found.missing}; start the server on it first (boardroom run --data-dir ${dir}), or set DATABASE_URL`,
       );
+    if (found.note) quietLog(`note: ${found.note}`);
     process.stdout.write(`${found.url}\n`);
   });
 

@@ -45,6 +45,8 @@ interface Options {
    */
   attach?: boolean;
   log?: (line: string) => void;
+  /** What an operator must act on (the database had to move to another port); `log` when not given. */
+  warn?: (line: string) => void;
   /** Restart the database whenever it exits until stop() (the server's own; not a CLI's temporary one). */
   supervise?: SupervisorHooks;
 }
@@ -97,14 +99,17 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
       onLog: () => undefined,
     }).initialise();
   }
+  const kept = await keptPort(opts.dataDir);
+  const wanted = kept?.port ?? opts.preferredPort ?? DEFAULT_PORT;
   const launched = await launch(
     pgDir,
     password,
     isRoot,
-    { port: opts.preferredPort ?? DEFAULT_PORT, fixed: false, socketDir: socketDirFor(pgDir) },
+    { port: wanted, fixed: false, socketDir: socketDirFor(pgDir) },
     opts.log,
   );
   const { port } = launched;
+  await keepPort(opts, kept, wanted, port);
   let postmaster = await runningPostmaster(pgDir);
   let stopping = false;
   let watch: NodeJS.Timeout | undefined;
@@ -186,6 +191,48 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
     stop,
     supervision: () => (opts.supervise ? { ...supervision } : null),
   };
+}
+
+/**
+ * The port a data directory's database listens on is chosen once (54329, or a free one when that is
+ * taken) and kept in <dataDir>/db.port: every start reuses it while it is free, so a replica or a
+ * tool given `boardroom db url`'s string keeps its database across restarts. Only when another
+ * program holds it does the database move, saying so at warn level; the file then records the port
+ * it moved from, for `db url` to say so too, until the next start. A data directory from before
+ * this file keeps the port its last start used, read from the command line PostgreSQL keeps in
+ * postmaster.opts.
+ */
+interface KeptPort {
+  port: number;
+  movedFrom: number | null;
+}
+
+const portFile = (dataDir: string) => path.join(dataDir, 'db.port');
+const isPort = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0;
+
+async function keptPort(dataDir: string): Promise<KeptPort | null> {
+  const kept = (await readFile(portFile(dataDir), 'utf8')
+    .then((text) => JSON.parse(text))
+    // Missing (a new data directory, or one from before the file) or unreadable: as if never chosen.
+    .catch(() => null)) as { port?: unknown; movedFrom?: unknown } | null;
+  if (kept && isPort(kept.port)) return { port: kept.port, movedFrom: isPort(kept.movedFrom) ? kept.movedFrom : null };
+  const lastStart = await readFile(path.join(dataDir, 'db', 'postmaster.opts'), 'utf8').catch(() => '');
+  const port = Number(/"-p" "(\d+)"/.exec(lastStart)?.[1]);
+  return isPort(port) ? { port, movedFrom: null } : null;
+}
+
+async function keepPort(opts: Options, kept: KeptPort | null, wanted: number, port: number): Promise<void> {
+  const file = portFile(opts.dataDir);
+  const movedFrom = kept && kept.port !== port ? kept.port : null;
+  if (movedFrom !== null)
+    (opts.warn ?? opts.log)?.(
+      `the embedded database's port ${movedFrom} (kept in ${file}) is taken by another program: it listens on ${port} from now on. Anything given its address before (a replica's DATABASE_URL, a tool) must be given the new one: boardroom db url`,
+    );
+  else if (!kept && port !== wanted)
+    opts.log?.(
+      `port ${wanted} is taken: the embedded database listens on ${port}, kept for the next starts in ${file}`,
+    );
+  await writeFile(file, `${JSON.stringify({ port, movedFrom })}\n`);
 }
 
 /**
@@ -276,14 +323,22 @@ async function launch(
 /** Whether `dataDir` holds an initialised embedded cluster (an instance); nothing is created to find out. */
 export const hasEmbeddedCluster = (dataDir: string): boolean => existsSync(path.join(dataDir, 'db', 'PG_VERSION'));
 
-export async function embeddedDatabaseUrl(dataDir: string): Promise<{ url: string } | { missing: string }> {
+/** `note`: the database had to move to this port at its last start, which whoever used the old one must know. */
+export async function embeddedDatabaseUrl(
+  dataDir: string,
+): Promise<{ url: string; note: string | null } | { missing: string }> {
   const pgDir = path.join(dataDir, 'db');
   const passwordFile = path.join(dataDir, 'secrets', 'db.password');
   if (!existsSync(path.join(pgDir, 'PG_VERSION')) || !existsSync(passwordFile))
     return { missing: `no embedded database in ${pgDir}` };
   const running = await runningPostmaster(pgDir);
-  if (!running) return { missing: `the embedded database in ${pgDir} is not running (its port is chosen at start)` };
-  return { url: urlFor(running.port, (await readFile(passwordFile, 'utf8')).trim()) };
+  if (!running) return { missing: `the embedded database in ${pgDir} is not running` };
+  const kept = await keptPort(dataDir);
+  const note =
+    kept?.port === running.port && kept.movedFrom !== null
+      ? `the embedded database moved from port ${kept.movedFrom} to ${running.port} at its last start (another program held ${kept.movedFrom}): anything still given port ${kept.movedFrom} (a replica's DATABASE_URL, a tool) must use this URL`
+      : null;
+  return { url: urlFor(running.port, (await readFile(passwordFile, 'utf8')).trim()), note };
 }
 
 function urlFor(port: number, password: string): string {

@@ -15,17 +15,29 @@
 // replica its own data directory, as docs/operations.md says). Elsewhere it is a socket file in the data
 // directory; a file whose connect is refused was left by a dead process and is replaced.
 //
-// Whoever connects is told the holder's pid, which the refusal names.
+// Whoever connects is told the holder's pid, which the refusal names, and, once the holder is a
+// server listening for HTTP, its address: `boardroom login-link` builds its link on it, so the link
+// names the port the server really took (--port, or the next free one), never a guess from flags.
+// It is a JSON line, `{"pid":123,"url":"http://127.0.0.1:3300"}` (url null until then, and for a
+// CLI command's temporary hold).
 import { createHash } from 'node:crypto';
 import { realpath, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
 export interface DataDirLock {
+  /** From now on, tell whoever asks that the holder serves HTTP at `url`. */
+  announceServer(url: string): void;
   release(): Promise<void>;
 }
 
-type LockAttempt = { lock: DataDirLock } | { heldBy: number | null };
+/** The process holding a data directory's lock: its pid, and its HTTP address when it is a server. */
+export interface LockHolder {
+  pid: number | null;
+  url: string | null;
+}
+
+type LockAttempt = { lock: DataDirLock } | { heldBy: LockHolder };
 
 const ABSTRACT_SOCKETS = process.platform === 'linux';
 // A holder that is just dying (socket closing) can refuse a connect once; this many tries, 50 ms apart.
@@ -44,25 +56,44 @@ export async function tryLockDataDir(dataDir: string): Promise<LockAttempt> {
   for (let attempt = 1; ; attempt++) {
     const server = await listenOn(address);
     if (server) {
-      server.on('connection', (socket) => socket.end(`${process.pid}\n`));
+      const answer: LockHolder = { pid: process.pid, url: null };
+      server.on('connection', (socket) => socket.end(`${JSON.stringify(answer)}\n`));
       // The lock must not keep a finished CLI command alive.
       server.unref();
-      return { lock: { release: () => new Promise<void>((resolve) => server.close(() => resolve())) } };
+      return {
+        lock: {
+          announceServer: (url) => (answer.url = url),
+          release: () => new Promise<void>((resolve) => server.close(() => resolve())),
+        },
+      };
     }
     const holder = await askHolder(address);
     if (holder !== 'refused') return { heldBy: holder };
     // Nobody listens: a socket file left by a dead process (abstract addresses leave none).
     if (!ABSTRACT_SOCKETS) await rm(address, { force: true });
-    if (attempt >= ATTEMPTS) return { heldBy: null };
+    if (attempt >= ATTEMPTS) return { heldBy: { pid: null, url: null } };
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Who holds the data directory's lock, without taking it; null when nobody does (or the directory does not exist). */
+export async function lockHolder(dataDir: string): Promise<LockHolder | null> {
+  let address: string;
+  try {
+    address = await lockAddress(dataDir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  const holder = await askHolder(address);
+  return holder === 'refused' ? null : holder;
 }
 
 /** The lock for `run`: refused, with the holder's pid, while another live process holds it. */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const attempt = await tryLockDataDir(dataDir);
   if ('lock' in attempt) return attempt.lock;
-  const who = attempt.heldBy === null ? 'another process' : `pid ${attempt.heldBy}`;
+  const who = attempt.heldBy.pid === null ? 'another process' : `pid ${attempt.heldBy.pid}`;
   throw new Error(
     `Boardroom is already running for ${dataDir} (${who}). A data directory belongs to one running server: give each replica its own (--data-dir or BOARDROOM_HOME).`,
   );
@@ -76,19 +107,29 @@ function listenOn(address: string): Promise<net.Server | null> {
   });
 }
 
-/** The holder's pid; 'refused' when nobody listens there. */
-function askHolder(address: string): Promise<number | null | 'refused'> {
+/** What the holder says of itself; 'refused' when nobody listens there. */
+function askHolder(address: string): Promise<LockHolder | 'refused'> {
   return new Promise((resolve) => {
     let answer = '';
     const socket = net.connect(address);
     socket.setTimeout(ASK_TIMEOUT_MS, () => socket.destroy());
     socket.on('data', (d) => (answer += d));
     socket.on('error', (err: NodeJS.ErrnoException) =>
-      resolve(err.code === 'ECONNREFUSED' || err.code === 'ENOENT' ? 'refused' : null),
+      resolve(err.code === 'ECONNREFUSED' || err.code === 'ENOENT' ? 'refused' : { pid: null, url: null }),
     );
-    socket.on('close', () => {
-      const pid = Number(answer.trim());
-      resolve(Number.isInteger(pid) && pid > 0 ? pid : null);
-    });
+    socket.on('close', () => resolve(parseHolder(answer)));
   });
+}
+
+/** A holder that would not say (a timeout, an unexpected answer) is known by nothing. */
+function parseHolder(answer: string): LockHolder {
+  try {
+    const { pid, url } = JSON.parse(answer) as { pid?: unknown; url?: unknown };
+    return {
+      pid: Number.isInteger(pid) && (pid as number) > 0 ? (pid as number) : null,
+      url: typeof url === 'string' ? url : null,
+    };
+  } catch {
+    return { pid: null, url: null };
+  }
 }

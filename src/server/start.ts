@@ -19,11 +19,11 @@ export interface DatabaseHandle {
 /** DATABASE_URL when given, else the embedded cluster under the data directory (the caller holds its lock), supervised. */
 async function openDatabase(
   config: Config,
-  log: (line: string) => void,
+  log: { info(line: string): void; warn(line: string): void },
   supervise: SupervisorHooks,
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
-  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, log, supervise });
+  const embedded = await startEmbeddedCluster({ dataDir: config.dataDir, log: log.info, warn: log.warn, supervise });
   return { url: embedded.url, embedded };
 }
 
@@ -162,13 +162,17 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   try {
     // A database that exits under the server is restarted; one that cannot be ends the server with
     // status 1, so its service manager sees the failure instead of a process that answers 503 forever.
-    handle = await openDatabase(config, log, {
-      warn: (obj, msg) => logger.warn(obj, msg),
-      gaveUp: (err) => {
-        logger.error({ err: err.message }, 'the embedded database is gone and could not be restarted');
-        void shutdown('embedded database lost', 1).catch(() => process.exit(1));
+    handle = await openDatabase(
+      config,
+      { info: log, warn: (line) => logger.warn(line) },
+      {
+        warn: (obj, msg) => logger.warn(obj, msg),
+        gaveUp: (err) => {
+          logger.error({ err: err.message }, 'the embedded database is gone and could not be restarted');
+          void shutdown('embedded database lost', 1).catch(() => process.exit(1));
+        },
       },
-    });
+    );
     await writeFile(serverPidFile(config.dataDir), String(process.pid));
     const [
       { buildApp },
@@ -201,6 +205,8 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     const port = await listen(app, config, opts.strictPort, log);
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+    // `boardroom login-link` asks the lock's holder where it listens: the port taken, not the one asked for.
+    lock.announceServer(base);
     engine = await startEngine({
       database,
       notifications,
