@@ -28,6 +28,9 @@ const TARGETS: Array<{ key: string; atLeast?: number; below?: number; timesBasel
   { key: 'ui 10 boards API p99 +%', below: 10 },
   // Issue 19: the costs page at 100k cost events.
   { key: 'ui costs first render ms', below: 1000 },
+  // Issue 25: a hard stop in effect when the crossing cost event answers.
+  { key: 'budget stop at the answer reads not paused', below: 0.5 },
+  { key: 'budget stop at the answer wakes accepted', below: 0.5 },
 ];
 
 function delta(now: number, before: number | undefined): string {
