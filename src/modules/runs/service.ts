@@ -10,6 +10,7 @@ import type { Actor } from '../../core/actor.ts';
 import { requireAccessible } from '../../core/access.ts';
 import { conflict, forbidden, notFound } from '../../core/errors.ts';
 import { isLiveRunStatus, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
+import type { RunErrorCode } from '../../core/run-failures.ts';
 
 /**
  * A run first seen on a checkout has no engine owner renewing its lease: each checkout with it moves
@@ -117,6 +118,7 @@ export interface CompanyRunFilter {
   agentId?: string;
   issueId?: string;
   status?: string;
+  errorCode?: RunErrorCode;
   /** A run id: only runs older than it (keyset paging, newest first). */
   before?: string;
   limit: number;
@@ -151,6 +153,8 @@ export async function listCompanyRuns(
         filter.agentId !== undefined ? eq(heartbeatRuns.agentId, filter.agentId) : undefined,
         filter.issueId !== undefined ? eq(heartbeatRuns.issueId, filter.issueId) : undefined,
         filter.status !== undefined ? eq(heartbeatRuns.status, filter.status) : undefined,
+        // heartbeat_runs_company_error_idx serves it, newest first.
+        filter.errorCode !== undefined ? eq(heartbeatRuns.errorCode, filter.errorCode) : undefined,
         cursor,
       ),
     )
