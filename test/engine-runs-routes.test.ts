@@ -879,6 +879,28 @@ describe('why a run ended: errorCode', () => {
     assert.equal(run.errorHelp.meaning, 'The run passed its deadline and was stopped.');
   });
 
+  it('pausing, terminating or deleting the agent cancels its live run with agent_paused, agent_terminated, agent_deleted', async () => {
+    for (const [action, code] of [
+      ['pause', 'agent_paused'],
+      ['terminate', 'agent_terminated'],
+    ] as const) {
+      const { agent } = await newAgent(t, board, companyId);
+      const runId = await insertRun({ agentId: agent.id, status: 'running' });
+      assert.equal((await t.request('POST', `/api/agents/${agent.id}/${action}`, { token: board })).status, 200);
+      const run = (await get(`/api/heartbeat-runs/${runId}`)).body;
+      assert.deepEqual([run.status, run.errorCode, run.error], ['cancelled', code, code]);
+    }
+    const { agent } = await newAgent(t, board, companyId);
+    const runId = await insertRun({ agentId: agent.id, status: 'running' });
+    assert.equal((await t.request('DELETE', `/api/agents/${agent.id}`, { token: board })).status, 200);
+    // The run goes with its agent; the activity log keeps why it ended.
+    const [entry] = await sql(
+      `select details from activity_log where entity_id = $1 and action = 'heartbeat_run.cancelled'`,
+      [runId],
+    );
+    assert.equal(entry.details.errorCode, 'agent_deleted');
+  });
+
   it('a success has no code', async () => {
     const { run } = await endedRun({ command: process.execPath, args: ['-e', ''] });
     assert.deepEqual([run.status, run.errorCode, run.errorHelp], ['succeeded', null, null]);
