@@ -32,11 +32,12 @@ async function finishedRun(
   issueId: string | null,
   minutesAgo = 1,
   error: string | null = 'exit code 1',
+  errorCode: string | null = status === 'failed' ? 'process_exit_nonzero' : status === 'timed_out' ? 'timeout' : null,
 ) {
   const [row] = await sql(
-    `insert into heartbeat_runs (company_id, agent_id, status, issue_id, error, exit_code, started_at, finished_at, created_at)
-     values ($1, $2, $3, $4, $5, 1, now() - make_interval(mins => $6), now() - make_interval(mins => $6), now() - make_interval(mins => $6)) returning id`,
-    [C, agentId, status, issueId, error, minutesAgo],
+    `insert into heartbeat_runs (company_id, agent_id, status, issue_id, error, error_code, exit_code, started_at, finished_at, created_at)
+     values ($1, $2, $3, $4, $5, $7, 1, now() - make_interval(mins => $6), now() - make_interval(mins => $6), now() - make_interval(mins => $6)) returning id`,
+    [C, agentId, status, issueId, error, minutesAgo, errorCode],
   );
   return row.id as string;
 }
@@ -131,6 +132,8 @@ describe('board inbox: items', () => {
         issueIdentifier: f.issueIdentifier,
         issueTitle: f.issueTitle,
         error: f.error,
+        errorCode: f.errorCode,
+        errorHelp: f.errorHelp,
       },
       {
         status: 'failed',
@@ -140,9 +143,15 @@ describe('board inbox: items', () => {
         issueIdentifier: issue.identifier,
         issueTitle: 'Flaky job',
         error: 'exit code 1',
+        errorCode: 'process_exit_nonzero',
+        errorHelp: {
+          meaning: "The agent's process ended with an error (a non-zero exit code).",
+          action: "Read the run's transcript for the process's own reason, fix it, then retry.",
+        },
       },
     );
     assert.equal(runs.find((r) => r.runId === timedOut).issueId, null);
+    assert.equal(runs.find((r) => r.runId === timedOut).errorCode, 'timeout');
 
     // The retry's run (on the same issue) takes the failure out; the issue-less one stays.
     await finishedRun(worker.agent.id, 'succeeded', issue.id, 0, null);
@@ -151,6 +160,25 @@ describe('board inbox: items', () => {
       runs.map((r) => r.runId),
       [timedOut],
     );
+  });
+
+  it('a run ended before codes were recorded, or with a code this server does not know (a newer replica), shows none', async () => {
+    const agent = await newAgent(t, board, C, { name: 'Older' });
+    const old = await finishedRun(agent.agent.id, 'failed', null, 2, 'boom', null);
+    const newer = await finishedRun(
+      agent.agent.id,
+      'failed',
+      (await newIssue(t, board, C)).id,
+      1,
+      'boom',
+      'from_the_future',
+    );
+    const items = (await inbox()).items.filter((i) => i.runId === old || i.runId === newer);
+    assert.equal(items.length, 2);
+    for (const item of items) assert.deepEqual([item.error, item.errorCode, item.errorHelp], ['boom', null, null]);
+    const detail = await t.request('GET', `/api/heartbeat-runs/${newer}`, { token: board });
+    assert.equal(detail.status, 200);
+    assert.equal(detail.body.errorCode, null);
   });
 
   it('lists open budget incidents with the scope named, not resolved ones', async () => {

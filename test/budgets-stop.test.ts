@@ -150,6 +150,9 @@ describe('a hard stop of a live process-adapter run', () => {
     const [ended] = await sql('select status, error, finished_at from heartbeat_runs where id = $1', [run.id]);
     assert.equal(ended.status, 'cancelled');
     assert.equal(ended.error, 'budget');
+    const shown = (await t.request('GET', `/api/heartbeat-runs/${run.id}`, { token })).body;
+    assert.equal(shown.errorCode, 'budget_hard_stop');
+    assert.match(shown.errorHelp.meaning, /hard limit/);
     const agent = await getAgent(spender.agent.id, token);
     assert.equal(agent.status, 'paused');
     assert.equal(agent.pauseReason, 'budget');
@@ -230,8 +233,8 @@ describe('a hard stop of a live process-adapter run', () => {
     const paused = (await t.request('GET', `/api/projects/${project.id}`, { token })).body;
     assert.ok(paused.pausedAt, 'project pausedAt set');
     assert.equal(paused.pauseReason, 'budget');
-    const [ended] = await sql('select status, error from heartbeat_runs where id = $1', [run.id]);
-    assert.deepEqual([ended.status, ended.error], ['cancelled', 'budget']);
+    const [ended] = await sql('select status, error, error_code from heartbeat_runs where id = $1', [run.id]);
+    assert.deepEqual([ended.status, ended.error, ended.error_code], ['cancelled', 'budget', 'budget_hard_stop']);
     const waiting = (
       await sql('select status, outcome_reason from agent_wakeup_requests where agent_id = $1 and issue_id = $2', [
         spender.agent.id,

@@ -215,6 +215,7 @@ describe('codex_local: a CLI that hangs', () => {
     );
     const run = await wakeAndFinish(t, board, agent.id, {}, 60_000);
     assert.equal(run.status, 'timed_out');
+    assert.equal(run.error_code, 'inactivity_timeout');
     assert.equal(
       run.error,
       "no new output for 2s (inactivityTimeoutSec); the CLI's last error line: Reconnecting... waiting for network",
@@ -255,6 +256,7 @@ describe('codex_local: a CLI that hangs', () => {
     );
     const run = await wakeAndFinish(t, board, agent.id, {}, 60_000);
     assert.equal(run.status, 'timed_out');
+    assert.equal(run.error_code, 'timeout');
     assert.equal(run.error, "deadline of 3s passed; the CLI's last error line: Reconnecting... waiting for network");
   });
 });

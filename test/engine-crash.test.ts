@@ -109,6 +109,9 @@ describe('kill -9 of the server that owns a run', () => {
     });
     assert.equal(ended.status, 'failed');
     assert.match(ended.error, /restarted/);
+    const shown = (await t.request('GET', `/api/heartbeat-runs/${run.id}`, { token: board })).body;
+    assert.equal(shown.errorCode, 'server_restart');
+    assert.match(shown.errorHelp.meaning, /restarted/);
     await waitFor('the process group to be gone', async () => (await groupMembers(run.pid)).length === 0, 5_000);
     assert.ok(Date.now() - restarted < 30_000);
     // The issue is free for the next run.
@@ -140,6 +143,10 @@ describe('kill -9 of the server that owns a run', () => {
       const reapedAfterMs = Date.now() - killedAt;
       assert.equal(ended.status, 'failed');
       assert.match(ended.error, /lease expired/);
+      assert.equal(
+        (await t.request('GET', `/api/heartbeat-runs/${run.id}`, { token: board })).body.errorCode,
+        'lease_lost',
+      );
       assert.ok(
         reapedAfterMs < (LEASE_SEC + 1 + 5) * 1000,
         `reaped ${reapedAfterMs} ms after the kill (lease ${LEASE_SEC} s)`,

@@ -150,7 +150,7 @@ describe('the run environment', () => {
     assert.equal(env.SERVICE_WAKE_REASON, 'approval_resolved');
   });
 
-  it('a deleted secret fails the run with a clear error before any process starts', async () => {
+  it('a deleted secret fails the run (secret_unresolved) with a clear error before any process starts', async () => {
     const secret = await newSecret(t, board, companyId);
     const out = path.join(dir, 'deleted.json');
     const { agent } = await newAgent(t, board, companyId, {
@@ -165,6 +165,9 @@ describe('the run environment', () => {
     assert.equal(run.status, 'failed');
     assert.match(run.error, /adapterConfig\.env/);
     assert.equal(run.pid, null);
+    const shown = (await t.request('GET', `/api/heartbeat-runs/${run.id}`, { token: board })).body;
+    assert.equal(shown.errorCode, 'secret_unresolved');
+    assert.match(shown.errorHelp.meaning, /secret the agent's environment refers to could not be read/);
     assert.equal(existsSync(out), false, 'no process ran');
     assert.equal((await t.request('GET', `/api/agents/${agent.id}`, { token: board })).body.status, 'error');
   });

@@ -284,6 +284,7 @@ describe('http adapter: a run end to end', () => {
       return runs.length === 1 && finished(runs[0]) ? runs : null;
     });
     assert.equal(run.status, 'failed');
+    assert.equal(run.error_code, 'http_rejected');
     assert.match(run.error, /status 500/);
     assert.match(run.error, new RegExp(hookBase.replace(/[.]/g, '\\.')));
     assert.ok(!run.error.includes(secret!) && !run.error.includes('eyJ'));
@@ -303,6 +304,7 @@ describe('http adapter: a run end to end', () => {
       return runs.length === 1 && finished(runs[0]) ? runs : null;
     });
     assert.equal(run.status, 'timed_out');
+    assert.equal(run.error_code, 'timeout');
     assert.ok(Date.now() - t0 < 4_000, `ended ${Date.now() - t0} ms after the request`);
     assert.match(run.error, /deadline/);
     // Completing after the deadline is too late.
@@ -325,11 +327,11 @@ describe('http adapter: a run end to end', () => {
         })
       )[0];
     const redirected = await ended(moved.agent.id);
-    assert.equal(redirected.status, 'failed');
+    assert.deepEqual([redirected.status, redirected.error_code], ['failed', 'http_rejected']);
     assert.match(redirected.error, /status 307 \(redirects are not followed\)/);
     assert.equal(received.filter((r) => r.path === '/elsewhere').length, 0);
     const timedOut = await ended(slow.agent.id);
-    assert.equal(timedOut.status, 'failed');
+    assert.deepEqual([timedOut.status, timedOut.error_code], ['failed', 'http_unreachable']);
     assert.match(timedOut.error, /no answer from .* within 1s/);
   });
 
@@ -344,7 +346,7 @@ describe('http adapter: a run end to end', () => {
       const runs = await runsOf(agent.id);
       return runs.length === 1 && finished(runs[0]) ? runs : null;
     });
-    assert.equal(run.status, 'failed');
+    assert.deepEqual([run.status, run.error_code], ['failed', 'http_unreachable']);
     assert.match(run.error, new RegExp(`could not reach http://127\\.0\\.0\\.1:${port}: ECONNREFUSED`));
   });
 
@@ -377,6 +379,10 @@ describe('http adapter: a run end to end', () => {
       ['succeeded', 'failed'],
     );
     assert.equal(runs[1].error, 'the customer left');
+    assert.deepEqual(
+      runs.map((r) => r.error_code),
+      [null, 'agent_reported_failure'],
+    );
   });
 
   it('an http agent without a signing secret: the run fails with a clear error and nothing is sent', async () => {
@@ -386,7 +392,7 @@ describe('http adapter: a run end to end', () => {
       const runs = await runsOf(agent.id);
       return runs.length === 1 && finished(runs[0]) ? runs : null;
     });
-    assert.equal(run.status, 'failed');
+    assert.deepEqual([run.status, run.error_code], ['failed', 'credentials_missing']);
     assert.match(run.error, /no signing secret.*nothing was sent.*POST \/api\/agents\/[\w-]+\/signing-secret/);
     assert.equal(requestsTo(hook).length, 0);
   });

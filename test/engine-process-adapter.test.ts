@@ -114,6 +114,7 @@ describe('process adapter: execute', () => {
       exitCode: 3,
       signal: null,
       error: 'process exited with code 3',
+      errorCode: 'process_exit_nonzero',
     });
     const b = runCtx(node('die.mjs', 'SIGKILL'));
     assert.deepEqual(await adapter.execute(b.ctx), {
@@ -121,16 +122,24 @@ describe('process adapter: execute', () => {
       exitCode: null,
       signal: 'SIGKILL',
       error: 'process killed by SIGKILL',
+      errorCode: 'process_killed',
     });
   });
 
-  it('turns a bad config or a missing command into a failed outcome with a clear error, never a throw', async () => {
+  it('turns a bad config, a missing command or a missing cwd into a failed outcome with its code, never a throw', async () => {
     const bad = await adapter.execute(runCtx({ args: 'not-an-array' }).ctx);
     assert.equal(bad.status, 'failed');
+    assert.equal(bad.errorCode, 'adapter_config_invalid');
     assert.match(bad.error ?? '', /invalid process adapter config: command: .*; args: /);
     const missing = await adapter.execute(runCtx({ command: 'no-such-command-boardroom' }).ctx);
     assert.equal(missing.status, 'failed');
+    assert.equal(missing.errorCode, 'command_not_found');
     assert.match(missing.error ?? '', /could not start no-such-command-boardroom: .*ENOENT/);
+    // Node says ENOENT for a missing working directory too: that is the workspace, not the command.
+    const nowhere = await adapter.execute(runCtx(node('talker.mjs'), { cwd: '/nonexistent-boardroom-cwd' }).ctx);
+    assert.equal(nowhere.status, 'failed');
+    assert.equal(nowhere.errorCode, 'workspace_unavailable');
+    assert.match(nowhere.error ?? '', /working directory \/nonexistent-boardroom-cwd does not exist/);
   });
 
   it('on cancel stops the whole group (leader and grandchild) and resolves within grace', async () => {
@@ -157,6 +166,7 @@ describe('process adapter: execute', () => {
     const outcome = await running;
     const took = Date.now() - t0;
     assert.equal(outcome.status, 'timed_out');
+    assert.equal(outcome.errorCode, 'timeout');
     assert.equal(outcome.signal, 'SIGKILL');
     assert.ok(took >= 1900 && took < 1000 + 1000 + 1500, `resolved in ${took} ms`);
     assert.equal(await isAlive(grandchild), false);

@@ -87,10 +87,11 @@ async function insertRun(fields: {
   issueId?: string | null;
   createdAt?: string;
   error?: string | null;
+  errorCode?: string | null;
 }): Promise<string> {
   const [row] = await sql(
-    `insert into heartbeat_runs (company_id, agent_id, status, issue_id, error, invocation_source, adapter_type, created_at, finished_at)
-     values ($1, $2, $3, $4, $5, 'on_demand', 'process', coalesce($6::timestamptz, now()), case when $3 in ('queued', 'running') then null else now() end) returning id`,
+    `insert into heartbeat_runs (company_id, agent_id, status, issue_id, error, error_code, invocation_source, adapter_type, created_at, finished_at)
+     values ($1, $2, $3, $4, $5, $7, 'on_demand', 'process', coalesce($6::timestamptz, now()), case when $3 in ('queued', 'running') then null else now() end) returning id`,
     [
       companyId,
       fields.agentId,
@@ -98,6 +99,7 @@ async function insertRun(fields: {
       fields.issueId ?? null,
       fields.error ?? null,
       fields.createdAt ?? null,
+      fields.errorCode ?? null,
     ],
   );
   return row.id;
@@ -238,6 +240,8 @@ const RUN_DETAIL_FIELDS = [
   'exitCode',
   'signal',
   'error',
+  'errorCode',
+  'errorHelp',
   'logTruncated',
   'leaseExpiresAt',
   'deadlineAt',
@@ -264,6 +268,8 @@ describe('GET /api/heartbeat-runs/{runId}', () => {
     assert.equal(run.exitCode, 0);
     assert.equal(run.signal, null);
     assert.equal(run.error, null);
+    assert.equal(run.errorCode, null);
+    assert.equal(run.errorHelp, null);
     assert.equal(run.logTruncated, false);
     assert.ok(run.logBytes > 0);
     assert.equal(run.leaseExpiresAt, null);
@@ -290,7 +296,7 @@ describe('GET /api/heartbeat-runs/{runId}', () => {
 });
 
 describe('GET /api/companies/{companyId}/heartbeat-runs', () => {
-  it('newest first (ties broken by id), filtered by agent, issue and status, paged with `before`', async () => {
+  it('newest first (ties broken by id), filtered by agent, issue, status and errorCode, paged with `before`', async () => {
     const { company, token } = await t.newCompany();
     const saved = companyId;
     companyId = company.id; // insertRun writes into companyId
@@ -301,11 +307,23 @@ describe('GET /api/companies/{companyId}/heartbeat-runs', () => {
       const base = Date.now() - 60_000;
       const at = (s: number) => new Date(base + s * 1000).toISOString();
       const runs = [
-        await insertRun({ agentId: one.agent.id, createdAt: at(1), status: 'failed', error: 'boom' }),
+        await insertRun({
+          agentId: one.agent.id,
+          createdAt: at(1),
+          status: 'failed',
+          error: 'boom',
+          errorCode: 'process_exit_nonzero',
+        }),
         await insertRun({ agentId: two.agent.id, createdAt: at(2), issueId: issue.id }),
         await insertRun({ agentId: one.agent.id, createdAt: at(3), status: 'running', issueId: issue.id }),
         await insertRun({ agentId: two.agent.id, createdAt: at(3) }), // same instant as the one before
-        await insertRun({ agentId: one.agent.id, createdAt: at(4), status: 'cancelled' }),
+        await insertRun({
+          agentId: one.agent.id,
+          createdAt: at(4),
+          status: 'cancelled',
+          error: 'cancelled by the board',
+          errorCode: 'cancelled_by_board',
+        }),
       ];
       const tie = [runs[2]!, runs[3]!].sort().reverse();
       const newestFirst = [runs[4]!, ...tie, runs[1]!, runs[0]!];
@@ -320,6 +338,9 @@ describe('GET /api/companies/{companyId}/heartbeat-runs', () => {
       );
       const failed = all.body.find((r: any) => r.runId === runs[0]);
       assert.equal(failed.error, 'boom');
+      assert.equal(failed.errorCode, 'process_exit_nonzero');
+      assert.equal(failed.errorHelp.meaning, "The agent's process ended with an error (a non-zero exit code).");
+      assert.ok(failed.errorHelp.action.length > 0);
       assert.equal(failed.issueId, null);
       assert.equal(all.body.find((r: any) => r.runId === runs[1]).issueId, issue.id);
       assert.ok(['runId', 'status', 'agentId', 'logBytes', 'createdAt', 'issueId', 'error'].every((k) => k in failed));
@@ -337,6 +358,16 @@ describe('GET /api/companies/{companyId}/heartbeat-runs', () => {
         newestFirst.filter((id) => id === runs[1] || id === runs[3]),
       );
       assert.deepEqual((await list(`?status=running&agentId=${two.agent.id}`)).body, []);
+      assert.deepEqual(
+        (await list('?errorCode=process_exit_nonzero')).body.map((r: any) => r.runId),
+        [runs[0]],
+      );
+      assert.deepEqual(
+        (await list('?errorCode=cancelled_by_board')).body.map((r: any) => r.runId),
+        [runs[4]],
+      );
+      assert.deepEqual((await list(`?errorCode=cancelled_by_board&agentId=${two.agent.id}`)).body, []);
+      assert.deepEqual((await list('?errorCode=timeout')).body, []);
 
       // Keyset pages of two, through the tie: every run exactly once, in order.
       const seen: string[] = [];
@@ -372,7 +403,16 @@ describe('GET /api/companies/{companyId}/heartbeat-runs', () => {
     assert.equal((await list('', board, randomUUID())).status, 404);
     assert.equal((await list('', other.token)).status, 403);
     assert.equal((await list('', otherAgent.token)).status, 403);
-    for (const query of ['?status=done', '?limit=0', '?limit=201', '?before=nope', '?agentId=x'])
+    for (const query of [
+      '?status=done',
+      '?limit=0',
+      '?limit=201',
+      '?before=nope',
+      '?agentId=x',
+      '?errorCode=no_such_code',
+      '?errorCode=',
+      '?errorCode=TIMEOUT',
+    ])
       assert.equal((await list(query)).status, 400, query);
   });
 });
@@ -737,6 +777,8 @@ describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
       assert.equal(res.body.runId, runId);
       assert.equal(res.body.status, 'cancelled');
       assert.equal(res.body.error, 'cancelled by the board');
+      assert.equal(res.body.errorCode, 'cancelled_by_board');
+      assert.equal(res.body.errorHelp.meaning, 'A board member cancelled the run.');
       assert.ok(res.body.finishedAt);
       assert.equal((await get(`/api/heartbeat-runs/${runId}`)).body.status, 'cancelled');
       assert.ok(Date.now() - cancelledAt < 5_000);
@@ -778,7 +820,10 @@ describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
     assert.equal((await cancel('nope', board)).status, 404);
     const res = await cancel(runId, owner.token);
     assert.equal(res.status, 200);
-    assert.deepEqual([res.body.status, res.body.error], ['cancelled', 'cancelled by its agent']);
+    assert.deepEqual(
+      [res.body.status, res.body.error, res.body.errorCode],
+      ['cancelled', 'cancelled by its agent', 'cancelled_by_agent'],
+    );
     const again = await cancel(runId, owner.token);
     assert.equal(again.status, 409);
     assert.equal(again.body.details.status, 'cancelled');
@@ -787,6 +832,78 @@ describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
       [runId],
     );
     assert.deepEqual(activity, { actor_type: 'agent', actor_id: owner.agent.id });
+  });
+});
+
+describe('why a run ended: errorCode', () => {
+  /** Wakes an agent with this adapterConfig and returns its run, once finished. */
+  async function endedRun(adapterConfig: Record<string, unknown>) {
+    const { agent } = await newAgent(t, board, companyId, { adapterConfig });
+    return { agent, run: await finishedRun(await startRun(agent.id)) };
+  }
+
+  it('a command that does not exist: failed, command_not_found, in words; the agent is in error', async () => {
+    const { agent, run } = await endedRun({ command: 'no-such-command-boardroom' });
+    assert.equal(run.status, 'failed');
+    assert.equal(run.errorCode, 'command_not_found');
+    assert.match(run.error, /could not start no-such-command-boardroom/);
+    assert.equal(
+      run.errorHelp.meaning,
+      "The command the agent runs does not exist on the server (or is not on the run's PATH).",
+    );
+    assert.match(run.errorHelp.action, /Install the command/);
+    assert.equal((await get(`/api/agents/${agent.id}`)).body.status, 'error');
+    // The activity entry of the end names the code too (what the event stream carries).
+    const [entry] = await sql(
+      `select details from activity_log where entity_id = $1 and action = 'heartbeat_run.failed'`,
+      [run.runId],
+    );
+    assert.equal(entry.details.errorCode, 'command_not_found');
+  });
+
+  it('a non-zero exit: failed, process_exit_nonzero, with the exit code', async () => {
+    const { run } = await endedRun({ command: process.execPath, args: ['-e', 'process.exit(3)'] });
+    assert.deepEqual([run.status, run.errorCode, run.exitCode], ['failed', 'process_exit_nonzero', 3]);
+    assert.equal(run.error, 'process exited with code 3');
+  });
+
+  it('past its deadline: timed_out, timeout', async () => {
+    const { run } = await endedRun({
+      command: process.execPath,
+      args: ['-e', 'setInterval(() => {}, 1000)'],
+      timeoutSec: 1,
+      graceSec: 0,
+    });
+    assert.deepEqual([run.status, run.errorCode], ['timed_out', 'timeout']);
+    assert.match(run.error, /deadline of 1s passed/);
+    assert.equal(run.errorHelp.meaning, 'The run passed its deadline and was stopped.');
+  });
+
+  it('pausing, terminating or deleting the agent cancels its live run with agent_paused, agent_terminated, agent_deleted', async () => {
+    for (const [action, code] of [
+      ['pause', 'agent_paused'],
+      ['terminate', 'agent_terminated'],
+    ] as const) {
+      const { agent } = await newAgent(t, board, companyId);
+      const runId = await insertRun({ agentId: agent.id, status: 'running' });
+      assert.equal((await t.request('POST', `/api/agents/${agent.id}/${action}`, { token: board })).status, 200);
+      const run = (await get(`/api/heartbeat-runs/${runId}`)).body;
+      assert.deepEqual([run.status, run.errorCode, run.error], ['cancelled', code, code]);
+    }
+    const { agent } = await newAgent(t, board, companyId);
+    const runId = await insertRun({ agentId: agent.id, status: 'running' });
+    assert.equal((await t.request('DELETE', `/api/agents/${agent.id}`, { token: board })).status, 200);
+    // The run goes with its agent; the activity log keeps why it ended.
+    const [entry] = await sql(
+      `select details from activity_log where entity_id = $1 and action = 'heartbeat_run.cancelled'`,
+      [runId],
+    );
+    assert.equal(entry.details.errorCode, 'agent_deleted');
+  });
+
+  it('a success has no code', async () => {
+    const { run } = await endedRun({ command: process.execPath, args: ['-e', ''] });
+    assert.deepEqual([run.status, run.errorCode, run.errorHelp], ['succeeded', null, null]);
   });
 });
 

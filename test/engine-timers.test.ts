@@ -253,6 +253,11 @@ describe('wake guards', () => {
       ]);
       return runs.length === 2 && runs[0].id === first && runs[0].status === 'cancelled' && live(runs[1]);
     });
+    const interrupted = (await a.request('GET', `/api/heartbeat-runs/${first}`, { token: board })).body;
+    assert.deepEqual(
+      [interrupted.errorCode, interrupted.error],
+      ['interrupted_by_comment', 'interrupted by a board comment'],
+    );
     await a.request('POST', `/api/agents/${agent.id}/pause`, { token: board });
   });
 });

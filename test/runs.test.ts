@@ -134,7 +134,7 @@ describe('GET /api/heartbeat-runs/{runId}/issues', () => {
 });
 
 describe('reapExpiredRuns (lease sweep)', () => {
-  it('fails live runs whose lease lapsed, times out those past deadline plus grace, leaves the rest, and makes their locks adoptable', async () => {
+  it('fails live runs whose lease lapsed (lease_lost, checkout_run_lapsed), times out those past deadline plus grace (timeout), leaves the rest, and makes their locks adoptable', async () => {
     const stale = randomUUID();
     const fresh = randomUUID();
     const issue = await newIssue(t, a.token, a.company.id, { status: 'todo' });
@@ -147,22 +147,31 @@ describe('reapExpiredRuns (lease sweep)', () => {
     const queued = randomUUID();
     const finished = randomUUID();
     const overdue = randomUUID();
+    const orphaned = randomUUID(); // an engine run whose replica stopped renewing its lease
     await sql(
-      `insert into heartbeat_runs (id, company_id, agent_id, status, lease_expires_at, deadline_at, grace_sec) values
-        ($1, $4, $5, 'queued', now() + interval '1 minute', null, null),
-        ($2, $4, $5, 'succeeded', now() - interval '1 hour', null, null),
-        ($3, $4, $5, 'running', now() + interval '1 minute', now() - interval '20 seconds', 15)`,
-      [queued, finished, overdue, a.company.id, a1.agent.id],
+      `insert into heartbeat_runs (id, company_id, agent_id, status, lease_expires_at, deadline_at, grace_sec, invocation_source) values
+        ($1, $4, $5, 'queued', now() + interval '1 minute', null, null, 'on_demand'),
+        ($2, $4, $5, 'succeeded', now() - interval '1 hour', null, null, 'on_demand'),
+        ($3, $4, $5, 'running', now() + interval '1 minute', now() - interval '20 seconds', 15, 'on_demand'),
+        ($6, $4, $5, 'running', now() - interval '1 second', now() + interval '1 hour', 15, 'on_demand')`,
+      [queued, finished, overdue, a.company.id, a1.agent.id, orphaned],
     );
 
     const reaped = (await reapExpiredRuns(t.database.db)) ?? [];
     const ids = reaped.map((r) => r.id);
-    assert.deepEqual(ids.sort(), [stale, overdue].sort());
+    assert.deepEqual(ids.sort(), [stale, overdue, orphaned].sort());
+    // Why each ended, as the API shows it.
+    const shown = async (id: string) => (await t.request('GET', `/api/heartbeat-runs/${id}`, { token: a.token })).body;
+    assert.deepEqual(
+      [(await shown(stale)).errorCode, (await shown(overdue)).errorCode, (await shown(orphaned)).errorCode],
+      ['checkout_run_lapsed', 'timeout', 'lease_lost'],
+    );
+    assert.match((await shown(orphaned)).error, /lease expired/);
 
     const rows = new Map(
       (
         await sql('select id, status, finished_at, error from heartbeat_runs where id = any($1)', [
-          [stale, fresh, queued, finished, overdue],
+          [stale, fresh, queued, finished, overdue, orphaned],
         ])
       ).rows.map((r) => [r.id, r]),
     );
@@ -170,6 +179,7 @@ describe('reapExpiredRuns (lease sweep)', () => {
     assert.ok(rows.get(stale).finished_at);
     assert.match(rows.get(stale).error, /no checkout with this run for 30 minutes/);
     assert.equal(rows.get(overdue).status, 'timed_out');
+    assert.equal(rows.get(orphaned).status, 'failed');
     assert.equal(rows.get(fresh).status, 'running');
     assert.equal(rows.get(queued).status, 'queued');
     assert.equal(rows.get(finished).status, 'succeeded');

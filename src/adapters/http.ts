@@ -19,6 +19,7 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { configJsonSchema, runLimitFields } from './config-fields.ts';
+import type { RunErrorCode } from '../core/run-failures.ts';
 import type { AdapterOutcome, AdapterRunContext, EnvironmentCheck, ServerAdapter } from './types.ts';
 
 export const SIGNATURE_HEADER = 'X-Service-Signature';
@@ -143,7 +144,13 @@ function formatZodError(err: z.ZodError): string {
   return err.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
 }
 
-const failed = (error: string): AdapterOutcome => ({ status: 'failed', exitCode: null, signal: null, error });
+const failed = (errorCode: RunErrorCode, error: string): AdapterOutcome => ({
+  status: 'failed',
+  exitCode: null,
+  signal: null,
+  error,
+  errorCode,
+});
 const cancelled = (): AdapterOutcome => ({ status: 'cancelled', exitCode: null, signal: null, error: null });
 
 /** Why a fetch failed, without anything of the request (the cause's code, e.g. ECONNREFUSED). */
@@ -177,15 +184,18 @@ async function answerSnippet(response: Response, limit: number): Promise<string>
 
 async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
   const parsed = httpConfigSchema.safeParse(ctx.agent.adapterConfig);
-  if (!parsed.success) return failed(`invalid http adapter config: ${formatZodError(parsed.error)}`);
+  if (!parsed.success)
+    return failed('adapter_config_invalid', `invalid http adapter config: ${formatZodError(parsed.error)}`);
   const config = parsed.data;
   if (!ctx.signingSecret) {
     return failed(
+      'credentials_missing',
       `the agent has no signing secret, so nothing was sent: generate one with POST /api/agents/${ctx.agent.id}/signing-secret`,
     );
   }
   const runRequest = buildRunRequest(ctx);
-  if (!runRequest) return failed('the run environment lacks SERVICE_API_URL or SERVICE_API_KEY');
+  // The engine builds that environment: without it, the defect is the engine's.
+  if (!runRequest) return failed('engine_error', 'the run environment lacks SERVICE_API_URL or SERVICE_API_KEY');
   if (ctx.signal.aborted) return cancelled();
 
   const target = new URL(config.url);
@@ -218,6 +228,7 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
     exitCode: null,
     signal: null,
     error: `deadline of ${ctx.timeoutSec}s passed ${after}`,
+    errorCode: 'timeout',
   });
 
   try {
@@ -239,8 +250,11 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
       if (reason === 'cancelled') return cancelled();
       if (reason === 'timed_out') return timedOut(`before ${origin} answered`);
       if (reason === 'request_timeout')
-        return failed(`no answer from ${origin} within ${config.requestTimeoutSec}s (requestTimeoutSec)`);
-      return failed(`could not reach ${origin}: ${networkError(err)}`);
+        return failed(
+          'http_unreachable',
+          `no answer from ${origin} within ${config.requestTimeoutSec}s (requestTimeoutSec)`,
+        );
+      return failed('http_unreachable', `could not reach ${origin}: ${networkError(err)}`);
     }
 
     if (response.status < 200 || response.status > 299) {
@@ -248,7 +262,7 @@ async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
       clearTimeout(requestTimer);
       ctx.onLog('stderr', `${origin} answered ${response.status}${snippet ? `: ${snippet}` : ''}\n`);
       const redirect = response.status >= 300 && response.status < 400 ? ' (redirects are not followed)' : '';
-      return failed(`${origin} refused the run: status ${response.status}${redirect}`);
+      return failed('http_rejected', `${origin} refused the run: status ${response.status}${redirect}`);
     }
     clearTimeout(requestTimer);
     await response.body?.cancel().catch(() => undefined);

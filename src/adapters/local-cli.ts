@@ -138,7 +138,7 @@ export async function executeLocalCli<C extends LocalCliConfig>(
   cli: LocalCli<C>,
 ): Promise<AdapterOutcome> {
   const parsed = parseConfig(cli.schema, ctx, cli.type);
-  if ('error' in parsed) return failed(parsed.error);
+  if ('error' in parsed) return failed('adapter_config_invalid', parsed.error);
   const config = parsed.config;
   return runWithResumeFallback(ctx, async (sessionId, deadline): Promise<Attempt> => {
     const stream = cli.stream(ctx, config);

@@ -50,7 +50,8 @@ function dispatchStructured(ctx: AdapterRunContext, obj: Record<string, unknown>
 
 async function execute(ctx: AdapterRunContext): Promise<AdapterOutcome> {
   const config = processConfigSchema.safeParse(ctx.agent.adapterConfig);
-  if (!config.success) return failed(`invalid process adapter config: ${formatZodError(config.error)}`);
+  if (!config.success)
+    return failed('adapter_config_invalid', `invalid process adapter config: ${formatZodError(config.error)}`);
   const { outcome } = await superviseProcess(ctx, {
     command: config.data.command,
     args: config.data.args,

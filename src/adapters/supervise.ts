@@ -10,6 +10,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import type { RunErrorCode } from '../core/run-failures.ts';
 import { HARD_STOP, HARD_STOP_GRACE_MS, type AdapterOutcome, type AdapterRunContext } from './types.ts';
 
 /** A line longer than this is not a structured line: dropped from parsing (it stays in the log). */
@@ -195,8 +196,7 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
     child.on('error', (err) => resolve(err));
   });
   const pgid = child.pid;
-  if (spawnError || pgid === undefined)
-    return done(failed(`could not start ${spec.command}: ${spawnError?.message ?? 'no pid'}`));
+  if (spawnError || pgid === undefined) return done(await notStarted(spec.command, ctx.cwd, spawnError));
   ctx.onSpawn?.(pgid);
 
   // A command that never reads stdin closes it early: EPIPE is not a failure of the run.
@@ -274,21 +274,61 @@ export async function superviseProcess(ctx: AdapterRunContext, spec: SuperviseSp
   const signal = exit.signal ?? null;
   if (stopReason === 'cancelled') return done({ status: 'cancelled', exitCode: exit.code, signal, error: null });
   if (stopReason === 'deadline')
-    return done({ status: 'timed_out', exitCode: exit.code, signal, error: `deadline of ${ctx.timeoutSec}s passed` });
+    return done({
+      status: 'timed_out',
+      exitCode: exit.code,
+      signal,
+      error: `deadline of ${ctx.timeoutSec}s passed`,
+      errorCode: 'timeout',
+    });
   if (stopReason === 'inactive')
     return done({
       status: 'timed_out',
       exitCode: exit.code,
       signal,
       error: `no new output for ${spec.inactivitySec}s (inactivityTimeoutSec)`,
+      errorCode: 'inactivity_timeout',
     });
   if (exit.code === 0) return done({ status: 'succeeded', exitCode: 0, signal: null, error: null });
-  const error = signal ? `process killed by ${signal}` : `process exited with code ${exit.code}`;
-  return done({ status: 'failed', exitCode: exit.code, signal, error });
+  return done(
+    signal
+      ? {
+          status: 'failed',
+          exitCode: exit.code,
+          signal,
+          error: `process killed by ${signal}`,
+          errorCode: 'process_killed',
+        }
+      : {
+          status: 'failed',
+          exitCode: exit.code,
+          signal,
+          error: `process exited with code ${exit.code}`,
+          errorCode: 'process_exit_nonzero',
+        },
+  );
 }
 
-export function failed(error: string): AdapterOutcome {
-  return { status: 'failed', exitCode: null, signal: null, error };
+/**
+ * Why a spawn failed. Node says ENOENT both for a command that does not exist and for a working
+ * directory that does not: the directory is looked at to tell which.
+ */
+async function notStarted(command: string, cwd: string, err: Error | null): Promise<AdapterOutcome> {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') {
+    const cwdExists = await stat(cwd).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    return cwdExists
+      ? failed('command_not_found', `could not start ${command}: ${err?.message} (not on PATH, or no such file)`)
+      : failed('workspace_unavailable', `could not start ${command}: the working directory ${cwd} does not exist`);
+  }
+  return failed('process_start_failed', `could not start ${command}: ${err?.message ?? 'no pid'}`);
+}
+
+export function failed(errorCode: RunErrorCode, error: string): AdapterOutcome {
+  return { status: 'failed', exitCode: null, signal: null, error, errorCode };
 }
 
 /** The executable `command` names: a path (relative to cwd), or the first match on `envPath`. */

@@ -5,6 +5,7 @@
 // somewhere (a child process, an HTTP receiver, a vendor CLI) and reports what happens through
 // the callbacks, as it happens: usage reported mid-run is what lets a budget stop running work.
 
+import type { RunErrorCode } from '../core/run-failures.ts';
 import type { AdapterUsage } from './usage.ts';
 
 /**
@@ -69,6 +70,12 @@ export interface AdapterOutcome {
   exitCode: number | null;
   signal: string | null;
   error: string | null;
+  /**
+   * Why the work did not succeed, when the adapter knows better than its status and exit say (a
+   * command that does not exist, silence, a receiver's refusal). Unset: the engine infers it from
+   * the status, exit code and signal; a code outside the list (core/run-failures.ts) is ignored.
+   */
+  errorCode?: RunErrorCode;
 }
 
 export interface EnvironmentCheck {

@@ -120,7 +120,7 @@ describe('board inbox', () => {
     assert.equal(await page.getByRole('link', { name: 'Hire an agent: Scout' }).count(), 0);
   });
 
-  it('a failed run is retried from the inbox: the agent is woken again and a new run exists', async () => {
+  it('a failed run says why in words, and is retried from the inbox: the agent is woken again and a new run exists', async () => {
     const script = path.join(work, 'fail.mjs');
     await writeFile(script, "process.stderr.write('the build broke\\n'); process.exit(1);\n");
     const worker = await board.api('POST', `/api/companies/${C}/agents`, {
@@ -146,6 +146,21 @@ describe('board inbox', () => {
     const row = unreadList(page).getByRole('listitem').filter({ hasText: 'Flaky Worker' });
     await row.getByRole('link', { name: new RegExp(`Flaky Worker on ${issue.identifier}`) }).waitFor();
     await row.getByText('failed', { exact: true }).waitFor();
+    // Why it failed, in words (the code's meaning and what to do), then the run's own detail; never the code.
+    await row.getByText("The agent's process ended with an error (a non-zero exit code).").waitFor();
+    await row.getByText("Read the run's transcript for the process's own reason, fix it, then retry.").waitFor();
+    await row.getByText('Detail: process exited with code 1').waitFor();
+    assert.ok(!((await row.textContent()) ?? '').includes(failed.errorCode), 'the row does not show the code');
+    await checkAccessibility(page, 'the inbox with a failed run');
+    await screenshot(page, 'inbox-failed-run');
+
+    // The agent's runs panel says the same.
+    await page.goto(`/c/${C}/agents/${worker.id}/runs`);
+    await page.getByText("The agent's process ended with an error (a non-zero exit code).").waitFor();
+    await page.getByText('Detail: process exited with code 1').waitFor();
+    await screenshot(page, 'agent-runs-failed');
+
+    await page.goto(`/c/${C}/inbox`);
     await row.getByRole('button', { name: 'Retry' }).click();
     const runs = await waitFor(
       'a new run after the retry',

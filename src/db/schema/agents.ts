@@ -166,6 +166,10 @@ export const heartbeatRuns = pgTable(
     signal: text('signal'),
     // Why a run ended badly (for instance a lease that expired); null while live or on success.
     error: text('error'),
+    // The same as one code of the closed list in src/core/run-failures.ts (the detail stays in
+    // `error`); null while live or on success. Checked in code, not by a CHECK constraint: the list
+    // lives in core, above this band, and its one writer (finishRun) only takes a typed code.
+    errorCode: text('error_code'),
     // The replica executing the run (stable across its restarts) and that replica's boot: a restart
     // reaps the runs of its previous boot at once instead of waiting for their leases.
     ownerReplica: text('owner_replica'),
@@ -188,6 +192,11 @@ export const heartbeatRuns = pgTable(
     index('heartbeat_runs_live_idx').on(t.leaseExpiresAt).where(sql`${t.status} in ('queued', 'running')`),
     index('heartbeat_runs_agent_live_idx').on(t.agentId).where(sql`${t.status} in ('queued', 'running')`),
     index('heartbeat_runs_finished_idx').on(t.finishedAt).where(sql`${t.finishedAt} is not null`),
+    // The company run list filtered by errorCode (newest first): a rare code would otherwise walk all
+    // of a company's runs in heartbeat_runs_company_idx. Only ended-badly runs have an entry.
+    index('heartbeat_runs_company_error_idx')
+      .on(t.companyId, t.errorCode, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.errorCode} is not null`),
     // One live engine run per issue, whichever replica or code path creates it. A run first seen on a
     // checkout names the issue it checked out first, but holds an issue only through the checkout
     // lock (issues.checkoutRunId), which is its own guard: it is left out here, so a release frees the

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from '../../core/statuses.ts';
+import { runErrorCodeField, runFailureWordsField } from '../../core/run-failures.ts';
 import { APPROVAL_STATUSES, APPROVAL_TYPES } from '../approvals/schemas.ts';
 
 export const INBOX_ITEM_KINDS = ['approval', 'run', 'budget_incident', 'issue'] as const;
@@ -45,7 +46,11 @@ const runItem = z
       .describe('the issue the run was about, if any (a retry wakes the agent about it again)'),
     issueIdentifier: z.string().nullable(),
     issueTitle: z.string().nullable(),
-    error: z.string().nullable().describe('why the run ended badly, when known'),
+    error: z.string().nullable().describe('why the run ended badly, when known (the detail of errorCode)'),
+    errorCode: runErrorCodeField
+      .nullable()
+      .describe('why the run ended badly, as a code; null for a run that ended before codes were recorded'),
+    errorHelp: runFailureWordsField.nullable(),
     finishedAt: timestampOut().nullable(),
   })
   .describe('A failed or timed-out run that no later run of its agent on the same issue has followed');

@@ -24,6 +24,7 @@ import {
 import type { BoardActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { CLOSED_STATUSES } from '../../core/statuses.ts';
+import { presentRunFailure } from '../../core/run-failures.ts';
 import type { InboxItemResponse, InboxResponse } from './board-present.ts';
 
 /** Items of one kind shown at most; the inbox is a work list, not an archive. */
@@ -102,6 +103,7 @@ async function runItems(db: DbOrTx, companyId: string): Promise<Item[]> {
     issueIdentifier: issue?.identifier ?? null,
     issueTitle: issue?.title ?? null,
     error: run.error,
+    ...presentRunFailure(run.errorCode),
     finishedAt: run.finishedAt,
   }));
 }

@@ -81,8 +81,13 @@ export async function completeRun(
   // Retried like the engine's own finishes: a deadlock with another run of the agent is no answer to give the receiver.
   const finished = await transactionWithRetry(db, async (tx) => {
     const ended = await finishRun(tx, actor, run.id, {
-      status: body.status,
-      error: body.status === 'failed' ? (body.error ?? 'the receiver reported the run failed') : null,
+      ...(body.status === 'failed'
+        ? {
+            status: 'failed',
+            errorCode: 'agent_reported_failure',
+            error: body.error ?? 'the receiver reported the run failed',
+          }
+        : { status: 'succeeded' }),
       ...(body.usage !== undefined ? { usageJson: addUsage(undefined, body.usage) } : {}),
       ...(body.result !== undefined ? { resultJson: body.result } : {}),
     });

@@ -27,12 +27,19 @@ import {
 import { cancelWaitingWakes, enqueueWakeup, promoteDeferredWakes } from '../wakeups/queue.ts';
 import type { HeartbeatRun } from '../../db/rows.ts';
 import { countFinishedRun } from '../budgets/run-count.ts';
+import type { RunErrorCode } from '../../core/run-failures.ts';
 import { lockAgentOfRun } from './lock-order.ts';
 
 export type RunEndStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
-export interface RunEnd {
-  status: RunEndStatus;
+/** How a run ended: a run that did not succeed always says why, as a code (the detail is `error`). */
+export type RunEnd = RunEndFacts &
+  (
+    | { status: 'succeeded'; errorCode?: never }
+    | { status: Exclude<RunEndStatus, 'succeeded'>; errorCode: RunErrorCode }
+  );
+
+interface RunEndFacts {
   error?: string | null;
   exitCode?: number | null;
   signal?: string | null;
@@ -124,6 +131,7 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
     .set({
       status: end.status,
       error: end.error ?? null,
+      errorCode: end.errorCode ?? null,
       exitCode: end.exitCode ?? null,
       signal: end.signal ?? null,
       ...(end.logBytes !== undefined ? { logBytes: end.logBytes, logTruncated: end.logTruncated ?? false } : {}),
@@ -151,6 +159,7 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
       agentId: run.agentId,
       issueId: run.issueId,
       error: run.error,
+      errorCode: run.errorCode,
       exitCode: run.exitCode,
       signal: run.signal,
     },
@@ -228,7 +237,7 @@ async function wakeForCoalesced(tx: Tx, actor: Actor, run: HeartbeatRun): Promis
  * What the work reported after its run had already ended elsewhere (cancelled, reaped): the log
  * size, usage and exit are still facts worth keeping; the status stays as the first finisher set it.
  */
-export async function recordLateOutcome(db: DbOrTx, runId: string, end: RunEnd): Promise<void> {
+export async function recordLateOutcome(db: DbOrTx, runId: string, end: RunEndFacts): Promise<void> {
   await db
     .update(heartbeatRuns)
     .set({
@@ -243,15 +252,42 @@ export async function recordLateOutcome(db: DbOrTx, runId: string, end: RunEnd):
 }
 
 /**
+ * Every reason a live run is cancelled for, and its code (core/run-failures.ts). The reason stays
+ * the run's `error` (and its cancelled wakes' outcomeReason): `budget` is what the engine's abort
+ * and the budgets area read.
+ */
+const CANCEL_CODES = {
+  'cancelled by the board': 'cancelled_by_board',
+  'cancelled by its agent': 'cancelled_by_agent',
+  'interrupted by a board comment': 'interrupted_by_comment',
+  agent_paused: 'agent_paused',
+  agent_terminated: 'agent_terminated',
+  agent_deleted: 'agent_deleted',
+  [BUDGET_PAUSE_REASON]: 'budget_hard_stop',
+} as const satisfies Record<string, RunErrorCode>;
+
+export type CancelReason = keyof typeof CANCEL_CODES;
+
+/**
  * Cancel (POST .../cancel, pause, terminate, budget): the run is `cancelled` at once in the
  * database; its owner hears of it (NOTIFY from the status change) and stops the work.
  */
-export async function cancelRun(tx: Tx, actor: Actor, runId: string, reason: string): Promise<HeartbeatRun | null> {
-  return finishRun(tx, actor, runId, { status: 'cancelled', error: reason });
+export async function cancelRun(
+  tx: Tx,
+  actor: Actor,
+  runId: string,
+  reason: CancelReason,
+): Promise<HeartbeatRun | null> {
+  return finishRun(tx, actor, runId, { status: 'cancelled', errorCode: CANCEL_CODES[reason], error: reason });
 }
 
 /** Pause or terminate: the agent's waiting wakes are cancelled and its live runs stopped. */
-export async function cancelAgentWork(tx: Tx, actor: Actor, agentId: string, reason: string): Promise<HeartbeatRun[]> {
+export async function cancelAgentWork(
+  tx: Tx,
+  actor: Actor,
+  agentId: string,
+  reason: CancelReason,
+): Promise<HeartbeatRun[]> {
   // Runs before wakeups: the lock order (lock-order.ts).
   const runs = await tx
     .select({ id: heartbeatRuns.id })
@@ -284,10 +320,10 @@ export async function stopAgent(
   return transition;
 }
 
-/** The error a run cancelled by each stop carries (and its cancelled wakes' outcomeReason). */
+/** The cancel reason of each stop. */
 const CANCEL_REASONS = {
   pause: 'agent_paused',
   set: 'agent_paused',
   terminate: 'agent_terminated',
   budget_stop: BUDGET_PAUSE_REASON,
-} as const;
+} as const satisfies Record<string, CancelReason>;

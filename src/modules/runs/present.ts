@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { HeartbeatRun } from '../../db/rows.ts';
 import { LIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '../../core/statuses.ts';
+import { presentRunFailure, runErrorCodeField, runFailureWordsField } from '../../core/run-failures.ts';
 
 export const RUN_STATUSES = [...LIVE_RUN_STATUSES, ...TERMINAL_RUN_STATUSES] as const;
 
@@ -60,14 +61,23 @@ export const runListItemResponse = runSummaryResponse
     issueId: uuidOut()
       .nullable()
       .describe('the issue the run is about; null for a run first seen on a checkout, or a wake about no issue'),
-    error: z.string().nullable().describe('why the run ended badly; null while live or on success'),
+    error: z
+      .string()
+      .nullable()
+      .describe('why the run ended badly, in free text (the detail of errorCode); null while live or on success'),
+    errorCode: runErrorCodeField
+      .nullable()
+      .describe(
+        `${runErrorCodeField.description} Null while live, on success, or for a run that ended before codes were recorded.`,
+      ),
+    errorHelp: runFailureWordsField.nullable().describe(`${runFailureWordsField.description}; null when errorCode is`),
   })
-  .describe('A heartbeat run in brief, with its issue and its error');
+  .describe('A heartbeat run in brief, with its issue and why it ended badly');
 
 export type RunListItemResponse = z.output<typeof runListItemResponse>;
 
 export function presentRunListItem(run: HeartbeatRun): RunListItemResponse {
-  return { ...presentRunSummary(run), issueId: run.issueId, error: run.error };
+  return { ...presentRunSummary(run), issueId: run.issueId, error: run.error, ...presentRunFailure(run.errorCode) };
 }
 
 export const runDetailResponse = runListItemResponse

@@ -25,6 +25,7 @@ import {
   type RunLogPageResponse,
 } from './present.ts';
 import { isLiveRunStatus } from '../../core/statuses.ts';
+import { runErrorCodeField } from '../../core/run-failures.ts';
 import { findRun, listCompanyRuns, listIssueRuns, requireRunAccess, RUN_LIST_MAX, runLogMayGrow } from './service.ts';
 import { limitQuery, runParams } from './schemas.ts';
 
@@ -87,7 +88,7 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
         tags,
         summary: "List a company's heartbeat runs",
         description: [
-          `The company's runs, newest first (by creation, then id), up to \`limit\` (1 to ${RUN_LIST_MAX}, default 50), optionally only those of one agent, one issue or one status.`,
+          `The company's runs, newest first (by creation, then id), up to \`limit\` (1 to ${RUN_LIST_MAX}, default 50), optionally only those of one agent, one issue, one status or one errorCode.`,
           'To page, pass the `runId` of the last run of a page as `before`: the next page holds the runs older than it (an unknown `before` is 404).',
           'Any caller with access to the company: its board members and its agents.',
         ].join(' '),
@@ -96,6 +97,11 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
           agentId: z.uuid().optional().describe('only the runs of this agent'),
           issueId: z.uuid().optional().describe('only the runs about this issue (the issue the run was woken for)'),
           status: runStatus.optional().describe('only the runs in this status'),
+          errorCode: runErrorCodeField
+            .optional()
+            .describe(
+              "only the runs that ended with this errorCode (see a run's `errorCode` for the list); another value is 400",
+            ),
           before: z.uuid().optional().describe('a run id (the last of the previous page): only runs older than it'),
         }),
         response: {

@@ -10,6 +10,7 @@ import type { Actor } from '../../core/actor.ts';
 import { requireAccessible } from '../../core/access.ts';
 import { conflict, forbidden, notFound } from '../../core/errors.ts';
 import { isLiveRunStatus, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
+import type { RunErrorCode } from '../../core/run-failures.ts';
 
 /**
  * A run first seen on a checkout has no engine owner renewing its lease: each checkout with it moves
@@ -117,6 +118,7 @@ export interface CompanyRunFilter {
   agentId?: string;
   issueId?: string;
   status?: string;
+  errorCode?: RunErrorCode;
   /** A run id: only runs older than it (keyset paging, newest first). */
   before?: string;
   limit: number;
@@ -142,6 +144,10 @@ export async function listCompanyRuns(
     // The cursor's own timestamp, compared in the database (microseconds; a JS Date keeps milliseconds).
     cursor = sql`(${heartbeatRuns.createdAt}, ${heartbeatRuns.id}) < (select c.created_at, c.id from ${heartbeatRuns} c where c.id = ${known.id})`;
   }
+  // Ordered NULLS LAST as the indexes are built (drizzle's .desc()): a plain DESC is NULLS FIRST, and
+  // PostgreSQL then cannot read the index in order and sorts all of the company's runs (78 ms
+  // against 0.14 ms for a page at 50,000 runs). Both columns are NOT NULL: the order is the same.
+  // An errorCode filter reads heartbeat_runs_company_error_idx the same way.
   return db
     .select()
     .from(heartbeatRuns)
@@ -151,10 +157,11 @@ export async function listCompanyRuns(
         filter.agentId !== undefined ? eq(heartbeatRuns.agentId, filter.agentId) : undefined,
         filter.issueId !== undefined ? eq(heartbeatRuns.issueId, filter.issueId) : undefined,
         filter.status !== undefined ? eq(heartbeatRuns.status, filter.status) : undefined,
+        filter.errorCode !== undefined ? eq(heartbeatRuns.errorCode, filter.errorCode) : undefined,
         cursor,
       ),
     )
-    .orderBy(desc(heartbeatRuns.createdAt), desc(heartbeatRuns.id))
+    .orderBy(sql`${heartbeatRuns.createdAt} desc nulls last`, sql`${heartbeatRuns.id} desc nulls last`)
     .limit(filter.limit);
 }
 

@@ -12,6 +12,7 @@ import { runStatusTone } from '../../components/runs/run-status';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
+import { RunFailure } from '../../components/runs/RunFailure';
 import { RunTranscript } from '../../components/runs/RunTranscript';
 import { duration, fullTime, timeAgo } from '../../lib/format';
 
@@ -111,10 +112,10 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
                     )}
                   </td>
                 </tr>
-                {run.error && (
+                {(run.error || run.errorHelp) && (
                   <tr>
-                    <td colSpan={6} className="run-error">
-                      {run.error}
+                    <td colSpan={6}>
+                      <RunFailure run={run} />
                     </td>
                   </tr>
                 )}

@@ -5,6 +5,7 @@ import { cents, fullTime, timeAgo } from '../../lib/format';
 import type { InboxItem } from './inbox-query';
 import { ResolveIncidentButton } from '../../components/budgets/ResolveIncidentButton';
 import { RetryRunButton } from './RetryRunButton';
+import { RunFailure } from '../../components/runs/RunFailure';
 
 export function InboxRow({ companyId, item, onRead }: { companyId: string; item: InboxItem; onRead: () => void }) {
   const base = `/c/${companyId}`;
@@ -21,6 +22,7 @@ export function InboxRow({ companyId, item, onRead }: { companyId: string; item:
           {!item.read && <span className="inbox-sr">(unread)</span>}
           {badge}
         </div>
+        {item.kind === 'run' && <RunFailure run={item} />}
         <div className="inbox-meta muted">
           {meta}
           {meta && ' · '}
@@ -60,7 +62,8 @@ function describe(base: string, item: InboxItem) {
           ? `${item.agentName} on ${item.issueIdentifier} ${item.issueTitle ?? ''}`.trim()
           : item.agentName,
         to: item.issueId ? `${base}/issues/${item.issueId}` : `${base}/agents/${item.agentId}/runs`,
-        meta: item.error ?? '',
+        // Why it ended, in words, shows under the title (RunFailure).
+        meta: '',
         badge: <span className="badge badge-danger">{item.status === 'timed_out' ? 'timed out' : 'failed'}</span>,
       };
     case 'budget_incident': {

@@ -8,6 +8,7 @@ import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
+import { RunFailure, type RunFailureFields } from '../../components/runs/RunFailure';
 import { RunTranscript } from '../../components/runs/RunTranscript';
 import { duration, fullTime, timeAgo } from '../../lib/format';
 import {
@@ -37,8 +38,9 @@ function useIssueRuns(companyId: string, issueId: string) {
     queryFn: async () =>
       data(await api.GET('/api/issues/{issueId}/runs', { params: { path: { issueId }, query: { limit: RUN_PAGE } } })),
   });
-  const byId = new Map<string, RunSummary>();
-  for (const run of [...(wokenFor.data ?? []), ...(checkedOut.data ?? [])]) byId.set(run.runId, run);
+  // The company list's items also say why a run ended badly: they win over the issue list's summaries.
+  const byId = new Map<string, RunSummary & RunFailureFields>();
+  for (const run of [...(checkedOut.data ?? []), ...(wokenFor.data ?? [])]) byId.set(run.runId, run);
   const runs = [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, RUN_PAGE);
   return {
     runs,
@@ -109,7 +111,15 @@ function AgentLink({
   return <Link to={`/c/${companyId}/agents/${agentId}`}>{agentName(agents, agentId)}</Link>;
 }
 
-function RunItem({ companyId, run, agents }: { companyId: string; run: RunSummary; agents: Agent[] | undefined }) {
+function RunItem({
+  companyId,
+  run,
+  agents,
+}: {
+  companyId: string;
+  run: RunSummary & RunFailureFields;
+  agents: Agent[] | undefined;
+}) {
   const live = LIVE_RUN_STATUSES.has(run.status);
   const [open, setOpen] = useState(false);
   const name = agentName(agents, run.agentId);
@@ -136,6 +146,7 @@ function RunItem({ companyId, run, agents }: { companyId: string; run: RunSummar
           </button>
         )}
       </div>
+      <RunFailure run={run} />
       {(live || open) && <RunTranscript runId={run.runId} label={`Transcript of run ${run.runId.slice(0, 8)}`} />}
     </li>
   );

@@ -7,6 +7,7 @@ import { companyKey } from '../../api/keys';
 import { LiveCompany } from '../../app/live';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { RunFailure } from '../../components/runs/RunFailure';
 import { RunTranscript } from '../../components/runs/RunTranscript';
 import type { CreatedAgent } from './AgentStep';
 import type { CreatedCompany } from './CompanyStep';
@@ -87,8 +88,8 @@ function FirstRun({ company, agent, issue, onBack }: Props) {
         <>
           <p className="run-status" role="status">
             Run status: <span className={`badge ${status!.tone}`}>{status!.label}</span>
-            {run.error && <span className="muted"> · {run.error}</span>}
           </p>
+          <RunFailure run={run} />
           <RunTranscript runId={run.runId} label={`Transcript of ${agent.name}'s first run`} />
         </>
       )}

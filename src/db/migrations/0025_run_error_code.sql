@@ -1,0 +1,2 @@
+ALTER TABLE "heartbeat_runs" ADD COLUMN "error_code" text;--> statement-breakpoint
+CREATE INDEX "heartbeat_runs_company_error_idx" ON "heartbeat_runs" USING btree ("company_id","error_code","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "heartbeat_runs"."error_code" is not null;
