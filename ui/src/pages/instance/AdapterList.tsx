@@ -11,7 +11,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { ConfigForm } from '../../components/schema-form/ConfigForm';
 import type { JsonSchema } from '../../components/schema-form/schema-form';
-import { CheckList } from './InstanceSettingsPage';
+import { CheckList } from './CheckList';
 
 type Adapter = Awaited<ReturnType<typeof listAdapters>>[number];
 

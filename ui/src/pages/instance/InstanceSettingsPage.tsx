@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { AdapterList } from './AdapterList';
+import { CheckList } from './CheckList';
 import { InstallAdapterForm } from './InstallAdapterForm';
 
 export function InstanceSettingsPage() {
@@ -86,24 +87,5 @@ function DoctorCard() {
       )}
       {doctor.data && <CheckList checks={doctor.data.checks} label="Doctor checks" />}
     </section>
-  );
-}
-
-export function CheckList({
-  checks,
-  label,
-}: {
-  checks: { name: string; ok: boolean; detail: string }[];
-  label: string;
-}) {
-  return (
-    <ul className="check-list" aria-label={label}>
-      {checks.map((check, index) => (
-        <li key={`${check.name}-${index}`}>
-          <span className={`badge ${check.ok ? 'badge-success' : 'badge-danger'}`}>{check.ok ? 'ok' : 'fail'}</span>{' '}
-          <strong>{check.name}</strong> <span className="check-detail">{check.detail}</span>
-        </li>
-      ))}
-    </ul>
   );
 }

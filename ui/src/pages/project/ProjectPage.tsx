@@ -5,17 +5,14 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
-import type { paths } from '../../api/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useGoals } from '../issues/queries';
-import { projectStatusLabel } from '../projects/model';
+import { projectStatusLabel, type Project } from '../projects/model';
 import { ProjectBudget } from './ProjectBudget';
 import { ProjectIssues } from './ProjectIssues';
 import { Workspaces } from './Workspaces';
-
-export type Project = paths['/api/projects/{projectId}']['get']['responses'][200]['content']['application/json'];
 
 export function ProjectPage() {
   const { companyId = '', projectId = '' } = useParams();

@@ -7,7 +7,7 @@ import { companyKey } from '../../api/keys';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { fullTime, timeAgo } from '../../lib/format';
-import type { Project } from './ProjectPage';
+import type { Project } from '../projects/model';
 
 type Workspace = Project['workspaces'][number];
 type Action = 'start' | 'stop' | 'restart';

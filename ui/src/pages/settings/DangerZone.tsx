@@ -7,7 +7,7 @@ import { api, data } from '../../api/client';
 import { instanceKeys } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Dialog, DialogActions } from '../../components/Dialog';
-import { useCompanyChanged, type Company } from './CompanySettingsPage';
+import { useCompanyChanged, type Company } from './company';
 
 const ARCHIVE_MEANS =
   'Archiving hides the company from the company list and the switcher. Its agents, issues, runs and history are kept, and you can make it active again here at any time.';

@@ -6,7 +6,7 @@ import { useRef } from 'react';
 import { api, data } from '../../api/client';
 import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { useCompanyChanged, type Company } from './CompanySettingsPage';
+import { useCompanyChanged, type Company } from './company';
 
 const ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,image/svg+xml';
 
