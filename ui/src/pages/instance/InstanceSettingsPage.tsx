@@ -2,11 +2,10 @@
 // the running server, and the adapter registry. Changes to adapters are the instance owner's alone:
 // the server answers 403 to other board users, shown where they acted.
 import { useQuery } from '@tanstack/react-query';
-import { api, data } from '../../api/client';
-import { instanceKeys } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { doctorQuery, healthQuery } from '../../queries/instance';
 import { AdapterList } from './AdapterList';
 import { CheckList } from './CheckList';
 import { InstallAdapterForm } from './InstallAdapterForm';
@@ -34,7 +33,7 @@ export function InstanceSettingsPage() {
 }
 
 function ServerCard() {
-  const health = useQuery({ queryKey: instanceKeys.health, queryFn: async () => data(await api.GET('/api/health')) });
+  const health = useQuery(healthQuery());
   return (
     <section className="card" aria-labelledby="server-heading">
       <h2 id="server-heading">Server</h2>
@@ -65,10 +64,7 @@ function ServerCard() {
 }
 
 function DoctorCard() {
-  const doctor = useQuery({
-    queryKey: instanceKeys.doctor,
-    queryFn: async () => data(await api.GET('/api/instance/doctor')),
-  });
+  const doctor = useQuery(doctorQuery());
   return (
     <section className="card" aria-labelledby="doctor-heading">
       <div className="card-title-row">

@@ -1,18 +1,19 @@
 // Company settings: branding (name, description, brand colour, logo), archive and delete.
 // The company is read under the 'company' resource, so an edit made elsewhere (another tab, the
 // CEO agent) arrives live; a save here also refreshes the companies list, which the switcher reads.
+import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { companyQuery } from '../../queries/company';
 import { BrandingForm } from './BrandingForm';
-import { useCompany } from './company';
 import { DangerZone } from './DangerZone';
 import { LogoCard } from './LogoCard';
 
 export function CompanySettingsPage() {
   const { companyId = '' } = useParams();
-  const company = useCompany(companyId);
+  const company = useQuery(companyQuery(companyId));
   return (
     <div className="page settings-page">
       <PageHeader title="Company settings" />
