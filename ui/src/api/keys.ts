@@ -5,7 +5,7 @@
 // same factories for the events that make them stale.
 
 /** The prefix of every key of one company. */
-export const companyScope = (companyId: string) => ['c', companyId] as const;
+const companyScope = (companyId: string) => ['c', companyId] as const;
 
 /** Whether a cached query belongs to the company (a predicate for refreshing or dropping all of it). */
 export const isCompanyQuery = (queryKey: readonly unknown[], companyId: string): boolean =>

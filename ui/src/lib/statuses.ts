@@ -12,10 +12,10 @@ export type IssueStatus = Answer<'/api/issues/{issueId}'>['status'];
 export type IssuePriority = Answer<'/api/issues/{issueId}'>['priority'];
 export type AgentStatus = Item<Answer<'/api/companies/{companyId}/agents'>>['status'];
 export type ApprovalStatus = Answer<'/api/approvals/{approvalId}'>['status'];
-export type RoutineStatus = Answer<'/api/routines/{routineId}'>['status'];
-export type RoutineRunStatus = Item<Answer<'/api/routines/{routineId}'>['recentRuns']>['status'];
+type RoutineStatus = Answer<'/api/routines/{routineId}'>['status'];
+type RoutineRunStatus = Item<Answer<'/api/routines/{routineId}'>['recentRuns']>['status'];
 export type ProjectStatus = Answer<'/api/projects/{projectId}'>['status'];
-export type GoalStatus = Item<Answer<'/api/companies/{companyId}/goals'>>['status'];
+type GoalStatus = Item<Answer<'/api/companies/{companyId}/goals'>>['status'];
 export type ServiceStatus = NonNullable<
   Item<Answer<'/api/projects/{projectId}'>['workspaces']>['runtimeService']
 >['status'];

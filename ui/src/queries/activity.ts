@@ -4,7 +4,7 @@ import { api, data } from '../api/client';
 import { companyResource } from '../api/keys';
 import type { paths } from '../api/schema';
 
-export type ActivityQuery = NonNullable<paths['/api/companies/{companyId}/activity']['get']['parameters']['query']>;
+type ActivityQuery = NonNullable<paths['/api/companies/{companyId}/activity']['get']['parameters']['query']>;
 
 const activity = companyResource('activity');
 export const activityKeys = {

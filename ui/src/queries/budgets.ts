@@ -6,7 +6,7 @@ import { companyResource } from '../api/keys';
 import type { paths } from '../api/schema';
 
 type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
-export type BudgetOverview = Json<paths['/api/companies/{companyId}/budgets/overview']['get']['responses'][200]>;
+type BudgetOverview = Json<paths['/api/companies/{companyId}/budgets/overview']['get']['responses'][200]>;
 export type Policy = BudgetOverview['policies'][number];
 export type Incident = BudgetOverview['activeIncidents'][number];
 export type ScopeType = Policy['scopeType'];

@@ -12,7 +12,6 @@ type ListQuery = NonNullable<paths['/api/companies/{companyId}/issues']['get']['
 /** An issue as the list route answers it. */
 export type Issue = Json<paths['/api/companies/{companyId}/issues']['get']['responses'][200]>[number];
 export type IssueDetail = Json<paths['/api/issues/{issueId}']['get']['responses'][200]>;
-export type IssueSummary = IssueDetail['blockedBy'][number];
 export type Attachment = Json<paths['/api/issues/{issueId}/attachments']['get']['responses'][200]>[number];
 
 const lists = companyResource('issues');

@@ -34,7 +34,7 @@ export const projectQuery = (companyId: string, projectId: string) =>
   });
 
 /** Characters of a runtime service's output shown: the newest ones, in one read. */
-export const LOG_LIMIT = 16_384;
+const LOG_LIMIT = 16_384;
 
 /**
  * The newest output of a workspace's runtime service. The status is part of the key: a start, restart
