@@ -40,8 +40,9 @@ export const isRelative = (specifier: string) =>
 
 export const CODE_EXTENSIONS = ['.ts', '.js', '.mjs'];
 
-/** Every code file under `dir` (absolute paths, sorted); node_modules and dot folders are skipped. */
-export function codeFilesUnder(dir: string): string[] {
+/** Every code file under `dir` (absolute paths, sorted) with one of `extensions` (the board's sources add
+ * `.tsx`, which specifiersOf reads as it reads `.ts`); node_modules and dot folders are skipped. */
+export function codeFilesUnder(dir: string, extensions: string[] = CODE_EXTENSIONS): string[] {
   const out: string[] = [];
   let entries;
   try {
@@ -52,8 +53,8 @@ export function codeFilesUnder(dir: string): string[] {
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...codeFilesUnder(full));
-    else if (CODE_EXTENSIONS.some((ext) => entry.name.endsWith(ext))) out.push(full);
+    if (entry.isDirectory()) out.push(...codeFilesUnder(full, extensions));
+    else if (extensions.some((ext) => entry.name.endsWith(ext))) out.push(full);
   }
   return out.sort();
 }

@@ -142,3 +142,36 @@ describe('import bands', () => {
     if (violations) assert.fail(`layout violations:\n${violations}`);
   });
 });
+
+// The board (ui/src) has no bands, but no file circles either: a circle there is two pages that can
+// only change together. Its imports carry no extension (Vite resolves them), so each is matched to
+// the file it names among the board's own files, as the bundler would.
+describe('board imports', () => {
+  it('has no import circle between files of ui/src (.ts and .tsx)', () => {
+    const UI_SRC = path.join(ROOT, 'ui', 'src');
+    const files = codeFilesUnder(UI_SRC, ['.ts', '.tsx']);
+    const known = new Set(files);
+    const resolve = (base: string) =>
+      [base, `${base}.ts`, `${base}.tsx`, `${base}.d.ts`, `${base}/index.ts`, `${base}/index.tsx`].find((candidate) =>
+        known.has(candidate),
+      );
+    const uiGraph = new Map<string, Set<string>>();
+    for (const file of files) {
+      const targets = new Set<string>();
+      for (const { text } of specifiersOf(readFileSync(file, 'utf8'))) {
+        const target = isRelative(text) ? resolve(path.resolve(path.dirname(file), text)) : undefined;
+        if (target) targets.add(path.relative(UI_SRC, target).split(path.sep).join('/'));
+      }
+      uiGraph.set(path.relative(UI_SRC, file).split(path.sep).join('/'), targets);
+    }
+    const imports = [...uiGraph.values()].reduce((n, targets) => n + targets.size, 0);
+    // A scan that found no file or no import would pass without checking anything.
+    assert.ok(uiGraph.size > 100 && imports > 500, `read ${uiGraph.size} files, ${imports} imports under ui/src`);
+    const uiCircles = circlesOf(uiGraph);
+    assert.deepEqual(
+      uiCircles.map((circle) => circle.join(', ')),
+      [],
+      'import circles between files of ui/src (the files of each): move the shared piece to a module of its own',
+    );
+  });
+});

@@ -173,7 +173,11 @@ describe('issues page', () => {
     // rather than "Any" over a list it filters.
     await page.goto(`/c/${company.id}/issues?project=${randomUUID()}`);
     await page.getByRole('heading', { name: 'No issues match these filters' }).waitFor();
-    assert.equal(await page.getByLabel('Project').locator('option:checked').textContent(), 'Unknown project');
+    // The option reads 'Loading…' until the projects list answers, which may come after the issues.
+    await waitFor(
+      "the project select saying 'Unknown project'",
+      async () => (await page.getByLabel('Project').locator('option:checked').textContent()) === 'Unknown project',
+    );
   });
 
   it('the board refuses a drag the SPEC forbids with the server reason next to the card, and moves a card by keyboard', async () => {

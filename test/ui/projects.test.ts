@@ -52,7 +52,7 @@ describe('goals', () => {
     await dialog.getByLabel('Status').selectOption('active');
     await dialog.getByRole('button', { name: 'Save goal' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByRole('list', { name: 'Sub-goals of Grow revenue' }).getByText('active', { exact: true }).waitFor();
+    await page.getByRole('list', { name: 'Sub-goals of Grow revenue' }).getByText('Active', { exact: true }).waitFor();
     assert.equal((await board.api('GET', `/api/goals/${child.id}`)).status, 'active');
     await checkAccessibility(page, 'a goal tree with a sub-goal');
   });
@@ -124,7 +124,7 @@ describe('projects', () => {
 
     // The other one starts, shows its output, restarts and stops.
     await api.getByRole('button', { name: 'Start' }).click();
-    await api.getByText('running', { exact: true }).waitFor({ timeout: 30_000 });
+    await api.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 });
     await api.getByRole('button', { name: 'Logs' }).click();
     const output = api.getByLabel('Runtime service output');
     await output.filter({ hasText: 'ready on port 4000' }).waitFor({ timeout: 30_000 });
@@ -140,9 +140,9 @@ describe('projects', () => {
     ).runtimeService.pid;
     await api.getByRole('button', { name: 'Restart' }).click();
     await api.getByText(new RegExp(`pid (?!${pid}\\b)\\d+`)).waitFor({ timeout: 30_000 });
-    await api.getByText('running', { exact: true }).waitFor({ timeout: 30_000 });
+    await api.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 });
     await api.getByRole('button', { name: 'Stop' }).click();
-    await api.getByText('stopped', { exact: true }).waitFor({ timeout: 30_000 });
+    await api.getByText('Stopped', { exact: true }).waitFor({ timeout: 30_000 });
     await checkAccessibility(page, 'a project after its runtime service stopped');
 
     // Edit: rename docs, give it a command and make it primary.

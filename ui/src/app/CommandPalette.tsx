@@ -6,12 +6,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api, data } from '../api/client';
-import { companyKey } from '../api/keys';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { useCompanies } from './session';
+import { agentsQuery } from '../queries/agents';
+import { companiesQuery } from '../queries/instance';
+import { issueSearchQuery } from '../queries/issues';
 import { PLACES, placeHref } from './places';
-import { agentsQuery } from '../components/agents/queries';
 
 const ISSUE_RESULTS = 8;
 const DEBOUNCE_MS = 150;
@@ -142,17 +141,8 @@ function IssueItems({
   onPick: (issueId: string) => void;
 }) {
   const q = useDebounced(search.trim(), DEBOUNCE_MS);
-  const issues = useQuery({
-    queryKey: companyKey(companyId, 'issues', { q, limit: ISSUE_RESULTS }),
-    enabled: q.length >= 2,
-    staleTime: 10_000,
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/issues', {
-          params: { path: { companyId }, query: { q, limit: ISSUE_RESULTS } },
-        }),
-      ),
-  });
+  // Two characters at least: one matches too much to be worth a request.
+  const issues = useQuery(issueSearchQuery(companyId, q.length >= 2 ? q : '', ISSUE_RESULTS));
   if (q.length < 2) return null;
   if (issues.isError) return <ErrorNotice error={issues.error} title="Issues could not be searched" />;
   if (issues.isPending) return <Command.Loading>Searching issues…</Command.Loading>;
@@ -195,7 +185,7 @@ function AgentItems({ companyId, onPick }: { companyId: string; onPick: (agentId
 }
 
 function CompanyItems({ companyId, onPick }: { companyId: string; onPick: (companyId: string) => void }) {
-  const companies = useCompanies();
+  const companies = useQuery(companiesQuery());
   // The company list has no live stream (it is not one company's); read it fresh when asked.
   const { refetch } = companies;
   useEffect(() => {

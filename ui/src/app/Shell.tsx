@@ -1,20 +1,20 @@
 // The frame of every signed-in page: the sidebar (company switcher, navigation with live counts,
 // the live state) and the page. Outside a company it shows the page alone (onboarding).
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { NavLink, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, api, setUnauthorizedListener } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
+import { companiesQuery, meQuery } from '../queries/instance';
 import { useSidebarCounts, type SidebarCounts } from './counts';
 import { GlobalShortcuts } from './GlobalShortcuts';
 import { PLACES, placeHref, type PlaceCommand } from './places';
 import { rememberCompany } from './last-company';
 import { LiveCompany, useLiveState } from './live';
-import { useCompanies, useMe } from './session';
 
 export function Shell() {
-  const me = useMe();
+  const me = useQuery(meQuery());
   const navigate = useNavigate();
   const location = useLocation();
   const { companyId } = useParams();
@@ -123,7 +123,7 @@ let signedOut = false;
 
 /** Only for a browser session: a board key or local_trusted has nothing to sign out of. */
 function SignOut() {
-  const me = useMe();
+  const me = useQuery(meQuery());
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   if (me.data?.via !== 'session') return null;
@@ -156,7 +156,7 @@ function countLabel(count: keyof SidebarCounts): string {
 }
 
 function CompanySwitcher({ companyId }: { companyId: string }) {
-  const companies = useCompanies();
+  const companies = useQuery(companiesQuery());
   const navigate = useNavigate();
   const list = companies.data ?? [];
   return (

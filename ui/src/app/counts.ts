@@ -1,17 +1,9 @@
 // The sidebar's live counts. Each comes from a bounded read and is refreshed by the live layer
 // (resources 'counts', 'dashboard' and 'inbox').
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, data } from '../api/client';
-import { companyKey } from '../api/keys';
-import { inboxQuery } from '../pages/inbox/inbox-query';
-
-/** The dashboard snapshot: the sidebar's counts and the dashboard's cards read this one query. */
-export const dashboardQuery = (companyId: string) =>
-  queryOptions({
-    queryKey: companyKey(companyId, 'dashboard'),
-    queryFn: async () =>
-      data(await api.GET('/api/companies/{companyId}/dashboard', { params: { path: { companyId } } })),
-  });
+import { useQuery } from '@tanstack/react-query';
+import { dashboardQuery } from '../queries/dashboard';
+import { inboxQuery } from '../queries/inbox';
+import { runningRunCountQuery } from '../queries/runs';
 
 export interface SidebarCounts {
   openIssues: number;
@@ -23,15 +15,7 @@ export interface SidebarCounts {
 
 export function useSidebarCounts(companyId: string) {
   const dashboard = useQuery(dashboardQuery(companyId));
-  const running = useQuery({
-    queryKey: companyKey(companyId, 'counts', 'running-runs'),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/heartbeat-runs', {
-          params: { path: { companyId }, query: { status: 'running', limit: 100 } },
-        }),
-      ).length,
-  });
+  const running = useQuery(runningRunCountQuery(companyId));
   const inbox = useQuery(inboxQuery(companyId));
   const counts: Partial<SidebarCounts> = {
     ...(dashboard.data && { openIssues: dashboard.data.tasks.open, pendingApprovals: dashboard.data.pendingApprovals }),

@@ -7,7 +7,9 @@
 // every drop (a network error, a restarting server, an ended session) we open the stream again
 // ourselves from the last id seen (`?lastEventId=`), backing off from 0.5 s up to 10 s.
 import type { QueryClient } from '@tanstack/react-query';
-import { companyKey, instanceKeys, type Resource } from '../api/keys';
+import { type CompanyResource, instanceKeys, isCompanyQuery } from '../api/keys';
+import { companyKeys } from '../queries/company';
+import { liveRunKeys } from '../queries/runs';
 import { RUN_LOG_RESOURCES, RUN_STATUS_RESOURCES, resourcesForActivity, type ActivityEvent } from './invalidation';
 
 const MIN_FLUSH_INTERVAL_MS = 1_000;
@@ -35,9 +37,9 @@ type Listener<T> = (value: T) => void;
 export class CompanyEvents {
   private source: EventSource | null = null;
   private lastEventId: string | null = null;
-  /** Stale resources and when each may be refetched: one second after its own last refetch. */
-  private due = new Map<Resource, number>();
-  private lastRefetchAt = new Map<Resource, number>();
+  /** Stale resources (by name) and when each may be refetched: one second after its own last refetch. */
+  private due = new Map<string, number>();
+  private lastRefetchAt = new Map<string, number>();
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private reopenTimer: ReturnType<typeof setTimeout> | null = null;
   /** Run lines heard since the rows were last updated, latest per run. */
@@ -126,7 +128,7 @@ export class CompanyEvents {
     this.runLines = new Map();
     this.runLinesTimer = null;
     this.runLinesPutAt = Date.now();
-    this.queryClient.setQueriesData<LiveRunRow[]>({ queryKey: companyKey(this.companyId, 'live-runs') }, (runs) =>
+    this.queryClient.setQueriesData<LiveRunRow[]>({ queryKey: liveRunKeys.all(this.companyId) }, (runs) =>
       runs?.map((run) => {
         const heard = lines.get(run.runId);
         return heard && heard.offset >= run.logBytes
@@ -144,8 +146,7 @@ export class CompanyEvents {
   private refreshReadsBefore(time: number): void {
     void this.queryClient.invalidateQueries({
       predicate: (query) =>
-        query.queryKey[0] === 'c' &&
-        query.queryKey[1] === this.companyId &&
+        isCompanyQuery(query.queryKey, this.companyId) &&
         query.state.dataUpdatedAt > 0 &&
         query.state.dataUpdatedAt < time,
     });
@@ -153,18 +154,15 @@ export class CompanyEvents {
 
   private refreshAll(): void {
     void this.queryClient.invalidateQueries({
-      predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId,
+      predicate: (query) => isCompanyQuery(query.queryKey, this.companyId),
     });
   }
 
-  private mark(resources: Resource[]): void {
+  private mark(resources: CompanyResource[]): void {
     const now = Date.now();
-    for (const resource of resources) {
-      if (this.due.has(resource)) continue;
-      this.due.set(
-        resource,
-        Math.max(now + BURST_WINDOW_MS, (this.lastRefetchAt.get(resource) ?? 0) + MIN_FLUSH_INTERVAL_MS),
-      );
+    for (const { name } of resources) {
+      if (this.due.has(name)) continue;
+      this.due.set(name, Math.max(now + BURST_WINDOW_MS, (this.lastRefetchAt.get(name) ?? 0) + MIN_FLUSH_INTERVAL_MS));
     }
     this.schedule();
   }
@@ -181,7 +179,7 @@ export class CompanyEvents {
   private flush(): void {
     this.flushTimer = null;
     const now = Date.now();
-    const stale = new Set<Resource>();
+    const stale = new Set<string>();
     for (const [resource, at] of this.due) {
       if (at > now) continue;
       stale.add(resource);
@@ -190,11 +188,10 @@ export class CompanyEvents {
     }
     if (stale.size > 0) {
       void this.queryClient.invalidateQueries({
-        predicate: (query) =>
-          query.queryKey[0] === 'c' && query.queryKey[1] === this.companyId && stale.has(query.queryKey[2] as Resource),
+        predicate: (query) => isCompanyQuery(query.queryKey, this.companyId) && stale.has(query.queryKey[2] as string),
       });
       // The companies list (switcher, palette) is instance-level: a rename or archive reaches it too.
-      if (stale.has('company')) void this.queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
+      if (stale.has(companyKeys.name)) void this.queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
     }
     this.schedule();
   }

@@ -1,6 +1,24 @@
-// Which queries an event makes stale. Kept apart from the EventSource plumbing so the mapping can be
-// read (and tested) on its own.
-import type { Resource } from '../api/keys';
+// Which queries an event makes stale, named by the resources' own key factories (ui/src/queries/):
+// a resource is declared once, where it is read, and listed here under the events that change it.
+// Kept apart from the EventSource plumbing so the mapping can be read (and tested) on its own.
+import type { CompanyResource } from '../api/keys';
+import { activityKeys } from '../queries/activity';
+import { agentKeys, agentListKeys } from '../queries/agents';
+import { approvalKeys, approvalListKeys } from '../queries/approvals';
+import { budgetKeys } from '../queries/budgets';
+import { companyKeys } from '../queries/company';
+import { costKeys } from '../queries/costs';
+import { dashboardKeys } from '../queries/dashboard';
+import { documentKeys } from '../queries/documents';
+import { financeKeys } from '../queries/finance';
+import { goalKeys } from '../queries/goals';
+import { inboxKeys } from '../queries/inbox';
+import { issueKeys, issueListKeys } from '../queries/issues';
+import { projectKeys } from '../queries/projects';
+import { routineKeys, routineListKeys } from '../queries/routines';
+import { countKeys, liveRunKeys, runKeys } from '../queries/runs';
+import { secretKeys } from '../queries/secrets';
+import { skillKeys } from '../queries/skills';
 
 export interface ActivityEvent {
   id: string;
@@ -9,54 +27,54 @@ export interface ActivityEvent {
   entityId: string;
 }
 
-const ALWAYS: Resource[] = ['activity', 'dashboard', 'counts', 'inbox'];
+/** What shows every change: the feed, the dashboard snapshot, the sidebar counts and the inbox. */
+const ALWAYS: CompanyResource[] = [activityKeys, dashboardKeys, countKeys, inboxKeys];
 
-const BY_ENTITY: Record<string, Resource[]> = {
+const BY_ENTITY: Record<string, CompanyResource[]> = {
   // A routine run follows its execution issue (done completes it, cancelled fails it).
-  issue: ['issues', 'issue', 'documents', 'routines', 'routine'],
-  comment: ['issue'],
-  document: ['issue', 'documents'],
-  attachment: ['issue'],
+  issue: [issueListKeys, issueKeys, documentKeys, routineListKeys, routineKeys],
+  comment: [issueKeys],
+  document: [issueKeys, documentKeys],
+  attachment: [issueKeys],
   // An agent's env references secrets and its skill sync changes who uses a skill.
-  agent: ['agents', 'agent', 'org', 'secrets', 'skills'],
-  approval: ['approvals', 'approval', 'agents', 'org'],
-  heartbeat_run: ['runs', 'run', 'live-runs', 'issue', 'agent', 'agents'],
-  cost_event: ['costs', 'agents', 'agent', 'budgets'],
-  budget_policy: ['budgets', 'costs'],
-  budget_incident: ['budgets', 'agents', 'agent'],
-  finance_event: ['finance'],
-  routine: ['routines', 'routine'],
-  project: ['projects'],
-  project_workspace: ['projects'],
-  goal: ['goals'],
-  label: ['labels'],
-  company: ['company'],
-  skill: ['skills'],
-  secret: ['secrets'],
+  agent: [agentListKeys, agentKeys, secretKeys, skillKeys],
+  // A decided hire activates (or terminates) its agent.
+  approval: [approvalListKeys, approvalKeys, agentListKeys],
+  heartbeat_run: [runKeys, liveRunKeys, issueKeys, agentKeys, agentListKeys],
+  cost_event: [costKeys, agentListKeys, agentKeys, budgetKeys],
+  budget_policy: [budgetKeys, costKeys],
+  budget_incident: [budgetKeys, agentListKeys, agentKeys],
+  finance_event: [financeKeys],
+  routine: [routineListKeys, routineKeys],
+  project: [projectKeys],
+  project_workspace: [projectKeys],
+  goal: [goalKeys],
+  company: [companyKeys],
+  skill: [skillKeys],
+  secret: [secretKeys],
 };
 
 // Imports and updates are recorded on the company (one entry for many skills), not on a skill.
-const BY_ACTION: Record<string, Resource[]> = {
-  'company.skills_imported': ['skills'],
-  'company.skill_updated': ['skills'],
+const BY_ACTION: Record<string, CompanyResource[]> = {
+  'company.skills_imported': [skillKeys],
+  'company.skill_updated': [skillKeys],
 };
 
-export function resourcesForActivity(event: ActivityEvent): Resource[] {
+export function resourcesForActivity(event: ActivityEvent): CompanyResource[] {
   const own = BY_ENTITY[event.entityType] ?? BY_ENTITY[event.action.split('.')[0] ?? ''] ?? [];
   return [...ALWAYS, ...own, ...(BY_ACTION[event.action] ?? [])];
 }
 
 /** A run changed status: its lists, its issue and agent, and the "now" views. */
-export const RUN_STATUS_RESOURCES: Resource[] = [
-  'runs',
-  'run',
-  'live-runs',
-  'issue',
-  'agent',
-  'agents',
-  'dashboard',
-  'counts',
-  'inbox',
+export const RUN_STATUS_RESOURCES: CompanyResource[] = [
+  runKeys,
+  liveRunKeys,
+  issueKeys,
+  agentKeys,
+  agentListKeys,
+  dashboardKeys,
+  countKeys,
+  inboxKeys,
 ];
 /** A run's log grew: only views showing a last log line. */
-export const RUN_LOG_RESOURCES: Resource[] = ['live-runs'];
+export const RUN_LOG_RESOURCES: CompanyResource[] = [liveRunKeys];

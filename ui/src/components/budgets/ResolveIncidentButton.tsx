@@ -4,7 +4,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
+import { agentListKeys } from '../../queries/agents';
+import { budgetKeys } from '../../queries/budgets';
+import { inboxKeys } from '../../queries/inbox';
 import { Dialog } from '../Dialog';
 import { ErrorNotice } from '../ErrorNotice';
 
@@ -40,8 +42,8 @@ export function ResolveIncidentButton({ companyId, item }: { companyId: string; 
       ),
     onSuccess: () => {
       setOpen(false);
-      for (const resource of ['inbox', 'budgets', 'agents'] as const)
-        void queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) });
+      for (const resource of [inboxKeys, budgetKeys, agentListKeys])
+        void queryClient.invalidateQueries({ queryKey: resource.all(companyId) });
     },
   });
   const submit = (event: FormEvent) => {

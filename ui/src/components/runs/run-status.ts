@@ -1,17 +1,25 @@
-// How a run's status looks wherever a run is shown: one tone per status (the badge classes).
+// How a heartbeat run's status reads and looks wherever a run is shown: the words for each status and
+// its tone (the badge classes), and which statuses are live. The other vocabularies are in lib/statuses.ts.
 import type { paths } from '../../api/schema';
 
 export type RunStatus =
   paths['/api/heartbeat-runs/{runId}']['get']['responses'][200]['content']['application/json']['status'];
 
-const TONE: Record<RunStatus, string> = {
-  queued: 'badge-warning',
-  running: 'badge-accent',
-  succeeded: 'badge-success',
-  failed: 'badge-danger',
-  timed_out: 'badge-danger',
-  cancelled: '',
+const WORDS: Record<RunStatus, { label: string; tone: string }> = {
+  queued: { label: 'Queued', tone: 'badge-warning' },
+  running: { label: 'Running', tone: 'badge-accent' },
+  succeeded: { label: 'Succeeded', tone: 'badge-success' },
+  failed: { label: 'Failed', tone: 'badge-danger' },
+  timed_out: { label: 'Timed out', tone: 'badge-danger' },
+  cancelled: { label: 'Cancelled', tone: '' },
 };
 
+/** Statuses of a run still to finish: it may hold a checkout, and its transcript grows. */
+export const LIVE_RUN_STATUSES: ReadonlySet<string> = new Set<RunStatus>(['queued', 'running']);
+export const isLive = (run: { status: string }) => LIVE_RUN_STATUSES.has(run.status);
+
+/** The status in words; one this board does not know yet (a newer server) reads as itself. */
+export const runStatusLabel = (status: string): string => WORDS[status as RunStatus]?.label ?? status;
+
 /** The badge class for a status; none for one this board does not know yet. */
-export const runStatusTone = (status: string): string => TONE[status as RunStatus] ?? '';
+export const runStatusTone = (status: string): string => WORDS[status as RunStatus]?.tone ?? '';

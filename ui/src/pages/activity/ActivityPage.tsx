@@ -3,13 +3,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useAgentNames } from '../../api/agent-names';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { fullTime, timeAgo } from '../../lib/format';
+import { activityQuery } from '../../queries/activity';
+import { useAgentNames } from '../../queries/agents';
 import { entryLabel, entryLink } from './activity-links';
 
 const ENTITY_TYPES = [
@@ -53,12 +52,7 @@ export function ActivityPage() {
     ...(actorType && { actorType }),
     ...(actorId && { actorId }),
   };
-  const activity = useQuery({
-    queryKey: companyKey(companyId, 'activity', query),
-    queryFn: async () =>
-      data(await api.GET('/api/companies/{companyId}/activity', { params: { path: { companyId }, query } })),
-    placeholderData: (previous) => previous,
-  });
+  const activity = useQuery(activityQuery(companyId, query));
   const { agents, nameOf: agentName } = useAgentNames(companyId);
   const setFilter = (name: string, value: string) =>
     setSearch(

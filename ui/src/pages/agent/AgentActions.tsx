@@ -4,8 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import type { AgentDetail } from '../../components/agents/queries';
+import { agentKeys, agentListKeys, type AgentDetail } from '../../queries/agents';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 
@@ -14,7 +13,7 @@ type Lifecycle = 'pause' | 'resume' | 'terminate';
 export function AgentActions({ agent }: { agent: AgentDetail }) {
   const queryClient = useQueryClient();
   const [confirmTerminate, setConfirmTerminate] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: companyKey(agent.companyId, 'agent', agent.id) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: agentKeys.detail(agent.companyId, agent.id) });
 
   const lifecycle = useMutation({
     mutationFn: async (action: Lifecycle) => {
@@ -25,10 +24,7 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
     },
     onSuccess: async () => {
       setConfirmTerminate(false);
-      await Promise.all([
-        refresh(),
-        queryClient.invalidateQueries({ queryKey: companyKey(agent.companyId, 'agents') }),
-      ]);
+      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: agentListKeys.all(agent.companyId) })]);
     },
   });
   const wake = useMutation({

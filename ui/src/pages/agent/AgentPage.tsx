@@ -5,7 +5,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
-import { agentQuery, type AgentDetail } from '../../components/agents/queries';
+import { agentQuery, type AgentDetail } from '../../queries/agents';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';

@@ -3,8 +3,8 @@
 // (heartbeat, run limits). Each saves with PATCH /api/agents/{agentId}.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
-import { companyKey, instanceKeys } from '../../api/keys';
-import type { AgentDetail } from '../../components/agents/queries';
+import { agentKeys, type AgentDetail } from '../../queries/agents';
+import { adapterConfigSchemaQuery } from '../../queries/instance';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { ConfigForm } from '../../components/schema-form/ConfigForm';
@@ -51,14 +51,7 @@ const RUNTIME_SCHEMA: JsonSchema = {
 
 export function ConfigTab({ companyId, agent }: { companyId: string; agent: AgentDetail }) {
   const queryClient = useQueryClient();
-  const schema = useQuery({
-    queryKey: [...instanceKeys.adapters, agent.adapterType, 'config-schema'],
-    queryFn: async () =>
-      data(
-        await api.GET('/api/adapters/{type}/config-schema', { params: { path: { type: agent.adapterType } } }),
-      ) as JsonSchema,
-    staleTime: 5 * 60_000,
-  });
+  const schema = useQuery(adapterConfigSchemaQuery(agent.adapterType));
 
   const patch = async (
     body:
@@ -66,7 +59,7 @@ export function ConfigTab({ companyId, agent }: { companyId: string; agent: Agen
       | { runtimeConfig: Record<string, unknown> },
   ) => {
     const saved = data(await api.PATCH('/api/agents/{agentId}', { params: { path: { agentId: agent.id } }, body }));
-    await queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'agent', agent.id) });
+    await queryClient.invalidateQueries({ queryKey: agentKeys.detail(companyId, agent.id) });
     return saved;
   };
 

@@ -3,8 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import type { AgentDetail, AgentKey } from '../../components/agents/queries';
+import { agentApiKeysQuery, type AgentDetail, type AgentKey } from '../../queries/agents';
 import { CopyButton } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -13,11 +12,8 @@ import { fullTime, timeAgo } from '../../lib/format';
 
 export function KeysTab({ companyId, agent }: { companyId: string; agent: AgentDetail }) {
   const queryClient = useQueryClient();
-  const keysKey = companyKey(companyId, 'agent', agent.id, 'keys');
-  const keys = useQuery({
-    queryKey: keysKey,
-    queryFn: async () => data(await api.GET('/api/agents/{agentId}/keys', { params: { path: { agentId: agent.id } } })),
-  });
+  const keysQuery = agentApiKeysQuery(companyId, agent.id);
+  const keys = useQuery(keysQuery);
   const [name, setName] = useState('');
   const [revoking, setRevoking] = useState<AgentKey | null>(null);
   const create = useMutation({
@@ -30,7 +26,7 @@ export function KeysTab({ companyId, agent }: { companyId: string; agent: AgentD
       ),
     onSuccess: () => {
       setName('');
-      return queryClient.invalidateQueries({ queryKey: keysKey });
+      return queryClient.invalidateQueries({ queryKey: keysQuery.queryKey });
     },
   });
   const revoke = useMutation({
@@ -38,7 +34,7 @@ export function KeysTab({ companyId, agent }: { companyId: string; agent: AgentD
       data(await api.DELETE('/api/agents/{agentId}/keys/{keyId}', { params: { path: { agentId: agent.id, keyId } } })),
     onSuccess: () => {
       setRevoking(null);
-      return queryClient.invalidateQueries({ queryKey: keysKey });
+      return queryClient.invalidateQueries({ queryKey: keysQuery.queryKey });
     },
   });
 

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
-import { agentsQuery, type AgentDetail } from '../../components/agents/queries';
+import { agentsQuery, type AgentDetail } from '../../queries/agents';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { cents, fullTime, timeAgo } from '../../lib/format';
 

@@ -3,12 +3,11 @@
 // demand. Live through the 'runs' resource: a run starting or ending refetches the loaded pages.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Fragment, useEffect, useState } from 'react';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import { isLive, type AgentDetail, type Run } from '../../components/agents/queries';
+import type { AgentDetail } from '../../queries/agents';
+import { agentRunsQuery, type Run } from '../../queries/runs';
 import { RunIssueLink } from '../../components/agents/RunIssueLink';
 import { useNow } from '../../components/agents/useNow';
-import { runStatusTone } from '../../components/runs/run-status';
+import { isLive, runStatusTone } from '../../components/runs/run-status';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
@@ -20,20 +19,7 @@ const PAGE_SIZE = 25;
 
 export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentDetail }) {
   const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
-  const runs = useInfiniteQuery({
-    queryKey: companyKey(companyId, 'runs', 'agent', agent.id),
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) =>
-      data(
-        await api.GET('/api/companies/{companyId}/heartbeat-runs', {
-          params: {
-            path: { companyId },
-            query: { agentId: agent.id, limit: PAGE_SIZE, ...(pageParam && { before: pageParam }) },
-          },
-        }),
-      ),
-    getNextPageParam: (last) => (last.length === PAGE_SIZE ? last[last.length - 1]!.runId : undefined),
-  });
+  const runs = useInfiniteQuery(agentRunsQuery(companyId, agent.id, PAGE_SIZE));
   const list = runs.data?.pages.flat() ?? [];
   const now = useNow(list.some(isLive));
   // A run seen live keeps its transcript open after it ends, so the end of the log stays in view.

@@ -2,13 +2,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { Markdown } from '../../components/Markdown';
 import { fullTime, timeAgo } from '../../lib/format';
-
-const LIMIT = 500;
+import { APPROVAL_COMMENTS, approvalCommentsQuery } from '../../queries/approvals';
 
 export function ApprovalComments({
   companyId,
@@ -21,16 +19,8 @@ export function ApprovalComments({
 }) {
   const [body, setBody] = useState('');
   const queryClient = useQueryClient();
-  const key = companyKey(companyId, 'approval', approvalId, 'comments');
-  const comments = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      data(
-        await api.GET('/api/approvals/{approvalId}/comments', {
-          params: { path: { approvalId }, query: { limit: LIMIT } },
-        }),
-      ),
-  });
+  const commentsQuery = approvalCommentsQuery(companyId, approvalId);
+  const comments = useQuery(commentsQuery);
   const add = useMutation({
     mutationFn: async () =>
       data(
@@ -41,7 +31,7 @@ export function ApprovalComments({
       ),
     onSuccess: () => {
       setBody('');
-      return queryClient.invalidateQueries({ queryKey: key });
+      return queryClient.invalidateQueries({ queryKey: commentsQuery.queryKey });
     },
   });
   const submit = (event: FormEvent) => {
@@ -73,7 +63,9 @@ export function ApprovalComments({
           ))}
         </ol>
       )}
-      {comments.data?.length === LIMIT && <p className="muted">Showing the first {LIMIT} comments.</p>}
+      {comments.data?.length === APPROVAL_COMMENTS && (
+        <p className="muted">Showing the first {APPROVAL_COMMENTS} comments.</p>
+      )}
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor="approval-comment">Add a comment</label>

@@ -2,19 +2,14 @@
 // asked, the linked issues, the conversation, and the decision with a note.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import {
-  APPROVAL_STATUS_LABELS,
-  APPROVAL_TYPE_LABELS,
-  approvalStatusBadge,
-  payloadSummary,
-} from '../../lib/approval-labels';
+import { APPROVAL_TYPE_LABELS, payloadSummary } from '../../lib/approval-labels';
 import { fullTime, timeAgo } from '../../lib/format';
-import { useAgentNames } from '../../api/agent-names';
+import { approvalStatuses, issueStatuses } from '../../lib/statuses';
+import { useAgentNames } from '../../queries/agents';
+import { approvalIssuesQuery, approvalQuery } from '../../queries/approvals';
 import { ApprovalComments } from './ApprovalComments';
 import { DecisionPanel } from './DecisionPanel';
 import { PayloadView } from './PayloadView';
@@ -22,10 +17,7 @@ import { PayloadView } from './PayloadView';
 export function ApprovalPage() {
   const { companyId = '', approvalId = '' } = useParams();
   const { nameOf: agentName } = useAgentNames(companyId);
-  const approval = useQuery({
-    queryKey: companyKey(companyId, 'approval', approvalId),
-    queryFn: async () => data(await api.GET('/api/approvals/{approvalId}', { params: { path: { approvalId } } })),
-  });
+  const approval = useQuery(approvalQuery(companyId, approvalId));
 
   if (approval.isPending) return <Loading label="Loading the approval" />;
   if (approval.isError)
@@ -46,8 +38,8 @@ export function ApprovalPage() {
       </p>
       <PageHeader title={title}>
         <p className="muted">
-          <span className={`badge ${approvalStatusBadge(a.status)}`}>{APPROVAL_STATUS_LABELS[a.status]}</span> requested
-          by{' '}
+          <span className={`badge ${approvalStatuses.tone(a.status)}`}>{approvalStatuses.label(a.status)}</span>{' '}
+          requested by{' '}
           {a.requestedByAgentId ? (
             <Link to={`/c/${companyId}/agents/${a.requestedByAgentId}`}>{agentName(a.requestedByAgentId)}</Link>
           ) : (
@@ -80,11 +72,7 @@ export function ApprovalPage() {
 }
 
 function LinkedIssues({ companyId, approvalId }: { companyId: string; approvalId: string }) {
-  const issues = useQuery({
-    queryKey: companyKey(companyId, 'approval', approvalId, 'issues'),
-    queryFn: async () =>
-      data(await api.GET('/api/approvals/{approvalId}/issues', { params: { path: { approvalId } } })),
-  });
+  const issues = useQuery(approvalIssuesQuery(companyId, approvalId));
   return (
     <section className="approval-section" aria-labelledby="approval-issues">
       <h2 id="approval-issues">Linked issues</h2>
@@ -101,7 +89,7 @@ function LinkedIssues({ companyId, approvalId }: { companyId: string; approvalId
               <Link to={`/c/${companyId}/issues/${issue.id}`}>
                 {issue.identifier} {issue.title}
               </Link>{' '}
-              <span className="badge">{issue.status.replaceAll('_', ' ')}</span>
+              <span className={`badge ${issueStatuses.tone(issue.status)}`}>{issueStatuses.label(issue.status)}</span>
             </li>
           ))}
         </ul>

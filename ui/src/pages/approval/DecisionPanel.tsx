@@ -6,15 +6,15 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { APPROVAL_STATUS_LABELS } from '../../lib/approval-labels';
 import { fullTime, timeAgo } from '../../lib/format';
+import { approvalStatuses, type ApprovalStatus } from '../../lib/statuses';
 import { useRefreshAfterDecision } from './refresh';
 import { ResubmitForm } from './ResubmitForm';
 
 type Decision = 'approve' | 'reject' | 'request-revision';
 interface Approval {
   id: string;
-  status: string;
+  status: ApprovalStatus;
   decisionNote: string | null;
   decidedAt: string | null;
   payload: Record<string, unknown>;
@@ -41,7 +41,7 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
       <h2 id="approval-decision">Decision</h2>
       {approval.decidedAt && (
         <p>
-          <strong>{APPROVAL_STATUS_LABELS[approval.status]}</strong>{' '}
+          <strong>{approvalStatuses.label(approval.status)}</strong>{' '}
           <time dateTime={approval.decidedAt} title={fullTime(approval.decidedAt)}>
             {timeAgo(approval.decidedAt)}
           </time>

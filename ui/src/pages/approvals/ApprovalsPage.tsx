@@ -1,40 +1,25 @@
 // The company's approvals, newest first, one status at a time (?status=, default pending) or all.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { fullTime, timeAgo } from '../../lib/format';
-import { useAgentNames } from '../../api/agent-names';
-import {
-  APPROVAL_STATUS_LABELS,
-  APPROVAL_TYPE_LABELS,
-  approvalStatusBadge,
-  payloadSummary,
-} from '../../lib/approval-labels';
+import { APPROVAL_TYPE_LABELS, payloadSummary } from '../../lib/approval-labels';
+import { approvalStatuses, type ApprovalStatus } from '../../lib/statuses';
+import { useAgentNames } from '../../queries/agents';
+import { APPROVALS_LIMIT, approvalsQuery } from '../../queries/approvals';
 
-const VIEWS = ['pending', 'revision_requested', 'approved', 'rejected', 'all'] as const;
-type View = (typeof VIEWS)[number];
-const LIMIT = 200;
+type View = ApprovalStatus | 'all';
+const VIEWS: View[] = [...approvalStatuses.list, 'all'];
 
 export function ApprovalsPage() {
   const { companyId = '' } = useParams();
   const [search] = useSearchParams();
-  const view: View = (VIEWS as readonly string[]).includes(search.get('status') ?? '')
-    ? (search.get('status') as View)
-    : 'pending';
+  const asked = search.get('status') ?? '';
+  const view: View = asked === 'all' || approvalStatuses.is(asked) ? asked : 'pending';
   const { nameOf: agentName } = useAgentNames(companyId);
-  const approvals = useQuery({
-    queryKey: companyKey(companyId, 'approvals', view),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/approvals', {
-          params: { path: { companyId }, query: { limit: LIMIT, ...(view !== 'all' && { status: view }) } },
-        }),
-      ),
-  });
+  const approvals = useQuery(approvalsQuery(companyId, view));
 
   return (
     <div className="page">
@@ -49,7 +34,7 @@ export function ApprovalsPage() {
             aria-current={status === view ? 'page' : undefined}
             className={status === view ? 'active' : undefined}
           >
-            {status === 'all' ? 'All' : APPROVAL_STATUS_LABELS[status]}
+            {status === 'all' ? 'All' : approvalStatuses.label(status)}
           </Link>
         ))}
       </nav>
@@ -61,12 +46,12 @@ export function ApprovalsPage() {
         <p className="inbox-empty">
           {view === 'all'
             ? 'No approvals yet: agents file them when they want to hire or need a board decision.'
-            : `No ${APPROVAL_STATUS_LABELS[view]!.toLowerCase()} approvals.`}
+            : `No ${approvalStatuses.label(view).toLowerCase()} approvals.`}
         </p>
       ) : (
         <table className="table">
           <caption className="inbox-sr">
-            {view === 'all' ? 'All approvals' : `${APPROVAL_STATUS_LABELS[view]} approvals`}, newest first
+            {view === 'all' ? 'All approvals' : `${approvalStatuses.label(view)} approvals`}, newest first
           </caption>
           <thead>
             <tr>
@@ -89,8 +74,8 @@ export function ApprovalsPage() {
                   </td>
                   <td>{approval.requestedByAgentId ? agentName(approval.requestedByAgentId) : 'the board'}</td>
                   <td>
-                    <span className={`badge ${approvalStatusBadge(approval.status)}`}>
-                      {APPROVAL_STATUS_LABELS[approval.status]}
+                    <span className={`badge ${approvalStatuses.tone(approval.status)}`}>
+                      {approvalStatuses.label(approval.status)}
                     </span>
                   </td>
                   <td>
@@ -104,7 +89,9 @@ export function ApprovalsPage() {
           </tbody>
         </table>
       )}
-      {approvals.data && approvals.data.length === LIMIT && <p className="muted">Showing the newest {LIMIT}.</p>}
+      {approvals.data && approvals.data.length === APPROVALS_LIMIT && (
+        <p className="muted">Showing the newest {APPROVALS_LIMIT}.</p>
+      )}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 import { budgetAmount } from '../../components/budgets/amounts';
 import { ResolveIncidentButton } from '../../components/budgets/ResolveIncidentButton';
 import { fullTime, timeAgo } from '../../lib/format';
-import type { Incident } from './budget-queries';
+import type { Incident } from '../../queries/budgets';
 import { TableScroll } from '../../components/TableScroll';
 
 export function IncidentList({

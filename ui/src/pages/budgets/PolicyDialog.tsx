@@ -5,11 +5,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, ApiError, data } from '../../api/client';
 import { bodyFieldErrors } from '../../api/field-errors';
-import { companyKey } from '../../api/keys';
 import { amountField, parseAmount, type BudgetMetric } from '../../components/budgets/amounts';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import type { Policy, ScopeType } from './budget-queries';
+import { agentListKeys } from '../../queries/agents';
+import { budgetKeys, type Policy, type ScopeType } from '../../queries/budgets';
+import { costKeys } from '../../queries/costs';
 
 interface Draft {
   scopeType: ScopeType;
@@ -107,8 +108,8 @@ export function PolicyDialog({
     },
     onSuccess: () => {
       onOpenChange(false);
-      for (const resource of ['budgets', 'agents', 'costs'] as const)
-        void queryClient.invalidateQueries({ queryKey: companyKey(companyId, resource) });
+      for (const resource of [budgetKeys, agentListKeys, costKeys])
+        void queryClient.invalidateQueries({ queryKey: resource.all(companyId) });
     },
   });
   const errors = fieldErrors(save.error);

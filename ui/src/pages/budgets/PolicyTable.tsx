@@ -1,7 +1,7 @@
 // Active policies by scope (the company, then agents, then projects), each with its usage bar.
 import { budgetAmount } from '../../components/budgets/amounts';
 import { BudgetBar } from '../../components/budgets/BudgetBar';
-import type { Policy } from './budget-queries';
+import type { Policy } from '../../queries/budgets';
 import { TableScroll } from '../../components/TableScroll';
 
 const SCOPES = [

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { cents, plural, tokenCount } from '../../lib/format';
-import { billingTypeQuery, type WindowId } from './cost-queries';
+import { billingTypeQuery, type WindowId } from '../../queries/costs';
 import { TableScroll } from '../../components/TableScroll';
 
 const LABEL: Record<string, string> = {
@@ -17,7 +17,7 @@ const LABEL: Record<string, string> = {
 };
 
 export function BillingTypes({ companyId, window }: { companyId: string; window: WindowId }) {
-  const types = useQuery({ ...billingTypeQuery(companyId, window), placeholderData: (previous) => previous });
+  const types = useQuery(billingTypeQuery(companyId, window));
   if (types.isError)
     return (
       <ErrorNotice

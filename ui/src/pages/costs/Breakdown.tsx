@@ -5,12 +5,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
-import { agentsQuery } from '../../components/agents/queries';
+import { agentsQuery } from '../../queries/agents';
 import { BarChart } from '../../components/BarChart';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { cents, tokenCount } from '../../lib/format';
-import { breakdownQuery, GROUPINGS, WINDOWS, type GroupingId, type WindowId } from './cost-queries';
+import { breakdownQuery, GROUPINGS, WINDOWS, type GroupingId, type WindowId } from '../../queries/costs';
 import { TableScroll } from '../../components/TableScroll';
 
 export function Breakdown({
@@ -22,11 +22,9 @@ export function Breakdown({
   grouping: GroupingId;
   window: WindowId;
 }) {
-  const breakdown = useQuery({
-    ...breakdownQuery(companyId, grouping, window),
-    placeholderData: (previous) => previous,
-  });
-  const agents = useQuery({ ...agentsQuery(companyId), enabled: grouping === 'agent' });
+  const breakdown = useQuery(breakdownQuery(companyId, grouping, window));
+  // The statuses of the agent rows (the one agents read every page shares).
+  const agents = useQuery(agentsQuery(companyId));
   const tableId = useId();
 
   if (breakdown.isError)

@@ -9,7 +9,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { BillingTypes } from './BillingTypes';
 import { Breakdown } from './Breakdown';
-import { GROUPINGS, groupingOf, overviewQuery, WINDOWS, windowOf } from './cost-queries';
+import { GROUPINGS, groupingOf, overviewQuery, WINDOWS, windowOf } from '../../queries/costs';
 import { UsageFigures } from './UsageFigures';
 import { cents } from '../../lib/format';
 

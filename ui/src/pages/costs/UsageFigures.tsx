@@ -1,5 +1,5 @@
 import { plural, tokenCount } from '../../lib/format';
-import type { Usage } from './cost-queries';
+import type { Usage } from '../../queries/costs';
 
 /** Tokens in and out, next to the cents they cost. */
 export function UsageFigures({ usage }: { usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'eventCount'> }) {

@@ -1,16 +1,17 @@
 // The company at a glance: the dashboard snapshot as stat cards, "Now" (every live run with its last
 // log line) and the latest activity. Live through the query keys (resources 'dashboard' and
 // 'activity'), never by polling.
+import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
-import { useCompanies } from '../../app/session';
+import { companiesQuery } from '../../queries/instance';
 import { StatCards } from './StatCards';
 import { LiveRuns } from './LiveRuns';
 import { RecentActivity } from './RecentActivity';
 
 export function DashboardPage() {
   const { companyId } = useParams() as { companyId: string };
-  const company = useCompanies().data?.find((candidate) => candidate.id === companyId);
+  const company = useQuery(companiesQuery()).data?.find((candidate) => candidate.id === companyId);
   return (
     <div className="page dashboard">
       <PageHeader title="Dashboard">{company && <p className="muted dashboard-company">{company.name}</p>}</PageHeader>

@@ -5,31 +5,18 @@
 import { memo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, data } from '../../api/client';
-import type { paths } from '../../api/schema';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { duration, fullTime } from '../../lib/format';
 import { useNow } from '../../components/agents/useNow';
+import { liveRunRowsQuery, type LiveRun } from '../../queries/runs';
 
 /** Live runs shown at most (the newest); a company running more is told so. */
 const SHOWN = 50;
 
-type LiveRun =
-  paths['/api/companies/{companyId}/live-runs']['get']['responses'][200]['content']['application/json'][number];
-
 export function LiveRuns({ companyId }: { companyId: string }) {
-  const runs = useQuery({
-    queryKey: companyKey(companyId, 'live-runs', { limit: SHOWN }),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/live-runs', {
-          params: { path: { companyId }, query: { limit: SHOWN } },
-        }),
-      ),
-  });
+  const runs = useQuery(liveRunRowsQuery(companyId, SHOWN));
   return (
     <section className="card now" aria-labelledby="now-heading">
       <h2 id="now-heading">

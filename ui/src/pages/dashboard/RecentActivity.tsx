@@ -1,29 +1,19 @@
 // The latest activity entries, each in words and leading to its subject. Live: the 'activity'
 // resource is refreshed on every activity event.
 import { useQuery } from '@tanstack/react-query';
-import { agentsQuery } from '../../components/agents/queries';
 import { Link } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { fullTime, timeAgo } from '../../lib/format';
+import { activityQuery } from '../../queries/activity';
+import { useAgentNames } from '../../queries/agents';
 import { actorName, subjectName, subjectPath, verb } from './activity-text';
 
 const RECENT = 20;
 
 export function RecentActivity({ companyId }: { companyId: string }) {
-  const activity = useQuery({
-    queryKey: companyKey(companyId, 'activity', { limit: RECENT }),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/activity', {
-          params: { path: { companyId }, query: { limit: RECENT } },
-        }),
-      ),
-  });
-  const agents = useQuery(agentsQuery(companyId));
-  const names = new Map((agents.data ?? []).map((agent) => [agent.id, agent.name]));
+  const activity = useQuery(activityQuery(companyId, { limit: RECENT }));
+  const names = useAgentNames(companyId);
   return (
     <section className="card recent-activity" aria-labelledby="activity-heading">
       <h2 id="activity-heading">
@@ -42,11 +32,11 @@ export function RecentActivity({ companyId }: { companyId: string }) {
         <ol className="activity-list">
           {activity.data.map((entry) => {
             const path = subjectPath(companyId, entry);
-            const subject = subjectName(entry, names);
+            const subject = subjectName(entry, names.knownName);
             return (
               <li key={entry.id} data-activity-id={entry.id}>
                 <span>
-                  <strong>{actorName(entry, names)}</strong> {verb(entry.action)}{' '}
+                  <strong>{actorName(entry, names.knownName)}</strong> {verb(entry.action)}{' '}
                   {path ? <Link to={path}>{subject}</Link> : <span>{subject}</span>}
                 </span>
                 <time className="muted" dateTime={entry.createdAt} title={fullTime(entry.createdAt)}>
@@ -57,9 +47,7 @@ export function RecentActivity({ companyId }: { companyId: string }) {
           })}
         </ol>
       )}
-      {agents.isError && (
-        <ErrorNotice error={agents.error} retry={() => agents.refetch()} title="Agent names could not be loaded" />
-      )}
+      {names.error && <ErrorNotice error={names.error} retry={names.retry} title="Agent names could not be loaded" />}
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { dashboardQuery } from '../../app/counts';
+import { dashboardQuery } from '../../queries/dashboard';
 import { Loading } from '../../components/Loading';
 import { cents } from '../../lib/format';
 

@@ -1,5 +1,6 @@
 // An activity entry in words ("Scout checked out ACM-3"), and where it leads. Entries carry ids and
-// the details their writers chose; names come from the agent list and those details.
+// the details their writers chose; names come from the agent list (useAgentNames) and those details.
+type KnownName = (agentId: string) => string | undefined;
 export interface ActivityEntry {
   action: string;
   actorType: 'agent' | 'user' | 'system';
@@ -10,8 +11,8 @@ export interface ActivityEntry {
   details: { [key: string]: unknown } | null;
 }
 
-export function actorName(entry: ActivityEntry, agentNames: Map<string, string>): string {
-  if (entry.actorType === 'agent') return agentNames.get(entry.actorId) ?? 'An agent';
+export function actorName(entry: ActivityEntry, knownName: KnownName): string {
+  if (entry.actorType === 'agent') return knownName(entry.actorId) ?? 'An agent';
   if (entry.actorType === 'user') return 'The board';
   return entry.actorId.charAt(0).toUpperCase() + entry.actorId.slice(1);
 }
@@ -23,12 +24,12 @@ export function verb(action: string): string {
 }
 
 /** What the entry is about, in the most telling words its details allow. */
-export function subjectName(entry: ActivityEntry, agentNames: Map<string, string>): string {
+export function subjectName(entry: ActivityEntry, knownName: KnownName): string {
   const details = entry.details ?? {};
   const text = (key: string) => (typeof details[key] === 'string' ? (details[key] as string) : undefined);
-  if (entry.entityType === 'agent') return agentNames.get(entry.entityId) ?? text('name') ?? 'an agent';
+  if (entry.entityType === 'agent') return knownName(entry.entityId) ?? text('name') ?? 'an agent';
   const runAgent = runAgentId(entry);
-  if (entry.entityType === 'heartbeat_run' && runAgent) return `${agentNames.get(runAgent) ?? 'an agent'}'s run`;
+  if (entry.entityType === 'heartbeat_run' && runAgent) return `${knownName(runAgent) ?? 'an agent'}'s run`;
   const identifier = text('identifier');
   const title = text('title');
   if (identifier) return title ? `${identifier} ${title}` : identifier;

@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { fullTime, moneyIn, timeAgo } from '../../lib/format';
-import { FINANCE_MAX, FINANCE_PAGE, financeEventsQuery } from './finance-queries';
+import { FINANCE_MAX, FINANCE_PAGE, financeEventsQuery } from '../../queries/finance';
 import { TableScroll } from '../../components/TableScroll';
 
 export function FinanceEvents({ companyId }: { companyId: string }) {
   const [limit, setLimit] = useState(FINANCE_PAGE);
-  const events = useQuery({ ...financeEventsQuery(companyId, limit), placeholderData: (previous) => previous });
+  const events = useQuery(financeEventsQuery(companyId, limit));
   return (
     <section className="card" aria-labelledby="finance-events">
       <h2 id="finance-events">Events</h2>

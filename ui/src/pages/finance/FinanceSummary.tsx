@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { moneyIn } from '../../lib/format';
-import { financeSummaryQuery } from './finance-queries';
+import { financeSummaryQuery } from '../../queries/finance';
 import { TableScroll } from '../../components/TableScroll';
 
 interface Totals {

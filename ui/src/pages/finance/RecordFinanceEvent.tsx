@@ -6,9 +6,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, data } from '../../api/client';
 import { bodyFieldErrors } from '../../api/field-errors';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { moneyIn } from '../../lib/format';
+import { financeKeys } from '../../queries/finance';
 
 const FIELDS = ['kind', 'amountCents', 'currency', 'occurredAt', 'biller', 'description'];
 const KINDS = ['inference_charge', 'platform_fee', 'credit_purchase', 'credit_refund', 'manual_adjustment'];
@@ -66,7 +66,7 @@ export function RecordFinanceEvent({ companyId }: { companyId: string }) {
       );
       idempotencyKey.current = crypto.randomUUID();
       setDraft(emptyDraft());
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'finance') });
+      void queryClient.invalidateQueries({ queryKey: financeKeys.all(companyId) });
     },
   });
   const errors = bodyFieldErrors(record.error);

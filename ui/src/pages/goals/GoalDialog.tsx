@@ -2,11 +2,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import { useAgentNames } from '../../api/agent-names';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { GOAL_LEVELS, GOAL_STATUSES, subtreeIds, type Goal } from './goal-tree';
+import { goalStatuses } from '../../lib/statuses';
+import { useAgentNames } from '../../queries/agents';
+import { goalKeys, type Goal } from '../../queries/goals';
+import { GOAL_LEVELS, subtreeIds } from './goal-tree';
 
 export type GoalDialogState = { mode: 'create'; parentId: string | null } | { mode: 'edit'; goal: Goal };
 
@@ -74,7 +75,7 @@ function GoalForm({
         : data(await api.POST('/api/companies/{companyId}/goals', { params: { path: { companyId } }, body }));
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'goals') });
+      void queryClient.invalidateQueries({ queryKey: goalKeys.all(companyId) });
       onDone();
     },
   });
@@ -114,9 +115,9 @@ function GoalForm({
         <label className="field">
           Status
           <select value={status} onChange={(event) => setStatus(event.target.value as Goal['status'])}>
-            {GOAL_STATUSES.map((known) => (
+            {goalStatuses.list.map((known) => (
               <option key={known} value={known}>
-                {known}
+                {goalStatuses.label(known)}
               </option>
             ))}
           </select>

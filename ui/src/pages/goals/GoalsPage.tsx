@@ -2,23 +2,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import { useAgentNames } from '../../api/agent-names';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { goalStatuses } from '../../lib/statuses';
+import { useAgentNames } from '../../queries/agents';
+import { goalsQuery, type Goal } from '../../queries/goals';
 import { GoalDialog, type GoalDialogState } from './GoalDialog';
-import { goalStatusBadge, goalTree, type Goal, type GoalNode } from './goal-tree';
+import { goalTree, type GoalNode } from './goal-tree';
 
 export function GoalsPage() {
   const { companyId = '' } = useParams();
   const [dialog, setDialog] = useState<GoalDialogState | null>(null);
   const { nameOf } = useAgentNames(companyId);
-  const goals = useQuery({
-    queryKey: companyKey(companyId, 'goals', 'list'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/goals', { params: { path: { companyId } } })),
-  });
+  const goals = useQuery(goalsQuery(companyId));
 
   return (
     <div className="page">
@@ -79,7 +76,7 @@ function GoalBranch({
       <div className="goal-node">
         <strong>{goal.title}</strong>
         <span className="badge">{goal.level}</span>
-        <span className={`badge ${goalStatusBadge(goal.status)}`}>{goal.status}</span>
+        <span className={`badge ${goalStatuses.tone(goal.status)}`}>{goalStatuses.label(goal.status)}</span>
         {goal.ownerAgentId && <span className="muted">{ownerName(goal.ownerAgentId)}</span>}
         <span className="goal-actions">
           <button type="button" onClick={() => onAddChild(goal)}>

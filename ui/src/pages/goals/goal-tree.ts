@@ -1,9 +1,7 @@
 // The company's goals as a tree: children under their parent, in the server's order (oldest first).
 // A goal whose parent is not in the list (beyond the page) is shown at the top rather than lost.
-import type { paths } from '../../api/schema';
+import type { Goal } from '../../queries/goals';
 
-export type Goal =
-  paths['/api/companies/{companyId}/goals']['get']['responses'][200]['content']['application/json'][number];
 export interface GoalNode {
   goal: Goal;
   children: GoalNode[];
@@ -35,17 +33,3 @@ export function subtreeIds(goals: Goal[], rootId: string): Set<string> {
 }
 
 export const GOAL_LEVELS = ['company', 'team', 'agent', 'task'] as const satisfies readonly Goal['level'][];
-export const GOAL_STATUSES = [
-  'planned',
-  'active',
-  'achieved',
-  'cancelled',
-] as const satisfies readonly Goal['status'][];
-export const goalStatusBadge = (status: Goal['status']): string =>
-  status === 'achieved'
-    ? 'badge-success'
-    : status === 'active'
-      ? 'badge-accent'
-      : status === 'cancelled'
-        ? 'badge-danger'
-        : '';

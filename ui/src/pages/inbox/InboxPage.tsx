@@ -7,7 +7,8 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { InboxRow } from './InboxRow';
-import { inboxQuery, useMarkRead } from './inbox-query';
+import { inboxQuery } from '../../queries/inbox';
+import { useMarkRead } from './useMarkRead';
 
 export function InboxPage() {
   const { companyId = '' } = useParams();

@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { APPROVAL_TYPE_LABELS } from '../../lib/approval-labels';
 import { cents, fullTime, timeAgo } from '../../lib/format';
-import type { InboxItem } from './inbox-query';
+import type { InboxItem } from '../../queries/inbox';
 import { ResolveIncidentButton } from '../../components/budgets/ResolveIncidentButton';
 import { RetryRunButton } from './RetryRunButton';
 import { RunFailure } from '../../components/runs/RunFailure';

@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import type { InboxItem } from './inbox-query';
+import type { InboxItem } from '../../queries/inbox';
 
 type RunItem = Extract<InboxItem, { kind: 'run' }>;
 

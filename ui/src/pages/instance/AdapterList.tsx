@@ -10,17 +10,11 @@ import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { ConfigForm } from '../../components/schema-form/ConfigForm';
-import type { JsonSchema } from '../../components/schema-form/schema-form';
-import { CheckList } from './InstanceSettingsPage';
-
-type Adapter = Awaited<ReturnType<typeof listAdapters>>[number];
-
-async function listAdapters() {
-  return data(await api.GET('/api/adapters'));
-}
+import { adapterConfigSchemaQuery, adaptersQuery, type Adapter } from '../../queries/instance';
+import { CheckList } from './CheckList';
 
 export function AdapterList() {
-  const adapters = useQuery({ queryKey: instanceKeys.adapters, queryFn: listAdapters });
+  const adapters = useQuery(adaptersQuery());
   if (adapters.isPending) return <Loading label="Checking the adapters (each environment check takes up to 5 s)" />;
   if (adapters.isError)
     return (
@@ -170,14 +164,7 @@ function PinForm({ adapter, save }: { adapter: Adapter; save: (pinnedVersion: st
 
 function AdapterConfig({ adapter }: { adapter: Adapter }) {
   const queryClient = useQueryClient();
-  const schema = useQuery({
-    queryKey: [...instanceKeys.adapters, adapter.type, 'config-schema'],
-    queryFn: async () =>
-      data(
-        await api.GET('/api/adapters/{type}/config-schema', { params: { path: { type: adapter.type } } }),
-      ) as JsonSchema,
-    staleTime: 5 * 60_000,
-  });
+  const schema = useQuery(adapterConfigSchemaQuery(adapter.type));
   if (schema.isPending) return <Loading label={`Loading the settings of ${adapter.type}`} />;
   if (schema.isError)
     return (

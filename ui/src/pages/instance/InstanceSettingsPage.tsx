@@ -2,12 +2,12 @@
 // the running server, and the adapter registry. Changes to adapters are the instance owner's alone:
 // the server answers 403 to other board users, shown where they acted.
 import { useQuery } from '@tanstack/react-query';
-import { api, data } from '../../api/client';
-import { instanceKeys } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { doctorQuery, healthQuery } from '../../queries/instance';
 import { AdapterList } from './AdapterList';
+import { CheckList } from './CheckList';
 import { InstallAdapterForm } from './InstallAdapterForm';
 
 export function InstanceSettingsPage() {
@@ -33,7 +33,7 @@ export function InstanceSettingsPage() {
 }
 
 function ServerCard() {
-  const health = useQuery({ queryKey: instanceKeys.health, queryFn: async () => data(await api.GET('/api/health')) });
+  const health = useQuery(healthQuery());
   return (
     <section className="card" aria-labelledby="server-heading">
       <h2 id="server-heading">Server</h2>
@@ -64,10 +64,7 @@ function ServerCard() {
 }
 
 function DoctorCard() {
-  const doctor = useQuery({
-    queryKey: instanceKeys.doctor,
-    queryFn: async () => data(await api.GET('/api/instance/doctor')),
-  });
+  const doctor = useQuery(doctorQuery());
   return (
     <section className="card" aria-labelledby="doctor-heading">
       <div className="card-title-row">
@@ -86,24 +83,5 @@ function DoctorCard() {
       )}
       {doctor.data && <CheckList checks={doctor.data.checks} label="Doctor checks" />}
     </section>
-  );
-}
-
-export function CheckList({
-  checks,
-  label,
-}: {
-  checks: { name: string; ok: boolean; detail: string }[];
-  label: string;
-}) {
-  return (
-    <ul className="check-list" aria-label={label}>
-      {checks.map((check, index) => (
-        <li key={`${check.name}-${index}`}>
-          <span className={`badge ${check.ok ? 'badge-success' : 'badge-danger'}`}>{check.ok ? 'ok' : 'fail'}</span>{' '}
-          <strong>{check.name}</strong> <span className="check-detail">{check.detail}</span>
-        </li>
-      ))}
-    </ul>
   );
 }

@@ -3,11 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { timeAgo } from '../../lib/format';
-import type { Attachment } from './queries';
+import { issueAttachmentsQuery, type Attachment } from '../../queries/issues';
 
 const IMAGE = /^image\/(png|jpeg|gif|webp|avif|svg\+xml)$/;
 
@@ -21,11 +20,8 @@ export function Attachments({ companyId, issueId }: { companyId: string; issueId
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [preview, setPreview] = useState<Attachment | null>(null);
-  const key = companyKey(companyId, 'issue', issueId, 'attachments');
-  const attachments = useQuery({
-    queryKey: key,
-    queryFn: async () => data(await api.GET('/api/issues/{issueId}/attachments', { params: { path: { issueId } } })),
-  });
+  const attachmentsQuery = issueAttachmentsQuery(companyId, issueId);
+  const attachments = useQuery(attachmentsQuery);
   const upload = useMutation({
     mutationFn: async (file: File) => {
       const form = new FormData();
@@ -41,7 +37,7 @@ export function Attachments({ companyId, issueId }: { companyId: string; issueId
     },
     onSettled: () => {
       if (input.current) input.current.value = '';
-      void queryClient.invalidateQueries({ queryKey: key });
+      void queryClient.invalidateQueries({ queryKey: attachmentsQuery.queryKey });
     },
   });
   const list = attachments.data ?? [];

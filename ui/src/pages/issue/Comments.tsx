@@ -3,27 +3,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Markdown } from '../../components/Markdown';
 import { fullTime, timeAgo } from '../../lib/format';
+import { useAgentNames } from '../../queries/agents';
+import { COMMENT_PAGE, issueCommentsQuery } from '../../queries/issues';
 import { MentionComposer } from './MentionComposer';
-import { agentName, COMMENT_PAGE, useAgents } from './queries';
 
 export function Comments({ companyId, issueId }: { companyId: string; issueId: string }) {
   const queryClient = useQueryClient();
-  const agents = useAgents(companyId);
+  const names = useAgentNames(companyId);
   const [draft, setDraft] = useState('');
-  const key = companyKey(companyId, 'issue', issueId, 'comments');
-  const comments = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      data(
-        await api.GET('/api/issues/{issueId}/comments', {
-          params: { path: { issueId }, query: { order: 'desc', limit: COMMENT_PAGE } },
-        }),
-      ).reverse(),
-  });
+  const commentsQuery = issueCommentsQuery(companyId, issueId);
+  const key = commentsQuery.queryKey;
+  const comments = useQuery(commentsQuery);
   const post = useMutation({
     mutationFn: async (body: string) =>
       data(await api.POST('/api/issues/{issueId}/comments', { params: { path: { issueId } }, body: { body } })),
@@ -57,7 +50,7 @@ export function Comments({ companyId, issueId }: { companyId: string; issueId: s
         {list.map((comment) => (
           <li key={comment.id} className="comment">
             <div className="comment-meta">
-              <strong>{comment.authorAgentId ? agentName(agents.data, comment.authorAgentId) : 'Board'}</strong>
+              <strong>{comment.authorAgentId ? names.nameOf(comment.authorAgentId) : 'Board'}</strong>
               <time dateTime={comment.createdAt} title={fullTime(comment.createdAt)} className="muted">
                 {timeAgo(comment.createdAt)}
               </time>
@@ -73,7 +66,7 @@ export function Comments({ companyId, issueId }: { companyId: string; issueId: s
         }}
       >
         <MentionComposer
-          agents={agents.data ?? []}
+          agents={names.agents}
           value={draft}
           onChange={setDraft}
           onSubmit={submit}

@@ -3,7 +3,7 @@
 // their (now latest) revision, so a further race shows here again rather than overwriting.
 import { useState } from 'react';
 import { DiffView } from './DiffView';
-import type { IssueDocument } from './queries';
+import type { IssueDocument } from '../../queries/documents';
 
 export function ConflictView({
   name,

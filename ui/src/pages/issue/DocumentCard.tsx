@@ -4,12 +4,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Markdown } from '../../components/Markdown';
 import { timeAgo } from '../../lib/format';
+import { documentKeys, type IssueDocument } from '../../queries/documents';
 import { ConflictView } from './ConflictView';
-import type { IssueDocument } from './queries';
 import { Revisions } from './Revisions';
 
 type Mode =
@@ -40,10 +39,10 @@ export function DocumentCard({
         }),
       ),
     onSuccess: (saved) => {
-      queryClient.setQueryData<IssueDocument[]>(companyKey(companyId, 'documents', issueId), (old) =>
+      queryClient.setQueryData<IssueDocument[]>(documentKeys.ofIssue(companyId, issueId), (old) =>
         old?.map((d) => (d.key === saved.key ? saved : d)),
       );
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'documents', issueId) });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.ofIssue(companyId, issueId) });
       setMode({ kind: 'view' });
     },
     onError: async (error, { body }) => {

@@ -2,8 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { issueDocumentsQuery } from '../../queries/documents';
 import { DocumentCard } from './DocumentCard';
 
 const KEY_PATTERN = '[a-z0-9_\\-]{1,64}';
@@ -13,10 +13,8 @@ export function Documents({ companyId, issueId }: { companyId: string; issueId: 
   const [creating, setCreating] = useState(false);
   const [key, setKey] = useState('');
   const [title, setTitle] = useState('');
-  const documents = useQuery({
-    queryKey: companyKey(companyId, 'documents', issueId),
-    queryFn: async () => data(await api.GET('/api/issues/{issueId}/documents', { params: { path: { issueId } } })),
-  });
+  const documentsQuery = issueDocumentsQuery(companyId, issueId);
+  const documents = useQuery(documentsQuery);
   const create = useMutation({
     mutationFn: async () =>
       data(
@@ -29,7 +27,7 @@ export function Documents({ companyId, issueId }: { companyId: string; issueId: 
       setCreating(false);
       setKey('');
       setTitle('');
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'documents', issueId) });
+      void queryClient.invalidateQueries({ queryKey: documentsQuery.queryKey });
     },
   });
   const list = documents.data ?? [];

@@ -1,24 +1,25 @@
 // An issue in full: title and description, the work on it (runs, transcripts, workspace), documents,
 // sub-issues, attachments and comments, with the properties beside (below on a narrow screen).
 // Everything refreshes from the company's live events; nothing polls.
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { fullTime, timeAgo } from '../../lib/format';
+import { issueQuery } from '../../queries/issues';
 import { Attachments } from './Attachments';
 import { Comments } from './Comments';
 import { Documents } from './Documents';
 import { InlineDescription } from './InlineDescription';
 import { InlineTitle } from './InlineTitle';
 import { Properties } from './Properties';
-import { useIssue } from './queries';
 import { Runs } from './Runs';
 import { SubIssues } from './SubIssues';
 
 export function IssuePage() {
   const { companyId = '', issueId = '' } = useParams();
-  const issue = useIssue(companyId, issueId);
+  const issue = useQuery(issueQuery(companyId, issueId));
   const heading = issue.data ? `${issue.data.identifier} ${issue.data.title}` : 'Issue';
   useEffect(() => {
     document.title = `${heading} · Boardroom`;

@@ -2,9 +2,8 @@
 // blocker or sub-issue. A combobox: arrows move, Enter picks, Escape closes.
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState } from 'react';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { issueSearchQuery } from '../../queries/issues';
 
 const MATCHES = 8;
 
@@ -29,16 +28,7 @@ export function IssueSearch({
   const [active, setActive] = useState(0);
   const q = useDeferredValue(text.trim());
   const listId = useId();
-  const results = useQuery({
-    queryKey: companyKey(companyId, 'issues', 'search', q),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/issues', {
-          params: { path: { companyId }, query: { q, limit: MATCHES + exclude.length } },
-        }),
-      ),
-    enabled: q.length > 0,
-  });
+  const results = useQuery(issueSearchQuery(companyId, q, MATCHES + exclude.length));
   const matches = (results.data ?? []).filter((issue) => !exclude.includes(issue.id)).slice(0, MATCHES);
   const open = q.length > 0 && matches.length > 0;
   const pick = (issue: PickedIssue) => {

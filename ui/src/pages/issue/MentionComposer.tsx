@@ -2,7 +2,7 @@
 // letters lists the matches; arrows move, Enter or Tab picks, Escape closes. The server wakes every
 // agent named this way in a comment (SPEC comment rules), so the full name is inserted.
 import { useId, useLayoutEffect, useRef, useState } from 'react';
-import type { Agent } from './queries';
+import type { Agent } from '../../queries/agents';
 
 const MATCHES = 8;
 /** The `@word` being typed just before the caret: after a space or at the start, no newline in it. */

@@ -3,29 +3,22 @@
 // control back to the stored value and says why, in the server's words.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { useMe } from '../../app/session';
+import { agentStatuses, issuePriorities, issueStatuses } from '../../lib/statuses';
+import { agentsQuery } from '../../queries/agents';
+import { goalsQuery } from '../../queries/goals';
+import { meQuery } from '../../queries/instance';
+import type { IssueDetail } from '../../queries/issues';
+import { projectsQuery } from '../../queries/projects';
 import { IssueSearch } from './IssueSearch';
-import { ISSUE_PRIORITIES, ISSUE_STATUSES, useAgents, type IssueDetail } from './queries';
 import { usePatchIssue } from './usePatchIssue';
-
-const label = (value: string) => value.replace('_', ' ');
 
 export function Properties({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
   const patch = usePatchIssue(companyId, issue.id);
-  const agents = useAgents(companyId);
-  const me = useMe();
-  const projects = useQuery({
-    queryKey: companyKey(companyId, 'projects'),
-    queryFn: async () =>
-      data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
-  });
-  const goals = useQuery({
-    queryKey: companyKey(companyId, 'goals'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/goals', { params: { path: { companyId } } })),
-  });
+  const agents = useQuery(agentsQuery(companyId));
+  const me = useQuery(meQuery());
+  const projects = useQuery(projectsQuery(companyId));
+  const goals = useQuery(goalsQuery(companyId));
   const meId = me.data?.user.id;
   const assignee = issue.assigneeAgentId
     ? `agent:${issue.assigneeAgentId}`
@@ -45,9 +38,9 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
           value={issue.status}
           onChange={(event) => patch.mutate({ status: event.target.value as IssueDetail['status'] })}
         >
-          {ISSUE_STATUSES.map((status) => (
+          {issueStatuses.list.map((status) => (
             <option key={status} value={status}>
-              {label(status)}
+              {issueStatuses.label(status)}
             </option>
           ))}
         </select>
@@ -59,9 +52,9 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
           value={issue.priority}
           onChange={(event) => patch.mutate({ priority: event.target.value as IssueDetail['priority'] })}
         >
-          {ISSUE_PRIORITIES.map((priority) => (
+          {issuePriorities.list.map((priority) => (
             <option key={priority} value={priority}>
-              {priority}
+              {issuePriorities.label(priority)}
             </option>
           ))}
         </select>
@@ -86,7 +79,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
           )}
           {(agents.data ?? []).map((agent) => (
             <option key={agent.id} value={`agent:${agent.id}`}>
-              {agent.name} ({agent.status})
+              {agent.name} ({agentStatuses.label(agent.status).toLowerCase()})
             </option>
           ))}
         </select>
@@ -171,7 +164,9 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
               <Link to={issueLink(blocker)}>
                 <span className="mono">{blocker.identifier}</span> {blocker.title}
               </Link>
-              <span className="badge">{label(blocker.status)}</span>
+              <span className={`badge ${issueStatuses.tone(blocker.status)}`}>
+                {issueStatuses.label(blocker.status)}
+              </span>
               <button
                 type="button"
                 className="quiet"

@@ -1,27 +1,16 @@
-// A document's revision history, newest first (one page of REVISION_PAGE), and for the chosen
+// A document's revision history, newest first (the newest REVISION_PAGE), and for the chosen
 // revision the diff from the one before it.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { fullTime, timeAgo } from '../../lib/format';
+import { REVISION_PAGE, revisionsQuery } from '../../queries/documents';
 import { DiffView } from './DiffView';
-
-const REVISION_PAGE = 50;
 
 export function Revisions({ companyId, issueId, docKey }: { companyId: string; issueId: string; docKey: string }) {
   const [chosen, setChosen] = useState<string | null>(null);
-  const revisions = useQuery({
-    queryKey: companyKey(companyId, 'documents', issueId, docKey, 'revisions'),
-    queryFn: async () => {
-      const result = await api.GET('/api/issues/{issueId}/documents/{key}/revisions', {
-        params: { path: { issueId, key: docKey }, query: { limit: REVISION_PAGE } },
-      });
-      return { revisions: data(result), more: result.response.headers.has('x-next-before-revision-number') };
-    },
-  });
+  const revisions = useQuery(revisionsQuery(companyId, issueId, docKey));
   if (revisions.isPending) return <Loading label="Loading revisions" />;
   if (revisions.isError)
     return (

@@ -4,40 +4,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { RunFailure, type RunFailureFields } from '../../components/runs/RunFailure';
 import { RunTranscript } from '../../components/runs/RunTranscript';
 import { duration, fullTime, timeAgo } from '../../lib/format';
-import {
-  agentName,
-  LIVE_RUN_STATUSES,
-  RUN_PAGE,
-  useAgents,
-  type Agent,
-  type IssueDetail,
-  type RunSummary,
-} from './queries';
-import { runStatusTone } from '../../components/runs/run-status';
+import { useAgentNames } from '../../queries/agents';
+import type { IssueDetail } from '../../queries/issues';
+import { issueCheckoutRunsQuery, issueWokenRunsQuery, type RunSummary } from '../../queries/runs';
+import { LIVE_RUN_STATUSES, runStatusTone } from '../../components/runs/run-status';
+
+/** How many runs the issue page shows: the newest ones. */
+const RUN_PAGE = 20;
 
 /** Runs woken for the issue and runs that checked it out are two lists on the server; one here. */
 function useIssueRuns(companyId: string, issueId: string) {
-  const wokenFor = useQuery({
-    queryKey: companyKey(companyId, 'runs', { issueId }),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/heartbeat-runs', {
-          params: { path: { companyId }, query: { issueId, limit: RUN_PAGE } },
-        }),
-      ),
-  });
-  const checkedOut = useQuery({
-    queryKey: companyKey(companyId, 'runs', 'issue', issueId),
-    queryFn: async () =>
-      data(await api.GET('/api/issues/{issueId}/runs', { params: { path: { issueId }, query: { limit: RUN_PAGE } } })),
-  });
+  const wokenFor = useQuery(issueWokenRunsQuery(companyId, issueId, RUN_PAGE));
+  const checkedOut = useQuery(issueCheckoutRunsQuery(companyId, issueId, RUN_PAGE));
   // The company list's items also say why a run ended badly: they win over the issue list's summaries.
   const byId = new Map<string, RunSummary & RunFailureFields>();
   for (const run of [...(checkedOut.data ?? []), ...(wokenFor.data ?? [])]) byId.set(run.runId, run);
@@ -51,7 +34,7 @@ function useIssueRuns(companyId: string, issueId: string) {
 }
 
 export function Runs({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
-  const agents = useAgents(companyId);
+  const { nameOf } = useAgentNames(companyId);
   const { runs, error, loaded, retry } = useIssueRuns(companyId, issue.id);
   const holder = issue.checkoutRunId ? runs.find((run) => run.runId === issue.checkoutRunId) : undefined;
 
@@ -63,7 +46,7 @@ export function Runs({ companyId, issue }: { companyId: string; issue: IssueDeta
           <span className="muted">Not checked out.</span>
         ) : holder ? (
           <>
-            Checked out by <AgentLink companyId={companyId} agents={agents.data} agentId={holder.agentId} /> through run{' '}
+            Checked out by <AgentLink companyId={companyId} nameOf={nameOf} agentId={holder.agentId} /> through run{' '}
             <span className="mono">{holder.runId.slice(0, 8)}</span>
             {holder.startedAt && (
               <>
@@ -92,7 +75,7 @@ export function Runs({ companyId, issue }: { companyId: string; issue: IssueDeta
       )}
       <ul className="run-list">
         {runs.map((run) => (
-          <RunItem key={run.runId} companyId={companyId} run={run} agents={agents.data} />
+          <RunItem key={run.runId} companyId={companyId} run={run} nameOf={nameOf} />
         ))}
       </ul>
     </section>
@@ -101,28 +84,28 @@ export function Runs({ companyId, issue }: { companyId: string; issue: IssueDeta
 
 function AgentLink({
   companyId,
-  agents,
+  nameOf,
   agentId,
 }: {
   companyId: string;
-  agents: Agent[] | undefined;
+  nameOf: (agentId: string) => string;
   agentId: string;
 }) {
-  return <Link to={`/c/${companyId}/agents/${agentId}`}>{agentName(agents, agentId)}</Link>;
+  return <Link to={`/c/${companyId}/agents/${agentId}`}>{nameOf(agentId)}</Link>;
 }
 
 function RunItem({
   companyId,
   run,
-  agents,
+  nameOf,
 }: {
   companyId: string;
   run: RunSummary & RunFailureFields;
-  agents: Agent[] | undefined;
+  nameOf: (agentId: string) => string;
 }) {
   const live = LIVE_RUN_STATUSES.has(run.status);
   const [open, setOpen] = useState(false);
-  const name = agentName(agents, run.agentId);
+  const name = nameOf(run.agentId);
   const took =
     run.startedAt && run.finishedAt
       ? duration(new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime())
@@ -131,7 +114,7 @@ function RunItem({
     <li className="run" aria-label={`Run ${run.runId.slice(0, 8)} by ${name}: ${run.status}`}>
       <div className="row wrap">
         <span className={`badge ${runStatusTone(run.status)}`}>{run.status.replace('_', ' ')}</span>
-        <AgentLink companyId={companyId} agents={agents} agentId={run.agentId} />
+        <AgentLink companyId={companyId} nameOf={nameOf} agentId={run.agentId} />
         <span className="mono muted">{run.runId.slice(0, 8)}</span>
         <time className="muted" dateTime={run.createdAt} title={fullTime(run.createdAt)}>
           {timeAgo(run.createdAt)}

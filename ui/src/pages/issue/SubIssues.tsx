@@ -4,24 +4,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { issueStatuses } from '../../lib/statuses';
+import { issueListKeys, SUB_ISSUE_PAGE, subIssuesQuery, type IssueDetail } from '../../queries/issues';
 import { IssueSearch } from './IssueSearch';
-import { SUB_ISSUE_PAGE, type IssueDetail } from './queries';
 
 export function SubIssues({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
   const queryClient = useQueryClient();
   const [title, setTitle] = useState('');
-  const children = useQuery({
-    queryKey: companyKey(companyId, 'issues', { parentId: issue.id }),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/issues', {
-          params: { path: { companyId }, query: { parentId: issue.id, limit: SUB_ISSUE_PAGE } },
-        }),
-      ),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issues') });
+  const children = useQuery(subIssuesQuery(companyId, issue.id));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: issueListKeys.all(companyId) });
   const create = useMutation({
     mutationFn: async (newTitle: string) =>
       data(
@@ -61,7 +53,7 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
       <ul className="plain-list">
         {list.map((child) => (
           <li key={child.id} className="row">
-            <span className="badge">{child.status.replace('_', ' ')}</span>
+            <span className={`badge ${issueStatuses.tone(child.status)}`}>{issueStatuses.label(child.status)}</span>
             <Link to={`/c/${companyId}/issues/${child.identifier}`}>
               <span className="mono">{child.identifier}</span> {child.title}
             </Link>

@@ -3,9 +3,8 @@
 // the mutation for the control that made it to show, in the server's words.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import type { paths } from '../../api/schema';
-import type { IssueDetail } from './queries';
+import { issueKeys, issueListKeys, type IssueDetail } from '../../queries/issues';
 
 export type IssuePatch = NonNullable<
   paths['/api/issues/{issueId}']['patch']['requestBody']
@@ -17,11 +16,11 @@ export function usePatchIssue(companyId: string, issueId: string) {
     mutationFn: async (patch: IssuePatch) =>
       data(await api.PATCH('/api/issues/{issueId}', { params: { path: { issueId } }, body: patch })),
     onSuccess: (updated) => {
-      queryClient.setQueriesData<IssueDetail>({ queryKey: companyKey(companyId, 'issue') }, (old) =>
+      queryClient.setQueriesData<IssueDetail>({ queryKey: issueKeys.all(companyId) }, (old) =>
         old && old.id === updated.id ? { ...old, ...updated } : old,
       );
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issue') });
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issues') });
+      void queryClient.invalidateQueries({ queryKey: issueKeys.all(companyId) });
+      void queryClient.invalidateQueries({ queryKey: issueListKeys.all(companyId) });
     },
   });
 }

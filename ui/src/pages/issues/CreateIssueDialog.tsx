@@ -1,23 +1,17 @@
 // Create an issue from anywhere (the `c` shortcut, the command palette, the issues page).
 // Owned by the issues page; the shell mounts it through GlobalShortcuts.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import {
-  issuePath,
-  PRIORITIES,
-  priorityLabel,
-  STATUSES,
-  statusLabel,
-  type CreateIssueBody,
-  type IssuePriority,
-  type IssueStatus,
-} from './model';
-import { useAgents, useGoals, useProjects } from './queries';
+import { issuePriorities, issueStatuses, type IssuePriority, type IssueStatus } from '../../lib/statuses';
+import { agentsQuery } from '../../queries/agents';
+import { goalsQuery } from '../../queries/goals';
+import { issueListKeys } from '../../queries/issues';
+import { projectsQuery } from '../../queries/projects';
+import { issuePath, type CreateIssueBody } from './model';
 
 export interface CreateIssueDialogProps {
   companyId: string;
@@ -28,7 +22,7 @@ export interface CreateIssueDialogProps {
 }
 
 /** in_progress is reached only by checkout (the server answers 422), so it is not offered here. */
-const CREATE_STATUSES = STATUSES.filter((status) => status !== 'in_progress');
+const CREATE_STATUSES = issueStatuses.list.filter((status) => status !== 'in_progress');
 
 export function CreateIssueDialog({ companyId, open, onOpenChange, defaults }: CreateIssueDialogProps) {
   return (
@@ -50,9 +44,9 @@ function CreateIssueForm({
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const agents = useAgents(companyId);
-  const projects = useProjects(companyId);
-  const goals = useGoals(companyId);
+  const agents = useQuery(agentsQuery(companyId));
+  const projects = useQuery(projectsQuery(companyId));
+  const goals = useQuery(goalsQuery(companyId));
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [status, setStatus] = useState<IssueStatus>(
@@ -84,7 +78,7 @@ function CreateIssueForm({
       return data(await api.POST('/api/companies/{companyId}/issues', { params: { path: { companyId } }, body }));
     },
     onSuccess: (issue) => {
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issues') });
+      void queryClient.invalidateQueries({ queryKey: issueListKeys.all(companyId) });
       onDone();
       void navigate(issuePath(companyId, issue));
     },
@@ -144,7 +138,7 @@ function CreateIssueForm({
           <select value={status} onChange={(event) => setStatus(event.target.value as IssueStatus)}>
             {CREATE_STATUSES.map((known) => (
               <option key={known} value={known}>
-                {statusLabel(known)}
+                {issueStatuses.label(known)}
               </option>
             ))}
           </select>
@@ -152,9 +146,9 @@ function CreateIssueForm({
         <label className="field">
           Priority
           <select value={priority} onChange={(event) => setPriority(event.target.value as IssuePriority)}>
-            {PRIORITIES.map((known) => (
+            {issuePriorities.list.map((known) => (
               <option key={known} value={known}>
-                {priorityLabel(known)}
+                {issuePriorities.label(known)}
               </option>
             ))}
           </select>

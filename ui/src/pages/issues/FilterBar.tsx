@@ -1,8 +1,11 @@
 // The filters, view switch and grouping: labelled controls whose values live in the address.
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { STATUSES, statusLabel } from './model';
-import { useAgents, useGoals, useProjects } from './queries';
+import { issueStatuses } from '../../lib/statuses';
+import { agentsQuery } from '../../queries/agents';
+import { goalsQuery } from '../../queries/goals';
+import { projectsQuery } from '../../queries/projects';
 import { GROUPINGS, type Grouping, type IssuesView, type useIssuesView } from './url-state';
 
 type Update = ReturnType<typeof useIssuesView>[1];
@@ -19,9 +22,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TYPING_MS = 250;
 
 export function FilterBar({ companyId, view, update }: { companyId: string; view: IssuesView; update: Update }) {
-  const agents = useAgents(companyId);
-  const projects = useProjects(companyId);
-  const goals = useGoals(companyId);
+  const agents = useQuery(agentsQuery(companyId));
+  const projects = useQuery(projectsQuery(companyId));
+  const goals = useQuery(goalsQuery(companyId));
   const { filters } = view;
   const failed = [agents, projects, goals].find((query) => query.isError);
   return (
@@ -49,10 +52,12 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
             }
           >
             <option value="">Any</option>
-            {filters.status.length > 1 && <option value="several">{filters.status.map(statusLabel).join(', ')}</option>}
-            {STATUSES.map((status) => (
+            {filters.status.length > 1 && (
+              <option value="several">{filters.status.map(issueStatuses.label).join(', ')}</option>
+            )}
+            {issueStatuses.list.map((status) => (
               <option key={status} value={status}>
-                {statusLabel(status)}
+                {issueStatuses.label(status)}
               </option>
             ))}
           </select>

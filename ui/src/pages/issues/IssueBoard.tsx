@@ -2,13 +2,16 @@
 // "Move to…" menu; both PATCH the status with an optimistic move, and a refusal (SPEC transitions:
 // 409/422) puts the card back and says why next to it.
 import * as Menu from '@radix-ui/react-dropdown-menu';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-import { issuePath, priorityLabel, STATUSES, statusLabel, type Issue, type IssueStatus } from './model';
-import { useIssuePages, useMoveIssue, type Names } from './queries';
+import { issuePriorities, issueStatuses, type IssueStatus } from '../../lib/statuses';
+import { issueColumnQuery, type Issue } from '../../queries/issues';
+import { issuePath } from './model';
+import { useMoveIssue, type Names } from './queries';
 import type { IssueFilters, listQuery } from './url-state';
 
 interface Refusal {
@@ -29,7 +32,10 @@ export function IssueBoard({ companyId, filters, query, names }: BoardProps) {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [movedId, setMovedId] = useState<string | null>(null);
   const dragged = useRef<Issue | null>(null);
-  const columns = filters.status.length > 0 ? STATUSES.filter((status) => filters.status.includes(status)) : STATUSES;
+  const columns =
+    filters.status.length > 0
+      ? issueStatuses.list.filter((status) => filters.status.includes(status))
+      : issueStatuses.list;
 
   const moveTo = (issue: Issue, to: IssueStatus) => {
     if (issue.status === to) return;
@@ -82,7 +88,7 @@ function Column({
   onDrop,
   ...card
 }: CardActions & { status: IssueStatus; query: ReturnType<typeof listQuery>; onDrop: () => void }) {
-  const pages = useIssuePages(card.companyId, query, status);
+  const pages = useInfiniteQuery(issueColumnQuery(card.companyId, query, status));
   const [over, setOver] = useState(false);
   const issues = pages.data?.pages.flatMap((page) => page.issues) ?? [];
   const headingId = `column-${status}`;
@@ -104,7 +110,7 @@ function Column({
       }}
     >
       <h2>
-        <span id={headingId}>{statusLabel(status)}</span>{' '}
+        <span id={headingId}>{issueStatuses.label(status)}</span>{' '}
         {pages.data && (
           <span className="count">
             {issues.length}
@@ -116,7 +122,7 @@ function Column({
       {pages.isError && (
         <ErrorNotice
           error={pages.error}
-          title={`${statusLabel(status)} could not be loaded`}
+          title={`${issueStatuses.label(status)} could not be loaded`}
           retry={() => void pages.refetch()}
         />
       )}
@@ -139,7 +145,7 @@ function Column({
           disabled={pages.isFetchingNextPage}
           onClick={() => void pages.fetchNextPage()}
         >
-          {pages.isFetchingNextPage ? 'Loading…' : `Show more ${statusLabel(status).toLowerCase()}`}
+          {pages.isFetchingNextPage ? 'Loading…' : `Show more ${issueStatuses.label(status).toLowerCase()}`}
         </button>
       )}
     </section>
@@ -178,7 +184,7 @@ function IssueCard({
         <span className="issue-identifier">{issue.identifier}</span> {issue.title}
       </Link>
       <div className="issue-card-meta">
-        <span>{priorityLabel(issue.priority)}</span>
+        <span>{issuePriorities.label(issue.priority)}</span>
         {assignee && <span className="muted">{assignee}</span>}
         <Menu.Root>
           <Menu.Trigger asChild>
@@ -188,11 +194,13 @@ function IssueCard({
           </Menu.Trigger>
           <Menu.Portal>
             <Menu.Content className="issue-move-menu" align="end">
-              {STATUSES.filter((status) => status !== issue.status).map((status) => (
-                <Menu.Item key={status} className="issue-move-item" onSelect={() => onMove(issue, status)}>
-                  {statusLabel(status)}
-                </Menu.Item>
-              ))}
+              {issueStatuses.list
+                .filter((status) => status !== issue.status)
+                .map((status) => (
+                  <Menu.Item key={status} className="issue-move-item" onSelect={() => onMove(issue, status)}>
+                    {issueStatuses.label(status)}
+                  </Menu.Item>
+                ))}
             </Menu.Content>
           </Menu.Portal>
         </Menu.Root>
@@ -200,7 +208,7 @@ function IssueCard({
       {refused && (
         <div className="notice notice-error issue-refusal" role="alert">
           <p>
-            <strong>Not moved to {statusLabel(refused.to)}:</strong> {refused.message}
+            <strong>Not moved to {issueStatuses.label(refused.to)}:</strong> {refused.message}
           </p>
           <button type="button" onClick={onDismiss}>
             Dismiss

@@ -4,7 +4,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { timeAgo } from '../../lib/format';
-import { issuePath, PRIORITIES, priorityLabel, STATUSES, statusLabel, type Issue } from './model';
+import { issuePriorities, issueStatuses } from '../../lib/statuses';
+import type { Issue } from '../../queries/issues';
+import { issuePath } from './model';
 import type { Names } from './queries';
 import type { Grouping } from './url-state';
 import { StatusBadge } from './StatusBadge';
@@ -25,12 +27,16 @@ interface GroupOf {
 function groupOf(group: Exclude<Grouping, 'none'>, names: Names): GroupOf {
   switch (group) {
     case 'status':
-      return { key: (issue) => issue.status, label: (key) => statusLabel(key as Issue['status']), order: STATUSES };
+      return {
+        key: (issue) => issue.status,
+        label: (key) => issueStatuses.label(key as Issue['status']),
+        order: issueStatuses.list,
+      };
     case 'priority':
       return {
         key: (issue) => issue.priority,
-        label: (key) => priorityLabel(key as Issue['priority']),
-        order: PRIORITIES,
+        label: (key) => issuePriorities.label(key as Issue['priority']),
+        order: issuePriorities.list,
       };
     case 'assignee':
       return {
@@ -155,7 +161,7 @@ export function IssueList({
                 <span className="issue-identifier">{issue.identifier}</span>
                 <span className="issue-title">{issue.title}</span>
                 <StatusBadge status={issue.status} />
-                <span className="issue-priority">{priorityLabel(issue.priority)}</span>
+                <span className="issue-priority">{issuePriorities.label(issue.priority)}</span>
                 <span className="issue-assignee muted">
                   {names.agent(issue.assigneeAgentId) ?? (issue.assigneeUserId ? 'Board user' : '')}
                 </span>

@@ -1,14 +1,16 @@
 // /c/:companyId/issues: the company's issues as a list or a board, filtered and grouped from the
 // address, live through the 'issues' resource of its query keys.
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { issuePagesQuery } from '../../queries/issues';
 import { CreateIssueDialog } from './CreateIssueDialog';
 import { FilterBar } from './FilterBar';
 import { IssueList } from './IssueList';
-import { useIssuePages, useNames, type Names } from './queries';
+import { useNames, type Names } from './queries';
 import { hasFilters, listQuery, useIssuesView, type IssuesView } from './url-state';
 
 // The board (with its drag and menu code) is a chunk of its own: the list, the common view, loads without it.
@@ -71,7 +73,7 @@ function ListView({
   onCreate: () => void;
   onClearFilters: () => void;
 }) {
-  const pages = useIssuePages(companyId, listQuery(view.filters));
+  const pages = useInfiniteQuery(issuePagesQuery(companyId, listQuery(view.filters)));
   if (pages.isPending) return <Loading label="Loading issues" />;
   if (pages.isError && !pages.data)
     return (

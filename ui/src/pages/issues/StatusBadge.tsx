@@ -1,11 +1,5 @@
-import { statusLabel, type IssueStatus } from './model';
-
-const TONE: Partial<Record<IssueStatus, string>> = {
-  in_progress: 'badge-accent',
-  blocked: 'badge-warning',
-  done: 'badge-success',
-};
+import { issueStatuses, type IssueStatus } from '../../lib/statuses';
 
 export function StatusBadge({ status }: { status: IssueStatus }) {
-  return <span className={`badge ${TONE[status] ?? ''}`}>{statusLabel(status)}</span>;
+  return <span className={`badge ${issueStatuses.tone(status)}`}>{issueStatuses.label(status)}</span>;
 }

@@ -1,77 +1,12 @@
-// The issues page's data: keyset pages of the list (X-Next-Cursor), the company's agents, projects and
-// goals for filters and names, and the status move with its optimistic update. Every key is under the
-// 'issues' resource (or the referenced one), so live events refresh it; nothing polls.
-import {
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type InfiniteData,
-  type QueryKey,
-} from '@tanstack/react-query';
+// The issues page's own pieces over the shared reads (queries/issues.ts): names for ids in rows and
+// cards, and the status move with its optimistic update.
+import { useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api, data } from '../../api/client';
-import { agentsQuery } from '../../components/agents/queries';
-import { companyKey } from '../../api/keys';
-import type { Issue, IssueStatus } from './model';
-import type { listQuery } from './url-state';
-
-export interface IssuePage {
-  issues: Issue[];
-  nextCursor: string | null;
-}
-type ListQuery = ReturnType<typeof listQuery>;
-
-/** Rows per request: a few screens of the list, a small answer (the route allows up to 500). */
-export const PAGE_SIZE = 100;
-/** Cards per column and request: more than a column shows; "Show more" asks for the next ones. */
-const COLUMN_PAGE_SIZE = 30;
-const NEXT_CURSOR = 'x-next-cursor';
-
-async function fetchPage(
-  companyId: string,
-  query: ListQuery,
-  cursor: string | null,
-  limit: number,
-): Promise<IssuePage> {
-  const result = await api.GET('/api/companies/{companyId}/issues', {
-    params: { path: { companyId }, query: { ...query, limit, ...(cursor && { cursor }) } },
-  });
-  return { issues: data(result), nextCursor: result.response.headers.get(NEXT_CURSOR) };
-}
-
-/**
- * The list, a page at a time: `fetchNextPage` as the reader nears the end. A board column is the
- * list narrowed to its status, keyed by that status last (the move below finds columns by it).
- */
-export function useIssuePages(companyId: string, query: ListQuery, column?: IssueStatus) {
-  const scoped = column ? { ...query, status: column } : query;
-  return useInfiniteQuery({
-    queryKey: companyKey(companyId, 'issues', column ? 'board' : 'list', scoped, column ?? null),
-    queryFn: ({ pageParam }) => fetchPage(companyId, scoped, pageParam, column ? COLUMN_PAGE_SIZE : PAGE_SIZE),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  });
-}
-
-export function useAgents(companyId: string) {
-  return useQuery(agentsQuery(companyId));
-}
-
-export function useProjects(companyId: string) {
-  return useQuery({
-    queryKey: companyKey(companyId, 'projects', 'list'),
-    queryFn: async () =>
-      data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
-  });
-}
-
-export function useGoals(companyId: string) {
-  return useQuery({
-    queryKey: companyKey(companyId, 'goals', 'list'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/goals', { params: { path: { companyId } } })),
-  });
-}
+import type { IssueStatus } from '../../lib/statuses';
+import { useAgentNames } from '../../queries/agents';
+import { issueListKeys, type Issue, type IssuePage } from '../../queries/issues';
+import { projectsQuery } from '../../queries/projects';
 
 export interface Names {
   agent(id: string | null): string | undefined;
@@ -80,22 +15,21 @@ export interface Names {
 
 /** Names for ids, for rows and cards (an id not (yet) known shows as nothing rather than a UUID). */
 export function useNames(companyId: string): Names {
-  const agents = useAgents(companyId).data;
-  const projects = useProjects(companyId).data;
+  const { knownName } = useAgentNames(companyId);
+  const projects = useQuery(projectsQuery(companyId)).data;
   return useMemo(() => {
-    const agentNames = new Map(agents?.map((agent) => [agent.id, agent.name]));
     const projectNames = new Map(projects?.map((project) => [project.id, project.name]));
     return {
-      agent: (id) => (id ? agentNames.get(id) : undefined),
+      agent: knownName,
       project: (id) => (id ? projectNames.get(id) : undefined),
     };
-  }, [agents, projects]);
+  }, [knownName, projects]);
 }
 
 type Pages = InfiniteData<IssuePage, string | null>;
 const MOVE = ['move-issue'];
 
-/** The status a board column's key ends with (see useIssuePages). */
+/** The status a board column's key ends with (see issueListKeys.column). */
 const columnStatus = (key: QueryKey): unknown => key[key.length - 1];
 
 function moveCard(pages: Pages, issue: Issue, to: IssueStatus, isTarget: boolean): Pages {
@@ -110,7 +44,7 @@ function moveCard(pages: Pages, issue: Issue, to: IssueStatus, isTarget: boolean
  */
 export function useMoveIssue(companyId: string) {
   const queryClient = useQueryClient();
-  const board = companyKey(companyId, 'issues', 'board');
+  const board = issueListKeys.board(companyId);
   return useMutation({
     mutationKey: MOVE,
     mutationFn: async ({ issue, to }: { issue: Issue; to: IssueStatus }) =>
@@ -129,7 +63,7 @@ export function useMoveIssue(companyId: string) {
     onSettled: () => {
       // This mutation still counts as running here: 1 means no other move is in flight.
       if (queryClient.isMutating({ mutationKey: MOVE }) === 1)
-        void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'issues') });
+        void queryClient.invalidateQueries({ queryKey: issueListKeys.all(companyId) });
     },
   });
 }

@@ -2,7 +2,7 @@
 // same thing. Parsing is forgiving: an unknown value is dropped, never an error page.
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { isStatus, type IssueStatus } from './model';
+import { issueStatuses, type IssueStatus } from '../../lib/statuses';
 
 export const VIEWS = ['list', 'board'] as const;
 export type View = (typeof VIEWS)[number];
@@ -34,7 +34,7 @@ export function parseView(params: URLSearchParams): IssuesView {
     view: pick(params.get('view'), VIEWS, 'list'),
     group: pick(params.get('group'), GROUPINGS, 'none'),
     filters: {
-      status: (params.get('status') ?? '').split(',').filter(isStatus),
+      status: (params.get('status') ?? '').split(',').filter(issueStatuses.is),
       assignee: text(params.get('assignee')),
       project: text(params.get('project')),
       goal: text(params.get('goal')),

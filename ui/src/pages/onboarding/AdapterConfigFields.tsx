@@ -1,16 +1,11 @@
 // The adapter's required config fields, read from its JSON Schema (GET /api/adapters/{type}/config-
 // schema), plus its arguments when it takes any: enough to run. The agent page has the full form.
 import { useQuery } from '@tanstack/react-query';
-import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import type { JsonSchema } from '../../components/schema-form/schema-form';
 import { Loading } from '../../components/Loading';
+import { adapterConfigSchemaQuery } from '../../queries/instance';
 import { FieldError } from './StepActions';
-
-interface PropertySchema {
-  type?: string | string[];
-  description?: string;
-  items?: { type?: string };
-}
 
 export interface ConfigField {
   key: string;
@@ -20,10 +15,7 @@ export interface ConfigField {
 }
 
 /** Required fields of the schema, then `args` (a list of strings) when the schema has it. */
-export function configFields(schema: {
-  properties?: Record<string, PropertySchema>;
-  required?: string[];
-}): ConfigField[] {
+export function configFields(schema: JsonSchema): ConfigField[] {
   const properties = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   const keys = [...required, ...('args' in properties && !required.has('args') ? ['args'] : [])];
@@ -47,18 +39,9 @@ export function configValue(field: ConfigField, text: string): unknown {
   return text.trim();
 }
 
+/** The adapter's fields, from the config schema the agent page's form reads too (one cache entry). */
 export function useConfigFields(type: string) {
-  return useQuery({
-    queryKey: ['adapters', type, 'config-schema'],
-    enabled: type !== '',
-    staleTime: Infinity,
-    queryFn: async () =>
-      configFields(
-        data(await api.GET('/api/adapters/{type}/config-schema', { params: { path: { type } } })) as Parameters<
-          typeof configFields
-        >[0],
-      ),
-  });
+  return useQuery({ ...adapterConfigSchemaQuery(type), select: configFields });
 }
 
 export function AdapterConfigFields({

@@ -1,20 +1,9 @@
 // The adapters of this instance (GET /api/adapters) as a radio group: which can run, and for local
 // CLIs whether the binary was found on this machine (the environment check named `command`).
 import { useQuery } from '@tanstack/react-query';
-import { api, data } from '../../api/client';
-import { instanceKeys } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-
-export type Adapter = Awaited<ReturnType<typeof fetchAdapters>>[number];
-
-async function fetchAdapters() {
-  return data(await api.GET('/api/adapters'));
-}
-
-export function useAdapters() {
-  return useQuery({ queryKey: instanceKeys.adapters, queryFn: fetchAdapters, staleTime: 60_000 });
-}
+import { adaptersQuery, type Adapter } from '../../queries/instance';
 
 /** Detected, not found, or not a local CLI (null): from the adapter's own environment check. */
 export function detection(adapter: Adapter): { found: boolean; detail: string } | null {
@@ -23,7 +12,7 @@ export function detection(adapter: Adapter): { found: boolean; detail: string } 
 }
 
 export function AdapterPicker({ value, onChange }: { value: string; onChange: (type: string) => void }) {
-  const adapters = useAdapters();
+  const adapters = useQuery(adaptersQuery());
   if (adapters.isPending) return <Loading label="Looking for adapters and local CLIs" />;
   if (adapters.isError)
     return (

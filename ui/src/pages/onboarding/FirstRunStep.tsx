@@ -3,7 +3,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { LiveCompany } from '../../app/live';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
@@ -13,7 +12,8 @@ import type { CreatedAgent } from './AgentStep';
 import type { CreatedCompany } from './CompanyStep';
 import type { CreatedIssue } from './IssueStep';
 import { StepActions } from './StepActions';
-import { runStatusTone } from '../../components/runs/run-status';
+import { runStatusLabel, runStatusTone } from '../../components/runs/run-status';
+import { issueWokenRunsQuery } from '../../queries/runs';
 
 interface Props {
   company: CreatedCompany;
@@ -30,26 +30,9 @@ export function FirstRunStep(props: Props) {
   );
 }
 
-const STATUS_LABEL: Record<string, string> = {
-  queued: 'Queued',
-  running: 'Running',
-  succeeded: 'Succeeded',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  timed_out: 'Timed out',
-};
-
 function FirstRun({ company, agent, issue, onBack }: Props) {
   const companyId = company.id;
-  const runs = useQuery({
-    queryKey: companyKey(companyId, 'runs', { issueId: issue.id, limit: 1 }),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/heartbeat-runs', {
-          params: { path: { companyId }, query: { issueId: issue.id, limit: 1 } },
-        }),
-      ),
-  });
+  const runs = useQuery(issueWokenRunsQuery(companyId, issue.id, 1));
   const wake = useMutation({
     mutationFn: async () =>
       data(
@@ -61,7 +44,7 @@ function FirstRun({ company, agent, issue, onBack }: Props) {
     onSuccess: () => runs.refetch(),
   });
   const run = runs.data?.[0];
-  const status = run ? { label: STATUS_LABEL[run.status] ?? run.status, tone: runStatusTone(run.status) } : null;
+  const status = run ? { label: runStatusLabel(run.status), tone: runStatusTone(run.status) } : null;
 
   return (
     <section aria-labelledby="run-step-heading">

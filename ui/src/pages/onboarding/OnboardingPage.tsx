@@ -1,11 +1,12 @@
 // A guided start: a company, its first agent, its first issue assigned to that agent, and then the
 // agent's first run, live. Each step validates, shows the server's errors and can go back; what a
 // step created stays created (going back shows it, going forward again reuses it).
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { lastCompanyId } from '../../app/last-company';
-import { useCompanies } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
+import { companiesQuery } from '../../queries/instance';
 import { AgentStep, type CreatedAgent } from './AgentStep';
 import { CompanyStep, type CreatedCompany } from './CompanyStep';
 import { FirstRunStep } from './FirstRunStep';
@@ -21,7 +22,9 @@ export function OnboardingPage() {
   const back = () => setStep((current) => Math.max(0, current - 1));
   // Reached from the company switcher: a way back to the company that was open.
   const existing =
-    useCompanies().data?.filter((candidate) => candidate.status !== 'archived' && candidate.id !== company?.id) ?? [];
+    useQuery(companiesQuery()).data?.filter(
+      (candidate) => candidate.status !== 'archived' && candidate.id !== company?.id,
+    ) ?? [];
   const returnTo = existing.find((candidate) => candidate.id === lastCompanyId()) ?? existing[0];
 
   return (

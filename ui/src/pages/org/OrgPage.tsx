@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { agentsQuery } from '../../components/agents/queries';
+import { agentsQuery } from '../../queries/agents';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';

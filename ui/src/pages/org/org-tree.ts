@@ -1,6 +1,6 @@
 // The reportsTo forest of the live agents. An agent whose manager is not among them (terminated, so
 // hidden) is a root, and a cycle (the server refuses them; an old row might hold one) cannot loop.
-import type { Agent } from '../../components/agents/queries';
+import type { Agent } from '../../queries/agents';
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 

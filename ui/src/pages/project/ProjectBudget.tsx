@@ -1,20 +1,15 @@
 // The project's budget policies with what their window has observed: a bar each, or "no budget".
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { budgetOverviewQuery } from '../../queries/budgets';
 import { SpendBar } from '../agents/SpendBar';
 
 const WINDOW_LABELS: Record<string, string> = { calendar_month_utc: 'this month (UTC)', lifetime: 'lifetime' };
 
 export function ProjectBudget({ companyId, projectId }: { companyId: string; projectId: string }) {
-  const overview = useQuery({
-    queryKey: companyKey(companyId, 'budgets', 'overview'),
-    queryFn: async () =>
-      data(await api.GET('/api/companies/{companyId}/budgets/overview', { params: { path: { companyId } } })),
-  });
+  const overview = useQuery(budgetOverviewQuery(companyId));
   const policies =
     overview.data?.policies.filter((policy) => policy.scopeType === 'project' && policy.scopeId === projectId) ?? [];
   return (

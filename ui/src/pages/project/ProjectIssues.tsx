@@ -1,25 +1,16 @@
 // The project's latest issues, and the issues page filtered to the project for the rest.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { projectIssuesQuery } from '../../queries/issues';
 import { StatusBadge } from '../issues/StatusBadge';
 import { issuePath } from '../issues/model';
 
 const SHORT_LIST = 10;
 
 export function ProjectIssues({ companyId, projectId }: { companyId: string; projectId: string }) {
-  const issues = useQuery({
-    queryKey: companyKey(companyId, 'issues', 'project', projectId),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/issues', {
-          params: { path: { companyId }, query: { projectId, limit: SHORT_LIST } },
-        }),
-      ),
-  });
+  const issues = useQuery(projectIssuesQuery(companyId, projectId, SHORT_LIST));
   return (
     <section className="card routine-section" aria-labelledby="project-issues">
       <h2 id="project-issues">Issues</h2>

@@ -4,25 +4,19 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import type { paths } from '../../api/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useGoals } from '../issues/queries';
-import { projectStatusLabel } from '../projects/model';
+import { goalStatuses, projectStatuses } from '../../lib/statuses';
+import { goalsQuery } from '../../queries/goals';
+import { projectKeys, projectQuery, type Project } from '../../queries/projects';
 import { ProjectBudget } from './ProjectBudget';
 import { ProjectIssues } from './ProjectIssues';
 import { Workspaces } from './Workspaces';
 
-export type Project = paths['/api/projects/{projectId}']['get']['responses'][200]['content']['application/json'];
-
 export function ProjectPage() {
   const { companyId = '', projectId = '' } = useParams();
-  const project = useQuery({
-    queryKey: companyKey(companyId, 'projects', 'detail', projectId),
-    queryFn: async () => data(await api.GET('/api/projects/{projectId}', { params: { path: { projectId } } })),
-  });
+  const project = useQuery(projectQuery(companyId, projectId));
 
   if (project.isPending) return <Loading label="Loading project" />;
   if (project.isError)
@@ -39,7 +33,7 @@ export function ProjectPage() {
       <PageHeader title={p.name}>
         <p className="routine-subtitle">
           <Link to={`/c/${companyId}/projects`}>Projects</Link>
-          <span className="badge">{projectStatusLabel(p.status)}</span>
+          <span className={`badge ${projectStatuses.tone(p.status)}`}>{projectStatuses.label(p.status)}</span>
           {p.pauseReason && <span className="badge badge-danger">paused: {p.pauseReason}</span>}
         </p>
       </PageHeader>
@@ -56,7 +50,7 @@ export function ProjectPage() {
 
 function ProjectGoals({ companyId, project }: { companyId: string; project: Project }) {
   const queryClient = useQueryClient();
-  const goals = useGoals(companyId);
+  const goals = useQuery(goalsQuery(companyId));
   const [adding, setAdding] = useState('');
   const link = useMutation({
     mutationFn: async (goalIds: string[]) =>
@@ -67,7 +61,7 @@ function ProjectGoals({ companyId, project }: { companyId: string; project: Proj
         }),
       ),
     onSuccess: () => setAdding(''),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: projectKeys.all(companyId) }),
   });
   const unlinked = (goals.data ?? []).filter((goal) => !project.goalIds.includes(goal.id));
   return (
@@ -79,7 +73,8 @@ function ProjectGoals({ companyId, project }: { companyId: string; project: Proj
         <ul className="compact-list">
           {project.goals.map((goal) => (
             <li key={goal.id}>
-              <Link to={`/c/${companyId}/goals`}>{goal.title}</Link> <span className="badge">{goal.status}</span>{' '}
+              <Link to={`/c/${companyId}/goals`}>{goal.title}</Link>{' '}
+              <span className={`badge ${goalStatuses.tone(goal.status)}`}>{goalStatuses.label(goal.status)}</span>{' '}
               <button
                 type="button"
                 disabled={link.isPending}

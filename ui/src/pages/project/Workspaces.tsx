@@ -3,11 +3,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { fullTime, timeAgo } from '../../lib/format';
-import type { Project } from './ProjectPage';
+import { isServiceLive, serviceStatuses, type ServiceStatus } from '../../lib/statuses';
+import { projectKeys, runtimeLogsQuery, type Project } from '../../queries/projects';
 
 type Workspace = Project['workspaces'][number];
 type Action = 'start' | 'stop' | 'restart';
@@ -45,7 +45,7 @@ function useFollowOutcome(companyId: string, projectId: string, workspace: Works
     if (!awaited || done) return;
     const timer = setInterval(() => {
       if (Date.now() > awaited.until) setAwaited(null);
-      else void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects', 'detail', projectId) });
+      else void queryClient.invalidateQueries({ queryKey: projectKeys.detail(companyId, projectId) });
     }, 1000);
     return () => clearInterval(timer);
   }, [awaited, done, queryClient, companyId, projectId]);
@@ -54,14 +54,6 @@ function useFollowOutcome(companyId: string, projectId: string, workspace: Works
     following: !done,
   };
 }
-
-const STATUS_BADGE: Record<string, string> = {
-  running: 'badge-success',
-  starting: 'badge-accent',
-  backoff: 'badge-warning',
-  crashed: 'badge-danger',
-  stopped: '',
-};
 
 export function Workspaces({ companyId, project }: { companyId: string; project: Project }) {
   return (
@@ -104,10 +96,9 @@ function WorkspaceItem({
         }),
       ),
     onSuccess: (result, action) => follow(action, result.operation.createdAt),
-    onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects', 'detail', projectId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: projectKeys.detail(companyId, projectId) }),
   });
-  const running = service?.status === 'running' || service?.status === 'starting' || service?.status === 'backoff';
+  const running = isServiceLive(service?.status);
   return (
     <li className="workspace-item" aria-label={`Workspace ${workspace.name}`}>
       <div className="routine-trigger-head">
@@ -130,7 +121,9 @@ function WorkspaceItem({
           Runtime service:{' '}
           {service ? (
             <>
-              <span className={`badge ${STATUS_BADGE[service.status] ?? ''}`}>{service.status}</span>
+              <span className={`badge ${serviceStatuses.tone(service.status)}`}>
+                {serviceStatuses.label(service.status)}
+              </span>
               {service.pid !== null && <span className="muted"> pid {service.pid}</span>}
               {service.startedAt && (
                 <span className="muted">
@@ -213,8 +206,6 @@ function WorkspaceItem({
   );
 }
 
-const LOG_LIMIT = 16_384;
-
 function RuntimeLogs({
   companyId,
   projectId,
@@ -224,23 +215,10 @@ function RuntimeLogs({
   companyId: string;
   projectId: string;
   workspaceId: string;
-  status?: string;
+  status?: ServiceStatus;
 }) {
-  const live = status === 'running' || status === 'starting' || status === 'backoff';
-  const logs = useQuery({
-    // The status is part of the key: a start, restart or crash reads the output again.
-    queryKey: companyKey(companyId, 'projects', 'runtime-logs', workspaceId, status),
-    // The newest output is what an operator looks for: the last LOG_LIMIT characters, in one read.
-    queryFn: async () =>
-      data(
-        await api.GET('/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/logs', {
-          params: { path: { projectId, workspaceId }, query: { at: 'end', limit: LOG_LIMIT } },
-        }),
-      ),
-    // No event announces runtime-service output: while the panel is open on a live service it follows
-    // the output every 2 s (one bounded read); closed or stopped, it reads nothing.
-    refetchInterval: live ? 2000 : false,
-  });
+  // The newest output is what an operator looks for; a live service's is followed (queries/projects.ts).
+  const logs = useQuery(runtimeLogsQuery(companyId, projectId, workspaceId, status));
   if (logs.isPending) return <p className="muted">Loading logs…</p>;
   if (logs.isError)
     return <ErrorNotice error={logs.error} title="The logs could not be loaded" retry={() => logs.refetch()} />;
@@ -285,7 +263,7 @@ function AddWorkspace({ companyId, projectId }: { companyId: string; projectId: 
       setRepoUrl('');
       setCommand('');
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: projectKeys.all(companyId) }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -382,7 +360,7 @@ function EditWorkspace({
         }),
       ),
     onSuccess: onClose,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: projectKeys.all(companyId) }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -473,7 +451,7 @@ function DeleteWorkspace({
         }),
       ),
     onSuccess: onClose,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: projectKeys.all(companyId) }),
   });
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={`Delete workspace ${workspace.name}?`}>

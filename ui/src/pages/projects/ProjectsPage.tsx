@@ -3,21 +3,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { PROJECT_STATUSES, projectPath, projectStatusLabel, type ProjectStatus } from './model';
+import { projectStatuses, type ProjectStatus } from '../../lib/statuses';
+import { projectKeys, projectsQuery } from '../../queries/projects';
+import { projectPath } from './model';
 
 export function ProjectsPage() {
   const { companyId = '' } = useParams();
   const [creating, setCreating] = useState(false);
-  const projects = useQuery({
-    queryKey: companyKey(companyId, 'projects', 'list'),
-    queryFn: async () =>
-      data(await api.GET('/api/companies/{companyId}/projects', { params: { path: { companyId } } })),
-  });
+  const projects = useQuery(projectsQuery(companyId));
 
   return (
     <div className="page">
@@ -50,7 +47,9 @@ export function ProjectsPage() {
               <Link to={projectPath(companyId, project.id)} className="routine-title">
                 {project.name}
               </Link>
-              <span className="badge">{projectStatusLabel(project.status)}</span>
+              <span className={`badge ${projectStatuses.tone(project.status)}`}>
+                {projectStatuses.label(project.status)}
+              </span>
               <span className="routine-meta">
                 {project.goals.length === 0 ? (
                   <span className="muted">no goals</span>
@@ -84,7 +83,7 @@ function CreateProjectForm({ companyId, onDone }: { companyId: string; onDone: (
         }),
       ),
     onSuccess: (project) => {
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'projects') });
+      void queryClient.invalidateQueries({ queryKey: projectKeys.all(companyId) });
       onDone();
       void navigate(projectPath(companyId, project.id));
     },
@@ -117,9 +116,9 @@ function CreateProjectForm({ companyId, onDone }: { companyId: string; onDone: (
       <div className="field">
         <label htmlFor="project-status">Status</label>
         <select id="project-status" value={status} onChange={(event) => setStatus(event.target.value as ProjectStatus)}>
-          {PROJECT_STATUSES.map((known) => (
+          {projectStatuses.list.map((known) => (
             <option key={known} value={known}>
-              {projectStatusLabel(known)}
+              {projectStatuses.label(known)}
             </option>
           ))}
         </select>

@@ -1,17 +1,2 @@
-// Projects as the board shows them; shared by the list and the detail page.
-import type { paths } from '../../api/schema';
-
-export type ProjectStatus = NonNullable<
-  NonNullable<
-    paths['/api/companies/{companyId}/projects']['post']['requestBody']
-  >['content']['application/json']['status']
->;
-export const PROJECT_STATUSES = [
-  'backlog',
-  'planned',
-  'in_progress',
-  'completed',
-  'cancelled',
-] as const satisfies readonly ProjectStatus[];
-export const projectStatusLabel = (status: string): string => status.replace('_', ' ');
+// A project's address; shared by the list and the detail page.
 export const projectPath = (companyId: string, projectId: string) => `/c/${companyId}/projects/${projectId}`;

@@ -4,13 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, data } from '../../api/client';
 import type { paths } from '../../api/schema';
-import { companyKey } from '../../api/keys';
-import { useAgentNames } from '../../api/agent-names';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { routineStatuses } from '../../lib/statuses';
+import { useAgentNames } from '../../queries/agents';
+import { routineKeys, routineListKeys, routineQuery, type RoutineDetail } from '../../queries/routines';
 import { PolicyFields } from '../routines/PolicyFields';
-import type { RoutineDetail } from '../routines/model';
 import { RunHistory } from './RunHistory';
 import { RunNowButton } from './RunNowButton';
 import { Triggers } from './Triggers';
@@ -22,10 +22,7 @@ type RoutinePatch = NonNullable<
 
 export function RoutinePage() {
   const { companyId = '', routineId = '' } = useParams();
-  const routine = useQuery({
-    queryKey: companyKey(companyId, 'routine', routineId),
-    queryFn: async () => data(await api.GET('/api/routines/{routineId}', { params: { path: { routineId } } })),
-  });
+  const routine = useQuery(routineQuery(companyId, routineId));
 
   if (routine.isPending) return <Loading label="Loading routine" />;
   if (routine.isError)
@@ -45,7 +42,7 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
   const update = useMutation({
     mutationFn: async (body: RoutinePatch) =>
       data(await api.PATCH('/api/routines/{routineId}', { params: { path: { routineId: routine.id } }, body })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: routineKeys.detail(companyId, routine.id) }),
   });
   const archived = routine.status === 'archived';
   const saveWork = useMutation({
@@ -53,8 +50,8 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
       data(await api.PATCH('/api/routines/{routineId}', { params: { path: { routineId: routine.id } }, body })),
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }),
-        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') }),
+        queryClient.invalidateQueries({ queryKey: routineKeys.detail(companyId, routine.id) }),
+        queryClient.invalidateQueries({ queryKey: routineListKeys.all(companyId) }),
       ]),
   });
 
@@ -63,7 +60,9 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
       <PageHeader title={routine.title} actions={<RunNowButton companyId={companyId} routine={routine} />}>
         <p className="routine-subtitle">
           <Link to={`/c/${companyId}/routines`}>Routines</Link>
-          <span className={`badge ${routine.status === 'active' ? 'badge-success' : ''}`}>{routine.status}</span>
+          <span className={`badge ${routineStatuses.tone(routine.status)}`}>
+            {routineStatuses.label(routine.status)}
+          </span>
           {routine.activeExecutionIssue && (
             <span>
               Open issue:{' '}
@@ -99,9 +98,14 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
               aria-describedby="routine-status-help"
               onChange={(event) => update.mutate({ status: event.target.value as RoutineDetail['status'] })}
             >
-              <option value="active">Active</option>
-              <option value="paused">Paused</option>
-              {archived && <option value="archived">Archived</option>}
+              {/* Archived only shows an archived routine (the select is then disabled): it is not offered here. */}
+              {routineStatuses.list
+                .filter((status) => status !== 'archived' || archived)
+                .map((status) => (
+                  <option key={status} value={status}>
+                    {routineStatuses.label(status)}
+                  </option>
+                ))}
             </select>
             <span id="routine-status-help" className="hint">
               {archived

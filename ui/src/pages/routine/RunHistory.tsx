@@ -1,33 +1,18 @@
 // The routine's runs, newest first, each with the issue it created, joined or was skipped for.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { fullTime, timeAgo } from '../../lib/format';
-import { runStatus, SOURCE_LABELS } from '../routines/model';
-
-const RUNS = 50;
+import { routineRunStatuses } from '../../lib/statuses';
+import { routineIssuesQuery } from '../../queries/issues';
+import { routineRunsQuery } from '../../queries/routines';
+import { SOURCE_LABELS } from '../routines/model';
 
 export function RunHistory({ companyId, routineId }: { companyId: string; routineId: string }) {
-  const runs = useQuery({
-    queryKey: companyKey(companyId, 'routine', routineId, 'runs'),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/routines/{routineId}/runs', { params: { path: { routineId }, query: { limit: RUNS } } }),
-      ),
-  });
+  const runs = useQuery(routineRunsQuery(companyId, routineId));
   // The execution issues, to name each run's issue by identifier (one bounded read, not one per run).
-  const issues = useQuery({
-    queryKey: companyKey(companyId, 'issues', 'routine-executions', routineId),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/issues', {
-          params: { path: { companyId }, query: { originKind: 'routine_execution', originId: routineId, limit: 500 } },
-        }),
-      ),
-  });
+  const issues = useQuery(routineIssuesQuery(companyId, routineId));
   const issueById = new Map((issues.data ?? []).map((issue) => [issue.id, issue]));
 
   return (
@@ -65,7 +50,9 @@ export function RunHistory({ companyId, routineId }: { companyId: string; routin
                     </td>
                     <td>{SOURCE_LABELS[run.source]}</td>
                     <td>
-                      <span className={`badge ${runStatus(run.status).badge}`}>{runStatus(run.status).label}</span>
+                      <span className={`badge ${routineRunStatuses.tone(run.status)}`}>
+                        {routineRunStatuses.label(run.status)}
+                      </span>
                       {run.failureReason && <div className="routine-run-reason">{run.failureReason}</div>}
                     </td>
                     <td>

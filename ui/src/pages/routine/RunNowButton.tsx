@@ -3,10 +3,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { runStatus, type RoutineDetail } from '../routines/model';
+import { routineRunStatuses } from '../../lib/statuses';
+import { routineKeys, routineListKeys, type RoutineDetail } from '../../queries/routines';
 import { ValueInput } from './VariableFields';
 import { fromInput, toInput, type VariableValue } from './variables';
 
@@ -26,8 +26,8 @@ export function RunNowButton({ companyId, routine }: { companyId: string; routin
     onSuccess: () => setAsking(false),
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routine.id) }),
-        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') }),
+        queryClient.invalidateQueries({ queryKey: routineKeys.detail(companyId, routine.id) }),
+        queryClient.invalidateQueries({ queryKey: routineListKeys.all(companyId) }),
       ]),
   });
   const hasVariables = routine.variables.length > 0;
@@ -43,7 +43,7 @@ export function RunNowButton({ companyId, routine }: { companyId: string; routin
       </button>
       <span role="status" className="muted">
         {run.data &&
-          `Last manual run: ${runStatus(run.data.status).label.toLowerCase()}${run.data.failureReason ? ` (${run.data.failureReason})` : ''}`}
+          `Last manual run: ${routineRunStatuses.label(run.data.status).toLowerCase()}${run.data.failureReason ? ` (${run.data.failureReason})` : ''}`}
       </span>
       {run.isError && !asking && <ErrorNotice error={run.error} title="The routine did not run" />}
       {asking && (

@@ -1,8 +1,9 @@
 // The next five fire times of a cron expression in a zone, as the server's scheduler computes them;
 // written in that zone (what the author meant) with the instant in `dateTime`.
+import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { useSchedulePreview } from '../routines/model';
+import { schedulePreviewQuery } from '../../queries/routines';
 
 function inZone(iso: string, timezone: string): string {
   return new Intl.DateTimeFormat(undefined, {
@@ -28,7 +29,7 @@ export function SchedulePreview({
   timezone: string;
   id: string;
 }) {
-  const preview = useSchedulePreview(companyId, cronExpression, timezone);
+  const preview = useQuery(schedulePreviewQuery(companyId, cronExpression, timezone));
   if (!cronExpression.trim()) return null;
   if (preview.isError) {
     // 422: the expression or zone is wrong; the server's reason is the help.

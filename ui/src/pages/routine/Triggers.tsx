@@ -4,18 +4,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import type { paths } from '../../api/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { fullTime, timeAgo } from '../../lib/format';
-import {
-  helpOf,
-  KIND_LABELS,
-  SIGNING_MODES,
-  type RoutineDetail,
-  type SigningMode,
-  type Trigger,
-} from '../routines/model';
+import { routineStatuses } from '../../lib/statuses';
+import { routineKeys, routineListKeys, type RoutineDetail } from '../../queries/routines';
+import { helpOf, KIND_LABELS, SIGNING_MODES, type SigningMode, type Trigger } from '../routines/model';
 import { ScheduleFields } from './ScheduleFields';
 import { SchedulePreview } from './SchedulePreview';
 
@@ -81,8 +75,8 @@ function useInvalidateRoutine(companyId: string, routineId: string) {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routine', routineId) }),
-      queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') }),
+      queryClient.invalidateQueries({ queryKey: routineKeys.detail(companyId, routineId) }),
+      queryClient.invalidateQueries({ queryKey: routineListKeys.all(companyId) }),
     ]);
 }
 
@@ -186,7 +180,9 @@ function TriggerItem({
                 </time>
               ) : (
                 <span className="muted">
-                  {trigger.enabled ? `none while the routine is ${routine.status}` : 'none while disabled'}
+                  {trigger.enabled
+                    ? `none while the routine is ${routineStatuses.label(routine.status).toLowerCase()}`
+                    : 'none while disabled'}
                 </span>
               )}
             </p>

@@ -3,7 +3,7 @@
 // placeholder that is not declared, so a new placeholder and its variable go in one save.
 import { useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import type { RoutineDetail } from '../routines/model';
+import type { RoutineDetail } from '../../queries/routines';
 import { VariableFields } from './VariableFields';
 import { draftOf, placeholdersIn, variableOf, type Variable, type VariableDraft } from './variables';
 

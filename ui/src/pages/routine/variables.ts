@@ -1,6 +1,6 @@
 // A routine's variables as the forms edit them: every value as the text of its input, converted to
 // the declared type only when sent (an empty input is "no value").
-import type { RoutineDetail } from '../routines/model';
+import type { RoutineDetail } from '../../queries/routines';
 
 export type Variable = RoutineDetail['variables'][number];
 export type VariableType = Variable['type'];

@@ -3,10 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import { useAgentNames } from '../../api/agent-names';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useAgentNames } from '../../queries/agents';
+import { routineListKeys } from '../../queries/routines';
 import { PolicyFields } from './PolicyFields';
 import { routinePath, type CatchUpPolicy, type ConcurrencyPolicy } from './model';
 
@@ -51,7 +51,7 @@ function CreateRoutineForm({ companyId, onDone }: { companyId: string; onDone: (
         }),
       ),
     onSuccess: (routine) => {
-      void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'routines') });
+      void queryClient.invalidateQueries({ queryKey: routineListKeys.all(companyId) });
       onDone();
       void navigate(routinePath(companyId, routine.id));
     },

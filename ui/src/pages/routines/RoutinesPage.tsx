@@ -2,31 +2,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import { useAgentNames } from '../../api/agent-names';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { fullTime, timeAgo } from '../../lib/format';
+import { routineRunStatuses, routineStatuses } from '../../lib/statuses';
+import { useAgentNames } from '../../queries/agents';
+import { ROUTINES_LIMIT, routinesQuery, type RoutineListItem } from '../../queries/routines';
 import { CreateRoutineDialog } from './CreateRoutineDialog';
-import { nextFire, routinePath, runStatus, SOURCE_LABELS, type RoutineListItem } from './model';
-
-const LIMIT = 200;
+import { nextFire, routinePath, SOURCE_LABELS } from './model';
 
 export function RoutinesPage() {
   const { companyId = '' } = useParams();
   const [creating, setCreating] = useState(false);
   const { nameOf } = useAgentNames(companyId);
-  const routines = useQuery({
-    queryKey: companyKey(companyId, 'routines', 'list'),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/routines', {
-          params: { path: { companyId }, query: { limit: LIMIT } },
-        }),
-      ),
-  });
+  const routines = useQuery(routinesQuery(companyId));
 
   return (
     <div className="page">
@@ -64,8 +54,8 @@ export function RoutinesPage() {
           ))}
         </ul>
       )}
-      {routines.data && routines.data.length === LIMIT && (
-        <p className="muted">Showing the {LIMIT} most recently changed.</p>
+      {routines.data && routines.data.length === ROUTINES_LIMIT && (
+        <p className="muted">Showing the {ROUTINES_LIMIT} most recently changed.</p>
       )}
     </div>
   );
@@ -87,7 +77,7 @@ function RoutineRow({
       <Link to={routinePath(companyId, routine.id)} className="routine-title">
         {routine.title}
       </Link>
-      <span className={`badge ${routine.status === 'active' ? 'badge-success' : ''}`}>{routine.status}</span>
+      <span className={`badge ${routineStatuses.tone(routine.status)}`}>{routineStatuses.label(routine.status)}</span>
       <span className="routine-meta">{agentName}</span>
       <span className="routine-meta">
         Next:{' '}
@@ -96,14 +86,20 @@ function RoutineRow({
             {timeAgo(next)}
           </time>
         ) : (
-          <span className="muted">{routine.status === 'active' ? 'no schedule' : `not while ${routine.status}`}</span>
+          <span className="muted">
+            {routine.status === 'active'
+              ? 'no schedule'
+              : `not while ${routineStatuses.label(routine.status).toLowerCase()}`}
+          </span>
         )}
       </span>
       <span className="routine-meta">
         Last run:{' '}
         {last ? (
           <>
-            <span className={`badge ${runStatus(last.status).badge}`}>{runStatus(last.status).label}</span>{' '}
+            <span className={`badge ${routineRunStatuses.tone(last.status)}`}>
+              {routineRunStatuses.label(last.status)}
+            </span>{' '}
             <time dateTime={last.createdAt} title={fullTime(last.createdAt)}>
               {timeAgo(last.createdAt)}
             </time>

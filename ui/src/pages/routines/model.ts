@@ -1,13 +1,7 @@
-// Routines as the board shows them: the API's types, the policy choices with the help text shown next
-// to their controls, and how a run's status reads. Shared by the list and the detail page.
-import { useQuery } from '@tanstack/react-query';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import type { paths } from '../../api/schema';
+// Routines as the board shows them: the policy choices with the help text shown next to their
+// controls, and the words for sources and trigger kinds. Shared by the list and the detail page.
+import type { RoutineDetail } from '../../queries/routines';
 
-export type RoutineListItem =
-  paths['/api/companies/{companyId}/routines']['get']['responses'][200]['content']['application/json'][number];
-export type RoutineDetail = paths['/api/routines/{routineId}']['get']['responses'][200]['content']['application/json'];
 export type Trigger = RoutineDetail['triggers'][number];
 export type RoutineRun = RoutineDetail['recentRuns'][number];
 export type ConcurrencyPolicy = RoutineDetail['concurrencyPolicy'];
@@ -63,16 +57,6 @@ export const SIGNING_MODES: { value: SigningMode; label: string; help: string }[
 export const helpOf = <T extends string>(choices: { value: T; help: string }[], value: T): string =>
   choices.find((choice) => choice.value === value)?.help ?? '';
 
-const RUN_STATUS: Record<RoutineRun['status'], { label: string; badge: string }> = {
-  received: { label: 'Received', badge: '' },
-  issue_created: { label: 'Issue created', badge: 'badge-accent' },
-  coalesced: { label: 'Joined open issue', badge: '' },
-  skipped: { label: 'Skipped', badge: 'badge-warning' },
-  completed: { label: 'Completed', badge: 'badge-success' },
-  failed: { label: 'Failed', badge: 'badge-danger' },
-};
-export const runStatus = (status: RoutineRun['status']) => RUN_STATUS[status];
-
 export const SOURCE_LABELS: Record<RoutineRun['source'], string> = {
   manual: 'Run now',
   api: 'API',
@@ -90,21 +74,3 @@ export function nextFire(triggers: Pick<Trigger, 'enabled' | 'nextRunAt'>[]): st
 }
 
 export const routinePath = (companyId: string, routineId: string) => `/c/${companyId}/routines/${routineId}`;
-
-/** The next fire times of an expression in a zone, as the server's scheduler reads it (the board never computes cron times itself). */
-export function useSchedulePreview(companyId: string, cronExpression: string, timezone: string) {
-  const expression = cronExpression.trim();
-  const zone = timezone.trim() || 'UTC';
-  return useQuery({
-    queryKey: companyKey(companyId, 'routines', 'schedule-preview', expression, zone),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/routines/schedule-preview', {
-          params: { path: { companyId }, query: { cronExpression: expression, timezone: zone, count: 5 } },
-        }),
-      ),
-    enabled: expression.length > 0,
-    retry: false,
-    staleTime: 30_000,
-  });
-}

@@ -6,27 +6,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import type { paths } from '../../api/schema';
-import { agentsQuery } from '../../components/agents/queries';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { fullTime, timeAgo } from '../../lib/format';
 import { CopyButton } from '../../components/CopyButton';
-
-type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
-type Secret = Json<paths['/api/companies/{companyId}/secrets']['get']['responses'][200]>[number];
-
-const secretsKey = (companyId: string) => companyKey(companyId, 'secrets');
+import { agentsQuery } from '../../queries/agents';
+import { secretKeys, secretsQuery, type Secret } from '../../queries/secrets';
 
 export function SecretsPage() {
   const { companyId = '' } = useParams();
-  const secrets = useQuery({
-    queryKey: secretsKey(companyId),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/secrets', { params: { path: { companyId } } })),
-  });
+  const secrets = useQuery(secretsQuery(companyId));
   const [rotating, setRotating] = useState<Secret | null>(null);
   const [using, setUsing] = useState<Secret | null>(null);
   const [editing, setEditing] = useState<Secret | null>(null);
@@ -145,7 +136,7 @@ function CreateSecret({ companyId }: { companyId: string }) {
     onSuccess: () => {
       setName('');
       setDescription('');
-      return queryClient.invalidateQueries({ queryKey: secretsKey(companyId) });
+      return queryClient.invalidateQueries({ queryKey: secretKeys.all(companyId) });
     },
   });
   const submit = (event: FormEvent) => {
@@ -217,7 +208,7 @@ function RotateDialog({ companyId, secret, onClose }: { companyId: string; secre
         }),
       ),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: secretsKey(companyId) });
+      await queryClient.invalidateQueries({ queryKey: secretKeys.all(companyId) });
       onClose();
     },
   });
@@ -329,7 +320,7 @@ function EditDialog({ companyId, secret, onClose }: { companyId: string; secret:
     mutationFn: async (body: { name: string; description: string | null }) =>
       data(await api.PATCH('/api/secrets/{secretId}', { params: { path: { secretId: secret.id } }, body })),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: secretsKey(companyId) });
+      await queryClient.invalidateQueries({ queryKey: secretKeys.all(companyId) });
       onClose();
     },
   });
@@ -380,7 +371,7 @@ function DeleteDialog({ companyId, secret, onClose }: { companyId: string; secre
     mutationFn: async () =>
       data(await api.DELETE('/api/secrets/{secretId}', { params: { path: { secretId: secret.id } } })),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: secretsKey(companyId) });
+      await queryClient.invalidateQueries({ queryKey: secretKeys.all(companyId) });
       onClose();
     },
   });

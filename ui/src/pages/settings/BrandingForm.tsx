@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError, api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { fieldErrorsByPath } from '../../api/field-errors';
-import { useCompanyChanged, type Company } from './CompanySettingsPage';
+import { useCompanyChanged, type Company } from '../../queries/company';
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const DEFAULT_PICKER = '#4f46e5';

@@ -1,39 +1,19 @@
 // Company settings: branding (name, description, brand colour, logo), archive and delete.
 // The company is read under the 'company' resource, so an edit made elsewhere (another tab, the
 // CEO agent) arrives live; a save here also refreshes the companies list, which the switcher reads.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey, instanceKeys } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { companyQuery } from '../../queries/company';
 import { BrandingForm } from './BrandingForm';
 import { DangerZone } from './DangerZone';
 import { LogoCard } from './LogoCard';
 
-export type Company = Awaited<ReturnType<typeof fetchCompany>>;
-
-async function fetchCompany(companyId: string) {
-  return data(await api.GET('/api/companies/{companyId}', { params: { path: { companyId } } }));
-}
-
-export function useCompany(companyId: string) {
-  return useQuery({ queryKey: companyKey(companyId, 'company'), queryFn: () => fetchCompany(companyId) });
-}
-
-/** After a change: this page's company and every list that names it (switcher, palette, home). */
-export function useCompanyChanged(companyId: string) {
-  const queryClient = useQueryClient();
-  return (company?: Company) => {
-    if (company) queryClient.setQueryData(companyKey(companyId, 'company'), company);
-    void queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
-  };
-}
-
 export function CompanySettingsPage() {
   const { companyId = '' } = useParams();
-  const company = useCompany(companyId);
+  const company = useQuery(companyQuery(companyId));
   return (
     <div className="page settings-page">
       <PageHeader title="Company settings" />

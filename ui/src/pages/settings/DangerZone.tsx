@@ -4,10 +4,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, data } from '../../api/client';
-import { instanceKeys } from '../../api/keys';
+import { instanceKeys, isCompanyQuery } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Dialog, DialogActions } from '../../components/Dialog';
-import { useCompanyChanged, type Company } from './CompanySettingsPage';
+import { useCompanyChanged, type Company } from '../../queries/company';
 
 const ARCHIVE_MEANS =
   'Archiving hides the company from the company list and the switcher. Its agents, issues, runs and history are kept, and you can make it active again here at any time.';
@@ -106,7 +106,7 @@ function DeleteButton({ company }: { company: Company }) {
     onSuccess: async () => {
       // Everything cached about the company is gone with it; the home page picks another one.
       queryClient.removeQueries({
-        predicate: (query) => query.queryKey[0] === 'c' && query.queryKey[1] === company.id,
+        predicate: (query) => isCompanyQuery(query.queryKey, company.id),
       });
       await queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
       navigate('/');

@@ -4,9 +4,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { useCompanyChanged, type Company } from './CompanySettingsPage';
+import { logoSourceQuery, useCompanyChanged, type Company } from '../../queries/company';
 
 const ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,image/svg+xml';
 
@@ -39,19 +38,7 @@ export function LogoCard({ company }: { company: Company }) {
     },
   });
   const remove = useMutation({ mutationFn: () => setLogo(null), onSuccess: changed });
-  const source = useQuery({
-    queryKey: companyKey(company.id, 'company', 'logo-source', company.logoAssetId),
-    enabled: company.logoAssetId !== null,
-    queryFn: async () => {
-      const result = await api.GET('/api/assets/{assetId}/content', {
-        params: { path: { assetId: company.logoAssetId! } },
-        parseAs: 'text',
-      });
-      const text = data(result) as unknown as string;
-      return result.response.headers.get('content-type')?.startsWith('image/svg+xml') ? text : null;
-    },
-    staleTime: Infinity,
-  });
+  const source = useQuery(logoSourceQuery(company.id, company.logoAssetId));
 
   return (
     <section className="card settings-card" aria-labelledby="logo-heading">

@@ -5,46 +5,31 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import type { paths } from '../../api/schema';
-import { agentsQuery } from '../../components/agents/queries';
 import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { agentSkillsQuery, agentsQuery, type AgentSkills } from '../../queries/agents';
+import { skillKeys, type SkillDetail } from '../../queries/skills';
 
-type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
-type SkillDetail = Json<paths['/api/companies/{companyId}/skills/{skillId}']['get']['responses'][200]>;
-type Snapshot = Json<paths['/api/agents/{agentId}/skills']['get']['responses'][200]>;
-
-const MODE_LABELS: Record<Snapshot['mode'], string> = {
+const MODE_LABELS: Record<AgentSkills['mode'], string> = {
   persistent: 'Installed in the runtime',
   ephemeral: 'Handed over before each run',
   unsupported: 'Stored only: this adapter does not load skills',
 };
 
-const snapshotKey = (companyId: string, agentId: string) => companyKey(companyId, 'agent', agentId, 'skills');
-const readSnapshot = async (agentId: string) =>
-  data(await api.GET('/api/agents/{agentId}/skills', { params: { path: { agentId } } }));
-
 export function SkillAgents({ companyId, skill }: { companyId: string; skill: SkillDetail }) {
   const queryClient = useQueryClient();
   const attached = skill.usage.agents;
   const snapshots = useQueries({
-    queries: attached.map((agent) => ({
-      queryKey: snapshotKey(companyId, agent.id),
-      queryFn: () => readSnapshot(agent.id),
-    })),
+    queries: attached.map((agent) => agentSkillsQuery(companyId, agent.id)),
   });
 
   /** Sets each agent's selection to its current one with this skill added or removed. */
   const change = useMutation({
     mutationFn: async ({ agentIds, attach }: { agentIds: string[]; attach: boolean }) => {
       for (const agentId of agentIds) {
-        const current = await queryClient.fetchQuery({
-          queryKey: snapshotKey(companyId, agentId),
-          queryFn: () => readSnapshot(agentId),
-          staleTime: 0,
-        });
+        // The selection as it is now: another board member may have changed it since it was read.
+        const current = await queryClient.fetchQuery({ ...agentSkillsQuery(companyId, agentId), staleTime: 0 });
         const others = current.desiredSkills.filter((key) => key !== skill.key);
         const desiredSkills = attach ? [...others, skill.key] : others;
         const next = data(
@@ -53,11 +38,10 @@ export function SkillAgents({ companyId, skill }: { companyId: string; skill: Sk
             body: { desiredSkills },
           }),
         );
-        queryClient.setQueryData(snapshotKey(companyId, agentId), next);
+        queryClient.setQueryData(agentSkillsQuery(companyId, agentId).queryKey, next);
       }
     },
-    onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills', skill.id), exact: true }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: skillKeys.detail(companyId, skill.id), exact: true }),
   });
 
   return (
@@ -132,7 +116,7 @@ function SyncState({
   error,
   loading,
 }: {
-  snapshot: Snapshot | undefined;
+  snapshot: AgentSkills | undefined;
   skillKey: string;
   error: unknown;
   loading: boolean;

@@ -5,14 +5,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
-import type { paths } from '../../api/schema';
 import { DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { skillFileQuery, skillKeys, type SkillDetail } from '../../queries/skills';
 
-type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
-type SkillDetail = Json<paths['/api/companies/{companyId}/skills/{skillId}']['get']['responses'][200]>;
 type FileEntry = SkillDetail['files'][number];
 
 interface Folder {
@@ -155,15 +152,7 @@ function AddFile({ existing, onAdd }: { existing: string[]; onAdd: (path: string
 
 function FileView({ companyId, skillId, path }: { companyId: string; skillId: string; path: string }) {
   const [editing, setEditing] = useState(false);
-  const file = useQuery({
-    queryKey: companyKey(companyId, 'skills', skillId, 'file', path),
-    queryFn: async () =>
-      data(
-        await api.GET('/api/companies/{companyId}/skills/{skillId}/files', {
-          params: { path: { companyId, skillId }, query: { path } },
-        }),
-      ),
-  });
+  const file = useQuery(skillFileQuery(companyId, skillId, path));
   if (file.isPending) return <Loading label={`Loading ${path}`} />;
   if (file.isError)
     return <ErrorNotice error={file.error} title={`${path} could not be loaded`} retry={() => file.refetch()} />;
@@ -226,7 +215,7 @@ function FileEditor({
         }),
       ),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') });
+      await queryClient.invalidateQueries({ queryKey: skillKeys.all(companyId) });
       onDone(true);
     },
   });

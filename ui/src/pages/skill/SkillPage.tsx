@@ -3,12 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
+import { api } from '../../api/client';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { skillKeys, skillQuery } from '../../queries/skills';
 import { SOURCE_LABELS, TRUST_LABELS, trustBadge } from '../skills/skill-labels';
 import { SkillAgents } from './SkillAgents';
 import { SkillFiles } from './SkillFiles';
@@ -16,11 +16,7 @@ import { SkillUpdate } from './SkillUpdate';
 
 export function SkillPage() {
   const { companyId = '', skillId = '' } = useParams();
-  const skill = useQuery({
-    queryKey: companyKey(companyId, 'skills', skillId),
-    queryFn: async () =>
-      data(await api.GET('/api/companies/{companyId}/skills/{skillId}', { params: { path: { companyId, skillId } } })),
-  });
+  const skill = useQuery(skillQuery(companyId, skillId));
 
   if (skill.isPending) return <Loading label="Loading the skill" />;
   if (skill.isError)
@@ -78,8 +74,8 @@ function DeleteSkill({
     onSuccess: () => {
       // Leave first: refetching this skill now would only find it gone.
       navigate(`/c/${companyId}/skills`);
-      queryClient.removeQueries({ queryKey: companyKey(companyId, 'skills', skillId) });
-      return queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') });
+      queryClient.removeQueries({ queryKey: skillKeys.detail(companyId, skillId) });
+      return queryClient.invalidateQueries({ queryKey: skillKeys.all(companyId) });
     },
   });
   return (

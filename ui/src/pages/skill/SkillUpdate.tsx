@@ -2,24 +2,23 @@
 // commit. Other kinds say why they have no updates (the server's reason).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { fullTime, timeAgo } from '../../lib/format';
-import { shortCommit, type Skill } from '../skills/skill-labels';
-import { updateStatusQuery } from '../skills/update-status';
+import { skillKeys, skillUpdateStatusQuery, type Skill } from '../../queries/skills';
+import { shortCommit } from '../skills/skill-labels';
 
 export function SkillUpdate({ companyId, skill }: { companyId: string; skill: Skill }) {
   const queryClient = useQueryClient();
   const path = { companyId, skillId: skill.id };
-  const statusQuery = updateStatusQuery(companyId, skill.id);
+  const statusQuery = skillUpdateStatusQuery(companyId, skill.id);
   const status = useQuery(statusQuery);
   const install = useMutation({
     mutationFn: async () =>
       data(await api.POST('/api/companies/{companyId}/skills/{skillId}/install-update', { params: { path } })),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') }),
+        queryClient.invalidateQueries({ queryKey: skillKeys.all(companyId) }),
         queryClient.invalidateQueries({ queryKey: statusQuery.queryKey }),
       ]),
   });

@@ -4,8 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ApiError, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { skillKeys } from '../../queries/skills';
 
 const IMPORT_STATUS_LABELS = { created: 'added', updated: 'updated', unchanged: 'unchanged' } as const;
 
@@ -29,7 +29,7 @@ export function ImportSkillsForm({ companyId }: { companyId: string }) {
       ),
     onSuccess: () => {
       setSource('');
-      return queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') });
+      return queryClient.invalidateQueries({ queryKey: skillKeys.all(companyId) });
     },
   });
   const submit = (event: FormEvent) => {
@@ -113,7 +113,7 @@ export function CreateSkillForm({ companyId }: { companyId: string }) {
     mutationFn: async (body: { name: string; description?: string }) =>
       data(await api.POST('/api/companies/{companyId}/skills', { params: { path: { companyId } }, body })),
     onSuccess: async (skill) => {
-      await queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'skills') });
+      await queryClient.invalidateQueries({ queryKey: skillKeys.all(companyId) });
       navigate(`/c/${companyId}/skills/${skill.id}`);
     },
   });

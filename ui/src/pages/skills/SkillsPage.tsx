@@ -3,22 +3,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { fullTime, timeAgo } from '../../lib/format';
+import { skillsQuery, skillUpdateStatusQuery, type Skill } from '../../queries/skills';
 import { CreateSkillForm, ImportSkillsForm } from './ImportSkills';
-import { pinnedCommit, shortCommit, SOURCE_LABELS, TRUST_LABELS, trustBadge, type Skill } from './skill-labels';
-import { isTracked, updateStatusQuery } from './update-status';
+import { isTracked, pinnedCommit, shortCommit, SOURCE_LABELS, TRUST_LABELS, trustBadge } from './skill-labels';
 
 export function SkillsPage() {
   const { companyId = '' } = useParams();
-  const skills = useQuery({
-    queryKey: companyKey(companyId, 'skills'),
-    queryFn: async () => data(await api.GET('/api/companies/{companyId}/skills', { params: { path: { companyId } } })),
-  });
+  const skills = useQuery(skillsQuery(companyId));
 
   return (
     <div className="page">
@@ -95,7 +90,7 @@ export function SkillsPage() {
 /** A code-host skill's update status, checked when asked (one code-host call each). */
 function UpdateCheck({ companyId, skill }: { companyId: string; skill: Skill }) {
   const [asked, setAsked] = useState(false);
-  const status = useQuery({ ...updateStatusQuery(companyId, skill.id), enabled: asked });
+  const status = useQuery({ ...skillUpdateStatusQuery(companyId, skill.id), enabled: asked });
   if (!asked && !status.data)
     return (
       <div>

@@ -1,8 +1,5 @@
 // Words and small reads shared by the skills library and the skill page.
-import type { paths } from '../../api/schema';
-
-type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
-export type Skill = Json<paths['/api/companies/{companyId}/skills']['get']['responses'][200]>[number];
+import type { Skill } from '../../queries/skills';
 
 export const SOURCE_LABELS: Record<Skill['sourceKind'], string> = {
   service_bundled: 'Bundled',
@@ -31,3 +28,6 @@ export function pinnedCommit(skill: Pick<Skill, 'metadata'>): string | null {
 }
 
 export const shortCommit = (commit: string) => commit.slice(0, 7);
+
+/** Skills pinned to a commit, the only ones update-status can answer for. */
+export const isTracked = (sourceKind: string) => sourceKind === 'codehost' || sourceKind === 'catalog';

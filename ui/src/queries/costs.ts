@@ -1,8 +1,9 @@
-// The costs page's reads. Keys name the window, never an instant: a rolling window's `from` is
-// computed when the query runs, so a live refetch (resource 'costs') reads the window as of now.
-import { queryOptions } from '@tanstack/react-query';
-import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
+// The costs page's reads ('costs'), refreshed by cost events and budget policies
+// (live/invalidation.ts). Keys name the window, never an instant: a rolling window's `from` is
+// computed when the query runs, so a live refetch reads the window as of now.
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api, data } from '../api/client';
+import { companyResource } from '../api/keys';
 
 export const WINDOWS = [
   { id: 'mtd', label: 'Month to date', hours: null },
@@ -26,7 +27,7 @@ export const groupingOf = (value: string | null): GroupingId => GROUPINGS.find((
 
 /** The start of a window as of `now`: the UTC month's first instant, or now minus its hours. */
 export function windowStart(id: WindowId, now = new Date()): string {
-  const hours = WINDOWS.find((w) => w.id === id)!.hours;
+  const hours = WINDOWS.find((w) => w.id === id)?.hours ?? null;
   if (hours === null) return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
   return new Date(now.getTime() - hours * 3_600_000).toISOString();
 }
@@ -46,12 +47,21 @@ export interface CostRow extends Usage {
   agentId?: string | null;
 }
 
+const costs = companyResource('costs');
+export const costKeys = {
+  ...costs,
+  overview: (companyId: string) => costs.key(companyId, 'overview'),
+  byBillingType: (companyId: string, window: WindowId) => costs.key(companyId, 'by-billing-type', window),
+  breakdown: (companyId: string, grouping: GroupingId, window: WindowId) =>
+    costs.key(companyId, 'by', grouping, window),
+};
+
 const path = (companyId: string) => ({ path: { companyId } });
 
 /** The month's spend against the company budget (the summary) and the three rolling windows. */
 export const overviewQuery = (companyId: string) =>
   queryOptions({
-    queryKey: companyKey(companyId, 'costs', 'overview'),
+    queryKey: costKeys.overview(companyId),
     queryFn: async () => {
       const [month, windows] = await Promise.all([
         api
@@ -67,13 +77,15 @@ export const overviewQuery = (companyId: string) =>
 
 export const billingTypeQuery = (companyId: string, window: WindowId) =>
   queryOptions({
-    queryKey: companyKey(companyId, 'costs', 'by-billing-type', window),
+    queryKey: costKeys.byBillingType(companyId, window),
     queryFn: async () =>
       data(
         await api.GET('/api/companies/{companyId}/costs/by-billing-type', {
           params: { ...path(companyId), query: { from: windowStart(window) } },
         }),
       ),
+    // While another window loads, the previous figures stay on screen.
+    placeholderData: keepPreviousData,
   });
 
 const usage = (row: Usage): Usage => ({
@@ -143,8 +155,9 @@ function byModel(rows: (Usage & { provider: string; model: string })[]): CostRow
 
 export const breakdownQuery = (companyId: string, grouping: GroupingId, window: WindowId) =>
   queryOptions({
-    queryKey: companyKey(companyId, 'costs', 'by', grouping, window),
+    queryKey: costKeys.breakdown(companyId, grouping, window),
     // The rows say what they are of: while another window or grouping loads, the previous rows stay
     // on screen under their own title, never under the new one.
     queryFn: async () => ({ grouping, window, rows: await breakdown(companyId, grouping, windowStart(window)) }),
+    placeholderData: keepPreviousData,
   });

@@ -1,19 +1,9 @@
-// The board inbox as one query: the page and the sidebar's unread count share it (one request, one
-// cache entry), and the live layer refreshes it through the 'inbox' resource.
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+// Marking inbox items read: the cached inbox shows them read at once (the sidebar count drops with
+// it), goes back if the server refuses, then refetches.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
-import { companyKey } from '../../api/keys';
+import { inboxQuery } from '../../queries/inbox';
 
-export type InboxItem = Awaited<ReturnType<typeof fetchInbox>>['items'][number];
-
-async function fetchInbox(companyId: string) {
-  return data(await api.GET('/api/companies/{companyId}/inbox', { params: { path: { companyId } } }));
-}
-
-export const inboxQuery = (companyId: string) =>
-  queryOptions({ queryKey: companyKey(companyId, 'inbox'), queryFn: () => fetchInbox(companyId) });
-
-/** Marks items read; the cached inbox shows them read at once (the sidebar count drops with it), then refetches. */
 export function useMarkRead(companyId: string) {
   const queryClient = useQueryClient();
   const key = inboxQuery(companyId).queryKey;
