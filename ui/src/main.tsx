@@ -24,7 +24,11 @@ const queryClient = new QueryClient({
   },
 });
 
-createRoot(document.getElementById('root')!).render(
+const rootElement = document.getElementById('root');
+// index.html holds it; a page served without it is a broken build, said plainly rather than blank.
+if (!rootElement) throw new Error('Boardroom: index.html has no #root element to mount the board in');
+
+createRoot(rootElement).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

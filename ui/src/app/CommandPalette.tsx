@@ -35,7 +35,8 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
 
   const go = (href: string) => {
     onOpenChange(false);
-    navigate(href);
+    // void: the navigation's failures show in the route's error element; its promise only says when it is done.
+    void navigate(href);
   };
 
   return (

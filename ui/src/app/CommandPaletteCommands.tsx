@@ -6,11 +6,9 @@ import { PLACES } from './places';
 export const SHORTCUTS: { keys: string[]; joiner?: '+' | 'then'; does: string }[] = [
   { keys: ['Ctrl', 'K'], joiner: '+', does: 'Open the command palette (⌘K on a Mac)' },
   { keys: ['c'], does: 'Create an issue' },
-  ...PLACES.filter((place) => place.goKey).map((place) => ({
-    keys: ['g', place.goKey!],
-    joiner: 'then' as const,
-    does: `Go to ${place.label}`,
-  })),
+  ...PLACES.flatMap((place) =>
+    place.goKey ? [{ keys: ['g', place.goKey], joiner: 'then' as const, does: `Go to ${place.label}` }] : [],
+  ),
   { keys: ['?'], does: 'Show these shortcuts' },
   { keys: ['Esc'], does: 'Close a dialog or the palette' },
 ];

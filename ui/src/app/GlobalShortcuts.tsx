@@ -44,7 +44,8 @@ export function GlobalShortcuts({ companyId }: { companyId: string }) {
         const place = PLACES.find((candidate) => candidate.goKey === event.key);
         if (place) {
           event.preventDefault();
-          navigate(placeHref(companyId, place));
+          // void: a navigation's failures show in the route's error element.
+          void navigate(placeHref(companyId, place));
         }
         return;
       }

@@ -11,7 +11,7 @@ export function HomeRedirect() {
   if (companies.isPending) return <Loading label="Loading companies" />;
   if (companies.isError) return <ErrorNotice error={companies.error} retry={() => companies.refetch()} />;
   const active = companies.data.filter((company) => company.status !== 'archived');
-  if (active.length === 0) return <Navigate to="/onboarding" replace />;
-  const remembered = active.find((company) => company.id === lastCompanyId());
-  return <Navigate to={`/c/${(remembered ?? active[0]!).id}/dashboard`} replace />;
+  const target = active.find((company) => company.id === lastCompanyId()) ?? active[0];
+  if (!target) return <Navigate to="/onboarding" replace />;
+  return <Navigate to={`/c/${target.id}/dashboard`} replace />;
 }

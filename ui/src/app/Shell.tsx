@@ -1,6 +1,6 @@
 // The frame of every signed-in page: the sidebar (company switcher, navigation with live counts,
 // the live state) and the page. Outside a company it shows the page alone (onboarding).
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { NavLink, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, api, setUnauthorizedListener } from '../api/client';
@@ -23,7 +23,8 @@ export function Shell() {
     setUnauthorizedListener(() => {
       // Signed out on purpose: the 401s of reads still in flight change nothing.
       if (signedOut) return;
-      navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, {
+      // void: a navigation's failures show in the route's error element.
+      void navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, {
         replace: true,
       });
     });
@@ -92,13 +93,14 @@ function Sidebar({ companyId }: { companyId: string }) {
           )}
           <ul className="nav" {...(heading && { 'aria-labelledby': `nav-${group}` })}>
             {PLACES.filter((place) => place.nav === group).map((place) => {
-              const count = place.count ? counts[place.count] : undefined;
+              const counted = place.count;
+              const count = counted ? counts[counted] : undefined;
               return (
                 <li key={place.path}>
                   <NavLink to={placeHref(companyId, place)}>
                     <span>{place.label}</span>
-                    {count !== undefined && count > 0 && (
-                      <span className="count" aria-label={`${count} ${countLabel(place.count!)}`}>
+                    {counted && count !== undefined && count > 0 && (
+                      <span className="count" aria-label={`${count} ${countLabel(counted)}`}>
                         {count}
                       </span>
                     )}
@@ -126,23 +128,31 @@ function SignOut() {
   const me = useQuery(meQuery());
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const signOut = useMutation({
+    mutationFn: async () => {
+      // Reads in flight answer 401 once the session ends; they must not turn this into "sign in
+      // again to go back to …". Signing in again is a new page load (the login link), which resets this.
+      signedOut = true;
+      await queryClient.cancelQueries();
+      await api.POST('/api/auth/logout');
+    },
+    onSuccess: async () => {
+      queryClient.clear();
+      await navigate('/sign-in?reason=signed-out', { replace: true });
+    },
+    // The session is still open (the server could not be reached, or refused): a 401 means sign in again.
+    onError: () => {
+      signedOut = false;
+    },
+  });
   if (me.data?.via !== 'session') return null;
   return (
-    <button
-      type="button"
-      className="sign-out"
-      onClick={async () => {
-        // Reads in flight answer 401 once the session ends; they must not turn this into "sign in
-        // again to go back to …". Signing in again is a new page load (the login link), which resets this.
-        signedOut = true;
-        await queryClient.cancelQueries();
-        await api.POST('/api/auth/logout');
-        queryClient.clear();
-        navigate('/sign-in?reason=signed-out', { replace: true });
-      }}
-    >
-      Sign out
-    </button>
+    <>
+      <button type="button" className="sign-out" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+        Sign out
+      </button>
+      {signOut.isError && <ErrorNotice error={signOut.error} title="You are still signed in" />}
+    </>
   );
 }
 
@@ -165,9 +175,11 @@ function CompanySwitcher({ companyId }: { companyId: string }) {
       <select
         id="company-switcher"
         value={companyId}
-        onChange={(event) =>
-          event.target.value === '__new' ? navigate('/onboarding') : navigate(`/c/${event.target.value}/dashboard`)
-        }
+        onChange={(event) => {
+          const chosen = event.target.value;
+          // void: a navigation's failures show in the route's error element.
+          void navigate(chosen === '__new' ? '/onboarding' : `/c/${chosen}/dashboard`);
+        }}
       >
         {list.map((company) => (
           <option key={company.id} value={company.id}>

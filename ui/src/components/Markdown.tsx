@@ -28,7 +28,8 @@ const HEADINGS: HeadingTag[] = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 function shiftedHeadings(headingLevel: number): Components {
   return Object.fromEntries(
     HEADINGS.map((tag, index) => {
-      const Shifted = HEADINGS[Math.min(index + headingLevel - 1, 5)]!;
+      // Past h6 there is no deeper heading: those stay h6.
+      const Shifted = HEADINGS[index + headingLevel - 1] ?? 'h6';
       return [tag, ({ children }: { children?: ReactNode }) => <Shifted>{children}</Shifted>];
     }),
   );

@@ -5,29 +5,35 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, data } from '../api/client';
 import { companyResource } from '../api/keys';
 
-export const WINDOWS = [
-  { id: 'mtd', label: 'Month to date', hours: null },
-  { id: '5h', label: 'Last 5 hours', hours: 5 },
-  { id: '24h', label: 'Last 24 hours', hours: 24 },
-  { id: '7d', label: 'Last 7 days', hours: 168 },
-] as const;
-export type WindowId = (typeof WINDOWS)[number]['id'];
+// Windows and groupings by id, in the page's order (none of the ids is a number, so keys keep it).
+const WINDOW_BY_ID = {
+  mtd: { label: 'Month to date', hours: null },
+  '5h': { label: 'Last 5 hours', hours: 5 },
+  '24h': { label: 'Last 24 hours', hours: 24 },
+  '7d': { label: 'Last 7 days', hours: 168 },
+} as const;
+export type WindowId = keyof typeof WINDOW_BY_ID;
 
-export const GROUPINGS = [
-  { id: 'agent', label: 'Agent' },
-  { id: 'provider', label: 'Provider' },
-  { id: 'biller', label: 'Biller' },
-  { id: 'model', label: 'Model' },
-  { id: 'project', label: 'Project' },
-] as const;
-export type GroupingId = (typeof GROUPINGS)[number]['id'];
+const GROUPING_BY_ID = {
+  agent: { label: 'Agent' },
+  provider: { label: 'Provider' },
+  biller: { label: 'Biller' },
+  model: { label: 'Model' },
+  project: { label: 'Project' },
+} as const;
+export type GroupingId = keyof typeof GROUPING_BY_ID;
+
+export const WINDOWS = (Object.keys(WINDOW_BY_ID) as WindowId[]).map((id) => ({ id, ...WINDOW_BY_ID[id] }));
+export const GROUPINGS = (Object.keys(GROUPING_BY_ID) as GroupingId[]).map((id) => ({ id, ...GROUPING_BY_ID[id] }));
+export const windowLabel = (id: WindowId): string => WINDOW_BY_ID[id].label;
+export const groupingLabel = (id: GroupingId): string => GROUPING_BY_ID[id].label;
 
 export const windowOf = (value: string | null): WindowId => WINDOWS.find((w) => w.id === value)?.id ?? 'mtd';
 export const groupingOf = (value: string | null): GroupingId => GROUPINGS.find((g) => g.id === value)?.id ?? 'agent';
 
 /** The start of a window as of `now`: the UTC month's first instant, or now minus its hours. */
 export function windowStart(id: WindowId, now = new Date()): string {
-  const hours = WINDOWS.find((w) => w.id === id)?.hours ?? null;
+  const { hours } = WINDOW_BY_ID[id];
   if (hours === null) return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
   return new Date(now.getTime() - hours * 3_600_000).toISOString();
 }

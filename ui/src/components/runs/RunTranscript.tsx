@@ -1,7 +1,7 @@
 // A run's log as it is written: GET /api/heartbeat-runs/{runId}/log/stream (Server-Sent Events).
 // The browser resumes after a drop from the last byte offset (Last-Event-ID); the stream ends with
 // the run's final status. Only the last MAX_CHARS are kept, so a long run never grows the page.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 const MAX_CHARS = 512 * 1024;
 
@@ -33,10 +33,12 @@ export function RunTranscript({ runId, label = 'Run transcript' }: { runId: stri
     return () => source.close();
   }, [runId]);
 
-  useEffect(() => {
+  // After every render (more log, the placeholder replaced, the end note): a reader at the bottom
+  // stays at the bottom; one who scrolled up is left where they are.
+  useLayoutEffect(() => {
     const element = box.current;
     if (element && stickToBottom.current) element.scrollTop = element.scrollHeight;
-  }, [text]);
+  });
 
   return (
     <section aria-label={label}>

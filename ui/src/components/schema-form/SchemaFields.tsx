@@ -3,7 +3,7 @@
 // Each field carries its description as a hint and its error (from the form or the server) below it,
 // tied with aria-describedby and aria-invalid.
 import type { ReactNode } from 'react';
-import { fieldId, kindOf, type Draft, type DraftValue, type JsonSchema } from './schema-form';
+import { fieldDraft, fieldId, kindOf, type Draft, type DraftValue, type JsonSchema } from './schema-form';
 
 interface FieldsProps {
   schema: JsonSchema;
@@ -22,7 +22,8 @@ export function SchemaFields({ schema, draft, path, errors, onChange }: FieldsPr
           name={key}
           schema={field}
           required={schema.required?.includes(key) ?? false}
-          value={draft[key]!}
+          // A property the draft does not hold (the schema changed under the form) starts empty.
+          value={draft[key] ?? fieldDraft(field, undefined)}
           path={`${path}/${key}`}
           errors={errors}
           onChange={(value) => onChange({ ...draft, [key]: value })}
@@ -52,15 +53,6 @@ function SchemaField({
   const id = fieldId(path);
   const kind = kindOf(schema);
   const label = schema.title ?? name;
-  if (kind === 'object') {
-    return (
-      <fieldset className="schema-fieldset">
-        <legend>{label}</legend>
-        {schema.description && <p className="hint">{schema.description}</p>}
-        <SchemaFields schema={schema} draft={value as Draft} path={path} errors={errors} onChange={onChange} />
-      </fieldset>
-    );
-  }
   const error = errors[path];
   const hint = [
     schema.description,
@@ -74,6 +66,15 @@ function SchemaField({
   const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy } as const;
   let control: ReactNode;
   switch (kind) {
+    case 'object':
+      // A nested object is a group of its own fields, each with its own hint and error.
+      return (
+        <fieldset className="schema-fieldset">
+          <legend>{label}</legend>
+          {schema.description && <p className="hint">{schema.description}</p>}
+          <SchemaFields schema={schema} draft={value as Draft} path={path} errors={errors} onChange={onChange} />
+        </fieldset>
+      );
     case 'boolean':
       control = (
         <input

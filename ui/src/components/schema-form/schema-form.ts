@@ -41,7 +41,8 @@ export function toDraft(schema: JsonSchema, value: Record<string, unknown>): Dra
   return draft;
 }
 
-function fieldDraft(schema: JsonSchema, value: unknown): DraftValue {
+/** The draft of one field's value (its empty draft for `undefined`). */
+export function fieldDraft(schema: JsonSchema, value: unknown): DraftValue {
   switch (kindOf(schema)) {
     case 'boolean':
       return typeof value === 'boolean' ? value : schema.default === true;

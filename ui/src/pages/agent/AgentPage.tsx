@@ -57,7 +57,8 @@ export function AgentPage() {
       {a.status === 'error' && a.errorReason && <p className="notice notice-warning">{a.errorReason}</p>}
       <Tabs.Root
         value={tab}
-        onValueChange={(next) => navigate(`/c/${companyId}/agents/${agentId}/${next}`, { replace: true })}
+        // void: a navigation's failures show in the route's error element.
+        onValueChange={(next) => void navigate(`/c/${companyId}/agents/${agentId}/${next}`, { replace: true })}
         activationMode="manual"
       >
         <Tabs.List className="tabs" aria-label={`${a.name}: sections`}>

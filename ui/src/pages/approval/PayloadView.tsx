@@ -107,10 +107,11 @@ function Fields({ payload }: { payload: Payload }) {
     ? payload.risks.filter((risk): risk is string => typeof risk === 'string')
     : [];
   const rest = Object.entries(payload).filter(([key]) => !KNOWN.includes(key));
+  const summary = text(payload.summary);
   return (
     <div className="card">
       {text(payload.title) && <h3>{text(payload.title)}</h3>}
-      {text(payload.summary) && <Markdown text={text(payload.summary)!} />}
+      {summary && <Markdown text={summary} />}
       {text(payload.recommendedAction) && (
         <p>
           <strong>Recommended action:</strong> {text(payload.recommendedAction)}

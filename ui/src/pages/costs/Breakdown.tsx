@@ -10,7 +10,7 @@ import { BarChart } from '../../components/BarChart';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { cents, tokenCount } from '../../lib/format';
-import { breakdownQuery, GROUPINGS, WINDOWS, type GroupingId, type WindowId } from '../../queries/costs';
+import { breakdownQuery, groupingLabel, windowLabel, type GroupingId, type WindowId } from '../../queries/costs';
 import { TableScroll } from '../../components/TableScroll';
 
 export function Breakdown({
@@ -37,8 +37,9 @@ export function Breakdown({
     );
   if (!breakdown.data) return <Loading label="Loading the breakdown" />;
   const { rows } = breakdown.data;
-  const groupLabel = GROUPINGS.find((g) => g.id === breakdown.data.grouping)!.label;
-  const title = `Spend by ${groupLabel.toLowerCase()}, ${WINDOWS.find((w) => w.id === breakdown.data.window)!.label.toLowerCase()}`;
+  // The figures shown (the previous grouping's while the next loads) name the title, not the props.
+  const { grouping: shownGrouping, window: shownWindow } = breakdown.data;
+  const title = `Spend by ${groupingLabel(shownGrouping).toLowerCase()}, ${windowLabel(shownWindow).toLowerCase()}`;
   if (rows.length === 0) {
     return (
       <section className="card cost-breakdown" aria-label={title} aria-busy={breakdown.isPlaceholderData}>
@@ -62,7 +63,7 @@ export function Breakdown({
           <caption className="visually-hidden">{title}</caption>
           <thead>
             <tr>
-              <th scope="col">{groupLabel}</th>
+              <th scope="col">{groupingLabel(shownGrouping)}</th>
               <th scope="col" className="num">
                 Cost
               </th>

@@ -9,7 +9,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { BillingTypes } from './BillingTypes';
 import { Breakdown } from './Breakdown';
-import { GROUPINGS, groupingOf, overviewQuery, WINDOWS, windowOf } from '../../queries/costs';
+import { GROUPINGS, groupingOf, overviewQuery, WINDOWS, windowOf, type WindowId } from '../../queries/costs';
 import { UsageFigures } from './UsageFigures';
 import { cents } from '../../lib/format';
 
@@ -24,7 +24,7 @@ export function CostsPage() {
     next.set(name, value);
     return `?${next}`;
   };
-  const usageOf = (id: (typeof WINDOWS)[number]['id']) => {
+  const usageOf = (id: WindowId) => {
     if (!overview.data) return null;
     if (id === 'mtd') return { costCents: overview.data.month.spendCents, tokens: null };
     const row = overview.data.windows.find((w) => w.window === id);

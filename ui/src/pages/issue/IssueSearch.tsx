@@ -31,6 +31,7 @@ export function IssueSearch({
   const results = useQuery(issueSearchQuery(companyId, q, MATCHES + exclude.length));
   const matches = (results.data ?? []).filter((issue) => !exclude.includes(issue.id)).slice(0, MATCHES);
   const open = q.length > 0 && matches.length > 0;
+  const highlighted = matches[Math.min(active, matches.length - 1)];
   const pick = (issue: PickedIssue) => {
     onPick(issue);
     setText('');
@@ -58,7 +59,7 @@ export function IssueSearch({
           if (!open) return;
           if (event.key === 'ArrowDown') setActive((i) => (i + 1) % matches.length);
           else if (event.key === 'ArrowUp') setActive((i) => (i - 1 + matches.length) % matches.length);
-          else if (event.key === 'Enter') pick(matches[Math.min(active, matches.length - 1)]!);
+          else if (event.key === 'Enter' && highlighted) pick(highlighted);
           else return;
           event.preventDefault();
         }}

@@ -42,6 +42,7 @@ export function MentionComposer({
   const query = typed?.[2]?.toLowerCase() ?? '';
   const matches = typed ? agents.filter((agent) => agent.name.toLowerCase().includes(query)).slice(0, MATCHES) : [];
   const open = matches.length > 0 && dismissedAt !== caret;
+  const highlighted = matches[Math.min(active, matches.length - 1)];
 
   const pick = (agent: Agent) => {
     const start = caret - (typed?.[2]?.length ?? 0) - 1;
@@ -78,7 +79,7 @@ export function MentionComposer({
           if (!open) return;
           if (event.key === 'ArrowDown') setActive((i) => (i + 1) % matches.length);
           else if (event.key === 'ArrowUp') setActive((i) => (i - 1 + matches.length) % matches.length);
-          else if (event.key === 'Enter' || event.key === 'Tab') pick(matches[Math.min(active, matches.length - 1)]!);
+          else if ((event.key === 'Enter' || event.key === 'Tab') && highlighted) pick(highlighted);
           else if (event.key === 'Escape') setDismissedAt(caret);
           else return;
           event.preventDefault();

@@ -13,6 +13,11 @@ import { projectsQuery } from '../../queries/projects';
 import { IssueSearch } from './IssueSearch';
 import { usePatchIssue } from './usePatchIssue';
 
+// The assignee select's option values: `agent:<id>`, `user:<id>`, or '' for unassigned.
+const AGENT_OPTION = 'agent:';
+const USER_OPTION = 'user:';
+const idAfter = (prefix: string, value: string) => (value.startsWith(prefix) ? value.slice(prefix.length) : null);
+
 export function Properties({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
   const patch = usePatchIssue(companyId, issue.id);
   const agents = useQuery(agentsQuery(companyId));
@@ -21,9 +26,9 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
   const goals = useQuery(goalsQuery(companyId));
   const meId = me.data?.user.id;
   const assignee = issue.assigneeAgentId
-    ? `agent:${issue.assigneeAgentId}`
+    ? `${AGENT_OPTION}${issue.assigneeAgentId}`
     : issue.assigneeUserId
-      ? `user:${issue.assigneeUserId}`
+      ? `${USER_OPTION}${issue.assigneeUserId}`
       : '';
   const issueLink = (ref: { identifier: string }) => `/c/${companyId}/issues/${ref.identifier}`;
 
@@ -64,21 +69,20 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
         <select
           id="issue-assignee"
           value={assignee}
-          onChange={(event) => {
-            const [kind, id] = event.target.value.split(':');
+          onChange={(event) =>
             patch.mutate({
-              assigneeAgentId: kind === 'agent' ? id! : null,
-              assigneeUserId: kind === 'user' ? id! : null,
-            });
-          }}
+              assigneeAgentId: idAfter(AGENT_OPTION, event.target.value),
+              assigneeUserId: idAfter(USER_OPTION, event.target.value),
+            })
+          }
         >
           <option value="">Unassigned</option>
-          {meId && <option value={`user:${meId}`}>Me (board)</option>}
+          {meId && <option value={`${USER_OPTION}${meId}`}>Me (board)</option>}
           {issue.assigneeUserId && issue.assigneeUserId !== meId && (
             <option value={assignee}>Board user {issue.assigneeUserId.slice(0, 8)}</option>
           )}
           {(agents.data ?? []).map((agent) => (
-            <option key={agent.id} value={`agent:${agent.id}`}>
+            <option key={agent.id} value={`${AGENT_OPTION}${agent.id}`}>
               {agent.name} ({agentStatuses.label(agent.status).toLowerCase()})
             </option>
           ))}

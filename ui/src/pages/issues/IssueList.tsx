@@ -67,14 +67,11 @@ export function groupRows(issues: Issue[], group: Grouping, names: Names): Row[]
     else groups.set(key, [issue]);
   }
   const rank = (key: string) => (by.order ? by.order.indexOf(key) : key === '' ? Infinity : 0);
-  const keys = [...groups.keys()].sort((a, b) => rank(a) - rank(b) || by.label(a).localeCompare(by.label(b)));
-  return keys.flatMap((key): Row[] => {
-    const members = groups.get(key)!;
-    return [
-      { kind: 'group', key, label: by.label(key), count: members.length },
-      ...members.map((issue): Row => ({ kind: 'issue', issue })),
-    ];
-  });
+  const sorted = [...groups].sort(([a], [b]) => rank(a) - rank(b) || by.label(a).localeCompare(by.label(b)));
+  return sorted.flatMap(([key, members]): Row[] => [
+    { kind: 'group', key, label: by.label(key), count: members.length },
+    ...members.map((issue): Row => ({ kind: 'issue', issue })),
+  ]);
 }
 
 interface IssueListProps {
@@ -136,7 +133,9 @@ export function IssueList({
         className="issue-list-rows"
       >
         {visible.map((item) => {
-          const row = rows[item.index]!;
+          const row = rows[item.index];
+          // The virtualizer counts `rows` as of this render, so every index it gives has a row.
+          if (!row) return null;
           const place = { transform: `translateY(${item.start}px)`, height: item.size };
           if (row.kind === 'group') {
             return (

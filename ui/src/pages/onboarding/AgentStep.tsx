@@ -58,9 +58,10 @@ export function AgentStep({
     setErrors(found);
     if (Object.keys(found).length > 0 || !fields.data) return;
     const adapterConfig = Object.fromEntries(
-      fields.data
-        .filter((field) => (config[field.key] ?? '').trim() !== '')
-        .map((field) => [field.key, configValue(field, config[field.key]!)]),
+      fields.data.flatMap((field): [string, unknown][] => {
+        const typed = config[field.key];
+        return typed !== undefined && typed.trim() !== '' ? [[field.key, configValue(field, typed)]] : [];
+      }),
     );
     create.mutate({ name: name.trim(), role, adapterType, adapterConfig });
   };

@@ -44,7 +44,6 @@ function FirstRun({ company, agent, issue, onBack }: Props) {
     onSuccess: () => runs.refetch(),
   });
   const run = runs.data?.[0];
-  const status = run ? { label: runStatusLabel(run.status), tone: runStatusTone(run.status) } : null;
 
   return (
     <section aria-labelledby="run-step-heading">
@@ -70,7 +69,7 @@ function FirstRun({ company, agent, issue, onBack }: Props) {
       ) : (
         <>
           <p className="run-status" role="status">
-            Run status: <span className={`badge ${status!.tone}`}>{status!.label}</span>
+            Run status: <span className={`badge ${runStatusTone(run.status)}`}>{runStatusLabel(run.status)}</span>
           </p>
           <RunFailure run={run} />
           <RunTranscript runId={run.runId} label={`Transcript of ${agent.name}'s first run`} />

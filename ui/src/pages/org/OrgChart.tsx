@@ -68,7 +68,8 @@ export function OrgChart({ companyId, roots, collapsed, onToggle, focusedId, onF
         else go(visible.find((v) => v.id === current.parentId));
         break;
       case 'Enter':
-        navigate(`/c/${companyId}/agents/${current.id}`);
+        // void: a navigation's failures show in the route's error element.
+        void navigate(`/c/${companyId}/agents/${current.id}`);
         break;
       default:
         return;

@@ -2,6 +2,7 @@
 // 'agents' resource), with expand/collapse for subtrees and a zoom for large companies.
 import { useQuery } from '@tanstack/react-query';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useParams } from 'react-router';
 import { agentsQuery } from '../../queries/agents';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -10,7 +11,19 @@ import { PageHeader } from '../../components/PageHeader';
 import { OrgChart } from './OrgChart';
 import { buildForest, managerIds } from './org-tree';
 
-const ZOOM_STEPS = [0.3, 0.4, 0.5, 0.65, 0.8, 1, 1.25];
+const MIN_ZOOM = 0.3;
+const MAX_ZOOM = 1.25;
+const ZOOM_STEPS = [MIN_ZOOM, 0.4, 0.5, 0.65, 0.8, 1, MAX_ZOOM];
+/** Zooms closer than this are the same step (fit width lands between steps). */
+const ZOOM_EPSILON = 0.001;
+
+/** Scrolls the viewport so the root's node is centred horizontally (a wide chart's top in view). */
+function centreOn(viewport: HTMLElement | null, rootId: string | undefined) {
+  const root = rootId ? document.getElementById(`org-${rootId}`) : null;
+  if (!viewport || !root) return;
+  const box = root.getBoundingClientRect();
+  viewport.scrollLeft += box.left + box.width / 2 - (viewport.getBoundingClientRect().left + viewport.clientWidth / 2);
+}
 
 export function OrgPage() {
   const { companyId = '' } = useParams();
@@ -29,31 +42,28 @@ export function OrgPage() {
       return next;
     });
   const zoomBy = (direction: 1 | -1) => {
-    const index = ZOOM_STEPS.findIndex((step) => step >= zoom - 0.001);
-    setZoom(
-      ZOOM_STEPS[
-        Math.min(ZOOM_STEPS.length - 1, Math.max(0, (index === -1 ? ZOOM_STEPS.length - 1 : index) + direction))
-      ]!,
-    );
+    const next =
+      direction === 1
+        ? ZOOM_STEPS.find((step) => step > zoom + ZOOM_EPSILON)
+        : ZOOM_STEPS.findLast((step) => step < zoom - ZOOM_EPSILON);
+    if (next !== undefined) setZoom(next);
   };
   const fit = () => {
     const element = viewport.current;
     const chart = element?.firstElementChild;
     if (!element || !chart) return;
     const naturalWidth = chart.getBoundingClientRect().width / zoom;
-    setZoom(Math.max(ZOOM_STEPS[0]!, Math.min(1, (element.clientWidth - 16) / naturalWidth)));
+    setZoom(Math.max(MIN_ZOOM, Math.min(1, (element.clientWidth - 16) / naturalWidth)));
   };
   // A wide chart opens with its top centred in view, not at its far left corner, and comes back
   // there after expand all / collapse all (a live refresh leaves the view where it is).
   const firstRootId = roots[0]?.agent.id;
-  const [centreRequest, setCentreRequest] = useState(0);
-  useLayoutEffect(() => {
-    const element = viewport.current;
-    const root = firstRootId ? document.getElementById(`org-${firstRootId}`) : null;
-    if (!element || !root) return;
-    const box = root.getBoundingClientRect();
-    element.scrollLeft += box.left + box.width / 2 - (element.getBoundingClientRect().left + element.clientWidth / 2);
-  }, [firstRootId, centreRequest]);
+  useLayoutEffect(() => centreOn(viewport.current, firstRootId), [firstRootId]);
+  const setCollapsedAndCentre = (next: ReadonlySet<string>) => {
+    // The chart must have its new layout before it can be centred: render it now, then scroll.
+    flushSync(() => setCollapsed(next));
+    centreOn(viewport.current, firstRootId);
+  };
 
   const count = agents.data?.length ?? 0;
   return (
@@ -63,36 +73,19 @@ export function OrgPage() {
         actions={
           count > 0 && (
             <div className="org-controls" role="toolbar" aria-label="Org chart view">
-              <button
-                type="button"
-                onClick={() => {
-                  setCollapsed(new Set());
-                  setCentreRequest((n) => n + 1);
-                }}
-              >
+              <button type="button" onClick={() => setCollapsedAndCentre(new Set())}>
                 Expand all
               </button>
-              <button
-                type="button"
-                onClick={() => {
-                  setCollapsed(new Set(managerIds(roots)));
-                  setCentreRequest((n) => n + 1);
-                }}
-              >
+              <button type="button" onClick={() => setCollapsedAndCentre(new Set(managerIds(roots)))}>
                 Collapse all
               </button>
-              <button type="button" aria-label="Zoom out" onClick={() => zoomBy(-1)} disabled={zoom <= ZOOM_STEPS[0]!}>
+              <button type="button" aria-label="Zoom out" onClick={() => zoomBy(-1)} disabled={zoom <= MIN_ZOOM}>
                 −
               </button>
               <output className="org-zoom" aria-live="polite" aria-label="Zoom">
                 {Math.round(zoom * 100)}%
               </output>
-              <button
-                type="button"
-                aria-label="Zoom in"
-                onClick={() => zoomBy(1)}
-                disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!}
-              >
+              <button type="button" aria-label="Zoom in" onClick={() => zoomBy(1)} disabled={zoom >= MAX_ZOOM}>
                 +
               </button>
               <button type="button" onClick={fit}>

@@ -19,11 +19,12 @@ interface Folder {
 function treeOf(files: InventoryFile[]): Folder {
   const root: Folder = { name: '', folders: new Map(), files: [], bytes: 0, count: 0 };
   for (const file of files) {
-    const segments = file.path.split('/');
+    const slash = file.path.lastIndexOf('/');
+    const folderNames = slash === -1 ? [] : file.path.slice(0, slash).split('/');
     let folder = root;
     root.bytes += file.bytes;
     root.count += 1;
-    for (const segment of segments.slice(0, -1)) {
+    for (const segment of folderNames) {
       let next = folder.folders.get(segment);
       if (!next) {
         next = { name: segment, folders: new Map(), files: [], bytes: 0, count: 0 };
@@ -33,7 +34,7 @@ function treeOf(files: InventoryFile[]): Folder {
       next.count += 1;
       folder = next;
     }
-    folder.files.push({ name: segments.at(-1)!, file });
+    folder.files.push({ name: file.path.slice(slash + 1), file });
   }
   return root;
 }

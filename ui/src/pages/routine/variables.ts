@@ -46,5 +46,8 @@ export const variableOf = (draft: VariableDraft): Variable => ({
 
 /** `{{name}}` placeholders in a text, in order of first use. */
 export function placeholdersIn(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)].map((match) => match[1]!))];
+  const names = [...text.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)].flatMap(([, name]) =>
+    name ? [name] : [],
+  );
+  return [...new Set(names)];
 }

@@ -67,7 +67,7 @@ export const KIND_LABELS: Record<Trigger['kind'], string> = { schedule: 'Schedul
 
 /** The soonest fire time among the routine's enabled schedules (the server's nextRunAt), or null. */
 export function nextFire(triggers: Pick<Trigger, 'enabled' | 'nextRunAt'>[]): string | null {
-  const times = triggers.filter((trigger) => trigger.enabled && trigger.nextRunAt).map((trigger) => trigger.nextRunAt!);
+  const times = triggers.flatMap((trigger) => (trigger.enabled && trigger.nextRunAt ? [trigger.nextRunAt] : []));
   return times.length === 0
     ? null
     : times.reduce((soonest, time) => (new Date(time) < new Date(soonest) ? time : soonest));

@@ -109,7 +109,7 @@ function DeleteButton({ company }: { company: Company }) {
         predicate: (query) => isCompanyQuery(query.queryKey, company.id),
       });
       await queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
-      navigate('/');
+      await navigate('/');
     },
   });
   const matches = typed === company.name;

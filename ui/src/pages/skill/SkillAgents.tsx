@@ -1,7 +1,7 @@
 // The agents a skill is attached to, each with its sync state (how its adapter receives skills), and
 // attaching or detaching: an agent's selection is set whole (POST /api/agents/{id}/skills/sync), so
 // each change reads the agent's current desired skills and adds or removes this one.
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
@@ -20,9 +20,6 @@ const MODE_LABELS: Record<AgentSkills['mode'], string> = {
 export function SkillAgents({ companyId, skill }: { companyId: string; skill: SkillDetail }) {
   const queryClient = useQueryClient();
   const attached = skill.usage.agents;
-  const snapshots = useQueries({
-    queries: attached.map((agent) => agentSkillsQuery(companyId, agent.id)),
-  });
 
   /** Sets each agent's selection to its current one with this skill added or removed. */
   const change = useMutation({
@@ -63,8 +60,7 @@ export function SkillAgents({ companyId, skill }: { companyId: string; skill: Sk
             </tr>
           </thead>
           <tbody>
-            {attached.map((agent, index) => {
-              const snapshot = snapshots[index]!;
+            {attached.map((agent) => {
               return (
                 <tr key={agent.id}>
                   <th scope="row">
@@ -74,12 +70,7 @@ export function SkillAgents({ companyId, skill }: { companyId: string; skill: Sk
                     <AgentStatusBadge status={agent.status as Parameters<typeof AgentStatusBadge>[0]['status']} />
                   </td>
                   <td>
-                    <SyncState
-                      snapshot={snapshot.data}
-                      skillKey={skill.key}
-                      error={snapshot.error}
-                      loading={snapshot.isPending}
-                    />
+                    <SyncState companyId={companyId} agentId={agent.id} skillKey={skill.key} />
                   </td>
                   <td>
                     {!skill.required && (
@@ -110,19 +101,12 @@ export function SkillAgents({ companyId, skill }: { companyId: string; skill: Sk
   );
 }
 
-function SyncState({
-  snapshot,
-  skillKey,
-  error,
-  loading,
-}: {
-  snapshot: AgentSkills | undefined;
-  skillKey: string;
-  error: unknown;
-  loading: boolean;
-}) {
-  if (loading) return <span className="muted">Checking…</span>;
-  if (!snapshot) return <ErrorNotice error={error} title="The agent's skills could not be read" />;
+/** One agent's sync state for this skill, from that agent's own skills read. */
+function SyncState({ companyId, agentId, skillKey }: { companyId: string; agentId: string; skillKey: string }) {
+  const skills = useQuery(agentSkillsQuery(companyId, agentId));
+  if (skills.isPending) return <span className="muted">Checking…</span>;
+  if (skills.isError) return <ErrorNotice error={skills.error} title="The agent's skills could not be read" />;
+  const snapshot = skills.data;
   const entry = snapshot.entries.find((e) => e.key === skillKey);
   return (
     <div>

@@ -72,8 +72,9 @@ function DeleteSkill({
       await api.DELETE('/api/companies/{companyId}/skills/{skillId}', { params: { path: { companyId, skillId } } });
     },
     onSuccess: () => {
-      // Leave first: refetching this skill now would only find it gone.
-      navigate(`/c/${companyId}/skills`);
+      // Leave first: refetching this skill now would only find it gone. Not awaited: the page must
+      // be left before the refetch below; the navigation's failures show in the route's error element.
+      void navigate(`/c/${companyId}/skills`);
       queryClient.removeQueries({ queryKey: skillKeys.detail(companyId, skillId) });
       return queryClient.invalidateQueries({ queryKey: skillKeys.all(companyId) });
     },

@@ -114,7 +114,7 @@ export function CreateSkillForm({ companyId }: { companyId: string }) {
       data(await api.POST('/api/companies/{companyId}/skills', { params: { path: { companyId } }, body })),
     onSuccess: async (skill) => {
       await queryClient.invalidateQueries({ queryKey: skillKeys.all(companyId) });
-      navigate(`/c/${companyId}/skills/${skill.id}`);
+      await navigate(`/c/${companyId}/skills/${skill.id}`);
     },
   });
   const submit = (event: FormEvent) => {
