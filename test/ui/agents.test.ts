@@ -148,9 +148,9 @@ describe('agents pages', () => {
     await page.getByRole('button', { name: 'Cancel run' }).waitFor();
     await screenshot(page, 'agent-detail');
     await checkAccessibility(page, 'the runs tab with a live run');
-    await page.getByText('Run ended: succeeded').waitFor({ timeout: 30_000 });
+    await page.getByText('Run ended: Succeeded').waitFor({ timeout: 30_000 });
     await transcript.getByText('step 2: all done').waitFor();
-    await page.getByRole('cell', { name: 'succeeded' }).waitFor();
+    await page.getByRole('cell', { name: 'Succeeded' }).waitFor();
     // Once no longer live, the list shows no current run.
     await list
       .getByRole('row', { name: /Worker/ })

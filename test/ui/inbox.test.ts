@@ -145,7 +145,7 @@ describe('board inbox', () => {
     await page.goto(`/c/${C}/inbox`);
     const row = unreadList(page).getByRole('listitem').filter({ hasText: 'Flaky Worker' });
     await row.getByRole('link', { name: new RegExp(`Flaky Worker on ${issue.identifier}`) }).waitFor();
-    await row.getByText('failed', { exact: true }).waitFor();
+    await row.getByText('Failed', { exact: true }).waitFor();
     // Why it failed, in words (the code's meaning and what to do), then the run's own detail; never the code.
     await row.getByText("The agent's process ended with an error (a non-zero exit code).").waitFor();
     await row.getByText("Read the run's transcript for the process's own reason, fix it, then retry.").waitFor();

@@ -111,7 +111,7 @@ describe('issue page', () => {
       .getByText('Please draft this, @Scribe thanks')
       .waitFor();
 
-    const run = page.getByRole('listitem', { name: /by Scribe: running/ });
+    const run = page.getByRole('listitem', { name: /by Scribe: Running/ });
     await run.waitFor({ timeout: 30_000 });
     await run
       .getByTestId('run-transcript')
@@ -146,7 +146,7 @@ describe('issue page', () => {
   it('a live run cancelled from the page ends cancelled within 5 s of the click', async () => {
     const page = await board.signedInPage();
     await openIssue(page, workIssue);
-    const run = page.getByRole('listitem', { name: /by Scribe: running/ });
+    const run = page.getByRole('listitem', { name: /by Scribe: Running/ });
     await run
       .getByTestId('run-transcript')
       .getByText(/line \d+/)
@@ -154,7 +154,7 @@ describe('issue page', () => {
       .waitFor();
     const clickedAt = Date.now();
     await run.getByRole('button', { name: 'Cancel run' }).click();
-    await page.getByRole('listitem', { name: /by Scribe: cancelled/ }).waitFor({ timeout: 10_000 });
+    await page.getByRole('listitem', { name: /by Scribe: Cancelled/ }).waitFor({ timeout: 10_000 });
     const shownAfter = Date.now() - clickedAt;
     const stored = await board.api('GET', `/api/heartbeat-runs/${runId}`);
     assert.equal(stored.status, 'cancelled');
@@ -163,7 +163,7 @@ describe('issue page', () => {
     assert.ok(shownAfter < 5000, `the page showed cancelled ${shownAfter} ms after the click`);
     // A finished run's transcript comes on demand.
     await page.getByRole('button', { name: 'Show transcript' }).click();
-    await page.getByText('Run ended: cancelled').waitFor();
+    await page.getByText('Run ended: Cancelled').waitFor();
   });
 
   it('a stale document edit shows a conflict; the merge is saved against the latest revision', async () => {

@@ -2,6 +2,7 @@
 // The browser resumes after a drop from the last byte offset (Last-Event-ID); the stream ends with
 // the run's final status. Only the last MAX_CHARS are kept, so a long run never grows the page.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { runStatusLabel } from './run-status';
 
 const MAX_CHARS = 512 * 1024;
 
@@ -57,7 +58,7 @@ export function RunTranscript({ runId, label = 'Run transcript' }: { runId: stri
         {text || (ended ? 'This run wrote no log.' : 'Waiting for output…')}
       </pre>
       <p className="muted" role="status">
-        {ended ? `Run ended: ${ended}` : 'Live'}
+        {ended ? `Run ended: ${runStatusLabel(ended)}` : 'Live'}
       </p>
     </section>
   );

@@ -7,7 +7,7 @@ import type { AgentDetail } from '../../queries/agents';
 import { agentRunsQuery, type Run } from '../../queries/runs';
 import { RunIssueLink } from '../../components/agents/RunIssueLink';
 import { useNow } from '../../components/agents/useNow';
-import { isLive, runStatusTone } from '../../components/runs/run-status';
+import { isLive, runStatusLabel, runStatusTone } from '../../components/runs/run-status';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
@@ -133,5 +133,5 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
 }
 
 function RunStatus({ run }: { run: Run }) {
-  return <span className={`badge ${runStatusTone(run.status)}`}>{run.status.replace('_', ' ')}</span>;
+  return <span className={`badge ${runStatusTone(run.status)}`}>{runStatusLabel(run.status)}</span>;
 }

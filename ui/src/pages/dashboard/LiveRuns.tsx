@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
+import { runStatusLabel, runStatusTone } from '../../components/runs/run-status';
 import { duration, fullTime } from '../../lib/format';
 import { useNow } from '../../components/agents/useNow';
 import { liveRunRowsQuery, type LiveRun } from '../../queries/runs';
@@ -55,9 +56,7 @@ const LiveRunItem = memo(function LiveRunItem({ run, companyId }: { run: LiveRun
   return (
     <li data-run-id={run.runId} className="live-run">
       <div className="live-run-head">
-        <span className={`badge ${run.status === 'running' ? 'badge-success' : 'badge-warning'}`}>
-          {run.status === 'running' ? 'Running' : 'Queued'}
-        </span>
+        <span className={`badge ${runStatusTone(run.status)}`}>{runStatusLabel(run.status)}</span>
         <Link to={`/c/${companyId}/agents/${run.agentId}/runs`} className="live-run-agent">
           {run.agentName}
         </Link>

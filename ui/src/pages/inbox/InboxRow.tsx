@@ -2,10 +2,12 @@
 import { Link } from 'react-router';
 import { APPROVAL_TYPE_LABELS } from '../../lib/approval-labels';
 import { cents, fullTime, timeAgo } from '../../lib/format';
+import { approvalStatuses, issuePriorities } from '../../lib/statuses';
 import type { InboxItem } from '../../queries/inbox';
 import { ResolveIncidentButton } from '../../components/budgets/ResolveIncidentButton';
 import { RetryRunButton } from './RetryRunButton';
 import { RunFailure } from '../../components/runs/RunFailure';
+import { runStatusLabel, runStatusTone } from '../../components/runs/run-status';
 
 export function InboxRow({ companyId, item, onRead }: { companyId: string; item: InboxItem; onRead: () => void }) {
   const base = `/c/${companyId}`;
@@ -53,18 +55,20 @@ function describe(base: string, item: InboxItem) {
         to: `${base}/approvals/${item.approvalId}`,
         meta: item.requestedByAgentName ? `requested by ${item.requestedByAgentName}` : 'requested by the board',
         badge:
-          item.status === 'revision_requested' ? <span className="badge badge-warning">revision requested</span> : null,
+          item.status === 'revision_requested' ? (
+            <span className={`badge ${approvalStatuses.tone(item.status)}`}>{approvalStatuses.label(item.status)}</span>
+          ) : null,
       };
     case 'run':
       return {
-        kind: item.status === 'timed_out' ? 'Run timed out' : 'Run failed',
+        kind: `Run ${runStatusLabel(item.status).toLowerCase()}`,
         title: item.issueIdentifier
           ? `${item.agentName} on ${item.issueIdentifier} ${item.issueTitle ?? ''}`.trim()
           : item.agentName,
         to: item.issueId ? `${base}/issues/${item.issueId}` : `${base}/agents/${item.agentId}/runs`,
         // Why it ended, in words, shows under the title (RunFailure).
         meta: '',
-        badge: <span className="badge badge-danger">{item.status === 'timed_out' ? 'timed out' : 'failed'}</span>,
+        badge: <span className={`badge ${runStatusTone(item.status)}`}>{runStatusLabel(item.status)}</span>,
       };
     case 'budget_incident': {
       const amount = (value: number) =>
@@ -86,7 +90,7 @@ function describe(base: string, item: InboxItem) {
         kind: 'Issue',
         title: `${item.identifier} ${item.title}`,
         to: `${base}/issues/${item.issueId}`,
-        meta: `${item.priority} priority`,
+        meta: `${issuePriorities.label(item.priority)} priority`,
         badge: (
           <span className={`badge ${item.reason === 'blocked' ? 'badge-warning' : 'badge-accent'}`}>
             {item.reason === 'blocked' ? 'blocked' : 'assigned to you'}

@@ -12,7 +12,7 @@ import { duration, fullTime, timeAgo } from '../../lib/format';
 import { useAgentNames } from '../../queries/agents';
 import type { IssueDetail } from '../../queries/issues';
 import { issueCheckoutRunsQuery, issueWokenRunsQuery, type RunSummary } from '../../queries/runs';
-import { LIVE_RUN_STATUSES, runStatusTone } from '../../components/runs/run-status';
+import { LIVE_RUN_STATUSES, runStatusLabel, runStatusTone } from '../../components/runs/run-status';
 
 /** How many runs the issue page shows: the newest ones. */
 const RUN_PAGE = 20;
@@ -58,7 +58,7 @@ export function Runs({ companyId, issue }: { companyId: string; issue: IssueDeta
               </>
             )}
             {!LIVE_RUN_STATUSES.has(holder.status) && (
-              <span className="muted"> (that run has ended: {holder.status.replace('_', ' ')})</span>
+              <span className="muted"> (that run has ended: {runStatusLabel(holder.status).toLowerCase()})</span>
             )}
           </>
         ) : (
@@ -111,9 +111,9 @@ function RunItem({
       ? duration(new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime())
       : null;
   return (
-    <li className="run" aria-label={`Run ${run.runId.slice(0, 8)} by ${name}: ${run.status}`}>
+    <li className="run" aria-label={`Run ${run.runId.slice(0, 8)} by ${name}: ${runStatusLabel(run.status)}`}>
       <div className="row wrap">
-        <span className={`badge ${runStatusTone(run.status)}`}>{run.status.replace('_', ' ')}</span>
+        <span className={`badge ${runStatusTone(run.status)}`}>{runStatusLabel(run.status)}</span>
         <AgentLink companyId={companyId} nameOf={nameOf} agentId={run.agentId} />
         <span className="mono muted">{run.runId.slice(0, 8)}</span>
         <time className="muted" dateTime={run.createdAt} title={fullTime(run.createdAt)}>
