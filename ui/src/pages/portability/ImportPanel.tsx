@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type DragEvent } from 'react';
 import { api, data } from '../../api/client';
-import { instanceKeys } from '../../api/keys';
+import { instanceKeys, isCompanyQuery } from '../../api/keys';
 import type { paths } from '../../api/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { zipToBundle, type BundleFiles } from './bundle-zip';
@@ -81,10 +81,13 @@ export function ImportPanel({ companyId }: { companyId: string }) {
               body: request(chosen),
             }),
           ),
+    // Not awaited (void): the result shows at once while the lists refresh, and a refetch that fails
+    // is shown by the page that reads it (invalidateQueries itself never rejects).
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: instanceKeys.companies });
       // Into this company: every list of it may have grown.
-      if (mode === 'this_company') void queryClient.invalidateQueries({ queryKey: ['c', companyId] });
+      if (mode === 'this_company')
+        void queryClient.invalidateQueries({ predicate: (query) => isCompanyQuery(query.queryKey, companyId) });
     },
   });
 
