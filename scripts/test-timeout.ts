@@ -60,9 +60,10 @@ if (Number.isFinite(TIMEOUT_MS) && TIMEOUT_MS > 0) {
   // The root test's run ends once every test and hook of the file has (node's --test-force-exit ends
   // the process there too, but on Node 20 only for the runner and its children alike, and the runner
   // then exits before its reporters have written).
-  proto.run = async function (this: { parent: unknown }, ...args) {
+  proto.run = async function (this: { parent: unknown; hookType?: unknown }, ...args) {
     const result = await run.apply(this, args);
-    if (this.parent === null) setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
+    // The root is the test without a parent that is not a hook (hooks have no parent either).
+    if (this.parent === null && this.hookType === undefined) setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
     return result;
   };
 }
