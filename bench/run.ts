@@ -6,7 +6,8 @@
 //   --cpu-prof <dir>      run the server under `node --cpu-prof`, writing the profile there at exit
 //   --log-level <level>   the server's log level (default info, as shipped)
 //   --figures <file>      also write the figures as JSON there (e.g. to keep a before-run beside an after-run)
-// Scenario files: foundation.ts (issue 2), work.ts (issue 3), engine.ts (issue 7), costs.ts (issue 9), parsers.ts (issue 10), ui.ts (issue 18: the board in Chromium).
+// Scenario files: foundation.ts (issue 2), work.ts (issue 3), engine.ts (issue 7), costs.ts (issue 9), parsers.ts (issue 10), ui.ts (issue 18: the board in Chromium),
+// documents.ts, adapters.ts and ui-org.ts (issue 25: figures the tests used to assert).
 import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
 import { startCeiling } from './lib/ceiling.ts';
@@ -22,6 +23,8 @@ import { benchDashboard } from './dashboard.ts';
 import { benchCosts } from './costs.ts';
 import { benchParsers } from './parsers.ts';
 import { benchUi } from './ui.ts';
+import { benchDocuments } from './documents.ts';
+import { benchAdapters } from './adapters.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -62,6 +65,8 @@ try {
   await benchDashboard(bench);
   await benchCosts(bench);
   await benchParsers(bench);
+  await benchDocuments(bench);
+  await benchAdapters(bench);
   await benchUi(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');
