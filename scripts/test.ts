@@ -21,9 +21,10 @@ import { ensureChromium } from './chromium.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 
 const TEMPLATE = 'boardroom_template';
-// The slowest honest tests take about a minute on a loaded 2-core machine (see docs/development.md);
-// five times that is still far below CI's limit. A test that needs longer sets its own timeout;
-// BOARDROOM_TEST_TIMEOUT_MS overrides the default for a run.
+// The slowest honest tests took about a minute on a 2-core machine at load average 10 (test/engine-
+// concurrency.test.ts's 200 wakes 58 s, dashboard and the CLI's embedded-database tests 30 to 55 s);
+// five times that is still far below CI's limit. A test that needs longer sets its own timeout (the
+// fuzz test: 15 minutes); BOARDROOM_TEST_TIMEOUT_MS overrides the default for a run.
 const TEST_TIMEOUT_MS = 5 * 60_000;
 const FUZZ_FILE = path.resolve('test/fuzz.test.ts');
 const SCRIPTS = import.meta.dirname;
