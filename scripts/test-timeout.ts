@@ -8,7 +8,8 @@
 // `it` moves where node records a test as declared (its caller) into the wrapper, which renames
 // every test's file in the reports. So the default is added where node creates a test or a hook,
 // after it has recorded the caller: Test.prototype.createSubtest and createHook of its internal
-// module. A suite (describe) keeps no timeout of its own (it would bound all its tests together).
+// module. A suite (describe) keeps no timeout of its own (it would bound all its tests together), and
+// a test whose parent has a timeout inherits that one, as node has it.
 // Should a Node version change those internals, this file fails the run at once rather than leave
 // tests without a bound.
 import { createRequire } from 'node:module';
@@ -47,8 +48,10 @@ if (Number.isFinite(TIMEOUT_MS) && TIMEOUT_MS > 0) {
   const run = proto.run;
   const withDefault = (options: Options) => ({ timeout: TIMEOUT_MS, ...options });
   // node's own argument shapes: (name, options, fn), (name, fn), (options, fn), (fn).
-  proto.createSubtest = function (factory, name, options, fn, overrides) {
-    if (factory === internals.Suite) return createSubtest.call(this, factory, name, options, fn, overrides);
+  proto.createSubtest = function (this: { timeout: number }, factory, name, options, fn, overrides) {
+    // A test under a parent with a timeout of its own inherits it, as node has it.
+    if (factory === internals.Suite || Number.isFinite(this.timeout))
+      return createSubtest.call(this, factory, name, options, fn, overrides);
     if (typeof name === 'function') [name, options, fn] = [undefined, undefined, name];
     else if (typeof name === 'object' && name !== null) [name, options, fn] = [undefined, name, options];
     else if (typeof options === 'function') [options, fn] = [undefined, options];
