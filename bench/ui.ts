@@ -11,7 +11,8 @@
 //   how the browser's own CPU is kept out of it);
 // - `ui costs first render ms`: the costs page of a company with 100,000 cost events (seeded by SQL
 //   with their rollups, as bench/costs.ts loads them), from navigation start to its totals, chart
-//   and table shown, median of 5 fresh pages, target < 1 s. `--only 'ui costs'` runs it alone.
+//   and table shown, median of 5 fresh pages, target < 1 s. `--only 'ui costs'` runs it alone;
+// - `ui org chart ... ms`: the org chart at 200 agents (ui-org.ts). `--only 'ui org'` runs it alone.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -22,21 +23,25 @@ import { CONCURRENCY, selected, type Bench } from './lib/measure.ts';
 import { percentile } from './lib/load.ts';
 import { seedEvents } from './costs.ts';
 import { boardsAgainstApi } from './ui-boards.ts';
+import { benchOrgChart } from './ui-org.ts';
 
 const NAME = 'ui';
 const LIST_ROWS = 1_000;
 const EVENT_SAMPLES = 20;
 const COSTS_NAME = 'ui costs first render';
+const ORG_NAME = 'ui org chart';
 const COST_EVENTS = 100_000;
 
 export async function benchUi(bench: Bench): Promise<void> {
   const costs = selected(bench, COSTS_NAME);
-  if (!selected(bench, NAME) && !costs) return;
+  const org = selected(bench, ORG_NAME);
+  if (!selected(bench, NAME) && !costs && !org) return;
   ensureChromium();
   const { client } = bench;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   try {
     if (costs) bench.figures['ui costs first render ms'] = await costsFirstRender(bench, browser);
+    if (org) await benchOrgChart(bench, () => signedInPage(bench, browser));
     if (!selected(bench, NAME)) return;
     const company = (await client.request({ method: 'POST', path: '/api/companies', body: { name: 'UI bench' } }))
       .body as { id: string };

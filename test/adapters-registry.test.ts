@@ -144,8 +144,11 @@ describe('adapter registry: access', () => {
   });
 
   // An install can take minutes (npm, a large copy, a slow import): it must not hold the reads and
-  // the refusals of other requests.
-  it('answers 404 for an unknown type within 200 ms while an install is held in its import', async () => {
+  // the refusals of other requests. The install below stays in its import until the test writes the
+  // hold file, which it does only after every other request answered: a request that waited for the
+  // install would never answer (it is bounded here, so that shows as a failure, not a hang). How fast
+  // they answer meanwhile is a figure of `npm run bench` (bench/adapters.ts).
+  it('answers 404 for an unknown type, and the list, while an install is held in its import', async () => {
     const hold = path.join(scratch, `hold-${Date.now()}`);
     const importing = `${hold}.importing`;
     const dir = await writePackage('held', {
@@ -155,25 +158,26 @@ writeFileSync(${JSON.stringify(importing)}, '');
 while (!existsSync(${JSON.stringify(hold)})) await new Promise((r) => setTimeout(r, 20));
 ${adapterSource('held_slow', 'async testEnvironment() { return { ok: true, checks: [] }; }')}`,
     });
-    const installing = install({ packageName: dir });
+    let installAnswered = false;
+    const installing = install({ packageName: dir }).finally(() => (installAnswered = true));
     await waitFor('the install to reach the import', async () => existsSync(importing));
-    const timings: string[] = [];
+    const whileHeld = async (method: string, url: string, body?: unknown) => {
+      const answer = t.request(method, url, { token: owner, body });
+      const waited = new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000).unref());
+      const res = await Promise.race([answer, waited]);
+      assert.ok(res, `${method} ${url} did not answer while the install was held: it waits for the install`);
+      assert.equal(installAnswered, false, `${method} ${url} answered while the install was still held`);
+      return res;
+    };
     try {
-      for (const [method, url, body] of UNKNOWN_TYPE_CALLS) {
-        const started = performance.now();
-        const res = await t.request(method, url, { token: owner, body });
-        const ms = performance.now() - started;
-        timings.push(`${method} ${url} ${ms.toFixed(1)} ms`);
-        assert.equal(res.status, 404, `${method} ${url}`);
-        assert.ok(ms < 200, `${method} ${url} took ${ms.toFixed(0)} ms during an install`);
-      }
-      assert.equal((await t.request('GET', '/api/adapters', { token: owner })).status, 200);
+      for (const [method, url, body] of UNKNOWN_TYPE_CALLS)
+        assert.equal((await whileHeld(method, url, body)).status, 404, `${method} ${url}`);
+      assert.equal((await whileHeld('GET', '/api/adapters')).status, 200);
     } finally {
       await writeFile(hold, '');
     }
     const res = await installing;
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    console.log(`404 latencies during a held install: ${timings.join('; ')}`);
     assert.equal((await t.request('DELETE', '/api/adapters/held_slow', { token: owner })).status, 200);
   });
 });
@@ -373,9 +377,8 @@ describe('adapter registry: broken packages', () => {
       }),
     });
     assert.equal(thrower.status, 201, JSON.stringify(thrower.body));
-    const started = Date.now();
+    // The list answers: the hung check was given up at its bound, which its detail names.
     const adapters = await list();
-    assert.ok(Date.now() - started < 8_000);
     const hung = adapters.find((a) => a.type === 'fixture_hang');
     assert.equal(hung.environment.ok, false);
     assert.match(hung.environment.checks[0].detail, /no answer within 5000 ms/);

@@ -45,6 +45,16 @@ async function pendingAgent(): Promise<any> {
 
 const post = (url: string, token: string, body?: unknown) => t.request('POST', url, { token, body });
 
+/** An agent's wake rows and wakeup entries: what a refused wakeup must leave as it was. */
+async function wakesOf(agentId: string) {
+  const { rows } = await t.database.pool.query(
+    `select (select count(*)::int from agent_wakeup_requests where agent_id = $1) as wakes,
+            (select count(*)::int from activity_log where action = 'agent.wakeup_requested' and entity_id = $1::text) as entries`,
+    [agentId],
+  );
+  return rows[0] as { wakes: number; entries: number };
+}
+
 describe('agents: pause, resume, terminate', () => {
   it('pauses and resumes with activity entries; both are idempotent', async () => {
     const { agent } = await newAgent(t, board, companyId);
@@ -291,12 +301,14 @@ describe('agents: wakeup', () => {
 
   it('checks payload.issueId: a UUID (400) of an issue of the same company (422), recorded on the wake', async () => {
     const url = `/api/agents/${worker.agent.id}/wakeup`;
+    const before = await wakesOf(worker.agent.id);
     assert.equal((await post(url, board, { payload: { issueId: 'ACM-1' } })).status, 400);
     assert.equal((await post(url, board, { payload: { issueId: 42 } })).status, 400);
     assert.equal((await post(url, board, { payload: { issueId: MISSING } })).status, 422);
     const elsewhere = await t.newCompany();
     const foreign = await newIssue(t, elsewhere.token, elsewhere.company.id);
     assert.equal((await post(url, board, { payload: { issueId: foreign.id } })).status, 422);
+    assert.deepEqual(await wakesOf(worker.agent.id), before, 'a refused wakeup writes no wake row');
     const own = await newIssue(t, board, companyId);
     const queued = await post(url, board, { payload: { issueId: own.id } });
     assert.equal(queued.status, 202);
@@ -310,11 +322,13 @@ describe('agents: wakeup', () => {
     await post(`/api/agents/${terminated.id}/terminate`, board);
     for (const agent of [paused, terminated, await pendingAgent()]) {
       assert.equal((await post(`/api/agents/${agent.id}/wakeup`, board, {})).status, 409);
+      assert.deepEqual(await wakesOf(agent.id), { wakes: 0, entries: 0 }, 'a refused wakeup writes no wake row');
     }
   });
 
   it('refuses other agents (403), other companies (403), missing agents (404) and bad bodies (400)', async () => {
     const url = `/api/agents/${worker.agent.id}/wakeup`;
+    const before = await wakesOf(worker.agent.id);
     for (const caller of [ceo.token, other.board, other.agent.token])
       assert.equal((await post(url, caller, {})).status, 403);
     assert.equal((await post(`/api/agents/${MISSING}/wakeup`, board, {})).status, 404);
@@ -322,6 +336,8 @@ describe('agents: wakeup', () => {
     assert.equal((await post(url, board, { triggerDetail: 'loud' })).status, 400);
     assert.equal((await post(url, board, { payload: 'text' })).status, 400);
     assert.equal((await post(url, board, { forceFreshSession: 'yes' })).status, 400);
+    assert.deepEqual(await wakesOf(worker.agent.id), before, 'a refused wakeup writes no wake row');
+    assert.deepEqual(await wakesOf(MISSING), { wakes: 0, entries: 0 });
   });
 });
 

@@ -29,6 +29,16 @@ async function issue(token: string, companyId: string) {
   return res.body;
 }
 
+/** Every approval, issue link and approval.created entry there is: what a refused create must leave as it was. */
+async function approvalRows() {
+  const count = async (text: string) => (await t.database.pool.query(text)).rows[0].n as number;
+  return {
+    approvals: await count('select count(*)::int as n from approvals'),
+    links: await count('select count(*)::int as n from approval_issues'),
+    created: await count("select count(*)::int as n from activity_log where action = 'approval.created'"),
+  };
+}
+
 const decide = (id: string, action: string, token: string, body?: unknown) =>
   t.request('POST', `/api/approvals/${id}/${action}`, { token, body });
 const wakeupsFor = (agentId: string) =>
@@ -64,7 +74,8 @@ describe('approvals: create', () => {
     assert.equal(other.status, 403);
   });
 
-  it('refuses a requesting agent outside the company or missing (422)', async () => {
+  it('refuses a requesting agent outside the company or missing (422), creating nothing', async () => {
+    const before = await approvalRows();
     for (const requestedByAgentId of [b.agent.agent.id, MISSING]) {
       const res = await t.request('POST', `/api/companies/${A}/approvals`, {
         token: a.boardToken,
@@ -72,6 +83,7 @@ describe('approvals: create', () => {
       });
       assert.equal(res.status, 422, requestedByAgentId);
     }
+    assert.deepEqual(await approvalRows(), before);
   });
 
   it('validates type, payload and issue ids (400)', async () => {
@@ -104,6 +116,7 @@ describe('approvals: create', () => {
     );
     assert.equal(issues.body[0].identifier, i1.identifier);
     assert.equal(issues.body[0].title, 'Linked work');
+    const before = await approvalRows();
     const missing = await t.request('POST', `/api/companies/${A}/approvals`, {
       token: a.boardToken,
       body: { type: 'request_board_approval', payload: {}, issueIds: [i1.id, MISSING] },
@@ -115,6 +128,8 @@ describe('approvals: create', () => {
       body: { type: 'request_board_approval', payload: {}, issueIds: [i1.id, foreign.id] },
     });
     assert.equal(cross.status, 422);
+    // A refused link creates nothing: no approval, no link of the valid issue named beside the bad one, no entry.
+    assert.deepEqual(await approvalRows(), before);
   });
 
   it('refuses a hire_agent approval whose agentId is not a draft agent of the company (422)', async () => {

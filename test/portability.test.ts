@@ -611,6 +611,40 @@ describe('portability: refused bundles create nothing', () => {
     await refused(files, 422, /plan has 4 error/);
   });
 
+  it('refuses webhook triggers the API would refuse: replayWindowSec outside 30 to 86400, an unknown signingMode (422)', async () => {
+    const files = (trigger: string) => ({
+      'COMPANY.md': '---\nname: Hooks\n---\n',
+      'tasks/w/TASK.md': '---\ntitle: W\nrecurring: true\n---\n',
+      '.boardroom.yaml': `schema: agentcompanies/v1\nroutines:\n  w:\n    triggers:\n      - ${trigger}\n`,
+    });
+    for (const trigger of [
+      '{ kind: webhook, signingMode: codehost_hmac, replayWindowSec: 86401 }',
+      '{ kind: webhook, signingMode: codehost_hmac, replayWindowSec: 1000000000 }',
+      '{ kind: webhook, replayWindowSec: 29 }',
+      '{ kind: webhook, replayWindowSec: 300.5 }',
+      '{ kind: webhook, signingMode: rot13 }',
+    ])
+      await refused(files(trigger), 422, /plan has 1 error/);
+    const preview = await t.request('POST', '/api/companies/import/preview', {
+      token,
+      body: {
+        source: { type: 'inline', files: files('{ kind: webhook, replayWindowSec: 86401 }') },
+        target: { mode: 'new_company' },
+      },
+    });
+    assert.match(preview.body.errors[0], /^tasks\/w: trigger webhook: replayWindowSec/);
+    // The widest window is allowed, and kept.
+    const widest = await importNew(files('{ kind: webhook, signingMode: codehost_hmac, replayWindowSec: 86400 }'));
+    assert.equal(widest.status, 201, JSON.stringify(widest.body).slice(0, 300));
+    const [row] = (
+      await pool.query(
+        'select t.replay_window_sec from routine_triggers t join routines r on r.id = t.routine_id where r.company_id = $1',
+        [widest.body.company.id],
+      )
+    ).rows;
+    assert.equal(row.replay_window_sec, 86_400);
+  });
+
   it('rolls everything back when a write fails midway (409), the company included', async () => {
     // Two primary workspaces of one project pass the plan and break a unique index at the last insert.
     const files = {
@@ -831,6 +865,17 @@ describe('portability: who may call', () => {
       preview.plan.goalPlans.map((p: any) => p.action),
       ['create'],
     );
+    // What a refused apply must leave as it was: the companies, this company's goals and its activity.
+    const state = async () => ({
+      companies: await count('companies'),
+      goals: (
+        await pool.query('select id, title, description, updated_at from goals where company_id = $1 order by id', [
+          board.company.id,
+        ])
+      ).rows,
+      activity: await count('activity_log', board.company.id),
+    });
+    const before = await state();
     const replacePreview = await ok('POST', url('preview'), board.token, { ...body, collisionStrategy: 'replace' });
     assert.match(replacePreview.errors[0], /replace is refused/);
     const replace = await t.request('POST', url('apply'), {
@@ -843,6 +888,7 @@ describe('portability: who may call', () => {
       body: { ...body, target: { mode: 'new_company' } },
     });
     assert.equal(elsewhere.status, 422);
+    assert.deepEqual(await state(), before, 'a refused apply changes nothing');
     for (const p of ['preview', 'apply']) {
       assert.equal((await t.request('POST', url(p), { token: worker.token, body })).status, 403, p);
       assert.equal((await t.request('POST', url(p), { token: outsider.token, body })).status, 403, p);
@@ -859,5 +905,17 @@ describe('portability: who may call', () => {
       ['create'],
     );
     assert.equal(applied.company.action, 'unchanged');
+    // Now the bundle's goal collides with one of the company: replace would overwrite it, and is refused.
+    const imported = await state();
+    const overwrite = await t.request('POST', url('apply'), {
+      token: board.token,
+      body: {
+        source: { type: 'inline', files: { 'goals/g/GOAL.md': '---\ntitle: Replaced goal\n---\nNew text\n' } },
+        collisionStrategy: 'replace',
+      },
+    });
+    assert.equal(overwrite.status, 422);
+    assert.deepEqual(await state(), imported, 'the colliding goal is as it was');
+    assert.ok(imported.goals.some((g) => g.title === 'Imported goal'));
   });
 });

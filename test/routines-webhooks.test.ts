@@ -192,6 +192,16 @@ describe('public fire: each signing mode', () => {
     await accepted(await fire(hook, body, at(nowSec() + 45)), hook);
   });
 
+  it('codehost_hmac with the widest replayWindowSec (86400 s): a day old less a minute verifies, a day and a minute is 401', async () => {
+    const hook = await newHook('codehost_hmac', { replayWindowSec: 86_400 });
+    const day = 86_400;
+    refused(await fire(hook, body, signed(hook, body, nowSec() - day - 60)), 401, hook);
+    refused(await fire(hook, body, signed(hook, body, nowSec() + day + 60)), 401, hook);
+    assert.equal((await runsOf(hook.routineId)).length, 0);
+    await accepted(await fire(hook, body, signed(hook, body, nowSec() - day + 60)), hook);
+    await accepted(await fire(hook, body, signed(hook, body, nowSec() + day - 60)), hook);
+  });
+
   it('none: no headers at all is 202; the whole object is the payload when it has no `payload` key', async () => {
     const hook = await newHook('none');
     assert.equal(hook.secret, null);

@@ -346,7 +346,9 @@ describe('routine triggers', () => {
     assert.equal((await add({ kind: 'schedule', cronExpression: '0 9 * * *', replayWindowSec: 300 })).status, 400);
     assert.equal((await add({ kind: 'webhook', cronExpression: '0 9 * * *' })).status, 400);
     assert.equal((await add({ kind: 'api', timezone: 'UTC' })).status, 400);
-    assert.equal((await add({ kind: 'webhook', replayWindowSec: 29 })).status, 400);
+    // replayWindowSec: an integer from 30 to 86400 (SPEC).
+    for (const replayWindowSec of [29, 86_401, 300.5])
+      assert.equal((await add({ kind: 'webhook', replayWindowSec })).status, 400, String(replayWindowSec));
     assert.equal((await detail(r.id)).triggers.length, 0);
     const utc = await trigger(r.id, { kind: 'schedule', cronExpression: '0 9 * * *' });
     assert.equal(utc.timezone, 'UTC');
@@ -373,6 +375,14 @@ describe('routine triggers', () => {
     );
     const hook = await trigger(r.id, { kind: 'webhook' });
     const api = await trigger(r.id, { kind: 'api' });
+    const widest = await trigger(r.id, { kind: 'webhook', replayWindowSec: 86_400 });
+    assert.equal(widest.replayWindowSec, 86_400);
+    const patchWindow = (replayWindowSec: number) =>
+      t.request('PATCH', `/api/routine-triggers/${hook.id}`, { token: board, body: { replayWindowSec } });
+    assert.equal((await patchWindow(86_401)).status, 400);
+    assert.equal((await patchWindow(29)).status, 400);
+    assert.equal((await detail(r.id)).triggers.find((x: any) => x.id === hook.id).replayWindowSec, 300);
+    assert.equal((await patchWindow(86_400)).body.replayWindowSec, 86_400);
     assert.equal(
       (
         await t.request('PATCH', `/api/routine-triggers/${hook.id}`, {

@@ -1,6 +1,6 @@
 // The org chart in a real browser at 200 agents in a five-level reportsTo tree: every agent drawn,
-// the time the chart takes to render (reported), a node's link leading to the agent, tree keyboard
-// navigation, collapse/expand, zoom, and axe.
+// the time the chart takes to render (printed; the figure is `npm run bench`'s, bench/ui-org.ts), a
+// node's link leading to the agent, tree keyboard navigation, collapse/expand, zoom, and axe.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -60,7 +60,7 @@ const focusedName = () =>
   page.evaluate(`document.getElementById(document.activeElement.id + '-name')?.textContent ?? ''`);
 
 describe('org chart', () => {
-  it('draws all 200 agents and reports how long that takes', async () => {
+  it('draws all 200 agents, and all of them again after collapse all and expand all (printing how long that takes)', async () => {
     const started = Date.now();
     await page.goto(`/c/${companyId}/org`);
     await page.getByRole('treeitem', { name: /^Engineer 4\.3\.4\.2 / }).waitFor();
@@ -86,8 +86,6 @@ describe('org chart', () => {
     console.log(
       `org chart at 200 agents: ${toFullChart} ms from navigation to the full chart; ${renderMs.toFixed(1)} ms to render and lay out all 200 nodes from collapsed`,
     );
-    // A bound far above the measured tens of milliseconds: it catches a pathological regression only.
-    assert.ok(renderMs < 3000, `rendering 200 nodes took ${renderMs} ms`);
     assert.equal(await treeitems().count(), 200);
     await checkAccessibility(page, 'the org chart at 200 agents');
   });

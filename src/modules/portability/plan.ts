@@ -8,7 +8,7 @@ import { agents, companies, companySkills, goals, issues, projects, routines, se
 import { notFound } from '../../core/errors.ts';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from '../../core/statuses.ts';
 import { assertValidSchedule } from '../routines/schedule.ts';
-import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, createRoutineBody } from '../routines/schemas.ts';
+import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, createRoutineBody, createTriggerBody } from '../routines/schemas.ts';
 import { goalLevel, goalStatus } from '../goals/schemas.ts';
 import { projectStatus } from '../projects/schemas.ts';
 import { buildPackage, classify } from '../skills/package.ts';
@@ -438,6 +438,19 @@ export async function planImport(
         `${at}: variables: ${variables.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
       );
     for (const t of r.triggers) {
+      if (t.kind === 'webhook') {
+        // What POST /api/routines/{id}/triggers would refuse (a replay window outside 30 to 86400 s
+        // undoes the replay protection; an unknown signing mode is none of SPEC's).
+        const webhook = createTriggerBody.safeParse({
+          kind: 'webhook',
+          ...(t.signingMode !== null && { signingMode: t.signingMode }),
+          ...(t.replayWindowSec !== null && { replayWindowSec: t.replayWindowSec }),
+        });
+        if (!webhook.success)
+          errors.push(
+            `${at}: trigger ${t.label ?? 'webhook'}: ${webhook.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+          );
+      }
       if (t.kind !== 'schedule') continue;
       try {
         assertValidSchedule(t.cronExpression ?? '', t.timezone ?? 'UTC');
