@@ -215,8 +215,18 @@ describe('engine: transactionWithRetry', () => {
           if (attempts === 1) {
             await other.query('begin');
             await other.query('select id from agents where id = $1 for no key update', [second.id]);
-            // The other side asks for `first` a moment after this one asks for `second`: the cycle.
-            otherDone = new Promise((resolve) => setTimeout(resolve, 200)).then(async () => {
+            // The other side asks for `first` once this one is seen waiting for `second`: the cycle,
+            // with this side waiting first whatever the machine's load (a fixed delay was not).
+            otherDone = waitFor(
+              'the retried transaction waiting for a row lock',
+              async () =>
+                (
+                  await t.database.pool.query(
+                    "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+                  )
+                ).rowCount,
+              10_000,
+            ).then(async () => {
               await other.query('select id from agents where id = $1 for no key update', [first.id]);
               await other.query('commit');
             });
