@@ -168,7 +168,7 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
     summary,
     flush,
     write(chunk) {
-      if (closing) return;
+      if (closing !== null) return;
       emit(masker.push(chunk));
     },
     close() {
@@ -176,7 +176,7 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
         emit(masker.flush());
         // Each round stores what it can; a failing database gets its retries, then the log stops.
         while ((pending.length > 0 || flushing) && !failed) {
-          if (flushing) await flushing;
+          if (flushing !== null) await flushing;
           else {
             if (failures > 0) await new Promise((resolve) => setTimeout(resolve, 100 * failures));
             await flush();
