@@ -25,6 +25,7 @@ import type { BoardActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { CLOSED_STATUSES } from '../../core/statuses.ts';
 import type { InboxItemResponse, InboxResponse } from './board-present.ts';
+import { oneRow } from '../../db/rows.ts';
 
 /** Items of one kind shown at most; the inbox is a work list, not an archive. */
 export const INBOX_KIND_LIMIT = 50;
@@ -222,5 +223,5 @@ export async function markInboxRead(
       set: { readAt: sql`now()` },
     })
     .returning({ readAt: inboxReadMarks.readAt });
-  return { marked: rows.length, readAt: rows[0]!.readAt };
+  return { marked: rows.length, readAt: oneRow(rows, 'inbox read mark').readAt };
 }
