@@ -27,10 +27,10 @@ export type WakeupRequest = typeof agentWakeupRequests.$inferSelect;
 
 /**
  * The row a statement must have produced: an INSERT ... RETURNING, a read of a row the same
- * transaction just wrote or locked, a SELECT of aggregates (one row always). None is a bug, not a caller's mistake: it throws a plain Error
- * naming what was missing, which the server logs and answers as a 500, instead of a TypeError on
- * `undefined` somewhere later. Where no row means "not found" or "lost a race", check for it and
- * throw the typed error (404, 409) instead.
+ * transaction just wrote or locked, a SELECT of aggregates (one row always). None is a bug, not a
+ * caller's mistake: it throws a plain Error naming what was missing, which the server logs and
+ * answers as a 500, instead of a TypeError on `undefined` somewhere later. Where no row means "not
+ * found" or "lost a race", check for it and throw the typed error (404, 409) instead.
  */
 export function oneRow<T>(rows: readonly T[], what: string): T {
   const row = rows[0];
