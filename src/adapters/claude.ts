@@ -113,7 +113,8 @@ export function createClaudeStream(
       };
       if (key) {
         // Bounded: a run has few messages in flight; old ids are never reported again.
-        if (counted.size >= 1000) counted.delete(counted.keys().next().value!);
+        const oldest = counted.keys().next();
+        if (counted.size >= 1000 && !oldest.done) counted.delete(oldest.value);
         counted.set(key, {
           input: Math.max(now.input, before.input),
           cached: Math.max(now.cached, before.cached),

@@ -270,7 +270,7 @@ export function lastLine(text: string): string | null {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  return lines.length > 0 ? lines[lines.length - 1]!.slice(0, 1000) : null;
+  return lines.at(-1)?.slice(0, 1000) ?? null;
 }
 
 /** A token count from a CLI's JSON: a non-negative integer, else 0 (a format change must not fail a run). */

@@ -84,9 +84,8 @@ export function operatorPath(base: NodeJS.ProcessEnv = process.env): string | un
     if (path.dirname(dir) === dir) break;
   }
   const entries = value.split(path.delimiter);
-  let first = 0;
-  while (first < entries.length && (added.has(entries[first]!) || /[\\/]node-gyp-bin$/.test(entries[first]!))) first++;
-  return entries.slice(first).join(path.delimiter);
+  const first = entries.findIndex((entry) => !added.has(entry) && !/[\\/]node-gyp-bin$/.test(entry));
+  return first === -1 ? '' : entries.slice(first).join(path.delimiter);
 }
 
 export function buildRunEnv(input: RunEnvInput): RunEnv {

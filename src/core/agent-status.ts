@@ -22,7 +22,7 @@
 // runs/lock-order.ts); a caller that already holds it only takes it again.
 import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
-import type { Agent } from '../db/rows.ts';
+import { type Agent, oneRow } from '../db/rows.ts';
 import { agents } from '../db/schema/index.ts';
 import { lockAgent } from './agent-access.ts';
 import { conflict, unprocessable } from './errors.ts';
@@ -132,7 +132,7 @@ export async function transitionAgent(tx: Tx, agentId: string, event: AgentStatu
   const change = nextAgentState(before, event);
   if (!change) return { before, agent: before, changed: false };
   const { status, terminated, heartbeat, ...reasons } = change;
-  const [agent] = await tx
+  const updated = await tx
     .update(agents)
     .set({
       status,
@@ -143,5 +143,5 @@ export async function transitionAgent(tx: Tx, agentId: string, event: AgentStatu
     })
     .where(eq(agents.id, agentId))
     .returning();
-  return { before, agent: agent!, changed: true };
+  return { before, agent: oneRow(updated, 'locked agent'), changed: true };
 }

@@ -7,11 +7,11 @@ import path from 'node:path';
 
 export type Check = [name: string, ok: boolean, detail: string];
 
-const MIN_NODE = [20, 19];
+const MIN_NODE = [20, 19] as const;
 
 export function checkNode(): Check {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  const ok = major > MIN_NODE[0]! || (major === MIN_NODE[0] && minor >= MIN_NODE[1]!);
+  const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
   return ['node', ok, `v${process.versions.node} (needs ${MIN_NODE.join('.')}+)`];
 }
 

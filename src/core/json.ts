@@ -41,11 +41,11 @@ export function findJsonProblem(value: unknown, maxDepth: number): JsonProblem |
 }
 
 function isClean(root: object, maxDepth: number): boolean {
+  // Two stacks pushed in step (no object per value on this fast pass); the depths drive the loop.
   const values: unknown[] = [root];
   const depths: number[] = [1];
-  while (values.length > 0) {
+  for (let depth = depths.pop(); depth !== undefined; depth = depths.pop()) {
     const value = values.pop();
-    const depth = depths.pop()!;
     if (typeof value === 'string') {
       if (value.includes(NUL)) return false;
       continue;
@@ -86,8 +86,7 @@ function pointer(frame: Frame): string {
 
 function locateProblem(root: object, maxDepth: number): JsonProblem | null {
   const stack: Frame[] = [{ value: root, depth: 1, key: '', parent: null }];
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
     const { value, depth } = frame;
     if (typeof value === 'string') {
       if (value.includes(NUL)) return { kind: 'nul', path: pointer(frame), message: 'contains U+0000 (NUL)' };
@@ -99,8 +98,8 @@ function locateProblem(root: object, maxDepth: number): JsonProblem | null {
     const entries: [string, unknown][] = Array.isArray(value)
       ? value.map((v, i) => [String(i), v])
       : Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i]!;
+    // Pushed last to first, so the first child is looked at first.
+    for (const [key, child] of entries.reverse()) {
       const childFrame: Frame = { value: child, depth: depth + 1, key, parent: frame };
       if (key.includes(NUL)) return { kind: 'nul', path: pointer(childFrame), message: 'key contains U+0000 (NUL)' };
       stack.push(childFrame);

@@ -124,7 +124,7 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
   };
 
   /** Starts it again on the same port and socket, so the pool's connection string stays right; true once it runs. */
-  const restart = async (hooks: SupervisorHooks): Promise<boolean> => {
+  const restart = async (hooks: SupervisorHooks, exitedAt: Date): Promise<boolean> => {
     let lastError: Error = new Error('not attempted');
     for (const [i, delay] of RESTART_DELAYS_MS.entries()) {
       await new Promise((r) => setTimeout(r, delay));
@@ -142,7 +142,7 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
         supervision.restarts++;
         supervision.lastRestartAt = new Date();
         supervision.state = 'running';
-        const downMs = supervision.lastRestartAt.getTime() - supervision.lastExitAt!.getTime();
+        const downMs = supervision.lastRestartAt.getTime() - exitedAt.getTime();
         hooks.warn(
           { attempt: i + 1, downMs, restarts: supervision.restarts, pid: postmaster?.pid },
           `embedded database restarted after ${downMs} ms`,
@@ -171,9 +171,10 @@ export async function startEmbeddedCluster(opts: Options): Promise<EmbeddedClust
       if (stopping) return;
       if (postmaster && isAlive(postmaster.pid)) return supervise(hooks);
       supervision.state = 'restarting';
-      supervision.lastExitAt = new Date();
+      const exitedAt = new Date();
+      supervision.lastExitAt = exitedAt;
       hooks.warn({ pid: postmaster?.pid }, 'embedded database exited; restarting it');
-      if ((await restart(hooks)) && !stopping) supervise(hooks);
+      if ((await restart(hooks, exitedAt)) && !stopping) supervise(hooks);
     }, WATCH_INTERVAL_MS);
     watch.unref();
   };

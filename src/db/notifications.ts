@@ -25,7 +25,8 @@ const MAX_BACKOFF_MS = 5_000;
 
 export function listenForNotifications(url: string, logger: Logger): Notifications {
   const keys = Object.keys(CHANNELS) as ChannelKey[];
-  const handlers = new Map<ChannelKey, Set<Handler>>(keys.map((key) => [key, new Set()]));
+  // A channel's set is made by its first subscriber.
+  const handlers = new Map<ChannelKey, Set<Handler>>();
   const reconnectHandlers = new Set<() => void>();
   let client: pg.Client | null = null;
   let closed = false;
@@ -65,7 +66,7 @@ export function listenForNotifications(url: string, logger: Logger): Notificatio
       logger.warn({ channel, payload: raw.slice(0, 200) }, 'notifications: malformed payload dropped');
       return;
     }
-    for (const handler of handlers.get(key)!) {
+    for (const handler of handlers.get(key) ?? []) {
       try {
         (handler as (payload: unknown) => void)(payload);
       } catch (err) {
@@ -89,8 +90,9 @@ export function listenForNotifications(url: string, logger: Logger): Notificatio
 
   return {
     on(channel, handler) {
-      handlers.get(channel)!.add(handler);
-      return () => void handlers.get(channel)!.delete(handler);
+      const subscribed = handlers.get(channel) ?? new Set<Handler>();
+      handlers.set(channel, subscribed.add(handler));
+      return () => void subscribed.delete(handler);
     },
     onReconnect(handler) {
       reconnectHandlers.add(handler);

@@ -224,7 +224,7 @@ export function startBudgetStops(db: Db, notifications: Notifications, sweepMs: 
   let stopped = false;
   const pass = (): void => {
     if (stopped) return;
-    if (applying) {
+    if (applying !== null) {
       again = true;
       return;
     }
@@ -251,7 +251,7 @@ export function startBudgetStops(db: Db, notifications: Notifications, sweepMs: 
       clearInterval(sweep);
       unlisten();
       unreconnect();
-      while (applying) await applying;
+      while (applying !== null) await applying;
     },
   };
 }

@@ -72,7 +72,7 @@ export function startDispatcher({ db, notifications, executor, owner, options, l
 
   const poke = () => {
     if (stopped) return;
-    if (draining) {
+    if (draining !== null) {
       again = true;
       return;
     }

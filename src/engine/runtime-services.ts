@@ -157,8 +157,8 @@ export async function startRuntimeServices(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     local.child = child;
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => appendLog(local, c));
-    child.stderr!.setEncoding('utf8').on('data', (c: string) => appendLog(local, c));
+    child.stdout.setEncoding('utf8').on('data', (c: string) => appendLog(local, c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => appendLog(local, c));
     let resolveExit!: () => void;
     local.exited = new Promise((resolve) => (resolveExit = resolve));
     const ended = new Promise<End>((resolve) => {
@@ -272,7 +272,8 @@ export async function startRuntimeServices(
       // Side by side: a stop waits up to its grace, and the tick must stay well inside the lease.
       await Promise.all(
         ids.map(async (id) => {
-          const local = locals.get(id)!;
+          const local = locals.get(id);
+          if (!local) return; // halted meanwhile, by stop()
           if (!held.has(id) || !running.has(id)) {
             await halt(local, held.has(id));
           } else if (restart.has(id)) {

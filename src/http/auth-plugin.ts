@@ -81,8 +81,8 @@ async function resolveActor(
   deps: AuthDeps,
 ): Promise<Actor | null> {
   if (authorization !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const actor = match ? await deps.resolvers.bearer(match[1]!) : null;
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    const actor = token ? await deps.resolvers.bearer(token) : null;
     // A credential that was sent but is not valid never falls back to a cookie or the local board.
     if (!actor) throw unauthorized('invalid, revoked or expired credential');
     return actor;

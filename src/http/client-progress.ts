@@ -131,18 +131,17 @@ function schedulePoll(): void {
 async function pollAll(): Promise<void> {
   const current = [...watches];
   const inodes = await Promise.all(current.map((w) => w.socketInode()));
-  const accepted = current.map((w) => w.accepted());
+  const sampled = current.map((watch, i) => ({ watch, inode: inodes[i], accepted: watch.accepted() }));
   const wanted = new Set(inodes.filter((i): i is string => i !== null));
   const queues = wanted.size > 0 ? await kernelSendQueues(wanted) : new Map<string, number>();
   const now = Date.now();
-  current.forEach((watch, i) => {
-    const inode = inodes[i];
+  for (const { watch, inode, accepted } of sampled) {
     try {
-      watch.check(accepted[i]!, inode ? (queues.get(inode) ?? null) : null, now);
+      watch.check(accepted, inode ? (queues.get(inode) ?? null) : null, now);
     } catch {
       watch.stop();
     }
-  });
+  }
 }
 
 /** tx_queue (bytes sent and not acknowledged) of the TCP sockets `wanted`, by inode. */
@@ -153,8 +152,10 @@ async function kernelSendQueues(wanted: Set<string>): Promise<Map<string, number
     for (const line of text.split('\n').slice(1)) {
       // sl local rem st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ...
       const fields = line.trim().split(/\s+/);
-      if (fields.length < 10 || !wanted.has(fields[9]!)) continue;
-      queues.set(fields[9]!, parseInt(fields[4]!.split(':')[0]!, 16));
+      const txQueue = fields[4]?.split(':')[0];
+      const inode = fields[9];
+      if (txQueue === undefined || inode === undefined || !wanted.has(inode)) continue;
+      queues.set(inode, parseInt(txQueue, 16));
     }
   }
   return queues;

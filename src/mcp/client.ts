@@ -15,12 +15,14 @@ export interface McpEnv {
 const REQUIRED = ['SERVICE_API_URL', 'SERVICE_API_KEY', 'SERVICE_RUN_ID'] as const;
 
 export function readMcpEnv(env: NodeJS.ProcessEnv): McpEnv | { missing: string[] } {
-  const missing = REQUIRED.filter((key) => !env[key]?.trim());
-  if (missing.length > 0) return { missing };
+  const apiUrl = env.SERVICE_API_URL?.trim();
+  const apiKey = env.SERVICE_API_KEY?.trim();
+  const runId = env.SERVICE_RUN_ID?.trim();
+  if (!apiUrl || !apiKey || !runId) return { missing: REQUIRED.filter((key) => !env[key]?.trim()) };
   return {
-    apiUrl: env.SERVICE_API_URL!.trim().replace(/\/+$/, ''),
-    apiKey: env.SERVICE_API_KEY!.trim(),
-    runId: env.SERVICE_RUN_ID!.trim(),
+    apiUrl: apiUrl.replace(/\/+$/, ''),
+    apiKey,
+    runId,
     ...(env.SERVICE_AGENT_ID?.trim() && { agentId: env.SERVICE_AGENT_ID.trim() }),
     ...(env.SERVICE_COMPANY_ID?.trim() && { companyId: env.SERVICE_COMPANY_ID.trim() }),
     ...(env.SERVICE_TASK_ID?.trim() && { taskId: env.SERVICE_TASK_ID.trim() }),

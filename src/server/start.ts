@@ -112,7 +112,7 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
         ? null
         : new Promise<'overran'>((resolve) => (bound = setTimeout(() => resolve('overran'), boundMs)));
     try {
-      const outcome = await (overran ? Promise.race([work(), overran]) : work());
+      const outcome = await (overran === null ? work() : Promise.race([work(), overran]));
       if (outcome === 'overran')
         logger.warn(`shutdown: ${name} did not stop within ${boundMs} ms; going on without it`);
       else logger.debug(`shutdown: ${name} stopped in ${Date.now() - started} ms`);

@@ -1,7 +1,7 @@
 // Writes one activity entry. Called by services inside the transaction of the mutation it records.
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog } from '../../db/schema/index.ts';
-import type { ActivityEntry } from '../../db/rows.ts';
+import { type ActivityEntry, oneRow } from '../../db/rows.ts';
 import { redact } from '../../lib/redact.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
 
@@ -31,7 +31,7 @@ export async function appendActivity(
     runId: string | null;
   },
 ): Promise<ActivityEntry> {
-  const [row] = await tx
+  const rows = await tx
     .insert(activityLog)
     .values({
       companyId: entry.companyId,
@@ -45,5 +45,5 @@ export async function appendActivity(
       details: entry.details ? (redact(entry.details) as Record<string, unknown>) : null,
     })
     .returning();
-  return row!;
+  return oneRow(rows, 'activity entry');
 }

@@ -94,8 +94,7 @@ async function measure(root: string): Promise<void> {
   let bytes = 0;
   let files = 0;
   const pending = [root];
-  while (pending.length > 0) {
-    const dir = pending.pop()!;
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (++files > MAX_PACKAGE_FILES) throw unprocessable(`the package has more than ${MAX_PACKAGE_FILES} files`);

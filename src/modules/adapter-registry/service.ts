@@ -30,6 +30,7 @@ import {
   uiParserFile,
   type LoadedPackage,
 } from './package.ts';
+import { oneRow } from '../../db/rows.ts';
 
 export type AdapterInstall = typeof adapterInstalls.$inferSelect;
 
@@ -271,7 +272,7 @@ export function createAdapterManager(deps: {
         try {
           // Imported again from where it now lives, so relative imports resolve inside the install.
           const installed = await loadPackage(path.join(final, relDir));
-          const [row] = await db
+          const rows = await db
             .insert(adapterInstalls)
             .values({
               type,
@@ -283,7 +284,7 @@ export function createAdapterManager(deps: {
             .returning();
           activate(type, installed);
           logger.info({ type, source: localPath ?? input.packageName }, 'adapters: installed');
-          return entry(type, row!);
+          return entry(type, oneRow(rows, 'adapter install'));
         } catch (err) {
           await db
             .delete(adapterInstalls)
@@ -331,9 +332,11 @@ export function createAdapterManager(deps: {
             .set({ version: versionOf(pkg), installDir: path.join(final, relDir), updatedAt: new Date() })
             .where(eq(adapterInstalls.type, type))
             .returning();
+          // Deleted meanwhile by another replica (this one's deletes wait for exclusive()).
+          if (!updated) throw notFound('adapter');
           activate(type, installed);
           await rm(old, { recursive: true, force: true });
-          return entry(type, updated!);
+          return entry(type, updated);
         } catch (err) {
           await rm(final, { recursive: true, force: true });
           await rm(staging, { recursive: true, force: true });
@@ -380,12 +383,12 @@ export function createAdapterManager(deps: {
       return exclusive(async () => {
         const previous = (await requireKnown(type))?.config ?? {};
         const next = keepRedacted(config, previous) as Record<string, unknown>;
-        const [row] = await db
+        const rows = await db
           .insert(adapterInstalls)
           .values({ type, config: next })
           .onConflictDoUpdate({ target: adapterInstalls.type, set: { config: next, updatedAt: new Date() } })
           .returning();
-        return entry(type, row!);
+        return entry(type, oneRow(rows, 'adapter install'));
       });
     },
 
@@ -396,12 +399,12 @@ export function createAdapterManager(deps: {
         const override: AdapterOverride = { ...current };
         if (change.disabled !== undefined) override.disabled = change.disabled;
         if (change.pinnedVersion !== undefined) override.pinnedVersion = change.pinnedVersion;
-        const [row] = await db
+        const rows = await db
           .insert(adapterInstalls)
           .values({ type, override })
           .onConflictDoUpdate({ target: adapterInstalls.type, set: { override, updatedAt: new Date() } })
           .returning();
-        return entry(type, row!);
+        return entry(type, oneRow(rows, 'adapter install'));
       });
     },
 

@@ -5,7 +5,7 @@ import { AGENT_KEY_PREFIX, hashToken, newToken } from '../../lib/tokens.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
-import type { AgentKey } from '../../db/rows.ts';
+import { type AgentKey, oneRow } from '../../db/rows.ts';
 import { lockAgent } from '../../core/agent-access.ts';
 
 // Agents that may not authenticate (SPEC section 5) may not get keys either.
@@ -28,18 +28,21 @@ export async function createKey(ctx: Ctx, agentId: string, name: string): Promis
     const agent = await lockAgent(tx, agentId);
     if (KEYLESS_STATUSES.has(agent.status)) throw conflict(`cannot create a key for a ${agent.status} agent`);
     const token = newToken(AGENT_KEY_PREFIX);
-    const [key] = await tx
-      .insert(agentApiKeys)
-      .values({ companyId: agent.companyId, agentId, name, keyHash: hashToken(token) })
-      .returning();
+    const key = oneRow(
+      await tx
+        .insert(agentApiKeys)
+        .values({ companyId: agent.companyId, agentId, name, keyHash: hashToken(token) })
+        .returning(),
+      'agent key',
+    );
     await recordActivity(tx, ctx.actor, {
       companyId: agent.companyId,
       action: 'agent.key_created',
       entityType: 'agent',
       entityId: agentId,
-      details: { keyId: key!.id, name },
+      details: { keyId: key.id, name },
     });
-    return { key: key!, token };
+    return { key, token };
   });
 }
 
@@ -56,6 +59,7 @@ export async function revokeKey(ctx: Ctx, agentId: string, keyId: string): Promi
       .set({ revokedAt: sql`coalesce(${agentApiKeys.revokedAt}, now())` })
       .where(eq(agentApiKeys.id, keyId))
       .returning();
+    if (!revoked) throw notFound('key'); // deleted since it was read
     await recordActivity(tx, ctx.actor, {
       companyId: key.companyId,
       action: 'agent.key_revoked',
@@ -63,6 +67,6 @@ export async function revokeKey(ctx: Ctx, agentId: string, keyId: string): Promi
       entityId: agentId,
       details: { keyId, name: key.name },
     });
-    return revoked!;
+    return revoked;
   });
 }

@@ -53,6 +53,7 @@ import {
 import { createAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
 import { requestWakeup } from './wakeup.ts';
 import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
+import { entryOf } from '../../lib/maps.ts';
 
 const tags = ['agents'];
 
@@ -135,7 +136,10 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
         rows.map((a) => a.id),
       );
       return rows.map((a) =>
-        presentAgent(a, { canReadConfig: canReadConfig(actor, caller, a), budget: budgets.get(a.id)! }),
+        presentAgent(a, {
+          canReadConfig: canReadConfig(actor, caller, a),
+          budget: entryOf(budgets, a.id, 'monthly budget'),
+        }),
       );
     },
   );

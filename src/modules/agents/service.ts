@@ -10,7 +10,7 @@ import { monthlyBudgetOf, syncMonthlyBudgetPolicy } from '../budgets/budget-poli
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { managerChainIds } from './lookup.ts';
-import type { Agent } from '../../db/rows.ts';
+import { type Agent, oneRow } from '../../db/rows.ts';
 import { lockAgent } from '../../core/agent-access.ts';
 import { redactConfig } from './present.ts';
 import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
@@ -113,42 +113,45 @@ export async function createAgent(
     if (input.reportsTo) await assertManager(tx, companyId, input.reportsTo);
     const adapterConfig = await checkedConfig(tx, companyId, input.adapterConfig ?? {});
     const { name, urlKey } = await dedupName(tx, companyId, input.name);
-    const [inserted] = await tx
-      .insert(agents)
-      .values({
-        companyId,
-        name,
-        urlKey,
-        role: input.role ?? 'general',
-        title: input.title ?? null,
-        capabilities: input.capabilities ?? null,
-        reportsTo: input.reportsTo ?? null,
-        adapterType: input.adapterType,
-        adapterConfig,
-        runtimeConfig: withHeartbeatDefault(input.runtimeConfig),
-        status,
-        permissions: { canCreateAgents: input.permissions?.canCreateAgents === true },
-        metadata: input.metadata ?? {},
-      })
-      .returning();
+    const inserted = oneRow(
+      await tx
+        .insert(agents)
+        .values({
+          companyId,
+          name,
+          urlKey,
+          role: input.role ?? 'general',
+          title: input.title ?? null,
+          capabilities: input.capabilities ?? null,
+          reportsTo: input.reportsTo ?? null,
+          adapterType: input.adapterType,
+          adapterConfig,
+          runtimeConfig: withHeartbeatDefault(input.runtimeConfig),
+          status,
+          permissions: { canCreateAgents: input.permissions?.canCreateAgents === true },
+          metadata: input.metadata ?? {},
+        })
+        .returning(),
+      'agent',
+    );
     // The skills as sync sets them (same references, same 422), attached before the created entry so it shows them.
-    const agent = input.desiredSkills ? (await setAgentSkills(inner, inserted!, input.desiredSkills)).agent : inserted;
+    const agent = input.desiredSkills ? (await setAgentSkills(inner, inserted, input.desiredSkills)).agent : inserted;
     // A pending hire gets its policy now too: it cannot run before approval, and the budget then applies as proposed.
     if (input.budgetMonthlyCents)
       await syncMonthlyBudgetPolicy(tx, actor, {
         companyId,
         scopeType: 'agent',
-        scopeId: agent!.id,
+        scopeId: agent.id,
         amountCents: input.budgetMonthlyCents,
       });
     await recordActivity(tx, actor, {
       companyId,
       action: 'agent.created',
       entityType: 'agent',
-      entityId: agent!.id,
-      details: { ...agentSnapshot(agent!, input.budgetMonthlyCents ?? 0), status },
+      entityId: agent.id,
+      details: { ...agentSnapshot(agent, input.budgetMonthlyCents ?? 0), status },
     });
-    return agent!;
+    return agent;
   });
 }
 
@@ -225,11 +228,14 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
     for (const field of ['role', 'title', 'capabilities', 'adapterType', 'metadata'] as const) {
       if (patch[field] !== undefined) Object.assign(changes, { [field]: patch[field] });
     }
-    const [updated] = await tx
-      .update(agents)
-      .set({ ...changes, updatedAt: sql`now()` })
-      .where(eq(agents.id, agentId))
-      .returning();
+    const updated = oneRow(
+      await tx
+        .update(agents)
+        .set({ ...changes, updatedAt: sql`now()` })
+        .where(eq(agents.id, agentId))
+        .returning(),
+      'locked agent',
+    );
     const details: Record<string, unknown> = { ...statusChanges, ...changes };
     if (changes.adapterConfig) details.adapterConfig = redactConfig(changes.adapterConfig);
     if (changes.runtimeConfig) details.runtimeConfig = redactConfig(changes.runtimeConfig);
@@ -240,24 +246,27 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
       entityId: agentId,
       details: { changes: details },
     });
-    return updated!;
+    return updated;
   });
 }
 
 export async function updatePermissions(ctx: Ctx, agentId: string, patch: PermissionsPatch): Promise<Agent> {
   return ctx.db.transaction(async (tx) => {
     const current = await lockAgent(tx, agentId);
-    const [updated] = await tx
-      .update(agents)
-      .set({
-        ...(patch.canCreateAgents !== undefined && {
-          permissions: { ...current.permissions, canCreateAgents: patch.canCreateAgents },
-        }),
-        ...(patch.canAssignTasks !== undefined && { canAssignTasks: patch.canAssignTasks }),
-        updatedAt: sql`now()`,
-      })
-      .where(eq(agents.id, agentId))
-      .returning();
+    const updated = oneRow(
+      await tx
+        .update(agents)
+        .set({
+          ...(patch.canCreateAgents !== undefined && {
+            permissions: { ...current.permissions, canCreateAgents: patch.canCreateAgents },
+          }),
+          ...(patch.canAssignTasks !== undefined && { canAssignTasks: patch.canAssignTasks }),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(agents.id, agentId))
+        .returning(),
+      'locked agent',
+    );
     await recordActivity(tx, ctx.actor, {
       companyId: current.companyId,
       action: 'agent.permissions_updated',
@@ -265,7 +274,7 @@ export async function updatePermissions(ctx: Ctx, agentId: string, patch: Permis
       entityId: agentId,
       details: { ...patch },
     });
-    return updated!;
+    return updated;
   });
 }
 

@@ -16,6 +16,7 @@ import { newToken } from '../../lib/tokens.ts';
 import { recordActivity } from '../activity/record.ts';
 import { openSecret, sealSecret, type SecretAadContext } from '../secrets/crypto.ts';
 import { lockAgent } from '../../core/agent-access.ts';
+import { oneRow } from '../../db/rows.ts';
 
 export const SIGNING_SECRET_PREFIX = 'svc_sign_';
 
@@ -46,14 +47,17 @@ export async function rotateSigningSecret(ctx: Ctx, masterKey: Buffer, agentId: 
       .select({ agentId: agentSigningSecrets.agentId })
       .from(agentSigningSecrets)
       .where(eq(agentSigningSecrets.agentId, agent.id));
-    const [row] = await tx
-      .insert(agentSigningSecrets)
-      .values({ agentId: agent.id, companyId: agent.companyId, ...sealed })
-      .onConflictDoUpdate({
-        target: agentSigningSecrets.agentId,
-        set: { companyId: agent.companyId, ...sealed, createdAt: sql`now()` },
-      })
-      .returning({ createdAt: agentSigningSecrets.createdAt });
+    const row = oneRow(
+      await tx
+        .insert(agentSigningSecrets)
+        .values({ agentId: agent.id, companyId: agent.companyId, ...sealed })
+        .onConflictDoUpdate({
+          target: agentSigningSecrets.agentId,
+          set: { companyId: agent.companyId, ...sealed, createdAt: sql`now()` },
+        })
+        .returning({ createdAt: agentSigningSecrets.createdAt }),
+      'signing secret',
+    );
     await recordActivity(tx, ctx.actor, {
       companyId: agent.companyId,
       action: 'agent.signing_secret_rotated',
@@ -61,7 +65,7 @@ export async function rotateSigningSecret(ctx: Ctx, masterKey: Buffer, agentId: 
       entityId: agent.id,
       details: { replacedPrevious: previous !== undefined },
     });
-    return { agentId: agent.id, secret, createdAt: row!.createdAt };
+    return { agentId: agent.id, secret, createdAt: row.createdAt };
   });
 }
 

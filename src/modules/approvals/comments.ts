@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { approvalComments } from '../../db/schema/index.ts';
 import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Approval } from '../../db/rows.ts';
+import { type Approval, oneRow } from '../../db/rows.ts';
 import type { Ctx } from '../../core/context.ts';
 
 export type ApprovalComment = typeof approvalComments.$inferSelect;
@@ -35,23 +35,26 @@ export async function listApprovalComments(
 
 export async function addApprovalComment(ctx: Ctx, approval: Approval, body: string): Promise<ApprovalComment> {
   return ctx.db.transaction(async (tx) => {
-    const [comment] = await tx
-      .insert(approvalComments)
-      .values({
-        companyId: approval.companyId,
-        approvalId: approval.id,
-        body,
-        authorAgentId: ctx.actor.kind === 'agent' ? ctx.actor.agentId : null,
-        authorUserId: ctx.actor.kind === 'board' ? ctx.actor.userId : null,
-      })
-      .returning();
+    const comment = oneRow(
+      await tx
+        .insert(approvalComments)
+        .values({
+          companyId: approval.companyId,
+          approvalId: approval.id,
+          body,
+          authorAgentId: ctx.actor.kind === 'agent' ? ctx.actor.agentId : null,
+          authorUserId: ctx.actor.kind === 'board' ? ctx.actor.userId : null,
+        })
+        .returning(),
+      'approval comment',
+    );
     await recordActivity(tx, ctx.actor, {
       companyId: approval.companyId,
       action: 'approval.comment_added',
       entityType: 'approval',
       entityId: approval.id,
-      details: { commentId: comment!.id },
+      details: { commentId: comment.id },
     });
-    return comment!;
+    return comment;
   });
 }

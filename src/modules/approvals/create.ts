@@ -2,7 +2,7 @@
 import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { approvalIssues, approvals, issues } from '../../db/schema/index.ts';
-import type { Approval } from '../../db/rows.ts';
+import { type Approval, oneRow } from '../../db/rows.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
@@ -53,28 +53,31 @@ export async function createApproval(ctx: Ctx, input: NewApproval): Promise<Appr
     const issueIds = [...new Set(input.issueIds ?? [])];
     await assertLinkedIssues(tx, input.companyId, issueIds);
     const requestedByAgentId = input.requestedByAgentId ?? (actor.kind === 'agent' ? actor.agentId : null);
-    const [approval] = await tx
-      .insert(approvals)
-      .values({
-        companyId: input.companyId,
-        type: input.type,
-        payload: input.payload,
-        requestedByAgentId,
-        requestedByUserId: actor.kind === 'board' ? actor.userId : null,
-      })
-      .returning();
+    const approval = oneRow(
+      await tx
+        .insert(approvals)
+        .values({
+          companyId: input.companyId,
+          type: input.type,
+          payload: input.payload,
+          requestedByAgentId,
+          requestedByUserId: actor.kind === 'board' ? actor.userId : null,
+        })
+        .returning(),
+      'approval',
+    );
     if (issueIds.length > 0) {
       await tx
         .insert(approvalIssues)
-        .values(issueIds.map((issueId) => ({ companyId: input.companyId, approvalId: approval!.id, issueId })));
+        .values(issueIds.map((issueId) => ({ companyId: input.companyId, approvalId: approval.id, issueId })));
     }
     await recordActivity(tx, actor, {
       companyId: input.companyId,
       action: 'approval.created',
       entityType: 'approval',
-      entityId: approval!.id,
+      entityId: approval.id,
       details: { type: input.type, issueIds },
     });
-    return approval!;
+    return approval;
   });
 }

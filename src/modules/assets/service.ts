@@ -4,7 +4,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets } from '../../db/schema/index.ts';
-import type { Asset } from '../../db/rows.ts';
+import { type Asset, oneRow } from '../../db/rows.ts';
 import { sanitizeSvg } from '../../lib/svg.ts';
 import type { Actor } from '../../core/actor.ts';
 import { badRequest, DomainError, unsupportedMediaType, payloadTooLarge } from '../../core/errors.ts';
@@ -75,20 +75,23 @@ export async function storeAsset(
   { companyId, kind, file }: NewAsset,
 ): Promise<Asset> {
   const sha256 = await storage.put(file.bytes);
-  const [asset] = await db
-    .insert(assets)
-    .values({
-      companyId,
-      kind,
-      contentType: file.contentType,
-      byteSize: file.bytes.length,
-      sha256,
-      originalName: file.filename,
-      createdByUserId: actor.kind === 'board' ? actor.userId : null,
-      createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
-    })
-    .returning();
-  return asset!;
+  const asset = oneRow(
+    await db
+      .insert(assets)
+      .values({
+        companyId,
+        kind,
+        contentType: file.contentType,
+        byteSize: file.bytes.length,
+        sha256,
+        originalName: file.filename,
+        createdByUserId: actor.kind === 'board' ? actor.userId : null,
+        createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
+      })
+      .returning(),
+    'asset',
+  );
+  return asset;
 }
 
 export async function findAsset(db: DbOrTx, assetId: string): Promise<Asset | null> {

@@ -28,8 +28,9 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
 
   const loadAttachment = async (request: Parameters<typeof actorOf>[0], attachmentId: string) => {
     const view = await findAttachment(db, attachmentId);
-    await requireAccessible(db, actorOf(request), view?.attachment, 'attachment');
-    return view!;
+    if (!view) throw notFound('attachment');
+    await requireAccessible(db, actorOf(request), view.attachment, 'attachment');
+    return view;
   };
 
   app.post(

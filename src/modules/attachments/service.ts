@@ -7,7 +7,7 @@ import { notFound } from '../../core/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { recordActivity } from '../activity/record.ts';
 import { storeAsset, type UploadedFile } from '../assets/service.ts';
-import type { Asset, Issue } from '../../db/rows.ts';
+import { type Asset, type Issue, oneRow } from '../../db/rows.ts';
 
 export type Attachment = typeof issueAttachments.$inferSelect;
 export interface AttachmentView {
@@ -30,8 +30,7 @@ export function normalizeContentType(contentType: string): string {
 export function normalizeFileName(name: string | null): string | null {
   if (!name) return null;
   const base = name
-    .split(/[\\/]/)
-    .pop()!
+    .replace(/^.*[\\/]/s, '')
     .replace(/[\p{Cc}\p{Cf}]/gu, '')
     .trim();
   return base ? base.slice(0, MAX_NAME_CHARS) : null;
@@ -54,10 +53,13 @@ export async function addAttachment(
       kind: 'attachment',
       file: cleaned,
     });
-    const [attachment] = await tx
-      .insert(issueAttachments)
-      .values({ companyId: issue.companyId, issueId: issue.id, assetId: asset.id })
-      .returning();
+    const attachment = oneRow(
+      await tx
+        .insert(issueAttachments)
+        .values({ companyId: issue.companyId, issueId: issue.id, assetId: asset.id })
+        .returning(),
+      'attachment',
+    );
     await recordActivity(tx, actor, {
       companyId: issue.companyId,
       action: 'issue.attachment_added',
@@ -65,14 +67,14 @@ export async function addAttachment(
       entityId: issue.id,
       details: {
         identifier: issue.identifier,
-        attachmentId: attachment!.id,
+        attachmentId: attachment.id,
         assetId: asset.id,
         name: asset.originalName,
         contentType: asset.contentType,
         byteSize: asset.byteSize,
       },
     });
-    return { attachment: attachment!, asset };
+    return { attachment, asset };
   });
 }
 

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { boardApiKeys, boardSessions, companyMemberships, users } from '../../db/schema/index.ts';
 import { BOARD_KEY_PREFIX, hashToken, newToken } from '../../lib/tokens.ts';
+import { oneRow } from '../../db/rows.ts';
 
 const LOGIN_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -11,20 +12,23 @@ const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export async function ensureInstanceOwner(db: Db): Promise<{ id: string; created: boolean }> {
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.isInstanceOwner, true)).limit(1);
   if (existing) return { id: existing.id, created: false };
-  const [owner] = await db
-    .insert(users)
-    .values({ name: 'Instance owner', isInstanceOwner: true })
-    .returning({ id: users.id });
-  return { id: owner!.id, created: true };
+  const owner = oneRow(
+    await db.insert(users).values({ name: 'Instance owner', isInstanceOwner: true }).returning({ id: users.id }),
+    'instance owner',
+  );
+  return { id: owner.id, created: true };
 }
 
 export async function createBoardKey(db: DbOrTx, userId: string, name: string) {
   const token = newToken(BOARD_KEY_PREFIX);
-  const [key] = await db
-    .insert(boardApiKeys)
-    .values({ userId, name, keyHash: hashToken(token), displayPrefix: token.slice(0, BOARD_KEY_PREFIX.length + 4) })
-    .returning();
-  return { key: key!, token };
+  const key = oneRow(
+    await db
+      .insert(boardApiKeys)
+      .values({ userId, name, keyHash: hashToken(token), displayPrefix: token.slice(0, BOARD_KEY_PREFIX.length + 4) })
+      .returning(),
+    'board key',
+  );
+  return { key, token };
 }
 
 export function listBoardKeys(db: DbOrTx, userId: string) {

@@ -8,12 +8,14 @@ import { preparedPerDb } from '../../db/prepared.ts';
 import { agents, budgetPolicies, projects } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
-import { conflict, notFound, unprocessable } from '../../core/errors.ts';
+import { badRequest, conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { evaluatePolicyNow } from './evaluate.ts';
 import type { CreatePolicy, UpdatePolicy } from './schemas.ts';
 import { utcMonth } from '../../lib/month.ts';
 import type { BudgetScope, WindowKind } from './usage.ts';
+import { entryOf } from '../../lib/maps.ts';
+import { oneRow } from '../../db/rows.ts';
 
 export type BudgetPolicy = typeof budgetPolicies.$inferSelect;
 
@@ -57,24 +59,28 @@ export async function syncMonthlyBudgetPolicy(
     await tx.update(budgetPolicies).set({ isActive: false, updatedAt: sql`now()` }).where(scope);
     return;
   }
-  let [policy] = await tx
+  const [updated] = await tx
     .update(budgetPolicies)
     .set({ amount: amountCents, updatedAt: sql`now()` })
     .where(scope)
     .returning();
-  if (!policy)
-    [policy] = await tx
-      .insert(budgetPolicies)
-      .values({
-        companyId,
-        scopeType,
-        scopeId,
-        windowKind: 'calendar_month_utc',
-        metric: 'billed_cents',
-        amount: amountCents,
-      })
-      .returning();
-  await evaluatePolicyNow(tx, actor, policy!);
+  const policy =
+    updated ??
+    oneRow(
+      await tx
+        .insert(budgetPolicies)
+        .values({
+          companyId,
+          scopeType,
+          scopeId,
+          windowKind: 'calendar_month_utc',
+          metric: 'billed_cents',
+          amount: amountCents,
+        })
+        .returning(),
+      'budget policy',
+    );
+  await evaluatePolicyNow(tx, actor, policy);
 }
 
 /** budgetMonthlyCents and spentMonthlyCents of companies or agents, for their presenters. */
@@ -115,7 +121,7 @@ export async function monthlyBudgets(
 }
 
 export async function monthlyBudgetOf(db: DbOrTx, scopeType: 'company' | 'agent', id: string): Promise<MonthlyBudget> {
-  return (await monthlyBudgets(db, scopeType, [id])).get(id)!;
+  return entryOf(await monthlyBudgets(db, scopeType, [id]), id, 'monthly budget');
 }
 
 /** The scope a policy names must be the company itself, or one of its agents or projects (422). */
@@ -143,7 +149,9 @@ async function assertScopeInCompany(
 
 export async function createPolicy(ctx: Ctx, companyId: string, input: CreatePolicy): Promise<BudgetPolicy> {
   return ctx.db.transaction(async (tx) => {
-    const scopeId = input.scopeType === 'company' ? (input.scopeId ?? companyId) : input.scopeId!;
+    const scopeId = input.scopeType === 'company' ? (input.scopeId ?? companyId) : input.scopeId;
+    // The route's schema says so too; callers with no route in front (engine, MCP) meet it here.
+    if (scopeId === undefined) throw badRequest(`scopeId is required for a ${input.scopeType} budget`);
     await assertScopeInCompany(tx, companyId, input.scopeType, scopeId);
     const windowKind = input.windowKind ?? DEFAULT_WINDOW[input.scopeType];
     const metric = input.metric ?? 'billed_cents';

@@ -6,12 +6,13 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { approvals, budgetIncidents, budgetPolicies } from '../../db/schema/index.ts';
 import type { Actor, BoardActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
-import { conflict, notFound, unprocessable } from '../../core/errors.ts';
+import { badRequest, conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { BudgetIncident } from './evaluate.ts';
 import type { ResolveIncident } from './schemas.ts';
 import { releaseBudgetStop } from './stop.ts';
 import { observed, type BudgetMetric, type BudgetScope } from './usage.ts';
+import { oneRow } from '../../db/rows.ts';
 
 type Resolution = 'keep_paused' | 'raise_budget_and_resume' | 'override_approved';
 
@@ -21,18 +22,21 @@ async function closeIncident(
   incident: BudgetIncident,
   resolution: Resolution,
 ): Promise<BudgetIncident> {
-  const [closed] = await tx
-    .update(budgetIncidents)
-    .set({
-      status: 'resolved',
-      resolution,
-      stopPending: false,
-      resolvedByUserId: actor.kind === 'board' ? actor.userId : null,
-      resolvedAt: sql`now()`,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(budgetIncidents.id, incident.id))
-    .returning();
+  const closed = oneRow(
+    await tx
+      .update(budgetIncidents)
+      .set({
+        status: 'resolved',
+        resolution,
+        stopPending: false,
+        resolvedByUserId: actor.kind === 'board' ? actor.userId : null,
+        resolvedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(budgetIncidents.id, incident.id))
+      .returning(),
+    'locked budget incident',
+  );
   if (resolution !== 'keep_paused') {
     await releaseBudgetStop(tx, actor, incident);
     // The warning of the old line is moot too: crossing the new line warns again.
@@ -58,7 +62,7 @@ async function closeIncident(
       resumedAgentIds: resolution === 'keep_paused' ? [] : incident.pausedAgentIds,
     },
   });
-  return closed!;
+  return closed;
 }
 
 export async function requireIncident(db: DbOrTx, companyId: string, incidentId: string): Promise<BudgetIncident> {
@@ -92,11 +96,14 @@ export async function resolveIncident(
         incident.windowKey,
         incident.metric as BudgetMetric,
       );
-      if (body.amount! <= spent)
+      const { amount } = body;
+      // The route's schema says so too; callers with no route in front meet it here.
+      if (amount === undefined) throw badRequest('raise_budget_and_resume needs amount');
+      if (amount <= spent)
         throw unprocessable(`amount must exceed the spend observed now (${spent})`, { observed: spent });
       await tx
         .update(budgetPolicies)
-        .set({ amount: body.amount!, updatedAt: sql`now()` })
+        .set({ amount, updatedAt: sql`now()` })
         .where(eq(budgetPolicies.id, incident.policyId));
     }
     if (incident.approvalId) {

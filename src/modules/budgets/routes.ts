@@ -71,7 +71,7 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
           200: policyResponse,
           ...authenticated(),
           ...errors(
-            BOARD_COMPANY_ERRORS[0]!,
+            BOARD_COMPANY_ERRORS[0],
             [404, 'no such company, or no such policy in it'],
             [409, 'another active policy has this scope, metric and window'],
           ),

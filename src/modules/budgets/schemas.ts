@@ -10,7 +10,7 @@ export const INCIDENT_RESOLUTIONS = ['keep_paused', 'raise_budget_and_resume'] a
 const MAX_AMOUNT = 1_000_000_000_000;
 
 /** Errors of a board-only route on a company's budgets. */
-export const BOARD_COMPANY_ERRORS: [ErrorStatus, string][] = [
+export const BOARD_COMPANY_ERRORS: [forbidden: [ErrorStatus, string], notFound: [ErrorStatus, string]] = [
   [403, "board access required, or the company is not one of the caller's"],
   [404, 'no such company'],
 ];

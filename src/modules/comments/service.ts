@@ -8,7 +8,7 @@ import { authorize } from '../../core/access.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import type { Issue } from '../../db/rows.ts';
+import { type Issue, oneRow } from '../../db/rows.ts';
 import { CLOSED_STATUSES, isLiveRunStatus } from '../../core/statuses.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { findMentionedAgentIds } from './mentions.ts';
@@ -41,19 +41,22 @@ export function authorizeComment(actor: Actor, input: Pick<AddCommentInput, 'int
 export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInput): Promise<Comment> {
   authorizeComment(ctx.actor, input);
   return inTransaction(ctx, async (tx, { actor }) => {
-    const [comment] = await tx
-      .insert(issueComments)
-      .values({
-        companyId: issue.companyId,
-        issueId: issue.id,
-        body: input.body,
-        authorAgentId: actor.kind === 'agent' ? actor.agentId : null,
-        authorUserId: actor.kind === 'board' ? actor.userId : null,
-        runId: actor.runId ?? null,
-      })
-      .returning();
+    const comment = oneRow(
+      await tx
+        .insert(issueComments)
+        .values({
+          companyId: issue.companyId,
+          issueId: issue.id,
+          body: input.body,
+          authorAgentId: actor.kind === 'agent' ? actor.agentId : null,
+          authorUserId: actor.kind === 'board' ? actor.userId : null,
+          runId: actor.runId ?? null,
+        })
+        .returning(),
+      'comment',
+    );
     const { current, reopened } = await touchIssue(tx, issue, Boolean(input.reopen && !input.statusExplicit));
-    const interruptedRunId = input.interrupt ? await interruptCheckoutRun(tx, actor, current, comment!.id) : null;
+    const interruptedRunId = input.interrupt ? await interruptCheckoutRun(tx, actor, current, comment.id) : null;
     const mentioned = (await findMentionedAgentIds(tx, issue.companyId, input.body)).filter(
       (id) => actor.kind !== 'agent' || id !== actor.agentId,
     );
@@ -64,10 +67,10 @@ export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInp
         source: 'automation',
         triggerDetail: 'system',
         reason: 'mention',
-        payload: { issueId: issue.id, commentId: comment!.id },
+        payload: { issueId: issue.id, commentId: comment.id },
         issueId: issue.id,
         // At most one wakeup per agent per comment, whatever else retries the insert.
-        idempotencyKey: `mention:${comment!.id}`,
+        idempotencyKey: `mention:${comment.id}`,
       });
     }
     await recordActivity(tx, actor, {
@@ -77,7 +80,7 @@ export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInp
       entityId: issue.id,
       details: {
         identifier: issue.identifier,
-        commentId: comment!.id,
+        commentId: comment.id,
         bodySnippet: input.body.slice(0, ACTIVITY_SNIPPET_CHARS),
         ...(reopened && { reopened: true }),
         ...(mentioned.length > 0 && { mentionedAgentIds: mentioned }),
@@ -92,7 +95,7 @@ export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInp
         details: {
           identifier: issue.identifier,
           changes: { status: { from: issue.status, to: 'todo' } },
-          reopenedByCommentId: comment!.id,
+          reopenedByCommentId: comment.id,
         },
       });
     }
@@ -102,10 +105,10 @@ export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInp
         action: 'issue.interrupted',
         entityType: 'issue',
         entityId: issue.id,
-        details: { identifier: issue.identifier, runId: interruptedRunId, commentId: comment!.id },
+        details: { identifier: issue.identifier, runId: interruptedRunId, commentId: comment.id },
       });
     }
-    return comment!;
+    return comment;
   });
 }
 
@@ -158,15 +161,15 @@ async function interruptCheckoutRun(tx: DbOrTx, actor: Actor, issue: Issue, comm
  */
 export async function listComments(db: DbOrTx, issueId: string, query: ListCommentsQuery): Promise<Comment[]> {
   const filters: SQL[] = [eq(issueComments.issueId, issueId)];
-  const afterIsCommentId = query.after !== undefined && isUuid(query.after);
+  const afterAsCommentId = query.after !== undefined && isUuid(query.after) ? query.after : undefined;
   // JSON timestamps carry milliseconds while the column has microseconds: "after 12:00:00.123"
   // must not return the comment stamped 12:00:00.123456 that the caller has already seen.
-  if (query.after && !afterIsCommentId)
+  if (query.after && afterAsCommentId === undefined)
     filters.push(
       sql`${issueComments.createdAt} >= ${new Date(query.after).toISOString()}::timestamptz + interval '1 millisecond'`,
     );
   const cursors = [
-    ...(afterIsCommentId ? [{ field: 'after', id: query.after! }] : []),
+    ...(afterAsCommentId ? [{ field: 'after', id: afterAsCommentId }] : []),
     ...(query.afterCommentId ? [{ field: 'afterCommentId', id: query.afterCommentId }] : []),
   ];
   for (const { field, id } of cursors) {

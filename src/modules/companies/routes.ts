@@ -26,6 +26,7 @@ import {
 } from './service.ts';
 import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
 import type { Company } from '../../core/access.ts';
+import { entryOf } from '../../lib/maps.ts';
 
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const tags = ['companies'];
@@ -73,7 +74,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
         'company',
         list.map((c) => c.id),
       );
-      return list.map((c) => presentCompany(c, budgets.get(c.id)!));
+      return list.map((c) => presentCompany(c, entryOf(budgets, c.id, 'monthly budget')));
     },
   );
 

@@ -7,7 +7,7 @@ import type { Company } from '../../core/access.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
-import type { Asset } from '../../db/rows.ts';
+import { type Asset, oneRow } from '../../db/rows.ts';
 import { storeAsset, type UploadedFile } from '../assets/service.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { CreateCompany, PatchCompany } from './schemas.ts';
@@ -35,34 +35,37 @@ export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Com
   return ctx.db.transaction(async (tx) => {
     // Serialise prefix choice so two concurrent creates with similar names never pick the same one.
     await tx.execute(sql`select pg_advisory_xact_lock(7310451023)`);
-    const [company] = await tx
-      .insert(companies)
-      .values({
-        name: input.name,
-        description: input.description ?? null,
-        issuePrefix: await pickIssuePrefix(tx, input.name),
-        requireBoardApprovalForNewAgents: input.requireBoardApprovalForNewAgents ?? false,
-        brandColor: input.brandColor ?? null,
-      })
-      .returning();
+    const company = oneRow(
+      await tx
+        .insert(companies)
+        .values({
+          name: input.name,
+          description: input.description ?? null,
+          issuePrefix: await pickIssuePrefix(tx, input.name),
+          requireBoardApprovalForNewAgents: input.requireBoardApprovalForNewAgents ?? false,
+          brandColor: input.brandColor ?? null,
+        })
+        .returning(),
+      'company',
+    );
     if (ctx.actor.kind === 'board') {
-      await tx.insert(companyMemberships).values({ companyId: company!.id, userId: ctx.actor.userId, role: 'owner' });
+      await tx.insert(companyMemberships).values({ companyId: company.id, userId: ctx.actor.userId, role: 'owner' });
     }
     if (input.budgetMonthlyCents)
       await syncMonthlyBudgetPolicy(tx, ctx.actor, {
-        companyId: company!.id,
+        companyId: company.id,
         scopeType: 'company',
-        scopeId: company!.id,
+        scopeId: company.id,
         amountCents: input.budgetMonthlyCents,
       });
     await recordActivity(tx, ctx.actor, {
-      companyId: company!.id,
+      companyId: company.id,
       action: 'company.created',
       entityType: 'company',
-      entityId: company!.id,
-      details: { name: company!.name },
+      entityId: company.id,
+      details: { name: company.name },
     });
-    return company!;
+    return company;
   });
 }
 
@@ -113,6 +116,7 @@ export async function updateCompany(
       })
       .where(eq(companies.id, company.id))
       .returning();
+    if (!updated) throw notFound('company'); // deleted since it was read
     // Replacing or clearing the logo removes the previous logo asset.
     if (patch.logoAssetId !== undefined && company.logoAssetId && company.logoAssetId !== patch.logoAssetId) {
       await tx.delete(assets).where(and(eq(assets.id, company.logoAssetId), eq(assets.kind, 'logo')));
@@ -131,7 +135,7 @@ export async function updateCompany(
       entityId: company.id,
       details: { changes: patch },
     });
-    return updated!;
+    return updated;
   });
 }
 

@@ -15,6 +15,7 @@ import { addScopeUsage, scopesOf } from '../budgets/usage.ts';
 import { costCentsOf, type PriceTable } from '../../core/pricing.ts';
 import { addToRollups } from './rollup.ts';
 import type { CreateCostEvent } from './schemas.ts';
+import { oneRow } from '../../db/rows.ts';
 
 export type CostEvent = typeof costEvents.$inferSelect;
 
@@ -80,11 +81,14 @@ export async function recordCostEvent(
       .onConflictDoNothing()
       .returning();
     if (!event) {
-      const [existing] = await tx
-        .select()
-        .from(costEvents)
-        .where(and(eq(costEvents.companyId, companyId), eq(costEvents.idempotencyKey, input.idempotencyKey!)));
-      return { event: existing!, created: false };
+      // Only the idempotency key's unique index turns the row away: the event was recorded before.
+      const existing = input.idempotencyKey
+        ? await tx
+            .select()
+            .from(costEvents)
+            .where(and(eq(costEvents.companyId, companyId), eq(costEvents.idempotencyKey, input.idempotencyKey)))
+        : [];
+      return { event: oneRow(existing, 'cost event under this idempotency key'), created: false };
     }
     await addToRollups(tx, event);
     // Counters and budgets: every scope the event counts for, in its month and lifetime.

@@ -44,8 +44,8 @@ export function planSpans({ from, to }: Range, grains: readonly Grain[] = GRAINS
   const hi = to ? floorTo(grain, to) : null;
   if (lo && hi && lo.getTime() >= hi.getTime()) return planSpans({ from, to }, finer);
   const spans: Span[] = [{ source: grain, from: lo, to: hi }];
-  if (from && lo!.getTime() > from.getTime()) spans.push(...planSpans({ from, to: lo }, finer));
-  if (to && hi!.getTime() < to.getTime()) spans.push(...planSpans({ from: hi, to }, finer));
+  if (from && lo && lo.getTime() > from.getTime()) spans.push(...planSpans({ from, to: lo }, finer));
+  if (to && hi && hi.getTime() < to.getTime()) spans.push(...planSpans({ from: hi, to }, finer));
   return spans;
 }
 
@@ -250,14 +250,15 @@ export type SpendWindow = (typeof SPEND_WINDOWS)[number]['window'];
 export async function windowSpend(db: DbOrTx, companyId: string, now = new Date()) {
   const ranges = SPEND_WINDOWS.map(({ window, hours }) => ({
     label: window,
+    hours,
     range: { from: new Date(now.getTime() - hours * HOUR_MS), to: null },
   }));
   const usage = await usageByRange<SpendWindow>(db, companyId, ranges);
-  return SPEND_WINDOWS.map(({ window, hours }, i) => ({
-    window,
+  return ranges.map(({ label, hours, range }) => ({
+    window: label,
     hours,
-    from: ranges[i]!.range.from,
-    ...usage[window],
+    from: range.from,
+    ...usage[label],
   }));
 }
 

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { utilizationPercent } from '../../lib/utilization.ts';
 import { utcMonth } from '../../lib/month.ts';
+import { oneRow } from '../../db/rows.ts';
 
 type Row = {
   agents: Record<string, number> | null;
@@ -31,7 +32,7 @@ export async function dashboardSnapshot(db: DbOrTx, companyId: string, now = new
       (select count(*)::int from approvals where company_id = ${companyId} and status in ('pending', 'revision_requested') and type = 'budget_override_required') as budget_approvals,
       (select count(*)::int from budget_incidents where company_id = ${companyId} and status = 'open') as incidents,
       (select count(*)::int from projects where company_id = ${companyId} and paused_at is not null) as paused_projects`);
-  const row = result.rows[0]!;
+  const row = oneRow(result.rows, 'dashboard summary');
   const agentsIn = (...statuses: string[]) => statuses.reduce((sum, s) => sum + (row.agents?.[s] ?? 0), 0);
   const tasksIn = (...statuses: string[]) => statuses.reduce((sum, s) => sum + (row.tasks?.[s] ?? 0), 0);
   const spent = Number(row.spent ?? 0);

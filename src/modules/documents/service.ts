@@ -72,10 +72,11 @@ export async function putDocument(
     throw payloadTooLarge(`document body is ${bytes} bytes; the limit is ${MAX_DOCUMENT_BYTES} bytes (512 KiB)`);
   return db.transaction(async (tx) => {
     const revisionId = randomUUID();
-    const created = !input.baseRevisionId;
-    const doc = created
-      ? await insertDocument(tx, issue, key, revisionId, input)
-      : await advanceDocument(tx, issue, key, revisionId, input);
+    const base = input.baseRevisionId;
+    const created = !base;
+    const doc = base
+      ? await advanceDocument(tx, issue, key, revisionId, { ...input, baseRevisionId: base })
+      : await insertDocument(tx, issue, key, revisionId, input);
     await tx.insert(issueDocumentRevisions).values({
       id: revisionId,
       companyId: issue.companyId,
@@ -145,7 +146,7 @@ async function advanceDocument(
   issue: Issue,
   key: string,
   revisionId: string,
-  input: PutDocument,
+  input: PutDocument & { baseRevisionId: string },
 ): Promise<Document> {
   const [updated] = await tx
     .update(issueDocuments)
@@ -161,7 +162,7 @@ async function advanceDocument(
       and(
         eq(issueDocuments.issueId, issue.id),
         eq(issueDocuments.key, key),
-        eq(issueDocuments.latestRevisionId, input.baseRevisionId!),
+        eq(issueDocuments.latestRevisionId, input.baseRevisionId),
       ),
     )
     .returning();

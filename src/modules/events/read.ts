@@ -31,7 +31,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog } from '../../db/schema/index.ts';
-import type { ActivityEntry } from '../../db/rows.ts';
+import { type ActivityEntry, oneRow } from '../../db/rows.ts';
 import { aboutHiddenIssue } from '../activity/service.ts';
 
 /** A position in the stream: after the entry (txId, id), or before every entry with a larger txId. */
@@ -98,7 +98,8 @@ export async function liveStart(db: DbOrTx, companyId: string, limit: number): P
     ) young on true`);
   const committed = new Set<string>();
   for (const row of result.rows) if (row.id) committed.add(row.id);
-  return { cursor: { txId: Number(result.rows[0]!.horizon) - 1, id: MAX_UUID }, committed };
+  const { horizon: settledBelow } = oneRow(result.rows, 'stream horizon');
+  return { cursor: { txId: Number(settledBelow) - 1, id: MAX_UUID }, committed };
 }
 
 /**
@@ -128,7 +129,7 @@ export async function countAfter(db: DbOrTx, companyId: string, cursor: Cursor, 
       order by ${activityLog.txId}, ${activityLog.id} -- the stream index, not a scan of the table
       limit ${upTo}
     ) after_cursor`);
-  return result.rows[0]!.n;
+  return oneRow(result.rows, 'entry count').n;
 }
 
 type Row = {

@@ -329,19 +329,19 @@ class CompanyHub {
       do {
         this.dirty = false;
         // Clients at the same cursor share one read; paused ones wait for their backlog to go down.
-        const groups = new Map<string, Client[]>();
+        const groups = new Map<string, { cursor: Cursor; group: Client[] }>();
         for (const c of this.clients) {
           if (c.cursor === null || c.closed || c.writer.paused) continue;
           const key = cursorKey(c.cursor);
-          const group = groups.get(key);
-          if (group) group.push(c);
-          else groups.set(key, [c]);
+          const found = groups.get(key);
+          if (found) found.group.push(c);
+          else groups.set(key, { cursor: c.cursor, group: [c] });
         }
-        for (const [key, group] of groups) {
+        for (const [key, { cursor, group }] of groups) {
           const batch = await readAfter(
             this.db,
             this.companyId,
-            group[0]!.cursor!,
+            cursor,
             this.limits.readBatch,
             this.limits.maxBufferedBytes,
           );
@@ -369,9 +369,8 @@ class CompanyHub {
 
   /** Writes entries in order, moving the client's cursor past each; stops when it pauses. */
   private writeEntries(client: Client, entries: StreamEntry[], frames: (string | null)[]): void {
-    for (let i = 0; i < entries.length; i++) {
+    for (const [i, { entry }] of entries.entries()) {
       if (client.closed || client.writer.paused) return;
-      const { entry } = entries[i]!;
       const frame = frames[i];
       if (client.skip?.delete(entry.id)) {
         if (client.skip.size === 0) client.skip = null;

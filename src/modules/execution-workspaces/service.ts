@@ -18,6 +18,7 @@ import { executionWorkspaces, heartbeatRuns, issues, projects, projectWorkspaces
 import { LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { git, GitError, gitSucceeds, withRepoLock } from './git.ts';
 import { workProductOf } from './work-product.ts';
+import { oneRow } from '../../db/rows.ts';
 
 export type ExecutionWorkspace = typeof executionWorkspaces.$inferSelect;
 
@@ -46,7 +47,8 @@ const exists = (p: string) =>
 export async function isolatedWorkingDirectory(db: Db, dataDir: string, issueId: string): Promise<string | null> {
   const [target] = await db
     .select({
-      issue: { id: issues.id, companyId: issues.companyId, identifier: issues.identifier, projectId: issues.projectId },
+      // The project's id, not the issue's nullable column: the join makes them one.
+      issue: { id: issues.id, companyId: issues.companyId, identifier: issues.identifier, projectId: projects.id },
       policy: projects.executionWorkspacePolicy,
       workspace: projectWorkspaces,
     })
@@ -57,14 +59,10 @@ export async function isolatedWorkingDirectory(db: Db, dataDir: string, issueId:
       and(eq(projectWorkspaces.projectId, issues.projectId), eq(projectWorkspaces.isPrimary, true)),
     )
     .where(eq(issues.id, issueId));
-  if (
-    !target ||
-    !isolationRequested(target.policy) ||
-    !target.workspace.cwd ||
-    target.workspace.sourceType === 'remote_managed'
-  )
-    return null;
+  if (!target || !isolationRequested(target.policy) || target.workspace.sourceType === 'remote_managed') return null;
   const { issue, workspace } = target;
+  const { cwd } = workspace;
+  if (!cwd) return null;
   const [existing] = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
   if (existing?.status === 'closed')
     throw new IsolationError(
@@ -73,10 +71,10 @@ export async function isolatedWorkingDirectory(db: Db, dataDir: string, issueId:
 
   let repo: string;
   try {
-    repo = (await git(workspace.cwd!, ['rev-parse', '--show-toplevel'])).trim();
+    repo = (await git(cwd, ['rev-parse', '--show-toplevel'])).trim();
   } catch (err) {
     throw new IsolationError(
-      `the project asks for isolated workspaces but its primary workspace ${workspace.cwd} is not a usable git repository: ${(err as Error).message}`,
+      `the project asks for isolated workspaces but its primary workspace ${cwd} is not a usable git repository: ${(err as Error).message}`,
     );
   }
   return withRepoLock(repo, async () => {
@@ -91,7 +89,7 @@ export async function isolatedWorkingDirectory(db: Db, dataDir: string, issueId:
       const worktree = path.join(
         dataDir,
         'worktrees',
-        issue.projectId!,
+        issue.projectId,
         issue.identifier.replace(/[^A-Za-z0-9._-]/g, '-'),
       );
       await mkdir(path.dirname(worktree), { recursive: true });
@@ -105,7 +103,7 @@ export async function isolatedWorkingDirectory(db: Db, dataDir: string, issueId:
         .values({
           companyId: issue.companyId,
           issueId: issue.id,
-          projectId: issue.projectId!,
+          projectId: issue.projectId,
           projectWorkspaceId: workspace.id,
           repoPath: repo,
           path: worktree,
@@ -116,8 +114,9 @@ export async function isolatedWorkingDirectory(db: Db, dataDir: string, issueId:
         .onConflictDoNothing({ target: executionWorkspaces.issueId })
         .returning();
       if (row) return row.path;
-      const [winner] = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
-      return winner!.path;
+      // Another run of the issue inserted it first (the insert waited for its commit).
+      const winners = await db.select().from(executionWorkspaces).where(eq(executionWorkspaces.issueId, issueId));
+      return oneRow(winners, 'execution workspace that won the insert').path;
     } catch (err) {
       if (err instanceof GitError)
         throw new IsolationError(`could not prepare the isolated workspace of ${issue.identifier}: ${err.message}`);

@@ -10,6 +10,7 @@ import type { Ctx } from '../../core/context.ts';
 import { recordActivity } from '../activity/record.ts';
 import { MAX_BREAKDOWN_ROWS, type Range } from '../costs/summaries.ts';
 import type { CreateFinanceEvent } from './schemas.ts';
+import { oneRow } from '../../db/rows.ts';
 
 export type FinanceEvent = typeof financeEvents.$inferSelect;
 
@@ -44,36 +45,39 @@ export async function recordFinanceEvent(
       .onConflictDoNothing()
       .returning();
     if (!event) {
-      const [existing] = await tx
-        .select()
-        .from(financeEvents)
-        .where(and(eq(financeEvents.companyId, companyId), eq(financeEvents.idempotencyKey, input.idempotencyKey!)));
-      return { event: existing!, created: false };
+      // Only the idempotency key's unique index turns the row away: the event was recorded before.
+      const existing = input.idempotencyKey
+        ? await tx
+            .select()
+            .from(financeEvents)
+            .where(and(eq(financeEvents.companyId, companyId), eq(financeEvents.idempotencyKey, input.idempotencyKey)))
+        : [];
+      return { event: oneRow(existing, 'finance event under this idempotency key'), created: false };
     }
     await recordActivity(tx, ctx.actor, {
       companyId,
       action: 'finance.recorded',
       entityType: 'finance_event',
-      entityId: event!.id,
+      entityId: event.id,
       details: {
-        kind: event!.kind,
-        direction: event!.direction,
-        amountCents: event!.amountCents,
-        currency: event!.currency,
-        estimated: event!.estimated,
-        ...(event!.biller && { biller: event!.biller }),
+        kind: event.kind,
+        direction: event.direction,
+        amountCents: event.amountCents,
+        currency: event.currency,
+        estimated: event.estimated,
+        ...(event.biller && { biller: event.biller }),
       },
     });
-    return { event: event!, created: true };
+    return { event, created: true };
   });
 }
 
-function inRange(companyId: string, range: Range): SQL {
+function inRange(companyId: string, range: Range): SQL | undefined {
   return and(
     eq(financeEvents.companyId, companyId),
     range.from ? gte(financeEvents.occurredAt, range.from) : undefined,
     range.to ? lt(financeEvents.occurredAt, range.to) : undefined,
-  )!;
+  );
 }
 
 /** Newest first (occurredAt, then id). */

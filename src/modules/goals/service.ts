@@ -2,12 +2,12 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { goals } from '../../db/schema/index.ts';
-import { unprocessable } from '../../core/errors.ts';
+import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
 import { assertAgentInCompany } from '../../core/agent-access.ts';
 import { projectIdsLinkedToGoal, resyncLegacyGoalIds } from './project-goals.ts';
-import type { Goal } from '../../db/rows.ts';
+import { type Goal, oneRow } from '../../db/rows.ts';
 import type { CreateGoal, PatchGoal } from './schemas.ts';
 
 // Goal trees are shallow in practice; the bound only guards the recursive walk.
@@ -70,26 +70,29 @@ export async function createGoal(ctx: Ctx, companyId: string, input: CreateGoal)
   return ctx.db.transaction(async (tx) => {
     if (input.parentId) await assertParentInCompany(tx, companyId, input.parentId);
     if (input.ownerAgentId) await assertAgentInCompany(tx, companyId, input.ownerAgentId, 'ownerAgentId');
-    const [goal] = await tx
-      .insert(goals)
-      .values({
-        companyId,
-        title: input.title,
-        description: input.description ?? null,
-        level: input.level ?? 'task',
-        status: input.status ?? 'planned',
-        parentId: input.parentId ?? null,
-        ownerAgentId: input.ownerAgentId ?? null,
-      })
-      .returning();
+    const goal = oneRow(
+      await tx
+        .insert(goals)
+        .values({
+          companyId,
+          title: input.title,
+          description: input.description ?? null,
+          level: input.level ?? 'task',
+          status: input.status ?? 'planned',
+          parentId: input.parentId ?? null,
+          ownerAgentId: input.ownerAgentId ?? null,
+        })
+        .returning(),
+      'goal',
+    );
     await recordActivity(tx, ctx.actor, {
       companyId,
       action: 'goal.created',
       entityType: 'goal',
-      entityId: goal!.id,
-      details: { title: goal!.title, level: goal!.level, status: goal!.status, parentId: goal!.parentId },
+      entityId: goal.id,
+      details: { title: goal.title, level: goal.level, status: goal.status, parentId: goal.parentId },
     });
-    return goal!;
+    return goal;
   });
 }
 
@@ -114,6 +117,7 @@ export async function updateGoal(ctx: Ctx, goal: Goal, patch: PatchGoal): Promis
       })
       .where(eq(goals.id, goal.id))
       .returning();
+    if (!updated) throw notFound('goal'); // deleted since it was read
     await recordActivity(tx, ctx.actor, {
       companyId: goal.companyId,
       action: 'goal.updated',
@@ -121,7 +125,7 @@ export async function updateGoal(ctx: Ctx, goal: Goal, patch: PatchGoal): Promis
       entityId: goal.id,
       details: { changes: patch },
     });
-    return updated!;
+    return updated;
   });
 }
 

@@ -26,6 +26,7 @@ import type { Ctx } from '../../core/context.ts';
 import { CLOSED_STATUSES } from '../../core/statuses.ts';
 import { presentRunFailure } from '../../core/run-failures.ts';
 import type { InboxItemResponse, InboxResponse } from './board-present.ts';
+import { oneRow } from '../../db/rows.ts';
 
 /** Items of one kind shown at most; the inbox is a work list, not an archive. */
 export const INBOX_KIND_LIMIT = 50;
@@ -224,5 +225,5 @@ export async function markInboxRead(
       set: { readAt: sql`now()` },
     })
     .returning({ readAt: inboxReadMarks.readAt });
-  return { marked: rows.length, readAt: rows[0]!.readAt };
+  return { marked: rows.length, readAt: oneRow(rows, 'inbox read mark').readAt };
 }

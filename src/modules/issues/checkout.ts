@@ -42,7 +42,7 @@ import {
   LIVE_RUN_STATUSES,
 } from '../../core/statuses.ts';
 import { ensureAgentRun, findRun, recordRunIssue } from '../runs/service.ts';
-import type { Issue } from '../../db/rows.ts';
+import { type Issue, oneRow } from '../../db/rows.ts';
 import { canCheckoutAs } from './policy.ts';
 
 export type CheckoutConflictReason =
@@ -264,7 +264,8 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
   const runId = actor.kind === 'agent' ? requireAgentRunId(actor) : null;
   return ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(issues).where(eq(issues.id, issue.id)).for('no key update');
-    const state = { ...current!, runStatus: await runStatusOf(tx, current!.checkoutRunId) };
+    if (!current) throw notFound('issue'); // deleted since it was read
+    const state = { ...current, runStatus: await runStatusOf(tx, current.checkoutRunId) };
     if (actor.kind === 'agent' && state.assigneeAgentId !== actor.agentId)
       throw forbidden('only the assignee may release this issue');
     const checkedOut =
@@ -275,11 +276,14 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
     if (runId && state.checkoutRunId !== runId)
       throw lockConflict('run_mismatch', 'only the run holding the checkout may release it', state);
 
-    const [released] = await tx
-      .update(issues)
-      .set({ status: 'todo', assigneeAgentId: null, checkoutRunId: null, updatedAt: sql`now()` })
-      .where(eq(issues.id, issue.id))
-      .returning();
+    const released = oneRow(
+      await tx
+        .update(issues)
+        .set({ status: 'todo', assigneeAgentId: null, checkoutRunId: null, updatedAt: sql`now()` })
+        .where(eq(issues.id, issue.id))
+        .returning(),
+      'locked issue',
+    );
     await recordActivity(tx, actor, {
       companyId: issue.companyId,
       action: 'issue.released',
@@ -292,7 +296,7 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
         runId: state.checkoutRunId,
       },
     });
-    return released!;
+    return released;
   });
 }
 

@@ -105,24 +105,25 @@ async function relatedIssues(db: DbOrTx, issueId: string, direction: 'blockedBy'
 
 export function legacyPlanOf(description: string | null): { body: string; source: 'description' } | null {
   if (!description) return null;
-  const tagged = /<plan>([\s\S]*?)<\/plan>/i.exec(description);
-  if (tagged) return tagged[1]!.trim() ? { body: tagged[1]!.trim(), source: 'description' } : null;
+  const tagged = /<plan>([\s\S]*?)<\/plan>/i.exec(description)?.[1];
+  if (tagged !== undefined) return tagged.trim() ? { body: tagged.trim(), source: 'description' } : null;
   const heading = /^(#{1,3})[ \t]+plan[ \t]*#*[ \t]*$/im.exec(description);
-  if (!heading) return null;
+  const hashes = heading?.[1];
+  if (!heading || !hashes) return null;
   const rest = description.slice(heading.index + heading[0].length);
-  const next = new RegExp(`^#{1,${heading[1]!.length}}[ \\t]`, 'm').exec(rest);
+  const next = new RegExp(`^#{1,${hashes.length}}[ \\t]`, 'm').exec(rest);
   const body = (next ? rest.slice(0, next.index) : rest).trim();
   return body ? { body, source: 'description' } : null;
 }
 
 export function projectMentionsOf(description: string | null): { keys: string[]; ids: string[] } {
   if (!description) return { keys: [], ids: [] };
-  const keys = [...description.matchAll(/(?:^|[^\w&/#])#([a-z0-9][a-z0-9-]{0,79})\b/gim)].map((m) =>
-    m[1]!.toLowerCase(),
+  const keys = [...description.matchAll(/(?:^|[^\w&/#])#([a-z0-9][a-z0-9-]{0,79})\b/gim)].flatMap(
+    (m) => m[1]?.toLowerCase() ?? [],
   );
   const ids = [
     ...description.matchAll(/project:\/\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/gi),
-  ].map((m) => m[1]!.toLowerCase());
+  ].flatMap((m) => m[1]?.toLowerCase() ?? []);
   return {
     keys: [...new Set(keys)].slice(0, MAX_MENTIONED_PROJECTS),
     ids: [...new Set(ids)].slice(0, MAX_MENTIONED_PROJECTS),

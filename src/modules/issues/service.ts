@@ -9,7 +9,7 @@ import { authorize } from '../../core/access.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { callerAgent } from '../../core/agent-access.ts';
-import type { Issue } from '../../db/rows.ts';
+import { type Issue, oneRow } from '../../db/rows.ts';
 import { canAssignIssue } from './policy.ts';
 import { assertIssueRefsInCompany, requireSiblingIssue } from '../../core/issue-access.ts';
 import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
@@ -155,58 +155,61 @@ async function insertIssue(ctx: Ctx, { companyId, input, status, number, identif
           'inheritExecutionWorkspaceFromIssueId',
         )
       : null;
-    const [issue] = await tx
-      .insert(issues)
-      .values({
-        companyId,
-        number,
-        identifier,
-        title: input.title,
-        description: input.description ?? null,
-        status,
-        priority: input.priority ?? 'medium',
-        projectId: input.projectId ?? null,
-        goalId: input.goalId ?? null,
-        parentId: input.parentId ?? null,
-        assigneeAgentId: input.assigneeAgentId ?? null,
-        assigneeUserId: input.assigneeUserId ?? null,
-        createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
-        createdByUserId: actor.kind === 'board' ? actor.userId : null,
-        billingCode: input.billingCode ?? null,
-        labelIds: input.labelIds ?? [],
-        executionPolicy: input.executionPolicy ?? null,
-        // An explicit workspace wins over the inherited one.
-        executionWorkspaceId: input.executionWorkspaceId ?? inherited?.executionWorkspaceId ?? null,
-        executionWorkspacePreference:
-          input.executionWorkspacePreference ?? inherited?.executionWorkspacePreference ?? null,
-        executionWorkspaceSettings: input.executionWorkspaceSettings ?? inherited?.executionWorkspaceSettings ?? null,
-        originKind: input.originKind ?? 'manual',
-        originId: input.originId ?? null,
-        ...statusTimestamps(null, status),
-      })
-      .returning();
+    const issue = oneRow(
+      await tx
+        .insert(issues)
+        .values({
+          companyId,
+          number,
+          identifier,
+          title: input.title,
+          description: input.description ?? null,
+          status,
+          priority: input.priority ?? 'medium',
+          projectId: input.projectId ?? null,
+          goalId: input.goalId ?? null,
+          parentId: input.parentId ?? null,
+          assigneeAgentId: input.assigneeAgentId ?? null,
+          assigneeUserId: input.assigneeUserId ?? null,
+          createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
+          createdByUserId: actor.kind === 'board' ? actor.userId : null,
+          billingCode: input.billingCode ?? null,
+          labelIds: input.labelIds ?? [],
+          executionPolicy: input.executionPolicy ?? null,
+          // An explicit workspace wins over the inherited one.
+          executionWorkspaceId: input.executionWorkspaceId ?? inherited?.executionWorkspaceId ?? null,
+          executionWorkspacePreference:
+            input.executionWorkspacePreference ?? inherited?.executionWorkspacePreference ?? null,
+          executionWorkspaceSettings: input.executionWorkspaceSettings ?? inherited?.executionWorkspaceSettings ?? null,
+          originKind: input.originKind ?? 'manual',
+          originId: input.originId ?? null,
+          ...statusTimestamps(null, status),
+        })
+        .returning(),
+      'issue',
+    );
     if (blockerIds.length > 0) {
       // Nothing points at a new issue yet, so no cycle is possible; the lock only orders it with edits.
       await lockIssueGraph(tx, companyId);
-      await insertBlockers(tx, issue!, blockerIds);
+      await insertBlockers(tx, issue, blockerIds);
     }
     await recordActivity(tx, actor, {
       companyId,
       action: 'issue.created',
       entityType: 'issue',
-      entityId: issue!.id,
+      entityId: issue.id,
       details: {
         identifier,
-        title: issue!.title,
+        title: issue.title,
         status,
-        priority: issue!.priority,
-        assigneeAgentId: issue!.assigneeAgentId,
+        priority: issue.priority,
+        assigneeAgentId: issue.assigneeAgentId,
         ...(blockerIds.length > 0 && { blockedByIssueIds: blockerIds }),
       },
     });
-    await wakeAssignee(tx, actor, issue!, input.assignmentWake);
-    await touchIssueForUser(tx, actor, issue!);
-    return issue!;
+    await wakeAssignee(tx, actor, issue, input.assignmentWake);
+    await touchIssueForUser(tx, actor, issue);
+    return issue;
   });
 }
 

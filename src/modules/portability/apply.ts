@@ -49,6 +49,8 @@ import {
   type PlanAction,
   type PlanEntry,
 } from './plan.ts';
+import { oneRow } from '../../db/rows.ts';
+import { entryOf } from '../../lib/maps.ts';
 
 export interface ApplyResult {
   company: { id: string; name: string; action: 'created' | 'updated' | 'unchanged' };
@@ -277,12 +279,22 @@ async function createSecrets(run: ApplyRun): Promise<void> {
   }
 }
 
+/** Each record of the bundle with its plan entry: the plan holds one per record, in the same order. */
+function planned<T>(records: T[], entries: PlanEntry[]): [T, PlanEntry][] {
+  const pairs: [T, PlanEntry][] = [];
+  for (const [i, record] of records.entries()) {
+    const entry = entries[i];
+    if (!entry) throw new Error(`the import plan has ${entries.length} entries for ${records.length} records`);
+    pairs.push([record, entry]);
+  }
+  return pairs;
+}
+
 /** Skills first: agents attach to them. */
 async function applySkills(run: ApplyRun): Promise<void> {
   const { tx, model, plan, companyId, skillKeys, ids } = run;
   // Skills first: agents attach to them. A company-managed key names its company: rewritten to this one.
-  for (const [i, s] of model.skills.entries()) {
-    const entry = plan.skillPlans[i]!;
+  for (const [s, entry] of planned(model.skills, plan.skillPlans)) {
     if (entry.action === 'skip') {
       skillKeys.set(s.key, skillKeyIn(s.key, companyId));
       continue;
@@ -305,15 +317,14 @@ async function applySkills(run: ApplyRun): Promise<void> {
     };
     let skillId: string;
     if (entry.action === 'update') {
-      skillId = entry.existingId!;
+      skillId = entry.existingId;
       await tx
         .update(companySkills)
         .set({ ...values, updatedAt: sql`now()` })
         .where(eq(companySkills.id, skillId));
       await tx.delete(companySkillFiles).where(eq(companySkillFiles.skillId, skillId));
     } else {
-      const [row] = await tx.insert(companySkills).values(values).returning({ id: companySkills.id });
-      skillId = row!.id;
+      skillId = oneRow(await tx.insert(companySkills).values(values).returning({ id: companySkills.id }), 'skill').id;
     }
     if (pkg.files.length > 0)
       await tx.insert(companySkillFiles).values(
@@ -338,8 +349,7 @@ async function applyAgents(run: ApplyRun): Promise<void> {
   // Agents: inserted without managers first, then linked (a manager may come later in the bundle).
   const agentTaken = new Set(existing.agents.keys());
   for (const a of model.agents) agentTaken.add(a.slug);
-  for (const [i, a] of model.agents.entries()) {
-    const entry = plan.agentPlans[i]!;
+  for (const [a, entry] of planned(model.agents, plan.agentPlans)) {
     if (entry.action === 'skip') continue;
     const override = opts.adapterOverrides?.[a.slug];
     const { env, ...config } = (override?.adapterConfig ?? a.adapterConfig) as Record<string, unknown> & {
@@ -372,7 +382,7 @@ async function applyAgents(run: ApplyRun): Promise<void> {
     };
     let id: string;
     if (entry.action === 'update') {
-      id = entry.existingId!;
+      id = entry.existingId;
       await tx
         .update(agents)
         .set({ ...values, updatedAt: sql`now()` })
@@ -380,11 +390,13 @@ async function applyAgents(run: ApplyRun): Promise<void> {
       await tx.delete(agentSkills).where(eq(agentSkills.agentId, id));
     } else {
       const urlKey = entry.existingId ? renamed(a.slug, a.slug, agentTaken).slug : a.slug;
-      const [row] = await tx
-        .insert(agents)
-        .values({ ...values, urlKey })
-        .returning({ id: agents.id });
-      id = row!.id;
+      id = oneRow(
+        await tx
+          .insert(agents)
+          .values({ ...values, urlKey })
+          .returning({ id: agents.id }),
+        'agent',
+      ).id;
     }
     ids.agents.set(a.slug, id);
     await syncMonthlyBudgetPolicy(tx, actor, {
@@ -407,12 +419,12 @@ async function applyAgents(run: ApplyRun): Promise<void> {
     if (found.length > 0)
       await tx.insert(agentSkills).values(found.map((f) => ({ companyId, agentId: id, skillId: f.id })));
   }
-  for (const [i, a] of model.agents.entries()) {
-    if (plan.agentPlans[i]!.action === 'skip') continue;
+  for (const [a, entry] of planned(model.agents, plan.agentPlans)) {
+    if (entry.action === 'skip') continue;
     await tx
       .update(agents)
       .set({ reportsTo: a.reportsTo ? (ids.agents.get(a.reportsTo) ?? null) : null })
-      .where(eq(agents.id, ids.agents.get(a.slug)!));
+      .where(eq(agents.id, entryOf(ids.agents, a.slug, 'imported agent')));
   }
 }
 
@@ -420,10 +432,9 @@ async function applyAgents(run: ApplyRun): Promise<void> {
 async function applyGoals(run: ApplyRun): Promise<void> {
   const { tx, model, plan, companyId, ids } = run;
   // Goals, then parents.
-  for (const [i, g] of model.goals.entries()) {
-    const entry = plan.goalPlans[i]!;
+  for (const [g, entry] of planned(model.goals, plan.goalPlans)) {
     if (entry.action === 'skip') {
-      ids.goals.set(g.slug, entry.existingId!);
+      ids.goals.set(g.slug, entry.existingId);
       continue;
     }
     const values = {
@@ -438,19 +449,18 @@ async function applyGoals(run: ApplyRun): Promise<void> {
       await tx
         .update(goals)
         .set({ ...values, updatedAt: sql`now()` })
-        .where(eq(goals.id, entry.existingId!));
-      ids.goals.set(g.slug, entry.existingId!);
+        .where(eq(goals.id, entry.existingId));
+      ids.goals.set(g.slug, entry.existingId);
     } else {
-      const [row] = await tx.insert(goals).values(values).returning({ id: goals.id });
-      ids.goals.set(g.slug, row!.id);
+      ids.goals.set(g.slug, oneRow(await tx.insert(goals).values(values).returning({ id: goals.id }), 'goal').id);
     }
   }
-  for (const [i, g] of model.goals.entries()) {
-    if (plan.goalPlans[i]!.action === 'skip') continue;
+  for (const [g, entry] of planned(model.goals, plan.goalPlans)) {
+    if (entry.action === 'skip') continue;
     await tx
       .update(goals)
       .set({ parentId: g.parent ? (ids.goals.get(g.parent) ?? null) : null })
-      .where(eq(goals.id, ids.goals.get(g.slug)!));
+      .where(eq(goals.id, entryOf(ids.goals, g.slug, 'imported goal')));
   }
 }
 
@@ -460,10 +470,9 @@ async function applyProjects(run: ApplyRun): Promise<void> {
   // Projects with their goals and workspaces (a replaced project's workspaces are the bundle's).
   const projectTaken = new Set(existing.projects.keys());
   for (const p of model.projects) projectTaken.add(p.slug);
-  for (const [i, p] of model.projects.entries()) {
-    const entry = plan.projectPlans[i]!;
+  for (const [p, entry] of planned(model.projects, plan.projectPlans)) {
     if (entry.action === 'skip') {
-      ids.projects.set(p.slug, entry.existingId!);
+      ids.projects.set(p.slug, entry.existingId);
       continue;
     }
     const linked = p.goals.map((g) => ids.goals.get(g)).filter((g): g is string => Boolean(g));
@@ -480,7 +489,7 @@ async function applyProjects(run: ApplyRun): Promise<void> {
     };
     let id: string;
     if (entry.action === 'update') {
-      id = entry.existingId!;
+      id = entry.existingId;
       await tx
         .update(projects)
         .set({ ...values, updatedAt: sql`now()` })
@@ -489,11 +498,13 @@ async function applyProjects(run: ApplyRun): Promise<void> {
       await tx.delete(projectWorkspaces).where(eq(projectWorkspaces.projectId, id));
     } else {
       const urlKey = entry.existingId ? renamed(p.slug, p.slug, projectTaken).slug : p.slug;
-      const [row] = await tx
-        .insert(projects)
-        .values({ ...values, urlKey })
-        .returning({ id: projects.id });
-      id = row!.id;
+      id = oneRow(
+        await tx
+          .insert(projects)
+          .values({ ...values, urlKey })
+          .returning({ id: projects.id }),
+        'project',
+      ).id;
     }
     ids.projects.set(p.slug, id);
     if (linked.length > 0)
@@ -522,14 +533,14 @@ async function applyTasks(run: ApplyRun): Promise<void> {
     const bumped = await tx.execute<{ n: number; prefix: string }>(
       sql`update companies set issue_counter = issue_counter + ${creates} where id = ${companyId} returning issue_counter - ${creates} as n, issue_prefix as prefix`,
     );
-    next = Number(bumped.rows[0]!.n);
-    prefix = bumped.rows[0]!.prefix;
+    const counter = oneRow(bumped.rows, 'company issue counter');
+    next = Number(counter.n);
+    prefix = counter.prefix;
   }
   const blobs = new Map(model.blobs.map((b) => [b.sha256, b]));
-  for (const [i, t] of model.issues.entries()) {
-    const entry = plan.issuePlans[i]!;
+  for (const [t, entry] of planned(model.issues, plan.issuePlans)) {
     if (entry.action === 'skip') {
-      ids.issues.set(t.slug, entry.existingId!);
+      ids.issues.set(t.slug, entry.existingId);
       continue;
     }
     const status = t.status === 'in_progress' ? 'todo' : t.status;
@@ -547,25 +558,27 @@ async function applyTasks(run: ApplyRun): Promise<void> {
     };
     let id: string;
     if (entry.action === 'update') {
-      id = entry.existingId!;
+      id = entry.existingId;
       await tx
         .update(issues)
         .set({ ...values, updatedAt: sql`now()` })
         .where(eq(issues.id, id));
     } else {
       const number = next++;
-      const [row] = await tx
-        .insert(issues)
-        .values({
-          ...values,
-          companyId,
-          number,
-          identifier: `${prefix}-${number}`,
-          originKind: 'manual',
-          ...createdBy(actor),
-        })
-        .returning({ id: issues.id });
-      id = row!.id;
+      id = oneRow(
+        await tx
+          .insert(issues)
+          .values({
+            ...values,
+            companyId,
+            number,
+            identifier: `${prefix}-${number}`,
+            originKind: 'manual',
+            ...createdBy(actor),
+          })
+          .returning({ id: issues.id }),
+        'task',
+      ).id;
     }
     ids.issues.set(t.slug, id);
     for (const d of t.documents) await putDocument(tx, actor, companyId, id, d);
@@ -579,7 +592,8 @@ async function applyTasks(run: ApplyRun): Promise<void> {
         : [];
     for (const a of t.attachments) {
       if (attached.some((x) => x.sha256 === a.sha256)) continue;
-      const b = blobs.get(a.sha256)!;
+      // The plan refused a task whose attachment has no blob in the bundle.
+      const b = entryOf(blobs, a.sha256, 'attachment blob');
       const asset = await storeAsset(tx, deps.storage, actor, {
         companyId,
         kind: 'attachment',
@@ -592,12 +606,12 @@ async function applyTasks(run: ApplyRun): Promise<void> {
       await tx.insert(issueAttachments).values({ companyId, issueId: id, assetId: asset.id });
     }
   }
-  for (const [i, t] of model.issues.entries()) {
-    if (plan.issuePlans[i]!.action === 'skip' || !t.parent) continue;
+  for (const [t, entry] of planned(model.issues, plan.issuePlans)) {
+    if (entry.action === 'skip' || !t.parent) continue;
     await tx
       .update(issues)
       .set({ parentId: ids.issues.get(t.parent) ?? null })
-      .where(eq(issues.id, ids.issues.get(t.slug)!));
+      .where(eq(issues.id, entryOf(ids.issues, t.slug, 'imported task')));
   }
 }
 
@@ -605,8 +619,7 @@ async function applyTasks(run: ApplyRun): Promise<void> {
 async function applyRoutines(run: ApplyRun): Promise<void> {
   const { tx, actor, deps, model, plan, companyId, ids } = run;
   // Routines, paused, with their triggers (a webhook gets a new public id and secret: rotate it to read it).
-  for (const [i, r] of model.routines.entries()) {
-    const entry = plan.routinePlans[i]!;
+  for (const [r, entry] of planned(model.routines, plan.routinePlans)) {
     if (entry.action === 'skip') continue;
     const values = {
       companyId,
@@ -629,18 +642,20 @@ async function applyRoutines(run: ApplyRun): Promise<void> {
     };
     let id: string;
     if (entry.action === 'update') {
-      id = entry.existingId!;
+      id = entry.existingId;
       await tx
         .update(routines)
         .set({ ...values, updatedAt: sql`now()` })
         .where(eq(routines.id, id));
       await tx.delete(routineTriggers).where(eq(routineTriggers.routineId, id));
     } else {
-      const [row] = await tx
-        .insert(routines)
-        .values({ ...values, ...createdBy(actor) })
-        .returning({ id: routines.id });
-      id = row!.id;
+      id = oneRow(
+        await tx
+          .insert(routines)
+          .values({ ...values, ...createdBy(actor) })
+          .returning({ id: routines.id }),
+        'routine',
+      ).id;
     }
     ids.routines.set(r.slug, id);
     for (const t of r.triggers) {
@@ -688,20 +703,23 @@ async function putDocument(
       .insert(issueDocuments)
       .values({ id: documentId, companyId, issueId, key: d.key, title: d.title, format: d.format });
   const number = (current?.latestRevisionNumber ?? 0) + 1;
-  const [revision] = await tx
-    .insert(issueDocumentRevisions)
-    .values({
-      companyId,
-      documentId,
-      revisionNumber: number,
-      title: d.title,
-      body: d.body,
-      changeSummary: 'imported',
-      ...createdBy(actor),
-    })
-    .returning({ id: issueDocumentRevisions.id });
+  const revision = oneRow(
+    await tx
+      .insert(issueDocumentRevisions)
+      .values({
+        companyId,
+        documentId,
+        revisionNumber: number,
+        title: d.title,
+        body: d.body,
+        changeSummary: 'imported',
+        ...createdBy(actor),
+      })
+      .returning({ id: issueDocumentRevisions.id }),
+    'document revision',
+  );
   await tx
     .update(issueDocuments)
-    .set({ title: d.title, latestRevisionId: revision!.id, latestRevisionNumber: number, updatedAt: sql`now()` })
+    .set({ title: d.title, latestRevisionId: revision.id, latestRevisionNumber: number, updatedAt: sql`now()` })
     .where(eq(issueDocuments.id, documentId));
 }

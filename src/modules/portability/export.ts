@@ -39,6 +39,7 @@ import {
   type SourceIds,
   type SystemDependent,
 } from './bundle.ts';
+import { entryOf } from '../../lib/maps.ts';
 
 export const INCLUDE_KEYS = ['company', 'agents', 'projects', 'goals', 'issues', 'skills', 'routines'] as const;
 export type IncludeKey = (typeof INCLUDE_KEYS)[number];
@@ -198,10 +199,9 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
   };
 
   if (include.agents) {
+    const wanted = opts.agents;
     const chosen =
-      opts.agents === undefined
-        ? agentRows
-        : agentRows.filter((a) => opts.agents!.includes(a.id) || opts.agents!.includes(a.urlKey));
+      wanted === undefined ? agentRows : agentRows.filter((a) => wanted.includes(a.id) || wanted.includes(a.urlKey));
     const budgets = await monthlyBudgets(
       tx,
       'agent',
@@ -266,9 +266,10 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
   const exportedGoals = new Set(include.goals ? goalSlug.values() : []);
   if (include.goals) {
     for (const g of goalRows) {
-      sourceIds.goals[g.id] = goalSlug.get(g.id)!;
+      const slug = entryOf(goalSlug, g.id, 'goal slug');
+      sourceIds.goals[g.id] = slug;
       model.goals.push({
-        slug: goalSlug.get(g.id)!,
+        slug,
         title: g.title,
         description: g.description,
         level: g.level,
@@ -294,10 +295,11 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
   const projectSlug = new Map(projectRows.map((p) => [p.id, p.urlKey]));
   const exportedProjects = new Set<string>();
   if (include.projects) {
+    const wanted = opts.projects;
     const chosen =
-      opts.projects === undefined
+      wanted === undefined
         ? projectRows
-        : projectRows.filter((p) => opts.projects!.includes(p.id) || opts.projects!.includes(p.urlKey));
+        : projectRows.filter((p) => wanted.includes(p.id) || wanted.includes(p.urlKey));
     const ids = chosen.map((p) => p.id);
     const links =
       ids.length === 0
@@ -420,7 +422,7 @@ async function readModel(tx: DbOrTx, storage: Storage, company: Company, opts: E
     model.blobs = [...blobs.values()];
     for (const i of rows) {
       const issue: IssueModel = {
-        slug: issueSlug.get(i.id)!,
+        slug: entryOf(issueSlug, i.id, 'task slug'),
         title: i.title,
         description: i.description,
         status: i.status,

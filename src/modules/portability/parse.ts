@@ -34,13 +34,12 @@ export function assertSafePath(p: string): void {
 
 /** Paths, file count and sizes: 400 for a bad path, 413 beyond the limits. Checked before anything is parsed. */
 export function assertBundleBounds(files: BundleFiles): void {
-  const paths = Object.keys(files);
-  if (paths.length > BUNDLE_LIMITS.maxFiles)
-    throw tooLarge(`the bundle has ${paths.length} files; at most ${BUNDLE_LIMITS.maxFiles} are accepted`);
+  const entries = Object.entries(files);
+  if (entries.length > BUNDLE_LIMITS.maxFiles)
+    throw tooLarge(`the bundle has ${entries.length} files; at most ${BUNDLE_LIMITS.maxFiles} are accepted`);
   let total = 0;
-  for (const p of paths) {
+  for (const [p, f] of entries) {
     assertSafePath(p);
-    const f = files[p]!;
     // The decoded size without decoding: 3 bytes per 4 characters, less the padding.
     const size =
       typeof f === 'string'
@@ -73,8 +72,7 @@ export function assertSchema(schema: unknown, where: string): void {
   }
 }
 
-const text = (f: BundleFile | undefined) =>
-  f === undefined ? undefined : typeof f === 'string' ? f : Buffer.from(f.data, 'base64').toString('utf8');
+const text = (f: BundleFile) => (typeof f === 'string' ? f : Buffer.from(f.data, 'base64').toString('utf8'));
 const str = (v: unknown): string | null =>
   typeof v === 'string' && v.length > 0 ? v : v === null || v === undefined ? null : String(v);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -86,7 +84,7 @@ const strings = (v: unknown): string[] => list(v).filter((x): x is string => typ
 /** Parsed markdown of the bundle: frontmatter problems are 422 naming the file. */
 function doc(path: string, f: BundleFile): { fm: Frontmatter; body: string } {
   try {
-    const { frontmatter, body } = splitFrontmatter(text(f)!);
+    const { frontmatter, body } = splitFrontmatter(text(f));
     return { fm: frontmatter, body: body.replace(/^\n/, '') };
   } catch (err) {
     if (err instanceof FrontmatterError) throw unprocessable(`${path}: ${err.message}`, { path });
@@ -150,16 +148,22 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
   const skillMeta = obj(meta.skills);
   const skillFiles = new Map<string, SkillFileModel[]>();
   // Code-point order, not the locale's: the same bundle reads the same way on every machine.
+  const ignore = (path: string) => warnings.push(`${path}: not part of the bundle layout; ignored`);
   for (const [path, f] of Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const parts = path.split('/');
-    const [top, slug, leaf] = parts;
+    const [top, slug, leaf, documentName] = parts;
+    if (slug === undefined) {
+      // At the root: COMPANY.md was read above, README.md and .boardroom.yaml are the bundle's own.
+      if (!['README.md', '.boardroom.yaml', 'COMPANY.md', 'images'].includes(path)) ignore(path);
+      continue;
+    }
     if (top === 'agents' && parts.length === 3 && leaf === 'AGENTS.md') {
       const { fm, body } = doc(path, f);
       const adapter = obj(fm.adapter);
       const permissions = obj(fm.permissions);
       model.agents.push({
-        slug: slug!,
-        name: str(fm.name) ?? slug!,
+        slug: slug,
+        name: str(fm.name) ?? slug,
         role: str(fm.role) ?? 'general',
         title: str(fm.title),
         capabilities: bodyOrNull(body),
@@ -177,8 +181,8 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
     } else if (top === 'projects' && parts.length === 3 && leaf === 'PROJECT.md') {
       const { fm, body } = doc(path, f);
       model.projects.push({
-        slug: slug!,
-        name: str(fm.name) ?? slug!,
+        slug: slug,
+        name: str(fm.name) ?? slug,
         description: bodyOrNull(body),
         status: str(fm.status) ?? 'backlog',
         color: str(fm.color) ?? '#6366f1',
@@ -204,8 +208,8 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
     } else if (top === 'goals' && parts.length === 3 && leaf === 'GOAL.md') {
       const { fm, body } = doc(path, f);
       model.goals.push({
-        slug: slug!,
-        title: str(fm.title) ?? slug!,
+        slug: slug,
+        title: str(fm.title) ?? slug,
         description: bodyOrNull(body),
         level: str(fm.level) ?? 'task',
         status: str(fm.status) ?? 'planned',
@@ -216,8 +220,8 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
       const { fm, body } = doc(path, f);
       if (fm.recurring === true) {
         model.routines.push({
-          slug: slug!,
-          title: str(fm.title) ?? slug!,
+          slug: slug,
+          title: str(fm.title) ?? slug,
           description: bodyOrNull(body),
           assignee: str(fm.assignee),
           project: str(fm.project),
@@ -226,7 +230,7 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
           concurrencyPolicy: str(fm.concurrencyPolicy) ?? 'coalesce_if_active',
           catchUpPolicy: str(fm.catchUpPolicy) ?? 'skip_missed',
           variables: list(fm.variables),
-          triggers: list(obj(triggers[slug!]).triggers).map((t) => {
+          triggers: list(obj(triggers[slug]).triggers).map((t) => {
             const tr = obj(t);
             const kind = tr.kind === 'webhook' || tr.kind === 'api' ? tr.kind : 'schedule';
             return {
@@ -241,8 +245,8 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
         });
       } else {
         model.issues.push({
-          slug: slug!,
-          title: str(fm.title) ?? slug!,
+          slug: slug,
+          title: str(fm.title) ?? slug,
           description: bodyOrNull(body),
           status: str(fm.status) ?? 'backlog',
           priority: str(fm.priority) ?? 'medium',
@@ -252,7 +256,7 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
           assignee: str(fm.assignee),
           billingCode: str(fm.billingCode),
           documents: [],
-          attachments: list(attachments[slug!]).map((a) => {
+          attachments: list(attachments[slug]).map((a) => {
             const at = obj(a);
             return {
               sha256: str(at.sha256) ?? '',
@@ -262,36 +266,38 @@ export function parseBundle(files: BundleFiles): { model: CompanyModel; warnings
           }),
         });
       }
-    } else if (top === 'tasks' && parts.length === 4 && parts[2] === 'documents' && parts[3]!.endsWith('.md')) {
+    } else if (top === 'tasks' && parts.length === 4 && leaf === 'documents' && documentName?.endsWith('.md')) {
       continue; // joined to their task below, once every task is known
     } else if (top === 'skills' && parts.length >= 3) {
-      const filesOf = skillFiles.get(slug!) ?? [];
+      const filesOf = skillFiles.get(slug) ?? [];
       filesOf.push({
         path: parts.slice(2).join('/'),
         encoding: typeof f === 'string' ? 'utf8' : 'base64',
         content: typeof f === 'string' ? f : f.data,
       });
-      skillFiles.set(slug!, filesOf);
+      skillFiles.set(slug, filesOf);
     } else if (top === 'blobs' && parts.length === 2) {
       if (typeof f === 'string')
         throw unprocessable(`${path}: a blob must be base64 ({ encoding: "base64", data })`, { path });
-      model.blobs.push({ sha256: slug!, contentType: f.contentType ?? 'application/octet-stream', data: f.data });
-    } else if (path !== 'README.md' && path !== '.boardroom.yaml' && path !== 'COMPANY.md' && top !== 'images') {
-      warnings.push(`${path}: not part of the bundle layout; ignored`);
+      model.blobs.push({ sha256: slug, contentType: f.contentType ?? 'application/octet-stream', data: f.data });
+    } else if (top !== 'images') {
+      ignore(path);
     }
   }
   const issuesBySlug = new Map(model.issues.map((i) => [i.slug, i]));
   for (const [path, f] of Object.entries(files)) {
     const parts = path.split('/');
-    if (parts[0] !== 'tasks' || parts.length !== 4 || parts[2] !== 'documents' || !parts[3]!.endsWith('.md')) continue;
-    const issue = issuesBySlug.get(parts[1]!);
+    const [top, slug, folder, documentName] = parts;
+    if (top !== 'tasks' || slug === undefined || folder !== 'documents' || documentName === undefined) continue;
+    if (parts.length !== 4 || !documentName.endsWith('.md')) continue;
+    const issue = issuesBySlug.get(slug);
     if (!issue) {
-      warnings.push(`${path}: no task ${parts[1]} to hold it; ignored`);
+      warnings.push(`${path}: no task ${slug} to hold it; ignored`);
       continue;
     }
     const { fm, body } = doc(path, f);
     issue.documents.push({
-      key: str(fm.key) ?? parts[3]!.slice(0, -3),
+      key: str(fm.key) ?? documentName.slice(0, -3),
       title: str(fm.title),
       format: str(fm.format) ?? 'markdown',
       body,

@@ -38,13 +38,11 @@ export interface ImportOptions {
 }
 
 export type PlanAction = 'create' | 'update' | 'skip';
-export interface PlanEntry {
-  slug: string;
-  action: PlanAction;
-  plannedName: string;
-  existingId: string | null;
-  reason: string | null;
-}
+/** What the import does with one record; updating or skipping names the target's record it collides with. */
+export type PlanEntry = { slug: string; plannedName: string; reason: string | null } & (
+  | { action: 'create'; existingId: string | null }
+  | { action: 'update' | 'skip'; existingId: string }
+);
 
 export interface ImportPlan {
   companyAction: 'create' | 'update' | 'none';

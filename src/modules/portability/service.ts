@@ -66,7 +66,7 @@ const KIND_BY_TOP: Record<string, string> = {
 /** The preview: the bundle without contents, each file's kind and size. */
 export function inventoryOf(bundle: RenderedBundle) {
   const fileInventory = Object.entries(bundle.files).map(([path, file]) => {
-    const [top] = path.split('/');
+    const [top = path] = path.split('/');
     const kind =
       path === 'COMPANY.md'
         ? 'company'
@@ -78,7 +78,7 @@ export function inventoryOf(bundle: RenderedBundle) {
               ? path.includes('/documents/')
                 ? 'document'
                 : 'task'
-              : (KIND_BY_TOP[top!] ?? 'other');
+              : (KIND_BY_TOP[top] ?? 'other');
     return { path, kind, bytes: fileBytes(file).length };
   });
   return {
@@ -164,7 +164,8 @@ export async function applyImportRequest(
   scopedTo: string | null = null,
 ): Promise<ApplyResult> {
   const { target, scopeErrors } = await checkedTarget(db, actor, body, scopedTo);
-  if (scopeErrors.length > 0) throw unprocessable(scopeErrors[0]!);
+  const [scopeError] = scopeErrors;
+  if (scopeError !== undefined) throw unprocessable(scopeError);
   const { model, warnings } = parseBundle(await filesOf(actor, body.source));
   return applyImport(db, actor, deps, { model, opts: optionsOf(body, target), parseWarnings: warnings });
 }

@@ -36,11 +36,12 @@ export async function requireProjectAccess(
       ),
     )
     .limit(10);
-  if (matches.length === 0) throw notFound('project');
+  const [only] = matches;
+  if (!only) throw notFound('project');
   if (matches.length > 1) {
     throw conflict('ambiguous project shortname: pass the project id or companyId', {
       matches: matches.map((p) => ({ id: p.id, companyId: p.companyId })),
     });
   }
-  return matches[0]!;
+  return only;
 }

@@ -42,20 +42,29 @@ export interface RuntimeServiceState {
 /** A workspace row, with the live state of its runtime service where it was loaded. */
 export type WorkspaceView = Workspace & { runtimeService?: RuntimeServiceState | null };
 
+async function runtimeServicesOf(db: DbOrTx, workspaceIds: string[]) {
+  const rows =
+    workspaceIds.length === 0
+      ? []
+      : await db
+          .select({ workspaceId: workspaceRuntimeServices.workspaceId, ...serviceState })
+          .from(workspaceRuntimeServices)
+          .where(inArray(workspaceRuntimeServices.workspaceId, workspaceIds));
+  return new Map(rows.map((r) => [r.workspaceId, r]));
+}
+
 /** Attaches the runtime-service state to each workspace (one query). */
 export async function withRuntimeServices(db: DbOrTx, list: Workspace[]): Promise<WorkspaceView[]> {
-  if (list.length === 0) return [];
-  const rows = await db
-    .select({ workspaceId: workspaceRuntimeServices.workspaceId, ...serviceState })
-    .from(workspaceRuntimeServices)
-    .where(
-      inArray(
-        workspaceRuntimeServices.workspaceId,
-        list.map((w) => w.id),
-      ),
-    );
-  const by = new Map(rows.map((r) => [r.workspaceId, r]));
-  return list.map((ws) => ({ ...ws, runtimeService: by.get(ws.id) ?? null }));
+  const services = await runtimeServicesOf(
+    db,
+    list.map((w) => w.id),
+  );
+  // A workspace nothing ever started has no service row.
+  return list.map((ws) => ({ ...ws, runtimeService: services.get(ws.id) ?? null }));
+}
+
+export async function withRuntimeService(db: DbOrTx, ws: Workspace): Promise<WorkspaceView> {
+  return { ...ws, runtimeService: (await runtimeServicesOf(db, [ws.id])).get(ws.id) ?? null };
 }
 
 const runtimeServiceResponse = z
@@ -291,7 +300,20 @@ export function presentProject(project: Project, goals: GoalSummary[], workspace
 
 /** Full project responses for many projects: goals and workspaces in two queries, not per project. */
 export async function presentProjects(db: DbOrTx, list: Project[]): Promise<ProjectResponse[]> {
-  const ids = list.map((p) => p.id);
+  return list.map(
+    await projectPresenter(
+      db,
+      list.map((p) => p.id),
+    ),
+  );
+}
+
+export async function presentOneProject(db: DbOrTx, project: Project): Promise<ProjectResponse> {
+  return (await projectPresenter(db, [project.id]))(project);
+}
+
+/** The presenter of the projects `ids`, with their goals and workspaces read in two queries. */
+async function projectPresenter(db: DbOrTx, ids: string[]): Promise<(project: Project) => ProjectResponse> {
   const [goalRows, workspaceRows] = await Promise.all([
     goalSummariesOf(db, ids),
     ids.length === 0
@@ -307,9 +329,5 @@ export async function presentProjects(db: DbOrTx, list: Project[]): Promise<Proj
   for (const g of goalRows) goalsBy.set(g.projectId, [...(goalsBy.get(g.projectId) ?? []), g]);
   const workspacesBy = new Map<string, WorkspaceView[]>();
   for (const w of workspaceRows) workspacesBy.set(w.projectId, [...(workspacesBy.get(w.projectId) ?? []), w]);
-  return list.map((p) => presentProject(p, goalsBy.get(p.id) ?? [], workspacesBy.get(p.id) ?? []));
-}
-
-export async function presentOneProject(db: DbOrTx, project: Project): Promise<ProjectResponse> {
-  return (await presentProjects(db, [project]))[0]!;
+  return (p) => presentProject(p, goalsBy.get(p.id) ?? [], workspacesBy.get(p.id) ?? []);
 }

@@ -14,6 +14,7 @@ import {
   presentProjects,
   presentWorkspace,
   projectResponse,
+  withRuntimeService,
   withRuntimeServices,
   workspaceOperationResponse,
   workspaceResponse,
@@ -79,7 +80,7 @@ const WORKSPACE_RULES =
 
 export function registerProjectRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-  const present = async (ws: Workspace) => presentWorkspace((await withRuntimeServices(db, [ws]))[0]!);
+  const present = async (ws: Workspace) => presentWorkspace(await withRuntimeService(db, ws));
   const project = (
     request: Parameters<typeof actorOf>[0] & { params: { projectId: string }; query: { companyId?: string } },
   ) => requireProjectAccess(db, actorOf(request), request.params.projectId, request.query.companyId);

@@ -2,7 +2,7 @@
 import { and, asc, count, eq, like, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { projects } from '../../db/schema/index.ts';
-import { badRequest, conflict } from '../../core/errors.ts';
+import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
 import { assertAgentInCompany } from '../../core/agent-access.ts';
@@ -10,13 +10,13 @@ import { assertGoalsInCompany } from '../../core/goal-access.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { replaceProjectGoals } from '../goals/project-goals.ts';
 import { slugify } from '../../lib/ids.ts';
-import type { Project } from '../../db/rows.ts';
+import { type Project, oneRow } from '../../db/rows.ts';
 import { presentOneProject } from './present.ts';
 import type { CreateProject, PatchProject } from './schemas.ts';
 import { insertWorkspace } from './workspaces.ts';
 
 // Distinct, readable on light and dark backgrounds; assigned in creation order.
-export const PROJECT_PALETTE = [
+export const PROJECT_PALETTE: [string, ...string[]] = [
   '#6366f1',
   '#0ea5e9',
   '#10b981',
@@ -79,7 +79,8 @@ async function uniqueName(tx: DbOrTx, companyId: string, name: string): Promise<
 
 async function paletteColor(tx: DbOrTx, companyId: string): Promise<string> {
   const [row] = await tx.select({ n: count() }).from(projects).where(eq(projects.companyId, companyId));
-  return PROJECT_PALETTE[(row?.n ?? 0) % PROJECT_PALETTE.length]!;
+  // Always an index of the palette; the first colour is there for the type.
+  return PROJECT_PALETTE[(row?.n ?? 0) % PROJECT_PALETTE.length] ?? PROJECT_PALETTE[0];
 }
 
 // Serialises shortname and colour choice per company so concurrent creates of one name get
@@ -97,32 +98,34 @@ export async function createProject(ctx: Ctx, companyId: string, input: CreatePr
     const env = await prepareEnv(tx, companyId, input.env);
     await lockProjectNames(tx, companyId);
     const { name, urlKey } = await uniqueName(tx, companyId, input.name);
-    const [project] = await tx
-      .insert(projects)
-      .values({
-        companyId,
-        name,
-        urlKey,
-        description: input.description ?? null,
-        status: input.status ?? 'backlog',
-        leadAgentId: input.leadAgentId ?? null,
-        targetDate: input.targetDate ?? null,
-        color: input.color ?? (await paletteColor(tx, companyId)),
-        env: env ?? null,
-        executionWorkspacePolicy: input.executionWorkspacePolicy ?? null,
-      })
-      .returning();
-    await replaceProjectGoals(tx, companyId, project!.id, goalIds);
+    const project = oneRow(
+      await tx
+        .insert(projects)
+        .values({
+          companyId,
+          name,
+          urlKey,
+          description: input.description ?? null,
+          status: input.status ?? 'backlog',
+          leadAgentId: input.leadAgentId ?? null,
+          targetDate: input.targetDate ?? null,
+          color: input.color ?? (await paletteColor(tx, companyId)),
+          env: env ?? null,
+          executionWorkspacePolicy: input.executionWorkspacePolicy ?? null,
+        })
+        .returning(),
+      'project',
+    );
+    await replaceProjectGoals(tx, companyId, project.id, goalIds);
     await recordActivity(tx, ctx.actor, {
       companyId,
       action: 'project.created',
       entityType: 'project',
-      entityId: project!.id,
+      entityId: project.id,
       details: { name, urlKey, goalIds, envKeys: env ? Object.keys(env) : null },
     });
-    if (input.workspace) await insertWorkspace(tx, ctx.actor, project!, input.workspace);
-    const [created] = await tx.select().from(projects).where(eq(projects.id, project!.id));
-    return created!;
+    if (input.workspace) await insertWorkspace(tx, ctx.actor, project, input.workspace);
+    return oneRow(await tx.select().from(projects).where(eq(projects.id, project.id)), 'project just created');
   });
 }
 
@@ -171,6 +174,7 @@ export async function updateProject(ctx: Ctx, project: Project, patch: PatchProj
       })
       .where(eq(projects.id, project.id))
       .returning();
+    if (!updated) throw notFound('project'); // deleted since it was read
     const archiving = patch.archivedAt != null && project.archivedAt === null;
     // Plain env values may be credentials under innocent names: the audit trail names the keys only.
     const { env: _env, ...changes } = patch;
@@ -182,7 +186,7 @@ export async function updateProject(ctx: Ctx, project: Project, patch: PatchProj
       entityId: project.id,
       details,
     });
-    return updated!;
+    return updated;
   });
 }
 

@@ -8,7 +8,7 @@ import { actorStamp, type Actor } from '../../core/actor.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
-import type { Project } from '../../db/rows.ts';
+import { type Project, oneRow } from '../../db/rows.ts';
 import type { Workspace, WorkspaceOperation } from './present.ts';
 import type { RuntimeAction, WorkspaceInput } from './schemas.ts';
 
@@ -99,12 +99,14 @@ async function promoteOldest(tx: DbOrTx, projectId: string, exceptId: string): P
     .orderBy(asc(projectWorkspaces.createdAt), asc(projectWorkspaces.id))
     .limit(1);
   if (!next) return null;
-  const [promoted] = await tx
-    .update(projectWorkspaces)
-    .set({ isPrimary: true, updatedAt: sql`now()` })
-    .where(eq(projectWorkspaces.id, next.id))
-    .returning();
-  return promoted!;
+  return oneRow(
+    await tx
+      .update(projectWorkspaces)
+      .set({ isPrimary: true, updatedAt: sql`now()` })
+      .where(eq(projectWorkspaces.id, next.id))
+      .returning(),
+    'workspace of the locked project',
+  );
 }
 
 export async function listWorkspaces(db: DbOrTx, projectId: string): Promise<Workspace[]> {
@@ -137,18 +139,21 @@ export async function insertWorkspace(
   const existing = n > 0;
   const isPrimary = !existing || input.isPrimary === true;
   if (isPrimary && existing) await demoteOthers(tx, project.id, null);
-  const [ws] = await tx
-    .insert(projectWorkspaces)
-    .values({ ...fields, companyId: project.companyId, projectId: project.id, isPrimary })
-    .returning();
+  const ws = oneRow(
+    await tx
+      .insert(projectWorkspaces)
+      .values({ ...fields, companyId: project.companyId, projectId: project.id, isPrimary })
+      .returning(),
+    'workspace',
+  );
   await recordActivity(tx, actor, {
     companyId: project.companyId,
     action: 'project.workspace_created',
     entityType: 'project_workspace',
-    entityId: ws!.id,
-    details: { projectId: project.id, name: ws!.name, isPrimary },
+    entityId: ws.id,
+    details: { projectId: project.id, name: ws.name, isPrimary },
   });
-  return ws!;
+  return ws;
 }
 
 export async function createWorkspace(ctx: Ctx, project: Project, input: WorkspaceInput): Promise<Workspace> {
@@ -175,11 +180,14 @@ export async function updateWorkspace(
     // The partial unique index allows one primary at a time: demote before promoting.
     if (isPrimary === true && !current.isPrimary) await demoteOthers(tx, project.id, current.id);
     const demoting = isPrimary === false && current.isPrimary;
-    const [updated] = await tx
-      .update(projectWorkspaces)
-      .set({ ...defined, ...(isPrimary !== undefined && { isPrimary }), updatedAt: sql`now()` })
-      .where(eq(projectWorkspaces.id, current.id))
-      .returning();
+    const updated = oneRow(
+      await tx
+        .update(projectWorkspaces)
+        .set({ ...defined, ...(isPrimary !== undefined && { isPrimary }), updatedAt: sql`now()` })
+        .where(eq(projectWorkspaces.id, current.id))
+        .returning(),
+      'workspace of the locked project',
+    );
     if (demoting && !(await promoteOldest(tx, project.id, current.id))) {
       throw unprocessable('the only workspace of a project stays primary');
     }
@@ -190,7 +198,7 @@ export async function updateWorkspace(
       entityId: current.id,
       details: { projectId: project.id, changes: patch },
     });
-    return updated!;
+    return updated;
   });
 }
 
@@ -255,31 +263,37 @@ export async function runWorkspaceAction(
     const current = await loadWorkspace(tx, project, workspaceId);
     if (action !== 'stop') assertRunnable(current);
     const desiredState = DESIRED_STATE[action];
-    const [workspace] = await tx
-      .update(projectWorkspaces)
-      .set({ desiredState, updatedAt: sql`now()` })
-      .where(eq(projectWorkspaces.id, current.id))
-      .returning();
+    const workspace = oneRow(
+      await tx
+        .update(projectWorkspaces)
+        .set({ desiredState, updatedAt: sql`now()` })
+        .where(eq(projectWorkspaces.id, current.id))
+        .returning(),
+      'workspace of the locked project',
+    );
     const stamp = actorStamp(ctx.actor);
-    const [operation] = await tx
-      .insert(workspaceOperations)
-      .values({
-        companyId: project.companyId,
-        workspaceId: current.id,
-        action,
-        desiredState,
-        actorType: stamp.actorType,
-        actorId: stamp.actorId,
-      })
-      .returning();
+    const operation = oneRow(
+      await tx
+        .insert(workspaceOperations)
+        .values({
+          companyId: project.companyId,
+          workspaceId: current.id,
+          action,
+          desiredState,
+          actorType: stamp.actorType,
+          actorId: stamp.actorId,
+        })
+        .returning(),
+      'workspace operation',
+    );
     await recordActivity(tx, ctx.actor, {
       companyId: project.companyId,
       action: `project.workspace_runtime_${action}`,
       entityType: 'project_workspace',
       entityId: current.id,
-      details: { projectId: project.id, desiredState, operationId: operation!.id },
+      details: { projectId: project.id, desiredState, operationId: operation.id },
     });
-    return { workspace: workspace!, operation: operation! };
+    return { workspace, operation };
   });
 }
 

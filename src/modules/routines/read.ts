@@ -18,7 +18,8 @@ import { badRequest } from '../../core/errors.ts';
 const RECENT_RUNS = 10;
 
 async function liveExecutionIssues(db: DbOrTx, routineIds: string[]) {
-  if (routineIds.length === 0) return new Map<string, ReturnType<typeof presentIssueSummary>>();
+  const live = new Map<string, ReturnType<typeof presentIssueSummary>>();
+  if (routineIds.length === 0) return live;
   const rows = await db
     .selectDistinctOn([issues.originId], { ...issueSummaryColumns, originId: issues.originId })
     .from(issues)
@@ -30,7 +31,9 @@ async function liveExecutionIssues(db: DbOrTx, routineIds: string[]) {
       ),
     )
     .orderBy(issues.originId, issues.createdAt);
-  return new Map(rows.map((row) => [row.originId!, presentIssueSummary(row)]));
+  // originId is one of routineIds (the filter), never null here.
+  for (const row of rows) if (row.originId) live.set(row.originId, presentIssueSummary(row));
+  return live;
 }
 
 export async function listRoutines(db: DbOrTx, companyId: string, query: ListRoutinesQuery) {
@@ -69,12 +72,15 @@ export async function listRoutines(db: DbOrTx, companyId: string, query: ListRou
     latestRuns(db, ids),
     liveExecutionIssues(db, ids),
   ]);
-  return page.map((routine) => ({
-    ...presentRoutine(routine),
-    triggers: triggers.filter((t) => t.routineId === routine.id).map(presentTrigger),
-    latestRun: latest.has(routine.id) ? presentRun(latest.get(routine.id)!) : null,
-    activeExecutionIssue: live.get(routine.id) ?? null,
-  }));
+  return page.map((routine) => {
+    const run = latest.get(routine.id);
+    return {
+      ...presentRoutine(routine),
+      triggers: triggers.filter((t) => t.routineId === routine.id).map(presentTrigger),
+      latestRun: run ? presentRun(run) : null,
+      activeExecutionIssue: live.get(routine.id) ?? null,
+    };
+  });
 }
 
 export async function routineDetail(db: DbOrTx, routine: Routine) {

@@ -15,7 +15,7 @@ import { actorStamp, systemActor, type Actor } from '../../core/actor.ts';
 import { DomainError } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { createIssue } from '../issues/service.ts';
-import type { Issue } from '../../db/rows.ts';
+import { type Issue, oneRow } from '../../db/rows.ts';
 import type { CreateIssue } from '../issues/schemas.ts';
 import type { RunSource } from './schemas.ts';
 import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
@@ -82,16 +82,18 @@ export async function recordRun(
       await tx.update(routineTriggers).set({ lastFiredAt: sql`now()` }).where(eq(routineTriggers.id, trigger.id));
     return { run: inserted, created: true };
   }
-  const [existing] = await tx
+  // Turned away by a unique index: a trigger's tick (trigger, scheduledFor; a null trigger never
+  // conflicts there) or the idempotency key.
+  const existing = await tx
     .select()
     .from(routineRuns)
     .where(
-      req.scheduledFor
-        ? and(eq(routineRuns.triggerId, trigger!.id), eq(routineRuns.scheduledFor, req.scheduledFor))
+      req.scheduledFor && trigger
+        ? and(eq(routineRuns.triggerId, trigger.id), eq(routineRuns.scheduledFor, req.scheduledFor))
         : sql`${routineRuns.routineId} = ${routine.id} and ${routineRuns.source} = ${req.source}
               and coalesce(${routineRuns.triggerId}::text, '') = ${trigger?.id ?? ''} and ${routineRuns.idempotencyKey} = ${req.idempotencyKey ?? null}`,
     );
-  return { run: existing!, created: false };
+  return { run: oneRow(existing, 'routine run that won the insert'), created: false };
 }
 
 /** The routine's open execution issue, if any (at most one matters: the oldest). */
@@ -121,7 +123,7 @@ export async function decideRun(db: DbOrTx, actor: Actor, runId: string): Promis
       .from(routineRuns)
       .where(and(eq(routineRuns.id, runId), eq(routineRuns.status, 'received')))
       .for('update', { skipLocked: true });
-    if (!run) return (await tx.select().from(routineRuns).where(eq(routineRuns.id, runId)))[0]!;
+    if (!run) return oneRow(await tx.select().from(routineRuns).where(eq(routineRuns.id, runId)), 'routine run');
     const routine = await lockRoutine(tx, run.routineId);
     let outcome: Outcome;
     try {
@@ -131,15 +133,18 @@ export async function decideRun(db: DbOrTx, actor: Actor, runId: string): Promis
       if (!(err instanceof DomainError)) throw err;
       outcome = { status: 'failed', failureReason: err.message };
     }
-    const [decided] = await tx
-      .update(routineRuns)
-      .set({
-        ...outcome,
-        ...(outcome.status !== 'issue_created' && { completedAt: sql`now()` }),
-        updatedAt: sql`now()`,
-      })
-      .where(eq(routineRuns.id, run.id))
-      .returning();
+    const decided = oneRow(
+      await tx
+        .update(routineRuns)
+        .set({
+          ...outcome,
+          ...(outcome.status !== 'issue_created' && { completedAt: sql`now()` }),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(routineRuns.id, run.id))
+        .returning(),
+      'locked routine run',
+    );
     await recordActivity(tx, actor, {
       companyId: routine.companyId,
       action: 'routine.run_recorded',
@@ -148,12 +153,12 @@ export async function decideRun(db: DbOrTx, actor: Actor, runId: string): Promis
       details: {
         runId: run.id,
         source: run.source,
-        status: decided!.status,
-        linkedIssueId: decided!.linkedIssueId,
-        ...(decided!.failureReason && { failureReason: decided!.failureReason }),
+        status: decided.status,
+        linkedIssueId: decided.linkedIssueId,
+        ...(decided.failureReason && { failureReason: decided.failureReason }),
       },
     });
-    return decided!;
+    return decided;
   });
 }
 

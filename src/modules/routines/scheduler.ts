@@ -46,10 +46,11 @@ export function planTicks(
   const missed = ticks.filter((t) => nowMs - t.getTime() > LATE_AFTER_MS);
   const keep = routine.catchUpPolicy === 'enqueue_missed_with_cap' ? missed.slice(-MISSED_TICKS_CAP) : [];
   const dropped = missed.slice(0, missed.length - keep.length);
+  const [first] = dropped;
+  const last = dropped.at(-1);
   return {
     fire: [...keep, ...onTime],
-    skipped:
-      dropped.length > 0 ? { count: dropped.length, atLeast: more, first: dropped[0]!, last: dropped.at(-1)! } : null,
+    skipped: first && last ? { count: dropped.length, atLeast: more, first, last } : null,
   };
 }
 
@@ -69,7 +70,8 @@ export async function fireDueSchedules(db: Db, nowMs = Date.now()): Promise<stri
   }
   let next = 0;
   const lane = async () => {
-    while (next < recorded.length) await decideRun(db, scheduler, recorded[next++]!);
+    for (let runId = recorded[next++]; runId !== undefined; runId = recorded[next++])
+      await decideRun(db, scheduler, runId);
   };
   await Promise.all(Array.from({ length: Math.min(DECIDE_CONCURRENCY, recorded.length) }, lane));
   return recorded;
@@ -89,9 +91,11 @@ async function claimAndRecord(db: Db, nowMs: number): Promise<{ claimed: number;
       .for('update', { of: routineTriggers, skipLocked: true });
     const runIds: string[] = [];
     for (const { trigger, routine } of due) {
-      const firing = routine.status === 'active' && trigger.enabled;
+      // nextRunAt is set (the claim's filter) and comes with a cronExpression (schedule triggers only).
+      const { cronExpression, nextRunAt } = trigger;
+      const firing = routine.status === 'active' && trigger.enabled && cronExpression !== null && nextRunAt !== null;
       const { ticks, more, next } = firing
-        ? ticksBetween(trigger.cronExpression!, trigger.timezone ?? 'UTC', trigger.nextRunAt!, now)
+        ? ticksBetween(cronExpression, trigger.timezone ?? 'UTC', nextRunAt, now)
         : { ticks: [], more: false, next: null };
       // Not due any more once this commits, whatever happens below.
       await tx.update(routineTriggers).set({ nextRunAt: next }).where(eq(routineTriggers.id, trigger.id));

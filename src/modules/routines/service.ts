@@ -8,7 +8,7 @@ import { routines, routineTriggers, type RoutineVariable } from '../../db/schema
 import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { requireAccessible } from '../../core/access.ts';
-import { conflict, notFound, unprocessable } from '../../core/errors.ts';
+import { badRequest, conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { assertIssueRefsInCompany, requireSiblingIssue } from '../../core/issue-access.ts';
 import { nextTick, assertValidSchedule } from './schedule.ts';
@@ -28,6 +28,7 @@ import {
   type SigningMode,
 } from './signing.ts';
 import { assertReferencesDeclared, requiredWithoutDefault } from './variables.ts';
+import { oneRow } from '../../db/rows.ts';
 
 export type Routine = typeof routines.$inferSelect;
 export type RoutineTrigger = typeof routineTriggers.$inferSelect;
@@ -112,33 +113,36 @@ export async function createRoutine(ctx: Ctx, companyId: string, input: CreateRo
   assertReferencesDeclared(variables, input.title, input.description ?? null);
   return ctx.db.transaction(async (tx) => {
     await assertRoutineRefs(tx, companyId, { ...input, assigneeAgentId });
-    const [routine] = await tx
-      .insert(routines)
-      .values({
-        companyId,
-        title: input.title,
-        description: input.description ?? null,
-        assigneeAgentId,
-        projectId: input.projectId ?? null,
-        goalId: input.goalId ?? null,
-        parentIssueId: input.parentIssueId ?? null,
-        priority: input.priority ?? 'medium',
-        status,
-        concurrencyPolicy: input.concurrencyPolicy ?? 'coalesce_if_active',
-        catchUpPolicy: input.catchUpPolicy ?? 'skip_missed',
-        variables,
-        createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
-        createdByUserId: actor.kind === 'board' ? actor.userId : null,
-      })
-      .returning();
+    const routine = oneRow(
+      await tx
+        .insert(routines)
+        .values({
+          companyId,
+          title: input.title,
+          description: input.description ?? null,
+          assigneeAgentId,
+          projectId: input.projectId ?? null,
+          goalId: input.goalId ?? null,
+          parentIssueId: input.parentIssueId ?? null,
+          priority: input.priority ?? 'medium',
+          status,
+          concurrencyPolicy: input.concurrencyPolicy ?? 'coalesce_if_active',
+          catchUpPolicy: input.catchUpPolicy ?? 'skip_missed',
+          variables,
+          createdByAgentId: actor.kind === 'agent' ? actor.agentId : null,
+          createdByUserId: actor.kind === 'board' ? actor.userId : null,
+        })
+        .returning(),
+      'routine',
+    );
     await recordActivity(tx, actor, {
       companyId,
       action: 'routine.created',
       entityType: 'routine',
-      entityId: routine!.id,
-      details: { title: routine!.title, status, assigneeAgentId },
+      entityId: routine.id,
+      details: { title: routine.title, status, assigneeAgentId },
     });
-    return routine!;
+    return routine;
   });
 }
 
@@ -191,11 +195,14 @@ export async function updateRoutine(ctx: Ctx, routineId: string, patch: PatchRou
 
     const changes = Object.keys(set);
     if (changes.length === 0) return before;
-    const [after] = await tx
-      .update(routines)
-      .set({ ...set, updatedAt: sql`now()` })
-      .where(eq(routines.id, before.id))
-      .returning();
+    const after = oneRow(
+      await tx
+        .update(routines)
+        .set({ ...set, updatedAt: sql`now()` })
+        .where(eq(routines.id, before.id))
+        .returning(),
+      'locked routine',
+    );
     if (set.status) await rescheduleTriggers(tx, triggers, status);
     await recordActivity(tx, ctx.actor, {
       companyId: before.companyId,
@@ -204,7 +211,7 @@ export async function updateRoutine(ctx: Ctx, routineId: string, patch: PatchRou
       entityId: before.id,
       details: { changes, ...(set.status && { status: { from: before.status, to: status } }) },
     });
-    return after!;
+    return after;
   });
 }
 
@@ -245,8 +252,11 @@ export async function createTrigger(
       throw unprocessable(`a routine has at most ${MAX_TRIGGERS_PER_ROUTINE} triggers`);
     const enabled = input.enabled ?? true;
     const timezone = input.kind === 'schedule' ? (input.timezone ?? 'UTC') : null;
-    if (input.kind === 'schedule') {
-      assertValidSchedule(input.cronExpression!, timezone!);
+    const cronExpression = input.kind === 'schedule' ? input.cronExpression : undefined;
+    if (timezone !== null) {
+      // The route's schema says so too; callers with no route in front meet it here.
+      if (!cronExpression) throw badRequest('a schedule trigger needs cronExpression');
+      assertValidSchedule(cronExpression, timezone);
       if (enabled) assertSchedulable(routine.variables);
     }
     const webhook = input.kind === 'webhook';
@@ -261,29 +271,32 @@ export async function createTrigger(
       kind: input.kind,
       label: input.label ?? null,
       enabled,
-      cronExpression: input.kind === 'schedule' ? input.cronExpression! : null,
+      cronExpression: cronExpression ?? null,
       timezone,
       publicId: webhook ? newPublicId() : null,
       signingMode,
       replayWindowSec: webhook ? (input.replayWindowSec ?? DEFAULT_REPLAY_WINDOW_SEC) : null,
     };
-    const [trigger] = await tx
-      .insert(routineTriggers)
-      .values({
-        ...values,
-        nextRunAt: nextRunAtFor(values, routine.status),
-        ...(secret && sealWebhookSecret(masterKey, { companyId: routine.companyId, id, secretVersion: 0 }, secret)),
-      })
-      .returning();
+    const trigger = oneRow(
+      await tx
+        .insert(routineTriggers)
+        .values({
+          ...values,
+          nextRunAt: nextRunAtFor(values, routine.status),
+          ...(secret && sealWebhookSecret(masterKey, { companyId: routine.companyId, id, secretVersion: 0 }, secret)),
+        })
+        .returning(),
+      'trigger',
+    );
     await touchRoutine(tx, routine.id);
     await recordActivity(tx, ctx.actor, {
       companyId: routine.companyId,
       action: 'routine.trigger_created',
       entityType: 'routine',
       entityId: routine.id,
-      details: { triggerId: trigger!.id, kind: input.kind, ...(signingMode && { signingMode }) },
+      details: { triggerId: trigger.id, kind: input.kind, ...(signingMode && { signingMode }) },
     });
-    return { trigger: trigger!, publicId: trigger!.publicId ?? '', secret };
+    return { trigger, publicId: trigger.publicId ?? '', secret };
   });
 }
 
@@ -320,23 +333,29 @@ export async function updateTrigger(
       replayWindowSec: patch.replayWindowSec ?? before.replayWindowSec,
     };
     if (before.kind === 'schedule') {
-      if (scheduleFields) assertValidSchedule(next.cronExpression!, next.timezone ?? 'UTC');
+      if (scheduleFields) {
+        if (!next.cronExpression) throw unprocessable('a schedule trigger needs cronExpression');
+        assertValidSchedule(next.cronExpression, next.timezone ?? 'UTC');
+      }
       if (next.enabled && !before.enabled) assertSchedulable(routine.variables);
     }
     // Leaving signing mode `none` needs a secret to check against: one is issued (and shown once).
     const issuedSecret =
       before.kind === 'webhook' && next.signingMode !== 'none' && !before.secretCiphertext ? newWebhookSecret() : null;
     const schedulingChanged = scheduleFields || next.enabled !== before.enabled;
-    const [after] = await tx
-      .update(routineTriggers)
-      .set({
-        ...next,
-        ...(schedulingChanged && { nextRunAt: nextRunAtFor(next, routine.status) }),
-        ...(issuedSecret && sealWebhookSecret(masterKey, before, issuedSecret)),
-        updatedAt: sql`now()`,
-      })
-      .where(eq(routineTriggers.id, before.id))
-      .returning();
+    const after = oneRow(
+      await tx
+        .update(routineTriggers)
+        .set({
+          ...next,
+          ...(schedulingChanged && { nextRunAt: nextRunAtFor(next, routine.status) }),
+          ...(issuedSecret && sealWebhookSecret(masterKey, before, issuedSecret)),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(routineTriggers.id, before.id))
+        .returning(),
+      'locked trigger',
+    );
     await touchRoutine(tx, routine.id);
     await recordActivity(tx, ctx.actor, {
       companyId: routine.companyId,
@@ -348,7 +367,7 @@ export async function updateTrigger(
         changes: Object.keys(patch).filter((k) => patch[k as keyof PatchTrigger] !== undefined),
       },
     });
-    return { trigger: after!, issuedSecret };
+    return { trigger: after, issuedSecret };
   });
 }
 
@@ -387,15 +406,18 @@ export async function rotateWebhookSecret(
     if (!current) throw notFound('trigger');
     const secret = newWebhookSecret();
     const version = current.secretVersion + 1;
-    const [after] = await tx
-      .update(routineTriggers)
-      .set({
-        secretVersion: version,
-        ...sealWebhookSecret(masterKey, { ...current, secretVersion: version }, secret),
-        updatedAt: sql`now()`,
-      })
-      .where(eq(routineTriggers.id, current.id))
-      .returning();
+    const after = oneRow(
+      await tx
+        .update(routineTriggers)
+        .set({
+          secretVersion: version,
+          ...sealWebhookSecret(masterKey, { ...current, secretVersion: version }, secret),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(routineTriggers.id, current.id))
+        .returning(),
+      'locked trigger',
+    );
     await recordActivity(tx, ctx.actor, {
       companyId: current.companyId,
       action: 'routine.trigger_secret_rotated',
@@ -403,7 +425,7 @@ export async function rotateWebhookSecret(
       entityId: current.routineId,
       details: { triggerId: current.id },
     });
-    return { trigger: after!, publicId: current.publicId ?? '', secret };
+    return { trigger: after, publicId: current.publicId ?? '', secret };
   });
 }
 

@@ -105,9 +105,9 @@ export function verifyWebhookRequest(
   if (mode === 'none') return { ok: true, signature: null };
   if (!secret) return UNPROVEN;
   if (mode === 'bearer') {
-    const match = /^Bearer\s+(.+)$/i.exec(header(request.headers, 'authorization') ?? '');
-    if (!match) return UNPROVEN;
-    return sameSecretValue(match[1]!.trim(), secret) ? { ok: true, signature: null } : UNPROVEN;
+    const token = /^Bearer\s+(.+)$/i.exec(header(request.headers, 'authorization') ?? '')?.[1];
+    if (token === undefined) return UNPROVEN;
+    return sameSecretValue(token.trim(), secret) ? { ok: true, signature: null } : UNPROVEN;
   }
   const signature = givenSignature(request.headers);
   if (!signature) return UNPROVEN;

@@ -11,7 +11,8 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 export function referencedVariables(...texts: (string | null | undefined)[]): string[] {
   const names = new Set<string>();
-  for (const text of texts) for (const match of (text ?? '').matchAll(PLACEHOLDER)) names.add(match[1]!);
+  for (const text of texts)
+    for (const [, name] of (text ?? '').matchAll(PLACEHOLDER)) if (name !== undefined) names.add(name);
   return [...names];
 }
 

@@ -51,7 +51,8 @@ export function registerRunCompleteRoutes(app: App, deps: AppDeps): void {
         request.body,
         deps.config.modelPrices,
       );
-      return { runId: run.id, status: run.status as 'succeeded' | 'failed', finishedAt: run.finishedAt! };
+      if (run.finishedAt === null) throw new Error(`run ${run.id} was completed without a finishedAt`);
+      return { runId: run.id, status: run.status as 'succeeded' | 'failed', finishedAt: run.finishedAt };
     },
   );
 }

@@ -12,8 +12,8 @@ const TERMINAL_CONTROLS = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1
 export function lastLine(tail: string | null): string | null {
   if (!tail) return null;
   const lines = tail.split(/\r?\n|\r/);
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!.replace(TERMINAL_CONTROLS, '').trim();
+  for (const raw of lines.reverse()) {
+    const line = raw.replace(TERMINAL_CONTROLS, '').trim();
     if (line) return line.length > LAST_LINE_MAX ? `${line.slice(0, LAST_LINE_MAX - 1)}…` : line;
   }
   return null;

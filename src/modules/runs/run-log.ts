@@ -168,7 +168,7 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
     summary,
     flush,
     write(chunk) {
-      if (closing) return;
+      if (closing !== null) return;
       emit(masker.push(chunk));
     },
     close() {
@@ -176,7 +176,7 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
         emit(masker.flush());
         // Each round stores what it can; a failing database gets its retries, then the log stops.
         while ((pending.length > 0 || flushing) && !failed) {
-          if (flushing) await flushing;
+          if (flushing !== null) await flushing;
           else {
             if (failures > 0) await new Promise((resolve) => setTimeout(resolve, 100 * failures));
             await flush();
@@ -214,10 +214,11 @@ export interface Masker {
 
 export function createMasker(secrets: string[]): Masker {
   const list = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
-  if (list.length === 0) return { push: (chunk) => chunk, flush: () => '' };
+  const [longestSecret] = list;
+  if (longestSecret === undefined) return { push: (chunk) => chunk, flush: () => '' };
   // Longest first so a secret that contains another is masked whole.
   const pattern = new RegExp(list.map(escapeRegExp).join('|'), 'g');
-  const longest = list[0]!.length;
+  const longest = longestSecret.length;
   const firstChars = new Set(list.map((s) => s[0]));
   let pending = '';
 
@@ -307,8 +308,9 @@ export async function readRunLog(db: DbOrTx, runId: string, offset = 0, limit = 
     order by c.seq`);
   const size = Number(result.rows[0]?.size ?? 0);
   const rows = result.rows.filter((r) => r.byte_offset !== null && r.content !== null);
-  if (asked >= size || rows.length === 0) return { content: '', offset: asked, nextOffset: asked, size, eof: true };
-  const base = Number(rows[0]!.byte_offset);
+  const [first] = rows;
+  if (asked >= size || !first) return { content: '', offset: asked, nextOffset: asked, size, eof: true };
+  const base = Number(first.byte_offset);
   const buf = Buffer.from(rows.map((r) => r.content).join(''), 'utf8');
   const from = utf8Start(buf, asked - base);
   const read = buf.subarray(from, from + want + 4);

@@ -17,6 +17,7 @@ import { MAX_REFERENCES_PER_SECRET, secretReferences } from './references.ts';
 import { DEFAULT_SECRET_PROVIDER, SECRET_PROVIDERS } from './providers.ts';
 import { createSecretBody, listSecretsQuery, patchSecretBody, rotateSecretBody } from './schemas.ts';
 import { createSecret, deleteSecret, findSecret, listSecrets, rotateSecret, updateSecret } from './service.ts';
+import { entryOf } from '../../lib/maps.ts';
 
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
 const secretParams = z.object({ secretId: z.uuid().describe('secret UUID') });
@@ -104,7 +105,7 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
         company.id,
         list.map((s) => s.id),
       );
-      return list.map((s) => presentSecretListItem(s, references.get(s.id)!));
+      return list.map((s) => presentSecretListItem(s, entryOf(references, s.id, 'secret references')));
     },
   );
 

@@ -11,6 +11,7 @@ import { sealSecret } from './crypto.ts';
 import type { Secret } from './present.ts';
 import { assertExternalRef, DEFAULT_SECRET_PROVIDER, requireProvider } from './providers.ts';
 import type { CreateSecret, PatchSecret, RotateSecret } from './schemas.ts';
+import { oneRow } from '../../db/rows.ts';
 
 export interface SecretCtx extends Ctx {
   masterKey: Buffer;
@@ -48,20 +49,23 @@ export async function createSecret(ctx: SecretCtx, companyId: string, input: Cre
   const sealed = sealSecret(ctx.masterKey, { companyId, secretId: id, version: 1 }, input.value);
   return ctx.db.transaction(async (tx) => {
     await assertNameFree(tx, companyId, input.name);
-    const [secret] = await tx
-      .insert(secrets)
-      .values({
-        id,
-        companyId,
-        name: input.name,
-        provider: provider.id,
-        externalRef: input.externalRef ?? null,
-        latestVersion: 1,
-        description: input.description ?? null,
-        createdByUserId: ctx.actor.kind === 'board' ? ctx.actor.userId : null,
-        createdByAgentId: ctx.actor.kind === 'agent' ? ctx.actor.agentId : null,
-      })
-      .returning();
+    const secret = oneRow(
+      await tx
+        .insert(secrets)
+        .values({
+          id,
+          companyId,
+          name: input.name,
+          provider: provider.id,
+          externalRef: input.externalRef ?? null,
+          latestVersion: 1,
+          description: input.description ?? null,
+          createdByUserId: ctx.actor.kind === 'board' ? ctx.actor.userId : null,
+          createdByAgentId: ctx.actor.kind === 'agent' ? ctx.actor.agentId : null,
+        })
+        .returning(),
+      'secret',
+    );
     await tx.insert(secretVersions).values({ companyId, secretId: id, version: 1, ...sealed });
     await recordActivity(tx, ctx.actor, {
       companyId,
@@ -70,7 +74,7 @@ export async function createSecret(ctx: SecretCtx, companyId: string, input: Cre
       entityId: id,
       details: { name: input.name, provider: provider.id, version: 1 },
     });
-    return secret!;
+    return secret;
   });
 }
 

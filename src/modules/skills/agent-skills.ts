@@ -116,8 +116,9 @@ export async function setAgentSkills(
     for (const ref of refs) {
       const exact = candidates.find((s) => s.id === ref || s.key === ref);
       const bySlug = candidates.filter((s) => s.slug === ref);
+      const [onlyBySlug] = bySlug;
       if (exact) chosen.set(exact.id, exact);
-      else if (bySlug.length === 1) chosen.set(bySlug[0]!.id, bySlug[0]!);
+      else if (onlyBySlug && bySlug.length === 1) chosen.set(onlyBySlug.id, onlyBySlug);
       else if (bySlug.length > 1) ambiguous.push({ reference: ref, keys: bySlug.map((s) => s.key) });
       else unknown.push(ref);
     }

@@ -64,10 +64,10 @@ export interface CodeHostSkill {
 const names = (...parts: (string | undefined)[]) => parts.every((p) => p === undefined || NAME.test(p));
 
 function shorthand(text: string): CodeHostLocator | null {
-  const parts = text.replace(/\.git$/, '').split('/');
-  if (parts.length < 2 || parts.length > 3 || !names(...parts) || parts.some((p) => p === '.' || p === '..'))
-    return null;
-  return { owner: parts[0]!, repo: parts[1]!, ...(parts[2] && { skill: parts[2] }) };
+  const [owner, repo, skill, ...extra] = text.replace(/\.git$/, '').split('/');
+  if (!owner || !repo || extra.length > 0 || !names(owner, repo, skill)) return null;
+  if ([owner, repo, skill].some((p) => p === '.' || p === '..')) return null;
+  return { owner, repo, ...(skill && { skill }) };
 }
 
 function repositoryUrl(url: URL): CodeHostLocator | null {
@@ -102,12 +102,12 @@ function installCommand(text: string): CodeHostLocator | null {
   let i = words[0] === 'npx' ? 1 : 0;
   while (words[i]?.startsWith('-')) i++;
   if (!/^skills(@\S+)?$/.test(words[i] ?? '') || words[i + 1] !== 'add') return null;
-  const args = words.slice(i + 2);
+  const args = words.slice(i + 2)[Symbol.iterator]();
   let target: string | undefined;
   let skill: string | undefined;
-  for (let j = 0; j < args.length; j++) {
-    const a = args[j]!;
-    if (a === '--skill' || a === '-s') skill = args[++j];
+  for (const a of args) {
+    // The flag's value is the next word.
+    if (a === '--skill' || a === '-s') skill = args.next().value;
     else if (a.startsWith('--skill=')) skill = a.slice('--skill='.length);
     else if (!a.startsWith('-') && target === undefined) target = a;
   }
@@ -229,8 +229,11 @@ export class CodeHostClient {
       .map((b) => path.posix.dirname(b.path).replace(/^\.$/, ''));
     const under = (dir: string, base: string) => base === '' || dir === base || dir.startsWith(`${base}/`);
     let dirs: string[];
-    if (loc.file) dirs = [path.posix.dirname(loc.path!).replace(/^\.$/, '')].filter((d) => skillDirs.includes(d));
-    else if (loc.path !== undefined) dirs = skillDirs.filter((d) => under(d, loc.path!));
+    const at = loc.path;
+    // A /blob/ locator (file) always names its SKILL.md's path.
+    if (loc.file && at !== undefined)
+      dirs = [path.posix.dirname(at).replace(/^\.$/, '')].filter((d) => skillDirs.includes(d));
+    else if (at !== undefined) dirs = skillDirs.filter((d) => under(d, at));
     else {
       dirs = skillDirs.filter((d) => d === '' || under(d, 'skills'));
       if (dirs.length === 0) dirs = skillDirs;
@@ -300,9 +303,12 @@ export class CodeHostClient {
       .filter(
         (b) => isSafeSkillPath(b.rel) && !b.rel.split('/').some((seg) => seg.startsWith('.') || seg === 'node_modules'),
       )
-      .filter(
-        (b) => dir !== '' || b.rel === 'SKILL.md' || ['references', 'scripts', 'assets'].includes(b.rel.split('/')[0]!),
-      );
+      .filter((b) => {
+        const [top] = b.rel.split('/');
+        return (
+          dir !== '' || b.rel === 'SKILL.md' || (top !== undefined && ['references', 'scripts', 'assets'].includes(top))
+        );
+      });
     if (entries.length > MAX_SKILL_FILES) throw unprocessable(`more than ${MAX_SKILL_FILES} files in the skill`);
     let total = 0;
     for (const e of entries) {

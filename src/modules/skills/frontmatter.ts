@@ -45,7 +45,10 @@ export function parseFrontmatter(block: string): Frontmatter {
     prettyErrors: true,
   });
   const problem = doc.errors[0] ?? doc.warnings[0];
-  if (problem) throw new FrontmatterError(problem.message.split('\n')[0]!);
+  if (problem) {
+    const [firstLine = problem.message] = problem.message.split('\n');
+    throw new FrontmatterError(firstLine);
+  }
   visit(doc, (_key, node) => {
     if (isAlias(node)) throw new FrontmatterError('aliases are not supported');
     if (isNode(node) && (node.anchor || node.tag)) throw new FrontmatterError('tags and anchors are not supported');

@@ -125,7 +125,7 @@ export async function resolveCodeHost(
   kind: 'codehost' | 'catalog',
   loc: CodeHostLocator,
   locator: string,
-): Promise<Resolved> {
+): Promise<Resolved & { source: { commit: string } }> {
   const { skills, commit, trackingRef, warnings } = await client.fetchSkills(loc, MAX_IMPORTED_SKILLS);
   const repo = `${loc.owner}/${loc.repo}`;
   return {

@@ -10,6 +10,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { companySkillFiles } from '../../db/schema/index.ts';
 import { attachedSkills } from './agent-skills.ts';
 import { isSafeSkillPath } from './package.ts';
+import { entryOf } from '../../lib/maps.ts';
 
 /** Adapter types handed a skills directory as adapterConfig.skillsDir (codex_local gets a CODEX_HOME instead). */
 export const SKILL_DIR_ADAPTERS = new Set(['claude_local']);
@@ -78,7 +79,7 @@ export async function materialiseAgentSkills(
     folderOf.set(s.id, [...folderOf.values()].includes(s.slug) ? `${s.slug}-${s.id.slice(0, 8)}` : s.slug);
   for (const f of files) {
     if (!isSafeSkillPath(f.path)) continue; // stored paths were checked on the way in; never write outside
-    const dest = path.join(staging, folderOf.get(f.skillId)!, f.path);
+    const dest = path.join(staging, entryOf(folderOf, f.skillId, 'skill folder'), f.path);
     await mkdir(path.dirname(dest), { recursive: true });
     await writeFile(dest, f.encoding === 'base64' ? Buffer.from(f.content, 'base64') : f.content);
   }

@@ -316,6 +316,7 @@ export async function updateSkillFile(ctx: Ctx, skill: Skill, filePath: string, 
       })
       .where(eq(companySkills.id, skill.id))
       .returning();
+    if (!updated) throw notFound('skill'); // deleted since it was read
     await recordActivity(tx, ctx.actor, {
       companyId: skill.companyId,
       action: 'company.skill_file_updated',
@@ -323,7 +324,7 @@ export async function updateSkillFile(ctx: Ctx, skill: Skill, filePath: string, 
       entityId: skill.id,
       details: { key: skill.key, path: filePath, size: file.size },
     });
-    return updated!;
+    return updated;
   });
 }
 

@@ -29,19 +29,16 @@ const UNSUPPORTED: Record<string, string> = {
   url: 'a URL skill has no commit to compare: import the URL again',
 };
 
-type Pinned = { skill: Skill; pin: SourcePin; kind: 'codehost' | 'catalog' };
+type Pinned = { skill: Skill; pin: SourcePin; kind: 'codehost' | 'catalog'; owner: string; repo: string };
 
 function pinned(skill: Skill): Pinned | { reason: string } {
   if (skill.sourceKind !== 'codehost' && skill.sourceKind !== 'catalog')
     return { reason: UNSUPPORTED[skill.sourceKind] ?? `${skill.sourceKind} skills are not pinned to a commit` };
   const pin = pinOf(skill.metadata);
   if (!pin) return { reason: 'the skill records no code-host pin (metadata.sources)' };
-  return { skill, pin, kind: skill.sourceKind };
-}
-
-function ownerRepo(pin: SourcePin): { owner: string; repo: string } {
   const [owner, repo] = pin.repo.split('/');
-  return { owner: owner!, repo: repo! };
+  if (!owner || !repo) return { reason: `the skill's pin names no owner/repo repository (${pin.repo})` };
+  return { skill, pin, kind: skill.sourceKind, owner, repo };
 }
 
 export async function updateStatus(config: CodeHostConfig, skill: Skill): Promise<UpdateStatus> {
@@ -56,7 +53,7 @@ export async function updateStatus(config: CodeHostConfig, skill: Skill): Promis
       trackingRef: null,
       checkedAt: new Date(),
     };
-  const { owner, repo } = ownerRepo(p.pin);
+  const { owner, repo } = p;
   const latestCommit = await new CodeHostClient(config).resolveCommit(owner, repo, p.pin.trackingRef);
   return {
     supported: true,
@@ -76,7 +73,7 @@ export async function installUpdate(
 ): Promise<{ skill: Skill; status: 'updated' | 'unchanged'; previousCommit: string; commit: string }> {
   const p = pinned(skill);
   if ('reason' in p) throw conflict(`this skill cannot be updated from a code host: ${p.reason}`);
-  const { owner, repo } = ownerRepo(p.pin);
+  const { owner, repo } = p;
   const path = p.pin.path;
   const resolved = await resolveCodeHost(
     new CodeHostClient(config),
@@ -112,7 +109,7 @@ export async function installUpdate(
       skill: done.skill,
       status: done.status === 'unchanged' ? 'unchanged' : 'updated',
       previousCommit: p.pin.commit,
-      commit: resolved.source.commit!,
+      commit: resolved.source.commit,
     };
   });
 }

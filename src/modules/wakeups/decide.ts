@@ -26,7 +26,7 @@ import { systemActor, type Actor } from '../../core/actor.ts';
 import { recordActivity } from '../activity/record.ts';
 import { canAgentWork, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import { lockAgent } from '../../core/agent-access.ts';
-import type { HeartbeatRun, WakeupRequest } from '../../db/rows.ts';
+import { type HeartbeatRun, type WakeupRequest, oneRow } from '../../db/rows.ts';
 import { recordWakeOutcome } from './queue.ts';
 import {
   heartbeatPolicy,
@@ -165,26 +165,28 @@ async function decide(
     return { outcome: 'skipped', reason: 'wake_rate_limited' };
   }
 
-  const [run] = await tx
-    .insert(heartbeatRuns)
-    .values({
-      companyId: agent.companyId,
-      agentId: agent.id,
-      status: 'queued',
-      invocationSource: wake.source,
-      adapterType: agent.adapterType,
-      wakeupRequestId: wake.id,
-      issueId: wake.issueId,
-      wakeReason: wake.reason,
-      ownerReplica: owner.replica,
-      ownerBoot: owner.boot,
-      leaseExpiresAt: sql`now() + make_interval(secs => ${owner.leaseSec})`,
-    })
-    .returning();
+  const run = oneRow(
+    await tx
+      .insert(heartbeatRuns)
+      .values({
+        companyId: agent.companyId,
+        agentId: agent.id,
+        status: 'queued',
+        invocationSource: wake.source,
+        adapterType: agent.adapterType,
+        wakeupRequestId: wake.id,
+        issueId: wake.issueId,
+        wakeReason: wake.reason,
+        ownerReplica: owner.replica,
+        ownerBoot: owner.boot,
+        leaseExpiresAt: sql`now() + make_interval(secs => ${owner.leaseSec})`,
+      })
+      .returning(),
+    'run',
+  );
   // Listed on its issue from the start (GET /issues/{id}/runs), whether or not its process ever checks the issue out.
-  if (wake.issueId)
-    await runs.recordRunIssue(tx, { companyId: agent.companyId, runId: run!.id, issueId: wake.issueId });
-  return { outcome: 'completed', run: run! };
+  if (wake.issueId) await runs.recordRunIssue(tx, { companyId: agent.companyId, runId: run.id, issueId: wake.issueId });
+  return { outcome: 'completed', run };
 }
 
 /** The live run holding an issue: an engine run about it, or the run behind its checkout lock. */

@@ -9,7 +9,7 @@
 import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { agentWakeupRequests, issues } from '../../db/schema/index.ts';
-import type { WakeupRequest } from '../../db/rows.ts';
+import { type WakeupRequest, oneRow } from '../../db/rows.ts';
 import { actorStamp, type Actor } from '../../core/actor.ts';
 
 export type WakeupSource = 'timer' | 'assignment' | 'on_demand' | 'automation';
@@ -57,13 +57,14 @@ export async function enqueueWakeup(
   };
   const [inserted] = await tx.insert(agentWakeupRequests).values(values).onConflictDoNothing().returning();
   if (inserted) return { request: inserted, created: true };
-  const [existing] = await tx
+  // Turned away by the unique (agent, idempotency key): the wake asked before.
+  const existing = await tx
     .select()
     .from(agentWakeupRequests)
     .where(
       sql`${agentWakeupRequests.agentId} = ${input.agentId} and ${agentWakeupRequests.idempotencyKey} = ${input.idempotencyKey ?? null}`,
     );
-  return { request: existing!, created: false };
+  return { request: oneRow(existing, 'wakeup request under this idempotency key'), created: false };
 }
 
 export async function claimWakeups(db: Db, replica: string, limit: number): Promise<WakeupRequest[]> {
