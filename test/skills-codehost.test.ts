@@ -65,7 +65,7 @@ const server = createServer((req, res) => {
       });
     }
   }
-  if (parts[0] === 'raw' && rawGate) {
+  if (parts[0] === 'raw' && rawGate !== null) {
     void rawGate.then(() => server.emit('request', req, res));
     return;
   }

@@ -189,6 +189,8 @@ function stringFor(schema: JsonSchema, name: string, ctx: GenContext): string {
     case 'url':
       // Never a host off this machine; port 9 (discard) is closed here.
       return `http://127.0.0.1:9/${word(ctx.rng)}`;
+    case undefined:
+      break;
   }
   const kind = idKindOf(name);
   if (kind && /Ids?$/.test(name) && schema.maxLength === undefined) return idFor(name, ctx);
