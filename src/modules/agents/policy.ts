@@ -73,15 +73,3 @@ export function canGrantOnHire(
   if (hire.role?.trim().toLowerCase() === 'ceo') return false;
   return hire.permissions?.canCreateAgents !== true || isCeoOf(actor, companyId);
 }
-
-/** GET one agent's `access`: whether the agent may assign tasks, and why. */
-export function taskAccess(agent: Agent): {
-  canAssignTasks: boolean;
-  reason: 'explicit_grant' | 'ceo_role' | 'agent_creator' | 'none';
-} {
-  if (agent.status === 'terminated') return { canAssignTasks: false, reason: 'none' };
-  if (agent.canAssignTasks) return { canAssignTasks: true, reason: 'explicit_grant' };
-  if (agent.role === 'ceo') return { canAssignTasks: true, reason: 'ceo_role' };
-  if (agent.permissions.canCreateAgents === true) return { canAssignTasks: true, reason: 'agent_creator' };
-  return { canAssignTasks: false, reason: 'none' };
-}

@@ -8,7 +8,7 @@ import { notFound } from '../../core/errors.ts';
 import { hireAgent } from './hires.ts';
 import { createKey, listKeys, revokeKey } from './keys.ts';
 import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from './lifecycle.ts';
-import { callerAgent, findAgentById, requireAgentAccess } from '../../core/agent-access.ts';
+import { callerAgent, findAgentById, requireAgentAccess, taskAccess } from '../../core/agent-access.ts';
 import { chainOfCommand, listLiveAgents } from './lookup.ts';
 import { presentApproval } from '../approvals/present.ts';
 import {
@@ -20,7 +20,6 @@ import {
   canReadConfig,
   canUpdateAgent,
   canWakeAgent,
-  taskAccess,
 } from './policy.ts';
 import type { Agent } from '../../db/rows.ts';
 import {

@@ -1,12 +1,12 @@
 // Who may do what with issues: yes/no answers (callers turn a no into a 403 with authorize()).
 //
-// Assignment (SPEC: "assignee fields need task-assignment permission"): board users with company access always may. An agent may when the agents area grants it
-// task assignment (taskAccess: explicit canAssignTasks grant, role ceo, or permissions.canCreateAgents).
+// Assignment (SPEC: "assignee fields need task-assignment permission"): board users with company access always may. An agent may when its row grants it
+// task assignment (taskAccess in core/agent-access.ts: explicit canAssignTasks grant, role ceo, or permissions.canCreateAgents).
 // Without that, an agent may still take an issue for itself (assigneeAgentId = itself) or drop
 // its own assignment (null while it is the assignee), but never touch assigneeUserId or hand the
 // issue to another agent.
 import type { Actor, BoardActor } from '../../core/actor.ts';
-import { taskAccess } from '../agents/policy.ts';
+import { taskAccess } from '../../core/agent-access.ts';
 import type { Agent } from '../../db/rows.ts';
 
 export interface AssignmentChange {
