@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize, requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors, multipartBody } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
 import { binaryContentResponse } from '../attachments/present.ts';
 import { findAsset, LOGO_CONTENT_TYPES, prepareLogo, readMultipartUpload } from '../assets/service.ts';
-import { canChangeBranding, canPatchCompanyField, canUpdateCompany } from './policy.ts';
 import {
   companyResponse,
   companyStatsResponse,
@@ -21,6 +20,7 @@ import {
   createCompany,
   deleteCompany,
   listCompanies,
+  updateBranding,
   updateCompany,
   uploadLogo,
 } from './service.ts';
@@ -66,7 +66,6 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
       const list = await listCompanies(contextOf(db, request), request.query.includeArchived);
       const budgets = await monthlyBudgets(
         db,
@@ -93,7 +92,6 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
       return companyStats(contextOf(db, request));
     },
   );
@@ -117,7 +115,6 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      requireBoard(actorOf(request));
       return reply.status(201).send(await withBudget(await createCompany(contextOf(db, request), request.body)));
     },
   );
@@ -166,13 +163,8 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      authorize(canUpdateCompany(actor, company.id), 'only the board or the company CEO agent may update the company');
-      const denied = Object.keys(request.body).filter((field) => !canPatchCompanyField(actor, company.id, field));
-      authorize(denied.length === 0, 'a CEO agent may change branding fields only', { fields: denied });
-      const updated = await updateCompany(contextOf(db, request), company, request.body);
-      return withBudget(updated);
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      return withBudget(await updateCompany(contextOf(db, request), company, request.body));
     },
   );
 
@@ -199,11 +191,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      authorize(
-        canChangeBranding(actorOf(request), company.id),
-        'only the board or the company CEO agent may change branding',
-      );
-      return withBudget(await updateCompany(contextOf(db, request), company, request.body, 'company.branding_updated'));
+      return withBudget(await updateBranding(contextOf(db, request), company, request.body));
     },
   );
 
@@ -259,9 +247,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return withBudget(await archiveCompany(contextOf(db, request), company));
+      return withBudget(await archiveCompany(contextOf(db, request), request.params.companyId));
     },
   );
 
@@ -278,9 +264,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      await deleteCompany(contextOf(db, request), company);
+      const company = await deleteCompany(contextOf(db, request), request.params.companyId);
       return { ok: true as const, id: company.id };
     },
   );
