@@ -26,6 +26,17 @@ import {
   updateCompany,
   uploadLogo,
 } from '../src/modules/companies/service.ts';
+import { hireAgent } from '../src/modules/agents/hires.ts';
+import { createKey, listKeys, revokeKey } from '../src/modules/agents/keys.ts';
+import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from '../src/modules/agents/lifecycle.ts';
+import { createAgentBody, hireAgentBody, wakeupBody } from '../src/modules/agents/schemas.ts';
+import { createAgent, updateAgent, updateBudget, updatePermissions } from '../src/modules/agents/service.ts';
+import { rotateSigningSecret } from '../src/modules/agents/signing-secret.ts';
+import { requestWakeup } from '../src/modules/agents/wakeup.ts';
+import { syncAgentSkills } from '../src/modules/skills/agent-skills.ts';
+import { findAgentById } from '../src/core/agent-access.ts';
+import type { Agent } from '../src/db/rows.ts';
+import { randomUUID } from 'node:crypto';
 import { useTestApp } from './helpers/app.ts';
 import { companyWithAgent, newAgent } from './helpers/factories.ts';
 
@@ -46,6 +57,9 @@ const agentActor = (agent: { id: string; companyId: string; role: string; adapte
 const a = await companyWithAgent(t);
 const companyA = (await db.query.companies.findFirst({ where: (c, { eq }) => eq(c.id, a.company.id) })) as Company;
 const ceoOfA = await newAgent(t, a.boardToken, a.company.id, { role: 'ceo' });
+const creatorOfA = await newAgent(t, a.boardToken, a.company.id, { permissions: { canCreateAgents: true } });
+/** The agent the agent rows act on: neither the plain agent nor privileged. */
+const targetOfA = (await findAgentById(db, (await newAgent(t, a.boardToken, a.company.id)).agent.id)) as Agent;
 // B's most privileged agent: no role rule of its own company can stand in for the boundary.
 const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
 
@@ -101,11 +115,88 @@ const ROWS: Row[] = [
     action: 'company.setBudget',
     call: (ctx) => setCompanyBudget(ctx, companyA.id, 100),
   },
+
+  // agents
+  {
+    entry: 'agents.createAgent',
+    action: 'agent.create',
+    call: (ctx) => createAgent(ctx, companyA.id, createAgentBody.parse({ name: 'Intruder', adapterType: 'process' })),
+  },
+  {
+    entry: 'agents.hireAgent',
+    action: 'agent.hire',
+    call: (ctx) => hireAgent(ctx, companyA, hireAgentBody.parse({ name: 'Hire', adapterType: 'process' })),
+  },
+  {
+    entry: 'agents.hireAgent (a CEO, by an agent creator)',
+    action: 'agent.hireCeo',
+    call: (ctx) => hireAgent(ctx, companyA, hireAgentBody.parse({ name: 'Boss', role: 'ceo', adapterType: 'process' })),
+    sameCompany: agentActor(creatorOfA.agent),
+  },
+  {
+    entry: 'agents.hireAgent (granting canCreateAgents, by an agent creator)',
+    action: 'agent.hireAgentCreator',
+    call: (ctx) =>
+      hireAgent(
+        ctx,
+        companyA,
+        hireAgentBody.parse({ name: 'Maker', adapterType: 'process', permissions: { canCreateAgents: true } }),
+      ),
+    sameCompany: agentActor(creatorOfA.agent),
+  },
+  {
+    entry: 'agents.updateAgent',
+    action: 'agent.update',
+    call: (ctx) => updateAgent(ctx, targetOfA.id, { title: 'taken over' }),
+  },
+  {
+    entry: 'agents.updateAgent (its own role, by the agent itself)',
+    action: 'agent.reorganize',
+    call: (ctx) => updateAgent(ctx, targetOfA.id, { role: 'ceo' }),
+    sameCompany: agentActor(targetOfA),
+  },
+  {
+    entry: 'agents.updatePermissions',
+    action: 'agent.setPermissions',
+    call: (ctx) => updatePermissions(ctx, targetOfA.id, { canCreateAgents: true }),
+  },
+  { entry: 'agents.updateBudget', action: 'agent.setBudget', call: (ctx) => updateBudget(ctx, targetOfA.id, 100) },
+  { entry: 'agents.pauseAgent', action: 'agent.pause', call: (ctx) => pauseAgent(ctx, targetOfA.id) },
+  { entry: 'agents.resumeAgent', action: 'agent.resume', call: (ctx) => resumeAgent(ctx, targetOfA.id) },
+  { entry: 'agents.listKeys', action: 'agent.listKeys', call: (ctx) => listKeys(ctx, targetOfA.id) },
+  { entry: 'agents.createKey', action: 'agent.createKey', call: (ctx) => createKey(ctx, targetOfA.id, 'stolen') },
+  {
+    entry: 'agents.revokeKey',
+    action: 'agent.revokeKey',
+    call: (ctx) => revokeKey(ctx, targetOfA.id, randomUUID()),
+  },
+  {
+    entry: 'agents.rotateSigningSecret',
+    action: 'agent.rotateSigningSecret',
+    call: (ctx) => rotateSigningSecret(ctx, t.config.masterKey, targetOfA.id),
+  },
+  {
+    entry: 'agents.requestWakeup',
+    action: 'agent.wake',
+    call: (ctx) => requestWakeup(ctx, targetOfA.id, wakeupBody.parse({ source: 'on_demand' })),
+  },
+  {
+    entry: 'skills.syncAgentSkills',
+    action: 'agent.syncSkills',
+    call: (ctx) => syncAgentSkills(ctx, targetOfA, []),
+  },
+  { entry: 'agents.terminateAgent', action: 'agent.terminate', call: (ctx) => terminateAgent(ctx, targetOfA.id) },
+  { entry: 'agents.deleteAgent', action: 'agent.delete', call: (ctx) => deleteAgent(ctx, targetOfA.id) },
   { entry: 'companies.deleteCompany', action: 'company.delete', call: (ctx) => deleteCompany(ctx, companyA.id) },
 ];
 
 /** Actions answered by reads only: their refusals are covered through HTTP, not rows here. */
-const READS = new Set<Action>([]);
+const READS = new Set<Action>([
+  // The caller's own agent row (any agent may read itself; the board is refused).
+  'agent.readSelf',
+  // Redaction of configurations, never a refusal (agents/views.ts).
+  'agent.readConfig',
+]);
 /** Areas whose checks still sit in their routes (emptied area by area). */
 const PENDING = [
   'agent.',

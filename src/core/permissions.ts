@@ -123,6 +123,7 @@ const boardOr = <const C extends readonly AgentCondition[]>(...conditions: C) =>
 /** Tied to a board user's own identity: no system actor. */
 const boardUserOnly = { ...boardOnly, system: 'never' } as const;
 const MANAGE_AGENTS = 'only the board or the company CEO agent may';
+const HIRE_GRANT_DENIED = 'an agent may not hire a CEO, and only the CEO may grant canCreateAgents';
 
 export const ACTIONS = {
   // Companies (SPEC "Companies")
@@ -165,7 +166,8 @@ export const ACTIONS = {
     ...boardOr('ceo', 'agentCreator'),
     denied: 'hiring needs the board, the company CEO agent or permissions.canCreateAgents',
   },
-  'agent.hireCeo': { ...boardOnly, denied: 'an agent may not hire a CEO, and only the CEO may grant canCreateAgents' },
+  'agent.hireCeo': { ...boardOnly, denied: HIRE_GRANT_DENIED },
+  'agent.hireAgentCreator': { ...boardOr('ceo'), denied: HIRE_GRANT_DENIED },
   'agent.readConfig': {
     ...boardOr('self', 'ceo', 'agentCreator'),
     denied: "the agent's configuration is redacted for this caller",
@@ -445,14 +447,14 @@ type RowOf<A extends Action> = (typeof ACTIONS)[A];
 type ConditionsOf<A extends Action> =
   | (RowOf<A>['agent'] extends readonly (infer C)[] ? C : never)
   | (RowOf<A>['board'] extends readonly (infer C)[] ? C : never);
-/** The facts each condition reads. */
+/** The facts each condition reads (`object`: none beyond the company). */
 interface ConditionFacts {
   self: { agentId: string | null };
-  ceo: unknown;
-  agentCreator: unknown;
-  taskAssigner: unknown;
+  ceo: object;
+  agentCreator: object;
+  taskAssigner: object;
   runToken: { runId: string; agentId: string };
-  instanceOwner: unknown;
+  instanceOwner: object;
 }
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** What a check of action A must be given: the company for company-scoped actions, and what its conditions read. */

@@ -6,8 +6,16 @@
 //   since the selection is part of the agent's configuration.
 import type { Actor } from '../../core/actor.ts';
 import type { CallerAgent } from '../../core/agent-access.ts';
+import type { Ctx } from '../../core/context.ts';
+import { assertMay } from '../../core/permissions.ts';
+import type { Agent } from '../../db/rows.ts';
 
 export function canManageSkills(actor: Actor, caller: CallerAgent, companyId: string): boolean {
   if (actor.kind !== 'agent') return true;
   return caller?.companyId === companyId && caller.permissions.canCreateAgents === true;
+}
+
+/** An agent's skill selection is part of its configuration: whoever may PATCH the agent (`agent.syncSkills`). */
+export async function assertMaySyncAgentSkills(ctx: Ctx, agent: Pick<Agent, 'id' | 'companyId'>): Promise<void> {
+  await assertMay(ctx, 'agent.syncSkills', { companyId: agent.companyId, agentId: agent.id });
 }
