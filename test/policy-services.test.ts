@@ -37,6 +37,9 @@ import { syncAgentSkills } from '../src/modules/skills/agent-skills.ts';
 import { findAgentById } from '../src/core/agent-access.ts';
 import type { Agent } from '../src/db/rows.ts';
 import { randomUUID } from 'node:crypto';
+import { addApprovalComment } from '../src/modules/approvals/comments.ts';
+import { createApproval } from '../src/modules/approvals/create.ts';
+import { decideApproval, resubmitApproval } from '../src/modules/approvals/service.ts';
 import { useTestApp } from './helpers/app.ts';
 import { companyWithAgent, newAgent } from './helpers/factories.ts';
 
@@ -60,6 +63,13 @@ const ceoOfA = await newAgent(t, a.boardToken, a.company.id, { role: 'ceo' });
 const creatorOfA = await newAgent(t, a.boardToken, a.company.id, { permissions: { canCreateAgents: true } });
 /** The agent the agent rows act on: neither the plain agent nor privileged. */
 const targetOfA = (await findAgentById(db, (await newAgent(t, a.boardToken, a.company.id)).agent.id)) as Agent;
+/** An approval of A requested (by the board's naming) for the target agent. */
+const approvalA = (
+  await t.request('POST', `/api/companies/${a.company.id}/approvals`, {
+    token: a.boardToken,
+    body: { type: 'request_board_approval', payload: { ask: 'ship it' }, requestedByAgentId: targetOfA.id },
+  })
+).body;
 // B's most privileged agent: no role rule of its own company can stand in for the boundary.
 const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
 
@@ -185,6 +195,42 @@ const ROWS: Row[] = [
     action: 'agent.syncSkills',
     call: (ctx) => syncAgentSkills(ctx, targetOfA, []),
   },
+
+  // approvals
+  {
+    entry: 'approvals.createApproval',
+    action: 'approval.create',
+    call: (ctx) => createApproval(ctx, { companyId: companyA.id, type: 'request_board_approval', payload: {} }),
+    sameCompany: null,
+  },
+  {
+    entry: 'approvals.createApproval (as another agent)',
+    action: 'approval.requestAs',
+    call: (ctx) =>
+      createApproval(ctx, {
+        companyId: companyA.id,
+        type: 'request_board_approval',
+        payload: {},
+        requestedByAgentId: targetOfA.id,
+      }),
+  },
+  {
+    entry: 'approvals.decideApproval',
+    action: 'approval.decide',
+    call: (ctx) => decideApproval(ctx, approvalA.id, 'approve', 'mine now'),
+  },
+  {
+    entry: 'approvals.resubmitApproval',
+    action: 'approval.resubmit',
+    call: (ctx) => resubmitApproval(ctx, approvalA.id, { ask: 'changed' }),
+  },
+  {
+    entry: 'approvals.addApprovalComment',
+    action: 'approval.comment',
+    call: (ctx) => addApprovalComment(ctx, approvalA.id, 'hello'),
+    sameCompany: null,
+  },
+
   { entry: 'agents.terminateAgent', action: 'agent.terminate', call: (ctx) => terminateAgent(ctx, targetOfA.id) },
   { entry: 'agents.deleteAgent', action: 'agent.delete', call: (ctx) => deleteAgent(ctx, targetOfA.id) },
   { entry: 'companies.deleteCompany', action: 'company.delete', call: (ctx) => deleteCompany(ctx, companyA.id) },

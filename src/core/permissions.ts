@@ -269,7 +269,7 @@ export const ACTIONS = {
     denied: 'an agent may only request approvals as itself',
     self: 'the agent named as requester',
   },
-  'approval.decide': boardOnly,
+  'approval.decide': boardUserOnly,
   'approval.resubmit': {
     ...boardOr('self'),
     denied: 'only the requesting agent or the board may resubmit this approval',
@@ -444,9 +444,12 @@ export const ACTIONS = {
 export type Action = keyof typeof ACTIONS;
 type RowOf<A extends Action> = (typeof ACTIONS)[A];
 
-type ConditionsOf<A extends Action> =
-  | (RowOf<A>['agent'] extends readonly (infer C)[] ? C : never)
-  | (RowOf<A>['board'] extends readonly (infer C)[] ? C : never);
+// Distributes over a union of actions: a check shared by several actions gets what all of them read.
+type ConditionsOf<A extends Action> = A extends Action
+  ?
+      | (RowOf<A>['agent'] extends readonly (infer C)[] ? C : never)
+      | (RowOf<A>['board'] extends readonly (infer C)[] ? C : never)
+  : never;
 /** The facts each condition reads (`object`: none beyond the company). */
 interface ConditionFacts {
   self: { agentId: string | null };
