@@ -40,8 +40,19 @@ import { randomUUID } from 'node:crypto';
 import { addApprovalComment } from '../src/modules/approvals/comments.ts';
 import { createApproval } from '../src/modules/approvals/create.ts';
 import { decideApproval, resubmitApproval } from '../src/modules/approvals/service.ts';
+import { findIssue } from '../src/core/issue-access.ts';
+import type { Issue } from '../src/db/rows.ts';
+import { deleteAttachment, addAttachment } from '../src/modules/attachments/service.ts';
+import { createComment } from '../src/modules/comments/service.ts';
+import { putDocumentBody } from '../src/modules/documents/schemas.ts';
+import { deleteDocument, putDocument } from '../src/modules/documents/service.ts';
+import { checkoutIssue, releaseIssue } from '../src/modules/issues/checkout.ts';
+import { listIssues } from '../src/modules/issues/list.ts';
+import { createIssueBody, listIssuesQuery, patchIssueBody } from '../src/modules/issues/schemas.ts';
+import { createIssue } from '../src/modules/issues/service.ts';
+import { updateIssue } from '../src/modules/issues/update.ts';
 import { useTestApp } from './helpers/app.ts';
-import { companyWithAgent, newAgent } from './helpers/factories.ts';
+import { companyWithAgent, multipartBody, newAgent, newIssue } from './helpers/factories.ts';
 
 const t = await useTestApp();
 const db = t.database.db;
@@ -54,6 +65,8 @@ const agentActor = (agent: { id: string; companyId: string; role: string; adapte
   role: agent.role,
   adapterType: agent.adapterType,
   via: 'agent_key',
+  // Agents send their run (checkout and release require one).
+  runId: randomUUID(),
 });
 
 // Company A and its records, built through the API by A's board user.
@@ -70,6 +83,18 @@ const approvalA = (
     body: { type: 'request_board_approval', payload: { ask: 'ship it' }, requestedByAgentId: targetOfA.id },
   })
 ).body;
+const issueA = (await findIssue(db, (await newIssue(t, a.boardToken, a.company.id)).id)) as Issue;
+const planA = await t.request('PUT', `/api/issues/${issueA.id}/documents/plan`, {
+  token: a.boardToken,
+  body: { body: '# Plan' },
+});
+assert.equal(planA.status, 201);
+/** Uploaded by the board: no agent is its uploader. */
+const attachmentA = await t.request('POST', `/api/companies/${a.company.id}/issues/${issueA.id}/attachments`, {
+  token: a.boardToken,
+  ...multipartBody([{ name: 'file', data: 'notes', filename: 'notes.txt', contentType: 'text/plain' }]),
+});
+assert.equal(attachmentA.status, 201);
 // B's most privileged agent: no role rule of its own company can stand in for the boundary.
 const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
 
@@ -194,6 +219,81 @@ const ROWS: Row[] = [
     entry: 'skills.syncAgentSkills',
     action: 'agent.syncSkills',
     call: (ctx) => syncAgentSkills(ctx, targetOfA, []),
+  },
+
+  // issues, comments, documents, attachments
+  {
+    entry: 'issues.createIssue',
+    action: 'issue.create',
+    call: (ctx) => createIssue(ctx, companyA.id, createIssueBody.parse({ title: 'Intruder' })),
+    sameCompany: null,
+  },
+  {
+    entry: 'issues.createIssue (assigned to another agent)',
+    action: 'issue.assign',
+    call: (ctx) =>
+      createIssue(ctx, companyA.id, createIssueBody.parse({ title: 'For you', assigneeAgentId: targetOfA.id })),
+  },
+  {
+    entry: 'issues.updateIssue',
+    action: 'issue.update',
+    call: (ctx) => updateIssue(ctx, issueA.id, patchIssueBody.parse({ title: 'taken over' })),
+    sameCompany: null,
+  },
+  {
+    entry: 'issues.updateIssue (assigning another agent)',
+    action: 'issue.assign',
+    call: (ctx) => updateIssue(ctx, issueA.id, patchIssueBody.parse({ assigneeAgentId: targetOfA.id })),
+  },
+  {
+    entry: 'issues.updateIssue (interrupting with a comment)',
+    action: 'issue.interrupt',
+    call: (ctx) => updateIssue(ctx, issueA.id, patchIssueBody.parse({ comment: 'stop', interrupt: true })),
+  },
+  {
+    entry: 'issues.listIssues (`me`)',
+    action: 'issue.filterByMe',
+    call: (ctx) => listIssues(ctx, companyA.id, listIssuesQuery.parse({ assigneeUserId: 'me' })),
+  },
+  {
+    entry: 'issues.checkoutIssue (as another agent)',
+    action: 'issue.checkout',
+    call: (ctx) => checkoutIssue(ctx, issueA, { agentId: targetOfA.id, expectedStatuses: ['backlog', 'todo'] }),
+  },
+  { entry: 'issues.releaseIssue', action: 'issue.release', call: (ctx) => releaseIssue(ctx, issueA) },
+  {
+    entry: 'comments.createComment',
+    action: 'issue.comment',
+    call: (ctx) => createComment(ctx, issueA, { body: 'hello' }),
+    sameCompany: null,
+  },
+  {
+    entry: 'comments.createComment (interrupting)',
+    action: 'issue.interrupt',
+    call: (ctx) => createComment(ctx, issueA, { body: 'stop', interrupt: true }),
+  },
+  {
+    entry: 'documents.putDocument',
+    action: 'issue.putDocument',
+    call: (ctx) => putDocument(ctx, issueA, 'notes', putDocumentBody.parse({ body: 'overwritten' })),
+    sameCompany: null,
+  },
+  {
+    entry: 'documents.deleteDocument',
+    action: 'issue.deleteDocument',
+    call: (ctx) => deleteDocument(ctx, issueA.id, 'plan'),
+  },
+  {
+    entry: 'attachments.addAttachment',
+    action: 'issue.attach',
+    call: (ctx) =>
+      addAttachment(ctx, storage, issueA, { bytes: Buffer.from('x'), contentType: 'text/plain', filename: 'x.txt' }),
+    sameCompany: null,
+  },
+  {
+    entry: 'attachments.deleteAttachment',
+    action: 'issue.deleteAttachment',
+    call: (ctx) => deleteAttachment(ctx, attachmentA.body.id),
   },
 
   // approvals

@@ -220,8 +220,7 @@ export const ACTIONS = {
   'issue.update': anyCaller,
   'issue.assign': {
     ...boardOr('taskAssigner', 'self'),
-    denied:
-      'assigning needs task-assignment permission: an agent without it may only take an issue for itself or drop its own assignment',
+    denied: 'assigning issues needs task-assignment permission (an agent may only assign an issue to itself)',
     self: 'the agent taking the issue, or dropping its own assignment (never a user assignee)',
   },
   'issue.filterByMe': {

@@ -43,7 +43,7 @@ import {
 } from '../../core/statuses.ts';
 import { ensureAgentRun, findRun, recordRunIssue } from '../runs/service.ts';
 import type { Issue } from '../../db/rows.ts';
-import { canCheckoutAs } from './policy.ts';
+import { assertMay } from '../../core/permissions.ts';
 
 export type CheckoutConflictReason =
   | 'status_mismatch'
@@ -178,7 +178,7 @@ export async function checkoutIssue(
   input: { agentId: string; expectedStatuses: IssueStatus[] },
 ): Promise<Issue> {
   const { actor } = ctx;
-  if (!canCheckoutAs(actor, input.agentId)) throw forbidden('an agent may only check out issues as itself');
+  await assertMay(ctx, 'issue.checkout', { companyId: issue.companyId, agentId: input.agentId });
   const runId = actor.kind === 'agent' ? requireAgentRunId(actor) : null;
   const expected = [...new Set(input.expectedStatuses)];
   // Before the lock: racers of one issue queue on its row, so what needs no lock is read first.
@@ -265,8 +265,8 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
   return ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(issues).where(eq(issues.id, issue.id)).for('no key update');
     const state = { ...current!, runStatus: await runStatusOf(tx, current!.checkoutRunId) };
-    if (actor.kind === 'agent' && state.assigneeAgentId !== actor.agentId)
-      throw forbidden('only the assignee may release this issue');
+    // The assignee as locked, so a reassignment racing the release is seen.
+    await assertMay({ db: tx, actor }, 'issue.release', { companyId: issue.companyId, agentId: state.assigneeAgentId });
     const checkedOut =
       !CLOSED_STATUSES.includes(state.status as IssueStatus) &&
       (state.status === 'in_progress' || state.checkoutRunId !== null);
