@@ -51,6 +51,24 @@ import { listIssues } from '../src/modules/issues/list.ts';
 import { createIssueBody, listIssuesQuery, patchIssueBody } from '../src/modules/issues/schemas.ts';
 import { createIssue } from '../src/modules/issues/service.ts';
 import { updateIssue } from '../src/modules/issues/update.ts';
+import type { Goal, Project } from '../src/db/rows.ts';
+import { createGoalBody, patchGoalBody } from '../src/modules/goals/schemas.ts';
+import { createGoal, deleteGoal, findGoal, updateGoal } from '../src/modules/goals/service.ts';
+import {
+  createProjectBody,
+  patchProjectBody,
+  patchWorkspaceBody,
+  workspaceBody,
+} from '../src/modules/projects/schemas.ts';
+import { createProject, deleteProject, updateProject } from '../src/modules/projects/service.ts';
+import {
+  createWorkspace,
+  deleteWorkspace,
+  runWorkspaceAction,
+  updateWorkspace,
+} from '../src/modules/projects/workspaces.ts';
+import { projects } from '../src/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
 import { useTestApp } from './helpers/app.ts';
 import { companyWithAgent, multipartBody, newAgent, newIssue } from './helpers/factories.ts';
 
@@ -95,6 +113,20 @@ const attachmentA = await t.request('POST', `/api/companies/${a.company.id}/issu
   ...multipartBody([{ name: 'file', data: 'notes', filename: 'notes.txt', contentType: 'text/plain' }]),
 });
 assert.equal(attachmentA.status, 201);
+const goalA = (await findGoal(
+  db,
+  (
+    await t.request('POST', `/api/companies/${a.company.id}/goals`, { token: a.boardToken, body: { title: 'Goal' } })
+  ).body.id,
+)) as Goal;
+const projectBody = (
+  await t.request('POST', `/api/companies/${a.company.id}/projects`, {
+    token: a.boardToken,
+    body: { name: 'Project', workspace: { name: 'main', cwd: '/tmp/policy-services' } },
+  })
+).body;
+const [projectA] = (await db.select().from(projects).where(eq(projects.id, projectBody.id))) as [Project];
+const workspaceA: string = projectBody.workspaces[0].id;
 // B's most privileged agent: no role rule of its own company can stand in for the boundary.
 const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
 
@@ -294,6 +326,63 @@ const ROWS: Row[] = [
     entry: 'attachments.deleteAttachment',
     action: 'issue.deleteAttachment',
     call: (ctx) => deleteAttachment(ctx, attachmentA.body.id),
+  },
+
+  // goals, projects and workspaces: any agent of the company may
+  {
+    entry: 'goals.createGoal',
+    action: 'goal.create',
+    call: (ctx) => createGoal(ctx, companyA.id, createGoalBody.parse({ title: 'Intruder goal' })),
+    sameCompany: null,
+  },
+  {
+    entry: 'goals.updateGoal',
+    action: 'goal.update',
+    call: (ctx) => updateGoal(ctx, goalA, patchGoalBody.parse({ title: 'taken over' })),
+    sameCompany: null,
+  },
+  { entry: 'goals.deleteGoal', action: 'goal.delete', call: (ctx) => deleteGoal(ctx, goalA), sameCompany: null },
+  {
+    entry: 'projects.createProject',
+    action: 'project.create',
+    call: (ctx) => createProject(ctx, companyA.id, createProjectBody.parse({ name: 'Intruder project' })),
+    sameCompany: null,
+  },
+  {
+    entry: 'projects.updateProject',
+    action: 'project.update',
+    call: (ctx) => updateProject(ctx, projectA, patchProjectBody.parse({ description: 'taken over' })),
+    sameCompany: null,
+  },
+  {
+    entry: 'projects.createWorkspace',
+    action: 'project.createWorkspace',
+    call: (ctx) => createWorkspace(ctx, projectA, workspaceBody.parse({ name: 'ws', cwd: '/tmp/intruder' })),
+    sameCompany: null,
+  },
+  {
+    entry: 'projects.updateWorkspace',
+    action: 'project.updateWorkspace',
+    call: (ctx) => updateWorkspace(ctx, projectA, workspaceA, patchWorkspaceBody.parse({ name: 'taken over' })),
+    sameCompany: null,
+  },
+  {
+    entry: 'projects.runWorkspaceAction',
+    action: 'project.controlRuntimeServices',
+    call: (ctx) => runWorkspaceAction(ctx, projectA, workspaceA, 'stop'),
+    sameCompany: null,
+  },
+  {
+    entry: 'projects.deleteWorkspace',
+    action: 'project.deleteWorkspace',
+    call: (ctx) => deleteWorkspace(ctx, projectA, workspaceA),
+    sameCompany: null,
+  },
+  {
+    entry: 'projects.deleteProject',
+    action: 'project.delete',
+    call: (ctx) => deleteProject(ctx, projectA),
+    sameCompany: null,
   },
 
   // approvals
