@@ -69,6 +69,25 @@ import {
 } from '../src/modules/projects/workspaces.ts';
 import { projects } from '../src/db/schema/index.ts';
 import { eq } from 'drizzle-orm';
+import { routines, routineTriggers } from '../src/db/schema/index.ts';
+import { runRoutine } from '../src/modules/routines/fire.ts';
+import {
+  createRoutineBody,
+  createTriggerBody,
+  patchRoutineBody,
+  patchTriggerBody,
+  runRoutineBody,
+} from '../src/modules/routines/schemas.ts';
+import {
+  createRoutine,
+  createTrigger,
+  deleteTrigger,
+  rotateWebhookSecret,
+  updateRoutine,
+  updateTrigger,
+  type Routine,
+  type RoutineTrigger,
+} from '../src/modules/routines/service.ts';
 import { useTestApp } from './helpers/app.ts';
 import { companyWithAgent, multipartBody, newAgent, newIssue } from './helpers/factories.ts';
 
@@ -127,6 +146,20 @@ const projectBody = (
 ).body;
 const [projectA] = (await db.select().from(projects).where(eq(projects.id, projectBody.id))) as [Project];
 const workspaceA: string = projectBody.workspaces[0].id;
+/** A routine of A assigned to the target agent, with a webhook trigger. */
+const routineId: string = (
+  await t.request('POST', `/api/companies/${a.company.id}/routines`, {
+    token: a.boardToken,
+    body: { title: 'Routine', assigneeAgentId: targetOfA.id },
+  })
+).body.id;
+const triggerId: string = (
+  await t.request('POST', `/api/routines/${routineId}/triggers`, { token: a.boardToken, body: { kind: 'webhook' } })
+).body.id;
+const [routineA] = (await db.select().from(routines).where(eq(routines.id, routineId))) as [Routine];
+const [triggerA] = (await db.select().from(routineTriggers).where(eq(routineTriggers.id, triggerId))) as [
+  RoutineTrigger,
+];
 // B's most privileged agent: no role rule of its own company can stand in for the boundary.
 const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
 
@@ -384,6 +417,52 @@ const ROWS: Row[] = [
     call: (ctx) => deleteProject(ctx, projectA),
     sameCompany: null,
   },
+
+  // routines (self: the routine's assignee, or the new assignee)
+  {
+    entry: 'routines.createRoutine',
+    action: 'routine.create',
+    call: (ctx) => createRoutine(ctx, companyA.id, createRoutineBody.parse({ title: 'Intruder routine' })),
+    sameCompany: null,
+  },
+  {
+    entry: 'routines.createRoutine (for another agent)',
+    action: 'routine.assign',
+    call: (ctx) =>
+      createRoutine(ctx, companyA.id, createRoutineBody.parse({ title: 'Yours', assigneeAgentId: targetOfA.id })),
+  },
+  {
+    entry: 'routines.updateRoutine',
+    action: 'routine.update',
+    call: (ctx) => updateRoutine(ctx, routineA.id, patchRoutineBody.parse({ title: 'taken over' })),
+  },
+  {
+    entry: 'routines.updateRoutine (its assignee handing it to another agent)',
+    action: 'routine.assign',
+    call: (ctx) => updateRoutine(ctx, routineA.id, patchRoutineBody.parse({ assigneeAgentId: plainAgent.agentId })),
+    sameCompany: agentActor(targetOfA),
+  },
+  {
+    entry: 'routines.createTrigger',
+    action: 'routine.addTrigger',
+    call: (ctx) => createTrigger(ctx, t.config.masterKey, routineA.id, createTriggerBody.parse({ kind: 'api' })),
+  },
+  {
+    entry: 'routines.updateTrigger',
+    action: 'routine.updateTrigger',
+    call: (ctx) => updateTrigger(ctx, t.config.masterKey, triggerA.id, patchTriggerBody.parse({ label: 'taken over' })),
+  },
+  {
+    entry: 'routines.rotateWebhookSecret',
+    action: 'routine.rotateSecret',
+    call: (ctx) => rotateWebhookSecret(ctx, t.config.masterKey, triggerA),
+  },
+  {
+    entry: 'routines.runRoutine',
+    action: 'routine.fire',
+    call: (ctx) => runRoutine(ctx, routineA, runRoutineBody.parse({}) ?? {}),
+  },
+  { entry: 'routines.deleteTrigger', action: 'routine.deleteTrigger', call: (ctx) => deleteTrigger(ctx, triggerA) },
 
   // approvals
   {
