@@ -88,6 +88,8 @@ import {
   type Routine,
   type RoutineTrigger,
 } from '../src/modules/routines/service.ts';
+import { cancelRunRequest } from '../src/modules/runs/cancel.ts';
+import { completeRun } from '../src/modules/runs/complete.ts';
 import { useTestApp } from './helpers/app.ts';
 import { companyWithAgent, multipartBody, newAgent, newIssue } from './helpers/factories.ts';
 
@@ -112,7 +114,8 @@ const companyA = (await db.query.companies.findFirst({ where: (c, { eq }) => eq(
 const ceoOfA = await newAgent(t, a.boardToken, a.company.id, { role: 'ceo' });
 const creatorOfA = await newAgent(t, a.boardToken, a.company.id, { permissions: { canCreateAgents: true } });
 /** The agent the agent rows act on: neither the plain agent nor privileged. */
-const targetOfA = (await findAgentById(db, (await newAgent(t, a.boardToken, a.company.id)).agent.id)) as Agent;
+const target = await newAgent(t, a.boardToken, a.company.id);
+const targetOfA = (await findAgentById(db, target.agent.id)) as Agent;
 /** An approval of A requested (by the board's naming) for the target agent. */
 const approvalA = (
   await t.request('POST', `/api/companies/${a.company.id}/approvals`, {
@@ -160,6 +163,15 @@ const [routineA] = (await db.select().from(routines).where(eq(routines.id, routi
 const [triggerA] = (await db.select().from(routineTriggers).where(eq(routineTriggers.id, triggerId))) as [
   RoutineTrigger,
 ];
+/** A live run of the target agent: its checkout with a run header records it. */
+const runA = randomUUID();
+const heldIssue = await newIssue(t, a.boardToken, a.company.id);
+const checkout = await t.request('POST', `/api/issues/${heldIssue.id}/checkout`, {
+  token: target.token,
+  headers: { 'x-service-run-id': runA },
+  body: { agentId: targetOfA.id, expectedStatuses: ['backlog'] },
+});
+assert.equal(checkout.status, 200);
 // B's most privileged agent: no role rule of its own company can stand in for the boundary.
 const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
 
@@ -463,6 +475,14 @@ const ROWS: Row[] = [
     call: (ctx) => runRoutine(ctx, routineA, runRoutineBody.parse({}) ?? {}),
   },
   { entry: 'routines.deleteTrigger', action: 'routine.deleteTrigger', call: (ctx) => deleteTrigger(ctx, triggerA) },
+
+  // runs
+  { entry: 'runs.cancelRunRequest', action: 'run.cancel', call: (ctx) => cancelRunRequest(ctx, runA) },
+  {
+    entry: 'runs.completeRun',
+    action: 'run.complete',
+    call: (ctx) => completeRun(ctx, db, runA, { status: 'succeeded' }),
+  },
 
   // approvals
   {

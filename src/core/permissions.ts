@@ -322,7 +322,7 @@ export const ACTIONS = {
     agent: ['runToken'],
     system: 'never',
     plugin: 'never',
-    denied: "completing a run needs that run's own token (the JWT it was started with)",
+    denied: "only the run's own token (the runToken of its request) may complete it",
   },
 
   // Skills (SPEC "Skills": mutating routes need canCreateAgents)
