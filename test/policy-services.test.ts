@@ -90,8 +90,16 @@ import {
 } from '../src/modules/routines/service.ts';
 import { cancelRunRequest } from '../src/modules/runs/cancel.ts';
 import { completeRun } from '../src/modules/runs/complete.ts';
+import {
+  createSecret,
+  deleteSecret,
+  listSecrets,
+  rotateSecret,
+  secretProviders,
+  updateSecret,
+} from '../src/modules/secrets/service.ts';
 import { useTestApp } from './helpers/app.ts';
-import { companyWithAgent, multipartBody, newAgent, newIssue } from './helpers/factories.ts';
+import { companyWithAgent, multipartBody, newAgent, newIssue, newSecret } from './helpers/factories.ts';
 
 const t = await useTestApp();
 const db = t.database.db;
@@ -172,6 +180,8 @@ const checkout = await t.request('POST', `/api/issues/${heldIssue.id}/checkout`,
   body: { agentId: targetOfA.id, expectedStatuses: ['backlog'] },
 });
 assert.equal(checkout.status, 200);
+const secretA: string = (await newSecret(t, a.boardToken, a.company.id)).id;
+const withKey = (ctx: Ctx) => ({ ...ctx, masterKey: t.config.masterKey });
 // B's most privileged agent: no role rule of its own company can stand in for the boundary.
 const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
 
@@ -483,6 +493,26 @@ const ROWS: Row[] = [
     action: 'run.complete',
     call: (ctx) => completeRun(ctx, db, runA, { status: 'succeeded' }),
   },
+
+  // secrets (board only)
+  { entry: 'secrets.secretProviders', action: 'secret.read', call: (ctx) => secretProviders(ctx, companyA.id) },
+  { entry: 'secrets.listSecrets', action: 'secret.read', call: (ctx) => listSecrets(ctx, companyA.id, 10) },
+  {
+    entry: 'secrets.createSecret',
+    action: 'secret.create',
+    call: (ctx) => createSecret(withKey(ctx), companyA.id, { name: 'STOLEN', value: 'x' }),
+  },
+  {
+    entry: 'secrets.updateSecret',
+    action: 'secret.update',
+    call: (ctx) => updateSecret(withKey(ctx), secretA, { description: 'taken over' }),
+  },
+  {
+    entry: 'secrets.rotateSecret',
+    action: 'secret.rotate',
+    call: (ctx) => rotateSecret(withKey(ctx), secretA, { value: 'mine now' }),
+  },
+  { entry: 'secrets.deleteSecret', action: 'secret.delete', call: (ctx) => deleteSecret(withKey(ctx), secretA) },
 
   // approvals
   {

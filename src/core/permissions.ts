@@ -539,6 +539,23 @@ export function assertKindMay(actor: Actor, action: Action, details?: unknown): 
   if (ruleFor(actor, row) === 'never') throw forbidden(row.denied, details);
 }
 
+/**
+ * A use case's record, once the caller may: the kind refusal before it is read, then `load` (which
+ * answers 404 missing and 403, or 404 where SPEC hides it, for another company's), then the row's
+ * conditions on the record's facts.
+ */
+export async function resourceFor<A extends Action, T>(
+  ctx: { db: DbOrTx; actor: Actor },
+  action: A,
+  load: () => Promise<T>,
+  factsOf: (record: T) => FactsOf<A>,
+): Promise<T> {
+  assertKindMay(ctx.actor, action);
+  const record = await load();
+  await assertMay(ctx, action, factsOf(record));
+  return record;
+}
+
 type CompanyAction = { [A in Action]: RowOf<A>['scope'] extends 'company' ? A : never }[Action];
 
 /**

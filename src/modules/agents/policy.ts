@@ -19,7 +19,7 @@
 //   hand out canCreateAgents.
 import { requireAgentAccess, callerAgent } from '../../core/agent-access.ts';
 import type { Ctx } from '../../core/context.ts';
-import { assertKindMay, assertMay, permits } from '../../core/permissions.ts';
+import { assertMay, permits, resourceFor } from '../../core/permissions.ts';
 import type { Agent } from '../../db/rows.ts';
 
 type AgentAction =
@@ -44,10 +44,7 @@ const factsOf = (agent: Pick<Agent, 'id' | 'companyId'>) => ({ companyId: agent.
  * company's, then the row's conditions.
  */
 export async function agentFor(ctx: Ctx, action: AgentAction, agentRef: string): Promise<Agent> {
-  assertKindMay(ctx.actor, action);
-  const agent = await requireAgentAccess(ctx.db, ctx.actor, agentRef);
-  await assertMay(ctx, action, factsOf(agent));
-  return agent;
+  return resourceFor(ctx, action, () => requireAgentAccess(ctx.db, ctx.actor, agentRef), factsOf);
 }
 
 // An agent must not promote itself, re-parent itself in the org tree or pause/activate itself.

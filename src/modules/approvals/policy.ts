@@ -4,7 +4,7 @@
 // agent that asked, or to the board.
 import type { Ctx } from '../../core/context.ts';
 import type { Actor } from '../../core/actor.ts';
-import { assertKindMay, assertMay, type ActorFor } from '../../core/permissions.ts';
+import { assertMay, resourceFor, type ActorFor } from '../../core/permissions.ts';
 import type { Approval } from '../../db/rows.ts';
 import { requireApproval } from './lookup.ts';
 
@@ -30,10 +30,13 @@ export async function approvalFor(
   action: ApprovalAction,
   approvalId: string,
 ): Promise<{ approval: Approval; actor: Actor }> {
-  assertKindMay(ctx.actor, action);
-  const approval = await requireApproval(ctx.db, ctx.actor, approvalId);
-  const actor = await assertMay(ctx, action, { companyId: approval.companyId, agentId: approval.requestedByAgentId });
-  return { approval, actor };
+  const approval = await resourceFor(
+    ctx,
+    action,
+    () => requireApproval(ctx.db, ctx.actor, approvalId),
+    (found) => ({ companyId: found.companyId, agentId: found.requestedByAgentId }),
+  );
+  return { approval, actor: ctx.actor };
 }
 
 /** Filing: `approval.create`, and `approval.requestAs` when the body names the requesting agent. */

@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { issueDocumentRevisions, issueDocuments } from '../../db/schema/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { requireIssueAccess } from '../../core/issue-access.ts';
-import { assertKindMay, assertMay } from '../../core/permissions.ts';
+import { assertMay, resourceFor } from '../../core/permissions.ts';
 import { conflict, notFound, payloadTooLarge, unprocessable, type DomainError } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Issue } from '../../db/rows.ts';
@@ -268,9 +268,12 @@ export async function getRevision(
  * looked up (404 missing, 403 another company's).
  */
 export async function deleteDocument(ctx: Ctx, issueRef: string, key: string): Promise<Document> {
-  assertKindMay(ctx.actor, 'issue.deleteDocument');
-  const issue = await requireIssueAccess(ctx.db, ctx.actor, issueRef);
-  await assertMay(ctx, 'issue.deleteDocument', { companyId: issue.companyId });
+  const issue = await resourceFor(
+    ctx,
+    'issue.deleteDocument',
+    () => requireIssueAccess(ctx.db, ctx.actor, issueRef),
+    (found) => ({ companyId: found.companyId }),
+  );
   const { actor } = ctx;
   return ctx.db.transaction(async (tx) => {
     const [deleted] = await tx
