@@ -98,6 +98,11 @@ import {
   secretProviders,
   updateSecret,
 } from '../src/modules/secrets/service.ts';
+import { companySkills } from '../src/db/schema/index.ts';
+import { importSkills } from '../src/modules/skills/import.ts';
+import { scanProjects } from '../src/modules/skills/scan.ts';
+import { createManagedSkill, deleteSkill, updateSkillFile, type Skill } from '../src/modules/skills/service.ts';
+import { installUpdate } from '../src/modules/skills/updates.ts';
 import { useTestApp } from './helpers/app.ts';
 import { companyWithAgent, multipartBody, newAgent, newIssue, newSecret } from './helpers/factories.ts';
 
@@ -182,6 +187,10 @@ const checkout = await t.request('POST', `/api/issues/${heldIssue.id}/checkout`,
 assert.equal(checkout.status, 200);
 const secretA: string = (await newSecret(t, a.boardToken, a.company.id)).id;
 const withKey = (ctx: Ctx) => ({ ...ctx, masterKey: t.config.masterKey });
+const skillId: string = (
+  await t.request('POST', `/api/companies/${a.company.id}/skills`, { token: a.boardToken, body: { name: 'Skill' } })
+).body.id;
+const [skillA] = (await db.select().from(companySkills).where(eq(companySkills.id, skillId))) as [Skill];
 // B's most privileged agent: no role rule of its own company can stand in for the boundary.
 const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
 
@@ -513,6 +522,30 @@ const ROWS: Row[] = [
     call: (ctx) => rotateSecret(withKey(ctx), secretA, { value: 'mine now' }),
   },
   { entry: 'secrets.deleteSecret', action: 'secret.delete', call: (ctx) => deleteSecret(withKey(ctx), secretA) },
+
+  // skills (the board, or an agent holding canCreateAgents)
+  {
+    entry: 'skills.createManagedSkill',
+    action: 'skill.create',
+    call: (ctx) => createManagedSkill(ctx, companyA.id, { name: 'Intruder skill' }),
+  },
+  {
+    entry: 'skills.importSkills',
+    action: 'skill.import',
+    call: (ctx) => importSkills(ctx, companyA.id, '/tmp', { codeHost: t.config.codeHost }),
+  },
+  { entry: 'skills.scanProjects', action: 'skill.scanProjects', call: (ctx) => scanProjects(ctx, companyA.id, {}) },
+  {
+    entry: 'skills.updateSkillFile',
+    action: 'skill.updateFile',
+    call: (ctx) => updateSkillFile(ctx, skillA, 'SKILL.md', '# taken over'),
+  },
+  {
+    entry: 'skills.installUpdate',
+    action: 'skill.installUpdate',
+    call: (ctx) => installUpdate(ctx, t.config.codeHost, skillA),
+  },
+  { entry: 'skills.deleteSkill', action: 'skill.delete', call: (ctx) => deleteSkill(ctx, skillA) },
 
   // approvals
   {
