@@ -435,6 +435,7 @@ export const ACTIONS = {
     denied: 'only the instance owner manages adapters',
   },
   'instance.doctor': { ...boardOnly, scope: 'instance' },
+  'instance.whoAmI': { ...boardUserOnly, scope: 'instance' },
   'boardKey.read': { ...boardUserOnly, scope: 'instance' },
   'boardKey.create': { ...boardUserOnly, scope: 'instance' },
   'boardKey.revoke': { ...boardUserOnly, scope: 'instance' },
