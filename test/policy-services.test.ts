@@ -116,6 +116,18 @@ import {
 } from '../src/modules/system/service.ts';
 import type { BoardActor } from '../src/core/actor.ts';
 import pino from 'pino';
+import { createActivityBody } from '../src/modules/activity/schemas.ts';
+import { createActivityEntry } from '../src/modules/activity/service.ts';
+import { listFeedbackTraces, listFeedbackTracesQuery } from '../src/modules/feedback/service.ts';
+import { createFinanceEventBody } from '../src/modules/finance/schemas.ts';
+import {
+  financeByBiller,
+  financeByKind,
+  financeSummary,
+  listFinanceEvents,
+  recordFinanceEvent,
+} from '../src/modules/finance/service.ts';
+import { boardInbox, markInboxRead } from '../src/modules/inbox/board.ts';
 import { useTestApp } from './helpers/app.ts';
 import { companyWithAgent, multipartBody, newAgent, newIssue, newSecret } from './helpers/factories.ts';
 
@@ -672,6 +684,63 @@ const ROWS: Row[] = [
     }),
   ),
 
+  // activity, feedback, the board inbox, finance (board only)
+  {
+    entry: 'activity.createActivityEntry',
+    action: 'activity.create',
+    call: (ctx) =>
+      createActivityEntry(
+        ctx,
+        companyA.id,
+        createActivityBody.parse({ actorId: 'x', action: 'test.done', entityType: 'issue', entityId: 'x' }),
+      ),
+  },
+  {
+    entry: 'feedback.listFeedbackTraces',
+    action: 'company.readFeedback',
+    call: (ctx) => listFeedbackTraces(ctx, companyA.id, listFeedbackTracesQuery.parse({})),
+  },
+  { entry: 'inbox.boardInbox', action: 'inbox.read', call: (ctx) => boardInbox(ctx, companyA.id) },
+  {
+    entry: 'inbox.markInboxRead',
+    action: 'inbox.markRead',
+    call: (ctx) => markInboxRead(ctx, companyA.id, [`issue:${issueA.id}`]),
+  },
+  {
+    entry: 'finance.recordFinanceEvent',
+    action: 'finance.record',
+    call: (ctx) =>
+      recordFinanceEvent(
+        ctx,
+        companyA.id,
+        createFinanceEventBody.parse({
+          kind: 'platform_fee',
+          direction: 'debit',
+          amountCents: 1,
+          currency: 'USD',
+          occurredAt: new Date().toISOString(),
+        }),
+      ),
+  },
+  ...(
+    [
+      ['financeSummary', financeSummary],
+      ['financeByBiller', financeByBiller],
+      ['financeByKind', financeByKind],
+    ] as const
+  ).map(
+    ([name, read]): Row => ({
+      entry: `finance.${name}`,
+      action: 'finance.read',
+      call: (ctx) => read(ctx, companyA.id, { from: null, to: null }),
+    }),
+  ),
+  {
+    entry: 'finance.listFinanceEvents',
+    action: 'finance.read',
+    call: (ctx) => listFinanceEvents(ctx, companyA.id, { from: null, to: null }, 10),
+  },
+
   // approvals
   {
     entry: 'approvals.createApproval',
@@ -718,9 +787,11 @@ const READS = new Set<Action>([
   'agent.readSelf',
   // Redaction of configurations, never a refusal (agents/views.ts).
   'agent.readConfig',
+  // The calling agent's own assignments (any agent may read its own; the board is refused).
+  'inbox.readLite',
 ]);
 /** Areas whose checks still sit in their routes (emptied area by area). */
-const PENDING: string[] = ['cost.', 'budget.', 'finance.', 'activity.', 'inbox.', 'company.readFeedback'];
+const PENDING: string[] = ['cost.', 'budget.'];
 
 async function refusal(call: () => Promise<unknown>): Promise<DomainError> {
   try {

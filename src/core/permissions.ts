@@ -535,9 +535,11 @@ export async function assertMay(
  * 403 when the actor's kind may never take the action: what a use case refuses before it reads
  * anything (SPEC's board-only routes refuse an agent before looking the record up).
  */
-export function assertKindMay(actor: Actor, action: Action, details?: unknown): void {
+export function assertKindMay<A extends Action>(actor: Actor, action: A, details?: unknown): ActorFor<A> {
   const row: Row = ACTIONS[action];
   if (ruleFor(actor, row) === 'never') throw forbidden(row.denied, details);
+  // The kinds the row allows are exactly ActorFor's.
+  return actor as ActorFor<A>;
 }
 
 /**
