@@ -128,6 +128,15 @@ import {
   recordFinanceEvent,
 } from '../src/modules/finance/service.ts';
 import { boardInbox, markInboxRead } from '../src/modules/inbox/board.ts';
+import { inboxLite } from '../src/modules/inbox/service.ts';
+import { selfAgent } from '../src/modules/agents/service.ts';
+import { agentViews } from '../src/modules/agents/views.ts';
+import { createPolicy, updatePolicy } from '../src/modules/budgets/budget-policies.ts';
+import { resolveIncident } from '../src/modules/budgets/incidents.ts';
+import { createPolicyBody, resolveIncidentBody, updatePolicyBody } from '../src/modules/budgets/schemas.ts';
+import { createCostEventBody } from '../src/modules/costs/schemas.ts';
+import { recordCostEvent } from '../src/modules/costs/service.ts';
+import { quotaWindows } from '../src/modules/costs/summaries.ts';
 import { useTestApp } from './helpers/app.ts';
 import { companyWithAgent, multipartBody, newAgent, newIssue, newSecret } from './helpers/factories.ts';
 
@@ -230,6 +239,13 @@ const skillId: string = (
   await t.request('POST', `/api/companies/${a.company.id}/skills`, { token: a.boardToken, body: { name: 'Skill' } })
 ).body.id;
 const [skillA] = (await db.select().from(companySkills).where(eq(companySkills.id, skillId))) as [Skill];
+/** A project budget policy of A. */
+const policyA: string = (
+  await t.request('POST', `/api/companies/${a.company.id}/budgets/policies`, {
+    token: a.boardToken,
+    body: { scopeType: 'project', scopeId: projectBody.id, amount: 1000 },
+  })
+).body.id;
 // B's most privileged agent: no role rule of its own company can stand in for the boundary.
 const b = await companyWithAgent(t, { role: 'ceo', permissions: { canCreateAgents: true } });
 
@@ -741,6 +757,41 @@ const ROWS: Row[] = [
     call: (ctx) => listFinanceEvents(ctx, companyA.id, { from: null, to: null }, 10),
   },
 
+  // costs and budgets
+  {
+    entry: 'costs.recordCostEvent (for another agent)',
+    action: 'cost.report',
+    call: (ctx) =>
+      recordCostEvent(
+        ctx,
+        companyA.id,
+        createCostEventBody.parse({
+          agentId: targetOfA.id,
+          provider: 'acme',
+          model: 'm1',
+          costCents: 1,
+          occurredAt: new Date().toISOString(),
+        }),
+      ),
+  },
+  { entry: 'costs.quotaWindows', action: 'cost.readQuotaWindows', call: (ctx) => quotaWindows(ctx, companyA.id) },
+  {
+    entry: 'budgets.createPolicy',
+    action: 'budget.createPolicy',
+    call: (ctx) => createPolicy(ctx, companyA.id, createPolicyBody.parse({ scopeType: 'company', amount: 100 })),
+  },
+  {
+    entry: 'budgets.updatePolicy',
+    action: 'budget.updatePolicy',
+    call: (ctx) => updatePolicy(ctx, companyA.id, policyA, updatePolicyBody.parse({ amount: 1 })),
+  },
+  {
+    entry: 'budgets.resolveIncident',
+    action: 'budget.resolveIncident',
+    call: (ctx) =>
+      resolveIncident(ctx, companyA.id, randomUUID(), resolveIncidentBody.parse({ action: 'keep_paused' })),
+  },
+
   // approvals
   {
     entry: 'approvals.createApproval',
@@ -781,17 +832,11 @@ const ROWS: Row[] = [
   { entry: 'companies.deleteCompany', action: 'company.delete', call: (ctx) => deleteCompany(ctx, companyA.id) },
 ];
 
-/** Actions answered by reads only: their refusals are covered through HTTP, not rows here. */
-const READS = new Set<Action>([
-  // The caller's own agent row (any agent may read itself; the board is refused).
-  'agent.readSelf',
-  // Redaction of configurations, never a refusal (agents/views.ts).
-  'agent.readConfig',
-  // The calling agent's own assignments (any agent may read its own; the board is refused).
-  'inbox.readLite',
-]);
-/** Areas whose checks still sit in their routes (emptied area by area). */
-const PENDING: string[] = ['cost.', 'budget.'];
+/**
+ * Actions no caller of another company can be refused, each with its own test below: an agent reads
+ * its own row and its own assignments (the board is refused), and configurations are redacted, not refused.
+ */
+const NOT_ROWS = new Set<Action>(['agent.readSelf', 'inbox.readLite', 'agent.readConfig']);
 
 async function refusal(call: () => Promise<unknown>): Promise<DomainError> {
   try {
@@ -809,9 +854,9 @@ describe('use cases refuse on their own, with no route in front', () => {
   it('has a row for every action of the permission table', () => {
     const covered = new Set(ROWS.map((r) => r.action));
     const missing = (Object.keys(ACTIONS) as Action[]).filter(
-      (action) => !covered.has(action) && !READS.has(action) && !PENDING.some((p) => action.startsWith(p)),
+      (action) => !covered.has(action) && !NOT_ROWS.has(action),
     );
-    assert.deepEqual(missing, [], 'add a row (or list the action in READS)');
+    assert.deepEqual(missing, [], 'add a row (or list the action in NOT_ROWS, with its own test)');
   });
 
   for (const row of ROWS) {
@@ -831,4 +876,27 @@ describe('use cases refuse on their own, with no route in front', () => {
         assert.equal(err.message, ACTIONS[row.action].denied);
       });
   }
+});
+
+describe('the actions that are not rows', () => {
+  const owner: BoardActor = { kind: 'board', userId: randomUUID(), isInstanceOwner: true, via: 'board_key' };
+
+  it("an agent's own row and assignments: the board is refused, an agent of another company reads its own", async () => {
+    for (const call of [selfAgent, inboxLite]) {
+      const err = await refusal(() => call(as(owner)));
+      assert.equal(err.status, 403);
+      assert.equal(err.message, 'agent authentication required');
+    }
+    assert.equal((await selfAgent(as(otherCompanyAgent))).id, otherCompanyAgent.agentId);
+    assert.deepEqual(await inboxLite(as(otherCompanyAgent)), []);
+  });
+
+  it('configurations: redacted for an agent that may not read them, in full for the agent itself and the board', async () => {
+    const views = async (actor: Actor) => (await agentViews(as(actor), [targetOfA]))[0]?.canReadConfig;
+    assert.equal(await views(plainAgent), false);
+    assert.equal(await views(otherCompanyAgent), false);
+    assert.equal(await views(agentActor(targetOfA)), true);
+    assert.equal(await views(agentActor(ceoOfA.agent)), true);
+    assert.equal(await views(owner), true);
+  });
 });

@@ -367,7 +367,7 @@ export const ACTIONS = {
   'cost.readQuotaWindows': boardOnly,
   'budget.createPolicy': boardOnly,
   'budget.updatePolicy': boardOnly,
-  'budget.resolveIncident': boardOnly,
+  'budget.resolveIncident': boardUserOnly,
   'finance.record': boardOnly,
   'finance.read': boardOnly,
 

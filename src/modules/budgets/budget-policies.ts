@@ -14,6 +14,7 @@ import { evaluatePolicyNow } from './evaluate.ts';
 import type { CreatePolicy, UpdatePolicy } from './schemas.ts';
 import { utcMonth } from '../../lib/month.ts';
 import type { BudgetScope, WindowKind } from './usage.ts';
+import { assertMayUpdatePolicy, companyForNewPolicy } from './policy.ts';
 
 export type BudgetPolicy = typeof budgetPolicies.$inferSelect;
 
@@ -137,6 +138,7 @@ async function assertScopeInCompany(
 }
 
 export async function createPolicy(ctx: Ctx, companyId: string, input: CreatePolicy): Promise<BudgetPolicy> {
+  await companyForNewPolicy(ctx, companyId);
   return ctx.db.transaction(async (tx) => {
     const scopeId = input.scopeType === 'company' ? (input.scopeId ?? companyId) : input.scopeId!;
     await assertScopeInCompany(tx, companyId, input.scopeType, scopeId);
@@ -196,6 +198,7 @@ export async function updatePolicy(
   policyId: string,
   input: UpdatePolicy,
 ): Promise<BudgetPolicy> {
+  await assertMayUpdatePolicy(ctx, companyId);
   return ctx.db.transaction(async (tx) => {
     // Activating a policy whose scope, metric and window already has an active one breaks the
     // partial unique index: a 409 (conflict) through the database error mapping.

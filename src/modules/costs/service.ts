@@ -15,6 +15,7 @@ import { addScopeUsage, scopesOf } from '../budgets/usage.ts';
 import { costCentsOf, type PriceTable } from '../../core/pricing.ts';
 import { addToRollups } from './rollup.ts';
 import type { CreateCostEvent } from './schemas.ts';
+import { assertMayReportCost } from './policy.ts';
 
 export type CostEvent = typeof costEvents.$inferSelect;
 
@@ -32,6 +33,7 @@ export async function recordCostEvent(
   input: CreateCostEvent,
   now = new Date(),
 ): Promise<{ event: CostEvent; created: boolean }> {
+  await assertMayReportCost(ctx, companyId, input.agentId);
   const occurredAt = new Date(input.occurredAt);
   if (occurredAt.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) throw unprocessable('occurredAt lies in the future');
   return ctx.db.transaction(async (tx) => {
