@@ -12,7 +12,9 @@ import { describe, it } from 'node:test';
 import type { AgentActor, Actor } from '../src/core/actor.ts';
 import type { Ctx } from '../src/core/context.ts';
 import { DomainError } from '../src/core/errors.ts';
-import { ACTIONS, type Action } from '../src/core/permissions.ts';
+import { ACTIONS, allowedActions, permissionsMarkdown, type Action } from '../src/core/permissions.ts';
+import { API_DOC, withPermissionTable } from '../scripts/permissions-doc.ts';
+import { readFileSync } from 'node:fs';
 import { localStorage } from '../src/storage/storage.ts';
 import type { Company } from '../src/core/access.ts';
 import {
@@ -898,5 +900,29 @@ describe('the actions that are not rows', () => {
     assert.equal(await views(agentActor(targetOfA)), true);
     assert.equal(await views(agentActor(ceoOfA.agent)), true);
     assert.equal(await views(owner), true);
+  });
+});
+
+describe('the table, listed', () => {
+  it('lists what an actor may do with a resource', () => {
+    const onTarget = { companyId: companyA.id, agentId: targetOfA.id };
+    const plain = allowedActions(plainAgent, onTarget);
+    assert.ok(plain.includes('issue.create') && plain.includes('goal.update'), plain.join(', '));
+    assert.ok(!plain.includes('agent.pause') && !plain.includes('agent.create') && !plain.includes('secret.read'));
+    const ceo = allowedActions(agentActor(ceoOfA.agent), onTarget);
+    assert.ok(ceo.includes('agent.pause') && ceo.includes('company.brand') && !ceo.includes('agent.delete'));
+    const itself = allowedActions(agentActor(targetOfA), onTarget);
+    assert.ok(itself.includes('agent.wake') && itself.includes('agent.update') && !itself.includes('agent.reorganize'));
+  });
+
+  it('docs/api.md lists the table as the code has it (node --import tsx scripts/permissions-doc.ts)', () => {
+    const doc = readFileSync(API_DOC, 'utf8');
+    assert.equal(doc, withPermissionTable(doc));
+    assert.ok(doc.includes(permissionsMarkdown()));
+  });
+
+  it("the OpenAPI document's description carries the table", async () => {
+    const spec = (await t.request('GET', '/api/openapi.json')).body;
+    assert.ok(String(spec.info.description).includes(permissionsMarkdown()));
   });
 });
