@@ -19,7 +19,9 @@
 //   hand out canCreateAgents.
 import { requireAgentAccess, callerAgent } from '../../core/agent-access.ts';
 import type { Ctx } from '../../core/context.ts';
-import { assertMay, permits, resourceFor } from '../../core/permissions.ts';
+import { assertMay, companyFor, permits, resourceFor } from '../../core/permissions.ts';
+import type { Company } from '../../core/access.ts';
+import type { AgentActor } from '../../core/actor.ts';
 import type { Agent } from '../../db/rows.ts';
 
 type AgentAction =
@@ -72,4 +74,14 @@ export async function assertMayHire(
 export async function configReader(ctx: Ctx): Promise<(agent: Pick<Agent, 'id' | 'companyId'>) => boolean> {
   const caller = await callerAgent(ctx.db, ctx.actor);
   return (agent) => permits(ctx.actor, 'agent.readConfig', { ...factsOf(agent), caller });
+}
+
+/** Creating an agent directly is the board's (agents hire): refused before the company is read. */
+export function companyForNewAgent(ctx: Ctx, companyId: string): Promise<Company> {
+  return companyFor(ctx, 'agent.create', companyId, {});
+}
+
+/** /agents/me: the calling agent (board callers are refused). */
+export function selfActor(ctx: Ctx): Promise<AgentActor> {
+  return assertMay(ctx, 'agent.readSelf', {});
 }

@@ -16,8 +16,7 @@ import { redactConfig } from './present.ts';
 import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
 import { stopAgent } from '../runs/lifecycle.ts';
 import { setAgentSkills } from '../skills/agent-skills.ts';
-import { assertMay, companyFor } from '../../core/permissions.ts';
-import { agentFor, agentForUpdate } from './policy.ts';
+import { agentFor, agentForUpdate, companyForNewAgent, selfActor } from './policy.ts';
 
 // Path words under /api/agents/ that a shortname must never shadow.
 const RESERVED_KEYS = new Set(['me']);
@@ -100,7 +99,7 @@ export function agentSnapshot(agent: Agent, budgetMonthlyCents: number) {
 
 /** POST /agents: the board creates an idle agent (agents hire through hireAgent). */
 export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgent): Promise<Agent> {
-  const company = await companyFor(ctx, 'agent.create', companyId, {});
+  const company = await companyForNewAgent(ctx, companyId);
   return insertAgent(ctx, company.id, input, 'idle');
 }
 
@@ -295,7 +294,7 @@ export async function updateBudget(ctx: Ctx, agentRef: string, budgetMonthlyCent
 
 /** GET /agents/me: the calling agent's own row (agent callers only). */
 export async function selfAgent(ctx: Ctx): Promise<Agent> {
-  const actor = await assertMay(ctx, 'agent.readSelf', {});
+  const actor = await selfActor(ctx);
   const me = await findAgentById(ctx.db, actor.agentId);
   if (!me) throw notFound('agent');
   return me;

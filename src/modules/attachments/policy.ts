@@ -10,3 +10,7 @@ export async function assertMayDeleteAttachment(
 ): Promise<void> {
   await assertMay(ctx, 'issue.deleteAttachment', { companyId: attachment.companyId, agentId: attachment.uploadedBy });
 }
+
+export async function assertMayAttach(ctx: Ctx, issue: { companyId: string }): Promise<void> {
+  await assertMay(ctx, 'issue.attach', { companyId: issue.companyId });
+}

@@ -10,8 +10,7 @@ import { storeAsset, type UploadedFile } from '../assets/service.ts';
 import type { Asset, Issue } from '../../db/rows.ts';
 import { requireAccessible } from '../../core/access.ts';
 import type { Actor } from '../../core/actor.ts';
-import { assertMay } from '../../core/permissions.ts';
-import { assertMayDeleteAttachment } from './policy.ts';
+import { assertMayAttach, assertMayDeleteAttachment } from './policy.ts';
 
 export type Attachment = typeof issueAttachments.$inferSelect;
 export interface AttachmentView {
@@ -47,7 +46,7 @@ export async function addAttachment(
   issue: Issue,
   file: UploadedFile,
 ): Promise<AttachmentView> {
-  await assertMay(ctx, 'issue.attach', { companyId: issue.companyId });
+  await assertMayAttach(ctx, issue);
   const cleaned: UploadedFile = {
     bytes: file.bytes,
     contentType: normalizeContentType(file.contentType),

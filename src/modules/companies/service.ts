@@ -11,9 +11,14 @@ import type { Asset } from '../../db/rows.ts';
 import { storeAsset, type UploadedFile } from '../assets/service.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { BRANDING_FIELDS, type CreateCompany, type PatchCompany } from './schemas.ts';
-import { assertMay, companyFor } from '../../core/permissions.ts';
 import type { BoardActor } from '../../core/actor.ts';
-import { assertMayPatchCompany } from './policy.ts';
+import {
+  assertMayCreateCompany,
+  assertMayOnCompany,
+  assertMayPatchCompany,
+  boardUserListing,
+  companyForBoard,
+} from './policy.ts';
 
 /** "Acme Robotics" -> ACM; collisions get a numeric suffix (ACM2, ACM3, ...). */
 export function prefixCandidates(name: string): string[] {
@@ -35,7 +40,7 @@ async function pickIssuePrefix(tx: DbOrTx, name: string): Promise<string> {
 }
 
 export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Company> {
-  await assertMay(ctx, 'company.create', {});
+  await assertMayCreateCompany(ctx);
   return ctx.db.transaction(async (tx) => {
     // Serialise prefix choice so two concurrent creates with similar names never pick the same one.
     await tx.execute(sql`select pg_advisory_xact_lock(7310451023)`);
@@ -66,7 +71,7 @@ export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Com
 }
 
 export async function listCompanies(ctx: Ctx, includeArchived: boolean): Promise<Company[]> {
-  const actor = await assertMay(ctx, 'company.list', {});
+  const actor = await boardUserListing(ctx, 'company.list');
   return companiesOf({ db: ctx.db, actor }, includeArchived);
 }
 
@@ -104,13 +109,13 @@ type Branding = Pick<PatchCompany, (typeof BRANDING_FIELDS)[number]>;
 
 /** PATCH /branding: the board or the company's CEO agent; fields other than branding are not taken. */
 export async function updateBranding(ctx: Ctx, company: Company, patch: Branding): Promise<Company> {
-  await assertMay(ctx, 'company.brand', { companyId: company.id });
+  await assertMayOnCompany(ctx, 'company.brand', company.id);
   const branding = Object.fromEntries(BRANDING_FIELDS.filter((f) => f in patch).map((f) => [f, patch[f]]));
   return changeCompany(ctx, company, branding, 'company.branding_updated');
 }
 
 export async function archiveCompany(ctx: Ctx, companyId: string): Promise<Company> {
-  const company = await companyFor(ctx, 'company.archive', companyId, {});
+  const company = await companyForBoard(ctx, 'company.archive', companyId);
   return changeCompany(ctx, company, { status: 'archived' }, 'company.archived');
 }
 
@@ -151,7 +156,7 @@ async function changeCompany(ctx: Ctx, company: Company, patch: PatchCompany, ac
 
 /** Stores a logo as an asset of the company; attaching it is a separate PATCH (SPEC "Companies"). */
 export async function uploadLogo(ctx: Ctx, storage: Storage, company: Company, file: UploadedFile): Promise<Asset> {
-  await assertMay(ctx, 'company.uploadLogo', { companyId: company.id });
+  await assertMayOnCompany(ctx, 'company.uploadLogo', company.id);
   return ctx.db.transaction(async (tx) => {
     const asset = await storeAsset(tx, storage, ctx.actor, company.id, 'logo', file);
     await recordActivity(tx, ctx.actor, {
@@ -167,7 +172,7 @@ export async function uploadLogo(ctx: Ctx, storage: Storage, company: Company, f
 
 /** Removes the company and everything it owns (every company-scoped table cascades from companies). */
 export async function deleteCompany(ctx: Ctx, companyId: string): Promise<Company> {
-  const company = await companyFor(ctx, 'company.delete', companyId, {});
+  const company = await companyForBoard(ctx, 'company.delete', companyId);
   await ctx.db.transaction(async (tx) => {
     // The one sanctioned delete of activity entries: see src/db/sql/activity-append-only.sql.
     await tx.execute(sql`select set_config('boardroom.deleting_company', ${company.id}, true)`);
@@ -179,7 +184,7 @@ export async function deleteCompany(ctx: Ctx, companyId: string): Promise<Compan
 
 /** The company's monthly budget: its calendar-month billed_cents policy (0 switches it off), evaluated at once. */
 export async function setCompanyBudget(ctx: Ctx, companyId: string, budgetMonthlyCents: number): Promise<Company> {
-  const company = await companyFor(ctx, 'company.setBudget', companyId, {});
+  const company = await companyForBoard(ctx, 'company.setBudget', companyId);
   await ctx.db.transaction((tx) =>
     syncMonthlyBudgetPolicy(tx, ctx.actor, company.id, 'company', company.id, budgetMonthlyCents),
   );
@@ -188,7 +193,7 @@ export async function setCompanyBudget(ctx: Ctx, companyId: string, budgetMonthl
 
 /** agentCount (non-terminated) per company; issueCount comes from the issue counter. */
 export async function companyStats(ctx: Ctx): Promise<Record<string, { agentCount: number; issueCount: number }>> {
-  const actor = await assertMay(ctx, 'company.stats', {});
+  const actor = await boardUserListing(ctx, 'company.stats');
   const list = await companiesOf({ db: ctx.db, actor }, true);
   if (list.length === 0) return {};
   const ids = list.map((c) => c.id);

@@ -5,8 +5,7 @@ import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { issueDocumentRevisions, issueDocuments } from '../../db/schema/index.ts';
 import type { Ctx } from '../../core/context.ts';
-import { requireIssueAccess } from '../../core/issue-access.ts';
-import { assertMay, resourceFor } from '../../core/permissions.ts';
+import { assertMayPutDocument, issueForDocumentDelete } from './policy.ts';
 import { conflict, notFound, payloadTooLarge, unprocessable, type DomainError } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Issue } from '../../db/rows.ts';
@@ -68,7 +67,7 @@ export async function putDocument(
   key: string,
   input: PutDocument,
 ): Promise<{ document: DocumentView; created: boolean }> {
-  await assertMay(ctx, 'issue.putDocument', { companyId: issue.companyId });
+  await assertMayPutDocument(ctx, issue);
   const { db, actor } = ctx;
   const bytes = Buffer.byteLength(input.body, 'utf8');
   if (bytes > MAX_DOCUMENT_BYTES)
@@ -268,12 +267,7 @@ export async function getRevision(
  * looked up (404 missing, 403 another company's).
  */
 export async function deleteDocument(ctx: Ctx, issueRef: string, key: string): Promise<Document> {
-  const issue = await resourceFor(
-    ctx,
-    'issue.deleteDocument',
-    () => requireIssueAccess(ctx.db, ctx.actor, issueRef),
-    (found) => ({ companyId: found.companyId }),
-  );
+  const issue = await issueForDocumentDelete(ctx, issueRef);
   const { actor } = ctx;
   return ctx.db.transaction(async (tx) => {
     const [deleted] = await tx

@@ -20,7 +20,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { issueComments, issues, issueUserStates } from '../../db/schema/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { Issue } from '../../db/rows.ts';
-import { assertMay } from '../../core/permissions.ts';
+import { boardUserForMe } from './policy.ts';
 import { badRequest } from '../../core/errors.ts';
 import { encodeListCursor, type IssueListKey, type ListIssuesQuery } from './schemas.ts';
 import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
@@ -290,9 +290,7 @@ export async function listIssues(ctx: Ctx, companyId: string, query: ListIssuesQ
   // A search is ranked over at most 2 x MAX_SEARCH_CANDIDATES matches: one page (limit up to 500) holds them all.
   if (q && query.cursor) throw badRequest('`cursor` pages the list; a search (`q`) is one ranked page');
   // `me` stands for the calling board user (issue.filterByMe).
-  const me = USER_FILTERS.some((filter) => query[filter] === 'me')
-    ? (await assertMay(ctx, 'issue.filterByMe', {})).userId
-    : undefined;
+  const me = USER_FILTERS.some((filter) => query[filter] === 'me') ? (await boardUserForMe(ctx)).userId : undefined;
   if (q) {
     const best = bestMatches(me, companyId, { ...query, q }, binder);
     const found = await listStatement(ctx.db, shapeOf(query), () => searchQuery(ctx.db, best)).execute(binder.values);

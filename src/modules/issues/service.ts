@@ -8,8 +8,7 @@ import type { Ctx } from '../../core/context.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Issue } from '../../db/rows.ts';
-import { assertMayAssign } from './policy.ts';
-import { assertMay } from '../../core/permissions.ts';
+import { assertMayAssign, assertMayChangeIssues } from './policy.ts';
 import { assertIssueRefsInCompany, requireSiblingIssue } from '../../core/issue-access.ts';
 import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import type { CreateIssue } from './schemas.ts';
@@ -108,7 +107,7 @@ async function giveBackNumber(db: DbOrTx, companyId: string, number: number): Pr
 }
 
 export async function createIssue(ctx: Ctx, companyId: string, input: CreateIssueInput): Promise<Issue> {
-  await assertMay(ctx, 'issue.create', { companyId });
+  await assertMayChangeIssues(ctx, 'issue.create', companyId);
   const status = input.status ?? 'backlog';
   if (status === 'in_progress') throw unprocessable(IN_PROGRESS_NEEDS_CHECKOUT);
   if (input.assigneeAgentId || input.assigneeUserId) {

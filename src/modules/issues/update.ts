@@ -14,10 +14,9 @@ import { recordActivity } from '../activity/record.ts';
 import { callerAgent } from '../../core/agent-access.ts';
 import { assertMayInterrupt } from '../comments/policy.ts';
 import { createComment } from '../comments/service.ts';
-import { assertMay } from '../../core/permissions.ts';
 import { assertMayUpdateCheckedOutIssue } from './checkout.ts';
 import type { Issue } from '../../db/rows.ts';
-import { assertMayAssign } from './policy.ts';
+import { assertMayAssign, assertMayChangeIssues } from './policy.ts';
 import { assertIssueRefsInCompany } from '../../core/issue-access.ts';
 import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import { CLOSED_STATUSES, type IssueStatus } from '../../core/statuses.ts';
@@ -67,7 +66,7 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
 
   return ctx.db.transaction(async (tx) => {
     const before = await lockIssue(tx, issueId);
-    await assertMay({ db: tx, actor }, 'issue.update', { companyId: before.companyId });
+    await assertMayChangeIssues({ db: tx, actor }, 'issue.update', before.companyId);
     await assertMayUpdateCheckedOutIssue(tx, actor, before);
 
     const changes: Record<string, Change> = {};

@@ -34,3 +34,13 @@ export async function assertMayAssignRoutine(
 ): Promise<void> {
   if (agentId !== undefined) await assertMay(ctx, 'routine.assign', { companyId, agentId });
 }
+
+/** Creating: any caller with access to the company; an agent only for itself (`routine.assign`). */
+export async function assertMayCreateRoutine(
+  ctx: Ctx,
+  companyId: string,
+  assigneeAgentId: string | null | undefined,
+): Promise<void> {
+  await assertMay(ctx, 'routine.create', { companyId });
+  await assertMayAssignRoutine(ctx, companyId, assigneeAgentId ?? undefined);
+}

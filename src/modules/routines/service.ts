@@ -28,8 +28,7 @@ import {
   type SigningMode,
 } from './signing.ts';
 import { assertReferencesDeclared, requiredWithoutDefault } from './variables.ts';
-import { assertMay } from '../../core/permissions.ts';
-import { assertMayAssignRoutine, assertMayManageRoutine } from './policy.ts';
+import { assertMayAssignRoutine, assertMayCreateRoutine, assertMayManageRoutine } from './policy.ts';
 
 export type Routine = typeof routines.$inferSelect;
 export type RoutineTrigger = typeof routineTriggers.$inferSelect;
@@ -101,8 +100,7 @@ function assertSchedulable(variables: RoutineVariable[]): void {
 }
 
 export async function createRoutine(ctx: Ctx, companyId: string, input: CreateRoutine): Promise<Routine> {
-  await assertMay(ctx, 'routine.create', { companyId });
-  await assertMayAssignRoutine(ctx, companyId, input.assigneeAgentId ?? undefined);
+  await assertMayCreateRoutine(ctx, companyId, input.assigneeAgentId);
   const { actor } = ctx;
   // Agents create only for themselves: an agent's routine without an assignee is its own.
   const assigneeAgentId = input.assigneeAgentId ?? (actor.kind === 'agent' ? actor.agentId : null);
