@@ -11,9 +11,10 @@
 //   db, storage              schema and row types, migrations, notifications; the file store
 //   lib, paths.ts, skills    pure helpers, the project directory, bundled skill files
 //
-// Besides: no two areas under src/modules/ import each other (a pair counts once, whichever side
-// imports first), and no import circle between files. Type-only imports count: they tie the
-// layout together as much as value imports do.
+// Besides: no circle between areas under src/modules/ (two areas importing each other, or a longer
+// ring such as issues -> agents -> approvals -> issues, though no file circle makes it), and no
+// import circle between files. Type-only imports count: they tie the layout together as much as
+// value imports do.
 //
 // The rule has no exceptions: when two areas need the same piece, it moves down (a row type to
 // db/rows.ts, a boundary check to core/*-access.ts, a vocabulary to core/statuses.ts), or the use
@@ -67,18 +68,22 @@ const unplaced = [...new Set([...graph.keys()].map((file) => file.split('/')[0]!
 const bandOf = (file: string) => BANDS.findIndex((band) => band.includes(file.split('/')[0]!));
 
 const backward: string[] = [];
-const areaEdges = new Set<string>();
+// area -> areas it imports, and for each `from -> to` the file imports that make that edge.
+const areaGraph = new Map<string, Set<string>>();
+const areaEdgeImports = new Map<string, string[]>();
 for (const [importer, targets] of graph) {
+  const from = areaOf(path.join(SRC, importer));
+  const areaTargets = from ? (areaGraph.get(from) ?? new Set<string>()) : null;
+  if (from && areaTargets) areaGraph.set(from, areaTargets);
   for (const target of targets) {
     if (bandOf(target) < bandOf(importer)) backward.push(`${importer} -> ${target}`);
-    const [from, to] = [areaOf(path.join(SRC, importer)), areaOf(path.join(SRC, target))];
-    if (from && to && from !== to) areaEdges.add(`${from} -> ${to}`);
+    const to = areaOf(path.join(SRC, target));
+    if (!from || !areaTargets || !to || from === to) continue;
+    areaTargets.add(to);
+    const edge = `${from} -> ${to}`;
+    areaEdgeImports.set(edge, [...(areaEdgeImports.get(edge) ?? []), `${importer} -> ${target}`]);
   }
 }
-const areaPairs = [...areaEdges]
-  .map((edge) => edge.split(' -> ') as [string, string])
-  .filter(([from, to]) => from < to && areaEdges.has(`${to} -> ${from}`))
-  .map(([from, to]) => `${from} <-> ${to}`);
 
 /** Tarjan's strongly connected components: every component of more than one file is a circle. */
 function circlesOf(edges: Map<string, Set<string>>): string[][] {
@@ -115,12 +120,58 @@ function circlesOf(edges: Map<string, Set<string>>): string[][] {
   for (const node of edges.keys()) if (!index.has(node)) visit(node);
   return found.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
+
+/**
+ * One circle inside a strongly connected component, as the nodes walked (`a -> b -> c -> a`): the
+ * shortest way from the component's first node back to itself, staying inside the component.
+ */
+function circleThrough(component: string[], edges: Map<string, Set<string>>): string[] {
+  const inside = new Set(component);
+  const [start] = component;
+  const cameFrom = new Map<string, string>();
+  const queue = start === undefined ? [] : [start];
+  for (let node = queue.shift(); node !== undefined; node = queue.shift()) {
+    for (const target of [...(edges.get(node) ?? [])].sort()) {
+      if (!inside.has(target)) continue;
+      if (target === start) {
+        // Back from the last step to the start, through the step each node was first reached from.
+        const walk = [target];
+        for (let at: string | undefined = node; at !== undefined && at !== start; at = cameFrom.get(at))
+          walk.unshift(at);
+        return [start, ...walk];
+      }
+      if (cameFrom.has(target)) continue;
+      cameFrom.set(target, node);
+      queue.push(target);
+    }
+  }
+  throw new Error(`no circle through ${start}: not a strongly connected component`);
+}
+
+/**
+ * Each circle between areas, as a report entry: one ring it contains, then every file import that
+ * ties two areas of the component together (breaking the ring may leave another one in it).
+ */
+function areaCircleReports(edges: Map<string, Set<string>>, imports: Map<string, string[]>): string[] {
+  return circlesOf(edges).map((component) => {
+    const inside = new Set(component);
+    const lines = component.flatMap((from) =>
+      [...(edges.get(from) ?? [])]
+        .filter((to) => inside.has(to))
+        .sort()
+        .flatMap((to) => [`  ${from} -> ${to}:`, ...(imports.get(`${from} -> ${to}`) ?? []).map((i) => `    ${i}`)]),
+    );
+    return [circleThrough(component, edges).join(' -> '), ...lines].join('\n  ');
+  });
+}
+
 const circles = circlesOf(graph);
+const areaCircles = areaCircleReports(areaGraph, areaEdgeImports);
 const elapsedMs = Math.round(performance.now() - started);
 
 console.log(
   `imports: ${graph.size} files, ${[...graph.values()].reduce((n, t) => n + t.size, 0)} imports; ` +
-    `${backward.length} backward across bands, ${areaPairs.length} two-way area pairs, ` +
+    `${backward.length} backward across bands, ${areaCircles.length} area circles, ` +
     `${circles.length} file circles${circles.length > 0 ? ` (${circles.map((c) => c.length).join(', ')} files)` : ''}; read in ${elapsedMs} ms`,
 );
 
@@ -131,10 +182,10 @@ describe('import bands', () => {
     assert.deepEqual(unplaced, [], `add these to BANDS in test/imports.test.ts: ${unplaced.join(', ')}`);
   });
 
-  it('has no backward import, no two areas of src/modules/ importing each other and no file circle', () => {
+  it('has no backward import, no circle between areas of src/modules/ and no file circle', () => {
     const violations =
       report('backward imports (a file imports a higher band)', backward) +
-      report('areas under src/modules/ importing each other', areaPairs) +
+      report('circles between areas under src/modules/ (one ring, then the imports between its areas)', areaCircles) +
       report(
         'import circles between files (the files of each)',
         circles.map((circle) => circle.join(', ')),
@@ -173,5 +224,39 @@ describe('board imports', () => {
       [],
       'import circles between files of ui/src (the files of each): move the shared piece to a module of its own',
     );
+  });
+});
+
+// The area check itself, on a graph where only a ring of three makes the circle: no two areas import
+// each other, so a check of pairs alone would pass it.
+describe('the circle check between areas', () => {
+  it('finds a ring of three areas and names the imports that make it', () => {
+    const edges = new Map([
+      ['issues', new Set(['agents', 'activity'])],
+      ['agents', new Set(['approvals', 'activity'])],
+      ['approvals', new Set(['issues'])],
+      ['activity', new Set<string>()],
+    ]);
+    const imports = new Map([
+      ['issues -> agents', ['modules/issues/policy.ts -> modules/agents/policy.ts']],
+      ['agents -> approvals', ['modules/agents/hires.ts -> modules/approvals/create.ts']],
+      ['approvals -> issues', ['modules/approvals/service.ts -> modules/issues/lookup.ts']],
+    ]);
+    const reports = areaCircleReports(edges, imports);
+    assert.equal(reports.length, 1);
+    const [only = ''] = reports;
+    assert.match(only, /^agents -> approvals -> issues -> agents\n/);
+    for (const file of ['issues/policy.ts', 'agents/hires.ts', 'approvals/service.ts'])
+      assert.ok(only.includes(`modules/${file}`), only);
+    assert.ok(!only.includes('activity'), only);
+  });
+
+  it('finds no circle where the imports point one way', () => {
+    const edges = new Map([
+      ['issues', new Set(['agents'])],
+      ['agents', new Set(['approvals'])],
+      ['approvals', new Set<string>()],
+    ]);
+    assert.deepEqual(areaCircleReports(edges, new Map()), []);
   });
 });

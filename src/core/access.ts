@@ -1,12 +1,13 @@
 // The company boundary (SPEC section 5), the one place it is decided: agents act only inside their
 // own company; board users inside the companies they are members of (the instance owner in all);
-// the system actor everywhere. Missing company 404, another company 403.
+// the system actor everywhere. Missing company 404, another company 403. Who may do what inside a
+// company is the permission table's (core/permissions.ts), which asks this boundary first.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import { companies, companyMemberships } from '../db/schema/index.ts';
-import type { Actor, AgentActor, BoardActor } from './actor.ts';
+import type { Actor } from './actor.ts';
 import { forbidden, notFound } from './errors.ts';
 
 export type Company = typeof companies.$inferSelect;
@@ -85,25 +86,4 @@ export async function requireCompanyAccess(db: DbOrTx, actor: Actor, companyId: 
   if (!company) throw notFound('company');
   await assertCompanyAccess(db, actor, company.id);
   return company;
-}
-
-/**
- * The one way a policy decision becomes a 403: `authorize(canWakeAgent(actor, agent), 'message')`.
- * Policies (src/modules/<area>/policy.ts) only answer yes or no, so the same abilities can be sent
- * to a client; the message says what was refused.
- */
-export function authorize(allowed: boolean, message: string, details?: unknown): asserts allowed {
-  if (!allowed) throw forbidden(message, details);
-}
-
-/** Board-only operations (SPEC "role rules"): agents get 403. */
-export function requireBoard(actor: Actor): BoardActor {
-  if (actor.kind !== 'board') throw forbidden('board access required');
-  return actor;
-}
-
-/** Agent-only operations (`/api/agents/me`, inbox-lite): board callers get 403. */
-export function requireAgent(actor: Actor): AgentActor {
-  if (actor.kind !== 'agent') throw forbidden('agent authentication required');
-  return actor;
 }

@@ -113,3 +113,18 @@ export async function revokeAllKeys(tx: Tx, agentId: string): Promise<number> {
     .returning({ id: agentApiKeys.id });
   return rows.length;
 }
+
+/**
+ * Whether the agent may assign tasks, and why (GET one agent's `access`; the issues area's assignment
+ * rule): an explicit grant, the CEO role or permissions.canCreateAgents.
+ */
+export function taskAccess(agent: Agent): {
+  canAssignTasks: boolean;
+  reason: 'explicit_grant' | 'ceo_role' | 'agent_creator' | 'none';
+} {
+  if (agent.status === 'terminated') return { canAssignTasks: false, reason: 'none' };
+  if (agent.canAssignTasks) return { canAssignTasks: true, reason: 'explicit_grant' };
+  if (agent.role === 'ceo') return { canAssignTasks: true, reason: 'ceo_role' };
+  if (agent.permissions.canCreateAgents === true) return { canAssignTasks: true, reason: 'agent_creator' };
+  return { canAssignTasks: false, reason: 'none' };
+}

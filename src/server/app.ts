@@ -20,6 +20,7 @@ import { registerRoutes } from './routes.ts';
 import { installBoardUi } from './board-ui.ts';
 import { createAdapterRegistry } from '../adapters/registry.ts';
 import { createAdapterManager } from '../modules/adapter-registry/service.ts';
+import { permissionsMarkdown } from '../core/permissions.ts';
 
 const API_DESCRIPTION = [
   'Control plane for companies whose workers are AI agents.',
@@ -27,6 +28,12 @@ const API_DESCRIPTION = [
   'Authenticate with **Authorize**: paste a board key (`svc_board_...`, from `boardroom board-key create` or `POST /api/board-keys`)',
   'or an agent key. Agents send `X-Service-Run-Id: <run uuid>` on checkout, release and issue updates.',
   'Errors are `{ error, details? }`; 400 lists the failing paths in `details`.',
+  '',
+  '## Who may do what',
+  '',
+  'Every operation asks the one permission table (src/core/permission-table.ts) in its use case: per action and kind of caller, who may take it (docs/security.md explains the conditions).',
+  '',
+  permissionsMarkdown(),
 ].join('\n');
 
 export async function buildApp(deps: AppDeps): Promise<App> {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, runIdHeader } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { activityResponse, presentActivity } from './present.ts';
 import { ACTIVITY_DEFAULT_LIMIT, ACTIVITY_MAX_LIMIT, createActivityBody, listActivityQuery } from './schemas.ts';
 import { createActivityEntry, listActivity } from './service.ts';
@@ -80,11 +80,11 @@ export function registerActivityRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
       return reply
         .status(201)
-        .send(presentActivity(await createActivityEntry({ db, actor }, company.id, request.body)));
+        .send(
+          presentActivity(await createActivityEntry(contextOf(db, request), request.params.companyId, request.body)),
+        );
     },
   );
 }

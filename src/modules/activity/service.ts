@@ -3,12 +3,12 @@
 import { and, desc, eq, not, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, issues } from '../../db/schema/index.ts';
-import type { BoardActor } from '../../core/actor.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { assertAgentInCompany } from '../../core/agent-access.ts';
 import type { ActivityEntry } from '../../db/rows.ts';
 import { appendActivity } from './record.ts';
 import type { CreateActivity, ListActivityQuery } from './schemas.ts';
+import { companyForActivityEntry } from './policy.ts';
 
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
@@ -42,11 +42,8 @@ export async function listActivity(db: DbOrTx, companyId: string, query: ListAct
 }
 
 /** An entry written by the board on behalf of any actor type; runId comes from the request header. */
-export async function createActivityEntry(
-  ctx: Ctx<BoardActor>,
-  companyId: string,
-  input: CreateActivity,
-): Promise<ActivityEntry> {
+export async function createActivityEntry(ctx: Ctx, companyRef: string, input: CreateActivity): Promise<ActivityEntry> {
+  const { id: companyId } = await companyForActivityEntry(ctx, companyRef);
   return inTransaction(ctx, async (tx, { actor }) => {
     if (input.agentId) await assertAgentInCompany(tx, companyId, input.agentId, 'agentId');
     return appendActivity(tx, {

@@ -2,8 +2,6 @@
 // any board caller; changing it runs foreign code inside the server (an install imports the package),
 // so every mutation is the instance owner's alone. Agents get 403 everywhere.
 import { z } from 'zod';
-import { authorize, requireBoard } from '../../core/access.ts';
-import type { Actor } from '../../core/actor.ts';
 import type { App } from '../../http/deps.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf } from '../../http/request.ts';
@@ -18,11 +16,6 @@ const FORBIDDEN_WRITE: [403, string] = [403, 'an agent caller, or a board user w
 const NO_TYPE: [404, string] = [404, 'no adapter of this type (neither built in nor installed)'];
 const OWNER_ONLY =
   'Board only (agents 403); only the instance owner may change the registry (403 otherwise), since an adapter package runs inside the server.';
-
-function requireInstanceOwner(actor: Actor): void {
-  const board = requireBoard(actor);
-  authorize(board.isInstanceOwner, 'only the instance owner manages adapters');
-}
 
 export function registerAdapterRoutes(app: App, adapters: AdapterManager): void {
   app.get(
@@ -41,8 +34,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      return (await adapters.list()).map(presentAdapter);
+      return (await adapters.list(actorOf(request))).map(presentAdapter);
     },
   );
 
@@ -70,8 +62,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       },
     },
     async (request, reply) => {
-      requireInstanceOwner(actorOf(request));
-      return reply.status(201).send(presentAdapter(await adapters.install(request.body)));
+      return reply.status(201).send(presentAdapter(await adapters.install(actorOf(request), request.body)));
     },
   );
 
@@ -92,8 +83,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       },
     },
     async (request) => {
-      requireInstanceOwner(actorOf(request));
-      return presentAdapter(await adapters.setConfig(request.params.type, request.body.config));
+      return presentAdapter(await adapters.setConfig(actorOf(request), request.params.type, request.body.config));
     },
   );
 
@@ -114,8 +104,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       },
     },
     async (request) => {
-      requireInstanceOwner(actorOf(request));
-      return presentAdapter(await adapters.setOverride(request.params.type, request.body));
+      return presentAdapter(await adapters.setOverride(actorOf(request), request.params.type, request.body));
     },
   );
 
@@ -135,8 +124,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       },
     },
     async (request) => {
-      requireInstanceOwner(actorOf(request));
-      await adapters.remove(request.params.type);
+      await adapters.remove(actorOf(request), request.params.type);
       return { ok: true as const, type: request.params.type };
     },
   );
@@ -162,8 +150,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       },
     },
     async (request) => {
-      requireInstanceOwner(actorOf(request));
-      return presentAdapter(await adapters.reload(request.params.type));
+      return presentAdapter(await adapters.reload(actorOf(request), request.params.type));
     },
   );
 
@@ -188,8 +175,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       },
     },
     async (request) => {
-      requireInstanceOwner(actorOf(request));
-      return presentAdapter(await adapters.reinstall(request.params.type));
+      return presentAdapter(await adapters.reinstall(actorOf(request), request.params.type));
     },
   );
 
@@ -210,8 +196,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      return adapters.configSchema(request.params.type);
+      return adapters.configSchema(actorOf(request), request.params.type);
     },
   );
 
@@ -232,8 +217,7 @@ export function registerAdapterRoutes(app: App, adapters: AdapterManager): void 
       },
     },
     async (request, reply) => {
-      requireBoard(actorOf(request));
-      const script = await adapters.uiParser(request.params.type);
+      const script = await adapters.uiParser(actorOf(request), request.params.type);
       return reply
         .header('content-type', 'application/javascript; charset=utf-8')
         .header('x-content-type-options', 'nosniff')

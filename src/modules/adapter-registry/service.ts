@@ -31,6 +31,8 @@ import {
   type LoadedPackage,
 } from './package.ts';
 import { oneRow } from '../../db/rows.ts';
+import type { Actor } from '../../core/actor.ts';
+import { assertMayChangeAdapters, assertMayReadAdapters } from './policy.ts';
 
 export type AdapterInstall = typeof adapterInstalls.$inferSelect;
 
@@ -65,15 +67,16 @@ export interface AdapterManager {
   registry: AdapterRegistry;
   /** Registers every installed package again (server start); one that fails is logged and listed with its error. */
   loadInstalled(): Promise<void>;
-  list(): Promise<AdapterEntry[]>;
-  install(input: InstallInput): Promise<AdapterEntry>;
-  reinstall(type: string): Promise<AdapterEntry>;
-  reload(type: string): Promise<AdapterEntry>;
-  remove(type: string): Promise<void>;
-  setConfig(type: string, config: Record<string, unknown>): Promise<AdapterEntry>;
-  setOverride(type: string, override: AdapterOverride): Promise<AdapterEntry>;
-  configSchema(type: string): Promise<Record<string, unknown>>;
-  uiParser(type: string): Promise<Buffer>;
+  // The use cases: each checks its `adapter.*` row (policy.ts) for the acting caller first.
+  list(actor: Actor): Promise<AdapterEntry[]>;
+  install(actor: Actor, input: InstallInput): Promise<AdapterEntry>;
+  reinstall(actor: Actor, type: string): Promise<AdapterEntry>;
+  reload(actor: Actor, type: string): Promise<AdapterEntry>;
+  remove(actor: Actor, type: string): Promise<void>;
+  setConfig(actor: Actor, type: string, config: Record<string, unknown>): Promise<AdapterEntry>;
+  setOverride(actor: Actor, type: string, override: AdapterOverride): Promise<AdapterEntry>;
+  configSchema(actor: Actor, type: string): Promise<Record<string, unknown>>;
+  uiParser(actor: Actor, type: string): Promise<Buffer>;
 }
 
 /** A run's adapter type that cannot run now, and why (the executor fails the run with this); null when it can. */
@@ -231,7 +234,8 @@ export function createAdapterManager(deps: {
       }
     },
 
-    async list() {
+    async list(actor) {
+      await assertMayReadAdapters({ db, actor });
       const rows = await db.select().from(adapterInstalls);
       const byType = new Map(rows.map((r) => [r.type, r]));
       const types = new Set([
@@ -243,7 +247,8 @@ export function createAdapterManager(deps: {
       return Promise.all(ordered.map((type) => entry(type, byType.get(type) ?? null)));
     },
 
-    async install(input) {
+    async install(actor, input) {
+      await assertMayChangeAdapters({ db, actor }, 'adapter.install');
       // isLocalPath when given; otherwise an absolute path is a local path and anything else a package name.
       const localPath = (input.isLocalPath ?? path.isAbsolute(input.packageName)) ? input.packageName : null;
       const { staging, relDir, pkg } = await stage({
@@ -296,7 +301,8 @@ export function createAdapterManager(deps: {
       });
     },
 
-    async reinstall(type) {
+    async reinstall(actor, type) {
+      await assertMayChangeAdapters({ db, actor }, 'adapter.reinstall');
       const source = await requireExternal(type);
       const pinned = source.override.pinnedVersion ?? undefined;
       const { staging, relDir, pkg } = await stage({
@@ -346,7 +352,8 @@ export function createAdapterManager(deps: {
       });
     },
 
-    async reload(type) {
+    async reload(actor, type) {
+      await assertMayChangeAdapters({ db, actor }, 'adapter.reload');
       await requireExternal(type);
       return exclusive(async () => {
         const row = await requireExternal(type);
@@ -365,7 +372,8 @@ export function createAdapterManager(deps: {
       });
     },
 
-    async remove(type) {
+    async remove(actor, type) {
+      await assertMayChangeAdapters({ db, actor }, 'adapter.remove');
       await requireExternal(type);
       return exclusive(async () => {
         const row = await requireExternal(type);
@@ -378,7 +386,8 @@ export function createAdapterManager(deps: {
       });
     },
 
-    async setConfig(type, config) {
+    async setConfig(actor, type, config) {
+      await assertMayChangeAdapters({ db, actor }, 'adapter.configure');
       await requireKnown(type);
       return exclusive(async () => {
         const previous = (await requireKnown(type))?.config ?? {};
@@ -392,7 +401,8 @@ export function createAdapterManager(deps: {
       });
     },
 
-    async setOverride(type, change) {
+    async setOverride(actor, type, change) {
+      await assertMayChangeAdapters({ db, actor }, 'adapter.override');
       await requireKnown(type);
       return exclusive(async () => {
         const current = (await requireKnown(type))?.override ?? {};
@@ -408,7 +418,8 @@ export function createAdapterManager(deps: {
       });
     },
 
-    async configSchema(type) {
+    async configSchema(actor, type) {
+      await assertMayReadAdapters({ db, actor });
       await requireKnown(type);
       const adapter = registry.get(type) as (ServerAdapter & { configSchema?: unknown }) | undefined;
       const schema = adapter?.configSchema ?? loaded.get(type)?.module.configSchema;
@@ -417,7 +428,8 @@ export function createAdapterManager(deps: {
         : { type: 'object' };
     },
 
-    async uiParser(type) {
+    async uiParser(actor, type) {
+      await assertMayReadAdapters({ db, actor });
       await requireKnown(type);
       const pkg = loaded.get(type);
       const row = pkg ? null : await rowOf(type);

@@ -7,13 +7,15 @@ import { assertLinkedIssues, createApproval } from '../approvals/create.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import type { Agent, Approval } from '../../db/rows.ts';
 import type { HireAgent } from './schemas.ts';
-import { agentSnapshot, createAgent } from './service.ts';
+import { assertMayHire } from './policy.ts';
+import { agentSnapshot, insertAgent } from './service.ts';
 
 export async function hireAgent(
   ctx: Ctx,
   company: Company,
   input: HireAgent,
 ): Promise<{ agent: Agent; approval: Approval | null }> {
+  await assertMayHire(ctx, company.id, input);
   const { sourceIssueId, sourceIssueIds, ...fields } = input;
   const issueIds = [...new Set([...(sourceIssueId ? [sourceIssueId] : []), ...(sourceIssueIds ?? [])])];
   const needsApproval = company.requireBoardApprovalForNewAgents;
@@ -23,7 +25,7 @@ export async function hireAgent(
     // an approval checks here (the ids go straight into the activity log there). Either way a
     // refusal rolls back the draft agent with the rest of this transaction.
     if (!needsApproval) await assertLinkedIssues(tx, company.id, issueIds);
-    const agent = await createAgent(inner, company.id, fields, needsApproval ? 'pending_approval' : 'idle');
+    const agent = await insertAgent(inner, company.id, fields, needsApproval ? 'pending_approval' : 'idle');
     const approval = needsApproval
       ? await createApproval(inner, {
           companyId: company.id,

@@ -7,13 +7,15 @@ import { recordActivity } from '../activity/record.ts';
 import type { Ctx } from '../../core/context.ts';
 import { type AgentKey, oneRow } from '../../db/rows.ts';
 import { lockAgent } from '../../core/agent-access.ts';
+import { agentFor } from './policy.ts';
 
 // Agents that may not authenticate (SPEC section 5) may not get keys either.
 const KEYLESS_STATUSES = new Set(['pending_approval', 'terminated']);
 // A natural bound for the list: nobody needs more live and revoked keys than this on one agent.
 const MAX_LISTED_KEYS = 500;
 
-export async function listKeys(ctx: Ctx, agentId: string): Promise<AgentKey[]> {
+export async function listKeys(ctx: Ctx, agentRef: string): Promise<AgentKey[]> {
+  const { id: agentId } = await agentFor(ctx, 'agent.listKeys', agentRef);
   return ctx.db
     .select()
     .from(agentApiKeys)
@@ -22,7 +24,8 @@ export async function listKeys(ctx: Ctx, agentId: string): Promise<AgentKey[]> {
     .limit(MAX_LISTED_KEYS);
 }
 
-export async function createKey(ctx: Ctx, agentId: string, name: string): Promise<{ key: AgentKey; token: string }> {
+export async function createKey(ctx: Ctx, agentRef: string, name: string): Promise<{ key: AgentKey; token: string }> {
+  const { id: agentId } = await agentFor(ctx, 'agent.createKey', agentRef);
   return ctx.db.transaction(async (tx) => {
     // Locked so a concurrent terminate cannot slip between the status check and the insert.
     const agent = await lockAgent(tx, agentId);
@@ -47,7 +50,8 @@ export async function createKey(ctx: Ctx, agentId: string, name: string): Promis
 }
 
 /** Marks the key revoked (idempotent: revoking twice keeps the first revokedAt). */
-export async function revokeKey(ctx: Ctx, agentId: string, keyId: string): Promise<AgentKey> {
+export async function revokeKey(ctx: Ctx, agentRef: string, keyId: string): Promise<AgentKey> {
+  const { id: agentId } = await agentFor(ctx, 'agent.revokeKey', agentRef);
   return ctx.db.transaction(async (tx) => {
     const [key] = await tx
       .select()

@@ -20,8 +20,10 @@ import { cancelAgentWork, stopAgent } from '../runs/lifecycle.ts';
 import { transitionAgent } from '../../core/agent-status.ts';
 import type { Agent } from '../../db/rows.ts';
 import { lockAgent, revokeAllKeys } from '../../core/agent-access.ts';
+import { agentFor } from './policy.ts';
 
-export async function pauseAgent(ctx: Ctx, agentId: string, reason = 'manual'): Promise<Agent> {
+export async function pauseAgent(ctx: Ctx, agentRef: string, reason = 'manual'): Promise<Agent> {
+  const { id: agentId } = await agentFor(ctx, 'agent.pause', agentRef);
   return ctx.db.transaction(async (tx) => {
     const { before, agent, changed } = await stopAgent(tx, ctx.actor, agentId, { kind: 'pause', reason });
     if (changed)
@@ -36,7 +38,8 @@ export async function pauseAgent(ctx: Ctx, agentId: string, reason = 'manual'): 
   });
 }
 
-export async function resumeAgent(ctx: Ctx, agentId: string): Promise<Agent> {
+export async function resumeAgent(ctx: Ctx, agentRef: string): Promise<Agent> {
+  const { id: agentId } = await agentFor(ctx, 'agent.resume', agentRef);
   return ctx.db.transaction(async (tx) => {
     const { before, agent, changed } = await transitionAgent(tx, agentId, { kind: 'resume' });
     if (changed)
@@ -51,7 +54,8 @@ export async function resumeAgent(ctx: Ctx, agentId: string): Promise<Agent> {
   });
 }
 
-export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> {
+export async function terminateAgent(ctx: Ctx, agentRef: string): Promise<Agent> {
+  const { id: agentId } = await agentFor(ctx, 'agent.terminate', agentRef);
   return ctx.db.transaction(async (tx) => {
     await lockAgent(tx, agentId);
     const revokedKeys = await revokeAllKeys(tx, agentId);
@@ -75,7 +79,8 @@ export async function terminateAgent(ctx: Ctx, agentId: string): Promise<Agent> 
   });
 }
 
-export async function deleteAgent(ctx: Ctx, agentId: string): Promise<void> {
+export async function deleteAgent(ctx: Ctx, agentRef: string): Promise<string> {
+  const { id: agentId } = await agentFor(ctx, 'agent.delete', agentRef);
   await ctx.db.transaction(async (tx) => {
     // The agent first (the lock order, runs/lock-order.ts): its wakes are locked below, and a wake
     // decided meanwhile holds the agent while it waits for them.
@@ -99,4 +104,5 @@ export async function deleteAgent(ctx: Ctx, agentId: string): Promise<void> {
       details: { name: deleted.name, status: deleted.status },
     });
   });
+  return agentId;
 }

@@ -1,6 +1,5 @@
-// Who may do what with agents: pure yes/no answers (callers turn a no into a 403 with authorize()).
-// Every function assumes the company boundary was already checked (requireCompanyAccess /
-// requireAccessible); these add the role rules inside one company.
+// Who may do what with agents: the `agent.*` rows of the permission table (core/permissions.ts).
+// These functions give the table an agent's facts (its company, and itself as `self`).
 //
 // Decisions (SPEC leaves most "Who" cells of the Agents table blank):
 // - Reading configuration: board users with company access, the agent itself, the company's CEO
@@ -14,74 +13,75 @@
 // - Keys: list by the board or the agent itself; create and revoke by the board only (a leaked agent
 //   key must not be able to mint more keys).
 // - Wakeup: board or the same agent (SPEC).
-// - Hires: board, the company CEO agent, or an agent with canCreateAgents.
-import { isCeoOf, type Actor } from '../../core/actor.ts';
-import type { CallerAgent } from '../../core/agent-access.ts';
+// - Hires: board, the company CEO agent, or an agent with canCreateAgents; a hire never grants more
+//   than the hirer holds: only the board may hire a CEO (an agent with CEO rights hired by an agent
+//   creator would own the company without any board decision), and only the board or the CEO may
+//   hand out canCreateAgents.
+import { requireAgentAccess, callerAgent } from '../../core/agent-access.ts';
+import type { Ctx } from '../../core/context.ts';
+import { assertMay, companyFor, permits, resourceFor } from '../../core/permissions.ts';
+import type { Company } from '../../core/access.ts';
+import type { AgentActor } from '../../core/actor.ts';
 import type { Agent } from '../../db/rows.ts';
 
-const isSelf = (actor: Actor, agent: Agent) => actor.kind === 'agent' && actor.agentId === agent.id;
+type AgentAction =
+  | 'agent.update'
+  | 'agent.setPermissions'
+  | 'agent.setBudget'
+  | 'agent.pause'
+  | 'agent.resume'
+  | 'agent.terminate'
+  | 'agent.delete'
+  | 'agent.listKeys'
+  | 'agent.createKey'
+  | 'agent.revokeKey'
+  | 'agent.rotateSigningSecret'
+  | 'agent.wake';
 
-export function canReadConfig(actor: Actor, caller: CallerAgent, agent: Agent): boolean {
-  if (actor.kind !== 'agent') return true;
-  if (actor.companyId !== agent.companyId) return false;
-  return isSelf(actor, agent) || isCeoOf(actor, agent.companyId) || caller?.permissions.canCreateAgents === true;
+const factsOf = (agent: Pick<Agent, 'id' | 'companyId'>) => ({ companyId: agent.companyId, agentId: agent.id });
+
+/**
+ * The agent a use case acts on (a UUID, or a shortname in the caller's company), once the caller
+ * may: 403 before the lookup when the caller's kind never may, then 404 missing or 403 another
+ * company's, then the row's conditions.
+ */
+export async function agentFor(ctx: Ctx, action: AgentAction, agentRef: string): Promise<Agent> {
+  return resourceFor(ctx, action, () => requireAgentAccess(ctx.db, ctx.actor, agentRef), factsOf);
 }
 
 // An agent must not promote itself, re-parent itself in the org tree or pause/activate itself.
-const SELF_PATCH_FORBIDDEN: readonly string[] = ['status', 'role', 'reportsTo'];
+const REORGANIZING_FIELDS: readonly string[] = ['status', 'role', 'reportsTo'];
 
-/** PATCH at all: the board, the company CEO agent, or the agent itself. */
-export function canUpdateAgent(actor: Actor, agent: Agent): boolean {
-  return actor.kind === 'board' || isCeoOf(actor, agent.companyId) || isSelf(actor, agent);
+/** PATCH: `agent.update` for the call, `agent.reorganize` for status, role and reportsTo (naming them). */
+export async function agentForUpdate(ctx: Ctx, agentRef: string, fields: string[]): Promise<Agent> {
+  const agent = await agentFor(ctx, 'agent.update', agentRef);
+  const reorganizing = fields.filter((field) => REORGANIZING_FIELDS.includes(field));
+  if (reorganizing.length > 0) await assertMay(ctx, 'agent.reorganize', factsOf(agent), { fields: reorganizing });
+  return agent;
 }
 
-/** One field of a PATCH: all of them for the board and the CEO agent; the agent itself not SELF_PATCH_FORBIDDEN. */
-export function canPatchAgentField(actor: Actor, agent: Agent, field: string): boolean {
-  if (actor.kind === 'board' || isCeoOf(actor, agent.companyId)) return true;
-  return isSelf(actor, agent) && !SELF_PATCH_FORBIDDEN.includes(field);
-}
-
-/** Permissions, budgets, pause, resume and terminate: the board or the company CEO agent. */
-export function canManageAgent(actor: Actor, agent: Pick<Agent, 'companyId'>): boolean {
-  return actor.kind === 'board' || isCeoOf(actor, agent.companyId);
-}
-
-export function canListAgentKeys(actor: Actor, agent: Agent): boolean {
-  return actor.kind === 'board' || isSelf(actor, agent);
-}
-
-export function canWakeAgent(actor: Actor, agent: Agent): boolean {
-  return actor.kind === 'board' || isSelf(actor, agent);
-}
-
-export function canHireAgents(actor: Actor, caller: CallerAgent, companyId: string): boolean {
-  if (actor.kind === 'board' || isCeoOf(actor, companyId)) return true;
-  return caller?.companyId === companyId && caller.permissions.canCreateAgents === true;
-}
-
-/**
- * A hire never grants more than the hirer holds: only the board may hire a CEO (an agent with CEO
- * rights hired by an agent creator would own the company without any board decision), and only the
- * board or the CEO may hand out `canCreateAgents`.
- */
-export function canGrantOnHire(
-  actor: Actor,
-  hire: { role?: string; permissions?: { canCreateAgents?: boolean } },
+export async function assertMayHire(
+  ctx: Ctx,
   companyId: string,
-): boolean {
-  if (actor.kind !== 'agent') return true;
-  if (hire.role?.trim().toLowerCase() === 'ceo') return false;
-  return hire.permissions?.canCreateAgents !== true || isCeoOf(actor, companyId);
+  hire: { role?: string; permissions?: { canCreateAgents?: boolean } },
+): Promise<void> {
+  await assertMay(ctx, 'agent.hire', { companyId });
+  if (hire.role?.trim().toLowerCase() === 'ceo') await assertMay(ctx, 'agent.hireCeo', { companyId });
+  if (hire.permissions?.canCreateAgents === true) await assertMay(ctx, 'agent.hireAgentCreator', { companyId });
 }
 
-/** GET one agent's `access`: whether the agent may assign tasks, and why. */
-export function taskAccess(agent: Agent): {
-  canAssignTasks: boolean;
-  reason: 'explicit_grant' | 'ceo_role' | 'agent_creator' | 'none';
-} {
-  if (agent.status === 'terminated') return { canAssignTasks: false, reason: 'none' };
-  if (agent.canAssignTasks) return { canAssignTasks: true, reason: 'explicit_grant' };
-  if (agent.role === 'ceo') return { canAssignTasks: true, reason: 'ceo_role' };
-  if (agent.permissions.canCreateAgents === true) return { canAssignTasks: true, reason: 'agent_creator' };
-  return { canAssignTasks: false, reason: 'none' };
+/** Whose configuration the caller may read in full (`agent.readConfig`); the others are shown redacted. */
+export async function configReader(ctx: Ctx): Promise<(agent: Pick<Agent, 'id' | 'companyId'>) => boolean> {
+  const caller = await callerAgent(ctx.db, ctx.actor);
+  return (agent) => permits(ctx.actor, 'agent.readConfig', { ...factsOf(agent), caller });
+}
+
+/** Creating an agent directly is the board's (agents hire): refused before the company is read. */
+export function companyForNewAgent(ctx: Ctx, companyId: string): Promise<Company> {
+  return companyFor(ctx, 'agent.create', companyId, {});
+}
+
+/** /agents/me: the calling agent (board callers are refused). */
+export function selfActor(ctx: Ctx): Promise<AgentActor> {
+  return assertMay(ctx, 'agent.readSelf', {});
 }

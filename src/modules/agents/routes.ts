@@ -1,27 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize, requireAgent, requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, uuidOut, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
-import { notFound } from '../../core/errors.ts';
 import { hireAgent } from './hires.ts';
 import { createKey, listKeys, revokeKey } from './keys.ts';
 import { deleteAgent, pauseAgent, resumeAgent, terminateAgent } from './lifecycle.ts';
-import { callerAgent, findAgentById, requireAgentAccess } from '../../core/agent-access.ts';
+import { requireAgentAccess, taskAccess } from '../../core/agent-access.ts';
 import { chainOfCommand, listLiveAgents } from './lookup.ts';
 import { presentApproval } from '../approvals/present.ts';
-import {
-  canGrantOnHire,
-  canHireAgents,
-  canListAgentKeys,
-  canManageAgent,
-  canPatchAgentField,
-  canReadConfig,
-  canUpdateAgent,
-  canWakeAgent,
-  taskAccess,
-} from './policy.ts';
 import type { Agent } from '../../db/rows.ts';
 import {
   agentDetailResponse,
@@ -50,10 +38,9 @@ import {
   permissionsBody,
   wakeupBody,
 } from './schemas.ts';
-import { createAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
+import { createAgent, selfAgent, updateAgent, updateBudget, updatePermissions } from './service.ts';
+import { agentView, agentViews } from './views.ts';
 import { requestWakeup } from './wakeup.ts';
-import { monthlyBudgetOf, monthlyBudgets } from '../budgets/budget-policies.ts';
-import { entryOf } from '../../lib/maps.ts';
 
 const tags = ['agents'];
 
@@ -97,13 +84,8 @@ const LIFECYCLE = {
 export function registerAgentRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
   /** The agent as this caller may see it (redacted when it may not read configuration). */
-  const view = async (request: FastifyRequest, agent: Agent) => {
-    const actor = actorOf(request);
-    return presentAgent(agent, {
-      canReadConfig: canReadConfig(actor, await callerAgent(db, actor), agent),
-      budget: await monthlyBudgetOf(db, 'agent', agent.id),
-    });
-  };
+  const view = async (request: FastifyRequest, agent: Agent) =>
+    presentAgent(agent, await agentView(contextOf(db, request), agent));
   const detail = async (request: FastifyRequest, agent: Agent): Promise<AgentDetailResponse> => ({
     ...(await view(request, agent)),
     chainOfCommand: (await chainOfCommand(db, agent)).map(presentChainLink),
@@ -127,20 +109,8 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      const actor = actorOf(request);
-      const caller = await callerAgent(db, actor);
       const rows = await listLiveAgents(db, company.id);
-      const budgets = await monthlyBudgets(
-        db,
-        'agent',
-        rows.map((a) => a.id),
-      );
-      return rows.map((a) =>
-        presentAgent(a, {
-          canReadConfig: canReadConfig(actor, caller, a),
-          budget: entryOf(budgets, a.id, 'monthly budget'),
-        }),
-      );
+      return (await agentViews(contextOf(db, request), rows)).map((view) => presentAgent(view.agent, view));
     },
   );
 
@@ -175,11 +145,9 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       return reply
         .status(201)
-        .send(await view(request, await createAgent(contextOf(db, request), company.id, request.body)));
+        .send(await view(request, await createAgent(contextOf(db, request), request.params.companyId, request.body)));
     },
   );
 
@@ -216,15 +184,6 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      const actor = actorOf(request);
-      authorize(
-        canHireAgents(actor, await callerAgent(db, actor), company.id),
-        'hiring needs the board, the company CEO agent or permissions.canCreateAgents',
-      );
-      authorize(
-        canGrantOnHire(actor, request.body, company.id),
-        'an agent may not hire a CEO, and only the CEO may grant canCreateAgents',
-      );
       const { agent, approval } = await hireAgent(contextOf(db, request), company, request.body);
       return reply
         .status(201)
@@ -248,10 +207,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = requireAgent(actorOf(request));
-      const me = await findAgentById(db, actor.agentId);
-      if (!me) throw notFound('agent');
-      return detail(request, me);
+      return detail(request, await selfAgent(contextOf(db, request)));
     },
   );
 
@@ -310,15 +266,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const agent = await requireAgentAccess(db, actor, request.params.agentId);
-      authorize(
-        canUpdateAgent(actor, agent),
-        'only the board, the company CEO agent or the agent itself may update an agent',
-      );
-      const denied = Object.keys(request.body).filter((field) => !canPatchAgentField(actor, agent, field));
-      authorize(denied.length === 0, 'an agent may not change its own status, role or reportsTo', { fields: denied });
-      return view(request, await updateAgent(contextOf(db, request), agent.id, request.body));
+      return view(request, await updateAgent(contextOf(db, request), request.params.agentId, request.body));
     },
   );
 
@@ -342,12 +290,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      authorize(
-        canManageAgent(actorOf(request), agent),
-        'only the board or the company CEO agent may change agent permissions',
-      );
-      return detail(request, await updatePermissions(contextOf(db, request), agent.id, request.body));
+      return detail(request, await updatePermissions(contextOf(db, request), request.params.agentId, request.body));
     },
   );
 
@@ -371,12 +314,11 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      authorize(
-        canManageAgent(actorOf(request), agent),
-        'only the board or the company CEO agent may change agent budgets',
+      const updated = await updateBudget(
+        contextOf(db, request),
+        request.params.agentId,
+        request.body.budgetMonthlyCents,
       );
-      const updated = await updateBudget(contextOf(db, request), agent.id, request.body.budgetMonthlyCents);
       return view(request, await requireAgentAccess(db, actorOf(request), updated.id));
     },
   );
@@ -402,12 +344,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
         },
       },
       async (request) => {
-        const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-        authorize(
-          canManageAgent(actorOf(request), agent),
-          `only the board or the company CEO agent may ${action} agents`,
-        );
-        return view(request, await run(contextOf(db, request), agent.id));
+        return view(request, await run(contextOf(db, request), request.params.agentId));
       },
     );
   }
@@ -431,10 +368,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      await deleteAgent(contextOf(db, request), agent.id);
-      return { ok: true as const, id: agent.id };
+      return { ok: true as const, id: await deleteAgent(contextOf(db, request), request.params.agentId) };
     },
   );
 
@@ -455,9 +389,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      authorize(canListAgentKeys(actorOf(request), agent), 'only the board or the agent itself may list its keys');
-      return (await listKeys(contextOf(db, request), agent.id)).map(presentKey);
+      return (await listKeys(contextOf(db, request), request.params.agentId)).map(presentKey);
     },
   );
 
@@ -482,9 +414,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      requireBoard(actorOf(request));
-      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      const { key, token } = await createKey(contextOf(db, request), agent.id, request.body.name);
+      const { key, token } = await createKey(contextOf(db, request), request.params.agentId, request.body.name);
       return reply.status(201).send({ ...presentKey(key), token });
     },
   );
@@ -509,9 +439,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      return presentKey(await revokeKey(contextOf(db, request), agent.id, request.params.keyId));
+      return presentKey(await revokeKey(contextOf(db, request), request.params.agentId, request.params.keyId));
     },
   );
 
@@ -545,9 +473,7 @@ export function registerAgentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      authorize(canWakeAgent(actorOf(request), agent), 'only the board or the agent itself may wake an agent');
-      const result = await requestWakeup(contextOf(db, request), agent.id, request.body);
+      const result = await requestWakeup(contextOf(db, request), request.params.agentId, request.body);
       return reply.status(202).send('skipped' in result ? result : presentWakeup(result));
     },
   );

@@ -11,11 +11,12 @@ import { inTransaction, type Ctx } from '../../core/context.ts';
 import { assertSecretRefsInCompany, normalizeSecretRefs } from '../secrets/refs.ts';
 import { managerChainIds } from './lookup.ts';
 import { type Agent, oneRow } from '../../db/rows.ts';
-import { lockAgent } from '../../core/agent-access.ts';
+import { findAgentById, lockAgent } from '../../core/agent-access.ts';
 import { redactConfig } from './present.ts';
 import type { CreateAgent, PatchAgent, PermissionsPatch } from './schemas.ts';
 import { stopAgent } from '../runs/lifecycle.ts';
 import { setAgentSkills } from '../skills/agent-skills.ts';
+import { agentFor, agentForUpdate, companyForNewAgent, selfActor } from './policy.ts';
 
 // Path words under /api/agents/ that a shortname must never shadow.
 const RESERVED_KEYS = new Set(['me']);
@@ -96,16 +97,23 @@ export function agentSnapshot(agent: Agent, budgetMonthlyCents: number) {
   };
 }
 
+/** POST /agents: the board creates an idle agent (agents hire through hireAgent). */
+export async function createAgent(ctx: Ctx, companyId: string, input: CreateAgent): Promise<Agent> {
+  const company = await companyForNewAgent(ctx, companyId);
+  return insertAgent(ctx, company.id, input, 'idle');
+}
+
 /**
  * Creates an agent with its activity entry, in a transaction of its own or as part of the caller's
  * (a hire creates its pending_approval draft this way). A positive budget creates the agent's
- * monthly budget policy right away, except for a pending hire: its approval does that.
+ * monthly budget policy right away, except for a pending hire: its approval does that. No check of
+ * its own: createAgent and hireAgent, the use cases, check before they call it.
  */
-export async function createAgent(
+export async function insertAgent(
   ctx: Ctx,
   companyId: string,
   input: CreateAgent,
-  status: 'idle' | 'pending_approval' = 'idle',
+  status: 'idle' | 'pending_approval',
 ): Promise<Agent> {
   return inTransaction(ctx, async (tx, inner) => {
     const { actor } = inner;
@@ -170,7 +178,8 @@ function nextAdapterConfig(
 }
 
 /** PATCH rules (SPEC Agents rule 2). `permissions` is refused with 422: it has its own route. */
-export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent): Promise<Agent> {
+export async function updateAgent(ctx: Ctx, agentRef: string, patch: PatchAgent): Promise<Agent> {
+  const { id: agentId } = await agentForUpdate(ctx, agentRef, Object.keys(patch));
   if (patch.permissions !== undefined)
     throw unprocessable('permissions are changed with PATCH /api/agents/{agentId}/permissions');
   return ctx.db.transaction(async (tx) => {
@@ -250,7 +259,8 @@ export async function updateAgent(ctx: Ctx, agentId: string, patch: PatchAgent):
   });
 }
 
-export async function updatePermissions(ctx: Ctx, agentId: string, patch: PermissionsPatch): Promise<Agent> {
+export async function updatePermissions(ctx: Ctx, agentRef: string, patch: PermissionsPatch): Promise<Agent> {
+  const { id: agentId } = await agentFor(ctx, 'agent.setPermissions', agentRef);
   return ctx.db.transaction(async (tx) => {
     const current = await lockAgent(tx, agentId);
     const updated = oneRow(
@@ -279,7 +289,8 @@ export async function updatePermissions(ctx: Ctx, agentId: string, patch: Permis
 }
 
 /** Sets the monthly budget: the agent's calendar-month billed_cents policy (0 switches it off), evaluated at once. */
-export async function updateBudget(ctx: Ctx, agentId: string, budgetMonthlyCents: number): Promise<Agent> {
+export async function updateBudget(ctx: Ctx, agentRef: string, budgetMonthlyCents: number): Promise<Agent> {
+  const { id: agentId } = await agentFor(ctx, 'agent.setBudget', agentRef);
   return ctx.db.transaction(async (tx) => {
     const current = await lockAgent(tx, agentId);
     const before = await monthlyBudgetOf(tx, 'agent', agentId);
@@ -298,4 +309,12 @@ export async function updateBudget(ctx: Ctx, agentId: string, budgetMonthlyCents
     });
     return current;
   });
+}
+
+/** GET /agents/me: the calling agent's own row (agent callers only). */
+export async function selfAgent(ctx: Ctx): Promise<Agent> {
+  const actor = await selfActor(ctx);
+  const me = await findAgentById(ctx.db, actor.agentId);
+  if (!me) throw notFound('agent');
+  return me;
 }

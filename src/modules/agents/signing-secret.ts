@@ -17,6 +17,7 @@ import { recordActivity } from '../activity/record.ts';
 import { openSecret, sealSecret, type SecretAadContext } from '../secrets/crypto.ts';
 import { lockAgent } from '../../core/agent-access.ts';
 import { oneRow } from '../../db/rows.ts';
+import { agentFor } from './policy.ts';
 
 export const SIGNING_SECRET_PREFIX = 'svc_sign_';
 
@@ -37,7 +38,8 @@ export interface IssuedSigningSecret {
  * Generates the agent's signing secret, replacing the current one. The agent row is locked so a
  * concurrent terminate cannot slip in between; a terminated agent gets none (409).
  */
-export async function rotateSigningSecret(ctx: Ctx, masterKey: Buffer, agentId: string): Promise<IssuedSigningSecret> {
+export async function rotateSigningSecret(ctx: Ctx, masterKey: Buffer, agentRef: string): Promise<IssuedSigningSecret> {
+  const { id: agentId } = await agentFor(ctx, 'agent.rotateSigningSecret', agentRef);
   return ctx.db.transaction(async (tx) => {
     const agent = await lockAgent(tx, agentId);
     if (agent.status === 'terminated') throw conflict('a terminated agent gets no signing secret');

@@ -1,14 +1,12 @@
 // An agent's skills: the snapshot, and setting the selection (part of the agent's configuration, so
 // the agent's PATCH rule decides who may). The skills themselves are the skills area's.
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize } from '../../core/access.ts';
 import { requireAgentAccess } from '../../core/agent-access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
 import { skillSnapshot, syncAgentSkills } from '../skills/agent-skills.ts';
 import { presentSnapshot, snapshotResponse } from '../skills/present.ts';
 import { syncBody } from '../skills/schemas.ts';
-import { canUpdateAgent } from './policy.ts';
 import { agentParams } from './schemas.ts';
 
 const tags = ['skills'];
@@ -61,12 +59,7 @@ export function registerAgentSkillRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const agent = await requireAgentAccess(db, actor, request.params.agentId);
-      authorize(
-        canUpdateAgent(actor, agent),
-        "only the board, the CEO agent or the agent itself may set an agent's skills",
-      );
+      const agent = await requireAgentAccess(db, actorOf(request), request.params.agentId);
       await syncAgentSkills(contextOf(db, request), agent, request.body.desiredSkills);
       return presentSnapshot(await skillSnapshot(db, agent));
     },

@@ -14,6 +14,7 @@ import { enqueueWakeup } from '../wakeups/queue.ts';
 import { canAgentWork } from '../../core/statuses.ts';
 import type { WakeupBody } from './schemas.ts';
 import { lockAgent } from '../../core/agent-access.ts';
+import { agentFor } from './policy.ts';
 
 /**
  * The 202 body when the server decides not to wake the agent (SPEC leaves its shape open):
@@ -32,9 +33,10 @@ export interface SkippedWakeup {
 
 export async function requestWakeup(
   ctx: Ctx,
-  agentId: string,
+  agentRef: string,
   body: WakeupBody,
 ): Promise<WakeupRequest | SkippedWakeup> {
+  const { id: agentId } = await agentFor(ctx, 'agent.wake', agentRef);
   return ctx.db.transaction(async (tx) => {
     const agent = await lockAgent(tx, agentId);
     if (!canAgentWork(agent.status)) throw conflict(`cannot wake a ${agent.status} agent`, { status: agent.status });

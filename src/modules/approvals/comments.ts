@@ -6,6 +6,7 @@ import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { type Approval, oneRow } from '../../db/rows.ts';
 import type { Ctx } from '../../core/context.ts';
+import { approvalFor } from './policy.ts';
 
 export type ApprovalComment = typeof approvalComments.$inferSelect;
 
@@ -33,7 +34,8 @@ export async function listApprovalComments(
     .limit(query.limit);
 }
 
-export async function addApprovalComment(ctx: Ctx, approval: Approval, body: string): Promise<ApprovalComment> {
+export async function addApprovalComment(ctx: Ctx, approvalId: string, body: string): Promise<ApprovalComment> {
+  const { approval } = await approvalFor(ctx, 'approval.comment', approvalId);
   return ctx.db.transaction(async (tx) => {
     const comment = oneRow(
       await tx

@@ -8,6 +8,7 @@ import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { assertAgentInCompany } from '../../core/agent-access.ts';
 import { hireAgentId } from './hire.ts';
+import { assertMayRequestApproval } from './policy.ts';
 
 export type ApprovalType =
   | 'hire_agent'
@@ -45,6 +46,7 @@ export async function assertLinkedIssues(db: DbOrTx, companyId: string, issueIds
  * missing 404, other company 422.
  */
 export async function createApproval(ctx: Ctx, input: NewApproval): Promise<Approval> {
+  await assertMayRequestApproval(ctx, input.companyId, input.requestedByAgentId);
   return inTransaction(ctx, async (tx, { actor }) => {
     if (input.requestedByAgentId)
       await assertAgentInCompany(tx, input.companyId, input.requestedByAgentId, 'requestedByAgentId');

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize, requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { addApprovalComment, listApprovalComments } from './comments.ts';
 import { createApproval } from './create.ts';
-import { canRequestApprovalAs, canResubmitApproval } from './policy.ts';
 import {
   approvalCommentResponse,
   approvalResponse,
@@ -24,14 +23,8 @@ import {
   listCommentsQuery,
   resubmitBody,
 } from './schemas.ts';
-import {
-  decideApproval,
-  listApprovals,
-  listLinkedIssues,
-  requireApproval,
-  resubmitApproval,
-  type Decision,
-} from './service.ts';
+import { requireApproval } from './lookup.ts';
+import { decideApproval, listApprovals, listLinkedIssues, resubmitApproval, type Decision } from './service.ts';
 
 const tags = ['approvals'];
 const COMPANY_ERRORS: [ErrorStatus, string][] = [
@@ -135,14 +128,11 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      const actor = actorOf(request);
-      authorize(
-        canRequestApprovalAs(actor, request.body.requestedByAgentId),
-        'an agent may only request approvals as itself',
-      );
       return reply
         .status(201)
-        .send(presentApproval(await createApproval({ db, actor }, { companyId: company.id, ...request.body })));
+        .send(
+          presentApproval(await createApproval(contextOf(db, request), { companyId: company.id, ...request.body })),
+        );
     },
   );
 
@@ -204,9 +194,9 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
         },
       },
       async (request) => {
-        const actor = requireBoard(actorOf(request));
-        const approval = await requireApproval(db, actor, request.params.approvalId);
-        return presentApproval(await decideApproval({ db, actor }, approval, decision, request.body?.decisionNote));
+        return presentApproval(
+          await decideApproval(contextOf(db, request), request.params.approvalId, decision, request.body?.decisionNote),
+        );
       },
     );
   }
@@ -231,13 +221,9 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const approval = await requireApproval(db, actor, request.params.approvalId);
-      authorize(
-        canResubmitApproval(actor, approval),
-        'only the requesting agent or the board may resubmit this approval',
+      return presentApproval(
+        await resubmitApproval(contextOf(db, request), request.params.approvalId, request.body?.payload),
       );
-      return presentApproval(await resubmitApproval({ db, actor }, approval, request.body?.payload));
     },
   );
 
@@ -280,11 +266,13 @@ export function registerApprovalRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const approval = await requireApproval(db, actor, request.params.approvalId);
       return reply
         .status(201)
-        .send(presentApprovalComment(await addApprovalComment({ db, actor }, approval, request.body.body)));
+        .send(
+          presentApprovalComment(
+            await addApprovalComment(contextOf(db, request), request.params.approvalId, request.body.body),
+          ),
+        );
     },
   );
 }

@@ -4,8 +4,7 @@ import type { Ctx } from '../../core/context.ts';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { agents, approvalIssues, approvals, issues } from '../../db/schema/index.ts';
-import type { Actor, BoardActor } from '../../core/actor.ts';
-import { requireAccessible } from '../../core/access.ts';
+import type { Actor } from '../../core/actor.ts';
 import { unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { issueSummaryColumns } from '../issues/lookup.ts';
@@ -14,6 +13,7 @@ import type { Approval } from '../../db/rows.ts';
 import { applyHireOutcome, hireAgentId } from './hire.ts';
 import { applyBudgetOverrideOutcome } from '../budgets/incidents.ts';
 import type { ApprovalStatus } from './schemas.ts';
+import { approvalFor } from './policy.ts';
 
 export type Decision = 'approve' | 'reject' | 'request_revision';
 
@@ -22,12 +22,6 @@ const DECISIONS: Record<Decision, { from: ApprovalStatus[]; to: ApprovalStatus; 
   reject: { from: ['pending', 'revision_requested'], to: 'rejected', action: 'approval.rejected' },
   request_revision: { from: ['pending'], to: 'revision_requested', action: 'approval.revision_requested' },
 };
-
-/** The approval named in a path. Missing and other-company approvals both answer 404 (SPEC "Approvals"). */
-export async function requireApproval(db: DbOrTx, actor: Actor, approvalId: string): Promise<Approval> {
-  const [approval] = await db.select().from(approvals).where(eq(approvals.id, approvalId));
-  return requireAccessible(db, actor, approval, 'approval', { outside: 'not_found' });
-}
 
 export async function listApprovals(
   db: DbOrTx,
@@ -83,11 +77,12 @@ async function wakeRequester(tx: Tx, actor: Actor, approval: Approval): Promise<
  * and reject resolve the request, and request-revision needs the agent to act.
  */
 export async function decideApproval(
-  ctx: Ctx<BoardActor>,
-  approval: Approval,
+  ctx: Ctx,
+  approvalId: string,
   decision: Decision,
   decisionNote: string | null | undefined,
 ): Promise<Approval> {
+  const { approval, actor } = await approvalFor(ctx, 'approval.decide', approvalId);
   const rule = DECISIONS[decision];
   return ctx.db.transaction(async (tx) => {
     const [decided] = await tx
@@ -95,7 +90,7 @@ export async function decideApproval(
       .set({
         status: rule.to,
         decisionNote: decisionNote ?? null,
-        decidedByUserId: ctx.actor.userId,
+        decidedByUserId: actor.userId,
         decidedAt: sql`now()`,
         updatedAt: sql`now()`,
       })
@@ -127,9 +122,10 @@ export async function decideApproval(
 /** revision_requested -> pending, optionally with a new payload. A hire keeps pointing at its draft agent. */
 export async function resubmitApproval(
   ctx: Ctx,
-  approval: Approval,
+  approvalId: string,
   payload: Record<string, unknown> | undefined,
 ): Promise<Approval> {
+  const { approval } = await approvalFor(ctx, 'approval.resubmit', approvalId);
   const draftId = approval.type === 'hire_agent' ? hireAgentId(approval.payload) : null;
   const nextPayload = payload && draftId ? { ...payload, agentId: draftId } : payload;
   return ctx.db.transaction(async (tx) => {

@@ -2,13 +2,12 @@
 // with access to the issue's company; delete for the board or the uploading agent.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, multipartBody } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
 import { notFound } from '../../core/errors.ts';
 import { readMultipartUpload } from '../assets/service.ts';
 import { findIssue, requireIssueAccess } from '../../core/issue-access.ts';
-import { canDeleteAttachment } from './policy.ts';
 import {
   attachmentResponse,
   binaryContentResponse,
@@ -16,7 +15,7 @@ import {
   deletedAttachmentResponse,
   presentAttachment,
 } from './present.ts';
-import { addAttachment, deleteAttachment, findAttachment, listAttachments, MAX_ATTACHMENT_PAGE } from './service.ts';
+import { addAttachment, deleteAttachment, listAttachments, MAX_ATTACHMENT_PAGE, requireAttachment } from './service.ts';
 
 const tags = ['attachments'];
 const issueRef = z.string().trim().min(1).max(100).describe('issue UUID or identifier (`ACM-12`)');
@@ -25,13 +24,6 @@ const ATTACHMENT_ERRORS = () => errors([403, 'the attachment belongs to another 
 
 export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-
-  const loadAttachment = async (request: Parameters<typeof actorOf>[0], attachmentId: string) => {
-    const view = await findAttachment(db, attachmentId);
-    if (!view) throw notFound('attachment');
-    await requireAccessible(db, actorOf(request), view.attachment, 'attachment');
-    return view;
-  };
 
   app.post(
     '/api/companies/:companyId/issues/:issueId/attachments',
@@ -127,7 +119,7 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const { asset } = await loadAttachment(request, request.params.attachmentId);
+      const { asset } = await requireAttachment(db, actorOf(request), request.params.attachmentId);
       const bytes = await deps.storage.get(asset.sha256);
       return (
         reply
@@ -162,12 +154,7 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const view = await loadAttachment(request, request.params.attachmentId);
-      authorize(
-        canDeleteAttachment(actorOf(request), view),
-        'only the board or the uploading agent may delete this attachment',
-      );
-      await deleteAttachment(contextOf(db, request), view);
+      const view = await deleteAttachment(contextOf(db, request), request.params.attachmentId);
       return { ok: true as const, id: view.attachment.id };
     },
   );

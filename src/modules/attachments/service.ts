@@ -8,6 +8,9 @@ import type { Storage } from '../../storage/storage.ts';
 import { recordActivity } from '../activity/record.ts';
 import { storeAsset, type UploadedFile } from '../assets/service.ts';
 import { type Asset, type Issue, oneRow } from '../../db/rows.ts';
+import { requireAccessible } from '../../core/access.ts';
+import type { Actor } from '../../core/actor.ts';
+import { assertMayAttach, assertMayDeleteAttachment } from './policy.ts';
 
 export type Attachment = typeof issueAttachments.$inferSelect;
 export interface AttachmentView {
@@ -42,6 +45,7 @@ export async function addAttachment(
   issue: Issue,
   file: UploadedFile,
 ): Promise<AttachmentView> {
+  await assertMayAttach(ctx, issue);
   const cleaned: UploadedFile = {
     bytes: file.bytes,
     contentType: normalizeContentType(file.contentType),
@@ -102,11 +106,24 @@ export async function findAttachment(db: DbOrTx, attachmentId: string): Promise<
   return row ?? null;
 }
 
+/** The attachment a caller names: 404 when missing, 403 when it belongs to another company. */
+export async function requireAttachment(db: DbOrTx, actor: Actor, attachmentId: string): Promise<AttachmentView> {
+  const view = await findAttachment(db, attachmentId);
+  if (!view) throw notFound('attachment');
+  await requireAccessible(db, actor, view.attachment, 'attachment');
+  return view;
+}
+
 /**
  * Removes the attachment and its asset record. The bytes stay in content-addressed storage: the
  * same bytes may back other assets, and storage has no reference counting yet.
  */
-export async function deleteAttachment(ctx: Ctx, view: AttachmentView): Promise<void> {
+export async function deleteAttachment(ctx: Ctx, attachmentId: string): Promise<AttachmentView> {
+  const view = await requireAttachment(ctx.db, ctx.actor, attachmentId);
+  await assertMayDeleteAttachment(ctx, {
+    companyId: view.attachment.companyId,
+    uploadedBy: view.asset.createdByAgentId,
+  });
   await inTransaction(ctx, async (tx, { actor }) => {
     // The attachment row cascades from its asset.
     const [deleted] = await tx.delete(assets).where(eq(assets.id, view.asset.id)).returning({ id: assets.id });
@@ -119,4 +136,5 @@ export async function deleteAttachment(ctx: Ctx, view: AttachmentView): Promise<
       details: { attachmentId: view.attachment.id, assetId: view.asset.id, name: view.asset.originalName },
     });
   });
+  return view;
 }

@@ -16,6 +16,7 @@ import { utcMonth } from '../../lib/month.ts';
 import type { BudgetScope, WindowKind } from './usage.ts';
 import { entryOf } from '../../lib/maps.ts';
 import { oneRow } from '../../db/rows.ts';
+import { assertMayUpdatePolicy, companyForNewPolicy } from './policy.ts';
 
 export type BudgetPolicy = typeof budgetPolicies.$inferSelect;
 
@@ -148,6 +149,7 @@ async function assertScopeInCompany(
 }
 
 export async function createPolicy(ctx: Ctx, companyId: string, input: CreatePolicy): Promise<BudgetPolicy> {
+  await companyForNewPolicy(ctx, companyId);
   return ctx.db.transaction(async (tx) => {
     const scopeId = input.scopeType === 'company' ? (input.scopeId ?? companyId) : input.scopeId;
     // The route's schema says so too; callers with no route in front (engine, MCP) meet it here.
@@ -209,6 +211,7 @@ export async function updatePolicy(
   policyId: string,
   input: UpdatePolicy,
 ): Promise<BudgetPolicy> {
+  await assertMayUpdatePolicy(ctx, companyId);
   return ctx.db.transaction(async (tx) => {
     // Activating a policy whose scope, metric and window already has an active one breaks the
     // partial unique index: a 409 (conflict) through the database error mapping.

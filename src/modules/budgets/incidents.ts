@@ -4,7 +4,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { approvals, budgetIncidents, budgetPolicies } from '../../db/schema/index.ts';
-import type { Actor, BoardActor } from '../../core/actor.ts';
+import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
@@ -13,6 +13,7 @@ import type { ResolveIncident } from './schemas.ts';
 import { releaseBudgetStop } from './stop.ts';
 import { observed, type BudgetMetric, type BudgetScope } from './usage.ts';
 import { oneRow } from '../../db/rows.ts';
+import { boardUserResolvingIncident } from './policy.ts';
 
 type Resolution = 'keep_paused' | 'raise_budget_and_resume' | 'override_approved';
 
@@ -75,11 +76,12 @@ export async function requireIncident(db: DbOrTx, companyId: string, incidentId:
 }
 
 export async function resolveIncident(
-  ctx: Ctx<BoardActor>,
+  ctx: Ctx,
   companyId: string,
   incidentId: string,
   body: ResolveIncident,
 ): Promise<BudgetIncident> {
+  const actor = await boardUserResolvingIncident(ctx, companyId);
   return ctx.db.transaction(async (tx) => {
     const [incident] = await tx
       .select()
@@ -112,7 +114,7 @@ export async function resolveIncident(
         .set({
           status: body.action === 'keep_paused' ? 'rejected' : 'approved',
           decisionNote: body.note ?? `resolved through budget incident ${incident.id}: ${body.action}`,
-          decidedByUserId: ctx.actor.userId,
+          decidedByUserId: actor.userId,
           decidedAt: sql`now()`,
           updatedAt: sql`now()`,
         })
@@ -120,7 +122,7 @@ export async function resolveIncident(
           and(eq(approvals.id, incident.approvalId), sql`${approvals.status} in ('pending', 'revision_requested')`),
         );
     }
-    return closeIncident(tx, ctx.actor, incident, body.action);
+    return closeIncident(tx, actor, incident, body.action);
   });
 }
 

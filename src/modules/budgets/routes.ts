@@ -1,7 +1,7 @@
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { requireIncident, resolveIncident } from './incidents.ts';
 import { budgetOverview } from './overview.ts';
 import { createPolicy, requirePolicy, updatePolicy } from './budget-policies.ts';
@@ -48,9 +48,7 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      const policy = await createPolicy({ db, actor }, company.id, request.body);
+      const policy = await createPolicy(contextOf(db, request), request.params.companyId, request.body);
       return reply.status(201).send(presentPolicy(policy));
     },
   );
@@ -82,8 +80,7 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       // Looked up inside the caller's company first, as incidents are: another company's is 404 for everyone.
       const policy = await requirePolicy(db, company.id, request.params.policyId);
-      const actor = requireBoard(actorOf(request));
-      return presentPolicy(await updatePolicy({ db, actor }, company.id, policy.id, request.body));
+      return presentPolicy(await updatePolicy(contextOf(db, request), company.id, policy.id, request.body));
     },
   );
 
@@ -135,8 +132,7 @@ export function registerBudgetRoutes(app: App, deps: AppDeps): void {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
       // The incident is looked up inside the caller's company first: another company's is 404 for everyone.
       const incident = await requireIncident(db, company.id, request.params.incidentId);
-      const actor = requireBoard(actorOf(request));
-      return presentIncident(await resolveIncident({ db, actor }, company.id, incident.id, request.body));
+      return presentIncident(await resolveIncident(contextOf(db, request), company.id, incident.id, request.body));
     },
   );
 }

@@ -4,7 +4,6 @@ import type { DbOrTx } from '../../db/client.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { heartbeatRuns, issueComments, issues } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
-import { authorize } from '../../core/access.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
@@ -12,7 +11,7 @@ import { type Issue, oneRow } from '../../db/rows.ts';
 import { CLOSED_STATUSES, isLiveRunStatus } from '../../core/statuses.ts';
 import { enqueueWakeup } from '../wakeups/queue.ts';
 import { findMentionedAgentIds } from './mentions.ts';
-import { canInterruptRun } from './policy.ts';
+import { assertMayComment } from './policy.ts';
 import type { ListCommentsQuery } from './schemas.ts';
 
 export type Comment = typeof issueComments.$inferSelect;
@@ -27,11 +26,6 @@ export interface AddCommentInput {
 
 const ACTIVITY_SNIPPET_CHARS = 200;
 
-/** 403 for input this actor may not send: `interrupt` from anyone but the board. */
-export function authorizeComment(actor: Actor, input: Pick<AddCommentInput, 'interrupt'>): void {
-  if (input.interrupt) authorize(canInterruptRun(actor), 'only board users may interrupt a run');
-}
-
 /**
  * Adds a comment, in a transaction of its own or as part of the caller's (PATCH issue with a
  * comment). Also: reopens a closed issue when asked (SPEC issue status table), records an interrupt
@@ -39,7 +33,7 @@ export function authorizeComment(actor: Actor, input: Pick<AddCommentInput, 'int
  * issue's updatedAt and writes the activity entries.
  */
 export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInput): Promise<Comment> {
-  authorizeComment(ctx.actor, input);
+  await assertMayComment(ctx, issue.companyId, input);
   return inTransaction(ctx, async (tx, { actor }) => {
     const comment = oneRow(
       await tx

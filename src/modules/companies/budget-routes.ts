@@ -1,12 +1,12 @@
 // The company's monthly budget (PATCH /api/companies/{companyId}/budgets): the budgets area keeps the
 // policy, this route answers with the company it set it on.
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
-import { monthlyBudgetOf, syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
+import { contextOf } from '../../http/request.ts';
+import { monthlyBudgetOf } from '../budgets/budget-policies.ts';
 import { BOARD_COMPANY_ERRORS, budgetBody, companyParams, HARD_STOP_NOTE } from '../budgets/schemas.ts';
 import { companyResponse, presentCompany } from './present.ts';
+import { setCompanyBudget } from './service.ts';
 
 const tags = ['budgets'];
 
@@ -26,15 +26,10 @@ export function registerCompanyBudgetRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      await db.transaction((tx) =>
-        syncMonthlyBudgetPolicy(tx, actor, {
-          companyId: company.id,
-          scopeType: 'company',
-          scopeId: company.id,
-          amountCents: request.body.budgetMonthlyCents,
-        }),
+      const company = await setCompanyBudget(
+        contextOf(db, request),
+        request.params.companyId,
+        request.body.budgetMonthlyCents,
       );
       return presentCompany(company, await monthlyBudgetOf(db, 'company', company.id));
     },

@@ -1,23 +1,41 @@
-// Who may change a company: yes/no answers (routes turn a no into a 403 with authorize()). Board
-// users with access may change everything; the company's CEO agent may change branding fields only
-// (SPEC "Companies").
-import type { Actor } from '../../core/actor.ts';
-import { isCeoOf } from '../../core/actor.ts';
+// Who may change a company: the `company.*` rows of the permission table (core/permissions.ts).
+// Board users with access may change everything; the company's CEO agent may change branding fields
+// only (SPEC "Companies"): a PATCH asks `company.update` for the call and `company.updateSettings`
+// for the fields outside branding, naming them in the refusal.
+import type { Company } from '../../core/access.ts';
+import type { BoardActor } from '../../core/actor.ts';
+import type { Ctx } from '../../core/context.ts';
+import { assertMay, companyFor } from '../../core/permissions.ts';
 import { BRANDING_FIELDS } from './schemas.ts';
 
-/** PATCH at all: the board or the company CEO agent. */
-export function canUpdateCompany(actor: Actor, companyId: string): boolean {
-  return actor.kind === 'board' || isCeoOf(actor, companyId);
+/** Listing companies is a board user's (their memberships decide which). */
+export function boardUserListing(ctx: Ctx, action: 'company.list' | 'company.stats'): Promise<BoardActor> {
+  return assertMay(ctx, action, {});
 }
 
-/** One field of a PATCH: any for the board; the CEO agent only branding fields. */
-export function canPatchCompanyField(actor: Actor, companyId: string, field: string): boolean {
-  return (
-    actor.kind === 'board' || (isCeoOf(actor, companyId) && (BRANDING_FIELDS as readonly string[]).includes(field))
-  );
+export async function assertMayCreateCompany(ctx: Ctx): Promise<void> {
+  await assertMay(ctx, 'company.create', {});
 }
 
-/** PATCH /branding: every non-agent caller, and the company CEO agent. */
-export function canChangeBranding(actor: Actor, companyId: string): boolean {
-  return actor.kind !== 'agent' || isCeoOf(actor, companyId);
+export async function assertMayOnCompany(
+  ctx: Ctx,
+  action: 'company.brand' | 'company.uploadLogo',
+  companyId: string,
+): Promise<void> {
+  await assertMay(ctx, action, { companyId });
+}
+
+/** Board-only changes of a company a caller names: an agent is refused before the company is read. */
+export function companyForBoard(
+  ctx: Ctx,
+  action: 'company.archive' | 'company.delete' | 'company.setBudget',
+  companyId: string,
+): Promise<Company> {
+  return companyFor(ctx, action, companyId, {});
+}
+
+export async function assertMayPatchCompany(ctx: Ctx, companyId: string, fields: string[]): Promise<void> {
+  await assertMay(ctx, 'company.update', { companyId });
+  const settings = fields.filter((field) => !(BRANDING_FIELDS as readonly string[]).includes(field));
+  if (settings.length > 0) await assertMay(ctx, 'company.updateSettings', { companyId }, { fields: settings });
 }

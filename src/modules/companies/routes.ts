@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize, requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
+import { requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors, multipartBody } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
 import { binaryContentResponse } from '../attachments/present.ts';
 import { findAsset, LOGO_CONTENT_TYPES, prepareLogo, readMultipartUpload } from '../assets/service.ts';
-import { canChangeBranding, canPatchCompanyField, canUpdateCompany } from './policy.ts';
 import {
   companyResponse,
   companyStatsResponse,
@@ -21,6 +20,7 @@ import {
   createCompany,
   deleteCompany,
   listCompanies,
+  updateBranding,
   updateCompany,
   uploadLogo,
 } from './service.ts';
@@ -67,7 +67,6 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
       const list = await listCompanies(contextOf(db, request), request.query.includeArchived);
       const budgets = await monthlyBudgets(
         db,
@@ -94,7 +93,6 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
       return companyStats(contextOf(db, request));
     },
   );
@@ -118,7 +116,6 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      requireBoard(actorOf(request));
       return reply.status(201).send(await withBudget(await createCompany(contextOf(db, request), request.body)));
     },
   );
@@ -167,13 +164,8 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      authorize(canUpdateCompany(actor, company.id), 'only the board or the company CEO agent may update the company');
-      const denied = Object.keys(request.body).filter((field) => !canPatchCompanyField(actor, company.id, field));
-      authorize(denied.length === 0, 'a CEO agent may change branding fields only', { fields: denied });
-      const updated = await updateCompany(contextOf(db, request), company, request.body);
-      return withBudget(updated);
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      return withBudget(await updateCompany(contextOf(db, request), company, request.body));
     },
   );
 
@@ -200,11 +192,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      authorize(
-        canChangeBranding(actorOf(request), company.id),
-        'only the board or the company CEO agent may change branding',
-      );
-      return withBudget(await updateCompany(contextOf(db, request), company, request.body, 'company.branding_updated'));
+      return withBudget(await updateBranding(contextOf(db, request), company, request.body));
     },
   );
 
@@ -260,9 +248,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return withBudget(await archiveCompany(contextOf(db, request), company));
+      return withBudget(await archiveCompany(contextOf(db, request), request.params.companyId));
     },
   );
 
@@ -279,9 +265,7 @@ export function registerCompanyRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      await deleteCompany(contextOf(db, request), company);
+      const company = await deleteCompany(contextOf(db, request), request.params.companyId);
       return { ok: true as const, id: company.id };
     },
   );

@@ -10,7 +10,15 @@ import { syncMonthlyBudgetPolicy } from '../budgets/budget-policies.ts';
 import { type Asset, oneRow } from '../../db/rows.ts';
 import { storeAsset, type UploadedFile } from '../assets/service.ts';
 import type { Storage } from '../../storage/storage.ts';
-import type { CreateCompany, PatchCompany } from './schemas.ts';
+import { BRANDING_FIELDS, type CreateCompany, type PatchCompany } from './schemas.ts';
+import type { BoardActor } from '../../core/actor.ts';
+import {
+  assertMayCreateCompany,
+  assertMayOnCompany,
+  assertMayPatchCompany,
+  boardUserListing,
+  companyForBoard,
+} from './policy.ts';
 
 /** "Acme Robotics" -> ACM; collisions get a numeric suffix (ACM2, ACM3, ...). */
 export function prefixCandidates(name: string): string[] {
@@ -32,6 +40,7 @@ async function pickIssuePrefix(tx: DbOrTx, name: string): Promise<string> {
 }
 
 export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Company> {
+  await assertMayCreateCompany(ctx);
   return ctx.db.transaction(async (tx) => {
     // Serialise prefix choice so two concurrent creates with similar names never pick the same one.
     await tx.execute(sql`select pg_advisory_xact_lock(7310451023)`);
@@ -70,7 +79,12 @@ export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Com
 }
 
 export async function listCompanies(ctx: Ctx, includeArchived: boolean): Promise<Company[]> {
-  if (ctx.actor.kind !== 'board') return [];
+  const actor = await boardUserListing(ctx, 'company.list');
+  return companiesOf({ db: ctx.db, actor }, includeArchived);
+}
+
+/** The companies a board user belongs to (all of them for the instance owner), newest first. */
+async function companiesOf(ctx: Ctx<BoardActor>, includeArchived: boolean): Promise<Company[]> {
   const visible = includeArchived ? undefined : ne(companies.status, 'archived');
   if (ctx.actor.isInstanceOwner)
     return ctx.db.select().from(companies).where(visible).orderBy(desc(companies.createdAt)).limit(1000);
@@ -93,12 +107,27 @@ async function assertLogoAsset(tx: DbOrTx, companyId: string, assetId: string): 
   if (asset.companyId !== companyId) throw unprocessable('logoAssetId belongs to another company');
 }
 
-export async function updateCompany(
-  ctx: Ctx,
-  company: Company,
-  patch: PatchCompany,
-  action = 'company.updated',
-): Promise<Company> {
+/** PATCH: every field for the board, branding fields only for the company's CEO agent. */
+export async function updateCompany(ctx: Ctx, company: Company, patch: PatchCompany): Promise<Company> {
+  await assertMayPatchCompany(ctx, company.id, Object.keys(patch));
+  return changeCompany(ctx, company, patch, 'company.updated');
+}
+
+type Branding = Pick<PatchCompany, (typeof BRANDING_FIELDS)[number]>;
+
+/** PATCH /branding: the board or the company's CEO agent; fields other than branding are not taken. */
+export async function updateBranding(ctx: Ctx, company: Company, patch: Branding): Promise<Company> {
+  await assertMayOnCompany(ctx, 'company.brand', company.id);
+  const branding = Object.fromEntries(BRANDING_FIELDS.filter((f) => f in patch).map((f) => [f, patch[f]]));
+  return changeCompany(ctx, company, branding, 'company.branding_updated');
+}
+
+export async function archiveCompany(ctx: Ctx, companyId: string): Promise<Company> {
+  const company = await companyForBoard(ctx, 'company.archive', companyId);
+  return changeCompany(ctx, company, { status: 'archived' }, 'company.archived');
+}
+
+async function changeCompany(ctx: Ctx, company: Company, patch: PatchCompany, action: string): Promise<Company> {
   return ctx.db.transaction(async (tx) => {
     if (patch.logoAssetId) await assertLogoAsset(tx, company.id, patch.logoAssetId);
     const [updated] = await tx
@@ -141,6 +170,7 @@ export async function updateCompany(
 
 /** Stores a logo as an asset of the company; attaching it is a separate PATCH (SPEC "Companies"). */
 export async function uploadLogo(ctx: Ctx, storage: Storage, company: Company, file: UploadedFile): Promise<Asset> {
+  await assertMayOnCompany(ctx, 'company.uploadLogo', company.id);
   return ctx.db.transaction(async (tx) => {
     const asset = await storeAsset(tx, storage, ctx.actor, { companyId: company.id, kind: 'logo', file });
     await recordActivity(tx, ctx.actor, {
@@ -154,23 +184,36 @@ export async function uploadLogo(ctx: Ctx, storage: Storage, company: Company, f
   });
 }
 
-export async function archiveCompany(ctx: Ctx, company: Company): Promise<Company> {
-  return updateCompany(ctx, company, { status: 'archived' }, 'company.archived');
-}
-
 /** Removes the company and everything it owns (every company-scoped table cascades from companies). */
-export async function deleteCompany(ctx: Ctx, company: Company): Promise<void> {
+export async function deleteCompany(ctx: Ctx, companyId: string): Promise<Company> {
+  const company = await companyForBoard(ctx, 'company.delete', companyId);
   await ctx.db.transaction(async (tx) => {
     // The one sanctioned delete of activity entries: see src/db/sql/activity-append-only.sql.
     await tx.execute(sql`select set_config('boardroom.deleting_company', ${company.id}, true)`);
     const [deleted] = await tx.delete(companies).where(eq(companies.id, company.id)).returning({ id: companies.id });
     if (!deleted) throw notFound('company');
   });
+  return company;
+}
+
+/** The company's monthly budget: its calendar-month billed_cents policy (0 switches it off), evaluated at once. */
+export async function setCompanyBudget(ctx: Ctx, companyId: string, budgetMonthlyCents: number): Promise<Company> {
+  const company = await companyForBoard(ctx, 'company.setBudget', companyId);
+  await ctx.db.transaction((tx) =>
+    syncMonthlyBudgetPolicy(tx, ctx.actor, {
+      companyId: company.id,
+      scopeType: 'company',
+      scopeId: company.id,
+      amountCents: budgetMonthlyCents,
+    }),
+  );
+  return company;
 }
 
 /** agentCount (non-terminated) per company; issueCount comes from the issue counter. */
 export async function companyStats(ctx: Ctx): Promise<Record<string, { agentCount: number; issueCount: number }>> {
-  const list = await listCompanies(ctx, true);
+  const actor = await boardUserListing(ctx, 'company.stats');
+  const list = await companiesOf({ db: ctx.db, actor }, true);
   if (list.length === 0) return {};
   const ids = list.map((c) => c.id);
   const agentCounts = await ctx.db

@@ -1,7 +1,7 @@
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize, requireCompanyAccess } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { costEventResponse, presentCostEvent } from './present.ts';
 import { companyParams, createCostEventBody } from './schemas.ts';
 import { recordCostEvent } from './service.ts';
@@ -36,13 +36,8 @@ export function registerCostRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      authorize(
-        actor.kind !== 'agent' || actor.agentId === request.body.agentId,
-        'an agent reports costs only for itself',
-      );
-      const { event, created } = await recordCostEvent({ db, actor }, company.id, request.body);
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      const { event, created } = await recordCostEvent(contextOf(db, request), company.id, request.body);
       return reply.status(created ? 201 : 200).send(presentCostEvent(event));
     },
   );

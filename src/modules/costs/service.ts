@@ -16,6 +16,7 @@ import { costCentsOf, type PriceTable } from '../../core/pricing.ts';
 import { addToRollups } from './rollup.ts';
 import type { CreateCostEvent } from './schemas.ts';
 import { oneRow } from '../../db/rows.ts';
+import { assertMayReportCost } from './policy.ts';
 
 export type CostEvent = typeof costEvents.$inferSelect;
 
@@ -33,6 +34,7 @@ export async function recordCostEvent(
   input: CreateCostEvent,
   now = new Date(),
 ): Promise<{ event: CostEvent; created: boolean }> {
+  await assertMayReportCost(ctx, companyId, input.agentId);
   const occurredAt = new Date(input.occurredAt);
   if (occurredAt.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) throw unprocessable('occurredAt lies in the future');
   return ctx.db.transaction(async (tx) => {

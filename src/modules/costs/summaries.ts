@@ -15,6 +15,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { ceilTo, floorTo, GRAINS, HOUR_MS, type Grain, type RollupBreakdown } from './rollup.ts';
+import type { Ctx } from '../../core/context.ts';
+import { companyForQuotaWindows } from './policy.ts';
 
 /** A half-open range [from, to); null is an open bound. */
 export interface Range {
@@ -266,7 +268,9 @@ export async function windowSpend(db: DbOrTx, companyId: string, now = new Date(
 // and 7-day windows hold, and when the oldest event of the 5-hour window leaves it.
 const QUOTA_PROVIDERS = MAX_BREAKDOWN_ROWS;
 
-export async function quotaWindows(db: DbOrTx, companyId: string, now = new Date()) {
+export async function quotaWindows(ctx: Ctx, companyRef: string, now = new Date()) {
+  const { id: companyId } = await companyForQuotaWindows(ctx, companyRef);
+  const { db } = ctx;
   const fiveHoursFrom = new Date(now.getTime() - 5 * HOUR_MS);
   const sevenDaysFrom = new Date(now.getTime() - 168 * HOUR_MS);
   const [usage, oldest] = await Promise.all([

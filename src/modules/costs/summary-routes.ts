@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { monthlyBudgetOf } from '../budgets/budget-policies.ts';
 import { companyParams } from './schemas.ts';
 import { utilizationPercent } from '../../lib/utilization.ts';
@@ -194,9 +194,7 @@ export function registerCostSummaryRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return quotaWindows(db, company.id);
+      return quotaWindows(contextOf(db, request), request.params.companyId);
     },
   );
 }

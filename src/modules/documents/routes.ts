@@ -2,9 +2,8 @@
 // issue's company may read and write; delete is board-only.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { requireIssueAccess } from '../../core/issue-access.ts';
 import {
   deletedDocumentResponse,
@@ -112,7 +111,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-      const { document, created } = await putDocument(db, actorOf(request), issue, request.params.key, request.body);
+      const { document, created } = await putDocument(contextOf(db, request), issue, request.params.key, request.body);
       return reply.status(created ? 201 : 200).send(presentDocument(document));
     },
   );
@@ -197,9 +196,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const issue = await requireIssueAccess(db, actorOf(request), request.params.issueId);
-      const deleted = await deleteDocument(db, actorOf(request), issue, request.params.key);
+      const deleted = await deleteDocument(contextOf(db, request), request.params.issueId, request.params.key);
       return { ok: true as const, id: deleted.id, key: deleted.key };
     },
   );

@@ -2,9 +2,10 @@
 // (SPEC "Document rules").
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { issueDocumentRevisions, issueDocuments } from '../../db/schema/index.ts';
-import type { Actor } from '../../core/actor.ts';
+import type { Ctx } from '../../core/context.ts';
+import { assertMayPutDocument, issueForDocumentDelete } from './policy.ts';
 import { conflict, notFound, payloadTooLarge, unprocessable, type DomainError } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Issue } from '../../db/rows.ts';
@@ -61,12 +62,13 @@ export async function getDocument(db: DbOrTx, issueId: string, key: string): Pro
  * same base exactly one wins and the other gets 409 with the current revision.
  */
 export async function putDocument(
-  db: Db,
-  actor: Actor,
+  ctx: Ctx,
   issue: Issue,
   key: string,
   input: PutDocument,
 ): Promise<{ document: DocumentView; created: boolean }> {
+  await assertMayPutDocument(ctx, issue);
+  const { db, actor } = ctx;
   const bytes = Buffer.byteLength(input.body, 'utf8');
   if (bytes > MAX_DOCUMENT_BYTES)
     throw payloadTooLarge(`document body is ${bytes} bytes; the limit is ${MAX_DOCUMENT_BYTES} bytes (512 KiB)`);
@@ -261,9 +263,14 @@ export async function getRevision(
   return { ...row.revision, bodyBytes: Buffer.byteLength(row.revision.body, 'utf8') };
 }
 
-/** Removes the document and all its revisions. */
-export async function deleteDocument(db: Db, actor: Actor, issue: Issue, key: string): Promise<Document> {
-  return db.transaction(async (tx) => {
+/**
+ * Removes the document and all its revisions. Board only: an agent is refused before the issue is
+ * looked up (404 missing, 403 another company's).
+ */
+export async function deleteDocument(ctx: Ctx, issueRef: string, key: string): Promise<Document> {
+  const issue = await issueForDocumentDelete(ctx, issueRef);
+  const { actor } = ctx;
+  return ctx.db.transaction(async (tx) => {
     const [deleted] = await tx
       .delete(issueDocuments)
       .where(and(eq(issueDocuments.issueId, issue.id), eq(issueDocuments.key, key)))

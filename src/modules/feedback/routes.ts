@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { contextOf } from '../../http/request.ts';
 import { feedbackTraceResponse, presentTrace } from './present.ts';
 import { listFeedbackTraces, listFeedbackTracesQuery } from './service.ts';
 
@@ -29,9 +28,7 @@ export function registerFeedbackRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      return (await listFeedbackTraces(db, company.id, request.query)).map((t) =>
+      return (await listFeedbackTraces(contextOf(db, request), request.params.companyId, request.query)).map((t) =>
         presentTrace(t, request.query.includePayload),
       );
     },

@@ -5,8 +5,9 @@
 // sharedOnly keeps traces whose sharing was consented (sharedAt set); `limit` 1-500, default 100.
 import { and, desc, eq, gte, isNotNull, lte, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Ctx } from '../../core/context.ts';
 import { feedbackTraces } from '../../db/schema/index.ts';
+import { companyForFeedback } from './policy.ts';
 
 export const listFeedbackTracesQuery = z.object({
   targetType: z
@@ -41,11 +42,12 @@ export const listFeedbackTracesQuery = z.object({
 type ListFeedbackTracesQuery = z.infer<typeof listFeedbackTracesQuery>;
 type FeedbackTrace = typeof feedbackTraces.$inferSelect;
 
-export function listFeedbackTraces(
-  db: DbOrTx,
-  companyId: string,
+export async function listFeedbackTraces(
+  ctx: Ctx,
+  companyRef: string,
   query: ListFeedbackTracesQuery,
 ): Promise<FeedbackTrace[]> {
+  const { id: companyId } = await companyForFeedback(ctx, companyRef);
   const where: (SQL | undefined)[] = [
     eq(feedbackTraces.companyId, companyId),
     query.targetType ? eq(feedbackTraces.targetType, query.targetType) : undefined,
@@ -57,7 +59,7 @@ export function listFeedbackTraces(
     query.to ? lte(feedbackTraces.createdAt, new Date(query.to)) : undefined,
     query.sharedOnly ? isNotNull(feedbackTraces.sharedAt) : undefined,
   ];
-  return db
+  return ctx.db
     .select()
     .from(feedbackTraces)
     .where(and(...where))

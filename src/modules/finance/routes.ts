@@ -1,9 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { contextOf } from '../../http/request.ts';
 import { companyParams } from '../costs/schemas.ts';
 import { rangeOf, rangeQuery } from '../costs/summary-schemas.ts';
 import {
@@ -34,11 +32,6 @@ const NOT_COSTS =
 export function registerFinanceRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
 
-  const boardCompany = async (request: FastifyRequest, companyId: string) => {
-    const actor = requireBoard(actorOf(request));
-    return { actor, company: await requireCompanyAccess(db, actor, companyId) };
-  };
-
   app.post(
     '/api/companies/:companyId/finance-events',
     {
@@ -61,8 +54,11 @@ export function registerFinanceRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const { actor, company } = await boardCompany(request, request.params.companyId);
-      const { event, created } = await recordFinanceEvent({ db, actor }, company.id, request.body);
+      const { event, created } = await recordFinanceEvent(
+        contextOf(db, request),
+        request.params.companyId,
+        request.body,
+      );
       return reply.status(created ? 201 : 200).send(presentFinanceEvent(event));
     },
   );
@@ -80,9 +76,8 @@ export function registerFinanceRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { company } = await boardCompany(request, request.params.companyId);
       const range = rangeOf(request.query);
-      return { ...range, currencies: await financeSummary(db, company.id, range) };
+      return { ...range, currencies: await financeSummary(contextOf(db, request), request.params.companyId, range) };
     },
   );
 
@@ -99,8 +94,7 @@ export function registerFinanceRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { company } = await boardCompany(request, request.params.companyId);
-      return financeByBiller(db, company.id, rangeOf(request.query));
+      return financeByBiller(contextOf(db, request), request.params.companyId, rangeOf(request.query));
     },
   );
 
@@ -117,8 +111,7 @@ export function registerFinanceRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { company } = await boardCompany(request, request.params.companyId);
-      return financeByKind(db, company.id, rangeOf(request.query));
+      return financeByKind(contextOf(db, request), request.params.companyId, rangeOf(request.query));
     },
   );
 
@@ -142,10 +135,10 @@ export function registerFinanceRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { company } = await boardCompany(request, request.params.companyId);
-      return (await listFinanceEvents(db, company.id, rangeOf(request.query), request.query.limit)).map(
-        presentFinanceEvent,
-      );
+      const { companyId } = request.params;
+      return (
+        await listFinanceEvents(contextOf(db, request), companyId, rangeOf(request.query), request.query.limit)
+      ).map(presentFinanceEvent);
     },
   );
 }

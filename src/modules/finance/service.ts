@@ -3,7 +3,6 @@
 // aggregates over the company's (company_id, occurred_at) index: finance events are entered by
 // people, a few per day, so no rollup is kept for them.
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
 import { financeEvents } from '../../db/schema/index.ts';
 import { actorStamp } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
@@ -11,6 +10,7 @@ import { recordActivity } from '../activity/record.ts';
 import { MAX_BREAKDOWN_ROWS, type Range } from '../costs/summaries.ts';
 import type { CreateFinanceEvent } from './schemas.ts';
 import { oneRow } from '../../db/rows.ts';
+import { financeCompanyFor } from './policy.ts';
 
 export type FinanceEvent = typeof financeEvents.$inferSelect;
 
@@ -20,9 +20,10 @@ export type FinanceEvent = typeof financeEvents.$inferSelect;
  */
 export async function recordFinanceEvent(
   ctx: Ctx,
-  companyId: string,
+  companyRef: string,
   input: CreateFinanceEvent,
 ): Promise<{ event: FinanceEvent; created: boolean }> {
+  const { id: companyId } = await financeCompanyFor(ctx, 'finance.record', companyRef);
   return ctx.db.transaction(async (tx) => {
     const stamp = actorStamp(ctx.actor);
     const [event] = await tx
@@ -82,12 +83,13 @@ function inRange(companyId: string, range: Range): SQL | undefined {
 
 /** Newest first (occurredAt, then id). */
 export async function listFinanceEvents(
-  db: DbOrTx,
-  companyId: string,
+  ctx: Ctx,
+  companyRef: string,
   range: Range,
   limit: number,
 ): Promise<FinanceEvent[]> {
-  return db
+  const { id: companyId } = await financeCompanyFor(ctx, 'finance.read', companyRef);
+  return ctx.db
     .select()
     .from(financeEvents)
     .where(inRange(companyId, range))
@@ -112,8 +114,9 @@ const totals = {
 };
 
 /** Debits, credits and net (debits minus credits) per currency, by currency code. */
-export async function financeSummary(db: DbOrTx, companyId: string, range: Range): Promise<FinanceTotals[]> {
-  return db
+export async function financeSummary(ctx: Ctx, companyRef: string, range: Range): Promise<FinanceTotals[]> {
+  const { id: companyId } = await financeCompanyFor(ctx, 'finance.read', companyRef);
+  return ctx.db
     .select(totals)
     .from(financeEvents)
     .where(inRange(companyId, range))
@@ -126,11 +129,12 @@ const gross = sql`sum(${financeEvents.amountCents}) desc`;
 
 /** Totals per biller and currency; largest gross (debits plus credits) first, at most MAX_BREAKDOWN_ROWS. */
 export async function financeByBiller(
-  db: DbOrTx,
-  companyId: string,
+  ctx: Ctx,
+  companyRef: string,
   range: Range,
 ): Promise<(FinanceTotals & { biller: string | null })[]> {
-  return db
+  const { id: companyId } = await financeCompanyFor(ctx, 'finance.read', companyRef);
+  return ctx.db
     .select({ biller: financeEvents.biller, ...totals })
     .from(financeEvents)
     .where(inRange(companyId, range))
@@ -141,11 +145,12 @@ export async function financeByBiller(
 
 /** Totals per kind and currency; largest gross (debits plus credits) first, at most MAX_BREAKDOWN_ROWS. */
 export async function financeByKind(
-  db: DbOrTx,
-  companyId: string,
+  ctx: Ctx,
+  companyRef: string,
   range: Range,
 ): Promise<(FinanceTotals & { kind: string })[]> {
-  return db
+  const { id: companyId } = await financeCompanyFor(ctx, 'finance.read', companyRef);
+  return ctx.db
     .select({ kind: financeEvents.kind, ...totals })
     .from(financeEvents)
     .where(inRange(companyId, range))

@@ -9,6 +9,7 @@ import { assertAgentInCompany } from '../../core/agent-access.ts';
 import { projectIdsLinkedToGoal, resyncLegacyGoalIds } from './project-goals.ts';
 import { type Goal, oneRow } from '../../db/rows.ts';
 import type { CreateGoal, PatchGoal } from './schemas.ts';
+import { assertMayChangeGoals } from './policy.ts';
 
 // Goal trees are shallow in practice; the bound only guards the recursive walk.
 const MAX_GOAL_DEPTH = 1000;
@@ -67,6 +68,7 @@ async function lockGoalTree(tx: Tx, companyId: string): Promise<void> {
 }
 
 export async function createGoal(ctx: Ctx, companyId: string, input: CreateGoal): Promise<Goal> {
+  await assertMayChangeGoals(ctx, 'goal.create', companyId);
   return ctx.db.transaction(async (tx) => {
     if (input.parentId) await assertParentInCompany(tx, companyId, input.parentId);
     if (input.ownerAgentId) await assertAgentInCompany(tx, companyId, input.ownerAgentId, 'ownerAgentId');
@@ -97,6 +99,7 @@ export async function createGoal(ctx: Ctx, companyId: string, input: CreateGoal)
 }
 
 export async function updateGoal(ctx: Ctx, goal: Goal, patch: PatchGoal): Promise<Goal> {
+  await assertMayChangeGoals(ctx, 'goal.update', goal.companyId);
   return ctx.db.transaction(async (tx) => {
     if (patch.parentId) {
       await lockGoalTree(tx, goal.companyId);
@@ -131,6 +134,7 @@ export async function updateGoal(ctx: Ctx, goal: Goal, patch: PatchGoal): Promis
 
 /** Deletes the goal; its children become top-level goals and linked projects re-derive goalId. */
 export async function deleteGoal(ctx: Ctx, goal: Goal): Promise<Goal> {
+  await assertMayChangeGoals(ctx, 'goal.delete', goal.companyId);
   return ctx.db.transaction(async (tx) => {
     const linkedProjects = await projectIdsLinkedToGoal(tx, goal.id);
     const [deleted] = await tx.delete(goals).where(eq(goals.id, goal.id)).returning();

@@ -2,9 +2,8 @@
 // user's inbox (./board.ts) and its read marks.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard, requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, timestampOut } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { contextOf } from '../../http/request.ts';
 import { FAILED_RUN_WINDOW_DAYS, INBOX_KIND_LIMIT, MARK_READ_MAX_KEYS, boardInbox, markInboxRead } from './board.ts';
 import { INBOX_ITEM_KINDS, inboxResponse } from './board-present.ts';
 
@@ -50,9 +49,7 @@ export function registerBoardInboxRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      return boardInbox({ db, actor }, company.id);
+      return boardInbox(contextOf(db, request), request.params.companyId);
     },
   );
 
@@ -78,9 +75,7 @@ export function registerBoardInboxRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = requireBoard(actorOf(request));
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      return markInboxRead({ db, actor }, company.id, request.body.keys);
+      return markInboxRead(contextOf(db, request), request.params.companyId, request.body.keys);
     },
   );
 }

@@ -21,12 +21,12 @@ import {
   issues,
   projects,
 } from '../../db/schema/index.ts';
-import type { BoardActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { CLOSED_STATUSES } from '../../core/statuses.ts';
 import { presentRunFailure } from '../../core/run-failures.ts';
 import type { InboxItemResponse, InboxResponse } from './board-present.ts';
 import { oneRow } from '../../db/rows.ts';
+import { boardInboxOf } from './policy.ts';
 
 /** Items of one kind shown at most; the inbox is a work list, not an archive. */
 export const INBOX_KIND_LIMIT = 50;
@@ -176,7 +176,10 @@ async function issueItems(db: DbOrTx, companyId: string, userId: string): Promis
   }));
 }
 
-export async function boardInbox({ db, actor }: Ctx<BoardActor>, companyId: string): Promise<InboxResponse> {
+export async function boardInbox(ctx: Ctx, companyRef: string): Promise<InboxResponse> {
+  const { actor, company } = await boardInboxOf(ctx, 'inbox.read', companyRef);
+  const { db } = ctx;
+  const companyId = company.id;
   const found = (
     await Promise.all([
       approvalItems(db, companyId),
@@ -212,10 +215,13 @@ export async function boardInbox({ db, actor }: Ctx<BoardActor>, companyId: stri
 
 /** Marks the given items read for the caller, as of now; keys of items that do not exist mark nothing anyone sees. */
 export async function markInboxRead(
-  { db, actor }: Ctx<BoardActor>,
-  companyId: string,
+  ctx: Ctx,
+  companyRef: string,
   keys: string[],
 ): Promise<{ marked: number; readAt: Date }> {
+  const { actor, company } = await boardInboxOf(ctx, 'inbox.markRead', companyRef);
+  const { db } = ctx;
+  const companyId = company.id;
   const unique = [...new Set(keys)];
   const rows = await db
     .insert(inboxReadMarks)

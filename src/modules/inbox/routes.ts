@@ -4,9 +4,8 @@
 // the agents area's /api/agents/:agentId, so registration order does not matter.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireAgent } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { requireIssueAccess } from '../../core/issue-access.ts';
 import { heartbeatContext } from './heartbeat-context.ts';
 import { heartbeatContextResponse, inboxLiteItemResponse, type HeartbeatContextResponse } from './present.ts';
@@ -34,7 +33,7 @@ export function registerInboxRoutes(app: App, deps: AppDeps): void {
         },
       },
     },
-    async (request) => inboxLite({ db, actor: requireAgent(actorOf(request)) }),
+    async (request) => inboxLite(contextOf(db, request)),
   );
 
   app.get(

@@ -2,16 +2,18 @@
 // Inbox-lite item), ordered by priority (critical first), then most recently updated.
 import { and, asc, desc, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import { heartbeatRuns, issueRelations, issues } from '../../db/schema/index.ts';
-import type { AgentActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { CLOSED_STATUSES, LIVE_RUN_STATUSES } from '../../core/statuses.ts';
 import type { InboxLiteItemResponse } from './present.ts';
+import { agentForInboxLite } from './policy.ts';
 
 // An agent with more open assignments than this has a planning problem, not an inbox; the bound
 // keeps the wakeup payload small.
 export const INBOX_LITE_LIMIT = 200;
 
-export async function inboxLite({ db, actor }: Ctx<AgentActor>): Promise<InboxLiteItemResponse[]> {
+export async function inboxLite(ctx: Ctx): Promise<InboxLiteItemResponse[]> {
+  const actor = await agentForInboxLite(ctx);
+  const { db } = ctx;
   const rows = await db
     .select({
       issue: {

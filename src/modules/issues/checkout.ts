@@ -43,7 +43,7 @@ import {
 } from '../../core/statuses.ts';
 import { ensureAgentRun, findRun, recordRunIssue } from '../runs/service.ts';
 import { type Issue, oneRow } from '../../db/rows.ts';
-import { canCheckoutAs } from './policy.ts';
+import { assertMayCheckout, assertMayRelease } from './policy.ts';
 
 export type CheckoutConflictReason =
   | 'status_mismatch'
@@ -178,7 +178,7 @@ export async function checkoutIssue(
   input: { agentId: string; expectedStatuses: IssueStatus[] },
 ): Promise<Issue> {
   const { actor } = ctx;
-  if (!canCheckoutAs(actor, input.agentId)) throw forbidden('an agent may only check out issues as itself');
+  await assertMayCheckout(ctx, issue, input.agentId);
   const runId = actor.kind === 'agent' ? requireAgentRunId(actor) : null;
   const expected = [...new Set(input.expectedStatuses)];
   // Before the lock: racers of one issue queue on its row, so what needs no lock is read first.
@@ -266,8 +266,8 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
     const [current] = await tx.select().from(issues).where(eq(issues.id, issue.id)).for('no key update');
     if (!current) throw notFound('issue'); // deleted since it was read
     const state = { ...current, runStatus: await runStatusOf(tx, current.checkoutRunId) };
-    if (actor.kind === 'agent' && state.assigneeAgentId !== actor.agentId)
-      throw forbidden('only the assignee may release this issue');
+    // The assignee as locked, so a reassignment racing the release is seen.
+    await assertMayRelease({ db: tx, actor }, { companyId: issue.companyId, assigneeAgentId: state.assigneeAgentId });
     const checkedOut =
       !CLOSED_STATUSES.includes(state.status as IssueStatus) &&
       (state.status === 'in_progress' || state.checkoutRunId !== null);

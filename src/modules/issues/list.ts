@@ -18,11 +18,9 @@ import { and, desc, eq, getTableColumns, is, isNull, ne, or, Placeholder, sql, t
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { issueComments, issues, issueUserStates } from '../../db/schema/index.ts';
-import type { Actor } from '../../core/actor.ts';
-import { authorize } from '../../core/access.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { Issue } from '../../db/rows.ts';
-import { canFilterByMe } from './policy.ts';
+import { boardUserForMe } from './policy.ts';
 import { badRequest } from '../../core/errors.ts';
 import { encodeListCursor, type IssueListKey, type ListIssuesQuery } from './schemas.ts';
 import { ROUTINE_EXECUTION } from '../../core/statuses.ts';
@@ -106,11 +104,11 @@ function participatedByAgent(companyId: string, agentId: string, bind: Bind): SQ
   ];
 }
 
-/** A user filter's value: a user id, or `me` for the calling board user. */
-function resolveUserRef(actor: Actor, ref: string | undefined): string | undefined {
-  if (ref !== 'me') return ref;
-  authorize(canFilterByMe(actor), '`me` in user filters needs board authentication');
-  return actor.userId;
+const USER_FILTERS = ['assigneeUserId', 'touchedByUserId', 'inboxArchivedByUserId', 'unreadForUserId'] as const;
+
+/** A user filter's value: a user id, or `me` for the calling board user (`me`: asked by listIssues first). */
+function resolveUserRef(me: string | undefined, ref: string | undefined): string | undefined {
+  return ref === 'me' ? me : ref;
 }
 
 const labelled = (labelId: string, bind: Bind): SQL =>
@@ -127,7 +125,7 @@ interface Selection {
   disjoint: boolean;
 }
 
-function selection(actor: Actor, companyId: string, query: ListIssuesQuery, bind: Bind): Selection {
+function selection(me: string | undefined, companyId: string, query: ListIssuesQuery, bind: Bind): Selection {
   const where: SQL[] = [eq(issues.companyId, bind(companyId)), isNull(issues.hiddenAt)];
   let streams: SQL[] = [sql`true`];
   let disjoint = false;
@@ -158,16 +156,16 @@ function selection(actor: Actor, companyId: string, query: ListIssuesQuery, bind
     streams = streams.flatMap((stream) => ways.map((way) => allOf(stream, way)));
     disjoint = false;
   }
-  const assigneeUserId = resolveUserRef(actor, query.assigneeUserId);
+  const assigneeUserId = resolveUserRef(me, query.assigneeUserId);
   if (assigneeUserId) where.push(eq(issues.assigneeUserId, bind(assigneeUserId)));
-  const touchedBy = resolveUserRef(actor, query.touchedByUserId);
+  const touchedBy = resolveUserRef(me, query.touchedByUserId);
   if (touchedBy) where.push(touchedByUser(companyId, touchedBy, bind));
-  const archivedBy = resolveUserRef(actor, query.inboxArchivedByUserId);
+  const archivedBy = resolveUserRef(me, query.inboxArchivedByUserId);
   if (archivedBy) {
     where.push(sql`not exists (select 1 from ${issueUserStates} s where s.issue_id = ${issues.id} and s.user_id = ${bind(archivedBy)}
       and s.archived_at is not null and s.archived_at >= ${issues.updatedAt})`);
   }
-  const unreadFor = resolveUserRef(actor, query.unreadForUserId);
+  const unreadFor = resolveUserRef(me, query.unreadForUserId);
   if (unreadFor) {
     where.push(touchedByUser(companyId, unreadFor, bind));
     const user = bind(unreadFor);
@@ -292,17 +290,19 @@ function listStatement(
 }
 
 export async function listIssues(ctx: Ctx, companyId: string, query: ListIssuesQuery): Promise<IssuePage> {
-  // Runs every time: it checks the user filters (`me`) and collects this call's values.
+  // The statement is prepared once per shape; the binder collects this call's values every time.
   const binder = new Binder();
   const { q } = query;
+  // A search is ranked over at most 2 x MAX_SEARCH_CANDIDATES matches: one page (limit up to 500) holds them all.
+  if (q && query.cursor) throw badRequest('`cursor` pages the list; a search (`q`) is one ranked page');
+  // `me` stands for the calling board user (issue.filterByMe).
+  const me = USER_FILTERS.some((filter) => query[filter] === 'me') ? (await boardUserForMe(ctx)).userId : undefined;
   if (q) {
-    // A search is ranked over at most 2 x MAX_SEARCH_CANDIDATES matches: one page (limit up to 500) holds them all.
-    if (query.cursor) throw badRequest('`cursor` pages the list; a search (`q`) is one ranked page');
-    const best = bestMatches(ctx.actor, companyId, { ...query, q }, binder);
+    const best = bestMatches(me, companyId, { ...query, q }, binder);
     const found = await listStatement(ctx.db, shapeOf(query), () => searchQuery(ctx.db, best)).execute(binder.values);
     return { issues: found, nextCursor: null };
   }
-  const chosen = selection(ctx.actor, companyId, query, binder.bind);
+  const chosen = selection(me, companyId, query, binder.bind);
   const { where } = chosen;
   let { streams, disjoint } = chosen;
   if (query.cursor) {
@@ -375,9 +375,14 @@ function listQuery(db: DbOrTx, { common, streams, disjoint, bySet, limit }: List
 }
 
 /** The ids and ranks of the best `limit` matches; binds every value (so it runs on every call). */
-function bestMatches(actor: Actor, companyId: string, query: ListIssuesQuery & { q: string }, binder: Binder): SQL {
+function bestMatches(
+  me: string | undefined,
+  companyId: string,
+  query: ListIssuesQuery & { q: string },
+  binder: Binder,
+): SQL {
   const { bind } = binder;
-  const { where: common, streams } = selection(actor, companyId, query, bind);
+  const { where: common, streams } = selection(me, companyId, query, bind);
   // Candidates come from the text indexes, so every filter is a plain test on them.
   if (query.labelId) common.push(labelled(query.labelId, bind));
   const where = and(...common, or(...streams));

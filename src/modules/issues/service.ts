@@ -5,12 +5,10 @@ import type { DbOrTx } from '../../db/client.ts';
 import { issueRelations, issues, issueUserStates } from '../../db/schema/index.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
-import { authorize } from '../../core/access.ts';
 import { notFound, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
-import { callerAgent } from '../../core/agent-access.ts';
 import { type Issue, oneRow } from '../../db/rows.ts';
-import { canAssignIssue } from './policy.ts';
+import { assertMayAssign, assertMayChangeIssues } from './policy.ts';
 import { assertIssueRefsInCompany, requireSiblingIssue } from '../../core/issue-access.ts';
 import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import type { CreateIssue } from './schemas.ts';
@@ -27,8 +25,6 @@ export type CreateIssueInput = CreateIssue & {
 };
 
 export const IN_PROGRESS_NEEDS_CHECKOUT = 'in_progress requires a checkout: use POST /api/issues/{issueId}/checkout';
-export const ASSIGN_DENIED =
-  'assigning issues needs task-assignment permission (an agent may only assign an issue to itself)';
 
 /** completedAt / cancelledAt follow the status: set on entering done / cancelled, cleared on leaving. */
 export function statusTimestamps(
@@ -111,16 +107,15 @@ async function giveBackNumber(db: DbOrTx, companyId: string, number: number): Pr
 }
 
 export async function createIssue(ctx: Ctx, companyId: string, input: CreateIssueInput): Promise<Issue> {
-  const { actor } = ctx;
+  await assertMayChangeIssues(ctx, 'issue.create', companyId);
   const status = input.status ?? 'backlog';
   if (status === 'in_progress') throw unprocessable(IN_PROGRESS_NEEDS_CHECKOUT);
   if (input.assigneeAgentId || input.assigneeUserId) {
-    const change = {
+    await assertMayAssign(ctx, companyId, {
       currentAgentId: null,
       nextAgentId: input.assigneeAgentId ?? undefined,
       userChanged: Boolean(input.assigneeUserId),
-    };
-    authorize(canAssignIssue(actor, await callerAgent(ctx.db, actor), change), ASSIGN_DENIED);
+    });
   }
   const { number, identifier } = await nextIdentifier(ctx.db, companyId);
   try {

@@ -9,20 +9,19 @@
 //   a comment is 400, and from an agent 403 (rule 1).
 import { eq, sql } from 'drizzle-orm';
 import { issueRelations, issues } from '../../db/schema/index.ts';
-import { authorize } from '../../core/access.ts';
 import { badRequest, unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { callerAgent } from '../../core/agent-access.ts';
-import { authorizeComment, createComment } from '../comments/service.ts';
+import { assertMayInterrupt } from '../comments/policy.ts';
+import { createComment } from '../comments/service.ts';
 import { assertMayUpdateCheckedOutIssue } from './checkout.ts';
 import type { Issue } from '../../db/rows.ts';
-import { canAssignIssue } from './policy.ts';
+import { assertMayAssign, assertMayChangeIssues } from './policy.ts';
 import { assertIssueRefsInCompany } from '../../core/issue-access.ts';
 import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import { CLOSED_STATUSES, type IssueStatus } from '../../core/statuses.ts';
 import { type PatchIssue } from './schemas.ts';
 import {
-  ASSIGN_DENIED,
   IN_PROGRESS_NEEDS_CHECKOUT,
   insertBlockers,
   lockIssue,
@@ -61,12 +60,13 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
   const { actor } = ctx;
   if (patch.interrupt && patch.comment === undefined) throw badRequest('interrupt only works together with a comment');
   // Refused before the transaction opens, so a comment it cannot add changes nothing else either.
-  authorizeComment(actor, patch);
+  assertMayInterrupt(actor, patch);
   const assigning = patch.assigneeAgentId !== undefined || patch.assigneeUserId !== undefined;
   const caller = assigning ? await callerAgent(ctx.db, actor) : null;
 
   return ctx.db.transaction(async (tx) => {
     const before = await lockIssue(tx, issueId);
+    await assertMayChangeIssues({ db: tx, actor }, 'issue.update', before.companyId);
     await assertMayUpdateCheckedOutIssue(tx, actor, before);
 
     const changes: Record<string, Change> = {};
@@ -91,7 +91,7 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
         nextAgentId: changes.assigneeAgentId ? (patch.assigneeAgentId ?? null) : undefined,
         userChanged: Boolean(changes.assigneeUserId),
       };
-      authorize(canAssignIssue(actor, caller, change), ASSIGN_DENIED);
+      await assertMayAssign({ db: tx, actor }, before.companyId, change, caller);
     }
     await assertIssueRefsInCompany(tx, before.companyId, {
       projectId: changes.projectId ? patch.projectId : undefined,

@@ -1,21 +1,35 @@
-// Who may export and import (SPEC section 4, the role column of the seven routes). `/export` needs
-// only access to the company, which the company boundary decides.
-import { isCeoOf, type Actor } from '../../core/actor.ts';
-import type { CallerAgent } from '../../core/agent-access.ts';
+// Who may export and import (SPEC section 4, the role column of the seven routes): the `company.export*`
+// and `company.import*` rows of the permission table (core/permissions.ts).
+// - `/export`: any caller with access to the company (company.export).
+// - `/exports`, `/exports/preview`: the board, or the company's CEO agent (company.exportBundle).
+// - `/imports/preview`, `/imports/apply`: the same, into their own company (company.importInto).
+// - `/api/companies/import` and its preview: the board only (company.import).
+// - A `path` source reads the server's disk: only the instance owner, who owns that disk
+//   (company.importFromServerPath).
+// - Agents' env values in an export: whoever may read every agent's configuration (agent.readConfig
+//   about no agent in particular: the board, the CEO agent, an agent allowed to create agents).
+import type { Company } from '../../core/access.ts';
+import { callerAgent } from '../../core/agent-access.ts';
+import type { Ctx } from '../../core/context.ts';
+import { assertMay, companyFor, permits } from '../../core/permissions.ts';
 
-/** `/exports`, `/exports/preview`, `/imports/preview`, `/imports/apply`: the board, or the company's CEO agent. */
-export const canUseCompanyPortability = (actor: Actor, companyId: string) =>
-  actor.kind === 'board' || isCeoOf(actor, companyId);
+export function exportingCompany(ctx: Ctx, companyId: string, strict: boolean): Promise<Company> {
+  return companyFor(ctx, strict ? 'company.exportBundle' : 'company.export', companyId, {});
+}
 
-/** `/api/companies/import` and its preview: the board only. */
-export const canImportCompanies = (actor: Actor) => actor.kind === 'board';
+export function importingInto(ctx: Ctx, companyId: string): Promise<Company> {
+  return companyFor(ctx, 'company.importInto', companyId, {});
+}
 
-/** A `path` source reads the server's disk: only the instance owner, who owns that disk. */
-export const canReadServerPath = (actor: Actor) => actor.kind === 'board' && actor.isInstanceOwner;
+export async function assertMayImportCompanies(ctx: Ctx): Promise<void> {
+  await assertMay(ctx, 'company.import', {});
+}
 
-/**
- * Every agent's configuration, env values included: the board, the CEO agent, an agent allowed to
- * create agents (the same callers the agents area shows unredacted configurations to).
- */
-export const canReadConfigs = (actor: Actor, caller: CallerAgent, companyId: string) =>
-  actor.kind !== 'agent' || isCeoOf(actor, companyId) || caller?.permissions.canCreateAgents === true;
+export async function assertMayReadServerPath(ctx: Ctx): Promise<void> {
+  await assertMay(ctx, 'company.importFromServerPath', {});
+}
+
+export async function readsPlainEnv(ctx: Ctx, companyId: string): Promise<boolean> {
+  const caller = await callerAgent(ctx.db, ctx.actor);
+  return permits(ctx.actor, 'agent.readConfig', { companyId, agentId: null, caller });
+}

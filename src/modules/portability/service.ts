@@ -1,6 +1,7 @@
 // The export and import use cases the routes and the CLI share: who may, which company, which source.
 import type { Db } from '../../db/client.ts';
-import { authorize, requireCompanyAccess } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
+import type { Ctx } from '../../core/context.ts';
 import type { Actor } from '../../core/actor.ts';
 import { unprocessable } from '../../core/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -10,8 +11,13 @@ import { exportCompany, INCLUDE_KEYS, type ExportOptions } from './export.ts';
 import { readBundleFolder } from './folder.ts';
 import { applyImport, type ApplyDeps, type ApplyResult } from './apply.ts';
 import { planImport, type ImportOptions, type ImportTarget, type PlanResult } from './plan.ts';
-import { canImportCompanies, canReadConfigs, canReadServerPath, canUseCompanyPortability } from './policy.ts';
-import { callerAgent } from '../../core/agent-access.ts';
+import {
+  assertMayImportCompanies,
+  assertMayReadServerPath,
+  exportingCompany,
+  importingInto,
+  readsPlainEnv,
+} from './policy.ts';
 import type { CompanyImportBody, ExportBody, ImportBody } from './schemas.ts';
 
 /** Defaults of `include`: the company and its agents. */
@@ -43,14 +49,10 @@ export async function exportBundle(
   actor: Actor,
   { companyId, body, strict }: ExportRequest,
 ): Promise<RenderedBundle> {
-  const company = await requireCompanyAccess(db, actor, companyId);
-  if (strict)
-    authorize(
-      canUseCompanyPortability(actor, companyId),
-      "only the board or the company's CEO agent may use this export",
-    );
+  const ctx = { db, actor };
+  const company = await exportingCompany(ctx, companyId, strict);
   // Agents' env values are shown only to whoever may read configurations (docs/api.md, Agents).
-  const hidePlainEnv = !canReadConfigs(actor, await callerAgent(db, actor), companyId);
+  const hidePlainEnv = !(await readsPlainEnv(ctx, company.id));
   return exportCompany(db, storage, company, { ...exportOptionsOf(body), hidePlainEnv });
 }
 
@@ -90,12 +92,9 @@ export function inventoryOf(bundle: RenderedBundle) {
   };
 }
 
-async function filesOf(actor: Actor, source: ImportBody['source']): Promise<BundleFiles> {
+async function filesOf(ctx: Ctx, source: ImportBody['source']): Promise<BundleFiles> {
   if (source.type === 'inline') return source.files;
-  authorize(
-    canReadServerPath(actor),
-    "a `path` source reads the server's disk: only the instance owner may use it (send the files inline)",
-  );
+  await assertMayReadServerPath(ctx);
   return readBundleFolder(source.path);
 }
 
@@ -106,12 +105,9 @@ async function checkedTarget(
   body: ImportBody | CompanyImportBody,
   scopedTo: string | null,
 ): Promise<{ target: ImportTarget; scopeErrors: string[] }> {
+  const ctx = { db, actor };
   if (scopedTo) {
-    await requireCompanyAccess(db, actor, scopedTo);
-    authorize(
-      canUseCompanyPortability(actor, scopedTo),
-      "only the board or the company's CEO agent may import into the company",
-    );
+    await importingInto(ctx, scopedTo);
     if (body.target && (body.target.mode !== 'existing_company' || body.target.companyId !== scopedTo)) {
       throw unprocessable(
         'this route imports only into its own company: omit `target` or use POST /api/companies/import',
@@ -125,7 +121,7 @@ async function checkedTarget(
           : [],
     };
   }
-  authorize(canImportCompanies(actor), 'board access required');
+  await assertMayImportCompanies(ctx);
   const target = (body as ImportBody).target;
   if (target.mode === 'existing_company') await requireCompanyAccess(db, actor, target.companyId);
   return { target, scopeErrors: [] };
@@ -146,7 +142,7 @@ export async function previewImport(
   scopedTo: string | null = null,
 ): Promise<PlanResult> {
   const { target, scopeErrors } = await checkedTarget(db, actor, body, scopedTo);
-  const { model, warnings } = parseBundle(await filesOf(actor, body.source));
+  const { model, warnings } = parseBundle(await filesOf({ db, actor }, body.source));
   const {
     plan,
     warnings: planWarnings,
@@ -166,6 +162,6 @@ export async function applyImportRequest(
   const { target, scopeErrors } = await checkedTarget(db, actor, body, scopedTo);
   const [scopeError] = scopeErrors;
   if (scopeError !== undefined) throw unprocessable(scopeError);
-  const { model, warnings } = parseBundle(await filesOf(actor, body.source));
+  const { model, warnings } = parseBundle(await filesOf({ db, actor }, body.source));
   return applyImport(db, actor, deps, { model, opts: optionsOf(body, target), parseWarnings: warnings });
 }

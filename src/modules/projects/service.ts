@@ -14,6 +14,7 @@ import { type Project, oneRow } from '../../db/rows.ts';
 import { presentOneProject } from './present.ts';
 import type { CreateProject, PatchProject } from './schemas.ts';
 import { insertWorkspace } from './workspaces.ts';
+import { assertMayChangeProjects } from './policy.ts';
 
 // Distinct, readable on light and dark backgrounds; assigned in creation order.
 export const PROJECT_PALETTE: [string, ...string[]] = [
@@ -91,6 +92,7 @@ async function lockProjectNames(tx: Tx, companyId: string): Promise<void> {
 
 /** Creates the project and, with `workspace`, its first workspace: one transaction, so an invalid workspace leaves nothing. */
 export async function createProject(ctx: Ctx, companyId: string, input: CreateProject): Promise<Project> {
+  await assertMayChangeProjects(ctx, 'project.create', companyId);
   return ctx.db.transaction(async (tx) => {
     const goalIds = requestedGoalIds(input) ?? [];
     await assertGoalsInCompany(tx, companyId, goalIds, 'goalIds');
@@ -130,6 +132,7 @@ export async function createProject(ctx: Ctx, companyId: string, input: CreatePr
 }
 
 export async function updateProject(ctx: Ctx, project: Project, patch: PatchProject): Promise<Project> {
+  await assertMayChangeProjects(ctx, 'project.update', project.companyId);
   return ctx.db.transaction(async (tx) => {
     const goalIds = requestedGoalIds(patch);
     if (goalIds) {
@@ -192,6 +195,7 @@ export async function updateProject(ctx: Ctx, project: Project, patch: PatchProj
 
 /** Deletes the project (its workspaces and goal links cascade) and returns it as it was. */
 export async function deleteProject(ctx: Ctx, project: Project) {
+  await assertMayChangeProjects(ctx, 'project.delete', project.companyId);
   return ctx.db.transaction(async (tx) => {
     const presented = await presentOneProject(tx, project);
     await tx.delete(projects).where(eq(projects.id, project.id));

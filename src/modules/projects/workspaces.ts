@@ -11,6 +11,7 @@ import type { Ctx } from '../../core/context.ts';
 import { type Project, oneRow } from '../../db/rows.ts';
 import type { Workspace, WorkspaceOperation } from './present.ts';
 import type { RuntimeAction, WorkspaceInput } from './schemas.ts';
+import { assertMayChangeProjects } from './policy.ts';
 
 const DESIRED_STATE: Record<RuntimeAction, 'running' | 'stopped'> = {
   start: 'running',
@@ -157,6 +158,7 @@ export async function insertWorkspace(
 }
 
 export async function createWorkspace(ctx: Ctx, project: Project, input: WorkspaceInput): Promise<Workspace> {
+  await assertMayChangeProjects(ctx, 'project.createWorkspace', project.companyId);
   return ctx.db.transaction(async (tx) => {
     await lockProject(tx, project.id);
     return insertWorkspace(tx, ctx.actor, project, input);
@@ -169,6 +171,7 @@ export async function updateWorkspace(
   workspaceId: string,
   patch: WorkspaceInput,
 ): Promise<Workspace> {
+  await assertMayChangeProjects(ctx, 'project.updateWorkspace', project.companyId);
   return ctx.db.transaction(async (tx) => {
     await lockProject(tx, project.id);
     const current = await loadWorkspace(tx, project, workspaceId);
@@ -204,6 +207,7 @@ export async function updateWorkspace(
 
 /** Deletes the workspace; when it was primary, the oldest remaining workspace becomes primary. */
 export async function deleteWorkspace(ctx: Ctx, project: Project, workspaceId: string): Promise<Workspace> {
+  await assertMayChangeProjects(ctx, 'project.deleteWorkspace', project.companyId);
   return ctx.db.transaction(async (tx) => {
     await lockProject(tx, project.id);
     const current = await loadWorkspace(tx, project, workspaceId);
@@ -258,6 +262,7 @@ export async function runWorkspaceAction(
   workspaceId: string,
   action: RuntimeAction,
 ): Promise<{ workspace: Workspace; operation: WorkspaceOperation }> {
+  await assertMayChangeProjects(ctx, 'project.controlRuntimeServices', project.companyId);
   return ctx.db.transaction(async (tx) => {
     await lockProject(tx, project.id);
     const current = await loadWorkspace(tx, project, workspaceId);

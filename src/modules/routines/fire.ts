@@ -14,11 +14,14 @@ import type { RunRoutineBody } from './schemas.ts';
 import { findWebhookTrigger, lockRoutine, type Routine } from './service.ts';
 import { openWebhookSecret, verifyWebhookRequest, type SignedRequest, type SigningMode } from './signing.ts';
 import { resolveVariables } from './variables.ts';
+import { assertMayAssignRoutine, assertMayManageRoutine } from './policy.ts';
 
 /** Largest public fire body (the route's body limit, 413 beyond): the same bound as any free-form payload. */
 export const MAX_FIRE_BODY_BYTES = FREEFORM_PAYLOAD_BYTES;
 
 export async function runRoutine(ctx: Ctx, routine: Routine, body: RunRoutineBody): Promise<RoutineRun> {
+  await assertMayManageRoutine(ctx, 'routine.fire', routine);
+  await assertMayAssignRoutine(ctx, routine.companyId, body.assigneeAgentId);
   if (routine.status === 'archived') throw conflict('an archived routine does not run');
   const [trigger] = body.triggerId
     ? await ctx.db.select().from(routineTriggers).where(eq(routineTriggers.id, body.triggerId))

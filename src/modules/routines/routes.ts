@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize, requireCompanyAccess } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
 import { authenticated, errors, timestampOut, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
 import { runRoutine } from './fire.ts';
-import { canAssignRoutineTo, canManageRoutine } from './policy.ts';
 import {
   issuedTriggerResponse,
   presentIssuedTrigger,
@@ -59,8 +58,6 @@ const ROUTINE_ERRORS: [ErrorStatus, string][] = [
 const OWN_ONLY = 'Agents manage only their own routines (those assigned to them): 403 otherwise.';
 const REFS =
   '`projectId`, `goalId`, `parentIssueId` and the assignee must belong to the company, and the assignee must be neither terminated nor pending_approval (422); every `{{variable}}` in title and description must be declared (422).';
-const MANAGE_DENIED = 'agents manage only their own routines';
-const ASSIGN_DENIED = 'an agent may assign a routine only to itself';
 
 export function registerRoutineRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
@@ -157,10 +154,10 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const company = await requireCompanyAccess(db, actor, request.params.companyId);
-      authorize(canAssignRoutineTo(actor, request.body.assigneeAgentId ?? undefined), ASSIGN_DENIED);
-      return reply.status(201).send(presentRoutine(await createRoutine({ db, actor }, company.id, request.body)));
+      const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
+      return reply
+        .status(201)
+        .send(presentRoutine(await createRoutine(contextOf(db, request), company.id, request.body)));
     },
   );
 
@@ -206,11 +203,8 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const routine = await requireRoutine(db, actor, request.params.routineId);
-      authorize(canManageRoutine(actor, routine), MANAGE_DENIED);
-      authorize(canAssignRoutineTo(actor, request.body.assigneeAgentId), ASSIGN_DENIED);
-      return presentRoutine(await updateRoutine({ db, actor }, routine.id, request.body));
+      const routine = await requireRoutine(db, actorOf(request), request.params.routineId);
+      return presentRoutine(await updateRoutine(contextOf(db, request), routine.id, request.body));
     },
   );
 
@@ -241,10 +235,8 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const routine = await requireRoutine(db, actor, request.params.routineId);
-      authorize(canManageRoutine(actor, routine), MANAGE_DENIED);
-      const created = await createTrigger({ db, actor }, masterKey, routine.id, request.body);
+      const routine = await requireRoutine(db, actorOf(request), request.params.routineId);
+      const created = await createTrigger(contextOf(db, request), masterKey, routine.id, request.body);
       return reply.status(201).header('cache-control', 'no-store').send(issued(request, created));
     },
   );
@@ -274,10 +266,13 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const trigger = await requireTrigger(db, actor, request.params.triggerId);
-      authorize(canManageRoutine(actor, await requireRoutine(db, actor, trigger.routineId)), MANAGE_DENIED);
-      const { trigger: after, issuedSecret } = await updateTrigger({ db, actor }, masterKey, trigger.id, request.body);
+      const trigger = await requireTrigger(db, actorOf(request), request.params.triggerId);
+      const { trigger: after, issuedSecret } = await updateTrigger(
+        contextOf(db, request),
+        masterKey,
+        trigger.id,
+        request.body,
+      );
       if (!issuedSecret) return presentTrigger(after);
       return reply
         .header('cache-control', 'no-store')
@@ -301,10 +296,8 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const trigger = await requireTrigger(db, actor, request.params.triggerId);
-      authorize(canManageRoutine(actor, await requireRoutine(db, actor, trigger.routineId)), MANAGE_DENIED);
-      await deleteTrigger({ db, actor }, trigger);
+      const trigger = await requireTrigger(db, actorOf(request), request.params.triggerId);
+      await deleteTrigger(contextOf(db, request), trigger);
       return reply.status(204).send(null);
     },
   );
@@ -329,12 +322,10 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const trigger = await requireTrigger(db, actor, request.params.triggerId);
-      authorize(canManageRoutine(actor, await requireRoutine(db, actor, trigger.routineId)), MANAGE_DENIED);
+      const trigger = await requireTrigger(db, actorOf(request), request.params.triggerId);
       return reply
         .header('cache-control', 'no-store')
-        .send(issued(request, await rotateWebhookSecret({ db, actor }, masterKey, trigger)));
+        .send(issued(request, await rotateWebhookSecret(contextOf(db, request), masterKey, trigger)));
     },
   );
 
@@ -368,12 +359,8 @@ export function registerRoutineRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const routine = await requireRoutine(db, actor, request.params.routineId);
-      authorize(canManageRoutine(actor, routine), MANAGE_DENIED);
-      const body = request.body ?? {};
-      authorize(canAssignRoutineTo(actor, body.assigneeAgentId), ASSIGN_DENIED);
-      return reply.status(202).send(presentRun(await runRoutine(contextOf(db, request), routine, body)));
+      const routine = await requireRoutine(db, actorOf(request), request.params.routineId);
+      return reply.status(202).send(presentRun(await runRoutine(contextOf(db, request), routine, request.body ?? {})));
     },
   );
 

@@ -29,6 +29,7 @@ import {
 } from './signing.ts';
 import { assertReferencesDeclared, requiredWithoutDefault } from './variables.ts';
 import { oneRow } from '../../db/rows.ts';
+import { assertMayAssignRoutine, assertMayCreateRoutine, assertMayManageRoutine } from './policy.ts';
 
 export type Routine = typeof routines.$inferSelect;
 export type RoutineTrigger = typeof routineTriggers.$inferSelect;
@@ -100,6 +101,7 @@ function assertSchedulable(variables: RoutineVariable[]): void {
 }
 
 export async function createRoutine(ctx: Ctx, companyId: string, input: CreateRoutine): Promise<Routine> {
+  await assertMayCreateRoutine(ctx, companyId, input.assigneeAgentId);
   const { actor } = ctx;
   // Agents create only for themselves: an agent's routine without an assignee is its own.
   const assigneeAgentId = input.assigneeAgentId ?? (actor.kind === 'agent' ? actor.agentId : null);
@@ -149,6 +151,9 @@ export async function createRoutine(ctx: Ctx, companyId: string, input: CreateRo
 export async function updateRoutine(ctx: Ctx, routineId: string, patch: PatchRoutine): Promise<Routine> {
   return ctx.db.transaction(async (tx) => {
     const before = await lockRoutine(tx, routineId);
+    const checked = { db: tx, actor: ctx.actor };
+    await assertMayManageRoutine(checked, 'routine.update', before);
+    await assertMayAssignRoutine(checked, before.companyId, patch.assigneeAgentId);
     const set: Partial<typeof routines.$inferInsert> = {};
     for (const key of [
       'title',
@@ -243,6 +248,7 @@ export async function createTrigger(
 ): Promise<IssuedWebhook> {
   return ctx.db.transaction(async (tx) => {
     const routine = await lockRoutine(tx, routineId);
+    await assertMayManageRoutine({ db: tx, actor: ctx.actor }, 'routine.addTrigger', routine);
     if (routine.status === 'archived') throw conflict('an archived routine takes no new triggers');
     const [{ count } = { count: 0 }] = await tx
       .select({ count: sql<number>`count(*)::int` })
@@ -314,6 +320,7 @@ export async function updateTrigger(
     const [current] = await tx.select().from(routineTriggers).where(eq(routineTriggers.id, triggerId));
     if (!current) throw notFound('trigger');
     const routine = await lockRoutine(tx, current.routineId);
+    await assertMayManageRoutine({ db: tx, actor: ctx.actor }, 'routine.updateTrigger', routine);
     const [before] = await tx.select().from(routineTriggers).where(eq(routineTriggers.id, triggerId)).for('update');
     if (!before) throw notFound('trigger');
     const scheduleFields = patch.cronExpression !== undefined || patch.timezone !== undefined;
@@ -373,7 +380,8 @@ export async function updateTrigger(
 
 export async function deleteTrigger(ctx: Ctx, trigger: RoutineTrigger): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    await lockRoutine(tx, trigger.routineId);
+    const routine = await lockRoutine(tx, trigger.routineId);
+    await assertMayManageRoutine({ db: tx, actor: ctx.actor }, 'routine.deleteTrigger', routine);
     const deleted = await tx
       .delete(routineTriggers)
       .where(eq(routineTriggers.id, trigger.id))
@@ -399,9 +407,10 @@ export async function rotateWebhookSecret(
   masterKey: Buffer,
   trigger: RoutineTrigger,
 ): Promise<IssuedWebhook> {
-  if (trigger.kind !== 'webhook') throw unprocessable('only webhook triggers have a secret');
   return ctx.db.transaction(async (tx) => {
-    await lockRoutine(tx, trigger.routineId);
+    const routine = await lockRoutine(tx, trigger.routineId);
+    await assertMayManageRoutine({ db: tx, actor: ctx.actor }, 'routine.rotateSecret', routine);
+    if (trigger.kind !== 'webhook') throw unprocessable('only webhook triggers have a secret');
     const [current] = await tx.select().from(routineTriggers).where(eq(routineTriggers.id, trigger.id)).for('update');
     if (!current) throw notFound('trigger');
     const secret = newWebhookSecret();

@@ -9,11 +9,12 @@
 // that owns the work hears the status change (the `run` notification) and stops waiting.
 import { z } from 'zod';
 import type { Ctx } from '../../core/context.ts';
-import { assertCompanyAccess, authorize } from '../../core/access.ts';
+import { assertCompanyAccess } from '../../core/access.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { FREEFORM_CONFIG_BYTES, freeformObject } from '../../core/json.ts';
 import { finishRun } from './lifecycle.ts';
 import type { HeartbeatRun } from '../../db/rows.ts';
+import { assertMayCompleteRun } from './policy.ts';
 import { findRun } from './service.ts';
 import { addUsage } from './usage.ts';
 import { usageReport } from '../../adapters/usage.ts';
@@ -56,8 +57,6 @@ export const completeRunBody = z
   });
 export type CompleteRunBody = z.infer<typeof completeRunBody>;
 
-export const RUN_TOKEN_REQUIRED = "only the run's own token (the runToken of its request) may complete it";
-
 /**
  * Ends a live run as the receiver reports it. 404 unknown run; 403 another company's run, or any
  * credential but this run's token; 409 when the run has already finished (completed, cancelled,
@@ -73,11 +72,9 @@ export async function completeRun(
   const { actor } = ctx;
   const run = await findRun(ctx.db, runId);
   if (!run) throw notFound('run');
+  // The run's company first, as for every route naming a record: another company's run is 403 whoever asks.
   await assertCompanyAccess(ctx.db, actor, run.companyId);
-  authorize(
-    actor.kind === 'agent' && actor.via === 'agent_jwt' && actor.runId === run.id && actor.agentId === run.agentId,
-    RUN_TOKEN_REQUIRED,
-  );
+  await assertMayCompleteRun(ctx, run);
   // Retried like the engine's own finishes: a deadlock with another run of the agent is no answer to give the receiver.
   const finished = await transactionWithRetry(db, async (tx) => {
     const ended = await finishRun(tx, actor, run.id, {

@@ -4,14 +4,13 @@
 // the board's or the run's own agent's.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize, requireCompanyAccess } from '../../core/access.ts';
-import { conflict } from '../../core/errors.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
 import { MAX_READ_BYTES, readRunLog } from './run-log.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { actorOf, contextOf } from '../../http/request.ts';
 import { openSseResponse } from '../../http/sse.ts';
 import { requireIssueAccess } from '../../core/issue-access.ts';
-import { cancelRun } from './lifecycle.ts';
+import { cancelRunRequest } from './cancel.ts';
 import { followRunLog, type LogStream, KEEPALIVE_MS, MAX_BUFFERED_BYTES } from './log-stream.ts';
 import {
   presentRunDetail,
@@ -26,7 +25,7 @@ import {
 } from './present.ts';
 import { isLiveRunStatus } from '../../core/statuses.ts';
 import { runErrorCodeField } from '../../core/run-failures.ts';
-import { findRun, listCompanyRuns, listIssueRuns, requireRunAccess, RUN_LIST_MAX, runLogMayGrow } from './service.ts';
+import { listCompanyRuns, listIssueRuns, requireRunAccess, RUN_LIST_MAX, runLogMayGrow } from './service.ts';
 import { limitQuery, runParams } from './schemas.ts';
 
 const tags = ['runs'];
@@ -256,17 +255,6 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
         },
       },
     },
-    async (request) => {
-      const actor = actorOf(request);
-      const run = await requireRunAccess(db, actor, request.params.runId);
-      authorize(actor.kind !== 'agent' || actor.agentId === run.agentId, 'an agent may cancel only its own runs');
-      const finishedAlready = (status: string | undefined) =>
-        conflict(`the run has already finished (${status ?? 'deleted'})`, { runId: run.id, status: status ?? null });
-      if (!isLiveRunStatus(run.status)) throw finishedAlready(run.status);
-      const reason = actor.kind === 'agent' ? 'cancelled by its agent' : 'cancelled by the board';
-      const cancelled = await db.transaction((tx) => cancelRun(tx, actor, run.id, reason));
-      if (!cancelled) throw finishedAlready((await findRun(db, run.id))?.status);
-      return presentRunDetail(cancelled);
-    },
+    async (request) => presentRunDetail(await cancelRunRequest(contextOf(db, request), request.params.runId)),
   );
 }

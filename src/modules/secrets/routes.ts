@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard, requireCompanyAccess, requireAccessible } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
-import { actorOf, contextOf } from '../../http/request.ts';
+import { contextOf } from '../../http/request.ts';
 import {
   deletedSecretResponse,
   presentSecret,
@@ -14,9 +13,9 @@ import {
   secretResponse,
 } from './present.ts';
 import { MAX_REFERENCES_PER_SECRET, secretReferences } from './references.ts';
-import { DEFAULT_SECRET_PROVIDER, SECRET_PROVIDERS } from './providers.ts';
+import { DEFAULT_SECRET_PROVIDER } from './providers.ts';
 import { createSecretBody, listSecretsQuery, patchSecretBody, rotateSecretBody } from './schemas.ts';
-import { createSecret, deleteSecret, findSecret, listSecrets, rotateSecret, updateSecret } from './service.ts';
+import { createSecret, deleteSecret, listSecrets, rotateSecret, secretProviders, updateSecret } from './service.ts';
 import { entryOf } from '../../lib/maps.ts';
 
 const companyParams = z.object({ companyId: z.uuid().describe('company UUID') });
@@ -47,15 +46,6 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
   const ctx = (request: FastifyRequest) => ({ ...contextOf(db, request), masterKey: deps.config.masterKey });
 
-  const boardCompany = async (request: FastifyRequest, companyId: string) => {
-    requireBoard(actorOf(request));
-    return requireCompanyAccess(db, actorOf(request), companyId);
-  };
-  const boardSecret = async (request: FastifyRequest, secretId: string) => {
-    const actor = requireBoard(actorOf(request));
-    return requireAccessible(db, actor, await findSecret(db, secretId), 'secret');
-  };
-
   app.get(
     '/api/companies/:companyId/secret-providers',
     {
@@ -72,8 +62,7 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      await boardCompany(request, request.params.companyId);
-      return SECRET_PROVIDERS.map(presentSecretProvider);
+      return (await secretProviders(contextOf(db, request), request.params.companyId)).map(presentSecretProvider);
     },
   );
 
@@ -98,11 +87,11 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const company = await boardCompany(request, request.params.companyId);
-      const list = await listSecrets(db, company.id, request.query.limit);
+      const { companyId } = request.params;
+      const list = await listSecrets(contextOf(db, request), companyId, request.query.limit);
       const references = await secretReferences(
         db,
-        company.id,
+        companyId,
         list.map((s) => s.id),
       );
       return list.map((s) => presentSecretListItem(s, entryOf(references, s.id, 'secret references')));
@@ -131,8 +120,9 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const company = await boardCompany(request, request.params.companyId);
-      return reply.status(201).send(presentSecret(await createSecret(ctx(request), company.id, request.body)));
+      return reply
+        .status(201)
+        .send(presentSecret(await createSecret(ctx(request), request.params.companyId, request.body)));
     },
   );
 
@@ -154,8 +144,7 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const secret = await boardSecret(request, request.params.secretId);
-      return presentSecret(await updateSecret(ctx(request), secret, request.body));
+      return presentSecret(await updateSecret(ctx(request), request.params.secretId, request.body));
     },
   );
 
@@ -177,8 +166,7 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const secret = await boardSecret(request, request.params.secretId);
-      return presentSecret(await rotateSecret(ctx(request), secret, request.body));
+      return presentSecret(await rotateSecret(ctx(request), request.params.secretId, request.body));
     },
   );
 
@@ -194,8 +182,7 @@ export function registerSecretRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const secret = await boardSecret(request, request.params.secretId);
-      await deleteSecret(ctx(request), secret);
+      const secret = await deleteSecret(ctx(request), request.params.secretId);
       return { ok: true as const, id: secret.id };
     },
   );

@@ -9,19 +9,34 @@ import { conflict, notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { sealSecret } from './crypto.ts';
 import type { Secret } from './present.ts';
-import { assertExternalRef, DEFAULT_SECRET_PROVIDER, requireProvider } from './providers.ts';
+import {
+  assertExternalRef,
+  DEFAULT_SECRET_PROVIDER,
+  requireProvider,
+  SECRET_PROVIDERS,
+  type SecretProvider,
+} from './providers.ts';
 import type { CreateSecret, PatchSecret, RotateSecret } from './schemas.ts';
 import { oneRow } from '../../db/rows.ts';
+import { secretFor, secretsCompanyFor } from './policy.ts';
 
 export interface SecretCtx extends Ctx {
   masterKey: Buffer;
 }
 
-export async function listSecrets(db: DbOrTx, companyId: string, limit: number): Promise<Secret[]> {
-  return db
+/** Where secret values can be kept on this instance (the board's, like every secret route). */
+export async function secretProviders(ctx: Ctx, companyId: string): Promise<readonly SecretProvider[]> {
+  await secretsCompanyFor(ctx, 'secret.read', companyId);
+  return SECRET_PROVIDERS;
+}
+
+/** The company's secrets, metadata only, newest first. */
+export async function listSecrets(ctx: Ctx, companyId: string, limit: number): Promise<Secret[]> {
+  const company = await secretsCompanyFor(ctx, 'secret.read', companyId);
+  return ctx.db
     .select()
     .from(secrets)
-    .where(eq(secrets.companyId, companyId))
+    .where(eq(secrets.companyId, company.id))
     .orderBy(desc(secrets.createdAt), desc(secrets.id))
     .limit(limit);
 }
@@ -42,7 +57,8 @@ async function assertNameFree(tx: DbOrTx, companyId: string, name: string, excep
   if (taken) throw conflict(`a secret named ${name} already exists in this company`, { secretId: taken.id });
 }
 
-export async function createSecret(ctx: SecretCtx, companyId: string, input: CreateSecret): Promise<Secret> {
+export async function createSecret(ctx: SecretCtx, companyRef: string, input: CreateSecret): Promise<Secret> {
+  const { id: companyId } = await secretsCompanyFor(ctx, 'secret.create', companyRef);
   const provider = requireProvider(input.provider ?? DEFAULT_SECRET_PROVIDER);
   assertExternalRef(provider, input.externalRef);
   const id = randomUUID();
@@ -78,7 +94,8 @@ export async function createSecret(ctx: SecretCtx, companyId: string, input: Cre
   });
 }
 
-export async function updateSecret(ctx: SecretCtx, secret: Secret, patch: PatchSecret): Promise<Secret> {
+export async function updateSecret(ctx: SecretCtx, secretId: string, patch: PatchSecret): Promise<Secret> {
+  const secret = await secretFor(ctx, 'secret.update', () => findSecret(ctx.db, secretId));
   const externalRef = patch.externalRef === undefined ? secret.externalRef : patch.externalRef;
   assertExternalRef(requireProvider(secret.provider), externalRef);
   return ctx.db.transaction(async (tx) => {
@@ -107,7 +124,8 @@ export async function updateSecret(ctx: SecretCtx, secret: Secret, patch: PatchS
 }
 
 /** A new immutable version; bumping latest_version first locks the row, so concurrent rotations get distinct versions. */
-export async function rotateSecret(ctx: SecretCtx, secret: Secret, input: RotateSecret): Promise<Secret> {
+export async function rotateSecret(ctx: SecretCtx, secretId: string, input: RotateSecret): Promise<Secret> {
+  const secret = await secretFor(ctx, 'secret.rotate', () => findSecret(ctx.db, secretId));
   const externalRef = input.externalRef === undefined ? secret.externalRef : input.externalRef;
   assertExternalRef(requireProvider(secret.provider), externalRef);
   return ctx.db.transaction(async (tx) => {
@@ -136,7 +154,8 @@ export async function rotateSecret(ctx: SecretCtx, secret: Secret, input: Rotate
 }
 
 /** Hard delete; the versions go with it (foreign key cascade), so later resolution of references fails. */
-export async function deleteSecret(ctx: SecretCtx, secret: Secret): Promise<void> {
+export async function deleteSecret(ctx: SecretCtx, secretId: string): Promise<Secret> {
+  const secret = await secretFor(ctx, 'secret.delete', () => findSecret(ctx.db, secretId));
   await ctx.db.transaction(async (tx) => {
     await tx.delete(secrets).where(eq(secrets.id, secret.id));
     await recordActivity(tx, ctx.actor, {
@@ -147,4 +166,5 @@ export async function deleteSecret(ctx: SecretCtx, secret: Secret): Promise<void
       details: { name: secret.name, latestVersion: secret.latestVersion },
     });
   });
+  return secret;
 }

@@ -12,6 +12,7 @@ import { isUuid } from '../../lib/ids.ts';
 import { recordActivity } from '../activity/record.ts';
 import type { Agent } from '../../db/rows.ts';
 import { ensureBundled, type Skill } from './service.ts';
+import { assertMaySyncAgentSkills } from './policy.ts';
 
 /**
  * Adapters that receive the skills: claude_local gets a directory of them before each run
@@ -159,6 +160,7 @@ export async function setAgentSkills(
 
 /** POST /api/agents/{agentId}/skills/sync: setAgentSkills with its activity entry, in one transaction. */
 export async function syncAgentSkills(ctx: Ctx, agent: Agent, references: string[]): Promise<void> {
+  await assertMaySyncAgentSkills(ctx, agent);
   await inTransaction(ctx, async (tx, inner) => {
     const { keys } = await setAgentSkills(inner, agent, references);
     await recordActivity(tx, ctx.actor, {

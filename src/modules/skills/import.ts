@@ -25,6 +25,7 @@ import {
 } from './package.ts';
 import { slugify } from '../../lib/ids.ts';
 import { storePackage, type Skill } from './service.ts';
+import { assertMayManageSkills } from './policy.ts';
 
 /** A folder with many skills imports at most this many at once. */
 export const MAX_IMPORTED_SKILLS = 100;
@@ -67,6 +68,7 @@ export async function importSkills(
   rawSource: string,
   opts: ImportOptions,
 ): Promise<ImportResult> {
+  await assertMayManageSkills(ctx, 'skill.import', companyId);
   const source = rawSource.trim();
   const codeHost = parseCodeHostSource(source, opts.codeHost);
   const resolved = codeHost

@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authorize, requireCompanyAccess } from '../../core/access.ts';
+import { requireCompanyAccess } from '../../core/access.ts';
+import { ACTIONS } from '../../core/permissions.ts';
 import { authenticated, errors, type ErrorStatus } from '../../http/openapi.ts';
 import { actorOf, contextOf } from '../../http/request.ts';
-import { callerAgent } from '../../core/agent-access.ts';
 import { CODEHOST_TIMEOUT_MS } from './codehost.ts';
 import { importSkills, MAX_IMPORTED_SKILLS, MAX_URL_BYTES, URL_TIMEOUT_MS } from './import.ts';
 import { installUpdate, updateStatus } from './updates.ts';
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from './package.ts';
 import { MAX_SCANNED_PER_WORKSPACE, scanProjects, WELL_KNOWN_FOLDERS } from './scan.ts';
-import { canManageSkills } from './policy.ts';
 import {
   importResponse,
   installUpdateResponse,
@@ -55,15 +54,10 @@ const SKILL_ERRORS: [ErrorStatus, string][] = [
   [404, 'no such company, or no such skill in it (a skill of another company under this path too)'],
 ];
 const MANAGE = 'The board, or an agent of the company with `permissions.canCreateAgents` (other agents 403).';
-const MANAGE_DENIED = 'changing skills needs the board or permissions.canCreateAgents';
+const MANAGE_DENIED = ACTIONS['skill.create'].denied;
 
 export function registerSkillRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
-
-  const requireManager = async (request: Parameters<typeof actorOf>[0], companyId: string) => {
-    const actor = actorOf(request);
-    authorize(canManageSkills(actor, await callerAgent(db, actor), companyId), MANAGE_DENIED);
-  };
 
   app.get(
     '/api/companies/:companyId/skills',
@@ -108,7 +102,6 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      await requireManager(request, company.id);
       return reply
         .status(201)
         .send(presentSkill(await createManagedSkill(contextOf(db, request), company.id, request.body)));
@@ -151,7 +144,6 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      await requireManager(request, company.id);
       return presentImport(
         await importSkills(contextOf(db, request), company.id, request.body.source, { codeHost: deps.config.codeHost }),
       );
@@ -186,7 +178,6 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const company = await requireCompanyAccess(db, actorOf(request), request.params.companyId);
-      await requireManager(request, company.id);
       return presentScan(await scanProjects(contextOf(db, request), company.id, request.body ?? {}));
     },
   );
@@ -257,7 +248,6 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
-      await requireManager(request, skill.companyId);
       return presentSkill(
         await updateSkillFile(contextOf(db, request), skill, request.body.path, request.body.content),
       );
@@ -307,7 +297,6 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
-      await requireManager(request, skill.companyId);
       return presentInstallUpdate(await installUpdate(contextOf(db, request), deps.config.codeHost, skill));
     },
   );
@@ -329,7 +318,6 @@ export function registerSkillRoutes(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const skill = await requireSkill(db, actorOf(request), request.params.companyId, request.params.skillId);
-      await requireManager(request, skill.companyId);
       await deleteSkill(contextOf(db, request), skill);
       return reply.status(204).send(null);
     },

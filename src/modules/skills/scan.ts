@@ -12,6 +12,7 @@ import { unprocessable } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
 import { readSkillFolder, type SkillPackage } from './package.ts';
 import { storePackage, type Skill } from './service.ts';
+import { assertMayManageSkills } from './policy.ts';
 
 /**
  * Searched in this order inside each workspace: `skills/` and its `.curated`, `.experimental`,
@@ -50,6 +51,7 @@ export async function scanProjects(
   companyId: string,
   filter: { projectIds?: string[] | undefined; workspaceIds?: string[] | undefined },
 ): Promise<ScanResult> {
+  await assertMayManageSkills(ctx, 'skill.scanProjects', companyId);
   const workspaces = await selectWorkspaces(ctx, companyId, filter);
   const warnings: string[] = [];
   const found: { workspace: Workspace; dir: string; pkg: SkillPackage }[] = [];

@@ -23,6 +23,7 @@ import {
   type SkillPackage,
   type SourceKind,
 } from './package.ts';
+import { assertMayManageSkills } from './policy.ts';
 
 export type Skill = typeof companySkills.$inferSelect;
 
@@ -239,6 +240,7 @@ export async function createManagedSkill(
   companyId: string,
   input: { name: string; slug?: string | undefined; description?: string | undefined },
 ): Promise<Skill> {
+  await assertMayManageSkills(ctx, 'skill.create', companyId);
   const pkg = buildPackage(
     [fileFromBytes('SKILL.md', Buffer.from(managedSkillMd(input.name, input.slug, input.description)))],
     input.name,
@@ -268,6 +270,7 @@ export async function createManagedSkill(
  * and agents reference it by them).
  */
 export async function updateSkillFile(ctx: Ctx, skill: Skill, filePath: string, content: string): Promise<Skill> {
+  await assertMayManageSkills(ctx, 'skill.updateFile', skill.companyId);
   if (!isEditable(skill)) throw forbidden('bundled skills cannot be edited');
   return inTransaction(ctx, async (tx) => {
     const current = await tx.select().from(companySkillFiles).where(eq(companySkillFiles.skillId, skill.id));
@@ -329,6 +332,7 @@ export async function updateSkillFile(ctx: Ctx, skill: Skill, filePath: string, 
 }
 
 export async function deleteSkill(ctx: Ctx, skill: Skill): Promise<void> {
+  await assertMayManageSkills(ctx, 'skill.delete', skill.companyId);
   if (!isEditable(skill)) throw forbidden('bundled skills cannot be deleted');
   await inTransaction(ctx, async (tx) => {
     await tx.delete(companySkills).where(eq(companySkills.id, skill.id));

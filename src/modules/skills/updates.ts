@@ -10,6 +10,7 @@ import type { CodeHostConfig } from '../../core/config.ts';
 import { CodeHostClient, pinOf, type SourcePin } from './codehost.ts';
 import { resolveCodeHost, storeResolved } from './import.ts';
 import type { Skill } from './service.ts';
+import { assertMayManageSkills } from './policy.ts';
 
 export interface UpdateStatus {
   supported: boolean;
@@ -71,6 +72,7 @@ export async function installUpdate(
   config: CodeHostConfig,
   skill: Skill,
 ): Promise<{ skill: Skill; status: 'updated' | 'unchanged'; previousCommit: string; commit: string }> {
+  await assertMayManageSkills(ctx, 'skill.installUpdate', skill.companyId);
   const p = pinned(skill);
   if ('reason' in p) throw conflict(`this skill cannot be updated from a code host: ${p.reason}`);
   const { owner, repo } = p;

@@ -1,22 +1,14 @@
 // Instance-level routes: health, OpenAPI document, browser login, board keys, cli-auth.
 import { z } from 'zod';
 import { isDatabaseReachable } from '../../db/client.ts';
-import { checkDatabaseAnswers, checkDataDir, checkNode, type Check } from '../../core/doctor-checks.ts';
 import { VERSION } from '../../paths.ts';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { requireBoard } from '../../core/access.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
-import { actorOf } from '../../http/request.ts';
+import { contextOf } from '../../http/request.ts';
 import { SESSION_COOKIE } from '../../http/auth-plugin.ts';
-import { notFound, unauthorized } from '../../core/errors.ts';
-import {
-  companyIdsOfUser,
-  consumeLoginToken,
-  createBoardKey,
-  endSession,
-  listBoardKeys,
-  revokeBoardKey,
-} from '../auth/service.ts';
+import { unauthorized } from '../../core/errors.ts';
+import { consumeLoginToken, endSession } from '../auth/service.ts';
+import { createOwnBoardKey, DOCTOR_CHECK_MS, ownBoardKeys, revokeOwnBoardKey, runDoctor, whoAmI } from './service.ts';
 import {
   boardKeyResponse,
   cliAuthResponse,
@@ -57,8 +49,6 @@ const createBoardKeyBody = z
   })
   .meta({ examples: [{ name: 'laptop' }] });
 
-const DOCTOR_CHECK_MS = 5_000;
-
 const doctorResponse = z
   .object({
     ok: z.boolean().describe('every check passed'),
@@ -71,19 +61,6 @@ const doctorResponse = z
     ),
   })
   .describe('The checks, in the order `boardroom doctor` prints them');
-
-/** A check that does not answer in time is a failed check (a hung disk or database must not hang the page). */
-async function bounded(name: string, check: () => Promise<Check>): Promise<Check> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Check>((resolve) => {
-    timer = setTimeout(() => resolve([name, false, `no answer within ${DOCTOR_CHECK_MS / 1000} s`]), DOCTOR_CHECK_MS);
-  });
-  try {
-    return await Promise.race([check(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export function registerSystemRoutes(app: App, deps: AppDeps): void {
   const { db, pool } = deps.database;
@@ -132,16 +109,11 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      requireBoard(actorOf(request));
-      const checks = await Promise.all([
-        bounded('node', async () => checkNode()),
-        bounded('data dir', () => checkDataDir(deps.config.dataDir)),
-        bounded('database', () =>
-          checkDatabaseAnswers((sql) => pool.query<{ v: string }>(sql), !!deps.config.databaseUrl),
-        ),
-      ]);
-      const list = checks.map(([name, ok, detail]) => ({ name, ok, detail }));
-      return { ok: list.every((check) => check.ok), checks: list };
+      return runDoctor(contextOf(db, request), {
+        dataDir: deps.config.dataDir,
+        externalDatabase: !!deps.config.databaseUrl,
+        query: (sql) => pool.query<{ v: string }>(sql),
+      });
     },
   );
 
@@ -220,13 +192,7 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = requireBoard(actorOf(request));
-      const out: CliAuthResponse = {
-        user: { id: actor.userId, isInstanceOwner: actor.isInstanceOwner },
-        companyIds: await companyIdsOfUser(db, actor.userId),
-        keyId: actor.keyId ?? null,
-        via: actor.via,
-      };
+      const out: CliAuthResponse = await whoAmI(contextOf(db, request));
       return out;
     },
   );
@@ -246,8 +212,7 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = requireBoard(actorOf(request));
-      return (await listBoardKeys(db, actor.userId)).map(presentBoardKey);
+      return (await ownBoardKeys(contextOf(db, request))).map(presentBoardKey);
     },
   );
 
@@ -263,8 +228,7 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const actor = requireBoard(actorOf(request));
-      const { key, token } = await createBoardKey(db, actor.userId, request.body.name);
+      const { key, token } = await createOwnBoardKey(contextOf(db, request), request.body.name);
       return reply.status(201).send({ ...presentBoardKey(key), token });
     },
   );
@@ -288,10 +252,7 @@ export function registerSystemRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = requireBoard(actorOf(request));
-      const key = await revokeBoardKey(db, actor.userId, request.params.keyId);
-      if (!key) throw notFound('board key');
-      return presentBoardKey(key);
+      return presentBoardKey(await revokeOwnBoardKey(contextOf(db, request), request.params.keyId));
     },
   );
 }
