@@ -158,6 +158,11 @@ describe('board inbox', () => {
     await page.goto(`/c/${C}/agents/${worker.id}/runs`);
     await page.getByText("The agent's process ended with an error (a non-zero exit code).").waitFor();
     await page.getByText('Detail: process exited with code 1').waitFor();
+    // The agent's banner and the run's source in words: no run id, no enum key.
+    await page.getByText('The last run failed: process exited with code 1').waitFor();
+    await page.getByRole('cell', { name: 'On demand' }).waitFor();
+    const text = (await page.locator('main').textContent()) ?? '';
+    assert.ok(!/[0-9a-f]{8}-[0-9a-f]{4}-/.test(text) && !text.includes('on_demand'), text);
     await screenshot(page, 'agent-runs-failed');
 
     await page.goto(`/c/${C}/inbox`);

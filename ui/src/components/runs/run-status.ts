@@ -23,3 +23,23 @@ export const runStatusLabel = (status: string): string => WORDS[status as RunSta
 
 /** The badge class for a status; none for one this board does not know yet. */
 export const runStatusTone = (status: string): string => WORDS[status as RunStatus]?.tone ?? '';
+
+/** What started a run (the API's invocationSource), in words; an unknown source reads as itself. */
+const SOURCES: Record<string, string> = {
+  timer: 'Heartbeat',
+  assignment: 'Assignment',
+  on_demand: 'On demand',
+  automation: 'Automation',
+  checkout: 'Checkout',
+};
+export const runSourceLabel = (source: string): string => SOURCES[source] ?? source;
+
+/**
+ * The agent's error banner: the API's errorReason is `run <id> <status>: <detail>` (the id is for API
+ * clients); people read "The last run failed: <detail>".
+ */
+export const agentErrorInWords = (errorReason: string): string =>
+  errorReason.replace(
+    /^run [0-9a-f-]{36} (\w+):/,
+    (_match, status: string) => `The last run ${runStatusLabel(status).toLowerCase()}:`,
+  );

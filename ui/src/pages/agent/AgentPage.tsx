@@ -7,6 +7,7 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
 import { agentQuery, type AgentDetail } from '../../queries/agents';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { agentErrorInWords } from '../../components/runs/run-status';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { AgentActions } from './AgentActions';
@@ -54,7 +55,9 @@ export function AgentPage() {
           <span className="muted">{[a.title, a.role].filter(Boolean).join(' · ')}</span>
         </p>
       </PageHeader>
-      {a.status === 'error' && a.errorReason && <p className="notice notice-warning">{a.errorReason}</p>}
+      {a.status === 'error' && a.errorReason && (
+        <p className="notice notice-warning">{agentErrorInWords(a.errorReason)}</p>
+      )}
       <Tabs.Root
         value={tab}
         // void: a navigation's failures show in the route's error element.

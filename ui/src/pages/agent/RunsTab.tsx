@@ -7,7 +7,7 @@ import type { AgentDetail } from '../../queries/agents';
 import { agentRunsQuery, type Run } from '../../queries/runs';
 import { RunIssueLink } from '../../components/agents/RunIssueLink';
 import { useNow } from '../../components/agents/useNow';
-import { isLive, runStatusLabel, runStatusTone } from '../../components/runs/run-status';
+import { isLive, runSourceLabel, runStatusLabel, runStatusTone } from '../../components/runs/run-status';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
@@ -87,7 +87,9 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
                       <span className="muted">None</span>
                     )}
                   </td>
-                  <td>{run.invocationSource ?? <span className="muted">–</span>}</td>
+                  <td>
+                    {run.invocationSource ? runSourceLabel(run.invocationSource) : <span className="muted">–</span>}
+                  </td>
                   <td>
                     {live ? (
                       <CancelRunButton runId={run.runId} />

@@ -12,7 +12,7 @@ import { duration, fullTime, timeAgo } from '../../lib/format';
 import { useAgentNames } from '../../queries/agents';
 import type { IssueDetail } from '../../queries/issues';
 import { issueCheckoutRunsQuery, issueWokenRunsQuery, type RunSummary } from '../../queries/runs';
-import { LIVE_RUN_STATUSES, runStatusLabel, runStatusTone } from '../../components/runs/run-status';
+import { LIVE_RUN_STATUSES, runSourceLabel, runStatusLabel, runStatusTone } from '../../components/runs/run-status';
 
 /** How many runs the issue page shows: the newest ones. */
 const RUN_PAGE = 20;
@@ -120,7 +120,7 @@ function RunItem({
           {timeAgo(run.createdAt)}
         </time>
         {took && <span className="muted">took {took}</span>}
-        {run.invocationSource && <span className="muted">{run.invocationSource}</span>}
+        {run.invocationSource && <span className="muted">{runSourceLabel(run.invocationSource)}</span>}
         <span className="spacer" />
         {live && <CancelRunButton runId={run.runId} />}
         {!live && (
