@@ -36,8 +36,19 @@ const costEvent = (agentId: string, costCents: number) => ({
 });
 
 /** A fresh company with a monthly budget of `cents` and one idle agent. */
+let companies = 0;
+/**
+ * A name whose first three letters no other company here shares: past 51 companies on the same
+ * three letters the issue prefix falls back to a random number that can collide (a 409 on create).
+ */
+function uniqueName(): string {
+  const n = companies++;
+  const letter = (i: number) => String.fromCharCode(65 + (i % 26));
+  return `${letter(n)}${letter(Math.floor(n / 26))}${letter(Math.floor(n / 676))} Works`;
+}
+
 async function companyOnBudget(t: TestApp, cents: number, agentFields: Record<string, unknown> = {}) {
-  const { company, token } = await t.newCompany();
+  const { company, token } = await t.newCompany(undefined, { name: uniqueName() });
   const budget = await t.request('PATCH', `/api/companies/${company.id}/budgets`, {
     token,
     body: { budgetMonthlyCents: cents },

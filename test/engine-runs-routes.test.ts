@@ -935,7 +935,9 @@ describe('why a run ended: errorCode', () => {
       graceSec: 0,
     });
     assert.deepEqual([run.status, run.errorCode], ['timed_out', 'timeout']);
-    assert.match(run.error, /deadline of 1s passed/);
+    // Whichever sees the deadline first ends it with the same code: the executor's own timer, or on a
+    // loaded machine the reaper's sweep.
+    assert.match(run.error, /deadline of 1s passed|deadline and grace passed/);
     assert.equal(run.errorHelp.meaning, 'The run passed its deadline and was stopped.');
   });
 
