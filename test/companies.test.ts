@@ -67,6 +67,19 @@ describe('companies: create, list, read', () => {
     assert.ok(prefixes.includes('ZEP') && prefixes.every((p) => p.startsWith('ZEP')));
   });
 
+  it('keeps numbering prefixes past 51 companies on the same three letters, and pads short names', async () => {
+    const prefixes: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await t.request('POST', '/api/companies', { token: t.ownerToken, body: { name: `Quorum ${i}` } });
+      assert.equal(res.status, 201, `company ${i}: ${JSON.stringify(res.body)}`);
+      prefixes.push(res.body.issuePrefix);
+    }
+    assert.deepEqual(prefixes, ['QUO', ...Array.from({ length: 59 }, (_, i) => `QUO${i + 2}`)]);
+    // A two-letter name is padded to three, so its numbered prefixes never meet another base's.
+    const short = await t.request('POST', '/api/companies', { token: t.ownerToken, body: { name: 'Qz' } });
+    assert.equal(short.body.issuePrefix, 'QZX');
+  });
+
   it('creates the monthly company budget policy only for a positive budget, and keeps it in step', async () => {
     const policies = async (companyId: string) =>
       (

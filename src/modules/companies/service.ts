@@ -20,23 +20,28 @@ import {
   companyForBoard,
 } from './policy.ts';
 
-/** "Acme Robotics" -> ACM; collisions get a numeric suffix (ACM2, ACM3, ...). */
-export function prefixCandidates(name: string): string[] {
+/** "Acme Robotics" -> ACM: the first three letters or digits, starting with a letter. */
+export function prefixBase(name: string): string {
   const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, '');
-  const base = (/^[A-Z]/.test(letters) ? letters : `C${letters}`).slice(0, 3) || 'CO';
-  return [base, ...Array.from({ length: 50 }, (_, i) => `${base}${i + 2}`)];
+  return (/^[A-Z]/.test(letters) ? letters : `C${letters}`).slice(0, 3).padEnd(3, 'X');
 }
 
+/**
+ * The base itself when free, else the base with the lowest number above those taken (ACM2, ACM3,
+ * ...). Runs under the create's advisory lock, so two creates never pick the same prefix.
+ */
 async function pickIssuePrefix(tx: DbOrTx, name: string): Promise<string> {
-  const candidates = prefixCandidates(name);
-  const taken = await tx
-    .select({ p: companies.issuePrefix })
+  const base = prefixBase(name);
+  const [row] = await tx
+    .select({
+      baseTaken: sql<boolean>`bool_or(${companies.issuePrefix} = ${base})`,
+      highest: sql<number | null>`max(substring(${companies.issuePrefix} from ${base.length + 1}::int)::bigint)
+        filter (where ${companies.issuePrefix} ~ ${`^${base}[0-9]+$`})`,
+    })
     .from(companies)
-    .where(inArray(companies.issuePrefix, candidates));
-  const takenSet = new Set(taken.map((t) => t.p));
-  const free = candidates.find((c) => !takenSet.has(c));
-  // 51 companies sharing three letters: fall back to a random suffix, still unique by constraint.
-  return free ?? `${candidates[0]}${Math.floor(Math.random() * 1e6)}`;
+    .where(sql`${companies.issuePrefix} like ${`${base}%`}`);
+  if (!row?.baseTaken) return base;
+  return `${base}${Math.max(Number(row.highest ?? 1), 1) + 1}`;
 }
 
 export async function createCompany(ctx: Ctx, input: CreateCompany): Promise<Company> {
