@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/client';
 import { router } from './app/routes';
+import { applyStoredTheme } from './lib/theme';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -23,6 +24,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+applyStoredTheme();
 
 const rootElement = document.getElementById('root');
 // index.html holds it; a page served without it is a broken build, said plainly rather than blank.
