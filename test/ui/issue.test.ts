@@ -369,13 +369,13 @@ describe('issue page', () => {
     await page
       .getByRole('region', { name: /Comments/ })
       .getByText('Written while the laptop is offline')
-      .waitFor({ timeout: 5_000 });
+      .waitFor({ timeout: 20_000 });
     // A change made elsewhere still arrives: the live refetch is not held back either.
     await board.api('POST', `/api/issues/${issue.id}/comments`, { body: 'And one from elsewhere' }, 201);
     await page
       .getByRole('region', { name: /Comments/ })
       .getByText('And one from elsewhere')
-      .waitFor({ timeout: 5_000 });
+      .waitFor({ timeout: 20_000 });
   });
 
   it('an unknown issue says so, with the way back', async () => {

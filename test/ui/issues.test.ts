@@ -248,7 +248,7 @@ describe('issues page', () => {
     // refresh may still be on its way): whichever comes first leads to sign-in and takes the filter away.
     await page
       .getByLabel('Status')
-      .selectOption('done', { timeout: 5_000 })
+      .selectOption('done', { timeout: 20_000 })
       .catch(() => undefined);
     await page.waitForURL(/\/sign-in/);
     await page.getByRole('heading', { name: 'Sign in to Boardroom' }).waitFor();
