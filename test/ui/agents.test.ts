@@ -78,11 +78,13 @@ describe('agents pages', () => {
     assert.match(text, /Backend engineer/);
     assert.match(text, /engineer/);
     assert.match(text, /Idle/);
-    assert.match(text, /process/);
+    assert.match(text, /Process/);
     assert.match(text, /of \$50\.00 \(25%\)/);
+    // Words, not keys or raw numbers: no id, no cents.
+    assert.doesNotMatch(text, /[0-9a-f]{8}-[0-9a-f]{4}-|1250/);
+    await row.getByRole('img', { name: 'Worker, idle' }).waitFor();
     assert.match((await page.getByRole('row', { name: /Lead/ }).textContent()) ?? '', /\$0\.00 of \$1,000\.00 \(0%\)/);
     await checkAccessibility(page, 'the agents list');
-    await screenshot(page, 'agents');
     await row.getByRole('link', { name: 'Worker' }).click();
     await page.waitForURL(new RegExp(`${agentPage(worker.id)}$`));
   });
@@ -139,6 +141,24 @@ describe('agents pages', () => {
       .getByRole('row', { name: /Worker/ })
       .getByRole('link', { name: /Running|Queued/ })
       .waitFor({ timeout: 20_000 });
+    // Running looks unlike idle: the avatar says so, and the current run is a live pill that ticks.
+    const running = list.getByRole('row', { name: /Worker/ });
+    await running.getByRole('img', { name: 'Worker, running' }).waitFor({ timeout: 20_000 });
+    await running
+      .locator('.live-pill')
+      .getByText(/Running · \d+:\d\d/)
+      .waitFor();
+    await list.getByRole('row', { name: /Lead/ }).getByRole('img', { name: 'Lead, idle' }).waitFor();
+    await list.setViewportSize({ width: 1440, height: 900 });
+    await checkAccessibility(list, 'the agents list with a running agent');
+    await screenshot(list, 'agents');
+    await list.emulateMedia({ colorScheme: 'dark' });
+    await checkAccessibility(list, 'the agents list with a running agent, dark');
+    await screenshot(list, 'agents-dark');
+    await list.setViewportSize({ width: 390, height: 844 });
+    await screenshot(list, 'agents-narrow');
+    await list.emulateMedia({ colorScheme: 'light' });
+    await list.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('tab', { name: 'Runs' }).click();
     await page.waitForURL(new RegExp(`${agentPage(worker.id, 'runs')}$`));

@@ -15,6 +15,9 @@ const WORDS: Record<RunStatus, { label: string; tone: Tone }> = {
   cancelled: { label: 'Cancelled', tone: 'neutral' },
 };
 
+/** Every run status, in the order a run goes through them. */
+export const RUN_STATUSES = Object.keys(WORDS) as RunStatus[];
+
 /** Statuses of a run still to finish: it may hold a checkout, and its transcript grows. */
 export const LIVE_RUN_STATUSES: ReadonlySet<string> = new Set<RunStatus>(['queued', 'running']);
 export const isLive = (run: { status: string }) => LIVE_RUN_STATUSES.has(run.status);
