@@ -202,6 +202,7 @@ describe('issues page', () => {
       const shipping = page.getByRole('listitem').filter({ hasText: 'Ship the pricing page' });
       await shipping.getByRole('img', { name: 'Blocked' }).waitFor();
       await shipping.getByRole('img', { name: 'Critical priority' }).waitFor();
+      assert.ok(await shipping.getByText('Ship the pricing page').isVisible(), `the title shows at ${width} px`);
       const changelog = page.getByRole('listitem').filter({ hasText: 'Write the changelog' });
       await changelog.getByRole('img', { name: 'Todo' }).waitFor();
       await changelog.getByRole('img', { name: 'Low priority' }).waitFor();

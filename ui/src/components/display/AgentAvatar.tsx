@@ -44,7 +44,8 @@ export function AgentAvatar({
   const dot = status ? (DOT[status] ?? 'neutral') : null;
   return (
     <span className={`avatar avatar-${size} avatar-${hueOf(id ?? name)}`} role="img" aria-label={label} title={label}>
-      <span aria-hidden="true">{initials(name)}</span>
+      {/* CSS content, not text: a link or tree item holding the avatar reads as its name, never "DE". */}
+      <span className="avatar-initials" data-initials={initials(name)} aria-hidden="true" />
       {dot && <span className={`avatar-dot avatar-dot-${dot}${dot === 'live' ? ' live-motion' : ''}`} />}
     </span>
   );
