@@ -26,7 +26,7 @@ async function agentScript(): Promise<string> {
     [
       'for await (const _ of process.stdin) {}',
       "console.log('step 1: reading the backlog');",
-      'await new Promise((resolve) => setTimeout(resolve, 8000));',
+      'await new Promise((resolve) => setTimeout(resolve, 15000));',
       "console.log('step 2: all done');",
     ].join('\n'),
   );
@@ -141,6 +141,15 @@ describe('agents pages', () => {
       .getByRole('row', { name: /Worker/ })
       .getByRole('link', { name: /Running|Queued/ })
       .waitFor({ timeout: 20_000 });
+
+    await page.getByRole('tab', { name: 'Runs' }).click();
+    await page.waitForURL(new RegExp(`${agentPage(worker.id, 'runs')}$`));
+    const transcript = page.getByTestId('run-transcript');
+    await transcript.getByText('step 1: reading the backlog').waitFor({ timeout: 20_000 });
+    // Still live: the run shows its cancel button while the script waits.
+    await page.getByRole('button', { name: 'Cancel run' }).waitFor();
+    await screenshot(page, 'agent-detail');
+    await checkAccessibility(page, 'the runs tab with a live run');
     // Running looks unlike idle: the avatar says so, and the current run is a live pill that ticks.
     const running = list.getByRole('row', { name: /Worker/ });
     await running.getByRole('img', { name: 'Worker, running' }).waitFor({ timeout: 20_000 });
@@ -159,16 +168,7 @@ describe('agents pages', () => {
     await screenshot(list, 'agents-narrow');
     await list.emulateMedia({ colorScheme: 'light' });
     await list.setViewportSize({ width: 1280, height: 800 });
-
-    await page.getByRole('tab', { name: 'Runs' }).click();
-    await page.waitForURL(new RegExp(`${agentPage(worker.id, 'runs')}$`));
-    const transcript = page.getByTestId('run-transcript');
-    await transcript.getByText('step 1: reading the backlog').waitFor({ timeout: 20_000 });
-    // Still live: the run shows its cancel button while the script waits.
-    await page.getByRole('button', { name: 'Cancel run' }).waitFor();
-    await screenshot(page, 'agent-detail');
-    await checkAccessibility(page, 'the runs tab with a live run');
-    await page.getByText('Run ended: Succeeded').waitFor({ timeout: 30_000 });
+    await page.getByText('Run ended: Succeeded').waitFor({ timeout: 45_000 });
     await transcript.getByText('step 2: all done').waitFor();
     await page.getByRole('cell', { name: 'Succeeded' }).waitFor();
     // Once no longer live, the list shows no current run.
