@@ -26,7 +26,7 @@ async function agentScript(): Promise<string> {
     [
       'for await (const _ of process.stdin) {}',
       "console.log('step 1: reading the backlog');",
-      'await new Promise((resolve) => setTimeout(resolve, 8000));',
+      'await new Promise((resolve) => setTimeout(resolve, 15000));',
       "console.log('step 2: all done');",
     ].join('\n'),
   );
@@ -78,11 +78,13 @@ describe('agents pages', () => {
     assert.match(text, /Backend engineer/);
     assert.match(text, /engineer/);
     assert.match(text, /Idle/);
-    assert.match(text, /process/);
+    assert.match(text, /Process/);
     assert.match(text, /of \$50\.00 \(25%\)/);
+    // Words, not keys or raw numbers: no id, no cents.
+    assert.doesNotMatch(text, /[0-9a-f]{8}-[0-9a-f]{4}-|1250/);
+    await row.getByRole('img', { name: 'Worker, idle' }).waitFor();
     assert.match((await page.getByRole('row', { name: /Lead/ }).textContent()) ?? '', /\$0\.00 of \$1,000\.00 \(0%\)/);
     await checkAccessibility(page, 'the agents list');
-    await screenshot(page, 'agents');
     await row.getByRole('link', { name: 'Worker' }).click();
     await page.waitForURL(new RegExp(`${agentPage(worker.id)}$`));
   });
@@ -148,7 +150,25 @@ describe('agents pages', () => {
     await page.getByRole('button', { name: 'Cancel run' }).waitFor();
     await screenshot(page, 'agent-detail');
     await checkAccessibility(page, 'the runs tab with a live run');
-    await page.getByText('Run ended: Succeeded').waitFor({ timeout: 30_000 });
+    // Running looks unlike idle: the avatar says so, and the current run is a live pill that ticks.
+    const running = list.getByRole('row', { name: /Worker/ });
+    await running.getByRole('img', { name: 'Worker, running' }).waitFor({ timeout: 20_000 });
+    await running
+      .locator('.live-pill')
+      .getByText(/Running · \d+:\d\d/)
+      .waitFor();
+    await list.getByRole('row', { name: /Lead/ }).getByRole('img', { name: 'Lead, idle' }).waitFor();
+    await list.setViewportSize({ width: 1440, height: 900 });
+    await checkAccessibility(list, 'the agents list with a running agent');
+    await screenshot(list, 'agents');
+    await list.emulateMedia({ colorScheme: 'dark' });
+    await checkAccessibility(list, 'the agents list with a running agent, dark');
+    await screenshot(list, 'agents-dark');
+    await list.setViewportSize({ width: 390, height: 844 });
+    await screenshot(list, 'agents-narrow');
+    await list.emulateMedia({ colorScheme: 'light' });
+    await list.setViewportSize({ width: 1280, height: 800 });
+    await page.getByText('Run ended: Succeeded').waitFor({ timeout: 45_000 });
     await transcript.getByText('step 2: all done').waitFor();
     await page.getByRole('cell', { name: 'Succeeded' }).waitFor();
     // Once no longer live, the list shows no current run.

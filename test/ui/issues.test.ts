@@ -167,7 +167,6 @@ describe('issues page', () => {
     await waitFor('every issue again, without the assignee filter', async () => (await rendered(page)) === 3);
     await page.getByLabel('Group by').selectOption('none');
     await checkAccessibility(page, 'the issues list');
-    await screenshot(page, 'issues-list');
 
     // A link naming a project that is not there (deleted, or another company's): the select says so
     // rather than "Any" over a list it filters.
@@ -178,6 +177,57 @@ describe('issues page', () => {
       "the project select saying 'Unknown project'",
       async () => (await page.getByLabel('Project').locator('option:checked').textContent()) === 'Unknown project',
     );
+  });
+
+  it('rows show status, priority and assignee as icons named in words, no ids, in light and dark, wide and narrow', async () => {
+    const company = await newCompany('Icons Co');
+    const dev = await board.api('POST', `/api/companies/${company.id}/agents`, {
+      name: 'Dev',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: { command: 'true' },
+    });
+    await newIssue(company.id, { title: 'Ship the pricing page', status: 'blocked', priority: 'critical' });
+    await newIssue(company.id, {
+      title: 'Write the changelog',
+      status: 'todo',
+      priority: 'low',
+      assigneeAgentId: dev.id,
+    });
+    await newIssue(company.id, { title: 'Plan the offsite', status: 'backlog', priority: 'medium' });
+
+    for (const width of [1440, 390]) {
+      const page = await board.signedInPage({ width, height: 900 });
+      await page.goto(`/c/${company.id}/issues`);
+      const shipping = page.getByRole('listitem').filter({ hasText: 'Ship the pricing page' });
+      await shipping.getByRole('img', { name: 'Blocked' }).waitFor();
+      await shipping.getByRole('img', { name: 'Critical priority' }).waitFor();
+      assert.ok(await shipping.getByText('Ship the pricing page').isVisible(), `the title shows at ${width} px`);
+      const changelog = page.getByRole('listitem').filter({ hasText: 'Write the changelog' });
+      await changelog.getByRole('img', { name: 'Todo' }).waitFor();
+      await changelog.getByRole('img', { name: 'Low priority' }).waitFor();
+      if (width === 1440) {
+        await changelog.getByRole('img', { name: 'Dev' }).waitFor();
+        // The relative time is whole, not cut off: its box is as wide as its text.
+        const time = changelog.locator('time');
+        assert.match((await time.textContent()) ?? '', /ago|now/);
+        assert.ok(await time.evaluate((el) => el.scrollWidth <= el.clientWidth), 'the time is not cut off');
+      }
+      const text = (await page.getByRole('list', { name: 'Issues' }).textContent()) ?? '';
+      assert.doesNotMatch(text, /[0-9a-f]{8}-[0-9a-f]{4}-/, 'no row shows an id');
+      assert.doesNotMatch(text, /\b(backlog|in_progress|critical)\b/, 'no row shows an enum key');
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        'nothing scrolls sideways',
+      );
+      const name = width === 1440 ? 'issues-list' : 'issues-list-narrow';
+      await checkAccessibility(page, `the issues list with icons at ${width} px`);
+      await screenshot(page, name);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await checkAccessibility(page, `the issues list with icons at ${width} px, dark`);
+      await screenshot(page, `${name}-dark`);
+      await page.close();
+    }
   });
 
   it('the board refuses a drag the SPEC forbids with the server reason next to the card, and moves a card by keyboard', async () => {

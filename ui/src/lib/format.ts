@@ -32,6 +32,16 @@ const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'U
 /** Cents as dollars: "$12.34". */
 export const cents = (value: number): string => money.format(value / 100);
 
+const compactMoney = new Intl.NumberFormat(undefined, {
+  style: 'currency',
+  currency: 'USD',
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
+/** Cents as dollars: "$15.00"; `compact` for a KPI's big figure: "$1.2K". */
+export const formatMoney = (value: number, { compact = false } = {}): string =>
+  compact ? compactMoney.format(value / 100) : cents(value);
+
 /** A full timestamp for a title attribute (hover) next to a relative time. */
 export const fullTime = (iso: string | Date): string => new Date(iso).toLocaleString();
 
@@ -46,3 +56,25 @@ export const moneyIn = (value: number, currency: string): string =>
 /** "1 event", "3 events". */
 export const plural = (count: number, one: string, many = `${one}s`): string =>
   `${count.toLocaleString()} ${count === 1 ? one : many}`;
+
+/** Keys whose plain reading would mislead (a unit in the key, an abbreviation). */
+const ENUM_WORDS: Record<string, string> = {
+  billed_cents: 'Billed spend',
+  cost_cents: 'Spend',
+  api_key: 'API key',
+  ceo: 'CEO',
+  cto: 'CTO',
+  http: 'HTTP',
+};
+
+/** An enum key with no vocabulary of its own, in words: "local_process" → "Local process". */
+export function enumLabel(key: string): string {
+  const word = ENUM_WORDS[key];
+  if (word) return word;
+  const spaced = key
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}

@@ -1,5 +1,5 @@
 // The board's status vocabularies: for each kind of thing, its statuses in the order the board lists
-// them, the words people read for each (never the API's enum keys) and the badge tone. Every page
+// them, the words people read for each (never the API's enum keys) and its semantic tone. Every page
 // that shows, lists or offers a status takes it from here. A heartbeat run's vocabulary is with the
 // run components (components/runs/run-status.ts).
 import type { paths } from '../api/schema';
@@ -20,91 +20,97 @@ export type ServiceStatus = NonNullable<
   Item<Answer<'/api/projects/{projectId}'>['workspaces']>['runtimeService']
 >['status'];
 
-/** One vocabulary: `list` in the board's order, `label` in words, `tone` a badge class ('' for plain). */
-function vocabulary<S extends string>(words: Record<S, { label: string; tone: string }>) {
+/**
+ * The board's semantic tones (the `--<tone>` and `--<tone>-bg` tokens in styles.css): what a state means,
+ * never a colour. `live` is for what runs right now, and pulses.
+ */
+export type Tone = 'neutral' | 'info' | 'live' | 'success' | 'warning' | 'danger' | 'violet';
+
+/** One vocabulary: `list` in the board's order, `label` in words, `tone` what the status means. */
+function vocabulary<S extends string>(words: Record<S, { label: string; tone: Tone }>) {
   const list = Object.keys(words) as S[];
   return {
     list,
     is: (value: string): value is S => (list as string[]).includes(value),
     // A status this board does not know yet (a newer server) reads as itself rather than nothing.
     label: (status: S): string => words[status]?.label ?? status,
-    tone: (status: S): string => words[status]?.tone ?? '',
+    tone: (status: S): Tone => words[status]?.tone ?? 'neutral',
   };
 }
 
 /** Board columns, left to right: SPEC's order, blocked beside in_progress, the terminal states last. */
 export const issueStatuses = vocabulary<IssueStatus>({
-  backlog: { label: 'Backlog', tone: '' },
-  todo: { label: 'Todo', tone: '' },
-  in_progress: { label: 'In progress', tone: 'badge-accent' },
-  blocked: { label: 'Blocked', tone: 'badge-warning' },
-  in_review: { label: 'In review', tone: '' },
-  done: { label: 'Done', tone: 'badge-success' },
-  cancelled: { label: 'Cancelled', tone: '' },
+  backlog: { label: 'Backlog', tone: 'neutral' },
+  todo: { label: 'Todo', tone: 'neutral' },
+  in_progress: { label: 'In progress', tone: 'live' },
+  blocked: { label: 'Blocked', tone: 'warning' },
+  in_review: { label: 'In review', tone: 'violet' },
+  done: { label: 'Done', tone: 'success' },
+  cancelled: { label: 'Cancelled', tone: 'neutral' },
 });
 
 export const issuePriorities = vocabulary<IssuePriority>({
-  critical: { label: 'Critical', tone: '' },
-  high: { label: 'High', tone: '' },
-  medium: { label: 'Medium', tone: '' },
-  low: { label: 'Low', tone: '' },
+  critical: { label: 'Critical', tone: 'neutral' },
+  high: { label: 'High', tone: 'neutral' },
+  medium: { label: 'Medium', tone: 'neutral' },
+  low: { label: 'Low', tone: 'neutral' },
 });
 
 export const agentStatuses = vocabulary<AgentStatus>({
-  active: { label: 'Active', tone: 'badge-success' },
-  idle: { label: 'Idle', tone: '' },
-  running: { label: 'Running', tone: 'badge-accent' },
-  paused: { label: 'Paused', tone: 'badge-warning' },
-  error: { label: 'Error', tone: 'badge-danger' },
-  pending_approval: { label: 'Pending approval', tone: 'badge-warning' },
-  terminated: { label: 'Terminated', tone: 'badge-danger' },
+  active: { label: 'Active', tone: 'success' },
+  idle: { label: 'Idle', tone: 'neutral' },
+  running: { label: 'Running', tone: 'live' },
+  paused: { label: 'Paused', tone: 'warning' },
+  error: { label: 'Error', tone: 'danger' },
+  pending_approval: { label: 'Pending approval', tone: 'violet' },
+  terminated: { label: 'Terminated', tone: 'danger' },
 });
 
 export const approvalStatuses = vocabulary<ApprovalStatus>({
-  pending: { label: 'Pending', tone: 'badge-accent' },
-  revision_requested: { label: 'Revision requested', tone: 'badge-warning' },
-  approved: { label: 'Approved', tone: 'badge-success' },
-  rejected: { label: 'Rejected', tone: 'badge-danger' },
+  pending: { label: 'Pending', tone: 'info' },
+  revision_requested: { label: 'Revision requested', tone: 'warning' },
+  approved: { label: 'Approved', tone: 'success' },
+  rejected: { label: 'Rejected', tone: 'danger' },
 });
 
 export const routineStatuses = vocabulary<RoutineStatus>({
-  active: { label: 'Active', tone: 'badge-success' },
-  paused: { label: 'Paused', tone: '' },
-  archived: { label: 'Archived', tone: '' },
+  active: { label: 'Active', tone: 'success' },
+  paused: { label: 'Paused', tone: 'neutral' },
+  archived: { label: 'Archived', tone: 'neutral' },
 });
 
 /** What became of one firing of a routine (not a heartbeat run). */
 export const routineRunStatuses = vocabulary<RoutineRunStatus>({
-  received: { label: 'Received', tone: '' },
-  issue_created: { label: 'Issue created', tone: 'badge-accent' },
-  coalesced: { label: 'Joined open issue', tone: '' },
-  skipped: { label: 'Skipped', tone: 'badge-warning' },
-  completed: { label: 'Completed', tone: 'badge-success' },
-  failed: { label: 'Failed', tone: 'badge-danger' },
+  received: { label: 'Received', tone: 'neutral' },
+  issue_created: { label: 'Issue created', tone: 'info' },
+  coalesced: { label: 'Joined open issue', tone: 'neutral' },
+  skipped: { label: 'Skipped', tone: 'warning' },
+  completed: { label: 'Completed', tone: 'success' },
+  failed: { label: 'Failed', tone: 'danger' },
 });
 
 export const projectStatuses = vocabulary<ProjectStatus>({
-  backlog: { label: 'Backlog', tone: '' },
-  planned: { label: 'Planned', tone: '' },
-  in_progress: { label: 'In progress', tone: 'badge-accent' },
-  completed: { label: 'Completed', tone: 'badge-success' },
-  cancelled: { label: 'Cancelled', tone: '' },
+  backlog: { label: 'Backlog', tone: 'neutral' },
+  planned: { label: 'Planned', tone: 'neutral' },
+  in_progress: { label: 'In progress', tone: 'info' },
+  completed: { label: 'Completed', tone: 'success' },
+  cancelled: { label: 'Cancelled', tone: 'neutral' },
 });
 
 export const goalStatuses = vocabulary<GoalStatus>({
-  planned: { label: 'Planned', tone: '' },
-  active: { label: 'Active', tone: 'badge-accent' },
-  achieved: { label: 'Achieved', tone: 'badge-success' },
-  cancelled: { label: 'Cancelled', tone: 'badge-danger' },
+  planned: { label: 'Planned', tone: 'neutral' },
+  active: { label: 'Active', tone: 'info' },
+  achieved: { label: 'Achieved', tone: 'success' },
+  cancelled: { label: 'Cancelled', tone: 'neutral' },
 });
 
 /** A project workspace's runtime service (its process). */
 export const serviceStatuses = vocabulary<ServiceStatus>({
-  starting: { label: 'Starting', tone: 'badge-accent' },
-  running: { label: 'Running', tone: 'badge-success' },
-  backoff: { label: 'Waiting to restart', tone: 'badge-warning' },
-  crashed: { label: 'Crashed', tone: 'badge-danger' },
-  stopped: { label: 'Stopped', tone: '' },
+  starting: { label: 'Starting', tone: 'info' },
+  running: { label: 'Running', tone: 'live' },
+  backoff: { label: 'Waiting to restart', tone: 'warning' },
+  crashed: { label: 'Crashed', tone: 'danger' },
+  stopped: { label: 'Stopped', tone: 'neutral' },
 });
 /** A service with a process up or coming up: its output grows and it can be stopped. */
 export const isServiceLive = (status: ServiceStatus | undefined): boolean =>

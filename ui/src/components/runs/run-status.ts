@@ -1,18 +1,22 @@
 // How a heartbeat run's status reads and looks wherever a run is shown: the words for each status and
-// its tone (the badge classes), and which statuses are live. The other vocabularies are in lib/statuses.ts.
+// its semantic tone, and which statuses are live. The other vocabularies are in lib/statuses.ts.
 import type { paths } from '../../api/schema';
+import type { Tone } from '../../lib/statuses';
 
 export type RunStatus =
   paths['/api/heartbeat-runs/{runId}']['get']['responses'][200]['content']['application/json']['status'];
 
-const WORDS: Record<RunStatus, { label: string; tone: string }> = {
-  queued: { label: 'Queued', tone: 'badge-warning' },
-  running: { label: 'Running', tone: 'badge-accent' },
-  succeeded: { label: 'Succeeded', tone: 'badge-success' },
-  failed: { label: 'Failed', tone: 'badge-danger' },
-  timed_out: { label: 'Timed out', tone: 'badge-danger' },
-  cancelled: { label: 'Cancelled', tone: '' },
+const WORDS: Record<RunStatus, { label: string; tone: Tone }> = {
+  queued: { label: 'Queued', tone: 'info' },
+  running: { label: 'Running', tone: 'live' },
+  succeeded: { label: 'Succeeded', tone: 'success' },
+  failed: { label: 'Failed', tone: 'danger' },
+  timed_out: { label: 'Timed out', tone: 'warning' },
+  cancelled: { label: 'Cancelled', tone: 'neutral' },
 };
+
+/** Every run status, in the order a run goes through them. */
+export const RUN_STATUSES = Object.keys(WORDS) as RunStatus[];
 
 /** Statuses of a run still to finish: it may hold a checkout, and its transcript grows. */
 export const LIVE_RUN_STATUSES: ReadonlySet<string> = new Set<RunStatus>(['queued', 'running']);
@@ -21,8 +25,8 @@ export const isLive = (run: { status: string }) => LIVE_RUN_STATUSES.has(run.sta
 /** The status in words; one this board does not know yet (a newer server) reads as itself. */
 export const runStatusLabel = (status: string): string => WORDS[status as RunStatus]?.label ?? status;
 
-/** The badge class for a status; none for one this board does not know yet. */
-export const runStatusTone = (status: string): string => WORDS[status as RunStatus]?.tone ?? '';
+/** What a status means (its tone); neutral for one this board does not know yet. */
+export const runStatusTone = (status: string): Tone => WORDS[status as RunStatus]?.tone ?? 'neutral';
 
 /** What started a run (the API's invocationSource), in words; an unknown source reads as itself. */
 const SOURCES: Record<string, string> = {

@@ -14,6 +14,7 @@ import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { RunFailure } from '../../components/runs/RunFailure';
 import { RunTranscript } from '../../components/runs/RunTranscript';
 import { duration, fullTime, timeAgo } from '../../lib/format';
+import { StatusPill } from '../../components/display/StatusPill';
 
 const PAGE_SIZE = 25;
 
@@ -135,5 +136,5 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
 }
 
 function RunStatus({ run }: { run: Run }) {
-  return <span className={`badge ${runStatusTone(run.status)}`}>{runStatusLabel(run.status)}</span>;
+  return <StatusPill tone={runStatusTone(run.status)}>{runStatusLabel(run.status)}</StatusPill>;
 }

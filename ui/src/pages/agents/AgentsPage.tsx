@@ -7,11 +7,13 @@ import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
 import { agentsQuery } from '../../queries/agents';
 import { LIVE_RUNS_LIMIT, liveRunsQuery, type Run } from '../../queries/runs';
 import { RunIssueLink } from '../../components/agents/RunIssueLink';
-import { useNow } from '../../components/agents/useNow';
+import { AgentAvatar } from '../../components/display/AgentAvatar';
+import { LivePill } from '../../components/display/LivePill';
+import { StatusPill } from '../../components/display/StatusPill';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { duration } from '../../lib/format';
+import { enumLabel, fullTime } from '../../lib/format';
 import { SpendBar } from './SpendBar';
 
 export function AgentsPage() {
@@ -19,7 +21,6 @@ export function AgentsPage() {
   const agents = useQuery(agentsQuery(companyId));
   const liveRuns = useQuery(liveRunsQuery(companyId));
   const currentRuns = useMemo(() => newestRunByAgent(liveRuns.data ?? []), [liveRuns.data]);
-  const now = useNow(currentRuns.size > 0);
 
   return (
     <div className="page">
@@ -67,17 +68,24 @@ export function AgentsPage() {
               return (
                 <tr key={agent.id}>
                   <th scope="row" className="agent-name-cell">
-                    <Link to={`/c/${companyId}/agents/${agent.id}`}>{agent.name}</Link>
-                    {agent.title && <span className="muted"> · {agent.title}</span>}
+                    <span className="agent-cell">
+                      <AgentAvatar id={agent.id} name={agent.name} status={agent.status} />
+                      <span>
+                        <Link to={`/c/${companyId}/agents/${agent.id}`} className="row-link">
+                          {agent.name}
+                        </Link>
+                        {agent.title && <span className="muted"> · {agent.title}</span>}
+                      </span>
+                    </span>
                   </th>
-                  <td>{agent.role}</td>
+                  <td>{enumLabel(agent.role)}</td>
                   <td>
                     <AgentStatusBadge status={agent.status} pauseReason={agent.pauseReason} />
                   </td>
-                  <td className="mono">{agent.adapterType}</td>
+                  <td>{enumLabel(agent.adapterType)}</td>
                   <td>
                     {run ? (
-                      <CurrentRun companyId={companyId} agentId={agent.id} run={run} now={now} />
+                      <CurrentRun companyId={companyId} agentId={agent.id} run={run} />
                     ) : (
                       <span className="muted">None</span>
                     )}
@@ -98,14 +106,18 @@ export function AgentsPage() {
   );
 }
 
-function CurrentRun({ companyId, agentId, run, now }: { companyId: string; agentId: string; run: Run; now: number }) {
+/** A running run as a live pill ticking its time; a queued one waits in the info tone. */
+function CurrentRun({ companyId, agentId, run }: { companyId: string; agentId: string; run: Run }) {
   const since = run.startedAt ?? run.createdAt;
   return (
     <span className="current-run">
-      <Link to={`/c/${companyId}/agents/${agentId}/runs`}>{run.status === 'running' ? 'Running' : 'Queued'}</Link>{' '}
-      <span className="mono" title={`since ${new Date(since).toLocaleString()}`}>
-        {duration(now - new Date(since).getTime())}
-      </span>
+      <Link to={`/c/${companyId}/agents/${agentId}/runs`} className="row-link" title={`since ${fullTime(since)}`}>
+        {run.status === 'running' ? (
+          <LivePill label="Running" since={since} />
+        ) : (
+          <StatusPill tone="info">Queued</StatusPill>
+        )}
+      </Link>
       {run.issueId && (
         <>
           {' · '}

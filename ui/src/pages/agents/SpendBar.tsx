@@ -1,3 +1,4 @@
+import { budgetTone } from '../../components/budgets/BudgetBar';
 import { cents } from '../../lib/format';
 
 /** This month's spend against the monthly budget: a small bar (decoration) and the figures (the content). */
@@ -10,10 +11,10 @@ export function SpendBar({ spentCents, budgetCents }: { spentCents: number; budg
     );
   }
   const percent = Math.round((spentCents / budgetCents) * 100);
-  const tone = percent >= 100 ? 'spend-over' : percent >= 80 ? 'spend-warn' : '';
+  const tone = budgetTone(spentCents / budgetCents, 80);
   return (
     <span className="spend">
-      <span className={`spend-bar ${tone}`} aria-hidden="true">
+      <span className={`spend-bar spend-bar-${tone}`} aria-hidden="true">
         <span style={{ width: `${Math.min(100, percent)}%` }} />
       </span>
       <span>

@@ -13,6 +13,7 @@ import { approvalIssuesQuery, approvalQuery } from '../../queries/approvals';
 import { ApprovalComments } from './ApprovalComments';
 import { DecisionPanel } from './DecisionPanel';
 import { PayloadView } from './PayloadView';
+import { StatusPill } from '../../components/display/StatusPill';
 
 export function ApprovalPage() {
   const { companyId = '', approvalId = '' } = useParams();
@@ -38,8 +39,8 @@ export function ApprovalPage() {
       </p>
       <PageHeader title={title}>
         <p className="muted">
-          <span className={`badge ${approvalStatuses.tone(a.status)}`}>{approvalStatuses.label(a.status)}</span>{' '}
-          requested by{' '}
+          <StatusPill tone={approvalStatuses.tone(a.status)}>{approvalStatuses.label(a.status)}</StatusPill> requested
+          by{' '}
           {a.requestedByAgentId ? (
             <Link to={`/c/${companyId}/agents/${a.requestedByAgentId}`}>{agentName(a.requestedByAgentId)}</Link>
           ) : (
@@ -89,7 +90,7 @@ function LinkedIssues({ companyId, approvalId }: { companyId: string; approvalId
               <Link to={`/c/${companyId}/issues/${issue.id}`}>
                 {issue.identifier} {issue.title}
               </Link>{' '}
-              <span className={`badge ${issueStatuses.tone(issue.status)}`}>{issueStatuses.label(issue.status)}</span>
+              <StatusPill tone={issueStatuses.tone(issue.status)}>{issueStatuses.label(issue.status)}</StatusPill>
             </li>
           ))}
         </ul>

@@ -9,6 +9,7 @@ import { APPROVAL_TYPE_LABELS, payloadSummary } from '../../lib/approval-labels'
 import { approvalStatuses, type ApprovalStatus } from '../../lib/statuses';
 import { useAgentNames } from '../../queries/agents';
 import { APPROVALS_LIMIT, approvalsQuery } from '../../queries/approvals';
+import { StatusPill } from '../../components/display/StatusPill';
 
 type View = ApprovalStatus | 'all';
 const VIEWS: View[] = [...approvalStatuses.list, 'all'];
@@ -74,9 +75,9 @@ export function ApprovalsPage() {
                   </td>
                   <td>{approval.requestedByAgentId ? agentName(approval.requestedByAgentId) : 'the board'}</td>
                   <td>
-                    <span className={`badge ${approvalStatuses.tone(approval.status)}`}>
+                    <StatusPill tone={approvalStatuses.tone(approval.status)}>
                       {approvalStatuses.label(approval.status)}
-                    </span>
+                    </StatusPill>
                   </td>
                   <td>
                     <time dateTime={approval.createdAt} title={fullTime(approval.createdAt)}>

@@ -12,6 +12,7 @@ import { runStatusLabel, runStatusTone } from '../../components/runs/run-status'
 import { duration, fullTime } from '../../lib/format';
 import { useNow } from '../../components/agents/useNow';
 import { liveRunRowsQuery, type LiveRun } from '../../queries/runs';
+import { StatusPill } from '../../components/display/StatusPill';
 
 /** Live runs shown at most (the newest); a company running more is told so. */
 const SHOWN = 50;
@@ -56,7 +57,7 @@ const LiveRunItem = memo(function LiveRunItem({ run, companyId }: { run: LiveRun
   return (
     <li data-run-id={run.runId} className="live-run">
       <div className="live-run-head">
-        <span className={`badge ${runStatusTone(run.status)}`}>{runStatusLabel(run.status)}</span>
+        <StatusPill tone={runStatusTone(run.status)}>{runStatusLabel(run.status)}</StatusPill>
         <Link to={`/c/${companyId}/agents/${run.agentId}/runs`} className="live-run-agent">
           {run.agentName}
         </Link>

@@ -10,6 +10,7 @@ import { useAgentNames } from '../../queries/agents';
 import { goalsQuery, type Goal } from '../../queries/goals';
 import { GoalDialog, type GoalDialogState } from './GoalDialog';
 import { goalTree, type GoalNode } from './goal-tree';
+import { StatusPill } from '../../components/display/StatusPill';
 
 export function GoalsPage() {
   const { companyId = '' } = useParams();
@@ -76,7 +77,7 @@ function GoalBranch({
       <div className="goal-node">
         <strong>{goal.title}</strong>
         <span className="badge">{goal.level}</span>
-        <span className={`badge ${goalStatuses.tone(goal.status)}`}>{goalStatuses.label(goal.status)}</span>
+        <StatusPill tone={goalStatuses.tone(goal.status)}>{goalStatuses.label(goal.status)}</StatusPill>
         {goal.ownerAgentId && <span className="muted">{ownerName(goal.ownerAgentId)}</span>}
         <span className="goal-actions">
           <button type="button" onClick={() => onAddChild(goal)}>

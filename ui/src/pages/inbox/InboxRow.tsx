@@ -8,6 +8,7 @@ import { ResolveIncidentButton } from '../../components/budgets/ResolveIncidentB
 import { RetryRunButton } from './RetryRunButton';
 import { RunFailure } from '../../components/runs/RunFailure';
 import { runStatusLabel, runStatusTone } from '../../components/runs/run-status';
+import { StatusPill } from '../../components/display/StatusPill';
 
 export function InboxRow({ companyId, item, onRead }: { companyId: string; item: InboxItem; onRead: () => void }) {
   const base = `/c/${companyId}`;
@@ -56,7 +57,7 @@ function describe(base: string, item: InboxItem) {
         meta: item.requestedByAgentName ? `requested by ${item.requestedByAgentName}` : 'requested by the board',
         badge:
           item.status === 'revision_requested' ? (
-            <span className={`badge ${approvalStatuses.tone(item.status)}`}>{approvalStatuses.label(item.status)}</span>
+            <StatusPill tone={approvalStatuses.tone(item.status)}>{approvalStatuses.label(item.status)}</StatusPill>
           ) : null,
       };
     case 'run':
@@ -68,7 +69,7 @@ function describe(base: string, item: InboxItem) {
         to: item.issueId ? `${base}/issues/${item.issueId}` : `${base}/agents/${item.agentId}/runs`,
         // Why it ended, in words, shows under the title (RunFailure).
         meta: '',
-        badge: <span className={`badge ${runStatusTone(item.status)}`}>{runStatusLabel(item.status)}</span>,
+        badge: <StatusPill tone={runStatusTone(item.status)}>{runStatusLabel(item.status)}</StatusPill>,
       };
     case 'budget_incident': {
       const amount = (value: number) =>

@@ -12,6 +12,7 @@ import type { IssueDetail } from '../../queries/issues';
 import { projectsQuery } from '../../queries/projects';
 import { IssueSearch } from './IssueSearch';
 import { usePatchIssue } from './usePatchIssue';
+import { StatusPill } from '../../components/display/StatusPill';
 
 // The assignee select's option values: `agent:<id>`, `user:<id>`, or '' for unassigned.
 const AGENT_OPTION = 'agent:';
@@ -168,9 +169,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
               <Link to={issueLink(blocker)}>
                 <span className="mono">{blocker.identifier}</span> {blocker.title}
               </Link>
-              <span className={`badge ${issueStatuses.tone(blocker.status)}`}>
-                {issueStatuses.label(blocker.status)}
-              </span>
+              <StatusPill tone={issueStatuses.tone(blocker.status)}>{issueStatuses.label(blocker.status)}</StatusPill>
               <button
                 type="button"
                 className="quiet"

@@ -13,6 +13,7 @@ import { useAgentNames } from '../../queries/agents';
 import type { IssueDetail } from '../../queries/issues';
 import { issueCheckoutRunsQuery, issueWokenRunsQuery, type RunSummary } from '../../queries/runs';
 import { LIVE_RUN_STATUSES, runSourceLabel, runStatusLabel, runStatusTone } from '../../components/runs/run-status';
+import { StatusPill } from '../../components/display/StatusPill';
 
 /** How many runs the issue page shows: the newest ones. */
 const RUN_PAGE = 20;
@@ -113,7 +114,7 @@ function RunItem({
   return (
     <li className="run" aria-label={`Run ${run.runId.slice(0, 8)} by ${name}: ${runStatusLabel(run.status)}`}>
       <div className="row wrap">
-        <span className={`badge ${runStatusTone(run.status)}`}>{runStatusLabel(run.status)}</span>
+        <StatusPill tone={runStatusTone(run.status)}>{runStatusLabel(run.status)}</StatusPill>
         <AgentLink companyId={companyId} nameOf={nameOf} agentId={run.agentId} />
         <span className="mono muted">{run.runId.slice(0, 8)}</span>
         <time className="muted" dateTime={run.createdAt} title={fullTime(run.createdAt)}>

@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { issueStatuses } from '../../lib/statuses';
 import { issueListKeys, SUB_ISSUE_PAGE, subIssuesQuery, type IssueDetail } from '../../queries/issues';
 import { IssueSearch } from './IssueSearch';
+import { StatusPill } from '../../components/display/StatusPill';
 
 export function SubIssues({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
   const queryClient = useQueryClient();
@@ -53,7 +54,7 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
       <ul className="plain-list">
         {list.map((child) => (
           <li key={child.id} className="row">
-            <span className={`badge ${issueStatuses.tone(child.status)}`}>{issueStatuses.label(child.status)}</span>
+            <StatusPill tone={issueStatuses.tone(child.status)}>{issueStatuses.label(child.status)}</StatusPill>
             <Link to={`/c/${companyId}/issues/${child.identifier}`}>
               <span className="mono">{child.identifier}</span> {child.title}
             </Link>

@@ -8,8 +8,12 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-import { issuePriorities, issueStatuses, type IssueStatus } from '../../lib/statuses';
+import { PriorityIcon } from '../../components/display/PriorityIcon';
+import { RelativeTime } from '../../components/display/RelativeTime';
+import { StatusIcon } from '../../components/display/StatusIcon';
+import { issueStatuses, type IssueStatus } from '../../lib/statuses';
 import { issueColumnQuery, type Issue } from '../../queries/issues';
+import { Assignee } from './IssueList';
 import { issuePath } from './model';
 import { useMoveIssue, type Names } from './queries';
 import type { IssueFilters, listQuery } from './url-state';
@@ -110,6 +114,7 @@ function Column({
       }}
     >
       <h2>
+        <StatusIcon kind="issue" status={status} size={14} />
         <span id={headingId}>{issueStatuses.label(status)}</span>{' '}
         {pages.data && (
           <span className="count">
@@ -164,7 +169,6 @@ function IssueCard({
 }: CardActions & { issue: Issue }) {
   const trigger = useRef<HTMLButtonElement>(null);
   const refused = refusal?.issueId === issue.id ? refusal : null;
-  const assignee = names.agent(issue.assigneeAgentId);
   useEffect(() => {
     if (movedId === issue.id && trigger.current && !trigger.current.contains(document.activeElement))
       trigger.current.focus();
@@ -180,12 +184,16 @@ function IssueCard({
         onDragStart(issue);
       }}
     >
-      <Link to={issuePath(companyId, issue)} draggable={false}>
-        <span className="issue-identifier">{issue.identifier}</span> {issue.title}
-      </Link>
+      <div className="issue-card-head">
+        <StatusIcon kind="issue" status={issue.status} size={14} />
+        <Link to={issuePath(companyId, issue)} draggable={false}>
+          <span className="issue-identifier">{issue.identifier}</span> {issue.title}
+        </Link>
+      </div>
       <div className="issue-card-meta">
-        <span>{issuePriorities.label(issue.priority)}</span>
-        {assignee && <span className="muted">{assignee}</span>}
+        <PriorityIcon priority={issue.priority} size={14} />
+        <Assignee issue={issue} names={names} />
+        <RelativeTime at={issue.updatedAt} className="muted" />
         <Menu.Root>
           <Menu.Trigger asChild>
             <button ref={trigger} type="button" className="issue-move">

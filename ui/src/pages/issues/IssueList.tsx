@@ -3,13 +3,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
-import { timeAgo } from '../../lib/format';
+import { AgentAvatar } from '../../components/display/AgentAvatar';
+import { PriorityIcon } from '../../components/display/PriorityIcon';
+import { RelativeTime } from '../../components/display/RelativeTime';
+import { StatusIcon } from '../../components/display/StatusIcon';
 import { issuePriorities, issueStatuses } from '../../lib/statuses';
 import type { Issue } from '../../queries/issues';
 import { issuePath } from './model';
 import type { Names } from './queries';
 import type { Grouping } from './url-state';
-import { StatusBadge } from './StatusBadge';
 
 const ROW_HEIGHT = 37;
 /** Ask for the next page while this many rows are still below the screen. */
@@ -156,18 +158,14 @@ export function IssueList({
               className="issue-row"
               style={place}
             >
-              <Link to={issuePath(companyId, issue)}>
+              <Link to={issuePath(companyId, issue)} className="row-link">
+                <PriorityIcon priority={issue.priority} />
+                <StatusIcon kind="issue" status={issue.status} />
                 <span className="issue-identifier">{issue.identifier}</span>
                 <span className="issue-title">{issue.title}</span>
-                <StatusBadge status={issue.status} />
-                <span className="issue-priority">{issuePriorities.label(issue.priority)}</span>
-                <span className="issue-assignee muted">
-                  {names.agent(issue.assigneeAgentId) ?? (issue.assigneeUserId ? 'Board user' : '')}
-                </span>
                 <span className="issue-project muted">{names.project(issue.projectId) ?? ''}</span>
-                <time className="muted" dateTime={issue.updatedAt}>
-                  {timeAgo(issue.updatedAt)}
-                </time>
+                <Assignee issue={issue} names={names} />
+                <RelativeTime at={issue.updatedAt} className="muted" />
               </Link>
             </div>
           );
@@ -180,4 +178,13 @@ export function IssueList({
       )}
     </div>
   );
+}
+
+/** The assignee's avatar (named for screen readers and on hover), or nothing when unassigned. */
+export function Assignee({ issue, names }: { issue: Issue; names: Names }) {
+  const agent = names.agent(issue.assigneeAgentId);
+  if (issue.assigneeAgentId)
+    return <AgentAvatar id={issue.assigneeAgentId} name={agent ?? 'Unknown agent'} size={20} />;
+  if (issue.assigneeUserId) return <AgentAvatar id={issue.assigneeUserId} name="Board user" size={20} />;
+  return <span />;
 }

@@ -1,5 +1,6 @@
+import { StatusPill } from '../../components/display/StatusPill';
 import { issueStatuses, type IssueStatus } from '../../lib/statuses';
 
 export function StatusBadge({ status }: { status: IssueStatus }) {
-  return <span className={`badge ${issueStatuses.tone(status)}`}>{issueStatuses.label(status)}</span>;
+  return <StatusPill tone={issueStatuses.tone(status)}>{issueStatuses.label(status)}</StatusPill>;
 }

@@ -14,6 +14,7 @@ import type { CreatedIssue } from './IssueStep';
 import { StepActions } from './StepActions';
 import { runStatusLabel, runStatusTone } from '../../components/runs/run-status';
 import { issueWokenRunsQuery } from '../../queries/runs';
+import { StatusPill } from '../../components/display/StatusPill';
 
 interface Props {
   company: CreatedCompany;
@@ -69,7 +70,7 @@ function FirstRun({ company, agent, issue, onBack }: Props) {
       ) : (
         <>
           <p className="run-status" role="status">
-            Run status: <span className={`badge ${runStatusTone(run.status)}`}>{runStatusLabel(run.status)}</span>
+            Run status: <StatusPill tone={runStatusTone(run.status)}>{runStatusLabel(run.status)}</StatusPill>
           </p>
           <RunFailure run={run} />
           <RunTranscript runId={run.runId} label={`Transcript of ${agent.name}'s first run`} />

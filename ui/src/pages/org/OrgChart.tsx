@@ -6,6 +6,8 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
+import { AgentAvatar } from '../../components/display/AgentAvatar';
+import { enumLabel } from '../../lib/format';
 import type { OrgNode } from './org-tree';
 
 interface Visible {
@@ -130,11 +132,17 @@ function OrgTreeItem({ node, level, companyId, collapsed, onToggle, tabStop, onF
           if (event.target === event.currentTarget) onFocus(agent.id);
         }}
       >
-        <Link id={`${id}-name`} to={`/c/${companyId}/agents/${agent.id}`} tabIndex={-1} className="org-name">
-          {agent.name}
-        </Link>{' '}
+        <span className="org-node-head">
+          {/* Decoration here: the box's name is its visible text, the status badge says the state. */}
+          <span aria-hidden="true">
+            <AgentAvatar id={agent.id} name={agent.name} status={agent.status} size={20} />
+          </span>
+          <Link id={`${id}-name`} to={`/c/${companyId}/agents/${agent.id}`} tabIndex={-1} className="org-name row-link">
+            {agent.name}
+          </Link>
+        </span>{' '}
         <span id={`${id}-title`} className="org-title muted">
-          {agent.title ?? agent.role}
+          {agent.title ?? enumLabel(agent.role)}
         </span>{' '}
         <span className="org-meta">
           <span id={`${id}-status`}>

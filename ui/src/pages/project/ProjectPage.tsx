@@ -13,6 +13,7 @@ import { projectKeys, projectQuery, type Project } from '../../queries/projects'
 import { ProjectBudget } from './ProjectBudget';
 import { ProjectIssues } from './ProjectIssues';
 import { Workspaces } from './Workspaces';
+import { StatusPill } from '../../components/display/StatusPill';
 
 export function ProjectPage() {
   const { companyId = '', projectId = '' } = useParams();
@@ -33,7 +34,7 @@ export function ProjectPage() {
       <PageHeader title={p.name}>
         <p className="routine-subtitle">
           <Link to={`/c/${companyId}/projects`}>Projects</Link>
-          <span className={`badge ${projectStatuses.tone(p.status)}`}>{projectStatuses.label(p.status)}</span>
+          <StatusPill tone={projectStatuses.tone(p.status)}>{projectStatuses.label(p.status)}</StatusPill>
           {p.pauseReason && <span className="badge badge-danger">paused: {p.pauseReason}</span>}
         </p>
       </PageHeader>
@@ -74,7 +75,7 @@ function ProjectGoals({ companyId, project }: { companyId: string; project: Proj
           {project.goals.map((goal) => (
             <li key={goal.id}>
               <Link to={`/c/${companyId}/goals`}>{goal.title}</Link>{' '}
-              <span className={`badge ${goalStatuses.tone(goal.status)}`}>{goalStatuses.label(goal.status)}</span>{' '}
+              <StatusPill tone={goalStatuses.tone(goal.status)}>{goalStatuses.label(goal.status)}</StatusPill>{' '}
               <button
                 type="button"
                 disabled={link.isPending}

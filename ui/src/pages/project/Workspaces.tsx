@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { fullTime, timeAgo } from '../../lib/format';
 import { isServiceLive, serviceStatuses, type ServiceStatus } from '../../lib/statuses';
 import { projectKeys, runtimeLogsQuery, type Project } from '../../queries/projects';
+import { StatusPill } from '../../components/display/StatusPill';
 
 type Workspace = Project['workspaces'][number];
 type Action = 'start' | 'stop' | 'restart';
@@ -121,9 +122,9 @@ function WorkspaceItem({
           Runtime service:{' '}
           {service ? (
             <>
-              <span className={`badge ${serviceStatuses.tone(service.status)}`}>
+              <StatusPill tone={serviceStatuses.tone(service.status)}>
                 {serviceStatuses.label(service.status)}
-              </span>
+              </StatusPill>
               {service.pid !== null && <span className="muted"> pid {service.pid}</span>}
               {service.startedAt && (
                 <span className="muted">

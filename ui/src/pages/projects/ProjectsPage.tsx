@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { projectStatuses, type ProjectStatus } from '../../lib/statuses';
 import { projectKeys, projectsQuery } from '../../queries/projects';
 import { projectPath } from './model';
+import { StatusPill } from '../../components/display/StatusPill';
 
 export function ProjectsPage() {
   const { companyId = '' } = useParams();
@@ -47,9 +48,9 @@ export function ProjectsPage() {
               <Link to={projectPath(companyId, project.id)} className="routine-title">
                 {project.name}
               </Link>
-              <span className={`badge ${projectStatuses.tone(project.status)}`}>
+              <StatusPill tone={projectStatuses.tone(project.status)}>
                 {projectStatuses.label(project.status)}
-              </span>
+              </StatusPill>
               <span className="routine-meta">
                 {project.goals.length === 0 ? (
                   <span className="muted">no goals</span>

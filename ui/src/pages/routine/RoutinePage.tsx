@@ -15,6 +15,7 @@ import { RunHistory } from './RunHistory';
 import { RunNowButton } from './RunNowButton';
 import { Triggers } from './Triggers';
 import { WorkFields } from './WorkFields';
+import { StatusPill } from '../../components/display/StatusPill';
 
 type RoutinePatch = NonNullable<
   paths['/api/routines/{routineId}']['patch']['requestBody']
@@ -60,9 +61,7 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
       <PageHeader title={routine.title} actions={<RunNowButton companyId={companyId} routine={routine} />}>
         <p className="routine-subtitle">
           <Link to={`/c/${companyId}/routines`}>Routines</Link>
-          <span className={`badge ${routineStatuses.tone(routine.status)}`}>
-            {routineStatuses.label(routine.status)}
-          </span>
+          <StatusPill tone={routineStatuses.tone(routine.status)}>{routineStatuses.label(routine.status)}</StatusPill>
           {routine.activeExecutionIssue && (
             <span>
               Open issue:{' '}

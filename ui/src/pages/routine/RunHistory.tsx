@@ -8,6 +8,7 @@ import { routineRunStatuses } from '../../lib/statuses';
 import { routineIssuesQuery } from '../../queries/issues';
 import { routineRunsQuery } from '../../queries/routines';
 import { SOURCE_LABELS } from '../routines/model';
+import { StatusPill } from '../../components/display/StatusPill';
 
 export function RunHistory({ companyId, routineId }: { companyId: string; routineId: string }) {
   const runs = useQuery(routineRunsQuery(companyId, routineId));
@@ -50,9 +51,9 @@ export function RunHistory({ companyId, routineId }: { companyId: string; routin
                     </td>
                     <td>{SOURCE_LABELS[run.source]}</td>
                     <td>
-                      <span className={`badge ${routineRunStatuses.tone(run.status)}`}>
+                      <StatusPill tone={routineRunStatuses.tone(run.status)}>
                         {routineRunStatuses.label(run.status)}
-                      </span>
+                      </StatusPill>
                       {run.failureReason && <div className="routine-run-reason">{run.failureReason}</div>}
                     </td>
                     <td>

@@ -11,6 +11,7 @@ import { useAgentNames } from '../../queries/agents';
 import { ROUTINES_LIMIT, routinesQuery, type RoutineListItem } from '../../queries/routines';
 import { CreateRoutineDialog } from './CreateRoutineDialog';
 import { nextFire, routinePath, SOURCE_LABELS } from './model';
+import { StatusPill } from '../../components/display/StatusPill';
 
 export function RoutinesPage() {
   const { companyId = '' } = useParams();
@@ -77,7 +78,7 @@ function RoutineRow({
       <Link to={routinePath(companyId, routine.id)} className="routine-title">
         {routine.title}
       </Link>
-      <span className={`badge ${routineStatuses.tone(routine.status)}`}>{routineStatuses.label(routine.status)}</span>
+      <StatusPill tone={routineStatuses.tone(routine.status)}>{routineStatuses.label(routine.status)}</StatusPill>
       <span className="routine-meta">{agentName}</span>
       <span className="routine-meta">
         Next:{' '}
@@ -97,9 +98,7 @@ function RoutineRow({
         Last run:{' '}
         {last ? (
           <>
-            <span className={`badge ${routineRunStatuses.tone(last.status)}`}>
-              {routineRunStatuses.label(last.status)}
-            </span>{' '}
+            <StatusPill tone={routineRunStatuses.tone(last.status)}>{routineRunStatuses.label(last.status)}</StatusPill>{' '}
             <time dateTime={last.createdAt} title={fullTime(last.createdAt)}>
               {timeAgo(last.createdAt)}
             </time>
