@@ -57,7 +57,7 @@ function RunView({ companyId, run, agentName }: { companyId: string; run: RunDet
           <Link to={`/c/${companyId}/agents/${run.agentId}`}>{name}</Link>'s run
         </h1>
         <div className="run-page-facts">
-          <span className={`badge ${runStatusTone(run.status)}${live ? ' live-motion' : ''}`}>
+          <span className={`badge ${live ? 'run-page-live live-motion' : runStatusTone(run.status)}`}>
             {runStatusLabel(run.status)}
           </span>
           {live && (
