@@ -1,6 +1,6 @@
 // The activity page in a real browser: filters by what an entry is about, who acted and the action,
 // kept in the URL through a reload; entries link to their issue, agent, approval, and a run to its
-// issue; new entries appear live. axe on the filtered states.
+// own page; new entries appear live. axe on the filtered states.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -107,12 +107,16 @@ describe('activity', () => {
     await page.getByRole('heading', { name: 'Board approval: Buy more spoons' }).waitFor();
   });
 
-  it('a run entry links to its issue, an agent entry to the agent; new entries appear live', async () => {
+  it('a run entry links to its run page, an agent entry to the agent; new entries appear live', async () => {
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/activity?entityType=heartbeat_run`);
     const runRow = table(page).getByRole('row').filter({ hasText: 'heartbeat_run.succeeded' });
     await runRow.waitFor();
-    assert.equal(await runRow.getByRole('link', { name: /^run / }).getAttribute('href'), `/c/${C}/issues/${issue.id}`);
+    const [run] = await board.api<any[]>(
+      'GET',
+      `/api/companies/${C}/heartbeat-runs?agentId=${agent.id}&status=succeeded`,
+    );
+    assert.equal(await runRow.getByRole('link', { name: /^run / }).getAttribute('href'), `/c/${C}/runs/${run.runId}`);
     // Entries involving the agent include its runs, which the engine wrote (the actor is the system).
     await page.getByLabel('Involving').selectOption({ label: 'Ada Auditor' });
     await page.waitForURL(new RegExp(`agentId=${agent.id}`));

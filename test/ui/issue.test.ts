@@ -161,9 +161,14 @@ describe('issue page', () => {
     const endedAfter = new Date(stored.finishedAt).getTime() - clickedAt;
     console.log(`cancel: run ended ${endedAfter} ms and the page showed it ${shownAfter} ms after the click`);
     assert.ok(shownAfter < 5000, `the page showed cancelled ${shownAfter} ms after the click`);
-    // A finished run's transcript comes on demand.
-    await page.getByRole('button', { name: 'Show transcript' }).click();
+    // A transcript seen live stays open once its run ends, and says how it ended.
     await page.getByText('Run ended: Cancelled').waitFor();
+    // Opened again, a finished run's transcript is collapsed to its last line, expanded on demand.
+    await page.reload();
+    const ended = page.getByRole('listitem', { name: /by Scribe: Cancelled/ });
+    await ended.getByText(/line \d+/).waitFor();
+    await ended.getByRole('button', { name: 'Show transcript' }).click();
+    await ended.getByText('Run ended: Cancelled').waitFor();
   });
 
   it('a stale document edit shows a conflict; the merge is saved against the latest revision', async () => {

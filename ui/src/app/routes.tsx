@@ -42,6 +42,7 @@ export const router = createBrowserRouter([
             path: 'issues/:issueId',
             lazy: () => import('../pages/issue/IssuePage').then((m) => ({ Component: m.IssuePage })),
           },
+          { path: 'runs/:runId', lazy: () => import('../pages/run/RunPage').then((m) => ({ Component: m.RunPage })) },
           {
             path: 'agents',
             lazy: () => import('../pages/agents/AgentsPage').then((m) => ({ Component: m.AgentsPage })),

@@ -90,3 +90,35 @@ export const runningRunCountQuery = (companyId: string) =>
     queryKey: countKeys.runningRuns(companyId),
     queryFn: async () => (await listRuns(companyId, { status: 'running', limit: 100 })).length,
   });
+
+export type RunDetail = Json<paths['/api/heartbeat-runs/{runId}']['get']['responses'][200]>;
+
+/** One run with its outcome (the run page); a run status change refreshes it with the other run reads. */
+export const runQuery = (companyId: string, runId: string) =>
+  queryOptions({
+    queryKey: runKeys.key(companyId, 'detail', runId),
+    queryFn: async () => data(await api.GET('/api/heartbeat-runs/{runId}', { params: { path: { runId } } })),
+  });
+
+/** The issues the run touched (GET /api/heartbeat-runs/{runId}/issues). */
+export const runIssuesQuery = (companyId: string, runId: string) =>
+  queryOptions({
+    queryKey: runKeys.key(companyId, 'issues', runId),
+    queryFn: async () => data(await api.GET('/api/heartbeat-runs/{runId}/issues', { params: { path: { runId } } })),
+  });
+
+/** How much of a finished run's log end is read for its last line (a collapsed transcript). */
+const LOG_TAIL_BYTES = 4096;
+
+/** The end of a finished run's log: one bounded read, not the whole log, for a collapsed transcript. */
+export const runLogTailQuery = (companyId: string, runId: string, logBytes: number) =>
+  queryOptions({
+    queryKey: runKeys.key(companyId, 'log-tail', runId, logBytes),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/heartbeat-runs/{runId}/log', {
+          params: { path: { runId }, query: { offset: Math.max(0, logBytes - LOG_TAIL_BYTES), limit: LOG_TAIL_BYTES } },
+        }),
+      ).content,
+    staleTime: Number.POSITIVE_INFINITY,
+  });

@@ -179,7 +179,7 @@ export function ActivityPage() {
             </thead>
             <tbody>
               {activity.data.map((entry) => {
-                const link = entryLink(base, entry);
+                const link = entryLink(companyId, entry);
                 const label = entryLabel(entry, agentName);
                 const details = entry.details ? JSON.stringify(entry.details) : '';
                 return (

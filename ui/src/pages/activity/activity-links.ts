@@ -1,5 +1,6 @@
-// Where an activity entry points: the page of the record it is about. A run has no page of its own,
-// so it leads to its issue, else to its agent's runs.
+// Where an activity entry points: the page of the record it is about.
+import { runHref } from '../../components/runs/run-href';
+
 export interface EntryRef {
   entityType: string;
   entityId: string;
@@ -16,7 +17,8 @@ function detail(details: unknown, field: string): string | null {
 }
 
 /** The in-app path of what the entry is about, or null when that record has no page. */
-export function entryLink(base: string, entry: EntryRef): string | null {
+export function entryLink(companyId: string, entry: EntryRef): string | null {
+  const base = `/c/${companyId}`;
   const id = entry.entityId;
   switch (entry.entityType) {
     case 'issue':
@@ -25,12 +27,8 @@ export function entryLink(base: string, entry: EntryRef): string | null {
       return UUID.test(id) ? `${base}/agents/${id}` : null;
     case 'approval':
       return UUID.test(id) ? `${base}/approvals/${id}` : null;
-    case 'heartbeat_run': {
-      const issueId = detail(entry.details, 'issueId');
-      if (issueId) return `${base}/issues/${issueId}`;
-      const agentId = detail(entry.details, 'agentId') ?? entry.agentId;
-      return agentId ? `${base}/agents/${agentId}/runs` : null;
-    }
+    case 'heartbeat_run':
+      return UUID.test(id) ? runHref(companyId, id) : null;
     case 'project':
       return `${base}/issues?projectId=${encodeURIComponent(id)}`;
     case 'company':

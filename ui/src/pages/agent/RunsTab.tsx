@@ -12,7 +12,9 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { RunFailure } from '../../components/runs/RunFailure';
-import { RunTranscript } from '../../components/runs/RunTranscript';
+import { TranscriptViewer } from '../../components/runs/TranscriptViewer';
+import { runHref } from '../../components/runs/run-href';
+import { Link } from 'react-router';
 import { duration, fullTime, timeAgo } from '../../lib/format';
 import { StatusPill } from '../../components/display/StatusPill';
 
@@ -28,12 +30,6 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
     const liveIds = list.filter(isLive).map((run) => run.runId);
     if (liveIds.some((id) => !opened.has(id))) setOpened((current) => new Set([...current, ...liveIds]));
   }, [list, opened]);
-  const toggle = (runId: string) =>
-    setOpened((current) => {
-      const next = new Set(current);
-      if (!next.delete(runId)) next.add(runId);
-      return next;
-    });
 
   if (runs.isPending) return <Loading label="Loading runs" />;
   if (runs.isError && !runs.data)
@@ -63,7 +59,6 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
         <tbody>
           {list.map((run) => {
             const live = isLive(run);
-            const open = opened.has(run.runId);
             return (
               <Fragment key={run.runId}>
                 <tr>
@@ -71,7 +66,7 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
                     <RunStatus run={run} />
                   </td>
                   <td title={fullTime(run.startedAt ?? run.createdAt)}>
-                    {timeAgo(run.startedAt ?? run.createdAt, now)}
+                    <Link to={runHref(companyId, run.runId)}>{timeAgo(run.startedAt ?? run.createdAt, now)}</Link>
                   </td>
                   <td className="mono">
                     {run.startedAt
@@ -91,15 +86,7 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
                   <td>
                     {run.invocationSource ? runSourceLabel(run.invocationSource) : <span className="muted">–</span>}
                   </td>
-                  <td>
-                    {live ? (
-                      <CancelRunButton runId={run.runId} />
-                    ) : (
-                      <button type="button" aria-expanded={open} onClick={() => toggle(run.runId)}>
-                        {open ? 'Hide transcript' : 'Show transcript'}
-                      </button>
-                    )}
-                  </td>
+                  <td>{live && <CancelRunButton runId={run.runId} />}</td>
                 </tr>
                 {(run.error || run.errorHelp) && (
                   <tr>
@@ -108,16 +95,16 @@ export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentD
                     </td>
                   </tr>
                 )}
-                {open && (
-                  <tr>
-                    <td colSpan={6}>
-                      <RunTranscript
-                        runId={run.runId}
-                        label={`Transcript of the run started ${timeAgo(run.startedAt ?? run.createdAt, now)}`}
-                      />
-                    </td>
-                  </tr>
-                )}
+                <tr>
+                  <td colSpan={6}>
+                    <TranscriptViewer
+                      companyId={companyId}
+                      run={run}
+                      collapsed={!live && !opened.has(run.runId)}
+                      label={`Transcript of the run started ${timeAgo(run.startedAt ?? run.createdAt, now)}`}
+                    />
+                  </td>
+                </tr>
               </Fragment>
             );
           })}

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
+import { runHref } from '../../components/runs/run-href';
 import { runStatusLabel, runStatusTone } from '../../components/runs/run-status';
 import { duration, fullTime } from '../../lib/format';
 import { useNow } from '../../components/agents/useNow';
@@ -58,7 +59,7 @@ const LiveRunItem = memo(function LiveRunItem({ run, companyId }: { run: LiveRun
     <li data-run-id={run.runId} className="live-run">
       <div className="live-run-head">
         <StatusPill tone={runStatusTone(run.status)}>{runStatusLabel(run.status)}</StatusPill>
-        <Link to={`/c/${companyId}/agents/${run.agentId}/runs`} className="live-run-agent">
+        <Link to={runHref(companyId, run.runId)} className="live-run-agent" aria-label={`${run.agentName}'s run`}>
           {run.agentName}
         </Link>
         {run.issueId ? (

@@ -1,5 +1,7 @@
 // An activity entry in words ("Scout checked out ACM-3"), and where it leads. Entries carry ids and
 // the details their writers chose; names come from the agent list (useAgentNames) and those details.
+import { runHref } from '../../components/runs/run-href';
+
 type KnownName = (agentId: string) => string | undefined;
 export interface ActivityEntry {
   action: string;
@@ -53,7 +55,7 @@ export function subjectPath(companyId: string, entry: ActivityEntry): string | n
     case 'approval':
       return `${base}/approvals/${entry.entityId}`;
     case 'heartbeat_run':
-      return runAgentId(entry) ? `${base}/agents/${runAgentId(entry)}/runs` : null;
+      return runHref(companyId, entry.entityId);
     default:
       return null;
   }

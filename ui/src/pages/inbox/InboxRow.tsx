@@ -9,10 +9,10 @@ import { RetryRunButton } from './RetryRunButton';
 import { RunFailure } from '../../components/runs/RunFailure';
 import { runStatusLabel, runStatusTone } from '../../components/runs/run-status';
 import { StatusPill } from '../../components/display/StatusPill';
+import { runHref } from '../../components/runs/run-href';
 
 export function InboxRow({ companyId, item, onRead }: { companyId: string; item: InboxItem; onRead: () => void }) {
-  const base = `/c/${companyId}`;
-  const { kind, title, to, meta, badge } = describe(base, item);
+  const { kind, title, to, meta, badge } = describe(companyId, item);
   return (
     <li className={`inbox-item${item.read ? '' : ' inbox-unread'}`}>
       <span className="inbox-dot" aria-hidden="true" />
@@ -47,7 +47,8 @@ export function InboxRow({ companyId, item, onRead }: { companyId: string; item:
   );
 }
 
-function describe(base: string, item: InboxItem) {
+function describe(companyId: string, item: InboxItem) {
+  const base = `/c/${companyId}`;
   switch (item.kind) {
     case 'approval':
       return {
@@ -66,7 +67,7 @@ function describe(base: string, item: InboxItem) {
         title: item.issueIdentifier
           ? `${item.agentName} on ${item.issueIdentifier} ${item.issueTitle ?? ''}`.trim()
           : item.agentName,
-        to: item.issueId ? `${base}/issues/${item.issueId}` : `${base}/agents/${item.agentId}/runs`,
+        to: runHref(companyId, item.runId),
         // Why it ended, in words, shows under the title (RunFailure).
         meta: '',
         badge: <StatusPill tone={runStatusTone(item.status)}>{runStatusLabel(item.status)}</StatusPill>,

@@ -5,7 +5,8 @@ import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import type { InboxItem } from '../../queries/inbox';
 
-type RunItem = Extract<InboxItem, { kind: 'run' }>;
+/** What a retry needs of the failed run (an inbox item, or the run page's run). */
+type RunItem = Pick<Extract<InboxItem, { kind: 'run' }>, 'agentId' | 'runId' | 'status' | 'error' | 'issueId'>;
 
 export function RetryRunButton({ item }: { item: RunItem }) {
   const retry = useMutation({

@@ -2,12 +2,12 @@
 // out), a live run's transcript with Cancel, a finished run's transcript on demand, and the
 // execution workspace's branch with its diff stat.
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { RunFailure, type RunFailureFields } from '../../components/runs/RunFailure';
-import { RunTranscript } from '../../components/runs/RunTranscript';
+import { TranscriptViewer } from '../../components/runs/TranscriptViewer';
+import { runHref } from '../../components/runs/run-href';
 import { duration, fullTime, timeAgo } from '../../lib/format';
 import { useAgentNames } from '../../queries/agents';
 import type { IssueDetail } from '../../queries/issues';
@@ -105,7 +105,6 @@ function RunItem({
   nameOf: (agentId: string) => string;
 }) {
   const live = LIVE_RUN_STATUSES.has(run.status);
-  const [open, setOpen] = useState(false);
   const name = nameOf(run.agentId);
   const took =
     run.startedAt && run.finishedAt
@@ -116,7 +115,9 @@ function RunItem({
       <div className="row wrap">
         <StatusPill tone={runStatusTone(run.status)}>{runStatusLabel(run.status)}</StatusPill>
         <AgentLink companyId={companyId} nameOf={nameOf} agentId={run.agentId} />
-        <span className="mono muted">{run.runId.slice(0, 8)}</span>
+        <Link className="mono" to={runHref(companyId, run.runId)} aria-label={`${name}'s run ${run.runId.slice(0, 8)}`}>
+          {run.runId.slice(0, 8)}
+        </Link>
         <time className="muted" dateTime={run.createdAt} title={fullTime(run.createdAt)}>
           {timeAgo(run.createdAt)}
         </time>
@@ -124,14 +125,14 @@ function RunItem({
         {run.invocationSource && <span className="muted">{runSourceLabel(run.invocationSource)}</span>}
         <span className="spacer" />
         {live && <CancelRunButton runId={run.runId} />}
-        {!live && (
-          <button type="button" className="quiet" aria-expanded={open} onClick={() => setOpen(!open)}>
-            {open ? 'Hide transcript' : 'Show transcript'}
-          </button>
-        )}
       </div>
       <RunFailure run={run} />
-      {(live || open) && <RunTranscript runId={run.runId} label={`Transcript of run ${run.runId.slice(0, 8)}`} />}
+      <TranscriptViewer
+        companyId={companyId}
+        run={run}
+        collapsed={!live}
+        label={`Transcript of run ${run.runId.slice(0, 8)}`}
+      />
     </li>
   );
 }

@@ -7,7 +7,7 @@ import { LiveCompany } from '../../app/live';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { RunFailure } from '../../components/runs/RunFailure';
-import { RunTranscript } from '../../components/runs/RunTranscript';
+import { TranscriptViewer } from '../../components/runs/TranscriptViewer';
 import type { CreatedAgent } from './AgentStep';
 import type { CreatedCompany } from './CompanyStep';
 import type { CreatedIssue } from './IssueStep';
@@ -73,7 +73,7 @@ function FirstRun({ company, agent, issue, onBack }: Props) {
             Run status: <StatusPill tone={runStatusTone(run.status)}>{runStatusLabel(run.status)}</StatusPill>
           </p>
           <RunFailure run={run} />
-          <RunTranscript runId={run.runId} label={`Transcript of ${agent.name}'s first run`} />
+          <TranscriptViewer companyId={companyId} run={run} label={`Transcript of ${agent.name}'s first run`} />
         </>
       )}
       <StepActions onBack={onBack}>
