@@ -26,7 +26,8 @@ async function waitForFocusOn(page: Page, text: RegExp): Promise<void> {
 
 describe('design system', () => {
   it('shows every primitive without a serious accessibility violation, light and dark, and at 390 px', async () => {
-    const page = await openDesign();
+    // Tall, so the screenshots show most of the page.
+    const page = await openDesign({ width: 1440, height: 2400 });
     for (const section of [
       'Buttons',
       'Menu',
@@ -188,6 +189,7 @@ describe('design system', () => {
     await switcher.click();
     await page.getByRole('option', { name: 'Acme' }).waitFor();
     await checkAccessibility(page, 'the company switcher open');
+    await screenshot(page, 'company-switcher');
     await page.keyboard.type('glo');
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/c/${globex.id}/dashboard$`));

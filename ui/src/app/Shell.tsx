@@ -249,14 +249,14 @@ function CompanySquare({
   logoUrl: string | null;
 }) {
   if (logoUrl) return <img className="company-square" src={logoUrl} alt="" />;
+  // The initial is drawn by CSS (data-initial): decoration, kept out of the switcher's text and name.
   return (
     <span
       className={brandColor && isLight(brandColor) ? 'company-square company-square-light' : 'company-square'}
       style={brandColor ? { background: brandColor } : undefined}
+      data-initial={name.trim()[0]?.toUpperCase() ?? '?'}
       aria-hidden="true"
-    >
-      {name.trim()[0]?.toUpperCase() ?? '?'}
-    </span>
+    />
   );
 }
 
