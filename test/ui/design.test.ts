@@ -194,5 +194,12 @@ describe('design system', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/c/${globex.id}/dashboard$`));
     assert.match((await switcher.textContent()) ?? '', /Globex/);
+
+    // At 390 px the switcher and the user menu sit in the top strip without widening the page.
+    const narrow = await board.signedInPage({ width: 390, height: 844 });
+    await narrow.goto(`/c/${acme.id}/dashboard`);
+    await narrow.getByRole('button', { name: /Account menu/ }).waitFor();
+    const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the company frame is ${width} px wide at 390 px`);
   });
 });
