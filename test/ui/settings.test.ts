@@ -15,7 +15,7 @@ let page: Page;
 
 const EVIL_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" onload="alert(1)"><script>alert(2)</script><rect width="64" height="64" fill="#0f766e"/><circle cx="32" cy="32" r="16" fill="#fff"/></svg>`;
 
-const switcherLabel = () => page.locator('#company-switcher option:checked').textContent();
+const switcherLabel = () => page.getByRole('combobox', { name: 'Company' }).textContent();
 
 before(async () => {
   otherId = (await board.api('POST', '/api/companies', { name: 'Other Works' })).id;

@@ -1,4 +1,4 @@
-// The board's frame in a real browser: sign-in (a bad link, a good one, sign-out), the redirect of an
+// The board's frame in a real browser: sign-in (a bad link, a good one, sign-out from the user menu), the redirect of an
 // empty instance to onboarding, the company frame with its sidebar, and a 401 anywhere leading back
 // to sign-in rather than to a blank page.
 import assert from 'node:assert/strict';
@@ -41,7 +41,9 @@ describe('board shell', () => {
 
   it('signing out ends the session: the sign-in page says so and the board asks for a link again', async () => {
     const page = await board.signedInPage();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    // Sign out is in the user menu at the bottom of the sidebar.
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in\?reason=signed-out/);
     await page.getByText('You are signed out.').waitFor();
     await page.goto('/');

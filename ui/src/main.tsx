@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/client';
 import { router } from './app/routes';
+import { Toaster } from './components/ui/Toast';
 import { applyStoredTheme } from './lib/theme';
 import './styles.css';
 
@@ -35,6 +36,7 @@ createRoot(rootElement).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      <Toaster />
     </QueryClientProvider>
   </StrictMode>,
 );

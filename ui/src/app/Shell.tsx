@@ -1,11 +1,15 @@
 // The frame of every signed-in page: the sidebar (company switcher, navigation with live counts,
 // the live state) and the page. Outside a company it shows the page alone (onboarding).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Keyboard, LogOut, Monitor, Moon, Plus, Sun } from 'lucide-react';
 import { useEffect } from 'react';
 import { NavLink, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, api, setUnauthorizedListener } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
+import { Select } from '../components/ui/Combobox';
+import { Menu, MenuItem, MenuLabel, MenuRadioGroup, MenuSeparator } from '../components/ui/Menu';
+import { setThemePreference, THEME_PREFERENCES, useThemePreference } from '../lib/theme';
 import { companiesQuery, meQuery } from '../queries/instance';
 import { useSidebarCounts, type SidebarCounts } from './counts';
 import { GlobalShortcuts } from './GlobalShortcuts';
@@ -115,7 +119,7 @@ function Sidebar({ companyId }: { companyId: string }) {
         <span className="dot" aria-hidden="true" />{' '}
         {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
       </p>
-      <SignOut />
+      <UserMenu />
     </nav>
   );
 }
@@ -123,9 +127,15 @@ function Sidebar({ companyId }: { companyId: string }) {
 /** Set by Sign out, for the rest of this page's life. */
 let signedOut = false;
 
-/** Only for a browser session: a board key or local_trusted has nothing to sign out of. */
-function SignOut() {
+const THEME_ICONS = { system: Monitor, light: Sun, dark: Moon } as const;
+
+/**
+ * Who is signed in, at the bottom of the sidebar: the colour scheme, the keyboard shortcuts and, for a
+ * browser session (a board key or local_trusted has nothing to sign out of), Sign out.
+ */
+function UserMenu() {
   const me = useQuery(meQuery());
+  const theme = useThemePreference();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const signOut = useMutation({
@@ -145,14 +155,53 @@ function SignOut() {
       signedOut = false;
     },
   });
-  if (me.data?.via !== 'session') return null;
+  // The API names no person yet: the board user is the owner or a member of the instance.
+  const who =
+    me.data?.via === 'local_trusted'
+      ? 'Local board'
+      : me.data?.user.isInstanceOwner
+        ? 'Instance owner'
+        : 'Board member';
   return (
-    <>
-      <button type="button" className="sign-out" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-        Sign out
-      </button>
+    <div className="user-menu">
+      <Menu
+        side="top"
+        trigger={
+          <button type="button" className="btn btn-ghost btn-md user-menu-trigger">
+            <span className="avatar" aria-hidden="true">
+              {who[0]}
+            </span>
+            <span className="visually-hidden">Account menu: </span>
+            <span className="menu-item-label">{who}</span>
+          </button>
+        }
+      >
+        <MenuLabel>Theme</MenuLabel>
+        <MenuRadioGroup
+          value={theme}
+          onValueChange={setThemePreference}
+          options={THEME_PREFERENCES.map((option) => ({ ...option, icon: THEME_ICONS[option.value] }))}
+        />
+        <MenuSeparator />
+        <MenuItem
+          icon={Keyboard}
+          shortcut="?"
+          // The shortcut sheet belongs to GlobalShortcuts, which opens it on `?`: the item presses it.
+          onSelect={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: '?' }))}
+        >
+          Keyboard shortcuts
+        </MenuItem>
+        {me.data?.via === 'session' && (
+          <>
+            <MenuSeparator />
+            <MenuItem icon={LogOut} disabled={signOut.isPending} onSelect={() => signOut.mutate()}>
+              Sign out
+            </MenuItem>
+          </>
+        )}
+      </Menu>
       {signOut.isError && <ErrorNotice error={signOut.error} title="You are still signed in" />}
-    </>
+    </div>
   );
 }
 
@@ -171,23 +220,53 @@ function CompanySwitcher({ companyId }: { companyId: string }) {
   const list = companies.data ?? [];
   return (
     <div className="company-switcher">
-      <label htmlFor="company-switcher">Company</label>
-      <select
-        id="company-switcher"
+      <Select
+        aria-label="Company"
+        className="btn-ghost sidebar-switcher"
         value={companyId}
-        onChange={(event) => {
-          const chosen = event.target.value;
-          // void: a navigation's failures show in the route's error element.
-          void navigate(chosen === '__new' ? '/onboarding' : `/c/${chosen}/dashboard`);
-        }}
-      >
-        {list.map((company) => (
-          <option key={company.id} value={company.id}>
-            {company.name}
-          </option>
-        ))}
-        <option value="__new">+ New company…</option>
-      </select>
+        searchPlaceholder="Find a company…"
+        // void: a navigation's failures show in the route's error element.
+        onChange={(chosen) => void navigate(`/c/${chosen}/dashboard`)}
+        options={list.map((company) => ({
+          value: company.id,
+          label: company.name,
+          leading: <CompanySquare name={company.name} brandColor={company.brandColor} logoUrl={company.logoUrl} />,
+        }))}
+        footer={{ label: 'New company…', icon: Plus, onSelect: () => void navigate('/onboarding') }}
+      />
     </div>
   );
+}
+
+/** A company's mark: its logo when it has one, else its initial on its brand colour. */
+function CompanySquare({
+  name,
+  brandColor,
+  logoUrl,
+}: {
+  name: string;
+  brandColor: string | null;
+  logoUrl: string | null;
+}) {
+  if (logoUrl) return <img className="company-square" src={logoUrl} alt="" />;
+  // The initial is drawn by CSS (data-initial): decoration, kept out of the switcher's text and name.
+  return (
+    <span
+      className={brandColor && isLight(brandColor) ? 'company-square company-square-light' : 'company-square'}
+      style={brandColor ? { background: brandColor } : undefined}
+      data-initial={name.trim()[0]?.toUpperCase() ?? '?'}
+      aria-hidden="true"
+    />
+  );
+}
+
+/** Whether a #rrggbb colour is light enough to need dark text (relative luminance above the midpoint). */
+function isLight(hex: string): boolean {
+  const match = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!match) return false;
+  const linear = (part: string | undefined) => {
+    const channel = Number.parseInt(part ?? '0', 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * linear(match[1]) + 0.7152 * linear(match[2]) + 0.0722 * linear(match[3]) > 0.179;
 }

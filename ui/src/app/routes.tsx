@@ -15,6 +15,13 @@ export const router = createBrowserRouter([
     lazy: () => import('../pages/sign-in/SignInPage').then((m) => ({ Component: m.SignInPage })),
   },
   {
+    // Every primitive in every state, for development and the browser tests: its own chunk, linked
+    // from nowhere, and showing no data (docs/ui.md, "Design system").
+    path: '/_design',
+    hydrateFallbackElement: starting,
+    lazy: () => import('../pages/design/DesignPage').then((m) => ({ Component: m.DesignPage })),
+  },
+  {
     path: '/',
     Component: Shell,
     hydrateFallbackElement: starting,

@@ -1,0 +1,33 @@
+// The /_design page's sections, in order. A new component's section is one module here and one line below.
+import type { ComponentType } from 'react';
+import { BannerSection } from './BannerSection';
+import { ButtonSection } from './ButtonSection';
+import { ComboboxSection } from './ComboboxSection';
+import { DialogSection } from './DialogSection';
+import { FileInputSection } from './FileInputSection';
+import { MenuSection } from './MenuSection';
+import { PopoverSection } from './PopoverSection';
+import { SkeletonSection } from './SkeletonSection';
+import { TabsSection } from './TabsSection';
+import { ToastSection } from './ToastSection';
+import { TooltipSection } from './TooltipSection';
+
+export interface DesignSection {
+  id: string;
+  title: string;
+  Component: ComponentType;
+}
+
+export const SECTIONS: DesignSection[] = [
+  { id: 'buttons', title: 'Buttons', Component: ButtonSection },
+  { id: 'tooltips', title: 'Kbd and Tooltip', Component: TooltipSection },
+  { id: 'menus', title: 'Menu', Component: MenuSection },
+  { id: 'popovers', title: 'Popover', Component: PopoverSection },
+  { id: 'comboboxes', title: 'Combobox and Select', Component: ComboboxSection },
+  { id: 'tabs', title: 'Tabs', Component: TabsSection },
+  { id: 'dialogs', title: 'Dialog and Sheet', Component: DialogSection },
+  { id: 'toasts', title: 'Toast', Component: ToastSection },
+  { id: 'banners', title: 'Banner', Component: BannerSection },
+  { id: 'skeletons', title: 'Skeleton', Component: SkeletonSection },
+  { id: 'file-inputs', title: 'File input', Component: FileInputSection },
+];
