@@ -4,6 +4,7 @@ import { BannerSection } from './BannerSection';
 import { ButtonSection } from './ButtonSection';
 import { ComboboxSection } from './ComboboxSection';
 import { DialogSection } from './DialogSection';
+import { DisplaySection } from './DisplaySection';
 import { FileInputSection } from './FileInputSection';
 import { MenuSection } from './MenuSection';
 import { PopoverSection } from './PopoverSection';
@@ -30,4 +31,5 @@ export const SECTIONS: DesignSection[] = [
   { id: 'banners', title: 'Banner', Component: BannerSection },
   { id: 'skeletons', title: 'Skeleton', Component: SkeletonSection },
   { id: 'file-inputs', title: 'File input', Component: FileInputSection },
+  { id: 'display', title: 'Display components', Component: DisplaySection },
 ];

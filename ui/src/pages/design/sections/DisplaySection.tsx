@@ -1,29 +1,27 @@
 // The display components in every state, for the /_design page: a place to see a tone or an icon
 // change everywhere at once, in both schemes.
 import { Bot, Inbox } from 'lucide-react';
-import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
-import { BudgetBar } from '../../components/budgets/BudgetBar';
-import { AgentAvatar } from '../../components/display/AgentAvatar';
-import { EmptyState } from '../../components/display/EmptyState';
-import { ErrorState } from '../../components/display/ErrorState';
-import { LivePill } from '../../components/display/LivePill';
-import { PriorityIcon } from '../../components/display/PriorityIcon';
-import { RelativeTime } from '../../components/display/RelativeTime';
-import { StatusIcon } from '../../components/display/StatusIcon';
-import { StatusPill } from '../../components/display/StatusPill';
-import { TimelineItem } from '../../components/display/TimelineItem';
-import { RUN_STATUSES, runStatusLabel, runStatusTone } from '../../components/runs/run-status';
-import { enumLabel, formatMoney } from '../../lib/format';
-import { agentStatuses, issuePriorities, issueStatuses, type Tone } from '../../lib/statuses';
+import { AgentStatusBadge } from '../../../components/agents/AgentStatusBadge';
+import { BudgetBar } from '../../../components/budgets/BudgetBar';
+import { AgentAvatar } from '../../../components/display/AgentAvatar';
+import { EmptyState } from '../../../components/display/EmptyState';
+import { ErrorState } from '../../../components/display/ErrorState';
+import { LivePill } from '../../../components/display/LivePill';
+import { PriorityIcon } from '../../../components/display/PriorityIcon';
+import { RelativeTime } from '../../../components/display/RelativeTime';
+import { StatusIcon } from '../../../components/display/StatusIcon';
+import { StatusPill } from '../../../components/display/StatusPill';
+import { TimelineItem } from '../../../components/display/TimelineItem';
+import { RUN_STATUSES, runStatusLabel, runStatusTone } from '../../../components/runs/run-status';
+import { enumLabel, formatMoney } from '../../../lib/format';
+import { agentStatuses, issuePriorities, issueStatuses, type Tone } from '../../../lib/statuses';
 
 const TONES: Tone[] = ['neutral', 'info', 'live', 'success', 'warning', 'danger', 'violet'];
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
 export function DisplaySection() {
   return (
-    <section className="display-section" aria-labelledby="display-heading">
-      <h2 id="display-heading">Display components</h2>
-
+    <div className="display-section">
       <div>
         <h3>Tones (StatusPill)</h3>
         <div className="display-row">
@@ -146,6 +144,6 @@ export function DisplaySection() {
           retry={() => {}}
         />
       </div>
-    </section>
+    </div>
   );
 }
