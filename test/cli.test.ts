@@ -90,6 +90,28 @@ describe('DATABASE_URL mode', () => {
       'a third run applies nothing',
     );
   });
+  it('migrating again beside a running server takes no lock its reads hold (a CLI command deadlocked once)', async () => {
+    const url = await freshDatabase();
+    await migrateDatabase(url);
+    // A server's transaction in the middle of reading the activity log and the issues.
+    const reader = new pg.Client({ connectionString: url });
+    await reader.connect();
+    try {
+      await reader.query('begin');
+      await reader.query('select count(*) from activity_log');
+      await reader.query('select count(*) from issues');
+      // Re-creating a trigger on those tables needs an exclusive lock: it would wait for the reader.
+      const again = migrateDatabase(url).then(() => 'migrated');
+      const outcome = await Promise.race([
+        again,
+        new Promise<string>((resolve) => setTimeout(() => resolve('still waiting for a lock after 30 s'), 30_000)),
+      ]);
+      assert.equal(outcome, 'migrated');
+    } finally {
+      await reader.query('rollback');
+      await reader.end();
+    }
+  });
 });
 
 describe('boardroom doctor', () => {
