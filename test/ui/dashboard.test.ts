@@ -394,6 +394,5 @@ describe('dashboard', () => {
     assert.ok(cancelBox && cancelBox.x + cancelBox.width <= 390, 'the cancel button is on the screen');
     await kpis.scrollIntoViewIfNeeded();
     await screenshot(page, 'dashboard-narrow');
-    await page.context().close();
   });
 });

@@ -68,6 +68,5 @@ describe('markdown', () => {
     assert.equal(await body.getByRole('link', { name: 'click' }).count(), 0);
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: string }).pwned), undefined);
     await checkAccessibility(page, 'an issue description with a task list and a table');
-    await page.context().close();
   });
 });

@@ -159,6 +159,5 @@ describe('command palette and shortcuts', () => {
     await checkAccessibility(page, 'the command palette with recent items');
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/c/${C}/issues/${issue.id}$`));
-    await page.context().close();
   });
 });
