@@ -8,6 +8,7 @@ import { newAgent, newIssue } from './helpers/factories.ts';
 import { assertBudgetStopsInEffect } from './helpers/budget-stops.ts';
 
 const t = await useTestApp();
+type Day = { day: string; runs: number; succeeded: number; failed: number; spendCents: number };
 const dashboard = (companyId: string, token: string) =>
   t.request('GET', `/api/companies/${companyId}/dashboard`, { token });
 
@@ -23,7 +24,79 @@ describe('dashboard', () => {
       costs: { monthSpendCents: 0, monthBudgetCents: 0, monthUtilizationPercent: 0 },
       pendingApprovals: 0,
       budgets: { activeIncidents: 0, pendingApprovals: 0, pausedAgents: 0, pausedProjects: 0 },
+      daily: res.body.daily,
     });
+    assert.equal(res.body.daily.length, 14);
+    assert.ok(
+      res.body.daily.every((d: Day) => d.runs === 0 && d.succeeded === 0 && d.failed === 0 && d.spendCents === 0),
+    );
+  });
+
+  it('gives a 14-day daily series of runs and spend, the company own only', async () => {
+    const utcDay = (back: number) => {
+      const now = new Date();
+      return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - back, 0, 0, 1));
+    };
+    const seed = async (companyId: string, token: string) => {
+      const { agent } = await newAgent(t, token, companyId);
+      // Runs have no backdating route: rows as the engine leaves them, one second into the UTC day.
+      const runs: [number, string][] = [
+        [3, 'succeeded'],
+        [3, 'succeeded'],
+        [3, 'failed'],
+        [0, 'succeeded'],
+        [0, 'timed_out'],
+        [0, 'cancelled'],
+        [0, 'running'],
+        [20, 'succeeded'], // outside the 14 days
+      ];
+      for (const [back, status] of runs)
+        await t.database.pool.query(
+          'insert into heartbeat_runs (company_id, agent_id, status, created_at) values ($1, $2, $3, $4)',
+          [companyId, agent.id, status, utcDay(back)],
+        );
+      for (const [back, costCents] of <[number, number][]>[
+        [3, 40],
+        [3, 2],
+        [0, 7],
+        [20, 1000],
+      ]) {
+        const res = await t.request('POST', `/api/companies/${companyId}/cost-events`, {
+          token,
+          body: { agentId: agent.id, provider: 'acme', model: 'm1', costCents, occurredAt: utcDay(back).toISOString() },
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+      }
+    };
+    const { company, token } = await t.newCompany();
+    const other = await t.newCompany();
+    await seed(company.id, token);
+    await seed(other.company.id, other.token); // the same again elsewhere: never counted here
+    const res = await dashboard(company.id, token);
+    assert.equal(res.status, 200);
+    const daily: Day[] = res.body.daily;
+    assert.equal(daily.length, 14);
+    assert.equal(daily[13]!.day, utcDay(0).toISOString().slice(0, 10));
+    assert.equal(daily[0]!.day, utcDay(13).toISOString().slice(0, 10));
+    assert.deepEqual(daily[10], {
+      day: utcDay(3).toISOString().slice(0, 10),
+      runs: 3,
+      succeeded: 2,
+      failed: 1,
+      spendCents: 42,
+    });
+    assert.deepEqual(daily[13], {
+      day: utcDay(0).toISOString().slice(0, 10),
+      runs: 4,
+      succeeded: 1,
+      failed: 1,
+      spendCents: 7,
+    });
+    const quiet = daily.filter((_, i) => i !== 10 && i !== 13);
+    assert.ok(
+      quiet.every((d) => d.runs === 0 && d.spendCents === 0),
+      JSON.stringify(quiet),
+    );
   });
 
   it('counts agents, tasks, money, approvals and budget health', async () => {

@@ -1,7 +1,7 @@
 // Approvals in a real browser: the list and its status filter (kept in the URL), the detail with a
 // readable payload and its raw JSON, comments, request revision and reject with notes, a resubmission
 // by the board with the request edited, a decision
-// refused because the approval was decided meanwhile (the server's reason shown), and a decision
+// refused because the approval was decided meanwhile (who decided, when, and the state now), and a decision
 // at 390 px wide. axe on every state visited.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -138,7 +138,7 @@ describe('approvals', () => {
     assert.deepEqual([stored.status, stored.payload], ['pending', { ...asStored, amountCents: 90_000 }]);
   });
 
-  it("a decision on an approval decided meanwhile is refused with the server's reason, and the page catches up", async () => {
+  it('a decision on an approval decided meanwhile says who decided, when and the state now, and the page catches up', async () => {
     const approval = await file('Hire a band');
     const page = await board.signedInPage();
     // No live stream on this page: it keeps showing the approval as pending while another board
@@ -151,9 +151,10 @@ describe('approvals', () => {
     await decision(page).getByLabel('Decision note').fill('Yes!');
     await decision(page).getByRole('button', { name: 'Approve' }).click();
     const alert = decision(page).getByRole('alert');
-    await alert.getByText('The decision was refused').waitFor();
-    await alert.getByText("approve is not allowed in the approval's current status").waitFor();
-    // Reloaded: it shows where the approval stands now.
+    await alert.getByText('The decision was refused: another board member decided first.').waitFor();
+    // Read again on its own (no reload asked): who, when and the state now.
+    await alert.getByText(/They decided .* ago; the approval is now rejected\./).waitFor();
+    assert.equal(await alert.getByText(/reload/i).count(), 0);
     await decision(page).getByText('decided elsewhere').waitFor();
     assert.equal((await board.api('GET', `/api/approvals/${approval.id}`)).status, 'rejected');
     await checkAccessibility(page, 'a refused decision');

@@ -4,6 +4,7 @@
 // output) to its visible update (reported as a diagnostic; asserted only with a generous bound).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
 import { steppingAgent } from '../helpers/stepping-agent.ts';
@@ -267,5 +268,131 @@ describe('dashboard', () => {
       for (const { runId } of live)
         await board.api('POST', `/api/heartbeat-runs/${runId}/cancel`, {}).catch(() => undefined);
     }
+  });
+  it('says what stops work, shows 14-day KPIs with sparklines and folds engine runs into one line', async () => {
+    const company = await board.api('POST', '/api/companies', { name: 'Northwind Labs' });
+    const C = company.id;
+    const agent = (name: string, budgetMonthlyCents = 0) =>
+      board.api('POST', `/api/companies/${C}/agents`, {
+        name,
+        role: 'engineer',
+        adapterType: 'process',
+        adapterConfig: { command: process.execPath, args: ['-e', ''] },
+        budgetMonthlyCents,
+      });
+    const dev = await agent('Dev');
+    const ops = await agent('Ops', 100);
+    const fixer = await agent('Fixer');
+    const issue = await board.api('POST', `/api/companies/${C}/issues`, {
+      title: 'A very long issue title that keeps going and going so that it would push a narrow page wider than it is',
+    });
+    // Ops spends past its budget: the hard stop pauses it.
+    await board.api('POST', `/api/companies/${C}/cost-events`, {
+      agentId: ops.id,
+      provider: 'acme',
+      model: 'm1',
+      costCents: 150,
+      occurredAt: new Date().toISOString(),
+    });
+    await waitFor(
+      'the budget stop',
+      async () => (await board.api('GET', `/api/agents/${ops.id}`)).pauseReason === 'budget',
+      15_000,
+    );
+
+    // Rows as the engine leaves them (no route backdates a run): Dev's five runs on the issue today,
+    // three a few days back, each with the engine's started/ended activity entries; Fixer in error;
+    // one live run of Dev for the "Now" list.
+    const db = new pg.Pool({ connectionString: board.databaseUrl, max: 1 });
+    try {
+      const day = (back: number) => new Date(Date.now() - back * 86_400_000);
+      const run = async (status: string, at: Date, withActivity: boolean) => {
+        const { rows } = await db.query(
+          'insert into heartbeat_runs (company_id, agent_id, issue_id, status, created_at, started_at, lease_expires_at) values ($1, $2, $3, $4, $5, $5, $6) returning id',
+          [C, dev.id, issue.id, status, at, status === 'running' ? new Date(Date.now() + 3_600_000) : null],
+        );
+        if (!withActivity) return;
+        for (const [action, offset] of [
+          ['started', 0],
+          [status, 1000],
+        ] as const)
+          await db.query(
+            `insert into activity_log (company_id, actor_type, actor_id, action, entity_type, entity_id, agent_id, details, created_at)
+             values ($1, 'system', 'engine', $2, 'heartbeat_run', $3, $4, $5, $6)`,
+            [
+              C,
+              `heartbeat_run.${action}`,
+              rows[0].id,
+              dev.id,
+              { agentId: dev.id, issueId: issue.id },
+              new Date(at.getTime() + offset),
+            ],
+          );
+      };
+      for (const [i, status] of ['succeeded', 'succeeded', 'failed', 'succeeded', 'failed'].entries())
+        await run(status, new Date(Date.now() - (10 - i) * 60_000), true);
+      for (const status of ['succeeded', 'succeeded', 'timed_out']) await run(status, day(3), false);
+      await db.query("update agents set status = 'error', error_reason = 'exit code 1' where id = $1", [fixer.id]);
+      await db.query(
+        `insert into heartbeat_runs (company_id, agent_id, issue_id, status, created_at, started_at, lease_expires_at)
+         values ($1, $2, $3, 'running', now(), now(), now() + interval '1 hour')`,
+        [C, dev.id, issue.id],
+      );
+    } finally {
+      await db.end();
+    }
+
+    const page = await board.signedInPage({ width: 1440, height: 900 });
+    await page.goto(`/c/${C}/dashboard`);
+    const budgetBanner = page.getByText('1 agent is paused by budget');
+    await budgetBanner.waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Review budgets' }).getAttribute('href'), `/c/${C}/budgets`);
+    await page.getByText('1 agent is in error').waitFor();
+    assert.equal(
+      await page.getByRole('link', { name: 'Open Fixer' }).getAttribute('href'),
+      `/c/${C}/agents/${fixer.id}`,
+    );
+
+    const kpis = page.getByRole('region', { name: 'Last 14 days' });
+    await kpis.getByRole('link', { name: /Runs, last 14 days\s*9/ }).waitFor();
+    await kpis.getByRole('link', { name: /Success rate\s*63 %/ }).waitFor();
+    await kpis.getByRole('link', { name: /Spend, last 14 days\s*\$1\.50/ }).waitFor();
+    assert.equal(await kpis.getByTestId('sparkline').count(), 3);
+    await kpis.getByRole('img', { name: /^Runs per day, oldest first: (0, ){10}3, 0, 0, 6$/ }).waitFor();
+
+    const activity = page.getByRole('region', { name: 'Recent activity' });
+    const folded = activity.locator('li[data-run-group]');
+    await folded.filter({ hasText: /Dev ran 5 times on [A-Z]+-1, 3 succeeded, 2 failed/ }).waitFor();
+    assert.equal(await folded.count(), 1, 'ten engine entries make one line');
+
+    const now = page.getByRole('region', { name: /Now/ });
+    const cancel = now.getByRole('button', { name: "Cancel Dev's run" });
+    await cancel.waitFor({ state: 'attached' });
+    await checkAccessibility(page, 'the dashboard with banners and KPIs');
+    await screenshot(page, 'dashboard-kpis');
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+    await screenshot(page, 'dashboard-dark');
+    await checkAccessibility(page, 'the dashboard in dark');
+
+    // 390 px: nothing scrolls sideways, the cancel icon shows without hovering.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+    await cancel.waitFor();
+    assert.equal(await cancel.evaluate((button) => getComputedStyle(button).opacity), '1');
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(widths[0]! <= widths[1]!, `page ${widths[0]} px wide at ${widths[1]} px`);
+    // The long title is cut with an ellipsis inside its row.
+    const title = now.getByRole('link', { name: /A very long issue title/ });
+    const [scrolled, shown, right] = await title.evaluate((link) => [
+      link.scrollWidth,
+      link.clientWidth,
+      link.getBoundingClientRect().right,
+    ]);
+    assert.ok(scrolled! > shown!, `the title is cut: ${scrolled} px of text in ${shown} px`);
+    assert.ok(right! <= 390, `the title ends at ${right} px, inside the 390 px screen`);
+    const cancelBox = await cancel.boundingBox();
+    assert.ok(cancelBox && cancelBox.x + cancelBox.width <= 390, 'the cancel button is on the screen');
+    await kpis.scrollIntoViewIfNeeded();
+    await screenshot(page, 'dashboard-narrow');
   });
 });

@@ -114,4 +114,50 @@ describe('command palette and shortcuts', () => {
     await page.getByRole('link', { name: 'Back to Initech' }).click();
     await page.waitForURL(new RegExp(`/c/${company.id}/dashboard$`));
   });
+  it('ranks an exact name first, then prefixes, and offers the last opened entities when nothing is typed', async () => {
+    const company = await board.api('POST', '/api/companies', { name: 'Northwind Labs' });
+    const C = company.id;
+    const dev = await board.api('POST', `/api/companies/${C}/agents`, {
+      name: 'Dev',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: {},
+    });
+    const issue = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Set up the dev environment' });
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/dashboard`);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    const input = palette.getByRole('combobox', { name: /Search pages, agents, issues/ });
+    const options = () => palette.getByRole('option').allTextContents();
+
+    // Nothing opened yet: no recent items.
+    await page.keyboard.press('Control+k');
+    await palette.getByRole('option', { name: /Create issue/ }).waitFor();
+    assert.equal(await palette.getByRole('group', { name: 'Recent' }).count(), 0);
+
+    // "dev": the agent Dev (exact) above an issue with the word dev above pages matched loosely.
+    await input.fill('dev');
+    await palette.getByRole('option', { name: /Set up the dev environment/ }).waitFor();
+    const ranked = await options();
+    const at = (text: string) => ranked.findIndex((option) => option.includes(text));
+    assert.equal(at('Dev'), 0, ranked.join(' | '));
+    assert.ok(at('Set up the dev environment') > 0, ranked.join(' | '));
+    if (at('Instance settings') !== -1) assert.ok(at('Instance settings') > at('Set up the dev environment'));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/c/${C}/agents/${dev.id}$`));
+
+    // The issue opened by its address, not from the palette: recent too, newest first.
+    await page.goto(`/c/${C}/issues/${issue.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Set up the dev environment' }).waitFor();
+    await page.keyboard.press('Control+k');
+    const recent = palette.getByRole('group', { name: 'Recent' });
+    await recent.getByRole('option', { name: /Set up the dev environment/ }).waitFor();
+    await recent.getByRole('option', { name: /Dev agent/ }).waitFor();
+    const listed = await recent.getByRole('option').allTextContents();
+    assert.ok(listed[0]?.includes('Set up the dev environment') && listed[1]?.includes('Dev'), listed.join(' | '));
+    await checkAccessibility(page, 'the command palette with recent items');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/c/${C}/issues/${issue.id}$`));
+  });
 });

@@ -104,20 +104,25 @@ describe('secrets', () => {
     await assertNoValues(page, "on the agent's configuration tab");
   });
 
-  it('refuses a duplicate name with the server reason and clears the value anyway', async () => {
+  it('refuses a duplicate name on the name field and clears the value anyway', async () => {
     await board.api('POST', `/api/companies/${C}/secrets`, { name: 'DUPLICATE', value: 'x-value-1' });
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/secrets`);
     await page.getByLabel('Name').fill('DUPLICATE');
     await page.getByLabel('Value').fill('x-value-2');
     await page.getByRole('button', { name: 'Create secret' }).click();
-    const alert = page.getByRole('alert').filter({ hasText: 'The secret was not created' });
-    await alert.getByText('a secret named DUPLICATE already exists in this company').waitFor();
+    // Said on the name field, with what to do (no reload advised).
+    const name = page.getByLabel('Name');
+    const fieldError = page.locator('#secret-name-error');
+    await fieldError.getByText('A secret named DUPLICATE already exists: choose another name').waitFor();
+    assert.equal(await name.getAttribute('aria-invalid'), 'true');
+    assert.equal(await name.getAttribute('aria-describedby'), 'secret-name-error');
+    assert.equal(await page.getByText(/reload/i).count(), 0);
     assert.equal(await page.getByLabel('Value').inputValue(), '');
     await checkAccessibility(page, 'a refused secret');
   });
 
-  it('renames and describes a secret (a taken name refused with the reason), then deletes it, naming who references it', async () => {
+  it('renames and describes a secret (a taken name refused on the name field), then deletes it, naming who references it', async () => {
     const secret = await board.api('POST', `/api/companies/${C}/secrets`, {
       name: 'GITHUB_TOKEN',
       value: 'ghp-value-1',
@@ -139,10 +144,10 @@ describe('secrets', () => {
     await edit.getByLabel('Name').fill('DUPLICATE');
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit
-      .getByRole('alert')
-      .filter({ hasText: 'The secret was not changed' })
-      .getByText(/already exists/)
+      .locator('#edit-secret-name-error')
+      .getByText('A secret named DUPLICATE already exists: choose another name.')
       .waitFor();
+    assert.equal(await edit.getByLabel('Name').getAttribute('aria-invalid'), 'true');
     await edit.getByLabel('Name').fill('GH_RELEASE_TOKEN');
     await edit.getByLabel('Description').fill('Publishes releases');
     await checkAccessibility(page, 'the edit secret dialog');

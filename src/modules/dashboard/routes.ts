@@ -42,6 +42,17 @@ const dashboardResponse = z
         pausedProjects: count(),
       })
       .describe('budget health'),
+    daily: z
+      .array(
+        z.object({
+          day: z.string().describe('the UTC day, `YYYY-MM-DD`'),
+          runs: count().describe('runs created (queued or started) that day'),
+          succeeded: count().describe('of those runs, the ones that succeeded'),
+          failed: count().describe('of those runs, the ones that failed or timed out'),
+          spendCents: count().describe('spend of cost events that occurred that day'),
+        }),
+      )
+      .describe('the last 14 UTC days, oldest first, today last; days without runs or spend are zeros'),
   })
   .describe('The dashboard snapshot');
 
@@ -54,7 +65,7 @@ export function registerDashboardRoutes(app: App, deps: AppDeps): void {
         tags: ['dashboard'],
         summary: "A company's dashboard snapshot",
         description:
-          "Agents, tasks, this month's costs, pending approvals and budget health, from counters kept on write (constant time whatever the number of issues and cost events). Read-only; any caller with access to the company.",
+          "Agents, tasks, this month's costs, pending approvals and budget health, from counters kept on write (constant time whatever the number of issues and cost events), and a 14-day daily series of runs and spend (read on indexes over those 14 days only). Read-only; any caller with access to the company.",
         params: z.object({ companyId: z.uuid().describe('company UUID') }),
         response: {
           200: dashboardResponse,

@@ -10585,7 +10585,7 @@ export interface paths {
         };
         /**
          * A company's dashboard snapshot
-         * @description Agents, tasks, this month's costs, pending approvals and budget health, from counters kept on write (constant time whatever the number of issues and cost events). Read-only; any caller with access to the company.
+         * @description Agents, tasks, this month's costs, pending approvals and budget health, from counters kept on write (constant time whatever the number of issues and cost events), and a 14-day daily series of runs and spend (read on indexes over those 14 days only). Read-only; any caller with access to the company.
          */
         get: {
             parameters: {
@@ -10634,6 +10634,19 @@ export interface paths {
                                 /** @description spend / budget in percent, two decimals; 0 when the budget is 0 */
                                 monthUtilizationPercent: number;
                             };
+                            /** @description the last 14 UTC days, oldest first, today last; days without runs or spend are zeros */
+                            daily: {
+                                /** @description the UTC day, `YYYY-MM-DD` */
+                                day: string;
+                                /** @description of those runs, the ones that failed or timed out */
+                                failed: number;
+                                /** @description runs created (queued or started) that day */
+                                runs: number;
+                                /** @description spend of cost events that occurred that day */
+                                spendCents: number;
+                                /** @description of those runs, the ones that succeeded */
+                                succeeded: number;
+                            }[];
                             /** @description approvals waiting for the board (pending or revision requested) */
                             pendingApprovals: number;
                             /** @description issues by status */

@@ -1,18 +1,27 @@
 // Ctrl/Cmd-K: jump to any page, agent or issue, or act (create an issue, switch company). Places and
 // actions are filtered here; issues come from the issues list route (`q`, a small limit), asked once
 // the typing pauses, and are kept whatever cmdk's own scoring thinks of a match in a description.
+// Ranking: exact names first, then prefixes, then the rest (palette-rank.ts); with nothing typed, the
+// last entities opened in this browser come first (palette-recent.ts).
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { agentsQuery } from '../queries/agents';
 import { companiesQuery } from '../queries/instance';
-import { issueSearchQuery } from '../queries/issues';
+import { issueQuery, issueSearchQuery } from '../queries/issues';
+import { rankMatch } from './palette-rank';
+import { entityOfPath, readRecent, rememberRecent, type RecentEntity } from './palette-recent';
 import { PLACES, placeHref } from './places';
 
 const ISSUE_RESULTS = 8;
+/** The actions' values and keywords, as their items give them to cmdk. */
+const ACTIONS: [string, string[]][] = [
+  ['Create issue', ['new issue', 'task']],
+  ['Switch company', ['company', 'change']],
+];
 const DEBOUNCE_MS = 150;
 
 interface Props {
@@ -26,6 +35,15 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
   const [search, setSearch] = useState('');
   const [page, setPage] = useState<'root' | 'companies'>('root');
   const navigate = useNavigate();
+  const q = useDebounced(search.trim(), DEBOUNCE_MS);
+  const issueHits = useQuery(issueSearchQuery(companyId, q.length >= 2 ? q : '', ISSUE_RESULTS)).data;
+  const agentList = useQuery(agentsQuery(companyId)).data;
+  // Every agent or issue page opened (from the palette or not) becomes a recent item.
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const opened = entityOfPath(pathname);
+    if (opened) rememberRecent(opened.companyId, opened.entity);
+  }, [pathname]);
   useEffect(() => {
     if (!open) {
       setSearch('');
@@ -48,6 +66,9 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
           <Command
             label="Search pages, agents, issues and commands"
             loop
+            filter={rankMatch}
+            // cmdk 1.1 sorts items inside a group but cannot move its groups (it looks a group up by its
+            // id where the element carries its heading): rankedGroups orders them.
             onKeyDown={(event) => {
               if (event.key === 'Backspace' && search === '' && page !== 'root') {
                 event.preventDefault();
@@ -68,51 +89,91 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
                 <CompanyItems companyId={companyId} onPick={(id) => go(`/c/${id}/dashboard`)} />
               ) : (
                 <>
-                  <IssueItems
-                    companyId={companyId}
-                    search={search}
-                    onPick={(id) => go(`/c/${companyId}/issues/${id}`)}
-                  />
-                  <Command.Group heading="Actions">
-                    <Command.Item
-                      value="Create issue"
-                      keywords={['new issue', 'task']}
-                      onSelect={() => {
-                        onOpenChange(false);
-                        onCreateIssue();
-                      }}
-                    >
-                      Create issue <kbd>c</kbd>
-                    </Command.Item>
-                    <Command.Item
-                      value="Switch company"
-                      keywords={['company', 'change']}
-                      onSelect={() => {
-                        setSearch('');
-                        setPage('companies');
-                      }}
-                    >
-                      Switch company…
-                    </Command.Item>
-                  </Command.Group>
-                  <Command.Group heading="Pages">
-                    {PLACES.map((place) => (
-                      <Command.Item
-                        key={place.path}
-                        value={`Go to ${place.label}`}
-                        keywords={place.keywords}
-                        onSelect={() => go(placeHref(companyId, place))}
-                      >
-                        {place.label}
-                        {place.goKey && (
-                          <span className="palette-keys">
-                            <kbd>g</kbd> <kbd>{place.goKey}</kbd>
-                          </span>
-                        )}
-                      </Command.Item>
-                    ))}
-                  </Command.Group>
-                  <AgentItems companyId={companyId} onPick={(id) => go(`/c/${companyId}/agents/${id}`)} />
+                  {search.trim() === '' && (
+                    <RecentItems
+                      companyId={companyId}
+                      open={open}
+                      onPick={(entity) => go(`/c/${companyId}/${entity.kind}s/${entity.ref}`)}
+                    />
+                  )}
+                  {rankedGroups(search, [
+                    {
+                      key: 'issues',
+                      best: bestOf(
+                        search,
+                        (issueHits ?? []).map((issue) => [`${issue.identifier} ${issue.title}`, [search]]),
+                      ),
+                      node: (
+                        <IssueItems
+                          companyId={companyId}
+                          search={search}
+                          onPick={(id) => go(`/c/${companyId}/issues/${id}`)}
+                        />
+                      ),
+                    },
+                    {
+                      key: 'actions',
+                      best: bestOf(search, ACTIONS),
+                      node: (
+                        <Command.Group heading="Actions">
+                          <Command.Item
+                            value="Create issue"
+                            keywords={['new issue', 'task']}
+                            onSelect={() => {
+                              onOpenChange(false);
+                              onCreateIssue();
+                            }}
+                          >
+                            Create issue <kbd>c</kbd>
+                          </Command.Item>
+                          <Command.Item
+                            value="Switch company"
+                            keywords={['company', 'change']}
+                            onSelect={() => {
+                              setSearch('');
+                              setPage('companies');
+                            }}
+                          >
+                            Switch company…
+                          </Command.Item>
+                        </Command.Group>
+                      ),
+                    },
+                    {
+                      key: 'pages',
+                      best: bestOf(
+                        search,
+                        PLACES.map((place) => [`Go to ${place.label}`, place.keywords]),
+                      ),
+                      node: (
+                        <Command.Group heading="Pages">
+                          {PLACES.map((place) => (
+                            <Command.Item
+                              key={place.path}
+                              value={`Go to ${place.label}`}
+                              keywords={place.keywords}
+                              onSelect={() => go(placeHref(companyId, place))}
+                            >
+                              {place.label}
+                              {place.goKey && (
+                                <span className="palette-keys">
+                                  <kbd>g</kbd> <kbd>{place.goKey}</kbd>
+                                </span>
+                              )}
+                            </Command.Item>
+                          ))}
+                        </Command.Group>
+                      ),
+                    },
+                    {
+                      key: 'agents',
+                      best: bestOf(
+                        search,
+                        (agentList ?? []).map((agent) => [`Agent ${agent.name}`, [agent.role, agent.title ?? '']]),
+                      ),
+                      node: <AgentItems companyId={companyId} onPick={(id) => go(`/c/${companyId}/agents/${id}`)} />,
+                    },
+                  ])}
                 </>
               )}
             </Command.List>
@@ -121,6 +182,16 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
       </RadixDialog.Portal>
     </RadixDialog.Root>
   );
+}
+
+/** A group's best match for the search: where the group goes. */
+const bestOf = (search: string, items: [string, string[]][]) =>
+  Math.max(0, ...items.map(([value, keywords]) => rankMatch(value, search, keywords)));
+
+/** The groups, best match first once something is typed (ties keep the order given). */
+function rankedGroups(search: string, groups: { key: string; best: number; node: ReactNode }[]) {
+  const ordered = search.trim() ? [...groups].sort((a, b) => b.best - a.best) : groups;
+  return ordered.map((group) => <Fragment key={group.key}>{group.node}</Fragment>);
 }
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -207,5 +278,63 @@ function CompanyItems({ companyId, onPick }: { companyId: string; onPick: (compa
           </Command.Item>
         ))}
     </Command.Group>
+  );
+}
+
+/** The last entities opened in this browser (read when the palette opens), by their names. */
+function RecentItems({
+  companyId,
+  open,
+  onPick,
+}: {
+  companyId: string;
+  open: boolean;
+  onPick: (entity: RecentEntity) => void;
+}) {
+  const [recent, setRecent] = useState<RecentEntity[]>([]);
+  useEffect(() => {
+    if (open) setRecent(readRecent(companyId));
+  }, [companyId, open]);
+  const agents = useQuery(agentsQuery(companyId));
+  if (recent.length === 0) return null;
+  return (
+    <Command.Group heading="Recent">
+      {recent.map((entity) =>
+        entity.kind === 'agent' ? (
+          <RecentAgent
+            key={`agent ${entity.ref}`}
+            name={agents.data?.find((agent) => agent.id === entity.ref)?.name}
+            onPick={() => onPick(entity)}
+          />
+        ) : (
+          <RecentIssue
+            key={`issue ${entity.ref}`}
+            companyId={companyId}
+            issueRef={entity.ref}
+            onPick={() => onPick(entity)}
+          />
+        ),
+      )}
+    </Command.Group>
+  );
+}
+
+function RecentAgent({ name, onPick }: { name: string | undefined; onPick: () => void }) {
+  // An agent no longer listed (terminated, removed) is left out.
+  if (!name) return null;
+  return (
+    <Command.Item value={`Recent agent ${name}`} onSelect={onPick}>
+      {name} <span className="muted">agent</span>
+    </Command.Item>
+  );
+}
+
+function RecentIssue({ companyId, issueRef, onPick }: { companyId: string; issueRef: string; onPick: () => void }) {
+  const issue = useQuery(issueQuery(companyId, issueRef));
+  if (!issue.data) return null;
+  return (
+    <Command.Item value={`Recent issue ${issue.data.identifier} ${issue.data.title}`} onSelect={onPick}>
+      <span className="mono muted">{issue.data.identifier}</span> {issue.data.title}
+    </Command.Item>
   );
 }

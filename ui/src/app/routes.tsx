@@ -123,6 +123,11 @@ export const router = createBrowserRouter([
             lazy: () =>
               import('../pages/instance/InstanceSettingsPage').then((m) => ({ Component: m.InstanceSettingsPage })),
           },
+          // An unknown page of a company stays in the company's frame (its sidebar) rather than the bare one.
+          {
+            path: '*',
+            lazy: () => import('../pages/not-found/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })),
+          },
         ],
       },
       { path: '*', lazy: () => import('../pages/not-found/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },

@@ -1,10 +1,11 @@
 // The board's decision: approve, reject or request a revision, each with an optional note; an
-// approval waiting on a revision can also be resubmitted by the board (ResubmitForm). A refusal
-// (an approval decided meanwhile: 422) is shown in the server's words, and the approval is reloaded
-// so the page shows where it stands now.
+// approval waiting on a revision can also be resubmitted by the board (ResubmitForm). A decision
+// refused because the approval was decided meanwhile (422, or 409) says who decided, when, and where
+// the approval stands now; the approval is read again on its own, so nothing asks for a reload. The
+// API gives the decider's user id only, no name: they are "another board member".
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, data } from '../../api/client';
+import { api, ApiError, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { fullTime, timeAgo } from '../../lib/format';
 import { approvalStatuses, type ApprovalStatus } from '../../lib/statuses';
@@ -17,6 +18,7 @@ interface Approval {
   status: ApprovalStatus;
   decisionNote: string | null;
   decidedAt: string | null;
+  decidedByUserId?: string | null;
   payload: Record<string, unknown>;
 }
 
@@ -52,7 +54,12 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
           )}
         </p>
       )}
-      {decide.isError && <ErrorNotice error={decide.error} title="The decision was refused" />}
+      {decide.isError &&
+        (isStale(decide.error) ? (
+          <StaleDecision approval={approval} />
+        ) : (
+          <ErrorNotice error={decide.error} title="The decision was refused" />
+        ))}
       {decide.isSuccess && !decide.isPending && (
         <p role="status" className="muted">
           Decision recorded.
@@ -106,5 +113,29 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
         />
       )}
     </section>
+  );
+}
+
+/** A decision refused because the approval's status no longer allows it: someone decided first. */
+const isStale = (error: unknown) => error instanceof ApiError && (error.status === 422 || error.status === 409);
+
+function StaleDecision({ approval }: { approval: Approval }) {
+  const who = approval.decidedByUserId ? 'another board member' : 'someone else';
+  return (
+    <div className="notice notice-warning" role="alert">
+      <strong>The decision was refused: {who} decided first.</strong>{' '}
+      {approval.decidedAt ? (
+        <>
+          They decided{' '}
+          <time dateTime={approval.decidedAt} title={fullTime(approval.decidedAt)}>
+            {timeAgo(approval.decidedAt)}
+          </time>
+          ; the approval is now <strong>{approvalStatuses.label(approval.status).toLowerCase()}</strong>.
+        </>
+      ) : (
+        <>Its status changed meanwhile; it is now {approvalStatuses.label(approval.status).toLowerCase()}.</>
+      )}{' '}
+      The page shows it as it stands: decide again below if it is still open.
+    </div>
   );
 }

@@ -64,13 +64,14 @@ const LiveRunItem = memo(function LiveRunItem({ run, companyId }: { run: LiveRun
         </Link>
         {run.issueId ? (
           <Link to={`/c/${companyId}/issues/${run.issueId}`} className="live-run-issue">
-            <span className="mono">{run.issueIdentifier}</span> {run.issueTitle}
+            <span className="mono">{run.issueIdentifier}</span>{' '}
+            <span title={run.issueTitle ?? undefined}>{run.issueTitle}</span>
           </Link>
         ) : (
           <span className="muted live-run-issue">no issue</span>
         )}
         <Elapsed since={since} started={run.startedAt !== null} />
-        <CancelRunButton runId={run.runId} />
+        <CancelRunButton runId={run.runId} iconLabel={`Cancel ${run.agentName}'s run`} />
       </div>
       <p className="last-line mono" data-testid="last-log-line" title={run.lastLogLine ?? undefined}>
         {run.lastLogLine ?? (run.status === 'queued' ? 'Waiting to start…' : 'No output yet…')}

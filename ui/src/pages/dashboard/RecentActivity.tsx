@@ -7,7 +7,9 @@ import { Loading } from '../../components/Loading';
 import { fullTime, timeAgo } from '../../lib/format';
 import { activityQuery } from '../../queries/activity';
 import { useAgentNames } from '../../queries/agents';
+import { issueQuery } from '../../queries/issues';
 import { actorName, subjectName, subjectPath, verb } from './activity-text';
+import { groupRunEntries, runOutcomesInWords, type RunGroup } from './activity-groups';
 
 const RECENT = 20;
 
@@ -30,7 +32,17 @@ export function RecentActivity({ companyId }: { companyId: string }) {
         <p className="muted empty">No activity yet.</p>
       ) : (
         <ol className="activity-list">
-          {activity.data.map((entry) => {
+          {groupRunEntries(activity.data).map((line) => {
+            if (line.kind === 'runs')
+              return (
+                <RunGroupLine
+                  key={line.newest.id}
+                  group={line}
+                  companyId={companyId}
+                  agentName={names.knownName(line.agentId) ?? 'An agent'}
+                />
+              );
+            const { entry } = line;
             const path = subjectPath(companyId, entry);
             const subject = subjectName(entry, names.knownName);
             return (
@@ -39,9 +51,7 @@ export function RecentActivity({ companyId }: { companyId: string }) {
                   <strong>{actorName(entry, names.knownName)}</strong> {verb(entry.action)}{' '}
                   {path ? <Link to={path}>{subject}</Link> : <span>{subject}</span>}
                 </span>
-                <time className="muted" dateTime={entry.createdAt} title={fullTime(entry.createdAt)}>
-                  {timeAgo(entry.createdAt)}
-                </time>
+                <When at={entry.createdAt} />
               </li>
             );
           })}
@@ -49,5 +59,55 @@ export function RecentActivity({ companyId }: { companyId: string }) {
       )}
       {names.error && <ErrorNotice error={names.error} retry={names.retry} title="Agent names could not be loaded" />}
     </section>
+  );
+}
+
+type Entry = Parameters<typeof groupRunEntries>[0][number];
+
+/** "Dev ran 5 times on NOR-1, all succeeded": the agent's runs page, and the issue when there is one. */
+function RunGroupLine({
+  group,
+  companyId,
+  agentName,
+}: {
+  group: RunGroup<Entry>;
+  companyId: string;
+  agentName: string;
+}) {
+  const { times, outcome } = runOutcomesInWords(group.outcomes);
+  return (
+    <li data-activity-id={group.newest.id} data-run-group>
+      <span>
+        <Link to={`/c/${companyId}/agents/${group.agentId}/runs`}>
+          <strong>{agentName}</strong> ran {times}
+        </Link>
+        {group.issueId && (
+          <>
+            {' '}
+            on <IssueLink companyId={companyId} issueId={group.issueId} />
+          </>
+        )}
+        , {outcome}
+      </span>
+      <When at={group.newest.createdAt} />
+    </li>
+  );
+}
+
+/** The issue by its identifier once loaded (shared cache with the issue page). */
+function IssueLink({ companyId, issueId }: { companyId: string; issueId: string }) {
+  const issue = useQuery(issueQuery(companyId, issueId));
+  return (
+    <Link to={`/c/${companyId}/issues/${issueId}`} title={issue.data?.title}>
+      {issue.data?.identifier ?? 'an issue'}
+    </Link>
+  );
+}
+
+function When({ at }: { at: string }) {
+  return (
+    <time className="muted" dateTime={at} title={fullTime(at)}>
+      {timeAgo(at)}
+    </time>
   );
 }

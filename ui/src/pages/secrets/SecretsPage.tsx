@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, data } from '../../api/client';
+import { api, ApiError, data } from '../../api/client';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
@@ -125,6 +125,13 @@ function References({ companyId, secret }: { companyId: string; secret: Secret }
   );
 }
 
+/** A name another secret of the company has (409): said on the name field, with what to do. */
+function takenName(error: unknown, name: string): string | null {
+  return error instanceof ApiError && error.status === 409
+    ? `A secret named ${name} already exists: choose another name`
+    : null;
+}
+
 function CreateSecret({ companyId }: { companyId: string }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -139,6 +146,7 @@ function CreateSecret({ companyId }: { companyId: string }) {
       return queryClient.invalidateQueries({ queryKey: secretKeys.all(companyId) });
     },
   });
+  const taken = create.isError ? takenName(create.error, create.variables?.name ?? name) : null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate({ name: name.trim(), value, ...(description.trim() && { description: description.trim() }) });
@@ -158,8 +166,15 @@ function CreateSecret({ companyId }: { companyId: string }) {
             maxLength={200}
             value={name}
             placeholder="OPENAI_API_KEY"
+            aria-invalid={taken ? true : undefined}
+            aria-describedby={taken ? 'secret-name-error' : undefined}
             onChange={(event) => setName(event.target.value)}
           />
+          {taken && (
+            <span className="field-error" id="secret-name-error">
+              {taken}, then enter the value again.
+            </span>
+          )}
         </div>
         <div className="field">
           <label htmlFor="secret-value">Value</label>
@@ -186,7 +201,9 @@ function CreateSecret({ companyId }: { companyId: string }) {
       <button type="submit" className="primary" disabled={create.isPending}>
         {create.isPending ? 'Creating…' : 'Create secret'}
       </button>
-      {create.isError && <ErrorNotice error={create.error} title="The secret was not created: enter the value again" />}
+      {create.isError && !taken && (
+        <ErrorNotice error={create.error} title="The secret was not created: enter the value again" />
+      )}
       <p role="status" className="muted">
         {create.isSuccess
           ? `${create.data.name} created (version 1). Its value is stored encrypted and will not be shown.`
@@ -324,6 +341,7 @@ function EditDialog({ companyId, secret, onClose }: { companyId: string; secret:
       onClose();
     },
   });
+  const taken = edit.isError ? takenName(edit.error, edit.variables?.name ?? name) : null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     edit.mutate({ name: name.trim(), description: description.trim() || null });
@@ -345,8 +363,15 @@ function EditDialog({ companyId, secret, onClose }: { companyId: string; secret:
             maxLength={200}
             autoFocus
             value={name}
+            aria-invalid={taken ? true : undefined}
+            aria-describedby={taken ? 'edit-secret-name-error' : undefined}
             onChange={(event) => setName(event.target.value)}
           />
+          {taken && (
+            <span className="field-error" id="edit-secret-name-error">
+              {taken}.
+            </span>
+          )}
         </div>
         <div className="field">
           <label htmlFor="edit-secret-description">Description</label>
@@ -357,7 +382,7 @@ function EditDialog({ companyId, secret, onClose }: { companyId: string; secret:
             onChange={(event) => setDescription(event.target.value)}
           />
         </div>
-        {edit.isError && <ErrorNotice error={edit.error} title="The secret was not changed" />}
+        {edit.isError && !taken && <ErrorNotice error={edit.error} title="The secret was not changed" />}
         <DialogActions onCancel={onClose} label="Save" busyLabel="Saving…" busy={edit.isPending} />
       </form>
     </Dialog>
