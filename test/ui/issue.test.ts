@@ -146,6 +146,7 @@ describe('issue page', () => {
       .getByText('Checked out by Scribe', { exact: true })
       .waitFor();
     assert.equal(await page.getByText(/Not checked out|through run/).count(), 0);
+    await timeline.getByText(/checked it out, moving it to\s+In progress/).waitFor();
     const checkedOut = await board.api('GET', `/api/issues/${workIssue.id}/runs`);
     assert.deepEqual(
       checkedOut.map((r: { runId: string }) => r.runId),

@@ -85,6 +85,30 @@ function sentencesOf(
       });
     return out;
   }
+  // A checkout moves the issue to In progress, a release back to Todo: status changes the run card alone
+  // would not say.
+  if (entry.action === 'issue.checked_out')
+    return [
+      {
+        key: 'checkout',
+        text: (
+          <>
+            checked it out, moving it to <strong>In progress</strong>
+          </>
+        ),
+      },
+    ];
+  if (entry.action === 'issue.released')
+    return [
+      {
+        key: 'release',
+        text: (
+          <>
+            released it, moving it back to <strong>Todo</strong>
+          </>
+        ),
+      },
+    ];
   if (entry.action === 'issue.document_created' || entry.action === 'issue.document_updated') {
     const key = String(details?.key ?? '');
     const created = entry.action === 'issue.document_created';
