@@ -1,8 +1,11 @@
-// The issue page in a real browser: a mention typed with the autocomplete wakes a `process` agent
-// whose run and live transcript appear on the issue; the run cancelled from the page ends
-// `cancelled` within 5 s; a stale document edit is shown as a conflict and resolved; attachments
-// (upload, size limit, image preview); title, description and properties edited, a refused
-// transition explained; axe on each state and the page at 390 px wide.
+// The issue page in a real browser: one timeline (description, comments, run cards, status changes,
+// documents, oldest first) with the composer at its foot; a mention typed with the autocomplete wakes
+// a `process` agent whose run card and live transcript appear in the timeline, with "Scribe is
+// working on this" at the top until the run ends; the run cancelled from the page ends `cancelled`
+// within 5 s; a failed run says why in words, its exit code, and offers Retry; a stale document edit
+// is shown as a conflict and resolved; attachments (upload, size limit, image preview); title,
+// description and properties (PropertyRows, `s` by keyboard) edited, a refused transition explained;
+// no UUID or enum key in the text; axe light and dark, and the page at 390 px wide.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -50,6 +53,21 @@ const timer = setInterval(() => { n += 1; console.log('working on it, line ' + n
 `,
 );
 
+/** What the page shows as text: no id or enum key may be in it (a transcript is the agent's own words). */
+async function assertWordsOnly(page: Page): Promise<void> {
+  const text = await page.locator('main').evaluate((main) => {
+    const copy = main.cloneNode(true) as HTMLElement;
+    for (const log of copy.querySelectorAll('[data-testid="run-transcript"], .transcript-collapsed')) log.remove();
+    return copy.innerText;
+  });
+  assert.doesNotMatch(text, /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}/, 'no UUID in the text');
+  assert.doesNotMatch(text, /\b(in_progress|in_review|todo|backlog|timed_out|process_exit_nonzero)\b/, 'no enum key');
+}
+
+/** The run card of an agent's run in the timeline ("Run by Scribe: Running"). */
+const runCard = (page: Page, agentName: string, status: string) =>
+  page.getByRole('listitem', { name: `Run by ${agentName}: ${status}` });
+
 before(async () => {
   companyId = (await board.api('POST', '/api/companies', { name: 'Acme' })).id;
   agent = await board.api('POST', `/api/companies/${companyId}/agents`, {
@@ -80,7 +98,7 @@ describe('issue page', () => {
   let runId: string;
 
   it('a mention picked in the composer wakes the agent; its run and live transcript appear on the issue', async () => {
-    const page = await board.signedInPage();
+    const page = await board.signedInPage({ width: 1440, height: 900 });
     await openIssue(page, workIssue);
     const composer = page.getByRole('textbox', { name: 'New comment' });
     await composer.click();
@@ -105,14 +123,12 @@ describe('issue page', () => {
     );
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
     assert.equal((await (await posted).json()).body, 'Please draft this, @Scribe thanks');
-    await page
-      .getByRole('list')
-      .filter({ hasText: 'Please draft this' })
-      .getByText('Please draft this, @Scribe thanks')
-      .waitFor();
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByText('Please draft this, @Scribe thanks').waitFor();
 
-    const run = page.getByRole('listitem', { name: /by Scribe: Running/ });
+    const run = runCard(page, 'Scribe', 'Running');
     await run.waitFor({ timeout: 30_000 });
+    await run.getByRole('link', { name: "Scribe's run" }).waitFor();
     await run
       .getByTestId('run-transcript')
       .getByText(/line 3/)
@@ -122,11 +138,15 @@ describe('issue page', () => {
     assert.equal(runs.length, 1);
     assert.equal(runs[0].agentId, agent.id);
     runId = runs[0].runId;
-    // The run checked the issue out: the page names the holder, and the issue's own run list has it.
+    // Live: "Scribe is working on this" at the top, with the time it has been at it. The run checked
+    // the issue out: the properties name the holder in words, and the issue's own run list has it.
+    await page.getByText('Scribe is working on this').waitFor();
     await page
-      .getByRole('region', { name: 'Work' })
-      .getByText(/Checked out by Scribe through run/)
+      .getByRole('complementary', { name: 'Properties' })
+      .getByText('Checked out by Scribe', { exact: true })
       .waitFor();
+    assert.equal(await page.getByText(/Not checked out|through run/).count(), 0);
+    await timeline.getByText(/checked it out, moving it to\s+In progress/).waitFor();
     const checkedOut = await board.api('GET', `/api/issues/${workIssue.id}/runs`);
     assert.deepEqual(
       checkedOut.map((r: { runId: string }) => r.runId),
@@ -134,19 +154,29 @@ describe('issue page', () => {
     );
     // Comments written elsewhere (here: through the API) arrive without a reload.
     await board.api('POST', `/api/issues/${workIssue.id}/comments`, { body: 'Posted from **elsewhere**' }, 201);
-    await page
-      .getByRole('region', { name: /Comments/ })
-      .locator('strong', { hasText: 'elsewhere' })
-      .waitFor();
+    await timeline.locator('strong', { hasText: 'elsewhere' }).waitFor();
+    // One timeline, oldest first: the description, the comment, the run it woke, the later comment.
+    const order = await timeline
+      .locator('.timeline > li')
+      .evaluateAll((items) => items.map((item) => (item as HTMLElement).innerText));
+    const at = (pattern: RegExp) => order.findIndex((text) => pattern.test(text));
+    assert.ok(at(/opened the issue/) === 0, 'the description opens the timeline');
+    assert.ok(at(/Please draft this/) > 0 && at(/Scribe's run/) > at(/Please draft this/), order.join(' | '));
+    assert.ok(at(/Posted from elsewhere/) > at(/Scribe's run/), order.join(' | '));
+    await assertWordsOnly(page);
     await checkAccessibility(page, 'the issue page with a live run');
     await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
     await screenshot(page, 'issue-live-run');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+    await checkAccessibility(page, 'the issue page with a live run (dark)');
+    await screenshot(page, 'issue-live-run-dark');
   });
 
   it('a live run cancelled from the page ends cancelled within 5 s of the click', async () => {
     const page = await board.signedInPage();
     await openIssue(page, workIssue);
-    const run = page.getByRole('listitem', { name: /by Scribe: Running/ });
+    const run = runCard(page, 'Scribe', 'Running');
     await run
       .getByTestId('run-transcript')
       .getByText(/line \d+/)
@@ -154,21 +184,58 @@ describe('issue page', () => {
       .waitFor();
     const clickedAt = Date.now();
     await run.getByRole('button', { name: 'Cancel run' }).click();
-    await page.getByRole('listitem', { name: /by Scribe: Cancelled/ }).waitFor({ timeout: 10_000 });
+    await runCard(page, 'Scribe', 'Cancelled').waitFor({ timeout: 10_000 });
     const shownAfter = Date.now() - clickedAt;
     const stored = await board.api('GET', `/api/heartbeat-runs/${runId}`);
     assert.equal(stored.status, 'cancelled');
     const endedAfter = new Date(stored.finishedAt).getTime() - clickedAt;
     console.log(`cancel: run ended ${endedAfter} ms and the page showed it ${shownAfter} ms after the click`);
     assert.ok(shownAfter < 5000, `the page showed cancelled ${shownAfter} ms after the click`);
+    // The run has ended: nobody is working on the issue any more.
+    await page.getByText('Scribe is working on this').waitFor({ state: 'detached' });
     // A transcript seen live stays open once its run ends, and says how it ended.
     await page.getByText('Run ended: Cancelled').waitFor();
     // Opened again, a finished run's transcript is collapsed to its last line, expanded on demand.
     await page.reload();
-    const ended = page.getByRole('listitem', { name: /by Scribe: Cancelled/ });
+    const ended = runCard(page, 'Scribe', 'Cancelled');
     await ended.getByText(/line \d+/).waitFor();
     await ended.getByRole('button', { name: 'Show transcript' }).click();
     await ended.getByText('Run ended: Cancelled').waitFor();
+  });
+
+  it('a failed run card says why in words, its exit code, and retries', async () => {
+    const breaker = await board.api('POST', `/api/companies/${companyId}/agents`, {
+      name: 'Breaker',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: {
+        command: process.execPath,
+        args: ['-e', "console.error('cannot go on'); process.exit(3)"],
+        timeoutSec: 60,
+      },
+    });
+    const failIssue = await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Fix the feed' });
+    await board.api('POST', `/api/agents/${breaker.id}/wakeup`, { payload: { issueId: failIssue.id } }, 202);
+    await waitFor(
+      'the run to fail',
+      async () => {
+        const runs = await board.api('GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${breaker.id}`);
+        return runs[0]?.status === 'failed';
+      },
+      30_000,
+    );
+    const page = await board.signedInPage();
+    await page.goto(`/c/${companyId}/issues/${failIssue.identifier}`);
+    const card = runCard(page, 'Breaker', 'Failed');
+    await card.getByText("The agent's process ended with an error (a non-zero exit code).").waitFor();
+    await card.getByText('The process exited with code 3.').waitFor();
+    assert.doesNotMatch(await card.innerText(), /process_exit_nonzero/);
+    await card.getByRole('button', { name: 'Retry' }).click();
+    await card.getByRole('button', { name: 'Retry queued' }).waitFor();
+    await waitFor('the retry run', async () => {
+      const runs = await board.api('GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${breaker.id}`);
+      return runs.length === 2;
+    });
   });
 
   it('a stale document edit shows a conflict; the merge is saved against the latest revision', async () => {
@@ -180,6 +247,8 @@ describe('issue page', () => {
     );
     const page = await board.signedInPage();
     await openIssue(page);
+    // The document's creation is in the timeline, linking to its card.
+    await page.getByRole('region', { name: 'Timeline' }).getByRole('link', { name: 'Plan' }).waitFor();
     await page.getByRole('button', { name: 'Edit Plan' }).click();
     const editor = page.getByRole('textbox', { name: 'Plan (markdown)' });
     await editor.fill('# Plan\n\n1. Draft\n2. Mine: review\n');
@@ -223,7 +292,9 @@ describe('issue page', () => {
   it('uploads attachments, refuses one over the limit with the reason, and previews an image', async () => {
     const page = await board.signedInPage();
     await openIssue(page);
-    const upload = page.getByLabel('Upload a file');
+    // "+ Attach file" (the hidden file input behind it takes the files).
+    await page.getByRole('button', { name: 'Attach file' }).waitFor();
+    const upload = page.locator('input[type="file"]');
     await upload.setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('link', { name: 'pixel.png' }).waitFor();
     await upload.setInputFiles({
@@ -271,8 +342,12 @@ describe('issue page', () => {
     await description.press('Escape');
     await description.waitFor({ state: 'detached' });
 
-    await page.getByLabel('Priority').selectOption('high');
-    await page.getByLabel('Assignee').selectOption({ label: 'Me (board)' });
+    const properties = page.getByRole('complementary', { name: 'Properties' });
+    await properties.getByRole('combobox', { name: 'Priority' }).click();
+    await page.getByRole('option', { name: /High/ }).click();
+    await properties.getByRole('combobox', { name: 'Assignee' }).click();
+    await page.getByRole('option', { name: 'Me (board)' }).click();
+    assert.equal(await page.locator('select').count(), 0, 'no native select on the page');
     await waitFor('the properties to be stored', async () => {
       const stored = await board.api('GET', `/api/issues/${issue.id}`);
       return stored.priority === 'high' && stored.assigneeUserId !== null && stored;
@@ -281,14 +356,34 @@ describe('issue page', () => {
     assert.equal(stored.title, 'Launch post');
     assert.equal(stored.description, 'A *short* post about **Friday**.');
 
-    await page.getByLabel('Status').selectOption('in_progress');
+    // `s` opens the status picker (focus not in a text field); typing searches, Enter picks.
+    const status = properties.getByRole('combobox', { name: 'Status' });
+    const pickStatus = async (search: string) => {
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.keyboard.press('s');
+      await page.getByRole('option', { name: /Todo/ }).waitFor();
+      await page.keyboard.type(search);
+      await page.keyboard.press('Enter');
+    };
+    await pickStatus('in progress');
     const refusal = page.getByRole('alert').filter({ hasText: 'The change was refused' });
     await refusal.waitFor();
     assert.match((await refusal.textContent()) ?? '', /checkout/);
-    assert.equal(await page.getByLabel('Status').inputValue(), 'todo');
-    await page.getByLabel('Status').selectOption('in_review');
+    assert.match(await status.innerText(), /Todo/);
+    await pickStatus('review');
     await refusal.waitFor({ state: 'detached' });
+    await status.getByText('In review').waitFor();
+    // The change is in the timeline, in words.
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByText(/changed the status from Todo to\s+In review/)
+      .waitFor();
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByText(/assigned it to you/)
+      .waitFor();
 
+    await page.getByRole('button', { name: 'Add sub-issue' }).click();
     await page.getByRole('textbox', { name: 'New sub-issue title' }).fill('Find a cover image');
     await page.getByRole('button', { name: 'Create sub-issue' }).click();
     await page
@@ -297,6 +392,7 @@ describe('issue page', () => {
       .waitFor();
 
     await board.api('POST', `/api/companies/${companyId}/issues`, { title: 'Legal review of the post' });
+    await properties.getByRole('button', { name: /Blocked by/ }).click();
     const blockerSearch = page.getByRole('combobox', { name: 'Add a blocker' });
     await blockerSearch.fill('Legal');
     await page.getByRole('option', { name: /Legal review of the post/ }).waitFor();
@@ -308,6 +404,9 @@ describe('issue page', () => {
       after.blockedBy.map((b: { title: string }) => b.title),
       ['Legal review of the post'],
     );
+    await page.keyboard.press('Escape');
+    await properties.getByRole('button', { name: /Blocked by.*ACM-/ }).waitFor();
+    await assertWordsOnly(page);
     await checkAccessibility(page, 'the issue page after edits');
   });
 
@@ -355,7 +454,7 @@ describe('issue page', () => {
 
     const page = await board.signedInPage();
     await page.goto(`/c/${companyId}/issues/${branchIssue.identifier}`);
-    const work = page.getByRole('region', { name: 'Work' });
+    const work = page.getByRole('region', { name: 'Workspace' });
     await work.getByText(`boardroom/${branchIssue.identifier}`).waitFor();
     await work.getByText(/1 commit ahead · 1 file changed/).waitFor();
     await work.getByText(/^post-.*\.txt \+2 −0$/).waitFor();
@@ -372,13 +471,13 @@ describe('issue page', () => {
     await composer.fill('Written while the laptop is offline');
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
     await page
-      .getByRole('region', { name: /Comments/ })
+      .getByRole('region', { name: 'Timeline' })
       .getByText('Written while the laptop is offline')
       .waitFor({ timeout: 20_000 });
     // A change made elsewhere still arrives: the live refetch is not held back either.
     await board.api('POST', `/api/issues/${issue.id}/comments`, { body: 'And one from elsewhere' }, 201);
     await page
-      .getByRole('region', { name: /Comments/ })
+      .getByRole('region', { name: 'Timeline' })
       .getByText('And one from elsewhere')
       .waitFor({ timeout: 20_000 });
   });
@@ -390,12 +489,17 @@ describe('issue page', () => {
     await page.getByRole('button', { name: 'Try again' }).waitFor();
   });
 
-  it('is usable 390 px wide: properties below the content, nothing wider than the screen', async () => {
+  it('is usable 390 px wide: properties under the title and before the comments, nothing wider than the screen', async () => {
     const page = await board.signedInPage({ width: 390, height: 844 });
     await openIssue(page);
     const title = await page.getByRole('heading', { level: 1, name: 'Launch post' }).boundingBox();
     const properties = await page.getByRole('complementary', { name: 'Properties' }).boundingBox();
-    assert.ok(title && properties && properties.y > title.y + title.height, 'the properties come below the content');
+    const comment = await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByText('Written while the laptop is offline')
+      .boundingBox();
+    assert.ok(title && properties && properties.y > title.y + title.height, 'the properties come under the title');
+    assert.ok(comment && properties.y + properties.height <= comment.y, 'the properties come before the comments');
     assert.ok(properties.x + properties.width <= 390, 'the properties fit the screen');
     const overflow = await page.evaluate(() =>
       Math.max(document.documentElement.scrollWidth, document.querySelector('main')?.scrollWidth ?? 0),

@@ -12,7 +12,7 @@ import { PLACES, placeHref } from './places';
 /** How long after `g` the second key counts. */
 const GO_WINDOW_MS = 1_200;
 
-function inTextField(target: EventTarget | null): boolean {
+export function inTextField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;

@@ -12,6 +12,7 @@ type ListQuery = NonNullable<paths['/api/companies/{companyId}/issues']['get']['
 /** An issue as the list route answers it. */
 export type Issue = Json<paths['/api/companies/{companyId}/issues']['get']['responses'][200]>[number];
 export type IssueDetail = Json<paths['/api/issues/{issueId}']['get']['responses'][200]>;
+export type IssueActivity = Json<paths['/api/issues/{issueId}/activity']['get']['responses'][200]>[number];
 export type Attachment = Json<paths['/api/issues/{issueId}/attachments']['get']['responses'][200]>[number];
 
 const lists = companyResource('issues');
@@ -34,6 +35,7 @@ export const issueKeys = {
   detail: (companyId: string, issueRef: string) => issue.key(companyId, issueRef),
   comments: (companyId: string, issueId: string) => issue.key(companyId, issueId, 'comments'),
   attachments: (companyId: string, issueId: string) => issue.key(companyId, issueId, 'attachments'),
+  activity: (companyId: string, issueId: string) => issue.key(companyId, issueId, 'activity'),
 };
 
 const listIssues = async (companyId: string, query: ListQuery) =>
@@ -127,4 +129,18 @@ export const issueAttachmentsQuery = (companyId: string, issueId: string) =>
   queryOptions({
     queryKey: issueKeys.attachments(companyId, issueId),
     queryFn: async () => data(await api.GET('/api/issues/{issueId}/attachments', { params: { path: { issueId } } })),
+  });
+
+/** How many of the issue's activity entries its timeline reads: the newest ones. */
+export const ISSUE_ACTIVITY_PAGE = 200;
+/** The issue's activity (status and assignee changes, documents...), oldest first. */
+export const issueActivityQuery = (companyId: string, issueId: string) =>
+  queryOptions({
+    queryKey: issueKeys.activity(companyId, issueId),
+    queryFn: async () =>
+      data(
+        await api.GET('/api/issues/{issueId}/activity', {
+          params: { path: { issueId }, query: { limit: ISSUE_ACTIVITY_PAGE } },
+        }),
+      ).reverse(),
   });

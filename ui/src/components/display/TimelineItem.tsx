@@ -11,6 +11,7 @@ export function TimelineItem({
   children,
   at,
   body,
+  label,
 }: {
   /** The actor's AgentAvatar; or else `icon`, for events the system made. */
   avatar?: ReactNode;
@@ -20,9 +21,11 @@ export function TimelineItem({
   children: ReactNode;
   at: string;
   body?: ReactNode;
+  /** Names the item when its sentence alone would not (a run card: "Run by Dev: Running"). */
+  label?: string;
 }) {
   return (
-    <li className="timeline-item">
+    <li className="timeline-item" aria-label={label}>
       <span className="timeline-gutter">
         {avatar ??
           (icon && (

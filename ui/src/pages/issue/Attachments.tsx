@@ -1,9 +1,12 @@
 // The issue's attachments: upload (multipart; the server's size limit answers 413 in its own words),
 // download, and a preview for images (the content route serves the bytes; an <img> never runs them).
+// `AttachFile` is the page's "+ Attach file" action; the list shows nothing while there is nothing.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
+import { Button, buttonClass } from '../../components/ui/Button';
+import { FileInput } from '../../components/ui/FileInput';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { timeAgo } from '../../lib/format';
 import { issueAttachmentsQuery, type Attachment } from '../../queries/issues';
@@ -16,12 +19,9 @@ function size(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export function Attachments({ companyId, issueId }: { companyId: string; issueId: string }) {
+/** "+ Attach file": uploads the chosen file; says while it uploads, and why it was refused. */
+export function AttachFile({ companyId, issueId }: { companyId: string; issueId: string }) {
   const queryClient = useQueryClient();
-  const input = useRef<HTMLInputElement>(null);
-  const [preview, setPreview] = useState<Attachment | null>(null);
-  const attachmentsQuery = issueAttachmentsQuery(companyId, issueId);
-  const attachments = useQuery(attachmentsQuery);
   const upload = useMutation({
     mutationFn: async (file: File) => {
       const form = new FormData();
@@ -35,12 +35,35 @@ export function Attachments({ companyId, issueId }: { companyId: string; issueId
         }),
       );
     },
-    onSettled: () => {
-      if (input.current) input.current.value = '';
-      void queryClient.invalidateQueries({ queryKey: attachmentsQuery.queryKey });
-    },
+    onSettled: () =>
+      void queryClient.invalidateQueries({ queryKey: issueAttachmentsQuery(companyId, issueId).queryKey }),
   });
+  return (
+    <div className="issue-attach">
+      <FileInput
+        label="Attach file"
+        size="sm"
+        hint=""
+        disabled={upload.isPending}
+        onFiles={(files) => files[0] && upload.mutate(files[0])}
+      />
+      {upload.isPending && (
+        <p className="muted" role="status">
+          Uploading {upload.variables?.name} ({size(upload.variables?.size ?? 0)})…
+        </p>
+      )}
+      {upload.isError && (
+        <ErrorNotice error={upload.error} title={`${upload.variables?.name ?? 'The file'} was not uploaded`} />
+      )}
+    </div>
+  );
+}
+
+export function Attachments({ companyId, issueId }: { companyId: string; issueId: string }) {
+  const [preview, setPreview] = useState<Attachment | null>(null);
+  const attachments = useQuery(issueAttachmentsQuery(companyId, issueId));
   const list = attachments.data ?? [];
+  if (list.length === 0 && !attachments.isError) return null;
 
   return (
     <section className="issue-section" aria-labelledby="attachments-heading">
@@ -52,7 +75,6 @@ export function Attachments({ companyId, issueId }: { companyId: string; issueId
           retry={() => void attachments.refetch()}
         />
       )}
-      {attachments.isSuccess && list.length === 0 && <p className="muted">No attachments.</p>}
       <ul className="attachment-list">
         {list.map((attachment) => {
           const name = attachment.name ?? 'unnamed file';
@@ -80,24 +102,6 @@ export function Attachments({ companyId, issueId }: { companyId: string; issueId
           );
         })}
       </ul>
-      <div className="field">
-        <label htmlFor="attachment-upload">Upload a file</label>
-        <input
-          id="attachment-upload"
-          ref={input}
-          type="file"
-          disabled={upload.isPending}
-          onChange={(event) => event.target.files?.[0] && upload.mutate(event.target.files[0])}
-        />
-        {upload.isPending && (
-          <p className="muted" role="status">
-            Uploading {upload.variables?.name} ({size(upload.variables?.size ?? 0)})…
-          </p>
-        )}
-      </div>
-      {upload.isError && (
-        <ErrorNotice error={upload.error} title={`${upload.variables?.name ?? 'The file'} was not uploaded`} />
-      )}
       <Dialog
         open={preview !== null}
         onOpenChange={(open) => !open && setPreview(null)}
@@ -106,13 +110,11 @@ export function Attachments({ companyId, issueId }: { companyId: string; issueId
         {preview && <img className="image-preview" src={preview.contentPath} alt={preview.name ?? 'attached image'} />}
         <div className="row">
           {preview && (
-            <a className="button" href={preview.contentPath} download={preview.name ?? 'image'}>
+            <a className={buttonClass({})} href={preview.contentPath} download={preview.name ?? 'image'}>
               Download
             </a>
           )}
-          <button type="button" onClick={() => setPreview(null)}>
-            Close
-          </button>
+          <Button onClick={() => setPreview(null)}>Close</Button>
         </div>
       </Dialog>
     </section>

@@ -1,16 +1,27 @@
-// The issue's documents (each with its latest body) and a form to start a new one.
+// The issue's documents (each with its latest body) and, opened by the page's "+ Add document", a form
+// to start a new one. With no documents and no form open it shows nothing.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { Button } from '../../components/ui/Button';
 import { issueDocumentsQuery } from '../../queries/documents';
 import { DocumentCard } from './DocumentCard';
 
 const KEY_PATTERN = '[a-z0-9_\\-]{1,64}';
 
-export function Documents({ companyId, issueId }: { companyId: string; issueId: string }) {
+export function Documents({
+  companyId,
+  issueId,
+  adding,
+  onAddingChange,
+}: {
+  companyId: string;
+  issueId: string;
+  adding: boolean;
+  onAddingChange: (adding: boolean) => void;
+}) {
   const queryClient = useQueryClient();
-  const [creating, setCreating] = useState(false);
   const [key, setKey] = useState('');
   const [title, setTitle] = useState('');
   const documentsQuery = issueDocumentsQuery(companyId, issueId);
@@ -24,24 +35,18 @@ export function Documents({ companyId, issueId }: { companyId: string; issueId: 
         }),
       ),
     onSuccess: () => {
-      setCreating(false);
+      onAddingChange(false);
       setKey('');
       setTitle('');
       void queryClient.invalidateQueries({ queryKey: documentsQuery.queryKey });
     },
   });
   const list = documents.data ?? [];
+  if (list.length === 0 && !adding && !documents.isError) return null;
 
   return (
     <section className="issue-section" aria-labelledby="documents-heading">
-      <div className="section-header">
-        <h2 id="documents-heading">Documents {list.length > 0 && <span className="count">{list.length}</span>}</h2>
-        {!creating && (
-          <button type="button" className="quiet" onClick={() => setCreating(true)}>
-            New document
-          </button>
-        )}
-      </div>
+      <h2 id="documents-heading">Documents {list.length > 0 && <span className="count">{list.length}</span>}</h2>
       {documents.isError && (
         <ErrorNotice
           error={documents.error}
@@ -49,10 +54,7 @@ export function Documents({ companyId, issueId }: { companyId: string; issueId: 
           retry={() => void documents.refetch()}
         />
       )}
-      {documents.isSuccess && list.length === 0 && !creating && (
-        <p className="muted">No documents. Agents write their plan here; you can start one too.</p>
-      )}
-      {creating && (
+      {adding && (
         <form
           className="row wrap"
           onSubmit={(event) => {
@@ -62,6 +64,7 @@ export function Documents({ companyId, issueId }: { companyId: string; issueId: 
         >
           <input
             aria-label="Document key"
+            autoFocus
             placeholder="key, e.g. plan"
             required
             pattern={KEY_PATTERN}
@@ -76,17 +79,19 @@ export function Documents({ companyId, issueId }: { companyId: string; issueId: 
             value={title}
             onChange={(event) => setTitle(event.target.value)}
           />
-          <button type="submit" className="primary" disabled={create.isPending}>
-            Create
-          </button>
-          <button type="button" onClick={() => setCreating(false)}>
+          <Button type="submit" variant="primary" loading={create.isPending}>
+            Create document
+          </Button>
+          <Button variant="ghost" onClick={() => onAddingChange(false)}>
             Cancel
-          </button>
+          </Button>
         </form>
       )}
       {create.isError && <ErrorNotice error={create.error} title="The document was not created" />}
       {list.map((document) => (
-        <DocumentCard key={document.key} companyId={companyId} issueId={issueId} document={document} />
+        <div key={document.key} id={`document-${document.key}`} className="document-anchor">
+          <DocumentCard companyId={companyId} issueId={issueId} document={document} />
+        </div>
       ))}
     </section>
   );

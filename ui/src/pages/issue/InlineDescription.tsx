@@ -1,7 +1,9 @@
 // The markdown description, rendered safely; Edit opens a text area: Ctrl/Cmd-Enter saves, Escape
 // cancels.
 import { useState } from 'react';
+import { Pencil } from 'lucide-react';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { Button } from '../../components/ui/Button';
 import { Markdown } from '../../components/Markdown';
 import { usePatchIssue } from './usePatchIssue';
 
@@ -25,9 +27,9 @@ export function InlineDescription({
     return (
       <section className="issue-description" aria-label="Description">
         {description ? <Markdown text={description} headingLevel={2} /> : <p className="muted">No description yet.</p>}
-        <button type="button" className="quiet" onClick={() => setDraft(description ?? '')}>
+        <Button variant="ghost" size="sm" icon={Pencil} onClick={() => setDraft(description ?? '')}>
           Edit description
-        </button>
+        </Button>
       </section>
     );
   }
@@ -46,12 +48,12 @@ export function InlineDescription({
         }}
       />
       <div className="row">
-        <button type="button" className="primary" disabled={patch.isPending} onClick={save}>
+        <Button variant="primary" loading={patch.isPending} onClick={save}>
           {patch.isPending ? 'Saving…' : 'Save description'}
-        </button>
-        <button type="button" onClick={() => setDraft(null)}>
+        </Button>
+        <Button variant="ghost" onClick={() => setDraft(null)}>
           Cancel
-        </button>
+        </Button>
         <span className="muted">Ctrl-Enter saves, Escape cancels</span>
       </div>
       {patch.isError && <ErrorNotice error={patch.error} title="The description was not saved" />}

@@ -1,7 +1,9 @@
 // The issue title as the page heading; Edit (or a click) turns it into a field: Enter saves, Escape
 // cancels.
 import { useState } from 'react';
+import { Pencil } from 'lucide-react';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { Button, IconButton } from '../../components/ui/Button';
 import { usePatchIssue } from './usePatchIssue';
 
 export function InlineTitle({ title, companyId, issueId }: { title: string; companyId: string; issueId: string }) {
@@ -16,9 +18,7 @@ export function InlineTitle({ title, companyId, issueId }: { title: string; comp
     return (
       <div className="issue-title">
         <h1 onDoubleClick={() => setDraft(title)}>{title}</h1>
-        <button type="button" className="quiet" onClick={() => setDraft(title)} aria-label="Edit title">
-          Edit
-        </button>
+        <IconButton icon={Pencil} size="sm" onClick={() => setDraft(title)} aria-label="Edit title" />
       </div>
     );
   }
@@ -38,12 +38,12 @@ export function InlineTitle({ title, companyId, issueId }: { title: string; comp
         }}
       />
       <div className="row">
-        <button type="button" className="primary" disabled={patch.isPending} onClick={save}>
+        <Button variant="primary" loading={patch.isPending} onClick={save}>
           {patch.isPending ? 'Saving…' : 'Save title'}
-        </button>
-        <button type="button" onClick={() => setDraft(null)}>
+        </Button>
+        <Button variant="ghost" onClick={() => setDraft(null)}>
           Cancel
-        </button>
+        </Button>
         <span className="muted">Enter saves, Escape cancels</span>
       </div>
       {patch.isError && <ErrorNotice error={patch.error} title="The title was not saved" />}

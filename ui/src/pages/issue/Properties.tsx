@@ -1,10 +1,17 @@
-// The issue's properties, each a labelled control that PATCHes one field. A change the SPEC refuses
-// (422: `in_progress` only through checkout, a blocker cycle, another company's project...) snaps the
-// control back to the stored value and says why, in the server's words.
+// The issue's properties as PropertyRows, each a picker that PATCHes one field. A change the SPEC
+// refuses (422: `in_progress` only through checkout, a blocker cycle, another company's project...)
+// leaves the stored value shown and says why, in the server's words. `s`, `a` and `p` open the status,
+// assignee and priority pickers (IssueKeys).
 import { useQuery } from '@tanstack/react-query';
+import { FolderKanban, Target } from 'lucide-react';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { agentStatuses, issuePriorities, issueStatuses } from '../../lib/statuses';
+import { AgentAvatar } from '../../components/display/AgentAvatar';
+import { PriorityIcon } from '../../components/display/PriorityIcon';
+import { PropertyRow } from '../../components/display/PropertyRow';
+import { StatusIcon } from '../../components/display/StatusIcon';
+import { Button } from '../../components/ui/Button';
+import { issuePriorities, issueStatuses, type IssuePriority, type IssueStatus } from '../../lib/statuses';
 import { agentsQuery } from '../../queries/agents';
 import { goalsQuery } from '../../queries/goals';
 import { meQuery } from '../../queries/instance';
@@ -12,14 +19,26 @@ import type { IssueDetail } from '../../queries/issues';
 import { projectsQuery } from '../../queries/projects';
 import { IssueSearch } from './IssueSearch';
 import { usePatchIssue } from './usePatchIssue';
-import { StatusPill } from '../../components/display/StatusPill';
 
-// The assignee select's option values: `agent:<id>`, `user:<id>`, or '' for unassigned.
+/** The value buttons' ids: the page's keys open them. */
+export const PROPERTY_IDS = { status: 'issue-status', priority: 'issue-priority', assignee: 'issue-assignee' };
+
+// The assignee picker's values: `agent:<id>`, `user:<id>`, or NONE.
 const AGENT_OPTION = 'agent:';
 const USER_OPTION = 'user:';
+const NONE = 'none';
 const idAfter = (prefix: string, value: string) => (value.startsWith(prefix) ? value.slice(prefix.length) : null);
 
-export function Properties({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
+export function Properties({
+  companyId,
+  issue,
+  checkoutHolder,
+}: {
+  companyId: string;
+  issue: IssueDetail;
+  /** Who holds the checkout, in words ("Dev"), when the issue is checked out. */
+  checkoutHolder: string | null;
+}) {
   const patch = usePatchIssue(companyId, issue.id);
   const agents = useQuery(agentsQuery(companyId));
   const me = useQuery(meQuery());
@@ -30,95 +49,81 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
     ? `${AGENT_OPTION}${issue.assigneeAgentId}`
     : issue.assigneeUserId
       ? `${USER_OPTION}${issue.assigneeUserId}`
-      : '';
+      : NONE;
   const issueLink = (ref: { identifier: string }) => `/c/${companyId}/issues/${ref.identifier}`;
+  const parent = issue.ancestors[0];
+
+  const assigneeOptions = [
+    { value: NONE, label: 'Unassigned' },
+    ...(meId ? [{ value: `${USER_OPTION}${meId}`, label: 'Me (board)' }] : []),
+    ...(issue.assigneeUserId && issue.assigneeUserId !== meId
+      ? [{ value: assignee, label: 'Another board user' }]
+      : []),
+    ...(agents.data ?? []).map((agent) => ({
+      value: `${AGENT_OPTION}${agent.id}`,
+      label: agent.name,
+      leading: <AgentAvatar id={agent.id} name={agent.name} status={agent.status} size={20} />,
+    })),
+  ];
 
   return (
-    <aside className="issue-properties card" aria-label="Properties">
-      <h2>Properties</h2>
+    <aside className="issue-properties" aria-label="Properties">
+      <h2 className="visually-hidden">Properties</h2>
       {patch.isError && <ErrorNotice error={patch.error} title="The change was refused" />}
-      <div className="field">
-        <label htmlFor="issue-status">Status</label>
-        <select
-          id="issue-status"
-          value={issue.status}
-          onChange={(event) => patch.mutate({ status: event.target.value as IssueDetail['status'] })}
-        >
-          {issueStatuses.list.map((status) => (
-            <option key={status} value={status}>
-              {issueStatuses.label(status)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="issue-priority">Priority</label>
-        <select
-          id="issue-priority"
-          value={issue.priority}
-          onChange={(event) => patch.mutate({ priority: event.target.value as IssueDetail['priority'] })}
-        >
-          {issuePriorities.list.map((priority) => (
-            <option key={priority} value={priority}>
-              {issuePriorities.label(priority)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="issue-assignee">Assignee</label>
-        <select
-          id="issue-assignee"
-          value={assignee}
-          onChange={(event) =>
-            patch.mutate({
-              assigneeAgentId: idAfter(AGENT_OPTION, event.target.value),
-              assigneeUserId: idAfter(USER_OPTION, event.target.value),
-            })
-          }
-        >
-          <option value="">Unassigned</option>
-          {meId && <option value={`${USER_OPTION}${meId}`}>Me (board)</option>}
-          {issue.assigneeUserId && issue.assigneeUserId !== meId && (
-            <option value={assignee}>Board user {issue.assigneeUserId.slice(0, 8)}</option>
-          )}
-          {(agents.data ?? []).map((agent) => (
-            <option key={agent.id} value={`${AGENT_OPTION}${agent.id}`}>
-              {agent.name} ({agentStatuses.label(agent.status).toLowerCase()})
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="issue-project">Project</label>
-        <select
-          id="issue-project"
-          value={issue.projectId ?? ''}
-          onChange={(event) => patch.mutate({ projectId: event.target.value || null })}
-        >
-          <option value="">No project</option>
-          {(projects.data ?? []).map((project) => (
-            <option key={project.id} value={project.id}>
-              {project.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="issue-goal">Goal</label>
-        <select
-          id="issue-goal"
-          value={issue.goalId ?? ''}
-          onChange={(event) => patch.mutate({ goalId: event.target.value || null })}
-        >
-          <option value="">{issue.goal && !issue.goalId ? `Inherited: ${issue.goal.title}` : 'No goal'}</option>
-          {(goals.data ?? []).map((goal) => (
-            <option key={goal.id} value={goal.id}>
-              {goal.title}
-            </option>
-          ))}
-        </select>
-      </div>
+      <PropertyRow<IssueStatus>
+        label="Status"
+        id={PROPERTY_IDS.status}
+        value={issue.status}
+        onChange={(status) => status !== issue.status && patch.mutate({ status })}
+        options={issueStatuses.list.map((status) => ({
+          value: status,
+          label: issueStatuses.label(status),
+          leading: <StatusIcon kind="issue" status={status} size={14} />,
+        }))}
+      />
+      <PropertyRow<IssuePriority>
+        label="Priority"
+        id={PROPERTY_IDS.priority}
+        value={issue.priority}
+        onChange={(priority) => priority !== issue.priority && patch.mutate({ priority })}
+        options={issuePriorities.list.map((priority) => ({
+          value: priority,
+          label: issuePriorities.label(priority),
+          leading: <PriorityIcon priority={priority} size={14} />,
+        }))}
+      />
+      <PropertyRow
+        label="Assignee"
+        id={PROPERTY_IDS.assignee}
+        value={assignee}
+        searchPlaceholder="Find an agent…"
+        onChange={(value) =>
+          value !== assignee &&
+          patch.mutate({ assigneeAgentId: idAfter(AGENT_OPTION, value), assigneeUserId: idAfter(USER_OPTION, value) })
+        }
+        options={assigneeOptions}
+      />
+      <p className="property-note muted">{checkoutHolder ? `Checked out by ${checkoutHolder}` : 'Not checked out'}</p>
+      <PropertyRow
+        label="Project"
+        id="issue-project"
+        value={issue.projectId ?? NONE}
+        onChange={(value) => patch.mutate({ projectId: value === NONE ? null : value })}
+        options={[
+          { value: NONE, label: 'No project' },
+          ...(projects.data ?? []).map((project) => ({ value: project.id, label: project.name, icon: FolderKanban })),
+        ]}
+      />
+      <PropertyRow
+        label="Goal"
+        id="issue-goal"
+        value={issue.goalId ?? NONE}
+        onChange={(value) => patch.mutate({ goalId: value === NONE ? null : value })}
+        options={[
+          { value: NONE, label: issue.goal && !issue.goalId ? `Inherited: ${issue.goal.title}` : 'No goal' },
+          ...(goals.data ?? []).map((goal) => ({ value: goal.id, label: goal.title, icon: Target })),
+        ]}
+      />
       {[agents, projects, goals].map(
         (query, index) =>
           query.isError && (
@@ -130,27 +135,25 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
             />
           ),
       )}
-
-      <div className="field">
-        <span className="field-label" id="issue-parent-label">
-          Parent
-        </span>
-        {issue.ancestors[0] ? (
+      <PropertyRow
+        label="Parent"
+        id="issue-parent"
+        display={parent ? `${parent.identifier} ${parent.title}` : <span className="muted">None</span>}
+      >
+        {parent && (
           <div className="row">
-            <Link to={issueLink(issue.ancestors[0])}>
-              <span className="mono">{issue.ancestors[0].identifier}</span> {issue.ancestors[0].title}
+            <Link to={issueLink(parent)}>
+              {parent.identifier} {parent.title}
             </Link>
-            <button
-              type="button"
-              className="quiet"
+            <Button
+              variant="ghost"
+              size="sm"
               aria-label="Remove the parent"
               onClick={() => patch.mutate({ parentId: null })}
             >
               Remove
-            </button>
+            </Button>
           </div>
-        ) : (
-          <span className="muted">None</span>
         )}
         <IssueSearch
           companyId={companyId}
@@ -158,21 +161,28 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
           exclude={[issue.id]}
           onPick={(picked) => patch.mutate({ parentId: picked.id })}
         />
-      </div>
-
-      <div className="field">
-        <span className="field-label">Blocked by</span>
-        {issue.blockedBy.length === 0 && <span className="muted">Nothing</span>}
+      </PropertyRow>
+      <PropertyRow
+        label="Blocked by"
+        id="issue-blocked-by"
+        display={
+          issue.blockedBy.length > 0 ? (
+            issue.blockedBy.map((blocker) => blocker.identifier).join(', ')
+          ) : (
+            <span className="muted">Nothing</span>
+          )
+        }
+      >
         <ul className="plain-list">
           {issue.blockedBy.map((blocker) => (
             <li key={blocker.id} className="row">
+              <StatusIcon kind="issue" status={blocker.status} size={14} />
               <Link to={issueLink(blocker)}>
-                <span className="mono">{blocker.identifier}</span> {blocker.title}
+                {blocker.identifier} {blocker.title}
               </Link>
-              <StatusPill tone={issueStatuses.tone(blocker.status)}>{issueStatuses.label(blocker.status)}</StatusPill>
-              <button
-                type="button"
-                className="quiet"
+              <Button
+                variant="ghost"
+                size="sm"
                 aria-label={`Remove blocker ${blocker.identifier}`}
                 onClick={() =>
                   patch.mutate({
@@ -181,7 +191,7 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
                 }
               >
                 Remove
-              </button>
+              </Button>
             </li>
           ))}
         </ul>
@@ -191,15 +201,15 @@ export function Properties({ companyId, issue }: { companyId: string; issue: Iss
           exclude={[issue.id, ...issue.blockedBy.map((b) => b.id)]}
           onPick={(picked) => patch.mutate({ blockedByIssueIds: [...issue.blockedBy.map((b) => b.id), picked.id] })}
         />
-      </div>
+      </PropertyRow>
       {issue.blocks.length > 0 && (
-        <div className="field">
-          <span className="field-label">Blocks</span>
-          <ul className="plain-list">
+        <div className="property-row">
+          <span className="property-label">Blocks</span>
+          <ul className="plain-list property-links">
             {issue.blocks.map((blocked) => (
               <li key={blocked.id}>
                 <Link to={issueLink(blocked)}>
-                  <span className="mono">{blocked.identifier}</span> {blocked.title}
+                  {blocked.identifier} {blocked.title}
                 </Link>
               </li>
             ))}

@@ -1,149 +1,119 @@
-// Work on the issue: who holds its checkout, the runs about it (woken for it, or that checked it
-// out), a live run's transcript with Cancel, a finished run's transcript on demand, and the
-// execution workspace's branch with its diff stat.
+// Work on the issue: the runs about it (woken for it, or that checked it out) as timeline cards, a
+// live run's transcript with Cancel, a failed run's reason in words with Retry, and the execution
+// workspace's branch with its diff stat.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { AgentAvatar } from '../../components/display/AgentAvatar';
+import { StatusPill } from '../../components/display/StatusPill';
+import { TimelineItem } from '../../components/display/TimelineItem';
 import { CancelRunButton } from '../../components/runs/CancelRunButton';
 import { RunFailure, type RunFailureFields } from '../../components/runs/RunFailure';
 import { TranscriptViewer } from '../../components/runs/TranscriptViewer';
 import { runHref } from '../../components/runs/run-href';
-import { duration, fullTime, timeAgo } from '../../lib/format';
-import { useAgentNames } from '../../queries/agents';
-import type { IssueDetail } from '../../queries/issues';
-import { issueCheckoutRunsQuery, issueWokenRunsQuery, type RunSummary } from '../../queries/runs';
 import { LIVE_RUN_STATUSES, runSourceLabel, runStatusLabel, runStatusTone } from '../../components/runs/run-status';
-import { StatusPill } from '../../components/display/StatusPill';
+import { duration, timeAgo } from '../../lib/format';
+import type { IssueDetail } from '../../queries/issues';
+import { issueCheckoutRunsQuery, issueWokenRunsQuery, runQuery, type RunSummary } from '../../queries/runs';
+import { RetryRunButton } from '../inbox/RetryRunButton';
 
 /** How many runs the issue page shows: the newest ones. */
 const RUN_PAGE = 20;
 
+export type IssueRun = RunSummary & RunFailureFields;
+
 /** Runs woken for the issue and runs that checked it out are two lists on the server; one here. */
-function useIssueRuns(companyId: string, issueId: string) {
+export function useIssueRuns(companyId: string, issueId: string) {
   const wokenFor = useQuery(issueWokenRunsQuery(companyId, issueId, RUN_PAGE));
   const checkedOut = useQuery(issueCheckoutRunsQuery(companyId, issueId, RUN_PAGE));
   // The company list's items also say why a run ended badly: they win over the issue list's summaries.
-  const byId = new Map<string, RunSummary & RunFailureFields>();
+  const byId = new Map<string, IssueRun>();
   for (const run of [...(checkedOut.data ?? []), ...(wokenFor.data ?? [])]) byId.set(run.runId, run);
   const runs = [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, RUN_PAGE);
   return {
     runs,
     error: wokenFor.error ?? checkedOut.error,
-    loaded: wokenFor.isSuccess && checkedOut.isSuccess,
     retry: () => void Promise.all([wokenFor.refetch(), checkedOut.refetch()]),
   };
 }
 
-export function Runs({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
-  const { nameOf } = useAgentNames(companyId);
-  const { runs, error, loaded, retry } = useIssueRuns(companyId, issue.id);
-  const holder = issue.checkoutRunId ? runs.find((run) => run.runId === issue.checkoutRunId) : undefined;
-
-  return (
-    <section className="issue-section" aria-labelledby="runs-heading">
-      <h2 id="runs-heading">Work</h2>
-      <p className="checkout-holder">
-        {!issue.checkoutRunId ? (
-          <span className="muted">Not checked out.</span>
-        ) : holder ? (
-          <>
-            Checked out by <AgentLink companyId={companyId} nameOf={nameOf} agentId={holder.agentId} /> through run{' '}
-            <span className="mono">{holder.runId.slice(0, 8)}</span>
-            {holder.startedAt && (
-              <>
-                {' '}
-                since{' '}
-                <time dateTime={holder.startedAt} title={fullTime(holder.startedAt)}>
-                  {timeAgo(holder.startedAt)}
-                </time>
-              </>
-            )}
-            {!LIVE_RUN_STATUSES.has(holder.status) && (
-              <span className="muted"> (that run has ended: {runStatusLabel(holder.status).toLowerCase()})</span>
-            )}
-          </>
-        ) : (
-          <>
-            Checked out by run <span className="mono">{issue.checkoutRunId.slice(0, 8)}</span>.
-          </>
-        )}
-      </p>
-      <Workspace issue={issue} />
-      <h3>Runs</h3>
-      {error && <ErrorNotice error={error} title="Runs could not be loaded" retry={retry} />}
-      {loaded && runs.length === 0 && (
-        <p className="muted">No runs yet. Assign the issue to an agent, or mention one in a comment, to wake it.</p>
-      )}
-      <ul className="run-list">
-        {runs.map((run) => (
-          <RunItem key={run.runId} companyId={companyId} run={run} nameOf={nameOf} />
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-function AgentLink({
+/** One run in the timeline: "Dev's run · Running · 2 min ago", then why it failed, and its transcript. */
+export function RunCard({
   companyId,
-  nameOf,
-  agentId,
-}: {
-  companyId: string;
-  nameOf: (agentId: string) => string;
-  agentId: string;
-}) {
-  return <Link to={`/c/${companyId}/agents/${agentId}`}>{nameOf(agentId)}</Link>;
-}
-
-function RunItem({
-  companyId,
+  issueId,
   run,
-  nameOf,
+  name,
 }: {
   companyId: string;
-  run: RunSummary & RunFailureFields;
-  nameOf: (agentId: string) => string;
+  issueId: string;
+  run: IssueRun;
+  name: string;
 }) {
   const live = LIVE_RUN_STATUSES.has(run.status);
-  const name = nameOf(run.agentId);
   const took =
     run.startedAt && run.finishedAt
       ? duration(new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime())
       : null;
+  const failed = run.status === 'failed' || run.status === 'timed_out' ? run.status : null;
   return (
-    <li className="run" aria-label={`Run ${run.runId.slice(0, 8)} by ${name}: ${runStatusLabel(run.status)}`}>
-      <div className="row wrap">
-        <StatusPill tone={runStatusTone(run.status)}>{runStatusLabel(run.status)}</StatusPill>
-        <AgentLink companyId={companyId} nameOf={nameOf} agentId={run.agentId} />
-        <Link className="mono" to={runHref(companyId, run.runId)} aria-label={`${name}'s run ${run.runId.slice(0, 8)}`}>
-          {run.runId.slice(0, 8)}
-        </Link>
-        <time className="muted" dateTime={run.createdAt} title={fullTime(run.createdAt)}>
-          {timeAgo(run.createdAt)}
-        </time>
-        {took && <span className="muted">took {took}</span>}
-        {run.invocationSource && <span className="muted">{runSourceLabel(run.invocationSource)}</span>}
-        <span className="spacer" />
-        {live && <CancelRunButton runId={run.runId} />}
-      </div>
-      <RunFailure run={run} />
-      <TranscriptViewer
-        companyId={companyId}
-        run={run}
-        collapsed={!live}
-        label={`Transcript of run ${run.runId.slice(0, 8)}`}
-      />
-    </li>
+    <TimelineItem
+      avatar={<AgentAvatar id={run.agentId} name={name} />}
+      actor={<Link to={runHref(companyId, run.runId)}>{`${name}'s run`}</Link>}
+      at={run.createdAt}
+      label={`Run by ${name}: ${runStatusLabel(run.status)}`}
+      body={
+        <div className="run-card" data-testid="run-card">
+          {(took || run.invocationSource || live) && (
+            <div className="run-card-meta">
+              {took && <span className="muted">took {took}</span>}
+              {run.invocationSource && <span className="muted">{runSourceLabel(run.invocationSource)}</span>}
+              <span className="spacer" />
+              {live && <CancelRunButton runId={run.runId} />}
+            </div>
+          )}
+          {failed && <FailedRun companyId={companyId} issueId={issueId} run={run} status={failed} />}
+          <TranscriptViewer
+            companyId={companyId}
+            run={run}
+            collapsed={!live}
+            label={`Transcript of ${name}'s run, ${timeAgo(run.createdAt)}`}
+          />
+        </div>
+      }
+    >
+      <StatusPill tone={runStatusTone(run.status)}>{runStatusLabel(run.status)}</StatusPill>
+    </TimelineItem>
   );
 }
 
-function Workspace({ issue }: { issue: IssueDetail }) {
+/** Why the run failed in words, the exit code (from the run itself: lists leave it out), and Retry. */
+function FailedRun({
+  companyId,
+  issueId,
+  run,
+  status,
+}: {
+  companyId: string;
+  issueId: string;
+  run: IssueRun;
+  status: 'failed' | 'timed_out';
+}) {
+  const exitCode = useQuery(runQuery(companyId, run.runId)).data?.exitCode;
+  return (
+    <div className="run-card-failure">
+      <RunFailure run={run} />
+      {exitCode != null && <p className="muted">The process exited with code {exitCode}.</p>}
+      <RetryRunButton item={{ agentId: run.agentId, runId: run.runId, status, error: run.error ?? null, issueId }} />
+    </div>
+  );
+}
+
+export function Workspace({ issue }: { issue: IssueDetail }) {
   const workspace = issue.currentExecutionWorkspace;
   if (!workspace) return null;
   const product = issue.workProducts[0];
   return (
-    <div className="workspace">
-      <h3>Workspace</h3>
+    <section className="issue-section workspace" aria-labelledby="workspace-heading">
+      <h2 id="workspace-heading">Workspace</h2>
       {'branch' in workspace ? (
         <p>
           Branch <span className="mono">{workspace.branch}</span> from <span className="mono">{workspace.baseRef}</span>
@@ -186,6 +156,6 @@ function Workspace({ issue }: { issue: IssueDetail }) {
       ) : (
         <p className="muted">No diff stat yet: it is taken after a run in this workspace.</p>
       )}
-    </div>
+    </section>
   );
 }

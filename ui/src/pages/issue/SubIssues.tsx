@@ -1,16 +1,27 @@
 // The issue's direct children: listed, created in place, or linked from an existing issue (which
-// then gets this issue as parent).
+// then gets this issue as parent). With no children and no form open it shows nothing: the page's
+// "+ Add sub-issue" opens the form.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { issueStatuses } from '../../lib/statuses';
 import { issueListKeys, SUB_ISSUE_PAGE, subIssuesQuery, type IssueDetail } from '../../queries/issues';
 import { IssueSearch } from './IssueSearch';
-import { StatusPill } from '../../components/display/StatusPill';
+import { StatusIcon } from '../../components/display/StatusIcon';
+import { Button } from '../../components/ui/Button';
 
-export function SubIssues({ companyId, issue }: { companyId: string; issue: IssueDetail }) {
+export function SubIssues({
+  companyId,
+  issue,
+  adding,
+  onAddingChange,
+}: {
+  companyId: string;
+  issue: IssueDetail;
+  adding: boolean;
+  onAddingChange: (adding: boolean) => void;
+}) {
   const queryClient = useQueryClient();
   const [title, setTitle] = useState('');
   const children = useQuery(subIssuesQuery(companyId, issue.id));
@@ -25,6 +36,7 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
       ),
     onSuccess: () => {
       setTitle('');
+      onAddingChange(false);
       void refresh();
     },
   });
@@ -39,6 +51,7 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
     onSuccess: () => void refresh(),
   });
   const list = children.data ?? [];
+  if (list.length === 0 && !adding && !children.isError) return null;
 
   return (
     <section className="issue-section" aria-labelledby="sub-issues-heading">
@@ -50,13 +63,12 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
           retry={() => void children.refetch()}
         />
       )}
-      {children.isSuccess && list.length === 0 && <p className="muted">No sub-issues. Break the work down below.</p>}
-      <ul className="plain-list">
+      <ul className="plain-list sub-issue-list">
         {list.map((child) => (
           <li key={child.id} className="row">
-            <StatusPill tone={issueStatuses.tone(child.status)}>{issueStatuses.label(child.status)}</StatusPill>
+            <StatusIcon kind="issue" status={child.status} size={14} />
             <Link to={`/c/${companyId}/issues/${child.identifier}`}>
-              <span className="mono">{child.identifier}</span> {child.title}
+              <span className="muted">{child.identifier}</span> {child.title}
             </Link>
           </li>
         ))}
@@ -64,31 +76,39 @@ export function SubIssues({ companyId, issue }: { companyId: string; issue: Issu
       {list.length === SUB_ISSUE_PAGE && (
         <p className="muted">Showing the first {SUB_ISSUE_PAGE}; the issues list filtered by parent has them all.</p>
       )}
-      <form
-        className="row"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (title.trim()) create.mutate(title.trim());
-        }}
-      >
-        <input
-          aria-label="New sub-issue title"
-          placeholder="New sub-issue title"
-          value={title}
-          maxLength={500}
-          onChange={(event) => setTitle(event.target.value)}
-        />
-        <button type="submit" disabled={create.isPending || !title.trim()}>
-          {create.isPending ? 'Creating…' : 'Create sub-issue'}
-        </button>
-      </form>
-      {create.isError && <ErrorNotice error={create.error} title="The sub-issue was not created" />}
-      <IssueSearch
-        companyId={companyId}
-        label="Link an existing issue as sub-issue"
-        exclude={[issue.id, ...list.map((c) => c.id)]}
-        onPick={(picked) => link.mutate(picked.id)}
-      />
+      {adding && (
+        <div className="issue-add-form">
+          <form
+            className="row"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (title.trim()) create.mutate(title.trim());
+            }}
+          >
+            <input
+              aria-label="New sub-issue title"
+              placeholder="New sub-issue title"
+              value={title}
+              maxLength={500}
+              autoFocus
+              onChange={(event) => setTitle(event.target.value)}
+            />
+            <Button type="submit" loading={create.isPending} disabled={!title.trim()}>
+              {create.isPending ? 'Creating…' : 'Create sub-issue'}
+            </Button>
+            <Button variant="ghost" onClick={() => onAddingChange(false)}>
+              Cancel
+            </Button>
+          </form>
+          {create.isError && <ErrorNotice error={create.error} title="The sub-issue was not created" />}
+          <IssueSearch
+            companyId={companyId}
+            label="Link an existing issue as sub-issue"
+            exclude={[issue.id, ...list.map((c) => c.id)]}
+            onPick={(picked) => link.mutate(picked.id)}
+          />
+        </div>
+      )}
       {link.isError && <ErrorNotice error={link.error} title="The issue was not linked" />}
     </section>
   );

@@ -8,6 +8,7 @@ import { DisplaySection } from './DisplaySection';
 import { FileInputSection } from './FileInputSection';
 import { MenuSection } from './MenuSection';
 import { PopoverSection } from './PopoverSection';
+import { PropertyRowSection } from './PropertyRowSection';
 import { SkeletonSection } from './SkeletonSection';
 import { TabsSection } from './TabsSection';
 import { ToastSection } from './ToastSection';
@@ -32,4 +33,5 @@ export const SECTIONS: DesignSection[] = [
   { id: 'skeletons', title: 'Skeleton', Component: SkeletonSection },
   { id: 'file-inputs', title: 'File input', Component: FileInputSection },
   { id: 'display', title: 'Display components', Component: DisplaySection },
+  { id: 'property-rows', title: 'PropertyRow', Component: PropertyRowSection },
 ];
