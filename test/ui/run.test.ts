@@ -33,7 +33,7 @@ if (env.SERVICE_TASK_ID) {
   console.log('checkout answered ' + res.status);
 }
 console.log('\\x1b[31mred alert\\x1b[0m and \\x1b[1;32mbold green\\x1b[0m');
-console.error('a warning on stderr');
+console.error('a warning é✓ on stderr');
 if (process.argv[2] === 'fail') { console.error('\\x1b[31mcannot go on\\x1b[0m'); process.exit(3); }
 let n = 0;
 const timer = setInterval(() => { n += 1; console.log('working, line ' + n); if (n >= 300) clearInterval(timer); }, 150);
@@ -104,7 +104,7 @@ describe('run page', () => {
     await log.getByText(/working, line 3\b/).waitFor({ timeout: 30_000 });
     const text = (await log.innerText()) ?? '';
     assert.match(text, /checkout answered 200/);
-    assert.match(text, /a warning on stderr/, 'what the run wrote on stderr is in its transcript');
+    assert.match(text, /a warning é✓ on stderr/, 'what the run wrote on stderr is in its transcript');
     assert.ok(!text.includes('\x1b') && !text.includes('[31m') && !text.includes('[0m'), 'no raw escape codes');
     assert.equal(await log.locator('.ansi-1').first().innerText(), 'red alert');
     assert.equal(await log.locator('.ansi-2.ansi-bold').first().innerText(), 'bold green');
@@ -139,8 +139,12 @@ describe('run page', () => {
     assert.ok((await fromEnd(page)) < 24, 'back at the newest line');
 
     // stderr apart: its line is marked (data-stream, a hidden "stderr:" word) and in the danger tone.
-    const warning = log.locator('.transcript-line', { hasText: 'a warning on stderr' });
+    const warning = log.locator('.transcript-line', { hasText: 'a warning é✓ on stderr' });
     assert.equal(await warning.getAttribute('data-stream'), 'stderr');
+    // Byte ranges, not characters: the stderr text ends exactly at its line, with é and ✓ in it.
+    assert.equal(await warning.locator('.transcript-stderr').textContent(), 'stderr: a warning é✓ on stderr');
+    const firstWork = log.locator('.transcript-line', { hasText: /^working, line 1$/ });
+    assert.equal(await firstWork.getAttribute('data-stream'), 'stdout');
     assert.equal(await warning.locator('.transcript-stream-marker').innerText(), 'stderr:');
     const danger = await page.evaluate(() => {
       const probe = document.createElement('span');
@@ -160,16 +164,16 @@ describe('run page', () => {
     const filter = page.getByRole('tablist', { name: 'Show' });
     await filter.getByRole('tab', { name: /Errors/ }).click();
     const errors = page.getByTestId('run-transcript');
-    await errors.getByText('a warning on stderr').waitFor();
+    await errors.getByText('a warning é✓ on stderr').waitFor();
     const errorsText = await errors.innerText();
     assert.doesNotMatch(errorsText, /checkout answered|working, line|red alert/, 'no stdout line under Errors');
     assert.equal(await errors.locator('.transcript-line[data-stream="stdout"]').count(), 0);
     await checkAccessibility(page, 'a live run, errors only');
     await filter.getByRole('tab', { name: 'Output' }).click();
     await page.getByTestId('run-transcript').getByText('checkout answered 200').waitFor();
-    assert.doesNotMatch(await page.getByTestId('run-transcript').innerText(), /a warning on stderr/);
+    assert.doesNotMatch(await page.getByTestId('run-transcript').innerText(), /a warning/);
     await filter.getByRole('tab', { name: 'All' }).click();
-    await page.getByTestId('run-transcript').getByText('a warning on stderr').waitFor();
+    await page.getByTestId('run-transcript').getByText('a warning é✓ on stderr').waitFor();
 
     // The issue the run checked out.
     await page
