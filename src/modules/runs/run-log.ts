@@ -16,7 +16,8 @@
 //
 // Batching: what was written is stored at most FLUSH_INTERVAL_MS after it arrived, or at once when
 // FLUSH_BYTES are pending; one INSERT per flush (rows of at most CHUNK_BYTES, cut on character
-// boundaries, a new row where the stream changes), and in the same statement the run's logBytes (so a live run shows its log's size)
+// boundaries, a new row where the stream changes: a log that switches streams often has more,
+// smaller rows), and in the same statement the run's logBytes (so a live run shows its log's size)
 // and a `runLog` notification (src/db/channels.ts: { runId, companyId, offset: the log's size
 // after it, lastLine: the last non-blank line of the text stored }) so live readers on every
 // replica hear of it. Flushes never overlap, so
