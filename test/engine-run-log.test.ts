@@ -10,6 +10,8 @@ import {
   createMasker,
   FLUSH_BYTES,
   MAX_READ_BYTES,
+  type LogPiece,
+  type LogStreamName,
   openRunLog,
   readRunLog,
   type RunLogOptions,
@@ -49,10 +51,18 @@ async function storedLog(runId: string): Promise<string> {
   return rows.map((r) => r.content).join('');
 }
 
-async function writeAll(chunks: string[], options: { secrets?: string[]; maxBytes?: number } = {}) {
+const joined = (pieces: LogPiece[]) => pieces.map((p) => p.text).join('');
+
+/** Chunks to write: text (stdout) or [stream, text]. */
+type Chunk = string | [LogStreamName, string];
+
+async function writeAll(chunks: Chunk[], options: { secrets?: string[]; maxBytes?: number } = {}) {
   const runId = await newRun();
   const log = open(runId, options);
-  for (const chunk of chunks) log.write(chunk);
+  for (const chunk of chunks) {
+    if (typeof chunk === 'string') log.write(chunk);
+    else log.write(chunk[1], chunk[0]);
+  }
   const summary = await log.close();
   return { runId, summary, text: await storedLog(runId) };
 }
@@ -110,19 +120,19 @@ describe('run log: masking', () => {
 
   it('holds back only a tail that could start a secret, so live text is stored at once', () => {
     const masker = createMasker([secret, 'pw1']);
-    assert.equal(masker.push('hello\n'), 'hello\n');
-    assert.equal(masker.push('token sk-li'), 'token ');
-    assert.equal(masker.push('ve-0123456789abcdef ok p'), '*** ok ');
-    assert.equal(masker.push('w'), '');
-    assert.equal(masker.push('2'), 'pw2');
-    assert.equal(masker.push('skate'), 'skate');
-    assert.equal(masker.push(' sk'), ' ');
-    assert.equal(masker.flush(), 'sk');
+    assert.equal(joined(masker.push('hello\n')), 'hello\n');
+    assert.equal(joined(masker.push('token sk-li')), 'token ');
+    assert.equal(joined(masker.push('ve-0123456789abcdef ok p')), '*** ok ');
+    assert.equal(joined(masker.push('w')), '');
+    assert.equal(joined(masker.push('2')), 'pw2');
+    assert.equal(joined(masker.push('skate')), 'skate');
+    assert.equal(joined(masker.push(' sk')), ' ');
+    assert.equal(joined(masker.flush()), 'sk');
   });
 
   it('masks a secret that contains another one whole', () => {
     const masker = createMasker(['abc', 'xxabcxx']);
-    assert.equal(masker.push('1 xxabcxx 2 abc') + masker.flush(), '1 *** 2 ***');
+    assert.equal(joined(masker.push('1 xxabcxx 2 abc')) + joined(masker.flush()), '1 *** 2 ***');
   });
 
   it('stores the text unchanged when there is no secret, and keeps surrogate pairs whole', async () => {
@@ -276,8 +286,86 @@ describe('run log: reads', () => {
       content: '',
       offset: 0,
       nextOffset: 0,
+      stderr: [],
       size: 0,
       eof: true,
     });
+  });
+});
+
+describe('run log: streams', () => {
+  /** The stored rows as [stream, content]; each row is one stream's text. */
+  const storedRows = async (runId: string) =>
+    (await sql('select stream, content from heartbeat_run_log_chunks where run_id = $1 order by seq', [runId])).map(
+      (r) => [r.stream, r.content],
+    );
+
+  it('stores each stream in rows of its own, in one INSERT per flush, and a page says which bytes were stderr', async () => {
+    const runId = await newRun();
+    const log = open(runId, { flushIntervalMs: 2_000 });
+    log.write('out 1\n', 'stdout');
+    log.write('err é\n', 'stderr');
+    log.write('err 2\n', 'stderr');
+    log.write('out 2\n', 'stdout');
+    await log.close();
+    assert.deepEqual(await storedRows(runId), [
+      ['stdout', 'out 1\n'],
+      ['stderr', 'err é\nerr 2\n'],
+      ['stdout', 'out 2\n'],
+    ]);
+    assert.equal(noticesOf(runId).length, 1, 'the three rows went in one statement');
+    const page = await readRunLog(db, runId);
+    assert.equal(page.content, 'out 1\nerr é\nerr 2\nout 2\n');
+    assert.deepEqual(page.stderr, [{ from: 6, to: 19 }]); // 'err é\n' is 7 bytes
+    // Clipped to a page, absolute offsets.
+    assert.deepEqual((await readRunLog(db, runId, 8, 4)).stderr, [{ from: 8, to: 12 }]);
+    assert.deepEqual((await readRunLog(db, runId, 0, 4)).stderr, []);
+    assert.deepEqual((await readRunLog(db, runId, 17, 100)).stderr, [{ from: 17, to: 19 }]);
+  });
+
+  it('masks a secret that straddles a switch of streams, at every split position, in the stream it started in', async () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const text = `token=${secret}\n`;
+    for (let cut = 0; cut <= text.length; cut++) {
+      const { runId, text: written } = await writeAll(
+        [
+          ['stdout', text.slice(0, cut)],
+          ['stderr', text.slice(cut)],
+        ],
+        { secrets: [secret] },
+      );
+      assert.equal(written, 'token=***\n', `split at ${cut}`);
+      const rows = await storedRows(runId);
+      assert.equal(rows.map((r) => r[1]).join(''), 'token=***\n');
+      const maskStream = cut <= 6 ? 'stderr' : 'stdout';
+      const page = await readRunLog(db, runId);
+      assert.ok(
+        page.stderr.some((r) => r.from <= 6 && r.to >= 9) === (maskStream === 'stderr'),
+        `split at ${cut}: the mask is in ${maskStream}`,
+      );
+    }
+  });
+
+  it('masks a secret split across chunks of one stream, and keeps each piece in its stream', () => {
+    const masker = createMasker(['hunter2']);
+    assert.deepEqual(masker.push('pw hun', 'stderr'), [{ stream: 'stderr', text: 'pw ' }]);
+    assert.deepEqual(masker.push('ter2 ok\n', 'stderr'), [{ stream: 'stderr', text: '*** ok\n' }]);
+    assert.deepEqual(masker.push('a\n', 'stdout'), [{ stream: 'stdout', text: 'a\n' }]);
+    // A held tail keeps its stream when the other stream continues it.
+    assert.deepEqual(masker.push('x hu', 'stdout'), [{ stream: 'stdout', text: 'x ' }]);
+    assert.deepEqual(masker.push('gs\n', 'stderr'), [
+      { stream: 'stdout', text: 'hu' },
+      { stream: 'stderr', text: 'gs\n' },
+    ]);
+    assert.deepEqual(masker.flush(), []);
+  });
+
+  it('a row stored before streams were recorded reads as stdout', async () => {
+    const runId = await newRun();
+    await sql(`insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ($1, 0, 0, 'old\n')`, [
+      runId,
+    ]);
+    const page = await readRunLog(db, runId);
+    assert.deepEqual([page.content, page.stderr], ['old\n', []]);
   });
 });

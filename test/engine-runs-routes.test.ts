@@ -14,7 +14,7 @@ import { followRunLog, KEEPALIVE_MS } from '../src/modules/runs/log-stream.ts';
 import { listenForNotifications, type Notifications } from '../src/db/notifications.ts';
 import pino from 'pino';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { newAgent, newIssue, type AgentFixture } from './helpers/factories.ts';
+import { newAgent, newIssue, newSecret, type AgentFixture } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents');
@@ -431,6 +431,7 @@ describe('GET /api/heartbeat-runs/{runId}/log', () => {
       runId,
       offset: 0,
       nextOffset: 10,
+      stderr: [],
       content: expected.slice(0, 10),
       logBytes: expected.length,
       truncated: false,
@@ -462,6 +463,107 @@ describe('GET /api/heartbeat-runs/{runId}/log', () => {
     assert.equal(page.complete, false);
     await finishedRun(runId);
     assert.equal((await get(`/api/heartbeat-runs/${runId}/log`)).body.complete, true);
+  });
+});
+
+describe('the run log keeps stdout and stderr apart', () => {
+  type Range = { from: number; to: number };
+  /** A script writing lines to stdout and stderr in turn (stderr lines start with `err`). */
+  const alternating = {
+    command: process.execPath,
+    args: [
+      '-e',
+      `const lines = [];
+       for (let i = 0; i < 4; i++) {
+         lines.push([process.stdout, 'out ' + i + ' plain\\n']);
+         lines.push([process.stderr, 'err ' + i + ' \\u001b[31mé✓ failed\\u001b[0m\\n']);
+         if (i === 1) lines.push([process.stderr, 'err key=' + process.env.KEY + '\\n']);
+       }
+       let n = 0;
+       const next = () => { const [stream, text] = lines[n++]; stream.write(text); if (n < lines.length) setTimeout(next, 20); };
+       next();`,
+    ],
+  };
+
+  /** The byte ranges of the lines starting with `err`, merged when adjacent (whatever order the pipes delivered them in). */
+  function errLines(content: string): Range[] {
+    const ranges: Range[] = [];
+    let at = 0;
+    for (const line of content.split(/(?<=\n)/)) {
+      const bytes = Buffer.byteLength(line, 'utf8');
+      if (line.startsWith('err ')) {
+        const last = ranges.at(-1);
+        if (last?.to === at) last.to = at + bytes;
+        else ranges.push({ from: at, to: at + bytes });
+      }
+      at += bytes;
+    }
+    return ranges;
+  }
+  const clip = (ranges: Range[], from: number, to: number) =>
+    ranges.map((r) => ({ from: Math.max(r.from, from), to: Math.min(r.to, to) })).filter((r) => r.from < r.to);
+
+  it('a page says which bytes came from stderr; small pages clip the ranges; the stream carries them; a secret on stderr is masked', async () => {
+    const secret = await newSecret(t, board, companyId);
+    const { agent } = await newAgent(t, board, companyId, {
+      adapterConfig: { ...alternating, env: { KEY: { type: 'secret_ref', secretId: secret.id } } },
+    });
+    const runId = await startRun(agent.id);
+    assert.equal((await finishedRun(runId)).status, 'succeeded');
+
+    const whole = await get(`/api/heartbeat-runs/${runId}/log`);
+    const content: string = whole.body.content;
+    assert.equal(content.includes('s3cr3t-value'), false, 'the secret is masked');
+    assert.ok(content.includes('err key=***\n'), content);
+    assert.equal(content.split('\n').filter(Boolean).length, 9);
+    assert.ok(content.includes('err 3 \u001b[31mé✓ failed\u001b[0m\n'));
+    const expected = errLines(content);
+    assert.ok(expected.length >= 1);
+    assert.deepEqual(whole.body.stderr, expected);
+    // Every stdout line is outside the ranges, every stderr byte inside.
+    const stderrBytes = expected.reduce((sum, r) => sum + r.to - r.from, 0);
+    const errText = content
+      .split(/(?<=\n)/)
+      .filter((l) => l.startsWith('err '))
+      .join('');
+    assert.equal(stderrBytes, Buffer.byteLength(errText, 'utf8'));
+
+    // Small pages: each page's ranges are the whole log's, clipped to it.
+    for (let offset = 0, complete = false; !complete; ) {
+      const page = await get(`/api/heartbeat-runs/${runId}/log?offset=${offset}&limit=7`);
+      assert.equal(page.status, 200);
+      assert.deepEqual(page.body.stderr, clip(expected, page.body.offset, page.body.nextOffset), `page at ${offset}`);
+      offset = page.body.nextOffset;
+      complete = page.body.complete;
+    }
+
+    // The live stream: each log event carries the ranges of its own content; from an offset too.
+    for (const from of [0, 9]) {
+      const stream = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream?offset=${from}`);
+      await stream.closed;
+      const logs = stream.events.filter((e) => e.event === 'log').map((e) => JSON.parse(e.data));
+      assert.ok(logs.length > 0);
+      for (const data of logs) {
+        const end = data.offset + Buffer.byteLength(data.content, 'utf8');
+        assert.deepEqual(data.stderr, clip(expected, data.offset, end));
+      }
+    }
+  });
+
+  it('a log stored before streams were recorded reads as stdout', async () => {
+    const { agent } = await newAgent(t, board, companyId);
+    const runId = await insertRun({ agentId: agent.id });
+    await sql(
+      `insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ($1, 0, 0, 'old log\n')`,
+      [runId],
+    );
+    await sql('update heartbeat_runs set log_bytes = 8 where id = $1', [runId]);
+    const page = await get(`/api/heartbeat-runs/${runId}/log`);
+    assert.deepEqual([page.body.content, page.body.stderr], ['old log\n', []]);
+    const stream = await openSse(t.baseUrl!, `/api/heartbeat-runs/${runId}/log/stream`);
+    await stream.closed;
+    const [log] = stream.events.filter((e) => e.event === 'log').map((e) => JSON.parse(e.data));
+    assert.deepEqual(log, { offset: 0, content: 'old log\n', stderr: [] });
   });
 });
 

@@ -152,7 +152,7 @@ export async function runAdapter(
       graceSec,
       signal,
       signingSecret: prepared.signingSecret,
-      onLog: (_stream, chunk) => log.write(chunk),
+      onLog: (stream, chunk) => log.write(chunk, stream),
       onUsage: (reported) => {
         usage = addUsage(usage, reported);
         saveProgress();

@@ -1,7 +1,8 @@
 // A run's own page in a real browser: a `process` agent prints coloured lines (some on stderr) while
 // it works on an issue; the dashboard's "Dev's run" leads to its page, whose transcript renders the
 // colours (no raw escape codes), follows the newest line while live and stops following when the
-// reader scrolls up ("Jump to latest" brings it back); the issue it checked out is listed. A second
+// reader scrolls up ("Jump to latest" brings it back); what it wrote on stderr is marked and red, and
+// the All / Output / Errors filter shows one stream; the issue it checked out is listed. A second
 // agent exits 3: its page, reached from the issue's runs, says why in words with the exit code, and
 // offers Retry. An unknown run says so with a way back. axe light and dark, 390 px without sideways
 // scrolling, no UUID in the text.
@@ -32,7 +33,7 @@ if (env.SERVICE_TASK_ID) {
   console.log('checkout answered ' + res.status);
 }
 console.log('\\x1b[31mred alert\\x1b[0m and \\x1b[1;32mbold green\\x1b[0m');
-console.error('a warning on stderr');
+console.error('a warning é✓ on stderr');
 if (process.argv[2] === 'fail') { console.error('\\x1b[31mcannot go on\\x1b[0m'); process.exit(3); }
 let n = 0;
 const timer = setInterval(() => { n += 1; console.log('working, line ' + n); if (n >= 300) clearInterval(timer); }, 150);
@@ -103,7 +104,7 @@ describe('run page', () => {
     await log.getByText(/working, line 3\b/).waitFor({ timeout: 30_000 });
     const text = (await log.innerText()) ?? '';
     assert.match(text, /checkout answered 200/);
-    assert.match(text, /a warning on stderr/, 'what the run wrote on stderr is in its transcript');
+    assert.match(text, /a warning é✓ on stderr/, 'what the run wrote on stderr is in its transcript');
     assert.ok(!text.includes('\x1b') && !text.includes('[31m') && !text.includes('[0m'), 'no raw escape codes');
     assert.equal(await log.locator('.ansi-1').first().innerText(), 'red alert');
     assert.equal(await log.locator('.ansi-2.ansi-bold').first().innerText(), 'bold green');
@@ -136,6 +137,43 @@ describe('run page', () => {
     await jump.click();
     await jump.waitFor({ state: 'detached' });
     assert.ok((await fromEnd(page)) < 24, 'back at the newest line');
+
+    // stderr apart: its line is marked (data-stream, a hidden "stderr:" word) and in the danger tone.
+    const warning = log.locator('.transcript-line', { hasText: 'a warning é✓ on stderr' });
+    assert.equal(await warning.getAttribute('data-stream'), 'stderr');
+    // Byte ranges, not characters: the stderr text ends exactly at its line, with é and ✓ in it.
+    assert.equal(await warning.locator('.transcript-stderr').textContent(), 'stderr: a warning é✓ on stderr');
+    const firstWork = log.locator('.transcript-line', { hasText: /^working, line 1$/ });
+    assert.equal(await firstWork.getAttribute('data-stream'), 'stdout');
+    assert.equal(await warning.locator('.transcript-stream-marker').innerText(), 'stderr:');
+    const danger = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--danger)';
+      document.body.append(probe);
+      const color = getComputedStyle(probe).color;
+      probe.remove();
+      return color;
+    });
+    assert.equal(await warning.locator('.transcript-stderr').evaluate((el) => getComputedStyle(el).color), danger);
+    const checkout = log.locator('.transcript-line', { hasText: 'checkout answered 200' });
+    assert.equal(await checkout.getAttribute('data-stream'), 'stdout');
+    assert.equal(await checkout.locator('.transcript-stderr').count(), 0);
+    await page.getByText('Written on stderr').waitFor();
+
+    // The filter: Errors shows only what came on stderr, Output only stdout, All both again.
+    const filter = page.getByRole('tablist', { name: 'Show' });
+    await filter.getByRole('tab', { name: /Errors/ }).click();
+    const errors = page.getByTestId('run-transcript');
+    await errors.getByText('a warning é✓ on stderr').waitFor();
+    const errorsText = await errors.innerText();
+    assert.doesNotMatch(errorsText, /checkout answered|working, line|red alert/, 'no stdout line under Errors');
+    assert.equal(await errors.locator('.transcript-line[data-stream="stdout"]').count(), 0);
+    await checkAccessibility(page, 'a live run, errors only');
+    await filter.getByRole('tab', { name: 'Output' }).click();
+    await page.getByTestId('run-transcript').getByText('checkout answered 200').waitFor();
+    assert.doesNotMatch(await page.getByTestId('run-transcript').innerText(), /a warning/);
+    await filter.getByRole('tab', { name: 'All' }).click();
+    await page.getByTestId('run-transcript').getByText('a warning é✓ on stderr').waitFor();
 
     // The issue the run checked out.
     await page
@@ -187,6 +225,8 @@ describe('run page', () => {
     assert.equal(await why.locator('dd.run-page-bad').innerText(), '3');
     await page.getByRole('button', { name: 'Retry' }).waitFor();
     await page.getByTestId('run-transcript').getByText('cannot go on').waitFor();
+    const lastWords = page.getByTestId('run-transcript').locator('.transcript-line', { hasText: 'cannot go on' });
+    assert.equal(await lastWords.getAttribute('data-stream'), 'stderr', 'what it said on stderr is marked');
     assert.doesNotMatch(await page.getByTestId('run-transcript').innerText(), /\x1b|\[31m/);
     await page
       .getByRole('region', { name: 'Issues' })

@@ -230,7 +230,9 @@ export const agentSigningSecrets = pgTable('agent_signing_secrets', {
  * The run log, in the database so every replica can serve it (the log route, the live streams)
  * whichever replica runs the work. Chunks are what the owner flushed (masked, NUL-free text), in
  * order; `byteOffset` is the UTF-8 offset of the chunk's first byte in the whole log, so a reader
- * resumes from any offset. The per-run size cap bounds the rows of one run; retention the rest.
+ * resumes from any offset. `stream` is where the chunk's text came from (a chunk never mixes
+ * stdout and stderr); rows stored before it was recorded read as stdout. The per-run size cap
+ * bounds the rows of one run; retention the rest.
  */
 export const heartbeatRunLogChunks = pgTable(
   'heartbeat_run_log_chunks',
@@ -240,6 +242,9 @@ export const heartbeatRunLogChunks = pgTable(
       .references(() => heartbeatRuns.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
     byteOffset: integer('byte_offset').notNull(),
+    stream: text('stream', { enum: ['stdout', 'stderr'] })
+      .notNull()
+      .default('stdout'),
     content: text('content').notNull(),
     createdAt: createdAt(),
   },

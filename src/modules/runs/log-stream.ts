@@ -1,6 +1,6 @@
 // The live run log (GET /api/heartbeat-runs/{runId}/log/stream), as Server-Sent Events:
 //
-//   event: log            id: <byte offset after this event>    data: {"offset":n,"content":"..."}
+//   event: log            id: <byte offset after this event>    data: {"offset":n,"content":"...","stderr":[{"from":n,"to":n}]}
 //   event: end            data: <the run's final status>
 //   : keepalive           (a comment every 15 s, so proxies keep an idle stream open)
 //
@@ -97,7 +97,13 @@ export function followRunLog(options: LogStreamOptions): LogStream {
       const page = await readRunLog(db, runId, sent);
       if (finished || page.content.length === 0) return;
       if (
-        !writer.write(sseFrame('log', JSON.stringify({ offset: page.offset, content: page.content }), page.nextOffset))
+        !writer.write(
+          sseFrame(
+            'log',
+            JSON.stringify({ offset: page.offset, content: page.content, stderr: page.stderr }),
+            page.nextOffset,
+          ),
+        )
       )
         return;
       sent = page.nextOffset;

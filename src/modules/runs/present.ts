@@ -115,6 +115,14 @@ export function presentRunDetail(run: HeartbeatRun): RunDetailResponse {
   };
 }
 
+/** A half-open range of a run log's bytes, in absolute offsets (the log route and the log stream). */
+export const stderrRange = z
+  .object({
+    from: z.number().int().describe('byte offset of the first stderr byte'),
+    to: z.number().int().describe('byte offset after the last stderr byte (half-open)'),
+  })
+  .describe('bytes [from, to) of the log came from stderr');
+
 export const runLogPageResponse = z
   .object({
     runId: uuidOut(),
@@ -125,6 +133,11 @@ export const runLogPageResponse = z
         'byte offset where `content` starts (the asked offset, moved back to the start of a character it would cut)',
       ),
     nextOffset: z.number().int().describe('byte offset to ask for next: the end of `content`'),
+    stderr: z
+      .array(stderrRange)
+      .describe(
+        'the byte ranges of `content` that the run wrote on stderr (absolute offsets within `offset`..`nextOffset`, in order, adjacent ones merged); every other byte is stdout. Empty when none is',
+      ),
     content: z
       .string()
       .describe(

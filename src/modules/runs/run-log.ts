@@ -1,17 +1,23 @@
 // The run log: what a run printed, stored in `heartbeat_run_log_chunks` as it arrives, with every
 // secret value masked and a size cap per run. The log is the raw interleaved transcript (stdout
 // and stderr in arrival order); every chunk records the UTF-8 byte offset of its first byte, so a
-// reader on any replica resumes from any offset (the log route, the live stream).
+// reader on any replica resumes from any offset (the log route, the live stream), and the stream
+// its bytes came from: a row never holds both, so a page says which of its byte ranges were stderr.
 //
 // Masking across chunks: a secret may arrive split over two chunks, so the writer holds back the
 // tail of the text that could be the start of a secret (the longest suffix that is a proper prefix
 // of one) until the next chunk or close. Any secret not wholly in the text starts
 // in that tail, so it is either seen whole or not there; text that cannot start a secret (a line
 // ending in a newline, usually) is stored at once, so a live run's log is never held back.
+// There is one masker over the interleaved text (the content is exactly what a single stream
+// masker would make of it), and it carries each character's stream through: a secret whose start
+// came on stdout and its end on stderr (or the reverse) is still one match, and its mask is
+// recorded in the stream its first character came from.
 //
 // Batching: what was written is stored at most FLUSH_INTERVAL_MS after it arrived, or at once when
 // FLUSH_BYTES are pending; one INSERT per flush (rows of at most CHUNK_BYTES, cut on character
-// boundaries), and in the same statement the run's logBytes (so a live run shows its log's size)
+// boundaries, a new row where the stream changes: a log that switches streams often has more,
+// smaller rows), and in the same statement the run's logBytes (so a live run shows its log's size)
 // and a `runLog` notification (src/db/channels.ts: { runId, companyId, offset: the log's size
 // after it, lastLine: the last non-blank line of the text stored }) so live readers on every
 // replica hear of it. Flushes never overlap, so
@@ -35,6 +41,14 @@ export const CHUNK_BYTES = 64 * 1024;
 /** A flush that failed is retried on the next tick; after this many failures in a row the log stops. */
 const MAX_FLUSH_FAILURES = 5;
 
+export type LogStreamName = 'stdout' | 'stderr';
+
+/** Text of one stream, in arrival order; pieces of a list alternate streams. */
+export interface LogPiece {
+  stream: LogStreamName;
+  text: string;
+}
+
 export interface RunLogOptions {
   db: DbOrTx;
   runId: string;
@@ -54,7 +68,7 @@ export interface RunLogSummary {
 }
 
 export interface RunLogWriter {
-  write(chunk: string): void;
+  write(chunk: string, stream?: LogStreamName): void;
   /** Stores what is pending now (close does it too). */
   flush(): Promise<void>;
   /** Stores the held tail, the marker and everything pending. Idempotent; never throws. */
@@ -75,7 +89,7 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
   let truncated = false;
   let failed = false;
   let failures = 0;
-  let pending: string[] = [];
+  let pending: LogPiece[] = [];
   let pendingBytes = 0;
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> | null = null;
@@ -83,46 +97,56 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
 
   const summary = (): RunLogSummary => ({ bytes: stored, truncated: truncated || failed });
 
-  function emit(masked: string): void {
-    if (truncated || failed || masked.length === 0) return;
-    const text = masked.replaceAll('\u0000', '\uFFFD');
-    const length = Buffer.byteLength(text, 'utf8');
-    const room = maxBytes - accepted;
-    if (length <= room) return enqueue(text, length);
-    const buf = Buffer.from(text, 'utf8');
-    const head = buf.subarray(0, utf8Boundary(buf, room)).toString('utf8');
-    const marker = `\n[log truncated: reached the ${maxBytes}-byte cap of this run]\n`;
-    truncated = true;
-    enqueue(head + marker, Buffer.byteLength(head + marker, 'utf8'));
+  function emit(masked: LogPiece[]): void {
+    for (const piece of masked) {
+      if (truncated || failed || piece.text.length === 0) return;
+      const text = piece.text.replaceAll('\u0000', '\uFFFD');
+      const length = Buffer.byteLength(text, 'utf8');
+      const room = maxBytes - accepted;
+      if (length <= room) {
+        enqueue({ stream: piece.stream, text }, length);
+        continue;
+      }
+      const buf = Buffer.from(text, 'utf8');
+      const head = buf.subarray(0, utf8Boundary(buf, room)).toString('utf8');
+      const marker = `\n[log truncated: reached the ${maxBytes}-byte cap of this run]\n`;
+      truncated = true;
+      enqueue({ stream: piece.stream, text: head + marker }, Buffer.byteLength(head + marker, 'utf8'));
+    }
   }
 
-  function enqueue(text: string, length: number): void {
-    pending.push(text);
+  function enqueue(piece: LogPiece, length: number): void {
+    appendPiece(pending, piece.stream, piece.text);
     pendingBytes += length;
     accepted += length;
     if (pendingBytes >= flushBytes) void flush();
     else timer ??= setTimeout(() => void flush(), flushIntervalMs).unref();
   }
 
-  async function store(text: string): Promise<void> {
-    const buf = Buffer.from(text, 'utf8');
-    const rows: { seq: number; offset: number; content: string }[] = [];
-    for (let at = 0; at < buf.length; ) {
-      const end =
-        at + CHUNK_BYTES >= buf.length ? buf.length : at + Math.max(1, utf8Boundary(buf, at + CHUNK_BYTES) - at);
-      rows.push({ seq: seq + rows.length, offset: stored + at, content: buf.subarray(at, end).toString('utf8') });
-      at = end;
+  async function store(pieces: LogPiece[]): Promise<void> {
+    const rows: { seq: number; offset: number; stream: LogStreamName; content: string }[] = [];
+    let end = stored;
+    for (const piece of pieces) {
+      const buf = Buffer.from(piece.text, 'utf8');
+      for (let at = 0; at < buf.length; ) {
+        const cut =
+          at + CHUNK_BYTES >= buf.length ? buf.length : at + Math.max(1, utf8Boundary(buf, at + CHUNK_BYTES) - at);
+        const content = buf.subarray(at, cut).toString('utf8');
+        rows.push({ seq: seq + rows.length, offset: end + at, stream: piece.stream, content });
+        at = cut;
+      }
+      end += buf.length;
     }
-    const end = stored + buf.length;
+    const text = pieces.map((p) => p.text).join('');
     const values = sql.join(
-      rows.map((r) => sql`(${runId}::uuid, ${r.seq}::int, ${r.offset}::int, ${r.content}::text)`),
+      rows.map((r) => sql`(${runId}::uuid, ${r.seq}::int, ${r.offset}::int, ${r.stream}::text, ${r.content}::text)`),
       sql`, `,
     );
     // One statement: the rows, the run's logBytes and the notice commit together (data-modifying
     // CTEs always run). logBytes follows the flushes, not the bytes: one row update per flush. It
     // leaves updatedAt alone: that one says when the owner recorded the whole log (runLogMayGrow).
     await db.execute(sql`with stored as (
-      insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, content) values ${values} returning 1
+      insert into heartbeat_run_log_chunks (run_id, seq, byte_offset, stream, content) values ${values} returning 1
     ), sized as (
       update heartbeat_runs set log_bytes = ${end} where id = ${runId} returning 1
     ) select ${notifyCall('runLog', { runId, companyId, offset: end, lastLine: lastLine(text.slice(-NOTICE_LINE_SCAN_CHARS)) })}`);
@@ -135,16 +159,18 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
     timer = null;
     flushing ??= (async () => {
       while (pending.length > 0 && !failed) {
-        const text = pending.join('');
+        const pieces = pending;
         const length = pendingBytes;
         pending = [];
         pendingBytes = 0;
         try {
-          await store(text);
+          await store(pieces);
           failures = 0;
         } catch (err) {
           // Kept for the next attempt, in front of whatever arrived meanwhile.
-          pending.unshift(text);
+          const arrived = pending;
+          pending = [...pieces];
+          for (const piece of arrived) appendPiece(pending, piece.stream, piece.text);
           pendingBytes += length;
           if (++failures >= MAX_FLUSH_FAILURES) {
             failed = true;
@@ -167,9 +193,9 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
   return {
     summary,
     flush,
-    write(chunk) {
+    write(chunk, stream = 'stdout') {
       if (closing !== null) return;
-      emit(masker.push(chunk));
+      emit(masker.push(chunk, stream));
     },
     close() {
       closing ??= (async () => {
@@ -206,21 +232,35 @@ function utf8Start(buf: Buffer, at: number): number {
   return start;
 }
 
-export interface Masker {
-  /** Masked text that is safe to write now; a tail may be held for the next push. */
-  push(chunk: string): string;
-  flush(): string;
+/** Appends text of a stream to a list of pieces, extending the last one when it is the same stream. */
+function appendPiece(pieces: LogPiece[], stream: LogStreamName, text: string): void {
+  if (text.length === 0) return;
+  const last = pieces.at(-1);
+  if (last?.stream === stream) last.text += text;
+  else pieces.push({ stream, text });
 }
+
+export interface Masker {
+  /** Masked text that is safe to write now, by stream; a tail may be held for the next push. */
+  push(chunk: string, stream?: LogStreamName): LogPiece[];
+  flush(): LogPiece[];
+}
+
+/** Where each stream's text starts in a string: runs in order, the first at 0. */
+type StreamRuns = { at: number; stream: LogStreamName }[];
 
 export function createMasker(secrets: string[]): Masker {
   const list = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
   const [longestSecret] = list;
-  if (longestSecret === undefined) return { push: (chunk) => chunk, flush: () => '' };
+  if (longestSecret === undefined) {
+    return { push: (chunk, stream = 'stdout') => (chunk ? [{ stream, text: chunk }] : []), flush: () => [] };
+  }
   // Longest first so a secret that contains another is masked whole.
   const pattern = new RegExp(list.map(escapeRegExp).join('|'), 'g');
   const longest = longestSecret.length;
   const firstChars = new Set(list.map((s) => s[0]));
   let pending = '';
+  let pendingRuns: StreamRuns = [];
 
   /**
    * Where the held tail starts: the first position from `from` whose rest of the text is a proper
@@ -236,8 +276,17 @@ export function createMasker(secrets: string[]): Masker {
     return text.length;
   }
 
-  function mask(text: string, final: boolean): string {
-    let out = '';
+  function mask(text: string, runs: StreamRuns, final: boolean): LogPiece[] {
+    const out: LogPiece[] = [];
+    const streamAt = (index: number) => runs.findLast((run) => run.at <= index)?.stream ?? 'stdout';
+    /** Copies text[from, to) with the stream of each of its characters. */
+    const copy = (from: number, to: number) => {
+      runs.forEach((run, i) => {
+        const end = runs[i + 1]?.at ?? text.length;
+        if (end > from && run.at < to)
+          appendPiece(out, run.stream, text.slice(Math.max(from, run.at), Math.min(to, end)));
+      });
+    };
     let pos = 0;
     for (;;) {
       const hold = final ? text.length : holdFrom(text, pos);
@@ -245,25 +294,31 @@ export function createMasker(secrets: string[]): Masker {
       const m = pattern.exec(text);
       // A match that starts in the held tail may be the start of a longer secret: wait for more.
       if (m && m.index < hold) {
-        out += text.slice(pos, m.index) + MASK;
+        copy(pos, m.index);
+        appendPiece(out, streamAt(m.index), MASK);
         pos = m.index + m[0].length;
         continue;
       }
       let end = hold;
       // Never split a surrogate pair between what is written and what is held.
       if (!final && end > pos && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-      out += text.slice(pos, end);
+      copy(pos, end);
       pending = text.slice(end);
+      pendingRuns = runs
+        .filter((run, i) => (runs[i + 1]?.at ?? text.length) > end)
+        .map((run) => ({ at: Math.max(0, run.at - end), stream: run.stream }));
       return out;
     }
   }
 
   return {
-    push(chunk) {
-      return mask(pending + chunk, false);
+    push(chunk, stream = 'stdout') {
+      const runs =
+        pendingRuns.at(-1)?.stream === stream ? pendingRuns : [...pendingRuns, { at: pending.length, stream }];
+      return mask(pending + chunk, runs, false);
     },
     flush() {
-      return mask(pending, true);
+      return mask(pending, pendingRuns, true);
     },
   };
 }
@@ -276,11 +331,19 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** A half-open range of absolute byte offsets of the log. */
+export interface ByteRange {
+  from: number;
+  to: number;
+}
+
 export interface RunLogPage {
   content: string;
   /** Where `content` starts: the asked offset, moved back to the start of a character it cut. */
   offset: number;
   nextOffset: number;
+  /** The byte ranges of `content` (absolute offsets, half-open, adjacent ones merged) that came from stderr. */
+  stderr: ByteRange[];
   /** Size of the stored log when read; a live run's log keeps growing. */
   size: number;
   eof: boolean;
@@ -296,10 +359,15 @@ export async function readRunLog(db: DbOrTx, runId: string, offset = 0, limit = 
   const want = Math.max(4, Math.min(Math.floor(limit) || 0, MAX_READ_BYTES));
   const asked = Math.max(0, Math.floor(offset) || 0);
   // byte_offset grows with seq: the rows from the one holding `asked` up to `asked + want + 4`.
-  const result = await db.execute<{ size: number | null; byte_offset: number | null; content: string | null }>(sql`
+  const result = await db.execute<{
+    size: number | null;
+    byte_offset: number | null;
+    stream: LogStreamName | null;
+    content: string | null;
+  }>(sql`
     select
       (select l.byte_offset + octet_length(l.content) from heartbeat_run_log_chunks l where l.run_id = ${runId} order by l.seq desc limit 1) as size,
-      c.byte_offset, c.content
+      c.byte_offset, c.stream, c.content
     from (select 1) as one
     left join heartbeat_run_log_chunks c
       on c.run_id = ${runId}
@@ -309,7 +377,7 @@ export async function readRunLog(db: DbOrTx, runId: string, offset = 0, limit = 
   const size = Number(result.rows[0]?.size ?? 0);
   const rows = result.rows.filter((r) => r.byte_offset !== null && r.content !== null);
   const [first] = rows;
-  if (asked >= size || !first) return { content: '', offset: asked, nextOffset: asked, size, eof: true };
+  if (asked >= size || !first) return { content: '', offset: asked, nextOffset: asked, stderr: [], size, eof: true };
   const base = Number(first.byte_offset);
   const buf = Buffer.from(rows.map((r) => r.content).join(''), 'utf8');
   const from = utf8Start(buf, asked - base);
@@ -317,5 +385,18 @@ export async function readRunLog(db: DbOrTx, runId: string, offset = 0, limit = 
   const slice = read.length > want ? read.subarray(0, utf8Boundary(read, want)) : read;
   const start = base + from;
   const nextOffset = start + slice.length;
-  return { content: slice.toString('utf8'), offset: start, nextOffset, size, eof: nextOffset >= size };
+  const stderr: ByteRange[] = [];
+  for (const row of rows) {
+    if (row.stream !== 'stderr') continue;
+    const rowStart = Number(row.byte_offset);
+    const range = {
+      from: Math.max(start, rowStart),
+      to: Math.min(nextOffset, rowStart + Buffer.byteLength(row.content ?? '', 'utf8')),
+    };
+    if (range.from >= range.to) continue;
+    const last = stderr.at(-1);
+    if (last?.to === range.from) last.to = range.to;
+    else stderr.push(range);
+  }
+  return { content: slice.toString('utf8'), offset: start, nextOffset, stderr, size, eof: nextOffset >= size };
 }

@@ -18931,7 +18931,7 @@ export interface paths {
         };
         /**
          * Read a page of a run log
-         * @description What the run printed (stdout and stderr interleaved, secret values masked as `***`), as UTF-8 text from the byte offset `offset`: at most `limit` bytes (1 to 262144, default 262144), never cutting a character (a page may be a few bytes shorter; limits below 4 are read as 4). Ask again from `nextOffset` to read on; past the end the content is empty. `complete` says there is nothing more to read, ever. Any caller with access to the run's company. For a live run, `GET .../log/stream` follows the log as it grows.
+         * @description What the run printed (stdout and stderr interleaved, secret values masked as `***`), as UTF-8 text from the byte offset `offset`: at most `limit` bytes (1 to 262144, default 262144), never cutting a character (a page may be a few bytes shorter; limits below 4 are read as 4). Ask again from `nextOffset` to read on; past the end the content is empty. `complete` says there is nothing more to read, ever. `stderr` lists the byte ranges of this page (absolute offsets, half-open `[from, to)`, clipped to the page, adjacent ones merged) that the run wrote on stderr; the rest is stdout (a log stored before streams were recorded reads as all stdout). A secret masked across a switch of streams is in the stream its first character came from. Any caller with access to the run's company. For a live run, `GET .../log/stream` follows the log as it grows.
          */
         get: {
             parameters: {
@@ -18971,6 +18971,13 @@ export interface paths {
                             offset: number;
                             /** Format: uuid */
                             runId: string;
+                            /** @description the byte ranges of `content` that the run wrote on stderr (absolute offsets within `offset`..`nextOffset`, in order, adjacent ones merged); every other byte is stdout. Empty when none is */
+                            stderr: {
+                                /** @description byte offset of the first stderr byte */
+                                from: number;
+                                /** @description byte offset after the last stderr byte (half-open) */
+                                to: number;
+                            }[];
                             /** @description the log reached the per-run size cap and ends with a truncation marker */
                             truncated: boolean;
                         };
@@ -19051,7 +19058,7 @@ export interface paths {
         };
         /**
          * Follow a run log live (Server-Sent Events)
-         * @description A `text/event-stream` of the run log, from whichever replica runs it. It starts at the byte offset `offset`, or the `Last-Event-ID` header (a reconnecting EventSource sends it), or 0; sends what is stored, then follows as the run prints. Each `event: log` has `id: <byte offset after it>` and `data: {"offset": n, "content": "..."}` (UTF-8 text from byte `offset`). When the run is finished and all of its log was sent: `event: end` with the final status as data, then the stream closes (a finished run streams what it has and ends at once). A `: keepalive` comment comes every 15 s. A client that falls more than 1 MiB behind is dropped (reconnect with Last-Event-ID). Any caller with access to the run's company; errors before the stream starts are JSON.
+         * @description A `text/event-stream` of the run log, from whichever replica runs it. It starts at the byte offset `offset`, or the `Last-Event-ID` header (a reconnecting EventSource sends it), or 0; sends what is stored, then follows as the run prints. Each `event: log` has `id: <byte offset after it>` and `data: {"offset": n, "content": "...", "stderr": [{"from": n, "to": n}]}` (UTF-8 text from byte `offset`; `stderr`: the byte ranges of this content, absolute and half-open, adjacent ones merged, that the run wrote on stderr, as in `GET .../log`; the rest is stdout). When the run is finished and all of its log was sent: `event: end` with the final status as data, then the stream closes (a finished run streams what it has and ends at once). A `: keepalive` comment comes every 15 s. A client that falls more than 1 MiB behind is dropped (reconnect with Last-Event-ID). Any caller with access to the run's company; errors before the stream starts are JSON.
          */
         get: {
             parameters: {

@@ -7,14 +7,28 @@
 // Collapsed (a run in a list), it shows only its last line: a live run's from the stream, a
 // finished run's from one bounded read of its log's end; expanding follows the whole log.
 //
-// The stored log interleaves stdout and stderr with nothing to tell them apart (the engine keeps
-// only the text), so the transcript cannot show them apart or filter by stream.
+// What the run wrote on stderr (each log event says which of its bytes, log-streams.ts) is shown in
+// the danger tone with a mark at the line's edge, named "stderr" for screen readers (a visually
+// hidden word that is never selected in a copy); the filter shows All, only Output (stdout) or only
+// Errors (stderr): a line with both shows only the spans of the chosen stream.
 import { useQuery } from '@tanstack/react-query';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ArrowDown } from 'lucide-react';
 import { Icon } from '../ui/Icon';
+import { TabPanel, Tabs } from '../ui/Tabs';
 import { runLogTailQuery } from '../../queries/runs';
-import { type AnsiSpan, type AnsiStyle, PLAIN, parseAnsiLine, stripAnsi } from './ansi';
+import { stripAnsi } from './ansi';
+import {
+  appendPieces,
+  type ByteRange,
+  filterLines,
+  type StreamFilter,
+  type StreamPiece,
+  type StreamSpan,
+  splitStreams,
+  type TranscriptLine,
+  transcriptLines,
+} from './log-streams';
 import { isLive, runStatusLabel } from './run-status';
 
 const MAX_CHARS = 512 * 1024;
@@ -68,7 +82,7 @@ export function TranscriptViewer({
         </button>
       )}
       {log.trimmed && <p className="muted">Showing the last {Math.round(MAX_CHARS / 1024)} KB of the log.</p>}
-      <LogBox text={log.text} ended={log.ended} />
+      <StreamTabs pieces={log.pieces} ended={log.ended} />
       <p className="muted" role="status">
         {log.ended ? `Run ended: ${runStatusLabel(log.ended)}` : 'Live'}
       </p>
@@ -78,22 +92,25 @@ export function TranscriptViewer({
 
 /** The log of a run as it grows (kept to its last MAX_CHARS); nothing is opened while `enabled` is false. */
 function useLogStream(runId: string, enabled: boolean) {
-  const [text, setText] = useState('');
+  const [pieces, setPieces] = useState<StreamPiece[]>([]);
   const [ended, setEnded] = useState<string | null>(null);
   const [trimmed, setTrimmed] = useState(false);
   useEffect(() => {
-    setText('');
+    setPieces([]);
     setEnded(null);
     setTrimmed(false);
     if (!enabled) return;
     const source = new EventSource(`/api/heartbeat-runs/${runId}/log/stream`);
     source.addEventListener('log', (message) => {
-      const { content } = JSON.parse(message.data) as { content: string };
-      setText((previous) => {
-        const next = previous + content;
-        if (next.length <= MAX_CHARS) return next;
-        setTrimmed(true);
-        return next.slice(next.length - MAX_CHARS);
+      const { content, offset, stderr } = JSON.parse(message.data) as {
+        content: string;
+        offset: number;
+        stderr?: ByteRange[];
+      };
+      setPieces((previous) => {
+        const next = appendPieces(previous, splitStreams(content, offset, stderr), MAX_CHARS);
+        if (next.trimmed) setTrimmed(true);
+        return next.pieces;
       });
     });
     source.addEventListener('end', (message) => {
@@ -102,7 +119,46 @@ function useLogStream(runId: string, enabled: boolean) {
     });
     return () => source.close();
   }, [runId, enabled]);
-  return { text, ended, trimmed };
+  const text = useMemo(() => pieces.map((piece) => piece.text).join(''), [pieces]);
+  return { pieces, text, ended, trimmed };
+}
+
+const FILTERS: { value: StreamFilter; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'stdout', label: 'Output' },
+  { value: 'stderr', label: 'Errors' },
+];
+
+/** The log with its filter: All, Output (stdout), Errors (stderr). */
+function StreamTabs({ pieces, ended }: { pieces: StreamPiece[]; ended: string | null }) {
+  const [filter, setFilter] = useState<StreamFilter>('all');
+  const lines = useMemo(() => transcriptLines(pieces), [pieces]);
+  const errorLines = useMemo(() => lines.filter((line) => line.stderr).length, [lines]);
+  return (
+    <div className="transcript-streams">
+      <div className="transcript-streams-head">
+        <Tabs
+          label="Show"
+          value={filter}
+          onValueChange={setFilter}
+          items={FILTERS.map((item) =>
+            item.value === 'stderr' && errorLines > 0 ? { ...item, count: errorLines } : item,
+          )}
+        >
+          {FILTERS.map((item) => (
+            <TabPanel key={item.value} value={item.value}>
+              <LogBox lines={filterLines(lines, item.value)} filter={item.value} ended={ended} />
+            </TabPanel>
+          ))}
+        </Tabs>
+        {errorLines > 0 && (
+          <p className="transcript-legend">
+            <span className="transcript-legend-mark" aria-hidden="true" /> Written on stderr
+          </p>
+        )}
+      </div>
+    </div>
+  );
 }
 
 function lastLine(text: string): string | null {
@@ -114,10 +170,15 @@ function lastLine(text: string): string | null {
   return null;
 }
 
-function LogBox({ text, ended }: { text: string; ended: string | null }) {
+const EMPTY: Record<StreamFilter, string> = {
+  all: 'This run wrote no log.',
+  stdout: 'Nothing on stdout.',
+  stderr: 'Nothing on stderr.',
+};
+
+function LogBox({ lines, filter, ended }: { lines: TranscriptLine[]; filter: StreamFilter; ended: string | null }) {
   const box = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
-  const lines = useMemo(() => styledLines(text), [text]);
 
   // After every render (more log, the end note): a reader who follows stays at the bottom; one who
   // scrolled up is left where they are.
@@ -141,13 +202,13 @@ function LogBox({ text, ended }: { text: string; ended: string | null }) {
           setFollowing(element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_SLACK_PX);
         }}
       >
-        {text ? (
-          lines.map((spans, index) => (
+        {lines.length > 0 ? (
+          lines.map((line, index) => (
             // Lines only ever append (or drop from the top when trimmed, when Line compares content).
-            <Line key={index} spans={spans} />
+            <Line key={index} spans={line.spans} stream={lineStream(line)} />
           ))
         ) : (
-          <span className="muted">{ended ? 'This run wrote no log.' : 'Waiting for output…'}</span>
+          <span className="muted">{ended ? EMPTY[filter] : 'Waiting for output…'}</span>
         )}
       </div>
       {!following && (
@@ -167,44 +228,53 @@ function LogBox({ text, ended }: { text: string; ended: string | null }) {
   );
 }
 
-function styledLines(text: string): AnsiSpan[][] {
-  const lines: AnsiSpan[][] = [];
-  let style: AnsiStyle = PLAIN;
-  const raw = text.split('\n');
-  if (raw.at(-1) === '') raw.pop();
-  for (const line of raw) {
-    const parsed = parseAnsiLine(line, style);
-    lines.push(parsed.spans);
-    style = parsed.end;
-  }
-  return lines;
-}
+/** Which streams wrote a line: `both` when stdout and stderr each wrote part of it. */
+const lineStream = (line: TranscriptLine) => (line.stderr ? (line.stdout ? 'both' : 'stderr') : 'stdout');
 
 const Line = memo(
-  function Line({ spans }: { spans: AnsiSpan[] }) {
+  function Line({ spans, stream }: { spans: StreamSpan[]; stream: 'stdout' | 'stderr' | 'both' }) {
+    let marked = false;
     return (
-      <div className="transcript-line">
+      <div className="transcript-line" data-stream={stream}>
         {spans.length === 0
           ? '\u200b'
-          : spans.map((span, index) =>
-              span.fg === null && !span.bold ? (
-                span.text
-              ) : (
-                <span key={index} className={spanClass(span)}>
-                  {span.text}
+          : spans.map((span, index) => {
+              const styled =
+                span.fg === null && !span.bold ? (
+                  span.text
+                ) : (
+                  <span key={index} className={spanClass(span)}>
+                    {span.text}
+                  </span>
+                );
+              if (!span.stderr) return styled;
+              // The first stderr span of a line says so to a screen reader (never copied with the text).
+              const marker = marked ? null : <span className="visually-hidden transcript-stream-marker">stderr: </span>;
+              marked = true;
+              return (
+                <span key={index} className="transcript-stderr">
+                  {marker}
+                  {styled}
                 </span>
-              ),
-            )}
+              );
+            })}
       </div>
     );
   },
   (before, after) =>
+    before.stream === after.stream &&
     before.spans.length === after.spans.length &&
     before.spans.every((span, i) => {
       const other = after.spans[i];
-      return other && span.text === other.text && span.fg === other.fg && span.bold === other.bold;
+      return (
+        other &&
+        span.text === other.text &&
+        span.fg === other.fg &&
+        span.bold === other.bold &&
+        span.stderr === other.stderr
+      );
     }),
 );
 
-const spanClass = (span: AnsiSpan) =>
+const spanClass = (span: StreamSpan) =>
   [span.fg !== null && `ansi-${span.fg}`, span.bold && 'ansi-bold'].filter(Boolean).join(' ');

@@ -1,0 +1,1 @@
+ALTER TABLE "heartbeat_run_log_chunks" ADD COLUMN "stream" text DEFAULT 'stdout' NOT NULL;
