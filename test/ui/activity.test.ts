@@ -209,6 +209,16 @@ describe('activity', () => {
     assert.ok(!lines.some((line) => line.includes('approval.created')), 'only the filter: no approval entries');
     await page.getByText('Exported').first().waitFor();
 
+    // At 390 px: nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await entry(page, `Ada Auditor counted ${issue.identifier}`).waitFor();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px)`);
+    await screenshot(page, 'activity-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     // Live: an entry written now shows up without a reload, within the filter.
     const fresh = await board.api('POST', `/api/companies/${C}/issues`, { title: 'Polish the forks' });
     await feed(page).getByRole('link', { name: fresh.identifier, exact: true }).waitFor({ timeout: 15_000 });
