@@ -2,11 +2,13 @@
 // readable payload and its raw JSON, comments, request revision and reject with notes, a resubmission
 // by the board with the request edited, a decision
 // refused because the approval was decided meanwhile (who decided, when, and the state now), and a decision
-// at 390 px wide. axe on every state visited.
+// at 390 px wide; on the list, decisions in place and a budget override as a sentence answered by a
+// raise of the budget. axe on every state visited, light and dark.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const board = await startBoard();
 const company = await board.api('POST', '/api/companies', { name: 'Approvals Co' });
@@ -189,5 +191,87 @@ describe('approvals', () => {
     await approve.waitFor({ state: 'detached' });
     await decision(page).getByText('Good for hiring.').waitFor();
     assert.equal((await board.api('GET', `/api/approvals/${approval.id}`)).status, 'approved');
+  });
+
+  it('decides in place on the list: approve with a note, then the row says so and leads to the approval', async () => {
+    const approval = await file('Print business cards');
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/approvals`);
+    const list = page.getByRole('list', { name: /^Pending approvals/ });
+    const row = list.getByRole('listitem').filter({ hasText: 'Print business cards' });
+    await row.getByRole('button', { name: 'Approve' }).waitFor();
+    await row.getByRole('img', { name: 'Cora CEO' }).waitFor();
+    await checkAccessibility(page, 'the approvals list');
+    await screenshot(page, 'approvals');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkAccessibility(page, 'the approvals list, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await row.getByRole('button', { name: 'Approve' }).click();
+    const popover = page.getByRole('dialog', { name: 'Approve: Board approval: Print business cards' });
+    await popover.getByLabel('Note').fill('Matte, please.');
+    await popover.getByRole('button', { name: 'Approve' }).click();
+    await row.getByText('Approved by you').waitFor();
+    assert.equal(
+      await row.getByRole('link', { name: 'open Board approval: Print business cards' }).getAttribute('href'),
+      `/c/${C}/approvals/${approval.id}`,
+    );
+    const decided = await board.api('GET', `/api/approvals/${approval.id}`);
+    assert.equal(decided.status, 'approved');
+    assert.equal(decided.decisionNote, 'Matte, please.');
+  });
+
+  it('a budget override reads as a sentence with money and is answered by raising the budget', async () => {
+    const gus = await board.api('POST', `/api/companies/${C}/agents`, {
+      name: 'Gus',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: {},
+    });
+    await board.api('POST', `/api/companies/${C}/budgets/policies`, {
+      scopeType: 'agent',
+      scopeId: gus.id,
+      amount: 1500,
+    });
+    await board.api('POST', `/api/companies/${C}/cost-events`, {
+      agentId: gus.id,
+      provider: 'acme',
+      model: 'm1',
+      costCents: 1605,
+      occurredAt: new Date().toISOString(),
+    });
+    const override = await waitFor(
+      'the override approval',
+      async () =>
+        (await board.api<any[]>('GET', `/api/companies/${C}/approvals?status=pending`)).find(
+          (a) => a.type === 'budget_override_required',
+        ),
+      30_000,
+    );
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/approvals`);
+    const row = page.getByRole('listitem').filter({ hasText: 'Budget override' });
+    await row.getByRole('link', { name: 'Budget override: Gus reached 107% of a $15.00 monthly budget' }).waitFor();
+    await row.getByText(/Limit \$15\.00 · spent \$16\.05/).waitFor();
+    const text = (await row.textContent()) ?? '';
+    for (const raw of ['scopeId', 'policyId', 'incidentId', '1605', '1500', 'billed_cents'])
+      assert.ok(!text.includes(raw), `no ${raw} in ${text}`);
+    assert.ok(!/[0-9a-f]{8}-[0-9a-f]{4}-/.test(text), text);
+    await row.getByRole('button', { name: 'Keep paused' }).waitFor();
+    await checkAccessibility(page, 'a budget override on the list');
+
+    await row.getByRole('button', { name: 'Raise budget and resume' }).click();
+    const popover = page.getByRole('dialog', { name: 'Raise budget and resume: Gus' });
+    await popover.getByLabel('New budget (USD)').fill('30');
+    await popover.getByRole('button', { name: 'Raise budget and resume' }).click();
+    await row.getByText('Budget raised to $30.00 by you').waitFor();
+    await waitFor(
+      'Gus resumed',
+      async () => (await board.api('GET', `/api/agents/${gus.id}`)).status !== 'paused',
+      30_000,
+    );
+    const overview = await board.api('GET', `/api/companies/${C}/budgets/overview`);
+    assert.equal(overview.policies.find((p: any) => p.scopeId === gus.id).amount, 3000);
+    assert.equal((await board.api('GET', `/api/approvals/${override.id}`)).status, 'approved');
   });
 });

@@ -1,6 +1,7 @@
-// The board inbox in a real browser: a hire approved from the inbox and the agent it creates, a
-// failed run retried, mark read (one and all) with the sidebar count following live, and the inbox
-// at 390 px wide. axe on every state visited.
+// The board inbox in a real browser: a hire approved in place with a note and the agent it creates,
+// approvals rejected and sent back for revision in place, a failed run retried, a budget stop read as
+// a sentence and answered by raising the budget, mark read (one and all) with the sidebar count
+// following live, and the inbox at 390 px wide and in dark. axe on every state visited.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -73,25 +74,24 @@ describe('board inbox', () => {
     await checkAccessibility(page, 'the inbox');
     await screenshot(page, 'inbox');
 
-    await item.click();
-    await page.waitForURL(new RegExp(`/c/${C}/approvals/${hire.approval.id}$`));
-    const card = page.getByLabel('Proposed agent');
-    await card.getByText('Scout', { exact: true }).waitFor();
-    for (const text of ['researcher', 'Market researcher', 'process', 'Hannah Hirer', '$42.00'])
-      await card.getByText(text, { exact: true }).waitFor();
-    await checkAccessibility(page, 'a hire approval');
-    await screenshot(page, 'approval-hire');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkAccessibility(page, 'the inbox, dark');
+    await screenshot(page, 'inbox-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
-    await page.getByLabel('Decision note').fill('Welcome aboard, Scout.');
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByText('Decision recorded.').waitFor();
-    await page.getByText('Welcome aboard, Scout.').waitFor();
-    await page.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
-    // Hired: the card leads to the agent.
-    assert.equal(
-      await card.getByRole('link', { name: 'Scout' }).getAttribute('href'),
-      `/c/${C}/agents/${hire.agent.id}`,
-    );
+    // Approve in place, with a note: the row then says so and leads to the hired agent.
+    const row = unreadList(page).getByRole('listitem').filter({ hasText: 'Hire an agent: Scout' });
+    await row.getByRole('button', { name: 'Approve' }).click();
+    const popover = page.getByRole('dialog', { name: 'Approve: Hire an agent: Scout' });
+    await popover.getByLabel('Note').fill('Welcome aboard, Scout.');
+    await checkAccessibility(page, 'the approve popover');
+    await popover.getByRole('button', { name: 'Approve' }).click();
+    await popover.waitFor({ state: 'detached' });
+    await row.getByText('Approved by you').waitFor();
+    const scoutLink = row.getByRole('link', { name: 'open Scout' });
+    assert.equal(await scoutLink.getAttribute('href'), `/c/${C}/agents/${hire.agent.id}`);
+    assert.equal(await row.getByRole('button', { name: 'Approve' }).count(), 0, 'no decision left to take');
+    await checkAccessibility(page, 'the inbox after a decision');
 
     const approval = await board.api('GET', `/api/approvals/${hire.approval.id}`);
     assert.equal(approval.status, 'approved');
@@ -100,6 +100,15 @@ describe('board inbox', () => {
     assert.equal(agent.status, 'idle', 'the draft is an agent now');
     const listed = await board.api<any[]>('GET', `/api/companies/${C}/agents`);
     assert.ok(listed.some((a) => a.id === hire.agent.id && a.name === 'Scout'));
+
+    // The decided approval's page says who decided and the note; its card leads to the agent.
+    await page.goto(`/c/${C}/approvals/${hire.approval.id}`);
+    await page.getByText('Welcome aboard, Scout.').waitFor();
+    assert.equal(
+      await page.getByLabel('Proposed agent').getByRole('link', { name: 'Scout' }).getAttribute('href'),
+      `/c/${C}/agents/${hire.agent.id}`,
+    );
+    await screenshot(page, 'approval-hire');
 
     // The new agent in the org chart (a report of the agent who hired it, which now has reports to
     // open and close), and a link to it.
@@ -118,6 +127,69 @@ describe('board inbox', () => {
       .getByRole('link', { name: /Waiting on the lawyers/ })
       .waitFor();
     assert.equal(await page.getByRole('link', { name: 'Hire an agent: Scout' }).count(), 0);
+  });
+
+  it('rejects one approval and sends another back for revision in place, each with a note', async () => {
+    const offsite = await board.api('POST', `/api/companies/${C}/approvals`, {
+      type: 'request_board_approval',
+      payload: { title: 'Team offsite in Madeira' },
+    });
+    const pricing = await board.api('POST', `/api/companies/${C}/approvals`, {
+      type: 'request_board_approval',
+      payload: { title: 'Raise prices by 5%' },
+    });
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/inbox`);
+    const offsiteRow = unreadList(page).getByRole('listitem').filter({ hasText: 'Team offsite in Madeira' });
+    const pricingRow = unreadList(page).getByRole('listitem').filter({ hasText: 'Raise prices by 5%' });
+
+    await offsiteRow.getByRole('button', { name: 'Reject' }).click();
+    const reject = page.getByRole('dialog', { name: 'Reject: Board approval: Team offsite in Madeira' });
+    await reject.getByLabel('Note').fill('Not this year.');
+    await reject.getByRole('button', { name: 'Reject' }).click();
+    await offsiteRow.getByText('Rejected by you').waitFor();
+
+    await pricingRow.getByRole('button', { name: 'Request revision' }).click();
+    const revise = page.getByRole('dialog', { name: 'Request revision: Board approval: Raise prices by 5%' });
+    // Keyboard: the note field has the focus; Escape closes and leaves the decision open.
+    await revise.getByLabel('Note').waitFor();
+    await page.keyboard.press('Escape');
+    await revise.waitFor({ state: 'detached' });
+    await pricingRow.getByRole('button', { name: 'Request revision' }).click();
+    await revise.getByLabel('Note').fill('Show the churn estimate first.');
+    await revise.getByRole('button', { name: 'Request revision' }).click();
+    await pricingRow.getByText('Revision requested by you').waitFor();
+    assert.equal(
+      await pricingRow.getByRole('link', { name: 'open Board approval: Raise prices by 5%' }).getAttribute('href'),
+      `/c/${C}/approvals/${pricing.id}`,
+    );
+
+    const rejected = await board.api('GET', `/api/approvals/${offsite.id}`);
+    assert.equal(rejected.status, 'rejected');
+    assert.equal(rejected.decisionNote, 'Not this year.');
+    const revised = await board.api('GET', `/api/approvals/${pricing.id}`);
+    assert.equal(revised.status, 'revision_requested');
+    assert.equal(revised.decisionNote, 'Show the churn estimate first.');
+  });
+
+  it('a decision refused because another board member decided first says why and the row catches up', async () => {
+    const hedge = await board.api('POST', `/api/companies/${C}/approvals`, {
+      type: 'request_board_approval',
+      payload: { title: 'Hedge the euro' },
+    });
+    const page = await board.signedInPage();
+    await page.goto(`/c/${C}/inbox`);
+    const row = unreadList(page).getByRole('listitem').filter({ hasText: 'Hedge the euro' });
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await board.api('POST', `/api/approvals/${hedge.id}/reject`, { decisionNote: 'Too risky.' });
+    await page
+      .getByRole('dialog', { name: 'Approve: Board approval: Hedge the euro' })
+      .getByRole('button', { name: 'Approve' })
+      .click();
+    const alert = row.getByRole('alert');
+    await alert.getByText(/The decision was refused/).waitFor();
+    await alert.getByText(/open it to see who decided/).waitFor();
+    assert.equal((await board.api('GET', `/api/approvals/${hedge.id}`)).status, 'rejected');
   });
 
   it('a failed run says why in words, and is retried from the inbox: the agent is woken again and a new run exists', async () => {
@@ -252,29 +324,45 @@ describe('board inbox', () => {
 
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/inbox`);
-    const row = unreadList(page)
-      .getByRole('listitem')
-      .filter({ hasText: 'Sam Spender' })
-      .filter({ hasText: 'Budget stop' });
-    await row.getByText('Budget stop').waitFor();
-    await row.getByText('$1.50 of $1.00').waitFor();
-    await row.getByRole('button', { name: 'Resolve…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Resolve the budget stop of Sam Spender' });
-    await dialog.getByLabel('Raise the budget and resume').check();
-    // Not above the spend: the server's refusal, in the dialog.
-    await dialog.getByLabel('New budget (USD)').fill('1.00');
-    await dialog.getByRole('button', { name: 'Resolve' }).click();
-    await dialog.getByRole('alert').getByText('The incident was not resolved').waitFor();
-    await checkAccessibility(page, 'the budget stop dialog with a refusal');
-    await dialog.getByLabel('New budget (USD)').fill('5.00');
-    await dialog.getByRole('button', { name: 'Resolve' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    await row.waitFor({ state: 'detached' });
+    const row = unreadList(page).getByRole('listitem').filter({ hasText: 'Budget stop' });
+    // One row for the stop and its override approval, as a sentence with money.
+    await row.getByRole('link', { name: 'Sam Spender reached 150% of a $1.00 monthly budget' }).waitFor();
+    await row.getByText('Limit $1.00 · spent $1.50').waitFor();
+    assert.equal(await row.count(), 1);
+    const text = (await row.textContent()) ?? '';
+    for (const raw of ['scopeId', 'policyId', 'incidentId', '150 of 100', 'billed_cents'])
+      assert.ok(!text.includes(raw), `no ${raw} in ${text}`);
+    assert.ok(!/[0-9a-f]{8}-[0-9a-f]{4}-/.test(text), text);
+    assert.equal(
+      await unreadList(page)
+        .getByRole('link', { name: /^Budget override/ })
+        .count(),
+      0,
+      'the override approval is folded into the stop',
+    );
+
+    await row.getByRole('button', { name: 'Raise budget and resume' }).click();
+    const popover = page.getByRole('dialog', { name: 'Raise budget and resume: Sam Spender' });
+    const amount = popover.getByLabel('New budget (USD)');
+    assert.equal(await amount.inputValue(), '2', 'a sensible raise is proposed: above the spend');
+    // Not above the spend: said at the field, nothing sent.
+    await amount.fill('1.00');
+    await popover.getByRole('button', { name: 'Raise budget and resume' }).click();
+    await popover.getByText('Enter an amount above what was spent: $1.50.').waitFor();
+    await checkAccessibility(page, 'the raise popover with a refusal');
+    await amount.fill('5.00');
+    await popover.getByRole('button', { name: 'Raise budget and resume' }).click();
+    await popover.waitFor({ state: 'detached' });
+    await row.getByText('Budget raised to $5.00 by you').waitFor();
+    assert.equal(await row.getByRole('link', { name: 'open Sam Spender' }).count(), 1);
     await waitFor(
       'the agent resumed',
       async () => (await board.api('GET', `/api/agents/${spender.id}`)).status !== 'paused',
       30_000,
     );
+    const overview = await board.api('GET', `/api/companies/${C}/budgets/overview`);
+    const policy = overview.policies.find((p: any) => p.scopeType === 'agent' && p.scopeId === spender.id);
+    assert.equal(policy.amount, 500, 'the policy raised to $5.00');
     assert.ok(
       !(await inboxApi()).items.some(
         (i) => i.kind === 'budget_incident' && i.scopeId === spender.id && i.incidentKind === 'hard',
@@ -297,7 +385,11 @@ describe('board inbox', () => {
     const link = unreadList(page).getByRole('link', { name: 'Board approval: Open a Lisbon office' });
     await link.waitFor();
     const button = unreadList(page).getByRole('button', { name: /^Mark read: Board approval/ });
-    for (const target of [link, button]) {
+    const approve = unreadList(page)
+      .getByRole('listitem')
+      .filter({ hasText: 'Open a Lisbon office' })
+      .getByRole('button', { name: 'Approve' });
+    for (const target of [link, button, approve]) {
       const box = await target.boundingBox();
       assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `fits the screen: ${JSON.stringify(box)}`);
     }

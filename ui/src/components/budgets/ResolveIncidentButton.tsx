@@ -1,16 +1,22 @@
 // Resolving a budget incident as the API allows: keep the scope paused (for a warning: close it), or
-// raise the budget above what was spent and resume what the stop paused. Used by the inbox and the
-// budgets page, which both list open incidents.
+// raise the budget above what was spent and resume what the stop paused. The budgets page offers both
+// in a dialog (ResolveIncidentButton); the inbox and the approvals list offer the raise in place
+// (RaiseBudgetButton). Both send the same call (useResolveIncident).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { TrendingUp } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { agentListKeys } from '../../queries/agents';
+import { approvalKeys, approvalListKeys } from '../../queries/approvals';
 import { budgetKeys } from '../../queries/budgets';
 import { inboxKeys } from '../../queries/inbox';
 import { Dialog } from '../Dialog';
 import { ErrorNotice } from '../ErrorNotice';
+import { Button } from '../ui/Button';
+import { Popover } from '../ui/Popover';
+import { budgetAmount, parseAmount } from './amounts';
 
-/** What the dialog needs of an incident: the inbox item and the budgets page's row both have it. */
+/** What resolving needs of an incident: the inbox item, the budgets page's row and an override approval have it. */
 export interface IncidentToResolve {
   incidentId: string;
   incidentKind: 'soft' | 'hard';
@@ -18,6 +24,104 @@ export interface IncidentToResolve {
   scopeName: string | null;
   metric: string;
   observed: number;
+  /** The budget when the incident was raised (a raise starts from it). */
+  amount?: number;
+}
+
+type Resolution = { action: 'keep_paused' } | { action: 'raise_budget_and_resume'; amount: number };
+
+/** The resolve call; on success the views that show budgets, incidents, overrides and paused agents read again. */
+function useResolveIncident(companyId: string, incidentId: string, onResolved: (resolution: Resolution) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: Resolution) =>
+      data(
+        await api.POST('/api/companies/{companyId}/budget-incidents/{incidentId}/resolve', {
+          params: { path: { companyId, incidentId } },
+          body,
+        }),
+      ),
+    onSuccess: (_incident, resolution) => onResolved(resolution),
+    onSettled: () => {
+      for (const resource of [inboxKeys, budgetKeys, agentListKeys, approvalKeys, approvalListKeys])
+        void queryClient.invalidateQueries({ queryKey: resource.all(companyId) });
+    },
+  });
+}
+
+/** A raise people would pick: half again the budget, and always above what was spent (whole dollars for money). */
+function suggestedRaise(item: IncidentToResolve): string {
+  const target = Math.max((item.amount ?? item.observed) * 1.5, item.observed * 1.2);
+  return item.metric === 'billed_cents' ? String(Math.ceil(target / 100)) : String(Math.ceil(target));
+}
+
+/** "Raise budget and resume" in place: a popover with the new amount (dollars for money) and a confirm button. */
+export function RaiseBudgetButton({
+  companyId,
+  item,
+  onResolved,
+}: {
+  companyId: string;
+  item: IncidentToResolve;
+  onResolved?: (newAmount: number) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState(() => suggestedRaise(item));
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const id = useId();
+  const hard = item.incidentKind === 'hard';
+  const label = hard ? 'Raise budget and resume' : 'Raise budget';
+  const resolve = useResolveIncident(companyId, item.incidentId, (resolution) => {
+    setOpen(false);
+    if (resolution.action === 'raise_budget_and_resume') onResolved?.(resolution.amount);
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const amount = parseAmount(item.metric, text);
+    if (!(amount > item.observed)) {
+      setInvalid(`Enter an amount above what was spent: ${budgetAmount(item.metric, item.observed)}.`);
+      return;
+    }
+    setInvalid(null);
+    resolve.mutate({ action: 'raise_budget_and_resume', amount });
+  };
+  const money = item.metric === 'billed_cents';
+  return (
+    <Popover
+      open={open}
+      onOpenChange={setOpen}
+      label={`${label}: ${item.scopeName ?? item.scopeType}`}
+      align="end"
+      className="decision-popover"
+      trigger={
+        <Button size="sm" variant="primary" icon={TrendingUp}>
+          {label}
+        </Button>
+      }
+    >
+      <form onSubmit={submit} className="decision-form">
+        <div className="field">
+          <label htmlFor={`${id}-amount`}>New budget{money ? ' (USD)' : ` (${item.metric})`}</label>
+          <input
+            id={`${id}-amount`}
+            inputMode="decimal"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            aria-describedby={`${id}-hint`}
+            aria-invalid={invalid ? true : undefined}
+            required
+          />
+          <span className="hint" id={`${id}-hint`}>
+            {invalid ?? `Above what was spent: ${budgetAmount(item.metric, item.observed)}.`}
+          </span>
+        </div>
+        {resolve.isError && <ErrorNotice error={resolve.error} title="The budget was not raised" />}
+        <Button type="submit" variant="primary" size="sm" loading={resolve.isPending}>
+          {resolve.isPending ? 'Raising…' : label}
+        </Button>
+      </form>
+    </Popover>
+  );
 }
 
 export function ResolveIncidentButton({ companyId, item }: { companyId: string; item: IncidentToResolve }) {
@@ -25,30 +129,11 @@ export function ResolveIncidentButton({ companyId, item }: { companyId: string; 
   const money = item.metric === 'billed_cents';
   const hard = item.incidentKind === 'hard';
   const [action, setAction] = useState<'keep_paused' | 'raise_budget_and_resume'>('raise_budget_and_resume');
-  const [amount, setAmount] = useState(() =>
-    String(money ? Math.ceil((item.observed * 1.5) / 100) : Math.ceil(item.observed * 1.5)),
-  );
-  const queryClient = useQueryClient();
-  const resolve = useMutation({
-    mutationFn: async () =>
-      data(
-        await api.POST('/api/companies/{companyId}/budget-incidents/{incidentId}/resolve', {
-          params: { path: { companyId, incidentId: item.incidentId } },
-          body:
-            action === 'keep_paused'
-              ? { action }
-              : { action, amount: money ? Math.round(Number(amount) * 100) : Math.round(Number(amount)) },
-        }),
-      ),
-    onSuccess: () => {
-      setOpen(false);
-      for (const resource of [inboxKeys, budgetKeys, agentListKeys])
-        void queryClient.invalidateQueries({ queryKey: resource.all(companyId) });
-    },
-  });
+  const [amount, setAmount] = useState(() => suggestedRaise(item));
+  const resolve = useResolveIncident(companyId, item.incidentId, () => setOpen(false));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    resolve.mutate();
+    resolve.mutate(action === 'keep_paused' ? { action } : { action, amount: parseAmount(item.metric, amount) });
   };
   return (
     <>
@@ -94,10 +179,7 @@ export function ResolveIncidentButton({ companyId, item }: { companyId: string; 
                 onChange={(event) => setAmount(event.target.value)}
                 required
               />
-              <span className="hint">
-                Must exceed what was spent:{' '}
-                {money ? `$${(item.observed / 100).toFixed(2)}` : item.observed.toLocaleString()}.
-              </span>
+              <span className="hint">Must exceed what was spent: {budgetAmount(item.metric, item.observed)}.</span>
             </div>
           )}
           {resolve.isError && <ErrorNotice error={resolve.error} title="The incident was not resolved" />}

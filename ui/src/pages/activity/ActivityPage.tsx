@@ -1,50 +1,60 @@
-// The audit trail, newest first, filtered by what it is about, the action and who acted. Filters
-// live in the URL (a filtered view survives a reload and can be shared); the feed is live.
+// The audit trail, newest first, as sentences ("Dev moved NOR-12 to Done"), entries of one run under
+// that run's header, each with a details drawer in words. Filters are chips kept in the URL (a
+// filtered view survives a reload and can be shared); the feed is live; the current filter exports
+// as CSV.
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { Download, History, PanelRight, Play } from 'lucide-react';
+import { Fragment, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { fullTime, timeAgo } from '../../lib/format';
+import { AgentAvatar } from '../../components/display/AgentAvatar';
+import { EmptyState } from '../../components/display/EmptyState';
+import { ErrorState } from '../../components/display/ErrorState';
+import { RelativeTime } from '../../components/display/RelativeTime';
+import { runHref } from '../../components/runs/run-href';
+import { Button, IconButton } from '../../components/ui/Button';
+import { Sheet } from '../../components/ui/Dialog';
+import { Icon } from '../../components/ui/Icon';
+import { toast } from '../../components/ui/Toast';
+import { errorMessage } from '../../api/client';
+import { plural } from '../../lib/format';
 import { activityQuery } from '../../queries/activity';
 import { useAgentNames } from '../../queries/agents';
-import { entryLabel, entryLink } from './activity-links';
+import { meQuery } from '../../queries/instance';
+import { exportActivity, EXPORT_MAX } from './activity-csv';
+import { entryLink } from './activity-links';
+import { type Entry, entrySentence, type Names, sentenceText } from './activity-sentence';
+import { ActivityFilters, FILTER_KEYS, type FilterKey, type Filters } from './ActivityFilters';
+import { EntryDetails } from './EntryDetails';
 
-const ENTITY_TYPES = [
-  'issue',
-  'agent',
-  'approval',
-  'heartbeat_run',
-  'budget_incident',
-  'budget_policy',
-  'cost_event',
-  'project',
-  'goal',
-  'routine',
-  'secret',
-  'skill',
-  'company',
-];
 const PAGE = 200;
 const MAX = 1000;
 
 type ActorType = 'agent' | 'user' | 'system';
+type Listed = Entry & { id: string; createdAt: string };
+
+/** Consecutive entries of one run, under that run's header; entries outside a run stand alone. */
+function groupByRun(entries: Listed[]): { runId: string | null; entries: Listed[] }[] {
+  const groups: { runId: string | null; entries: Listed[] }[] = [];
+  for (const entry of entries) {
+    const last = groups.at(-1);
+    if (entry.runId && last?.runId === entry.runId) last.entries.push(entry);
+    else groups.push({ runId: entry.runId, entries: [entry] });
+  }
+  return groups;
+}
 
 export function ActivityPage() {
   const { companyId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const [limit, setLimit] = useState(PAGE);
-  const filters = {
-    entityType: search.get('entityType') ?? '',
-    entityId: search.get('entityId') ?? '',
-    action: search.get('action') ?? '',
-    actor: search.get('actor') ?? '',
-    agentId: search.get('agentId') ?? '',
-  };
-  const [actorType, actorId] = filters.actor.split(':') as [ActorType | '', string | undefined];
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const filters = Object.fromEntries(FILTER_KEYS.map((key) => [key, search.get(key) ?? ''])) as Filters;
+  const [actorPrefix, actorId] = filters.actor.split(':') as [ActorType | '', string | undefined];
+  const actorType = (filters.actorType || actorPrefix) as ActorType | '';
   const query = {
-    limit,
     ...(filters.entityType && { entityType: filters.entityType }),
     ...(filters.entityId && { entityId: filters.entityId }),
     ...(filters.action && { action: filters.action }),
@@ -52,177 +62,180 @@ export function ActivityPage() {
     ...(actorType && { actorType }),
     ...(actorId && { actorId }),
   };
-  const activity = useQuery(activityQuery(companyId, query));
-  const { agents, nameOf: agentName } = useAgentNames(companyId);
-  const setFilter = (name: string, value: string) =>
+  const activity = useQuery(activityQuery(companyId, { ...query, limit }));
+  const { agents, knownName } = useAgentNames(companyId);
+  const me = useQuery(meQuery());
+  const names: Names = { agent: knownName, me: me.data?.user.id };
+  const setFilter = (key: FilterKey, value: string) =>
     setSearch(
       (previous) => {
         const next = new URLSearchParams(previous);
-        if (value) next.set(name, value);
-        else next.delete(name);
+        if (value) next.set(key, value);
+        else next.delete(key);
+        // An acting agent and an actor kind would contradict each other: the last one picked counts.
+        if (value && key === 'actor') next.delete('actorType');
+        if (value && key === 'actorType') next.delete('actor');
         return next;
       },
       { replace: true },
     );
-  const [actionDraft, setActionDraft] = useState(filters.action);
-  const submitAction = (event: FormEvent) => {
-    event.preventDefault();
-    setFilter('action', actionDraft.trim());
-  };
   const filtered = Object.values(filters).some(Boolean);
-  const base = `/c/${companyId}`;
+  const entries = (activity.data ?? []) as Listed[];
+  const open = entries.find((entry) => entry.id === openId);
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const { count, cut } = await exportActivity(companyId, query, names);
+      toast({
+        tone: 'success',
+        title: `Exported ${plural(count, 'entry', 'entries')}`,
+        ...(cut && {
+          description: `The feed returns at most the newest ${EXPORT_MAX.toLocaleString()} entries; narrow the filters to export older ones.`,
+        }),
+      });
+    } catch (error) {
+      toast({ tone: 'error', title: 'The export failed', description: `${errorMessage(error)} Try again.` });
+    } finally {
+      setExporting(false);
+    }
+  };
 
   return (
-    <div className="page">
-      <PageHeader title="Activity">
+    <div className="page activity-page">
+      <PageHeader
+        title="Activity"
+        actions={
+          <Button icon={Download} onClick={exportCsv} loading={exporting}>
+            {exporting ? 'Exporting…' : 'Export CSV'}
+          </Button>
+        }
+      >
         <p className="muted">Everything that happened in the company, newest first.</p>
       </PageHeader>
-      <form className="activity-filters" onSubmit={submitAction} aria-label="Activity filters">
-        <div className="field">
-          <label htmlFor="activity-entity">About</label>
-          <select
-            id="activity-entity"
-            value={filters.entityType}
-            onChange={(event) => setFilter('entityType', event.target.value)}
-          >
-            <option value="">Anything</option>
-            {[...new Set([...ENTITY_TYPES, ...(filters.entityType ? [filters.entityType] : [])])].map((type) => (
-              <option key={type} value={type}>
-                {type.replaceAll('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="activity-actor">Actor</label>
-          <select
-            id="activity-actor"
-            value={filters.actor}
-            onChange={(event) => setFilter('actor', event.target.value)}
-          >
-            <option value="">Anyone</option>
-            <option value="user">The board</option>
-            <option value="system">The system</option>
-            {agents.map((agent) => (
-              <option key={agent.id} value={`agent:${agent.id}`}>
-                {agent.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="activity-agent">Involving</label>
-          <select
-            id="activity-agent"
-            value={filters.agentId}
-            onChange={(event) => setFilter('agentId', event.target.value)}
-          >
-            <option value="">Any agent</option>
-            {agents.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="activity-action">Action</label>
-          <input
-            id="activity-action"
-            list="activity-actions"
-            value={actionDraft}
-            onChange={(event) => setActionDraft(event.target.value)}
-            placeholder="e.g. issue.updated"
-          />
-          <datalist id="activity-actions">
-            {[...new Set(activity.data?.map((entry) => entry.action))].map((action) => (
-              <option key={action} value={action} />
-            ))}
-          </datalist>
-        </div>
-        <button type="submit">Apply</button>
-        {filters.entityId && (
-          <button type="button" onClick={() => setFilter('entityId', '')}>
-            Only {filters.entityType || 'record'} {filters.entityId.slice(0, 8)} ✕
-          </button>
-        )}
-        {filtered && (
-          <button
-            type="button"
-            onClick={() => {
-              setActionDraft('');
-              setSearch({}, { replace: true });
-            }}
-          >
-            Clear filters
-          </button>
-        )}
-      </form>
+      <ActivityFilters
+        filters={filters}
+        setFilter={setFilter}
+        clear={() => setSearch({}, { replace: true })}
+        agents={agents}
+        actions={[...new Set(entries.map((entry) => entry.action))]}
+      />
       {activity.isPending ? (
         <Loading label="Loading activity" />
       ) : activity.isError ? (
-        <ErrorNotice error={activity.error} title="Activity could not be loaded" retry={() => activity.refetch()} />
-      ) : activity.data.length === 0 ? (
-        <p className="inbox-empty">{filtered ? 'No entries match these filters.' : 'Nothing has happened yet.'}</p>
+        <ErrorState error={activity.error} title="Activity could not be loaded" retry={() => activity.refetch()} />
+      ) : entries.length === 0 ? (
+        <EmptyState icon={History} title={filtered ? 'No entries match these filters' : 'Nothing has happened yet'}>
+          {filtered
+            ? 'Remove a filter chip to see more.'
+            : 'Entries appear here as agents and the board work: issues, runs, approvals, budgets.'}
+        </EmptyState>
       ) : (
         <>
-          <table className="table">
-            <caption className="inbox-sr">Activity entries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">About</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {activity.data.map((entry) => {
-                const link = entryLink(companyId, entry);
-                const label = entryLabel(entry, agentName);
-                const details = entry.details ? JSON.stringify(entry.details) : '';
-                return (
-                  <tr key={entry.id}>
-                    <td>
-                      <time dateTime={entry.createdAt} title={fullTime(entry.createdAt)}>
-                        {timeAgo(entry.createdAt)}
-                      </time>
-                    </td>
-                    <td>
-                      {entry.actorType === 'agent' ? (
-                        <Link to={`${base}/agents/${entry.actorId}`}>{agentName(entry.actorId)}</Link>
-                      ) : entry.actorType === 'user' ? (
-                        'Board'
-                      ) : (
-                        <span className="muted">{entry.actorId}</span>
-                      )}
-                    </td>
-                    <td>
-                      <code>{entry.action}</code>
-                    </td>
-                    <td>{link ? <Link to={link}>{label}</Link> : label}</td>
-                    <td
-                      className="activity-details muted mono"
-                      title={details.length > 160 ? details.slice(0, 2000) : undefined}
-                    >
-                      {details.length > 160 ? `${details.slice(0, 160)}…` : details}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          {activity.data.length === limit && limit < MAX && (
-            <button type="button" onClick={() => setLimit((current) => Math.min(MAX, current + PAGE))}>
-              Show older entries
-            </button>
+          <ol className="activity-feed" aria-label="Activity entries, newest first">
+            {groupByRun(entries).map((group) =>
+              group.runId ? (
+                <li key={`run-${group.entries[0]?.id}`} className="activity-run">
+                  <RunHeader companyId={companyId} runId={group.runId} entry={group.entries[0]} names={names} />
+                  <ol
+                    className="activity-feed"
+                    aria-label={`${runName(group.entries[0], names)}: ${plural(group.entries.length, 'entry', 'entries')}`}
+                  >
+                    {group.entries.map((entry) => (
+                      <EntryRow key={entry.id} companyId={companyId} entry={entry} names={names} onOpen={setOpenId} />
+                    ))}
+                  </ol>
+                </li>
+              ) : (
+                <Fragment key={group.entries[0]?.id}>
+                  {group.entries.map((entry) => (
+                    <EntryRow key={entry.id} companyId={companyId} entry={entry} names={names} onOpen={setOpenId} />
+                  ))}
+                </Fragment>
+              ),
+            )}
+          </ol>
+          {entries.length === limit && limit < MAX && (
+            <Button onClick={() => setLimit((current) => Math.min(MAX, current + PAGE))}>Show older entries</Button>
           )}
-          {activity.data.length === MAX && (
+          {entries.length === MAX && (
             <p className="muted">Showing the newest {MAX} entries; narrow the filters to see older ones.</p>
           )}
         </>
       )}
+      <Sheet
+        open={Boolean(open)}
+        onOpenChange={(next) => !next && setOpenId(null)}
+        title={open ? sentenceText(entrySentence(open, names)) : 'Entry'}
+      >
+        {open && <EntryDetails companyId={companyId} entry={open} names={names} />}
+      </Sheet>
     </div>
+  );
+}
+
+function runName(entry: Listed | undefined, names: Names): string {
+  const agentId = entry?.agentId ?? (entry?.actorType === 'agent' ? entry.actorId : null);
+  const name = agentId ? names.agent(agentId) : undefined;
+  return name ? `${name}'s run` : 'A run';
+}
+
+function RunHeader({
+  companyId,
+  runId,
+  entry,
+  names,
+}: {
+  companyId: string;
+  runId: string;
+  entry: Listed | undefined;
+  names: Names;
+}) {
+  return (
+    <div className="activity-run-header">
+      <Icon icon={Play} size={14} />
+      <Link to={runHref(companyId, runId)}>{runName(entry, names)}</Link>
+    </div>
+  );
+}
+
+function EntryRow({
+  companyId,
+  entry,
+  names,
+  onOpen,
+}: {
+  companyId: string;
+  entry: Listed;
+  names: Names;
+  onOpen: (id: string) => void;
+}) {
+  const sentence = entrySentence(entry, names);
+  const link = entryLink(companyId, entry);
+  const agentName = entry.actorType === 'agent' ? names.agent(entry.actorId) : undefined;
+  return (
+    <li className="activity-entry">
+      <span className="activity-entry-lead" aria-hidden="true">
+        <AgentAvatar id={entry.actorType === 'agent' ? entry.actorId : undefined} name={sentence.actor} size={20} />
+      </span>
+      <p className="activity-sentence">
+        {agentName ? (
+          <Link to={`/c/${companyId}/agents/${entry.actorId}`} className="activity-actor">
+            {sentence.actor}
+          </Link>
+        ) : (
+          <span className="activity-actor">{sentence.actor}</span>
+        )}{' '}
+        {sentence.verb} {link ? <Link to={link}>{sentence.subject}</Link> : sentence.subject}
+        {sentence.rest && ` ${sentence.rest}`}
+      </p>
+      <RelativeTime at={entry.createdAt} className="activity-time muted" />
+      <IconButton
+        icon={PanelRight}
+        size="sm"
+        aria-label={`Details: ${sentenceText(sentence)}`}
+        onClick={() => onOpen(entry.id)}
+      />
+    </li>
   );
 }

@@ -1,4 +1,4 @@
-// Where an activity entry points: the page of the record it is about.
+// Where an activity entry points: the page of the record it is about, and that record's short name.
 import { runHref } from '../../components/runs/run-href';
 
 export interface EntryRef {
@@ -9,6 +9,7 @@ export interface EntryRef {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
 function detail(details: unknown, field: string): string | null {
   if (!details || typeof details !== 'object') return null;
@@ -16,11 +17,10 @@ function detail(details: unknown, field: string): string | null {
   return typeof value === 'string' && value ? value : null;
 }
 
-/** The in-app path of what the entry is about, or null when that record has no page. */
-export function entryLink(companyId: string, entry: EntryRef): string | null {
+/** The in-app path of a record of this kind, or null when that record has no page. */
+export function recordLink(companyId: string, entityType: string, id: string): string | null {
   const base = `/c/${companyId}`;
-  const id = entry.entityId;
-  switch (entry.entityType) {
+  switch (entityType) {
     case 'issue':
       return `${base}/issues/${id}`;
     case 'agent':
@@ -30,7 +30,18 @@ export function entryLink(companyId: string, entry: EntryRef): string | null {
     case 'heartbeat_run':
       return UUID.test(id) ? runHref(companyId, id) : null;
     case 'project':
-      return `${base}/issues?projectId=${encodeURIComponent(id)}`;
+      return UUID.test(id) ? `${base}/projects/${id}` : null;
+    case 'routine':
+      return UUID.test(id) ? `${base}/routines/${id}` : null;
+    case 'skill':
+      return UUID.test(id) ? `${base}/skills/${id}` : null;
+    case 'goal':
+      return `${base}/goals`;
+    case 'secret':
+      return `${base}/secrets`;
+    case 'budget_policy':
+    case 'budget_incident':
+      return `${base}/budgets`;
     case 'company':
       return `${base}/dashboard`;
     default:
@@ -38,7 +49,11 @@ export function entryLink(companyId: string, entry: EntryRef): string | null {
   }
 }
 
-/** A short name for the record: an issue's identifier, an agent's name, else its kind and short id. */
+/** The in-app path of what the entry is about, or null when that record has no page. */
+export const entryLink = (companyId: string, entry: EntryRef): string | null =>
+  recordLink(companyId, entry.entityType, entry.entityId);
+
+/** A short name for the record: an issue's identifier, an agent's name, else its kind and name; never an id. */
 export function entryLabel(entry: EntryRef, agentName: (id: string) => string): string {
   const kind = entry.entityType.replaceAll('_', ' ');
   if (entry.entityType === 'issue') {
@@ -47,7 +62,9 @@ export function entryLabel(entry: EntryRef, agentName: (id: string) => string): 
     if (identifier) return title ? `${identifier} ${title}` : identifier;
   }
   if (entry.entityType === 'agent') return detail(entry.details, 'name') ?? agentName(entry.entityId);
-  if (entry.entityType === 'heartbeat_run') return `run ${entry.entityId.slice(0, 8)}`;
+  if (entry.entityType === 'company') return 'the company';
   const name = detail(entry.details, 'name') ?? detail(entry.details, 'title');
-  return name ? `${kind} ${name}` : `${kind} ${entry.entityId.slice(0, 8)}`;
+  if (name) return `${kind} ${name}`;
+  // A record named by a word (a system component, a key) rather than an id may show it.
+  return UUID.test(entry.entityId) ? `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}` : `${kind} ${entry.entityId}`;
 }
