@@ -193,7 +193,8 @@ describe('design system', () => {
     await page.keyboard.type('glo');
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/c/${globex.id}/dashboard$`));
-    assert.match((await switcher.textContent()) ?? '', /Globex/);
+    // The address changes before the page renders the new company: wait for the switcher to follow.
+    await switcher.filter({ hasText: 'Globex' }).waitFor();
 
     // At 390 px the switcher and the user menu sit in the top strip without widening the page.
     const narrow = await board.signedInPage({ width: 390, height: 844 });
