@@ -23,8 +23,8 @@ import { activityQuery } from '../../queries/activity';
 import { useAgentNames } from '../../queries/agents';
 import { meQuery } from '../../queries/instance';
 import { exportActivity, EXPORT_MAX } from './activity-csv';
-import { entryLink } from './activity-links';
-import { type Entry, entrySentence, type Names, sentenceText } from './activity-sentence';
+import { entryLink } from '../../components/activity/activity-links';
+import { type Entry, entrySentence, type Names, sentenceText } from '../../components/activity/activity-sentence';
 import { ActivityFilters, FILTER_KEYS, type FilterKey, type Filters } from './ActivityFilters';
 import { EntryDetails } from './EntryDetails';
 

@@ -8,8 +8,8 @@ import { enumLabel, formatMoney, fullTime } from '../../lib/format';
 import { issueStatuses } from '../../lib/statuses';
 import { RelativeTime } from '../../components/display/RelativeTime';
 import { runHref } from '../../components/runs/run-href';
-import { entryLink, isUuid, recordLink } from './activity-links';
-import { actorWords, type Entry, type Names, subjectWords } from './activity-sentence';
+import { entryLink, isUuid, recordLink } from '../../components/activity/activity-links';
+import { actorWords, type Entry, type Names, subjectWords } from '../../components/activity/activity-sentence';
 
 /** What kind of record an id field points at (plural `…Ids` fields too). */
 const ID_FIELDS: Record<string, string> = {

@@ -2,7 +2,7 @@
 // feed has no pagination: at most 1,000 newest entries, which the export says when it hits).
 import { api, data } from '../../api/client';
 import type { paths } from '../../api/schema';
-import { type Entry, entrySentence, type Names, sentenceText } from './activity-sentence';
+import { type Entry, entrySentence, type Names, sentenceText } from '../../components/activity/activity-sentence';
 
 type ActivityQuery = NonNullable<paths['/api/companies/{companyId}/activity']['get']['parameters']['query']>;
 

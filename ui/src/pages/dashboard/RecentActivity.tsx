@@ -8,7 +8,9 @@ import { fullTime, timeAgo } from '../../lib/format';
 import { activityQuery } from '../../queries/activity';
 import { useAgentNames } from '../../queries/agents';
 import { issueQuery } from '../../queries/issues';
-import { actorName, subjectName, subjectPath, verb } from './activity-text';
+import { entryLink } from '../../components/activity/activity-links';
+import { entrySentence, type Names } from '../../components/activity/activity-sentence';
+import { meQuery } from '../../queries/instance';
 import { groupRunEntries, runOutcomesInWords, type RunGroup } from './activity-groups';
 
 const RECENT = 20;
@@ -16,6 +18,8 @@ const RECENT = 20;
 export function RecentActivity({ companyId }: { companyId: string }) {
   const activity = useQuery(activityQuery(companyId, { limit: RECENT }));
   const names = useAgentNames(companyId);
+  const me = useQuery(meQuery());
+  const sentenceNames: Names = { agent: names.knownName, me: me.data?.user.id };
   return (
     <section className="card recent-activity" aria-labelledby="activity-heading">
       <h2 id="activity-heading">
@@ -43,13 +47,13 @@ export function RecentActivity({ companyId }: { companyId: string }) {
                 />
               );
             const { entry } = line;
-            const path = subjectPath(companyId, entry);
-            const subject = subjectName(entry, names.knownName);
+            const path = entryLink(companyId, entry);
+            const { actor, verb, subject, rest } = entrySentence(entry, sentenceNames);
             return (
               <li key={entry.id} data-activity-id={entry.id}>
                 <span>
-                  <strong>{actorName(entry, names.knownName)}</strong> {verb(entry.action)}{' '}
-                  {path ? <Link to={path}>{subject}</Link> : <span>{subject}</span>}
+                  <strong>{actor}</strong> {verb} {path ? <Link to={path}>{subject}</Link> : <span>{subject}</span>}
+                  {rest && ` ${rest}`}
                 </span>
                 <When at={entry.createdAt} />
               </li>

@@ -1,7 +1,7 @@
 // Engine run entries collapsed: a run writes "started" and then its end, and an agent at work on one
 // issue runs again and again, so consecutive run entries of the same agent and issue become one line
 // ("Dev ran 5 times on NOR-1, 3 succeeded, 2 failed"). Every other entry stays a line of its own.
-import type { ActivityEntry } from './activity-text';
+import type { Entry as ActivityEntry } from '../../components/activity/activity-sentence';
 
 type Entry = ActivityEntry & { id: string; createdAt: string };
 

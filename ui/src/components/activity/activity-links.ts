@@ -1,5 +1,5 @@
 // Where an activity entry points: the page of the record it is about, and that record's short name.
-import { runHref } from '../../components/runs/run-href';
+import { runHref } from '../runs/run-href';
 
 export interface EntryRef {
   entityType: string;
