@@ -1,9 +1,8 @@
 // What stops work, said first: agents paused by a budget hard stop and agents in error, each with the
 // page that resolves it (the budgets page; the one agent in error, or the agents list). Nothing shows
 // while every agent can work.
-import { Link } from 'react-router';
-import { AlertTriangle } from 'lucide-react';
-import { Icon } from '../../components/ui/Icon';
+import { Banner } from '../../components/ui/Banner';
+import { ButtonLink } from '../../components/ui/Button';
 import { useAgentNames } from '../../queries/agents';
 
 /** The pause reason a budget hard stop writes (src/engine/budget-stops.ts). */
@@ -18,28 +17,34 @@ export function AttentionBanner({ companyId }: { companyId: string }) {
   const one = (count: number) => count === 1;
   const onlyInError = one(inError.length) ? inError[0] : undefined;
   return (
-    <div className="dashboard-banner" role="status">
+    <div className="dashboard-banner">
       {byBudget.length > 0 && (
-        <p className="banner banner-warning">
-          <Icon icon={AlertTriangle} />
-          <span>
-            {byBudget.length} {one(byBudget.length) ? 'agent is' : 'agents are'} paused by budget ·{' '}
-            <Link to={`${base}/budgets`}>Review budgets</Link>
-          </span>
-        </p>
+        <Banner
+          tone="warning"
+          title={`${byBudget.length} ${one(byBudget.length) ? 'agent is' : 'agents are'} paused by budget`}
+          action={
+            <ButtonLink size="sm" to={`${base}/budgets`}>
+              Review budgets
+            </ButtonLink>
+          }
+        />
       )}
       {inError.length > 0 && (
-        <p className="banner banner-danger">
-          <Icon icon={AlertTriangle} />
-          <span>
-            {inError.length} {one(inError.length) ? 'agent is' : 'agents are'} in error ·{' '}
-            {onlyInError ? (
-              <Link to={`${base}/agents/${onlyInError.id}`}>Open {onlyInError.name}</Link>
+        <Banner
+          tone="danger"
+          title={`${inError.length} ${one(inError.length) ? 'agent is' : 'agents are'} in error`}
+          action={
+            onlyInError ? (
+              <ButtonLink size="sm" to={`${base}/agents/${onlyInError.id}`}>
+                Open {onlyInError.name}
+              </ButtonLink>
             ) : (
-              <Link to={`${base}/agents`}>Open agents</Link>
-            )}
-          </span>
-        </p>
+              <ButtonLink size="sm" to={`${base}/agents`}>
+                Open agents
+              </ButtonLink>
+            )
+          }
+        />
       )}
     </div>
   );
