@@ -1,4 +1,5 @@
-// The run log writer: secret masking (including a secret split across chunks at every position),
+// The run log writer: secret masking (including a secret split across chunks at every position, and
+// one split on a stream around a write of the other, in the log and in each stream's own text),
 // the per-run size cap, NUL replacement, batching into the chunk table with its NOTIFY, and bounded
 // reads from an offset. Real runs in a real database.
 import assert from 'node:assert/strict';
@@ -7,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import {
   CHUNK_BYTES,
+  createLogMasker,
   createMasker,
   FLUSH_BYTES,
   MAX_READ_BYTES,
@@ -367,5 +369,159 @@ describe('run log: streams', () => {
     ]);
     const page = await readRunLog(db, runId);
     assert.deepEqual([page.content, page.stderr], ['old\n', []]);
+  });
+});
+
+describe('run log: a secret in the text of one stream', () => {
+  const secret = 'sk-live-0123456789abcdef';
+  const text = `token=${secret} ok\n`;
+  const other = (stream: LogStreamName): LogStreamName => (stream === 'stdout' ? 'stderr' : 'stdout');
+
+  /** A page's text of one stream, cut by its stderr byte ranges as the board does (UTF-8 offsets per character). */
+  function streamText(
+    page: { content: string; offset: number; stderr: { from: number; to: number }[] },
+    wanted: LogStreamName,
+  ) {
+    let out = '';
+    let byte = page.offset;
+    for (const char of page.content) {
+      const inStderr = page.stderr.some((r) => r.from <= byte && byte < r.to);
+      if (inStderr === (wanted === 'stderr')) out += char;
+      byte += Buffer.byteLength(char, 'utf8');
+    }
+    return out;
+  }
+
+  /** The three texts a reader can see: the log, its stdout, its stderr. */
+  async function views(runId: string) {
+    const page = await readRunLog(db, runId);
+    return { log: page.content, stdout: streamText(page, 'stdout'), stderr: streamText(page, 'stderr') };
+  }
+  const piecesViews = (pieces: LogPiece[]) => ({
+    log: joined(pieces),
+    stdout: joined(pieces.filter((p) => p.stream === 'stdout')),
+    stderr: joined(pieces.filter((p) => p.stream === 'stderr')),
+  });
+  const assertNoSecret = (seen: Record<string, string>, secrets: string[], what: string) => {
+    for (const [name, value] of Object.entries(seen))
+      for (const s of secrets) assert.equal(value.includes(s), false, `${what}: ${name} ${JSON.stringify(value)}`);
+  };
+
+  it('masks a secret written on one stream in two parts around a write of the other, at every split position, either way round', async () => {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      for (let cut = 0; cut <= text.length; cut++) {
+        const { runId, text: written } = await writeAll(
+          [
+            [stream, text.slice(0, cut)],
+            [other(stream), 'X'],
+            [stream, text.slice(cut)],
+          ],
+          { secrets: [secret] },
+        );
+        const seen = await views(runId);
+        assertNoSecret(seen, [secret], `${stream} split at ${cut}`);
+        assert.equal(seen.log, written);
+        assert.equal(seen[other(stream)], 'X', `${stream} split at ${cut}: the other stream is untouched`);
+        assert.match(seen[stream], /^token=\*+ ok\n$/, `${stream} split at ${cut}`);
+      }
+    }
+  });
+
+  it('masks it whatever two writes of the other stream cut it, and when it comes one character per write', () => {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      for (let a = 0; a <= text.length; a++) {
+        for (let b = a; b <= text.length; b++) {
+          const masker = createLogMasker([secret]);
+          const pieces = [
+            ...masker.push(text.slice(0, a), stream),
+            ...masker.push('Y\n', other(stream)),
+            ...masker.push(text.slice(a, b), stream),
+            ...masker.push('Z', other(stream)),
+            ...masker.push(text.slice(b), stream),
+            ...masker.flush(),
+          ];
+          const seen = piecesViews(pieces);
+          assertNoSecret(seen, [secret], `${stream} cut at ${a} and ${b}`);
+          assert.equal(seen[other(stream)], 'Y\nZ');
+        }
+      }
+      const masker = createLogMasker([secret]);
+      const pieces = [...text].flatMap((char) => [...masker.push(char, stream), ...masker.push('.', other(stream))]);
+      const seen = piecesViews([...pieces, ...masker.flush()]);
+      assertNoSecret(seen, [secret], `${stream} one character per write`);
+      assert.equal(seen[other(stream)], '.'.repeat(text.length));
+    }
+  });
+
+  it("masks a stream's text that a mask of the interleaved text joined into a secret", () => {
+    // Interleaved 'se' + 'sec' + 'ret' + 'cret': the interleaved masker masks 'sec'+'ret' (begun on
+    // stderr), which leaves stdout's 'se' and 'cret' side by side in the stdout-only text.
+    const masker = createLogMasker(['secret']);
+    const pieces = [
+      ...masker.push('se', 'stdout'),
+      ...masker.push('sec', 'stderr'),
+      ...masker.push('ret', 'stdout'),
+      ...masker.push('cret\n', 'stdout'),
+      ...masker.flush(),
+    ];
+    assertNoSecret(piecesViews(pieces), ['secret'], 'spliced');
+    assert.equal(piecesViews(pieces).stderr, '***');
+  });
+
+  it('writes the normal cases as the interleaved masker alone does', () => {
+    const cases: [LogStreamName, string][][] = [
+      [
+        ['stdout', 'out 1\n'],
+        ['stderr', `err ${secret}\n`],
+        ['stdout', `a ${secret.slice(0, 5)}`],
+        ['stdout', `${secret.slice(5)} b\n`],
+        ['stderr', 'pw1 done\n'],
+      ],
+      [
+        ['stdout', 'token=sk-li'],
+        ['stderr', 've-0123456789abcdef\n'],
+      ],
+      [
+        ['stderr', 'token='],
+        ['stdout', `${secret}\n`],
+      ],
+      [
+        ['stdout', 'pw hun'],
+        ['stdout', 'ter2 ok\n'],
+        ['stderr', 'plain\n'],
+        ['stdout', 'x\n'],
+      ],
+    ];
+    for (const chunks of cases) {
+      const plain = createMasker([secret, 'pw1', 'hunter2']);
+      const guarded = createLogMasker([secret, 'pw1', 'hunter2']);
+      for (const [stream, chunk] of chunks) assert.deepEqual(guarded.push(chunk, stream), plain.push(chunk, stream));
+      assert.deepEqual(guarded.flush(), plain.flush());
+    }
+  });
+
+  it("holds the other stream's text behind a tail that may start a secret, within a bound, and masks the rest of that secret later", () => {
+    const masker = createLogMasker(['secret'], 100);
+    assert.deepEqual(masker.push('a sec', 'stdout'), [{ stream: 'stdout', text: 'a ' }]);
+    assert.deepEqual(masker.push('x'.repeat(60), 'stderr'), [], 'held behind the tail');
+    // Past the bound the tail is masked as the start of a secret, and the held text is written.
+    assert.deepEqual(masker.push('y'.repeat(60), 'stderr'), [
+      { stream: 'stdout', text: '***' },
+      { stream: 'stderr', text: 'x'.repeat(60) + 'y'.repeat(60) },
+    ]);
+    assert.deepEqual(masker.push('ret ok\n', 'stdout'), [{ stream: 'stdout', text: '*** ok\n' }]);
+    assert.deepEqual(masker.flush(), []);
+  });
+
+  it('a run that ends with a held tail stores all of it', async () => {
+    const { runId, text: written } = await writeAll(
+      [
+        ['stdout', 'a sec'],
+        ['stderr', 'X\n'],
+      ],
+      { secrets: ['secret'] },
+    );
+    assert.equal(written, 'a secX\n');
+    assert.deepEqual(await views(runId), { log: 'a secX\n', stdout: 'a sec', stderr: 'X\n' });
   });
 });

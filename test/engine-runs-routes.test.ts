@@ -550,6 +550,54 @@ describe('the run log keeps stdout and stderr apart', () => {
     }
   });
 
+  /** The text of one stream in a page, cut by its stderr byte ranges as the board does (UTF-8 offsets per character). */
+  function streamText(content: string, offset: number, stderr: Range[], wanted: 'stdout' | 'stderr'): string {
+    let text = '';
+    let byte = offset;
+    for (const char of content) {
+      const inStderr = stderr.some((r) => r.from <= byte && byte < r.to);
+      if (inStderr === (wanted === 'stderr')) text += char;
+      byte += Buffer.byteLength(char, 'utf8');
+    }
+    return text;
+  }
+
+  it('a secret a process prints to stdout in two writes around a stderr write is masked in the stdout-only text', async () => {
+    const res = await t.request('POST', `/api/companies/${companyId}/secrets`, {
+      token: board,
+      body: { name: `SPLIT_${randomUUID().slice(0, 8).toUpperCase()}`, value: 'secret' },
+    });
+    assert.equal(res.status, 201);
+    const { agent } = await newAgent(t, board, companyId, {
+      adapterConfig: {
+        command: process.execPath,
+        args: [
+          '-e',
+          `const key = process.env.KEY;
+           process.stdout.write(key.slice(0, 3));
+           setTimeout(() => process.stderr.write('X'), 150);
+           setTimeout(() => process.stdout.write(key.slice(3) + '\\n'), 300);`,
+        ],
+        env: { KEY: { type: 'secret_ref', secretId: res.body.id } },
+      },
+    });
+    const runId = await startRun(agent.id);
+    assert.equal((await finishedRun(runId)).status, 'succeeded');
+    const page = await get(`/api/heartbeat-runs/${runId}/log`);
+    const { content, offset, stderr } = page.body;
+    const stdoutText = streamText(content, offset, stderr, 'stdout');
+    const stderrText = streamText(content, offset, stderr, 'stderr');
+    for (const [name, text] of [
+      ['the log', content],
+      ['its stdout', stdoutText],
+      ['its stderr', stderrText],
+    ]) {
+      assert.equal(text.includes('secret'), false, `${name}: ${JSON.stringify(text)}`);
+    }
+    assert.equal(stderrText, 'X');
+    assert.match(stdoutText, /^\*+\n$/);
+  });
+
   it('a log stored before streams were recorded reads as stdout', async () => {
     const { agent } = await newAgent(t, board, companyId);
     const runId = await insertRun({ agentId: agent.id });

@@ -12,7 +12,11 @@
 // There is one masker over the interleaved text (the content is exactly what a single stream
 // masker would make of it), and it carries each character's stream through: a secret whose start
 // came on stdout and its end on stderr (or the reverse) is still one match, and its mask is
-// recorded in the stream its first character came from.
+// recorded in the stream its first character came from. Each stream's own text (what a
+// stdout-only or stderr-only view shows) is masked too: a secret written on stdout in two parts
+// around a stderr write is no secret in the interleaved text, so a guard over each stream's text
+// masks it (createLogMasker); a stream's tail that may start a secret holds the other stream's
+// text behind it (bounded), and close stores it all.
 //
 // Batching: what was written is stored at most FLUSH_INTERVAL_MS after it arrived, or at once when
 // FLUSH_BYTES are pending; one INSERT per flush (rows of at most CHUNK_BYTES, cut on character
@@ -81,7 +85,7 @@ export function openRunLog(options: RunLogOptions): RunLogWriter {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_LOG_BYTES;
   const flushIntervalMs = options.flushIntervalMs ?? FLUSH_INTERVAL_MS;
   const flushBytes = options.flushBytes ?? FLUSH_BYTES;
-  const masker = createMasker(options.secrets ?? []);
+  const masker = createLogMasker(options.secrets ?? []);
   // accepted: bytes taken into the log (counted against the cap); stored: bytes in the table.
   let accepted = 0;
   let stored = 0;
@@ -249,32 +253,52 @@ export interface Masker {
 /** Where each stream's text starts in a string: runs in order, the first at 0. */
 type StreamRuns = { at: number; stream: LogStreamName }[];
 
-export function createMasker(secrets: string[]): Masker {
-  const list = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
-  const [longestSecret] = list;
-  if (longestSecret === undefined) {
-    return { push: (chunk, stream = 'stdout') => (chunk ? [{ stream, text: chunk }] : []), flush: () => [] };
-  }
-  // Longest first so a secret that contains another is masked whole.
-  const pattern = new RegExp(list.map(escapeRegExp).join('|'), 'g');
-  const longest = longestSecret.length;
-  const firstChars = new Set(list.map((s) => s[0]));
-  let pending = '';
-  let pendingRuns: StreamRuns = [];
-
+/** The secrets to mask, longest first, with how to find them and how much of a text's end to hold back. */
+interface SecretMatcher {
+  /** Longest first so a secret that contains another is masked whole. */
+  pattern: RegExp;
+  longest: number;
   /**
    * Where the held tail starts: the first position from `from` whose rest of the text is a proper
-   * prefix of a secret (the secret may complete with the next chunk); text.length when none is.
-   * Any secret not wholly in the text starts there or later, so everything before can be written.
+   * prefix of a secret (the secret may complete with more text); text.length when none is. Any
+   * secret not wholly in the text starts there or later, so everything before can be written.
    */
-  function holdFrom(text: string, from: number): number {
-    for (let p = Math.max(from, text.length - (longest - 1)); p < text.length; p++) {
-      if (!firstChars.has(text[p])) continue;
-      const rest = text.slice(p);
-      if (list.some((secret) => secret.length > rest.length && secret.startsWith(rest))) return p;
-    }
-    return text.length;
+  holdFrom(text: string, from: number): number;
+}
+
+function secretMatcher(secrets: string[]): SecretMatcher | null {
+  const list = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
+  const [longestSecret] = list;
+  if (longestSecret === undefined) return null;
+  const longest = longestSecret.length;
+  const firstChars = new Set(list.map((s) => s[0]));
+  return {
+    pattern: new RegExp(list.map(escapeRegExp).join('|'), 'g'),
+    longest,
+    holdFrom(text, from) {
+      for (let p = Math.max(from, text.length - (longest - 1)); p < text.length; p++) {
+        if (!firstChars.has(text[p])) continue;
+        const rest = text.slice(p);
+        if (list.some((secret) => secret.length > rest.length && secret.startsWith(rest))) return p;
+      }
+      return text.length;
+    },
+  };
+}
+
+/**
+ * The masker over the interleaved text alone: what it writes never holds a secret, but the text of
+ * one of its streams may (a secret written in two parts around a write of the other stream):
+ * createLogMasker guards each stream's text as well.
+ */
+export function createMasker(secrets: string[]): Masker {
+  const matcher = secretMatcher(secrets);
+  if (matcher === null) {
+    return { push: (chunk, stream = 'stdout') => (chunk ? [{ stream, text: chunk }] : []), flush: () => [] };
   }
+  const { pattern, holdFrom } = matcher;
+  let pending = '';
+  let pendingRuns: StreamRuns = [];
 
   function mask(text: string, runs: StreamRuns, final: boolean): LogPiece[] {
     const out: LogPiece[] = [];
@@ -320,6 +344,101 @@ export function createMasker(secrets: string[]): Masker {
     flush() {
       return mask(pending, pendingRuns, true);
     },
+  };
+}
+
+/**
+ * The writer's masker: the interleaved masker, then a guard over the text of each stream on its own
+ * (what a stdout-only or stderr-only view shows), so a secret is masked wherever a reader could
+ * see it whole. The guard keeps the interleaved order: a stream's held tail (a proper prefix of a
+ * secret, at most the longest secret's length) holds back the other stream's text behind it, up to
+ * `maxHeldChars`; past that the tail is masked as if it were the secret's start, and what that
+ * stream writes next is masked as far as it completes a secret begun in that tail.
+ */
+export function createLogMasker(secrets: string[], maxHeldChars = FLUSH_BYTES): Masker {
+  const interleaved = createMasker(secrets);
+  const matcher = secretMatcher(secrets);
+  if (matcher === null) return interleaved;
+  const guard = createStreamGuard(matcher, maxHeldChars);
+  return {
+    push: (chunk, stream) => guard(interleaved.push(chunk, stream), false),
+    flush: () => guard(interleaved.flush(), true),
+  };
+}
+
+const STREAMS: readonly LogStreamName[] = ['stdout', 'stderr'];
+
+/**
+ * Masks every secret in each stream's own text of what the interleaved masker wrote. A character it
+ * masks stays in its place and stream: each run of masked characters of one stream, adjacent in
+ * the interleaved text, becomes one `***` there. So neither the interleaved text (only characters
+ * became stars) nor the other stream's text changes otherwise, and each stream's text is what a
+ * single masker over it alone would leave unmasked. Text is written in arrival order, up to the
+ * first character of either stream that could still start a secret.
+ */
+function createStreamGuard(matcher: SecretMatcher, maxHeldChars: number) {
+  const { pattern, holdFrom, longest } = matcher;
+  // The held text (UTF-16 units) with each unit's stream and whether it is masked.
+  let text = '';
+  let streams: LogStreamName[] = [];
+  let masked: boolean[] = [];
+  // Per stream: its text written already and masked for want of room, that a secret may continue.
+  const carry: Record<LogStreamName, string> = { stdout: '', stderr: '' };
+
+  return (pieces: LogPiece[], final: boolean): LogPiece[] => {
+    for (const piece of pieces) {
+      text += piece.text;
+      for (let i = 0; i < piece.text.length; i++) {
+        streams.push(piece.stream);
+        masked.push(false);
+      }
+    }
+    // Per stream: where in the held text its undecided tail starts, and that tail's own text.
+    const undecided = STREAMS.map((stream) => {
+      const at: number[] = [];
+      let own = carry[stream];
+      for (let i = 0; i < text.length; i++) {
+        if (streams[i] !== stream) continue;
+        at.push(i);
+        own += text[i];
+      }
+      const skip = carry[stream].length;
+      let pos = 0;
+      let hold = own.length;
+      for (;;) {
+        hold = final ? own.length : holdFrom(own, pos);
+        pattern.lastIndex = pos;
+        const m = pattern.exec(own);
+        if (!m || m.index >= hold) break;
+        for (let k = Math.max(m.index, skip); k < m.index + m[0].length; k++) masked[at[k - skip] ?? 0] = true;
+        pos = m.index + m[0].length;
+      }
+      return { stream, own, skip, hold, at, from: at[Math.max(hold, skip) - skip] ?? text.length };
+    });
+    let cut = Math.min(...undecided.map((u) => u.from));
+    if (text.length - cut > maxHeldChars) {
+      // Too much of the other stream waits behind a tail that may be a secret's start: mask the tail.
+      for (const u of undecided)
+        for (let k = Math.max(u.hold, u.skip); k < u.own.length; k++) masked[u.at[k - u.skip] ?? 0] = true;
+      cut = text.length;
+    } else if (!final && cut > 0 && cut < text.length && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
+    for (const u of undecided) {
+      const written = u.at.filter((i) => i < cut).length;
+      carry[u.stream] = u.own.slice(Math.max(u.hold, u.own.length - (longest - 1)), u.skip + written);
+    }
+    const out: LogPiece[] = [];
+    for (let i = 0; i < cut; ) {
+      const stream = streams[i] ?? 'stdout';
+      const isMasked = masked[i] ?? false;
+      let end = i + 1;
+      while (end < cut && streams[end] === stream && masked[end] === isMasked) end++;
+      appendPiece(out, stream, isMasked ? MASK : text.slice(i, end));
+      i = end;
+    }
+    text = text.slice(cut);
+    streams = streams.slice(cut);
+    masked = masked.slice(cut);
+    return out;
   };
 }
 
