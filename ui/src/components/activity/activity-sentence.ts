@@ -44,7 +44,7 @@ const text = (details: Entry['details'], key: string): string | undefined => {
   return typeof value === 'string' && value ? value : undefined;
 };
 
-/** What the entry is about, named: "NOR-12", "NOR-12 Fix the login", "Gus", "Hire Gus", "Dev's run". */
+/** What the entry is about, named: "NOR-12", "Gus", "Hire Gus", "Dev's run". */
 export function subjectWords(entry: Entry, names: Names): string {
   const details = entry.details;
   if (entry.entityType === 'approval') {
@@ -58,7 +58,8 @@ export function subjectWords(entry: Entry, names: Names): string {
     const name = agentId ? names.agent(agentId) : undefined;
     return name ? `${name}'s run` : 'a run';
   }
-  // An issue by its identifier, with its title where the entry carries one (a creation does).
+  if (entry.entityType === 'issue')
+    return text(details, 'identifier') ?? entryLabel(entry, (id) => names.agent(id) ?? 'an agent');
   return entryLabel(entry, (id) => names.agent(id) ?? 'an agent');
 }
 

@@ -8,7 +8,7 @@ import { fullTime, timeAgo } from '../../lib/format';
 import { activityQuery } from '../../queries/activity';
 import { useAgentNames } from '../../queries/agents';
 import { issueQuery } from '../../queries/issues';
-import { entryLink } from '../../components/activity/activity-links';
+import { entryLabel, entryLink } from '../../components/activity/activity-links';
 import { entrySentence, type Names } from '../../components/activity/activity-sentence';
 import { meQuery } from '../../queries/instance';
 import { groupRunEntries, runOutcomesInWords, type RunGroup } from './activity-groups';
@@ -48,7 +48,9 @@ export function RecentActivity({ companyId }: { companyId: string }) {
               );
             const { entry } = line;
             const path = entryLink(companyId, entry);
-            const { actor, verb, subject, rest } = entrySentence(entry, sentenceNames);
+            const { actor, verb, subject: named, rest } = entrySentence(entry, sentenceNames);
+            // At a glance an issue reads better with its title too ("NOR-12 Fix the login").
+            const subject = entry.entityType === 'issue' ? entryLabel(entry, () => named) : named;
             return (
               <li key={entry.id} data-activity-id={entry.id}>
                 <span>
