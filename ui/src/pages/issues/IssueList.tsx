@@ -3,7 +3,7 @@
 // sort parameter (SPEC: priority order, or best match with `q`), so a header sorts the issues loaded so
 // far; scrolling loads more and they take their place in that order.
 import { MoreHorizontal } from 'lucide-react';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AgentAvatar } from '../../components/display/AgentAvatar';
 import { DataTable, type DataTableColumn } from '../../components/display/DataTable';
@@ -259,6 +259,10 @@ function issueColumns(companyId: string, names: Names): DataTableColumn<Issue>[]
   ];
 }
 
+/**
+ * A row's hover menu. Its menu is mounted on first use: a Radix menu per rendered row would cost the
+ * list's first screen for menus hardly anyone opens.
+ */
 function RowActions({
   issue,
   onSetStatus,
@@ -266,14 +270,19 @@ function RowActions({
   issue: Issue;
   onSetStatus: (issue: Issue, status: IssueStatus) => void;
 }) {
+  const [open, setOpen] = useState<boolean | null>(null);
+  const button = (
+    <IconButton
+      icon={MoreHorizontal}
+      size="sm"
+      tabIndex={-1}
+      aria-label={`Actions for ${issue.identifier}`}
+      onClick={open === null ? () => setOpen(true) : undefined}
+    />
+  );
+  if (open === null) return button;
   return (
-    <Menu
-      align="end"
-      label={`Actions for ${issue.identifier}`}
-      trigger={
-        <IconButton icon={MoreHorizontal} size="sm" tabIndex={-1} aria-label={`Actions for ${issue.identifier}`} />
-      }
-    >
+    <Menu align="end" label={`Actions for ${issue.identifier}`} open={open} onOpenChange={setOpen} trigger={button}>
       <MenuLabel>Set status</MenuLabel>
       {SETTABLE_STATUSES.filter((status) => status !== issue.status).map((status) => (
         <MenuItem
