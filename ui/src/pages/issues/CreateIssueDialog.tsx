@@ -1,17 +1,22 @@
 // Create an issue from anywhere (the `c` shortcut, the command palette, the issues page).
 // Owned by the issues page; the shell mounts it through GlobalShortcuts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { api, data } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { AgentAvatar } from '../../components/display/AgentAvatar';
+import { PriorityIcon } from '../../components/display/PriorityIcon';
+import { StatusIcon } from '../../components/display/StatusIcon';
+import { Select } from '../../components/ui/Combobox';
 import { issuePriorities, issueStatuses, type IssuePriority, type IssueStatus } from '../../lib/statuses';
 import { agentsQuery } from '../../queries/agents';
 import { goalsQuery } from '../../queries/goals';
 import { issueListKeys } from '../../queries/issues';
 import { projectsQuery } from '../../queries/projects';
-import { issuePath, type CreateIssueBody } from './model';
+import { Decorative } from './Decorative';
+import { issuePath, SETTABLE_STATUSES, type CreateIssueBody } from './model';
 
 export interface CreateIssueDialogProps {
   companyId: string;
@@ -20,9 +25,6 @@ export interface CreateIssueDialogProps {
   /** Fields to start from (a status column, a parent issue). */
   defaults?: { status?: string; parentId?: string; projectId?: string; assigneeAgentId?: string };
 }
-
-/** in_progress is reached only by checkout (the server answers 422), so it is not offered here. */
-const CREATE_STATUSES = issueStatuses.list.filter((status) => status !== 'in_progress');
 
 export function CreateIssueDialog({ companyId, open, onOpenChange, defaults }: CreateIssueDialogProps) {
   return (
@@ -50,7 +52,7 @@ function CreateIssueForm({
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [status, setStatus] = useState<IssueStatus>(
-    CREATE_STATUSES.find((known) => known === defaults?.status) ?? 'todo',
+    SETTABLE_STATUSES.find((known) => known === defaults?.status) ?? 'todo',
   );
   const [priority, setPriority] = useState<IssuePriority>('medium');
   const [assigneeAgentId, setAssignee] = useState(defaults?.assigneeAgentId ?? '');
@@ -133,61 +135,91 @@ function CreateIssueForm({
         </span>
       </div>
       <div className="issue-create-grid">
-        <label className="field">
-          Status
-          <select value={status} onChange={(event) => setStatus(event.target.value as IssueStatus)}>
-            {CREATE_STATUSES.map((known) => (
-              <option key={known} value={known}>
-                {issueStatuses.label(known)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Priority
-          <select value={priority} onChange={(event) => setPriority(event.target.value as IssuePriority)}>
-            {issuePriorities.list.map((known) => (
-              <option key={known} value={known}>
-                {issuePriorities.label(known)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Assignee
-          <select value={assigneeAgentId} onChange={(event) => setAssignee(event.target.value)}>
-            <option value="">No one</option>
-            {agents.data
-              ?.filter((agent) => agent.status !== 'terminated' && agent.status !== 'pending_approval')
-              .map((agent) => (
-                <option key={agent.id} value={agent.id}>
-                  {agent.name}
-                </option>
-              ))}
-          </select>
-        </label>
-        <label className="field">
-          Project
-          <select value={projectId} onChange={(event) => setProject(event.target.value)}>
-            <option value="">None</option>
-            {projects.data?.map((project) => (
-              <option key={project.id} value={project.id}>
-                {project.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Goal
-          <select value={goalId} onChange={(event) => setGoal(event.target.value)}>
-            <option value="">None</option>
-            {goals.data?.map((goal) => (
-              <option key={goal.id} value={goal.id}>
-                {goal.title}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Picker label="Status">
+          {(id) => (
+            <Select
+              id={id}
+              value={status}
+              onChange={setStatus}
+              options={SETTABLE_STATUSES.map((known) => ({
+                value: known,
+                label: issueStatuses.label(known),
+                leading: (
+                  <Decorative>
+                    <StatusIcon kind="issue" status={known} size={14} />
+                  </Decorative>
+                ),
+              }))}
+            />
+          )}
+        </Picker>
+        <Picker label="Priority">
+          {(id) => (
+            <Select
+              id={id}
+              value={priority}
+              onChange={setPriority}
+              options={issuePriorities.list.map((known) => ({
+                value: known,
+                label: issuePriorities.label(known),
+                leading: (
+                  <Decorative>
+                    <PriorityIcon priority={known} size={14} />
+                  </Decorative>
+                ),
+              }))}
+            />
+          )}
+        </Picker>
+        <Picker label="Assignee">
+          {(id) => (
+            <Select
+              id={id}
+              value={assigneeAgentId}
+              onChange={setAssignee}
+              options={[
+                { value: '', label: 'No one' },
+                ...(agents.data ?? [])
+                  .filter((agent) => agent.status !== 'terminated' && agent.status !== 'pending_approval')
+                  .map((agent) => ({
+                    value: agent.id,
+                    label: agent.name,
+                    leading: (
+                      <Decorative>
+                        <AgentAvatar id={agent.id} name={agent.name} size={20} />
+                      </Decorative>
+                    ),
+                  })),
+              ]}
+            />
+          )}
+        </Picker>
+        <Picker label="Project">
+          {(id) => (
+            <Select
+              id={id}
+              value={projectId}
+              onChange={setProject}
+              options={[
+                { value: '', label: 'None' },
+                ...(projects.data ?? []).map((project) => ({ value: project.id, label: project.name })),
+              ]}
+            />
+          )}
+        </Picker>
+        <Picker label="Goal">
+          {(id) => (
+            <Select
+              id={id}
+              value={goalId}
+              onChange={setGoal}
+              options={[
+                { value: '', label: 'None' },
+                ...(goals.data ?? []).map((goal) => ({ value: goal.id, label: goal.title })),
+              ]}
+            />
+          )}
+        </Picker>
         <label className="field">
           Parent issue
           <input value={parent} placeholder="e.g. ACME-12" onChange={(event) => setParent(event.target.value)} />
@@ -211,5 +243,16 @@ function CreateIssueForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** A field whose control is a Select: the label names the trigger by id. */
+function Picker({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id)}
+    </div>
   );
 }

@@ -1,28 +1,25 @@
-// The board view: a column per status. A card moves by drag and drop, or by keyboard through its
-// "Move to…" menu; both PATCH the status with an optimistic move, and a refusal (SPEC transitions:
-// 409/422) puts the card back and says why next to it.
-import * as Menu from '@radix-ui/react-dropdown-menu';
+// The board view: a column per status. A card moves by drag and drop, or by keyboard: focus the card,
+// then M (or Space) opens its status menu, Alt+Arrow moves it to the next column. Both PATCH the
+// status with an optimistic move; a refusal (SPEC transitions: 409/422) puts the card back and the
+// server's reason shows in a toast. Each move is announced in a live region.
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PriorityIcon } from '../../components/display/PriorityIcon';
 import { RelativeTime } from '../../components/display/RelativeTime';
 import { StatusIcon } from '../../components/display/StatusIcon';
+import { Menu, MenuItem, MenuLabel } from '../../components/ui/Menu';
+import { toast } from '../../components/ui/Toast';
 import { issueStatuses, type IssueStatus } from '../../lib/statuses';
 import { issueColumnQuery, type Issue } from '../../queries/issues';
-import { Assignee } from './IssueList';
-import { issuePath } from './model';
+import { Assignee, hasLiveRun } from './IssueList';
+import { Decorative } from './Decorative';
+import { issuePath, SETTABLE_STATUSES } from './model';
 import { useMoveIssue, type Names } from './queries';
 import type { IssueFilters, listQuery } from './url-state';
-
-interface Refusal {
-  issueId: string;
-  to: IssueStatus;
-  message: string;
-}
 
 interface BoardProps {
   companyId: string;
@@ -31,10 +28,14 @@ interface BoardProps {
   names: Names;
 }
 
+const HINT_ID = 'issue-card-keys';
+/** The server's reason as a sentence, so the words after it read apart. */
+const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+
 export function IssueBoard({ companyId, filters, query, names }: BoardProps) {
   const move = useMoveIssue(companyId);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [movedId, setMovedId] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState('');
   const dragged = useRef<Issue | null>(null);
   const columns =
     filters.status.length > 0
@@ -43,46 +44,72 @@ export function IssueBoard({ companyId, filters, query, names }: BoardProps) {
 
   const moveTo = (issue: Issue, to: IssueStatus) => {
     if (issue.status === to) return;
-    setRefusal(null);
     setMovedId(issue.id);
+    setAnnouncement(`Moving ${issue.identifier} to ${issueStatuses.label(to)}…`);
     move.mutate(
       { issue, to },
-      { onError: (error) => setRefusal({ issueId: issue.id, to, message: errorMessage(error) }) },
+      {
+        onSuccess: () => setAnnouncement(`${issue.identifier} moved to ${issueStatuses.label(to)}.`),
+        onError: (error) => {
+          const reason = errorMessage(error);
+          setAnnouncement(`${issue.identifier} not moved: ${reason}`);
+          toast({
+            tone: 'error',
+            title: `${issue.identifier} not moved to ${issueStatuses.label(to)}`,
+            description: `${sentence(reason)} It is back in ${issueStatuses.label(issue.status)}.`,
+          });
+        },
+      },
     );
+  };
+  /** Alt+Arrow: the next column a person can move to (in progress is reached by checkout only). */
+  const step = (issue: Issue, by: 1 | -1) => {
+    const reachable = columns.filter(
+      (status) => (SETTABLE_STATUSES as readonly IssueStatus[]).includes(status) || status === issue.status,
+    );
+    const to = reachable[reachable.indexOf(issue.status) + by];
+    if (to) moveTo(issue, to);
   };
 
   const card = {
     companyId,
     names,
-    refusal,
     movedId,
     onMove: moveTo,
-    onDismiss: () => setRefusal(null),
+    onStep: step,
     onDragStart: (issue: Issue) => (dragged.current = issue),
   };
   return (
-    <div className="issue-board">
-      {columns.map((status) => (
-        <Column
-          key={status}
-          status={status}
-          query={query}
-          {...card}
-          onDrop={() => dragged.current && moveTo(dragged.current, status)}
-        />
-      ))}
-    </div>
+    <>
+      <p id={HINT_ID} className="visually-hidden">
+        Enter: open. M or Space: change the status. Alt and the left or right arrow: move to the previous or next
+        column.
+      </p>
+      <p className="visually-hidden" aria-live="polite" role="status">
+        {announcement}
+      </p>
+      <div className="issue-board">
+        {columns.map((status) => (
+          <Column
+            key={status}
+            status={status}
+            query={query}
+            {...card}
+            onDrop={() => dragged.current && moveTo(dragged.current, status)}
+          />
+        ))}
+      </div>
+    </>
   );
 }
 
 interface CardActions {
   companyId: string;
   names: Names;
-  refusal: Refusal | null;
   /** The card last moved: it takes the focus where it lands, so a keyboard move keeps the reader's place. */
   movedId: string | null;
   onMove: (issue: Issue, to: IssueStatus) => void;
-  onDismiss: () => void;
+  onStep: (issue: Issue, by: 1 | -1) => void;
   onDragStart: (issue: Issue) => void;
 }
 
@@ -157,27 +184,37 @@ function Column({
   );
 }
 
-function IssueCard({
-  issue,
-  companyId,
-  names,
-  refusal,
-  movedId,
-  onMove,
-  onDismiss,
-  onDragStart,
-}: CardActions & { issue: Issue }) {
-  const trigger = useRef<HTMLButtonElement>(null);
-  const refused = refusal?.issueId === issue.id ? refusal : null;
+function IssueCard({ issue, companyId, names, movedId, onMove, onStep, onDragStart }: CardActions & { issue: Issue }) {
+  const self = useRef<HTMLLIElement>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const navigate = useNavigate();
   useEffect(() => {
-    if (movedId === issue.id && trigger.current && !trigger.current.contains(document.activeElement))
-      trigger.current.focus();
+    if (movedId === issue.id && self.current && !self.current.contains(document.activeElement)) self.current.focus();
   }, [movedId, issue.id]);
+  const onKeyDown = (event: KeyboardEvent<HTMLLIElement>) => {
+    if (event.target !== event.currentTarget) return;
+    if ((event.key === 'm' || event.key === ' ') && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      setMenuOpen(true);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      void navigate(issuePath(companyId, issue));
+    } else if (event.altKey && (event.key === 'ArrowRight' || event.key === 'ArrowLeft')) {
+      event.preventDefault();
+      onStep(issue, event.key === 'ArrowRight' ? 1 : -1);
+    }
+  };
+  const live = hasLiveRun(issue);
   return (
     <li
+      ref={self}
       className="issue-card"
       data-issue-id={issue.id}
+      tabIndex={0}
+      aria-label={`${issue.identifier} ${issue.title}, ${issueStatuses.label(issue.status)}`}
+      aria-describedby={HINT_ID}
       draggable
+      onKeyDown={onKeyDown}
       onDragStart={(event) => {
         event.dataTransfer.setData('text/plain', issue.identifier);
         event.dataTransfer.effectAllowed = 'move';
@@ -185,44 +222,46 @@ function IssueCard({
       }}
     >
       <div className="issue-card-head">
-        <StatusIcon kind="issue" status={issue.status} size={14} />
-        <Link to={issuePath(companyId, issue)} draggable={false}>
+        <Menu
+          open={menuOpen}
+          onOpenChange={setMenuOpen}
+          label={`Status of ${issue.identifier}`}
+          trigger={
+            <button
+              type="button"
+              className="issue-card-status"
+              tabIndex={-1}
+              aria-label={`Change the status of ${issue.identifier}`}
+            >
+              <StatusIcon kind="issue" status={issue.status} size={14} />
+            </button>
+          }
+        >
+          <MenuLabel>Move to</MenuLabel>
+          {SETTABLE_STATUSES.filter((status) => status !== issue.status).map((status) => (
+            <MenuItem
+              key={status}
+              leading={
+                <Decorative>
+                  <StatusIcon kind="issue" status={status} size={14} />
+                </Decorative>
+              }
+              onSelect={() => onMove(issue, status)}
+            >
+              {issueStatuses.label(status)}
+            </MenuItem>
+          ))}
+        </Menu>
+        <Link to={issuePath(companyId, issue)} draggable={false} tabIndex={-1}>
           <span className="issue-identifier">{issue.identifier}</span> {issue.title}
         </Link>
+        {live && <span className="live-dot live-motion" role="img" aria-label="A run is working on it" />}
       </div>
       <div className="issue-card-meta">
         <PriorityIcon priority={issue.priority} size={14} />
         <Assignee issue={issue} names={names} />
         <RelativeTime at={issue.updatedAt} className="muted" />
-        <Menu.Root>
-          <Menu.Trigger asChild>
-            <button ref={trigger} type="button" className="issue-move">
-              Move<span className="visually-hidden"> {issue.identifier}</span> to…
-            </button>
-          </Menu.Trigger>
-          <Menu.Portal>
-            <Menu.Content className="issue-move-menu" align="end">
-              {issueStatuses.list
-                .filter((status) => status !== issue.status)
-                .map((status) => (
-                  <Menu.Item key={status} className="issue-move-item" onSelect={() => onMove(issue, status)}>
-                    {issueStatuses.label(status)}
-                  </Menu.Item>
-                ))}
-            </Menu.Content>
-          </Menu.Portal>
-        </Menu.Root>
       </div>
-      {refused && (
-        <div className="notice notice-error issue-refusal" role="alert">
-          <p>
-            <strong>Not moved to {issueStatuses.label(refused.to)}:</strong> {refused.message}
-          </p>
-          <button type="button" onClick={onDismiss}>
-            Dismiss
-          </button>
-        </div>
-      )}
     </li>
   );
 }

@@ -1,23 +1,26 @@
-// The list view: rows virtualised (only what is on screen is in the DOM, so 100k issues scroll like
-// 100), the next page fetched as the reader nears the end, optionally grouped.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import { Link } from 'react-router';
+// The list view: the issues in a DataTable (virtualised, so 10,000 loaded issues scroll like 100), the
+// next page fetched as the reader nears the end, optionally grouped and sorted. The list route has no
+// sort parameter (SPEC: priority order, or best match with `q`), so a header sorts the issues loaded so
+// far; scrolling loads more and they take their place in that order.
+import { MoreHorizontal } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { AgentAvatar } from '../../components/display/AgentAvatar';
+import { DataTable, type DataTableColumn } from '../../components/display/DataTable';
 import { PriorityIcon } from '../../components/display/PriorityIcon';
 import { RelativeTime } from '../../components/display/RelativeTime';
 import { StatusIcon } from '../../components/display/StatusIcon';
-import { issuePriorities, issueStatuses } from '../../lib/statuses';
+import { StatusPill } from '../../components/display/StatusPill';
+import { IconButton } from '../../components/ui/Button';
+import { Menu, MenuItem, MenuLabel } from '../../components/ui/Menu';
+import { issuePriorities, issueStatuses, type IssueStatus } from '../../lib/statuses';
 import type { Issue } from '../../queries/issues';
-import { issuePath } from './model';
+import { Decorative } from './Decorative';
+import { issuePath, SETTABLE_STATUSES } from './model';
 import type { Names } from './queries';
-import type { Grouping } from './url-state';
+import type { Grouping, IssueSort, SortColumn } from './url-state';
 
-const ROW_HEIGHT = 37;
-/** Ask for the next page while this many rows are still below the screen. */
-const PREFETCH_ROWS = 30;
-
-type Row = { kind: 'group'; key: string; label: string; count: number } | { kind: 'issue'; issue: Issue };
+const ROW_HEIGHT = 40;
 
 interface GroupOf {
   key(issue: Issue): string;
@@ -54,33 +57,75 @@ function groupOf(group: Exclude<Grouping, 'none'>, names: Names): GroupOf {
   }
 }
 
+const assigneeName = (issue: Issue, names: Names): string =>
+  issue.assigneeAgentId
+    ? (names.agent(issue.assigneeAgentId) ?? 'Unknown agent')
+    : issue.assigneeUserId
+      ? 'Board user'
+      : '';
+const issueNumber = (issue: Issue): number => Number(issue.identifier.split('-').pop()) || 0;
+
+/** How each sortable column compares two issues (ascending). */
+function comparator(column: SortColumn, names: Names): (a: Issue, b: Issue) => number {
+  switch (column) {
+    case 'identifier':
+      return (a, b) => issueNumber(a) - issueNumber(b);
+    case 'title':
+      return (a, b) => a.title.localeCompare(b.title);
+    case 'status':
+      return (a, b) => issueStatuses.list.indexOf(a.status) - issueStatuses.list.indexOf(b.status);
+    case 'priority':
+      return (a, b) => issuePriorities.list.indexOf(a.priority) - issuePriorities.list.indexOf(b.priority);
+    case 'assignee':
+      // The unassigned last either way would need two comparators; "" sorts first ascending, which reads fine.
+      return (a, b) => assigneeName(a, names).localeCompare(assigneeName(b, names));
+    case 'updated':
+      return (a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
+  }
+}
+
 /**
- * Rows of the loaded pages, grouped: each group keeps list order inside it. Groups cover what is
- * loaded so far; scrolling further adds to them.
+ * The loaded issues in the order shown: sorted (stable, so ties keep the list's order), then grouped,
+ * each group keeping that order. Groups cover what is loaded so far; scrolling further adds to them.
  */
-export function groupRows(issues: Issue[], group: Grouping, names: Names): Row[] {
-  if (group === 'none') return issues.map((issue) => ({ kind: 'issue', issue }));
+export function orderIssues(issues: Issue[], group: Grouping, sort: IssueSort | null, names: Names): Issue[] {
+  let ordered = issues;
+  if (sort) {
+    const compare = comparator(sort.column, names);
+    const sign = sort.direction === 'asc' ? 1 : -1;
+    ordered = [...issues].sort((a, b) => sign * compare(a, b));
+  }
+  if (group === 'none') return ordered;
   const by = groupOf(group, names);
   const groups = new Map<string, Issue[]>();
-  for (const issue of issues) {
+  for (const issue of ordered) {
     const key = by.key(issue);
     const members = groups.get(key);
     if (members) members.push(issue);
     else groups.set(key, [issue]);
   }
   const rank = (key: string) => (by.order ? by.order.indexOf(key) : key === '' ? Infinity : 0);
-  const sorted = [...groups].sort(([a], [b]) => rank(a) - rank(b) || by.label(a).localeCompare(by.label(b)));
-  return sorted.flatMap(([key, members]): Row[] => [
-    { kind: 'group', key, label: by.label(key), count: members.length },
-    ...members.map((issue): Row => ({ kind: 'issue', issue })),
-  ]);
+  return [...groups]
+    .sort(([a], [b]) => rank(a) - rank(b) || by.label(a).localeCompare(by.label(b)))
+    .flatMap(([, members]) => members);
 }
+
+/**
+ * The list route says who holds an issue's checkout (`checkoutRunId`) but not whether that run is
+ * still going: an in-progress issue checked out by a run is the closest it tells.
+ */
+export const hasLiveRun = (issue: Issue): boolean => issue.status === 'in_progress' && Boolean(issue.checkoutRunId);
 
 interface IssueListProps {
   companyId: string;
   issues: Issue[];
   group: Grouping;
+  sort: IssueSort | null;
+  onSortChange: (sort: IssueSort | null) => void;
   names: Names;
+  selected: ReadonlySet<string>;
+  onSelectedChange: (selected: Set<string>) => void;
+  onSetStatus: (issue: Issue, status: IssueStatus) => void;
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => void;
@@ -90,101 +135,184 @@ export function IssueList({
   companyId,
   issues,
   group,
+  sort,
+  onSortChange,
   names,
+  selected,
+  onSelectedChange,
+  onSetStatus,
   hasNextPage,
   isFetchingNextPage,
   fetchNextPage,
 }: IssueListProps) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const rows = useMemo(() => groupRows(issues, group, names), [issues, group, names]);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const visible = virtualizer.getVirtualItems();
-  const lastVisible = visible[visible.length - 1]?.index ?? 0;
-
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastVisible >= rows.length - PREFETCH_ROWS) fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, lastVisible, rows.length, fetchNextPage]);
-
-  // Arrow keys walk the rows (group headings skipped). The next row is always rendered (overscan),
-  // and focusing it scrolls it into view, which the virtualizer follows.
-  const walkRows = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-    const from = (event.target as HTMLElement).closest('[data-index]')?.getAttribute('data-index');
-    if (from == null) return;
-    const step = event.key === 'ArrowDown' ? 1 : -1;
-    let next = Number(from) + step;
-    while (rows[next]?.kind === 'group') next += step;
-    const link = scroller.current?.querySelector<HTMLAnchorElement>(`[data-index="${next}"] a`);
-    if (!link) return;
-    event.preventDefault();
-    link.focus();
-  };
-
+  const navigate = useNavigate();
+  const rows = useMemo(() => orderIssues(issues, group, sort, names), [issues, group, sort, names]);
+  const grouping = useMemo(() => (group === 'none' ? null : groupOf(group, names)), [group, names]);
+  const columns = useMemo((): DataTableColumn<Issue>[] => issueColumns(companyId, names), [companyId, names]);
+  const onEndReached = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   return (
-    <div className="issue-list" ref={scroller} onKeyDown={walkRows}>
-      <div
-        role="list"
-        aria-label="Issues"
-        aria-busy={isFetchingNextPage}
-        style={{ height: virtualizer.getTotalSize() }}
-        className="issue-list-rows"
-      >
-        {visible.map((item) => {
-          const row = rows[item.index];
-          // The virtualizer counts `rows` as of this render, so every index it gives has a row.
-          if (!row) return null;
-          const place = { transform: `translateY(${item.start}px)`, height: item.size };
-          if (row.kind === 'group') {
-            return (
-              <div key={`group:${row.key}`} role="listitem" className="issue-group" style={place}>
-                <h2>
-                  {row.label} <span className="count">{row.count}</span>
-                </h2>
-              </div>
-            );
-          }
-          const { issue } = row;
-          return (
-            <div
-              key={issue.id}
-              role="listitem"
-              data-issue-id={issue.id}
-              data-index={item.index}
-              className="issue-row"
-              style={place}
-            >
-              <Link to={issuePath(companyId, issue)} className="row-link">
-                <PriorityIcon priority={issue.priority} />
-                <StatusIcon kind="issue" status={issue.status} />
-                <span className="issue-identifier">{issue.identifier}</span>
-                <span className="issue-title">{issue.title}</span>
-                <span className="issue-project muted">{names.project(issue.projectId) ?? ''}</span>
-                <Assignee issue={issue} names={names} />
-                <RelativeTime at={issue.updatedAt} className="muted" />
-              </Link>
-            </div>
-          );
-        })}
-      </div>
+    <>
+      <DataTable<Issue>
+        label="Issues"
+        className="issue-table"
+        rows={rows}
+        columns={columns}
+        rowKey={rowKey}
+        rowLabel={rowLabel}
+        rowAttributes={rowAttributes}
+        rowHeight={ROW_HEIGHT}
+        sort={sort}
+        onSortChange={(next) => onSortChange(next as IssueSort | null)}
+        selected={selected}
+        onSelectedChange={onSelectedChange}
+        onOpen={(issue) => void navigate(issuePath(companyId, issue))}
+        rowActions={(issue) => <RowActions issue={issue} onSetStatus={onSetStatus} />}
+        groupKey={grouping?.key}
+        groupLabel={grouping?.label}
+        onEndReached={onEndReached}
+        busy={isFetchingNextPage}
+      />
       {isFetchingNextPage && (
         <p className="muted issue-list-more" role="status">
           Loading more issues…
         </p>
       )}
-    </div>
+      {sort && hasNextPage && !isFetchingNextPage && (
+        <p className="muted issue-list-more">
+          Sorted among the {issues.length} issues loaded; more load as you scroll.
+        </p>
+      )}
+    </>
   );
 }
 
-/** The assignee's avatar (named for screen readers and on hover), or nothing when unassigned. */
-export function Assignee({ issue, names }: { issue: Issue; names: Names }) {
-  const agent = names.agent(issue.assigneeAgentId);
-  if (issue.assigneeAgentId)
-    return <AgentAvatar id={issue.assigneeAgentId} name={agent ?? 'Unknown agent'} size={20} />;
-  if (issue.assigneeUserId) return <AgentAvatar id={issue.assigneeUserId} name="Board user" size={20} />;
-  return <span />;
+const rowKey = (issue: Issue) => issue.id;
+const rowLabel = (issue: Issue) => issue.identifier;
+const rowAttributes = (issue: Issue) => ({
+  'data-issue-id': issue.id,
+  'data-live': hasLiveRun(issue) ? 'true' : undefined,
+});
+
+function issueColumns(companyId: string, names: Names): DataTableColumn<Issue>[] {
+  return [
+    {
+      id: 'identifier',
+      header: 'ID',
+      width: '84px',
+      sortable: true,
+      hideNarrow: true,
+      cell: (issue) => <span className="issue-identifier">{issue.identifier}</span>,
+    },
+    {
+      id: 'title',
+      header: 'Title',
+      sortable: true,
+      cell: (issue) => (
+        <span className="issue-title-cell">
+          <StatusIcon kind="issue" status={issue.status} size={14} />
+          <Link to={issuePath(companyId, issue)} className="issue-title row-link" tabIndex={-1}>
+            {issue.title}
+          </Link>
+          {hasLiveRun(issue) && (
+            <span className="live-dot live-motion" role="img" aria-label="A run is working on it" />
+          )}
+        </span>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      width: '120px',
+      sortable: true,
+      hideNarrow: true,
+      cell: (issue) => (
+        <StatusPill tone={issueStatuses.tone(issue.status)}>{issueStatuses.label(issue.status)}</StatusPill>
+      ),
+    },
+    {
+      id: 'priority',
+      header: 'Priority',
+      width: '64px',
+      sortable: true,
+      cell: (issue) => <PriorityIcon priority={issue.priority} size={14} />,
+    },
+    {
+      id: 'assignee',
+      header: 'Assignee',
+      width: '160px',
+      sortable: true,
+      hideNarrow: true,
+      cell: (issue) => <Assignee issue={issue} names={names} withName />,
+    },
+    {
+      id: 'updated',
+      header: 'Updated',
+      width: '112px',
+      sortable: true,
+      firstDirection: 'desc',
+      align: 'end',
+      hideNarrow: true,
+      cell: (issue) => <RelativeTime at={issue.updatedAt} className="muted" />,
+    },
+  ];
+}
+
+/**
+ * A row's hover menu. Its menu is mounted on first use: a Radix menu per rendered row would cost the
+ * list's first screen for menus hardly anyone opens.
+ */
+function RowActions({
+  issue,
+  onSetStatus,
+}: {
+  issue: Issue;
+  onSetStatus: (issue: Issue, status: IssueStatus) => void;
+}) {
+  const [open, setOpen] = useState<boolean | null>(null);
+  const button = (
+    <IconButton
+      icon={MoreHorizontal}
+      size="sm"
+      tabIndex={-1}
+      aria-label={`Actions for ${issue.identifier}`}
+      onClick={open === null ? () => setOpen(true) : undefined}
+    />
+  );
+  if (open === null) return button;
+  return (
+    <Menu align="end" label={`Actions for ${issue.identifier}`} open={open} onOpenChange={setOpen} trigger={button}>
+      <MenuLabel>Set status</MenuLabel>
+      {SETTABLE_STATUSES.filter((status) => status !== issue.status).map((status) => (
+        <MenuItem
+          key={status}
+          leading={
+            <Decorative>
+              <StatusIcon kind="issue" status={status} size={14} />
+            </Decorative>
+          }
+          onSelect={() => onSetStatus(issue, status)}
+        >
+          {issueStatuses.label(status)}
+        </MenuItem>
+      ))}
+    </Menu>
+  );
+}
+
+/** The assignee's avatar (named for screen readers and on hover), with the name beside it when asked. */
+export function Assignee({ issue, names, withName }: { issue: Issue; names: Names; withName?: boolean }) {
+  const name = assigneeName(issue, names);
+  if (!name) return withName ? <span className="muted">No one</span> : <span />;
+  const id = issue.assigneeAgentId ?? issue.assigneeUserId ?? undefined;
+  if (!withName) return <AgentAvatar id={id} name={name} size={20} />;
+  return (
+    <span className="issue-assignee">
+      <AgentAvatar id={id} name={name} size={20} />
+      <span className="issue-assignee-name" aria-hidden="true">
+        {name}
+      </span>
+    </span>
+  );
 }

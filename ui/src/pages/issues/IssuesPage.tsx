@@ -1,17 +1,23 @@
-// /c/:companyId/issues: the company's issues as a list or a board, filtered and grouped from the
-// address, live through the 'issues' resource of its query keys.
+// /c/:companyId/issues: the company's issues as a list or a board, filtered, sorted and grouped from
+// the address, live through the 'issues' resource of its query keys.
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { Plus } from 'lucide-react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { issuePagesQuery } from '../../queries/issues';
+import { Button } from '../../components/ui/Button';
+import { toast } from '../../components/ui/Toast';
+import { issueStatuses, type IssueStatus } from '../../lib/statuses';
+import { issuePagesQuery, type Issue } from '../../queries/issues';
+import { BulkBar } from './BulkBar';
+import { useBulkUpdate } from './bulk';
 import { CreateIssueDialog } from './CreateIssueDialog';
 import { FilterBar } from './FilterBar';
 import { IssueList } from './IssueList';
 import { useNames, type Names } from './queries';
-import { hasFilters, listQuery, useIssuesView, type IssuesView } from './url-state';
+import { hasFilters, listQuery, sortParam, useIssuesView, type IssuesView } from './url-state';
 
 // The board (with its drag and menu code) is a chunk of its own: the list, the common view, loads without it.
 const IssueBoard = lazy(() => import('./IssueBoard').then((module) => ({ default: module.IssueBoard })));
@@ -27,9 +33,9 @@ export function IssuesPage() {
       <PageHeader
         title="Issues"
         actions={
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
+          <Button variant="primary" icon={Plus} onClick={() => setCreating(true)}>
             New issue
-          </button>
+          </Button>
         }
       />
       <FilterBar companyId={companyId} view={view} update={update} />
@@ -41,6 +47,7 @@ export function IssuesPage() {
         <ListView
           companyId={companyId}
           view={view}
+          update={update}
           names={names}
           onCreate={() => setCreating(true)}
           onClearFilters={() =>
@@ -63,30 +70,47 @@ export function IssuesPage() {
 function ListView({
   companyId,
   view,
+  update,
   names,
   onCreate,
   onClearFilters,
 }: {
   companyId: string;
   view: IssuesView;
+  update: ReturnType<typeof useIssuesView>[1];
   names: Names;
   onCreate: () => void;
   onClearFilters: () => void;
 }) {
   const pages = useInfiniteQuery(issuePagesQuery(companyId, listQuery(view.filters)));
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(new Set());
+  const single = useBulkUpdate(companyId);
+  const issues = useMemo(() => pages.data?.pages.flatMap((page) => page.issues) ?? [], [pages.data]);
+  // The selection among the loaded issues: a filter change or a refresh drops what is no longer listed.
+  const selected = useMemo(() => issues.filter((issue) => selectedIds.has(issue.id)), [issues, selectedIds]);
+  const selectedSet = useMemo(() => new Set(selected.map((issue) => issue.id)), [selected]);
+
+  const setStatus = async (issue: Issue, status: IssueStatus) => {
+    const [failure] = await single.run([issue], { status });
+    if (failure)
+      toast({
+        tone: 'error',
+        title: `${issue.identifier} was not moved to ${issueStatuses.label(status)}`,
+        description: failure.message,
+      });
+    else toast({ tone: 'success', title: `${issue.identifier} is now ${issueStatuses.label(status)}` });
+  };
+
   if (pages.isPending) return <Loading label="Loading issues" />;
   if (pages.isError && !pages.data)
     return (
       <ErrorNotice error={pages.error} title="The issues could not be loaded" retry={() => void pages.refetch()} />
     );
-  const issues = pages.data.pages.flatMap((page) => page.issues);
   if (issues.length === 0) {
     return hasFilters(view.filters) ? (
       <div className="issue-empty">
         <h2>No issues match these filters</h2>
-        <button type="button" onClick={onClearFilters}>
-          Clear filters
-        </button>
+        <Button onClick={onClearFilters}>Clear filters</Button>
       </div>
     ) : (
       <div className="issue-empty">
@@ -95,9 +119,9 @@ function ListView({
           An issue is a piece of work for an agent or a person: give it a title, and optionally an assignee, a project
           and a goal. Assigning it to an agent wakes the agent to work on it.
         </p>
-        <button type="button" className="primary" onClick={onCreate}>
+        <Button variant="primary" onClick={onCreate}>
           Create the first issue
-        </button>
+        </Button>
       </div>
     );
   }
@@ -110,11 +134,24 @@ function ListView({
           retry={() => void pages.fetchNextPage()}
         />
       )}
+      {selected.length > 0 && (
+        <BulkBar
+          companyId={companyId}
+          selected={selected}
+          onClear={() => setSelectedIds(new Set())}
+          onKeep={(ids) => setSelectedIds(new Set(ids))}
+        />
+      )}
       <IssueList
         companyId={companyId}
         issues={issues}
         group={view.group}
+        sort={view.sort}
+        onSortChange={(sort) => update({ sort: sortParam(sort) })}
         names={names}
+        selected={selectedSet}
+        onSelectedChange={setSelectedIds}
+        onSetStatus={(issue, status) => void setStatus(issue, status)}
         hasNextPage={pages.hasNextPage && !pages.isFetchNextPageError}
         isFetchingNextPage={pages.isFetchingNextPage}
         fetchNextPage={() => void pages.fetchNextPage()}

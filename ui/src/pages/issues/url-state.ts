@@ -19,11 +19,31 @@ export interface IssueFilters {
   q?: string;
 }
 
+export const SORT_COLUMNS = ['identifier', 'title', 'status', 'priority', 'assignee', 'updated'] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+/** A column and a direction: `sort=title` (ascending) or `sort=-updated` (descending) in the address. */
+export interface IssueSort {
+  column: SortColumn;
+  direction: 'asc' | 'desc';
+}
+
 export interface IssuesView {
   view: View;
   group: Grouping;
+  /** null: the list's own order (priority, then most recently updated). */
+  sort: IssueSort | null;
   filters: IssueFilters;
 }
+
+function parseSort(value: string | null): IssueSort | null {
+  if (!value) return null;
+  const direction = value.startsWith('-') ? 'desc' : 'asc';
+  const column = value.replace(/^-/, '');
+  return (SORT_COLUMNS as readonly string[]).includes(column) ? { column: column as SortColumn, direction } : null;
+}
+
+export const sortParam = (sort: { column: string; direction: 'asc' | 'desc' } | null): string | undefined =>
+  sort ? `${sort.direction === 'desc' ? '-' : ''}${sort.column}` : undefined;
 
 const pick = <T extends string>(value: string | null, allowed: readonly T[], fallback: T): T =>
   (allowed as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
@@ -33,6 +53,7 @@ export function parseView(params: URLSearchParams): IssuesView {
   return {
     view: pick(params.get('view'), VIEWS, 'list'),
     group: pick(params.get('group'), GROUPINGS, 'none'),
+    sort: parseSort(params.get('sort')),
     filters: {
       status: (params.get('status') ?? '').split(',').filter(issueStatuses.is),
       assignee: text(params.get('assignee')),
@@ -64,12 +85,12 @@ export const hasFilters = (filters: IssueFilters): boolean =>
 /** The view from the address, and a setter that changes some of it (replacing the history entry for typing). */
 export function useIssuesView(): [
   IssuesView,
-  (change: Partial<Record<'view' | 'group' | keyof IssueFilters, string | undefined>>) => void,
+  (change: Partial<Record<'view' | 'group' | 'sort' | keyof IssueFilters, string | undefined>>) => void,
 ] {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => parseView(params), [params]);
   const update = useCallback(
-    (change: Partial<Record<'view' | 'group' | keyof IssueFilters, string | undefined>>) => {
+    (change: Partial<Record<'view' | 'group' | 'sort' | keyof IssueFilters, string | undefined>>) => {
       setParams(
         (current) => {
           const next = new URLSearchParams(current);

@@ -3,9 +3,11 @@ import type { ComponentType } from 'react';
 import { BannerSection } from './BannerSection';
 import { ButtonSection } from './ButtonSection';
 import { ComboboxSection } from './ComboboxSection';
+import { DataTableSection } from './DataTableSection';
 import { DialogSection } from './DialogSection';
 import { DisplaySection } from './DisplaySection';
 import { FileInputSection } from './FileInputSection';
+import { FilterChipsSection } from './FilterChipsSection';
 import { MenuSection } from './MenuSection';
 import { PopoverSection } from './PopoverSection';
 import { PropertyRowSection } from './PropertyRowSection';
@@ -34,4 +36,6 @@ export const SECTIONS: DesignSection[] = [
   { id: 'file-inputs', title: 'File input', Component: FileInputSection },
   { id: 'display', title: 'Display components', Component: DisplaySection },
   { id: 'property-rows', title: 'PropertyRow', Component: PropertyRowSection },
+  { id: 'data-table', title: 'DataTable', Component: DataTableSection },
+  { id: 'filter-chips', title: 'FilterChips', Component: FilterChipsSection },
 ];
