@@ -201,8 +201,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function pickOption(scope: Page | Locator, name: string | RegExp, option: string | RegExp): Promise<void> {
   await scope.getByRole('combobox', { name, exact: typeof name === 'string' }).click();
   const page = 'page' in scope ? scope.page() : scope;
-  await page
-    .getByRole('listbox')
-    .getByRole('option', { name: option, exact: typeof option === 'string' })
-    .click();
+  // The chosen option's name ends with its check mark's label ("selected").
+  const named =
+    typeof option === 'string' ? new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( selected)?$`) : option;
+  await page.getByRole('listbox').getByRole('option', { name: named }).click();
 }
