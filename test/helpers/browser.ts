@@ -8,7 +8,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, afterEach } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.ts';
 import { PROJECT_DIR } from '../../src/paths.ts';
 import { PageTrace } from './page-trace.ts';
@@ -191,4 +191,18 @@ export async function checkAccessibility(page: Page, what: string): Promise<void
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS_DIR, `${name}.png`), fullPage: false });
+}
+
+/**
+ * Picks `option` in the board's Select/Combobox named `name` inside `scope` (what `selectOption` did
+ * for a native select): opens it by its combobox role, then clicks the option by role in the list,
+ * which renders in a popover outside `scope`. A string matches the whole name.
+ */
+export async function pickOption(scope: Page | Locator, name: string | RegExp, option: string | RegExp): Promise<void> {
+  await scope.getByRole('combobox', { name, exact: typeof name === 'string' }).click();
+  const page = 'page' in scope ? scope.page() : scope;
+  // The chosen option's name ends with its check mark's label ("selected").
+  const named =
+    typeof option === 'string' ? new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( selected)?$`) : option;
+  await page.getByRole('listbox').getByRole('option', { name: named }).click();
 }

@@ -1,14 +1,15 @@
 // The agents pages in a real browser: the list (status, adapter, current run, spend against budget),
 // the detail page's header actions (pause, resume, wake now, terminate, each refusal shown), its tabs
-// (the tab in the URL, keyboard-operable), a live run's transcript, the configuration form (a save
-// checked through the API, a server validation error shown at its field) and keys (shown once,
-// revoked). axe runs on the list and on every tab.
+// (the tab in the URL, keyboard-operable), the overview (the live run's last lines, assigned issues,
+// spend against budget, success rate), a live run's transcript, the configuration form (labels in
+// words, a save checked through the API, an env secret picked by name, a server validation error
+// shown at its field) and keys (shown once, revoked). axe runs on the list and on every tab.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { checkAccessibility, pickOption, screenshot, startBoard } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -16,6 +17,7 @@ const board = await startBoard();
 let companyId = '';
 let lead: { id: string };
 let worker: { id: string };
+let secret: { id: string };
 let page: Page;
 
 /** A process agent's script: one line, a pause long enough to watch it live, a last line. */
@@ -66,6 +68,12 @@ before(async () => {
     costCents: 1_250,
     occurredAt: new Date().toISOString(),
   });
+  await board.api('POST', `/api/companies/${companyId}/issues`, {
+    title: 'Plan the quarter',
+    status: 'backlog',
+    assigneeAgentId: lead.id,
+  });
+  secret = await board.api('POST', `/api/companies/${companyId}/secrets`, { name: 'OPENAI_KEY', value: 'sk-test-1' });
   page = await board.signedInPage();
 });
 
@@ -95,6 +103,12 @@ describe('agents pages', () => {
     const chain = page.getByRole('navigation', { name: 'Chain of command' });
     await chain.getByRole('link', { name: 'Lead' }).waitFor();
     await page.getByText('No one reports to Worker.').waitFor();
+    // Spend against the budget in money words, and honest emptiness before any run.
+    await page.getByRole('img', { name: 'Spend this month: $12.50 of $50.00 (25%)' }).waitFor();
+    await page.getByText('No finished runs yet.').waitFor();
+    await page.getByText(/Not running, and no runs yet/).waitFor();
+    await page.getByText('No issues are assigned to Worker.').waitFor();
+    await page.getByText('Engineer', { exact: false }).first().waitFor();
     await checkAccessibility(page, 'the agent overview tab');
 
     await page.getByRole('tab', { name: 'Overview' }).focus();
@@ -112,6 +126,8 @@ describe('agents pages', () => {
     await page.getByRole('tab', { name: 'Runs', selected: true }).waitFor();
 
     await page.goto(agentPage(lead.id));
+    const assigned = page.getByRole('region', { name: 'Assigned issues' });
+    await assigned.getByRole('link', { name: 'Plan the quarter' }).waitFor();
     await page.getByRole('link', { name: 'Worker' }).click();
     await page.waitForURL(new RegExp(`${agentPage(worker.id)}$`));
   });
@@ -134,6 +150,18 @@ describe('agents pages', () => {
     await page.goto(agentPage(worker.id));
     await page.getByRole('button', { name: 'Wake now' }).click();
     await page.getByRole('status').filter({ hasText: 'Woken' }).waitFor();
+    // The overview shows the live run with its last line and a way to its page.
+    const now = page.getByRole('region', { name: 'Now' });
+    await now.getByText('step 1: reading the backlog').waitFor({ timeout: 20_000 });
+    await now.getByRole('link', { name: 'Open the run' }).waitFor();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await checkAccessibility(page, 'the agent overview with a live run');
+    await screenshot(page, 'agent-detail');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkAccessibility(page, 'the agent overview with a live run, dark');
+    await screenshot(page, 'agent-detail-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     const list = await board.signedInPage();
     await list.goto(`/c/${companyId}/agents`);
@@ -148,7 +176,7 @@ describe('agents pages', () => {
     await transcript.getByText('step 1: reading the backlog').waitFor({ timeout: 20_000 });
     // Still live: the run shows its cancel button while the script waits.
     await page.getByRole('button', { name: 'Cancel run' }).waitFor();
-    await screenshot(page, 'agent-detail');
+    await screenshot(page, 'agent-runs');
     await checkAccessibility(page, 'the runs tab with a live run');
     // Running looks unlike idle: the avatar says so, and the current run is a live pill that ticks.
     const running = list.getByRole('row', { name: /Worker/ });
@@ -189,9 +217,11 @@ describe('agents pages', () => {
 
   it('the configuration form saves the adapter settings and shows a server validation error at its field', async () => {
     await page.goto(agentPage(worker.id, 'configuration'));
-    const timeout = page.getByLabel('timeoutSec', { exact: true });
+    // Labels in words, never the raw keys.
+    const timeout = page.getByLabel('Timeout (seconds)', { exact: true });
     assert.equal(await timeout.inputValue(), '60');
-    assert.equal(await page.getByLabel(/^command/).inputValue(), process.execPath);
+    assert.equal(await page.getByLabel(/^Command/).inputValue(), process.execPath);
+    assert.equal(await page.getByText('timeoutSec', { exact: true }).count(), 0);
     await timeout.fill('90');
     await page.getByRole('button', { name: 'Save adapter settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -200,13 +230,32 @@ describe('agents pages', () => {
     assert.equal(saved.adapterConfig.command, process.execPath);
     assert.equal(saved.adapterConfig.args.length, 1);
 
-    // A client-side problem is shown at the field without a request.
-    await timeout.fill('');
-    await page.getByLabel('env').fill('{ not json');
+    // An env variable bound to a secret picked by name: stored as the API's secret reference.
+    const env = page.getByRole('group', { name: 'Environment variables' });
+    await env.getByRole('button', { name: 'Add variable' }).click();
+    await env.getByLabel('Name of variable 1').fill('OPENAI_API_KEY');
+    await pickOption(env, 'Kind of OPENAI_API_KEY', 'Secret');
+    await pickOption(env, 'Secret for OPENAI_API_KEY', 'OPENAI_KEY');
+    await env.getByRole('button', { name: 'Add variable' }).click();
+    await env.getByLabel('Name of variable 2').fill('LOG_LEVEL');
+    await env.getByLabel('Value of LOG_LEVEL').fill('debug');
     await page.getByRole('button', { name: 'Save adapter settings' }).click();
-    assert.equal(await page.getByLabel('env').getAttribute('aria-invalid'), 'true');
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    assert.deepEqual((await board.api('GET', `/api/agents/${worker.id}`)).adapterConfig.env, {
+      OPENAI_API_KEY: { type: 'secret_ref', secretId: secret.id, version: 'latest' },
+      LOG_LEVEL: 'debug',
+    });
+    await page.reload();
+    await page.getByRole('combobox', { name: 'Secret for OPENAI_API_KEY' }).getByText('OPENAI_KEY').waitFor();
+
+    // A client-side problem is shown at the field without a request.
+    const other = page.getByLabel('Other settings (JSON)');
+    const otherText = await other.inputValue();
+    await other.fill('{ not json');
+    await page.getByRole('button', { name: 'Save adapter settings' }).click();
+    assert.equal(await other.getAttribute('aria-invalid'), 'true');
     await page.getByText(/^Not valid JSON/).waitFor();
-    await page.getByLabel('env').fill('');
+    await other.fill(otherText);
 
     const concurrent = page.getByLabel('Max concurrent runs');
     await concurrent.fill('0');
@@ -267,18 +316,21 @@ describe('agents pages', () => {
       adapterConfig: { command: 'true' },
     });
     await page.goto(agentPage(temp.id));
-    await page.getByRole('button', { name: 'Terminate…' }).click();
+    const more = page.getByRole('button', { name: 'More actions for Temp' });
+    await more.click();
+    await page.getByRole('menuitem', { name: 'Terminate…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Terminate Temp?' });
     await dialog.getByText(/cannot be undone/).waitFor();
     await checkAccessibility(page, 'the terminate confirmation');
     await dialog.getByRole('button', { name: 'Keep the agent' }).click();
     assert.equal(await agentStatus(temp.id), 'idle');
 
-    await page.getByRole('button', { name: 'Terminate…' }).click();
+    await more.click();
+    await page.getByRole('menuitem', { name: 'Terminate…' }).click();
     await dialog.getByRole('button', { name: 'Terminate Temp' }).click();
     await page.getByText('Terminated', { exact: true }).first().waitFor();
     assert.equal(await agentStatus(temp.id), 'terminated');
-    assert.equal(await page.getByRole('button', { name: 'Terminate…' }).count(), 0);
+    assert.equal(await more.count(), 0);
     await page.getByRole('button', { name: 'Wake now' }).click();
     const refusal = page.getByRole('alert').filter({ hasText: 'Temp could not be woken' });
     await refusal.waitFor();

@@ -3,7 +3,7 @@
 // hard stop's incident resolved by raising the budget (the agent resumes). axe on every state.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { checkAccessibility, pickOption, screenshot, startBoard } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const board = await startBoard();
@@ -37,8 +37,8 @@ describe('budgets page', () => {
     // Create: a warn threshold the server refuses, shown at its field.
     await page.getByRole('button', { name: 'New budget…' }).click();
     let dialog = page.getByRole('dialog', { name: 'New budget policy' });
-    await dialog.getByLabel('Applies to').selectOption('agent');
-    await dialog.getByLabel('Agent', { exact: true }).selectOption({ label: 'Ada Analyst' });
+    await pickOption(dialog, 'Applies to', 'An agent');
+    await pickOption(dialog, 'Agent', 'Ada Analyst');
     await dialog.getByLabel('Budget (USD)').fill('10');
     await dialog.getByLabel('Warn at (percent)').fill('150');
     await dialog.getByRole('button', { name: 'Create budget' }).click();

@@ -3,7 +3,7 @@
 // (the server had recorded it) retried without a second event. axe on every state.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { checkAccessibility, pickOption, screenshot, startBoard } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const board = await startBoard();
@@ -58,7 +58,7 @@ describe('finance page', () => {
       await route.abort('failed');
     });
     await form.getByLabel('Kind', { exact: true }).fill('credit_refund');
-    await form.getByLabel('Direction').selectOption('credit');
+    await pickOption(form, 'Direction', 'Credit: money in');
     await form.getByLabel('Amount', { exact: true }).fill('30');
     await form.getByRole('button', { name: 'Record' }).click();
     await form.getByRole('alert').getByText('The finance event was not recorded').waitFor();

@@ -19,6 +19,12 @@ let zipBytes: Buffer;
 const CENTRAL = Buffer.from([0x50, 0x4b, 0x01, 0x02]); // a central directory header's signature
 
 const zipUpload = (name: string, buffer: Buffer) => ({ name, mimeType: 'application/zip', buffer });
+/** Chooses a bundle as a person does: the FileInput's button opens the file chooser. */
+async function chooseBundle(file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Bundle (.zip)' }).click();
+  await (await chooser).setFiles(file);
+}
 
 before(async () => {
   companyId = (await board.api('POST', '/api/companies', { name: 'Acme Robotics', description: 'We build robots.' }))
@@ -104,17 +110,17 @@ describe('export and import', () => {
 
   it('imports that zip as a new company: the plan first, then apply, paused agents, a link to it', async () => {
     await page.getByLabel('A new company').check();
-    await page.getByLabel('Bundle (.zip)').setInputFiles(zipUpload('acme.zip', zipBytes));
+    await chooseBundle(zipUpload('acme.zip', zipBytes));
     await page.getByText(/acme\.zip: \d+ files under /).waitFor();
     await page.getByLabel(/New company name/).fill('Acme Copy');
     // Only three strategies for a new company; the plan is asked for, nothing is written yet.
-    assert.deepEqual(
-      await page
-        .getByLabel('When a record already exists')
-        .locator('option')
-        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
-      ['rename', 'skip', 'replace'],
-    );
+    await page.getByRole('combobox', { name: 'When a record already exists' }).click();
+    assert.deepEqual(await page.getByRole('listbox').getByRole('option').allInnerTexts(), [
+      'Rename: create beside it (Name 2)',
+      'Skip: keep the existing one',
+      'Replace: overwrite it',
+    ]);
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Preview import' }).click();
     const plan = page.getByRole('region', { name: 'Import plan' });
     await plan.getByText('A new company', { exact: false }).waitFor();
@@ -158,14 +164,13 @@ describe('export and import', () => {
   it('into this company: no replace strategy; colliding records renamed as the plan said', async () => {
     await page.goto(`/c/${companyId}/portability`);
     await page.getByLabel('This company').check();
-    assert.deepEqual(
-      await page
-        .getByLabel('When a record already exists')
-        .locator('option')
-        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
-      ['rename', 'skip'],
-    );
-    await page.getByLabel('Bundle (.zip)').setInputFiles(zipUpload('acme.zip', zipBytes));
+    await page.getByRole('combobox', { name: 'When a record already exists' }).click();
+    assert.deepEqual(await page.getByRole('listbox').getByRole('option').allInnerTexts(), [
+      'Rename: create beside it (Name 2)',
+      'Skip: keep the existing one',
+    ]);
+    await page.keyboard.press('Escape');
+    await chooseBundle(zipUpload('acme.zip', zipBytes));
     await page.getByText(/acme\.zip: \d+ files/).waitFor();
     await page.getByRole('button', { name: 'Preview import' }).click();
     const plan = page.getByRole('region', { name: 'Import plan' });
@@ -202,7 +207,7 @@ describe('export and import', () => {
       transfer.items.add(new File([Uint8Array.from(atob('${broken.toString('base64')}'), (c) => c.charCodeAt(0))], 'broken.zip', { type: 'application/zip' }));
       return transfer;
     })()`);
-    await page.getByText('Choose a file or drop one here.').dispatchEvent('drop', { dataTransfer: transfer });
+    await page.getByText('A .zip export; or drop one here.').dispatchEvent('drop', { dataTransfer: transfer });
     await page.getByText('broken.zip: 2 files under broken/').waitFor();
     await page.getByRole('button', { name: 'Preview import' }).click();
     const plan = page.getByRole('region', { name: 'Import plan' });
@@ -221,7 +226,7 @@ describe('export and import', () => {
       { name: '../outside.md', data: Buffer.from('no') },
     ]);
     await page.getByLabel('A new company').check();
-    await page.getByLabel('Bundle (.zip)').setInputFiles(zipUpload('escape.zip', escaping));
+    await chooseBundle(zipUpload('escape.zip', escaping));
     await page.getByText('escape.zip: 2 files').waitFor();
     await page.getByRole('button', { name: 'Preview import' }).click();
     const refusal = page.getByRole('alert').filter({ hasText: 'The bundle was refused' });
@@ -230,7 +235,7 @@ describe('export and import', () => {
     assert.equal(await page.getByRole('region', { name: 'Import plan' }).count(), 0);
     await checkAccessibility(page, 'a refused bundle');
 
-    await page.getByLabel('Bundle (.zip)').setInputFiles({
+    await chooseBundle({
       name: 'notes.zip',
       mimeType: 'application/zip',
       buffer: Buffer.from('just some text, not an archive'),
@@ -243,11 +248,9 @@ describe('export and import', () => {
     assert.equal(await page.getByRole('button', { name: 'Preview import' }).isDisabled(), true);
 
     // A ZIP bomb (32 MiB of zeros at level 9, ~32 kB) is refused by its declared size, before inflating.
-    await page
-      .getByLabel('Bundle (.zip)')
-      .setInputFiles(
-        zipUpload('bomb.zip', Buffer.from(zipSync({ 'bomb/zeros.txt': [new Uint8Array(32 << 20), { level: 9 }] }))),
-      );
+    await chooseBundle(
+      zipUpload('bomb.zip', Buffer.from(zipSync({ 'bomb/zeros.txt': [new Uint8Array(32 << 20), { level: 9 }] }))),
+    );
     await page
       .getByRole('alert')
       .filter({ hasText: 'The zip could not be read' })

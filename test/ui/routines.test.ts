@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { checkAccessibility, pickOption, screenshot, startBoard } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -49,10 +49,10 @@ describe('routines', () => {
     await page.getByRole('button', { name: 'New routine' }).click();
     const dialog = page.getByRole('dialog', { name: 'New routine' });
     await dialog.getByLabel('Title').fill('Morning report');
-    await dialog.getByLabel('Agent').selectOption({ label: 'Rita Reporter' });
+    await pickOption(dialog, 'Agent', 'Rita Reporter');
     // The policy help follows the choice.
     await dialog.getByText('a new run links to it instead of opening another').waitFor();
-    await dialog.getByLabel('When a run finds the last issue still open').selectOption({ label: 'Always a new issue' });
+    await pickOption(dialog, 'When a run finds the last issue still open', 'Always a new issue');
     await dialog.getByText('Every run opens its own issue').waitFor();
     await checkAccessibility(page, 'the new routine dialog');
     await dialog.getByRole('button', { name: 'Create routine' }).click();
@@ -120,8 +120,8 @@ describe('routines', () => {
   it('adds a webhook trigger, shows its URL and secret once, rotates the secret and deletes the trigger', async () => {
     const page = await board.signedInPage();
     await page.goto(`/c/${C}/routines/${routineId}`);
-    await page.getByLabel('Kind').selectOption('webhook');
-    await page.getByLabel('Signing').selectOption({ label: 'HMAC-SHA256' });
+    await pickOption(page, 'Kind', 'Webhook');
+    await pickOption(page, 'Signing', 'HMAC-SHA256');
     await page.getByText('signs the body with the secret').waitFor();
     await page.getByRole('button', { name: 'Add trigger' }).click();
     const issued = page.getByRole('status').filter({ hasText: 'shown only this once' });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { checkAccessibility, pickOption, screenshot, startBoard } from '../helpers/browser.ts';
 
 const board = await startBoard();
 const company = await board.api('POST', '/api/companies', { name: 'Secrets Co' });
@@ -67,7 +67,7 @@ describe('secrets', () => {
     const use = page.getByRole('dialog', { name: 'Use STRIPE_API_KEY in an agent' });
     const snippet = JSON.parse((await use.getByLabel('Environment binding').textContent()) ?? '');
     assert.deepEqual(snippet, { STRIPE_API_KEY: { type: 'secret_ref', secretId: secret.id, version: 'latest' } });
-    await use.getByLabel('Agent').selectOption({ label: 'Paula Payments' });
+    await pickOption(use, 'Agent', 'Paula Payments');
     assert.equal(
       await use.getByRole('link', { name: 'Open its configuration' }).getAttribute('href'),
       `/c/${C}/agents/${agent.id}/configuration`,
@@ -100,7 +100,13 @@ describe('secrets', () => {
     await assertNoValues(page, 'after reload');
     await row.getByRole('link', { name: 'Paula Payments' }).click();
     await page.waitForURL(new RegExp(`/agents/${agent.id}/configuration$`));
-    await page.getByText(secret.id).first().waitFor();
+    // The env binding shows the secret by name, never its id.
+    await page
+      .getByRole('combobox', { name: /^Secret for / })
+      .getByText('STRIPE_API_KEY')
+      .first()
+      .waitFor();
+    assert.equal(await page.getByText(secret.id).count(), 0);
     await assertNoValues(page, "on the agent's configuration tab");
   });
 

@@ -1,13 +1,16 @@
 // The frame of every signed-in page: the sidebar (company switcher, navigation with live counts,
-// the live state) and the page. Outside a company it shows the page alone (onboarding).
+// the live state) and the page; on narrow screens a bottom tab bar instead, whose More opens a sheet
+// with the rest. Outside a company it shows the page alone (onboarding).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Keyboard, LogOut, Monitor, Moon, Plus, Sun } from 'lucide-react';
-import { useEffect } from 'react';
+import { Keyboard, LogOut, Menu as MenuIcon, Monitor, Moon, Plus, Sun } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { NavLink, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, api, setUnauthorizedListener } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { Select } from '../components/ui/Combobox';
+import { Sheet } from '../components/ui/Dialog';
+import { Icon } from '../components/ui/Icon';
 import { Menu, MenuItem, MenuLabel, MenuRadioGroup, MenuSeparator } from '../components/ui/Menu';
 import { setThemePreference, THEME_PREFERENCES, useThemePreference } from '../lib/theme';
 import { companiesQuery, meQuery } from '../queries/instance';
@@ -67,6 +70,7 @@ export function Shell() {
           Skip to content
         </a>
         <Sidebar companyId={companyId} />
+        <TabBar companyId={companyId} />
         <GlobalShortcuts companyId={companyId} />
         <main id="main" className="main" tabIndex={-1}>
           <Outlet />
@@ -83,43 +87,111 @@ const NAV_GROUPS: { group: NonNullable<PlaceCommand['nav']>; heading?: string }[
 ];
 
 function Sidebar({ companyId }: { companyId: string }) {
-  const counts = useSidebarCounts(companyId);
-  const live = useLiveState();
   return (
     <nav className="sidebar" aria-label="Main">
       <CompanySwitcher companyId={companyId} />
-      {NAV_GROUPS.map(({ group, heading }) => (
-        <div key={group} className="nav-group">
-          {heading && (
-            <p className="nav-heading" id={`nav-${group}`}>
-              {heading}
-            </p>
-          )}
-          <ul className="nav" {...(heading && { 'aria-labelledby': `nav-${group}` })}>
-            {PLACES.filter((place) => place.nav === group).map((place) => {
-              const counted = place.count;
-              const count = counted ? counts[counted] : undefined;
-              return (
-                <li key={place.path}>
-                  <NavLink to={placeHref(companyId, place)}>
-                    <span>{place.label}</span>
-                    {counted && count !== undefined && count > 0 && (
-                      <span className="count" aria-label={`${count} ${countLabel(counted)}`}>
-                        {count}
-                      </span>
-                    )}
-                  </NavLink>
-                </li>
-              );
-            })}
-          </ul>
-        </div>
-      ))}
-      <p className={`live live-${live}`} role="status">
-        <span className="dot" aria-hidden="true" />{' '}
-        {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
-      </p>
+      <NavGroups companyId={companyId} places={PLACES} />
+      <LiveState />
       <UserMenu />
+    </nav>
+  );
+}
+
+/** The places of the sidebar's groups, each with its live count; `onNavigate` runs on a click (closes a sheet). */
+function NavGroups({
+  companyId,
+  places,
+  onNavigate,
+}: {
+  companyId: string;
+  places: PlaceCommand[];
+  onNavigate?: () => void;
+}) {
+  const counts = useSidebarCounts(companyId);
+  return NAV_GROUPS.map(({ group, heading }) => {
+    const listed = places.filter((place) => place.nav === group);
+    if (listed.length === 0) return null;
+    return (
+      <div key={group} className="nav-group">
+        {heading && (
+          <p className="nav-heading" id={`nav-${group}${onNavigate ? '-more' : ''}`}>
+            {heading}
+          </p>
+        )}
+        <ul className="nav" {...(heading && { 'aria-labelledby': `nav-${group}${onNavigate ? '-more' : ''}` })}>
+          {listed.map((place) => (
+            <li key={place.path}>
+              <NavLink to={placeHref(companyId, place)} onClick={onNavigate}>
+                <span>{place.label}</span>
+                <PlaceCount count={place.count} counts={counts} />
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  });
+}
+
+function PlaceCount({ count, counts }: { count: PlaceCommand['count']; counts: Partial<SidebarCounts> }) {
+  const value = count ? counts[count] : undefined;
+  if (!count || value === undefined || value <= 0) return null;
+  return (
+    <span className="count" aria-label={`${value} ${countLabel(count)}`}>
+      {value}
+    </span>
+  );
+}
+
+function LiveState() {
+  const live = useLiveState();
+  return (
+    <p className={`live live-${live}`} role="status">
+      <span className="dot" aria-hidden="true" />{' '}
+      {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+    </p>
+  );
+}
+
+/**
+ * Narrow screens: the four places used most as tabs at the bottom, and More, a sheet with the rest of
+ * the navigation, the company switcher, the live state and the user menu. CSS shows it at <= 720 px only.
+ */
+function TabBar({ companyId }: { companyId: string }) {
+  const counts = useSidebarCounts(companyId);
+  const [more, setMore] = useState(false);
+  const tabs = PLACES.filter((place) => place.tabIcon);
+  return (
+    <nav className="tab-bar" aria-label="Main">
+      <ul>
+        {tabs.map((place) => (
+          <li key={place.path}>
+            <NavLink to={placeHref(companyId, place)}>
+              {place.tabIcon && <Icon icon={place.tabIcon} size={20} />}
+              <span>{place.label}</span>
+              <PlaceCount count={place.count} counts={counts} />
+            </NavLink>
+          </li>
+        ))}
+        <li>
+          <button type="button" aria-haspopup="dialog" aria-expanded={more} onClick={() => setMore(true)}>
+            <Icon icon={MenuIcon} size={20} />
+            <span>More</span>
+          </button>
+        </li>
+      </ul>
+      <Sheet open={more} onOpenChange={setMore} title="More" side="bottom">
+        <div className="more-sheet">
+          <CompanySwitcher companyId={companyId} />
+          <NavGroups
+            companyId={companyId}
+            places={PLACES.filter((place) => !place.tabIcon)}
+            onNavigate={() => setMore(false)}
+          />
+          <LiveState />
+          <UserMenu />
+        </div>
+      </Sheet>
     </nav>
   );
 }

@@ -1,5 +1,6 @@
 // The board's places, defined once: the sidebar shows them (with their live counts), the command
 // palette lists them, `g` then a key goes there, and the shortcut sheet shows those keys.
+import { Bot, CircleDot, Inbox, LayoutDashboard, type LucideIcon } from 'lucide-react';
 import type { SidebarCounts } from './counts';
 
 export interface PlaceCommand {
@@ -13,6 +14,8 @@ export interface PlaceCommand {
   nav?: 'work' | 'money' | 'company';
   /** The live count shown beside it in the sidebar. */
   count?: keyof SidebarCounts;
+  /** On narrow screens, a tab of the bottom bar with this icon (the rest is under More). */
+  tabIcon?: LucideIcon;
 }
 
 export const PLACES: PlaceCommand[] = [
@@ -23,10 +26,27 @@ export const PLACES: PlaceCommand[] = [
     goKey: 'd',
     nav: 'work',
     count: 'runningRuns',
+    tabIcon: LayoutDashboard,
   },
-  { label: 'Inbox', path: 'inbox', keywords: ['waiting', 'failed'], goKey: 'i', nav: 'work', count: 'unreadInbox' },
-  { label: 'Issues', path: 'issues', keywords: ['tasks', 'board'], goKey: 's', nav: 'work', count: 'openIssues' },
-  { label: 'Agents', path: 'agents', keywords: ['team', 'workers'], goKey: 'a', nav: 'work' },
+  {
+    label: 'Inbox',
+    path: 'inbox',
+    keywords: ['waiting', 'failed'],
+    goKey: 'i',
+    nav: 'work',
+    count: 'unreadInbox',
+    tabIcon: Inbox,
+  },
+  {
+    label: 'Issues',
+    path: 'issues',
+    keywords: ['tasks', 'board'],
+    goKey: 's',
+    nav: 'work',
+    count: 'openIssues',
+    tabIcon: CircleDot,
+  },
+  { label: 'Agents', path: 'agents', keywords: ['team', 'workers'], goKey: 'a', nav: 'work', tabIcon: Bot },
   { label: 'Org chart', path: 'org', keywords: ['organisation', 'reports'], goKey: 'o', nav: 'work' },
   {
     label: 'Approvals',

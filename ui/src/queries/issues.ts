@@ -27,6 +27,7 @@ export const issueListKeys = {
   children: (companyId: string, parentId: string) => lists.key(companyId, 'children', parentId),
   ofProject: (companyId: string, projectId: string, limit: number) => lists.key(companyId, 'project', projectId, limit),
   ofRoutine: (companyId: string, routineId: string) => lists.key(companyId, 'routine-executions', routineId),
+  ofAgent: (companyId: string, agentId: string, limit: number) => lists.key(companyId, 'agent', agentId, limit),
 };
 
 const issue = companyResource('issue');
@@ -96,6 +97,13 @@ export const projectIssuesQuery = (companyId: string, projectId: string, limit: 
   queryOptions({
     queryKey: issueListKeys.ofProject(companyId, projectId, limit),
     queryFn: () => listIssues(companyId, { projectId, limit }),
+  });
+
+/** The latest issues assigned to the agent (its page links to the issues list filtered to it for the rest). */
+export const agentIssuesQuery = (companyId: string, agentId: string, limit: number) =>
+  queryOptions({
+    queryKey: issueListKeys.ofAgent(companyId, agentId, limit),
+    queryFn: () => listIssues(companyId, { assigneeAgentId: agentId, limit }),
   });
 
 /** The routine's execution issues, to name each run's issue (one bounded read, not one per run). */

@@ -1,9 +1,22 @@
-// Draws the fields of a JSON schema's properties: text, number, checkbox, select for an enum, one line
-// per entry for a string list, a fieldset for a nested object and a JSON text area for the rest.
+// Draws the fields of a JSON schema's properties: text, number, checkbox, a Select for an enum (its
+// values in words), one line per entry for a string list, a fieldset for a nested object, rows with a
+// secret picker for `env` and a JSON text area for the rest. Labels are words, never raw keys.
 // Each field carries its description as a hint and its error (from the form or the server) below it,
 // tied with aria-describedby and aria-invalid.
 import type { ReactNode } from 'react';
-import { fieldDraft, fieldId, kindOf, type Draft, type DraftValue, type JsonSchema } from './schema-form';
+import { Select } from '../ui/Combobox';
+import { enumLabel } from '../../lib/format';
+import { EnvField } from './EnvField';
+import {
+  fieldDraft,
+  fieldId,
+  fieldLabel,
+  kindOf,
+  sentence,
+  type Draft,
+  type DraftValue,
+  type JsonSchema,
+} from './schema-form';
 
 interface FieldsProps {
   schema: JsonSchema;
@@ -52,10 +65,10 @@ function SchemaField({
 }) {
   const id = fieldId(path);
   const kind = kindOf(schema);
-  const label = schema.title ?? name;
+  const label = fieldLabel(name, schema);
   const error = errors[path];
   const hint = [
-    schema.description,
+    sentence(schema.description),
     defaultHint(schema),
     kind === 'string-list' ? 'One per line.' : null,
     kind === 'json' ? 'JSON.' : null,
@@ -71,10 +84,34 @@ function SchemaField({
       return (
         <fieldset className="schema-fieldset">
           <legend>{label}</legend>
-          {schema.description && <p className="hint">{schema.description}</p>}
+          {schema.description && <p className="hint">{sentence(schema.description)}</p>}
           <SchemaFields schema={schema} draft={value as Draft} path={path} errors={errors} onChange={onChange} />
         </fieldset>
       );
+    case 'json':
+      // Environment variables (adapterConfig.env): one row each, a plain value or a company secret.
+      if (name === 'env')
+        return (
+          <EnvField
+            id={id}
+            label={label}
+            hint={sentence(schema.description)}
+            error={error}
+            value={value as string}
+            onChange={onChange}
+          />
+        );
+      control = (
+        <textarea
+          {...common}
+          className="mono"
+          rows={4}
+          spellCheck={false}
+          value={value as string}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
+      break;
     case 'boolean':
       control = (
         <input
@@ -87,14 +124,16 @@ function SchemaField({
       break;
     case 'enum':
       control = (
-        <select {...common} value={value as string} onChange={(event) => onChange(event.target.value)}>
-          <option value="">{required ? 'Choose…' : 'Not set'}</option>
-          {(schema.enum as string[]).map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
+        <Select
+          id={id}
+          aria-describedby={describedBy}
+          value={value as string}
+          onChange={onChange}
+          options={[
+            { value: '', label: required ? 'Choose…' : 'Not set' },
+            ...(schema.enum as string[]).map((option) => ({ value: option, label: enumLabel(option) })),
+          ]}
+        />
       );
       break;
     case 'number':
@@ -116,12 +155,10 @@ function SchemaField({
       );
       break;
     case 'string-list':
-    case 'json':
       control = (
         <textarea
           {...common}
-          className={kind === 'json' ? 'mono' : undefined}
-          rows={kind === 'json' ? 4 : 3}
+          rows={3}
           spellCheck={false}
           value={value as string}
           onChange={(event) => onChange(event.target.value)}
@@ -153,5 +190,6 @@ function SchemaField({
 
 function defaultHint(schema: JsonSchema): string | null {
   if (schema.default === undefined || (Array.isArray(schema.default) && schema.default.length === 0)) return null;
-  return `Default: ${JSON.stringify(schema.default)}.`;
+  const value = schema.default;
+  return `Default: ${typeof value === 'string' && schema.enum ? enumLabel(value) : JSON.stringify(value)}.`;
 }

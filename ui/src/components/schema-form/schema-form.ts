@@ -111,6 +111,45 @@ export function otherKeys(schema: JsonSchema, value: Record<string, unknown>): R
   return Object.fromEntries(Object.entries(value).filter(([key]) => !(key in (schema.properties ?? {}))));
 }
 
+/** Config keys whose plain reading would mislead (an abbreviation, a unit in the key). */
+const FIELD_WORDS: Record<string, string> = {
+  cwd: 'Working directory',
+  env: 'Environment variables',
+  args: 'Arguments',
+  url: 'URL',
+  graceSec: 'Grace period (seconds)',
+};
+const UNITS: [RegExp, string][] = [
+  [/Sec$/, 'seconds'],
+  [/Ms$/, 'milliseconds'],
+  [/Cents$/, 'cents'],
+];
+
+/** A field's label in words: its schema title, else its key ("timeoutSec" → "Timeout (seconds)"). */
+export function fieldLabel(key: string, schema: JsonSchema): string {
+  if (schema.title) return schema.title;
+  const known = FIELD_WORDS[key];
+  if (known) return known;
+  const unit = UNITS.find(([suffix]) => suffix.test(key));
+  const base = unit ? key.replace(unit[0], '') : key;
+  const spaced = base
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase()
+    .replace(/\b(url|api|id|http|json|mcp|cli)\b/g, (word) => word.toUpperCase());
+  const words = spaced.charAt(0).toUpperCase() + spaced.slice(1);
+  return unit ? `${words} (${unit[1]})` : words;
+}
+
+/** A sentence from a schema description written as a phrase ("the run's deadline" → "The run's deadline."). */
+export function sentence(text: string | undefined): string | null {
+  const trimmed = text?.trim();
+  if (!trimmed) return null;
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
 export const fieldId = (path: string) => `field${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
 /** The paths of the fields the form draws for `schema` (nested objects' fields included). */

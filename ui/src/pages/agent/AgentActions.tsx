@@ -1,12 +1,15 @@
-// Pause / resume / wake now / terminate. Each says what the server answered: a refusal (409 for a
+// Wake now and pause / resume as buttons, terminate behind the "more" menu. Each says what the server answered: a refusal (409 for a
 // terminated or paused agent, say) is shown with its reason next to the buttons, never swallowed.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Ellipsis, Pause, Play, Trash2, Zap } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client';
 import { agentKeys, agentListKeys, type AgentDetail } from '../../queries/agents';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { Button, IconButton } from '../../components/ui/Button';
+import { Menu, MenuItem } from '../../components/ui/Menu';
 
 type Lifecycle = 'pause' | 'resume' | 'terminate';
 
@@ -48,40 +51,46 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
     <div className="agent-actions">
       <div className="page-actions">
         {agent.status === 'paused' ? (
-          <button type="button" disabled={busy} onClick={() => act('resume')}>
+          <Button icon={Play} disabled={busy} onClick={() => act('resume')}>
             Resume
-          </button>
+          </Button>
         ) : (
           !terminated && (
-            <button type="button" disabled={busy} onClick={() => act('pause')}>
+            <Button icon={Pause} disabled={busy} onClick={() => act('pause')}>
               Pause
-            </button>
+            </Button>
           )
         )}
-        <button
-          type="button"
-          className="primary"
+        <Button
+          variant="primary"
+          icon={Zap}
           disabled={busy}
+          loading={wake.isPending}
           onClick={() => {
             lifecycle.reset();
             wake.mutate();
           }}
         >
           {wake.isPending ? 'Waking…' : 'Wake now'}
-        </button>
+        </Button>
         {!terminated && (
-          <button
-            type="button"
-            className="danger"
-            disabled={busy}
-            onClick={() => {
-              lifecycle.reset();
-              wake.reset();
-              setConfirmTerminate(true);
-            }}
+          <Menu
+            align="end"
+            label={`More actions for ${agent.name}`}
+            trigger={<IconButton icon={Ellipsis} aria-label={`More actions for ${agent.name}`} disabled={busy} />}
           >
-            Terminate…
-          </button>
+            <MenuItem
+              icon={Trash2}
+              destructive
+              onSelect={() => {
+                lifecycle.reset();
+                wake.reset();
+                setConfirmTerminate(true);
+              }}
+            >
+              Terminate…
+            </MenuItem>
+          </Menu>
         )}
       </div>
       {wake.isSuccess && (
@@ -110,17 +119,15 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
       >
         {lifecycle.isError && <ErrorNotice error={lifecycle.error} title="The agent was not terminated" />}
         <div className="dialog-actions">
-          <button type="button" onClick={() => setConfirmTerminate(false)}>
-            Keep the agent
-          </button>
-          <button
-            type="button"
-            className="danger"
+          <Button onClick={() => setConfirmTerminate(false)}>Keep the agent</Button>
+          <Button
+            variant="destructive"
+            loading={lifecycle.isPending}
             disabled={lifecycle.isPending}
             onClick={() => lifecycle.mutate('terminate')}
           >
             {lifecycle.isPending ? 'Terminating…' : `Terminate ${agent.name}`}
-          </button>
+          </Button>
         </div>
       </Dialog>
     </div>

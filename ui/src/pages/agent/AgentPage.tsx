@@ -1,14 +1,16 @@
-// One agent: its header (status, actions) and four tabs whose choice lives in the URL
+// One agent: its header (avatar, name, role and status in words, actions) and four tabs whose choice lives in the URL
 // (/c/:companyId/agents/:agentId/:tab), so a tab can be linked and reloaded. Radix Tabs gives the
 // tablist semantics and arrow-key movement; a tab change replaces the history entry.
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { AgentStatusBadge } from '../../components/agents/AgentStatusBadge';
+import { AgentAvatar } from '../../components/display/AgentAvatar';
 import { agentQuery, type AgentDetail } from '../../queries/agents';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { agentErrorInWords } from '../../components/runs/run-status';
 import { Loading } from '../../components/Loading';
+import { enumLabel } from '../../lib/format';
 import { PageHeader } from '../../components/PageHeader';
 import { AgentActions } from './AgentActions';
 import { ConfigTab } from './ConfigTab';
@@ -49,12 +51,15 @@ export function AgentPage() {
   const a = agent.data;
   return (
     <div className="page">
-      <PageHeader title={a.name} actions={<AgentActions agent={a} />}>
-        <p className="agent-subtitle">
-          <AgentStatusBadge status={a.status} pauseReason={a.pauseReason} />{' '}
-          <span className="muted">{[a.title, a.role].filter(Boolean).join(' · ')}</span>
-        </p>
-      </PageHeader>
+      <div className="agent-head">
+        <AgentAvatar id={a.id} name={a.name} status={a.status} size={32} />
+        <PageHeader title={a.name} actions={<AgentActions agent={a} />}>
+          <p className="agent-subtitle">
+            <AgentStatusBadge status={a.status} pauseReason={a.pauseReason} />{' '}
+            <span className="muted">{[a.title, enumLabel(a.role)].filter(Boolean).join(' · ')}</span>
+          </p>
+        </PageHeader>
+      </div>
       {a.status === 'error' && a.errorReason && (
         <p className="notice notice-warning">{agentErrorInWords(a.errorReason)}</p>
       )}

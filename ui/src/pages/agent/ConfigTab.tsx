@@ -7,6 +7,7 @@ import { agentKeys, type AgentDetail } from '../../queries/agents';
 import { adapterConfigSchemaQuery } from '../../queries/instance';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { adapterLabel } from '../../components/runs/adapter-label';
 import { ConfigForm } from '../../components/schema-form/ConfigForm';
 import type { JsonSchema } from '../../components/schema-form/schema-form';
 
@@ -71,14 +72,14 @@ export function ConfigTab({ companyId, agent }: { companyId: string; agent: Agen
         <ErrorNotice
           error={schema.error}
           retry={() => schema.refetch()}
-          title={`The settings of the ${agent.adapterType} adapter could not be loaded`}
+          title={`The settings of the ${adapterLabel(agent.adapterType)} adapter could not be loaded`}
         />
       )}
       {schema.data && (
         <ConfigForm
           key={`adapter-${agent.id}-${agent.adapterType}`}
           title="Adapter settings"
-          description={`How the ${agent.adapterType} adapter runs ${agent.name}.`}
+          description={`How the ${adapterLabel(agent.adapterType)} adapter runs ${agent.name}.`}
           schema={schema.data}
           value={agent.adapterConfig}
           path="/adapterConfig"

@@ -18,11 +18,12 @@ import { Link } from 'react-router';
 import { duration, fullTime, timeAgo } from '../../lib/format';
 import { StatusPill } from '../../components/display/StatusPill';
 
-const PAGE_SIZE = 25;
+/** Runs per page; the overview reads the first page for its live run and success rate (one cache entry). */
+export const RUNS_PAGE_SIZE = 25;
 
 export function RunsTab({ companyId, agent }: { companyId: string; agent: AgentDetail }) {
   const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
-  const runs = useInfiniteQuery(agentRunsQuery(companyId, agent.id, PAGE_SIZE));
+  const runs = useInfiniteQuery(agentRunsQuery(companyId, agent.id, RUNS_PAGE_SIZE));
   const list = runs.data?.pages.flat() ?? [];
   const now = useNow(list.some(isLive));
   // A run seen live keeps its transcript open after it ends, so the end of the log stays in view.

@@ -70,11 +70,11 @@ export function AgentsPage() {
                   <th scope="row" className="agent-name-cell">
                     <span className="agent-cell">
                       <AgentAvatar id={agent.id} name={agent.name} status={agent.status} />
-                      <span>
+                      <span className="agent-name-lines">
                         <Link to={`/c/${companyId}/agents/${agent.id}`} className="row-link">
                           {agent.name}
                         </Link>
-                        {agent.title && <span className="muted"> · {agent.title}</span>}
+                        {agent.title && <span className="muted">{agent.title}</span>}
                       </span>
                     </span>
                   </th>

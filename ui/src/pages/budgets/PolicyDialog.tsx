@@ -1,6 +1,7 @@
 // Create or change a budget policy. The server validates (amount bounds, warn threshold, one active
 // policy per scope, metric and window) and its 400 and 422 answers are shown at their fields; the
 // form itself only converts dollars to cents.
+import { Select } from '../../components/ui/Combobox';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, ApiError, data } from '../../api/client';
@@ -140,61 +141,64 @@ export function PolicyDialog({
           <>
             <div className="field">
               <label htmlFor={`${id}-scopeType`}>Applies to</label>
-              <select
+              <Select
                 id={`${id}-scopeType`}
                 value={draft.scopeType}
-                onChange={(e) =>
+                onChange={(scopeType: ScopeType) =>
                   setDraft((d) => ({
                     ...d,
-                    scopeType: e.target.value as ScopeType,
+                    scopeType,
                     scopeId: '',
-                    windowKind: e.target.value === 'project' ? 'lifetime' : 'calendar_month_utc',
+                    windowKind: scopeType === 'project' ? 'lifetime' : 'calendar_month_utc',
                   }))
                 }
-              >
-                <option value="company">The company</option>
-                <option value="agent">An agent</option>
-                <option value="project">A project</option>
-              </select>
+                options={[
+                  { value: 'company', label: 'The company' },
+                  { value: 'agent', label: 'An agent' },
+                  { value: 'project', label: 'A project' },
+                ]}
+              />
             </div>
             {draft.scopeType !== 'company' && (
               <div className="field">
                 <label htmlFor={`${id}-scopeId`}>{draft.scopeType === 'agent' ? 'Agent' : 'Project'}</label>
-                <select {...field('scopeId')} value={draft.scopeId} onChange={(e) => set('scopeId', e.target.value)}>
-                  <option value="">Choose…</option>
-                  {(draft.scopeType === 'agent' ? scopes.agents : scopes.projects).map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.name}
-                    </option>
-                  ))}
-                </select>
+                <Select
+                  id={`${id}-scopeId`}
+                  aria-describedby={errors.scopeId ? `${id}-scopeId-error` : undefined}
+                  value={draft.scopeId || null}
+                  searchPlaceholder={draft.scopeType === 'agent' ? 'Find an agent…' : 'Find a project…'}
+                  onChange={(scopeId) => set('scopeId', scopeId)}
+                  options={(draft.scopeType === 'agent' ? scopes.agents : scopes.projects).map((s) => ({
+                    value: s.id,
+                    label: s.name,
+                  }))}
+                />
                 {fieldError('scopeId')}
               </div>
             )}
             <div className="field">
               <label htmlFor={`${id}-metric`}>Measures</label>
-              <select
+              <Select
                 id={`${id}-metric`}
                 value={draft.metric}
-                onChange={(e) => set('metric', e.target.value as BudgetMetric)}
-              >
-                {Object.entries(METRIC_LABEL).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </select>
+                onChange={(metric) => set('metric', metric)}
+                options={(Object.entries(METRIC_LABEL) as [BudgetMetric, string][]).map(([value, label]) => ({
+                  value,
+                  label,
+                }))}
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-window`}>Window</label>
-              <select
+              <Select
                 id={`${id}-window`}
                 value={draft.windowKind}
-                onChange={(e) => set('windowKind', e.target.value as Draft['windowKind'])}
-              >
-                <option value="calendar_month_utc">Each calendar month (UTC)</option>
-                <option value="lifetime">Lifetime</option>
-              </select>
+                onChange={(windowKind) => set('windowKind', windowKind)}
+                options={[
+                  { value: 'calendar_month_utc' as const, label: 'Each calendar month (UTC)' },
+                  { value: 'lifetime' as const, label: 'Lifetime' },
+                ]}
+              />
             </div>
           </>
         )}

@@ -2,6 +2,7 @@
 // idempotency key until the server has recorded it: a submit retried after a network error (the
 // first attempt may have been recorded before the connection dropped) gets the first event back
 // (200) instead of a second one. The key is renewed only once a record has succeeded.
+import { Select } from '../../components/ui/Combobox';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, data } from '../../api/client';
@@ -113,14 +114,15 @@ export function RecordFinanceEvent({ companyId }: { companyId: string }) {
         </div>
         <div className="field">
           <label htmlFor={`${id}-direction`}>Direction</label>
-          <select
+          <Select
             id={`${id}-direction`}
             value={draft.direction}
-            onChange={(e) => set('direction', e.target.value as 'debit' | 'credit')}
-          >
-            <option value="debit">Debit: money out</option>
-            <option value="credit">Credit: money in</option>
-          </select>
+            onChange={(direction) => set('direction', direction)}
+            options={[
+              { value: 'debit' as const, label: 'Debit: money out' },
+              { value: 'credit' as const, label: 'Credit: money in' },
+            ]}
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-amountCents`}>Amount</label>

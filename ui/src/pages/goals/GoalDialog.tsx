@@ -4,6 +4,8 @@ import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { Dialog, DialogActions } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { Select } from '../../components/ui/Combobox';
+import { enumLabel } from '../../lib/format';
 import { goalStatuses } from '../../lib/statuses';
 import { useAgentNames } from '../../queries/agents';
 import { goalKeys, type Goal } from '../../queries/goals';
@@ -102,51 +104,54 @@ function GoalForm({
         <textarea id="goal-description" value={description} onChange={(event) => setDescription(event.target.value)} />
       </div>
       <div className="issue-create-grid">
-        <label className="field">
-          Level
-          <select value={level} onChange={(event) => setLevel(event.target.value as Goal['level'])}>
-            {GOAL_LEVELS.map((known) => (
-              <option key={known} value={known}>
-                {known}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Status
-          <select value={status} onChange={(event) => setStatus(event.target.value as Goal['status'])}>
-            {goalStatuses.list.map((known) => (
-              <option key={known} value={known}>
-                {goalStatuses.label(known)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Owner
-          <select value={ownerAgentId} onChange={(event) => setOwner(event.target.value)}>
-            <option value="">No one</option>
-            {agents.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="field">
+          <label htmlFor="goal-level">Level</label>
+          <Select
+            id="goal-level"
+            value={level}
+            onChange={setLevel}
+            options={GOAL_LEVELS.map((known) => ({ value: known, label: enumLabel(known) }))}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="goal-status">Status</label>
+          <Select
+            id="goal-status"
+            value={status}
+            onChange={setStatus}
+            options={goalStatuses.list.map((known) => ({ value: known, label: goalStatuses.label(known) }))}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="goal-owner">Owner</label>
+          <Select
+            id="goal-owner"
+            value={ownerAgentId}
+            onChange={setOwner}
+            searchPlaceholder="Find an agent…"
+            options={[
+              { value: '', label: 'No one' },
+              ...agents.map((agent) => ({
+                value: agent.id,
+                label: agent.name,
+              })),
+            ]}
+          />
+        </div>
       </div>
-      <label className="field">
-        Parent goal
-        <select value={parentId} onChange={(event) => setParentId(event.target.value)}>
-          <option value="">None (top level)</option>
-          {goals
-            .filter((goal) => !excluded.has(goal.id))
-            .map((goal) => (
-              <option key={goal.id} value={goal.id}>
-                {goal.title}
-              </option>
-            ))}
-        </select>
-      </label>
+      <div className="field">
+        <label htmlFor="goal-parent">Parent goal</label>
+        <Select
+          id="goal-parent"
+          value={parentId}
+          onChange={setParentId}
+          searchPlaceholder="Find a goal…"
+          options={[
+            { value: '', label: 'None (top level)' },
+            ...goals.filter((goal) => !excluded.has(goal.id)).map((goal) => ({ value: goal.id, label: goal.title })),
+          ]}
+        />
+      </div>
       {save.isError && (
         <ErrorNotice error={save.error} title={editing ? 'The goal was not saved' : 'The goal was not created'} />
       )}

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { Select } from '../../components/ui/Combobox';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -85,13 +86,7 @@ export function AgentStep({
         </div>
         <div className="field">
           <label htmlFor="agent-role">Role</label>
-          <select id="agent-role" value={role} onChange={(event) => setRole(event.target.value)}>
-            {ROLES.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
+          <Select id="agent-role" value={role} onChange={setRole} options={ROLES} />
         </div>
       </div>
       <AdapterPicker

@@ -1,8 +1,10 @@
 // Import: a .zip read in the browser, the plan the server makes for it shown before anything is
 // written, the inputs (secrets) to supply, and apply. Into a new company (POST /api/companies/import)
 // or into this one (the company-scoped routes, which refuse `replace`).
+import { Select } from '../../components/ui/Combobox';
+import { FileInput } from '../../components/ui/FileInput';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type DragEvent } from 'react';
+import { useId, useState } from 'react';
 import { api, data } from '../../api/client';
 import { instanceKeys, isCompanyQuery } from '../../api/keys';
 import type { paths } from '../../api/schema';
@@ -96,7 +98,6 @@ export function ImportPanel({ companyId }: { companyId: string }) {
     preview.reset();
     apply.reset();
   };
-  const [dragging, setDragging] = useState(false);
   const choose = (file: File | undefined) => {
     reset();
     setZip(null);
@@ -144,28 +145,15 @@ export function ImportPanel({ companyId }: { companyId: string }) {
         </label>
       </fieldset>
       <div className="field-row">
-        {/* The file input is the keyboard's way; dropping a .zip anywhere on this field works too. */}
-        <div
-          className={`field portability-drop${dragging ? ' portability-drop-active' : ''}`}
-          onDragOver={(event) => {
-            event.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={(event: DragEvent) => {
-            event.preventDefault();
-            setDragging(false);
-            choose(event.dataTransfer.files[0]);
-          }}
-        >
+        <div className="field">
           <label htmlFor={`${ids}-file`}>Bundle (.zip)</label>
-          <input
+          <FileInput
             id={`${ids}-file`}
-            type="file"
+            label="Choose a bundle"
             accept=".zip,application/zip"
-            onChange={(event) => choose(event.target.files?.[0])}
+            hint="A .zip export; or drop one here."
+            onFiles={(files) => choose(files[0])}
           />
-          <span className="hint">Choose a file or drop one here.</span>
           {zip && (
             <span className="hint">
               {zip.fileName}: {zip.fileCount} files{zip.rootPath ? ` under ${zip.rootPath}/` : ''}
@@ -174,20 +162,15 @@ export function ImportPanel({ companyId }: { companyId: string }) {
         </div>
         <div className="field">
           <label htmlFor={`${ids}-strategy`}>When a record already exists</label>
-          <select
+          <Select
             id={`${ids}-strategy`}
             value={strategy}
-            onChange={(event) => {
-              setStrategy(event.target.value as Strategy);
+            onChange={(next) => {
+              setStrategy(next);
               reset();
             }}
-          >
-            {strategies.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
+            options={strategies}
+          />
         </div>
       </div>
       {mode === 'new_company' && (

@@ -1,5 +1,6 @@
 // One project: its goals, its issues (a short list and the issues page filtered to it), its
 // workspaces with their runtime services, and its budget.
+import { Select } from '../../components/ui/Combobox';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -90,14 +91,14 @@ function ProjectGoals({ companyId, project }: { companyId: string; project: Proj
       {unlinked.length > 0 && (
         <div className="field field-inline">
           <label htmlFor="project-link-goal">Link a goal</label>
-          <select id="project-link-goal" value={adding} onChange={(event) => setAdding(event.target.value)}>
-            <option value="">Choose…</option>
-            {unlinked.map((goal) => (
-              <option key={goal.id} value={goal.id}>
-                {goal.title}
-              </option>
-            ))}
-          </select>
+          <Select
+            id="project-link-goal"
+            value={adding || null}
+            onChange={setAdding}
+            placeholder="Choose…"
+            searchPlaceholder="Find a goal…"
+            options={unlinked.map((goal) => ({ value: goal.id, label: goal.title }))}
+          />
           <button
             type="button"
             disabled={!adding || link.isPending}

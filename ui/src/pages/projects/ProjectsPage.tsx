@@ -1,4 +1,5 @@
 // The company's projects: status, goals and workspaces at a glance; "New project" creates one.
+import { Select } from '../../components/ui/Combobox';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -116,13 +117,12 @@ function CreateProjectForm({ companyId, onDone }: { companyId: string; onDone: (
       </div>
       <div className="field">
         <label htmlFor="project-status">Status</label>
-        <select id="project-status" value={status} onChange={(event) => setStatus(event.target.value as ProjectStatus)}>
-          {projectStatuses.list.map((known) => (
-            <option key={known} value={known}>
-              {projectStatuses.label(known)}
-            </option>
-          ))}
-        </select>
+        <Select
+          id="project-status"
+          value={status}
+          onChange={setStatus}
+          options={projectStatuses.list.map((known) => ({ value: known, label: projectStatuses.label(known) }))}
+        />
       </div>
       {create.isError && <ErrorNotice error={create.error} title="The project was not created" />}
       <DialogActions

@@ -1,5 +1,6 @@
 // One routine: its settings and policies (explained in place), its triggers, "Run now" and its run
 // history with the issue each run created or joined.
+import { Select } from '../../components/ui/Combobox';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, data } from '../../api/client';
@@ -90,22 +91,17 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
         <div className="routine-settings">
           <div className="field">
             <label htmlFor="routine-status">Status</label>
-            <select
+            <Select
               id="routine-status"
               value={routine.status}
               disabled={archived || update.isPending}
               aria-describedby="routine-status-help"
-              onChange={(event) => update.mutate({ status: event.target.value as RoutineDetail['status'] })}
-            >
-              {/* Archived only shows an archived routine (the select is then disabled): it is not offered here. */}
-              {routineStatuses.list
+              onChange={(status) => update.mutate({ status })}
+              // Archived only shows an archived routine (the picker is then disabled): it is not offered here.
+              options={routineStatuses.list
                 .filter((status) => status !== 'archived' || archived)
-                .map((status) => (
-                  <option key={status} value={status}>
-                    {routineStatuses.label(status)}
-                  </option>
-                ))}
-            </select>
+                .map((status) => ({ value: status, label: routineStatuses.label(status) }))}
+            />
             <span id="routine-status-help" className="hint">
               {archived
                 ? 'Archived routines never fire again.'
@@ -114,25 +110,23 @@ function RoutineView({ companyId, routine }: { companyId: string; routine: Routi
           </div>
           <div className="field">
             <label htmlFor="routine-agent">Agent</label>
-            <select
+            <Select
               id="routine-agent"
               value={routine.assigneeAgentId ?? ''}
               disabled={archived || update.isPending}
-              onChange={(event) => update.mutate({ assigneeAgentId: event.target.value || null })}
-            >
-              <option value="">No one (pauses the routine)</option>
-              {agents
-                .filter(
-                  (agent) =>
-                    agent.id === routine.assigneeAgentId ||
-                    (agent.status !== 'terminated' && agent.status !== 'pending_approval'),
-                )
-                .map((agent) => (
-                  <option key={agent.id} value={agent.id}>
-                    {agent.name}
-                  </option>
-                ))}
-            </select>
+              searchPlaceholder="Find an agent…"
+              onChange={(agentId) => update.mutate({ assigneeAgentId: agentId || null })}
+              options={[
+                { value: '', label: 'No one (pauses the routine)' },
+                ...agents
+                  .filter(
+                    (agent) =>
+                      agent.id === routine.assigneeAgentId ||
+                      (agent.status !== 'terminated' && agent.status !== 'pending_approval'),
+                  )
+                  .map((agent) => ({ value: agent.id, label: agent.name })),
+              ]}
+            />
           </div>
         </div>
         <PolicyFields

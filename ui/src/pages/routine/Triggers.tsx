@@ -1,6 +1,7 @@
 // A routine's triggers: schedules (cron in a zone, with the server's preview of the next fire times),
 // webhooks (URL and secret shown once, on creation or rotation) and API triggers; add, edit, enable,
 // rotate and delete.
+import { Select } from '../../components/ui/Combobox';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
@@ -323,11 +324,16 @@ function AddTrigger({
       <div className="routine-schedule-fields">
         <div className="field">
           <label htmlFor="trigger-kind">Kind</label>
-          <select id="trigger-kind" value={kind} onChange={(event) => setKind(event.target.value as Trigger['kind'])}>
-            <option value="schedule">Schedule (cron)</option>
-            <option value="webhook">Webhook</option>
-            <option value="api">API</option>
-          </select>
+          <Select
+            id="trigger-kind"
+            value={kind}
+            onChange={setKind}
+            options={[
+              { value: 'schedule' as const, label: 'Schedule (cron)' },
+              { value: 'webhook' as const, label: 'Webhook' },
+              { value: 'api' as const, label: 'API' },
+            ]}
+          />
         </div>
         <div className="field">
           <label htmlFor="trigger-label">Label</label>
@@ -353,18 +359,13 @@ function AddTrigger({
       {kind === 'webhook' && (
         <div className="field">
           <label htmlFor="trigger-signing">Signing</label>
-          <select
+          <Select
             id="trigger-signing"
             value={signingMode}
             aria-describedby="trigger-signing-help"
-            onChange={(event) => setSigningMode(event.target.value as SigningMode)}
-          >
-            {SIGNING_MODES.map((mode) => (
-              <option key={mode.value} value={mode.value}>
-                {mode.label}
-              </option>
-            ))}
-          </select>
+            onChange={setSigningMode}
+            options={SIGNING_MODES.map(({ value, label }) => ({ value, label }))}
+          />
           <span id="trigger-signing-help" className="hint">
             {helpOf(SIGNING_MODES, signingMode)}
           </span>

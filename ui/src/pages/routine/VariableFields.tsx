@@ -1,5 +1,7 @@
 // The routine's variables as a table of inputs: name, label, type, required, default; rows added and
 // removed here, all saved with the work.
+import { Select } from '../../components/ui/Combobox';
+import { enumLabel } from '../../lib/format';
 import type { ReactNode } from 'react';
 import { VARIABLE_TYPES, type VariableDraft } from './variables';
 
@@ -64,19 +66,12 @@ export function VariableFields({
                     />
                   </td>
                   <td>
-                    <select
+                    <Select
                       aria-label={`Type of ${which}`}
                       value={draft.type}
-                      onChange={(event) =>
-                        set(index, { type: event.target.value as VariableDraft['type'], defaultValue: '' })
-                      }
-                    >
-                      {VARIABLE_TYPES.map((type) => (
-                        <option key={type} value={type}>
-                          {type}
-                        </option>
-                      ))}
-                    </select>
+                      onChange={(type) => set(index, { type, defaultValue: '' })}
+                      options={VARIABLE_TYPES.map((type) => ({ value: type, label: enumLabel(type) }))}
+                    />
                   </td>
                   <td>
                     <input
@@ -143,11 +138,17 @@ export function ValueInput({
   const common = { id, 'aria-label': label, required };
   if (type === 'boolean')
     return (
-      <select {...common} value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">{required ? 'Choose' : 'None'}</option>
-        <option value="true">true</option>
-        <option value="false">false</option>
-      </select>
+      <Select
+        id={id}
+        aria-label={label}
+        value={value}
+        onChange={onChange}
+        options={[
+          { value: '', label: required ? 'Choose…' : 'None' },
+          { value: 'true', label: 'Yes' },
+          { value: 'false', label: 'No' },
+        ]}
+      />
     );
   return (
     <input

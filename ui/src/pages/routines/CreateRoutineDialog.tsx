@@ -1,4 +1,5 @@
 // A new routine: what the work is, who does it and the two policies; triggers are added on its page.
+import { Select } from '../../components/ui/Combobox';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -88,21 +89,19 @@ function CreateRoutineForm({ companyId, onDone }: { companyId: string; onDone: (
       </div>
       <div className="field">
         <label htmlFor="routine-assignee">Agent</label>
-        <select
+        <Select
           id="routine-assignee"
           value={assigneeAgentId}
           aria-describedby="routine-assignee-hint"
-          onChange={(event) => setAssignee(event.target.value)}
-        >
-          <option value="">No one (the routine starts paused)</option>
-          {agents
-            .filter((agent) => agent.status !== 'terminated' && agent.status !== 'pending_approval')
-            .map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.name}
-              </option>
-            ))}
-        </select>
+          searchPlaceholder="Find an agent…"
+          onChange={setAssignee}
+          options={[
+            { value: '', label: 'No one (the routine starts paused)' },
+            ...agents
+              .filter((agent) => agent.status !== 'terminated' && agent.status !== 'pending_approval')
+              .map((agent) => ({ value: agent.id, label: agent.name })),
+          ]}
+        />
         <span id="routine-assignee-hint" className="hint">
           Does the work of every run; a routine without an agent does not fire.
         </span>

@@ -2,6 +2,7 @@
 // describe, delete. A value
 // lives only in a password field until it is sent, then the field is cleared: the server never
 // returns it, and the page never shows it.
+import { Select } from '../../components/ui/Combobox';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
@@ -295,19 +296,18 @@ function UseDialog({ companyId, secret, onClose }: { companyId: string; secret: 
         {agents.isError ? (
           <ErrorNotice error={agents.error} title="Agents could not be loaded" retry={() => agents.refetch()} />
         ) : (
-          <select
+          <Select
             id="secret-agent"
-            value={agentId}
+            value={agentId || null}
             disabled={agents.isPending}
-            onChange={(event) => setAgentId(event.target.value)}
-          >
-            <option value="">{agents.isPending ? 'Loading agents…' : 'Choose an agent'}</option>
-            {agents.data?.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.name}
-              </option>
-            ))}
-          </select>
+            placeholder={agents.isPending ? 'Loading agents…' : 'Choose an agent'}
+            searchPlaceholder="Find an agent…"
+            onChange={setAgentId}
+            options={(agents.data ?? []).map((agent) => ({
+              value: agent.id,
+              label: agent.name,
+            }))}
+          />
         )}
       </div>
       <div className="dialog-actions">

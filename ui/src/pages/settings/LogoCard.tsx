@@ -2,16 +2,15 @@
 // as the logo with the branding PATCH. What is shown is what the server stored: the image and, for
 // an SVG, its source as sanitised, so the board sees what became of scripts and handlers.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { FileInput } from '../../components/ui/FileInput';
 import { logoSourceQuery, useCompanyChanged, type Company } from '../../queries/company';
 
 const ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,image/svg+xml';
 
 export function LogoCard({ company }: { company: Company }) {
   const changed = useCompanyChanged(company.id);
-  const input = useRef<HTMLInputElement>(null);
   const setLogo = async (logoAssetId: string | null) =>
     data(
       await api.PATCH('/api/companies/{companyId}/branding', {
@@ -33,9 +32,6 @@ export function LogoCard({ company }: { company: Company }) {
       return setLogo(stored.assetId);
     },
     onSuccess: changed,
-    onSettled: () => {
-      if (input.current) input.current.value = '';
-    },
   });
   const remove = useMutation({ mutationFn: () => setLogo(null), onSuccess: changed });
   const source = useQuery(logoSourceQuery(company.id, company.logoAssetId));
@@ -51,22 +47,17 @@ export function LogoCard({ company }: { company: Company }) {
         )}
         <div className="field">
           <label htmlFor="company-logo">Upload a logo</label>
-          <input
-            ref={input}
+          <FileInput
             id="company-logo"
-            type="file"
+            label="Choose an image"
             accept={ACCEPT}
-            aria-describedby="company-logo-hint"
             disabled={upload.isPending}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
+            hint="PNG, JPEG, WebP, GIF or SVG. An SVG is sanitised by the server: scripts, event handlers, external references and styles are removed."
+            onFiles={(files) => {
+              const file = files[0];
               if (file) upload.mutate(file);
             }}
           />
-          <span className="hint" id="company-logo-hint">
-            PNG, JPEG, WebP, GIF or SVG. An SVG is sanitised by the server: scripts, event handlers, external references
-            and styles are removed.
-          </span>
         </div>
         {company.logoAssetId && (
           <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
