@@ -41,30 +41,34 @@ export async function benchLargeList(bench: Bench, newPage: () => Promise<Page>)
   );
 }
 
-/** Scrolls the element that scrolls the list, a step each animation frame, and times the frames. */
+/**
+ * Scrolls the element that scrolls the list, a step each animation frame, and times the frames. The
+ * page's script is a string: tsx compiles a function's inner closures with a `__name` helper the
+ * page does not have.
+ */
 async function scrollFrames(page: Page): Promise<{ frames: number; dropped: number; longestMs: number }> {
-  return page.evaluate(async (durationMs) => {
+  return page.evaluate(`(async () => {
     const row = document.querySelector('[data-issue-id]');
-    let scroller: Element | null = row;
+    let scroller = row;
     while (scroller && scroller.scrollHeight <= scroller.clientHeight + 1) scroller = scroller.parentElement;
-    const target = scroller ?? document.scrollingElement!;
-    const times: number[] = [];
-    await new Promise<void>((resolve) => {
+    const target = scroller ?? document.scrollingElement;
+    const times = [];
+    await new Promise((resolve) => {
       const start = performance.now();
-      const step = (now: number) => {
+      const step = (now) => {
         times.push(now);
         target.scrollTop += 120;
-        if (now - start < durationMs) requestAnimationFrame(step);
+        if (now - start < ${SCROLL_MS}) requestAnimationFrame(step);
         else resolve();
       };
       requestAnimationFrame(step);
     });
-    const gaps = times.slice(1).map((time, i) => time - times[i]!);
+    const gaps = times.slice(1).map((time, i) => time - times[i]);
     const interval = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)] ?? 16.7;
     return {
       frames: gaps.length,
       dropped: gaps.filter((gap) => gap > interval * 1.5).length,
       longestMs: Math.max(...gaps),
     };
-  }, SCROLL_MS);
+  })()`);
 }

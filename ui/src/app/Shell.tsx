@@ -240,7 +240,7 @@ function UserMenu() {
         side="top"
         trigger={
           <button type="button" className="btn btn-ghost btn-md user-menu-trigger">
-            <span className="avatar" aria-hidden="true">
+            <span className="user-avatar" aria-hidden="true">
               {who[0]}
             </span>
             <span className="visually-hidden">Account menu: </span>

@@ -1,5 +1,6 @@
 // A document's revision history, newest first (the newest REVISION_PAGE), and for the chosen
 // revision the diff from the one before it.
+import { Select } from '../../components/ui/Combobox';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -32,14 +33,15 @@ export function Revisions({ companyId, issueId, docKey }: { companyId: string; i
     <div className="revisions">
       <div className="field">
         <label htmlFor={`revision-${docKey}`}>Revision</label>
-        <select id={`revision-${docKey}`} value={shown?.id ?? ''} onChange={(event) => setChosen(event.target.value)}>
-          {list.map((revision) => (
-            <option key={revision.id} value={revision.id}>
-              #{revision.revisionNumber} · {timeAgo(revision.createdAt)}
-              {revision.changeSummary ? ` · ${revision.changeSummary}` : ''}
-            </option>
-          ))}
-        </select>
+        <Select
+          id={`revision-${docKey}`}
+          value={shown?.id ?? null}
+          onChange={(id) => setChosen(id)}
+          options={list.map((revision) => ({
+            value: revision.id,
+            label: `#${revision.revisionNumber} · ${timeAgo(revision.createdAt)}${revision.changeSummary ? ` · ${revision.changeSummary}` : ''}`,
+          }))}
+        />
         {revisions.data.more && <span className="hint">The {REVISION_PAGE} newest revisions are listed.</span>}
       </div>
       {shown && (
