@@ -196,10 +196,15 @@ describe('design system', () => {
     // The address changes before the page renders the new company: wait for the switcher to follow.
     await switcher.filter({ hasText: 'Globex' }).waitFor();
 
-    // At 390 px the switcher and the user menu sit in the top strip without widening the page.
+    // At 390 px the switcher and the user menu move into the tab bar's More sheet, without widening
+    // the page (test/ui/narrow.test.ts walks every page and the sheet itself).
     const narrow = await board.signedInPage({ width: 390, height: 844 });
     await narrow.goto(`/c/${acme.id}/dashboard`);
-    await narrow.getByRole('button', { name: /Account menu/ }).waitFor();
+    await narrow.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'More' }).click();
+    await narrow
+      .getByRole('dialog', { name: 'More' })
+      .getByRole('button', { name: /Account menu/ })
+      .waitFor();
     const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `the company frame is ${width} px wide at 390 px`);
   });
