@@ -6,7 +6,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import { Fragment, type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { agentsQuery } from '../queries/agents';
@@ -51,6 +51,10 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
     }
   }, [open]);
 
+  const listRef = useRef<HTMLDivElement>(null);
+  const [selected, setSelected] = useState('');
+  const userMoved = useTopItemSelected(listRef, setSelected, search, [page, issueHits, agentList]);
+
   const go = (href: string) => {
     onOpenChange(false);
     // void: the navigation's failures show in the route's error element; its promise only says when it is done.
@@ -67,9 +71,12 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
             label="Search pages, agents, issues and commands"
             loop
             filter={rankMatch}
+            value={selected}
+            onValueChange={setSelected}
             // cmdk 1.1 sorts items inside a group but cannot move its groups (it looks a group up by its
             // id where the element carries its heading): rankedGroups orders them.
             onKeyDown={(event) => {
+              if (['ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown'].includes(event.key)) userMoved();
               if (event.key === 'Backspace' && search === '' && page !== 'root') {
                 event.preventDefault();
                 setPage('root');
@@ -83,7 +90,7 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
                 page === 'companies' ? 'Switch to company…' : 'Go to a page, agent or issue, or type a command…'
               }
             />
-            <Command.List className="palette-list">
+            <Command.List className="palette-list" ref={listRef} onPointerMove={userMoved}>
               <Command.Empty>No match. Try an issue identifier like ABC-12, an agent's name, or a page.</Command.Empty>
               {page === 'companies' ? (
                 <CompanyItems companyId={companyId} onPick={(id) => go(`/c/${id}/dashboard`)} />
@@ -182,6 +189,38 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
       </RadixDialog.Portal>
     </RadixDialog.Root>
   );
+}
+
+/**
+ * Keeps the top item selected while results arrive (issues and agents load after the first letters
+ * are typed, and reorder the groups): Enter opens what is shown first, unless the user moved the
+ * selection by key or pointer since the search last changed. Returns the "user moved" signal.
+ */
+function useTopItemSelected(
+  listRef: RefObject<HTMLDivElement | null>,
+  select: (value: string) => void,
+  search: string,
+  [page, issues, agents]: unknown[],
+): () => void {
+  const moved = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search is what resets the signal.
+  useEffect(() => {
+    moved.current = false;
+  }, [search]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the search and the results are what move the top item.
+  useEffect(() => {
+    // After cmdk has filtered and sorted the items into the DOM.
+    const frame = requestAnimationFrame(() => {
+      if (moved.current) return;
+      const top = listRef.current?.querySelector('[cmdk-item]:not([aria-disabled="true"])');
+      const value = top?.getAttribute('data-value');
+      if (value) select(value);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [listRef, select, search, page, issues, agents]);
+  return () => {
+    moved.current = true;
+  };
 }
 
 /** A group's best match for the search: where the group goes. */
