@@ -3,7 +3,6 @@
 import { CircleDot, UserRound, X } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { AgentAvatar } from '../../components/display/AgentAvatar';
-import { StatusIcon } from '../../components/display/StatusIcon';
 import { Banner } from '../../components/ui/Banner';
 import { Button, IconButton } from '../../components/ui/Button';
 import { Menu, MenuItem, MenuSeparator } from '../../components/ui/Menu';
@@ -12,8 +11,8 @@ import { issueStatuses } from '../../lib/statuses';
 import { agentsQuery } from '../../queries/agents';
 import type { Issue } from '../../queries/issues';
 import { Decorative } from './Decorative';
+import { StatusMenuItems } from './StatusMenuItems';
 import { useBulkUpdate, type IssueChange } from './bulk';
-import { SETTABLE_STATUSES } from './model';
 
 export function BulkBar({
   companyId,
@@ -53,19 +52,9 @@ export function BulkBar({
           }
           label="Set status"
         >
-          {SETTABLE_STATUSES.map((status) => (
-            <MenuItem
-              key={status}
-              leading={
-                <Decorative>
-                  <StatusIcon kind="issue" status={status} size={14} />
-                </Decorative>
-              }
-              onSelect={() => void apply({ status }, `Status set to ${issueStatuses.label(status)}`)}
-            >
-              {issueStatuses.label(status)}
-            </MenuItem>
-          ))}
+          <StatusMenuItems
+            onPick={(status) => void apply({ status }, `Status set to ${issueStatuses.label(status)}`)}
+          />
         </Menu>
         <Menu
           trigger={

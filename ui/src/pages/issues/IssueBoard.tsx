@@ -11,12 +11,12 @@ import { Loading } from '../../components/Loading';
 import { PriorityIcon } from '../../components/display/PriorityIcon';
 import { RelativeTime } from '../../components/display/RelativeTime';
 import { StatusIcon } from '../../components/display/StatusIcon';
-import { Menu, MenuItem, MenuLabel } from '../../components/ui/Menu';
+import { Menu, MenuLabel } from '../../components/ui/Menu';
 import { toast } from '../../components/ui/Toast';
 import { issueStatuses, type IssueStatus } from '../../lib/statuses';
 import { issueColumnQuery, type Issue } from '../../queries/issues';
 import { Assignee, hasLiveRun } from './IssueList';
-import { Decorative } from './Decorative';
+import { StatusMenuItems } from './StatusMenuItems';
 import { issuePath, SETTABLE_STATUSES } from './model';
 import { useMoveIssue, type Names } from './queries';
 import type { IssueFilters, listQuery } from './url-state';
@@ -238,19 +238,7 @@ function IssueCard({ issue, companyId, names, movedId, onMove, onStep, onDragSta
           }
         >
           <MenuLabel>Move to</MenuLabel>
-          {SETTABLE_STATUSES.filter((status) => status !== issue.status).map((status) => (
-            <MenuItem
-              key={status}
-              leading={
-                <Decorative>
-                  <StatusIcon kind="issue" status={status} size={14} />
-                </Decorative>
-              }
-              onSelect={() => onMove(issue, status)}
-            >
-              {issueStatuses.label(status)}
-            </MenuItem>
-          ))}
+          <StatusMenuItems current={issue.status} onPick={(status) => onMove(issue, status)} />
         </Menu>
         <Link to={issuePath(companyId, issue)} draggable={false} tabIndex={-1}>
           <span className="issue-identifier">{issue.identifier}</span> {issue.title}

@@ -12,11 +12,11 @@ import { RelativeTime } from '../../components/display/RelativeTime';
 import { StatusIcon } from '../../components/display/StatusIcon';
 import { StatusPill } from '../../components/display/StatusPill';
 import { IconButton } from '../../components/ui/Button';
-import { Menu, MenuItem, MenuLabel } from '../../components/ui/Menu';
+import { Menu, MenuLabel } from '../../components/ui/Menu';
 import { issuePriorities, issueStatuses, type IssueStatus } from '../../lib/statuses';
 import type { Issue } from '../../queries/issues';
-import { Decorative } from './Decorative';
-import { issuePath, SETTABLE_STATUSES } from './model';
+import { StatusMenuItems } from './StatusMenuItems';
+import { issuePath } from './model';
 import type { Names } from './queries';
 import type { Grouping, IssueSort, SortColumn } from './url-state';
 
@@ -284,19 +284,7 @@ function RowActions({
   return (
     <Menu align="end" label={`Actions for ${issue.identifier}`} open={open} onOpenChange={setOpen} trigger={button}>
       <MenuLabel>Set status</MenuLabel>
-      {SETTABLE_STATUSES.filter((status) => status !== issue.status).map((status) => (
-        <MenuItem
-          key={status}
-          leading={
-            <Decorative>
-              <StatusIcon kind="issue" status={status} size={14} />
-            </Decorative>
-          }
-          onSelect={() => onSetStatus(issue, status)}
-        >
-          {issueStatuses.label(status)}
-        </MenuItem>
-      ))}
+      <StatusMenuItems current={issue.status} onPick={(status) => onSetStatus(issue, status)} />
     </Menu>
   );
 }
