@@ -382,6 +382,19 @@ describe('issue page', () => {
       .getByRole('region', { name: 'Timeline' })
       .getByText(/assigned it to you/)
       .waitFor();
+    // The change is said back in a toast with Undo, which moves the issue back where it was.
+    const said = page
+      .getByRole('region', { name: 'Notifications' })
+      .getByRole('listitem')
+      .filter({ hasText: /is now In review/ });
+    await said.getByRole('button', { name: 'Undo' }).click();
+    await status.getByText('Todo').waitFor();
+    await waitFor(
+      'the status undone',
+      async () => (await board.api('GET', `/api/issues/${issue.id}`)).status === 'todo',
+    );
+    await pickStatus('review');
+    await status.getByText('In review').waitFor();
 
     await page.getByRole('button', { name: 'Add sub-issue' }).click();
     await page.getByRole('textbox', { name: 'New sub-issue title' }).fill('Find a cover image');

@@ -12,6 +12,7 @@ import { PropertyRow } from '../../components/display/PropertyRow';
 import { StatusIcon } from '../../components/display/StatusIcon';
 import { Button } from '../../components/ui/Button';
 import { issuePriorities, issueStatuses, type IssuePriority, type IssueStatus } from '../../lib/statuses';
+import { statusChangedToast } from '../../components/issues/status-toast';
 import { agentsQuery } from '../../queries/agents';
 import { goalsQuery } from '../../queries/goals';
 import { meQuery } from '../../queries/instance';
@@ -40,6 +41,11 @@ export function Properties({
   checkoutHolder: string | null;
 }) {
   const patch = usePatchIssue(companyId, issue.id);
+  const setStatus = (status: IssueStatus, from: IssueStatus = issue.status): void =>
+    patch.mutate(
+      { status },
+      { onSuccess: () => statusChangedToast(issue.identifier, from, status, () => setStatus(from, status)) },
+    );
   const agents = useQuery(agentsQuery(companyId));
   const me = useQuery(meQuery());
   const projects = useQuery(projectsQuery(companyId));
@@ -74,7 +80,7 @@ export function Properties({
         label="Status"
         id={PROPERTY_IDS.status}
         value={issue.status}
-        onChange={(status) => status !== issue.status && patch.mutate({ status })}
+        onChange={(status) => status !== issue.status && setStatus(status)}
         options={issueStatuses.list.map((status) => ({
           value: status,
           label: issueStatuses.label(status),

@@ -13,6 +13,7 @@ import { RelativeTime } from '../../components/display/RelativeTime';
 import { StatusIcon } from '../../components/display/StatusIcon';
 import { Menu, MenuLabel } from '../../components/ui/Menu';
 import { toast } from '../../components/ui/Toast';
+import { statusChangedToast } from '../../components/issues/status-toast';
 import { issueStatuses, type IssueStatus } from '../../lib/statuses';
 import { issueColumnQuery, type Issue } from '../../queries/issues';
 import { Assignee, hasLiveRun } from './IssueList';
@@ -49,7 +50,10 @@ export function IssueBoard({ companyId, filters, query, names }: BoardProps) {
     move.mutate(
       { issue, to },
       {
-        onSuccess: () => setAnnouncement(`${issue.identifier} moved to ${issueStatuses.label(to)}.`),
+        onSuccess: () => {
+          setAnnouncement(`${issue.identifier} moved to ${issueStatuses.label(to)}.`);
+          statusChangedToast(issue.identifier, issue.status, to, () => moveTo({ ...issue, status: to }, issue.status));
+        },
         onError: (error) => {
           const reason = errorMessage(error);
           setAnnouncement(`${issue.identifier} not moved: ${reason}`);

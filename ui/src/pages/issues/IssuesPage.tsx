@@ -9,6 +9,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { Button } from '../../components/ui/Button';
 import { toast } from '../../components/ui/Toast';
+import { statusChangedToast } from '../../components/issues/status-toast';
 import { issueStatuses, type IssueStatus } from '../../lib/statuses';
 import { issuePagesQuery, type Issue } from '../../queries/issues';
 import { BulkBar } from './BulkBar';
@@ -98,7 +99,13 @@ function ListView({
         title: `${issue.identifier} was not moved to ${issueStatuses.label(status)}`,
         description: failure.message,
       });
-    else toast({ tone: 'success', title: `${issue.identifier} is now ${issueStatuses.label(status)}` });
+    else
+      statusChangedToast(
+        issue.identifier,
+        issue.status,
+        status,
+        () => void setStatus({ ...issue, status }, issue.status),
+      );
   };
 
   if (pages.isPending) return <Loading label="Loading issues" />;
