@@ -84,12 +84,23 @@ after(async () => {
 });
 
 const noticesOf = (runId: string) => notices.filter((n) => n.runId === runId);
+
+/**
+ * The run's notices once every one committed so far has arrived: a marker sent now comes after them
+ * (the server delivers notifications in commit order), so once it is heard nothing earlier is on its way.
+ */
+async function settledNoticesOf(runId: string) {
+  const marker = randomUUID();
+  await sql('select pg_notify($1, $2)', ['boardroom_run_log', JSON.stringify({ runId: marker })]);
+  await eventually('the marker notice', () => noticesOf(marker).length === 1);
+  return noticesOf(runId);
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function eventually<T>(
   what: string,
   probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 5_000,
+  timeoutMs = 20_000,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -208,7 +219,7 @@ describe('run log: batching', () => {
       { runId, companyId: company.id, offset: Buffer.byteLength(body), lastLine: 'line 19' },
     ]);
     assert.deepEqual(await log.close(), { bytes: Buffer.byteLength(body), truncated: false });
-    assert.equal(noticesOf(runId).length, 1, 'close had nothing more to store');
+    assert.equal((await settledNoticesOf(runId)).length, 1, 'close had nothing more to store');
   });
 
   it('flushes at once when 64 KiB are pending, in rows of at most 64 KiB cut on character boundaries', async () => {
@@ -315,7 +326,7 @@ describe('run log: streams', () => {
       ['stderr', 'err é\nerr 2\n'],
       ['stdout', 'out 2\n'],
     ]);
-    assert.equal(noticesOf(runId).length, 1, 'the three rows went in one statement');
+    assert.equal((await settledNoticesOf(runId)).length, 1, 'the three rows went in one statement');
     const page = await readRunLog(db, runId);
     assert.equal(page.content, 'out 1\nerr é\nerr 2\nout 2\n');
     assert.deepEqual(page.stderr, [{ from: 6, to: 19 }]); // 'err é\n' is 7 bytes
