@@ -2,7 +2,7 @@
 // ("moved NOR-12 to Done", "approved Hire Gus"). Names come from the agent list and the entry's
 // details; ids never become text (the subject is linked instead, activity-links.ts).
 import { APPROVAL_TYPE_LABELS } from '../../lib/approval-labels';
-import { enumLabel } from '../../lib/format';
+import { enumLabel, formatMoney } from '../../lib/format';
 import { issuePriorities, issueStatuses } from '../../lib/statuses';
 import { entryLabel } from './activity-links';
 
@@ -58,6 +58,14 @@ export function subjectWords(entry: Entry, names: Names): string {
     const name = agentId ? names.agent(agentId) : undefined;
     return name ? `${name}'s run` : 'a run';
   }
+  if (entry.entityType === 'cost_event') {
+    // "You reported $1.20 of Dev's spend on claude-sonnet": the money and whose it is, never the row.
+    const cents = details?.costCents;
+    const agentId = text(details, 'agentId');
+    const whose = agentId && names.agent(agentId) ? ` of ${names.agent(agentId)}'s spend` : ' of spend';
+    const model = text(details, 'model');
+    return `${typeof cents === 'number' ? formatMoney(cents) : 'a cost'}${whose}${model ? ` on ${model}` : ''}`;
+  }
   if (entry.entityType === 'issue')
     return text(details, 'identifier') ?? entryLabel(entry, (id) => names.agent(id) ?? 'an agent');
   return entryLabel(entry, (id) => names.agent(id) ?? 'an agent');
@@ -110,7 +118,7 @@ const VERBS: Record<string, string> = {
   'heartbeat_run.cancelled': 'cancelled',
   'agent.hire_requested': 'asked to hire',
   'agent.wakeup_requested': 'woke',
-  'cost.reported': 'reported a cost for',
+  'cost.reported': 'reported',
   'budget.stop_applied': 'stopped',
 };
 
