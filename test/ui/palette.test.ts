@@ -90,6 +90,8 @@ describe('command palette and shortcuts', () => {
     const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await sheet.getByRole('cell', { name: 'Open the command palette (⌘K on a Mac)' }).waitFor();
     await sheet.getByRole('cell', { name: 'Create an issue' }).waitFor();
+    // The page keys are listed too, not only the global ones.
+    await sheet.getByRole('cell', { name: 'On an issue: open its status picker' }).waitFor();
     await checkAccessibility(page, 'the keyboard shortcuts');
     await page.keyboard.press('Escape');
     await sheet.waitFor({ state: 'detached' });
@@ -99,7 +101,7 @@ describe('command palette and shortcuts', () => {
     await page.waitForURL(/\/activity$/);
 
     // Typed into a field, `g` `d` is text, not navigation.
-    await page.getByLabel('Company').focus();
+    await page.getByRole('combobox', { name: 'Company' }).first().focus();
     await page.keyboard.press('Control+k');
     const input = page.getByRole('combobox', { name: /Search pages, agents, issues/ });
     await input.waitFor();
