@@ -215,6 +215,9 @@ describe('routines', () => {
       { name: 'service', label: 'Service', type: 'text', required: true, defaultValue: 'web' },
     ]);
 
+    // The form starts again from the saved values once the page has them (an edit made before that
+    // would be replaced by them): nothing left to save.
+    await page.getByRole('button', { name: 'Save the work' }).and(page.locator(':disabled')).waitFor();
     // Removing the variable while the title still uses it: the page says so, the server refuses it.
     await page.getByRole('button', { name: 'Remove service' }).click();
     await page.getByRole('button', { name: 'Declare service' }).waitFor();
