@@ -148,6 +148,9 @@ describe('command palette and shortcuts', () => {
     if (at('Instance settings') !== -1) assert.ok(at('Instance settings') > at('Set up the dev environment'));
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/c/${C}/agents/${dev.id}$`));
+    // The page shown is the page opened (the address changes a render before; leaving at once
+    // would leave before the page was there to remember).
+    await page.getByRole('heading', { level: 1, name: 'Dev' }).waitFor();
 
     // The issue opened by its address, not from the palette: recent too, newest first.
     await page.goto(`/c/${C}/issues/${issue.id}`);
