@@ -155,7 +155,7 @@ describe('approvals', () => {
     const alert = decision(page).getByRole('alert');
     await alert.getByText('The decision was refused: another board member decided first.').waitFor();
     // Read again on its own (no reload asked): who, when and the state now.
-    await alert.getByText(/They decided .* ago; the approval is now rejected\./).waitFor();
+    await alert.getByText(/They decided (just now|.* ago); the approval is now rejected\./).waitFor();
     assert.equal(await alert.getByText(/reload/i).count(), 0);
     await decision(page).getByText('decided elsewhere').waitFor();
     assert.equal((await board.api('GET', `/api/approvals/${approval.id}`)).status, 'rejected');

@@ -9,9 +9,15 @@ const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', Infinity],
 ];
 
-/** "3 minutes ago", "in 2 hours". */
+/** A moment under this many seconds past is "just now": "now" or "12 seconds ago" ticking on
+ * every row reads as noise. A moment under a second ahead is too (the server's clock a little
+ * ahead of the browser's); further ahead it is a scheduled time and says "in 20 seconds". */
+const JUST_NOW_SECONDS = 45;
+
+/** "just now", "3 minutes ago", "in 2 hours". */
 export function timeAgo(iso: string | Date, now = Date.now()): string {
   let value = (new Date(iso).getTime() - now) / 1000;
+  if (value > -JUST_NOW_SECONDS && value < 1) return 'just now';
   for (const [unit, size] of STEPS) {
     if (Math.abs(value) < size) return relative.format(Math.round(value), unit);
     value /= size;
