@@ -139,7 +139,8 @@ describe('a hard stop of a live process-adapter run', () => {
     console.log(
       `budget hard stop (agent scope): crossing cost event -> process gone in ${elapsed} ms (graceSec 30, SIGTERM ignored)`,
     );
-    assert.ok(elapsed < 5000, `process gone ${elapsed} ms after the crossing event`);
+    // Well before the run's 30 s grace: the hard stop did not wait for it (bound with room for a loaded machine).
+    assert.ok(elapsed < 20_000, `process gone ${elapsed} ms after the crossing event`);
     assert.ok(elapsed >= 1000, 'the fixture ignores SIGTERM: only the SIGKILL, 1 s after it, ended the process');
     assert.deepEqual(
       events.map((e) => Number(e.cost_cents)),
@@ -228,7 +229,8 @@ describe('a hard stop of a live process-adapter run', () => {
     const { crossing } = await crossingEvent(spender.agent.id, 100);
     const elapsed = gone - new Date(crossing.created_at).getTime();
     console.log(`budget hard stop (project scope): crossing cost event -> process gone in ${elapsed} ms`);
-    assert.ok(elapsed < 5000, `process gone ${elapsed} ms after the crossing event`);
+    // Well before the run's 30 s grace: the hard stop did not wait for it (bound with room for a loaded machine).
+    assert.ok(elapsed < 20_000, `process gone ${elapsed} ms after the crossing event`);
 
     const paused = (await t.request('GET', `/api/projects/${project.id}`, { token })).body;
     assert.ok(paused.pausedAt, 'project pausedAt set');
@@ -314,7 +316,8 @@ describe('a hard stop crossed outside the run, while its process runs', () => {
   async function stoppedWithin5s(run: { id: string; pid: number }, crossedAt: number, what: string): Promise<number> {
     const elapsed = (await goneAt(run.pid)) - crossedAt;
     console.log(`budget hard stop (${what}): crossing -> process gone in ${elapsed} ms (graceSec 30, SIGTERM ignored)`);
-    assert.ok(elapsed < 5000, `process gone ${elapsed} ms after the crossing`);
+    // Well before the run's 30 s grace: the hard stop did not wait for it (bound with room for a loaded machine).
+    assert.ok(elapsed < 20_000, `process gone ${elapsed} ms after the crossing`);
     const [ended] = await sql('select status, error from heartbeat_runs where id = $1', [run.id]);
     assert.deepEqual([ended.status, ended.error], ['cancelled', 'budget']);
     return elapsed;
@@ -456,7 +459,7 @@ describe('the runs metric', () => {
         const a = await getAgent(agent.id, token);
         return a.status === 'paused' ? a : null;
       },
-      5000,
+      30_000,
     );
     assert.equal(stopped.pauseReason, 'budget');
     const incidents = await hardIncidents();

@@ -225,7 +225,7 @@ describe('engine: transactionWithRetry', () => {
                     "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
                   )
                 ).rowCount,
-              10_000,
+              30_000,
             ).then(async () => {
               await other.query('select id from agents where id = $1 for no key update', [first.id]);
               await other.query('commit');

@@ -178,7 +178,7 @@ describe('engine: a wakeup becomes a run', () => {
         const rows = await sql("select * from heartbeat_runs where id = $1 and status = 'cancelled'", [run.id]);
         return rows.length ? rows : null;
       },
-      5_000,
+      30_000,
     );
     assert.ok(cancelled.finished_at);
     await waitFor(

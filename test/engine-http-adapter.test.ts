@@ -255,7 +255,7 @@ describe('http adapter: a run end to end', () => {
     assert.equal(again.body.details.runStatus, 'succeeded');
 
     // The owner stops waiting (it heard the finish) and only adds late facts: the status stays.
-    await waitFor('the executor to let the run go', () => t.engine!.activeRuns() === 0, 5_000);
+    await waitFor('the executor to let the run go', () => t.engine!.activeRuns() === 0, 30_000);
     const [after] = await runsOf(agent.id);
     assert.equal(after.status, 'succeeded');
     assert.equal(after.error, null);

@@ -151,7 +151,8 @@ describe('process adapter: execute', () => {
     const t0 = Date.now();
     controller.abort();
     const outcome = await running;
-    assert.ok(Date.now() - t0 < 2000 + 1000, `resolved in ${Date.now() - t0} ms`);
+    // Resolved at all (a group left alive would hold it forever); the bound leaves room for a loaded machine.
+    assert.ok(Date.now() - t0 < 20_000, `resolved in ${Date.now() - t0} ms`);
     assert.equal(outcome.status, 'cancelled');
     assert.equal(outcome.signal, 'SIGTERM');
     assert.equal(await isAlive(grandchild), false);
@@ -168,7 +169,8 @@ describe('process adapter: execute', () => {
     assert.equal(outcome.status, 'timed_out');
     assert.equal(outcome.errorCode, 'timeout');
     assert.equal(outcome.signal, 'SIGKILL');
-    assert.ok(took >= 1900 && took < 1000 + 1000 + 1500, `resolved in ${took} ms`);
+    // Not before timeout + grace (the SIGKILL waited for the grace), and not stuck past it (room for a loaded machine).
+    assert.ok(took >= 1900 && took < 20_000, `resolved in ${took} ms`);
     assert.equal(await isAlive(grandchild), false);
   });
 

@@ -255,7 +255,7 @@ describe('scheduler: exactly once', () => {
           b = await startTestApp({ replicaOf: a, engine });
         }
         clockMs = start + i * MINUTE + 200;
-        await waitFor(`the run of tick ${i}`, async () => (await count()) >= i + 1, 10_000);
+        await waitFor(`the run of tick ${i}`, async () => (await count()) >= i + 1, 30_000);
         // Both replicas get several passes at the same clock before it moves on.
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

@@ -487,7 +487,7 @@ describe('the server as `npm start` runs it (the esbuild bundle)', () => {
 
   it('the events stream delivered what happened', async () => {
     try {
-      await waitFor('an activity event on the stream', () => /event: activity\n/.test(events.text()), 15_000);
+      await waitFor('an activity event on the stream', () => /event: activity\n/.test(events.text()), 30_000);
       assert.match(events.text(), /"action":"issue\.created"/);
     } finally {
       events.close();

@@ -3,7 +3,7 @@
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {

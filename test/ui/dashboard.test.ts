@@ -129,7 +129,7 @@ describe('dashboard', () => {
     // The elapsed clock ticks on its own.
     const elapsed = row.getByLabel(/^elapsed /);
     const before = await elapsed.textContent();
-    await waitFor('the elapsed time to tick', async () => (await elapsed.textContent()) !== before, 5_000);
+    await waitFor('the elapsed time to tick', async () => (await elapsed.textContent()) !== before, 30_000);
 
     // The agent prints: its line replaces the last one. Back to back, then paced a second apart (see
     // the activity measures below for why both).

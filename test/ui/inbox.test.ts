@@ -300,7 +300,7 @@ describe('board inbox', () => {
 
     // Something new waits: the count rises without a reload (the live stream).
     await board.api('POST', `/api/companies/${C}/issues`, { title: 'Vendor contract stuck', status: 'blocked' });
-    await waitFor('the sidebar count rose live', async () => (await sidebarCount(page)) === before, 15_000);
+    await waitFor('the sidebar count rose live', async () => (await sidebarCount(page)) === before, 30_000);
 
     // Mark all read: nothing unread, no count.
     await page.getByRole('link', { name: /^Unread/ }).click();
