@@ -3,16 +3,18 @@
 // refused because the approval was decided meanwhile (422, or 409) says who decided, when, and where
 // the approval stands now; the approval is read again on its own, so nothing asks for a reload. The
 // API gives the decider's user id only, no name: they are "another board member".
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiError, data } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { fullTime, timeAgo } from '../../lib/format';
 import { approvalStatuses, type ApprovalStatus } from '../../lib/statuses';
+import { type Decision, decideApproval } from '../approvals/decide';
+import { DecidedBy } from '../approvals/DecidedBy';
+import { meQuery } from '../../queries/instance';
 import { useRefreshAfterDecision } from './refresh';
 import { ResubmitForm } from './ResubmitForm';
 
-type Decision = 'approve' | 'reject' | 'request-revision';
 interface Approval {
   id: string;
   status: ApprovalStatus;
@@ -26,13 +28,7 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
   const [note, setNote] = useState('');
   const refresh = useRefreshAfterDecision(companyId);
   const decide = useMutation({
-    mutationFn: async (decision: Decision) => {
-      const params = { path: { approvalId: approval.id } };
-      const body = note.trim() ? { decisionNote: note.trim() } : {};
-      if (decision === 'approve') return data(await api.POST('/api/approvals/{approvalId}/approve', { params, body }));
-      if (decision === 'reject') return data(await api.POST('/api/approvals/{approvalId}/reject', { params, body }));
-      return data(await api.POST('/api/approvals/{approvalId}/request-revision', { params, body }));
-    },
+    mutationFn: (decision: Decision) => decideApproval(approval.id, decision, note),
     onSuccess: () => setNote(''),
     onSettled: refresh,
   });
@@ -41,17 +37,10 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
   return (
     <section className="card approval-decision" aria-labelledby="approval-decision">
       <h2 id="approval-decision">Decision</h2>
-      {approval.decidedAt && (
+      <DecidedBy companyId={companyId} approval={approval} link={false} />
+      {approval.decidedAt && approval.decisionNote && (
         <p>
-          <strong>{approvalStatuses.label(approval.status)}</strong>{' '}
-          <time dateTime={approval.decidedAt} title={fullTime(approval.decidedAt)}>
-            {timeAgo(approval.decidedAt)}
-          </time>
-          {approval.decisionNote && (
-            <>
-              : <q>{approval.decisionNote}</q>
-            </>
-          )}
+          Note: <q>{approval.decisionNote}</q>
         </p>
       )}
       {decide.isError &&
@@ -120,13 +109,19 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
 const isStale = (error: unknown) => error instanceof ApiError && (error.status === 422 || error.status === 409);
 
 function StaleDecision({ approval }: { approval: Approval }) {
-  const who = approval.decidedByUserId ? 'another board member' : 'someone else';
+  const meId = useQuery(meQuery()).data?.user.id;
+  const who =
+    approval.decidedByUserId && approval.decidedByUserId === meId
+      ? 'you (in another window)'
+      : approval.decidedByUserId
+        ? 'another board member'
+        : 'someone else';
   return (
     <div className="notice notice-warning" role="alert">
       <strong>The decision was refused: {who} decided first.</strong>{' '}
       {approval.decidedAt ? (
         <>
-          They decided{' '}
+          The decision was made{' '}
           <time dateTime={approval.decidedAt} title={fullTime(approval.decidedAt)}>
             {timeAgo(approval.decidedAt)}
           </time>
