@@ -3,7 +3,7 @@
 // refused because the approval was decided meanwhile (422, or 409) says who decided, when, and where
 // the approval stands now; the approval is read again on its own, so nothing asks for a reload. The
 // API gives the decider's user id only, no name: they are "another board member".
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -11,7 +11,6 @@ import { fullTime, timeAgo } from '../../lib/format';
 import { approvalStatuses, type ApprovalStatus } from '../../lib/statuses';
 import { type Decision, decideApproval } from '../approvals/decide';
 import { DecidedBy } from '../approvals/DecidedBy';
-import { meQuery } from '../../queries/instance';
 import { useRefreshAfterDecision } from './refresh';
 import { ResubmitForm } from './ResubmitForm';
 
@@ -109,19 +108,13 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
 const isStale = (error: unknown) => error instanceof ApiError && (error.status === 422 || error.status === 409);
 
 function StaleDecision({ approval }: { approval: Approval }) {
-  const meId = useQuery(meQuery()).data?.user.id;
-  const who =
-    approval.decidedByUserId && approval.decidedByUserId === meId
-      ? 'you (in another window)'
-      : approval.decidedByUserId
-        ? 'another board member'
-        : 'someone else';
+  const who = approval.decidedByUserId ? 'another board member' : 'someone else';
   return (
     <div className="notice notice-warning" role="alert">
       <strong>The decision was refused: {who} decided first.</strong>{' '}
       {approval.decidedAt ? (
         <>
-          The decision was made{' '}
+          They decided{' '}
           <time dateTime={approval.decidedAt} title={fullTime(approval.decidedAt)}>
             {timeAgo(approval.decidedAt)}
           </time>
