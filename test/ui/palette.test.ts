@@ -162,7 +162,12 @@ describe('command palette and shortcuts', () => {
     const listed = await recent.getByRole('option').allTextContents();
     assert.ok(listed[0]?.includes('Set up the dev environment') && listed[1]?.includes('Dev'), listed.join(' | '));
     await checkAccessibility(page, 'the command palette with recent items');
+    // On an issue the page's actions come first; the arrows reach the recent items below them.
+    const selected = palette.locator('[cmdk-item][data-selected="true"]');
+    for (let step = 0; step < 10 && !(await selected.textContent())?.includes('Dev'); step++)
+      await page.keyboard.press('ArrowDown');
+    assert.match((await selected.textContent()) ?? '', /Dev/);
     await page.keyboard.press('Enter');
-    await page.waitForURL(new RegExp(`/c/${C}/issues/${issue.id}$`));
+    await page.waitForURL(new RegExp(`/c/${C}/agents/${dev.id}$`));
   });
 });

@@ -1,8 +1,11 @@
-// Ctrl/Cmd-K: jump to any page, agent or issue, or act (create an issue, switch company). Places and
+// Ctrl/Cmd-K: jump to any page, agent or issue, or act (create an issue, switch company, and on an
+// issue, agent or approval page act on it: CommandPaletteActions.tsx). Places and
 // actions are filtered here; issues come from the issues list route (`q`, a small limit), asked once
 // the typing pauses, and are kept whatever cmdk's own scoring thinks of a match in a description.
 // Ranking: exact names first, then prefixes, then the rest (palette-rank.ts); with nothing typed, the
-// last entities opened in this browser come first (palette-recent.ts).
+// last entities opened in this browser come first (palette-recent.ts), after the page's own actions.
+// An action with choices (a status, an assignee) opens a second step; Escape or Backspace in its
+// empty search goes back.
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
@@ -14,6 +17,7 @@ import { companiesQuery } from '../queries/instance';
 import { issueQuery, issueSearchQuery } from '../queries/issues';
 import { rankMatch } from './palette-rank';
 import { entityOfPath, readRecent, rememberRecent, type RecentEntity } from './palette-recent';
+import { ActionLead, type PaletteAction, type PaletteStep, usePaletteContext } from './CommandPaletteActions';
 import { PLACES, placeHref } from './places';
 
 const ISSUE_RESULTS = 8;
@@ -33,7 +37,10 @@ interface Props {
 
 export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }: Props) {
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState<'root' | 'companies'>('root');
+  const [page, setPage] = useState<'root' | 'companies' | PaletteStep>('root');
+  const context = usePaletteContext(companyId);
+  const stepChoices = page === 'status' || page === 'assignee' ? (context.steps[page] ?? []) : null;
+  const stepPlaceholder = context.actions.find((action) => 'step' in action.does && action.does.step === page);
   const navigate = useNavigate();
   const q = useDebounced(search.trim(), DEBOUNCE_MS);
   const issueHits = useQuery(issueSearchQuery(companyId, q.length >= 2 ? q : '', ISSUE_RESULTS)).data;
@@ -55,6 +62,29 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
   const [selected, setSelected] = useState('');
   const userMoved = useTopItemSelected(listRef, setSelected, search, [page, issueHits, agentList]);
 
+  const act = (action: PaletteAction) => {
+    if ('step' in action.does) {
+      setSearch('');
+      setPage(action.does.step);
+      return;
+    }
+    onOpenChange(false);
+    action.does.run();
+  };
+  const backToRoot = () => {
+    setSearch('');
+    setPage('root');
+  };
+
+  const createIssue = () => {
+    onOpenChange(false);
+    onCreateIssue();
+  };
+  const switchCompany = () => {
+    setSearch('');
+    setPage('companies');
+  };
+
   const go = (href: string) => {
     onOpenChange(false);
     // void: the navigation's failures show in the route's error element; its promise only says when it is done.
@@ -65,7 +95,16 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="dialog-overlay" />
-        <RadixDialog.Content className="palette" aria-describedby={undefined}>
+        <RadixDialog.Content
+          className="palette"
+          aria-describedby={undefined}
+          onEscapeKeyDown={(event) => {
+            // Escape in a second step goes back to the first; in the first it closes.
+            if (page === 'root') return;
+            event.preventDefault();
+            backToRoot();
+          }}
+        >
           <RadixDialog.Title className="visually-hidden">Command palette</RadixDialog.Title>
           <Command
             label="Search pages, agents, issues and commands"
@@ -79,7 +118,7 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
               if (['ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown'].includes(event.key)) userMoved();
               if (event.key === 'Backspace' && search === '' && page !== 'root') {
                 event.preventDefault();
-                setPage('root');
+                backToRoot();
               }
             }}
           >
@@ -87,15 +126,33 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
               value={search}
               onValueChange={setSearch}
               placeholder={
-                page === 'companies' ? 'Switch to company…' : 'Go to a page, agent or issue, or type a command…'
+                page === 'companies'
+                  ? 'Switch to company…'
+                  : stepPlaceholder && 'step' in stepPlaceholder.does
+                    ? stepPlaceholder.does.placeholder
+                    : 'Go to a page, agent or issue, or type a command…'
               }
             />
             <Command.List className="palette-list" ref={listRef} onPointerMove={userMoved}>
               <Command.Empty>No match. Try an issue identifier like ABC-12, an agent's name, or a page.</Command.Empty>
               {page === 'companies' ? (
                 <CompanyItems companyId={companyId} onPick={(id) => go(`/c/${id}/dashboard`)} />
+              ) : stepChoices ? (
+                <Command.Group heading={stepPlaceholder?.label.replace('…', '') ?? 'Choose'}>
+                  {stepChoices.map((choice) => (
+                    <ActionItem key={choice.value} action={choice} onSelect={() => act(choice)} />
+                  ))}
+                </Command.Group>
               ) : (
                 <>
+                  {search.trim() === '' && context.actions.length > 0 && (
+                    <ActionsGroup
+                      context={context.actions}
+                      onAct={act}
+                      onCreateIssue={createIssue}
+                      onSwitchCompany={switchCompany}
+                    />
+                  )}
                   {search.trim() === '' && (
                     <RecentItems
                       companyId={companyId}
@@ -118,34 +175,25 @@ export function CommandPalette({ companyId, open, onOpenChange, onCreateIssue }:
                         />
                       ),
                     },
-                    {
-                      key: 'actions',
-                      best: bestOf(search, ACTIONS),
-                      node: (
-                        <Command.Group heading="Actions">
-                          <Command.Item
-                            value="Create issue"
-                            keywords={['new issue', 'task']}
-                            onSelect={() => {
-                              onOpenChange(false);
-                              onCreateIssue();
-                            }}
-                          >
-                            Create issue <kbd>c</kbd>
-                          </Command.Item>
-                          <Command.Item
-                            value="Switch company"
-                            keywords={['company', 'change']}
-                            onSelect={() => {
-                              setSearch('');
-                              setPage('companies');
-                            }}
-                          >
-                            Switch company…
-                          </Command.Item>
-                        </Command.Group>
-                      ),
-                    },
+                    ...(search.trim() === '' && context.actions.length > 0
+                      ? []
+                      : [
+                          {
+                            key: 'actions',
+                            best: bestOf(search, [
+                              ...context.actions.map((action): [string, string[]] => [action.value, action.keywords]),
+                              ...ACTIONS,
+                            ]),
+                            node: (
+                              <ActionsGroup
+                                context={context.actions}
+                                onAct={act}
+                                onCreateIssue={createIssue}
+                                onSwitchCompany={switchCompany}
+                              />
+                            ),
+                          },
+                        ]),
                     {
                       key: 'pages',
                       best: bestOf(
@@ -374,6 +422,42 @@ function RecentIssue({ companyId, issueRef, onPick }: { companyId: string; issue
   return (
     <Command.Item value={`Recent issue ${issue.data.identifier} ${issue.data.title}`} onSelect={onPick}>
       <span className="mono muted">{issue.data.identifier}</span> {issue.data.title}
+    </Command.Item>
+  );
+}
+
+/** The page's own actions first, then the ones that work anywhere. */
+function ActionsGroup({
+  context,
+  onAct,
+  onCreateIssue,
+  onSwitchCompany,
+}: {
+  context: PaletteAction[];
+  onAct: (action: PaletteAction) => void;
+  onCreateIssue: () => void;
+  onSwitchCompany: () => void;
+}) {
+  return (
+    <Command.Group heading="Actions">
+      {context.map((action) => (
+        <ActionItem key={action.value} action={action} onSelect={() => onAct(action)} />
+      ))}
+      <Command.Item value="Create issue" keywords={['new issue', 'task']} onSelect={onCreateIssue}>
+        Create issue <kbd>c</kbd>
+      </Command.Item>
+      <Command.Item value="Switch company" keywords={['company', 'change']} onSelect={onSwitchCompany}>
+        Switch company…
+      </Command.Item>
+    </Command.Group>
+  );
+}
+
+function ActionItem({ action, onSelect }: { action: PaletteAction; onSelect: () => void }) {
+  return (
+    <Command.Item value={action.value} keywords={action.keywords} onSelect={onSelect} className="palette-action">
+      <ActionLead action={action} />
+      {action.label}
     </Command.Item>
   );
 }

@@ -1,6 +1,8 @@
-// The open company's event stream, shared by every page through context.
+// The open company's event stream, shared by every page through context; what it says that concerns
+// the viewer is also said as toasts (LiveToasts).
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { LiveToasts } from '../components/toasts/LiveToasts';
 import { CompanyEvents, type LiveState } from '../live/company-events';
 
 const LiveContext = createContext<CompanyEvents | null>(null);
@@ -13,7 +15,12 @@ export function LiveCompany({ companyId, children }: { companyId: string; childr
     setEvents(opened);
     return () => opened.close();
   }, [companyId, queryClient]);
-  return <LiveContext.Provider value={events}>{children}</LiveContext.Provider>;
+  return (
+    <LiveContext.Provider value={events}>
+      {children}
+      <LiveToasts companyId={companyId} events={events} />
+    </LiveContext.Provider>
+  );
 }
 
 /** The open company's stream (null before it opens, or outside a company). */

@@ -49,6 +49,7 @@ export class CompanyEvents {
   private backoffMs = 500;
   private closed = false;
   private stateListeners = new Set<Listener<LiveState>>();
+  private activityListeners = new Set<Listener<ActivityEvent>>();
   state: LiveState = 'connecting';
 
   constructor(
@@ -61,6 +62,12 @@ export class CompanyEvents {
   onState(listener: Listener<LiveState>): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
+  }
+
+  /** Every activity entry as it arrives (the live toasts read them); returns the unsubscribe. */
+  onActivity(listener: Listener<ActivityEvent>): () => void {
+    this.activityListeners.add(listener);
+    return () => this.activityListeners.delete(listener);
   }
 
   close(): void {
@@ -84,7 +91,9 @@ export class CompanyEvents {
     };
     source.addEventListener('activity', (message) => {
       this.lastEventId = message.lastEventId || this.lastEventId;
-      this.mark(resourcesForActivity(JSON.parse(message.data) as ActivityEvent));
+      const entry = JSON.parse(message.data) as ActivityEvent;
+      this.mark(resourcesForActivity(entry));
+      for (const listener of this.activityListeners) listener(entry);
     });
     source.addEventListener('run', () => this.mark(RUN_STATUS_RESOURCES));
     source.addEventListener('run_log', (message) => {

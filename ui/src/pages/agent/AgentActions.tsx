@@ -1,44 +1,28 @@
 // Wake now and pause / resume as buttons, terminate behind the "more" menu. Each says what the server answered: a refusal (409 for a
 // terminated or paused agent, say) is shown with its reason next to the buttons, never swallowed.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Ellipsis, Pause, Play, Trash2, Zap } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, data } from '../../api/client';
-import { agentKeys, agentListKeys, type AgentDetail } from '../../queries/agents';
+import type { AgentDetail } from '../../queries/agents';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Button, IconButton } from '../../components/ui/Button';
 import { Menu, MenuItem } from '../../components/ui/Menu';
-
-type Lifecycle = 'pause' | 'resume' | 'terminate';
+import { changeLifecycle, type Lifecycle, useRefreshAgent, wakeAgent, wakeSkipped } from './lifecycle';
 
 export function AgentActions({ agent }: { agent: AgentDetail }) {
-  const queryClient = useQueryClient();
   const [confirmTerminate, setConfirmTerminate] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: agentKeys.detail(agent.companyId, agent.id) });
+  const refresh = useRefreshAgent(agent.companyId);
 
   const lifecycle = useMutation({
-    mutationFn: async (action: Lifecycle) => {
-      const path = { params: { path: { agentId: agent.id } } };
-      if (action === 'pause') return data(await api.POST('/api/agents/{agentId}/pause', path));
-      if (action === 'resume') return data(await api.POST('/api/agents/{agentId}/resume', path));
-      return data(await api.POST('/api/agents/{agentId}/terminate', path));
-    },
+    mutationFn: (action: Lifecycle) => changeLifecycle(agent.id, action),
     onSuccess: async () => {
       setConfirmTerminate(false);
-      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: agentListKeys.all(agent.companyId) })]);
+      await refresh(agent.id);
     },
   });
-  const wake = useMutation({
-    mutationFn: async () =>
-      data(
-        await api.POST('/api/agents/{agentId}/wakeup', {
-          params: { path: { agentId: agent.id } },
-          body: { source: 'on_demand', triggerDetail: 'manual', reason: 'Woken from the board' },
-        }),
-      ),
-  });
+  const wake = useMutation({ mutationFn: () => wakeAgent(agent.id) });
 
   const terminated = agent.status === 'terminated';
   const busy = lifecycle.isPending || wake.isPending;
@@ -95,9 +79,7 @@ export function AgentActions({ agent }: { agent: AgentDetail }) {
       </div>
       {wake.isSuccess && (
         <p className="notice" role="status">
-          {'skipped' in wake.data ? (
-            `The wake was skipped: ${wake.data.reason === 'wake_rate_limited' ? 'its wake budget for this hour is spent (maxRunsPerHour)' : 'timer wakes are off for this agent'}.`
-          ) : (
+          {wakeSkipped(wake.data) ?? (
             <>
               Woken: the run appears under <Link to={`/c/${agent.companyId}/agents/${agent.id}/runs`}>Runs</Link>.
             </>

@@ -5,14 +5,15 @@
 // API gives the decider's user id only, no name: they are "another board member".
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiError, data } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { fullTime, timeAgo } from '../../lib/format';
 import { approvalStatuses, type ApprovalStatus } from '../../lib/statuses';
+import { type Decision, decideApproval } from '../approvals/decide';
+import { DecidedBy } from '../approvals/DecidedBy';
 import { useRefreshAfterDecision } from './refresh';
 import { ResubmitForm } from './ResubmitForm';
 
-type Decision = 'approve' | 'reject' | 'request-revision';
 interface Approval {
   id: string;
   status: ApprovalStatus;
@@ -26,13 +27,7 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
   const [note, setNote] = useState('');
   const refresh = useRefreshAfterDecision(companyId);
   const decide = useMutation({
-    mutationFn: async (decision: Decision) => {
-      const params = { path: { approvalId: approval.id } };
-      const body = note.trim() ? { decisionNote: note.trim() } : {};
-      if (decision === 'approve') return data(await api.POST('/api/approvals/{approvalId}/approve', { params, body }));
-      if (decision === 'reject') return data(await api.POST('/api/approvals/{approvalId}/reject', { params, body }));
-      return data(await api.POST('/api/approvals/{approvalId}/request-revision', { params, body }));
-    },
+    mutationFn: (decision: Decision) => decideApproval(approval.id, decision, note),
     onSuccess: () => setNote(''),
     onSettled: refresh,
   });
@@ -41,17 +36,10 @@ export function DecisionPanel({ companyId, approval }: { companyId: string; appr
   return (
     <section className="card approval-decision" aria-labelledby="approval-decision">
       <h2 id="approval-decision">Decision</h2>
-      {approval.decidedAt && (
+      <DecidedBy companyId={companyId} approval={approval} link={false} />
+      {approval.decidedAt && approval.decisionNote && (
         <p>
-          <strong>{approvalStatuses.label(approval.status)}</strong>{' '}
-          <time dateTime={approval.decidedAt} title={fullTime(approval.decidedAt)}>
-            {timeAgo(approval.decidedAt)}
-          </time>
-          {approval.decisionNote && (
-            <>
-              : <q>{approval.decisionNote}</q>
-            </>
-          )}
+          Note: <q>{approval.decisionNote}</q>
         </p>
       )}
       {decide.isError &&

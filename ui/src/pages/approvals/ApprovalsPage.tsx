@@ -17,6 +17,7 @@ import { approvalStatuses, type ApprovalStatus } from '../../lib/statuses';
 import { useAgentNames } from '../../queries/agents';
 import { APPROVALS_LIMIT, approvalsQuery } from '../../queries/approvals';
 import { budgetFactsOf, budgetSentence } from './budget-sentence';
+import { DecidedBy } from './DecidedBy';
 import { DecidedLine, InlineDecision, type Outcome } from './InlineDecision';
 import { useOutcomes } from './useOutcomes';
 import { RequesterAvatar } from './RequesterAvatar';
@@ -107,7 +108,11 @@ export function ApprovalsPage() {
                     {requester ? `requested by ${requester}` : 'requested by the board'} ·{' '}
                     <RelativeTime at={approval.createdAt} />
                   </div>
-                  {outcome && <DecidedLine outcome={outcome} />}
+                  {outcome ? (
+                    <DecidedLine outcome={outcome} />
+                  ) : (
+                    <DecidedBy companyId={companyId} approval={approval} />
+                  )}
                 </div>
                 {open && !decided && (
                   <div className="inbox-actions">

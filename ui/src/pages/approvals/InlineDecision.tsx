@@ -7,18 +7,20 @@ import { useMutation } from '@tanstack/react-query';
 import { Check, MessageSquareReply, TrendingUp, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { api, data, errorMessage } from '../../api/client';
+import { errorMessage } from '../../api/client';
+import { RelativeTime } from '../../components/display/RelativeTime';
 import { Button, type ButtonVariant } from '../../components/ui/Button';
 import { Icon } from '../../components/ui/Icon';
 import { Popover } from '../../components/ui/Popover';
 import { useRefreshAfterDecision } from '../approval/refresh';
+import { type Decision, decideApproval } from './decide';
 import type { LucideIcon } from 'lucide-react';
 
-export type Decision = 'approve' | 'reject' | 'request-revision';
+export type { Decision } from './decide';
 
 /** What the row says once decided: the decision, or the server's refusal, and where to go next. */
 export type Outcome =
-  | { decision: Decision; subject: { label: string; to: string } }
+  | { decision: Decision; subject: { label: string; to: string }; at: string | null }
   | { raised: string; subject: { label: string; to: string } }
   | { refused: string };
 
@@ -104,16 +106,10 @@ function DecisionButton({
   const id = useId();
   const refresh = useRefreshAfterDecision(companyId);
   const decide = useMutation({
-    mutationFn: async () => {
-      const params = { path: { approvalId: approval.approvalId } };
-      const body = note.trim() ? { decisionNote: note.trim() } : {};
-      if (decision === 'approve') return data(await api.POST('/api/approvals/{approvalId}/approve', { params, body }));
-      if (decision === 'reject') return data(await api.POST('/api/approvals/{approvalId}/reject', { params, body }));
-      return data(await api.POST('/api/approvals/{approvalId}/request-revision', { params, body }));
-    },
+    mutationFn: () => decideApproval(approval.approvalId, decision, note),
     onSuccess: (decided) => {
       setOpen(false);
-      onOutcome({ decision, subject: subjectOf(companyId, approval, decided) });
+      onOutcome({ decision, subject: subjectOf(companyId, approval, decided), at: decided.decidedAt });
     },
     onError: (error) => {
       setOpen(false);
@@ -187,6 +183,12 @@ export function DecidedLine({ outcome }: { outcome: Outcome }) {
     <p className="decided-line" role="status">
       <Icon icon={icon} size={14} />
       <span>{done}</span>
+      {'at' in outcome && outcome.at && (
+        <>
+          <span aria-hidden="true">·</span>
+          <RelativeTime at={outcome.at} />
+        </>
+      )}
       <span aria-hidden="true">·</span>
       <Link to={outcome.subject.to}>open {outcome.subject.label}</Link>
     </p>
