@@ -8,7 +8,7 @@
 //   --figures <file>      also write the figures as JSON there (e.g. to keep a before-run beside an after-run)
 // Scenario files: foundation.ts (issue 2), work.ts (issue 3), engine.ts (issue 7), costs.ts (issue 9), parsers.ts (issue 10), ui.ts (issue 18: the board in Chromium),
 // budget-stops.ts (issue 25: a hard stop in effect at the answer).
-// documents.ts, adapters.ts and ui-org.ts (issue 25: figures the tests used to assert).
+// documents.ts, adapters.ts, platform.ts and ui-org.ts (issue 25: figures the tests used to assert).
 import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
 import { startCeiling } from './lib/ceiling.ts';
@@ -27,6 +27,7 @@ import { benchUi } from './ui.ts';
 import { benchBudgetStops } from './budget-stops.ts';
 import { benchDocuments } from './documents.ts';
 import { benchAdapters } from './adapters.ts';
+import { benchPlatform } from './platform.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -70,6 +71,7 @@ try {
   await benchParsers(bench);
   await benchDocuments(bench);
   await benchAdapters(bench);
+  await benchPlatform(bench);
   await benchUi(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');

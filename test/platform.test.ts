@@ -6,6 +6,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { IssueWriteLoad } from '../bench/lib/write-load.ts';
 import { freePort } from '../src/db/embedded.ts';
 import {
   isAlive,
@@ -250,46 +251,17 @@ describe('boardroom run (embedded PostgreSQL)', () => {
         })
       ).json();
 
-      // Two clients creating issues back to back; every answer is recorded with its time.
-      const acknowledged: string[] = [];
-      const answers: { at: number; status: number; retryAfter: string | null; body: string }[] = [];
-      let loading = true;
-      const client = async (name: string) => {
-        for (let i = 0; loading && i < 100_000; i++) {
-          const res = await fetch(`${base}/api/companies/${company.id}/issues`, {
-            method: 'POST',
-            headers: auth,
-            body: JSON.stringify({ title: `${name} ${i}` }),
-          });
-          const body = await res.text();
-          answers.push({ at: Date.now(), status: res.status, retryAfter: res.headers.get('retry-after'), body });
-          if (res.status === 201) acknowledged.push(JSON.parse(body).id);
-          else await sleep(20);
-        }
+      // Two clients creating issues back to back; every answer is recorded with its time. Back: the
+      // first issue created after the last failed answer (bench/lib/write-load.ts).
+      const load = new IssueWriteLoad(base, auth, company.id);
+      const context = () => server.output().slice(-4000);
+      const recovered = {
+        SIGINT: await load.recoveryAfter('SIGINT', 1, postmasterPid, context),
+        SIGKILL: await load.recoveryAfter('SIGKILL', 2, postmasterPid, context),
       };
-      const clients = [client('a'), client('b')];
-      // Back: the first issue created after the last failed answer, once the restart is done and 20
-      // more issues were created (a SIGKILLed postmaster's backends may still answer for a moment).
-      const recoveryAfter = async (signal: NodeJS.Signals, restarts: number): Promise<number> => {
-        await waitFor201s(answers, 20);
-        const killedAt = Date.now();
-        process.kill(await postmasterPid(), signal);
-        const deadline = killedAt + 30_000;
-        while ((await (await fetch(`${base}/api/health`)).json()).database.embedded.restarts < restarts) {
-          if (Date.now() > deadline)
-            throw new Error(`no restart within 30 s of ${signal}:\n${server.output().slice(-4000)}`);
-          await sleep(20);
-        }
-        await waitFor201s(answers, 20);
-        const after = answers.filter((a) => a.at > killedAt);
-        const lastFailure = after.findLastIndex((a) => a.status !== 201);
-        assert.ok(lastFailure >= 0, `the clients saw the outage after ${signal}`);
-        return after.slice(lastFailure).find((a) => a.status === 201)!.at - killedAt;
-      };
-      const recovered = { SIGINT: await recoveryAfter('SIGINT', 1), SIGKILL: await recoveryAfter('SIGKILL', 2) };
-      await waitFor201s(answers, 20);
-      loading = false;
-      await Promise.all(clients);
+      await load.waitFor201s(20);
+      await load.stop();
+      const { acknowledged, answers } = load;
       console.log(
         `embedded database restart under write load: back ${recovered.SIGINT} ms after SIGINT, ${recovered.SIGKILL} ms after SIGKILL; ${acknowledged.length} issues acknowledged, ${answers.filter((a) => a.status === 503).length} answers 503`,
       );
@@ -365,13 +337,3 @@ describe('boardroom run (embedded PostgreSQL)', () => {
     }
   });
 });
-
-/** Waits until `n` more issues were created. */
-async function waitFor201s(answers: { status: number }[], n: number): Promise<void> {
-  const target = answers.filter((a) => a.status === 201).length + n;
-  const deadline = Date.now() + 30_000;
-  while (answers.filter((a) => a.status === 201).length < target) {
-    assert.ok(Date.now() < deadline, 'the load client made no progress');
-    await sleep(20);
-  }
-}

@@ -35,6 +35,9 @@ const TARGETS: Array<{ key: string; atLeast?: number; below?: number; timesBasel
   { key: 'GET document revisions page (30 x 512 KiB) p99 ms', below: 500 },
   { key: 'adapter 404 during a held install p99 ms', below: 200 },
   { key: 'ui org chart render ms', below: 3000 },
+  { key: 'second start to healthy max ms', below: 2000 },
+  { key: 'embedded database back after SIGINT max ms', below: 5000 },
+  { key: 'embedded database back after SIGKILL max ms', below: 5000 },
 ];
 
 function delta(now: number, before: number | undefined): string {

@@ -28,50 +28,109 @@ export interface BenchServerOptions {
   nodeArgs?: string[];
 }
 
-async function waitForHealth(base: URL, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('server exited during start');
+/** A `boardroom run` child process. */
+export interface BoardroomProcess {
+  child: ChildProcess;
+  base: URL;
+  /** bin/boardroom.js of the checkout it runs, and its environment: for CLI commands beside it. */
+  bin: string;
+  env: NodeJS.ProcessEnv;
+  /**
+   * With `watchStart`: resolves once "listening on" is logged, when the start is over (the engine runs
+   * too; /api/health answers 200 before that), rejects if the process exits first. Otherwise null.
+   */
+  listening: Promise<void> | null;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `boardroom run --data-dir <dataDir> --port <port> --strict-port`, as a user would. Its logs
+ * go to /dev/null (serialized and written like anywhere, with no reader to compete for the cores),
+ * unless `watchStart` reads them for the end of the start.
+ */
+export function spawnBoardroom(
+  dataDir: string,
+  port: number,
+  opts: BenchServerOptions & { watchStart?: boolean } = {},
+): BoardroomProcess {
+  const bin = path.join(opts.root ?? ROOT, 'bin/boardroom.js');
+  const env = { ...process.env, BOARDROOM_LOG_LEVEL: opts.logLevel ?? 'info', DATABASE_URL: '' };
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), bin, '--data-dir', dataDir, '--port', String(port), '--strict-port', 'run'],
+    { env, stdio: ['ignore', opts.watchStart ? 'pipe' : 'ignore', 'inherit'] },
+  );
+  const exited = new Promise<number | null>((r) => child.once('exit', r));
+  return {
+    child,
+    base: new URL(`http://127.0.0.1:${port}`),
+    bin,
+    env,
+    listening: opts.watchStart ? startOver(child, exited) : null,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function startOver(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  const over = new Promise<void>((resolve, reject) => {
+    let pending = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop()!;
+      for (const line of lines)
+        if (line.startsWith('{') && (JSON.parse(line) as { msg?: string }).msg?.startsWith('listening on')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`server exited (${code}) before its start was over`)));
+  });
+  // Whoever waits for it sees the rejection; one that nobody waits for (a failed start) is not a crash.
+  over.catch(() => undefined);
+  return over;
+}
+
+/** Resolves at the first 200 from GET /api/health (polled every 20 ms, so a start is timed to within that). */
+export async function waitForHealth(server: BoardroomProcess, timeoutMs = 120_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`server exited during start (${server.child.exitCode})`);
     try {
-      const res = await fetch(new URL('/api/health', base));
+      const res = await fetch(new URL('/api/health', server.base));
+      await res.arrayBuffer();
       if (res.status === 200) return;
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error('server did not become healthy');
+  throw new Error(`server did not become healthy within ${timeoutMs} ms`);
+}
+
+/** A board key made by `boardroom board-key create`, attached to the running server's database. */
+export function createBoardKey(server: BoardroomProcess, dataDir: string, name: string): string {
+  return execFileSync(process.execPath, [server.bin, '--data-dir', dataDir, 'board-key', 'create', '--name', name], {
+    env: { ...server.env, BOARDROOM_LOG_LEVEL: 'warn' },
+  })
+    .toString()
+    .trim();
 }
 
 export async function startBenchServer(port: number, opts: BenchServerOptions = {}): Promise<BenchServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-bench-'));
-  const bin = path.join(opts.root ?? ROOT, 'bin/boardroom.js');
-  const env = { ...process.env, BOARDROOM_LOG_LEVEL: opts.logLevel ?? 'info', DATABASE_URL: '' };
-  // Logs go to /dev/null: serialized and written like anywhere, with no reader to compete for the cores.
-  const child = spawn(
-    process.execPath,
-    [...(opts.nodeArgs ?? []), bin, '--data-dir', dataDir, '--port', String(port), '--strict-port', 'run'],
-    {
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const base = new URL(`http://127.0.0.1:${port}`);
-  await waitForHealth(base, child);
-  const token = execFileSync(process.execPath, [bin, '--data-dir', dataDir, 'board-key', 'create', '--name', 'bench'], {
-    env: { ...env, BOARDROOM_LOG_LEVEL: 'warn' },
-  })
-    .toString()
-    .trim();
+  const server = spawnBoardroom(dataDir, port, opts);
+  await waitForHealth(server);
+  const token = createBoardKey(server, dataDir, 'bench');
   const cluster = await startEmbeddedCluster({ dataDir, attach: true });
   return {
-    base,
+    base: server.base,
     token,
     databaseUrl: cluster.url,
-    pid: child.pid!,
+    pid: server.child.pid!,
     dataDir,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
