@@ -165,10 +165,38 @@ export async function newLoginLink(dataDir: string, env: Record<string, string>)
   return url.pathname + url.search;
 }
 
-/** axe-core inside the page: fails on any serious or critical violation, naming each. */
+/** The two colour schemes every accessibility check covers. */
+const SCHEMES = ['light', 'dark'] as const;
+
+/**
+ * axe-core inside the page, in the light and the dark scheme: fails on any serious or critical
+ * violation, naming each with its scheme. The scheme is switched with `data-theme` on <html> (what
+ * the user menu's choice does, and it wins over the emulated system scheme), then put back as it was.
+ */
 export async function checkAccessibility(page: Page, what: string): Promise<void> {
-  await page.addScriptTag({ content: await readFile(AXE_SOURCE, 'utf8') });
-  const violations = await page.evaluate(async () => {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ content: await readFile(AXE_SOURCE, 'utf8') });
+  const picked = await page.evaluate(() => document.documentElement.dataset.theme ?? null);
+  const violations: string[] = [];
+  try {
+    for (const scheme of SCHEMES) {
+      await page.evaluate((theme) => {
+        document.documentElement.dataset.theme = theme;
+      }, scheme);
+      violations.push(...(await axeViolations(page)).map((violation) => `${scheme}: ${violation}`));
+    }
+  } finally {
+    await page.evaluate((theme) => {
+      if (theme === null) delete document.documentElement.dataset.theme;
+      else document.documentElement.dataset.theme = theme;
+    }, picked);
+  }
+  assert.deepEqual(violations, [], `accessibility of ${what}`);
+}
+
+/** The serious and critical violations axe finds in the page as it is now, one line each. */
+function axeViolations(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
     const result = await (
       window as unknown as {
         axe: {
@@ -186,10 +214,9 @@ export async function checkAccessibility(page: Page, what: string): Promise<void
             .join(', ')})`,
       );
   });
-  assert.deepEqual(violations, [], `accessibility of ${what}`);
 }
 
-/** A full-page screenshot named for what it shows. */
+/** A screenshot of the viewport named for what it shows. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS_DIR, `${name}.png`), fullPage: false });
