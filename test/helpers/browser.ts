@@ -216,10 +216,14 @@ function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
-/** A screenshot of the viewport named for what it shows. */
+/**
+ * A screenshot of the viewport named for what it shows; a name with a folder (`pages/dashboard-1440-light`)
+ * goes into that folder of the screenshots directory.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await mkdir(SCREENSHOTS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS_DIR, `${name}.png`), fullPage: false });
+  const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
+  await mkdir(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: false });
 }
 
 /**
