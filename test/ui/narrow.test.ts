@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/server-process.ts';
+import { sidewaysOverflow } from '../helpers/sideways.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const NARROW = { width: 390, height: 844 };
@@ -91,27 +91,6 @@ before(async () => {
   });
   at.skill = (await board.api<any[]>('GET', `/api/companies/${C}/skills`))[0].id;
 });
-
-/** The page's sideways overflow: the document's and the page scroller's (<main>), in px past the viewport. */
-async function sidewaysOverflow(page: Page) {
-  return page.evaluate(() => {
-    const doc = document.scrollingElement as HTMLElement;
-    const main = document.getElementById('main') as HTMLElement;
-    const wide = [...document.querySelectorAll<HTMLElement>('#main *')]
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-      .filter((el) => !el.closest('.table, .table-scroll, [data-scrolls-sideways]'))
-      .slice(0, 3)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(el.getBoundingClientRect().right)} px)`,
-      );
-    return {
-      document: doc.scrollWidth - window.innerWidth,
-      main: main.scrollWidth - main.clientWidth,
-      widest: wide.join(', '),
-    };
-  });
-}
 
 describe('the board at 390 px', () => {
   it('no page scrolls sideways, and axe passes on each', async () => {
