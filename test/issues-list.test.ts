@@ -53,7 +53,9 @@ describe('issue list filters', () => {
         body: { name: 'w', cwd: '/tmp/f' },
       })
     ).body;
-    const label = '33333333-3333-4333-8333-333333333333';
+    const label = (
+      await t.request('POST', `/api/companies/${company.id}/labels`, { token: boardToken, body: { name: 'Filters' } })
+    ).body.id;
     const assigned = await newIssue(t, boardToken, company.id, {
       assigneeAgentId: worker.agent.id,
       projectId: project.id,

@@ -65,7 +65,14 @@ describe('PATCH fields (rule 6) and status side effects', () => {
       goalId: goal.id,
       parentId: parent.id,
       billingCode: 'B-1',
-      labelIds: [goal.id],
+      labelIds: [
+        (
+          await t.request('POST', `/api/companies/${company.id}/labels`, {
+            token: boardToken,
+            body: { name: 'Patched' },
+          })
+        ).body.id,
+      ],
     };
     const res = await patch(boardToken, issue.id, body);
     assert.equal(res.status, 200);

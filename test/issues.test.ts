@@ -34,15 +34,16 @@ describe('issue create', () => {
     assert.deepEqual(res.body.labelIds, []);
     const created = await activityRows(t, company.id, 'issue.created');
     assert.ok(created.some((a) => a.entity_id === res.body.id && a.details.identifier === res.body.identifier));
+    const label = (await post(boardToken, `/api/companies/${company.id}/labels`, { name: 'Triage' })).body.id;
     const byAgent = await post(main.agent.token, issuesUrl, {
       title: 'Agent filed',
       priority: 'critical',
-      labelIds: ['11111111-1111-4111-8111-111111111111'],
+      labelIds: [label],
     });
     assert.equal(byAgent.status, 201);
     assert.equal(byAgent.body.createdByAgentId, main.agent.agent.id);
     assert.equal(byAgent.body.priority, 'critical');
-    assert.deepEqual(byAgent.body.labelIds, ['11111111-1111-4111-8111-111111111111']);
+    assert.deepEqual(byAgent.body.labelIds, [label]);
   });
 
   it('validates the body: title required, enums, in_progress only via checkout', async () => {

@@ -56,6 +56,7 @@ import { updateIssue } from '../src/modules/issues/update.ts';
 import type { Goal, Project } from '../src/db/rows.ts';
 import { createGoalBody, patchGoalBody } from '../src/modules/goals/schemas.ts';
 import { createGoal, deleteGoal, findGoal, updateGoal } from '../src/modules/goals/service.ts';
+import { createLabel, deleteLabel, listLabels, updateLabel } from '../src/modules/labels/service.ts';
 import {
   createProjectBody,
   patchProjectBody,
@@ -198,6 +199,9 @@ const projectBody = (
 ).body;
 const [projectA] = (await db.select().from(projects).where(eq(projects.id, projectBody.id))) as [Project];
 const workspaceA: string = projectBody.workspaces[0].id;
+const labelA: string = (
+  await t.request('POST', `/api/companies/${a.company.id}/labels`, { token: a.boardToken, body: { name: 'Bug' } })
+).body.id;
 /** A routine of A assigned to the target agent, with a webhook trigger. */
 const routineId: string = (
   await t.request('POST', `/api/companies/${a.company.id}/routines`, {
@@ -468,6 +472,21 @@ const ROWS: Row[] = [
     sameCompany: null,
   },
   { entry: 'goals.deleteGoal', action: 'goal.delete', call: (ctx) => deleteGoal(ctx, goalA), sameCompany: null },
+  // labels: any agent of the company reads, creates and renames; deleting is the board's or the CEO's
+  { entry: 'labels.listLabels', action: 'label.read', call: (ctx) => listLabels(ctx, companyA.id), sameCompany: null },
+  {
+    entry: 'labels.createLabel',
+    action: 'label.create',
+    call: (ctx) => createLabel(ctx, companyA.id, { name: 'Intruder label' }),
+    sameCompany: null,
+  },
+  {
+    entry: 'labels.updateLabel',
+    action: 'label.update',
+    call: (ctx) => updateLabel(ctx, labelA, { name: 'taken over' }),
+    sameCompany: null,
+  },
+  { entry: 'labels.deleteLabel', action: 'label.delete', call: (ctx) => deleteLabel(ctx, labelA) },
   {
     entry: 'projects.createProject',
     action: 'project.create',

@@ -113,6 +113,7 @@ async function companyA(t: TestApp) {
     workspace: { name: 'main', cwd: '/tmp/boundary' },
   });
   const goal = await post(`/api/companies/${company}/goals`, { title: 'Boundary goal' });
+  const label = await post(`/api/companies/${company}/labels`, { name: 'Boundary label' });
   const secret = await newSecret(t, a.boardToken, company);
   const approval = await post(`/api/companies/${company}/approvals`, {
     type: 'request_board_approval',
@@ -166,6 +167,7 @@ async function companyA(t: TestApp) {
       workspaceId: project.workspaces[0].id,
       action: 'start',
       goalId: goal.id,
+      labelId: label.id,
       secretId: secret.id,
       approvalId: approval.id,
       agentId: a.agent.agent.id,
@@ -266,6 +268,8 @@ const BODIES: Partial<Record<Op, (a: Fixtures) => Body>> = {
   'POST /api/approvals/{approvalId}/comments': () => ({ json: { body: 'hello' } }),
   'POST /api/heartbeat-runs/{runId}/cancel': () => NO_BODY,
   'PATCH /api/goals/{goalId}': () => ({ json: { title: 'changed' } }),
+  'POST /api/companies/{companyId}/labels': () => ({ json: { name: 'Intruder' } }),
+  'PATCH /api/labels/{labelId}': () => ({ json: { name: 'changed' } }),
   'PATCH /api/issues/{issueId}': () => ({ json: { title: 'changed' } }),
   'POST /api/issues/{issueId}/checkout': (a) => ({
     json: { agentId: a.agentId, expectedStatuses: ['backlog', 'todo'] },

@@ -278,6 +278,12 @@ export const ACTIONS = {
   'project.deleteWorkspace': anyCaller,
   'project.controlRuntimeServices': anyCaller,
 
+  // Labels (SPEC: "not shown"; docs/api.md): deleting strips the label from every issue at once
+  'label.read': anyCaller,
+  'label.create': anyCaller,
+  'label.update': anyCaller,
+  'label.delete': { ...boardOr('ceo'), denied: "only the board or the company's CEO agent may delete labels" },
+
   // Approvals (SPEC "Approvals")
   'approval.create': anyCaller,
   'approval.requestAs': {

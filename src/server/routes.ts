@@ -10,6 +10,7 @@ import { registerActivityRoutes } from '../modules/activity/routes.ts';
 import { registerAgentRoutes } from '../modules/agents/routes.ts';
 import { registerSigningSecretRoutes } from '../modules/agents/signing-secret-routes.ts';
 import { registerGoalRoutes } from '../modules/goals/routes.ts';
+import { registerLabelRoutes } from '../modules/labels/routes.ts';
 import { registerProjectRoutes } from '../modules/projects/routes.ts';
 import { registerCheckoutRoutes } from '../modules/issues/checkout-routes.ts';
 import { registerRunRoutes } from '../modules/runs/routes.ts';
@@ -46,6 +47,7 @@ export async function registerRoutes(app: App, deps: AppDeps, services: AppServi
   registerPortabilityRoutes(app, deps);
   registerFeedbackRoutes(app, deps);
   registerGoalRoutes(app, deps);
+  registerLabelRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerAgentRoutes(app, deps);
   registerSigningSecretRoutes(app, deps);

@@ -224,11 +224,11 @@ describe('issues page', () => {
       .getByRole('group', { name: 'Filters' })
       .getByRole('button', { name: 'Project: Unknown project' })
       .waitFor();
-    // A label filter comes only from a link (the server lists no labels to pick from): named, never an id, removable.
+    // A link naming a label the company does not have (deleted since): named in words, never an id, removable.
     await page.goto(`/c/${company.id}/issues?label=${randomUUID()}`);
     await page
       .getByRole('group', { name: 'Filters' })
-      .getByRole('button', { name: 'Label: The label in the link' })
+      .getByRole('button', { name: 'Label: A deleted label' })
       .waitFor();
     assert.equal(await page.getByPlaceholder('Label UUID').count(), 0, 'no free-text label id field');
     await page.getByRole('button', { name: 'Remove the label filter' }).click();

@@ -60,7 +60,9 @@ const issueFields = {
     ),
   labelIds: uuidSet
     .optional()
-    .describe(`label UUIDs (at most ${MAX_LINKED_IDS}), stored as given; the list filters on \`labelId\``),
+    .describe(
+      `label UUIDs (at most ${MAX_LINKED_IDS}), each a label of the issue's company (422 naming the unknown ones; see /api/companies/{companyId}/labels). On PATCH the set replaces the current labels; the list filters on \`labelId\``,
+    ),
   assigneeAgentId: z
     .uuid()
     .nullish()

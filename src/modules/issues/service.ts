@@ -10,6 +10,7 @@ import { recordActivity } from '../activity/record.ts';
 import { type Issue, oneRow } from '../../db/rows.ts';
 import { assertMayAssign, assertMayChangeIssues } from './policy.ts';
 import { assertIssueRefsInCompany, requireSiblingIssue } from '../../core/issue-access.ts';
+import { assertLabelsInCompany } from '../../core/label-access.ts';
 import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import type { CreateIssue } from './schemas.ts';
 import { wakeAssignee, type AssignmentWake } from './wakeups.ts';
@@ -139,6 +140,7 @@ async function insertIssue(ctx: Ctx, { companyId, input, status, number, identif
   const { actor } = ctx;
   return ctx.db.transaction(async (tx) => {
     await assertIssueRefsInCompany(tx, companyId, input);
+    await assertLabelsInCompany(tx, companyId, input.labelIds ?? []);
     if (input.parentId) await assertValidParent(tx, companyId, input.parentId, null);
     const blockerIds = input.blockedByIssueIds ?? [];
     await assertValidBlockers(tx, companyId, blockerIds, null);

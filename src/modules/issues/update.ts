@@ -18,6 +18,7 @@ import { assertMayUpdateCheckedOutIssue } from './checkout.ts';
 import type { Issue } from '../../db/rows.ts';
 import { assertMayAssign, assertMayChangeIssues } from './policy.ts';
 import { assertIssueRefsInCompany } from '../../core/issue-access.ts';
+import { assertLabelsInCompany } from '../../core/label-access.ts';
 import { assertValidBlockers, assertValidParent, lockIssueGraph } from './references.ts';
 import { CLOSED_STATUSES, type IssueStatus } from '../../core/statuses.ts';
 import { type PatchIssue } from './schemas.ts';
@@ -99,6 +100,7 @@ export async function updateIssue(ctx: Ctx, issueId: string, patch: PatchIssue):
       executionWorkspaceId: changes.executionWorkspaceId ? patch.executionWorkspaceId : undefined,
       assigneeAgentId: changes.assigneeAgentId ? patch.assigneeAgentId : undefined,
     });
+    if (changes.labelIds) await assertLabelsInCompany(tx, before.companyId, patch.labelIds ?? []);
 
     const status = (patch.status ?? before.status) as IssueStatus;
     if (changes.status && status === 'in_progress') throw unprocessable(IN_PROGRESS_NEEDS_CHECKOUT);

@@ -13376,7 +13376,7 @@ export interface paths {
                         goalId?: string | null;
                         /** @description copy executionWorkspaceId, executionWorkspacePreference and executionWorkspaceSettings from this issue where they are not given; must belong to the issue's company (422 otherwise) */
                         inheritExecutionWorkspaceFromIssueId?: string | null;
-                        /** @description label UUIDs (at most 100), stored as given; the list filters on `labelId` */
+                        /** @description label UUIDs (at most 100), each a label of the issue's company (422 naming the unknown ones; see /api/companies/{companyId}/labels). On PATCH the set replaces the current labels; the list filters on `labelId` */
                         labelIds?: string[];
                         /** @description parent issue UUID; must belong to the issue's company (422 otherwise), never the issue itself or one of its descendants */
                         parentId?: string | null;
@@ -13681,6 +13681,271 @@ export interface paths {
                 };
                 /** @description the body is not multipart/form-data */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a company's labels
+         * @description Every label of the company (at most 200), by name whatever its case. Any caller with access to the company: its board members and its agents.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The labels, by name */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description the tone it is drawn in: neutral, info, live, success, warning, danger, violet
+                             * @enum {string}
+                             */
+                            color: "neutral" | "info" | "live" | "success" | "warning" | "danger" | "violet";
+                            /** Format: uuid */
+                            companyId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a label
+         * @description `name` is required (1 to 40 characters, unique in the company whatever its case); `color` defaults to neutral. A company holds at most 200 labels. Any caller with access to the company: its board members and its agents.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Bug",
+                     *       "color": "danger"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description one of neutral, info, live, success, warning, danger, violet (422 otherwise); default neutral */
+                        color?: string;
+                        /** @description 1 to 40 characters, unique in the company whatever the case (409 otherwise) */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The label, created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description the tone it is drawn in: neutral, info, live, success, warning, danger, violet
+                             * @enum {string}
+                             */
+                            color: "neutral" | "info" | "live" | "success" | "warning" | "danger" | "violet";
+                            /** Format: uuid */
+                            companyId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description another label of the company has this name, whatever its case (`details.field` is `name`, `details.labelId` names the label) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description `color` is not one of neutral, info, live, success, warning, danger, violet, or the company already holds 200 labels */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19778,7 +20043,7 @@ export interface paths {
                         hiddenAt?: string | null;
                         /** @description with `comment` only (400 otherwise), board only (403): asks the live run holding the checkout to stop */
                         interrupt?: boolean;
-                        /** @description label UUIDs (at most 100), stored as given; the list filters on `labelId` */
+                        /** @description label UUIDs (at most 100), each a label of the issue's company (422 naming the unknown ones; see /api/companies/{companyId}/labels). On PATCH the set replaces the current labels; the list filters on `labelId` */
                         labelIds?: string[];
                         /** @description parent issue UUID; must belong to the issue's company (422 otherwise), never the issue itself or one of its descendants */
                         parentId?: string | null;
@@ -22161,6 +22426,272 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/labels/{labelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a label
+         * @description Deletes the label and removes it from every issue that carries it, in one transaction; answers the deleted label with how many issues lost it. The board or the company's CEO agent only.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description label UUID */
+                    labelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The deleted label */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description the tone it is drawn in: neutral, info, live, success, warning, danger, violet
+                             * @enum {string}
+                             */
+                            color: "neutral" | "info" | "live" | "success" | "warning" | "danger" | "violet";
+                            /** Format: uuid */
+                            companyId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @description issues whose labelIds held it */
+                            removedFromIssues: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the caller is an agent other than the company's CEO, or the label belongs to another company */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such label */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename or recolour a label
+         * @description `name` and/or `color`; omitted fields stay unchanged. Issues carrying the label keep it. Any caller with access to the company: its board members and its agents.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description label UUID */
+                    labelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Defect"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description one of neutral, info, live, success, warning, danger, violet (422 otherwise); default neutral */
+                        color?: string;
+                        /** @description 1 to 40 characters, unique in the company whatever the case (409 otherwise) */
+                        name?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The label, updated */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description the tone it is drawn in: neutral, info, live, success, warning, danger, violet
+                             * @enum {string}
+                             */
+                            color: "neutral" | "info" | "live" | "success" | "warning" | "danger" | "violet";
+                            /** Format: uuid */
+                            companyId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the label belongs to another company */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such label */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description another label of the company has this name, whatever its case (`details.field` is `name`, `details.labelId` names the label) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description `color` is not one of neutral, info, live, success, warning, danger, violet */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/projects/{projectId}": {

@@ -14,6 +14,7 @@ import { financeKeys } from '../queries/finance';
 import { goalKeys } from '../queries/goals';
 import { inboxKeys } from '../queries/inbox';
 import { issueKeys, issueListKeys } from '../queries/issues';
+import { labelKeys } from '../queries/labels';
 import { projectKeys } from '../queries/projects';
 import { routineKeys, routineListKeys } from '../queries/routines';
 import { countKeys, liveRunKeys, runKeys } from '../queries/runs';
@@ -49,6 +50,8 @@ const BY_ENTITY: Record<string, CompanyResource[]> = {
   project: [projectKeys],
   project_workspace: [projectKeys],
   goal: [goalKeys],
+  // Deleting a label strips it from issues.
+  label: [labelKeys, issueListKeys, issueKeys],
   company: [companyKeys],
   skill: [skillKeys],
   secret: [secretKeys],

@@ -9,6 +9,8 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { AgentAvatar } from '../../components/display/AgentAvatar';
 import { PriorityIcon } from '../../components/display/PriorityIcon';
 import { PropertyRow } from '../../components/display/PropertyRow';
+import { LabelChips } from '../../components/labels/LabelChip';
+import { LabelPicker } from '../../components/labels/LabelPicker';
 import { StatusIcon } from '../../components/display/StatusIcon';
 import { Button } from '../../components/ui/Button';
 import { issuePriorities, issueStatuses, type IssuePriority, type IssueStatus } from '../../lib/statuses';
@@ -130,6 +132,19 @@ export function Properties({
           ...(goals.data ?? []).map((goal) => ({ value: goal.id, label: goal.title, icon: Target })),
         ]}
       />
+      <PropertyRow
+        label="Labels"
+        id="issue-labels"
+        display={
+          issue.labelIds.length > 0 ? (
+            <LabelChips companyId={companyId} ids={issue.labelIds} />
+          ) : (
+            <span className="muted">None</span>
+          )
+        }
+      >
+        <LabelPicker companyId={companyId} value={issue.labelIds} onChange={(labelIds) => patch.mutate({ labelIds })} />
+      </PropertyRow>
       {[agents, projects, goals].map(
         (query, index) =>
           query.isError && (

@@ -7,11 +7,13 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { AgentAvatar } from '../../components/display/AgentAvatar';
 import { FilterChips, type FilterField } from '../../components/display/FilterChips';
 import { StatusIcon } from '../../components/display/StatusIcon';
+import { LabelDot } from '../../components/labels/LabelChip';
 import { Button } from '../../components/ui/Button';
 import { Select } from '../../components/ui/Combobox';
 import { issueStatuses } from '../../lib/statuses';
 import { agentsQuery } from '../../queries/agents';
 import { goalsQuery } from '../../queries/goals';
+import { labelsQuery } from '../../queries/labels';
 import { projectsQuery } from '../../queries/projects';
 import { Decorative } from './Decorative';
 import { GROUPINGS, type Grouping, type IssuesView, type useIssuesView } from './url-state';
@@ -36,8 +38,9 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
   const agents = useQuery(agentsQuery(companyId));
   const projects = useQuery(projectsQuery(companyId));
   const goals = useQuery(goalsQuery(companyId));
+  const labels = useQuery(labelsQuery(companyId));
   const { filters } = view;
-  const failed = [agents, projects, goals].find((query) => query.isError);
+  const failed = [agents, projects, goals, labels].find((query) => query.isError);
   const groupId = useId();
   const loading = (query: { isPending: boolean }) => (query.isPending ? 'Loading…' : undefined);
 
@@ -89,11 +92,17 @@ export function FilterBar({ companyId, view, update }: { companyId: string; view
       unknownValue: loading(goals) ?? 'Unknown goal',
       options: (goals.data ?? []).map((goal) => ({ value: goal.id, label: goal.title })),
     },
-    // The server has no route listing a company's labels (SPEC: "not shown"), so there are no names to
-    // pick from: a label filter comes only from a link, shown as such, and can be removed.
-    ...(filters.label
-      ? [{ id: 'label', label: 'Label', icon: Tag, unknownValue: 'The label in the link', options: [] }]
-      : []),
+    {
+      id: 'label',
+      label: 'Label',
+      icon: Tag,
+      unknownValue: loading(labels) ?? 'A deleted label',
+      options: (labels.data ?? []).map((label) => ({
+        value: label.id,
+        label: label.name,
+        leading: <LabelDot color={label.color} />,
+      })),
+    },
   ];
   const value: Record<FieldParam, string[]> = {
     status: filters.status,

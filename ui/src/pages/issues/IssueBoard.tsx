@@ -11,6 +11,7 @@ import { Loading } from '../../components/Loading';
 import { PriorityIcon } from '../../components/display/PriorityIcon';
 import { RelativeTime } from '../../components/display/RelativeTime';
 import { StatusIcon } from '../../components/display/StatusIcon';
+import { LabelChips } from '../../components/labels/LabelChip';
 import { Menu, MenuLabel } from '../../components/ui/Menu';
 import { toast } from '../../components/ui/Toast';
 import { statusChangedToast } from '../../components/issues/status-toast';
@@ -254,6 +255,7 @@ function IssueCard({ issue, companyId, names, movedId, onMove, onStep, onDragSta
         <Assignee issue={issue} names={names} />
         <RelativeTime at={issue.updatedAt} className="muted" />
       </div>
+      <LabelChips companyId={companyId} ids={issue.labelIds} className="label-chips-card" />
     </li>
   );
 }

@@ -11,6 +11,7 @@ import { PriorityIcon } from '../../components/display/PriorityIcon';
 import { RelativeTime } from '../../components/display/RelativeTime';
 import { StatusIcon } from '../../components/display/StatusIcon';
 import { StatusPill } from '../../components/display/StatusPill';
+import { LabelChips } from '../../components/labels/LabelChip';
 import { IconButton } from '../../components/ui/Button';
 import { Menu, MenuLabel } from '../../components/ui/Menu';
 import { issuePriorities, issueStatuses, type IssueStatus } from '../../lib/statuses';
@@ -245,6 +246,13 @@ function issueColumns(companyId: string, names: Names): DataTableColumn<Issue>[]
       sortable: true,
       hideNarrow: true,
       cell: (issue) => <Assignee issue={issue} names={names} withName />,
+    },
+    {
+      id: 'labels',
+      header: 'Labels',
+      width: '160px',
+      hideNarrow: true,
+      cell: (issue) => <LabelChips companyId={companyId} ids={issue.labelIds} className="label-chips-row" />,
     },
     {
       id: 'updated',

@@ -8,6 +8,7 @@ import { DialogSection } from './DialogSection';
 import { DisplaySection } from './DisplaySection';
 import { FileInputSection } from './FileInputSection';
 import { FilterChipsSection } from './FilterChipsSection';
+import { LabelsSection } from './LabelsSection';
 import { MenuSection } from './MenuSection';
 import { PopoverSection } from './PopoverSection';
 import { PropertyRowSection } from './PropertyRowSection';
@@ -38,4 +39,5 @@ export const SECTIONS: DesignSection[] = [
   { id: 'property-rows', title: 'PropertyRow', Component: PropertyRowSection },
   { id: 'data-table', title: 'DataTable', Component: DataTableSection },
   { id: 'filter-chips', title: 'FilterChips', Component: FilterChipsSection },
+  { id: 'labels', title: 'Label chips', Component: LabelsSection },
 ];
