@@ -247,6 +247,7 @@ const RUN_DETAIL_FIELDS = [
   'leaseExpiresAt',
   'deadlineAt',
   'updatedAt',
+  'workspace',
 ];
 
 describe('GET /api/heartbeat-runs/{runId}', () => {

@@ -12,7 +12,7 @@ import type { Db } from '../db/client.ts';
 import { transactionWithRetry, type RetryOptions } from '../db/retry.ts';
 import { systemActor } from '../core/actor.ts';
 import { RunFailure } from '../core/run-failures.ts';
-import { finishRun, recordLateOutcome, startRun, type RunEnd } from '../modules/runs/lifecycle.ts';
+import { finishRun, recordLateOutcome, recordRunWorkspace, startRun, type RunEnd } from '../modules/runs/lifecycle.ts';
 import type { HeartbeatRun } from '../db/rows.ts';
 import type { AdapterRegistry } from '../adapters/registry.ts';
 // The defaults live with the adapters' config fields, so the config schemas show them.
@@ -20,6 +20,7 @@ import { DEFAULT_GRACE_SEC, DEFAULT_TIMEOUT_SEC } from '../adapters/config-field
 import { HARD_STOP } from '../adapters/types.ts';
 import { runAdapter, type AdapterRunSettings } from './adapter-run.ts';
 import { endOfFailure, endOfWork } from './run-end.ts';
+import { describeRunWorkspace, withRunDiffStat } from './run-workspace.ts';
 import {
   findRunAdapter,
   findRunAgent,
@@ -76,9 +77,17 @@ export function createExecutor(
     const secrets = await resolveRunSecrets(db, settings.masterKey, agent);
     const signingSecret = await readRunCredentials(db, settings.masterKey, agent, adapter);
     const workspace = await prepareRunWorkspace(db, settings.dataDir, run, agent, adapter, secrets.configEnv);
+    const place = await describeRunWorkspace(workspace.cwd, workspace.kind);
+    // Only the run page reads it: a failed write is logged, never the run's end.
+    await recordRunWorkspace(db, run.id, place).catch((err) =>
+      logger.warn({ err, runId: run.id }, "engine: could not record the run's workspace"),
+    );
     const prepared = { run, agent, adapter, timeoutSec, graceSec, secrets, signingSecret, workspace };
     const result = await runAdapter(db, settings, logger, prepared, controller.signal, () => controller.abort());
-    const end = endOfWork(result, { timeoutSec, serverStopping: stopping });
+    const end = {
+      ...endOfWork(result, { timeoutSec, serverStopping: stopping }),
+      workspace: await withRunDiffStat(place),
+    };
     // Ended elsewhere meanwhile (cancel, reaper): its end stands; what the work saw is still worth keeping.
     if (!(await finish(run.id, end))) await recordLateOutcome(db, run.id, end);
   }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import type { Agent, HeartbeatRun } from '../db/rows.ts';
-import { issues, projectWorkspaces } from '../db/schema/index.ts';
+import { issues, projectWorkspaces, type RunWorkspaceKind } from '../db/schema/index.ts';
 import { findAgentById } from '../core/agent-access.ts';
 import { RunFailure } from '../core/run-failures.ts';
 import type { AdapterRegistry } from '../adapters/registry.ts';
@@ -90,6 +90,8 @@ export async function readRunCredentials(
 
 export interface RunWorkspace {
   cwd: string;
+  /** Which of the places workingDirectory() chooses from the cwd is. */
+  kind: RunWorkspaceKind;
   /** adapterConfig with what the workspace step added (a skillsDir). */
   adapterConfig: Record<string, unknown>;
   /** configEnv with what the workspace step added (a CODEX_HOME). */
@@ -112,21 +114,27 @@ export async function prepareRunWorkspace(
   configEnv: Record<string, string>,
 ): Promise<RunWorkspace> {
   const config = agent.adapterConfig;
-  let cwd: string;
+  let place: { cwd: string; kind: RunWorkspaceKind };
   try {
-    cwd = await workingDirectory(db, dataDir, agent.id, config, run.issueId);
+    place = await workingDirectory(db, dataDir, agent.id, config, run.issueId);
   } catch (err) {
     if (!(err instanceof IsolationError)) throw err;
     throw new RunFailure('workspace_unavailable', err.message);
   }
+  const { cwd, kind } = place;
   try {
     if (adapter.type === 'codex_local' && configEnv.CODEX_HOME === undefined) {
       const codexHome = await prepareCodexHome(db, dataDir, agent.id, run.id, configEnv.HOME ?? os.homedir());
-      return { cwd, adapterConfig: config, configEnv: codexHome ? { ...configEnv, CODEX_HOME: codexHome } : configEnv };
+      return {
+        cwd,
+        kind,
+        adapterConfig: config,
+        configEnv: codexHome ? { ...configEnv, CODEX_HOME: codexHome } : configEnv,
+      };
     }
     if (SKILL_DIR_ADAPTERS.has(adapter.type) && typeof config.skillsDir !== 'string') {
       const skillsDir = await materialiseAgentSkills(db, dataDir, agent.id, run.id);
-      return { cwd, adapterConfig: skillsDir ? { ...config, skillsDir } : config, configEnv };
+      return { cwd, kind, adapterConfig: skillsDir ? { ...config, skillsDir } : config, configEnv };
     }
   } catch (err) {
     throw new RunFailure(
@@ -134,7 +142,7 @@ export async function prepareRunWorkspace(
       `could not write the agent's skills: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  return { cwd, adapterConfig: config, configEnv };
+  return { cwd, kind, adapterConfig: config, configEnv };
 }
 
 /**
@@ -148,10 +156,10 @@ async function workingDirectory(
   agentId: string,
   config: Record<string, unknown>,
   issueId: string | null,
-): Promise<string> {
+): Promise<{ cwd: string; kind: RunWorkspaceKind }> {
   const isolated = issueId ? await isolatedWorkingDirectory(db, dataDir, issueId) : null;
-  if (isolated) return isolated;
-  if (typeof config.cwd === 'string' && config.cwd.length > 0) return config.cwd;
+  if (isolated) return { cwd: isolated, kind: 'execution_workspace' };
+  if (typeof config.cwd === 'string' && config.cwd.length > 0) return { cwd: config.cwd, kind: 'agent_cwd' };
   if (issueId) {
     const [workspace] = await db
       .select({ cwd: projectWorkspaces.cwd })
@@ -161,7 +169,7 @@ async function workingDirectory(
         and(eq(projectWorkspaces.projectId, issues.projectId), eq(projectWorkspaces.isPrimary, true)),
       )
       .where(eq(issues.id, issueId));
-    if (workspace?.cwd) return workspace.cwd;
+    if (workspace?.cwd) return { cwd: workspace.cwd, kind: 'project_workspace' };
   }
   const own = path.join(dataDir, 'agents', agentId, 'workspace');
   try {
@@ -169,5 +177,5 @@ async function workingDirectory(
   } catch (err) {
     throw new RunFailure('workspace_unavailable', `could not create ${own}: ${(err as Error).message}`);
   }
-  return own;
+  return { cwd: own, kind: 'agent_home' };
 }

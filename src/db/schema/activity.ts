@@ -42,5 +42,7 @@ export const activityLog = pgTable(
     index('activity_company_action_idx').on(t.companyId, t.action, t.createdAt.desc()),
     index('activity_company_actor_idx').on(t.companyId, t.actorId, t.createdAt.desc()),
     index('activity_company_tx_idx').on(t.companyId, t.txId, t.id),
+    // A run's own timeline (GET activity?runId=): most entries carry no run, so only those that do.
+    index('activity_company_run_idx').on(t.companyId, t.runId, t.createdAt.desc()).where(sql`${t.runId} is not null`),
   ],
 );

@@ -140,6 +140,30 @@ export const agentWakeupRequests = pgTable(
  * timed_out. The database holds the engine's invariants: at most one live run per issue (unique
  * partial index), and a live run always has a lease the reaper can judge.
  */
+/** Where the engine ran a run's work (the four places src/engine/run-preparation.ts chooses from). */
+export const RUN_WORKSPACE_KINDS = ['execution_workspace', 'agent_cwd', 'project_workspace', 'agent_home'] as const;
+export type RunWorkspaceKind = (typeof RUN_WORKSPACE_KINDS)[number];
+
+/** What a change of the work tree came to: `git diff --shortstat` against the run's starting commit. */
+export interface RunDiffStat {
+  filesChanged: number;
+  insertions: number;
+  deletions: number;
+}
+
+/** heartbeat_runs.workspace: the run's directory and, when it is a git work tree, what the run changed there. */
+export interface RunWorkspaceRecord {
+  cwd: string;
+  kind: RunWorkspaceKind;
+  /** null when the directory is not a git work tree (or git could not say in time). */
+  git: {
+    branch: string | null;
+    baseCommit: string;
+    /** null while the run is live, or when git could not say in time at its end. */
+    diffStat: RunDiffStat | null;
+  } | null;
+}
+
 export const heartbeatRuns = pgTable(
   'heartbeat_runs',
   {
@@ -170,6 +194,9 @@ export const heartbeatRuns = pgTable(
     // `error`); null while live or on success. Checked in code, not by a CHECK constraint: the list
     // lives in core, above this band, and its one writer (finishRun) only takes a typed code.
     errorCode: text('error_code'),
+    // Where the engine ran the work and what it changed there (RunWorkspaceRecord); null for a run
+    // that never reached its workspace, or one first seen on a checkout (the engine ran nothing).
+    workspace: jsonb('workspace').$type<RunWorkspaceRecord>(),
     // The replica executing the run (stable across its restarts) and that replica's boot: a restart
     // reaps the runs of its previous boot at once instead of waiting for their leases.
     ownerReplica: text('owner_replica'),

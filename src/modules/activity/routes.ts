@@ -34,7 +34,8 @@ export function registerActivityRoutes(app: App, deps: AppDeps): void {
         summary: "Read a company's activity log",
         description: [
           `The audit trail, newest first: the newest ${ACTIVITY_DEFAULT_LIMIT} entries, or up to \`limit\` (at most ${ACTIVITY_MAX_LIMIT}); there is no pagination.`,
-          'Filters are exact matches. Entries about hidden issues are left out. Any caller with access to the company: its board members and its agents.',
+          "Filters are exact matches and combine; `runId` is a run's own timeline: the entries recorded during the run and the entries about the run (its start, its end and who ended it).",
+          'Entries about hidden issues are left out. Any caller with access to the company: its board members and its agents.',
         ].join(' '),
         params: companyParams,
         querystring: listActivityQuery,

@@ -32,6 +32,12 @@ export const listActivityQuery = z.object({
     .max(200)
     .optional()
     .describe('only entries by this actor (exact match): an agent id, a board user id, or a system component name'),
+  runId: z
+    .uuid()
+    .optional()
+    .describe(
+      "a run's own timeline: the entries recorded during this heartbeat run (by its agent or by the engine for it) and the entries about the run itself (its start and end, whoever ended it)",
+    ),
   limit: z.coerce
     .number()
     .int()

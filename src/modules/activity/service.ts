@@ -1,6 +1,6 @@
 // The company activity feed and board-written entries. Entries are never updated or deleted
 // (src/db/sql/activity-append-only.sql).
-import { and, desc, eq, not, sql } from 'drizzle-orm';
+import { and, desc, eq, not, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, issues } from '../../db/schema/index.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
@@ -20,6 +20,13 @@ export const aboutHiddenIssue = sql<boolean>`(${activityLog.entityType} = 'issue
   where ${issues.id} = (case when ${activityLog.entityId} ~* ${UUID_PATTERN} then ${activityLog.entityId}::uuid end)
     and ${issues.hiddenAt} is not null))`;
 
+/**
+ * A run's timeline: what was recorded under the run (activity_company_run_idx) and what is about
+ * the run (its start and end; a board member's cancel carries no run), each half on its own index.
+ */
+const ofRun = (runId: string) =>
+  or(eq(activityLog.runId, runId), and(eq(activityLog.entityType, 'heartbeat_run'), eq(activityLog.entityId, runId)));
+
 /** Newest first, filters exact, bounded by `limit` (see schemas.ts). */
 export async function listActivity(db: DbOrTx, companyId: string, query: ListActivityQuery): Promise<ActivityEntry[]> {
   return db
@@ -34,6 +41,7 @@ export async function listActivity(db: DbOrTx, companyId: string, query: ListAct
         query.action ? eq(activityLog.action, query.action) : undefined,
         query.actorType ? eq(activityLog.actorType, query.actorType) : undefined,
         query.actorId ? eq(activityLog.actorId, query.actorId) : undefined,
+        query.runId ? ofRun(query.runId) : undefined,
         not(aboutHiddenIssue),
       ),
     )

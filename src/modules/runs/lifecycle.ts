@@ -26,6 +26,7 @@ import {
 } from '../../core/agent-status.ts';
 import { cancelWaitingWakes, enqueueWakeup, promoteDeferredWakes } from '../wakeups/queue.ts';
 import type { HeartbeatRun } from '../../db/rows.ts';
+import type { RunWorkspaceRecord } from '../../db/schema/index.ts';
 import { countFinishedRun } from '../budgets/run-count.ts';
 import type { RunErrorCode } from '../../core/run-failures.ts';
 import { lockAgentOfRun } from './lock-order.ts';
@@ -47,6 +48,8 @@ interface RunEndFacts {
   logTruncated?: boolean;
   usageJson?: unknown;
   resultJson?: unknown;
+  /** Where the work ran, with what it changed there (src/engine/run-workspace.ts). */
+  workspace?: RunWorkspaceRecord;
 }
 
 const live = inArray(heartbeatRuns.status, [...LIVE_RUN_STATUSES]);
@@ -120,6 +123,14 @@ export async function recordRunProgress(
     .where(and(eq(heartbeatRuns.id, runId), live));
 }
 
+/** Where the work runs, kept on the run as it starts (the run page shows it while live). */
+export async function recordRunWorkspace(db: DbOrTx, runId: string, workspace: RunWorkspaceRecord): Promise<void> {
+  await db
+    .update(heartbeatRuns)
+    .set({ workspace, updatedAt: sql`now()` })
+    .where(and(eq(heartbeatRuns.id, runId), live));
+}
+
 /**
  * Ends a live run (from queued or running) and sets off what follows. Returns the finished run, or
  * null when it had already ended: the first finisher wins and the others change nothing.
@@ -137,6 +148,7 @@ export async function finishRun(tx: Tx, actor: Actor, runId: string, end: RunEnd
       ...(end.logBytes !== undefined ? { logBytes: end.logBytes, logTruncated: end.logTruncated ?? false } : {}),
       ...(end.usageJson !== undefined ? { usageJson: end.usageJson } : {}),
       ...(end.resultJson !== undefined ? { resultJson: end.resultJson } : {}),
+      ...(end.workspace !== undefined ? { workspace: end.workspace } : {}),
       finishedAt: sql`now()`,
       leaseExpiresAt: null,
       // The owner's finish carries the whole log's size: updatedAt past finishedAt says so (runLogMayGrow).
@@ -246,6 +258,7 @@ export async function recordLateOutcome(db: DbOrTx, runId: string, end: RunEndFa
       ...(end.logBytes !== undefined ? { logBytes: end.logBytes, logTruncated: end.logTruncated ?? false } : {}),
       ...(end.usageJson !== undefined ? { usageJson: end.usageJson } : {}),
       ...(end.resultJson !== undefined ? { resultJson: end.resultJson } : {}),
+      ...(end.workspace !== undefined ? { workspace: end.workspace } : {}),
       updatedAt: sql`now()`,
     })
     .where(eq(heartbeatRuns.id, runId));

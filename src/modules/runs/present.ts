@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { HeartbeatRun } from '../../db/rows.ts';
+import { RUN_WORKSPACE_KINDS } from '../../db/schema/index.ts';
 import { LIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '../../core/statuses.ts';
 import { presentRunFailure, runErrorCodeField, runFailureWordsField } from '../../core/run-failures.ts';
 
@@ -80,6 +81,34 @@ export function presentRunListItem(run: HeartbeatRun): RunListItemResponse {
   return { ...presentRunSummary(run), issueId: run.issueId, error: run.error, ...presentRunFailure(run.errorCode) };
 }
 
+export const runWorkspaceResponse = z
+  .object({
+    cwd: z.string().describe('the directory the work ran in'),
+    kind: z
+      .enum(RUN_WORKSPACE_KINDS)
+      .describe(
+        "where that directory came from: `execution_workspace` (the issue's isolated worktree), `agent_cwd` (the agent's adapterConfig.cwd), `project_workspace` (the primary workspace of the issue's project) or `agent_home` (the agent's own directory under the data directory)",
+      ),
+    git: z
+      .object({
+        branch: z.string().nullable().describe('the checked-out branch as the work started; null when detached'),
+        baseCommit: z.string().describe('the commit HEAD pointed at as the work started'),
+        diffStat: z
+          .object({
+            filesChanged: z.number().int(),
+            insertions: z.number().int(),
+            deletions: z.number().int(),
+          })
+          .nullable()
+          .describe(
+            '`git diff --shortstat` against baseCommit, taken as the work ended (commits made during the run and uncommitted edits of tracked files; new untracked files are not counted); null while live, or when git did not answer within 5 s',
+          ),
+      })
+      .nullable()
+      .describe('null when the directory is not a git work tree with a commit, or git did not answer within 5 s'),
+  })
+  .describe('Where the engine ran the work and what it changed there');
+
 export const runDetailResponse = runListItemResponse
   .extend({
     wakeReason: z.string().nullable().describe('the reason given with the wakeup that started the run'),
@@ -96,6 +125,11 @@ export const runDetailResponse = runListItemResponse
       .nullable()
       .describe('while running: the hard end of the work (start plus adapterConfig.timeoutSec)'),
     updatedAt: timestampOut(),
+    workspace: runWorkspaceResponse
+      .nullable()
+      .describe(
+        `${runWorkspaceResponse.description}; null for a run that never reached its workspace (it failed before, or is still queued) and for a run first seen on a checkout`,
+      ),
   })
   .describe('A heartbeat run');
 
@@ -112,6 +146,7 @@ export function presentRunDetail(run: HeartbeatRun): RunDetailResponse {
     leaseExpiresAt: run.leaseExpiresAt,
     deadlineAt: run.deadlineAt,
     updatedAt: run.updatedAt,
+    workspace: run.workspace,
   };
 }
 

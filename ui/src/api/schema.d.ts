@@ -6322,7 +6322,7 @@ export interface paths {
         };
         /**
          * Read a company's activity log
-         * @description The audit trail, newest first: the newest 500 entries, or up to `limit` (at most 1000); there is no pagination. Filters are exact matches. Entries about hidden issues are left out. Any caller with access to the company: its board members and its agents.
+         * @description The audit trail, newest first: the newest 500 entries, or up to `limit` (at most 1000); there is no pagination. Filters are exact matches and combine; `runId` is a run's own timeline: the entries recorded during the run and the entries about the run (its start, its end and who ended it). Entries about hidden issues are left out. Any caller with access to the company: its board members and its agents.
          */
         get: {
             parameters: {
@@ -6341,6 +6341,8 @@ export interface paths {
                     entityType?: string;
                     /** @description newest entries returned (default 500, at most 1000); the feed has no pagination */
                     limit?: number;
+                    /** @description a run's own timeline: the entries recorded during this heartbeat run (by its agent or by the engine for it) and the entries about the run itself (its start and end, whoever ended it) */
+                    runId?: string;
                 };
                 header?: never;
                 path: {
@@ -18694,6 +18696,29 @@ export interface paths {
                             wakeReason: string | null;
                             /** @description the wakeup request that became this run; null for a run first seen on a checkout */
                             wakeupRequestId: string | null;
+                            /** @description Where the engine ran the work and what it changed there; null for a run that never reached its workspace (it failed before, or is still queued) and for a run first seen on a checkout */
+                            workspace: {
+                                /** @description the directory the work ran in */
+                                cwd: string;
+                                /** @description null when the directory is not a git work tree with a commit, or git did not answer within 5 s */
+                                git: {
+                                    /** @description the commit HEAD pointed at as the work started */
+                                    baseCommit: string;
+                                    /** @description the checked-out branch as the work started; null when detached */
+                                    branch: string | null;
+                                    /** @description `git diff --shortstat` against baseCommit, taken as the work ended (commits made during the run and uncommitted edits of tracked files; new untracked files are not counted); null while live, or when git did not answer within 5 s */
+                                    diffStat: {
+                                        deletions: number;
+                                        filesChanged: number;
+                                        insertions: number;
+                                    } | null;
+                                } | null;
+                                /**
+                                 * @description where that directory came from: `execution_workspace` (the issue's isolated worktree), `agent_cwd` (the agent's adapterConfig.cwd), `project_workspace` (the primary workspace of the issue's project) or `agent_home` (the agent's own directory under the data directory)
+                                 * @enum {string}
+                                 */
+                                kind: "execution_workspace" | "agent_cwd" | "project_workspace" | "agent_home";
+                            } | null;
                         };
                     };
                 };
@@ -18853,6 +18878,29 @@ export interface paths {
                             wakeReason: string | null;
                             /** @description the wakeup request that became this run; null for a run first seen on a checkout */
                             wakeupRequestId: string | null;
+                            /** @description Where the engine ran the work and what it changed there; null for a run that never reached its workspace (it failed before, or is still queued) and for a run first seen on a checkout */
+                            workspace: {
+                                /** @description the directory the work ran in */
+                                cwd: string;
+                                /** @description null when the directory is not a git work tree with a commit, or git did not answer within 5 s */
+                                git: {
+                                    /** @description the commit HEAD pointed at as the work started */
+                                    baseCommit: string;
+                                    /** @description the checked-out branch as the work started; null when detached */
+                                    branch: string | null;
+                                    /** @description `git diff --shortstat` against baseCommit, taken as the work ended (commits made during the run and uncommitted edits of tracked files; new untracked files are not counted); null while live, or when git did not answer within 5 s */
+                                    diffStat: {
+                                        deletions: number;
+                                        filesChanged: number;
+                                        insertions: number;
+                                    } | null;
+                                } | null;
+                                /**
+                                 * @description where that directory came from: `execution_workspace` (the issue's isolated worktree), `agent_cwd` (the agent's adapterConfig.cwd), `project_workspace` (the primary workspace of the issue's project) or `agent_home` (the agent's own directory under the data directory)
+                                 * @enum {string}
+                                 */
+                                kind: "execution_workspace" | "agent_cwd" | "project_workspace" | "agent_home";
+                            } | null;
                         };
                     };
                 };

@@ -17,7 +17,8 @@ import { toast } from '../../components/ui/Toast';
 import { statusChangedToast } from '../../components/issues/status-toast';
 import { issueStatuses, type IssueStatus } from '../../lib/statuses';
 import { issueColumnQuery, type Issue } from '../../queries/issues';
-import { Assignee, hasLiveRun } from './IssueList';
+import { Assignee } from './IssueList';
+import { IssueLiveDot } from './IssueLiveDot';
 import { StatusMenuItems } from './StatusMenuItems';
 import { issuePath, SETTABLE_STATUSES } from './model';
 import { useMoveIssue, type Names } from './queries';
@@ -209,7 +210,6 @@ function IssueCard({ issue, companyId, names, movedId, onMove, onStep, onDragSta
       onStep(issue, event.key === 'ArrowRight' ? 1 : -1);
     }
   };
-  const live = hasLiveRun(issue);
   return (
     <li
       ref={self}
@@ -248,7 +248,7 @@ function IssueCard({ issue, companyId, names, movedId, onMove, onStep, onDragSta
         <Link to={issuePath(companyId, issue)} draggable={false} tabIndex={-1}>
           <span className="issue-identifier">{issue.identifier}</span> {issue.title}
         </Link>
-        {live && <span className="live-dot live-motion" role="img" aria-label="A run is working on it" />}
+        <IssueLiveDot companyId={companyId} issue={issue} />
       </div>
       <div className="issue-card-meta">
         <PriorityIcon priority={issue.priority} size={14} />

@@ -16,6 +16,7 @@ import { IconButton } from '../../components/ui/Button';
 import { Menu, MenuLabel } from '../../components/ui/Menu';
 import { issuePriorities, issueStatuses, type IssueStatus } from '../../lib/statuses';
 import type { Issue } from '../../queries/issues';
+import { IssueLiveDot } from './IssueLiveDot';
 import { StatusMenuItems } from './StatusMenuItems';
 import { issuePath } from './model';
 import type { Names } from './queries';
@@ -216,9 +217,7 @@ function issueColumns(companyId: string, names: Names): DataTableColumn<Issue>[]
           <Link to={issuePath(companyId, issue)} className="issue-title row-link" tabIndex={-1}>
             {issue.title}
           </Link>
-          {hasLiveRun(issue) && (
-            <span className="live-dot live-motion" role="img" aria-label="A run is working on it" />
-          )}
+          <IssueLiveDot companyId={companyId} issue={issue} />
         </span>
       ),
     },

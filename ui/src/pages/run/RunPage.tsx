@@ -1,7 +1,7 @@
 // A run's own page (/c/:companyId/runs/:runId): who ran, its status (live with the time so far),
-// what started it, its transcript, its record (the API has no per-run event list: the run's own
-// timestamps and outcome stand in for it), how it was invoked, usage and cost, the issues it
-// touched, and why it failed. Cancel while live, Retry once it failed or timed out.
+// what started it, its transcript, how it was invoked, where it worked and what it changed there,
+// usage and cost, the issues it touched, its events (RunEvents.tsx), and why it failed. Cancel while
+// live, Retry once it failed or timed out.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -17,6 +17,8 @@ import { issueStatuses } from '../../lib/statuses';
 import { useAgentNames } from '../../queries/agents';
 import { type RunDetail, runIssuesQuery, runQuery } from '../../queries/runs';
 import { RetryRunButton } from '../inbox/RetryRunButton';
+import { RunEvents } from './RunEvents';
+import { RunWorkspace } from './RunWorkspace';
 
 export function RunPage() {
   const { companyId = '', runId = '' } = useParams();
@@ -29,7 +31,7 @@ export function RunPage() {
   // under this one's address.
   if (agents.length > 0 && !knownName(run.data.agentId))
     return <RunMissing companyId={companyId} error={new Error('This run belongs to another company.')} />;
-  return <RunView companyId={companyId} run={run.data} agentName={knownName(run.data.agentId)} />;
+  return <RunView companyId={companyId} run={run.data} agentName={knownName(run.data.agentId)} knownName={knownName} />;
 }
 
 function RunMissing({ companyId, error, retry }: { companyId: string; error: unknown; retry?: () => void }) {
@@ -44,7 +46,17 @@ function RunMissing({ companyId, error, retry }: { companyId: string; error: unk
   );
 }
 
-function RunView({ companyId, run, agentName }: { companyId: string; run: RunDetail; agentName?: string }) {
+function RunView({
+  companyId,
+  run,
+  agentName,
+  knownName,
+}: {
+  companyId: string;
+  run: RunDetail;
+  agentName?: string;
+  knownName: (agentId: string) => string | undefined;
+}) {
   const live = isLive(run);
   const now = useNow(live);
   const name = agentName ?? 'An agent';
@@ -132,24 +144,6 @@ function RunView({ companyId, run, agentName }: { companyId: string; run: RunDet
                 <dd className="mono">{usageOf(run).model}</dd>
               </>
             )}
-          </dl>
-          {!failed && <Outcome run={run} />}
-        </section>
-        <section className="run-page-section" aria-labelledby="run-usage-heading">
-          <h2 id="run-usage-heading">Usage and cost</h2>
-          <Usage run={run} />
-        </section>
-        <section className="run-page-section" aria-labelledby="run-record-heading">
-          <h2 id="run-record-heading">Record</h2>
-          <dl className="run-page-facts-list">
-            <dt>Queued</dt>
-            <dd>
-              <When at={run.createdAt} />
-            </dd>
-            <dt>Started</dt>
-            <dd>{run.startedAt ? <When at={run.startedAt} /> : 'Not yet'}</dd>
-            <dt>Finished</dt>
-            <dd>{run.finishedAt ? <When at={run.finishedAt} /> : live ? 'Still running' : 'Not recorded'}</dd>
             {live && run.deadlineAt && (
               <>
                 <dt>Deadline</dt>
@@ -164,8 +158,22 @@ function RunView({ companyId, run, agentName }: { companyId: string; run: RunDet
               {run.logTruncated && ' (cut at the size limit)'}
             </dd>
           </dl>
+          {!failed && <Outcome run={run} />}
+        </section>
+        <section className="run-page-section" aria-labelledby="run-workspace-heading">
+          <h2 id="run-workspace-heading">Workspace</h2>
+          <RunWorkspace run={run} />
+        </section>
+        <section className="run-page-section" aria-labelledby="run-usage-heading">
+          <h2 id="run-usage-heading">Usage and cost</h2>
+          <Usage run={run} />
         </section>
       </div>
+
+      <section className="run-page-section" aria-labelledby="run-events-heading">
+        <h2 id="run-events-heading">Events</h2>
+        <RunEvents companyId={companyId} run={run} agentName={name} knownName={knownName} />
+      </section>
     </div>
   );
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "heartbeat_runs" ADD COLUMN "workspace" jsonb;--> statement-breakpoint
+CREATE INDEX "activity_company_run_idx" ON "activity_log" USING btree ("company_id","run_id","created_at" DESC NULLS LAST) WHERE "activity_log"."run_id" is not null;
