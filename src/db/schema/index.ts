@@ -17,3 +17,4 @@ export * from './adapters.ts';
 export * from './skills.ts';
 export * from './telemetry.ts';
 export * from './inbox.ts';
+export * from './plugins.ts';
