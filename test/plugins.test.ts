@@ -261,6 +261,11 @@ describe('plugins: install', () => {
         /host is not a regular file/,
       ],
       ['a relative local path', async () => 'relative/dir', /must be absolute/],
+      [
+        'a folder holding the data directory',
+        async () => path.dirname(t.config.dataDir),
+        /contains the server's data directory/,
+      ],
     ];
     for (const [name, make, says] of cases) {
       const dir = await make();

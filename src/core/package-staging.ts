@@ -62,6 +62,10 @@ export async function stageLocalPath(source: string, staging: string): Promise<S
   if (!path.isAbsolute(source)) throw unprocessable('a local package path must be absolute');
   const info = await stat(source).catch(() => null);
   if (!info?.isDirectory()) throw unprocessable(`${source} is not a directory`);
+  const from = path.resolve(source);
+  // The staging folder lives in the data directory: a source above it would be copied into itself.
+  if (path.resolve(staging).startsWith(from + path.sep))
+    throw unprocessable(`${source} contains the server's data directory and cannot be copied`);
   await measurePackage(source);
   await cp(source, staging, { recursive: true, dereference: false, verbatimSymlinks: true, errorOnExist: false });
   return { relDir: '.', manifest: await readPackageJson(staging) };

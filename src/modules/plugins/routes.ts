@@ -54,7 +54,11 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
         summary: 'List installed plugins',
         description:
           'Every installed plugin by key, with its manifest and instance status. Any board caller; agents 403.',
-        response: { 200: z.array(pluginResponse), ...authenticated(), ...errors(FORBIDDEN_READ) },
+        response: {
+          200: z.array(pluginResponse).describe('Installed plugins by key'),
+          ...authenticated(),
+          ...errors(FORBIDDEN_READ),
+        },
       },
     },
     async (request) => (await listPlugins(contextOf(db, request))).map(presentPlugin),
@@ -68,7 +72,11 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
         summary: 'List the bundled example plugins',
         description:
           'The example packages shipped with the server (plugins/examples/), each validated like an install, with the absolute `localPath` to install it from. Any board caller; agents 403.',
-        response: { 200: z.array(exampleResponse), ...authenticated(), ...errors(FORBIDDEN_READ) },
+        response: {
+          200: z.array(exampleResponse).describe('The examples, by folder name'),
+          ...authenticated(),
+          ...errors(FORBIDDEN_READ),
+        },
       },
     },
     async (request) => listExamples(contextOf(db, request)),
@@ -109,7 +117,11 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
         summary: 'A plugin record',
         description: 'Any board caller; agents 403.',
         params: pluginParams,
-        response: { 200: pluginResponse, ...authenticated(), ...errors(FORBIDDEN_READ, NO_PLUGIN) },
+        response: {
+          200: pluginResponse.describe('The plugin'),
+          ...authenticated(),
+          ...errors(FORBIDDEN_READ, NO_PLUGIN),
+        },
       },
     },
     async (request) => presentPlugin(await getPlugin(contextOf(db, request), request.params.pluginId)),
@@ -153,7 +165,11 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
             `Starting and stopping workers comes with the worker runtime. ${OWNER_ONLY}`,
           ].join(' '),
           params: pluginParams,
-          response: { 200: pluginResponse, ...authenticated(), ...errors(FORBIDDEN_WRITE, NO_PLUGIN) },
+          response: {
+            200: pluginResponse.describe('The plugin with its new status'),
+            ...authenticated(),
+            ...errors(FORBIDDEN_WRITE, NO_PLUGIN),
+          },
         },
       },
       async (request) => presentPlugin(await setPluginStatus(contextOf(db, request), request.params.pluginId, status)),
@@ -200,7 +216,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
           "Every installed plugin with this company's status (`enabled`, `disabled`, `upgrade_pending`) and the capabilities it consented to. Board users of the company; agents 403.",
         params: companyParams,
         response: {
-          200: z.array(companyPluginResponse),
+          200: z.array(companyPluginResponse).describe("Every installed plugin, with this company's status"),
           ...authenticated(),
           ...errors([403, "an agent caller, or the company is not one of the caller's"], [404, 'no such company']),
         },
@@ -223,7 +239,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
         params: companyPluginParams,
         body: consentBody,
         response: {
-          200: companyPluginResponse,
+          200: companyPluginResponse.describe('The plugin as this company now has it'),
           ...authenticated(),
           ...COMPANY_ERRORS(),
           ...errors(
@@ -249,7 +265,11 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
         description:
           'The plugin stops running for this company and its consent is withdrawn (enabling again consents again); records `plugin.disabled` in its activity. Board users of the company; agents 403.',
         params: companyPluginParams,
-        response: { 200: companyPluginResponse, ...authenticated(), ...COMPANY_ERRORS() },
+        response: {
+          200: companyPluginResponse.describe('The plugin as this company now has it'),
+          ...authenticated(),
+          ...COMPANY_ERRORS(),
+        },
       },
     },
     async (request) => {
