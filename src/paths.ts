@@ -28,6 +28,9 @@ export const SQL_DIR = path.join(PROJECT_DIR, 'src', 'db', 'sql');
 /** The skills shipped with the server, one folder per slug (read at run time, never bundled). */
 export const BUNDLED_SKILLS_DIR = path.join(PROJECT_DIR, 'src', 'skills', 'bundled');
 
+/** The example plugin packages shipped with the server, one folder each (GET /api/plugins/examples lists them). */
+export const PLUGIN_EXAMPLES_DIR = path.join(PROJECT_DIR, 'plugins', 'examples');
+
 /** The release, from package.json: shown by `--version`, the health route and the API document. */
 export const VERSION = (JSON.parse(readFileSync(path.join(PROJECT_DIR, 'package.json'), 'utf8')) as { version: string })
   .version;

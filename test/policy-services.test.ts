@@ -111,6 +111,16 @@ import { applyImportRequest, exportBundle, previewImport } from '../src/modules/
 import { createAdapterRegistry } from '../src/adapters/registry.ts';
 import { createAdapterManager } from '../src/modules/adapter-registry/service.ts';
 import {
+  getPlugin,
+  installPlugin,
+  listExamples,
+  listPlugins,
+  setPluginStatus,
+  uninstallPlugin,
+  upgradePlugin,
+} from '../src/modules/plugins/service.ts';
+import { disableCompanyPlugin, enableCompanyPlugin, listCompanyPlugins } from '../src/modules/plugins/company.ts';
+import {
   createOwnBoardKey,
   ownBoardKeys,
   revokeOwnBoardKey,
@@ -233,6 +243,7 @@ const adapters = createAdapterManager({
   dataDir: t.config.dataDir,
   logger: pino({ level: 'silent' }),
 });
+const pluginDeps = { dataDir: t.config.dataDir };
 /** A board user who is not the instance owner: the adapter registry is the owner's to change. */
 const boardMember: BoardActor = {
   kind: 'board',
@@ -722,6 +733,42 @@ const ROWS: Row[] = [
       agentRefusedBy: 'adapter.read',
     }),
   ),
+
+  // plugins: reading is the board's, changing the registry the instance owner's, consent a company's board's
+  { entry: 'plugins.listPlugins', action: 'plugin.read', call: (ctx) => listPlugins(ctx) },
+  { entry: 'plugins.listExamples', action: 'plugin.read', call: (ctx) => listExamples(ctx) },
+  { entry: 'plugins.getPlugin', action: 'plugin.read', call: (ctx) => getPlugin(ctx, randomUUID()) },
+  ...(
+    [
+      ['installPlugin', (ctx: Ctx) => installPlugin(ctx, pluginDeps, { packageName: '/tmp/no-such-plugin' })],
+      ['upgradePlugin', (ctx: Ctx) => upgradePlugin(ctx, pluginDeps, randomUUID(), {})],
+      ['uninstallPlugin', (ctx: Ctx) => uninstallPlugin(ctx, pluginDeps, randomUUID())],
+      ['setPluginStatus', (ctx: Ctx) => setPluginStatus(ctx, randomUUID(), 'disabled')],
+    ] as const
+  ).map(
+    ([name, call]): Row => ({
+      entry: `plugins.${name}`,
+      action: 'plugin.manage',
+      call,
+      sameCompany: boardMember,
+      agentRefusedBy: 'plugin.read',
+    }),
+  ),
+  {
+    entry: 'plugins.listCompanyPlugins',
+    action: 'plugin.readCompany',
+    call: (ctx) => listCompanyPlugins(ctx, companyA.id),
+  },
+  {
+    entry: 'plugins.enableCompanyPlugin',
+    action: 'plugin.consent',
+    call: (ctx) => enableCompanyPlugin(ctx, companyA.id, randomUUID(), []),
+  },
+  {
+    entry: 'plugins.disableCompanyPlugin',
+    action: 'plugin.consent',
+    call: (ctx) => disableCompanyPlugin(ctx, companyA.id, randomUUID()),
+  },
 
   // activity, feedback, the board inbox, finance (board only)
   {

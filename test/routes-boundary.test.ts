@@ -75,6 +75,19 @@ const EXEMPT: Partial<Record<Op, string>> = {
   'POST /api/adapters/{type}/reinstall': 'instance-level registry, no company record',
   'GET /api/adapters/{type}/config-schema': 'instance-level registry, no company record',
   'GET /api/adapters/{type}/ui-parser.js': 'instance-level registry, no company record',
+  // Plugins are instance-level (SPEC "Plugins"): no company owns one (plugins.test.ts covers access).
+  'GET /api/plugins': 'instance-level registry, no company record',
+  'GET /api/plugins/examples': 'instance-level registry, no company record',
+  'POST /api/plugins/install': 'instance-level registry, no company record',
+  'GET /api/plugins/{pluginId}': 'instance-level registry, no company record',
+  'DELETE /api/plugins/{pluginId}': 'instance-level registry, no company record',
+  'POST /api/plugins/{pluginId}/enable': 'instance-level registry, no company record',
+  'POST /api/plugins/{pluginId}/disable': 'instance-level registry, no company record',
+  'POST /api/plugins/{pluginId}/upgrade': 'instance-level registry, no company record',
+  'POST /api/companies/{companyId}/plugins/{pluginId}/enable':
+    "the plugin is the instance's, not company A's: B's board may turn it on for B; A's path refuses B's board and agents (plugins.test.ts)",
+  'POST /api/companies/{companyId}/plugins/{pluginId}/disable':
+    "the plugin is the instance's, not company A's: B's board may turn it off for B; A's path refuses B's board and agents (plugins.test.ts)",
 };
 
 /** Company A's records, created through the API by A's board user. */

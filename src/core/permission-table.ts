@@ -137,6 +137,8 @@ const instanceOwnerOnly = {
   plugin: 'never',
   denied: 'only the instance owner manages adapters',
 } as const;
+/** Plugins are other people's code on the instance: installing and upgrading them is the instance owner's alone. */
+const pluginOwnerOnly = { ...instanceOwnerOnly, denied: 'only the instance owner manages plugins' } as const;
 const MANAGE_AGENTS = 'only the board or the company CEO agent may';
 const HIRE_GRANT_DENIED = 'an agent may not hire a CEO, and only the CEO may grant canCreateAgents';
 const ownRoutine = {
@@ -366,6 +368,11 @@ export const ACTIONS = {
   'adapter.remove': instanceOwnerOnly,
   'adapter.reload': instanceOwnerOnly,
   'adapter.reinstall': instanceOwnerOnly,
+  // Plugins (SPEC "Plugins", issue 27): the instance owner installs them, each company's board consents
+  'plugin.read': { ...boardOnly, scope: 'instance' },
+  'plugin.manage': pluginOwnerOnly,
+  'plugin.readCompany': boardOnly,
+  'plugin.consent': boardUserOnly,
   'instance.doctor': { ...boardOnly, scope: 'instance' },
   'instance.whoAmI': { ...boardUserOnly, scope: 'instance' },
   'boardKey.read': { ...boardUserOnly, scope: 'instance' },

@@ -32,6 +32,7 @@ import { registerFinanceRoutes } from '../modules/finance/routes.ts';
 import { registerSkillRoutes } from '../modules/skills/routes.ts';
 import { registerAgentSkillRoutes } from '../modules/agents/skill-routes.ts';
 import { registerAdapterRoutes } from '../modules/adapter-registry/routes.ts';
+import { registerPluginRoutes } from '../modules/plugins/routes.ts';
 import { registerPortabilityRoutes } from '../modules/portability/routes.ts';
 import type { AdapterManager } from '../modules/adapter-registry/service.ts';
 import type { App, AppDeps } from '../http/deps.ts';
@@ -76,4 +77,5 @@ export async function registerRoutes(app: App, deps: AppDeps, services: AppServi
   registerSkillRoutes(app, deps);
   registerAgentSkillRoutes(app, deps);
   registerAdapterRoutes(app, services.adapters);
+  registerPluginRoutes(app, deps);
 }

@@ -18,3 +18,4 @@ export * from './skills.ts';
 export * from './telemetry.ts';
 export * from './inbox.ts';
 export * from './labels.ts';
+export * from './plugins.ts';

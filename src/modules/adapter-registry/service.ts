@@ -21,15 +21,8 @@ import type { Db } from '../../db/client.ts';
 import { adapterInstalls, type AdapterOverride } from '../../db/schema/index.ts';
 import type { AdapterRegistry } from '../../adapters/registry.ts';
 import type { EnvironmentCheck, ServerAdapter } from '../../adapters/types.ts';
-import {
-  loadPackage,
-  MAX_UI_PARSER_BYTES,
-  readManifest,
-  stageLocalPath,
-  stageNpmPackage,
-  uiParserFile,
-  type LoadedPackage,
-} from './package.ts';
+import { localPathOf, readPackageJson, stagePackage, type PackageSource } from '../../core/package-staging.ts';
+import { loadPackage, MAX_UI_PARSER_BYTES, uiParserFile, type LoadedPackage } from './package.ts';
 import { oneRow } from '../../db/rows.ts';
 import type { Actor } from '../../core/actor.ts';
 import { assertMayChangeAdapters, assertMayReadAdapters } from './policy.ts';
@@ -188,13 +181,11 @@ export function createAdapterManager(deps: {
   }
 
   /** Fetches the source into a fresh staging directory and validates it there. */
-  async function stage(source: { localPath: string | null; packageName: string; version?: string | undefined }) {
+  async function stage(source: PackageSource) {
     await mkdir(root, { recursive: true, mode: 0o700 });
     const staging = await mkdtemp(path.join(root, '.staging-'));
     try {
-      const staged = source.localPath
-        ? await stageLocalPath(source.localPath, staging)
-        : await stageNpmPackage(source.packageName, source.version, staging);
+      const staged = await stagePackage(source, staging);
       const pkg = await loadPackage(path.join(staging, staged.relDir), staged.manifest);
       return { staging, relDir: staged.relDir, pkg };
     } catch (err) {
@@ -249,8 +240,7 @@ export function createAdapterManager(deps: {
 
     async install(actor, input) {
       await assertMayChangeAdapters({ db, actor }, 'adapter.install');
-      // isLocalPath when given; otherwise an absolute path is a local path and anything else a package name.
-      const localPath = (input.isLocalPath ?? path.isAbsolute(input.packageName)) ? input.packageName : null;
+      const localPath = localPathOf(input);
       const { staging, relDir, pkg } = await stage({
         localPath,
         packageName: input.packageName,
@@ -435,7 +425,7 @@ export function createAdapterManager(deps: {
       const row = pkg ? null : await rowOf(type);
       const dir = pkg?.dir ?? row?.installDir;
       if (!dir) throw notFound('UI parser');
-      const file = uiParserFile(dir, pkg?.manifest ?? (await readManifest(dir).catch(() => ({}))));
+      const file = uiParserFile(dir, pkg?.manifest ?? (await readPackageJson(dir).catch(() => ({}))));
       const info = file ? await stat(file).catch(() => null) : null;
       if (!file || !info?.isFile()) throw notFound('UI parser');
       if (info.size > MAX_UI_PARSER_BYTES)
