@@ -14241,6 +14241,405 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/{companyId}/plugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's plugins
+         * @description Every installed plugin with this company's status (`enabled`, `disabled`, `upgrade_pending`) and the capabilities it consented to. Board users of the company; agents 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every installed plugin, with this company's status */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the capabilities this company consented to (empty when disabled) */
+                            capabilities: string[];
+                            consentedAt: string | null;
+                            description: string;
+                            displayName: string;
+                            /**
+                             * @description the plugin's instance availability
+                             * @enum {string}
+                             */
+                            instanceStatus: "ready" | "disabled";
+                            /** Format: uuid */
+                            pluginId: string;
+                            pluginKey: string;
+                            /** @description the manifest's capabilities: what enabling consents to */
+                            requestedCapabilities: string[];
+                            /**
+                             * @description `enabled` for this company, `disabled` (never turned on, or turned off), or `upgrade_pending` (an upgrade asks for capabilities this company has not consented to: the plugin does not run for it until the board consents again)
+                             * @enum {string}
+                             */
+                            status: "enabled" | "disabled" | "upgrade_pending";
+                            version: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/plugins/{pluginId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a plugin off for a company
+         * @description The plugin stops running for this company and its consent is withdrawn (enabling again consents again); records `plugin.disabled` in its activity. Board users of the company; agents 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                    /** @description plugin UUID */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The plugin as this company now has it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the capabilities this company consented to (empty when disabled) */
+                            capabilities: string[];
+                            consentedAt: string | null;
+                            description: string;
+                            displayName: string;
+                            /**
+                             * @description the plugin's instance availability
+                             * @enum {string}
+                             */
+                            instanceStatus: "ready" | "disabled";
+                            /** Format: uuid */
+                            pluginId: string;
+                            pluginKey: string;
+                            /** @description the manifest's capabilities: what enabling consents to */
+                            requestedCapabilities: string[];
+                            /**
+                             * @description `enabled` for this company, `disabled` (never turned on, or turned off), or `upgrade_pending` (an upgrade asks for capabilities this company has not consented to: the plugin does not run for it until the board consents again)
+                             * @enum {string}
+                             */
+                            status: "enabled" | "disabled" | "upgrade_pending";
+                            version: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company, or no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/plugins/{pluginId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a plugin on for a company
+         * @description Consent is explicit: `capabilities` must equal the manifest's list as a set (422 names what is missing or not declared, also in `details`). Enables the plugin for this company (again after an upgrade: `upgrade_pending` becomes `enabled`) and records `plugin.enabled` in its activity. 409 while the plugin is disabled on the instance. Board users of the company; agents 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                    /** @description plugin UUID */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the plugin manifest's capabilities, every one of them: consent is explicit, so the list must equal the manifest's (order does not matter) */
+                        capabilities: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The plugin as this company now has it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the capabilities this company consented to (empty when disabled) */
+                            capabilities: string[];
+                            consentedAt: string | null;
+                            description: string;
+                            displayName: string;
+                            /**
+                             * @description the plugin's instance availability
+                             * @enum {string}
+                             */
+                            instanceStatus: "ready" | "disabled";
+                            /** Format: uuid */
+                            pluginId: string;
+                            pluginKey: string;
+                            /** @description the manifest's capabilities: what enabling consents to */
+                            requestedCapabilities: string[];
+                            /**
+                             * @description `enabled` for this company, `disabled` (never turned on, or turned off), or `upgrade_pending` (an upgrade asks for capabilities this company has not consented to: the plugin does not run for it until the board consents again)
+                             * @enum {string}
+                             */
+                            status: "enabled" | "disabled" | "upgrade_pending";
+                            version: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company, or no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the plugin is disabled on the instance */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the capabilities differ from the manifest's (`details.missing`, `details.extra`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyId}/projects": {
         parameters: {
             query?: never;
@@ -22740,6 +23139,1014 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/plugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List installed plugins
+         * @description Every installed plugin by key, with its manifest and instance status. Any board caller; agents 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Installed plugins by key */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** @description how many files the package stores */
+                            files: number;
+                            /** Format: uuid */
+                            id: string;
+                            lastError: string | null;
+                            /** @description the validated manifest, with defaults filled in */
+                            manifest: {
+                                [key: string]: unknown;
+                            };
+                            packageName: string;
+                            /** @description the manifest's `id` */
+                            pluginKey: string;
+                            source: {
+                                /** @description the absolute path it was copied from; null for an npm package */
+                                localPath: string | null;
+                                packageName: string;
+                                version: string | null;
+                            };
+                            /**
+                             * @description instance availability: `ready` (companies may turn it on) or `disabled` (by the instance owner)
+                             * @enum {string}
+                             */
+                            status: "ready" | "disabled";
+                            totalBytes: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                            version: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller (board only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plugin record
+         * @description Any board caller; agents 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The plugin */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** @description how many files the package stores */
+                            files: number;
+                            /** Format: uuid */
+                            id: string;
+                            lastError: string | null;
+                            /** @description the validated manifest, with defaults filled in */
+                            manifest: {
+                                [key: string]: unknown;
+                            };
+                            packageName: string;
+                            /** @description the manifest's `id` */
+                            pluginKey: string;
+                            source: {
+                                /** @description the absolute path it was copied from; null for an npm package */
+                                localPath: string | null;
+                                packageName: string;
+                                version: string | null;
+                            };
+                            /**
+                             * @description instance availability: `ready` (companies may turn it on) or `disabled` (by the instance owner)
+                             * @enum {string}
+                             */
+                            status: "ready" | "disabled";
+                            totalBytes: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                            version: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller (board only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Uninstall a plugin
+         * @description Removes the record, every company's enablement, the stored files no other plugin shares and this server's cache of them, in one transaction. Board only (agents 403); only the instance owner may change the plugin registry (403 otherwise): a plugin is someone else’s code.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The plugin is gone */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or a board user who is not the instance owner */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a plugin on the instance
+         * @description Sets the status to `disabled`: it runs for no company, whatever their consent, until enabled again; consents are kept. Starting and stopping workers comes with the worker runtime. Board only (agents 403); only the instance owner may change the plugin registry (403 otherwise): a plugin is someone else’s code.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The plugin with its new status */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** @description how many files the package stores */
+                            files: number;
+                            /** Format: uuid */
+                            id: string;
+                            lastError: string | null;
+                            /** @description the validated manifest, with defaults filled in */
+                            manifest: {
+                                [key: string]: unknown;
+                            };
+                            packageName: string;
+                            /** @description the manifest's `id` */
+                            pluginKey: string;
+                            source: {
+                                /** @description the absolute path it was copied from; null for an npm package */
+                                localPath: string | null;
+                                packageName: string;
+                                version: string | null;
+                            };
+                            /**
+                             * @description instance availability: `ready` (companies may turn it on) or `disabled` (by the instance owner)
+                             * @enum {string}
+                             */
+                            status: "ready" | "disabled";
+                            totalBytes: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                            version: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or a board user who is not the instance owner */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a plugin available on the instance
+         * @description Sets the status to `ready` (and clears `lastError`): companies may turn it on. Starting and stopping workers comes with the worker runtime. Board only (agents 403); only the instance owner may change the plugin registry (403 otherwise): a plugin is someone else’s code.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The plugin with its new status */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** @description how many files the package stores */
+                            files: number;
+                            /** Format: uuid */
+                            id: string;
+                            lastError: string | null;
+                            /** @description the validated manifest, with defaults filled in */
+                            manifest: {
+                                [key: string]: unknown;
+                            };
+                            packageName: string;
+                            /** @description the manifest's `id` */
+                            pluginKey: string;
+                            source: {
+                                /** @description the absolute path it was copied from; null for an npm package */
+                                localPath: string | null;
+                                packageName: string;
+                                version: string | null;
+                            };
+                            /**
+                             * @description instance availability: `ready` (companies may turn it on) or `disabled` (by the instance owner)
+                             * @enum {string}
+                             */
+                            status: "ready" | "disabled";
+                            totalBytes: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                            version: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or a board user who is not the instance owner */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upgrade a plugin
+         * @description From the source in the body (the install body), or, with an empty body, the recorded source fetched again (the local path copied again; the npm package at the recorded version or range). From an absolute local path (the directory is copied, at most 50 MiB and 10,000 files) or an npm package (`npm install --ignore-scripts <name>@<version>`: no install script runs; needs the npm registry reachable from the server). The package's package.json names the manifest (`"boardroom": { "plugin": "./boardroom.plugin.json" }`), read as JSON and validated (docs/plugins.md); the worker file it names must exist inside the package. Every file of the package (at most 20 MiB, 2,000 files, no links) is then stored in the database by content hash, so every replica runs the same bytes. The package must be the same plugin (manifest `id`). All or nothing: on any failure (422) the previous version stays in place with its status. A company whose consent does not cover the new capabilities goes to `upgrade_pending`: the plugin does not run for it until its board enables it again with the new list. Board only (agents 403); only the instance owner may change the plugin registry (403 otherwise): a plugin is someone else’s code.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description true: `packageName` is a local path; default: true exactly when it is an absolute path */
+                        isLocalPath?: boolean;
+                        /** @description an npm package name (`my-plugin`, `@scope/my-plugin`) or an absolute local path to a package directory */
+                        packageName?: string;
+                        /** @description npm version or range (ignored for a local path, whose manifest says its version) */
+                        version?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description The plugin as upgraded */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** @description how many files the package stores */
+                            files: number;
+                            /** Format: uuid */
+                            id: string;
+                            lastError: string | null;
+                            /** @description the validated manifest, with defaults filled in */
+                            manifest: {
+                                [key: string]: unknown;
+                            };
+                            packageName: string;
+                            /** @description the manifest's `id` */
+                            pluginKey: string;
+                            source: {
+                                /** @description the absolute path it was copied from; null for an npm package */
+                                localPath: string | null;
+                                packageName: string;
+                                version: string | null;
+                            };
+                            /**
+                             * @description instance availability: `ready` (companies may turn it on) or `disabled` (by the instance owner)
+                             * @enum {string}
+                             */
+                            status: "ready" | "disabled";
+                            totalBytes: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                            version: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or a board user who is not the instance owner */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the source could not be fetched or validated, or is another plugin */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/examples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the bundled example plugins
+         * @description The example packages shipped with the server (plugins/examples/), each validated like an install, with the absolute `localPath` to install it from. Any board caller; agents 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The examples, by folder name */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            description: string;
+                            displayName: string;
+                            /** @description the example's plugin key */
+                            id: string;
+                            /** @description absolute path to install it from (`POST /api/plugins/install` with `isLocalPath: true`) */
+                            localPath: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller (board only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Install a plugin
+         * @description From an absolute local path (the directory is copied, at most 50 MiB and 10,000 files) or an npm package (`npm install --ignore-scripts <name>@<version>`: no install script runs; needs the npm registry reachable from the server). The package's package.json names the manifest (`"boardroom": { "plugin": "./boardroom.plugin.json" }`), read as JSON and validated (docs/plugins.md); the worker file it names must exist inside the package. Every file of the package (at most 20 MiB, 2,000 files, no links) is then stored in the database by content hash, so every replica runs the same bytes. The plugin is `ready` on the instance at once; it runs for no company until that company’s board enables it (`POST /api/companies/{companyId}/plugins/{pluginId}/enable`). A plugin key already installed is 409 (upgrade or uninstall it). Any failure answers 422 naming the field and leaves nothing behind. Board only (agents 403); only the instance owner may change the plugin registry (403 otherwise): a plugin is someone else’s code.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description true: `packageName` is a local path; default: true exactly when it is an absolute path */
+                        isLocalPath?: boolean;
+                        /** @description an npm package name (`my-plugin`, `@scope/my-plugin`) or an absolute local path to a package directory */
+                        packageName: string;
+                        /** @description npm version or range (ignored for a local path, whose manifest says its version) */
+                        version?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The installed plugin */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** @description how many files the package stores */
+                            files: number;
+                            /** Format: uuid */
+                            id: string;
+                            lastError: string | null;
+                            /** @description the validated manifest, with defaults filled in */
+                            manifest: {
+                                [key: string]: unknown;
+                            };
+                            packageName: string;
+                            /** @description the manifest's `id` */
+                            pluginKey: string;
+                            source: {
+                                /** @description the absolute path it was copied from; null for an npm package */
+                                localPath: string | null;
+                                packageName: string;
+                                version: string | null;
+                            };
+                            /**
+                             * @description instance availability: `ready` (companies may turn it on) or `disabled` (by the instance owner)
+                             * @enum {string}
+                             */
+                            status: "ready" | "disabled";
+                            totalBytes: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                            version: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or a board user who is not the instance owner */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description a plugin with this key is installed (`details.pluginId` names it) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the package could not be fetched, or its manifest or files are invalid (`error` names the field) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/projects/{projectId}": {
