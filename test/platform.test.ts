@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { IssueWriteLoad } from '../bench/lib/write-load.ts';
+import { waitFor } from './helpers/wait.ts';
 import { freePort } from '../src/db/embedded.ts';
 import {
   isAlive,
@@ -228,6 +229,21 @@ describe('boardroom run (embedded PostgreSQL)', () => {
       assert.equal((await stopWith(server, 'SIGINT')).code, 0);
       assert.equal(isAlive(pid), false);
       assert.equal(existsSync(postmasterPidFile), false);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  // Health answers before the engine runs: a service manager may stop the server in that moment.
+  // The shutdown then releases what the start opened, and the start's query it cut off is no failure.
+  it('a SIGTERM as soon as the server listens, while the start is still going on, shuts down cleanly', async () => {
+    const server = spawnServer(['--data-dir', dataDir, '--port', '0']);
+    try {
+      // Fastify's own line, written when the port is bound: the engine has not started yet.
+      await waitFor('the port bound', () => server.output().includes('Server listening at'), 60_000);
+      const stopped = await stopWith(server, 'SIGTERM');
+      assert.equal(stopped.code, 0, server.output());
+      assert.doesNotMatch(server.output(), /"level":50|Failed query|after calling end on the pool/);
     } finally {
       server.child.kill('SIGKILL');
     }

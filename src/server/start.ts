@@ -99,6 +99,9 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
   let engine: Engine | null = null;
   let notifications: Notifications | null = null;
   let shuttingDown = false;
+  // Settled when the start is over, either way: a shutdown asked during the start waits for it.
+  let startSettled!: () => void;
+  const startOver = new Promise<void>((resolve) => (startSettled = resolve));
   // Each step is bounded and a failing step is logged, never fatal: the database must still be
   // stopped when, say, it is already gone and the engine's last queries fail.
   // `boundMs`: a step that waits on something that never answers (a request or a pool client stuck
@@ -142,6 +145,9 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
       logger.error('shutdown timed out');
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
+    // A signal during the start (health answers before the engine runs) waits for the start to be
+    // over: releasing under it would cut off its queries and leave an engine started afterwards running.
+    await startOver;
     await release();
     log(`shut down in ${Date.now() - started} ms`);
     logger.flush();
@@ -239,9 +245,13 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
         log,
       );
   } catch (err) {
+    // A shutdown asked during the start releases what was opened and ends the process itself.
+    if (shuttingDown) return;
     shuttingDown = true;
     await release().catch(() => undefined);
     throw err;
+  } finally {
+    startSettled();
   }
 }
 
