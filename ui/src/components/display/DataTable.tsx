@@ -395,15 +395,14 @@ const BodyRow = memo(function BodyRow<T>({
 const cellClass = (column: { align?: 'start' | 'end'; hideNarrow?: boolean }) =>
   `dt-cell${column.align === 'end' ? ' dt-end' : ''}${column.hideNarrow ? ' dt-hide-narrow' : ''}`;
 
-function HeaderCell<T>({
-  column,
-  sort,
-  onSortChange,
-}: {
+interface HeaderCellProps<T> {
   column: DataTableColumn<T>;
   sort: SortState | null | undefined;
   onSortChange: ((sort: SortState | null) => void) | undefined;
-}) {
+}
+
+// Memoised like the rows: the table renders on every scroll tick, its headers need not.
+const HeaderCell = memo(function HeaderCell<T>({ column, sort, onSortChange }: HeaderCellProps<T>) {
   const direction = sort?.column === column.id ? sort.direction : null;
   const className = `${cellClass(column)} dt-header`;
   if (!column.sortable || !onSortChange) {
@@ -437,7 +436,7 @@ function HeaderCell<T>({
       </button>
     </div>
   );
-}
+}) as <T>(props: HeaderCellProps<T>) => ReactNode;
 
 function toLines<T>(
   rows: T[],
