@@ -16,6 +16,7 @@
 // - `ui org chart ... ms`: the org chart at 200 agents (ui-org.ts). `--only 'ui org'` runs it alone.
 // - `ui dashboard script ms/s`: one dashboard following 20 chatty runs (ui-boards.ts), target <= 10;
 // - `ui 10000-issue list ...`: first screen and scrolling of a company with 10,000 issues (ui-large-list.ts).
+//   `--only 'ui large list'` runs it alone.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -35,19 +36,24 @@ const LIST_ROWS = 1_000;
 const EVENT_SAMPLES = 20;
 const COSTS_NAME = 'ui costs first render';
 const ORG_NAME = 'ui org chart';
+const LARGE_LIST_NAME = 'ui large list';
 const COST_EVENTS = 100_000;
 
 export async function benchUi(bench: Bench): Promise<void> {
   const costs = selected(bench, COSTS_NAME);
   const org = selected(bench, ORG_NAME);
-  if (!selected(bench, NAME) && !costs && !org) return;
+  const largeList = selected(bench, LARGE_LIST_NAME);
+  if (!selected(bench, NAME) && !costs && !org && !largeList) return;
   ensureChromium();
   const { client } = bench;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   try {
     if (costs) bench.figures['ui costs first render ms'] = await costsFirstRender(bench, browser);
     if (org) await benchOrgChart(bench, () => signedInPage(bench, browser));
-    if (!selected(bench, NAME)) return;
+    if (!selected(bench, NAME)) {
+      if (largeList) await benchLargeList(bench, () => signedInPage(bench, browser));
+      return;
+    }
     const company = (await client.request({ method: 'POST', path: '/api/companies', body: { name: 'UI bench' } }))
       .body as { id: string };
     const firstScreen = await firstScreenAssets(bench, browser, company.id);

@@ -3,9 +3,16 @@
 // focus, optional group headings, and rows virtualised (only what is on screen is in the DOM) while
 // keeping grid semantics (aria-rowcount/aria-rowindex). The grid is one tab stop: the focused row
 // moves with j/k or the arrows, x or Space toggles its selection, Enter opens it.
+//
+// Scrolling renders only the rows that come into view: a row is a memoised component whose props are
+// its own (the row object, its place, selected, tab stop) and stable functions, so a scroll tick, a
+// focus move or a page of rows appended re-renders the rows whose props changed, not every row shown.
+// That holds while the caller keeps `columns`, `rowLabel`, `rowActions` and `rowAttributes` stable
+// (module constants, useMemo or useCallback); a new function each render re-renders every row.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import {
+  memo,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -16,6 +23,7 @@ import {
   type MouseEvent,
   type ReactNode,
 } from 'react';
+import { useStableHandler } from '../../lib/use-stable-handler';
 import { Icon } from '../ui/Icon';
 
 export type SortDirection = 'asc' | 'desc';
@@ -99,19 +107,18 @@ export function DataTable<T>({
   const [active, setActive] = useState<string | null>(null);
   const pendingFocus = useRef<string | null>(null);
   const anchor = useRef<string | null>(null);
-  const activeIndex = Math.max(
-    0,
-    lines.findIndex((line) => line.kind === 'row' && line.key === active),
-  );
+  // Where each row's key is in `lines`: the focused row's place without a scan of every line per render.
+  const indexOfKey = useMemo(() => new Map(lines.map((line, index) => [line.key, index])), [lines]);
+  const activeIndex = (active !== null ? indexOfKey.get(active) : undefined) ?? -1;
   const firstRowIndex = lines.findIndex((line) => line.kind === 'row');
-  const tabStop = active && lines[activeIndex]?.key === active ? activeIndex : firstRowIndex;
+  const tabStop = activeIndex >= 0 ? activeIndex : firstRowIndex;
 
   const virtualizer = useVirtualizer({
     count: lines.length,
     getScrollElement: () => scroller.current,
     estimateSize: (index) => (lines[index]?.kind === 'group' ? GROUP_HEIGHT : rowHeight),
     getItemKey: (index) => lines[index]?.key ?? index,
-    overscan: 12,
+    overscan: 8,
   });
   const visible = virtualizer.getVirtualItems();
   const lastVisible = visible[visible.length - 1]?.index ?? 0;
@@ -145,7 +152,7 @@ export function DataTable<T>({
   };
 
   const rowKeys = useMemo(() => lines.flatMap((line) => (line.kind === 'row' ? [line.key] : [])), [lines]);
-  const toggle = (key: string, range: boolean) => {
+  const toggle = useStableHandler((key: string, range: boolean) => {
     if (!selected || !onSelectedChange) return;
     const next = new Set(selected);
     const from = anchor.current ? rowKeys.indexOf(anchor.current) : -1;
@@ -160,8 +167,11 @@ export function DataTable<T>({
     else next.delete(key);
     anchor.current = key;
     onSelectedChange(next);
-  };
-  const selectedCount = selected ? rowKeys.filter((key) => selected.has(key)).length : 0;
+  });
+  const selectedCount = useMemo(
+    () => (selected ? rowKeys.filter((key) => selected.has(key)).length : 0),
+    [rowKeys, selected],
+  );
   const allSelected = rowKeys.length > 0 && selectedCount === rowKeys.length;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -278,55 +288,24 @@ export function DataTable<T>({
                 </div>
               );
             }
-            const { row } = line;
-            const isSelected = selected?.has(line.key) ?? false;
             return (
-              <div
+              <BodyRow<T>
                 key={line.key}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={selectable ? isSelected : undefined}
-                tabIndex={item.index === tabStop ? 0 : -1}
-                data-row-key={line.key}
-                data-index={item.index}
-                className="dt-row dt-body-row"
-                style={place}
-                onFocus={(event) => {
-                  if (event.target === event.currentTarget) setActive(line.key);
-                }}
-                {...rowAttributes?.(row)}
-              >
-                {selectable && (
-                  <div role="gridcell" className="dt-cell dt-check">
-                    <input
-                      type="checkbox"
-                      tabIndex={-1}
-                      aria-label={`Select ${rowLabel(row)}`}
-                      checked={isSelected}
-                      onClick={(event: MouseEvent<HTMLInputElement>) => {
-                        event.preventDefault();
-                        setActive(line.key);
-                        toggle(line.key, event.shiftKey);
-                      }}
-                      onChange={() => undefined}
-                    />
-                  </div>
-                )}
-                {columns.map((column) => (
-                  <div
-                    key={column.id}
-                    role="gridcell"
-                    className={`dt-cell${column.align === 'end' ? ' dt-end' : ''}${column.hideNarrow ? ' dt-hide-narrow' : ''}`}
-                  >
-                    {column.cell(row)}
-                  </div>
-                ))}
-                {rowActions && (
-                  <div role="gridcell" className="dt-cell dt-actions">
-                    {rowActions(row)}
-                  </div>
-                )}
-              </div>
+                row={line.row}
+                rowKey={line.key}
+                index={item.index}
+                start={item.start}
+                size={item.size}
+                tabStop={item.index === tabStop}
+                selectable={selectable}
+                isSelected={selected?.has(line.key) ?? false}
+                columns={columns}
+                rowLabel={rowLabel}
+                rowActions={rowActions}
+                rowAttributes={rowAttributes}
+                onFocusRow={setActive}
+                onToggle={toggle}
+              />
             );
           })}
         </div>
@@ -335,17 +314,97 @@ export function DataTable<T>({
   );
 }
 
-function HeaderCell<T>({
-  column,
-  sort,
-  onSortChange,
-}: {
+interface BodyRowProps<T> {
+  row: T;
+  rowKey: string;
+  index: number;
+  start: number;
+  size: number;
+  tabStop: boolean;
+  selectable: boolean;
+  isSelected: boolean;
+  columns: DataTableColumn<T>[];
+  rowLabel: (row: T) => string;
+  rowActions: ((row: T) => ReactNode) | undefined;
+  rowAttributes: ((row: T) => Record<`data-${string}`, string | undefined>) | undefined;
+  onFocusRow: (key: string) => void;
+  onToggle: (key: string, range: boolean) => void;
+}
+
+const BodyRow = memo(function BodyRow<T>({
+  row,
+  rowKey,
+  index,
+  start,
+  size,
+  tabStop,
+  selectable,
+  isSelected,
+  columns,
+  rowLabel,
+  rowActions,
+  rowAttributes,
+  onFocusRow,
+  onToggle,
+}: BodyRowProps<T>) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selectable ? isSelected : undefined}
+      tabIndex={tabStop ? 0 : -1}
+      data-row-key={rowKey}
+      data-index={index}
+      className="dt-row dt-body-row"
+      style={{ transform: `translateY(${start}px)`, height: size }}
+      onFocus={(event) => {
+        if (event.target === event.currentTarget) onFocusRow(rowKey);
+      }}
+      {...rowAttributes?.(row)}
+    >
+      {selectable && (
+        <div role="gridcell" className="dt-cell dt-check">
+          <input
+            type="checkbox"
+            tabIndex={-1}
+            aria-label={`Select ${rowLabel(row)}`}
+            checked={isSelected}
+            onClick={(event: MouseEvent<HTMLInputElement>) => {
+              event.preventDefault();
+              onFocusRow(rowKey);
+              onToggle(rowKey, event.shiftKey);
+            }}
+            onChange={() => undefined}
+          />
+        </div>
+      )}
+      {columns.map((column) => (
+        <div key={column.id} role="gridcell" className={cellClass(column)}>
+          {column.cell(row)}
+        </div>
+      ))}
+      {rowActions && (
+        <div role="gridcell" className="dt-cell dt-actions">
+          {rowActions(row)}
+        </div>
+      )}
+    </div>
+  );
+}) as <T>(props: BodyRowProps<T>) => ReactNode;
+
+const cellClass = (column: { align?: 'start' | 'end'; hideNarrow?: boolean }) =>
+  `dt-cell${column.align === 'end' ? ' dt-end' : ''}${column.hideNarrow ? ' dt-hide-narrow' : ''}`;
+
+interface HeaderCellProps<T> {
   column: DataTableColumn<T>;
   sort: SortState | null | undefined;
   onSortChange: ((sort: SortState | null) => void) | undefined;
-}) {
+}
+
+// Memoised like the rows: the table renders on every scroll tick, its headers need not.
+const HeaderCell = memo(function HeaderCell<T>({ column, sort, onSortChange }: HeaderCellProps<T>) {
   const direction = sort?.column === column.id ? sort.direction : null;
-  const className = `dt-cell dt-header${column.align === 'end' ? ' dt-end' : ''}${column.hideNarrow ? ' dt-hide-narrow' : ''}`;
+  const className = `${cellClass(column)} dt-header`;
   if (!column.sortable || !onSortChange) {
     return (
       <div role="columnheader" className={className}>
@@ -377,7 +436,7 @@ function HeaderCell<T>({
       </button>
     </div>
   );
-}
+}) as <T>(props: HeaderCellProps<T>) => ReactNode;
 
 function toLines<T>(
   rows: T[],

@@ -15,6 +15,7 @@ import { LabelChips } from '../../components/labels/LabelChip';
 import { IconButton } from '../../components/ui/Button';
 import { Menu, MenuLabel } from '../../components/ui/Menu';
 import { issuePriorities, issueStatuses, type IssueStatus } from '../../lib/statuses';
+import { useStableHandler } from '../../lib/use-stable-handler';
 import type { Issue } from '../../queries/issues';
 import { IssueLiveDot } from './IssueLiveDot';
 import { StatusMenuItems } from './StatusMenuItems';
@@ -151,6 +152,9 @@ export function IssueList({
   const rows = useMemo(() => orderIssues(issues, group, sort, names), [issues, group, sort, names]);
   const grouping = useMemo(() => (group === 'none' ? null : groupOf(group, names)), [group, names]);
   const columns = useMemo((): DataTableColumn<Issue>[] => issueColumns(companyId, names), [companyId, names]);
+  // Stable, so the table's memoised rows keep their hover menu without re-rendering when the page does.
+  const setStatus = useStableHandler(onSetStatus);
+  const rowActions = useCallback((issue: Issue) => <RowActions issue={issue} onSetStatus={setStatus} />, [setStatus]);
   const onEndReached = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
@@ -170,7 +174,7 @@ export function IssueList({
         selected={selected}
         onSelectedChange={onSelectedChange}
         onOpen={(issue) => void navigate(issuePath(companyId, issue))}
-        rowActions={(issue) => <RowActions issue={issue} onSetStatus={onSetStatus} />}
+        rowActions={rowActions}
         groupKey={grouping?.key}
         groupLabel={grouping?.label}
         onEndReached={onEndReached}
