@@ -5,12 +5,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { git, newGitRepo } from './helpers/git-repo.ts';
 import { newAgent, newIssue } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
 
@@ -25,11 +26,6 @@ let repo: string;
 let baseCommit: string;
 let project: any;
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], {
-    cwd,
-    encoding: 'utf8',
-  }).trim();
 const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
 
 before(async () => {
@@ -40,11 +36,7 @@ before(async () => {
   }
   tmp = await mkdtemp(path.join(os.tmpdir(), 'boardroom-worktrees-'));
   repo = path.join(tmp, 'repo');
-  execFileSync('git', ['init', '--quiet', '-b', 'main', repo]);
-  await writeFile(path.join(repo, 'README.md'), '# the shared repository\n');
-  git(repo, 'add', 'README.md');
-  git(repo, 'commit', '--quiet', '-m', 'initial');
-  baseCommit = git(repo, 'rev-parse', 'HEAD');
+  baseCommit = await newGitRepo(repo, 'main', '# the shared repository\n');
 
   t = await startTestApp({ engine: { pollMs: 200, worktreeSweepMs: 200 } });
   const c = await t.newCompany();

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { git, newGitRepo } from './helpers/git-repo.ts';
 import { newAgent } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait.ts';
 import { describeRunWorkspace, withRunDiffStat } from '../src/engine/run-workspace.ts';
@@ -32,20 +33,10 @@ let board: string;
 let companyId: string;
 let tmp: string;
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], {
-    cwd,
-    encoding: 'utf8',
-  }).trim();
-
 /** A fresh repository on `branch` with README.md (five lines) committed; returns its path and commit. */
 async function newRepo(name: string, branch: string): Promise<{ repo: string; commit: string }> {
   const repo = path.join(tmp, name);
-  execFileSync('git', ['init', '--quiet', '-b', branch, repo]);
-  await writeFile(path.join(repo, 'README.md'), 'one\ntwo\nthree\nfour\nfive\n');
-  git(repo, 'add', 'README.md');
-  git(repo, 'commit', '--quiet', '-m', 'initial');
-  return { repo, commit: git(repo, 'rev-parse', 'HEAD') };
+  return { repo, commit: await newGitRepo(repo, branch, 'one\ntwo\nthree\nfour\nfive\n') };
 }
 
 const get = async (url: string) => {

@@ -7,13 +7,14 @@
 // description and properties (PropertyRows, `s` by keyboard) edited, a refused transition explained;
 // no UUID or enum key in the text; axe light and dark, and the page at 390 px wide.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { CHECKOUT_ON_WAKE } from '../helpers/agent-scripts.ts';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { newGitRepo } from '../helpers/git-repo.ts';
 import { tempDir } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -39,16 +40,7 @@ let workIssue: { id: string; identifier: string };
 const script = path.join(await tempDir('issue-ui-agent-'), 'slow.mjs');
 await writeFile(
   script,
-  `const env = process.env;
-if (env.SERVICE_TASK_ID) {
-  const res = await fetch(env.SERVICE_API_URL + '/api/issues/' + env.SERVICE_TASK_ID + '/checkout', {
-    method: 'POST',
-    headers: { authorization: 'Bearer ' + env.SERVICE_API_KEY, 'x-service-run-id': env.SERVICE_RUN_ID, 'content-type': 'application/json' },
-    body: JSON.stringify({ agentId: env.SERVICE_AGENT_ID, expectedStatuses: ['todo'] }),
-  });
-  console.log('checkout answered ' + res.status);
-}
-let n = 0;
+  `${CHECKOUT_ON_WAKE}let n = 0;
 const timer = setInterval(() => { n += 1; console.log('working on it, line ' + n); if (n >= 200) clearInterval(timer); }, 200);
 `,
 );
@@ -425,15 +417,7 @@ describe('issue page', () => {
   it("shows the execution workspace's branch and diff stat after an agent committed in it", async () => {
     // A real repository, a project that gives each issue its own worktree, and an agent that commits.
     const repo = path.join(await tempDir('issue-ui-repo-'), 'repo');
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], {
-        cwd: repo,
-        encoding: 'utf8',
-      });
-    execFileSync('git', ['init', '--quiet', '-b', 'main', repo]);
-    await writeFile(path.join(repo, 'README.md'), '# repo\n');
-    git('add', 'README.md');
-    git('commit', '--quiet', '-m', 'initial');
+    await newGitRepo(repo, 'main', '# repo\n');
     const project = await board.api('POST', `/api/companies/${companyId}/projects`, {
       name: 'Site',
       executionWorkspacePolicy: { mode: 'isolated' },

@@ -7,12 +7,13 @@
 // finished. Breaker exits 3: its events end with the failure in words. axe light and dark, 390 px
 // without sideways scrolling, no UUID in the text.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { CHECKOUT_ON_WAKE } from '../helpers/agent-scripts.ts';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
+import { newGitRepo } from '../helpers/git-repo.ts';
 import { tempDir } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -22,15 +23,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const work = await tempDir('run-details-');
 const repo = path.join(work, 'shop-repo');
 const release = path.join(work, 'release');
-const git = (...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-  });
-execFileSync('git', ['init', '--quiet', '-b', 'feature/run-page', repo]);
-await writeFile(path.join(repo, 'README.md'), 'one\ntwo\nthree\nfour\nfive\n');
-git('add', 'README.md');
-git('commit', '--quiet', '-m', 'initial');
+await newGitRepo(repo, 'feature/run-page', 'one\ntwo\nthree\nfour\nfive\n');
 
 // Checks out the issue it was woken for and edits README.md (1 file, +3 −2); then (dev) waits for
 // the release file (at most 90 s), or (breaker) exits 3.
@@ -38,16 +31,7 @@ const script = path.join(work, 'agent.mjs');
 await writeFile(
   script,
   `import { existsSync, writeFileSync } from 'node:fs';
-const env = process.env;
-if (env.SERVICE_TASK_ID) {
-  const res = await fetch(env.SERVICE_API_URL + '/api/issues/' + env.SERVICE_TASK_ID + '/checkout', {
-    method: 'POST',
-    headers: { authorization: 'Bearer ' + env.SERVICE_API_KEY, 'x-service-run-id': env.SERVICE_RUN_ID, 'content-type': 'application/json' },
-    body: JSON.stringify({ agentId: env.SERVICE_AGENT_ID, expectedStatuses: ['todo'] }),
-  });
-  console.log('checkout answered ' + res.status);
-}
-if (process.argv[2] === 'fail') { console.error('cannot go on'); process.exit(3); }
+${CHECKOUT_ON_WAKE}if (process.argv[2] === 'fail') { console.error('cannot go on'); process.exit(3); }
 writeFileSync('README.md', 'one\\nTWO\\nthree\\nFOUR\\nfive\\nsix\\n');
 const started = Date.now();
 while (!existsSync(${JSON.stringify(release)}) && Date.now() - started < 90_000) await new Promise((r) => setTimeout(r, 100));

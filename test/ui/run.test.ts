@@ -11,6 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { CHECKOUT_ON_WAKE } from '../helpers/agent-scripts.ts';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -23,16 +24,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const script = path.join(await tempDir('run-ui-agent-'), 'agent.mjs');
 await writeFile(
   script,
-  `const env = process.env;
-if (env.SERVICE_TASK_ID) {
-  const res = await fetch(env.SERVICE_API_URL + '/api/issues/' + env.SERVICE_TASK_ID + '/checkout', {
-    method: 'POST',
-    headers: { authorization: 'Bearer ' + env.SERVICE_API_KEY, 'x-service-run-id': env.SERVICE_RUN_ID, 'content-type': 'application/json' },
-    body: JSON.stringify({ agentId: env.SERVICE_AGENT_ID, expectedStatuses: ['todo'] }),
-  });
-  console.log('checkout answered ' + res.status);
-}
-console.log('\\x1b[31mred alert\\x1b[0m and \\x1b[1;32mbold green\\x1b[0m');
+  `${CHECKOUT_ON_WAKE}console.log('\\x1b[31mred alert\\x1b[0m and \\x1b[1;32mbold green\\x1b[0m');
 console.error('a warning é✓ on stderr');
 if (process.argv[2] === 'fail') { console.error('\\x1b[31mcannot go on\\x1b[0m'); process.exit(3); }
 let n = 0;
