@@ -9,7 +9,9 @@ import { waitFor } from './helpers/wait.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agents', 'worker.mjs');
 const worker = (...args: string[]) => ({ command: process.execPath, args: [WORKER, ...args] });
-const ENGINE = { pollMs: 200, reaperIntervalMs: 500, leaseSec: 3, timerTickMs: 100 };
+// No test here is about leases: a 30 s lease keeps a starved replica (a loaded machine) from having its
+// live run reaped in the middle of a test (a 3 s one lapsed once, and the storm then rightly ran twice).
+const ENGINE = { pollMs: 200, reaperIntervalMs: 500, leaseSec: 30, timerTickMs: 100 };
 
 let a: TestApp;
 let b: TestApp;
@@ -195,7 +197,10 @@ describe('timers', () => {
 
 describe('two replicas', () => {
   it('a 50-way wake storm on one issue, split over both replicas, gives exactly one run', async () => {
-    const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('1000') });
+    // The run works until the storm is decided (paused at the end): a storm that meets a live run
+    // coalesces into it, however long a loaded machine takes to decide 50 wakes. (With a short run, a
+    // wake decided after it ended rightly starts a run of its own.)
+    const { agent } = await newAgent(a, board, companyId, { adapterConfig: worker('300000') });
     const issue = await newIssue(a, board, companyId, { status: 'todo' });
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -213,8 +218,11 @@ describe('two replicas', () => {
         (await sql("select 1 from agent_wakeup_requests where id = any($1) and status in ('queued', 'claimed')", [ids]))
           .length === 0,
     );
-    const runs = await sql('select id from heartbeat_runs where wakeup_request_id = any($1)', [ids]);
-    assert.equal(runs.length, 1);
+    const runs = await sql(
+      'select id, status, error_code, error, owner_replica from heartbeat_runs where wakeup_request_id = any($1)',
+      [ids],
+    );
+    assert.equal(runs.length, 1, JSON.stringify(runs));
     const outcomes = await sql(
       'select status, count(*)::int as n from agent_wakeup_requests where id = any($1) group by status order by status',
       [ids],
@@ -223,6 +231,8 @@ describe('two replicas', () => {
       { status: 'coalesced', n: 49 },
       { status: 'completed', n: 1 },
     ]);
+    // Pausing cancels the run and the follow-up the coalesced wakes ask for.
+    assert.equal((await a.request('POST', `/api/agents/${agent.id}/pause`, { token: board })).status, 200);
     await waitFor(
       'the runs to finish',
       async () => !(await sql('select status from heartbeat_runs where agent_id = $1', [agent.id])).some(live),

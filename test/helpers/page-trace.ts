@@ -35,7 +35,10 @@ export class PageTrace {
           this.note(
             `← ${response?.status() ?? '?'} ${request.method()} ${this.short(request.url())}${sentAt ? ` in ${Date.now() - sentAt} ms` : ''}`,
           ),
-        );
+        )
+        // The page or browser closed before the answer was read (a request finishing as a test
+        // ends): nothing to note, and no unhandled rejection to fail the file with.
+        .catch(() => undefined);
     });
     page.on('requestfailed', (request) => {
       this.waiting.delete(request);

@@ -112,14 +112,28 @@ before(async () => {
   const issue = (title: string, fields: object = {}) =>
     board.api('POST', `/api/companies/${C}/issues`, { title, projectId: project.id, goalId: goal.id, ...fields });
   // Unassigned or assigned to an agent that is paused or not woken by the status: no runs but the two below.
-  const plan = await issue('Quarterly plan for the picking fleet', { status: 'done', priority: 'high' });
-  await issue('Calibrate the lidar on unit 7', { status: 'in_review', priority: 'medium' });
-  await issue('Order spare grippers', { status: 'blocked', priority: 'high' });
+  const label = async (name: string, color: string): Promise<string> =>
+    (await board.api('POST', `/api/companies/${C}/labels`, { name, color }, 201)).id;
+  const hardware = await label('Hardware', 'warning');
+  const safety = await label('Safety', 'danger');
+  const planning = await label('Planning', 'violet');
+  const plan = await issue('Quarterly plan for the picking fleet', {
+    status: 'done',
+    priority: 'high',
+    labelIds: [planning],
+  });
+  await issue('Calibrate the lidar on unit 7', { status: 'in_review', priority: 'medium', labelIds: [hardware] });
+  await issue('Order spare grippers', { status: 'blocked', priority: 'high', labelIds: [hardware] });
   await issue('Map the Rotterdam warehouse', { status: 'backlog', priority: 'low' });
   await issue('Battery swap schedule for the night shift', { status: 'backlog', priority: 'medium' });
-  await issue('Collision report for unit 3', { status: 'todo', priority: 'critical', assigneeAgentId: vega.id });
+  await issue('Collision report for unit 3', {
+    status: 'todo',
+    priority: 'critical',
+    assigneeAgentId: vega.id,
+    labelIds: [safety, hardware],
+  });
   await issue('Dashboards for pick latency', { status: 'todo', priority: 'medium', assigneeAgentId: vega.id });
-  await issue('Safety review of the new grippers', { status: 'in_review', priority: 'high' });
+  await issue('Safety review of the new grippers', { status: 'in_review', priority: 'high', labelIds: [safety] });
   await issue('Retire the old route tables', { status: 'cancelled', priority: 'low' });
   await issue('Hire a hardware designer', { status: 'todo', priority: 'medium' });
   await issue('Label the Porto shelves', { status: 'done', priority: 'low' });
@@ -145,6 +159,7 @@ before(async () => {
     status: 'todo',
     priority: 'high',
     assigneeAgentId: scout.id,
+    labelIds: [planning],
     description: [
       'Routes in aisle 3 cross each other at the charging docks. Plan them so that:',
       '',
@@ -248,6 +263,8 @@ async function open(page: Page, name: string, where: string): Promise<void> {
     20_000,
   );
   if (name === 'issue-live-run') await page.getByText('Scout is working on this').first().waitFor();
+  // The live dot comes from the company's live runs, a query of its own.
+  if (name === 'issues') await page.getByRole('img', { name: 'Scout is working on this' }).waitFor();
 }
 
 describe('screenshots of every main page', () => {
