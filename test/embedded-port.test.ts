@@ -7,6 +7,7 @@ import net from 'node:net';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { runCli, spawnServer, tempDir, waitForHealth, type ServerProcess } from './helpers/server-process.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const DEFAULT_DATABASE_PORT = 54329;
 
@@ -51,8 +52,12 @@ const warnings = (server: ServerProcess) =>
 describe('the embedded database port', () => {
   it('is kept across restarts while free; when another program took it, the database moves and says so', async () => {
     const dataDir = await tempDir('boardroom-dbport-');
-    // Another instance on the host holds the default port (null: one already does, which is the same).
-    const onDefault = await occupy(DEFAULT_DATABASE_PORT);
+    // Another instance on the host holds the default port. This test holds it itself: one that another
+    // program holds may be let go in the middle (a second suite's server stopping), so it waits a while
+    // for it; only one held all that time is taken as held for good.
+    const onDefault = await waitFor('the default port to be ours', () => occupy(DEFAULT_DATABASE_PORT), 30_000).catch(
+      () => null,
+    );
     let blocker: net.Server | null = null;
     try {
       let server = await startServer(dataDir);
