@@ -88,7 +88,7 @@ async function rejectsWith(promise: Promise<unknown>, code: string, message?: Re
   return err;
 }
 
-/** Processes whose command line mentions `needle` (the plugin's cache folder or its path in the sandbox). */
+/** Processes whose command line mentions `needle` (the hostile fixture names itself after its company). */
 async function processesWith(needle: string): Promise<number[]> {
   const pids: number[] = [];
   for (const name of await readdir('/proc')) {
@@ -198,10 +198,14 @@ for (const sandbox of SANDBOXES) {
       await workers.call(hostile, companyA, 'invoke', { do: 'ignore-shutdown' });
       const pid = workers.state(hostile, companyA)?.pid;
       assert.ok(pid);
+      assert.equal((await processesWith(`hostile-worker-${companyA}`)).length, 1);
       // bubblewrap ends on SIGTERM and takes the worker with it (--die-with-parent); elsewhere SIGKILL ends it.
       assert.equal(await workers.stopWorker(hostile, companyA), sandbox === 'bwrap' ? 'SIGTERM' : 'SIGKILL');
       assert.throws(() => process.kill(pid, 0), /ESRCH/);
-      await waitFor('no process of the worker left', async () => (await processesWith('worker.mjs')).length === 0);
+      await waitFor(
+        'no process of the worker left',
+        async () => (await processesWith(`hostile-worker-${companyA}`)).length === 0,
+      );
     });
 
     it('worker-to-host: `log` is recorded, an unknown method is "method not found"; stderr is captured', async () => {

@@ -62,6 +62,19 @@ interface Pending {
 
 const METHOD_NOT_FOUND = -32601;
 
+// Workers still alive when the server process exits (a shutdown whose stages overran their bound, a
+// crash) are killed with it: a worker never outlives its server.
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function killOnExit(child: ChildProcess): void {
+  liveChildren.add(child);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const c of liveChildren) c.kill('SIGKILL');
+  });
+}
+
 export class WorkerProcess {
   readonly sandbox: SandboxKind;
   readonly startedAt = Date.now();
@@ -90,6 +103,7 @@ export class WorkerProcess {
       // Its own process group, so a signal to the server's terminal never reaches it unasked.
       detached: true,
     });
+    killOnExit(this.child);
     const stdout = new LineSplitter(
       limits.maxLineBytes,
       (line) => this.onLine(line),
@@ -110,6 +124,7 @@ export class WorkerProcess {
         spawnError = `could not start: ${err.message}`;
       });
       this.child.on('close', (code, signal) => {
+        liveChildren.delete(this.child);
         stderr.flush();
         const reason = this.killReason ?? spawnError ?? (signal ? `killed by ${signal}` : `exited with status ${code}`);
         for (const [, timer] of this.cancelled) clearTimeout(timer);

@@ -23,20 +23,21 @@ export async function pluginHealth(ctx: Ctx, workers: PluginWorkers, pluginId: s
   const live = workers.states(pluginId);
   const companies = [...new Set([...enabled.map((row) => row.companyId), ...live.map((state) => state.companyId)])];
   const visible = await accessibleCompanyIds(ctx.db, ctx.actor, companies);
-  const out: WorkerHealth[] = [];
-  for (const companyId of companies.filter((id) => visible.has(id)).sort()) {
-    const state = workers.state(pluginId, companyId) ?? {
-      companyId,
-      status: 'stopped' as const,
-      pid: null,
-      uptimeMs: null,
-      restarts: 0,
-      sandbox: workers.sandbox,
-      lastError: null,
-    };
-    out.push({ ...state, health: await workers.workerHealth(pluginId, companyId) });
-  }
-  return out;
+  const shown = companies.filter((id) => visible.has(id)).sort();
+  return Promise.all(
+    shown.map(async (companyId) => {
+      const state = workers.state(pluginId, companyId) ?? {
+        companyId,
+        status: 'stopped' as const,
+        pid: null,
+        uptimeMs: null,
+        restarts: 0,
+        sandbox: workers.sandbox,
+        lastError: null,
+      };
+      return { ...state, health: await workers.workerHealth(pluginId, companyId) };
+    }),
+  );
 }
 
 /** The recent stderr lines, `log` calls and host notes of the plugin's workers the caller may see. */
