@@ -299,6 +299,17 @@ describe('plugin workers: supervision', () => {
       await workers.close();
     }
   });
+
+  it('a dead pipe counts as a crash: the next write to it kills and restarts the worker', async () => {
+    const workers = host(STRONGEST, { healthIntervalMs: 200 }, { healthMs: 1_000 });
+    try {
+      await workers.call(hostile, companyA, 'invoke', { do: 'close-stdin' });
+      await waitFor('the restart', () => workers.state(hostile, companyA)?.restarts === 1);
+      assert.match(workers.state(hostile, companyA)?.lastError ?? '', /stdin pipe is closed|health ping failed/);
+    } finally {
+      await workers.close();
+    }
+  });
 });
 
 describe('plugin workers: routes', () => {
@@ -346,5 +357,54 @@ describe('plugin workers: routes', () => {
     assert.equal(health.body[0].pid, null);
     await rejectsWith(workers.call(kitchenSink, companyA, 'health', {}), 'WORKER_UNAVAILABLE', /disabled/);
     assert.equal((await t.request('POST', `/api/plugins/${kitchenSink}/enable`, { token: t.ownerToken })).status, 200);
+  });
+});
+
+describe('plugin workers: lifecycle through the API', () => {
+  it('each replica runs its own workers, and stops them when it closes', async () => {
+    const replica = await startTestApp({ replicaOf: t });
+    let closed = false;
+    try {
+      await pluginWorkersOf(replica.app).call(hostile, companyA, 'invoke', { do: 'echo', value: 1 });
+      const pid = pluginWorkersOf(replica.app).state(hostile, companyA)?.pid;
+      assert.ok(pid);
+      const there = await replica.request('GET', `/api/plugins/${hostile}/health`, { token: t.ownerToken });
+      assert.equal(there.body[0].status, 'running');
+      const here = await t.request('GET', `/api/plugins/${hostile}/health`, { token: t.ownerToken });
+      assert.equal(here.body[0].status, 'stopped');
+      await replica.close();
+      closed = true;
+      assert.throws(() => process.kill(pid, 0), /ESRCH/);
+      await waitFor(
+        'no process of the worker left',
+        async () => (await processesWith(`hostile-worker-${companyA}`)).length === 0,
+      );
+    } finally {
+      if (!closed) await replica.close();
+    }
+  });
+
+  it('a company turning the plugin off stops its worker; uninstalling stops every worker of the plugin', async () => {
+    const workers = pluginWorkersOf(t.app);
+    await workers.call(hostile, companyA, 'invoke', { do: 'echo', value: 1 });
+    const first = workers.state(hostile, companyA)?.pid;
+    assert.ok(first);
+    const off = await t.request('POST', `/api/companies/${companyA}/plugins/${hostile}/disable`, {
+      token: t.ownerToken,
+    });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    assert.throws(() => process.kill(first, 0), /ESRCH/);
+    await rejectsWith(
+      workers.call(hostile, companyA, 'invoke', { do: 'echo', value: 1 }),
+      'WORKER_UNAVAILABLE',
+      /not enabled/,
+    );
+
+    await workers.call(kitchenSink, companyA, 'health', {});
+    const second = workers.state(kitchenSink, companyA)?.pid;
+    assert.ok(second);
+    assert.equal((await t.request('DELETE', `/api/plugins/${kitchenSink}`, { token: t.ownerToken })).status, 200);
+    assert.throws(() => process.kill(second, 0), /ESRCH/);
+    assert.deepEqual(workers.states(kitchenSink), []);
   });
 });
