@@ -300,6 +300,17 @@ describe('plugin workers: supervision', () => {
     }
   });
 
+  it('a worker over its memory cap dies and is restarted', async () => {
+    const workers = host(STRONGEST, {}, { memoryMb: 64 });
+    try {
+      await rejectsWith(workers.call(hostile, companyA, 'invoke', { do: 'oom' }, 60_000), 'WORKER_UNAVAILABLE');
+      await waitFor('the restart', () => workers.state(hostile, companyA)?.restarts === 1, 60_000);
+      assert.ok(workers.logs(hostile).some((l) => l.source === 'stderr' && /heap out of memory/i.test(l.message)));
+    } finally {
+      await workers.close();
+    }
+  });
+
   it('a dead pipe counts as a crash: the next write to it kills and restarts the worker', async () => {
     const workers = host(STRONGEST, { healthIntervalMs: 200 }, { healthMs: 1_000 });
     try {
