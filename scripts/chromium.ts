@@ -2,8 +2,8 @@
 // playwright-core (which downloads no browser of its own). `ensureChromium()` runs before the suite:
 // where the browser is missing it is installed with apt-get when we are root, else the run stops
 // at once with one line saying what to install.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { aptInstall, canAptInstall } from './apt.ts';
 
 export const CHROMIUM_PATH = process.env.BOARDROOM_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -22,23 +22,15 @@ const INSTALL_HINT = `the browser tests need Chromium at ${CHROMIUM_PATH}: insta
 
 export function ensureChromium(): void {
   if (existsSync(CHROMIUM_PATH)) return;
-  const isRoot = process.getuid?.() === 0;
-  const hasApt = existsSync('/usr/bin/apt-get');
-  if (!isRoot || !hasApt || process.env.BOARDROOM_CHROMIUM) {
+  if (!canAptInstall() || process.env.BOARDROOM_CHROMIUM) {
     console.error(INSTALL_HINT);
     process.exit(1);
   }
   console.log('installing Chromium for the browser tests: apt-get install -y chromium');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [
-    ['update', '-qq'],
-    ['install', '-y', '-qq', '--no-install-recommends', 'chromium'],
-  ]) {
-    const result = spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (result.status !== 0) {
-      console.error(`apt-get ${args.join(' ')} failed (status ${result.status}); ${INSTALL_HINT}`);
-      process.exit(1);
-    }
+  const failed = aptInstall('chromium');
+  if (failed) {
+    console.error(`${failed}; ${INSTALL_HINT}`);
+    process.exit(1);
   }
   if (!existsSync(CHROMIUM_PATH)) {
     console.error(`apt-get installed chromium, but ${CHROMIUM_PATH} is still missing; ${INSTALL_HINT}`);

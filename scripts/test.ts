@@ -1,4 +1,5 @@
-// `npm test`: Chromium present (installed when missing, see chromium.ts), the board built, one
+// `npm test`: Chromium present (installed when missing, see chromium.ts; bubblewrap too, for the
+// plugin workers' sandbox, see bubblewrap.ts), the board built, one
 // PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL), a migrated template database, then
 // node's test runner over every test file; each file clones the template.
 //
@@ -17,6 +18,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildUi, uiBuildIsFresh } from '../bin/ui-build.js';
 import { startEmbeddedCluster } from '../src/db/embedded.ts';
+import { ensureBubblewrap } from './bubblewrap.ts';
 import { ensureChromium } from './chromium.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 
@@ -44,6 +46,7 @@ async function main(): Promise<number> {
   // Before anything starts: the browser tests' Chromium, and one build of the board for every file
   // (in-process apps serve it too) rather than one per server the tests start.
   ensureChromium();
+  ensureBubblewrap();
   if (!uiBuildIsFresh()) await buildUi();
   let dataDir: string | null = null;
   const tallyDir = await mkdtemp(path.join(os.tmpdir(), 'boardroom-tally-'));

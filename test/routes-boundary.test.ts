@@ -84,6 +84,10 @@ const EXEMPT: Partial<Record<Op, string>> = {
   'POST /api/plugins/{pluginId}/enable': 'instance-level registry, no company record',
   'POST /api/plugins/{pluginId}/disable': 'instance-level registry, no company record',
   'POST /api/plugins/{pluginId}/upgrade': 'instance-level registry, no company record',
+  'GET /api/plugins/{pluginId}/health':
+    "instance-level plugin; entries only for the caller's companies (plugin-worker.test.ts)",
+  'GET /api/plugins/{pluginId}/logs':
+    "instance-level plugin; lines only of the caller's companies (plugin-worker.test.ts)",
   'POST /api/companies/{companyId}/plugins/{pluginId}/enable':
     "the plugin is the instance's, not company A's: B's board may turn it on for B; A's path refuses B's board and agents (plugins.test.ts)",
   'POST /api/companies/{companyId}/plugins/{pluginId}/disable':

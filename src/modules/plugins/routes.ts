@@ -1,7 +1,7 @@
 // SPEC "Plugins (instance-level; alpha)", issue 27 sections 1 and 2: the registry (install, upgrade,
-// uninstall, instance availability, the shipped examples) and each company's consent. The routes
-// that need a running worker (tools, data, actions, jobs, webhooks, the bridge, streams, health,
-// logs, dashboard, config, local folders) come with the worker runtime: docs/plugins.md.
+// uninstall, instance availability, the shipped examples), each company's consent, and the health
+// and logs of this replica's workers (worker/). The routes that call workers (tools, data, actions,
+// jobs, webhooks, the bridge, streams, dashboard, config) come with the host API: docs/plugins.md.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
@@ -24,6 +24,9 @@ import {
   uninstallPlugin,
   upgradePlugin,
 } from './service.ts';
+import { PluginWorkers } from './worker/host.ts';
+import { workerHealthResponse, workerLogResponse } from './worker/present.ts';
+import { pluginHealth, pluginLogs } from './worker/service.ts';
 
 const tags = ['plugins'];
 const FORBIDDEN_READ: [403, string] = [403, 'an agent caller (board only)'];
@@ -42,9 +45,22 @@ const SOURCE = [
   'Every file of the package (at most 20 MiB, 2,000 files, no links) is then stored in the database by content hash, so every replica runs the same bytes.',
 ].join(' ');
 
+const workersByApp = new WeakMap<App, PluginWorkers>();
+
+/** The app's plugin workers (one registry per app, i.e. per replica): what the routes that call workers use. */
+export function pluginWorkersOf(app: App): PluginWorkers {
+  const workers = workersByApp.get(app);
+  if (!workers) throw new Error('the plugin routes are not registered on this app');
+  return workers;
+}
+
 export function registerPluginRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
   const pluginDeps = { dataDir: deps.config.dataDir };
+  const workers = new PluginWorkers({ db, dataDir: deps.config.dataDir });
+  workersByApp.set(app, workers);
+  // Before the pool closes (server shutdown closes the app first): every worker stopped in stages.
+  app.addHook('onClose', () => workers.close());
 
   app.get(
     '/api/plugins',
@@ -144,6 +160,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       await uninstallPlugin(contextOf(db, request), pluginDeps, request.params.pluginId);
+      await workers.stopPlugin(request.params.pluginId);
       return { ok: true as const, id: request.params.pluginId };
     },
   );
@@ -162,7 +179,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
             verb === 'enable'
               ? 'Sets the status to `ready` (and clears `lastError`): companies may turn it on.'
               : 'Sets the status to `disabled`: it runs for no company, whatever their consent, until enabled again; consents are kept.',
-            `Starting and stopping workers comes with the worker runtime. ${OWNER_ONLY}`,
+            verb === 'disable' ? `Every worker of the plugin on this replica is stopped. ${OWNER_ONLY}` : OWNER_ONLY,
           ].join(' '),
           params: pluginParams,
           response: {
@@ -172,7 +189,11 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
           },
         },
       },
-      async (request) => presentPlugin(await setPluginStatus(contextOf(db, request), request.params.pluginId, status)),
+      async (request) => {
+        const plugin = await setPluginStatus(contextOf(db, request), request.params.pluginId, status);
+        if (status === 'disabled') await workers.stopPlugin(plugin.id);
+        return presentPlugin(plugin);
+      },
     );
 
   app.post(
@@ -200,10 +221,17 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
         },
       },
     },
-    async (request) =>
-      presentPlugin(
-        await upgradePlugin(contextOf(db, request), pluginDeps, request.params.pluginId, request.body ?? {}),
-      ),
+    async (request) => {
+      const plugin = await upgradePlugin(
+        contextOf(db, request),
+        pluginDeps,
+        request.params.pluginId,
+        request.body ?? {},
+      );
+      // The old version's workers stop; the next call starts the new one.
+      await workers.stopPlugin(plugin.id);
+      return presentPlugin(plugin);
+    },
   );
 
   app.get(
@@ -275,7 +303,46 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const { companyId, pluginId } = request.params;
       const result = await disableCompanyPlugin(contextOf(db, request), companyId, pluginId);
+      await workers.stopWorker(pluginId, companyId);
       return presentCompanyPlugin(result.plugin, result.enablement);
     },
+  );
+
+  app.get(
+    '/api/plugins/:pluginId/health',
+    {
+      schema: {
+        tags,
+        summary: "A plugin's workers on this replica",
+        description:
+          'Per company that enabled the plugin (or still has a worker here), among those the caller may see: the worker’s `status`, `pid`, `uptimeMs`, `restarts`, `sandbox` and `lastError` on the replica that answers, with the worker’s own `health` answer while it runs. Starts no worker. Any board caller; agents 403.',
+        params: pluginParams,
+        response: {
+          200: z.array(workerHealthResponse).describe('One entry per company, by company id'),
+          ...authenticated(),
+          ...errors(FORBIDDEN_READ, NO_PLUGIN),
+        },
+      },
+    },
+    async (request) => pluginHealth(contextOf(db, request), workers, request.params.pluginId),
+  );
+
+  app.get(
+    '/api/plugins/:pluginId/logs',
+    {
+      schema: {
+        tags,
+        summary: "A plugin's recent worker logs on this replica",
+        description:
+          'The last lines (at most 500 per company, each cut at 4,096 characters) of what the plugin’s workers on the answering replica wrote to stderr or sent as `log` calls, with the host’s own notes (start, exit, restart, stop), oldest first, for the companies the caller may see. Any board caller; agents 403.',
+        params: pluginParams,
+        response: {
+          200: z.array(workerLogResponse).describe('Log lines, oldest first'),
+          ...authenticated(),
+          ...errors(FORBIDDEN_READ, NO_PLUGIN),
+        },
+      },
+    },
+    async (request) => pluginLogs(contextOf(db, request), workers, request.params.pluginId),
   );
 }

@@ -23489,7 +23489,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a plugin on the instance
-         * @description Sets the status to `disabled`: it runs for no company, whatever their consent, until enabled again; consents are kept. Starting and stopping workers comes with the worker runtime. Board only (agents 403); only the instance owner may change the plugin registry (403 otherwise): a plugin is someone else’s code.
+         * @description Sets the status to `disabled`: it runs for no company, whatever their consent, until enabled again; consents are kept. Every worker of the plugin on this replica is stopped. Board only (agents 403); only the instance owner may change the plugin registry (403 otherwise): a plugin is someone else’s code.
          */
         post: {
             parameters: {
@@ -23623,7 +23623,7 @@ export interface paths {
         put?: never;
         /**
          * Make a plugin available on the instance
-         * @description Sets the status to `ready` (and clears `lastError`): companies may turn it on. Starting and stopping workers comes with the worker runtime. Board only (agents 403); only the instance owner may change the plugin registry (403 otherwise): a plugin is someone else’s code.
+         * @description Sets the status to `ready` (and clears `lastError`): companies may turn it on. Board only (agents 403); only the instance owner may change the plugin registry (403 otherwise): a plugin is someone else’s code.
          */
         post: {
             parameters: {
@@ -23740,6 +23740,236 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plugin's workers on this replica
+         * @description Per company that enabled the plugin (or still has a worker here), among those the caller may see: the worker’s `status`, `pid`, `uptimeMs`, `restarts`, `sandbox` and `lastError` on the replica that answers, with the worker’s own `health` answer while it runs. Starts no worker. Any board caller; agents 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One entry per company, by company id */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            companyId: string;
+                            /** @description the worker's own answer to `health` while running; null otherwise */
+                            health: unknown;
+                            lastError: string | null;
+                            /** @description the process id on this replica while running */
+                            pid: number | null;
+                            /** @description restarts after crashes since the worker was first started here */
+                            restarts: number;
+                            /**
+                             * @description the confinement workers get on this replica (docs/plugins.md, "Worker runtime")
+                             * @enum {string}
+                             */
+                            sandbox: "bwrap" | "unprivileged-user" | "none";
+                            /**
+                             * @description `running`; `starting`; `backoff` (crashed, restarting after a delay); `stopped` (not started yet, idle, or stopped); `error` (crashed repeatedly: `lastError` says why)
+                             * @enum {string}
+                             */
+                            status: "starting" | "running" | "backoff" | "stopped" | "error";
+                            uptimeMs: number | null;
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller (board only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plugin's recent worker logs on this replica
+         * @description The last lines (at most 500 per company, each cut at 4,096 characters) of what the plugin’s workers on the answering replica wrote to stderr or sent as `log` calls, with the host’s own notes (start, exit, restart, stop), oldest first, for the companies the caller may see. Any board caller; agents 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Log lines, oldest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description ISO 8601 timestamp */
+                            at: string;
+                            /** Format: uuid */
+                            companyId: string;
+                            /** @enum {string} */
+                            level: "debug" | "info" | "warn" | "error";
+                            message: string;
+                            /**
+                             * @description `stderr` (a line the worker wrote), `log` (a `log` call), `host` (start, exit, restart)
+                             * @enum {string}
+                             */
+                            source: "stderr" | "log" | "host";
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller (board only) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

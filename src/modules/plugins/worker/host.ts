@@ -1,0 +1,375 @@
+// The replica's plugin workers: one supervised WorkerProcess per (plugin, company), started when a
+// call first needs it. A worker that exits unasked (crash, kill for misbehaving, a failed health
+// ping) is restarted after a backoff that doubles from `backoffMs` to `maxBackoffMs`; `maxCrashes`
+// crashes within `crashWindowMs` mark it `error` with the last error, until the plugin is stopped
+// (disable, uninstall) or the replica restarts. A worker with no call for `idleMs` is stopped.
+// Workers run only for a plugin `ready` on the instance and `enabled` by the company: a plugin never
+// sees a company that did not turn it on.
+import { chmod, chown, cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../../db/client.ts';
+import { pluginCompanyEnablements, plugins } from '../../../db/schema/index.ts';
+import { materialisePlugin } from '../store.ts';
+import { BridgeError } from './errors.ts';
+import { type LogLine, LogRing } from './lines.ts';
+import { DEFAULT_WORKER_LIMITS, MethodNotFound, type StopStage, type WorkerLimits, WorkerProcess } from './process.ts';
+import { availableSandbox, planLaunch, type SandboxKind, UNPRIVILEGED_ID } from './sandbox.ts';
+
+export interface SupervisionLimits {
+  backoffMs: number;
+  maxBackoffMs: number;
+  maxCrashes: number;
+  crashWindowMs: number;
+  idleMs: number;
+  /** How often a running worker is sent `health`; no answer in `healthMs` counts as a crash. */
+  healthIntervalMs: number;
+  /** Log lines kept per worker (stderr and `log` calls). */
+  logLines: number;
+}
+
+export const DEFAULT_SUPERVISION: SupervisionLimits = {
+  backoffMs: 1_000,
+  maxBackoffMs: 5 * 60_000,
+  maxCrashes: 5,
+  crashWindowMs: 10 * 60_000,
+  idleMs: 10 * 60_000,
+  healthIntervalMs: 30_000,
+  logLines: 500,
+};
+
+export type WorkerStatus = 'starting' | 'running' | 'backoff' | 'stopped' | 'error';
+
+export interface WorkerState {
+  companyId: string;
+  status: WorkerStatus;
+  pid: number | null;
+  uptimeMs: number | null;
+  restarts: number;
+  sandbox: SandboxKind;
+  lastError: string | null;
+}
+
+export interface PluginWorkersOptions {
+  db: DbOrTx;
+  dataDir: string;
+  limits?: Partial<WorkerLimits>;
+  supervision?: Partial<SupervisionLimits>;
+  /** Forces a confinement (tests); default the strongest available. */
+  sandbox?: SandboxKind;
+}
+
+interface Slot {
+  pluginId: string;
+  companyId: string;
+  status: WorkerStatus;
+  worker: WorkerProcess | null;
+  starting: Promise<WorkerProcess> | null;
+  restarts: number;
+  crashes: number[];
+  lastError: string | null;
+  logs: LogRing;
+  restartTimer: NodeJS.Timeout | null;
+  idleTimer: NodeJS.Timeout | null;
+  healthTimer: NodeJS.Timeout | null;
+  /** Bumped by every stop: a start or restart begun before it does not resurrect the worker. */
+  generation: number;
+}
+
+const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
+
+export class PluginWorkers {
+  readonly sandbox: SandboxKind;
+  private readonly limits: WorkerLimits;
+  private readonly supervision: SupervisionLimits;
+  private readonly slots = new Map<string, Slot>();
+  private closed = false;
+
+  constructor(private readonly opts: PluginWorkersOptions) {
+    this.limits = { ...DEFAULT_WORKER_LIMITS, ...opts.limits };
+    this.supervision = { ...DEFAULT_SUPERVISION, ...opts.supervision };
+    this.sandbox = opts.sandbox ?? availableSandbox();
+  }
+
+  /** A call to the (plugin, company) worker, started when needed; fails with a BridgeError. */
+  async call(pluginId: string, companyId: string, method: string, params: unknown, timeoutMs?: number) {
+    const slot = this.slot(pluginId, companyId);
+    const worker = await this.ensure(slot);
+    this.touch(slot);
+    try {
+      return await worker.call(method, params, timeoutMs);
+    } finally {
+      this.touch(slot);
+    }
+  }
+
+  /** The state of each worker of the plugin on this replica, by company. */
+  states(pluginId: string): WorkerState[] {
+    return [...this.slots.values()].filter((s) => s.pluginId === pluginId).map((s) => this.stateOf(s));
+  }
+
+  state(pluginId: string, companyId: string): WorkerState | null {
+    const slot = this.slots.get(slotKey(pluginId, companyId));
+    return slot ? this.stateOf(slot) : null;
+  }
+
+  /** The worker's own `health` answer when it is running, else null (a failure is recorded, not thrown). */
+  async workerHealth(pluginId: string, companyId: string): Promise<unknown> {
+    const worker = this.slots.get(slotKey(pluginId, companyId))?.worker;
+    if (!worker?.running) return null;
+    return worker.call('health', {}, this.limits.healthMs).catch(() => null);
+  }
+
+  /** Recent log lines of the plugin's workers, oldest first (each with its company). */
+  logs(pluginId: string): (LogLine & { companyId: string })[] {
+    return [...this.slots.values()]
+      .filter((s) => s.pluginId === pluginId)
+      .flatMap((s) => s.logs.list().map((line) => ({ ...line, companyId: s.companyId })))
+      .sort((a, b) => a.at.localeCompare(b.at));
+  }
+
+  /** Stops the (plugin, company) worker in stages and forgets its state; the stage that ended it, if one ran. */
+  async stopWorker(pluginId: string, companyId: string): Promise<StopStage | null> {
+    const slot = this.slots.get(slotKey(pluginId, companyId));
+    if (!slot) return null;
+    this.slots.delete(slotKey(pluginId, companyId));
+    return this.halt(slot, 'stopped');
+  }
+
+  /** Stops every worker of the plugin (instance disable, uninstall, upgrade). */
+  async stopPlugin(pluginId: string): Promise<void> {
+    await Promise.all(
+      [...this.slots.values()]
+        .filter((s) => s.pluginId === pluginId)
+        .map((s) => this.stopWorker(s.pluginId, s.companyId)),
+    );
+  }
+
+  /** Stops every worker; no new one starts afterwards (server shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.slots.values()].map((s) => this.stopWorker(s.pluginId, s.companyId)));
+  }
+
+  private slot(pluginId: string, companyId: string): Slot {
+    const key = slotKey(pluginId, companyId);
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = {
+        pluginId,
+        companyId,
+        status: 'stopped',
+        worker: null,
+        starting: null,
+        restarts: 0,
+        crashes: [],
+        lastError: null,
+        logs: new LogRing(this.supervision.logLines),
+        restartTimer: null,
+        idleTimer: null,
+        healthTimer: null,
+        generation: 0,
+      };
+      this.slots.set(key, slot);
+    }
+    return slot;
+  }
+
+  private stateOf(slot: Slot): WorkerState {
+    const running = slot.worker?.running ? slot.worker : null;
+    return {
+      companyId: slot.companyId,
+      status: slot.status,
+      pid: running?.pid ?? null,
+      uptimeMs: running ? Date.now() - running.startedAt : null,
+      restarts: slot.restarts,
+      sandbox: this.sandbox,
+      lastError: slot.lastError,
+    };
+  }
+
+  private async ensure(slot: Slot): Promise<WorkerProcess> {
+    if (this.closed) throw new BridgeError('WORKER_UNAVAILABLE', 'the server is shutting down');
+    if (slot.status === 'running' && slot.worker?.running) return slot.worker;
+    if (slot.status === 'error')
+      throw new BridgeError('WORKER_UNAVAILABLE', `the worker failed repeatedly: ${slot.lastError ?? 'unknown error'}`);
+    if (slot.status === 'backoff')
+      throw new BridgeError('WORKER_UNAVAILABLE', `the worker is restarting after: ${slot.lastError ?? 'a crash'}`);
+    slot.starting ??= this.start(slot).finally(() => {
+      slot.starting = null;
+    });
+    return slot.starting;
+  }
+
+  private async start(slot: Slot): Promise<WorkerProcess> {
+    const generation = slot.generation;
+    slot.status = 'starting';
+    let scratch: string | null = null;
+    try {
+      const entry = await this.runnableEntry(slot);
+      const cached = await materialisePlugin(this.opts.db, this.opts.dataDir, slot.pluginId);
+      scratch = await mkdtemp(path.join(os.tmpdir(), 'boardroom-worker-'));
+      const dirs =
+        this.sandbox === 'unprivileged-user'
+          ? await unprivilegedDirs(cached, scratch)
+          : { pluginDir: cached, home: scratch };
+      const plan = planLaunch(
+        { ...dirs, entry, memoryMb: this.limits.memoryMb, tmpMb: this.limits.tmpMb },
+        this.sandbox,
+      );
+      const worker = new WorkerProcess(plan, this.limits, slot.logs, (method, params) =>
+        this.hostCall(slot, method, params),
+      );
+      const scratchDir = scratch;
+      void worker.exited.then(async (exit) => {
+        await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
+        slot.logs.add('host', exit.requested ? 'info' : 'error', `worker ${worker.pid} ${exit.reason}`);
+        if (!exit.requested && slot.worker === worker && slot.generation === generation)
+          this.crashed(slot, exit.reason);
+      });
+      slot.worker = worker;
+      slot.logs.add('host', 'info', `worker ${worker.pid} started (${plan.sandbox})`);
+      await worker
+        .call('initialize', { pluginId: slot.pluginId, companyId: slot.companyId }, this.limits.initializeMs)
+        .catch((err: BridgeError) => {
+          worker.kill(`initialize failed: ${err.message}`);
+          throw err;
+        });
+      if (slot.generation !== generation) {
+        void worker.stop();
+        throw new BridgeError('WORKER_UNAVAILABLE', 'the worker was stopped while starting');
+      }
+      slot.status = 'running';
+      this.scheduleHealth(slot, worker);
+      return worker;
+    } catch (err) {
+      if (scratch && !slot.worker) await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
+      if (slot.status === 'starting') slot.status = 'stopped';
+      slot.lastError = (err as Error).message;
+      if (err instanceof BridgeError) throw err;
+      throw new BridgeError('WORKER_UNAVAILABLE', `the worker could not start: ${(err as Error).message}`);
+    }
+  }
+
+  /** The worker entry, when the plugin may run for this company now. */
+  private async runnableEntry(slot: Slot): Promise<string> {
+    const [row] = await this.opts.db
+      .select({ status: plugins.status, manifest: plugins.manifest, consent: pluginCompanyEnablements.status })
+      .from(plugins)
+      .leftJoin(
+        pluginCompanyEnablements,
+        and(eq(pluginCompanyEnablements.pluginId, plugins.id), eq(pluginCompanyEnablements.companyId, slot.companyId)),
+      )
+      .where(eq(plugins.id, slot.pluginId));
+    if (!row) throw new BridgeError('WORKER_UNAVAILABLE', 'the plugin is not installed');
+    if (row.status !== 'ready')
+      throw new BridgeError('WORKER_UNAVAILABLE', `the plugin is ${row.status} on the instance`);
+    if (row.consent !== 'enabled')
+      throw new BridgeError('WORKER_UNAVAILABLE', 'the plugin is not enabled for this company');
+    return path.posix.normalize(String(row.manifest.worker));
+  }
+
+  private crashed(slot: Slot, reason: string): void {
+    this.clearTimers(slot);
+    slot.worker = null;
+    slot.lastError = reason;
+    const now = Date.now();
+    slot.crashes = [...slot.crashes.filter((at) => now - at < this.supervision.crashWindowMs), now];
+    if (slot.crashes.length >= this.supervision.maxCrashes) {
+      slot.status = 'error';
+      slot.logs.add('host', 'error', `${slot.crashes.length} crashes: marked error (${reason})`);
+      return;
+    }
+    const delay = Math.min(this.supervision.maxBackoffMs, this.supervision.backoffMs * 2 ** (slot.crashes.length - 1));
+    slot.status = 'backoff';
+    slot.logs.add('host', 'warn', `restarting in ${delay} ms`);
+    slot.restartTimer = setTimeout(() => {
+      slot.restartTimer = null;
+      if (slot.status !== 'backoff' || this.closed) return;
+      slot.status = 'stopped';
+      slot.restarts++;
+      this.ensure(slot).catch((err: Error) => {
+        // A restart that fails before a process exists is a crash of its own (another backoff, or
+        // `error`); one whose process exited is counted by its exit.
+        if (slot.status === 'stopped' && !slot.worker) this.crashed(slot, err.message);
+      });
+    }, delay);
+    slot.restartTimer.unref();
+  }
+
+  private scheduleHealth(slot: Slot, worker: WorkerProcess): void {
+    if (slot.healthTimer) clearInterval(slot.healthTimer);
+    slot.healthTimer = setInterval(() => {
+      if (!worker.running) return;
+      worker.call('health', {}, this.limits.healthMs).catch((err: Error) => {
+        if (worker.running) worker.kill(`health ping failed: ${err.message}`);
+      });
+    }, this.supervision.healthIntervalMs);
+    slot.healthTimer.unref();
+    this.touch(slot);
+  }
+
+  private touch(slot: Slot): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      slot.logs.add('host', 'info', `idle for ${this.supervision.idleMs} ms: stopping`);
+      void this.halt(slot, 'stopped');
+    }, this.supervision.idleMs);
+    slot.idleTimer.unref();
+  }
+
+  private async halt(slot: Slot, status: WorkerStatus): Promise<StopStage | null> {
+    slot.generation++;
+    this.clearTimers(slot);
+    const worker = slot.worker;
+    slot.status = status;
+    if (!worker) return null;
+    const stage = await worker.stop();
+    slot.logs.add('host', 'info', `stopped (${stage})`);
+    if (slot.worker === worker) slot.worker = null;
+    return stage;
+  }
+
+  private clearTimers(slot: Slot): void {
+    for (const timer of [slot.restartTimer, slot.idleTimer, slot.healthTimer]) if (timer) clearTimeout(timer);
+    slot.restartTimer = slot.idleTimer = slot.healthTimer = null;
+  }
+
+  /** Worker-to-host calls: `log` now; the typed capability calls come with the host API. */
+  private async hostCall(slot: Slot, method: string, params: unknown): Promise<unknown> {
+    if (method === 'log') {
+      const { level, message } = (params ?? {}) as { level?: unknown; message?: unknown };
+      const lvl = typeof level === 'string' && LOG_LEVELS.has(level) ? (level as LogLine['level']) : 'info';
+      slot.logs.add('log', lvl, typeof message === 'string' ? message : JSON.stringify(message ?? null));
+      return { ok: true };
+    }
+    throw new MethodNotFound(method);
+  }
+}
+
+const slotKey = (pluginId: string, companyId: string) => `${pluginId}/${companyId}`;
+
+/**
+ * For a worker running as `nobody`: a read-only, root-owned copy of the plugin folder it can read (the
+ * cache is inside the server's data directory, which it cannot), and a home of its own.
+ */
+async function unprivilegedDirs(cached: string, scratch: string): Promise<{ pluginDir: string; home: string }> {
+  const pluginDir = path.join(scratch, 'plugin');
+  const home = path.join(scratch, 'home');
+  await cp(cached, pluginDir, { recursive: true });
+  await readOnlyTree(pluginDir);
+  await mkdir(home, { mode: 0o700 });
+  await chown(home, UNPRIVILEGED_ID, UNPRIVILEGED_ID);
+  await chmod(scratch, 0o755);
+  return { pluginDir, home };
+}
+
+async function readOnlyTree(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) await readOnlyTree(full);
+    else await chmod(full, 0o444);
+  }
+  await chmod(dir, 0o555);
+}
