@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { waitFor } from '../helpers/wait.ts';
 import { checkAccessibility, screenshot, startBoard } from '../helpers/browser.ts';
 
 const board = await startBoard();
@@ -64,6 +65,10 @@ describe('design system', () => {
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');
     await menu.waitFor();
+    // The menu moves focus to its first item once open; an arrow pressed before that starts from nothing.
+    await waitFor('the first item focused', () =>
+      page.evaluate(() => document.activeElement?.getAttribute('role') === 'menuitem'),
+    );
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await menu.waitFor({ state: 'detached' });

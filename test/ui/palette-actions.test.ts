@@ -68,7 +68,10 @@ describe('palette actions', () => {
     assert.equal(await palette(page).getByRole('option', { name: 'Todo', exact: true }).count(), 0, 'not its status');
     await page.keyboard.press('Escape');
     await actions.getByRole('option', { name: /Assign to/ }).waitFor();
-    // Backspace in an empty step goes back too.
+    // Backspace in an empty step goes back too (once the first step has its selection again).
+    await waitFor('"Set status…" selected again', async () =>
+      /Set status/.test((await selected(page).textContent()) ?? ''),
+    );
     await page.keyboard.press('Enter');
     await palette(page).getByRole('option', { name: 'In review' }).waitFor();
     await page.keyboard.press('Backspace');
