@@ -6,9 +6,11 @@
 // Workers run only for a plugin `ready` on the instance and `enabled` by the company: a plugin never
 // sees a company that did not turn it on.
 import { chmod, chown, cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
+import type { AgentActor, BoardActor } from '../../../core/actor.ts';
 import type { DbOrTx } from '../../../db/client.ts';
 import { pluginCompanyEnablements, plugins } from '../../../db/schema/index.ts';
 import { materialisePlugin } from '../store.ts';
@@ -51,6 +53,55 @@ export interface WorkerState {
   lastError: string | null;
 }
 
+/** What the host asks a worker to handle (`invoke`'s `kind`). */
+export type InvocationKind =
+  | 'event'
+  | 'job'
+  | 'webhook'
+  | 'tool'
+  | 'data'
+  | 'action'
+  | 'validateConfig'
+  | 'configChanged';
+
+/** One `invoke` of a worker: a surface's handler, run for one company on behalf of whoever caused it. */
+export interface Invocation {
+  kind: InvocationKind;
+  /** The declared key (job, webhook, data, action key; tool name; event action); null for config calls. */
+  key: string | null;
+  input: unknown;
+  /**
+   * Who caused it: the board user for UI calls, the agent (with its run) for tools, null for the
+   * plugin's own work (jobs, events, webhooks). A host call made for this invocation may do only what
+   * both the company's grant and this actor may.
+   */
+  cause: BoardActor | AgentActor | null;
+  /** Handed to the worker as idempotency keys and context: `runId`, `issueId`, `jobRunId`, `attempt`, `deliveryId`. */
+  context?: Record<string, string | number | null>;
+  /** The deadline; default the worker limit's `invokeMs` (30 s). */
+  timeoutMs?: number;
+}
+
+/** An invocation in flight on a worker: what a host call names (`invocationId`) to act within it. */
+export interface LiveInvocation extends Invocation {
+  id: string;
+  pluginId: string;
+  companyId: string;
+  deadlineAt: number;
+}
+
+/** Where a worker's call to the host happens: its plugin and company (the host's, never the worker's word). */
+export interface HostCallScope {
+  db: DbOrTx;
+  pluginId: string;
+  companyId: string;
+  /** The invocation the call names by `invocationId`, while it is in flight; null when it names none or a finished one. */
+  invocation: LiveInvocation | null;
+}
+
+/** The host API: the typed calls of issue 27 section 3 (capabilities, state, http.fetch, stream.emit). */
+export type HostApi = (scope: HostCallScope, method: string, params: unknown) => Promise<unknown>;
+
 export interface PluginWorkersOptions {
   db: DbOrTx;
   dataDir: string;
@@ -58,6 +109,8 @@ export interface PluginWorkersOptions {
   supervision?: Partial<SupervisionLimits>;
   /** Forces a confinement (tests); default the strongest available. */
   sandbox?: SandboxKind;
+  /** Answers worker-to-host calls other than `log`; without one they are "method not found". */
+  hostApi?: HostApi;
 }
 
 interface Slot {
@@ -75,6 +128,7 @@ interface Slot {
   healthTimer: NodeJS.Timeout | null;
   /** Bumped by every stop: a start or restart begun before it does not resurrect the worker. */
   generation: number;
+  invocations: Map<string, LiveInvocation>;
 }
 
 const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
@@ -101,6 +155,49 @@ export class PluginWorkers {
       return await worker.call(method, params, timeoutMs);
     } finally {
       this.touch(slot);
+    }
+  }
+
+  /**
+   * Runs a surface's handler in the (plugin, company) worker: `invoke` with `{ invocationId, kind, key,
+   * input, context }`, where context holds the company, the plugin, who caused it (`actor`), the deadline
+   * and the invocation's own keys. Host calls the worker makes meanwhile name the invocationId and act
+   * within it. Fails with a BridgeError.
+   */
+  async invoke(pluginId: string, companyId: string, invocation: Invocation): Promise<unknown> {
+    const slot = this.slot(pluginId, companyId);
+    const timeoutMs = invocation.timeoutMs ?? this.limits.invokeMs;
+    const live: LiveInvocation = {
+      ...invocation,
+      id: randomUUID(),
+      pluginId,
+      companyId,
+      deadlineAt: Date.now() + timeoutMs,
+    };
+    const cause = invocation.cause ? actorStampOf(invocation.cause) : { type: 'plugin', id: pluginId };
+    slot.invocations.set(live.id, live);
+    try {
+      return await this.call(
+        pluginId,
+        companyId,
+        'invoke',
+        {
+          invocationId: live.id,
+          kind: live.kind,
+          key: live.key,
+          input: live.input,
+          context: {
+            ...live.context,
+            pluginId,
+            companyId,
+            actor: cause,
+            deadlineAt: new Date(live.deadlineAt).toISOString(),
+          },
+        },
+        timeoutMs,
+      );
+    } finally {
+      slot.invocations.delete(live.id);
     }
   }
 
@@ -170,6 +267,7 @@ export class PluginWorkers {
         idleTimer: null,
         healthTimer: null,
         generation: 0,
+        invocations: new Map(),
       };
       this.slots.set(key, slot);
     }
@@ -336,7 +434,10 @@ export class PluginWorkers {
     slot.restartTimer = slot.idleTimer = slot.healthTimer = null;
   }
 
-  /** Worker-to-host calls: `log` now; the typed capability calls come with the host API. */
+  /**
+   * Worker-to-host calls: `log` here, the rest through the host API, scoped to the slot's plugin and
+   * company and to the invocation the call names (a finished or unknown one is none).
+   */
   private async hostCall(slot: Slot, method: string, params: unknown): Promise<unknown> {
     if (method === 'log') {
       const { level, message } = (params ?? {}) as { level?: unknown; message?: unknown };
@@ -344,8 +445,22 @@ export class PluginWorkers {
       slot.logs.add('log', lvl, typeof message === 'string' ? message : JSON.stringify(message ?? null));
       return { ok: true };
     }
-    throw new MethodNotFound(method);
+    if (!this.opts.hostApi) throw new MethodNotFound(method);
+    const named = (params as { invocationId?: unknown } | null)?.invocationId;
+    const invocation = typeof named === 'string' ? (slot.invocations.get(named) ?? null) : null;
+    return this.opts.hostApi(
+      { db: this.opts.db, pluginId: slot.pluginId, companyId: slot.companyId, invocation },
+      method,
+      params,
+    );
   }
+}
+
+/** How the worker is told who caused an invocation: the activity log's actor type and id. */
+function actorStampOf(actor: BoardActor | AgentActor): { type: 'user' | 'agent'; id: string; runId: string | null } {
+  return actor.kind === 'board'
+    ? { type: 'user', id: actor.userId, runId: null }
+    : { type: 'agent', id: actor.agentId, runId: actor.runId ?? null };
 }
 
 const slotKey = (pluginId: string, companyId: string) => `${pluginId}/${companyId}`;
