@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { activityLog } from '../src/db/schema/index.ts';
 import { defaultCompanyGoal } from '../src/modules/goals/service.ts';
 import { useTestApp } from './helpers/app.ts';
-import { companyWithAgent, newAgent } from './helpers/factories.ts';
+import { activityActions, companyWithAgent, newAgent } from './helpers/factories.ts';
 
 const t = await useTestApp();
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -23,15 +23,6 @@ async function goal(body: Record<string, unknown>, token = a.boardToken, company
   return res.body;
 }
 
-async function actions(entityId: string): Promise<string[]> {
-  const rows = await t.database.db
-    .select()
-    .from(activityLog)
-    .where(eq(activityLog.entityId, entityId))
-    .orderBy(asc(activityLog.createdAt));
-  return rows.map((r) => r.action);
-}
-
 describe('goals', () => {
   it('creates with defaults level task and status planned, by the board or an agent of the company', async () => {
     const g = await goal({ title: '  Ship v1  ' });
@@ -40,7 +31,7 @@ describe('goals', () => {
     assert.equal(g.status, 'planned');
     assert.equal(g.parentId, null);
     assert.equal(g.companyId, a.company.id);
-    assert.deepEqual(await actions(g.id), ['goal.created']);
+    assert.deepEqual(await activityActions(t, g.id), ['goal.created']);
 
     const byAgent = await goal(
       { title: 'Agent goal', level: 'agent', status: 'active', ownerAgentId: a.agent.agent.id },
@@ -129,7 +120,7 @@ describe('goals', () => {
     assert.equal(cleared.body.ownerAgentId, null);
     assert.equal(cleared.body.title, 'Renamed');
     assert.equal(cleared.body.level, 'team');
-    assert.deepEqual(await actions(g.id), ['goal.created', 'goal.updated', 'goal.updated']);
+    assert.deepEqual(await activityActions(t, g.id), ['goal.created', 'goal.updated', 'goal.updated']);
     assert.equal(
       (await t.request('PATCH', `/api/goals/${MISSING}`, { token: a.boardToken, body: { title: 'x' } })).status,
       404,
@@ -163,7 +154,7 @@ describe('goals', () => {
     );
     // The failed PATCHes left the goal and the audit trail untouched.
     assert.equal((await t.request('GET', `/api/goals/${child.id}`, { token: a.boardToken })).body.parentId, parent.id);
-    assert.deepEqual(await actions(child.id), ['goal.created']);
+    assert.deepEqual(await activityActions(t, child.id), ['goal.created']);
     const detached = await t.request('PATCH', `/api/goals/${child.id}`, {
       token: a.boardToken,
       body: { parentId: null },
@@ -260,7 +251,7 @@ describe('goals', () => {
     assert.equal(res.body.level, 'team');
     assert.equal((await t.request('GET', `/api/goals/${parent.id}`, { token: a.boardToken })).status, 404);
     assert.equal((await t.request('GET', `/api/goals/${child.id}`, { token: a.boardToken })).body.parentId, null);
-    assert.deepEqual(await actions(parent.id), ['goal.created', 'goal.deleted']);
+    assert.deepEqual(await activityActions(t, parent.id), ['goal.created', 'goal.deleted']);
     assert.equal((await t.request('DELETE', `/api/goals/${parent.id}`, { token: a.boardToken })).status, 404);
   });
 
@@ -282,7 +273,7 @@ describe('goals', () => {
     }
     const still = await t.request('GET', `/api/goals/${g.id}`, { token: a.boardToken });
     assert.equal(still.body.title, 'Private');
-    assert.deepEqual(await actions(g.id), ['goal.created']);
+    assert.deepEqual(await activityActions(t, g.id), ['goal.created']);
   });
 
   it('defaultCompanyGoal is the oldest top-level company-level goal, or null', async () => {

@@ -4,11 +4,10 @@
 // strips it from every issue in the same transaction.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asc, eq } from 'drizzle-orm';
-import { activityLog, labels } from '../src/db/schema/index.ts';
+import { labels } from '../src/db/schema/index.ts';
 import { MAX_LABELS_PER_COMPANY } from '../src/modules/labels/schemas.ts';
 import { useTestApp } from './helpers/app.ts';
-import { companyWithAgent, newAgent, newIssue } from './helpers/factories.ts';
+import { activityActions, companyWithAgent, newAgent, newIssue } from './helpers/factories.ts';
 
 const t = await useTestApp();
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -28,15 +27,6 @@ async function label(body: Record<string, unknown>, token = a.boardToken, compan
   return res.body;
 }
 
-async function actions(entityId: string): Promise<string[]> {
-  const rows = await t.database.db
-    .select()
-    .from(activityLog)
-    .where(eq(activityLog.entityId, entityId))
-    .orderBy(asc(activityLog.createdAt));
-  return rows.map((r) => r.action);
-}
-
 const getIssue = async (id: string) => (await t.request('GET', `/api/issues/${id}`, { token: a.boardToken })).body;
 
 describe('labels', () => {
@@ -47,7 +37,7 @@ describe('labels', () => {
     assert.equal(bug.name, 'bug');
     assert.equal(bug.color, 'danger');
     assert.equal(bug.companyId, company.id);
-    assert.deepEqual(await actions(bug.id), ['label.created']);
+    assert.deepEqual(await activityActions(t, bug.id), ['label.created']);
     const chore = await label({ name: 'Chore' }, agent.token, company.id);
     assert.equal(chore.color, 'neutral');
     await label({ name: 'Area: API', color: 'violet' }, token, company.id);
@@ -109,7 +99,7 @@ describe('labels', () => {
     assert.equal(good.status, 200);
     assert.equal(good.body.color, 'success');
     assert.equal(good.body.name, 'Recolour me');
-    assert.deepEqual(await actions(l.id), ['label.created', 'label.updated']);
+    assert.deepEqual(await activityActions(t, l.id), ['label.created', 'label.updated']);
   });
 
   it(`holds at most ${MAX_LABELS_PER_COMPANY} labels a company (422 past it)`, async () => {
@@ -239,7 +229,7 @@ describe('labels', () => {
       (await t.request('GET', labelsUrl(company.id), { token })).body.map((l: { name: string }) => l.name),
       ['Staying'],
     );
-    assert.deepEqual(await actions(gone.id), ['label.created', 'label.deleted']);
+    assert.deepEqual(await activityActions(t, gone.id), ['label.created', 'label.deleted']);
     // The deleted label can no longer be put on an issue; the board may delete too.
     const stale = await t.request('PATCH', `/api/issues/${untouched.id}`, {
       token,

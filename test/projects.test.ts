@@ -4,7 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import { activityLog, projects } from '../src/db/schema/index.ts';
 import { PROJECT_PALETTE } from '../src/modules/projects/service.ts';
 import { useTestApp } from './helpers/app.ts';
-import { companyWithAgent } from './helpers/factories.ts';
+import { activityActions, companyWithAgent } from './helpers/factories.ts';
 
 const t = await useTestApp();
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -37,15 +37,6 @@ async function secret(name: string, token = a.boardToken, companyId = a.company.
   return res.body;
 }
 
-async function actions(entityId: string): Promise<string[]> {
-  const rows = await t.database.db
-    .select()
-    .from(activityLog)
-    .where(eq(activityLog.entityId, entityId))
-    .orderBy(asc(activityLog.createdAt));
-  return rows.map((r) => r.action);
-}
-
 describe('projects', () => {
   it('creates with defaults, a shortname and palette colours in creation order', async () => {
     const { company, token } = await t.newCompany();
@@ -61,7 +52,7 @@ describe('projects', () => {
     assert.equal(first.codebase, null);
     assert.deepEqual(first.workspaces, []);
     assert.equal(first.primaryWorkspace, null);
-    assert.deepEqual(await actions(first.id), ['project.created']);
+    assert.deepEqual(await activityActions(t, first.id), ['project.created']);
     const second = await project({ name: 'Mobile app' }, token, company.id);
     assert.equal(second.color, PROJECT_PALETTE[1]);
     const chosen = await project(
@@ -282,7 +273,7 @@ describe('projects', () => {
         JSON.stringify(body),
       );
     }
-    assert.deepEqual(await actions(p.id), ['project.created']);
+    assert.deepEqual(await activityActions(t, p.id), ['project.created']);
   });
 
   it('env: secret references are normalised (latest when omitted) and plain values kept', async () => {
@@ -338,7 +329,7 @@ describe('projects', () => {
       body: { archivedAt: null },
     });
     assert.equal(restored.body.archivedAt, null);
-    assert.deepEqual(await actions(p.id), ['project.created', 'project.archived', 'project.updated']);
+    assert.deepEqual(await activityActions(t, p.id), ['project.created', 'project.archived', 'project.updated']);
   });
 
   it('create with a workspace makes both in one transaction', async () => {
@@ -358,8 +349,8 @@ describe('projects', () => {
       repoRef: 'main',
       defaultRef: null,
     });
-    assert.deepEqual(await actions(p.id), ['project.created']);
-    assert.deepEqual(await actions(p.workspaces[0].id), ['project.workspace_created']);
+    assert.deepEqual(await activityActions(t, p.id), ['project.created']);
+    assert.deepEqual(await activityActions(t, p.workspaces[0].id), ['project.workspace_created']);
   });
 
   it('an invalid workspace on create answers 422 and leaves no project behind', async () => {
@@ -411,7 +402,7 @@ describe('projects', () => {
     assert.equal(res.body.workspaces.length, 1);
     assert.equal((await t.request('GET', `/api/projects/${p.id}`, { token: a.boardToken })).status, 404);
     assert.equal((await t.request('GET', `/api/projects/${p.id}/workspaces`, { token: a.boardToken })).status, 404);
-    assert.deepEqual(await actions(p.id), ['project.created', 'project.deleted']);
+    assert.deepEqual(await activityActions(t, p.id), ['project.created', 'project.deleted']);
     assert.equal((await t.request('DELETE', `/api/projects/${p.id}`, { token: a.boardToken })).status, 404);
   });
 
@@ -472,6 +463,6 @@ describe('projects', () => {
     assert.equal(after.body.name, 'Secret plans');
     assert.equal(after.body.workspaces.length, 1);
     assert.equal(after.body.workspaces[0].desiredState, null);
-    assert.deepEqual(await actions(p.id), ['project.created']);
+    assert.deepEqual(await activityActions(t, p.id), ['project.created']);
   });
 });

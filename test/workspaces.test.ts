@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { asc, eq } from 'drizzle-orm';
-import { activityLog, workspaceOperations } from '../src/db/schema/index.ts';
+import { workspaceOperations } from '../src/db/schema/index.ts';
 import { useTestApp } from './helpers/app.ts';
-import { companyWithAgent } from './helpers/factories.ts';
+import { activityActions, companyWithAgent } from './helpers/factories.ts';
 
 const t = await useTestApp();
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -35,15 +35,6 @@ async function workspaces(projectId: string): Promise<any[]> {
 const primaryOf = async (projectId: string) =>
   (await workspaces(projectId)).filter((w) => w.isPrimary).map((w) => w.id);
 
-async function actions(entityId: string): Promise<string[]> {
-  const rows = await t.database.db
-    .select()
-    .from(activityLog)
-    .where(eq(activityLog.entityId, entityId))
-    .orderBy(asc(activityLog.createdAt));
-  return rows.map((r) => r.action);
-}
-
 describe('project workspaces', () => {
   it('creates workspaces: the first is primary, the others not unless isPrimary moves it', async () => {
     const p = await newProject();
@@ -74,7 +65,7 @@ describe('project workspaces', () => {
     const project = await t.request('GET', `/api/projects/${p.id}`, { token: a.boardToken });
     assert.equal(project.body.primaryWorkspace.id, third.id);
     assert.equal(project.body.codebase.cwd, '/srv/docs');
-    assert.deepEqual(await actions(first.id), ['project.workspace_created']);
+    assert.deepEqual(await activityActions(t, first.id), ['project.workspace_created']);
   });
 
   it('enforces the workspace rules with 422', async () => {
@@ -222,7 +213,7 @@ describe('project workspaces', () => {
     const current = (await workspaces(p.id))[0];
     assert.equal(current.repoUrl, 'https://example.test/one.git');
     assert.equal(current.sourceType, 'local_path');
-    assert.deepEqual(await actions(ws.id), [
+    assert.deepEqual(await activityActions(t, ws.id), [
       'project.workspace_created',
       'project.workspace_updated',
       'project.workspace_updated',
@@ -278,7 +269,7 @@ describe('project workspaces', () => {
     assert.equal(project.body.primaryWorkspace, null);
     assert.equal(project.body.codebase, null);
     assert.equal((await t.request('DELETE', url(w3.id), { token: a.boardToken })).status, 404);
-    assert.deepEqual(await actions(w1.id), ['project.workspace_created', 'project.workspace_deleted']);
+    assert.deepEqual(await activityActions(t, w1.id), ['project.workspace_created', 'project.workspace_deleted']);
     // The next workspace of the now-empty project is primary again.
     assert.equal((await addWorkspace(p.id, { cwd: '/4' })).isPrimary, true);
   });
@@ -386,7 +377,7 @@ describe('project workspaces', () => {
         ['restart', 'running'],
       ],
     );
-    assert.deepEqual(await actions(ready.id), [
+    assert.deepEqual(await activityActions(t, ready.id), [
       'project.workspace_created',
       'project.workspace_runtime_start',
       'project.workspace_runtime_stop',
@@ -417,6 +408,6 @@ describe('project workspaces', () => {
     const [still] = await workspaces(p.id);
     assert.equal(still.cwd, '/srv/mine');
     assert.equal(still.desiredState, null);
-    assert.deepEqual(await actions(ws.id), ['project.workspace_created']);
+    assert.deepEqual(await activityActions(t, ws.id), ['project.workspace_created']);
   });
 });

@@ -1,5 +1,7 @@
 // Factories that build fixtures through the API, as a client would. Each makes a fresh company
 // by default, so a cross-tenant test is one line.
+import { asc, eq } from 'drizzle-orm';
+import { activityLog } from '../../src/db/schema/index.ts';
 import type { TestApp } from './app.ts';
 
 export interface AgentFixture {
@@ -99,4 +101,14 @@ export async function activityRows(t: TestApp, companyId: string, action: string
     [companyId, action],
   );
   return res.rows;
+}
+
+/** The activity actions recorded about one entity, oldest first. */
+export async function activityActions(t: TestApp, entityId: string): Promise<string[]> {
+  const rows = await t.database.db
+    .select({ action: activityLog.action })
+    .from(activityLog)
+    .where(eq(activityLog.entityId, entityId))
+    .orderBy(asc(activityLog.createdAt));
+  return rows.map((r) => r.action);
 }
