@@ -717,7 +717,8 @@ describe('events: slow clients, revoked access, clean-up', () => {
   it('drops at once a stalled client whose socket reaches twice the bound', async () => {
     // The default bound (1 MiB): a smaller one is all taken by what the kernel holds for a client
     // that does not read (its backlog counts), and the client is dropped before it could stall.
-    const strict = await startTestApp({ replicaOf: a, listen: true, events: { stallMs: 60_000 } });
+    // stallMs far above every bound below, so a drop seen within them is the hard bound's, never the stall's.
+    const strict = await startTestApp({ replicaOf: a, listen: true, events: { stallMs: 300_000 } });
     try {
       const { company, token } = await a.newCompany();
       const stuck = neverReading(strict, company.id, token);
@@ -725,8 +726,9 @@ describe('events: slow clients, revoked access, clean-up', () => {
       // About 19 MB of entries: more than the kernel's socket buffers of a client that never reads,
       // and the bound.
       await insertEntries(company.id, 300, 64 * 1024);
-      await waitFor('the client to stall', async () => strict.app.eventStreams.stats().stalled === 1, 30_000);
-      // Paused, not dropped: a stall alone waits for stallMs (60 s here).
+      // Reading 19 MB of entries out of PostgreSQL takes a while on a loaded 2-core machine.
+      await waitFor('the client to stall', async () => strict.app.eventStreams.stats().stalled === 1, 120_000);
+      // Paused, not dropped: a stall alone waits for stallMs (300 s here).
       assert.deepEqual(
         [strict.app.eventStreams.stats().clients, strict.app.eventStreams.stats().dropped],
         [1, 0],
@@ -738,11 +740,11 @@ describe('events: slow clients, revoked access, clean-up', () => {
         `select pg_notify('boardroom_run', json_build_object('runId', gen_random_uuid(), 'companyId', $1::uuid, 'agentId', gen_random_uuid(), 'issueId', null, 'status', 'running')::text) from generate_series(1, 10000)`,
         [company.id],
       );
-      // "At once" means long before stallMs (60 s); the bound leaves room for a machine busy with other files.
+      // "At once" means long before stallMs (300 s); the bound leaves room for a machine busy with other files.
       await waitFor(
         'the stuck client to be dropped',
         async () => strict.app.eventStreams.stats().dropped === 1,
-        15_000,
+        60_000,
       );
       assert.equal(strict.app.eventStreams.stats().clients, 0);
       stuck.destroy();
