@@ -395,6 +395,47 @@ describe('plugin workers: lifecycle through the API', () => {
     }
   });
 
+  it('a stop asked on one replica stops the workers on every replica within 15 s', async () => {
+    const replica = await startTestApp({ replicaOf: t });
+    const there = pluginWorkersOf(replica.app);
+    const { company } = await t.newCompany(t.ownerToken);
+    const consent = (body: Record<string, unknown>, verb: 'enable' | 'disable') =>
+      t.request('POST', `/api/companies/${company.id}/plugins/${kitchenSink}/${verb}`, { token: t.ownerToken, body });
+    const capabilities = (await t.request('GET', `/api/plugins/${kitchenSink}`, { token: t.ownerToken })).body.manifest
+      .capabilities;
+    const runningThere = async (companyId: string) => {
+      await there.call(kitchenSink, companyId, 'health', {});
+      const pid = there.state(kitchenSink, companyId)?.pid;
+      assert.ok(pid, 'the worker runs on the other replica');
+      return pid;
+    };
+    const gone = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    try {
+      assert.equal((await consent({ capabilities }, 'enable')).status, 200);
+      // The company turns it off through this replica: the other one's worker for it stops.
+      const companyPid = await runningThere(company.id);
+      const otherPid = await runningThere(companyA);
+      assert.equal((await consent({}, 'disable')).status, 200);
+      await waitFor('the other replica to stop the company’s worker', async () => gone(companyPid), 15_000);
+      assert.equal(there.state(kitchenSink, company.id), null);
+      assert.ok(!gone(otherPid), 'the worker of a company that did not turn it off still runs');
+      // The instance owner disables the plugin: every worker of it, on every replica.
+      const res = await t.request('POST', `/api/plugins/${kitchenSink}/disable`, { token: t.ownerToken });
+      assert.equal(res.status, 200);
+      await waitFor('the other replica to stop every worker of the plugin', async () => gone(otherPid), 15_000);
+    } finally {
+      await t.request('POST', `/api/plugins/${kitchenSink}/enable`, { token: t.ownerToken });
+      await replica.close();
+    }
+  });
+
   it('a company turning the plugin off stops its worker; uninstalling stops every worker of the plugin', async () => {
     const workers = pluginWorkersOf(t.app);
     await workers.call(hostile, companyA, 'invoke', { do: 'echo', value: 1 });

@@ -37,6 +37,12 @@ const runLogGrew = z.object({
 /** An activity entry was written (trigger boardroom_notify_activity, src/db/sql/events-notify.sql). */
 const activityWritten = z.object({ companyId: id, id });
 
+/**
+ * A plugin stopped running for a company (`companyId`) or everywhere (null: instance disable, upgrade,
+ * uninstall), raised by src/modules/plugins: every replica stops the workers it concerns.
+ */
+const pluginChange = z.object({ pluginId: id, companyId: id.nullable().default(null) });
+
 interface ChannelSpec<P> {
   /** The PostgreSQL channel. */
   readonly name: string;
@@ -72,6 +78,7 @@ export const CHANNELS = {
   run: jsonChannel('boardroom_run', runChange),
   runLog: jsonChannel('boardroom_run_log', runLogGrew),
   activity: jsonChannel('boardroom_activity', activityWritten),
+  pluginChange: jsonChannel('boardroom_plugin_change', pluginChange),
   /**
    * A hard budget incident awaits its stop (trigger boardroom_notify_budget_stop,
    * src/db/sql/engine-notify.sql): the company's id, as plain text; consumed by engine/budget-stops.ts.

@@ -9,6 +9,7 @@ import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { pluginCompanyEnablements, plugins } from '../../db/schema/index.ts';
 import { oneRow } from '../../db/rows.ts';
 import { recordActivity } from '../activity/record.ts';
+import { announcePluginStop } from './change.ts';
 import { pluginCompanyFor } from './policy.ts';
 import type { EnablementRow, PluginRow } from './present.ts';
 import { manifestOf } from './service.ts';
@@ -100,7 +101,7 @@ export async function disableCompanyPlugin(ctx: Ctx, companyId: string, pluginId
       .where(and(eq(pluginCompanyEnablements.pluginId, pluginId), eq(pluginCompanyEnablements.companyId, company.id)))
       .returning();
     const [enablement] = rows;
-    if (enablement)
+    if (enablement) {
       await recordActivity(tx, txCtx.actor, {
         companyId: company.id,
         action: 'plugin.disabled',
@@ -108,6 +109,8 @@ export async function disableCompanyPlugin(ctx: Ctx, companyId: string, pluginId
         entityId: pluginId,
         details: { pluginKey: plugin.pluginKey },
       });
+      await announcePluginStop(tx, pluginId, company.id);
+    }
     return { plugin, enablement };
   });
 }

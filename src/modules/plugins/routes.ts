@@ -57,7 +57,7 @@ export function pluginWorkersOf(app: App): PluginWorkers {
 export function registerPluginRoutes(app: App, deps: AppDeps): void {
   const { db } = deps.database;
   const pluginDeps = { dataDir: deps.config.dataDir };
-  const workers = new PluginWorkers({ db, dataDir: deps.config.dataDir });
+  const workers = new PluginWorkers({ db, dataDir: deps.config.dataDir, notifications: deps.notifications });
   workersByApp.set(app, workers);
   // Before the pool closes (server shutdown closes the app first): every worker stopped in stages.
   app.addHook('onClose', () => workers.close());

@@ -14,6 +14,7 @@ import { localPathOf, readPackageJson, stagePackage, type PackageSource } from '
 import { oneRow } from '../../db/rows.ts';
 import { pluginCompanyEnablements, plugins, type PluginSource } from '../../db/schema/index.ts';
 import { PLUGIN_EXAMPLES_DIR } from '../../paths.ts';
+import { announcePluginStop } from './change.ts';
 import type { PluginManifest } from './manifest.ts';
 import { readPluginPackage, type PluginPackage } from './package.ts';
 import { assertMayManagePlugins, assertMayReadPlugins } from './policy.ts';
@@ -173,6 +174,8 @@ export async function upgradePlugin(
         );
     }
     await collectBlobs(tx, Object.values(current.files));
+    // Workers run the old files: every replica stops them, and the next call starts the new version.
+    await announcePluginStop(tx, pluginId, null);
     return oneRow(rows, 'plugin');
   });
 }
@@ -186,6 +189,7 @@ export async function uninstallPlugin(ctx: Ctx, deps: PluginDeps, pluginId: stri
     const [removed] = await tx.delete(plugins).where(eq(plugins.id, pluginId)).returning();
     if (!removed) throw notFound('plugin');
     await collectBlobs(tx, Object.values(removed.files));
+    await announcePluginStop(tx, pluginId, null);
   });
   await rm(pluginCacheDir(deps.dataDir, pluginId), { recursive: true, force: true });
 }
@@ -193,14 +197,17 @@ export async function uninstallPlugin(ctx: Ctx, deps: PluginDeps, pluginId: stri
 /** Instance availability: `ready` lets companies turn it on; `disabled` holds it off for every company. */
 export async function setPluginStatus(ctx: Ctx, pluginId: string, status: 'ready' | 'disabled'): Promise<PluginRow> {
   await assertMayManagePlugins(ctx);
-  const rows = await ctx.db
-    .update(plugins)
-    .set({ status, ...(status === 'ready' && { lastError: null }), updatedAt: new Date() })
-    .where(eq(plugins.id, pluginId))
-    .returning();
-  const [row] = rows;
-  if (!row) throw notFound('plugin');
-  return row;
+  return ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(plugins)
+      .set({ status, ...(status === 'ready' && { lastError: null }), updatedAt: new Date() })
+      .where(eq(plugins.id, pluginId))
+      .returning();
+    const [row] = rows;
+    if (!row) throw notFound('plugin');
+    if (status === 'disabled') await announcePluginStop(tx, pluginId, null);
+    return row;
+  });
 }
 
 /** The example packages shipped in the repository (plugins/examples/<name>/), each read and validated as an install would. */

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { AgentActor, BoardActor } from '../../../core/actor.ts';
 import type { DbOrTx } from '../../../db/client.ts';
+import type { Notifications } from '../../../db/notifications.ts';
 import { pluginCompanyEnablements, plugins } from '../../../db/schema/index.ts';
 import { materialisePlugin } from '../store.ts';
 import { BridgeError } from './errors.ts';
@@ -111,6 +112,12 @@ export interface PluginWorkersOptions {
   sandbox?: SandboxKind;
   /** Answers worker-to-host calls other than `log`; without one they are "method not found". */
   hostApi?: HostApi;
+  /**
+   * The replica's LISTEN connection: stops announced by any replica (src/modules/plugins/change.ts)
+   * stop this replica's workers too. After a reconnect every live worker is checked again, since
+   * announcements made meanwhile were not heard.
+   */
+  notifications?: Notifications;
 }
 
 interface Slot {
@@ -139,11 +146,20 @@ export class PluginWorkers {
   private readonly supervision: SupervisionLimits;
   private readonly slots = new Map<string, Slot>();
   private closed = false;
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly opts: PluginWorkersOptions) {
     this.limits = { ...DEFAULT_WORKER_LIMITS, ...opts.limits };
     this.supervision = { ...DEFAULT_SUPERVISION, ...opts.supervision };
     this.sandbox = opts.sandbox ?? availableSandbox();
+    const notifications = opts.notifications;
+    if (notifications)
+      this.unsubscribe.push(
+        notifications.on('pluginChange', ({ pluginId, companyId }) => {
+          void (companyId ? this.stopWorker(pluginId, companyId) : this.stopPlugin(pluginId));
+        }),
+        notifications.onReconnect(() => void this.stopUnrunnable()),
+      );
   }
 
   /** A call to the (plugin, company) worker, started when needed; fails with a BridgeError. */
@@ -243,9 +259,23 @@ export class PluginWorkers {
     );
   }
 
+  /** Stops the workers whose plugin may no longer run for their company (a stop announced while not listening). */
+  async stopUnrunnable(): Promise<void> {
+    await Promise.all(
+      [...this.slots.values()].map(async (slot) => {
+        const runnable = await this.runnableEntry(slot).then(
+          () => true,
+          (err: unknown) => !(err instanceof BridgeError),
+        );
+        if (!runnable) await this.stopWorker(slot.pluginId, slot.companyId);
+      }),
+    );
+  }
+
   /** Stops every worker; no new one starts afterwards (server shutdown). */
   async close(): Promise<void> {
     this.closed = true;
+    for (const stop of this.unsubscribe.splice(0)) stop();
     await Promise.all([...this.slots.values()].map((s) => this.stopWorker(s.pluginId, s.companyId)));
   }
 
