@@ -26,6 +26,7 @@ export async function benchPluginWorkers(bench: Bench): Promise<void> {
     memoryMb: DEFAULT_WORKER_LIMITS.memoryMb,
     tmpMb: DEFAULT_WORKER_LIMITS.tmpMb,
     home,
+    folders: new Map<string, string>(),
   };
   const starts: number[] = [];
   const trips: number[] = [];

@@ -120,6 +120,7 @@ import {
   upgradePlugin,
 } from '../src/modules/plugins/service.ts';
 import { disableCompanyPlugin, enableCompanyPlugin, listCompanyPlugins } from '../src/modules/plugins/company.ts';
+import { listLocalFolders, putLocalFolder, validateLocalFolder } from '../src/modules/plugins/folders.ts';
 import {
   createOwnBoardKey,
   ownBoardKeys,
@@ -769,6 +770,27 @@ const ROWS: Row[] = [
     action: 'plugin.consent',
     call: (ctx) => disableCompanyPlugin(ctx, companyA.id, randomUUID()),
   },
+  {
+    entry: 'plugins.listLocalFolders',
+    action: 'plugin.readCompany',
+    call: (ctx) => listLocalFolders(ctx, randomUUID(), companyA.id),
+  },
+  ...(
+    [
+      [
+        'validateLocalFolder',
+        (ctx: Ctx) => validateLocalFolder(ctx, pluginDeps, randomUUID(), companyA.id, 'docs', '/tmp'),
+      ],
+      ['putLocalFolder', (ctx: Ctx) => putLocalFolder(ctx, pluginDeps, randomUUID(), companyA.id, 'docs', '/tmp')],
+    ] as const
+  ).map(
+    ([name, call]): Row => ({
+      entry: `plugins.${name}`,
+      action: 'plugin.mountFolder',
+      call,
+      sameCompany: boardMember,
+    }),
+  ),
 
   // activity, feedback, the board inbox, finance (board only)
   {

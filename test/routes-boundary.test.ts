@@ -90,6 +90,14 @@ const EXEMPT: Partial<Record<Op, string>> = {
     "instance-level plugin; lines only of the caller's companies (plugin-worker.test.ts)",
   'POST /api/companies/{companyId}/plugins/{pluginId}/enable':
     "the plugin is the instance's, not company A's: B's board may turn it on for B; A's path refuses B's board and agents (plugins.test.ts)",
+  'GET /api/plugins/{pluginId}/companies/{companyId}/local-folders':
+    "the plugin is the instance's, not company A's: A's path refuses B's board and agents (plugin-folders.test.ts)",
+  'GET /api/plugins/{pluginId}/companies/{companyId}/local-folders/{folderKey}/status':
+    "the plugin is the instance's, not company A's: A's path refuses B's board and agents (plugin-folders.test.ts)",
+  'POST /api/plugins/{pluginId}/companies/{companyId}/local-folders/{folderKey}/validate':
+    'the instance owner alone mounts folders: every other caller is refused 403 (plugin-folders.test.ts)',
+  'PUT /api/plugins/{pluginId}/companies/{companyId}/local-folders/{folderKey}':
+    'the instance owner alone mounts folders: every other caller is refused 403 (plugin-folders.test.ts)',
   'POST /api/companies/{companyId}/plugins/{pluginId}/disable':
     "the plugin is the instance's, not company A's: B's board may turn it off for B; A's path refuses B's board and agents (plugins.test.ts)",
 };

@@ -371,6 +371,10 @@ export const ACTIONS = {
   // Plugins (SPEC "Plugins", issue 27): the instance owner installs them, each company's board consents
   'plugin.read': { ...boardOnly, scope: 'instance' },
   'plugin.manage': pluginOwnerOnly,
+  'plugin.mountFolder': {
+    ...pluginOwnerOnly,
+    denied: "a local folder exposes the server's disk to a plugin: only the instance owner mounts one",
+  },
   'plugin.readCompany': boardOnly,
   'plugin.consent': boardUserOnly,
   'instance.doctor': { ...boardOnly, scope: 'instance' },

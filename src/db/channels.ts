@@ -38,10 +38,15 @@ const runLogGrew = z.object({
 const activityWritten = z.object({ companyId: id, id });
 
 /**
- * A plugin stopped running for a company (`companyId`) or everywhere (null: instance disable, upgrade,
- * uninstall), raised by src/modules/plugins: every replica stops the workers it concerns.
+ * A plugin's workers must stop for a company (`companyId`) or everywhere (null: instance disable,
+ * upgrade, uninstall), raised by src/modules/plugins/change.ts: every replica stops those it runs that
+ * started before the plugin's `revision` (null: all of them, the plugin is gone).
  */
-const pluginChange = z.object({ pluginId: id, companyId: id.nullable().default(null) });
+const pluginChange = z.object({
+  pluginId: id,
+  companyId: id.nullable().default(null),
+  revision: z.number().int().nullable().default(null),
+});
 
 interface ChannelSpec<P> {
   /** The PostgreSQL channel. */

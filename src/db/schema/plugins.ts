@@ -33,6 +33,12 @@ export const plugins = pgTable('plugins', {
   totalBytes: integer('total_bytes').notNull(),
   source: jsonb('source').$type<PluginSource>().notNull(),
   lastError: text('last_error'),
+  /**
+   * Bumped by every change that must restart the plugin's workers (instance disable, upgrade, a
+   * company's disable or folder mount): a worker remembers the revision it started with, so a
+   * replica hearing the change late stops only the workers started before it (plugins/change.ts).
+   */
+  revision: integer('revision').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

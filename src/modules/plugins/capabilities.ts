@@ -26,6 +26,7 @@ export const CAPABILITIES = {
   state: 'keep its own state',
   'http.outbound': "call the hosts listed in the manifest's `net`",
   'secrets.use': 'use the secrets its own config references (never their values in a response)',
+  'folders.read': 'read, never write, the server folders the instance owner mounts for it',
   // UI
   'ui.blocks': 'show blocks the board renders',
   'ui.frame': 'show its own page in a sandboxed frame',

@@ -110,6 +110,11 @@ const manifestShape = z.strictObject({
     .max(50)
     .default([]),
   ui: z.strictObject({ slots: z.array(uiSlot).max(50).default([]) }).default({ slots: [] }),
+  /** Server folders the plugin reads, each mounted read-only only once the instance owner picks its path per company. */
+  localFolders: z
+    .array(z.strictObject({ key: key(), description: z.string().trim().min(1).max(2000) }))
+    .max(10)
+    .default([]),
   worker: z
     .string()
     .max(300)
@@ -128,6 +133,7 @@ const SURFACE_NEEDS: { field: keyof PluginManifest; capability: Capability; what
   { field: 'tools', capability: 'tools', what: 'tools' },
   { field: 'net', capability: 'http.outbound', what: 'outbound hosts' },
   { field: 'events', capability: 'events.subscribe', what: 'events' },
+  { field: 'localFolders', capability: 'folders.read', what: 'local folders' },
 ];
 
 /** The rules across fields, each reported at the field it is about. */
@@ -189,6 +195,12 @@ function crossFieldIssues(m: PluginManifest): Issue[] {
     'streams',
     m.streams.map((s) => s.channel),
   );
+  unique(
+    'localFolders',
+    m.localFolders.map((f) => f.key),
+  );
+  if (has('folders.read') && m.localFolders.length === 0)
+    add(['localFolders'], 'the `folders.read` capability needs at least one folder in `localFolders`');
 
   for (const [i, host] of m.net.entries())
     if (!HOSTNAME.test(host))

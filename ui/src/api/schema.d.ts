@@ -23478,6 +23478,467 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/{pluginId}/companies/{companyId}/local-folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plugin's local folders for a company
+         * @description Every folder the manifest declares (`localFolders`), with the server path mounted for this company or null. Board users of the company; agents 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                    /** @description plugin UUID */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The declared folders */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            description: string;
+                            key: string;
+                            /** @description the mounted server path; null: not mounted */
+                            path: string | null;
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company or plugin, or the plugin declares no such folder */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/companies/{companyId}/local-folders/{folderKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mount (or unmount) a local folder
+         * @description Mounts the folder read-only for this company's worker (`path: null` unmounts), records `plugin.folder_mounted` or `plugin.folder_unmounted` in the company's activity, and restarts the company's workers on every replica so the next call sees the change. 422 with `details.problems` when the path is refused (see validate). The instance owner only (403 otherwise): mounting exposes the server’s disk to someone else’s code.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                    /** @description the folder's key in the manifest's `localFolders` */
+                    folderKey: string;
+                    /** @description plugin UUID */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        path: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The folder as now mounted */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            description: string;
+                            key: string;
+                            /** @description the mounted server path; null: not mounted */
+                            path: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description not the instance owner: a local folder exposes the server’s disk */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company or plugin, or the plugin declares no such folder */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the path cannot be mounted (`details.problems`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/companies/{companyId}/local-folders/{folderKey}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a mounted folder is still usable
+         * @description The folder with `check`: its mounted path checked now as a PUT would check it (it may have been removed or made unreadable since); null when nothing is mounted. Board users of the company; agents 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                    /** @description the folder's key in the manifest's `localFolders` */
+                    folderKey: string;
+                    /** @description plugin UUID */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The folder, checked now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            check: {
+                                ok: boolean;
+                                /** @description the path as it would be mounted (links resolved); null when it does not exist */
+                                path: string | null;
+                                /** @description why it would be refused, in words */
+                                problems: string[];
+                            } | null;
+                            description: string;
+                            key: string;
+                            /** @description the mounted server path; null: not mounted */
+                            path: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company or plugin, or the plugin declares no such folder */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/companies/{companyId}/local-folders/{folderKey}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a path before mounting it
+         * @description What a PUT of this path would do, without doing it: the resolved path and, when it would be refused, why (not absolute, missing, not a folder, unreadable, the filesystem root or a system folder, holding or inside the server's data directory). The instance owner only (403 otherwise): mounting exposes the server’s disk to someone else’s code.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                    /** @description the folder's key in the manifest's `localFolders` */
+                    folderKey: string;
+                    /** @description plugin UUID */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description an absolute path on the server */
+                        path: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description What a PUT would do */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            /** @description the path as it would be mounted (links resolved); null when it does not exist */
+                            path: string | null;
+                            /** @description why it would be refused, in words */
+                            problems: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description not the instance owner: a local folder exposes the server’s disk */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company or plugin, or the plugin declares no such folder */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins/{pluginId}/disable": {
         parameters: {
             query?: never;

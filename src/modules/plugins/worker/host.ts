@@ -14,11 +14,12 @@ import type { AgentActor, BoardActor } from '../../../core/actor.ts';
 import type { DbOrTx } from '../../../db/client.ts';
 import type { Notifications } from '../../../db/notifications.ts';
 import { pluginCompanyEnablements, plugins } from '../../../db/schema/index.ts';
+import { mountedFolders } from '../folders.ts';
 import { materialisePlugin } from '../store.ts';
 import { BridgeError } from './errors.ts';
 import { type LogLine, LogRing } from './lines.ts';
 import { DEFAULT_WORKER_LIMITS, MethodNotFound, type StopStage, type WorkerLimits, WorkerProcess } from './process.ts';
-import { availableSandbox, planLaunch, type SandboxKind, UNPRIVILEGED_ID } from './sandbox.ts';
+import { availableSandbox, planLaunch, type SandboxKind, UNPRIVILEGED_ID, workerFolderPath } from './sandbox.ts';
 
 export interface SupervisionLimits {
   backoffMs: number;
@@ -136,6 +137,8 @@ interface Slot {
   /** Bumped by every stop: a start or restart begun before it does not resurrect the worker. */
   generation: number;
   invocations: Map<string, LiveInvocation>;
+  /** The plugin's revision when the worker last started (plugins/change.ts). */
+  revision: number;
 }
 
 const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
@@ -145,6 +148,8 @@ export class PluginWorkers {
   private readonly limits: WorkerLimits;
   private readonly supervision: SupervisionLimits;
   private readonly slots = new Map<string, Slot>();
+  /** Stops in progress of workers no longer in `slots`, by slot key. */
+  private readonly stopping = new Map<string, Promise<StopStage | null>>();
   private closed = false;
   private readonly unsubscribe: (() => void)[] = [];
 
@@ -155,8 +160,14 @@ export class PluginWorkers {
     const notifications = opts.notifications;
     if (notifications)
       this.unsubscribe.push(
-        notifications.on('pluginChange', ({ pluginId, companyId }) => {
-          void (companyId ? this.stopWorker(pluginId, companyId) : this.stopPlugin(pluginId));
+        notifications.on('pluginChange', ({ pluginId, companyId, revision }) => {
+          const stale = [...this.slots.values()].filter(
+            (slot) =>
+              slot.pluginId === pluginId &&
+              (companyId === null || slot.companyId === companyId) &&
+              (revision === null || slot.revision < revision),
+          );
+          for (const slot of stale) void this.stopWorker(slot.pluginId, slot.companyId);
         }),
         notifications.onReconnect(() => void this.stopUnrunnable()),
       );
@@ -244,30 +255,40 @@ export class PluginWorkers {
 
   /** Stops the (plugin, company) worker in stages and forgets its state; the stage that ended it, if one ran. */
   async stopWorker(pluginId: string, companyId: string): Promise<StopStage | null> {
-    const slot = this.slots.get(slotKey(pluginId, companyId));
-    if (!slot) return null;
-    this.slots.delete(slotKey(pluginId, companyId));
-    return this.halt(slot, 'stopped');
+    const key = slotKey(pluginId, companyId);
+    const slot = this.slots.get(key);
+    // Already stopping (a replica's announcement and the route's own stop both ask): the same stop.
+    if (!slot) return this.stopping.get(key) ?? null;
+    this.slots.delete(key);
+    const stop = this.halt(slot, 'stopped').finally(() => {
+      if (this.stopping.get(key) === stop) this.stopping.delete(key);
+    });
+    this.stopping.set(key, stop);
+    return stop;
   }
 
-  /** Stops every worker of the plugin (instance disable, uninstall, upgrade). */
+  /** Stops every worker of the plugin (instance disable, uninstall, upgrade), including those already stopping. */
   async stopPlugin(pluginId: string): Promise<void> {
-    await Promise.all(
-      [...this.slots.values()]
+    const companies = new Set(
+      [...this.slots.values(), ...[...this.stopping.keys()].map(slotOfKey)]
         .filter((s) => s.pluginId === pluginId)
-        .map((s) => this.stopWorker(s.pluginId, s.companyId)),
+        .map((s) => s.companyId),
     );
+    await Promise.all([...companies].map((companyId) => this.stopWorker(pluginId, companyId)));
   }
 
-  /** Stops the workers whose plugin may no longer run for their company (a stop announced while not listening). */
+  /**
+   * Stops the workers whose plugin may no longer run for their company, or changed since they started:
+   * the stops announced while this replica was not listening.
+   */
   async stopUnrunnable(): Promise<void> {
     await Promise.all(
       [...this.slots.values()].map(async (slot) => {
-        const runnable = await this.runnableEntry(slot).then(
-          () => true,
-          (err: unknown) => !(err instanceof BridgeError),
+        const stale = await this.runnableEntry(slot).then(
+          ({ revision }) => revision > slot.revision,
+          (err: unknown) => err instanceof BridgeError,
         );
-        if (!runnable) await this.stopWorker(slot.pluginId, slot.companyId);
+        if (stale) await this.stopWorker(slot.pluginId, slot.companyId);
       }),
     );
   }
@@ -276,7 +297,10 @@ export class PluginWorkers {
   async close(): Promise<void> {
     this.closed = true;
     for (const stop of this.unsubscribe.splice(0)) stop();
-    await Promise.all([...this.slots.values()].map((s) => this.stopWorker(s.pluginId, s.companyId)));
+    await Promise.all([
+      ...[...this.slots.values()].map((s) => this.stopWorker(s.pluginId, s.companyId)),
+      ...this.stopping.values(),
+    ]);
   }
 
   private slot(pluginId: string, companyId: string): Slot {
@@ -298,6 +322,7 @@ export class PluginWorkers {
         healthTimer: null,
         generation: 0,
         invocations: new Map(),
+        revision: -1,
       };
       this.slots.set(key, slot);
     }
@@ -335,15 +360,17 @@ export class PluginWorkers {
     slot.status = 'starting';
     let scratch: string | null = null;
     try {
-      const entry = await this.runnableEntry(slot);
+      const { entry, revision } = await this.runnableEntry(slot);
+      slot.revision = revision;
       const cached = await materialisePlugin(this.opts.db, this.opts.dataDir, slot.pluginId);
       scratch = await mkdtemp(path.join(os.tmpdir(), 'boardroom-worker-'));
       const dirs =
         this.sandbox === 'unprivileged-user'
           ? await unprivilegedDirs(cached, scratch)
           : { pluginDir: cached, home: scratch };
+      const folders = await mountedFolders(this.opts.db, slot.pluginId, slot.companyId);
       const plan = planLaunch(
-        { ...dirs, entry, memoryMb: this.limits.memoryMb, tmpMb: this.limits.tmpMb },
+        { ...dirs, entry, memoryMb: this.limits.memoryMb, tmpMb: this.limits.tmpMb, folders },
         this.sandbox,
       );
       const worker = new WorkerProcess(plan, this.limits, slot.logs, (method, params) =>
@@ -359,7 +386,17 @@ export class PluginWorkers {
       slot.worker = worker;
       slot.logs.add('host', 'info', `worker ${worker.pid} started (${plan.sandbox})`);
       await worker
-        .call('initialize', { pluginId: slot.pluginId, companyId: slot.companyId }, this.limits.initializeMs)
+        .call(
+          'initialize',
+          {
+            pluginId: slot.pluginId,
+            companyId: slot.companyId,
+            localFolders: Object.fromEntries(
+              [...folders].map(([key, dir]) => [key, workerFolderPath(plan.sandbox, key, dir)]),
+            ),
+          },
+          this.limits.initializeMs,
+        )
         .catch((err: BridgeError) => {
           worker.kill(`initialize failed: ${err.message}`);
           throw err;
@@ -380,10 +417,15 @@ export class PluginWorkers {
     }
   }
 
-  /** The worker entry, when the plugin may run for this company now. */
-  private async runnableEntry(slot: Slot): Promise<string> {
+  /** The worker entry and the plugin's revision, when the plugin may run for this company now. */
+  private async runnableEntry(slot: Slot): Promise<{ entry: string; revision: number }> {
     const [row] = await this.opts.db
-      .select({ status: plugins.status, manifest: plugins.manifest, consent: pluginCompanyEnablements.status })
+      .select({
+        status: plugins.status,
+        manifest: plugins.manifest,
+        revision: plugins.revision,
+        consent: pluginCompanyEnablements.status,
+      })
       .from(plugins)
       .leftJoin(
         pluginCompanyEnablements,
@@ -395,7 +437,7 @@ export class PluginWorkers {
       throw new BridgeError('WORKER_UNAVAILABLE', `the plugin is ${row.status} on the instance`);
     if (row.consent !== 'enabled')
       throw new BridgeError('WORKER_UNAVAILABLE', 'the plugin is not enabled for this company');
-    return path.posix.normalize(String(row.manifest.worker));
+    return { entry: path.posix.normalize(String(row.manifest.worker)), revision: row.revision };
   }
 
   private crashed(slot: Slot, reason: string): void {
@@ -494,6 +536,10 @@ function actorStampOf(actor: BoardActor | AgentActor): { type: 'user' | 'agent';
 }
 
 const slotKey = (pluginId: string, companyId: string) => `${pluginId}/${companyId}`;
+const slotOfKey = (key: string) => {
+  const [pluginId = '', companyId = ''] = key.split('/');
+  return { pluginId, companyId };
+};
 
 /**
  * For a worker running as `nobody`: a read-only, root-owned copy of the plugin folder it can read (the

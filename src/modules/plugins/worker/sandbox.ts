@@ -20,6 +20,8 @@ export const WORKER_ENV_KEYS = ['HOME', 'PWD', 'TMPDIR'] as const;
 const NOBODY = 65534;
 const SANDBOX_PLUGIN_DIR = '/plugin';
 const SANDBOX_TMP = '/tmp';
+/** Where the plugin's mounted local folders appear inside bubblewrap (src/modules/plugins/folders.ts). */
+const SANDBOX_FOLDERS_DIR = '/folders';
 
 export interface LaunchSpec {
   /** The plugin's folder (read-only to the worker) and its worker entry, relative to it. */
@@ -31,6 +33,8 @@ export interface LaunchSpec {
   tmpMb: number;
   /** The worker's HOME and TMPDIR outside bubblewrap (a scratch folder of the host's). */
   home: string;
+  /** The local folders mounted for the worker's company: key → server path, read-only to it. */
+  folders: Map<string, string>;
 }
 
 export interface LaunchPlan {
@@ -84,6 +88,7 @@ function bwrapArgs(spec: LaunchSpec, node: string): string[] {
     '--ro-bind',
     spec.pluginDir,
     SANDBOX_PLUGIN_DIR,
+    ...[...spec.folders].flatMap(([key, dir]) => ['--ro-bind-try', dir, workerFolderPath('bwrap', key, dir)]),
     '--chdir',
     SANDBOX_PLUGIN_DIR,
     '--setenv',
@@ -146,3 +151,11 @@ export function planLaunch(spec: LaunchSpec, kind: SandboxKind): LaunchPlan {
 }
 
 export const UNPRIVILEGED_ID = NOBODY;
+
+/**
+ * Where the worker finds a mounted folder: under bubblewrap at /folders/<key>, bound read-only;
+ * elsewhere at its server path, which the worker's user reads as the system lets it.
+ */
+export function workerFolderPath(kind: SandboxKind, key: string, serverPath: string): string {
+  return kind === 'bwrap' ? path.posix.join(SANDBOX_FOLDERS_DIR, key) : serverPath;
+}
