@@ -24,6 +24,7 @@ import {
   uninstallPlugin,
   upgradePlugin,
 } from './service.ts';
+import { registerSurfaceRoutes } from './surfaces-routes.ts';
 import { PluginWorkers } from './worker/host.ts';
 import { workerHealthResponse, workerLogResponse } from './worker/present.ts';
 import { pluginHealth, pluginLogs } from './worker/service.ts';
@@ -61,6 +62,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
   workersByApp.set(app, workers);
   // Before the pool closes (server shutdown closes the app first): every worker stopped in stages.
   app.addHook('onClose', () => workers.close());
+  registerSurfaceRoutes(app, deps, workers);
 
   app.get(
     '/api/plugins',
