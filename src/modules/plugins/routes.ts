@@ -1,7 +1,8 @@
 // SPEC "Plugins (instance-level; alpha)", issue 27 sections 1 and 2: the registry (install, upgrade,
 // uninstall, instance availability, the shipped examples), each company's consent, and the health
-// and logs of this replica's workers (worker/). The routes that call workers (tools, data, actions,
-// jobs, webhooks, the bridge, streams, dashboard, config) come with the host API: docs/plugins.md.
+// and logs of this replica's workers (worker/). The routes that call workers for the board and for
+// agents (config, data, actions, the bridge, UI contributions, tools, dashboard) are
+// surfaces-routes.ts; jobs, webhooks and streams come with the host API: docs/plugins.md.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { authenticated, errors } from '../../http/openapi.ts';

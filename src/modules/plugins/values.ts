@@ -24,7 +24,7 @@ export function valueIssues(schema: JsonObject, value: unknown, root: string): V
   } catch (err) {
     // Install accepts every JSON Schema keyword; a few (`if`/`then`, `not`, `unevaluated*`) have no
     // runtime check here. Refusing is safer than letting unchecked input through.
-    return [{ field: root, message: `cannot be checked: the plugin's schema ${(err as Error).message}` }];
+    return [{ field: root, message: `cannot be checked against the plugin's schema: ${(err as Error).message}` }];
   }
   const parsed = checker.safeParse(value);
   if (parsed.success) return [];
