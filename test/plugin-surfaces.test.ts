@@ -249,6 +249,16 @@ describe('config per company', () => {
     assert.deepEqual(res.body.details.errors, ['greeting "forbidden" is not allowed']);
   });
 
+  it('a worker answering validateConfig with the wrong shape is 502 WORKER_ERROR, and nothing is saved', async () => {
+    for (const route of [url, `${url}/test`])
+      bridgeError(
+        await post(route, boardA, { companyId: companyA, config: { greeting: 'garbled' } }),
+        'WORKER_ERROR',
+        /validateConfig must answer/,
+      );
+    assert.equal((await get(`${url}?companyId=${companyA}`, boardA)).body.revision, 0);
+  });
+
   it('config/test checks without saving; a save bumps the revision, is recorded, and reaches the worker', async () => {
     const secret = await newSecret(t, boardA, companyA);
     const tested = await post(`${url}/test`, boardA, {
@@ -423,6 +433,12 @@ describe('tools', () => {
       await execute(agentA.token, { tool, parameters: { text: 'x', extra: 1 }, runContext: ctx }),
       422,
       /parameters\.extra/,
+    );
+    // A tool whose worker fails: 502 with the bridge code.
+    bridgeError(
+      await execute(agentA.token, { tool: `${pluginId}:boom`, parameters: {}, runContext: ctx }),
+      'WORKER_ERROR',
+      /the tool blew up/,
     );
     // Unknown tools and plugins, malformed names.
     refused(

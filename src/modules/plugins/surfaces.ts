@@ -257,7 +257,10 @@ export async function executePluginTool(ctx: Ctx, workers: PluginWorkers, input:
 
   const [row] = await ctx.db.select().from(plugins).where(eq(plugins.id, pluginId));
   if (!row) throw notFound('plugin');
-  const tool = (await listPluginTools(ctx, company.id)).find((t) => t.pluginId === pluginId && t.name === name);
+  const runnable = (await runnablePlugins(ctx, company.id)).find((p) => p.plugin.id === pluginId);
+  const tool = runnable?.capabilities.includes('tools')
+    ? manifestOf(runnable.plugin).tools.find((t) => t.name === name)
+    : undefined;
   if (!tool)
     throw new DomainError(
       'not_found',
