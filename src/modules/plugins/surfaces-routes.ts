@@ -49,8 +49,8 @@ const SURFACE_ERRORS = () =>
     [422, "the params do not match the action's paramsSchema (`error` names the field)"],
   );
 
-/** Runs `work`, answering a BridgeError as `502 { code, message }`. */
-async function bridged<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | FastifyReply> {
+/** Runs `work`, answering a BridgeError as `502 { code, message }` (for every route that calls a worker). */
+export async function bridged<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | FastifyReply> {
   try {
     return await work();
   } catch (err) {
