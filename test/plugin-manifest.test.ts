@@ -69,12 +69,13 @@ describe('plugin manifest: what is accepted', () => {
         actions: [{ key: 'go', paramsSchema: { type: 'object', properties: { n: { type: 'integer' } } } }],
         streams: [{ channel: 'ticks' }],
         configSchema: { type: 'object', properties: { token: { type: 'string', format: 'secret-ref' } } },
-        ui: { slots: [{ key: 'w', slot: 'dashboardWidget', title: 'W' }] },
+        ui: { slots: [{ key: 'w', slot: 'dashboardWidget', title: 'W', data: 'summary' }] },
       }),
     );
     assert.deepEqual(m.jobs[0], { key: 'nightly', cron: '0 2 * * *', timezone: 'UTC', timeoutSec: 300 });
     assert.equal(m.actions[0]?.confirm, false);
     assert.equal(m.ui.slots[0]?.kind, 'blocks');
+    assert.equal(m.ui.slots[0]?.data, 'summary');
   });
 });
 
@@ -277,6 +278,23 @@ describe('plugin manifest: every refusal names its field', () => {
     refused(ui(['ui.frame'], { kind: 'frame' }), 'ui.slots[0].entry', /names its HTML page/);
     refused(ui(['ui.blocks'], { slot: 'detailTab' }), 'ui.slots[0].entity', /names its entity/);
     refused(ui(['ui.blocks'], { slot: 'sidebarTakeover' }), 'ui.slots[0].slot', /dashboardWidget/);
+  });
+
+  it('a blocks slot names a declared data key; a frame slot has none', () => {
+    const withData = (slot: Record<string, unknown>, capabilities = ['ui.blocks']) =>
+      manifest({
+        capabilities,
+        data: [{ key: 'summary' }],
+        ui: { slots: [{ key: 's', title: 'S', slot: 'dashboardWidget', ...slot }] },
+      });
+    refused(withData({}), 'ui.slots[0].data', /names the data key that feeds it/);
+    refused(withData({ data: 'sumary' }), 'ui.slots[0].data', /"sumary" is not a declared data key/);
+    refused(
+      withData({ kind: 'frame', entry: './ui/index.html', data: 'summary' }, ['ui.frame']),
+      'ui.slots[0].data',
+      /only a blocks slot has a data key/,
+    );
+    assert.equal(parseManifest(withData({ data: 'summary' })).ui.slots[0]?.data, 'summary');
   });
 
   it('lists every wrong field, not only the first', () => {

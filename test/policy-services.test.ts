@@ -121,6 +121,16 @@ import {
 } from '../src/modules/plugins/service.ts';
 import { disableCompanyPlugin, enableCompanyPlugin, listCompanyPlugins } from '../src/modules/plugins/company.ts';
 import { listLocalFolders, putLocalFolder, validateLocalFolder } from '../src/modules/plugins/folders.ts';
+import { getPluginConfig, savePluginConfig, testPluginConfig } from '../src/modules/plugins/config.ts';
+import { pluginWorkersOf } from '../src/modules/plugins/routes.ts';
+import {
+  executePluginTool,
+  listPluginTools,
+  pluginAction,
+  pluginDashboard,
+  pluginData,
+  uiContributions,
+} from '../src/modules/plugins/surfaces.ts';
 import {
   createOwnBoardKey,
   ownBoardKeys,
@@ -791,6 +801,53 @@ const ROWS: Row[] = [
       sameCompany: boardMember,
     }),
   ),
+  // the surfaces that call a company's worker: config and the UI's are the board's, tools its agents' too
+  {
+    entry: 'plugins.getPluginConfig',
+    action: 'plugin.readCompany',
+    call: (ctx) => getPluginConfig(ctx, randomUUID(), companyA.id),
+  },
+  ...([savePluginConfig, testPluginConfig] as const).map(
+    (call): Row => ({
+      entry: `plugins.${call.name}`,
+      action: 'plugin.configure',
+      call: (ctx) => call(ctx, pluginWorkersOf(t.app), randomUUID(), { companyId: companyA.id, config: {} }),
+    }),
+  ),
+  ...([pluginData, pluginAction] as const).map(
+    (call): Row => ({
+      entry: `plugins.${call.name}`,
+      action: 'plugin.useUi',
+      call: (ctx) => call(ctx, pluginWorkersOf(t.app), randomUUID(), { companyId: companyA.id, key: 'k', params: {} }),
+    }),
+  ),
+  { entry: 'plugins.uiContributions', action: 'plugin.readCompany', call: (ctx) => uiContributions(ctx, companyA.id) },
+  {
+    entry: 'plugins.pluginDashboard',
+    action: 'plugin.readCompany',
+    call: (ctx) =>
+      pluginDashboard(ctx, pluginWorkersOf(t.app), randomUUID(), companyA.id, {
+        recentJobRuns: [],
+        recentDeliveries: [],
+        stateKeys: null,
+      }),
+  },
+  {
+    entry: 'plugins.listPluginTools',
+    action: 'plugin.listTools',
+    call: (ctx) => listPluginTools(ctx, companyA.id),
+    sameCompany: null,
+  },
+  {
+    entry: 'plugins.executePluginTool (as another agent)',
+    action: 'plugin.executeTool',
+    call: (ctx) =>
+      executePluginTool(ctx, pluginWorkersOf(t.app), {
+        tool: `${randomUUID()}:echo`,
+        parameters: {},
+        runContext: { companyId: companyA.id, agentId: targetOfA.id },
+      }),
+  },
 
   // activity, feedback, the board inbox, finance (board only)
   {

@@ -50,6 +50,8 @@ const PUBLIC = new Set<string>([
   'POST /api/routine-triggers/public/{publicId}/fire',
 ]);
 
+const SURFACE_EXEMPT =
+  "the company is named in the query or body, not the path: another company's board and agents get 403 (plugin-surfaces.test.ts)";
 /** Operations that name nothing a company owns, and why they cannot leak another company's records. */
 const EXEMPT: Partial<Record<Op, string>> = {
   'GET /api/companies': "lists only the caller's companies (companies.test.ts)",
@@ -100,6 +102,18 @@ const EXEMPT: Partial<Record<Op, string>> = {
     'the instance owner alone mounts folders: every other caller is refused 403 (plugin-folders.test.ts)',
   'POST /api/companies/{companyId}/plugins/{pluginId}/disable':
     "the plugin is the instance's, not company A's: B's board may turn it off for B; A's path refuses B's board and agents (plugins.test.ts)",
+  // The surfaces that call a company's plugin worker name their company in the query or the body.
+  'GET /api/plugins/ui-contributions': SURFACE_EXEMPT,
+  'GET /api/plugins/tools': SURFACE_EXEMPT,
+  'POST /api/plugins/tools/execute': SURFACE_EXEMPT,
+  'GET /api/plugins/{pluginId}/config': SURFACE_EXEMPT,
+  'POST /api/plugins/{pluginId}/config': SURFACE_EXEMPT,
+  'POST /api/plugins/{pluginId}/config/test': SURFACE_EXEMPT,
+  'POST /api/plugins/{pluginId}/data/{key}': SURFACE_EXEMPT,
+  'POST /api/plugins/{pluginId}/actions/{key}': SURFACE_EXEMPT,
+  'POST /api/plugins/{pluginId}/bridge/data': SURFACE_EXEMPT,
+  'POST /api/plugins/{pluginId}/bridge/action': SURFACE_EXEMPT,
+  'GET /api/plugins/{pluginId}/dashboard': SURFACE_EXEMPT,
 };
 
 /** Company A's records, created through the API by A's board user. */

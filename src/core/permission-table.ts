@@ -377,6 +377,16 @@ export const ACTIONS = {
   },
   'plugin.readCompany': boardOnly,
   'plugin.consent': boardUserOnly,
+  // A company's plugin config, and the UI's data and actions (caused by a board user, whose rights bound the worker's)
+  'plugin.configure': boardOnly,
+  'plugin.useUi': boardUserOnly,
+  // Plugin tools: listed for the company's board and agents; an agent executes them only as itself
+  'plugin.listTools': anyCaller,
+  'plugin.executeTool': {
+    ...boardOr('self'),
+    denied: 'an agent executes plugin tools only as itself',
+    self: 'the agent of `runContext.agentId`',
+  },
   'instance.doctor': { ...boardOnly, scope: 'instance' },
   'instance.whoAmI': { ...boardUserOnly, scope: 'instance' },
   'boardKey.read': { ...boardUserOnly, scope: 'instance' },

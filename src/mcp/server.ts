@@ -1,10 +1,11 @@
 // `boardroom mcp`: a Model Context Protocol server on stdio whose tools are the run's API
-// (./tools.ts), called with the run's SERVICE_API_KEY and SERVICE_RUN_ID (./client.ts).
+// (./tools.ts) and the plugin tools of its company (./plugin-tools.ts), called with the run's SERVICE_API_KEY and SERVICE_RUN_ID (./client.ts).
 // stdout belongs to the protocol: anything for people goes to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { VERSION } from '../paths.ts';
 import { createApiClient, readMcpEnv } from './client.ts';
+import { registerPluginTools } from './plugin-tools.ts';
 import { registerTools } from './tools.ts';
 
 export async function runMcpServer(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -15,6 +16,8 @@ export async function runMcpServer(env: NodeJS.ProcessEnv = process.env): Promis
     );
   }
   const server = new McpServer({ name: 'boardroom', version: VERSION });
-  registerTools(server, createApiClient(read));
+  const api = createApiClient(read);
+  registerTools(server, api);
+  await registerPluginTools(server, api, (line) => process.stderr.write(`boardroom mcp: ${line}\n`));
   await server.connect(new StdioServerTransport());
 }

@@ -19,7 +19,7 @@ const path = (issueId: string) => `/api/issues/${encodeURIComponent(issueId)}`;
 /** The statuses an agent normally picks work up from; in_progress only to adopt a stale lock. */
 const DEFAULT_CHECKOUT_STATUSES = ['backlog', 'todo', 'blocked', 'in_review'] as const;
 
-function toolResult(result: ApiResult): CallToolResult {
+export function toolResult(result: ApiResult): CallToolResult {
   if (result.ok) return { content: [{ type: 'text', text: JSON.stringify(result.body ?? null) }] };
   const details = result.details === undefined ? '' : ` ${JSON.stringify(result.details)}`;
   const status = result.status === 0 ? 'no response' : `HTTP ${result.status}`;

@@ -20,3 +20,4 @@ export * from './inbox.ts';
 export * from './labels.ts';
 export * from './plugins.ts';
 export * from './plugin-folders.ts';
+export * from './plugin-configs.ts';

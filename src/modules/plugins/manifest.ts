@@ -48,6 +48,8 @@ const uiSlot = z.strictObject({
   entity: z.enum(['issue', 'project', 'agent', 'run']).optional(),
   /** The frame's HTML page, a file inside the package (frame slots only). */
   entry: z.string().max(300).regex(RELATIVE_FILE, 'a relative path inside the package').optional(),
+  /** The declared data key (`data[].key`) whose answer a blocks slot shows (blocks slots only). */
+  data: key().optional(),
 });
 
 const manifestShape = z.strictObject({
@@ -235,6 +237,7 @@ function crossFieldIssues(m: PluginManifest): Issue[] {
     'ui.slots',
     m.ui.slots.map((s) => s.key),
   );
+  const dataKeys = new Set(m.data.map((d) => d.key));
   for (const [i, slot] of m.ui.slots.entries()) {
     const at = ['ui', 'slots', i];
     const needs: Capability = slot.kind === 'frame' ? 'ui.frame' : 'ui.blocks';
@@ -243,6 +246,10 @@ function crossFieldIssues(m: PluginManifest): Issue[] {
     if (slot.kind === 'blocks' && slot.entry) add([...at, 'entry'], 'only a frame slot has an HTML page');
     if (slot.slot === 'detailTab' && !slot.entity) add([...at, 'entity'], 'a detail tab names its entity');
     if (slot.slot !== 'detailTab' && slot.entity) add([...at, 'entity'], 'only a detail tab has an entity');
+    if (slot.kind === 'blocks' && !slot.data) add([...at, 'data'], 'a blocks slot names the data key that feeds it');
+    if (slot.kind === 'frame' && slot.data) add([...at, 'data'], 'only a blocks slot has a data key');
+    if (slot.data && !dataKeys.has(slot.data))
+      add([...at, 'data'], `${JSON.stringify(slot.data)} is not a declared data key (\`data[].key\`)`);
   }
   return issues;
 }

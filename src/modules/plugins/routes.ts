@@ -1,7 +1,8 @@
 // SPEC "Plugins (instance-level; alpha)", issue 27 sections 1 and 2: the registry (install, upgrade,
 // uninstall, instance availability, the shipped examples), each company's consent, and the health
-// and logs of this replica's workers (worker/). The routes that call workers (tools, data, actions,
-// jobs, webhooks, the bridge, streams, dashboard, config) come with the host API: docs/plugins.md.
+// and logs of this replica's workers (worker/). The routes that call workers for the board and for
+// agents (config, data, actions, the bridge, UI contributions, tools, dashboard) are
+// surfaces-routes.ts; jobs, webhooks and streams come with the host API: docs/plugins.md.
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
@@ -25,6 +26,7 @@ import {
   uninstallPlugin,
   upgradePlugin,
 } from './service.ts';
+import { registerSurfaceRoutes } from './surfaces-routes.ts';
 import { PluginWorkers } from './worker/host.ts';
 import { workerHealthResponse, workerLogResponse } from './worker/present.ts';
 import { pluginHealth, pluginLogs } from './worker/service.ts';
@@ -63,6 +65,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
   // Before the pool closes (server shutdown closes the app first): every worker stopped in stages.
   app.addHook('onClose', () => workers.close());
   registerPluginFolderRoutes(app, deps, workers);
+  registerSurfaceRoutes(app, deps, workers);
 
   app.get(
     '/api/plugins',
