@@ -17,12 +17,13 @@ import { blocks } from 'boardroom/plugin-sdk';
 import { blocksPayload } from '../src/modules/plugins/blocks.ts';
 import { parseManifest } from '../src/modules/plugins/manifest.ts';
 import { pluginWorkersOf } from '../src/modules/plugins/routes.ts';
+import { type HostCallScope, PluginWorkers } from '../src/modules/plugins/worker/host.ts';
 import { PLUGIN_EXAMPLES_DIR, PLUGIN_SDK_DIR } from '../src/paths.ts';
 import { buildableExamples, staleExamples } from '../scripts/build-plugin-examples.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
 const SDK_URL = pathToFileURL(path.join(PLUGIN_SDK_DIR, 'index.mjs')).href;
-const EXAMPLES = ['kitchen-sink'];
+const EXAMPLES = ['budget-radar', 'chat-notify', 'inbound-hook', 'kitchen-sink', 'run-digest'];
 
 let scratch: string;
 before(async () => {
@@ -234,7 +235,7 @@ describe('plugin SDK: block builders', () => {
 });
 
 describe('plugin examples: sources and shipped bundles', () => {
-  it('the shipped examples, each built from src/worker.mjs with the SDK, and every bundle is up to date', async () => {
+  it('the shipped examples are the five, each built from src/worker.mjs with the SDK, and every bundle is up to date', async () => {
     assert.deepEqual(await buildableExamples(), EXAMPLES);
     assert.deepEqual(await staleExamples(), [], 'run npm run plugins:build');
   });
@@ -249,6 +250,142 @@ describe('plugin examples: sources and shipped bundles', () => {
   });
 });
 
+/** An example's own module (its pure parts: the worker entry itself would start serving stdio). */
+const exampleModule = (name: string, file: string): Promise<any> =>
+  import(pathToFileURL(path.join(PLUGIN_EXAMPLES_DIR, name, 'src', file)).href);
+
+describe('plugin examples: what each one computes', () => {
+  it('inbound-hook: a JSON delivery gives title and description, plain text its first line, and agentId is required', async () => {
+    const { issueFromDelivery, configErrors } = await exampleModule('inbound-hook', 'delivery.mjs');
+    const json = issueFromDelivery(
+      { deliveryId: 'd1', body: '', json: { title: 'Printer on fire', description: 'Floor 3' } },
+      '[form] ',
+    );
+    assert.equal(json.title, '[form] Printer on fire');
+    assert.match(json.description, /^Floor 3\n\n_Received by the inbound-hook plugin, delivery d1\._$/);
+    const text = issueFromDelivery({ deliveryId: 'd2', body: 'Server down\nsince 09:00', json: null });
+    assert.deepEqual([text.title, text.description.split('\n')[0]], ['Server down', 'since 09:00']);
+    const bare = issueFromDelivery({ deliveryId: 'd3', body: '{"a":1}', json: { a: 1 } });
+    assert.equal(bare.title, 'Inbound delivery d3');
+    assert.match(bare.description, /"a": 1/);
+    assert.deepEqual(configErrors({ agentId: '6f1c2d3e-0000-4000-8000-000000000001' }), []);
+    assert.match(configErrors({}).join(), /agentId/);
+    assert.match(configErrors({ agentId: '6f1c2d3e-0000-4000-8000-000000000001', projectId: 'x' }).join(), /projectId/);
+  });
+
+  it('chat-notify: words for approvals, budget incidents and failed runs, in the shape of each service', async () => {
+    const { messageFor, requestFor, configErrors } = await exampleModule('chat-notify', 'messages.mjs');
+    const entry = (action: string, details: Record<string, unknown>) => ({
+      action,
+      entityId: 'abcdef12-3456',
+      agentId: null,
+      details,
+    });
+    const approval = messageFor(entry('approval.created', { type: 'hire_agent' }));
+    assert.deepEqual(approval, {
+      title: 'Approval waits for the board',
+      text: 'Approval abcdef12 (hire agent) waits for the board.',
+      urgent: true,
+    });
+    const hard = messageFor(
+      entry('budget.hard_limit_reached', {
+        scopeType: 'company',
+        metric: 'billed_cents',
+        observed: 10250,
+        amount: 10000,
+        hardStop: true,
+      }),
+    );
+    assert.equal(
+      hard.text,
+      'The company has used $102.50 of its $100.00 budget: work is paused until the board decides.',
+    );
+    const failed = messageFor(entry('heartbeat_run.failed', { agentId: '12345678-aaaa', error: 'exit 1' }));
+    assert.equal(failed.text, 'Run abcdef12 of agent 12345678 failed: exit 1');
+    assert.equal(messageFor(entry('approval.decide', {})), null);
+    assert.deepEqual(JSON.parse(requestFor('slack', approval).body), {
+      text: '*Approval waits for the board*\nApproval abcdef12 (hire agent) waits for the board.',
+    });
+    assert.equal(JSON.parse(requestFor('discord', approval).body).content.startsWith('**Approval'), true);
+    const ntfy = requestFor('ntfy', hard);
+    assert.deepEqual(
+      [ntfy.headers.title, ntfy.headers.priority, ntfy.body],
+      ['Budget limit reached', 'high', hard.text],
+    );
+    assert.throws(() => requestFor('teams', approval), /format must be one of slack, discord, ntfy/);
+    assert.deepEqual(configErrors({ format: 'ntfy', webhookUrl: { $secret: 'x' } }), []);
+    assert.equal(configErrors({}).length, 2);
+  });
+
+  it('budget-radar: the rate since the month began, the day a budget runs out, blocks the host accepts', async () => {
+    const { forecastBudget, radarBlocks } = await exampleModule('budget-radar', 'forecast.mjs');
+    const now = new Date('2026-11-11T00:00:00Z'); // ten days into November
+    const monthly = { scopeType: 'company', scopeId: 'c', metric: 'billed_cents', windowKind: 'calendar_month_utc' };
+    const fast = forecastBudget({ ...monthly, amount: 50_000, observed: 20_000 }, now);
+    assert.equal(fast.perDayCents, 2000);
+    assert.equal(fast.verdict, 'runs-out');
+    assert.equal(new Date(fast.runsOutAt).toISOString(), '2026-11-26T00:00:00.000Z');
+    assert.equal(forecastBudget({ ...monthly, amount: 50_000, observed: 10_000 }, now).verdict, 'lasts');
+    assert.equal(forecastBudget({ ...monthly, amount: 50_000, observed: 50_000 }, now).verdict, 'spent');
+    assert.equal(forecastBudget({ ...monthly, amount: 50_000, observed: 0 }, now).verdict, 'idle');
+    assert.equal(
+      forecastBudget({ ...monthly, windowKind: 'lifetime', amount: 5, observed: 1 }, now).verdict,
+      'lifetime',
+    );
+    const agentId = '0a1b2c3d-0000-4000-8000-000000000000';
+    const payload = radarBlocks(
+      blocks,
+      {
+        policies: [
+          { ...monthly, amount: 50_000, observed: 20_000 },
+          { ...monthly, scopeType: 'agent', scopeId: agentId, amount: 1000, observed: 900 },
+          { ...monthly, metric: 'tokens', amount: 1, observed: 0 },
+        ],
+      },
+      now,
+      { [agentId]: 'Dev' },
+    );
+    blocksPayload.parse(payload);
+    assert.deepEqual(
+      payload.blocks.map((b: any) => b.type),
+      ['metric', 'metric', 'table'],
+    );
+    assert.equal(payload.blocks[1].value, '26 November');
+    assert.deepEqual(
+      payload.blocks[2].rows.map((r: any) => [r.budget, r.runsOut]),
+      [
+        ['Agent Dev', '12 November'],
+        ['Company', '26 November'],
+      ],
+    );
+    assert.equal(radarBlocks(blocks, {}, now).blocks[0].type, 'markdown');
+  });
+
+  it('run-digest: runs by agent and status, reported spend, as a markdown document', async () => {
+    const { tally, digestMarkdown, inWindow } = await exampleModule('run-digest', 'digest.mjs');
+    const from = new Date('2026-11-27T07:00:00Z');
+    const to = new Date('2026-11-28T07:00:00Z');
+    const dev = '11111111-0000-4000-8000-000000000000';
+    const at = '2026-11-28T01:00:00Z';
+    const entries = [
+      { action: 'heartbeat_run.succeeded', agentId: dev, details: { agentId: dev }, createdAt: at },
+      { action: 'heartbeat_run.succeeded', agentId: dev, details: { agentId: dev }, createdAt: at },
+      { action: 'heartbeat_run.failed', agentId: dev, details: { agentId: dev, error: 'exit 2' }, createdAt: at },
+      { action: 'heartbeat_run.started', agentId: dev, details: {}, createdAt: at },
+      { action: 'cost.reported', agentId: dev, details: { agentId: dev, costCents: 1234 }, createdAt: at },
+    ];
+    assert.equal(inWindow({ createdAt: '2026-11-27T06:59:59Z' }, from, to), false);
+    const body = digestMarkdown({ from, to, agents: tally(entries), names: { [dev]: 'Dev' }, monthSpendCents: 99_00 });
+    assert.match(body, /^# Run digest, 2026-11-28\n/);
+    assert.match(body, /- 3 runs ended: 2 succeeded, 1 failed\./);
+    assert.match(body, /- Spend reported: \$12\.34\./);
+    assert.match(body, /- Spend this month so far: \$99\.00\./);
+    assert.match(body, /\| Dev \| 2 \| 1 \| 0 \| 0 \| \$12\.34 \|/);
+    assert.match(body, /- Dev: exit 2/);
+    assert.match(digestMarkdown({ from, to, agents: tally([]) }), /No run ended in this window/);
+  });
+});
+
 describe('plugin examples: installed on a real server', () => {
   let t: TestApp;
   let companyId: string;
@@ -260,7 +397,7 @@ describe('plugin examples: installed on a real server', () => {
     await t.close();
   });
 
-  it('GET /api/plugins/examples lists them', async () => {
+  it('GET /api/plugins/examples lists the five', async () => {
     const res = await t.request('GET', '/api/plugins/examples', { token: t.ownerToken });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(
@@ -317,5 +454,205 @@ describe('plugin examples: installed on a real server', () => {
     assert.deepEqual(echoed, { text: 'Hello: ping' });
     await workers.stopPlugin(res.body.id);
     assert.equal((await t.request('DELETE', `/api/plugins/${res.body.id}`, { token: t.ownerToken })).status, 200);
+  });
+});
+
+// Each example's flow through the server's worker host, with the worker in its sandbox, up to the host
+// API: that side is scripted here (answers per method, every call recorded with the invocation the host
+// resolved from its invocationId). The host API itself (helper 1's) and the routes that fire jobs,
+// webhooks and events replace this script in the end-to-end tests after the merge.
+describe('plugin examples: each flow through the worker host, up to the host API', () => {
+  let t: TestApp;
+  let companyId: string;
+  let workers: PluginWorkers;
+  const calls: { method: string; params: any; invocation: HostCallScope['invocation'] }[] = [];
+  let answers: Record<string, (params: any) => unknown> = {};
+  const installed = new Map<string, string>();
+
+  before(async () => {
+    t = await startTestApp();
+    companyId = (await t.newCompany(t.ownerToken)).company.id;
+    workers = new PluginWorkers({
+      db: t.database.db,
+      dataDir: t.config.dataDir,
+      hostApi: async (scope, method, params) => {
+        calls.push({ method, params, invocation: scope.invocation });
+        const answer = answers[method];
+        if (!answer) throw new Error(`CAPABILITY_DENIED: ${method} is not scripted here`);
+        return answer(params);
+      },
+    });
+    for (const name of EXAMPLES) {
+      const res = await t.request('POST', '/api/plugins/install', {
+        token: t.ownerToken,
+        body: { packageName: path.join(PLUGIN_EXAMPLES_DIR, name) },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const consent = await t.request('POST', `/api/companies/${companyId}/plugins/${res.body.id}/enable`, {
+        token: t.ownerToken,
+        body: { capabilities: res.body.manifest.capabilities },
+      });
+      assert.equal(consent.status, 200, JSON.stringify(consent.body));
+      installed.set(name, res.body.id);
+    }
+  });
+  after(async () => {
+    await workers.close();
+    await t.close();
+  });
+
+  const run = async (name: string, kind: any, key: string | null, input: unknown, config?: unknown) => {
+    const pluginId = installed.get(name)!;
+    if (config !== undefined)
+      await workers.invoke(pluginId, companyId, { kind: 'configChanged', key: null, input: config, cause: null });
+    calls.length = 0;
+    return workers.invoke(pluginId, companyId, { kind, key, input, cause: null });
+  };
+  /** Every call named its live invocation, of this kind and key. */
+  const allWithin = (kind: string, key: string) => {
+    for (const call of calls) {
+      assert.equal(call.params.invocationId, call.invocation?.id, call.method);
+      assert.deepEqual([call.invocation?.kind, call.invocation?.key], [kind, key], call.method);
+    }
+  };
+
+  it('inbound-hook: a delivery creates an issue in the configured project and wakes the configured agent with it', async () => {
+    answers = { 'issues.create': () => ({ id: 'issue-1' }), 'agents.wake': () => ({ runId: 'run-1' }) };
+    const agentId = '6f1c2d3e-0000-4000-8000-000000000001';
+    const projectId = '6f1c2d3e-0000-4000-8000-000000000002';
+    const delivery = {
+      deliveryId: 'dlv-1',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":"Printer on fire"}',
+      json: { title: 'Printer on fire' },
+    };
+    const result = await run('inbound-hook', 'webhook', 'inbound', delivery, { agentId, projectId });
+    assert.deepEqual(result, { issueId: 'issue-1' });
+    assert.deepEqual(
+      calls.map((c) => c.method),
+      ['issues.create', 'agents.wake'],
+    );
+    assert.equal(calls[0]!.params.title, 'Printer on fire');
+    assert.equal(calls[0]!.params.projectId, projectId);
+    assert.deepEqual([calls[1]!.params.agentId, calls[1]!.params.issueId], [agentId, 'issue-1']);
+    allWithin('webhook', 'inbound');
+  });
+
+  it('chat-notify: an approval waiting is posted to the secret URL, which the worker only names', async () => {
+    answers = { 'http.fetch': () => ({ status: 200, headers: {}, body: 'ok' }) };
+    const entry = {
+      id: 'act-1',
+      action: 'approval.created',
+      entityType: 'approval',
+      entityId: 'abcdef12-0000',
+      agentId: null,
+      details: { type: 'hire_agent' },
+    };
+    const config = { format: 'slack', webhookUrl: { secretId: 'the-company-secret' } };
+    assert.deepEqual(await run('chat-notify', 'event', 'approval.created', entry, config), { sent: true });
+    assert.equal(calls.length, 1);
+    assert.deepEqual(calls[0]!.params.url, { $secret: 'webhookUrl' });
+    assert.deepEqual(JSON.parse(calls[0]!.params.body), {
+      text: '*Approval waits for the board*\nApproval abcdef12 (hire agent) waits for the board.',
+    });
+    allWithin('event', 'approval.created');
+    answers = { 'http.fetch': () => ({ status: 500, headers: {}, body: 'down' }) };
+    await assert.rejects(run('chat-notify', 'event', 'approval.created', entry), /the slack URL answered 500/);
+  });
+
+  it('budget-radar: its data key answers blocks the host schema accepts, with names of budgeted agents', async () => {
+    const agentId = '0a1b2c3d-0000-4000-8000-000000000000';
+    answers = {
+      'costs.summary': () => ({
+        spendCents: 900,
+        budgetCents: 0,
+        policies: [
+          {
+            scopeType: 'agent',
+            scopeId: agentId,
+            metric: 'billed_cents',
+            windowKind: 'calendar_month_utc',
+            amount: 100_000,
+            observed: 900,
+          },
+        ],
+      }),
+      'agents.list': () => [{ id: agentId, name: 'Dev' }],
+    };
+    const payload = blocksPayload.parse(await run('budget-radar', 'data', 'radar', {}));
+    assert.equal(payload.blocks[0]!.type, 'metric');
+    assert.match(JSON.stringify(payload), /Agent Dev/);
+    assert.deepEqual(
+      calls.map((c) => c.method),
+      ['costs.summary', 'agents.list'],
+    );
+    allWithin('data', 'radar');
+  });
+
+  it("run-digest: the job opens its issue once, then writes the day's document on it", async () => {
+    const dev = '11111111-0000-4000-8000-000000000000';
+    const state = new Map<string, unknown>();
+    answers = {
+      'activity.list': () => [
+        {
+          action: 'heartbeat_run.failed',
+          agentId: dev,
+          details: { agentId: dev, error: 'exit 2' },
+          createdAt: '2026-11-28T06:00:00Z',
+        },
+        {
+          action: 'heartbeat_run.succeeded',
+          agentId: dev,
+          details: { agentId: dev },
+          createdAt: '2026-11-28T05:00:00Z',
+        },
+      ],
+      'agents.list': () => [{ id: dev, name: 'Dev' }],
+      'costs.summary': () => ({ spendCents: 4200 }),
+      'state.get': (p) => ({ value: state.get(p.key) ?? null }),
+      'state.set': (p) => {
+        state.set(p.key, p.value);
+        return { ok: true };
+      },
+      'issues.create': () => ({ id: 'digest-issue' }),
+      'documents.put': () => ({ ok: true }),
+    };
+    const fire = { fireAt: '2026-11-28T07:00:00.000Z', trigger: 'manual' };
+    await run('run-digest', 'job', 'daily-digest', fire, {});
+    const put = calls.find((c) => c.method === 'documents.put')!;
+    assert.deepEqual([put.params.issueId, put.params.key], ['digest-issue', 'run-digest-2026-11-28']);
+    assert.match(put.params.body, /2 runs ended: 1 succeeded, 1 failed/);
+    assert.match(put.params.body, /Spend this month so far: \$42\.00/);
+    allWithin('job', 'daily-digest');
+    await run('run-digest', 'job', 'daily-digest', fire);
+    assert.equal(calls.filter((c) => c.method === 'issues.create').length, 0, 'the issue is opened once');
+    await run('run-digest', 'job', 'daily-digest', fire, { issueId: 'OPS-7' });
+    assert.equal(calls.find((c) => c.method === 'documents.put')!.params.issueId, 'OPS-7');
+  });
+
+  it("kitchen-sink: the issue tab's data answers blocks with a button bound to its action", async () => {
+    answers = {
+      'issues.list': () => [{ status: 'todo' }, { status: 'todo' }, { status: 'done' }],
+      'state.get': () => ({ value: { deliveryId: 'dlv-9' } }),
+    };
+    const payload = blocksPayload.parse(await run('kitchen-sink', 'data', 'summary', { entityId: 'issue-7' }, {}));
+    assert.deepEqual(payload.blocks[0], {
+      type: 'metric',
+      label: 'Issues',
+      value: 3,
+      unit: 'count',
+      caption: 'in this company',
+    });
+    assert.deepEqual(payload.blocks.at(-1), {
+      type: 'buttons',
+      buttons: [{ label: 'Post a greeting', action: 'post-greeting', params: { issueId: 'issue-7' } }],
+    });
+    allWithin('data', 'summary');
+    answers = {};
+    await assert.rejects(
+      run('kitchen-sink', 'data', 'summary', {}),
+      /CAPABILITY_DENIED: issues\.list is not scripted here/,
+    );
   });
 });

@@ -149,7 +149,13 @@ describe('plugins: the shipped examples', () => {
     const examples = res.body as any[];
     assert.deepEqual(
       examples.map((e) => e.id),
-      ['boardroom.kitchen-sink'],
+      [
+        'boardroom.budget-radar',
+        'boardroom.chat-notify',
+        'boardroom.inbound-hook',
+        'boardroom.kitchen-sink',
+        'boardroom.run-digest',
+      ],
     );
     for (const example of examples) {
       assert.ok(path.isAbsolute(example.localPath) && existsSync(path.join(example.localPath, 'package.json')));
