@@ -7,13 +7,14 @@
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { blocks } from 'boardroom/plugin-sdk';
+import { createTestHarness } from 'boardroom/plugin-sdk/testing';
 import { blocksPayload } from '../src/modules/plugins/blocks.ts';
 import { parseManifest } from '../src/modules/plugins/manifest.ts';
 import { pluginWorkersOf } from '../src/modules/plugins/routes.ts';
@@ -762,5 +763,65 @@ describe('boardroom plugin init', () => {
     });
     assert.equal(run.code, 0, run.out);
     assert.match(run.out, /# pass 2/);
+  });
+});
+
+describe('plugin SDK: the test harness on a server of its own', () => {
+  it('starts boardroom run on a fresh data directory, installs and enables the plugin, and close() leaves nothing', async () => {
+    const before = new Set((await readdir(os.tmpdir())).filter((f) => f.startsWith('boardroom-harness-')));
+    const h = await createTestHarness({ pluginDir: path.join(PLUGIN_EXAMPLES_DIR, 'kitchen-sink') });
+    let closed = false;
+    try {
+      assert.equal(h.plugin.pluginKey, 'boardroom.kitchen-sink');
+      assert.equal(h.plugin.status, 'ready');
+      const mine = await h.request('GET', `/api/companies/${h.companyId}/plugins`);
+      assert.equal(mine.find((p: any) => p.pluginId === h.pluginId)?.status, 'enabled');
+      assert.equal((await h.health()).companyId, h.companyId);
+      await h.close();
+      closed = true;
+      await assert.rejects(fetch(`${h.url}/api/health`), 'the server it started is stopped');
+      const left = (await readdir(os.tmpdir())).filter((f) => f.startsWith('boardroom-harness-') && !before.has(f));
+      assert.deepEqual(left, [], 'its data directory is removed');
+    } finally {
+      if (!closed) await h.close();
+    }
+  });
+});
+
+describe('plugin SDK: the test harness on a given server', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ listen: true });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  it('installs a copy without node_modules and .git, upgrades a plugin installed before, and close() uninstalls it', async () => {
+    const dir = path.join(scratch, 'sink-with-deps');
+    await cp(path.join(PLUGIN_EXAMPLES_DIR, 'kitchen-sink'), dir, { recursive: true });
+    // What npm install and git leave behind: a symlink would make the package refused if it were copied.
+    await mkdir(path.join(dir, 'node_modules'), { recursive: true });
+    await symlink(PROJECT_DIR, path.join(dir, 'node_modules', 'boardroom'), 'dir');
+    await mkdir(path.join(dir, '.git'));
+    await writeFile(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const server = { url: t.baseUrl!, token: t.ownerToken };
+    const first = await createTestHarness({ pluginDir: dir, server });
+    const second = await createTestHarness({ pluginDir: dir, server });
+    try {
+      assert.equal(first.pluginId, second.pluginId, 'the second upgraded the plugin the first installed');
+      assert.notEqual(first.companyId, second.companyId);
+      const record = await second.request('GET', `/api/plugins/${second.pluginId}`);
+      const files = (
+        await readdir(path.join(PLUGIN_EXAMPLES_DIR, 'kitchen-sink'), { recursive: true, withFileTypes: true })
+      ).filter((e) => e.isFile()).length;
+      assert.equal(record.files, files, 'the files of the example, without node_modules and .git');
+      await assert.rejects(second.data('no-such-key'), (err: any) => err.name === 'HarnessError' && err.status >= 400);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+    const gone = await t.request('GET', `/api/plugins/${first.pluginId}`, { token: t.ownerToken });
+    assert.equal(gone.status, 404);
   });
 });
