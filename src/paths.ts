@@ -31,6 +31,9 @@ export const BUNDLED_SKILLS_DIR = path.join(PROJECT_DIR, 'src', 'skills', 'bundl
 /** The example plugin packages shipped with the server, one folder each (GET /api/plugins/examples lists them). */
 export const PLUGIN_EXAMPLES_DIR = path.join(PROJECT_DIR, 'plugins', 'examples');
 
+/** boardroom/plugin-sdk: plain ESM a plugin bundles or copies into itself (examples' build, `boardroom plugin init`). */
+export const PLUGIN_SDK_DIR = path.join(PROJECT_DIR, 'plugin-sdk');
+
 /** The release, from package.json: shown by `--version`, the health route and the API document. */
 export const VERSION = (JSON.parse(readFileSync(path.join(PROJECT_DIR, 'package.json'), 'utf8')) as { version: string })
   .version;

@@ -149,7 +149,13 @@ describe('plugins: the shipped examples', () => {
     const examples = res.body as any[];
     assert.deepEqual(
       examples.map((e) => e.id),
-      ['boardroom.kitchen-sink'],
+      [
+        'boardroom.budget-radar',
+        'boardroom.chat-notify',
+        'boardroom.inbound-hook',
+        'boardroom.kitchen-sink',
+        'boardroom.run-digest',
+      ],
     );
     for (const example of examples) {
       assert.ok(path.isAbsolute(example.localPath) && existsSync(path.join(example.localPath, 'package.json')));
@@ -169,7 +175,7 @@ describe('plugins: the shipped examples', () => {
     assert.deepEqual(await stagingLeft(), []);
   });
 
-  it('kitchen-sink declares every surface, and its worker answers initialize, health and shutdown over JSON-RPC', async () => {
+  it('kitchen-sink declares every surface, and its worker answers initialize, health, an invoke and shutdown over JSON-RPC', async () => {
     const plugin = await installed(path.join(PLUGIN_EXAMPLES_DIR, 'kitchen-sink'));
     const m = plugin.manifest;
     assert.ok(
@@ -181,14 +187,15 @@ describe('plugins: the shipped examples', () => {
     const dir = await materialisePlugin(t.database.db, t.config.dataDir, plugin.id);
     const child = spawn(process.execPath, [path.join(dir, m.worker)], { stdio: ['pipe', 'pipe', 'inherit'], env: {} });
     const answers = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-    const call = async (id: number, method: string) => {
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { pluginId: plugin.id } })}\n`);
+    const call = async (id: number, method: string, params: unknown = { pluginId: plugin.id }) => {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       const { value } = await answers.next();
       return JSON.parse(value);
     };
     assert.deepEqual((await call(1, 'initialize')).result.ok, true);
     assert.equal((await call(2, 'health')).result.status, 'ok');
-    assert.equal((await call(3, 'invoke')).error.code, -32601);
+    const echo = { invocationId: 'i1', kind: 'tool', key: 'echo', input: { text: 'hi' }, context: {} };
+    assert.deepEqual((await call(3, 'invoke', echo)).result, { text: 'Hello: hi' });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     assert.deepEqual((await call(4, 'shutdown')).result, { ok: true });
     assert.equal(await exited, 0);

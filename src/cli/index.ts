@@ -1,5 +1,5 @@
 // The `boardroom` command: run (default), doctor, board-key create, db migrate, db url, company
-// export|import, mcp.
+// export|import, plugin init, mcp.
 // Heavy modules are imported inside the commands so `run` can start the database while they load.
 import path from 'node:path';
 import { Command, Help, Option } from 'commander';
@@ -283,6 +283,20 @@ company
       process.stdout.write(`${out}\n`);
     },
   );
+
+program
+  .command('plugin')
+  .description('plugin authoring')
+  .command('init')
+  .description('scaffold a working plugin (manifest, worker on the SDK, README, a test) into a new or empty folder')
+  .argument('<dir>', 'the folder to create')
+  .option('--id <id>', 'the manifest id (default local.<folder name>)')
+  .option('--name <displayName>', 'the name shown to operators (default from the folder name)')
+  .action(async (dir: string, opts: { id?: string; name?: string }) => {
+    const { initPlugin } = await import('./plugin-init.ts');
+    const files = await initPlugin(dir, { id: opts.id, displayName: opts.name });
+    process.stdout.write(`created ${path.resolve(dir)}: ${files.join(', ')}\n`);
+  });
 
 program
   .command('mcp')

@@ -1,44 +1,376 @@
-// The kitchen-sink worker: JSON-RPC 2.0, one JSON object per line over stdin/stdout (issue 27
-// section 3). It answers the lifecycle calls every worker must: `initialize`, `health` and
-// `shutdown`. The `invoke` handlers for the surfaces its manifest declares (the echo tool, the
-// nightly job, the webhooks, the summary data and the post-greeting action) come with the worker
-// runtime and its SDK; until then an `invoke` is answered with a "method not found" error, so a host
-// never mistakes silence for success.
-import { createInterface } from 'node:readline';
+// Built by scripts/build-plugin-examples.ts from plugins/examples/kitchen-sink/src and boardroom/plugin-sdk: edit those and run `npm run plugins:build`, never this file.
 
-const MAX_LINE = 1024 * 1024;
-const started = Date.now();
-let initialized = null;
-
-const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-
-const methods = {
-  initialize(params) {
-    initialized = { pluginId: params?.pluginId ?? null, companyId: params?.companyId ?? null };
-    return { ok: true, methods: ['initialize', 'health', 'shutdown'] };
-  },
-  health() {
-    return { status: initialized ? 'ok' : 'starting', uptimeMs: Date.now() - started };
-  },
-  shutdown() {
-    setImmediate(() => process.exit(0));
-    return { ok: true };
-  },
-};
-
-const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-lines.on('line', (line) => {
-  if (line.length > MAX_LINE) return send({ id: null, error: { code: -32600, message: 'line over 1 MiB' } });
-  let request;
-  try {
-    request = JSON.parse(line);
-  } catch {
-    return send({ id: null, error: { code: -32700, message: 'parse error' } });
+// plugin-sdk/index.mjs
+var MAX_LINE_BYTES = 1024 * 1024;
+var SURFACES = (
+  /** @type {const} */
+  ["tools", "data", "actions", "jobs", "webhooks", "events"]
+);
+var KIND_SURFACE = { tool: "tools", data: "data", action: "actions", job: "jobs", webhook: "webhooks", event: "events" };
+var PLUGIN_FIELDS = /* @__PURE__ */ new Set([...SURFACES, "validateConfig", "configChanged", "health", "initialize"]);
+var PARSE_ERROR = -32700;
+var INVALID_REQUEST = -32600;
+var METHOD_NOT_FOUND = -32601;
+var INVALID_PARAMS = -32602;
+var HANDLER_ERROR = -32e3;
+function definePlugin(plugin2) {
+  if (plugin2 === null || typeof plugin2 !== "object") throw new TypeError("definePlugin takes an object");
+  for (const field of Object.keys(plugin2))
+    if (!PLUGIN_FIELDS.has(field))
+      throw new TypeError(`definePlugin: unknown field "${field}" (known: ${[...PLUGIN_FIELDS].join(", ")})`);
+  for (const surface of SURFACES) {
+    const handlers = plugin2[surface];
+    if (handlers === void 0) continue;
+    if (handlers === null || typeof handlers !== "object") throw new TypeError(`definePlugin: ${surface} is an object`);
+    for (const [key, handler] of Object.entries(handlers))
+      if (typeof handler !== "function") throw new TypeError(`definePlugin: ${surface}["${key}"] is not a function`);
   }
-  const handler = Object.hasOwn(methods, request?.method) ? methods[request.method] : null;
-  // A notification (no id) gets no answer, as JSON-RPC says.
-  if (request?.id === undefined) return;
-  if (!handler) return send({ id: request.id, error: { code: -32601, message: `method not found: ${request?.method}` } });
-  send({ id: request.id, result: handler(request.params) });
+  for (const hook of ["validateConfig", "configChanged", "health", "initialize"])
+    if (plugin2[hook] !== void 0 && typeof plugin2[hook] !== "function")
+      throw new TypeError(`definePlugin: ${hook} is not a function`);
+  return Object.freeze({ ...plugin2 });
+}
+function eventHandler(events, action) {
+  if (!events) return void 0;
+  if (Object.hasOwn(events, action)) return events[action];
+  let best;
+  let bestLength = -1;
+  for (const [pattern, handler] of Object.entries(events)) {
+    if (!pattern.endsWith(".*")) continue;
+    const prefix = pattern.slice(0, -1);
+    if (action.startsWith(prefix) && prefix.length > bestLength) {
+      best = handler;
+      bestLength = prefix.length;
+    }
+  }
+  return best ?? (Object.hasOwn(events, "*") ? events["*"] : void 0);
+}
+var HostCallError = class extends Error {
+  constructor(method, error) {
+    const message = typeof error?.message === "string" ? error.message : "the host answered an error";
+    super(`${method}: ${message}`);
+    this.name = "HostCallError";
+    this.method = method;
+    this.rpcCode = typeof error?.code === "number" ? error.code : null;
+    this.code = message.startsWith("CAPABILITY_DENIED") ? "CAPABILITY_DENIED" : "HOST_ERROR";
+  }
+};
+var secret = (configField) => ({ $secret: configField });
+var HOST_METHODS = {
+  issues: ["list", "get", "create", "update", "setStatus"],
+  comments: ["list", "create"],
+  documents: ["get", "put"],
+  projects: ["list"],
+  agents: ["list", "get", "wake"],
+  goals: ["list"],
+  routines: ["list"],
+  activity: ["list"],
+  costs: ["summary"],
+  state: ["get", "set", "delete", "list"],
+  http: ["fetch"],
+  stream: ["emit"]
+};
+function hostFor(call) {
+  const host = { call, log: (params) => call("log", params) };
+  for (const [namespace, methods] of Object.entries(HOST_METHODS)) {
+    host[namespace] = {};
+    for (const method of methods) host[namespace][method] = (params = {}) => call(`${namespace}.${method}`, params);
+  }
+  return Object.freeze(host);
+}
+function runWorker(plugin2, io = {}) {
+  const input = io.input ?? process.stdin;
+  const output = io.output ?? process.stdout;
+  const exit = io.exit ?? ((code) => process.exit(code));
+  const started = Date.now();
+  const running = /* @__PURE__ */ new Map();
+  const waiting = /* @__PURE__ */ new Map();
+  let nextCallId = 1;
+  let session = null;
+  let config = null;
+  let closing = false;
+  const send = (message) => {
+    const line = JSON.stringify({ jsonrpc: "2.0", ...message });
+    if (Buffer.byteLength(line) >= MAX_LINE_BYTES) {
+      if (message.id !== void 0 && message.method === void 0)
+        return send({ id: message.id, error: { code: HANDLER_ERROR, message: "the answer is over 1 MiB" } });
+      throw new Error(`a ${message.method ?? "message"} over 1 MiB cannot be sent to the host`);
+    }
+    output.write(`${line}
+`);
+  };
+  const callHost = (invocationId) => (method, params) => {
+    if (closing) return Promise.reject(new Error(`${method}: the worker is shutting down`));
+    const id = nextCallId++;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { method, resolve, reject });
+      try {
+        send({ id, method, params: { ...params, invocationId } });
+      } catch (err) {
+        waiting.delete(id);
+        reject(err);
+      }
+    });
+  };
+  const finish = (code) => {
+    closing = true;
+    for (const controller of running.values()) controller.abort(new Error("the worker is shutting down"));
+    for (const call of waiting.values()) call.reject(new Error(`${call.method}: the worker is shutting down`));
+    waiting.clear();
+    setImmediate(() => exit(code));
+  };
+  async function invoke(requestId, params) {
+    if (params === null || typeof params !== "object")
+      throw rpcError(INVALID_PARAMS, "invoke takes { invocationId, kind, key, input, context }");
+    const { invocationId, kind, key, input: data, context = {} } = params;
+    const controller = new AbortController();
+    running.set(requestId, controller);
+    const ctx = {
+      host: hostFor(callHost(typeof invocationId === "string" ? invocationId : null)),
+      signal: controller.signal,
+      context,
+      invocationId,
+      kind,
+      key,
+      config: context.config ?? config
+    };
+    try {
+      if (kind === "validateConfig") return plugin2.validateConfig ? await plugin2.validateConfig(data, ctx) : { ok: true };
+      if (kind === "configChanged") {
+        config = data ?? null;
+        if (plugin2.configChanged) await plugin2.configChanged(data, { ...ctx, config });
+        return null;
+      }
+      const surface = KIND_SURFACE[kind];
+      if (!surface) throw rpcError(INVALID_PARAMS, `unknown invoke kind ${JSON.stringify(kind)}`);
+      const handlers = plugin2[surface];
+      const handler = kind === "event" ? eventHandler(handlers, String(key)) : handlers && Object.hasOwn(handlers, key) ? handlers[key] : void 0;
+      if (!handler) throw rpcError(METHOD_NOT_FOUND, `this plugin has no ${kind} handler for ${JSON.stringify(key)}`);
+      const result = await handler(data, ctx);
+      return result === void 0 ? null : result;
+    } finally {
+      running.delete(requestId);
+    }
+  }
+  const lifecycle = {
+    async initialize(params) {
+      session = { pluginId: params?.pluginId ?? null, companyId: params?.companyId ?? null };
+      if (params?.config !== void 0) config = params.config;
+      if (plugin2.initialize) await plugin2.initialize({ ...session, config });
+      return { ok: true, methods: ["initialize", "invoke", "cancel", "health", "shutdown"] };
+    },
+    async health() {
+      const base = { status: session ? "ok" : "starting", uptimeMs: Date.now() - started, inFlight: running.size };
+      return plugin2.health ? { ...base, ...await plugin2.health() } : base;
+    },
+    shutdown() {
+      finish(0);
+      return { ok: true };
+    }
+  };
+  async function onRequest(message) {
+    const { id, method, params } = message;
+    if (method === "cancel") {
+      running.get(params?.id)?.abort(new Error("the host cancelled this invocation"));
+      if (id !== void 0) send({ id, result: { ok: true } });
+      return;
+    }
+    const handler = method === "invoke" ? (p) => invoke(id, p) : Object.hasOwn(lifecycle, method) ? lifecycle[method] : null;
+    if (id === void 0) return;
+    if (!handler) return send({ id, error: { code: METHOD_NOT_FOUND, message: `method not found: ${method}` } });
+    try {
+      send({ id, result: await handler(params) ?? null });
+    } catch (err) {
+      send({ id, error: errorOf(err) });
+    }
+  }
+  function onResponse(message) {
+    const call = waiting.get(message.id);
+    if (!call) return;
+    waiting.delete(message.id);
+    if (message.error !== void 0) call.reject(new HostCallError(call.method, message.error));
+    else call.resolve(message.result ?? null);
+  }
+  function onLine(line) {
+    if (line.trim() === "") return;
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return send({ id: null, error: { code: PARSE_ERROR, message: "parse error: a line that is not JSON" } });
+    }
+    if (message === null || typeof message !== "object" || Array.isArray(message))
+      return send({ id: null, error: { code: INVALID_REQUEST, message: "not a JSON-RPC object" } });
+    if (typeof message.method === "string") return void onRequest(message);
+    if (message.id !== void 0) onResponse(message);
+  }
+  const lines = lineReader(
+    MAX_LINE_BYTES,
+    onLine,
+    () => send({ id: null, error: { code: INVALID_REQUEST, message: "a line over 1 MiB was dropped" } })
+  );
+  input.on("data", (chunk) => lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+  input.on("end", () => finish(0));
+  return { stop: () => finish(0) };
+}
+function lineReader(max, onLine, onOversize) {
+  let parts = [];
+  let size = 0;
+  let skipping = false;
+  return {
+    push(chunk) {
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        const piece = chunk.subarray(start, nl);
+        start = nl + 1;
+        if (skipping || size + piece.length > max) {
+          if (!skipping) onOversize();
+          skipping = false;
+          parts = [];
+          size = 0;
+          continue;
+        }
+        parts.push(piece);
+        const line = Buffer.concat(parts).toString("utf8");
+        parts = [];
+        size = 0;
+        onLine(line);
+      }
+      const rest = chunk.subarray(start);
+      if (skipping || rest.length === 0) return;
+      if (size + rest.length > max) {
+        onOversize();
+        skipping = true;
+        parts = [];
+        size = 0;
+        return;
+      }
+      parts.push(rest);
+      size += rest.length;
+    }
+  };
+}
+function rpcError(code, message) {
+  return Object.assign(new Error(message), { rpcCode: code });
+}
+function errorOf(err) {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = typeof err?.rpcCode === "number" && !(err instanceof HostCallError) ? err.rpcCode : HANDLER_ERROR;
+  return { code, message: message || "the handler failed" };
+}
+var defined = (object) => Object.fromEntries(Object.entries(object).filter(([, v]) => v !== void 0));
+var blocks = Object.freeze({
+  /** A figure: `metric('Spend this month', 12345, { unit: 'cents', caption, tone })`. */
+  metric: (label, value, options = {}) => defined({ type: "metric", label, value, ...options }),
+  /** `table([{ key, label, unit? }], rows, { title })`: rows are objects keyed by column key. */
+  table: (columns, rows, options = {}) => defined({ type: "table", ...options, columns, rows }),
+  /** `list([{ title, subtitle?, href?, tone? }], { title })`: href is a path inside the board. */
+  list: (items, options = {}) => defined({ type: "list", ...options, items }),
+  /** `keyValue([{ label, value, unit? }], { title })`. */
+  keyValue: (items, options = {}) => defined({ type: "keyValue", ...options, items }),
+  /** Markdown the board renders with its own sanitising renderer. */
+  markdown: (text) => ({ type: "markdown", text }),
+  /** `chart('bar' | 'line', [{ label, points: [{ x, y }] }], { title, unit })`. */
+  chart: (kind, series, options = {}) => defined({ type: "chart", kind, ...options, series }),
+  /** A form from the declared action's paramsSchema: `form('post-greeting', { title, submitLabel, values })`. */
+  form: (action, options = {}) => defined({ type: "form", ...options, action }),
+  /** `buttons([{ label, action, params?, tone? }])`: each presses a declared action. */
+  buttons: (buttons) => ({ type: "buttons", buttons }),
+  /** What a blocks slot's data handler returns: `{ blocks: [...] }`. */
+  payload: (...list) => ({ blocks: list.flat() })
 });
-lines.on('close', () => process.exit(0));
+
+// plugins/examples/kitchen-sink/src/worker.mjs
+var greetingOf = (config) => typeof config?.greeting === "string" && config.greeting ? config.greeting : "Hello";
+async function issuesByStatus(host) {
+  const issues = await host.issues.list({ limit: 200 });
+  const counts = {};
+  for (const issue of issues) counts[issue.status] = (counts[issue.status] ?? 0) + 1;
+  return { total: issues.length, counts };
+}
+var plugin = definePlugin({
+  tools: {
+    /** A read tool: answers with the text it was given, greeted as configured. */
+    echo: (input, { config }) => ({ text: `${greetingOf(config)}: ${input.text}` }),
+    /**
+     * An outbound call with a secret (http.outbound to the `net` hosts, secrets.use): the host puts the
+     * company secret the `apiToken` config field references into the header; the worker never sees it.
+     */
+    async "api-status"(_input, { host, signal }) {
+      if (signal.aborted) return null;
+      const res = await host.http.fetch({
+        url: "https://api.example.com/status",
+        headers: { "x-api-token": secret("apiToken") }
+      });
+      return { status: res.status };
+    }
+  },
+  data: {
+    /** The dashboard widget and the issue tab (with params.entityId, the issue's id). */
+    async summary(params, { host }) {
+      const { total, counts } = await issuesByStatus(host);
+      const last = (await host.state.get({ key: "last-delivery" })).value;
+      return blocks.payload(
+        blocks.metric("Issues", total, { unit: "count", caption: "in this company" }),
+        blocks.table(
+          [
+            { key: "status", label: "Status" },
+            { key: "count", label: "Issues", unit: "count" }
+          ],
+          Object.entries(counts).map(([status, count]) => ({ status, count })),
+          { title: "By status" }
+        ),
+        blocks.keyValue([{ label: "Last webhook delivery", value: last?.deliveryId ?? null }]),
+        typeof params.entityId === "string" ? blocks.buttons([{ label: "Post a greeting", action: "post-greeting", params: { issueId: params.entityId } }]) : blocks.form("post-greeting", { title: "Greet an issue", submitLabel: "Post" })
+      );
+    }
+  },
+  actions: {
+    /** Comments on the issue (capability comments.write; mentions in it wake nobody). */
+    async "post-greeting"(params, { host, config }) {
+      const comment = await host.comments.create({
+        issueId: params.issueId,
+        body: `${greetingOf(config)} from the kitchen sink.`
+      });
+      return { commentId: comment?.id ?? null };
+    }
+  },
+  jobs: {
+    /** Nightly: counts issues, keeps the figures in the plugin's state, and tells the widget's stream. */
+    async "nightly-summary"(input, { host, context }) {
+      const summary = { ...await issuesByStatus(host), fireAt: input.fireAt, jobRunId: context.jobRunId };
+      await host.state.set({ key: "nightly-summary", value: summary });
+      await host.stream.emit({ channel: "ticks", data: { kind: "summary", total: summary.total } });
+    }
+  },
+  webhooks: {
+    /** Signing `none`: anyone with the URL may call it, so it only records that it was called. */
+    async open(input, { host }) {
+      await host.state.set({ key: "last-delivery", value: { deliveryId: input.deliveryId, webhook: "open" } });
+    },
+    /** Signing `hmac_sha256`: the host checked the signature before the worker sees the delivery. */
+    async signed(input, { host }) {
+      await host.state.set({ key: "last-delivery", value: { deliveryId: input.deliveryId, webhook: "signed" } });
+      await host.stream.emit({ channel: "ticks", data: { kind: "delivery", body: input.json } });
+    }
+  },
+  events: {
+    async "issue.created"(entry, { host }) {
+      await host.stream.emit({ channel: "ticks", data: { kind: "issue", issueId: entry.entityId } });
+    },
+    async "approval.*"(entry, { host }) {
+      await host.log({ level: "info", message: `approval activity: ${entry.action}` });
+    }
+  },
+  /** Called with a candidate config before it is saved. */
+  validateConfig(config) {
+    const errors = [];
+    if (config.greeting !== void 0 && (typeof config.greeting !== "string" || config.greeting.length > 100))
+      errors.push("greeting: a text of at most 100 characters");
+    return { ok: errors.length === 0, errors };
+  },
+  async configChanged(config, { host }) {
+    await host.log({ level: "info", message: `config changed: greeting ${JSON.stringify(greetingOf(config))}` });
+  }
+});
+runWorker(plugin);

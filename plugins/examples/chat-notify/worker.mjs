@@ -1,0 +1,385 @@
+// Built by scripts/build-plugin-examples.ts from plugins/examples/chat-notify/src and boardroom/plugin-sdk: edit those and run `npm run plugins:build`, never this file.
+
+// plugin-sdk/index.mjs
+var MAX_LINE_BYTES = 1024 * 1024;
+var SURFACES = (
+  /** @type {const} */
+  ["tools", "data", "actions", "jobs", "webhooks", "events"]
+);
+var KIND_SURFACE = { tool: "tools", data: "data", action: "actions", job: "jobs", webhook: "webhooks", event: "events" };
+var PLUGIN_FIELDS = /* @__PURE__ */ new Set([...SURFACES, "validateConfig", "configChanged", "health", "initialize"]);
+var PARSE_ERROR = -32700;
+var INVALID_REQUEST = -32600;
+var METHOD_NOT_FOUND = -32601;
+var INVALID_PARAMS = -32602;
+var HANDLER_ERROR = -32e3;
+function definePlugin(plugin) {
+  if (plugin === null || typeof plugin !== "object") throw new TypeError("definePlugin takes an object");
+  for (const field of Object.keys(plugin))
+    if (!PLUGIN_FIELDS.has(field))
+      throw new TypeError(`definePlugin: unknown field "${field}" (known: ${[...PLUGIN_FIELDS].join(", ")})`);
+  for (const surface of SURFACES) {
+    const handlers = plugin[surface];
+    if (handlers === void 0) continue;
+    if (handlers === null || typeof handlers !== "object") throw new TypeError(`definePlugin: ${surface} is an object`);
+    for (const [key, handler] of Object.entries(handlers))
+      if (typeof handler !== "function") throw new TypeError(`definePlugin: ${surface}["${key}"] is not a function`);
+  }
+  for (const hook of ["validateConfig", "configChanged", "health", "initialize"])
+    if (plugin[hook] !== void 0 && typeof plugin[hook] !== "function")
+      throw new TypeError(`definePlugin: ${hook} is not a function`);
+  return Object.freeze({ ...plugin });
+}
+function eventHandler(events, action) {
+  if (!events) return void 0;
+  if (Object.hasOwn(events, action)) return events[action];
+  let best;
+  let bestLength = -1;
+  for (const [pattern, handler] of Object.entries(events)) {
+    if (!pattern.endsWith(".*")) continue;
+    const prefix = pattern.slice(0, -1);
+    if (action.startsWith(prefix) && prefix.length > bestLength) {
+      best = handler;
+      bestLength = prefix.length;
+    }
+  }
+  return best ?? (Object.hasOwn(events, "*") ? events["*"] : void 0);
+}
+var HostCallError = class extends Error {
+  constructor(method, error) {
+    const message = typeof error?.message === "string" ? error.message : "the host answered an error";
+    super(`${method}: ${message}`);
+    this.name = "HostCallError";
+    this.method = method;
+    this.rpcCode = typeof error?.code === "number" ? error.code : null;
+    this.code = message.startsWith("CAPABILITY_DENIED") ? "CAPABILITY_DENIED" : "HOST_ERROR";
+  }
+};
+var secret = (configField) => ({ $secret: configField });
+var HOST_METHODS = {
+  issues: ["list", "get", "create", "update", "setStatus"],
+  comments: ["list", "create"],
+  documents: ["get", "put"],
+  projects: ["list"],
+  agents: ["list", "get", "wake"],
+  goals: ["list"],
+  routines: ["list"],
+  activity: ["list"],
+  costs: ["summary"],
+  state: ["get", "set", "delete", "list"],
+  http: ["fetch"],
+  stream: ["emit"]
+};
+function hostFor(call) {
+  const host = { call, log: (params) => call("log", params) };
+  for (const [namespace, methods] of Object.entries(HOST_METHODS)) {
+    host[namespace] = {};
+    for (const method of methods) host[namespace][method] = (params = {}) => call(`${namespace}.${method}`, params);
+  }
+  return Object.freeze(host);
+}
+function runWorker(plugin, io = {}) {
+  const input = io.input ?? process.stdin;
+  const output = io.output ?? process.stdout;
+  const exit = io.exit ?? ((code) => process.exit(code));
+  const started = Date.now();
+  const running = /* @__PURE__ */ new Map();
+  const waiting = /* @__PURE__ */ new Map();
+  let nextCallId = 1;
+  let session = null;
+  let config = null;
+  let closing = false;
+  const send = (message) => {
+    const line = JSON.stringify({ jsonrpc: "2.0", ...message });
+    if (Buffer.byteLength(line) >= MAX_LINE_BYTES) {
+      if (message.id !== void 0 && message.method === void 0)
+        return send({ id: message.id, error: { code: HANDLER_ERROR, message: "the answer is over 1 MiB" } });
+      throw new Error(`a ${message.method ?? "message"} over 1 MiB cannot be sent to the host`);
+    }
+    output.write(`${line}
+`);
+  };
+  const callHost = (invocationId) => (method, params) => {
+    if (closing) return Promise.reject(new Error(`${method}: the worker is shutting down`));
+    const id = nextCallId++;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { method, resolve, reject });
+      try {
+        send({ id, method, params: { ...params, invocationId } });
+      } catch (err) {
+        waiting.delete(id);
+        reject(err);
+      }
+    });
+  };
+  const finish = (code) => {
+    closing = true;
+    for (const controller of running.values()) controller.abort(new Error("the worker is shutting down"));
+    for (const call of waiting.values()) call.reject(new Error(`${call.method}: the worker is shutting down`));
+    waiting.clear();
+    setImmediate(() => exit(code));
+  };
+  async function invoke(requestId, params) {
+    if (params === null || typeof params !== "object")
+      throw rpcError(INVALID_PARAMS, "invoke takes { invocationId, kind, key, input, context }");
+    const { invocationId, kind, key, input: data, context = {} } = params;
+    const controller = new AbortController();
+    running.set(requestId, controller);
+    const ctx = {
+      host: hostFor(callHost(typeof invocationId === "string" ? invocationId : null)),
+      signal: controller.signal,
+      context,
+      invocationId,
+      kind,
+      key,
+      config: context.config ?? config
+    };
+    try {
+      if (kind === "validateConfig") return plugin.validateConfig ? await plugin.validateConfig(data, ctx) : { ok: true };
+      if (kind === "configChanged") {
+        config = data ?? null;
+        if (plugin.configChanged) await plugin.configChanged(data, { ...ctx, config });
+        return null;
+      }
+      const surface = KIND_SURFACE[kind];
+      if (!surface) throw rpcError(INVALID_PARAMS, `unknown invoke kind ${JSON.stringify(kind)}`);
+      const handlers = plugin[surface];
+      const handler = kind === "event" ? eventHandler(handlers, String(key)) : handlers && Object.hasOwn(handlers, key) ? handlers[key] : void 0;
+      if (!handler) throw rpcError(METHOD_NOT_FOUND, `this plugin has no ${kind} handler for ${JSON.stringify(key)}`);
+      const result = await handler(data, ctx);
+      return result === void 0 ? null : result;
+    } finally {
+      running.delete(requestId);
+    }
+  }
+  const lifecycle = {
+    async initialize(params) {
+      session = { pluginId: params?.pluginId ?? null, companyId: params?.companyId ?? null };
+      if (params?.config !== void 0) config = params.config;
+      if (plugin.initialize) await plugin.initialize({ ...session, config });
+      return { ok: true, methods: ["initialize", "invoke", "cancel", "health", "shutdown"] };
+    },
+    async health() {
+      const base = { status: session ? "ok" : "starting", uptimeMs: Date.now() - started, inFlight: running.size };
+      return plugin.health ? { ...base, ...await plugin.health() } : base;
+    },
+    shutdown() {
+      finish(0);
+      return { ok: true };
+    }
+  };
+  async function onRequest(message) {
+    const { id, method, params } = message;
+    if (method === "cancel") {
+      running.get(params?.id)?.abort(new Error("the host cancelled this invocation"));
+      if (id !== void 0) send({ id, result: { ok: true } });
+      return;
+    }
+    const handler = method === "invoke" ? (p) => invoke(id, p) : Object.hasOwn(lifecycle, method) ? lifecycle[method] : null;
+    if (id === void 0) return;
+    if (!handler) return send({ id, error: { code: METHOD_NOT_FOUND, message: `method not found: ${method}` } });
+    try {
+      send({ id, result: await handler(params) ?? null });
+    } catch (err) {
+      send({ id, error: errorOf(err) });
+    }
+  }
+  function onResponse(message) {
+    const call = waiting.get(message.id);
+    if (!call) return;
+    waiting.delete(message.id);
+    if (message.error !== void 0) call.reject(new HostCallError(call.method, message.error));
+    else call.resolve(message.result ?? null);
+  }
+  function onLine(line) {
+    if (line.trim() === "") return;
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return send({ id: null, error: { code: PARSE_ERROR, message: "parse error: a line that is not JSON" } });
+    }
+    if (message === null || typeof message !== "object" || Array.isArray(message))
+      return send({ id: null, error: { code: INVALID_REQUEST, message: "not a JSON-RPC object" } });
+    if (typeof message.method === "string") return void onRequest(message);
+    if (message.id !== void 0) onResponse(message);
+  }
+  const lines = lineReader(
+    MAX_LINE_BYTES,
+    onLine,
+    () => send({ id: null, error: { code: INVALID_REQUEST, message: "a line over 1 MiB was dropped" } })
+  );
+  input.on("data", (chunk) => lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+  input.on("end", () => finish(0));
+  return { stop: () => finish(0) };
+}
+function lineReader(max, onLine, onOversize) {
+  let parts = [];
+  let size = 0;
+  let skipping = false;
+  return {
+    push(chunk) {
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        const piece = chunk.subarray(start, nl);
+        start = nl + 1;
+        if (skipping || size + piece.length > max) {
+          if (!skipping) onOversize();
+          skipping = false;
+          parts = [];
+          size = 0;
+          continue;
+        }
+        parts.push(piece);
+        const line = Buffer.concat(parts).toString("utf8");
+        parts = [];
+        size = 0;
+        onLine(line);
+      }
+      const rest = chunk.subarray(start);
+      if (skipping || rest.length === 0) return;
+      if (size + rest.length > max) {
+        onOversize();
+        skipping = true;
+        parts = [];
+        size = 0;
+        return;
+      }
+      parts.push(rest);
+      size += rest.length;
+    }
+  };
+}
+function rpcError(code, message) {
+  return Object.assign(new Error(message), { rpcCode: code });
+}
+function errorOf(err) {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = typeof err?.rpcCode === "number" && !(err instanceof HostCallError) ? err.rpcCode : HANDLER_ERROR;
+  return { code, message: message || "the handler failed" };
+}
+var defined = (object) => Object.fromEntries(Object.entries(object).filter(([, v]) => v !== void 0));
+var blocks = Object.freeze({
+  /** A figure: `metric('Spend this month', 12345, { unit: 'cents', caption, tone })`. */
+  metric: (label, value, options = {}) => defined({ type: "metric", label, value, ...options }),
+  /** `table([{ key, label, unit? }], rows, { title })`: rows are objects keyed by column key. */
+  table: (columns, rows, options = {}) => defined({ type: "table", ...options, columns, rows }),
+  /** `list([{ title, subtitle?, href?, tone? }], { title })`: href is a path inside the board. */
+  list: (items, options = {}) => defined({ type: "list", ...options, items }),
+  /** `keyValue([{ label, value, unit? }], { title })`. */
+  keyValue: (items, options = {}) => defined({ type: "keyValue", ...options, items }),
+  /** Markdown the board renders with its own sanitising renderer. */
+  markdown: (text) => ({ type: "markdown", text }),
+  /** `chart('bar' | 'line', [{ label, points: [{ x, y }] }], { title, unit })`. */
+  chart: (kind, series, options = {}) => defined({ type: "chart", kind, ...options, series }),
+  /** A form from the declared action's paramsSchema: `form('post-greeting', { title, submitLabel, values })`. */
+  form: (action, options = {}) => defined({ type: "form", ...options, action }),
+  /** `buttons([{ label, action, params?, tone? }])`: each presses a declared action. */
+  buttons: (buttons) => ({ type: "buttons", buttons }),
+  /** What a blocks slot's data handler returns: `{ blocks: [...] }`. */
+  payload: (...list) => ({ blocks: list.flat() })
+});
+
+// plugins/examples/chat-notify/src/messages.mjs
+var FORMATS = ["slack", "discord", "ntfy"];
+var short = (id) => typeof id === "string" ? id.slice(0, 8) : "unknown";
+var money = (cents) => typeof cents === "number" ? `$${(cents / 100).toFixed(2)}` : "unknown";
+var APPROVAL_VERBS = {
+  "approval.created": "waits for the board",
+  "approval.resubmitted": "was resubmitted and waits for the board",
+  "approval.approved": "was approved",
+  "approval.rejected": "was rejected",
+  "approval.revision_requested": "was sent back for revision",
+  "approval.comment_added": "has a new comment"
+};
+function messageFor(entry) {
+  const d = entry.details ?? {};
+  if (entry.action.startsWith("approval.")) {
+    const verb = APPROVAL_VERBS[entry.action];
+    if (!verb) return null;
+    const what = typeof d.type === "string" ? d.type.replaceAll("_", " ") : "an approval";
+    return {
+      title: `Approval ${verb}`,
+      text: `Approval ${short(entry.entityId)} (${what}) ${verb}.`,
+      urgent: entry.action === "approval.created" || entry.action === "approval.resubmitted"
+    };
+  }
+  if (entry.action === "budget.warn_threshold_reached" || entry.action === "budget.hard_limit_reached") {
+    const hard = entry.action === "budget.hard_limit_reached";
+    const scope = d.scopeType === "company" ? "The company" : `The ${d.scopeType ?? "budget"} ${short(d.scopeId)}`;
+    const observed = d.metric === "billed_cents" ? money(d.observed) : String(d.observed ?? "?");
+    const amount = d.metric === "billed_cents" ? money(d.amount) : String(d.amount ?? "?");
+    return {
+      title: hard ? "Budget limit reached" : "Budget warning",
+      text: `${scope} has used ${observed} of its ${amount} budget${hard ? d.hardStop ? ": work is paused until the board decides." : "." : "."}`,
+      urgent: hard
+    };
+  }
+  if (entry.action === "heartbeat_run.failed" || entry.action === "heartbeat_run.timed_out") {
+    const how = entry.action === "heartbeat_run.failed" ? "failed" : "timed out";
+    const why = typeof d.error === "string" && d.error ? `: ${d.error.slice(0, 300)}` : ".";
+    return {
+      title: `A run ${how}`,
+      text: `Run ${short(entry.entityId)} of agent ${short(d.agentId ?? entry.agentId)} ${how}${why}`,
+      urgent: false
+    };
+  }
+  return null;
+}
+function requestFor(format, message) {
+  if (format === "slack")
+    return {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: `*${message.title}*
+${message.text}` })
+    };
+  if (format === "discord")
+    return {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content: `**${message.title}**
+${message.text}`, allowed_mentions: { parse: [] } })
+    };
+  if (format === "ntfy")
+    return {
+      method: "POST",
+      headers: { "content-type": "text/plain", title: message.title, priority: message.urgent ? "high" : "default" },
+      body: message.text
+    };
+  throw new Error(`format must be one of ${FORMATS.join(", ")}, not ${JSON.stringify(format)}`);
+}
+function configErrors(config) {
+  const errors = [];
+  if (!FORMATS.includes(config?.format)) errors.push(`format: one of ${FORMATS.join(", ")}`);
+  if (config?.webhookUrl === void 0 || config.webhookUrl === null || config.webhookUrl === "")
+    errors.push("webhookUrl: a company secret holding the incoming-webhook URL");
+  return errors;
+}
+
+// plugins/examples/chat-notify/src/worker.mjs
+async function notify(entry, { host, config }) {
+  const message = messageFor(entry);
+  if (!message) return { sent: false };
+  const problems = configErrors(config);
+  if (problems.length > 0) throw new Error(`not configured: ${problems.join("; ")}`);
+  const res = await host.http.fetch({ url: secret("webhookUrl"), ...requestFor(config.format, message) });
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`the ${config.format} URL answered ${res.status}: ${String(res.body).slice(0, 200)}`);
+  return { sent: true };
+}
+runWorker(
+  definePlugin({
+    events: {
+      "approval.*": notify,
+      "budget.warn_threshold_reached": notify,
+      "budget.hard_limit_reached": notify,
+      "heartbeat_run.failed": notify,
+      "heartbeat_run.timed_out": notify
+    },
+    validateConfig: (config) => {
+      const errors = configErrors(config);
+      return { ok: errors.length === 0, errors };
+    }
+  })
+);
