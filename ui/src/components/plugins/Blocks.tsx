@@ -450,9 +450,11 @@ export function PluginCallError({ error, title, retry }: { error: unknown; title
     ? (BRIDGE_ADVICE[code] ?? BRIDGE_ADVICE.WORKER_ERROR)
     : error instanceof ApiError && error.status === 403
       ? 'Your account may not do this for this company.'
-      : error instanceof ApiError && error.status === 0
-        ? 'Check that Boardroom is running and reachable, then try again.'
-        : 'Reload the page; if it happens again, the server log has the details.';
+      : error instanceof ApiError && error.status === 404
+        ? 'The plugin, or this part of it, is not available here: it may have been turned off or uninstalled. Reload the page.'
+        : error instanceof ApiError && error.status === 0
+          ? 'Check that Boardroom is running and reachable, then try again.'
+          : 'Reload the page; if it happens again, the server log has the details.';
   return (
     <div className="notice notice-error" role="alert">
       <strong>{title}</strong>
