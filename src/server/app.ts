@@ -12,6 +12,8 @@ import type { App, AppDeps } from '../http/deps.ts';
 import { installBudgetStopSettling } from './budget-stop-answers.ts';
 import { installErrorHandler } from './errors.ts';
 import { installInputGuard } from './input-guard.ts';
+import { installOriginGuard } from './origin-guard.ts';
+import { registerPluginFrames } from './plugin-frames.ts';
 import { installRouteContract } from './route-contract.ts';
 import { createLogger, OneLineRequestLog } from './logger.ts';
 import { VERSION } from '../paths.ts';
@@ -62,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installBudgetStopSettling(app, deps.database.db);
   installRouteContract(app);
   installInputGuard(app);
+  installOriginGuard(app);
   // No parsing hook: only authentication reads a cookie, and parses one only when it is sent.
   await app.register(cookie, { hook: false });
   await app.register(multipart, {
@@ -110,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Installed packages are registered again before the first request (and the engine's first run).
   await adapters.loadInstalled();
   await registerRoutes(app, deps, { adapters });
+  registerPluginFrames(app, deps);
   await installBoardUi(app);
   return app;
 }

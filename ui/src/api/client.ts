@@ -28,8 +28,13 @@ const errors: Middleware = {
     const body = (await response
       .clone()
       .json()
-      .catch(() => null)) as { error?: string; details?: unknown } | null;
-    throw new ApiError(response.status, body?.error ?? describeStatus(response.status), body?.details);
+      .catch(() => null)) as { error?: string; message?: string; code?: string; details?: unknown } | null;
+    // A plugin bridge error is `502 { code, message }` (issue 27): its message is the worker's story.
+    throw new ApiError(
+      response.status,
+      body?.error ?? body?.message ?? describeStatus(response.status),
+      body?.details ?? (body?.code ? { code: body.code } : undefined),
+    );
   },
   onError({ error }) {
     // fetch itself failed: the server is down or the network dropped.

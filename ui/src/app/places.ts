@@ -64,6 +64,7 @@ export const PLACES: PlaceCommand[] = [
   { label: 'Goals', path: 'goals', keywords: ['objectives'], nav: 'company' },
   { label: 'Projects', path: 'projects', keywords: ['workspaces'], nav: 'company' },
   { label: 'Skills', path: 'skills', keywords: ['library', 'import'], nav: 'company' },
+  { label: 'Plugins', path: 'plugins', keywords: ['extensions', 'integrations', 'install'], nav: 'company' },
   { label: 'Secrets', path: 'secrets', keywords: ['keys', 'credentials', 'env'], nav: 'company' },
   { label: 'Company settings', path: 'settings', keywords: ['name', 'brand', 'logo', 'archive'], nav: 'company' },
   {

@@ -115,6 +115,10 @@ export const router = createBrowserRouter([
               import('../pages/settings/CompanySettingsPage').then((m) => ({ Component: m.CompanySettingsPage })),
           },
           {
+            path: 'plugins/*',
+            lazy: () => import('../pages/plugins/PluginsArea').then((m) => ({ Component: m.PluginsArea })),
+          },
+          {
             path: 'portability',
             lazy: () => import('../pages/portability/PortabilityPage').then((m) => ({ Component: m.PortabilityPage })),
           },

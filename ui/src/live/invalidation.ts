@@ -15,6 +15,7 @@ import { goalKeys } from '../queries/goals';
 import { inboxKeys } from '../queries/inbox';
 import { issueKeys, issueListKeys } from '../queries/issues';
 import { labelKeys } from '../queries/labels';
+import { companyPluginKeys } from '../queries/plugins';
 import { projectKeys } from '../queries/projects';
 import { routineKeys, routineListKeys } from '../queries/routines';
 import { countKeys, liveRunKeys, runKeys } from '../queries/runs';
@@ -55,6 +56,8 @@ const BY_ENTITY: Record<string, CompanyResource[]> = {
   company: [companyKeys],
   skill: [skillKeys],
   secret: [secretKeys],
+  // A company turned a plugin on or off: its consents and the UI its plugins contribute.
+  plugin: [companyPluginKeys],
 };
 
 // Imports and updates are recorded on the company (one entry for many skills), not on a skill.

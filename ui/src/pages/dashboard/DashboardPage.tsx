@@ -11,6 +11,7 @@ import { KpiCards } from './KpiCards';
 import { AttentionBanner } from './AttentionBanner';
 import { LiveRuns } from './LiveRuns';
 import { RecentActivity } from './RecentActivity';
+import { DashboardWidgets } from '../../components/plugins/PluginSlots';
 
 export function DashboardPage() {
   const { companyId } = useParams() as { companyId: string };
@@ -21,6 +22,7 @@ export function DashboardPage() {
       <AttentionBanner companyId={companyId} />
       <StatCards companyId={companyId} />
       <KpiCards companyId={companyId} />
+      <DashboardWidgets companyId={companyId} />
       <div className="dashboard-columns">
         <LiveRuns companyId={companyId} />
         <RecentActivity companyId={companyId} />

@@ -10,6 +10,7 @@ import { FileInputSection } from './FileInputSection';
 import { FilterChipsSection } from './FilterChipsSection';
 import { LabelsSection } from './LabelsSection';
 import { MenuSection } from './MenuSection';
+import { PluginBlocksSection } from './PluginBlocksSection';
 import { PopoverSection } from './PopoverSection';
 import { PropertyRowSection } from './PropertyRowSection';
 import { SkeletonSection } from './SkeletonSection';
@@ -40,4 +41,5 @@ export const SECTIONS: DesignSection[] = [
   { id: 'data-table', title: 'DataTable', Component: DataTableSection },
   { id: 'filter-chips', title: 'FilterChips', Component: FilterChipsSection },
   { id: 'labels', title: 'Label chips', Component: LabelsSection },
+  { id: 'plugin-blocks', title: 'Plugin blocks', Component: PluginBlocksSection },
 ];
