@@ -37,6 +37,12 @@ const runLogGrew = z.object({
 /** An activity entry was written (trigger boardroom_notify_activity, src/db/sql/events-notify.sql). */
 const activityWritten = z.object({ companyId: id, id });
 
+/**
+ * A plugin worker emitted on one of its declared streams (src/engine/plugins/stream.ts raises it):
+ * the stream routes (`bridge/stream/{channel}`) hand `data` to that company's subscribers only.
+ */
+const pluginStreamEmitted = z.object({ pluginId: id, companyId: id, channel: z.string(), data: z.unknown() });
+
 interface ChannelSpec<P> {
   /** The PostgreSQL channel. */
   readonly name: string;
@@ -72,6 +78,7 @@ export const CHANNELS = {
   run: jsonChannel('boardroom_run', runChange),
   runLog: jsonChannel('boardroom_run_log', runLogGrew),
   activity: jsonChannel('boardroom_activity', activityWritten),
+  pluginStream: jsonChannel('plugin_stream', pluginStreamEmitted),
   /**
    * A hard budget incident awaits its stop (trigger boardroom_notify_budget_stop,
    * src/db/sql/engine-notify.sql): the company's id, as plain text; consumed by engine/budget-stops.ts.

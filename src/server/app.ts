@@ -21,6 +21,7 @@ import { installBoardUi } from './board-ui.ts';
 import { createAdapterRegistry } from '../adapters/registry.ts';
 import { createAdapterManager } from '../modules/adapter-registry/service.ts';
 import { permissionsMarkdown } from '../core/permissions.ts';
+import { createPluginHostApi } from '../engine/plugins/host-api.ts';
 
 const API_DESCRIPTION = [
   'Control plane for companies whose workers are AI agents.',
@@ -109,7 +110,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Installed packages are registered again before the first request (and the engine's first run).
   await adapters.loadInstalled();
-  await registerRoutes(app, deps, { adapters });
+  // secrets.use reads the company's plugin config: until the config store is wired here, none is set.
+  const pluginHostApi = createPluginHostApi({ config: deps.config, configOf: async () => null });
+  await registerRoutes(app, deps, { adapters, pluginHostApi });
   await installBoardUi(app);
   return app;
 }

@@ -24,7 +24,7 @@ import {
   uninstallPlugin,
   upgradePlugin,
 } from './service.ts';
-import { PluginWorkers } from './worker/host.ts';
+import { type HostApi, PluginWorkers } from './worker/host.ts';
 import { workerHealthResponse, workerLogResponse } from './worker/present.ts';
 import { pluginHealth, pluginLogs } from './worker/service.ts';
 
@@ -54,10 +54,10 @@ export function pluginWorkersOf(app: App): PluginWorkers {
   return workers;
 }
 
-export function registerPluginRoutes(app: App, deps: AppDeps): void {
+export function registerPluginRoutes(app: App, deps: AppDeps, hostApi?: HostApi): void {
   const { db } = deps.database;
   const pluginDeps = { dataDir: deps.config.dataDir };
-  const workers = new PluginWorkers({ db, dataDir: deps.config.dataDir });
+  const workers = new PluginWorkers({ db, dataDir: deps.config.dataDir, hostApi });
   workersByApp.set(app, workers);
   // Before the pool closes (server shutdown closes the app first): every worker stopped in stages.
   app.addHook('onClose', () => workers.close());
