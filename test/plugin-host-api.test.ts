@@ -19,6 +19,8 @@ import { agentWakeupRequests, pluginCompanyEnablements, pluginState } from '../s
 import { createPluginHostApi } from '../src/engine/plugins/host-api.ts';
 import { isRefusedAddress } from '../src/engine/plugins/net.ts';
 import { parseNetAllow } from '../src/core/config.ts';
+import { ACTIONS, type Action, permissionsMarkdown, permits } from '../src/core/permissions.ts';
+import { CAPABILITY_NAMES, isCapability } from '../src/modules/plugins/capabilities.ts';
 import { pluginWorkersOf } from '../src/modules/plugins/routes.ts';
 import { type Invocation, PluginWorkers } from '../src/modules/plugins/worker/host.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -443,5 +445,73 @@ describe('address rules', () => {
     assert.deepEqual(parseNetAllow(' Hooks.Local:8080 , [::1]:9000'), ['hooks.local:8080', '[::1]:9000']);
     assert.deepEqual(parseNetAllow(undefined), []);
     assert.throws(() => parseNetAllow('hooks.local'), /expected host:port/);
+  });
+});
+
+describe('the plugin column of the permission table', () => {
+  const owner: BoardActor = { kind: 'board', userId: randomUUID(), isInstanceOwner: true, via: 'session' };
+  const everything = {
+    kind: 'plugin',
+    pluginId: randomUUID(),
+    pluginKey: 'p',
+    companyId: randomUUID(),
+    capabilities: CAPABILITY_NAMES,
+    cause: owner,
+  } as const;
+
+  it('never opens what is never grantable, whatever the grant and the cause', () => {
+    const never: Action[] = [
+      'approval.decide',
+      'budget.createPolicy',
+      'budget.resolveIncident',
+      'agent.setBudget',
+      'secret.read',
+      'secret.create',
+      'agent.createKey',
+      'boardKey.create',
+      'plugin.manage',
+      'plugin.consent',
+      'adapter.install',
+      'agent.create',
+      'issue.assign',
+      'company.delete',
+    ];
+    for (const action of never)
+      assert.equal(
+        permits(everything, action, { companyId: everything.companyId, agentId: null } as never),
+        false,
+        action,
+      );
+  });
+
+  it('names only capabilities a manifest can declare, and renders the column in the docs', () => {
+    for (const [action, row] of Object.entries(ACTIONS))
+      if (Array.isArray(row.plugin)) for (const c of row.plugin) assert.ok(isCapability(c), `${action}: ${c}`);
+    const doc = permissionsMarkdown();
+    assert.match(doc, /\| action \| scope \| board \| agent \| system \| plugin \|/);
+    assert.match(doc, /\| `issue\.read` \| company \| always \| always \| always \| `issues\.read` \|/);
+    assert.match(doc, /`issues\.read` \(plugin\)/);
+  });
+
+  it('meets a row with the capability, and the cause must meet it too', () => {
+    const facts = { companyId: everything.companyId };
+    assert.equal(permits(everything, 'issue.create', facts), true);
+    assert.equal(permits({ ...everything, capabilities: ['issues.read'] }, 'issue.create', facts), false);
+    assert.equal(permits({ ...everything, cause: null }, 'issue.create', facts), true);
+    const agent: AgentActor = {
+      kind: 'agent',
+      agentId: randomUUID(),
+      companyId: everything.companyId,
+      role: 'engineer',
+      adapterType: 'process',
+      via: 'agent_key',
+    };
+    const wakeOther = { companyId: everything.companyId, agentId: randomUUID() };
+    assert.equal(permits({ ...everything, cause: null }, 'agent.wake', wakeOther), true);
+    assert.equal(permits({ ...everything, cause: agent }, 'agent.wake', wakeOther), false);
+    assert.equal(
+      permits({ ...everything, cause: agent }, 'agent.wake', { ...wakeOther, agentId: agent.agentId }),
+      true,
+    );
   });
 });
