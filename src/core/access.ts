@@ -1,6 +1,6 @@
 // The company boundary (SPEC section 5), the one place it is decided: agents act only inside their
 // own company; board users inside the companies they are members of (the instance owner in all);
-// the system actor everywhere. Missing company 404, another company 403. Who may do what inside a
+// the system actor everywhere; a plugin inside its slot's company, where its cause (if any) may act. Missing company 404, another company 403. Who may do what inside a
 // company is the permission table's (core/permissions.ts), which asks this boundary first.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -21,6 +21,11 @@ export async function accessibleCompanyIds(
   const wanted = [...new Set(companyIds)];
   if (actor.kind === 'system' || (actor.kind === 'board' && actor.isInstanceOwner)) return new Set(wanted);
   if (actor.kind === 'agent') return new Set(wanted.filter((id) => id === actor.companyId));
+  if (actor.kind === 'plugin') {
+    // Its slot's company alone, and only where whoever caused the invocation may act too.
+    const own = wanted.filter((id) => id === actor.companyId);
+    return actor.cause ? accessibleCompanyIds(db, actor.cause, own) : new Set(own);
+  }
   if (wanted.length === 0) return new Set();
   const rows = await db
     .select({ companyId: companyMemberships.companyId })
@@ -36,6 +41,10 @@ export async function accessibleCompanyIds(
 export function accessibleCompanyFilter(db: DbOrTx, actor: Actor, companyId: AnyPgColumn): SQL | undefined {
   if (actor.kind === 'system' || (actor.kind === 'board' && actor.isInstanceOwner)) return undefined;
   if (actor.kind === 'agent') return eq(companyId, actor.companyId);
+  if (actor.kind === 'plugin') {
+    const cause = actor.cause ? accessibleCompanyFilter(db, actor.cause, companyId) : undefined;
+    return cause ? and(eq(companyId, actor.companyId), cause) : eq(companyId, actor.companyId);
+  }
   return inArray(
     companyId,
     db

@@ -27,7 +27,23 @@ export interface SystemActor {
   runId?: string;
 }
 
-export type Actor = BoardActor | AgentActor | SystemActor;
+/**
+ * A plugin's worker acting through a host call (issue 27 section 2): inside the one company whose
+ * slot runs it, with the capabilities that company consented to, on behalf of whoever caused the
+ * invocation (the board user for UI calls, the agent for tools; null for its own jobs, events and
+ * webhooks). It may do what both its grant and its cause may, never more.
+ */
+export interface PluginActor {
+  kind: 'plugin';
+  pluginId: string;
+  pluginKey: string;
+  companyId: string;
+  /** The company's consented grant (plugin_company_enablements.capabilities). */
+  capabilities: readonly string[];
+  cause: BoardActor | AgentActor | null;
+}
+
+export type Actor = BoardActor | AgentActor | SystemActor | PluginActor;
 
 /** The company's CEO agent acting (SPEC: the CEO may manage its company's agents and settings). */
 export function isCeoOf(actor: Actor, companyId: string): actor is AgentActor {
@@ -40,7 +56,7 @@ export function systemActor(component: string, runId?: string): SystemActor {
 
 /** The activity-log view of an actor: actorType, actorId, agentId and runId. */
 export function actorStamp(actor: Actor): {
-  actorType: 'user' | 'agent' | 'system';
+  actorType: 'user' | 'agent' | 'system' | 'plugin';
   actorId: string;
   agentId: string | null;
   runId: string | null;
@@ -52,5 +68,7 @@ export function actorStamp(actor: Actor): {
       return { actorType: 'user', actorId: actor.userId, agentId: null, runId: actor.runId ?? null };
     case 'system':
       return { actorType: 'system', actorId: actor.component, agentId: null, runId: actor.runId ?? null };
+    case 'plugin':
+      return { actorType: 'plugin', actorId: actor.pluginId, agentId: null, runId: null };
   }
 }

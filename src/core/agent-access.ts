@@ -49,7 +49,7 @@ export async function findAgent(db: DbOrTx, actor: Actor, idOrKey: string, compa
     const byId = await findAgentById(db, key);
     if (byId) return byId;
   }
-  const scope = companyId ?? (actor.kind === 'agent' ? actor.companyId : undefined);
+  const scope = companyId ?? (actor.kind === 'agent' || actor.kind === 'plugin' ? actor.companyId : undefined);
   if (!scope) {
     if (isUuid(key)) return null;
     throw badRequest('companyId query parameter is required to look an agent up by shortname');
@@ -92,9 +92,10 @@ export async function assertAgentInCompany(
     });
 }
 
-/** The calling agent's row (for permission flags), or null for board callers. */
+/** The calling agent's row (for permission flags): a plugin's agent cause, null for board callers. */
 export async function callerAgent(db: DbOrTx, actor: Actor): Promise<Agent | null> {
-  return actor.kind === 'agent' ? findAgentById(db, actor.agentId) : null;
+  const agent = actor.kind === 'plugin' ? actor.cause : actor;
+  return agent?.kind === 'agent' ? findAgentById(db, agent.agentId) : null;
 }
 
 /** The row as it is now, locked for the rest of the transaction (status rules read it); the first lock of the one order (runs/lock-order.ts). */

@@ -32,6 +32,12 @@ export interface Config {
   modelPrices: PriceTable;
   /** Where code-host and catalog skill imports go (BOARDROOM_CODEHOST_*, BOARDROOM_SKILL_CATALOG_URL). */
   codeHost: CodeHostConfig;
+  /**
+   * `host:port` pairs a plugin's `http.fetch` may reach although they resolve to loopback or private
+   * addresses, and over plain http (BOARDROOM_PLUGIN_NET_ALLOW, comma-separated): self-hosted
+   * receivers. Absent: none. Never settable by a plugin.
+   */
+  pluginNetAllow?: readonly string[];
 }
 
 export interface CodeHostConfig {
@@ -107,6 +113,7 @@ export function readSettings(input: ConfigInput = {}, env: NodeJS.ProcessEnv = p
     runRetentionDays,
     publicUrl: parseBaseUrl('BOARDROOM_PUBLIC_URL', env.BOARDROOM_PUBLIC_URL),
     modelPrices: parsePriceTable(env.BOARDROOM_MODEL_PRICES),
+    pluginNetAllow: parseNetAllow(env.BOARDROOM_PLUGIN_NET_ALLOW),
     codeHost: {
       apiUrl: parseBaseUrl('BOARDROOM_CODEHOST_API_URL', env.BOARDROOM_CODEHOST_API_URL) ?? DEFAULT_CODE_HOST.apiUrl,
       rawUrl: parseBaseUrl('BOARDROOM_CODEHOST_RAW_URL', env.BOARDROOM_CODEHOST_RAW_URL) ?? DEFAULT_CODE_HOST.rawUrl,
@@ -142,6 +149,19 @@ export async function readKeys(
 ): Promise<Record<keyof typeof KEY_SOURCES, Buffer | null>> {
   const read = async (name: keyof typeof KEY_SOURCES) => readKey(env[KEY_SOURCES[name].env], keyFile(dataDir, name));
   return { masterKey: await read('masterKey'), jwtSecret: await read('jwtSecret') };
+}
+
+/** BOARDROOM_PLUGIN_NET_ALLOW: comma-separated `host:port` pairs (an IPv6 host in brackets), lowercased. */
+export function parseNetAllow(raw: string | undefined): string[] {
+  if (!raw?.trim()) return [];
+  return raw.split(',').map((entry) => {
+    const pair = entry.trim().toLowerCase();
+    const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):(\d{1,5})$/.exec(pair);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535)
+      throw new Error(`invalid BOARDROOM_PLUGIN_NET_ALLOW entry ${JSON.stringify(entry.trim())}: expected host:port`);
+    return pair;
+  });
 }
 
 /** An http(s) origin with an optional path prefix, without a trailing slash. */

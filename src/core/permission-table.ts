@@ -9,15 +9,18 @@
 // Every company-scoped action also passes the company boundary (core/access.ts) first.
 //
 // Kinds: `board` (users), `agent`, `system` (the server's own loops: always, except where an action
-// belongs to a user's or an agent's own identity) and `plugin`, which issue 27 gives an actor; it
-// holds no action yet. Issue 28 (board roles owner/admin/operator/viewer) refines the `board`
+// belongs to a user's or an agent's own identity) and `plugin` (a plugin worker's host call, issue 27),
+// whose conditions are capabilities: it meets a row when the company's consented grant holds one of
+// them and, when the invocation has a cause (the board user or agent behind it), that cause meets the
+// same row. What is never grantable (approvals, budgets, secret values, keys, members, plugin and
+// adapter management) is `never` in its column. Issue 28 (board roles owner/admin/operator/viewer) refines the `board`
 // column: `ruleFor` (core/permissions.ts) is the one place that picks a column for an actor, so a
 // per-role rule replaces `board` there and in the `Row` type, and nothing else changes.
 //
 // The checks that answer from it are core/permissions.ts; the table is rendered into docs/api.md and
 // the OpenAPI description (permissionsMarkdown there).
 import type { Agent } from '../db/rows.ts';
-import { isCeoOf, type Actor, type AgentActor, type BoardActor } from './actor.ts';
+import { isCeoOf, type Actor, type AgentActor, type BoardActor, type PluginActor } from './actor.ts';
 import { taskAccess } from './agent-access.ts';
 
 export const ACTOR_KINDS = ['board', 'agent', 'system', 'plugin'] as const;
@@ -78,8 +81,32 @@ export const BOARD_CONDITIONS = {
   instanceOwner: { means: 'the caller is the instance owner', holds: (actor) => actor.isInstanceOwner },
 } as const satisfies Record<string, Condition<BoardActor>>;
 
+const granted = (capability: string, means: string): Condition<PluginActor> => ({
+  means,
+  holds: (actor) => actor.capabilities.includes(capability),
+});
+
+/** A plugin's conditions: the capabilities (src/modules/plugins/capabilities.ts) that open a row to it. */
+export const PLUGIN_CONDITIONS = {
+  'issues.read': granted('issues.read', 'the company granted the plugin `issues.read`'),
+  'issues.write': granted('issues.write', 'the company granted the plugin `issues.write` (never status or assignee)'),
+  'issues.status': granted('issues.status', "the company granted the plugin `issues.status` (an issue's status)"),
+  'comments.read': granted('comments.read', 'the company granted the plugin `comments.read`'),
+  'comments.write': granted('comments.write', 'the company granted the plugin `comments.write` (mentions wake nobody)'),
+  'documents.read': granted('documents.read', 'the company granted the plugin `documents.read`'),
+  'documents.write': granted('documents.write', 'the company granted the plugin `documents.write`'),
+  'projects.read': granted('projects.read', 'the company granted the plugin `projects.read`'),
+  'agents.read': granted('agents.read', 'the company granted the plugin `agents.read`'),
+  'agents.wake': granted('agents.wake', 'the company granted the plugin `agents.wake` (under the budget rules)'),
+  'goals.read': granted('goals.read', 'the company granted the plugin `goals.read`'),
+  'routines.read': granted('routines.read', 'the company granted the plugin `routines.read`'),
+  'activity.read': granted('activity.read', 'the company granted the plugin `activity.read`'),
+  'costs.read': granted('costs.read', 'the company granted the plugin `costs.read`'),
+} as const satisfies Record<string, Condition<PluginActor>>;
+
 export type AgentCondition = keyof typeof AGENT_CONDITIONS;
 export type BoardCondition = keyof typeof BOARD_CONDITIONS;
+export type PluginCondition = keyof typeof PLUGIN_CONDITIONS;
 export type Rule<C extends string = never> = 'always' | 'never' | readonly C[];
 
 export interface Row {
@@ -88,7 +115,8 @@ export interface Row {
   board: Rule<BoardCondition>;
   agent: Rule<AgentCondition>;
   system: Rule;
-  plugin: Rule;
+  /** Capabilities, one of which the plugin's grant must hold (its cause then meets the same row). */
+  plugin: Rule<PluginCondition>;
   /** The 403 message of a refusal. */
   denied: string;
   /** Who `self` is for this action, when the agent rule names it. */
@@ -97,7 +125,7 @@ export interface Row {
 
 const BOARD_ONLY = 'board access required';
 // Shorthands for the common rows; each row below still says every kind.
-/** Any caller with access to the company (the boundary is the only refusal; plugins have no action yet). */
+/** Any caller with access to the company (the boundary is the only refusal); plugins: `withGrant`. */
 const anyCaller = {
   scope: 'company',
   board: 'always',
@@ -117,6 +145,11 @@ const boardOnly = {
 /** Board users, the system, and agents meeting one of `conditions`. */
 const boardOr = <const C extends readonly AgentCondition[]>(...conditions: C) =>
   ({ scope: 'company', board: 'always', agent: conditions, system: 'always', plugin: 'never' }) as const;
+/** A plugin whose grant holds one of `capabilities` (and whose cause meets the row). */
+const withGrant = <const C extends readonly PluginCondition[]>(...capabilities: C) =>
+  ({ plugin: capabilities }) as const;
+/** A read any caller with access to the company may make: the host API asks it before a plugin reads. */
+const readWith = (capability: PluginCondition) => ({ ...anyCaller, ...withGrant(capability) }) as const;
 /** Tied to a board user's own identity: no system actor. */
 const boardUserOnly = { ...boardOnly, system: 'never' } as const;
 /** Only the calling agent itself: its own row and inbox. */
@@ -225,6 +258,7 @@ export const ACTIONS = {
   'agent.rotateSigningSecret': boardOnly,
   'agent.wake': {
     ...boardOr('self'),
+    ...withGrant('agents.wake'),
     denied: 'only the board or the agent itself may wake an agent',
     self: 'the agent woken',
   },
@@ -235,8 +269,9 @@ export const ACTIONS = {
   },
 
   // Issues, comments, documents, attachments (SPEC "Issues")
-  'issue.create': anyCaller,
-  'issue.update': anyCaller,
+  'issue.create': { ...anyCaller, ...withGrant('issues.write') },
+  // The host API lets `issues.write` change no status and `issues.status` nothing but the status.
+  'issue.update': { ...anyCaller, ...withGrant('issues.write', 'issues.status') },
   'issue.assign': {
     ...boardOr('taskAssigner', 'self'),
     denied: 'assigning issues needs task-assignment permission (an agent may only assign an issue to itself)',
@@ -257,9 +292,9 @@ export const ACTIONS = {
     denied: 'only the assignee may release this issue',
     self: "the issue's assignee",
   },
-  'issue.comment': anyCaller,
+  'issue.comment': { ...anyCaller, ...withGrant('comments.write') },
   'issue.interrupt': { ...boardOnly, denied: 'only board users may interrupt a run' },
-  'issue.putDocument': anyCaller,
+  'issue.putDocument': { ...anyCaller, ...withGrant('documents.write') },
   'issue.deleteDocument': boardOnly,
   'issue.attach': anyCaller,
   'issue.deleteAttachment': {
@@ -387,6 +422,17 @@ export const ACTIONS = {
     denied: 'an agent executes plugin tools only as itself',
     self: 'the agent of `runContext.agentId`',
   },
+  // What a plugin reads through its host calls (routes read with the company boundary alone, which
+  // these rows' board, agent and system columns repeat): the capability, intersected with the cause.
+  'issue.read': readWith('issues.read'),
+  'comment.read': readWith('comments.read'),
+  'document.read': readWith('documents.read'),
+  'project.read': readWith('projects.read'),
+  'agent.read': readWith('agents.read'),
+  'goal.read': readWith('goals.read'),
+  'routine.read': readWith('routines.read'),
+  'activity.read': readWith('activity.read'),
+  'cost.read': readWith('costs.read'),
   'instance.doctor': { ...boardOnly, scope: 'instance' },
   'instance.whoAmI': { ...boardUserOnly, scope: 'instance' },
   'boardKey.read': { ...boardUserOnly, scope: 'instance' },

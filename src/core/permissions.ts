@@ -5,7 +5,7 @@
 // shows or hides controls, and permissionsMarkdown for the docs.
 import type { DbOrTx } from '../db/client.ts';
 import { assertCompanyAccess, requireCompanyAccess, type Company } from './access.ts';
-import type { Actor, AgentActor, BoardActor } from './actor.ts';
+import type { Actor, AgentActor, BoardActor, PluginActor } from './actor.ts';
 import { callerAgent } from './agent-access.ts';
 import { forbidden } from './errors.ts';
 import {
@@ -13,6 +13,7 @@ import {
   ACTOR_KINDS,
   AGENT_CONDITIONS,
   BOARD_CONDITIONS,
+  PLUGIN_CONDITIONS,
   type Action,
   type ActorFor,
   type AgentCondition,
@@ -20,6 +21,7 @@ import {
   type Condition,
   type Facts,
   type FactsOf,
+  type PluginCondition,
   type Row,
   type RowOf,
   type Rule,
@@ -41,7 +43,25 @@ function conditionHolds(actor: Actor, name: string, facts: Facts): boolean {
     const condition: Condition<BoardActor> | undefined = BOARD_CONDITIONS[name as BoardCondition];
     return condition?.holds(actor, facts) === true;
   }
+  if (actor.kind === 'plugin') {
+    const condition: Condition<PluginActor> | undefined = PLUGIN_CONDITIONS[name as PluginCondition];
+    return condition?.holds(actor, facts) === true;
+  }
   return false;
+}
+
+/** The actor, then (for a plugin) whoever caused its invocation: each must meet a row. */
+function actingChain(actor: Actor): Actor[] {
+  return actor.kind === 'plugin' && actor.cause ? [actor, actor.cause] : [actor];
+}
+
+/** Whether the actor meets the row: its own rule, and for a plugin its cause's rule too (grant ∩ cause). */
+function meets(actor: Actor, row: Row, facts: Facts): boolean {
+  return actingChain(actor).every((who) => {
+    const rule = ruleFor(who, row);
+    if (rule === 'always' || rule === 'never') return rule === 'always';
+    return rule.some((condition) => conditionHolds(who, condition, facts));
+  });
 }
 
 const readsCaller = (rule: Rule<string>) =>
@@ -55,9 +75,7 @@ const readsCaller = (rule: Rule<string>) =>
  */
 export function permits<A extends Action>(actor: Actor, action: A, facts: FactsOf<A>): boolean;
 export function permits(actor: Actor, action: Action, facts: Facts): boolean {
-  const rule = ruleFor(actor, ACTIONS[action]);
-  if (rule === 'always' || rule === 'never') return rule === 'always';
-  return rule.some((condition) => conditionHolds(actor, condition, facts));
+  return meets(actor, ACTIONS[action], facts);
 }
 
 /**
@@ -94,7 +112,7 @@ export async function assertMay(
  */
 export function assertKindMay<A extends Action>(actor: Actor, action: A, details?: unknown): ActorFor<A> {
   const row: Row = ACTIONS[action];
-  if (ruleFor(actor, row) === 'never') throw forbidden(row.denied, details);
+  if (actingChain(actor).some((who) => ruleFor(who, row) === 'never')) throw forbidden(row.denied, details);
   // The kinds the row allows are exactly ActorFor's.
   return actor as ActorFor<A>;
 }
@@ -143,11 +161,9 @@ async function assertConditions(
 ): Promise<void> {
   const { actor } = ctx;
   const row: Row = ACTIONS[action];
-  const rule = ruleFor(actor, row);
-  if (rule === 'always' || rule === 'never') return;
-  const withCaller =
-    facts.caller === undefined && readsCaller(rule) ? { ...facts, caller: await callerAgent(ctx.db, actor) } : facts;
-  if (!rule.some((condition) => conditionHolds(actor, condition, withCaller))) throw forbidden(row.denied, details);
+  const needsCaller = facts.caller === undefined && actingChain(actor).some((who) => readsCaller(ruleFor(who, row)));
+  const withCaller = needsCaller ? { ...facts, caller: await callerAgent(ctx.db, actor) } : facts;
+  if (!meets(actor, row, withCaller)) throw forbidden(row.denied, details);
 }
 
 /** The actions this actor may take on a resource described by `facts` (inside a company it may access). */
@@ -167,13 +183,14 @@ export function permissionsMarkdown(): string {
   const conditions = [
     ...Object.entries(AGENT_CONDITIONS).map(([name, c]) => `- \`${name}\` (agent): ${c.means}.`),
     ...Object.entries(BOARD_CONDITIONS).map(([name, c]) => `- \`${name}\` (board): ${c.means}.`),
+    ...Object.entries(PLUGIN_CONDITIONS).map(([name, c]) => `- \`${name}\` (plugin): ${c.means}.`),
   ];
   return [
     `| action | scope | ${ACTOR_KINDS.join(' | ')} | \`self\` is |`,
     `|---|---|${ACTOR_KINDS.map(() => '---|').join('')}---|`,
     ...rows,
     '',
-    'Conditions (one of those listed must hold; `-` is never):',
+    'Conditions (one of those listed must hold; `-` is never). A plugin meets a row when its condition holds and, when a board user or agent caused the call, that caller meets the same row:',
     '',
     ...conditions,
   ].join('\n');

@@ -48,6 +48,12 @@ const pluginChange = z.object({
   revision: z.number().int().nullable().default(null),
 });
 
+/**
+ * A plugin worker emitted on one of its declared streams (src/engine/plugins/stream.ts raises it):
+ * the stream routes (`bridge/stream/{channel}`) hand `data` to that company's subscribers only.
+ */
+const pluginStreamEmitted = z.object({ pluginId: id, companyId: id, channel: z.string(), data: z.unknown() });
+
 interface ChannelSpec<P> {
   /** The PostgreSQL channel. */
   readonly name: string;
@@ -84,6 +90,7 @@ export const CHANNELS = {
   runLog: jsonChannel('boardroom_run_log', runLogGrew),
   activity: jsonChannel('boardroom_activity', activityWritten),
   pluginChange: jsonChannel('boardroom_plugin_change', pluginChange),
+  pluginStream: jsonChannel('plugin_stream', pluginStreamEmitted),
   /**
    * A hard budget incident awaits its stop (trigger boardroom_notify_budget_stop,
    * src/db/sql/engine-notify.sql): the company's id, as plain text; consumed by engine/budget-stops.ts.

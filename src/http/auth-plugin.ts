@@ -60,7 +60,15 @@ async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<vo
   const actor = await resolveActor(request.headers.authorization, sessionTokenOf(request), deps);
   const runId = request.headers[RUN_ID_HEADER];
   // An agent JWT's signed run_id claim is authoritative; the header only fills in where none is set.
-  if (actor && !actor.runId && typeof runId === 'string' && runId.length > 0 && runId.length <= 200)
+  // (A plugin actor is never resolved from a request: it exists only inside host calls.)
+  if (
+    actor &&
+    actor.kind !== 'plugin' &&
+    !actor.runId &&
+    typeof runId === 'string' &&
+    runId.length > 0 &&
+    runId.length <= 200
+  )
     actor.runId = runId;
   request.actor = actor;
   if (!actor) throw unauthorized();

@@ -13,6 +13,7 @@ import { installBudgetStopSettling } from './budget-stop-answers.ts';
 import { installErrorHandler } from './errors.ts';
 import { installInputGuard } from './input-guard.ts';
 import { installOriginGuard } from './origin-guard.ts';
+import { pluginConfigOf } from '../modules/plugins/config.ts';
 import { registerPluginFrames } from './plugin-frames.ts';
 import { installRouteContract } from './route-contract.ts';
 import { createLogger, OneLineRequestLog } from './logger.ts';
@@ -23,6 +24,7 @@ import { installBoardUi } from './board-ui.ts';
 import { createAdapterRegistry } from '../adapters/registry.ts';
 import { createAdapterManager } from '../modules/adapter-registry/service.ts';
 import { permissionsMarkdown } from '../core/permissions.ts';
+import { createPluginHostApi } from '../engine/plugins/host-api.ts';
 
 const API_DESCRIPTION = [
   'Control plane for companies whose workers are AI agents.',
@@ -112,7 +114,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Installed packages are registered again before the first request (and the engine's first run).
   await adapters.loadInstalled();
-  await registerRoutes(app, deps, { adapters });
+  // secrets.use substitutes the secrets the company's plugin config references.
+  const pluginHostApi = createPluginHostApi({
+    config: deps.config,
+    configOf: (pluginId, companyId) => pluginConfigOf(deps.database.db, pluginId, companyId),
+  });
+  await registerRoutes(app, deps, { adapters, pluginHostApi });
   registerPluginFrames(app, deps);
   await installBoardUi(app);
   return app;

@@ -33,6 +33,7 @@ import { registerSkillRoutes } from '../modules/skills/routes.ts';
 import { registerAgentSkillRoutes } from '../modules/agents/skill-routes.ts';
 import { registerAdapterRoutes } from '../modules/adapter-registry/routes.ts';
 import { registerPluginRoutes } from '../modules/plugins/routes.ts';
+import type { HostApi } from '../modules/plugins/worker/host.ts';
 import { registerPortabilityRoutes } from '../modules/portability/routes.ts';
 import type { AdapterManager } from '../modules/adapter-registry/service.ts';
 import type { App, AppDeps } from '../http/deps.ts';
@@ -40,6 +41,8 @@ import type { App, AppDeps } from '../http/deps.ts';
 /** Services built once per app and shared by routes (not part of AppDeps: buildApp makes them). */
 export interface AppServices {
   adapters: AdapterManager;
+  /** What plugin workers' host calls are answered with (src/engine/plugins/host-api.ts). */
+  pluginHostApi: HostApi;
 }
 
 export async function registerRoutes(app: App, deps: AppDeps, services: AppServices): Promise<void> {
@@ -77,5 +80,5 @@ export async function registerRoutes(app: App, deps: AppDeps, services: AppServi
   registerSkillRoutes(app, deps);
   registerAgentSkillRoutes(app, deps);
   registerAdapterRoutes(app, services.adapters);
-  registerPluginRoutes(app, deps);
+  registerPluginRoutes(app, deps, services.pluginHostApi);
 }

@@ -21,3 +21,4 @@ export * from './labels.ts';
 export * from './plugins.ts';
 export * from './plugin-folders.ts';
 export * from './plugin-configs.ts';
+export * from './plugin-state.ts';

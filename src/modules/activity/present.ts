@@ -7,7 +7,9 @@ export const activityResponse = z
   .object({
     id: uuidOut(),
     companyId: uuidOut(),
-    actorType: z.enum(['agent', 'user', 'system']).describe('who acted: an agent, a board user, or the server itself'),
+    actorType: z
+      .enum(['agent', 'user', 'system', 'plugin'])
+      .describe('who acted: an agent, a board user, the server itself, or a plugin (actorId its plugin id)'),
     actorId: z.string().describe('agent id, board user id, or the name of a system component'),
     action: z.string().describe('event name, e.g. `issue.updated`, `company.created`, `secret.rotated`'),
     entityType: z.string().describe('kind of record acted on, e.g. `issue`, `company`, `secret`'),

@@ -25,7 +25,7 @@ export const listActivityQuery = z.object({
     .max(200)
     .optional()
     .describe('only entries of this action (exact match), e.g. `issue.updated`'),
-  actorType: z.enum(['agent', 'user', 'system']).optional().describe('only entries by this kind of actor'),
+  actorType: z.enum(['agent', 'user', 'system', 'plugin']).optional().describe('only entries by this kind of actor'),
   actorId: z
     .string()
     .min(1)

@@ -1,11 +1,12 @@
 // The company activity feed and board-written entries. Entries are never updated or deleted
 // (src/db/sql/activity-append-only.sql).
-import { and, desc, eq, not, or, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, not, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { activityLog, issues } from '../../db/schema/index.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { assertAgentInCompany } from '../../core/agent-access.ts';
 import type { ActivityEntry } from '../../db/rows.ts';
+import { actorStamp } from '../../core/actor.ts';
 import { appendActivity } from './record.ts';
 import type { CreateActivity, ListActivityQuery } from './schemas.ts';
 import { companyForActivityEntry } from './policy.ts';
@@ -27,8 +28,13 @@ export const aboutHiddenIssue = sql<boolean>`(${activityLog.entityType} = 'issue
 const ofRun = (runId: string) =>
   or(eq(activityLog.runId, runId), and(eq(activityLog.entityType, 'heartbeat_run'), eq(activityLog.entityId, runId)));
 
-/** Newest first, filters exact, bounded by `limit` (see schemas.ts). */
-export async function listActivity(db: DbOrTx, companyId: string, query: ListActivityQuery): Promise<ActivityEntry[]> {
+/** Newest first, filters exact, bounded by `limit` (see schemas.ts); `before`: only entries older (a plugin's paging). */
+export async function listActivity(
+  db: DbOrTx,
+  companyId: string,
+  query: ListActivityQuery,
+  before?: Date,
+): Promise<ActivityEntry[]> {
   return db
     .select()
     .from(activityLog)
@@ -42,6 +48,7 @@ export async function listActivity(db: DbOrTx, companyId: string, query: ListAct
         query.actorType ? eq(activityLog.actorType, query.actorType) : undefined,
         query.actorId ? eq(activityLog.actorId, query.actorId) : undefined,
         query.runId ? ofRun(query.runId) : undefined,
+        before ? lt(activityLog.createdAt, before) : undefined,
         not(aboutHiddenIssue),
       ),
     )
@@ -59,7 +66,7 @@ export async function createActivityEntry(ctx: Ctx, companyRef: string, input: C
       actorType: input.actorType,
       actorId: input.actorId,
       agentId: input.agentId ?? null,
-      runId: actor.runId ?? null,
+      runId: actorStamp(actor).runId,
       action: input.action,
       entityType: input.entityType,
       entityId: input.entityId,

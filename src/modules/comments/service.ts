@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { heartbeatRuns, issueComments, issues } from '../../db/schema/index.ts';
-import type { Actor } from '../../core/actor.ts';
+import { actorStamp, type Actor } from '../../core/actor.ts';
 import { inTransaction, type Ctx } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { recordActivity } from '../activity/record.ts';
@@ -44,16 +44,20 @@ export async function createComment(ctx: Ctx, issue: Issue, input: AddCommentInp
           body: input.body,
           authorAgentId: actor.kind === 'agent' ? actor.agentId : null,
           authorUserId: actor.kind === 'board' ? actor.userId : null,
-          runId: actor.runId ?? null,
+          runId: actorStamp(actor).runId,
         })
         .returning(),
       'comment',
     );
     const { current, reopened } = await touchIssue(tx, issue, Boolean(input.reopen && !input.statusExplicit));
     const interruptedRunId = input.interrupt ? await interruptCheckoutRun(tx, actor, current, comment.id) : null;
-    const mentioned = (await findMentionedAgentIds(tx, issue.companyId, input.body)).filter(
-      (id) => actor.kind !== 'agent' || id !== actor.agentId,
-    );
+    // A plugin's comment wakes nobody: its mentions are text (issue 27, `comments.write`).
+    const mentioned =
+      actor.kind === 'plugin'
+        ? []
+        : (await findMentionedAgentIds(tx, issue.companyId, input.body)).filter(
+            (id) => actor.kind !== 'agent' || id !== actor.agentId,
+          );
     for (const agentId of mentioned) {
       await enqueueWakeup(tx, actor, {
         companyId: issue.companyId,

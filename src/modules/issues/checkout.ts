@@ -307,8 +307,10 @@ export async function releaseIssue(ctx: Ctx, issue: Issue): Promise<Issue> {
  * its next checkout adopts the lock. A run-less lock (board checkout on the agent's behalf) passes
  * for the assignee. The board always passes. Otherwise 409 with the holder.
  */
-export async function assertMayUpdateCheckedOutIssue(db: DbOrTx, actor: Actor, issue: Issue): Promise<void> {
-  if (actor.kind !== 'agent' || issue.status !== 'in_progress' || (!issue.assigneeAgentId && !issue.checkoutRunId))
+export async function assertMayUpdateCheckedOutIssue(db: DbOrTx, caller: Actor, issue: Issue): Promise<void> {
+  // A plugin's tool call meets the lock as the agent that called it (a plugin on its own, as the board).
+  const actor = caller.kind === 'plugin' ? caller.cause : caller;
+  if (actor?.kind !== 'agent' || issue.status !== 'in_progress' || (!issue.assigneeAgentId && !issue.checkoutRunId))
     return;
   const runStatus = await runStatusOf(db, issue.checkoutRunId);
   const state = {

@@ -27,7 +27,7 @@ import {
   upgradePlugin,
 } from './service.ts';
 import { registerSurfaceRoutes } from './surfaces-routes.ts';
-import { PluginWorkers } from './worker/host.ts';
+import { type HostApi, PluginWorkers } from './worker/host.ts';
 import { workerHealthResponse, workerLogResponse } from './worker/present.ts';
 import { pluginHealth, pluginLogs } from './worker/service.ts';
 
@@ -57,10 +57,15 @@ export function pluginWorkersOf(app: App): PluginWorkers {
   return workers;
 }
 
-export function registerPluginRoutes(app: App, deps: AppDeps): void {
+export function registerPluginRoutes(app: App, deps: AppDeps, hostApi?: HostApi): void {
   const { db } = deps.database;
   const pluginDeps = { dataDir: deps.config.dataDir };
-  const workers = new PluginWorkers({ db, dataDir: deps.config.dataDir, notifications: deps.notifications });
+  const workers = new PluginWorkers({
+    db,
+    dataDir: deps.config.dataDir,
+    notifications: deps.notifications,
+    hostApi,
+  });
   workersByApp.set(app, workers);
   // Before the pool closes (server shutdown closes the app first): every worker stopped in stages.
   app.addHook('onClose', () => workers.close());

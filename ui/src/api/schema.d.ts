@@ -6332,7 +6332,7 @@ export interface paths {
                     /** @description only entries by this actor (exact match): an agent id, a board user id, or a system component name */
                     actorId?: string;
                     /** @description only entries by this kind of actor */
-                    actorType?: "agent" | "user" | "system";
+                    actorType?: "agent" | "user" | "system" | "plugin";
                     /** @description only entries involving this agent */
                     agentId?: string;
                     /** @description only entries about this record (exact match); combine with entityType */
@@ -6365,10 +6365,10 @@ export interface paths {
                             /** @description agent id, board user id, or the name of a system component */
                             actorId: string;
                             /**
-                             * @description who acted: an agent, a board user, or the server itself
+                             * @description who acted: an agent, a board user, the server itself, or a plugin (actorId its plugin id)
                              * @enum {string}
                              */
-                            actorType: "agent" | "user" | "system";
+                            actorType: "agent" | "user" | "system" | "plugin";
                             /** @description the agent involved, when there is one */
                             agentId: string | null;
                             /** Format: uuid */
@@ -6520,10 +6520,10 @@ export interface paths {
                             /** @description agent id, board user id, or the name of a system component */
                             actorId: string;
                             /**
-                             * @description who acted: an agent, a board user, or the server itself
+                             * @description who acted: an agent, a board user, the server itself, or a plugin (actorId its plugin id)
                              * @enum {string}
                              */
-                            actorType: "agent" | "user" | "system";
+                            actorType: "agent" | "user" | "system" | "plugin";
                             /** @description the agent involved, when there is one */
                             agentId: string | null;
                             /** Format: uuid */
@@ -20702,10 +20702,10 @@ export interface paths {
                             /** @description agent id, board user id, or the name of a system component */
                             actorId: string;
                             /**
-                             * @description who acted: an agent, a board user, or the server itself
+                             * @description who acted: an agent, a board user, the server itself, or a plugin (actorId its plugin id)
                              * @enum {string}
                              */
-                            actorType: "agent" | "user" | "system";
+                            actorType: "agent" | "user" | "system" | "plugin";
                             /** @description the agent involved, when there is one */
                             agentId: string | null;
                             /** Format: uuid */

@@ -8,7 +8,7 @@ import { entryLabel } from './activity-links';
 
 export interface Entry {
   action: string;
-  actorType: 'agent' | 'user' | 'system';
+  actorType: 'agent' | 'user' | 'system' | 'plugin';
   actorId: string;
   agentId: string | null;
   entityType: string;
@@ -36,6 +36,8 @@ export interface Sentence {
 export function actorWords(entry: Pick<Entry, 'actorType' | 'actorId'>, names: Names): string {
   if (entry.actorType === 'agent') return names.agent(entry.actorId) ?? 'An agent';
   if (entry.actorType === 'user') return entry.actorId === names.me ? 'You' : 'A board member';
+  // The entry names a plugin by id only (its key is in the plugin list, not the entry).
+  if (entry.actorType === 'plugin') return 'A plugin';
   return `The ${enumLabel(entry.actorId).toLowerCase()}`;
 }
 

@@ -44,6 +44,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 function actorName(entry: StreamEntry, viewer: Viewer): string {
   if (entry.actorType === 'agent') return viewer.agentName(entry.actorId) ?? 'an agent';
   if (entry.actorType === 'user') return 'a board member';
+  if (entry.actorType === 'plugin') return 'a plugin';
   return 'Boardroom';
 }
 

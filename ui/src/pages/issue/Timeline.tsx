@@ -3,7 +3,7 @@
 // edits as they happened, and the composer at the bottom. Everything refreshes from the company's live
 // events (comments, activity and runs are all under keys the events name); nothing polls.
 import { useQuery } from '@tanstack/react-query';
-import { FilePen, FilePlus, type LucideIcon, Settings, UserRound } from 'lucide-react';
+import { FilePen, FilePlus, type LucideIcon, Puzzle, Settings, UserRound } from 'lucide-react';
 import { Fragment, type ReactNode } from 'react';
 import { AgentAvatar } from '../../components/display/AgentAvatar';
 import { TimelineItem } from '../../components/display/TimelineItem';
@@ -32,12 +32,18 @@ interface Entry {
 type Names = ReturnType<typeof useAgentNames>;
 
 /** Who acted, as a face (an agent's avatar, else an icon) and a name. */
-function actorOf(names: Names, meId: string | undefined, kind: 'agent' | 'user' | 'system', id: string | null) {
+function actorOf(
+  names: Names,
+  meId: string | undefined,
+  kind: 'agent' | 'user' | 'system' | 'plugin',
+  id: string | null,
+) {
   if (kind === 'agent' && id) {
     const name = names.nameOf(id);
     return { name, avatar: <AgentAvatar id={id} name={name} />, icon: undefined };
   }
   if (kind === 'user') return { name: id && id === meId ? 'You' : 'Board', avatar: undefined, icon: UserRound };
+  if (kind === 'plugin') return { name: 'A plugin', avatar: undefined, icon: Puzzle };
   return { name: 'Boardroom', avatar: undefined, icon: Settings };
 }
 
