@@ -37,6 +37,12 @@ const runLogGrew = z.object({
 /** An activity entry was written (trigger boardroom_notify_activity, src/db/sql/events-notify.sql). */
 const activityWritten = z.object({ companyId: id, id });
 
+/** A plugin worker emitted on one of its declared streams (`stream.emit`): for that plugin, company and channel only. */
+const pluginStreamMessage = z.object({ pluginId: id, companyId: id, channel: z.string().max(200), data: z.unknown() });
+
+/** A plugin webhook delivery was recorded (src/modules/plugins/webhooks.ts raises it): the engine hands it over. */
+const pluginWebhookReceived = z.object({ deliveryId: id });
+
 interface ChannelSpec<P> {
   /** The PostgreSQL channel. */
   readonly name: string;
@@ -72,6 +78,8 @@ export const CHANNELS = {
   run: jsonChannel('boardroom_run', runChange),
   runLog: jsonChannel('boardroom_run_log', runLogGrew),
   activity: jsonChannel('boardroom_activity', activityWritten),
+  pluginStream: jsonChannel('plugin_stream', pluginStreamMessage),
+  pluginWebhook: jsonChannel('boardroom_plugin_webhook', pluginWebhookReceived),
   /**
    * A hard budget incident awaits its stop (trigger boardroom_notify_budget_stop,
    * src/db/sql/engine-notify.sql): the company's id, as plain text; consumed by engine/budget-stops.ts.

@@ -27,6 +27,8 @@ import {
 import { PluginWorkers } from './worker/host.ts';
 import { workerHealthResponse, workerLogResponse } from './worker/present.ts';
 import { pluginHealth, pluginLogs } from './worker/service.ts';
+import { presentWebhooks, registerPluginWebhookRoutes } from './webhooks-routes.ts';
+import { registerPluginStreamRoutes } from './streams-routes.ts';
 
 const tags = ['plugins'];
 const FORBIDDEN_READ: [403, string] = [403, 'an agent caller (board only)'];
@@ -61,6 +63,8 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
   workersByApp.set(app, workers);
   // Before the pool closes (server shutdown closes the app first): every worker stopped in stages.
   app.addHook('onClose', () => workers.close());
+  registerPluginWebhookRoutes(app, deps);
+  registerPluginStreamRoutes(app, deps);
 
   app.get(
     '/api/plugins',
@@ -252,7 +256,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
     },
     async (request) =>
       (await listCompanyPlugins(contextOf(db, request), request.params.companyId)).map((p) =>
-        presentCompanyPlugin(p.plugin, p.enablement),
+        presentCompanyPlugin(p.plugin, p.enablement, presentWebhooks(deps, request, p.plugin.id, p.webhooks)),
       ),
   );
 
@@ -263,7 +267,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
         tags,
         summary: 'Turn a plugin on for a company',
         description:
-          "Consent is explicit: `capabilities` must equal the manifest's list as a set (422 names what is missing or not declared, also in `details`). Enables the plugin for this company (again after an upgrade: `upgrade_pending` becomes `enabled`) and records `plugin.enabled` in its activity. 409 while the plugin is disabled on the instance. Board users of the company; agents 403.",
+          "Consent is explicit: `capabilities` must equal the manifest's list as a set (422 names what is missing or not declared, also in `details`). Enables the plugin for this company (again after an upgrade: `upgrade_pending` becomes `enabled`) and records `plugin.enabled` in its activity. Each declared webhook gets an endpoint of this company (`webhooks`); the secret of a new signed endpoint is in this answer only (rotate for a new one). 409 while the plugin is disabled on the instance. Board users of the company; agents 403.",
         params: companyPluginParams,
         body: consentBody,
         response: {
@@ -279,8 +283,18 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const { companyId, pluginId } = request.params;
-      const result = await enableCompanyPlugin(contextOf(db, request), companyId, pluginId, request.body.capabilities);
-      return presentCompanyPlugin(result.plugin, result.enablement);
+      const result = await enableCompanyPlugin(
+        contextOf(db, request),
+        companyId,
+        pluginId,
+        request.body.capabilities,
+        deps.config.masterKey,
+      );
+      return presentCompanyPlugin(
+        result.plugin,
+        result.enablement,
+        presentWebhooks(deps, request, pluginId, result.webhooks),
+      );
     },
   );
 
@@ -304,7 +318,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
       const { companyId, pluginId } = request.params;
       const result = await disableCompanyPlugin(contextOf(db, request), companyId, pluginId);
       await workers.stopWorker(pluginId, companyId);
-      return presentCompanyPlugin(result.plugin, result.enablement);
+      return presentCompanyPlugin(result.plugin, result.enablement, []);
     },
   );
 
