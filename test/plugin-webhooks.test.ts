@@ -207,6 +207,9 @@ describe('plugin webhooks', () => {
     assert.equal(at.status, 202, JSON.stringify(at.body));
     const over = await post(url, Buffer.alloc(256 * 1024 + 1, 'a'), { 'content-type': 'text/plain' });
     assert.equal(over.status, 413);
+    // Text the database cannot hold is refused as bad input, never a server error.
+    const nul = await post(url, Buffer.from([0x61, 0x00, 0x62]), { 'content-type': 'text/plain' });
+    assert.equal(nul.status, 400, JSON.stringify(nul.body));
   });
 
   it('records and hands over no authorization, signature, cookie or token header', async () => {

@@ -46,6 +46,7 @@ ALTER TABLE "plugin_webhook_deliveries" ADD CONSTRAINT "plugin_webhook_deliverie
 ALTER TABLE "plugin_webhook_endpoints" ADD CONSTRAINT "plugin_webhook_endpoints_plugin_id_plugins_id_fk" FOREIGN KEY ("plugin_id") REFERENCES "public"."plugins"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "plugin_webhook_endpoints" ADD CONSTRAINT "plugin_webhook_endpoints_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "plugin_webhook_deliveries_received_idx" ON "plugin_webhook_deliveries" USING btree ("created_at") WHERE "plugin_webhook_deliveries"."status" = 'received';--> statement-breakpoint
+CREATE INDEX "plugin_webhook_deliveries_claimed_idx" ON "plugin_webhook_deliveries" USING btree ("claimed_at") WHERE "plugin_webhook_deliveries"."status" = 'delivering';--> statement-breakpoint
 CREATE INDEX "plugin_webhook_deliveries_plugin_idx" ON "plugin_webhook_deliveries" USING btree ("plugin_id","company_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "plugin_webhook_endpoints_endpoint_key_uq" ON "plugin_webhook_endpoints" USING btree ("endpoint_key");--> statement-breakpoint
 CREATE UNIQUE INDEX "plugin_webhook_endpoints_slot_uq" ON "plugin_webhook_endpoints" USING btree ("plugin_id","company_id","webhook_key");--> statement-breakpoint

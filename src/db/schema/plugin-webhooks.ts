@@ -51,7 +51,7 @@ export const pluginWebhookDeliveries = pgTable(
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
     webhookKey: text('webhook_key').notNull(),
-    /** `received` (waiting for the engine), `delivered` (the worker answered) or `failed`. */
+    /** `received` (waiting for the engine), `delivering` (claimed by one replica), `delivered` (the worker answered) or `failed`. */
     status: text('status').notNull().default('received'),
     method: text('method').notNull(),
     /** The request's headers without authorization, signature or cookie headers. */
@@ -66,6 +66,7 @@ export const pluginWebhookDeliveries = pgTable(
   },
   (t) => [
     index('plugin_webhook_deliveries_received_idx').on(t.receivedAt).where(sql`${t.status} = 'received'`),
+    index('plugin_webhook_deliveries_claimed_idx').on(t.claimedAt).where(sql`${t.status} = 'delivering'`),
     index('plugin_webhook_deliveries_plugin_idx').on(t.pluginId, t.companyId, t.receivedAt),
   ],
 );

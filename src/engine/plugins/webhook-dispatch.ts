@@ -26,6 +26,8 @@ export interface WebhookDispatchOptions {
   perWorker: number;
   /** A `delivering` delivery older than this is taken for stranded (its replica stopped) and failed. */
   strandedMs: number;
+  /** How often stranded deliveries are looked for. */
+  strandedSweepMs: number;
 }
 
 export const WEBHOOK_DISPATCH_DEFAULTS: WebhookDispatchOptions = {
@@ -33,6 +35,7 @@ export const WEBHOOK_DISPATCH_DEFAULTS: WebhookDispatchOptions = {
   maxClaimed: 32,
   perWorker: 4,
   strandedMs: 10 * 60_000,
+  strandedSweepMs: 60_000,
 };
 
 export interface PluginDispatchDeps {
@@ -180,18 +183,19 @@ export function startWebhookDispatch(
   const offNotify = notifications.on('pluginWebhook', kick);
   const offReconnect = notifications.onReconnect(kick);
   let sweeping: Promise<unknown> | null = null;
-  const poll = setInterval(() => {
-    kick();
+  const poll = setInterval(kick, opts.pollMs);
+  const sweep = setInterval(() => {
     sweeping ??= sweepStranded()
       .catch((err: unknown) => logger.warn({ err }, 'plugin webhooks: stranded sweep failed'))
       .finally(() => (sweeping = null));
-  }, opts.pollMs);
+  }, opts.strandedSweepMs);
   kick();
 
   return {
     async stop() {
       stopped = true;
       clearInterval(poll);
+      clearInterval(sweep);
       offNotify();
       offReconnect();
       await claiming;

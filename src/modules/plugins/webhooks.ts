@@ -13,7 +13,6 @@ import { inTransaction, type Ctx } from '../../core/context.ts';
 import { conflict, notFound, unauthorized } from '../../core/errors.ts';
 import { notifyCall } from '../../db/channels.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { oneRow } from '../../db/rows.ts';
 import {
   pluginCompanyEnablements,
   pluginWebhookDeliveries,
@@ -246,20 +245,21 @@ export async function receiveWebhook(db: Db, masterKey: Buffer, delivery: Incomi
   if (!verdict.ok) throw unauthorized(verdict.reason);
   if (found.plugin.status !== 'ready' || found.enablement?.status !== 'enabled')
     throw conflict('the plugin is not running for this company');
-  return db.transaction(async (tx) => {
-    const rows = await tx
-      .insert(pluginWebhookDeliveries)
-      .values({
-        pluginId: endpoint.pluginId,
-        companyId: endpoint.companyId,
-        webhookKey: endpoint.webhookKey,
-        method: delivery.method,
-        headers: recordedHeaders(delivery.headers),
-        body: delivery.rawBody.toString('utf8'),
-      })
-      .returning({ id: pluginWebhookDeliveries.id });
-    const { id } = oneRow(rows, 'webhook delivery');
-    await tx.execute(sql`select ${notifyCall('pluginWebhook', { deliveryId: id })}`);
-    return id;
-  });
+  // One statement (a round trip less on the acknowledged path): the row and the engine's wake-up
+  // commit together (a data-modifying CTE always runs).
+  const id = randomUUID();
+  const insert = db
+    .insert(pluginWebhookDeliveries)
+    .values({
+      id,
+      pluginId: endpoint.pluginId,
+      companyId: endpoint.companyId,
+      webhookKey: endpoint.webhookKey,
+      method: delivery.method,
+      headers: recordedHeaders(delivery.headers),
+      body: delivery.rawBody.toString('utf8'),
+    })
+    .returning({ id: pluginWebhookDeliveries.id });
+  await db.execute(sql`with recorded as ${insert} select ${notifyCall('pluginWebhook', { deliveryId: id })}`);
+  return id;
 }
