@@ -48,6 +48,7 @@ const PUBLIC = new Set<string>([
   'GET /api/auth/login',
   'POST /api/auth/logout',
   'POST /api/routine-triggers/public/{publicId}/fire',
+  'POST /api/plugins/{pluginId}/webhooks/{endpointKey}',
 ]);
 
 /** Operations that name nothing a company owns, and why they cannot leak another company's records. */
@@ -92,6 +93,10 @@ const EXEMPT: Partial<Record<Op, string>> = {
     "the plugin is the instance's, not company A's: B's board may turn it on for B; A's path refuses B's board and agents (plugins.test.ts)",
   'POST /api/companies/{companyId}/plugins/{pluginId}/disable':
     "the plugin is the instance's, not company A's: B's board may turn it off for B; A's path refuses B's board and agents (plugins.test.ts)",
+  'POST /api/companies/{companyId}/plugins/{pluginId}/webhooks/{key}/rotate':
+    "the plugin is the instance's; the endpoint is the path's company's: A's path refuses B's board (plugin-webhooks.test.ts)",
+  'GET /api/plugins/{pluginId}/bridge/stream/{channel}':
+    "instance-level plugin; the stream is the query's company's: B's board is refused A's (plugin-events.test.ts)",
 };
 
 /** Company A's records, created through the API by A's board user. */
