@@ -9,7 +9,8 @@
 // Scenario files: foundation.ts (issue 2), work.ts (issue 3), engine.ts (issue 7), costs.ts (issue 9), parsers.ts (issue 10), ui.ts (issue 18: the board in Chromium),
 // budget-stops.ts (issue 25: a hard stop in effect at the answer).
 // documents.ts, adapters.ts, platform.ts and ui-org.ts (issue 25: figures the tests used to assert).
-// plugin-workers.ts (issue 27: a worker's cold start and a call's round trip); plugin-surfaces.ts (issue 27: a data key with a warm worker).
+// plugin-workers.ts (issue 27: a worker's cold start and a call's round trip); plugin-surfaces.ts (issue 27: a data key with a warm worker);
+// plugin-webhooks.ts (issue 27: a webhook acknowledged, an event reaching the worker).
 import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
 import { startCeiling } from './lib/ceiling.ts';
@@ -31,6 +32,7 @@ import { benchAdapters } from './adapters.ts';
 import { benchPlatform } from './platform.ts';
 import { benchPluginWorkers } from './plugin-workers.ts';
 import { benchPluginSurfaces } from './plugin-surfaces.ts';
+import { benchPluginWebhooks } from './plugin-webhooks.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -77,6 +79,7 @@ try {
   await benchPlatform(bench);
   await benchPluginWorkers(bench);
   await benchPluginSurfaces(bench);
+  await benchPluginWebhooks(bench);
   await benchUi(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');

@@ -773,7 +773,7 @@ const ROWS: Row[] = [
   {
     entry: 'plugins.enableCompanyPlugin',
     action: 'plugin.consent',
-    call: (ctx) => enableCompanyPlugin(ctx, companyA.id, randomUUID(), []),
+    call: (ctx) => enableCompanyPlugin(ctx, companyA.id, randomUUID(), [], Buffer.alloc(32)),
   },
   {
     entry: 'plugins.disableCompanyPlugin',

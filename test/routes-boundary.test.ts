@@ -48,6 +48,7 @@ const PUBLIC = new Set<string>([
   'GET /api/auth/login',
   'POST /api/auth/logout',
   'POST /api/routine-triggers/public/{publicId}/fire',
+  'POST /api/plugins/{pluginId}/webhooks/{endpointKey}',
 ]);
 
 const SURFACE_EXEMPT =
@@ -114,6 +115,10 @@ const EXEMPT: Partial<Record<Op, string>> = {
   'POST /api/plugins/{pluginId}/bridge/data': SURFACE_EXEMPT,
   'POST /api/plugins/{pluginId}/bridge/action': SURFACE_EXEMPT,
   'GET /api/plugins/{pluginId}/dashboard': SURFACE_EXEMPT,
+  'POST /api/companies/{companyId}/plugins/{pluginId}/webhooks/{key}/rotate':
+    "the plugin is the instance's; the endpoint is the path's company's: A's path refuses B's board (plugin-webhooks.test.ts)",
+  'GET /api/plugins/{pluginId}/bridge/stream/{channel}':
+    "instance-level plugin; the stream is the query's company's: B's board is refused A's (plugin-events.test.ts)",
 };
 
 /** Company A's records, created through the API by A's board user. */

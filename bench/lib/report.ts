@@ -38,6 +38,9 @@ const TARGETS: Array<{ key: string; atLeast?: number; below?: number; timesBasel
   { key: 'second start to healthy max ms', below: 2000 },
   { key: 'embedded database back after SIGINT max ms', below: 5000 },
   { key: 'embedded database back after SIGKILL max ms', below: 5000 },
+  // Issue 27 section 8.
+  { key: 'plugin webhook acknowledged p95 ms', below: 50 },
+  { key: 'plugin event to worker p95 ms', below: 2000 },
 ];
 
 function delta(now: number, before: number | undefined): string {

@@ -48,11 +48,11 @@ const pluginChange = z.object({
   revision: z.number().int().nullable().default(null),
 });
 
-/**
- * A plugin worker emitted on one of its declared streams (src/engine/plugins/stream.ts raises it):
- * the stream routes (`bridge/stream/{channel}`) hand `data` to that company's subscribers only.
- */
-const pluginStreamEmitted = z.object({ pluginId: id, companyId: id, channel: z.string(), data: z.unknown() });
+/** A plugin worker emitted on one of its declared streams (`stream.emit`): for that plugin, company and channel only. */
+const pluginStreamMessage = z.object({ pluginId: id, companyId: id, channel: z.string().max(200), data: z.unknown() });
+
+/** A plugin webhook delivery was recorded (src/modules/plugins/webhooks.ts raises it): the engine hands it over. */
+const pluginWebhookReceived = z.object({ deliveryId: id });
 
 interface ChannelSpec<P> {
   /** The PostgreSQL channel. */
@@ -90,7 +90,8 @@ export const CHANNELS = {
   runLog: jsonChannel('boardroom_run_log', runLogGrew),
   activity: jsonChannel('boardroom_activity', activityWritten),
   pluginChange: jsonChannel('boardroom_plugin_change', pluginChange),
-  pluginStream: jsonChannel('plugin_stream', pluginStreamEmitted),
+  pluginStream: jsonChannel('plugin_stream', pluginStreamMessage),
+  pluginWebhook: jsonChannel('boardroom_plugin_webhook', pluginWebhookReceived),
   /**
    * A hard budget incident awaits its stop (trigger boardroom_notify_budget_stop,
    * src/db/sql/engine-notify.sql): the company's id, as plain text; consumed by engine/budget-stops.ts.

@@ -33,6 +33,9 @@ import { killRunProcessGroup } from './process-groups.ts';
 import { replicaIdentity, type ReplicaIdentity } from './replica.ts';
 import { startRuntimeServices } from './runtime-services.ts';
 import { startBudgetStops } from './budget-stops.ts';
+import type { PluginWorkers } from '../modules/plugins/worker/host.ts';
+import { startWebhookDispatch } from './plugins/webhook-dispatch.ts';
+import { startEventDispatch } from './plugins/events.ts';
 
 export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   /** Lease of a live run; its owner renews it every third of this. */
@@ -90,6 +93,8 @@ export interface EngineDeps {
   logger: Logger;
   settings: EngineSettings;
   registry?: AdapterRegistry;
+  /** The app's plugin workers (`pluginWorkersOf(app)`): plugin webhooks and events are handed to them. */
+  pluginWorkers?: PluginWorkers;
 }
 
 export interface Engine {
@@ -171,6 +176,8 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   }, settings.routineSweepMs);
 
   const budgetStops = startBudgetStops(db, notifications, settings.budgetStopMs, logger);
+  const pluginDispatch = deps.pluginWorkers ? { db, notifications, workers: deps.pluginWorkers, logger } : null;
+  const pluginLoops = pluginDispatch ? [startWebhookDispatch(pluginDispatch), startEventDispatch(pluginDispatch)] : [];
 
   let removingWorktrees: Promise<unknown> | null = null;
   const worktreeSweep = setInterval(() => {
@@ -239,6 +246,7 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
           budgetStops.stop(),
           removingWorktrees,
           converging,
+          ...pluginLoops.map((loop) => loop.stop()),
         ]);
         await Promise.all([executor.stop(), services.stop()]);
       })();

@@ -22,3 +22,4 @@ export * from './plugins.ts';
 export * from './plugin-folders.ts';
 export * from './plugin-configs.ts';
 export * from './plugin-state.ts';
+export * from './plugin-webhooks.ts';

@@ -13,10 +13,18 @@ import { announcePluginStop } from './change.ts';
 import { pluginCompanyFor } from './policy.ts';
 import type { EnablementRow, PluginRow } from './present.ts';
 import { manifestOf } from './service.ts';
+import {
+  companyWebhookEndpoints,
+  provisionPluginSurfaces,
+  removePluginSurfaces,
+  type WebhookEndpointView,
+} from './webhooks.ts';
 
 export interface CompanyPlugin {
   plugin: PluginRow;
   enablement: EnablementRow | undefined;
+  /** The company's webhook endpoints (webhooks.ts); a secret only in the answer that created it. */
+  webhooks: WebhookEndpointView[];
 }
 
 /** Every installed plugin with this company's status and consent (`disabled` where it never turned one on). */
@@ -30,7 +38,16 @@ export async function listCompanyPlugins(ctx: Ctx, companyId: string): Promise<C
       and(eq(pluginCompanyEnablements.pluginId, plugins.id), eq(pluginCompanyEnablements.companyId, company.id)),
     )
     .orderBy(asc(plugins.pluginKey));
-  return rows.map((r) => ({ plugin: r.plugin, enablement: r.enablement ?? undefined }));
+  const webhooks = await companyWebhookEndpoints(
+    ctx.db,
+    company.id,
+    rows.map((r) => r.plugin),
+  );
+  return rows.map((r) => ({
+    plugin: r.plugin,
+    enablement: r.enablement ?? undefined,
+    webhooks: webhooks.get(r.plugin.id) ?? [],
+  }));
 }
 
 export async function enableCompanyPlugin(
@@ -38,6 +55,7 @@ export async function enableCompanyPlugin(
   companyId: string,
   pluginId: string,
   capabilities: string[],
+  masterKey: Buffer,
 ): Promise<CompanyPlugin> {
   const company = await pluginCompanyFor(ctx, 'plugin.consent', companyId);
   return inTransaction(ctx, async (tx, txCtx) => {
@@ -85,7 +103,8 @@ export async function enableCompanyPlugin(
       entityId: pluginId,
       details: { pluginKey: plugin.pluginKey, version: plugin.version, capabilities: wanted },
     });
-    return { plugin, enablement: oneRow(rows, 'plugin enablement') };
+    const webhooks = await provisionPluginSurfaces(tx, masterKey, plugin, company.id);
+    return { plugin, enablement: oneRow(rows, 'plugin enablement'), webhooks };
   });
 }
 
@@ -101,6 +120,7 @@ export async function disableCompanyPlugin(ctx: Ctx, companyId: string, pluginId
       .where(and(eq(pluginCompanyEnablements.pluginId, pluginId), eq(pluginCompanyEnablements.companyId, company.id)))
       .returning();
     const [enablement] = rows;
+    await removePluginSurfaces(tx, pluginId, company.id);
     if (enablement) {
       await recordActivity(tx, txCtx.actor, {
         companyId: company.id,
@@ -111,6 +131,6 @@ export async function disableCompanyPlugin(ctx: Ctx, companyId: string, pluginId
       });
       await announcePluginStop(tx, pluginId, company.id);
     }
-    return { plugin, enablement };
+    return { plugin, enablement, webhooks: [] };
   });
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { timestampOut, uuidOut } from '../../http/openapi.ts';
 import type { plugins, pluginCompanyEnablements } from '../../db/schema/index.ts';
+import { SIGNING_MODES } from '../routines/signing.ts';
 
 export type PluginRow = typeof plugins.$inferSelect;
 export type EnablementRow = typeof pluginCompanyEnablements.$inferSelect;
@@ -72,11 +73,27 @@ export const companyPluginResponse = z.object({
   capabilities: z.array(z.string()).describe('the capabilities this company consented to (empty when disabled)'),
   requestedCapabilities: z.array(z.string()).describe("the manifest's capabilities: what enabling consents to"),
   consentedAt: timestampOut().nullable(),
+  webhooks: z
+    .array(
+      z.object({
+        key: z.string().describe("the manifest's webhook key"),
+        url: z.string().describe("where to POST deliveries: this company's endpoint (a new one on each rotation)"),
+        signing: z.enum(SIGNING_MODES),
+        secret: z
+          .string()
+          .optional()
+          .describe('the signing secret: only in the answer that created or rotated the endpoint (signed modes)'),
+      }),
+    )
+    .describe("this company's webhook endpoints (empty while the plugin is off for it)"),
 });
+
+export type CompanyPluginWebhook = z.input<typeof companyPluginResponse>['webhooks'][number];
 
 export function presentCompanyPlugin(
   plugin: PluginRow,
   enablement: EnablementRow | undefined,
+  webhooks: CompanyPluginWebhook[],
 ): z.input<typeof companyPluginResponse> {
   const manifest = plugin.manifest as { displayName?: string; description?: string; capabilities?: string[] };
   return {
@@ -90,5 +107,6 @@ export function presentCompanyPlugin(
     capabilities: enablement?.capabilities ?? [],
     requestedCapabilities: manifest.capabilities ?? [],
     consentedAt: enablement?.consentedAt ?? null,
+    webhooks,
   };
 }

@@ -30,6 +30,8 @@ import { registerSurfaceRoutes } from './surfaces-routes.ts';
 import { type HostApi, PluginWorkers } from './worker/host.ts';
 import { workerHealthResponse, workerLogResponse } from './worker/present.ts';
 import { pluginHealth, pluginLogs } from './worker/service.ts';
+import { presentWebhooks, registerPluginWebhookRoutes } from './webhooks-routes.ts';
+import { registerPluginStreamRoutes } from './streams-routes.ts';
 
 const tags = ['plugins'];
 const FORBIDDEN_READ: [403, string] = [403, 'an agent caller (board only)'];
@@ -71,6 +73,8 @@ export function registerPluginRoutes(app: App, deps: AppDeps, hostApi?: HostApi)
   app.addHook('onClose', () => workers.close());
   registerPluginFolderRoutes(app, deps, workers);
   registerSurfaceRoutes(app, deps, workers);
+  registerPluginWebhookRoutes(app, deps);
+  registerPluginStreamRoutes(app, deps);
 
   app.get(
     '/api/plugins',
@@ -262,7 +266,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps, hostApi?: HostApi)
     },
     async (request) =>
       (await listCompanyPlugins(contextOf(db, request), request.params.companyId)).map((p) =>
-        presentCompanyPlugin(p.plugin, p.enablement),
+        presentCompanyPlugin(p.plugin, p.enablement, presentWebhooks(deps, request, p.plugin.id, p.webhooks)),
       ),
   );
 
@@ -273,7 +277,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps, hostApi?: HostApi)
         tags,
         summary: 'Turn a plugin on for a company',
         description:
-          "Consent is explicit: `capabilities` must equal the manifest's list as a set (422 names what is missing or not declared, also in `details`). Enables the plugin for this company (again after an upgrade: `upgrade_pending` becomes `enabled`) and records `plugin.enabled` in its activity. 409 while the plugin is disabled on the instance. Board users of the company; agents 403.",
+          "Consent is explicit: `capabilities` must equal the manifest's list as a set (422 names what is missing or not declared, also in `details`). Enables the plugin for this company (again after an upgrade: `upgrade_pending` becomes `enabled`) and records `plugin.enabled` in its activity. Each declared webhook gets an endpoint of this company (`webhooks`); the secret of a new signed endpoint is in this answer only (rotate for a new one). 409 while the plugin is disabled on the instance. Board users of the company; agents 403.",
         params: companyPluginParams,
         body: consentBody,
         response: {
@@ -289,8 +293,18 @@ export function registerPluginRoutes(app: App, deps: AppDeps, hostApi?: HostApi)
     },
     async (request) => {
       const { companyId, pluginId } = request.params;
-      const result = await enableCompanyPlugin(contextOf(db, request), companyId, pluginId, request.body.capabilities);
-      return presentCompanyPlugin(result.plugin, result.enablement);
+      const result = await enableCompanyPlugin(
+        contextOf(db, request),
+        companyId,
+        pluginId,
+        request.body.capabilities,
+        deps.config.masterKey,
+      );
+      return presentCompanyPlugin(
+        result.plugin,
+        result.enablement,
+        presentWebhooks(deps, request, pluginId, result.webhooks),
+      );
     },
   );
 
@@ -314,7 +328,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps, hostApi?: HostApi)
       const { companyId, pluginId } = request.params;
       const result = await disableCompanyPlugin(contextOf(db, request), companyId, pluginId);
       await workers.stopWorker(pluginId, companyId);
-      return presentCompanyPlugin(result.plugin, result.enablement);
+      return presentCompanyPlugin(result.plugin, result.enablement, []);
     },
   );
 

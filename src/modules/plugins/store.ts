@@ -73,10 +73,28 @@ async function holds(dir: string, files: Record<string, string>): Promise<boolea
  * does not have them yet (or has them damaged), every blob checked against its hash. Idempotent;
  * folders of the plugin's other versions are removed. 404 when the plugin is not installed.
  */
-export async function materialisePlugin(db: DbOrTx, dataDir: string, pluginId: string): Promise<string> {
+export function materialisePlugin(db: DbOrTx, dataDir: string, pluginId: string): Promise<string> {
+  // One at a time per cache folder in this process: two workers of the plugin (two companies)
+  // starting at once would otherwise each replace the folder, removing the one the other had just
+  // bound into its sandbox.
+  const base = pluginCacheDir(dataDir, pluginId);
+  const run = (materialising.get(base) ?? Promise.resolve()).then(
+    () => materialiseNow(db, base, pluginId),
+    () => materialiseNow(db, base, pluginId),
+  );
+  materialising.set(base, run);
+  void run.then(
+    () => materialising.get(base) === run && materialising.delete(base),
+    () => materialising.get(base) === run && materialising.delete(base),
+  );
+  return run;
+}
+
+const materialising = new Map<string, Promise<string>>();
+
+async function materialiseNow(db: DbOrTx, base: string, pluginId: string): Promise<string> {
   const [plugin] = await db.select({ files: plugins.files }).from(plugins).where(eq(plugins.id, pluginId));
   if (!plugin) throw notFound('plugin');
-  const base = pluginCacheDir(dataDir, pluginId);
   const target = path.join(base, treeHash(plugin.files));
   if (!(await holds(target, plugin.files))) {
     await mkdir(base, { recursive: true, mode: 0o700 });

@@ -14292,6 +14292,17 @@ export interface paths {
                              */
                             status: "enabled" | "disabled" | "upgrade_pending";
                             version: string;
+                            /** @description this company's webhook endpoints (empty while the plugin is off for it) */
+                            webhooks: {
+                                /** @description the manifest's webhook key */
+                                key: string;
+                                /** @description the signing secret: only in the answer that created or rotated the endpoint (signed modes) */
+                                secret?: string;
+                                /** @enum {string} */
+                                signing: "bearer" | "hmac_sha256" | "codehost_hmac" | "none";
+                                /** @description where to POST deliveries: this company's endpoint (a new one on each rotation) */
+                                url: string;
+                            }[];
                         }[];
                     };
                 };
@@ -14416,6 +14427,17 @@ export interface paths {
                              */
                             status: "enabled" | "disabled" | "upgrade_pending";
                             version: string;
+                            /** @description this company's webhook endpoints (empty while the plugin is off for it) */
+                            webhooks: {
+                                /** @description the manifest's webhook key */
+                                key: string;
+                                /** @description the signing secret: only in the answer that created or rotated the endpoint (signed modes) */
+                                secret?: string;
+                                /** @enum {string} */
+                                signing: "bearer" | "hmac_sha256" | "codehost_hmac" | "none";
+                                /** @description where to POST deliveries: this company's endpoint (a new one on each rotation) */
+                                url: string;
+                            }[];
                         };
                     };
                 };
@@ -14494,7 +14516,7 @@ export interface paths {
         put?: never;
         /**
          * Turn a plugin on for a company
-         * @description Consent is explicit: `capabilities` must equal the manifest's list as a set (422 names what is missing or not declared, also in `details`). Enables the plugin for this company (again after an upgrade: `upgrade_pending` becomes `enabled`) and records `plugin.enabled` in its activity. 409 while the plugin is disabled on the instance. Board users of the company; agents 403.
+         * @description Consent is explicit: `capabilities` must equal the manifest's list as a set (422 names what is missing or not declared, also in `details`). Enables the plugin for this company (again after an upgrade: `upgrade_pending` becomes `enabled`) and records `plugin.enabled` in its activity. Each declared webhook gets an endpoint of this company (`webhooks`); the secret of a new signed endpoint is in this answer only (rotate for a new one). 409 while the plugin is disabled on the instance. Board users of the company; agents 403.
          */
         post: {
             parameters: {
@@ -14545,6 +14567,17 @@ export interface paths {
                              */
                             status: "enabled" | "disabled" | "upgrade_pending";
                             version: string;
+                            /** @description this company's webhook endpoints (empty while the plugin is off for it) */
+                            webhooks: {
+                                /** @description the manifest's webhook key */
+                                key: string;
+                                /** @description the signing secret: only in the answer that created or rotated the endpoint (signed modes) */
+                                secret?: string;
+                                /** @enum {string} */
+                                signing: "bearer" | "hmac_sha256" | "codehost_hmac" | "none";
+                                /** @description where to POST deliveries: this company's endpoint (a new one on each rotation) */
+                                url: string;
+                            }[];
                         };
                     };
                 };
@@ -14620,6 +14653,115 @@ export interface paths {
                 };
                 /** @description the capabilities differ from the manifest's (`details.missing`, `details.extra`) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/plugins/{pluginId}/webhooks/{key}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a company's plugin webhook endpoint
+         * @description A new endpoint key (the old URL answers 404 at once) and, for a signed mode, a new secret, shown in this answer only. Records `plugin.webhook_rotated`. Board users of the company; agents 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description company UUID */
+                    companyId: string;
+                    /** @description the manifest's webhook key */
+                    key: string;
+                    /** @description plugin UUID */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The endpoint as it now is */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            key: string;
+                            /** @description the new signing secret (signed modes): shown in this answer only */
+                            secret?: string;
+                            /** @enum {string} */
+                            signing: "bearer" | "hmac_sha256" | "codehost_hmac" | "none";
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company, plugin, or webhook endpoint of this company */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -23914,6 +24056,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/{pluginId}/bridge/stream/{channel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a plugin's stream for a company (Server-Sent Events)
+         * @description A `text/event-stream` that stays open: a `ready` event, then one `message` event per `stream.emit` of the plugin's worker for this company on this channel, from any replica, its `data` the JSON the worker emitted. Live only: nothing is stored or replayed. A `: keepalive` comment every 15 s; access is checked again every 30 s. Board users of the company; agents 403.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the company whose stream to follow */
+                    companyId: string;
+                };
+                header?: never;
+                path: {
+                    /** @description a channel the manifest declares in `streams[]` */
+                    channel: string;
+                    /** @description plugin UUID */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The stream; it stays open */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company, no plugin enabled for it with this id, or a channel the plugin does not declare */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins/{pluginId}/companies/{companyId}/local-folders": {
         parameters: {
             query?: never;
@@ -25693,6 +25938,109 @@ export interface paths {
                 };
                 /** @description the source could not be fetched or validated, or is another plugin */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/webhooks/{endpointKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a plugin webhook
+         * @description No authentication: the request proves itself by the webhook's declared signing mode, as routine webhook triggers do. `bearer`: `Authorization: Bearer <secret>`. `hmac_sha256`: `X-Service-Signature` or `X-Hub-Signature-256` = hex HMAC-SHA256 of the raw body under the secret (`sha256=` prefix optional). `codehost_hmac`: the same signature headers over `<timestamp>.<raw body>` plus `X-Service-Timestamp` (Unix seconds) within 300 s of the server clock. `none`: no check. The body (any content type, at most 262144 bytes) and headers are recorded, without authorization, signature, cookie and token headers, and the answer is 202 `{ deliveryId }` at once: the plugin's worker for the endpoint's company gets the delivery shortly after (once), never in this request. Answers: 404 unknown endpoint key (a rotated one included); 401 missing or bad signature; 409 the plugin is not running for the company; 413 body too large.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the company's endpoint key (from its webhook `url`) */
+                    endpointKey: string;
+                    /** @description plugin UUID */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Recorded; handed to the worker shortly */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            deliveryId: string;
+                        };
+                    };
+                };
+                /** @description missing or invalid signature, or a timestamp outside the replay window */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no webhook endpoint has this key */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the plugin is disabled on the instance or for the company */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the body is larger than 262144 bytes */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
