@@ -17,7 +17,7 @@ import { materialisePlugin } from '../store.ts';
 import { BridgeError } from './errors.ts';
 import { type LogLine, LogRing } from './lines.ts';
 import { DEFAULT_WORKER_LIMITS, MethodNotFound, type StopStage, type WorkerLimits, WorkerProcess } from './process.ts';
-import { availableSandbox, planLaunch, type SandboxKind, UNPRIVILEGED_ID } from './sandbox.ts';
+import { availableSandbox, planLaunch, runsAsWorkerUid, type SandboxKind, workerUid } from './sandbox.ts';
 
 export interface SupervisionLimits {
   backoffMs: number;
@@ -308,14 +308,11 @@ export class PluginWorkers {
       const entry = await this.runnableEntry(slot);
       const cached = await materialisePlugin(this.opts.db, this.opts.dataDir, slot.pluginId);
       scratch = await mkdtemp(path.join(os.tmpdir(), 'boardroom-worker-'));
+      const uid = runsAsWorkerUid(this.sandbox) ? (workerUid() ?? undefined) : undefined;
       const dirs =
-        this.sandbox === 'unprivileged-user'
-          ? await unprivilegedDirs(cached, scratch)
-          : { pluginDir: cached, home: scratch };
-      const plan = planLaunch(
-        { ...dirs, entry, memoryMb: this.limits.memoryMb, tmpMb: this.limits.tmpMb },
-        this.sandbox,
-      );
+        uid !== undefined ? await unprivilegedDirs(cached, scratch, uid) : { pluginDir: cached, home: scratch };
+      const { memoryMb, tmpMb, cpuSeconds, maxProcesses, nice } = this.limits;
+      const plan = planLaunch({ ...dirs, entry, uid, memoryMb, tmpMb, cpuSeconds, maxProcesses, nice }, this.sandbox);
       const worker = new WorkerProcess(plan, this.limits, slot.logs, (method, params) =>
         this.hostCall(slot, method, params),
       );
@@ -466,16 +463,20 @@ function actorStampOf(actor: BoardActor | AgentActor): { type: 'user' | 'agent';
 const slotKey = (pluginId: string, companyId: string) => `${pluginId}/${companyId}`;
 
 /**
- * For a worker running as `nobody`: a read-only, root-owned copy of the plugin folder it can read (the
- * cache is inside the server's data directory, which it cannot), and a home of its own.
+ * For a worker running as a user id of its own: a read-only, root-owned copy of the plugin folder it
+ * can read (the cache is inside the server's data directory, which it cannot), and a home of its own.
  */
-async function unprivilegedDirs(cached: string, scratch: string): Promise<{ pluginDir: string; home: string }> {
+async function unprivilegedDirs(
+  cached: string,
+  scratch: string,
+  uid: number,
+): Promise<{ pluginDir: string; home: string }> {
   const pluginDir = path.join(scratch, 'plugin');
   const home = path.join(scratch, 'home');
   await cp(cached, pluginDir, { recursive: true });
   await readOnlyTree(pluginDir);
   await mkdir(home, { mode: 0o700 });
-  await chown(home, UNPRIVILEGED_ID, UNPRIVILEGED_ID);
+  await chown(home, uid, uid);
   await chmod(scratch, 0o755);
   return { pluginDir, home };
 }

@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { BridgeError } from './errors.ts';
 import { LineSplitter, type LogRing } from './lines.ts';
-import type { LaunchPlan, SandboxKind } from './sandbox.ts';
+import { DEFAULT_CAPS, killProcessesOf, type LaunchPlan, type SandboxKind, setAutogroupNice } from './sandbox.ts';
 
 export interface WorkerLimits {
   initializeMs: number;
@@ -21,6 +21,12 @@ export interface WorkerLimits {
   maxInFlight: number;
   memoryMb: number;
   tmpMb: number;
+  /** CPU seconds each of the worker's processes may use before it is killed (and restarted). */
+  cpuSeconds: number;
+  /** Processes and threads at once, where the worker has a user id of its own. */
+  maxProcesses: number;
+  /** Its scheduling niceness: a busy worker yields to the server. */
+  nice: number;
 }
 
 export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
@@ -34,7 +40,12 @@ export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
   maxInFlight: 8,
   memoryMb: 128,
   tmpMb: 16,
+  ...DEFAULT_CAPS,
 };
+
+/** What a worker's death by RLIMIT_CPU looks like: SIGXCPU itself, or bubblewrap passing it on as 128 + its number. */
+const SIGXCPU_STATUS = 128 + 24;
+const HEAP_OUT_OF_MEMORY = /JavaScript heap out of memory/;
 
 /** How a stop ended: the worker left after `shutdown`, or had to be sent a signal. */
 export type StopStage = 'shutdown' | 'SIGTERM' | 'SIGKILL' | 'exited';
@@ -85,6 +96,7 @@ export class WorkerProcess {
   private inFlight = 0;
   private stopping = false;
   private killReason: string | null = null;
+  private outOfMemory = false;
   readonly exited: Promise<WorkerExit>;
 
   constructor(
@@ -104,6 +116,7 @@ export class WorkerProcess {
       detached: true,
     });
     killOnExit(this.child);
+    if (plan.nice !== null && this.child.pid) setAutogroupNice(this.child.pid, plan.nice);
     const stdout = new LineSplitter(
       limits.maxLineBytes,
       (line) => this.onLine(line),
@@ -111,7 +124,10 @@ export class WorkerProcess {
     );
     const stderr = new LineSplitter(
       limits.maxLineBytes,
-      (line) => this.logs.add('stderr', 'info', line),
+      (line) => {
+        if (HEAP_OUT_OF_MEMORY.test(line)) this.outOfMemory = true;
+        this.logs.add('stderr', 'info', line);
+      },
       () => this.logs.add('host', 'warn', `a stderr line over ${limits.maxLineBytes} bytes was dropped`),
     );
     this.child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -123,10 +139,29 @@ export class WorkerProcess {
       this.child.on('error', (err) => {
         spawnError = `could not start: ${err.message}`;
       });
+      // What the worker forked goes with it, even what holds its pipes open (else `close` would wait
+      // on it): every process under its own user id, else its process group (bubblewrap's pid
+      // namespace ends with it anyway).
+      this.child.on('exit', () => {
+        if (plan.uid !== undefined) killProcessesOf(plan.uid);
+        else if (plan.sandbox !== 'bwrap' && this.child.pid)
+          try {
+            process.kill(-this.child.pid, 'SIGKILL');
+          } catch {}
+      });
       this.child.on('close', (code, signal) => {
         liveChildren.delete(this.child);
         stderr.flush();
-        const reason = this.killReason ?? spawnError ?? (signal ? `killed by ${signal}` : `exited with status ${code}`);
+        const reason =
+          this.killReason ??
+          spawnError ??
+          (this.outOfMemory
+            ? `over its memory cap (${limits.memoryMb} MiB heap): killed`
+            : signal === 'SIGXCPU' || (plan.sandbox === 'bwrap' && code === SIGXCPU_STATUS)
+              ? `over its CPU cap (${limits.cpuSeconds} CPU seconds): killed`
+              : signal
+                ? `killed by ${signal}`
+                : `exited with status ${code}`);
         for (const [, timer] of this.cancelled) clearTimeout(timer);
         this.failAll(new BridgeError('WORKER_UNAVAILABLE', `the worker stopped: ${reason}`));
         resolve({ code, signal, reason, requested: this.stopping });
