@@ -9,7 +9,8 @@
 // Scenario files: foundation.ts (issue 2), work.ts (issue 3), engine.ts (issue 7), costs.ts (issue 9), parsers.ts (issue 10), ui.ts (issue 18: the board in Chromium),
 // budget-stops.ts (issue 25: a hard stop in effect at the answer).
 // documents.ts, adapters.ts, platform.ts and ui-org.ts (issue 25: figures the tests used to assert).
-// plugin-workers.ts (issue 27: a worker's cold start and a call's round trip).
+// plugin-workers.ts (issue 27: a worker's cold start and a call's round trip), plugin-containment.ts (issue 27: the
+// API's p99 beside a busy or flooding worker, a worker's idle RSS).
 import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
 import { startCeiling } from './lib/ceiling.ts';
@@ -30,6 +31,7 @@ import { benchDocuments } from './documents.ts';
 import { benchAdapters } from './adapters.ts';
 import { benchPlatform } from './platform.ts';
 import { benchPluginWorkers } from './plugin-workers.ts';
+import { benchPluginContainment } from './plugin-containment.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -75,6 +77,7 @@ try {
   await benchAdapters(bench);
   await benchPlatform(bench);
   await benchPluginWorkers(bench);
+  await benchPluginContainment(bench);
   await benchUi(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');

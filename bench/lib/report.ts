@@ -38,6 +38,10 @@ const TARGETS: Array<{ key: string; atLeast?: number; below?: number; timesBasel
   { key: 'second start to healthy max ms', below: 2000 },
   { key: 'embedded database back after SIGINT max ms', below: 5000 },
   { key: 'embedded database back after SIGKILL max ms', below: 5000 },
+  // Issue 27: a plugin worker cannot stall the API (bench/plugin-containment.ts).
+  { key: 'plugin busy worker issue list p99 +%', below: 10 },
+  { key: 'plugin flooding worker issue list p99 +%', below: 10 },
+  { key: 'plugin worker idle RSS MiB', below: 60.01 },
 ];
 
 function delta(now: number, before: number | undefined): string {

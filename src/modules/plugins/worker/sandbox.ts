@@ -163,11 +163,17 @@ export function processesOf(uid: number): number[] {
  */
 export function killProcessesOf(uid: number): void {
   if (uid < WORKER_UID_MIN) return;
-  for (const pid of processesOf(uid))
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
+  // A few passes: a process may fork between the listing and its kill (a fork bomb does).
+  for (let pass = 0; pass < KILL_PASSES; pass++) {
+    const pids = processesOf(uid);
+    if (pids.length === 0) return;
+    for (const pid of pids)
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {}
+  }
 }
+const KILL_PASSES = 5;
 
 /**
  * Lowers the niceness of the worker's scheduling group. With the kernel's autogroups (the default
