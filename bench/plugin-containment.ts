@@ -14,12 +14,12 @@
 // As in ui-boards.ts, one window's p99 moves more than the effect measured on a shared 2-core VM:
 // the states take turns in short windows in mirrored pairs (without, with, with, without, ...) and
 // each state's p99 is taken over all its windows' requests pooled.
-import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { connectDatabase } from '../src/db/client.ts';
 import { PluginWorkers } from '../src/modules/plugins/worker/host.ts';
+import { residentMiB } from '../src/modules/plugins/worker/process.ts';
 import { PLUGIN_EXAMPLES_DIR, PROJECT_DIR } from '../src/paths.ts';
 import { percentile } from './lib/load.ts';
 import { CONCURRENCY, selected, type Bench } from './lib/measure.ts';
@@ -58,10 +58,10 @@ export async function benchPluginContainment(bench: Bench): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
       const pid = workers.state(kitchenSink, companyId)?.pid;
       if (!pid) throw new Error('the kitchen-sink worker is not running');
-      const rss = await treeRssMiB(pid);
+      const rss = await residentMiB(pid);
       bench.figures[rssName] = rss.total;
       process.stdout.write(
-        `plugin worker idle RSS (${workers.sandbox}): ${rss.total.toFixed(1)} MiB over its ${rss.processes} processes, node ${rss.node.toFixed(1)} MiB (target <= 60 MiB: ${rss.total <= 60 ? 'met' : 'NOT met'})\n`,
+        `plugin worker idle RSS (${workers.sandbox}): ${rss.total.toFixed(1)} MiB over its ${rss.processes} processes (target <= 60 MiB: ${rss.total <= 60 ? 'met' : 'NOT met'})\n`,
       );
       await workers.stopWorker(kitchenSink, companyId);
     }
@@ -151,23 +151,4 @@ async function againstApi(
   process.stdout.write(
     `plugin worker ${doing}: issue list p99 ${without.toFixed(1)} ms without (${latencies.without.length} requests), ${withAttack.toFixed(1)} ms with (${latencies.with.length}): ${added >= 0 ? '+' : ''}${added.toFixed(1)}% (target < 10%: ${added < 10 ? 'met' : 'NOT met'})\n`,
   );
-}
-
-/** Resident memory of a process and its descendants, in MiB (Linux /proc). */
-async function treeRssMiB(root: number): Promise<{ total: number; node: number; processes: number }> {
-  let total = 0;
-  let node = 0;
-  let processes = 0;
-  const pending = [root];
-  while (pending.length > 0) {
-    const pid = pending.pop()!;
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    total += kb / 1024;
-    processes++;
-    if (/^Name:\s+node/m.test(status)) node = kb / 1024;
-    const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-    pending.push(...children.split(/\s+/).filter(Boolean).map(Number));
-  }
-  return { total, node, processes };
 }

@@ -5,6 +5,7 @@
 // the reason kept as `exitReason`. Calls in flight are bounded: one over `maxInFlight` fails at once
 // (WORKER_UNAVAILABLE, "busy"), so one plugin cannot hold the host's resources.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import { BridgeError } from './errors.ts';
 import { LineSplitter, type LogRing } from './lines.ts';
 import { DEFAULT_CAPS, killProcessesOf, type LaunchPlan, type SandboxKind, setAutogroupNice } from './sandbox.ts';
@@ -27,6 +28,9 @@ export interface WorkerLimits {
   maxProcesses: number;
   /** Its scheduling niceness: a busy worker yields to the server. */
   nice: number;
+  /** Resident memory of its whole process tree (the heap cap does not cover Buffers or children), checked every `rssCheckMs`. */
+  rssMb: number;
+  rssCheckMs: number;
 }
 
 export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
@@ -41,6 +45,8 @@ export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
   memoryMb: 128,
   tmpMb: 16,
   ...DEFAULT_CAPS,
+  rssMb: 384,
+  rssCheckMs: 1_000,
 };
 
 /** What a worker's death by RLIMIT_CPU looks like: SIGXCPU itself, or bubblewrap passing it on as 128 + its number. */
@@ -97,6 +103,7 @@ export class WorkerProcess {
   private stopping = false;
   private killReason: string | null = null;
   private outOfMemory = false;
+  private measuring = false;
   readonly exited: Promise<WorkerExit>;
 
   constructor(
@@ -130,6 +137,8 @@ export class WorkerProcess {
       },
       () => this.logs.add('host', 'warn', `a stderr line over ${limits.maxLineBytes} bytes was dropped`),
     );
+    const memoryCheck = setInterval(() => void this.checkMemory(), limits.rssCheckMs);
+    memoryCheck.unref();
     this.child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     this.child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     // A write to a worker that is gone: the pipe is dead, the worker counts as crashed.
@@ -140,16 +149,18 @@ export class WorkerProcess {
         spawnError = `could not start: ${err.message}`;
       });
       // What the worker forked goes with it, even what holds its pipes open (else `close` would wait
-      // on it): every process under its own user id, else its process group (bubblewrap's pid
-      // namespace ends with it anyway).
+      // on it): under bubblewrap its pid namespace ends with it; elsewhere every process under its
+      // own user id, else its process group.
       this.child.on('exit', () => {
+        if (plan.sandbox === 'bwrap') return;
         if (plan.uid !== undefined) killProcessesOf(plan.uid);
-        else if (plan.sandbox !== 'bwrap' && this.child.pid)
+        else if (this.child.pid)
           try {
             process.kill(-this.child.pid, 'SIGKILL');
           } catch {}
       });
       this.child.on('close', (code, signal) => {
+        clearInterval(memoryCheck);
         liveChildren.delete(this.child);
         stderr.flush();
         const reason =
@@ -215,6 +226,20 @@ export class WorkerProcess {
     if (!this.running) return;
     this.killReason ??= reason;
     this.signal('SIGKILL');
+  }
+
+  /** Kills the worker when its process tree's resident memory is over the cap (what V8's heap cap misses). */
+  private async checkMemory(): Promise<void> {
+    const pid = this.child.pid;
+    if (!pid || !this.running || this.measuring) return;
+    this.measuring = true;
+    try {
+      const { total } = await residentMiB(pid);
+      if (total > this.limits.rssMb && this.running)
+        this.kill(`over its memory cap (${this.limits.rssMb} MiB resident, had ${Math.round(total)} MiB): killed`);
+    } finally {
+      this.measuring = false;
+    }
   }
 
   private signal(signal: NodeJS.Signals): void {
@@ -288,6 +313,31 @@ export class WorkerProcess {
       if (answer && this.running) this.send({ id, error: { code, message: (err as Error).message } });
     }
   }
+}
+
+/**
+ * Resident memory of a process and all its descendants (children of any of their threads), in MiB,
+ * and how many processes that is (Linux /proc; what cannot be read counts nothing). Pages shared
+ * between them count once per process: an upper bound.
+ */
+export async function residentMiB(root: number): Promise<{ total: number; processes: number }> {
+  let kb = 0;
+  let processes = 0;
+  const seen = new Set<number>();
+  const pending = [root];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);
+    if (status === null) continue;
+    processes++;
+    kb += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+      const children = await readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '');
+      for (const child of children.split(/\s+/)) if (child) pending.push(Number(child));
+    }
+  }
+  return { total: kb / 1024, processes };
 }
 
 /** Thrown by a host call handler for a method the host does not offer. */
