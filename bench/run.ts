@@ -11,6 +11,8 @@
 // documents.ts, adapters.ts, platform.ts and ui-org.ts (issue 25: figures the tests used to assert).
 // plugin-workers.ts (issue 27: a worker's cold start and a call's round trip); plugin-surfaces.ts (issue 27: a data key with a warm worker);
 // plugin-webhooks.ts (issue 27: a webhook acknowledged, an event reaching the worker).
+// plugin-workers.ts (issue 27: a worker's cold start and a call's round trip), plugin-containment.ts (issue 27: the
+// API's p99 beside a busy or flooding worker, a worker's idle RSS).
 import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
 import { startCeiling } from './lib/ceiling.ts';
@@ -33,6 +35,7 @@ import { benchPlatform } from './platform.ts';
 import { benchPluginWorkers } from './plugin-workers.ts';
 import { benchPluginSurfaces } from './plugin-surfaces.ts';
 import { benchPluginWebhooks } from './plugin-webhooks.ts';
+import { benchPluginContainment } from './plugin-containment.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -80,6 +83,7 @@ try {
   await benchPluginWorkers(bench);
   await benchPluginSurfaces(bench);
   await benchPluginWebhooks(bench);
+  await benchPluginContainment(bench);
   await benchUi(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');

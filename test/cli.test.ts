@@ -14,6 +14,7 @@ import pg from 'pg';
 import { freePort } from '../src/db/embedded.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { isLoopback, loadConfig } from '../src/core/config.ts';
+import { availableSandbox } from '../src/modules/plugins/worker/sandbox.ts';
 import {
   freshDatabase,
   isAlive,
@@ -135,7 +136,13 @@ describe('boardroom doctor', () => {
         'info codex_local',
         'info gemini_local',
         'info opencode_local',
+        'info plugin sandbox',
       ],
+    );
+    // The plugin workers' sandbox on this machine, why, and their caps (docs/plugins.md, "Containment").
+    assert.match(
+      res.stdout,
+      new RegExp(`^info plugin sandbox: ${availableSandbox()}: .+; caps: heap 128 MiB, nice 10, 300 CPU seconds`, 'm'),
     );
   });
 

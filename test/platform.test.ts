@@ -149,6 +149,7 @@ describe('boardroom run (embedded PostgreSQL)', () => {
           'info codex_local',
           'info gemini_local',
           'info opencode_local',
+          'info plugin sandbox',
         ],
       );
       assert.match(doctor.stdout, /in use by a running Boardroom server/);

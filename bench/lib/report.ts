@@ -41,6 +41,10 @@ const TARGETS: Array<{ key: string; atLeast?: number; below?: number; timesBasel
   // Issue 27 section 8.
   { key: 'plugin webhook acknowledged p95 ms', below: 50 },
   { key: 'plugin event to worker p95 ms', below: 2000 },
+  // Issue 27: a plugin worker cannot stall the API (bench/plugin-containment.ts).
+  { key: 'plugin busy worker issue list p99 +%', below: 10 },
+  { key: 'plugin flooding worker issue list p99 +%', below: 10 },
+  { key: 'plugin worker idle RSS MiB', below: 60.01 },
 ];
 
 function delta(now: number, before: number | undefined): string {

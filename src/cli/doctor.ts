@@ -1,6 +1,8 @@
 // `boardroom doctor`: one line per check, false when any fails; then one `info` line per local
 // runtime (claude_local, codex_local, gemini_local, opencode_local) with its default config: informational, since no agent may
-// use it, and an agent's own adapterConfig (command, env) can differ.
+// use it, and an agent's own adapterConfig (command, env) can differ; and an `info` line naming the
+// sandbox plugin workers get on this machine, why, and their caps (informational too: an instance
+// without plugins needs none).
 // Doctor only reads: it creates no data directory, key file or database, so a typo in --data-dir
 // is reported ("does not exist", "no Boardroom instance") instead of becoming a new instance.
 import path from 'node:path';
@@ -9,6 +11,8 @@ import { hasEmbeddedCluster, listenError } from '../db/embedded.ts';
 import { readKeys, readSettings, resolveDataDir, type ConfigInput, type Settings } from '../core/config.ts';
 import { attachDatabase } from '../server/start.ts';
 import { LOCAL_RUNTIME_ADAPTER_MODULES } from '../adapters/registry.ts';
+import { DEFAULT_WORKER_LIMITS } from '../modules/plugins/worker/process.ts';
+import { describeSandbox } from '../modules/plugins/worker/sandbox.ts';
 import {
   checkDatabaseAnswers,
   checkDataDir,
@@ -49,6 +53,8 @@ export async function runDoctor(input: ConfigInput): Promise<boolean> {
       .join('; ');
     process.stdout.write(`info ${adapter.type}: ${env.ok ? 'ready' : 'not ready'}: ${detail}\n`);
   }
+  const plugins = describeSandbox(DEFAULT_WORKER_LIMITS.memoryMb);
+  process.stdout.write(`info plugin sandbox: ${plugins.sandbox}: ${plugins.why}; caps: ${plugins.caps.join(', ')}\n`);
   return results.every(([, ok]) => ok);
 }
 

@@ -19,7 +19,14 @@ import { materialisePlugin } from '../store.ts';
 import { BridgeError } from './errors.ts';
 import { type LogLine, LogRing } from './lines.ts';
 import { DEFAULT_WORKER_LIMITS, MethodNotFound, type StopStage, type WorkerLimits, WorkerProcess } from './process.ts';
-import { availableSandbox, planLaunch, type SandboxKind, UNPRIVILEGED_ID, workerFolderPath } from './sandbox.ts';
+import {
+  availableSandbox,
+  planLaunch,
+  runsAsWorkerUid,
+  type SandboxKind,
+  workerFolderPath,
+  workerUid,
+} from './sandbox.ts';
 
 export interface SupervisionLimits {
   backoffMs: number;
@@ -139,6 +146,8 @@ interface Slot {
   invocations: Map<string, LiveInvocation>;
   /** The plugin's revision when the worker last started (plugins/change.ts). */
   revision: number;
+  /** A change announced while the worker was starting: a worker started below this revision is stopped. */
+  stopBelow: number;
 }
 
 const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
@@ -161,13 +170,15 @@ export class PluginWorkers {
     if (notifications)
       this.unsubscribe.push(
         notifications.on('pluginChange', ({ pluginId, companyId, revision }) => {
-          const stale = [...this.slots.values()].filter(
-            (slot) =>
-              slot.pluginId === pluginId &&
-              (companyId === null || slot.companyId === companyId) &&
-              (revision === null || slot.revision < revision),
+          const concerned = [...this.slots.values()].filter(
+            (slot) => slot.pluginId === pluginId && (companyId === null || slot.companyId === companyId),
           );
-          for (const slot of stale) void this.stopWorker(slot.pluginId, slot.companyId);
+          for (const slot of concerned) {
+            // A start in progress may have read the plugin before or after the change: it checks when done.
+            if (slot.status === 'starting')
+              slot.stopBelow = Math.max(slot.stopBelow, revision ?? Number.MAX_SAFE_INTEGER);
+            else if (revision === null || slot.revision < revision) void this.stopWorker(slot.pluginId, slot.companyId);
+          }
         }),
         notifications.onReconnect(() => void this.stopUnrunnable()),
       );
@@ -323,6 +334,7 @@ export class PluginWorkers {
         generation: 0,
         invocations: new Map(),
         revision: -1,
+        stopBelow: -1,
       };
       this.slots.set(key, slot);
     }
@@ -364,13 +376,13 @@ export class PluginWorkers {
       slot.revision = revision;
       const cached = await materialisePlugin(this.opts.db, this.opts.dataDir, slot.pluginId);
       scratch = await mkdtemp(path.join(os.tmpdir(), 'boardroom-worker-'));
+      const uid = runsAsWorkerUid(this.sandbox) ? (workerUid() ?? undefined) : undefined;
       const dirs =
-        this.sandbox === 'unprivileged-user'
-          ? await unprivilegedDirs(cached, scratch)
-          : { pluginDir: cached, home: scratch };
+        uid !== undefined ? await unprivilegedDirs(cached, scratch, uid) : { pluginDir: cached, home: scratch };
       const folders = await mountedFolders(this.opts.db, slot.pluginId, slot.companyId);
+      const { memoryMb, tmpMb, cpuSeconds, maxProcesses, nice } = this.limits;
       const plan = planLaunch(
-        { ...dirs, entry, memoryMb: this.limits.memoryMb, tmpMb: this.limits.tmpMb, folders },
+        { ...dirs, entry, uid, memoryMb, tmpMb, cpuSeconds, maxProcesses, nice, folders },
         this.sandbox,
       );
       const worker = new WorkerProcess(plan, this.limits, slot.logs, (method, params) =>
@@ -404,6 +416,12 @@ export class PluginWorkers {
       if (slot.generation !== generation) {
         void worker.stop();
         throw new BridgeError('WORKER_UNAVAILABLE', 'the worker was stopped while starting');
+      }
+      if (slot.revision < slot.stopBelow) {
+        // It read the plugin before a change announced meanwhile: it runs what the change replaced.
+        slot.stopBelow = -1;
+        void this.halt(slot, 'stopped');
+        throw new BridgeError('WORKER_UNAVAILABLE', 'the plugin changed while its worker started; retry');
       }
       slot.status = 'running';
       this.scheduleHealth(slot, worker);
@@ -542,16 +560,20 @@ const slotOfKey = (key: string) => {
 };
 
 /**
- * For a worker running as `nobody`: a read-only, root-owned copy of the plugin folder it can read (the
- * cache is inside the server's data directory, which it cannot), and a home of its own.
+ * For a worker running as a user id of its own: a read-only, root-owned copy of the plugin folder it
+ * can read (the cache is inside the server's data directory, which it cannot), and a home of its own.
  */
-async function unprivilegedDirs(cached: string, scratch: string): Promise<{ pluginDir: string; home: string }> {
+async function unprivilegedDirs(
+  cached: string,
+  scratch: string,
+  uid: number,
+): Promise<{ pluginDir: string; home: string }> {
   const pluginDir = path.join(scratch, 'plugin');
   const home = path.join(scratch, 'home');
   await cp(cached, pluginDir, { recursive: true });
   await readOnlyTree(pluginDir);
   await mkdir(home, { mode: 0o700 });
-  await chown(home, UNPRIVILEGED_ID, UNPRIVILEGED_ID);
+  await chown(home, uid, uid);
   await chmod(scratch, 0o755);
   return { pluginDir, home };
 }

@@ -5,9 +5,10 @@
 // the reason kept as `exitReason`. Calls in flight are bounded: one over `maxInFlight` fails at once
 // (WORKER_UNAVAILABLE, "busy"), so one plugin cannot hold the host's resources.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import { BridgeError } from './errors.ts';
 import { LineSplitter, type LogRing } from './lines.ts';
-import type { LaunchPlan, SandboxKind } from './sandbox.ts';
+import { DEFAULT_CAPS, killProcessesOf, type LaunchPlan, type SandboxKind, setAutogroupNice } from './sandbox.ts';
 
 export interface WorkerLimits {
   initializeMs: number;
@@ -21,6 +22,15 @@ export interface WorkerLimits {
   maxInFlight: number;
   memoryMb: number;
   tmpMb: number;
+  /** CPU seconds each of the worker's processes may use before it is killed (and restarted). */
+  cpuSeconds: number;
+  /** Processes and threads at once, where the worker has a user id of its own. */
+  maxProcesses: number;
+  /** Its scheduling niceness: a busy worker yields to the server. */
+  nice: number;
+  /** Resident memory of its whole process tree (the heap cap does not cover Buffers or children), checked every `rssCheckMs`. */
+  rssMb: number;
+  rssCheckMs: number;
 }
 
 export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
@@ -34,7 +44,14 @@ export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
   maxInFlight: 8,
   memoryMb: 128,
   tmpMb: 16,
+  ...DEFAULT_CAPS,
+  rssMb: 384,
+  rssCheckMs: 1_000,
 };
+
+/** What a worker's death by RLIMIT_CPU looks like: SIGXCPU itself, or bubblewrap passing it on as 128 + its number. */
+const SIGXCPU_STATUS = 128 + 24;
+const HEAP_OUT_OF_MEMORY = /JavaScript heap out of memory/;
 
 /** How a stop ended: the worker left after `shutdown`, or had to be sent a signal. */
 export type StopStage = 'shutdown' | 'SIGTERM' | 'SIGKILL' | 'exited';
@@ -85,6 +102,8 @@ export class WorkerProcess {
   private inFlight = 0;
   private stopping = false;
   private killReason: string | null = null;
+  private outOfMemory = false;
+  private measuring = false;
   readonly exited: Promise<WorkerExit>;
 
   constructor(
@@ -104,6 +123,7 @@ export class WorkerProcess {
       detached: true,
     });
     killOnExit(this.child);
+    if (plan.nice !== null && this.child.pid) setAutogroupNice(this.child.pid, plan.nice);
     const stdout = new LineSplitter(
       limits.maxLineBytes,
       (line) => this.onLine(line),
@@ -111,9 +131,14 @@ export class WorkerProcess {
     );
     const stderr = new LineSplitter(
       limits.maxLineBytes,
-      (line) => this.logs.add('stderr', 'info', line),
+      (line) => {
+        if (HEAP_OUT_OF_MEMORY.test(line)) this.outOfMemory = true;
+        this.logs.add('stderr', 'info', line);
+      },
       () => this.logs.add('host', 'warn', `a stderr line over ${limits.maxLineBytes} bytes was dropped`),
     );
+    const memoryCheck = setInterval(() => void this.checkMemory(), limits.rssCheckMs);
+    memoryCheck.unref();
     this.child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     this.child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     // A write to a worker that is gone: the pipe is dead, the worker counts as crashed.
@@ -123,10 +148,31 @@ export class WorkerProcess {
       this.child.on('error', (err) => {
         spawnError = `could not start: ${err.message}`;
       });
+      // What the worker forked goes with it, even what holds its pipes open (else `close` would wait
+      // on it): under bubblewrap its pid namespace ends with it; elsewhere every process under its
+      // own user id, else its process group.
+      this.child.on('exit', () => {
+        if (plan.sandbox === 'bwrap') return;
+        if (plan.uid !== undefined) killProcessesOf(plan.uid);
+        else if (this.child.pid)
+          try {
+            process.kill(-this.child.pid, 'SIGKILL');
+          } catch {}
+      });
       this.child.on('close', (code, signal) => {
+        clearInterval(memoryCheck);
         liveChildren.delete(this.child);
         stderr.flush();
-        const reason = this.killReason ?? spawnError ?? (signal ? `killed by ${signal}` : `exited with status ${code}`);
+        const reason =
+          this.killReason ??
+          spawnError ??
+          (this.outOfMemory
+            ? `over its memory cap (${limits.memoryMb} MiB heap): killed`
+            : signal === 'SIGXCPU' || (plan.sandbox === 'bwrap' && code === SIGXCPU_STATUS)
+              ? `over its CPU cap (${limits.cpuSeconds} CPU seconds): killed`
+              : signal
+                ? `killed by ${signal}`
+                : `exited with status ${code}`);
         for (const [, timer] of this.cancelled) clearTimeout(timer);
         this.failAll(new BridgeError('WORKER_UNAVAILABLE', `the worker stopped: ${reason}`));
         resolve({ code, signal, reason, requested: this.stopping });
@@ -180,6 +226,20 @@ export class WorkerProcess {
     if (!this.running) return;
     this.killReason ??= reason;
     this.signal('SIGKILL');
+  }
+
+  /** Kills the worker when its process tree's resident memory is over the cap (what V8's heap cap misses). */
+  private async checkMemory(): Promise<void> {
+    const pid = this.child.pid;
+    if (!pid || !this.running || this.measuring) return;
+    this.measuring = true;
+    try {
+      const { total } = await residentMiB(pid);
+      if (total > this.limits.rssMb && this.running)
+        this.kill(`over its memory cap (${this.limits.rssMb} MiB resident, had ${Math.round(total)} MiB): killed`);
+    } finally {
+      this.measuring = false;
+    }
   }
 
   private signal(signal: NodeJS.Signals): void {
@@ -253,6 +313,31 @@ export class WorkerProcess {
       if (answer && this.running) this.send({ id, error: { code, message: (err as Error).message } });
     }
   }
+}
+
+/**
+ * Resident memory of a process and all its descendants (children of any of their threads), in MiB,
+ * and how many processes that is (Linux /proc; what cannot be read counts nothing). Pages shared
+ * between them count once per process: an upper bound.
+ */
+export async function residentMiB(root: number): Promise<{ total: number; processes: number }> {
+  let kb = 0;
+  let processes = 0;
+  const seen = new Set<number>();
+  const pending = [root];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);
+    if (status === null) continue;
+    processes++;
+    kb += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+      const children = await readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '');
+      for (const child of children.split(/\s+/)) if (child) pending.push(Number(child));
+    }
+  }
+  return { total: kb / 1024, processes };
 }
 
 /** Thrown by a host call handler for a method the host does not offer. */
