@@ -120,6 +120,7 @@ import {
   upgradePlugin,
 } from '../src/modules/plugins/service.ts';
 import { disableCompanyPlugin, enableCompanyPlugin, listCompanyPlugins } from '../src/modules/plugins/company.ts';
+import { listJobRuns, listJobs, triggerJob } from '../src/modules/plugins/jobs.ts';
 import {
   createOwnBoardKey,
   ownBoardKeys,
@@ -768,6 +769,17 @@ const ROWS: Row[] = [
     entry: 'plugins.disableCompanyPlugin',
     action: 'plugin.consent',
     call: (ctx) => disableCompanyPlugin(ctx, companyA.id, randomUUID()),
+  },
+  { entry: 'plugins.listJobs', action: 'plugin.readJobs', call: (ctx) => listJobs(ctx, randomUUID(), companyA.id) },
+  {
+    entry: 'plugins.listJobRuns',
+    action: 'plugin.readJobs',
+    call: (ctx) => listJobRuns(ctx, randomUUID(), companyA.id, 'nightly', 10),
+  },
+  {
+    entry: 'plugins.triggerJob',
+    action: 'plugin.triggerJob',
+    call: (ctx) => triggerJob(ctx, randomUUID(), companyA.id, 'nightly'),
   },
 
   // activity, feedback, the board inbox, finance (board only)

@@ -373,6 +373,8 @@ export const ACTIONS = {
   'plugin.manage': pluginOwnerOnly,
   'plugin.readCompany': boardOnly,
   'plugin.consent': boardUserOnly,
+  'plugin.readJobs': boardOnly,
+  'plugin.triggerJob': boardOnly,
   'instance.doctor': { ...boardOnly, scope: 'instance' },
   'instance.whoAmI': { ...boardUserOnly, scope: 'instance' },
   'boardKey.read': { ...boardUserOnly, scope: 'instance' },

@@ -90,6 +90,7 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
     import('../engine/index.ts'),
     import('../db/notifications.ts'),
     import('../adapters/registry.ts'),
+    import('../modules/plugins/routes.ts'),
   ]);
   modules.catch(() => undefined);
 
@@ -189,6 +190,7 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
       { startEngine },
       { listenForNotifications },
       { createAdapterRegistry },
+      { pluginWorkersOf },
     ] = await modules;
     await migrateDatabase(handle.url);
     database = connectDatabase(handle.url);
@@ -218,6 +220,7 @@ export async function runServer(config: Config, opts: { strictPort: boolean }): 
       notifications,
       logger,
       registry: adapters,
+      pluginWorkers: pluginWorkersOf(app),
       settings: {
         apiUrl: base,
         dataDir: config.dataDir,

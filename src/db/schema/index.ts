@@ -19,3 +19,4 @@ export * from './telemetry.ts';
 export * from './inbox.ts';
 export * from './labels.ts';
 export * from './plugins.ts';
+export * from './plugin-jobs.ts';

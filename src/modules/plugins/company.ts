@@ -9,6 +9,7 @@ import { conflict, notFound, unprocessable } from '../../core/errors.ts';
 import { pluginCompanyEnablements, plugins } from '../../db/schema/index.ts';
 import { oneRow } from '../../db/rows.ts';
 import { recordActivity } from '../activity/record.ts';
+import { syncJobSchedules } from './jobs.ts';
 import { pluginCompanyFor } from './policy.ts';
 import type { EnablementRow, PluginRow } from './present.ts';
 import { manifestOf } from './service.ts';
@@ -77,6 +78,7 @@ export async function enableCompanyPlugin(
         set: values,
       })
       .returning();
+    await syncJobSchedules(tx, pluginId);
     await recordActivity(tx, txCtx.actor, {
       companyId: company.id,
       action: 'plugin.enabled',
@@ -100,6 +102,7 @@ export async function disableCompanyPlugin(ctx: Ctx, companyId: string, pluginId
       .where(and(eq(pluginCompanyEnablements.pluginId, pluginId), eq(pluginCompanyEnablements.companyId, company.id)))
       .returning();
     const [enablement] = rows;
+    await syncJobSchedules(tx, pluginId);
     if (enablement)
       await recordActivity(tx, txCtx.actor, {
         companyId: company.id,

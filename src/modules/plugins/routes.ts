@@ -7,6 +7,7 @@ import type { App, AppDeps } from '../../http/deps.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
 import { contextOf } from '../../http/request.ts';
 import { disableCompanyPlugin, enableCompanyPlugin, listCompanyPlugins } from './company.ts';
+import { registerPluginJobRoutes } from './jobs-routes.ts';
 import {
   companyPluginResponse,
   exampleResponse,
@@ -61,6 +62,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps): void {
   workersByApp.set(app, workers);
   // Before the pool closes (server shutdown closes the app first): every worker stopped in stages.
   app.addHook('onClose', () => workers.close());
+  registerPluginJobRoutes(app, deps);
 
   app.get(
     '/api/plugins',

@@ -14,6 +14,7 @@ import { localPathOf, readPackageJson, stagePackage, type PackageSource } from '
 import { oneRow } from '../../db/rows.ts';
 import { pluginCompanyEnablements, plugins, type PluginSource } from '../../db/schema/index.ts';
 import { PLUGIN_EXAMPLES_DIR } from '../../paths.ts';
+import { syncJobSchedules } from './jobs.ts';
 import type { PluginManifest } from './manifest.ts';
 import { readPluginPackage, type PluginPackage } from './package.ts';
 import { assertMayManagePlugins, assertMayReadPlugins } from './policy.ts';
@@ -172,6 +173,7 @@ export async function upgradePlugin(
           and(eq(pluginCompanyEnablements.pluginId, pluginId), eq(pluginCompanyEnablements.companyId, e.companyId)),
         );
     }
+    await syncJobSchedules(tx, pluginId);
     await collectBlobs(tx, Object.values(current.files));
     return oneRow(rows, 'plugin');
   });
@@ -200,6 +202,7 @@ export async function setPluginStatus(ctx: Ctx, pluginId: string, status: 'ready
     .returning();
   const [row] = rows;
   if (!row) throw notFound('plugin');
+  await syncJobSchedules(ctx.db, pluginId);
   return row;
 }
 
