@@ -10,6 +10,7 @@
 // budget-stops.ts (issue 25: a hard stop in effect at the answer).
 // documents.ts, adapters.ts, platform.ts and ui-org.ts (issue 25: figures the tests used to assert).
 // plugin-workers.ts (issue 27: a worker's cold start and a call's round trip).
+// plugin-jobs.ts (issue 27: a job claimed after it is due, taken over after its replica dies).
 import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
 import { startCeiling } from './lib/ceiling.ts';
@@ -30,6 +31,7 @@ import { benchDocuments } from './documents.ts';
 import { benchAdapters } from './adapters.ts';
 import { benchPlatform } from './platform.ts';
 import { benchPluginWorkers } from './plugin-workers.ts';
+import { benchPluginJobs } from './plugin-jobs.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -75,6 +77,7 @@ try {
   await benchAdapters(bench);
   await benchPlatform(bench);
   await benchPluginWorkers(bench);
+  await benchPluginJobs(bench);
   await benchUi(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');

@@ -165,6 +165,60 @@ describe('plugin jobs on one replica', () => {
     assert.ok(Date.parse(run.finishedAt) - Date.parse(run.startedAt) >= 1000);
   });
 
+  it('fire times missed while no replica ran fire once, for the latest of them, then the next tick', async () => {
+    const key = [pluginId, companyId];
+    // `quick` fires at midnight UTC each 1 January: two such ticks passed since this one.
+    await sql(
+      t,
+      "update plugin_job_schedules set next_fire_at = '2025-01-01T00:00:00Z' where plugin_id = $1 and company_id = $2 and job_key = 'quick'",
+      key,
+    );
+    const latest = new Date(Date.UTC(new Date().getUTCFullYear(), 0, 1));
+    const caughtUp = await waitFor('the catch-up run to finish', async () => {
+      const list = (await runs('quick', 100)).filter((r) => r.trigger === 'schedule');
+      return list.length > 0 && list.every((r) => r.status === 'succeeded') ? list : null;
+    });
+    assert.deepEqual(
+      caughtUp.map((r) => r.fireAt),
+      [latest.toISOString()],
+    );
+    const [schedule] = await sql(
+      t,
+      "select next_fire_at from plugin_job_schedules where plugin_id = $1 and company_id = $2 and job_key = 'quick'",
+      key,
+    );
+    assert.equal(
+      schedule.next_fire_at.toISOString(),
+      new Date(Date.UTC(latest.getUTCFullYear() + 1, 0, 1)).toISOString(),
+    );
+  });
+
+  it('a run whose lease lapsed is taken over (same row, attempt + 1); on its last attempt it fails instead', async () => {
+    const ghost = async (attempt: number, fireAt: string) =>
+      (
+        await sql(
+          t,
+          `insert into plugin_job_runs (plugin_id, company_id, job_key, fire_at, trigger, status, attempt, lease_owner, lease_expires_at, started_at)
+           values ($1, $2, 'quick', $3, 'manual', 'running', $4, 'gone:gone', now() - interval '1 second', now() - interval '1 minute')
+           returning id`,
+          [pluginId, companyId, fireAt, attempt],
+        )
+      )[0].id as string;
+    const orphan = await ghost(1, '2020-01-01T00:00:00Z');
+    const taken = await finished('quick', orphan);
+    assert.equal(taken.status, 'succeeded');
+    assert.equal(taken.attempt, 2);
+    assert.equal(taken.fireAt, '2020-01-01T00:00:00.000Z');
+    assert.ok(
+      (await workerLines(t)).some((l) => l.startsWith(`job start quick ${orphan} 2 2020-01-01T00:00:00.000Z manual `)),
+    );
+    const spent = await ghost(3, '2020-01-02T00:00:00Z');
+    const given = await finished('quick', spent);
+    assert.equal(given.status, 'failed');
+    assert.equal(given.attempt, 3);
+    assert.match(given.error, /stopped answering during attempt 3 of 3/);
+  });
+
   it('refuses unknown jobs and plugins (404), other companies and agents (403), a bad company id (400)', async () => {
     assert.equal((await trigger('nope')).status, 404);
     const unknown = await t.request('POST', `/api/plugins/${crypto.randomUUID()}/jobs/quick/trigger`, {
@@ -259,27 +313,32 @@ describe('plugin jobs across two replicas, one killed with SIGKILL mid-run', () 
           if (l.source === 'stderr') seen.set(`${replica} ${l.message}`, { replica, message: l.message });
       };
 
-      // A beat running on A, whose start A's worker logged: kill A then.
-      const victim = await waitFor(
-        'a beat running on replica A',
+      // A beat that started on A less than a second ago (it runs 2.5 s), whose start A's worker logged:
+      // kill A then, mid-run.
+      const { victim, workerPidA } = await waitFor(
+        'a beat starting on replica A',
         async () => {
-          await collect('A');
           const [run] = await sql(
             primary,
-            "select * from plugin_job_runs where plugin_id = $1 and job_key = 'beat' and status = 'running' and lease_owner like $2",
+            `select * from plugin_job_runs where plugin_id = $1 and job_key = 'beat' and status = 'running'
+               and lease_owner like $2 and started_at > now() - interval '1 second'`,
             [plugin, `${replicaIdA}:%`],
           );
           if (!run) return null;
           await collect('A');
-          return [...seen.values()].some((l) => l.message.startsWith(`job start beat ${run.id} 1 `)) ? run : null;
+          if (![...seen.values()].some((l) => l.message.startsWith(`job start beat ${run.id} 1 `))) return null;
+          const health = (await (
+            await fetch(`${urlA}/api/plugins/${plugin}/health`, { headers: auth })
+          ).json()) as any[];
+          return { victim: run, workerPidA: health.find((h) => h.companyId === company)?.pid as number | undefined };
         },
         90_000,
       );
-      const health = (await (await fetch(`${urlA}/api/plugins/${plugin}/health`, { headers: auth })).json()) as any[];
-      const workerPidA = health.find((h) => h.companyId === company)?.pid as number | undefined;
       serverA.child.kill('SIGKILL');
       const killedAt = Date.now();
       await serverA.exited;
+      const [left] = await sql(primary, 'select status, attempt from plugin_job_runs where id = $1', [victim.id]);
+      assert.deepEqual([left.status, left.attempt], ['running', 1], 'the kill did not land mid-run');
       if (workerPidA) await waitFor("replica A's worker to be gone", () => !isAlive(workerPidA), 15_000);
 
       const takenOver = await waitFor(

@@ -38,6 +38,9 @@ const TARGETS: Array<{ key: string; atLeast?: number; below?: number; timesBasel
   { key: 'second start to healthy max ms', below: 2000 },
   { key: 'embedded database back after SIGINT max ms', below: 5000 },
   { key: 'embedded database back after SIGKILL max ms', below: 5000 },
+  // Issue 27 section 8: plugin jobs (bench/plugin-jobs.ts).
+  { key: 'plugin job claim delay max ms', below: 1000.01 },
+  { key: 'plugin job takeover ms', below: 45000.01 },
 ];
 
 function delta(now: number, before: number | undefined): string {

@@ -38,6 +38,8 @@ import type { ReplicaIdentity } from '../replica.ts';
 const DUE_BATCH = 100;
 /** A run is tried at most this many times (the first start plus takeovers) before it fails. */
 export const MAX_ATTEMPTS = 3;
+/** The sweep of runs no replica will claim runs every this many ticks. */
+const SWEEP_EVERY_TICKS = 20;
 
 export interface PluginJobsOptions {
   db: Db;
@@ -120,12 +122,40 @@ export async function fireDueJobs(db: Db, now = new Date()): Promise<number> {
   }
 }
 
+/** The SQL condition that the run's plugin may run for its company now. */
+const runnable = sql`exists (
+  select 1 from ${plugins} join ${pluginCompanyEnablements} on ${pluginCompanyEnablements.pluginId} = ${plugins.id}
+  where ${plugins.id} = ${pluginJobRuns.pluginId} and ${pluginCompanyEnablements.companyId} = ${pluginJobRuns.companyId}
+    and ${plugins.status} = 'ready' and ${pluginCompanyEnablements.status} = 'enabled')`;
+
 /**
- * Claims up to `limit` runs for `owner`: queued ones, and running ones whose lease lapsed (taken
- * over: attempt + 1). Runs whose lease lapsed on their last attempt fail instead, and queued runs of a
- * plugin that no longer runs for the company are cancelled.
+ * Claims up to `limit` runs for `owner`: queued ones, and running ones whose lease lapsed before their
+ * last attempt (taken over: attempt + 1), of plugins that may run for their company.
  */
 export async function claimJobRuns(db: Db, owner: string, leaseSec: number, limit: number): Promise<PluginJobRunRow[]> {
+  if (limit <= 0) return [];
+  const result = await db.execute<{ id: string }>(sql`
+    update ${pluginJobRuns} r
+    set status = 'running', attempt = r.attempt + 1, lease_owner = ${owner},
+        lease_expires_at = now() + make_interval(secs => ${leaseSec}), started_at = now(), finished_at = null, error = null
+    from (
+      select id from ${pluginJobRuns}
+      where status in ('queued', 'running')
+        and (status = 'queued' or (lease_expires_at < now() and attempt < ${MAX_ATTEMPTS}))
+        and ${runnable}
+      order by fire_at
+      limit ${limit}
+      for update skip locked
+    ) claimed
+    where r.id = claimed.id
+    returning r.id`);
+  const ids = result.rows.map((row) => String(row.id));
+  if (ids.length === 0) return [];
+  return db.select().from(pluginJobRuns).where(inArray(pluginJobRuns.id, ids));
+}
+
+/** Ends what no replica will claim: runs whose lease lapsed on their last attempt, queued runs of a plugin that no longer runs for the company. */
+export async function sweepJobRuns(db: Db): Promise<void> {
   await db
     .update(pluginJobRuns)
     .set({
@@ -141,29 +171,7 @@ export async function claimJobRuns(db: Db, owner: string, leaseSec: number, limi
   await db
     .update(pluginJobRuns)
     .set({ status: 'cancelled', error: 'the plugin no longer runs for this company', finishedAt: sql`now()` })
-    .where(
-      sql`${pluginJobRuns.status} = 'queued' and not exists (
-        select 1 from ${plugins} join ${pluginCompanyEnablements} on ${pluginCompanyEnablements.pluginId} = ${plugins.id}
-        where ${plugins.id} = ${pluginJobRuns.pluginId} and ${pluginCompanyEnablements.companyId} = ${pluginJobRuns.companyId}
-          and ${plugins.status} = 'ready' and ${pluginCompanyEnablements.status} = 'enabled')`,
-    );
-  if (limit <= 0) return [];
-  const result = await db.execute<Record<string, unknown>>(sql`
-    update ${pluginJobRuns} r
-    set status = 'running', attempt = r.attempt + 1, lease_owner = ${owner},
-        lease_expires_at = now() + make_interval(secs => ${leaseSec}), started_at = now(), finished_at = null, error = null
-    from (
-      select id from ${pluginJobRuns}
-      where status in ('queued', 'running') and (status = 'queued' or lease_expires_at < now())
-      order by fire_at
-      limit ${limit}
-      for update skip locked
-    ) claimed
-    where r.id = claimed.id
-    returning r.id`);
-  const ids = result.rows.map((row) => String(row.id));
-  if (ids.length === 0) return [];
-  return db.select().from(pluginJobRuns).where(inArray(pluginJobRuns.id, ids));
+    .where(sql`${pluginJobRuns.status} = 'queued' and not ${runnable}`);
 }
 
 export async function startPluginJobs(opts: PluginJobsOptions): Promise<PluginJobs> {
@@ -248,7 +256,9 @@ export async function startPluginJobs(opts: PluginJobsOptions): Promise<PluginJo
     running.set(run.id, { run, done });
   };
 
+  let ticks = 0;
   const tick = async () => {
+    if (ticks++ % SWEEP_EVERY_TICKS === 0) await sweepJobRuns(db);
     await fireDueJobs(db);
     const claimed = await claimJobRuns(db, owner, leaseSec, opts.maxRunning - running.size);
     for (const run of claimed) {
