@@ -242,16 +242,25 @@ describe('plugin jobs on one replica', () => {
     assert.equal((await trigger('quick', other.token, other.company.id)).status, 409);
   });
 
-  it("schedules follow the company's consent: none while disabled, back on enable; an instance disable holds them too", async () => {
+  it("schedules follow the company's consent: none while disabled (a running run cancelled), back on enable; an instance disable holds them too", async () => {
     const schedules = async () =>
       (await sql(t, 'select job_key, next_fire_at from plugin_job_schedules where plugin_id = $1 and company_id = $2', [
         pluginId,
         companyId,
       ])) as { job_key: string; next_fire_at: Date | null }[];
     assert.equal((await schedules()).length, 5);
+    const slow = (await trigger('slow')).body.runId as string;
+    await waitFor(
+      'the slow run to start',
+      async () => (await runs('slow')).find((r) => r.id === slow)?.status === 'running',
+    );
     const off = await t.request('POST', `/api/companies/${companyId}/plugins/${pluginId}/disable`, { token: board });
     assert.equal(off.status, 200);
     assert.deepEqual(await schedules(), []);
+    // The run its worker was stopped under is cancelled, with what stopped it.
+    const cut = await finished('slow', slow);
+    assert.equal(cut.status, 'cancelled');
+    assert.ok(cut.error);
     const jobs = (await t.request('GET', `/api/plugins/${pluginId}/jobs?companyId=${companyId}`, { token: board }))
       .body;
     assert.ok(jobs.every((j: any) => j.nextFireAt === null));

@@ -243,9 +243,11 @@ export async function startPluginJobs(opts: PluginJobsOptions): Promise<PluginJo
     }
     // A stopping replica hands its runs back (stop()); a lost lease is another attempt's to record.
     if (stopped || lost) return;
+    // A run cut short because the plugin was turned off for the company (or on the instance) is cancelled, not failed.
+    const status = sql`case when ${outcome.status} = 'failed' and not ${runnable} then 'cancelled' else ${outcome.status} end`;
     await db
       .update(pluginJobRuns)
-      .set({ ...outcome, finishedAt: sql`now()`, leaseOwner: null, leaseExpiresAt: null })
+      .set({ status, error: outcome.error, finishedAt: sql`now()`, leaseOwner: null, leaseExpiresAt: null })
       .where(mine(run));
   };
 
