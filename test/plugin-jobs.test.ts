@@ -157,12 +157,23 @@ describe('plugin jobs on one replica', () => {
   });
 
   it('a run past its timeoutSec fails with TIMEOUT', async () => {
+    const health = async () =>
+      ((await t.request('GET', `/api/plugins/${pluginId}/health`, { token: board })).body as any[]).find(
+        (h) => h.companyId === companyId,
+      );
+    const restarts = (await health())?.restarts ?? 0;
     const res = await trigger('hang');
     assert.equal(res.status, 202);
     const run = await finished('hang', res.body.runId);
     assert.equal(run.status, 'failed');
     assert.match(run.error, /^TIMEOUT/);
     assert.ok(Date.parse(run.finishedAt) - Date.parse(run.startedAt) >= 1000);
+    // The worker ignored the cancel, so the host kills it 2 s later and restarts it after a backoff:
+    // the next tests start once it runs again (a job claimed meanwhile fails WORKER_UNAVAILABLE).
+    await waitFor('the worker to be restarted', async () => {
+      const now = await health();
+      return now?.restarts > restarts && now.status === 'running';
+    });
   });
 
   it('fire times missed while no replica ran fire once, for the latest of them, then the next tick', async () => {
@@ -249,11 +260,13 @@ describe('plugin jobs on one replica', () => {
         companyId,
       ])) as { job_key: string; next_fire_at: Date | null }[];
     assert.equal((await schedules()).length, 5);
-    const slow = (await trigger('slow')).body.runId as string;
-    await waitFor(
-      'the slow run to start',
-      async () => (await runs('slow')).find((r) => r.id === slow)?.status === 'running',
+    const triggered = await trigger('slow');
+    assert.equal(triggered.status, 202, JSON.stringify(triggered.body));
+    const slow = triggered.body.runId as string;
+    const started = await waitFor('the slow run to start', async () =>
+      (await runs('slow')).find((r) => r.id === slow && r.status !== 'queued'),
     );
+    assert.equal(started.status, 'running', JSON.stringify(started));
     const off = await t.request('POST', `/api/companies/${companyId}/plugins/${pluginId}/disable`, { token: board });
     assert.equal(off.status, 200);
     assert.deepEqual(await schedules(), []);
@@ -429,6 +442,52 @@ describe('plugin jobs across two replicas, one killed with SIGKILL mid-run', () 
       await replicaB?.close();
       await primary.close();
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a replica that stops (SIGTERM, rolling restart) hands its run back at once: another takes it over, attempt 2, well within the lease', async () => {
+    const primary = await startTestApp();
+    const replicas: TestApp[] = [];
+    try {
+      const company = (await primary.newCompany(primary.ownerToken)).company.id;
+      const plugin = await installAndEnable(primary, company);
+      // Only `slow` matters here: the every-second job is turned off by taking the plugin's schedules away.
+      await sql(primary, "delete from plugin_job_schedules where plugin_id = $1 and job_key = 'beat'", [plugin]);
+      const first = await startTestApp({ replicaOf: primary, engine: {} });
+      replicas.push(first);
+      const res = await primary.request('POST', `/api/plugins/${plugin}/jobs/slow/trigger`, {
+        token: primary.ownerToken,
+        body: { companyId: company },
+      });
+      assert.equal(res.status, 202, JSON.stringify(res.body));
+      const runId = res.body.runId as string;
+      await waitFor('the slow run to start on the first replica', async () => {
+        const [run] = await sql(primary, "select * from plugin_job_runs where id = $1 and status = 'running'", [runId]);
+        return run ?? null;
+      });
+      const second = await startTestApp({ replicaOf: primary, engine: {} });
+      replicas.push(second);
+      const stoppedAt = Date.now();
+      await first.close();
+      const [run] = await waitFor('the second replica to finish the run', async () => {
+        const rows = await sql(primary, "select * from plugin_job_runs where id = $1 and status <> 'running'", [runId]);
+        return rows.length ? rows : null;
+      });
+      assert.equal(run.status, 'succeeded');
+      assert.equal(run.attempt, 2);
+      assert.ok(
+        run.started_at.getTime() - stoppedAt < 15_000,
+        `taken over ${run.started_at.getTime() - stoppedAt} ms after the stop`,
+      );
+      const lines = (await second.request('GET', `/api/plugins/${plugin}/logs`, { token: second.ownerToken }))
+        .body as any[];
+      assert.ok(
+        lines.some((l) => l.message.startsWith(`job start slow ${runId} 2 `)),
+        JSON.stringify(lines),
+      );
+    } finally {
+      for (const r of replicas) await r.close();
+      await primary.close();
     }
   });
 });

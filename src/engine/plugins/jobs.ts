@@ -55,8 +55,6 @@ export interface PluginJobsOptions {
 }
 
 export interface PluginJobs {
-  /** One pass (fire, claim, start); what the tick runs. */
-  tick(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -264,8 +262,15 @@ export async function startPluginJobs(opts: PluginJobsOptions): Promise<PluginJo
     await fireDueJobs(db);
     const claimed = await claimJobRuns(db, owner, leaseSec, opts.maxRunning - running.size);
     for (const run of claimed) {
-      if (stopped) break;
-      start(run);
+      if (!stopped) {
+        start(run);
+        continue;
+      }
+      // Claimed as the replica began to stop: back to the queue, as if never claimed.
+      await db
+        .update(pluginJobRuns)
+        .set({ status: 'queued', attempt: run.attempt - 1, leaseOwner: null, leaseExpiresAt: null, startedAt: null })
+        .where(mine(run));
     }
   };
 
@@ -278,7 +283,6 @@ export async function startPluginJobs(opts: PluginJobsOptions): Promise<PluginJo
   }, opts.tickMs);
 
   return {
-    tick: () => (ticking ??= tick().finally(() => (ticking = null))),
     async stop() {
       stopped = true;
       clearInterval(timer);
