@@ -11,8 +11,8 @@
 // documents.ts, adapters.ts, platform.ts and ui-org.ts (issue 25: figures the tests used to assert).
 // plugin-workers.ts (issue 27: a worker's cold start and a call's round trip); plugin-surfaces.ts (issue 27: a data key with a warm worker);
 // plugin-webhooks.ts (issue 27: a webhook acknowledged, an event reaching the worker).
-// plugin-workers.ts (issue 27: a worker's cold start and a call's round trip), plugin-containment.ts (issue 27: the
-// API's p99 beside a busy or flooding worker, a worker's idle RSS).
+// plugin-containment.ts (issue 27: the API's p99 beside a busy or flooding worker, a worker's idle RSS).
+// plugin-jobs.ts (issue 27: a job claimed after it is due, taken over after its replica dies).
 import { writeFile } from 'node:fs/promises';
 import { benchFoundation } from './foundation.ts';
 import { startCeiling } from './lib/ceiling.ts';
@@ -36,6 +36,7 @@ import { benchPluginWorkers } from './plugin-workers.ts';
 import { benchPluginSurfaces } from './plugin-surfaces.ts';
 import { benchPluginWebhooks } from './plugin-webhooks.ts';
 import { benchPluginContainment } from './plugin-containment.ts';
+import { benchPluginJobs } from './plugin-jobs.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -84,6 +85,7 @@ try {
   await benchPluginSurfaces(bench);
   await benchPluginWebhooks(bench);
   await benchPluginContainment(bench);
+  await benchPluginJobs(bench);
   await benchUi(bench);
   await report(figures, process.argv.includes('--save-baseline'));
   const figuresFile = option('--figures');

@@ -131,6 +131,7 @@ import {
   pluginData,
   uiContributions,
 } from '../src/modules/plugins/surfaces.ts';
+import { listJobRuns, listJobs, triggerJob } from '../src/modules/plugins/jobs.ts';
 import {
   createOwnBoardKey,
   ownBoardKeys,
@@ -847,6 +848,17 @@ const ROWS: Row[] = [
         parameters: {},
         runContext: { companyId: companyA.id, agentId: targetOfA.id },
       }),
+  },
+  { entry: 'plugins.listJobs', action: 'plugin.readJobs', call: (ctx) => listJobs(ctx, randomUUID(), companyA.id) },
+  {
+    entry: 'plugins.listJobRuns',
+    action: 'plugin.readJobs',
+    call: (ctx) => listJobRuns(ctx, randomUUID(), companyA.id, 'nightly', 10),
+  },
+  {
+    entry: 'plugins.triggerJob',
+    action: 'plugin.triggerJob',
+    call: (ctx) => triggerJob(ctx, randomUUID(), companyA.id, 'nightly'),
   },
 
   // activity, feedback, the board inbox, finance (board only)

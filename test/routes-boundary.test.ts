@@ -53,6 +53,8 @@ const PUBLIC = new Set<string>([
 
 const SURFACE_EXEMPT =
   "the company is named in the query or body, not the path: another company's board and agents get 403 (plugin-surfaces.test.ts)";
+const JOBS_EXEMPT =
+  "the company is named in the query or body, not the path: another company's board and agents get 403 (plugin-jobs.test.ts)";
 /** Operations that name nothing a company owns, and why they cannot leak another company's records. */
 const EXEMPT: Partial<Record<Op, string>> = {
   'GET /api/companies': "lists only the caller's companies (companies.test.ts)",
@@ -105,6 +107,9 @@ const EXEMPT: Partial<Record<Op, string>> = {
     "the plugin is the instance's, not company A's: B's board may turn it off for B; A's path refuses B's board and agents (plugins.test.ts)",
   // The surfaces that call a company's plugin worker name their company in the query or the body.
   'GET /api/plugins/ui-contributions': SURFACE_EXEMPT,
+  'GET /api/plugins/{pluginId}/jobs': JOBS_EXEMPT,
+  'GET /api/plugins/{pluginId}/jobs/{jobId}/runs': JOBS_EXEMPT,
+  'POST /api/plugins/{pluginId}/jobs/{jobId}/trigger': JOBS_EXEMPT,
   'GET /api/plugins/tools': SURFACE_EXEMPT,
   'POST /api/plugins/tools/execute': SURFACE_EXEMPT,
   'GET /api/plugins/{pluginId}/config': SURFACE_EXEMPT,

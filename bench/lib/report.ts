@@ -45,6 +45,9 @@ const TARGETS: Array<{ key: string; atLeast?: number; below?: number; timesBasel
   { key: 'plugin busy worker issue list p99 +%', below: 10 },
   { key: 'plugin flooding worker issue list p99 +%', below: 10 },
   { key: 'plugin worker idle RSS MiB', below: 60.01 },
+  // Issue 27 section 8: plugin jobs (bench/plugin-jobs.ts).
+  { key: 'plugin job claim delay max ms', below: 1000.01 },
+  { key: 'plugin job takeover ms', below: 45000.01 },
 ];
 
 function delta(now: number, before: number | undefined): string {

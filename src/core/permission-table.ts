@@ -433,6 +433,8 @@ export const ACTIONS = {
   'routine.read': readWith('routines.read'),
   'activity.read': readWith('activity.read'),
   'cost.read': readWith('costs.read'),
+  'plugin.readJobs': boardOnly,
+  'plugin.triggerJob': boardOnly,
   'instance.doctor': { ...boardOnly, scope: 'instance' },
   'instance.whoAmI': { ...boardUserOnly, scope: 'instance' },
   'boardKey.read': { ...boardUserOnly, scope: 'instance' },

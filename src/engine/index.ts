@@ -13,6 +13,7 @@
 // - worktrees: removes the git worktrees of closed isolated execution workspaces (modules/execution-workspaces)
 // - runtime services: supervises the workspaces' runtime-service commands (runtime-services.ts)
 // - budget stops: applies hard budget stops as their incidents commit, NOTIFY plus a sweep (budget-stops.ts)
+// - plugin jobs: due plugin job schedules fire once per fire time, runs leased and taken over (plugins/jobs.ts)
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import type { HeartbeatRun } from '../db/rows.ts';
@@ -36,6 +37,7 @@ import { startBudgetStops } from './budget-stops.ts';
 import type { PluginWorkers } from '../modules/plugins/worker/host.ts';
 import { startWebhookDispatch } from './plugins/webhook-dispatch.ts';
 import { startEventDispatch } from './plugins/events.ts';
+import { startPluginJobs } from './plugins/jobs.ts';
 
 export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   /** Lease of a live run; its owner renews it every third of this. */
@@ -64,6 +66,10 @@ export interface EngineSettings extends Omit<ExecutorSettings, 'leaseSec'> {
   runtimeServiceBackoffMs?: number;
   /** SIGTERM to SIGKILL when a runtime service is stopped. */
   runtimeServiceGraceMs?: number;
+  /** How often due plugin job schedules and claimable job runs are looked for (a job starts within this of its time). */
+  pluginJobTickMs?: number;
+  /** Plugin job runs one replica runs at once. */
+  pluginJobsMaxRunning?: number;
   /** The routine scheduler's clock (ms since the epoch); tests move time with it. */
   clock?: () => number;
 }
@@ -84,6 +90,8 @@ export const ENGINE_DEFAULTS = {
   runtimeServiceTickMs: 1_000,
   runtimeServiceBackoffMs: 1_000,
   runtimeServiceGraceMs: 5_000,
+  pluginJobTickMs: 250,
+  pluginJobsMaxRunning: 16,
 } as const;
 
 export interface EngineDeps {
@@ -93,7 +101,7 @@ export interface EngineDeps {
   logger: Logger;
   settings: EngineSettings;
   registry?: AdapterRegistry;
-  /** The app's plugin workers (`pluginWorkersOf(app)`): plugin webhooks and events are handed to them. */
+  /** The app's plugin workers (`pluginWorkersOf(app)`): plugin webhooks, events and jobs are handed to them. Without them none runs here. */
   pluginWorkers?: PluginWorkers;
 }
 
@@ -179,6 +187,18 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   const pluginDispatch = deps.pluginWorkers ? { db, notifications, workers: deps.pluginWorkers, logger } : null;
   const pluginLoops = pluginDispatch ? [startWebhookDispatch(pluginDispatch), startEventDispatch(pluginDispatch)] : [];
 
+  const pluginJobs = deps.pluginWorkers
+    ? await startPluginJobs({
+        db,
+        workers: deps.pluginWorkers,
+        identity,
+        leaseSec: settings.leaseSec,
+        tickMs: settings.pluginJobTickMs,
+        maxRunning: settings.pluginJobsMaxRunning,
+        logger,
+      })
+    : null;
+
   let removingWorktrees: Promise<unknown> | null = null;
   const worktreeSweep = setInterval(() => {
     removingWorktrees ??= removeClosedWorktrees(db)
@@ -244,6 +264,7 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
           scheduling,
           sweeping,
           budgetStops.stop(),
+          pluginJobs?.stop(),
           removingWorktrees,
           converging,
           ...pluginLoops.map((loop) => loop.stop()),

@@ -18,6 +18,7 @@ import type { PriceTable } from '../../src/core/pricing.ts';
 import pino from 'pino';
 import { listenForNotifications } from '../../src/db/notifications.ts';
 import { createAdapterRegistry } from '../../src/adapters/registry.ts';
+import { pluginWorkersOf } from '../../src/modules/plugins/routes.ts';
 
 export interface Response<T = any> {
   status: number;
@@ -140,6 +141,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       notifications,
       logger,
       registry: adapters,
+      pluginWorkers: pluginWorkersOf(app),
       settings: {
         apiUrl: listenUrl!,
         dataDir,

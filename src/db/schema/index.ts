@@ -23,3 +23,4 @@ export * from './plugin-folders.ts';
 export * from './plugin-configs.ts';
 export * from './plugin-state.ts';
 export * from './plugin-webhooks.ts';
+export * from './plugin-jobs.ts';

@@ -10,6 +10,7 @@ import { pluginCompanyEnablements, plugins } from '../../db/schema/index.ts';
 import { oneRow } from '../../db/rows.ts';
 import { recordActivity } from '../activity/record.ts';
 import { announcePluginStop } from './change.ts';
+import { syncJobSchedules } from './jobs.ts';
 import { pluginCompanyFor } from './policy.ts';
 import type { EnablementRow, PluginRow } from './present.ts';
 import { manifestOf } from './service.ts';
@@ -96,6 +97,7 @@ export async function enableCompanyPlugin(
         set: values,
       })
       .returning();
+    await syncJobSchedules(tx, pluginId);
     await recordActivity(tx, txCtx.actor, {
       companyId: company.id,
       action: 'plugin.enabled',
@@ -121,6 +123,7 @@ export async function disableCompanyPlugin(ctx: Ctx, companyId: string, pluginId
       .returning();
     const [enablement] = rows;
     await removePluginSurfaces(tx, pluginId, company.id);
+    await syncJobSchedules(tx, pluginId);
     if (enablement) {
       await recordActivity(tx, txCtx.actor, {
         companyId: company.id,

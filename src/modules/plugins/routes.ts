@@ -9,6 +9,7 @@ import { authenticated, errors } from '../../http/openapi.ts';
 import { contextOf } from '../../http/request.ts';
 import { disableCompanyPlugin, enableCompanyPlugin, listCompanyPlugins } from './company.ts';
 import { registerPluginFolderRoutes } from './folders-routes.ts';
+import { registerPluginJobRoutes } from './jobs-routes.ts';
 import {
   companyPluginResponse,
   exampleResponse,
@@ -75,6 +76,7 @@ export function registerPluginRoutes(app: App, deps: AppDeps, hostApi?: HostApi)
   registerSurfaceRoutes(app, deps, workers);
   registerPluginWebhookRoutes(app, deps);
   registerPluginStreamRoutes(app, deps);
+  registerPluginJobRoutes(app, deps);
 
   app.get(
     '/api/plugins',

@@ -15,6 +15,7 @@ import { oneRow } from '../../db/rows.ts';
 import { pluginCompanyEnablements, plugins, type PluginSource } from '../../db/schema/index.ts';
 import { PLUGIN_EXAMPLES_DIR } from '../../paths.ts';
 import { announcePluginStop } from './change.ts';
+import { syncJobSchedules } from './jobs.ts';
 import type { PluginManifest } from './manifest.ts';
 import { readPluginPackage, type PluginPackage } from './package.ts';
 import { assertMayManagePlugins, assertMayReadPlugins } from './policy.ts';
@@ -173,6 +174,7 @@ export async function upgradePlugin(
           and(eq(pluginCompanyEnablements.pluginId, pluginId), eq(pluginCompanyEnablements.companyId, e.companyId)),
         );
     }
+    await syncJobSchedules(tx, pluginId);
     await collectBlobs(tx, Object.values(current.files));
     // Workers run the old files: every replica stops them, and the next call starts the new version.
     await announcePluginStop(tx, pluginId, null);
@@ -206,6 +208,7 @@ export async function setPluginStatus(ctx: Ctx, pluginId: string, status: 'ready
     const [row] = rows;
     if (!row) throw notFound('plugin');
     if (status === 'disabled') await announcePluginStop(tx, pluginId, null);
+    await syncJobSchedules(tx, pluginId);
     return row;
   });
 }

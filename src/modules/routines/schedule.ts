@@ -38,6 +38,11 @@ export function nextTick(expression: string, timezone: string, after: Date): Dat
   return cron(expression, timezone).nextRun(after);
 }
 
+/** The last tick at or before `at`, or null when there is none: the one a catch-up fires for. */
+export function latestTick(expression: string, timezone: string, at: Date): Date | null {
+  return cron(expression, timezone).previousRuns(1, new Date(at.getTime() + 1))[0] ?? null;
+}
+
 /** The first `count` ticks strictly after `after` (fewer when the expression runs out): what a schedule will do, for people to check before saving it. */
 export function upcomingTicks(expression: string, timezone: string, after: Date, count: number): Date[] {
   assertValidSchedule(expression, timezone);

@@ -25688,6 +25688,411 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/{pluginId}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plugin's jobs for a company
+         * @description The jobs the manifest declares, each with its cron, timezone, timeout, the company's next fire time and its last run. Board users of the company; agents 403.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the company the jobs run for */
+                    companyId: string;
+                };
+                header?: never;
+                path: {
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The declared jobs, in manifest order */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cron: string;
+                            key: string;
+                            lastRun: {
+                                /** @description attempts started: 0 while queued, 1 for the first, one more for each takeover after its replica died */
+                                attempt: number;
+                                /** Format: uuid */
+                                companyId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp
+                                 */
+                                createdAt: string;
+                                /** @description why it failed or was cancelled (`TIMEOUT: ...`, the worker’s error) */
+                                error: string | null;
+                                finishedAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description the fire time it stands for (a manual run: when it was asked for)
+                                 */
+                                fireAt: string;
+                                /**
+                                 * Format: uuid
+                                 * @description the run id: the worker gets it as `context.jobRunId`
+                                 */
+                                id: string;
+                                jobKey: string;
+                                /** Format: uuid */
+                                pluginId: string;
+                                /** @description when the current attempt started */
+                                startedAt: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                                /** @enum {string} */
+                                trigger: "schedule" | "manual";
+                            } | null;
+                            /** @description the next fire time; null while the plugin does not run for the company, or when the cron has none left */
+                            nextFireAt: string | null;
+                            timeoutSec: number;
+                            timezone: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company, or no plugin with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/jobs/{jobId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plugin job's recent runs for a company
+         * @description Newest first, at most `limit` (1 to 100, default 20). Each fire time has one run; a run taken over after its replica died keeps its row, with `attempt` counting. Board users of the company; agents 403.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the company the jobs run for */
+                    companyId: string;
+                    /** @description 1 to 100 (default 20) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description the job's key in the manifest */
+                    jobId: string;
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The runs, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description attempts started: 0 while queued, 1 for the first, one more for each takeover after its replica died */
+                            attempt: number;
+                            /** Format: uuid */
+                            companyId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /** @description why it failed or was cancelled (`TIMEOUT: ...`, the worker’s error) */
+                            error: string | null;
+                            finishedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description the fire time it stands for (a manual run: when it was asked for)
+                             */
+                            fireAt: string;
+                            /**
+                             * Format: uuid
+                             * @description the run id: the worker gets it as `context.jobRunId`
+                             */
+                            id: string;
+                            jobKey: string;
+                            /** Format: uuid */
+                            pluginId: string;
+                            /** @description when the current attempt started */
+                            startedAt: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            /** @enum {string} */
+                            trigger: "schedule" | "manual";
+                        }[];
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company, plugin or job */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/jobs/{jobId}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a plugin job now
+         * @description Queues a manual run of the job for the company (its `fireAt` is now); a replica’s engine starts it within a second, as it does scheduled runs. A job runs once at a time: 409 while a run of it is queued or running (`details.runId` names it), or while the plugin does not run for the company. Board users of the company; agents 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the job's key in the manifest */
+                    jobId: string;
+                    /** @description plugin UUID (the record `id`) */
+                    pluginId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description the company to run the job for
+                         */
+                        companyId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The run, queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            runId: string;
+                        };
+                    };
+                };
+                /** @description Invalid input: malformed JSON, wrong types, unknown enum values, NUL bytes, nesting too deep; `details` lists the failing paths */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description No valid credential (missing, invalid, revoked or expired) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description an agent caller, or the company is not one of the caller's */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such company, plugin or job */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description a run of the job is queued or running, or the plugin does not run for the company */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description structured context: failing paths for 400, the lock holder for checkout 409s, ... */
+                            details?: unknown;
+                            /** @description what went wrong, for a person */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins/{pluginId}/logs": {
         parameters: {
             query?: never;
