@@ -286,17 +286,22 @@ describe('plugins', () => {
       let frameResults: Record<string, unknown>;
       if (await hasContributions()) {
         // Through the board: its company page, the channel (context, resize, toast, navigate).
+        // A toast stays 5 s: watched from before the page opens, so a slow frame cannot outlast it.
+        const toastShown = page
+          .getByRole('region', { name: 'Notifications' })
+          .getByText('connected to probe')
+          .waitFor({ timeout: 30_000 });
         await page.goto(`/c/${C}/plugins/${plugin.id}/pages/probe`);
         const iframe = page.locator('iframe.plugin-frame');
         assert.equal(await iframe.getAttribute('sandbox'), 'allow-scripts allow-forms');
         const frame = page.frameLocator('iframe.plugin-frame');
         await frame.getByText('"context"').waitFor();
-        await page.getByRole('status').filter({ hasText: 'connected to probe' }).waitFor();
-        // 420 px inside its 1 px border.
+        await toastShown;
+        // 420 px, its 1 px border inside or outside (the board sizes boxes border-box).
         await waitFor(
           'the frame resized to 420 px',
-          async () => Math.abs(((await iframe.boundingBox())?.height ?? 0) - 422) <= 1,
-          15_000,
+          async () => Math.abs(((await iframe.boundingBox())?.height ?? 0) - 421) <= 1,
+          30_000,
         );
         frameResults = JSON.parse(await frame.locator('#out').innerText());
         assert.deepEqual(frameResults.context, {

@@ -362,7 +362,14 @@ function Webhooks({ plugin }: { plugin: CompanyPlugin }) {
             {hook.signing && (
               <StatusPill tone={webhookSigning.tone(hook.signing)}>{webhookSigning.label(hook.signing)}</StatusPill>
             )}
-            <code className="plugin-webhook-url">{hook.url}</code>
+            {/* An address to copy into the sender, not to read: a read-only field that selects whole. */}
+            <input
+              className="plugin-webhook-url mono"
+              readOnly
+              value={hook.url}
+              aria-label={`Address of ${hook.key}`}
+              onFocus={(event) => event.currentTarget.select()}
+            />
             <CopyButton text={hook.url} label={`Copy the address of ${hook.key}`} />
           </li>
         ))}
