@@ -1,9 +1,11 @@
 // One handler: every failure leaves as `{ error, details? }` with a safe status. Domain errors carry
 // their status from the registry in core/errors.ts; zod, fastify and PostgreSQL errors are mapped
-// here; anything else is logged and answered with a generic 500.
+// here, and a plugin worker's BridgeError leaves as `502 { code, message }`; anything else is logged
+// and answered with a generic 500.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { databaseErrorOf, DomainError, ERROR_STATUS } from '../core/errors.ts';
+import { BridgeError } from '../modules/plugins/worker/errors.ts';
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | DomainError | Error, request, reply) => {
@@ -12,6 +14,8 @@ export function installErrorHandler(app: FastifyInstance): void {
         .status(err.status)
         .send(err.details === undefined ? { error: err.message } : { error: err.message, details: err.details });
     }
+    // A call through a plugin worker that failed: `502 { code, message }`, the codes clients rely on.
+    if (err instanceof BridgeError) return reply.status(err.status).send(err.toJSON());
     if (hasZodFastifySchemaValidationErrors(err)) {
       const details = err.validation.map((v) => ({ path: v.instancePath, message: v.message }));
       return reply.status(400).send({ error: `invalid ${err.validationContext ?? 'request'}`, details });

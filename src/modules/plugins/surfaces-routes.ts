@@ -1,7 +1,3 @@
-// The routes that call a company's plugin worker (issue 27 sections 1, 4 and 5; SPEC "Plugins"):
-// config, data and actions (and the frames' bridge to them), UI contributions, tools and the
-// dashboard. A failure of the worker bridge answers `502 { code, message }` (worker/errors.ts).
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { authenticated, errors } from '../../http/openapi.ts';
@@ -16,7 +12,6 @@ import {
   pluginData,
   uiContributions,
 } from './surfaces.ts';
-import { BridgeError } from './worker/errors.ts';
 import type { PluginWorkers } from './worker/host.ts';
 import { workerHealthResponse } from './worker/present.ts';
 
@@ -48,16 +43,6 @@ const SURFACE_ERRORS = () =>
     [404, 'no such company, no plugin with this id, or the plugin declares no such key'],
     [422, "the params do not match the action's paramsSchema (`error` names the field)"],
   );
-
-/** Runs `work`, answering a BridgeError as `502 { code, message }` (for every route that calls a worker). */
-export async function bridged<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | FastifyReply> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof BridgeError) return reply.status(502).send(err.toJSON());
-    throw err;
-  }
-}
 
 const configView = z.object({
   pluginId: z.string(),
@@ -198,7 +183,7 @@ export function registerSurfaceRoutes(app: App, deps: AppDeps, workers: PluginWo
         },
       },
     },
-    async (request, reply) => bridged(reply, () => executePluginTool(contextOf(db, request), workers, request.body)),
+    async (request) => executePluginTool(contextOf(db, request), workers, request.body),
   );
 
   app.get(
@@ -235,8 +220,7 @@ export function registerSurfaceRoutes(app: App, deps: AppDeps, workers: PluginWo
         },
       },
     },
-    async (request, reply) =>
-      bridged(reply, () => savePluginConfig(contextOf(db, request), workers, request.params.pluginId, request.body)),
+    async (request) => savePluginConfig(contextOf(db, request), workers, request.params.pluginId, request.body),
   );
 
   app.post(
@@ -263,11 +247,11 @@ export function registerSurfaceRoutes(app: App, deps: AppDeps, workers: PluginWo
         },
       },
     },
-    async (request, reply) =>
-      bridged(reply, async () => ({
+    async (request) =>
+      (async () => ({
         ok: true as const,
         ...(await testPluginConfig(contextOf(db, request), workers, request.params.pluginId, request.body)),
-      })),
+      }))(),
   );
 
   const dataDescription =
@@ -296,13 +280,11 @@ export function registerSurfaceRoutes(app: App, deps: AppDeps, workers: PluginWo
         response: dataResponse,
       },
     },
-    async (request, reply) =>
-      bridged(reply, () =>
-        pluginData(contextOf(db, request), workers, request.params.pluginId, {
-          ...request.body,
-          key: request.params.key,
-        }),
-      ),
+    async (request) =>
+      pluginData(contextOf(db, request), workers, request.params.pluginId, {
+        ...request.body,
+        key: request.params.key,
+      }),
   );
 
   app.post(
@@ -317,13 +299,11 @@ export function registerSurfaceRoutes(app: App, deps: AppDeps, workers: PluginWo
         response: dataResponse,
       },
     },
-    async (request, reply) =>
-      bridged(reply, () =>
-        pluginAction(contextOf(db, request), workers, request.params.pluginId, {
-          ...request.body,
-          key: request.params.key,
-        }),
-      ),
+    async (request) =>
+      pluginAction(contextOf(db, request), workers, request.params.pluginId, {
+        ...request.body,
+        key: request.params.key,
+      }),
   );
 
   app.post(
@@ -338,8 +318,7 @@ export function registerSurfaceRoutes(app: App, deps: AppDeps, workers: PluginWo
         response: dataResponse,
       },
     },
-    async (request, reply) =>
-      bridged(reply, () => pluginData(contextOf(db, request), workers, request.params.pluginId, request.body)),
+    async (request) => pluginData(contextOf(db, request), workers, request.params.pluginId, request.body),
   );
 
   app.post(
@@ -354,8 +333,7 @@ export function registerSurfaceRoutes(app: App, deps: AppDeps, workers: PluginWo
         response: dataResponse,
       },
     },
-    async (request, reply) =>
-      bridged(reply, () => pluginAction(contextOf(db, request), workers, request.params.pluginId, request.body)),
+    async (request) => pluginAction(contextOf(db, request), workers, request.params.pluginId, request.body),
   );
 
   app.get(
