@@ -745,9 +745,7 @@ describe('boardroom plugin init', () => {
     assert.equal((await t.request('DELETE', `/api/plugins/${res.body.id}`, { token: t.ownerToken })).status, 200);
   });
 
-  it("the scaffold's own test passes against the server, through the harness (boardroom linked as npm install would)", {
-    todo: 'needs POST /api/plugins/tools/execute (the tools route): remove this todo once it is merged',
-  }, async () => {
+  it("the scaffold's own test passes against the server, through the harness (boardroom linked as npm install would)", async () => {
     await mkdir(path.join(project, 'node_modules'), { recursive: true });
     await symlink(PROJECT_DIR, path.join(project, 'node_modules', 'boardroom'), 'dir').catch(() => undefined);
     const run = await new Promise<{ code: number | null; out: string }>((resolve) => {

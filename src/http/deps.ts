@@ -29,6 +29,8 @@ export interface AppDeps {
   eventLimits?: Partial<StreamLimits>;
   /** false: no logs (tests); a logger: use it (the server shares its own); default: JSON to stdout. */
   logger?: boolean | FastifyBaseLogger;
+  /** How a plugin's http.fetch resolves a host name; default the system resolver (tests answer names offline). */
+  pluginNetLookup?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
 
 /** Bounds of a live event stream (modules/events/streams.ts holds the defaults). */

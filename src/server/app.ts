@@ -118,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const pluginHostApi = createPluginHostApi({
     config: deps.config,
     configOf: (pluginId, companyId) => pluginConfigOf(deps.database.db, pluginId, companyId),
+    lookup: deps.pluginNetLookup,
   });
   await registerRoutes(app, deps, { adapters, pluginHostApi });
   registerPluginFrames(app, deps);

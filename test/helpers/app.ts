@@ -9,7 +9,7 @@ import { connectDatabase, type Database } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema/index.ts';
 import { createBoardKey, ensureInstanceOwner } from '../../src/modules/auth/service.ts';
 import { buildApp } from '../../src/server/app.ts';
-import type { App, StreamLimits } from '../../src/http/deps.ts';
+import type { App, AppDeps, StreamLimits } from '../../src/http/deps.ts';
 import { DEFAULT_CODE_HOST, type CodeHostConfig, type Config, type DeploymentMode } from '../../src/core/config.ts';
 import { localStorage } from '../../src/storage/storage.ts';
 import { ENGINE_DEFAULTS, startEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
@@ -74,6 +74,10 @@ export interface TestAppOptions {
   budgetStopMs?: number;
   /** The engine's logger (a test that reads its lines passes one); silent otherwise. */
   logger?: pino.Logger;
+  /** BOARDROOM_PLUGIN_NET_ALLOW of this app: `host:port` pairs plugins may reach over http and on any address. */
+  pluginNetAllow?: string[];
+  /** How plugins' http.fetch resolves names (a test points a manifest's `net` host at its local receiver). */
+  pluginNetLookup?: AppDeps['pluginNetLookup'];
 }
 
 let counter = 0;
@@ -110,6 +114,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     runRetentionDays: 30,
     modelPrices: opts.modelPrices ?? {},
     codeHost: opts.codeHost ?? DEFAULT_CODE_HOST,
+    ...(opts.pluginNetAllow && { pluginNetAllow: opts.pluginNetAllow }),
   };
   const owner = await ensureInstanceOwner(database.db);
   const logger = opts.logger ?? pino({ level: process.env.BOARDROOM_TEST_LOG ?? 'silent' });
@@ -125,6 +130,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     localBoardUserId: owner.id,
     eventLimits: opts.events,
     logger: false,
+    pluginNetLookup: opts.pluginNetLookup,
   });
   await app.ready();
   const ownerToken = shared?.ownerToken ?? (await createBoardKey(database.db, owner.id, 'test owner')).token;

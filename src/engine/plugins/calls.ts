@@ -18,6 +18,7 @@ import { wakeupBody } from '../../modules/agents/schemas.ts';
 import { agentViews } from '../../modules/agents/views.ts';
 import { requestWakeup } from '../../modules/agents/wakeup.ts';
 import { monthlyBudgetOf } from '../../modules/budgets/budget-policies.ts';
+import { budgetOverview } from '../../modules/budgets/overview.ts';
 import { presentComment } from '../../modules/comments/present.ts';
 import { createCommentBody, listCommentsQuery } from '../../modules/comments/schemas.ts';
 import { createComment, listComments } from '../../modules/comments/service.ts';
@@ -194,10 +195,11 @@ export const CAPABILITY_CALLS: Record<string, HostCall> = {
   'costs.summary': hostCall('costs.read', z.object({}), async (scope) => {
     await reads(scope, 'cost.read');
     const range = thisMonth();
-    const [usage, budget, byAgent] = await Promise.all([
+    const [usage, budget, byAgent, overview] = await Promise.all([
       spendOf(scope.db, scope.companyId, range),
       monthlyBudgetOf(scope.db, 'company', scope.companyId),
       costBreakdown(scope.db, scope.companyId, 'agent', range),
+      budgetOverview(scope.db, scope.companyId),
     ]);
     return {
       from: range.from.toISOString(),
@@ -205,6 +207,8 @@ export const CAPABILITY_CALLS: Record<string, HostCall> = {
       spendCents: usage.costCents,
       budgetCents: budget.budgetMonthlyCents,
       byAgent,
+      // Every active budget policy (company, agent, project) with what its window observes now.
+      policies: overview.policies,
     };
   }),
   // Through the wake service: the budget rules, rate limits and agent statuses apply as to any wake.
