@@ -156,7 +156,12 @@ describe('shipped plugin examples, end to end', () => {
     });
     assert.equal(approval.status, 201, JSON.stringify(approval.body));
 
-    const message = await waitFor('the ntfy message at the receiver', () => received[0], WAIT_MS);
+    // Other events of the company may reach the channel too (the agent woken above may fail its run).
+    const message = await waitFor(
+      'the approval’s ntfy message at the receiver',
+      () => received.find((m) => /waits for the board/.test(m.body)),
+      WAIT_MS,
+    );
     assert.equal(message.path, '/boardroom-alerts', 'the URL the company secret holds');
     assert.equal(message.headers['content-type'], 'text/plain');
     assert.equal(message.headers.priority, 'high', 'an approval waiting for the board is urgent');
@@ -262,6 +267,19 @@ describe('shipped plugin examples, end to end', () => {
     assert.equal(signed.status, 202, signed.body);
     const signedId = JSON.parse(signed.body).deliveryId ?? JSON.parse(signed.body).id;
     await waitFor('the signed delivery in the summary', async () => (await lastDelivery()).includes(signedId), WAIT_MS);
+    // The plugin's dashboard lists both deliveries, newest first, and the state the worker keeps.
+    const dashboard = await t.request('GET', `/api/plugins/${plugin.id}/dashboard?companyId=${companyId}`, {
+      token: board,
+    });
+    assert.equal(dashboard.status, 200, JSON.stringify(dashboard.body));
+    assert.deepEqual(
+      dashboard.body.recentDeliveries.map((d: any) => [d.id, d.webhookKey, d.status]),
+      [
+        [signedId, 'signed', 'delivered'],
+        [openId, 'open', 'delivered'],
+      ],
+    );
+    assert.ok(dashboard.body.state.keys > 0, JSON.stringify(dashboard.body.state));
   });
 
   it('budget-radar: the radar answers blocks with the burn rate after some cost events', async () => {

@@ -522,8 +522,10 @@ describe('dashboard', () => {
     assert.equal(res.body.workers[0].companyId, companyA);
     assert.equal(res.body.workers[0].status, 'running');
     assert.deepEqual(res.body.workers[0].health, { status: 'ok' });
+    // This plugin declares no job or webhook and keeps no state.
     assert.deepEqual(res.body.recentJobRuns, []);
     assert.deepEqual(res.body.recentDeliveries, []);
+    assert.deepEqual(res.body.state, { keys: 0 });
   });
 
   it('refusals: 404 unknown plugin, 403 agents and other companies', async () => {

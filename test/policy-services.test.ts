@@ -826,12 +826,7 @@ const ROWS: Row[] = [
   {
     entry: 'plugins.pluginDashboard',
     action: 'plugin.readCompany',
-    call: (ctx) =>
-      pluginDashboard(ctx, pluginWorkersOf(t.app), randomUUID(), companyA.id, {
-        recentJobRuns: [],
-        recentDeliveries: [],
-        stateKeys: null,
-      }),
+    call: (ctx) => pluginDashboard(ctx, pluginWorkersOf(t.app), randomUUID(), companyA.id),
   },
   {
     entry: 'plugins.listPluginTools',

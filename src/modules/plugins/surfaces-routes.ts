@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/deps.ts';
-import { authenticated, errors } from '../../http/openapi.ts';
+import { authenticated, errors, timestampOut } from '../../http/openapi.ts';
 import { contextOf } from '../../http/request.ts';
 import { getPluginConfig, savePluginConfig, testPluginConfig } from './config.ts';
 import { pluginParams } from './schemas.ts';
@@ -113,9 +113,35 @@ const dashboardResponse = z.object({
   pluginId: z.string(),
   companyId: z.string(),
   workers: z.array(workerHealthResponse).describe("this replica's worker for the company (empty when none)"),
-  recentJobRuns: z.array(z.unknown()),
-  recentDeliveries: z.array(z.unknown()),
-  state: z.object({ keys: z.number().int().nullable().describe('state keys the plugin holds for the company') }),
+  recentJobRuns: z
+    .array(
+      z.object({
+        id: z.string(),
+        jobKey: z.string(),
+        fireAt: timestampOut(),
+        trigger: z.string().describe('`schedule` or `manual`'),
+        status: z.string().describe('queued, running, succeeded, failed or cancelled'),
+        attempt: z.number().int(),
+        startedAt: timestampOut().nullable(),
+        finishedAt: timestampOut().nullable(),
+        error: z.string().nullable(),
+      }),
+    )
+    .describe('the last 10 job runs for the company, newest first'),
+  recentDeliveries: z
+    .array(
+      z.object({
+        id: z.string(),
+        webhookKey: z.string(),
+        status: z.string().describe('received, delivering, delivered or failed'),
+        receivedAt: timestampOut(),
+        deliveredAt: timestampOut().nullable(),
+        attempts: z.number().int(),
+        error: z.string().nullable(),
+      }),
+    )
+    .describe('the last 10 webhook deliveries for the company, newest first'),
+  state: z.object({ keys: z.number().int().describe('state keys the plugin holds for the company') }),
 });
 
 export function registerSurfaceRoutes(app: App, deps: AppDeps, workers: PluginWorkers): void {
@@ -354,12 +380,6 @@ export function registerSurfaceRoutes(app: App, deps: AppDeps, workers: PluginWo
       },
     },
     async (request) =>
-      // The job runs, webhook deliveries and state come with the scheduler, the webhook
-      // receiver and the state store: each fills its part here.
-      pluginDashboard(contextOf(db, request), workers, request.params.pluginId, request.query.companyId, {
-        recentJobRuns: [],
-        recentDeliveries: [],
-        stateKeys: null,
-      }),
+      pluginDashboard(contextOf(db, request), workers, request.params.pluginId, request.query.companyId),
   );
 }

@@ -5,13 +5,22 @@
 // the invocation's cause is who asked (the board user, or the agent with its run), so whatever the
 // worker then asks of the host is bounded by that caller's rights as well as the company's grant.
 import path from 'node:path';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { AgentActor, BoardActor } from '../../core/actor.ts';
 import type { Ctx } from '../../core/context.ts';
 import { DomainError, forbidden, notFound, unprocessable } from '../../core/errors.ts';
 import { assertKindMay, companyFor } from '../../core/permissions.ts';
 import { isLiveRunStatus } from '../../core/statuses.ts';
-import { agents, heartbeatRuns, issues, pluginCompanyEnablements, plugins } from '../../db/schema/index.ts';
+import {
+  agents,
+  heartbeatRuns,
+  issues,
+  pluginCompanyEnablements,
+  pluginJobRuns,
+  plugins,
+  pluginState,
+  pluginWebhookDeliveries,
+} from '../../db/schema/index.ts';
 import { blocksPayload } from './blocks.ts';
 import { fieldName, type PluginManifest } from './manifest.ts';
 import type { PluginRow } from './present.ts';
@@ -293,41 +302,79 @@ export async function executePluginTool(ctx: Ctx, workers: PluginWorkers, input:
 
 // --- dashboard ---
 
+/** How many recent job runs and webhook deliveries the dashboard shows. */
+const DASHBOARD_RECENT = 10;
+
 export interface PluginDashboard {
   pluginId: string;
   companyId: string;
   /** This replica's worker for the company (none when it never started here and the company has not enabled it). */
   workers: WorkerHealth[];
-  recentJobRuns: unknown[];
-  recentDeliveries: unknown[];
-  state: { keys: number | null };
+  recentJobRuns: Pick<
+    typeof pluginJobRuns.$inferSelect,
+    'id' | 'jobKey' | 'fireAt' | 'trigger' | 'status' | 'attempt' | 'startedAt' | 'finishedAt' | 'error'
+  >[];
+  recentDeliveries: Pick<
+    typeof pluginWebhookDeliveries.$inferSelect,
+    'id' | 'webhookKey' | 'status' | 'receivedAt' | 'deliveredAt' | 'attempts' | 'error'
+  >[];
+  state: { keys: number };
 }
 
-/** What the jobs, webhooks and state parts hand the dashboard for one (plugin, company). */
-export interface DashboardParts {
-  recentJobRuns: unknown[];
-  recentDeliveries: unknown[];
-  /** How many state keys the plugin holds for the company; null where state is not stored yet. */
-  stateKeys: number | null;
-}
-
-/** The dashboard payload of the plugin for one company: its worker here, and the parts given. */
+/** The dashboard payload of the plugin for one company: its worker here, its recent job runs and deliveries, its state size. */
 export async function pluginDashboard(
   ctx: Ctx,
   workers: PluginWorkers,
   pluginId: string,
   companyId: string,
-  parts: DashboardParts,
 ): Promise<PluginDashboard> {
   const scope = await companyPluginFor(ctx, 'plugin.readCompany', pluginId, companyId);
   const health = await pluginHealth(ctx, workers, pluginId);
+  const [recentJobRuns, recentDeliveries, [state]] = await Promise.all([
+    ctx.db
+      .select({
+        id: pluginJobRuns.id,
+        jobKey: pluginJobRuns.jobKey,
+        fireAt: pluginJobRuns.fireAt,
+        trigger: pluginJobRuns.trigger,
+        status: pluginJobRuns.status,
+        attempt: pluginJobRuns.attempt,
+        startedAt: pluginJobRuns.startedAt,
+        finishedAt: pluginJobRuns.finishedAt,
+        error: pluginJobRuns.error,
+      })
+      .from(pluginJobRuns)
+      .where(and(eq(pluginJobRuns.pluginId, pluginId), eq(pluginJobRuns.companyId, scope.companyId)))
+      .orderBy(desc(pluginJobRuns.createdAt), desc(pluginJobRuns.id))
+      .limit(DASHBOARD_RECENT),
+    ctx.db
+      .select({
+        id: pluginWebhookDeliveries.id,
+        webhookKey: pluginWebhookDeliveries.webhookKey,
+        status: pluginWebhookDeliveries.status,
+        receivedAt: pluginWebhookDeliveries.receivedAt,
+        deliveredAt: pluginWebhookDeliveries.deliveredAt,
+        attempts: pluginWebhookDeliveries.attempts,
+        error: pluginWebhookDeliveries.error,
+      })
+      .from(pluginWebhookDeliveries)
+      .where(
+        and(eq(pluginWebhookDeliveries.pluginId, pluginId), eq(pluginWebhookDeliveries.companyId, scope.companyId)),
+      )
+      .orderBy(desc(pluginWebhookDeliveries.receivedAt), desc(pluginWebhookDeliveries.id))
+      .limit(DASHBOARD_RECENT),
+    ctx.db
+      .select({ keys: count() })
+      .from(pluginState)
+      .where(and(eq(pluginState.pluginId, pluginId), eq(pluginState.companyId, scope.companyId))),
+  ]);
   return {
     pluginId,
     companyId: scope.companyId,
     workers: health.filter((w) => w.companyId === scope.companyId),
-    recentJobRuns: parts.recentJobRuns,
-    recentDeliveries: parts.recentDeliveries,
-    state: { keys: parts.stateKeys },
+    recentJobRuns,
+    recentDeliveries,
+    state: { keys: state?.keys ?? 0 },
   };
 }
 

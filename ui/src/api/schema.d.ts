@@ -25057,11 +25057,42 @@ export interface paths {
                         "application/json": {
                             companyId: string;
                             pluginId: string;
-                            recentDeliveries: unknown[];
-                            recentJobRuns: unknown[];
+                            /** @description the last 10 webhook deliveries for the company, newest first */
+                            recentDeliveries: {
+                                attempts: number;
+                                deliveredAt: string | null;
+                                error: string | null;
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp
+                                 */
+                                receivedAt: string;
+                                /** @description received, delivering, delivered or failed */
+                                status: string;
+                                webhookKey: string;
+                            }[];
+                            /** @description the last 10 job runs for the company, newest first */
+                            recentJobRuns: {
+                                attempt: number;
+                                error: string | null;
+                                finishedAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp
+                                 */
+                                fireAt: string;
+                                id: string;
+                                jobKey: string;
+                                startedAt: string | null;
+                                /** @description queued, running, succeeded, failed or cancelled */
+                                status: string;
+                                /** @description `schedule` or `manual` */
+                                trigger: string;
+                            }[];
                             state: {
                                 /** @description state keys the plugin holds for the company */
-                                keys: number | null;
+                                keys: number;
                             };
                             /** @description this replica's worker for the company (empty when none) */
                             workers: {
