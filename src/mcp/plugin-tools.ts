@@ -5,24 +5,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ApiClient } from './client.ts';
+import type { PluginTool } from '../modules/plugins/surfaces.ts';
 import { toolResult } from './tools.ts';
-
-interface PluginToolEntry {
-  tool: string;
-  pluginId: string;
-  pluginKey: string;
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  effect: 'read' | 'write';
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What model APIs accept as a tool name; the built-in tools never contain `__`, so these never collide with them. */
 const MAX_NAME = 64;
 
 /** `<plugin key>__<tool>`, the key's dots made underscores; the plugin id's start instead when that is too long. */
-export function mcpToolName(tool: Pick<PluginToolEntry, 'pluginKey' | 'pluginId' | 'name'>): string {
+export function mcpToolName(tool: Pick<PluginTool, 'pluginKey' | 'pluginId' | 'name'>): string {
   const full = `${tool.pluginKey.replace(/[^A-Za-z0-9_-]/g, '_')}__${tool.name}`;
   return full.length <= MAX_NAME ? full : `${tool.pluginId.slice(0, 8)}__${tool.name}`.slice(0, MAX_NAME);
 }
@@ -46,7 +37,7 @@ export async function registerPluginTools(
   if ('ok' in self) return note(`plugin tools not listed: ${self.error}`);
   const listed = await api.request('GET', `/api/plugins/tools?companyId=${encodeURIComponent(self.companyId)}`);
   if (!listed.ok) return note(`plugin tools not listed: HTTP ${listed.status}: ${listed.error}`);
-  for (const tool of listed.body as PluginToolEntry[]) {
+  for (const tool of listed.body as PluginTool[]) {
     const name = mcpToolName(tool);
     try {
       server.registerTool(
