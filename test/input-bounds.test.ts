@@ -48,10 +48,13 @@ const operations: Operation[] = Object.entries(spec.paths).flatMap(([path, metho
 );
 /**
  * Routes that keep the raw bytes and judge them only after a credential check the generic requests
- * cannot pass (a random id answers 404 first); routines-webhooks.test.ts sends them NUL and deep
- * bodies with a valid signature.
+ * cannot pass (a random id answers 404 first); routines-webhooks.test.ts and plugin-webhooks.test.ts
+ * send them NUL and deep bodies at a real endpoint.
  */
-const RAW_BODY = new Set(['POST /api/routine-triggers/public/{publicId}/fire']);
+const RAW_BODY = new Set([
+  'POST /api/routine-triggers/public/{publicId}/fire',
+  'POST /api/plugins/{pluginId}/webhooks/{endpointKey}',
+]);
 const takesBody = (op: Operation) =>
   (op.method === 'POST' || op.method === 'PUT' || op.method === 'PATCH') && !RAW_BODY.has(`${op.method} ${op.path}`);
 // Random ids: nothing real is addressed, so no generic request can change a fixture.

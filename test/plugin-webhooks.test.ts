@@ -210,6 +210,11 @@ describe('plugin webhooks', () => {
     // Text the database cannot hold is refused as bad input, never a server error.
     const nul = await post(url, Buffer.from([0x61, 0x00, 0x62]), { 'content-type': 'text/plain' });
     assert.equal(nul.status, 400, JSON.stringify(nul.body));
+    // Any other bytes are the sender's, kept as text (an escaped \u0000 in JSON is six characters,
+    // not a NUL): a 5,000-deep JSON body is kept too, never a server error.
+    const deep = `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`;
+    const kept = await post(url, deep, { 'content-type': 'application/json' });
+    assert.equal(kept.status, 202, JSON.stringify(kept.body));
   });
 
   it('records and hands over no authorization, signature, cookie or token header', async () => {
