@@ -6,10 +6,12 @@
 // (TIMEOUT, cancel, then kill), a crash (restart with backoff, then `error`), a 2 MiB line (killed),
 // a flood of calls (busy beyond the limit), a worker ignoring shutdown and SIGTERM (SIGKILL).
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pluginWorkersOf } from '../src/modules/plugins/routes.ts';
+import { pluginCacheDir } from '../src/modules/plugins/store.ts';
 import { BridgeError } from '../src/modules/plugins/worker/errors.ts';
 import { PluginWorkers, type SupervisionLimits } from '../src/modules/plugins/worker/host.ts';
 import type { WorkerLimits } from '../src/modules/plugins/worker/process.ts';
@@ -86,6 +88,15 @@ async function rejectsWith(promise: Promise<unknown>, code: string, message?: Re
   assert.equal(err.code, code, err.message);
   if (message) assert.match(err.message, message);
   return err;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Processes whose command line mentions `needle` (the hostile fixture names itself after its company). */
@@ -409,14 +420,7 @@ describe('plugin workers: lifecycle through the API', () => {
       assert.ok(pid, 'the worker runs on the other replica');
       return pid;
     };
-    const gone = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
+    const gone = (pid: number) => !processAlive(pid);
     try {
       assert.equal((await consent({ capabilities }, 'enable')).status, 200);
       // The company turns it off through this replica: the other one's worker for it stops.
@@ -432,6 +436,38 @@ describe('plugin workers: lifecycle through the API', () => {
       await waitFor('the other replica to stop every worker of the plugin', async () => gone(otherPid), 15_000);
     } finally {
       await t.request('POST', `/api/plugins/${kitchenSink}/enable`, { token: t.ownerToken });
+      await replica.close();
+    }
+  });
+
+  it('an uninstall on one replica stops the workers on every replica and removes their cached files', async () => {
+    const replica = await startTestApp({ replicaOf: t });
+    try {
+      const installed = await t.request('POST', '/api/plugins/install', {
+        token: t.ownerToken,
+        body: { packageName: path.join(FIXTURES, 'folders') },
+      });
+      assert.equal(installed.status, 201, JSON.stringify(installed.body));
+      const id = installed.body.id;
+      const consent = await t.request('POST', `/api/companies/${companyA}/plugins/${id}/enable`, {
+        token: t.ownerToken,
+        body: { capabilities: installed.body.manifest.capabilities },
+      });
+      assert.equal(consent.status, 200, JSON.stringify(consent.body));
+      const there = pluginWorkersOf(replica.app);
+      await there.call(id, companyA, 'health', {});
+      const pid = there.state(id, companyA)?.pid;
+      assert.ok(pid, 'the worker runs on the other replica');
+      const cache = pluginCacheDir(replica.config.dataDir, id);
+      await access(cache);
+      assert.equal((await t.request('DELETE', `/api/plugins/${id}`, { token: t.ownerToken })).status, 200);
+      await waitFor(
+        'the other replica to stop the worker and drop its cached files',
+        async () => !existsSync(cache) && !processAlive(pid),
+        15_000,
+      );
+      assert.deepEqual(there.states(id), []);
+    } finally {
       await replica.close();
     }
   });

@@ -15,7 +15,7 @@ import type { DbOrTx } from '../../../db/client.ts';
 import type { Notifications } from '../../../db/notifications.ts';
 import { pluginCompanyEnablements, plugins } from '../../../db/schema/index.ts';
 import { mountedFolders } from '../folders.ts';
-import { materialisePlugin } from '../store.ts';
+import { materialisePlugin, pluginCacheDir } from '../store.ts';
 import { BridgeError } from './errors.ts';
 import { type LogLine, LogRing } from './lines.ts';
 import { DEFAULT_WORKER_LIMITS, MethodNotFound, type StopStage, type WorkerLimits, WorkerProcess } from './process.ts';
@@ -179,6 +179,11 @@ export class PluginWorkers {
               slot.stopBelow = Math.max(slot.stopBelow, revision ?? Number.MAX_SAFE_INTEGER);
             else if (revision === null || slot.revision < revision) void this.stopWorker(slot.pluginId, slot.companyId);
           }
+          // No revision: the plugin was uninstalled. Its files go from this replica's cache too, once its workers are gone.
+          if (revision === null)
+            void this.stopPlugin(pluginId).then(() =>
+              rm(pluginCacheDir(this.opts.dataDir, pluginId), { recursive: true, force: true }).catch(() => undefined),
+            );
         }),
         notifications.onReconnect(() => void this.stopUnrunnable()),
       );
