@@ -148,6 +148,29 @@ describe('plugins', () => {
     await checkAccessibility(page, 'the plugin page');
   });
 
+  it("shows a plugin's detail tabs on the pages of the records they attach to (an issue, an agent)", async () => {
+    // Kitchen sink is on for the company (the test above); its Sink tabs render its summary blocks.
+    const agent = await board.api<{ id: string }>('POST', `/api/companies/${C}/agents`, {
+      name: 'Tab Agent',
+      role: 'engineer',
+      adapterType: 'process',
+      adapterConfig: {},
+    });
+    const issue = await board.api<{ id: string }>('POST', `/api/companies/${C}/issues`, { title: 'Tabbed issue' });
+    const page = await board.signedInPage({ width: 1440, height: 900 });
+    for (const [where, url] of [
+      ['the issue page', `/c/${C}/issues/${issue.id}`],
+      ['the agent page', `/c/${C}/agents/${agent.id}`],
+    ] as const) {
+      await page.goto(url);
+      const tabs = page.getByRole('region', { name: 'From plugins' });
+      await tabs.getByRole('tab', { name: 'Sink' }).waitFor();
+      await tabs.getByRole('tabpanel').getByText('in this company').waitFor();
+      await assertWords(page, where);
+    }
+    await page.close();
+  });
+
   it('explains an upgrade that asks for more, and allows it again from the card', async () => {
     const dir = path.join(scratch, 'grower');
     await cp(path.join(PROJECT_DIR, 'test', 'fixtures', 'plugins', 'frame'), dir, { recursive: true });

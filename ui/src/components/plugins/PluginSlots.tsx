@@ -80,9 +80,20 @@ export function DashboardWidgets({ companyId }: { companyId: string }) {
   );
 }
 
-/** An issue's plugin tabs (detail tabs for issues), under its documents. */
-export function IssuePluginTabs({ companyId, issueId }: { companyId: string; issueId: string }) {
-  const tabs = useSlots(companyId, (slot) => slot.slot === 'detailTab' && slot.entity === 'issue');
+/** What a detail tab attaches to (the manifest's `ui.slots[].entity`). */
+export type SlotEntity = 'issue' | 'project' | 'agent' | 'run';
+
+/** A record's plugin tabs (the detail tabs of the company's plugins for its kind), at the end of its page. */
+export function EntityPluginTabs({
+  companyId,
+  entity,
+  entityId,
+}: {
+  companyId: string;
+  entity: SlotEntity;
+  entityId: string;
+}) {
+  const tabs = useSlots(companyId, (slot) => slot.slot === 'detailTab' && slot.entity === entity);
   if (tabs.length === 0) return null;
   const value = (placed: PlacedSlot) => `${placed.plugin.pluginId}:${placed.slot.key}`;
   return (
@@ -90,7 +101,7 @@ export function IssuePluginTabs({ companyId, issueId }: { companyId: string; iss
       <Tabs label="Plugin panels" items={tabs.map((placed) => ({ value: value(placed), label: placed.slot.title }))}>
         {tabs.map((placed) => (
           <TabPanel key={value(placed)} value={value(placed)}>
-            <SlotContent companyId={companyId} placed={placed} entityId={issueId} />
+            <SlotContent companyId={companyId} placed={placed} entityId={entityId} />
           </TabPanel>
         ))}
       </Tabs>

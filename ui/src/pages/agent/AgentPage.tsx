@@ -17,6 +17,7 @@ import { ConfigTab } from './ConfigTab';
 import { KeysTab } from './KeysTab';
 import { OverviewTab } from './OverviewTab';
 import { RunsTab } from './RunsTab';
+import { EntityPluginTabs } from '../../components/plugins/PluginSlots';
 
 const TABS = [
   { id: 'overview', label: 'Overview' },
@@ -82,6 +83,7 @@ export function AgentPage() {
           </Tabs.Content>
         ))}
       </Tabs.Root>
+      <EntityPluginTabs companyId={companyId} entity="agent" entityId={a.id} />
     </div>
   );
 }

@@ -16,7 +16,7 @@ import { RelativeTime } from '../../components/display/RelativeTime';
 import { runHref } from '../../components/runs/run-href';
 import { LIVE_RUN_STATUSES } from '../../components/runs/run-status';
 import { Button } from '../../components/ui/Button';
-import { IssuePluginTabs } from '../../components/plugins/PluginSlots';
+import { EntityPluginTabs } from '../../components/plugins/PluginSlots';
 import { useAgentNames } from '../../queries/agents';
 import { issueQuery, type IssueDetail } from '../../queries/issues';
 import { AttachFile, Attachments } from './Attachments';
@@ -106,7 +106,7 @@ function IssueView({ companyId, issue }: { companyId: string; issue: IssueDetail
       <SubIssues companyId={companyId} issue={issue} adding={addingSubIssue} onAddingChange={setAddingSubIssue} />
       <Documents companyId={companyId} issueId={id} adding={addingDocument} onAddingChange={setAddingDocument} />
       <Attachments companyId={companyId} issueId={id} />
-      <IssuePluginTabs companyId={companyId} issueId={id} />
+      <EntityPluginTabs companyId={companyId} entity="issue" entityId={id} />
       <Workspace issue={issue} />
     </>
   );

@@ -15,6 +15,7 @@ import { ProjectBudget } from './ProjectBudget';
 import { ProjectIssues } from './ProjectIssues';
 import { Workspaces } from './Workspaces';
 import { StatusPill } from '../../components/display/StatusPill';
+import { EntityPluginTabs } from '../../components/plugins/PluginSlots';
 
 export function ProjectPage() {
   const { companyId = '', projectId = '' } = useParams();
@@ -46,6 +47,7 @@ export function ProjectPage() {
       </div>
       <ProjectIssues companyId={companyId} projectId={p.id} />
       <Workspaces companyId={companyId} project={p} />
+      <EntityPluginTabs companyId={companyId} entity="project" entityId={p.id} />
     </div>
   );
 }

@@ -19,6 +19,7 @@ import { type RunDetail, runIssuesQuery, runQuery } from '../../queries/runs';
 import { RetryRunButton } from '../inbox/RetryRunButton';
 import { RunEvents } from './RunEvents';
 import { RunWorkspace } from './RunWorkspace';
+import { EntityPluginTabs } from '../../components/plugins/PluginSlots';
 
 export function RunPage() {
   const { companyId = '', runId = '' } = useParams();
@@ -174,6 +175,7 @@ function RunView({
         <h2 id="run-events-heading">Events</h2>
         <RunEvents companyId={companyId} run={run} agentName={name} knownName={knownName} />
       </section>
+      <EntityPluginTabs companyId={companyId} entity="run" entityId={run.runId} />
     </div>
   );
 }
