@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import path from 'node:path';
+import { prunePluginHistory } from '../src/modules/plugins/retention.ts';
 import { pruneRunHistory } from '../src/modules/runs/retention.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { newAgent } from './helpers/factories.ts';
@@ -65,6 +67,55 @@ describe('pruneRunHistory', () => {
       wakes.map((w) => w.status),
       ['queued'],
       'a waiting wake is never pruned',
+    );
+  });
+});
+
+describe('prunePluginHistory', () => {
+  it('deletes finished job runs and handed-over deliveries older than the period, a batch at a time', async () => {
+    const { company } = await t.newCompany(t.ownerToken);
+    const installed = await t.request('POST', '/api/plugins/install', {
+      token: t.ownerToken,
+      body: { packageName: path.resolve(import.meta.dirname, 'fixtures/plugins/folders') },
+    });
+    assert.equal(installed.status, 201, JSON.stringify(installed.body));
+    const plugin = installed.body.id;
+    const run = (fireAt: string, status: string, finishedAt: string | null) =>
+      sql(
+        `insert into plugin_job_runs (plugin_id, company_id, job_key, fire_at, trigger, status, finished_at) values ($1, $2, 'nightly', ${fireAt}, 'schedule', $3, ${finishedAt})`,
+        [plugin, company.id, status],
+      );
+    await run(`now() - interval '40 days'`, 'succeeded', `now() - interval '40 days'`);
+    await run(`now() - interval '39 days'`, 'failed', `now() - interval '39 days'`);
+    await run(`now() - interval '38 days'`, 'cancelled', `now() - interval '38 days'`);
+    await run(`now() - interval '2 days'`, 'succeeded', `now() - interval '2 days'`);
+    await run(`now() - interval '41 days'`, 'running', 'null');
+    const delivery = (status: string, age: string) =>
+      sql(
+        `insert into plugin_webhook_deliveries (plugin_id, company_id, webhook_key, status, method, headers, body, created_at) values ($1, $2, 'in', $3, 'POST', '{}', 'x', now() - interval '${age}')`,
+        [plugin, company.id, status],
+      );
+    await delivery('delivered', '40 days');
+    await delivery('failed', '40 days');
+    await delivery('delivered', '1 day');
+    await delivery('received', '40 days');
+
+    assert.deepEqual(await prunePluginHistory(t.database.db, 30, 2), { jobRuns: 2, deliveries: 2 });
+    assert.deepEqual(await prunePluginHistory(t.database.db, 30, 2), { jobRuns: 1, deliveries: 0 });
+    assert.deepEqual(await prunePluginHistory(t.database.db, 30, 2), { jobRuns: 0, deliveries: 0 });
+    const runs = await sql('select status from plugin_job_runs where plugin_id = $1 order by fire_at', [plugin]);
+    assert.deepEqual(
+      runs.map((r) => r.status),
+      ['running', 'succeeded'],
+      'a live run and a recent one stay',
+    );
+    const kept = await sql('select status from plugin_webhook_deliveries where plugin_id = $1 order by created_at', [
+      plugin,
+    ]);
+    assert.deepEqual(
+      kept.map((d) => d.status),
+      ['received', 'delivered'],
+      'a delivery not handed over yet is never pruned',
     );
   });
 });

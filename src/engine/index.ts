@@ -7,7 +7,8 @@
 // - executor: runs -> adapter work, leases, logs (executor.ts)
 // - timers: heartbeat-enabled agents get one timer wake per interval (modules/wakeups/timers.ts)
 // - routines: schedule triggers fire on their ticks; runs left undecided are swept (modules/routines/scheduler.ts)
-// - retention: prunes finished runs, their logs and finished wakeups past the retention period
+// - retention: prunes finished runs, their logs, finished wakeups, plugin job runs and delivered
+//   plugin webhooks past the retention period
 // - reaper: ends runs whose lease lapsed or whose deadline passed; puts stranded wakes back (one
 //   replica at a time); at start, ends the runs of this replica's previous life at once.
 // - worktrees: removes the git worktrees of closed isolated execution workspaces (modules/execution-workspaces)
@@ -19,6 +20,7 @@ import type { Database } from '../db/client.ts';
 import type { HeartbeatRun } from '../db/rows.ts';
 import { isLiveRunStatus } from '../core/statuses.ts';
 import { reapExpiredRuns, reapPreviousBoot } from '../modules/runs/reap.ts';
+import { prunePluginHistory } from '../modules/plugins/retention.ts';
 import { PRUNE_BATCH, pruneRunHistory } from '../modules/runs/retention.ts';
 import { requeueStrandedWakes } from '../modules/wakeups/queue.ts';
 import { decideStrandedRuns } from '../modules/routines/routine-runs.ts';
@@ -230,9 +232,15 @@ export async function startEngine(deps: EngineDeps): Promise<Engine> {
   const prune = async () => {
     for (;;) {
       const pruned = await pruneRunHistory(db, settings.retentionDays);
-      if (!pruned) return;
+      if (!pruned) break;
       if (pruned.runs + pruned.wakeups > 0) logger.info({ pruned }, 'engine: pruned run history');
-      if (pruned.runs < PRUNE_BATCH && pruned.wakeups < PRUNE_BATCH) return;
+      if (pruned.runs < PRUNE_BATCH && pruned.wakeups < PRUNE_BATCH) break;
+    }
+    for (;;) {
+      const pruned = await prunePluginHistory(db, settings.retentionDays, PRUNE_BATCH);
+      if (!pruned) return;
+      if (pruned.jobRuns + pruned.deliveries > 0) logger.info({ pruned }, 'engine: pruned plugin history');
+      if (pruned.jobRuns < PRUNE_BATCH && pruned.deliveries < PRUNE_BATCH) return;
     }
   };
   const retention = setInterval(() => {
