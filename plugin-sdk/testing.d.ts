@@ -19,6 +19,8 @@ export interface HarnessOptions {
 export interface TestHarness {
   url: string;
   token: string;
+  /** The data directory of the server the harness started (removed by close()); null for a given server. */
+  dataDir: string | null;
   companyId: string;
   pluginId: string;
   /** The install record (`id`, `pluginKey`, `version`, `status`, `manifest`, `lastError`). */

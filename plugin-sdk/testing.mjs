@@ -69,6 +69,8 @@ export async function createTestHarness(options) {
     return {
       url: server.url,
       token: server.token,
+      /** The data directory of the server the harness started (removed by close()); null for a given server. */
+      dataDir: server.dataDir ?? null,
       companyId: company.id,
       pluginId: plugin.id,
       plugin,
@@ -169,7 +171,7 @@ async function startServer(cleanups) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   });
-  return { url: await listeningUrl(child), token };
+  return { url: await listeningUrl(child), token, dataDir };
 }
 
 function output(child) {
