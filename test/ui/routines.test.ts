@@ -219,7 +219,13 @@ describe('routines', () => {
     // would be replaced by them): nothing left to save.
     await page.getByRole('button', { name: 'Save the work' }).and(page.locator(':disabled')).waitFor();
     // Removing the variable while the title still uses it: the page says so, the server refuses it.
-    await page.getByRole('button', { name: 'Remove service' }).click();
+    // On a loaded machine the saved values can arrive after the click and replace the edit (as said
+    // above): remove it again until there is work to save.
+    await waitFor('the variable removed, with work to save', async () => {
+      const remove = page.getByRole('button', { name: 'Remove service' });
+      if (await remove.isVisible()) await remove.click();
+      return page.getByRole('button', { name: 'Save the work' }).isEnabled();
+    });
     await page.getByRole('button', { name: 'Declare service' }).waitFor();
     await page.getByRole('button', { name: 'Save the work' }).click();
     await page
